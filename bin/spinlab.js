@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// The spinlab command: the compiled CLI lives in out/ (npm run build).
+require('../out/src/cli/main.js').main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err) => { console.error(err && err.stack ? err.stack : String(err)); process.exitCode = 1; },
+);

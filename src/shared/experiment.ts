@@ -1,0 +1,174 @@
+// The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
+import type { ServerIdentity, Topology } from './types';
+
+export const EXPERIMENT_SCHEMA_VERSION = 1;
+
+export type ParamValue = number | string | boolean;
+
+export interface SpinDelta {
+  spins: number;
+  collisions: number;
+  backoffs: number;
+  sleepTime: number;
+}
+export interface WaitDelta {
+  waitMs: number;
+  count: number;
+  signalMs: number;
+}
+export interface LatchDelta {
+  waitMs: number;
+  count: number;
+}
+
+/** One sampling interval: deltas between two consecutive samples, and rates over the server-measured interval. */
+export interface Tick {
+  /** ms from the run's measured start to the end of this interval (server clock: ms_ticks). */
+  t: number;
+  /** Length of the interval in ms (server clock). */
+  intervalMs: number;
+  /** Rows written by the workload per second (from the lab tables' row operation counters). */
+  rowsPerSec: number;
+  /** Transactions/sec of the lab database (perf counter; excludes transactions inside native procs). */
+  transactionsPerSec: number;
+  batchRequestsPerSec: number;
+  /** Per-interval deltas, only entries that moved. */
+  spinlocks: Record<string, SpinDelta>;
+  /** Benign waits are kept here; filtering is a view concern (shared/benign.ts). */
+  waits: Record<string, WaitDelta>;
+  latches: Record<string, LatchDelta>;
+  log: {
+    flushesPerSec: number;
+    bytesFlushedPerSec: number;
+    flushWaitsPerSec: number;
+    /** Log Flush Wait Time (ms) accumulated in this interval. */
+    flushWaitTimeMs: number;
+    /** Average log write stall in this interval (io_stall_write_ms / writes of the lab log file), or null. */
+    avgWriteStallMs: number | null;
+  };
+  /** Pending I/O requests on the lab database's log file at the end of the interval. */
+  pendingLogIo: number;
+  /** CPU busy % per NUMA node (online schedulers only), from total_cpu_usage_ms deltas. */
+  cpuByNode: Record<string, number>;
+  runnableTasks: number;
+  /** Set on the first tick after a monitor reconnect: the interval spans a gap in sampling. */
+  gap?: boolean;
+}
+
+export interface LatencySummary {
+  count: number;
+  meanUs: number;
+  p50Us: number;
+  p90Us: number;
+  p99Us: number;
+  p999Us: number;
+  maxUs: number;
+}
+
+export interface RunTotals {
+  rows: number;
+  transactions: number;
+  spinlocks: Record<string, SpinDelta>;
+  waits: Record<string, WaitDelta>;
+  latches: Record<string, LatchDelta>;
+  logFlushes: number;
+  logBytesFlushed: number;
+  cpuMs: number;
+}
+
+export interface RunDerived {
+  rowsPerSec: number;
+  /** spins and backoffs per row, per spinlock (only spinlocks that moved). */
+  spinsPerRow: Record<string, number>;
+  backoffsPerRow: Record<string, number>;
+  /** wait ms per row, per wait type (benign excluded). */
+  waitMsPerRow: Record<string, number>;
+  /** Measured clock rate: delta cpu_ticks / delta ms_ticks * 1000. */
+  clockHz: number | null;
+  /** CPUs used: online schedulers during the run. */
+  cpusUsed: number;
+  /** Cycles available = elapsed s x CPUs used x clock rate; per spin, per spinlock. */
+  cyclesPerSpin: Record<string, number>;
+  cyclesPerRow: number | null;
+}
+
+export interface ClientStats {
+  cpuUserMs: number;
+  cpuSystemMs: number;
+  /** Client CPU microseconds per workload call (client loop) or per row (server loop). */
+  cpuUsPerCall: number | null;
+  eventLoopLagP99Ms: number;
+  eventLoopLagMaxMs: number;
+  rssMb: number;
+}
+
+export interface SessionFailure {
+  session: number;
+  message: string;
+  number?: number;
+}
+
+export interface RunRecord {
+  index: number;
+  threads: number;
+  status: 'completed' | 'failed' | 'cancelled';
+  startedAt: string;
+  endedAt: string;
+  elapsedMs: number;
+  rows: number;
+  sessionsOk: number;
+  sessionFailures: SessionFailure[];
+  timeline: Tick[];
+  totals: RunTotals;
+  derived: RunDerived;
+  client: ClientStats;
+  latency: LatencySummary | null;
+  /** What happened that the reader must know: restarts, reconnects, dropped sessions. */
+  events: ExperimentEvent[];
+}
+
+export interface ExperimentEvent {
+  time: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface KnobState {
+  delayedDurability: string | null;
+  affinity: { type: string; cpus: number[] };
+}
+
+export interface KnobRequest {
+  delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED';
+  /** As the user wrote it (auto, cpu:2-11, numa:0, exclude-core0) and as resolved against the topology. */
+  affinity?: { spec: string; cpus: number[] | 'AUTO' };
+}
+
+export interface LoadSettings {
+  mode: 'server-loop' | 'client-loop';
+  threads: number[];
+  durationMs: number | null;
+  rows: number | null;
+  warmupMs: number;
+  intervalMs: number;
+}
+
+export interface Experiment {
+  schemaVersion: typeof EXPERIMENT_SCHEMA_VERSION;
+  id: string;
+  title: string;
+  question: string | null;
+  createdAt: string;
+  tool: { name: 'spinlock-lab'; version: string };
+  /** True when the numbers come from the Spinlock Lab simulator, not a SQL Server. */
+  simulated: boolean;
+  server: ServerIdentity;
+  topology: Topology;
+  labDatabase: string;
+  scenario: { id: string; parameters: Record<string, ParamValue> };
+  load: LoadSettings;
+  knobs: { before: KnobState | null; applied: KnobRequest; restored: KnobState | null };
+  status: 'running' | 'completed' | 'failed' | 'cancelled';
+  runs: RunRecord[];
+  events: ExperimentEvent[];
+}

@@ -1,0 +1,136 @@
+// The contract between the TDS wire layer (tools/sim/tds) and the simulated instance (tools/sim/model).
+// The wire layer knows packets, tokens and types; the model knows SQL Server. Neither reaches into the other.
+
+/** A SQL Server data type as it appears in column metadata and RPC parameters. */
+export type SqlType =
+  | { type: 'bit' }
+  | { type: 'tinyint' }
+  | { type: 'smallint' }
+  | { type: 'int' }
+  | { type: 'bigint' }
+  | { type: 'real' }
+  | { type: 'float' }
+  | { type: 'decimal'; precision: number; scale: number }
+  | { type: 'nvarchar' | 'nchar' | 'varchar' | 'char'; length: number | 'max' }
+  | { type: 'datetime' }
+  | { type: 'datetime2'; scale?: number }
+  | { type: 'varbinary' | 'binary'; length: number | 'max' }
+  | { type: 'uniqueidentifier' };
+
+export interface Column {
+  name: string;
+  sqlType: SqlType;
+  /** Defaults to true. */
+  nullable?: boolean;
+}
+
+/**
+ * A cell or parameter value. Integers may be number or bigint (bigint columns: either is accepted on output,
+ * bigint on input). decimal: number or string. uniqueidentifier: the canonical string form.
+ */
+export type Value = null | boolean | number | bigint | string | Date | Buffer;
+
+export interface ResultSet {
+  kind: 'resultSet';
+  columns: Column[];
+  rows: Value[][];
+}
+
+/** An ERROR (class >= 11) or INFO (class <= 10) token, as SQL Server sends them. */
+export interface ServerMessage {
+  kind: 'error' | 'info';
+  number: number;
+  state: number;
+  class: number;
+  message: string;
+  procName?: string;
+  line?: number;
+}
+
+/** A statement that returned no rows but affected some (INSERT/UPDATE/...): a DONE(IN PROC) with a count. */
+export interface RowCount {
+  kind: 'rowCount';
+  count: number;
+}
+
+/** The current database changed (USE): an ENVCHANGE type 1 token. */
+export interface DatabaseChange {
+  kind: 'database';
+  newName: string;
+  oldName: string;
+}
+
+/** RPC only: the procedure's return status (RETURNSTATUS token). */
+export interface ReturnStatus {
+  kind: 'returnStatus';
+  value: number;
+}
+
+/** RPC only: an OUTPUT parameter's value (RETURNVALUE token). */
+export interface OutputValue {
+  kind: 'outputValue';
+  /** With the leading @. */
+  name: string;
+  sqlType: SqlType;
+  value: Value;
+}
+
+export type ResponseItem = ResultSet | ServerMessage | RowCount | DatabaseChange | ReturnStatus | OutputValue;
+
+export interface LoginRequest {
+  userName: string;
+  password: string;
+  database: string;
+  appName: string;
+  hostName: string;
+  serverName: string;
+  language: string;
+  clientPid: number;
+  packetSize: number;
+  tdsVersion: number;
+}
+
+export type LoginResult =
+  | { ok: true; database: string; spid?: number }
+  | { ok: false; error: ServerMessage };
+
+/** Per-connection state the model may keep; the wire layer owns the object and passes it back on each call. */
+export interface SessionContext {
+  readonly spid: number;
+  readonly login: string;
+  readonly appName: string;
+  readonly hostName: string;
+  readonly encrypted: boolean;
+  /** Current database; the model updates it on USE (and returns a DatabaseChange item). */
+  database: string;
+  /** Free-form per-session state for the model. */
+  readonly state: Map<string, unknown>;
+}
+
+export interface RpcParam {
+  /** With the leading @; empty for a positional parameter. */
+  name: string;
+  sqlType: SqlType;
+  value: Value;
+  output: boolean;
+}
+
+/**
+ * What the wire layer calls. Each call may take as long as it likes (a workload call holds the session busy for
+ * its modelled time); `signal` aborts when the client sends ATTENTION or the connection goes away, and the handler
+ * should then settle promptly (its items are discarded and the wire layer answers DONE with the attention bit).
+ */
+export interface SimHandler {
+  login(req: LoginRequest, info: { encrypted: boolean; remoteAddress: string }): LoginResult | Promise<LoginResult>;
+  /** Called once per session after a successful login. */
+  sessionStarted?(session: SessionContext): void;
+  sqlBatch(session: SessionContext, text: string, signal: AbortSignal): Promise<ResponseItem[]>;
+  /**
+   * procName is as sent (e.g. 'dbo.spinlab_insert_batch'), or the well-known name for a procedure sent by id
+   * ('sp_executesql', 'sp_prepare', 'sp_execute', 'sp_prepexec', 'sp_unprepare', ...).
+   */
+  rpc(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]>;
+  /** The client set the RESETCONNECTION bit (a pooled connection was reused): drop per-session state. */
+  resetConnection?(session: SessionContext): void;
+  sessionEnded?(session: SessionContext): void;
+}
