@@ -27,10 +27,15 @@ export interface Tick {
   t: number;
   /** Length of the interval in ms (server clock). */
   intervalMs: number;
+  /** Rows written by the workload in this interval (inserts + updates of the scenario's tables). */
+  rows: number;
   /** Rows written by the workload per second (from the lab tables' row operation counters). */
   rowsPerSec: number;
+  /** Transactions of the lab database in this interval (Transactions/sec counter delta). */
+  transactions: number;
   /** Transactions/sec of the lab database (perf counter; excludes transactions inside native procs). */
   transactionsPerSec: number;
+  writeTransactionsPerSec: number;
   batchRequestsPerSec: number;
   /** Per-interval deltas, only entries that moved. */
   spinlocks: Record<string, SpinDelta>;
@@ -38,10 +43,13 @@ export interface Tick {
   waits: Record<string, WaitDelta>;
   latches: Record<string, LatchDelta>;
   log: {
+    /** Log flushes and bytes flushed in this interval (counter deltas; the rates below are these over the interval). */
+    flushes: number;
+    bytesFlushed: number;
     flushesPerSec: number;
     bytesFlushedPerSec: number;
     flushWaitsPerSec: number;
-    /** Log Flush Wait Time (ms) accumulated in this interval. */
+    /** Log Flush Wait Time (ms) accumulated in this interval (the raw value if the server reports it point-in-time). */
     flushWaitTimeMs: number;
     /** Average log write stall in this interval (io_stall_write_ms / writes of the lab log file), or null. */
     avgWriteStallMs: number | null;
@@ -50,6 +58,10 @@ export interface Tick {
   pendingLogIo: number;
   /** CPU busy % per NUMA node (online schedulers only), from total_cpu_usage_ms deltas. */
   cpuByNode: Record<string, number>;
+  /** Scheduler CPU ms used in this interval, summed over online schedulers. */
+  cpuMs: number;
+  /** Online user schedulers at the end of the interval. */
+  onlineSchedulers: number;
   runnableTasks: number;
   /** Set on the first tick after a monitor reconnect: the interval spans a gap in sampling. */
   gap?: boolean;
@@ -63,9 +75,13 @@ export interface LatencySummary {
   p99Us: number;
   p999Us: number;
   maxUs: number;
+  /** The HDR histogram itself (compressed base64), so summaries can be merged later; absent when not kept. */
+  histogram?: string;
 }
 
 export interface RunTotals {
+  /** Sum of the ticks' server-measured intervals. */
+  elapsedMs: number;
   rows: number;
   transactions: number;
   spinlocks: Record<string, SpinDelta>;
@@ -85,9 +101,15 @@ export interface RunDerived {
   waitMsPerRow: Record<string, number>;
   /** Measured clock rate: delta cpu_ticks / delta ms_ticks * 1000. */
   clockHz: number | null;
-  /** CPUs used: online schedulers during the run. */
+  /** The two deltas clockHz came from (first and last raw sample of the run), for the "doing the math" view. */
+  clock: { cpuTicksDelta: number; msTicksDelta: number } | null;
+  /** Elapsed seconds used in the math (server-measured). */
+  elapsedSec: number;
+  /** CPUs used: online schedulers (logical CPUs) during the run. */
   cpusUsed: number;
-  /** Cycles available = elapsed s x CPUs used x clock rate; per spin, per spinlock. */
+  /** Cycles available = elapsed s x CPUs used x clock rate, or null without a clock rate. */
+  cyclesAvailable: number | null;
+  /** Cycles available per spin, per spinlock (only spinlocks that spun). */
   cyclesPerSpin: Record<string, number>;
   cyclesPerRow: number | null;
 }
