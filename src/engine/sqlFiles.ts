@@ -64,11 +64,17 @@ export function parseSqlFile(id: string, text: string): SqlFile {
   }
   if (current.join('\n').trim()) batches.push(current.join('\n').trim());
   const params = header.parameters ?? '';
+  const parameters = /^none$/i.test(params) ? '' : params;
+  // A parameterised file goes as one sp_executesql call; CREATE PROCEDURE batches cannot, so they live in files
+  // without parameters.
+  if (parameters && batches.length !== 1) {
+    throw new Error(`sql/${id}.sql declares parameters, so it must be a single batch (it has ${batches.length})`);
+  }
   return {
     id,
     purpose: header.purpose,
     permission: header.permission,
-    parameters: /^none$/i.test(params) ? '' : params,
+    parameters,
     batches,
   };
 }
