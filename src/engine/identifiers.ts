@@ -1,0 +1,54 @@
+// Client-side identifier quoting. Most identifiers are quoted server-side by QUOTENAME inside the sql/ files; this is
+// for the few the client must write itself (exported scripts). Same rules as QUOTENAME with brackets.
+
+/** sysname is nvarchar(128): 128 UTF-16 code units, which is what String.length counts. */
+export const MAX_IDENTIFIER_LENGTH = 128;
+
+export class IdentifierError extends Error {
+  override name = 'IdentifierError';
+}
+
+function identifierProblem(name: string, what: string): string | null {
+  if (typeof name !== 'string') return `${what} must be a string, got ${typeof name}`;
+  if (name.length === 0) return `${what} is empty: give a name such as SpinlockLab`;
+  if (name.includes('\0')) return `${what} contains a NUL character (\\0): remove it`;
+  if (name.length > MAX_IDENTIFIER_LENGTH) {
+    return `${what} is ${name.length} characters long; SQL Server allows at most ${MAX_IDENTIFIER_LENGTH}`;
+  }
+  return null;
+}
+
+/** T-SQL bracket quoting, as QUOTENAME(name) does: `a]b` -> `[a]]b]`. Throws IdentifierError for an unusable name. */
+export function quoteName(name: string): string {
+  const problem = identifierProblem(name, 'Identifier');
+  if (problem) throw new IdentifierError(problem);
+  return `[${name.replace(/]/g, ']]')}]`;
+}
+
+const SYSTEM_DATABASES = new Set(['master', 'model', 'msdb', 'tempdb', 'distribution', 'mssqlsystemresource']);
+/** Regular-identifier shape: what can be typed on a command line and in a file path without surprises. */
+const LAB_DB_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Why a name cannot be the lab database, or null if it can. Stricter than SQL Server on purpose: the lab database is
+ * created, altered (filegroups, delayed durability) and dropped by the tool, and its name ends up in folder names for
+ * the in-memory OLTP container, so it must be a plain regular identifier and never a system database.
+ */
+export function databaseNameProblem(name: string): string | null {
+  const basic = identifierProblem(name, 'The database name');
+  if (basic) return basic;
+  if (SYSTEM_DATABASES.has(name.toLowerCase())) {
+    return `"${name}" is a system database; the lab needs a database of its own that it may alter and drop, e.g. SpinlockLab`;
+  }
+  if (!LAB_DB_PATTERN.test(name)) {
+    return `"${name}" is not a plain name: use letters, digits and _ only, starting with a letter or _ (e.g. SpinlockLab)`;
+  }
+  return null;
+}
+
+/** Returns the name unchanged if it can be the lab database; throws IdentifierError saying what to change otherwise. */
+export function validateDatabaseName(name: string): string {
+  const problem = databaseNameProblem(name);
+  if (problem) throw new IdentifierError(problem);
+  return name;
+}
