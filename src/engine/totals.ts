@@ -1,0 +1,118 @@
+// A run's totals (the ticks folded) and what is derived from them: per-row normalisation, so runs of different
+// length compare, and "doing the math" (seed 000): cycles available = elapsed s x CPUs used x clock rate, per spin.
+import { isBenignWait } from '../shared/benign';
+import type { LatchDelta, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
+import type { RawSample } from '../shared/types';
+
+export function emptyTotals(): RunTotals {
+  return {
+    elapsedMs: 0,
+    rows: 0,
+    transactions: 0,
+    spinlocks: {},
+    waits: {},
+    latches: {},
+    logFlushes: 0,
+    logBytesFlushed: 0,
+    cpuMs: 0,
+  };
+}
+
+function addInto<D extends object>(into: Record<string, D>, from: Record<string, D>): void {
+  for (const [name, d] of Object.entries(from)) {
+    const acc = (into[name] ??= Object.fromEntries(Object.keys(d).map((k) => [k, 0])) as D) as Record<string, number>;
+    for (const [k, v] of Object.entries(d)) acc[k] = (acc[k] ?? 0) + (v as number);
+  }
+}
+
+/** Adds one tick to an accumulator (mutates and returns it: the live view folds one tick a second). */
+export function addTick(totals: RunTotals, tick: Tick): RunTotals {
+  totals.elapsedMs += tick.intervalMs;
+  totals.rows += tick.rows;
+  totals.transactions += tick.transactions;
+  addInto<SpinDelta>(totals.spinlocks, tick.spinlocks);
+  addInto<WaitDelta>(totals.waits, tick.waits);
+  addInto<LatchDelta>(totals.latches, tick.latches);
+  totals.logFlushes += tick.log.flushes;
+  totals.logBytesFlushed += tick.log.bytesFlushed;
+  totals.cpuMs += tick.cpuMs;
+  return totals;
+}
+
+export function foldTicks(ticks: readonly Tick[]): RunTotals {
+  return ticks.reduce(addTick, emptyTotals());
+}
+
+/** The CPUs the run had: the most online schedulers seen in any tick (an affinity change mid-run is not expected). */
+export function cpusUsedFromTicks(ticks: readonly Tick[]): number {
+  return ticks.reduce((m, t) => Math.max(m, t.onlineSchedulers), 0);
+}
+
+export type ClockSample = Pick<RawSample, 'msTicks' | 'cpuTicks' | 'startTime'>;
+
+/**
+ * Clock rate from two sys.dm_os_sys_info samples: delta cpu_ticks (RDTSC) / delta ms_ticks = ticks per ms. Null when
+ * the samples straddle a restart or did not move (the rate would be meaningless, not zero).
+ */
+export function measureClock(
+  first: ClockSample,
+  last: ClockSample,
+): { clockHz: number; cpuTicksDelta: number; msTicksDelta: number } | null {
+  const msTicksDelta = last.msTicks - first.msTicks;
+  const cpuTicksDelta = last.cpuTicks - first.cpuTicks;
+  if (first.startTime !== last.startTime || msTicksDelta <= 0 || cpuTicksDelta <= 0) return null;
+  return { clockHz: (cpuTicksDelta / msTicksDelta) * 1000, cpuTicksDelta, msTicksDelta };
+}
+
+export interface DerivedInputs {
+  /** Logical CPUs the workload could use (online schedulers); see cpusUsedFromTicks. */
+  cpusUsed: number;
+  /** Server-measured elapsed ms; defaults to totals.elapsedMs (the sum of tick intervals). */
+  elapsedMs?: number;
+  /** First and last raw samples of the run, for the clock rate. */
+  first?: ClockSample | null;
+  last?: ClockSample | null;
+}
+
+const perRow = (rows: number, v: number) => v / rows;
+
+export function computeDerived(totals: RunTotals, inputs: DerivedInputs): RunDerived {
+  const elapsedMs = inputs.elapsedMs ?? totals.elapsedMs;
+  const elapsedSec = elapsedMs / 1000;
+  const rows = totals.rows;
+  const spinsPerRow: Record<string, number> = {};
+  const backoffsPerRow: Record<string, number> = {};
+  const waitMsPerRow: Record<string, number> = {};
+  if (rows > 0) {
+    for (const [name, s] of Object.entries(totals.spinlocks)) {
+      spinsPerRow[name] = perRow(rows, s.spins);
+      backoffsPerRow[name] = perRow(rows, s.backoffs);
+    }
+    for (const [name, w] of Object.entries(totals.waits)) {
+      if (!isBenignWait(name) && w.waitMs > 0) waitMsPerRow[name] = perRow(rows, w.waitMs);
+    }
+  }
+  const clock = inputs.first && inputs.last ? measureClock(inputs.first, inputs.last) : null;
+  const clockHz = clock?.clockHz ?? null;
+  // Logical CPUs, as SQL Server schedules them. The seed counted physical cores (10 threads = 5 cores); a view that
+  // wants that figure can halve cpusUsed on a hyperthreaded box: the inputs are all here.
+  // Multiplied in ms and divided once, so whole-number inputs give a whole-number result.
+  const cyclesAvailable = clockHz === null ? null : (elapsedMs * inputs.cpusUsed * clockHz) / 1000;
+  const cyclesPerSpin: Record<string, number> = {};
+  if (cyclesAvailable !== null) {
+    for (const [name, s] of Object.entries(totals.spinlocks)) if (s.spins > 0) cyclesPerSpin[name] = cyclesAvailable / s.spins;
+  }
+  return {
+    rowsPerSec: elapsedSec > 0 ? rows / elapsedSec : 0,
+    spinsPerRow,
+    backoffsPerRow,
+    waitMsPerRow,
+    clockHz,
+    clock: clock && { cpuTicksDelta: clock.cpuTicksDelta, msTicksDelta: clock.msTicksDelta },
+    elapsedSec,
+    cpusUsed: inputs.cpusUsed,
+    cyclesAvailable,
+    cyclesPerSpin,
+    cyclesPerRow: cyclesAvailable !== null && rows > 0 ? cyclesAvailable / rows : null,
+  };
+}
