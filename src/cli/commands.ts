@@ -1,0 +1,103 @@
+// The CLI's small commands, each a thin call into the engine.
+import { DbSession, describeTarget, type DbTarget } from '../db/client';
+import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
+import { cleanupScenario, deployScenario } from '../engine/lab';
+import { restoreFromJournal } from '../engine/knobs';
+import { defaultStateDir, listJournals, serverKey } from '../engine/journal';
+import { resolveParams } from '../engine/params';
+import { getScenario } from '../engine/scenarios';
+import { readIdentity, readTopology } from '../engine/server';
+import type { ServerIdentity, Topology } from '../shared/types';
+import { table } from './report';
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function toTarget(cfg: ConnectionConfig): DbTarget {
+  if (cfg.authentication !== 'sql' && cfg.authentication !== 'ntlm' && cfg.authentication !== 'azure-active-directory-access-token') {
+    throw new ConnectionStringError(`Authentication=${cfg.authentication} is not supported by the command line yet; use a SQL login, Windows (NTLM) or an access token.`);
+  }
+  return {
+    server: cfg.server, port: cfg.port ?? undefined, instanceName: cfg.instanceName, database: cfg.database,
+    user: cfg.user, password: cfg.password, domain: cfg.domain, accessToken: cfg.accessToken,
+    authentication: cfg.authentication, encrypt: cfg.encrypt, trustServerCertificate: cfg.trustServerCertificate,
+    connectTimeoutMs: cfg.connectTimeoutMs, appName: cfg.appName,
+  };
+}
+
+/** -c, else SPINLAB_CONNECTION; a password left out of the string comes from SPINLAB_PASSWORD. */
+export function targetFromArgs(connection: string | undefined, env: NodeJS.ProcessEnv = process.env): DbTarget {
+  const s = connection ?? env.SPINLAB_CONNECTION;
+  if (!s) throw new UsageError(`No connection: pass -c "<connection string>" or set SPINLAB_CONNECTION, e.g. ${CONNECTION_STRING_EXAMPLE}`);
+  const target = toTarget(parseConnectionString(s));
+  if (target.authentication === 'sql' && !target.password && env.SPINLAB_PASSWORD) target.password = env.SPINLAB_PASSWORD;
+  return target;
+}
+
+export async function withAdmin<T>(target: DbTarget, fn: (admin: DbSession, identity: ServerIdentity) => Promise<T>): Promise<T> {
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  try {
+    return await fn(admin, await readIdentity(admin));
+  } finally {
+    await admin.close();
+  }
+}
+
+export function topologyText(identity: ServerIdentity, t: Topology, missing: string[]): string {
+  const lines: string[] = [];
+  if (identity.simulated) lines.push('SIMULATED: this is the Spinlock Lab simulator; its numbers are synthetic.');
+  lines.push(`${identity.serverName}: ${identity.versionBanner}`);
+  lines.push(`edition ${identity.edition}; In-Memory OLTP ${identity.xtpSupported ? 'supported' : 'not supported'}; login ${identity.login}`);
+  lines.push(`${t.socketCount} socket(s) x ${t.coresPerSocket} cores, ${t.cpuCount} logical CPUs (${t.hyperthreadRatio} per socket), ${t.numaNodeCount} NUMA node(s); soft-NUMA ${t.softNuma ?? 'unknown'}`);
+  lines.push(`memory model ${t.memoryModel ?? 'unknown'}; large pages ${t.largePageAllocationsKb ?? '?'} KB; locked pages ${t.lockedPageAllocationsKb ?? '?'} KB`);
+  lines.push(`affinity ${t.affinityType}`);
+  const lw = t.logWriters.map((l) => `session ${l.sessionId} on scheduler ${l.schedulerId} (CPU ${l.cpuId ?? '?'}, node ${l.nodeId ?? '?'})`);
+  lines.push(`log writer: ${lw.length ? lw.join('; ') : 'not visible (needs VIEW SERVER STATE)'}`);
+  lines.push(`trace flags: ${t.traceFlags === null ? 'unknown' : t.traceFlags.filter((f) => f.global).map((f) => f.flag).join(', ') || 'none'}`);
+  if (missing.length) lines.push(`(this version lacks ${missing.join(', ')} in sys.dm_os_sys_info; those figures are inferred)`);
+  lines.push('');
+  lines.push(table(['node', 'state', 'CPUs', 'online', 'offline CPUs'], t.nodes.map((n) => {
+    const off = t.schedulers.filter((s) => s.nodeId === n.nodeId && !s.isOnline).map((s) => s.cpuId);
+    return [String(n.nodeId), n.state, String(n.cpuCount), String(n.onlineSchedulerCount), off.length ? off.join(',') : '-'];
+  })));
+  return lines.join('\n') + '\n';
+}
+
+export async function topologyCommand(target: DbTarget, json: boolean): Promise<string> {
+  return withAdmin(target, async (admin, identity) => {
+    const { topology, startTime, missing } = await readTopology(admin, identity);
+    identity.startTime = startTime;
+    return json ? JSON.stringify({ server: identity, topology }, null, 2) + '\n' : topologyText(identity, topology, missing);
+  });
+}
+
+export async function deployCommand(target: DbTarget, scenarioId: string, set: string[], labDb: string): Promise<string> {
+  const scenario = getScenario(scenarioId);
+  const values = resolveParams(scenario.parameters, { set });
+  const log: string[] = [];
+  await withAdmin(target, (admin, identity) => deployScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)));
+  return `${log.join('\n')}\nDeployed ${scenario.id} into [${labDb}] on ${describeTarget(target)}.\n`;
+}
+
+export async function cleanupCommand(target: DbTarget, scenarioId: string, set: string[], labDb: string): Promise<string> {
+  const scenario = getScenario(scenarioId);
+  const values = resolveParams(scenario.parameters, { set });
+  const log: string[] = [];
+  await withAdmin(target, (admin, identity) => cleanupScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)));
+  return `${log.join('\n')}\nRemoved ${scenario.id} from [${labDb}].\n`;
+}
+
+export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {
+  return withAdmin(target, async (admin, identity) => {
+    const address = target.instanceName ? `${target.server}\\${target.instanceName}` : `${target.server},${target.port ?? 1433}`;
+    const key = serverKey(address, identity.serverName);
+    const r = await restoreFromJournal({ admin, labDatabase: '', stateDir, serverKey: key, serverAddress: address,
+      serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion });
+    if (!r.restored) {
+      const others = listJournals(stateDir).map((j) => j.serverAddress);
+      return `Nothing to restore for ${address}: no restore journal${others.length ? ` (journals exist for: ${others.join(', ')})` : ''}.\n`;
+    }
+    return `${r.actions.length ? r.actions.join('\n') : 'the server already matched the journal'}\nRestored; the journal is removed.\n`;
+  });
+}

@@ -1,0 +1,22 @@
+// `spinlab demo` (npm run demo): start the built-in simulator on a free loopback port, run disk-insert over a short
+// sweep, print the results and leave the output folder. Everything it prints is labelled as simulated.
+import * as path from 'node:path';
+import { runCommand } from './main';
+
+export async function runDemo(outDir: string | undefined, out: (s: string) => void): Promise<number> {
+  const { startSimulator } = require('../../tools/sim/simulator') as typeof import('../../tools/sim/simulator');
+  const password = `Demo-${Math.random().toString(36).slice(2)}!`;
+  const sim = await startSimulator({ port: 0, password });
+  out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
+  const dir = outDir ?? path.join('spinlab-results', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  try {
+    return await runCommand({
+      connection: `Server=127.0.0.1,${sim.port};User ID=sa;Password=${password};Encrypt=false;TrustServerCertificate=true`,
+      scenario: 'disk-insert', threads: '1,2,4', duration: '3s', warmup: '1s', interval: '1s', mode: 'server-loop',
+      set: ['batch_size=1'], deploy: true, out: dir, labDb: 'SpinlockLab', title: 'Demo: disk-insert on the simulator, 1 to 4 threads',
+      question: 'How do throughput and spinlock pressure change as sessions are added?',
+    }, out, (s) => process.stderr.write(s));
+  } finally {
+    await sim.close();
+  }
+}

@@ -1,0 +1,148 @@
+// The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
+import { Command, CommanderError, Option } from 'commander';
+import * as path from 'node:path';
+import { describeTarget } from '../db/client';
+import { ParamError, parseDuration, parseRowCount, parseThreadList, resolveParams } from '../engine/params';
+import { listScenarios, getScenario } from '../engine/scenarios';
+import { DEFAULT_LAB_DATABASE } from '../engine/lab';
+import { runExperiment, type ExperimentProgress } from '../engine/experiment';
+import { resultsReport } from './report';
+import { targetFromArgs, UsageError, withAdmin, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
+import { Progress } from './progress';
+
+const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+export function buildProgram(out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void): Command {
+  const program = new Command('spinlab')
+    .description('Spinlock Lab: deploy SQL Server contention scenarios, run concurrent load, and measure spinlock, wait and latch deltas.')
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: err });
+  const conn = () => new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
+  const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
+
+  program.command('scenarios').description('list the scenarios and their parameters').option('--json', 'machine-readable output')
+    .action((o: { json?: boolean }) => {
+      const list = listScenarios();
+      if (o.json) return out(JSON.stringify(list, null, 2) + '\n');
+      for (const s of list) {
+        out(`${s.id}  ${s.name}  (seed ${s.seed})\n  ${s.description}\n`);
+        for (const p of s.parameters) out(`    --set ${p.name}=${p.default}  ${p.label}${p.values ? ` [${p.values.join('|')}]` : p.min !== undefined ? ` [${p.min}..${p.max}]` : ''}${p.unit ? ` ${p.unit}` : ''}\n`);
+      }
+    });
+
+  program.command('topology').description("show the server's shape: sockets, NUMA nodes, schedulers, log writer, memory model, trace flags")
+    .addOption(conn()).option('--json', 'machine-readable output')
+    .action(async (o) => { out(await topologyCommand(targetFromArgs(o.connection), !!o.json)); });
+
+  for (const [name, fn] of [['deploy', deployCommand], ['cleanup', cleanupCommand]] as const) {
+    program.command(name).description(name === 'deploy' ? 'create the lab database if needed and deploy a scenario into it' : "remove a scenario's objects from the lab database")
+      .addOption(conn()).requiredOption('--scenario <id>', 'scenario id (spinlab scenarios)')
+      .option('--set <k=v>', 'scenario parameter (repeatable)', collect, []).addOption(labDb())
+      .action(async (o) => { out(await fn(targetFromArgs(o.connection), o.scenario, o.set, o.labDb)); });
+  }
+
+  program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
+    .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
+
+  program.command('run').description('run a scenario at one or more thread counts and print the results')
+    .addOption(conn()).requiredOption('--scenario <id>', 'scenario id (spinlab scenarios)')
+    .option('--threads <list>', 'thread counts, run in order (e.g. 1,2,4,8)', '1,2,4')
+    .option('--duration <time>', 'measured time per run (e.g. 30s, 2m)')
+    .option('--rows <n>', 'or: rows per run, over all sessions (e.g. 1M)')
+    .option('--warmup <time>', 'unmeasured warm-up before each run', '5s')
+    .option('--interval <time>', 'sampling interval, 250ms or more', '1s')
+    .addOption(new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency').choices(['server-loop', 'client-loop']).default('server-loop'))
+    .option('--set <k=v>', 'scenario parameter (repeatable)', collect, [])
+    .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment').choices(['disabled', 'allowed', 'forced']))
+    .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')
+    .option('--no-deploy', 'use the scenario as already deployed')
+    .option('--out <dir>', 'output folder (experiment.json, samples.jsonl)')
+    .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
+    .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
+    .action(async (o) => setExit(await runCommand(o, out, err)));
+
+  program.command('sim').description('start the Spinlock Lab TDS simulator (synthetic numbers, not a SQL Server)')
+    .allowUnknownOption().helpOption(false).argument('[args...]')
+    .action(async (args: string[]) => {
+      const sim = require('../../tools/sim/simulator') as { runSimCommand(argv: string[]): Promise<number> };
+      setExit(await sim.runSimCommand(args));
+    });
+
+  program.command('demo').description('start the simulator, run disk-insert over a short sweep, print the results')
+    .option('--out <dir>', 'output folder').action(async (o) => {
+      const demo = require('./demo') as { runDemo(outDir: string | undefined, out: (s: string) => void): Promise<number> };
+      setExit(await demo.runDemo(o.out, out));
+    });
+  return program;
+}
+
+interface RunArgs {
+  connection?: string; scenario: string; threads: string; duration?: string; rows?: string; warmup: string; interval: string;
+  mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
+  out?: string; title?: string; question?: string; labDb: string; json?: boolean;
+}
+
+export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const target = targetFromArgs(o.connection);
+  const scenario = getScenario(o.scenario);
+  const parameters = resolveParams(scenario.parameters, { set: o.set });
+  if (o.duration && o.rows) throw new UsageError('Give --duration or --rows, not both.');
+  const intervalMs = parseDuration(o.interval);
+  if (intervalMs < 250) throw new UsageError(`--interval ${o.interval} is below the 250ms minimum: sampling faster would disturb what it measures.`);
+  const load = {
+    mode: o.mode,
+    threads: parseThreadList(o.threads),
+    durationMs: o.rows ? null : parseDuration(o.duration ?? '30s'),
+    rows: o.rows ? parseRowCount(o.rows) : null,
+    warmupMs: parseDuration(o.warmup, { allowZero: true }),
+    intervalMs,
+  };
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const ac = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) { err('\nCancelling: stopping sessions and restoring settings (Ctrl+C again to quit at once)...\n'); ac.abort(); }
+    else process.exit(EXIT.cancelled);
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  try {
+    const { experiment, file } = await runExperiment({
+      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
+      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
+      outDir, title: o.title, question: o.question, deploy: o.deploy,
+    }, ac.signal, (p: ExperimentProgress) => bar.update(p));
+    bar.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
+    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } finally {
+    bar.done();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code: number = EXIT.ok;
+  const program = buildProgram((s) => process.stdout.write(s), (s) => process.stderr.write(s), (c) => { code = c; });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError') {
+      process.stderr.write(`spinlab: ${(e as Error).message}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`spinlab: ${(e as Error).message}\n`);
+    return EXIT.failed;
+  }
+}
+
+export { describeTarget, withAdmin };

@@ -1,0 +1,80 @@
+// The restore journal: before any server-wide change, the original state is written here (and flushed to disk), so
+// a crash, a kill or a lost connection can always be undone with `spinlab restore` or the panel's restore button.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { KnobState } from '../shared/experiment';
+
+export interface Journal {
+  version: 1;
+  /** Which server this belongs to: the address used and @@SERVERNAME. */
+  serverKey: string;
+  serverAddress: string;
+  serverName: string;
+  labDatabase: string;
+  createdAt: string;
+  pid: number;
+  /** The state before Spinlock Lab changed anything. */
+  original: KnobState;
+  /** What was (or was about to be) changed. */
+  changes: ('affinity' | 'delayedDurability')[];
+}
+
+export function defaultStateDir(): string {
+  return process.env.SPINLAB_STATE_DIR || path.join(os.homedir(), '.spinlab');
+}
+
+export function serverKey(address: string, serverName: string): string {
+  return `${address}|${serverName}`.toLowerCase();
+}
+
+function journalPath(stateDir: string, key: string): string {
+  const safe = key.replace(/[^a-z0-9._-]+/gi, '_').slice(0, 150);
+  return path.join(stateDir, 'journal', `${safe}.json`);
+}
+
+/** Writes the journal durably: a temp file, fsync, rename, fsync of the folder. */
+export function writeJournal(stateDir: string, j: Journal): string {
+  const file = journalPath(stateDir, j.serverKey);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, 'w', 0o600);
+  try {
+    fs.writeSync(fd, JSON.stringify(j, null, 2));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, file);
+  try {
+    const dfd = fs.openSync(path.dirname(file), 'r');
+    fs.fsyncSync(dfd);
+    fs.closeSync(dfd);
+  } catch {
+    /* some filesystems do not fsync folders */
+  }
+  return file;
+}
+
+export function readJournal(stateDir: string, key: string): Journal | null {
+  const file = journalPath(stateDir, key);
+  if (!fs.existsSync(file)) return null;
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    const j = JSON.parse(text) as Journal;
+    if (j.version !== 1 || !j.original) throw new Error('unknown format');
+    return j;
+  } catch (err) {
+    throw new Error(`The restore journal ${file} is unreadable (${(err as Error).message}). Restore the settings by hand from it, then delete it.`);
+  }
+}
+
+export function deleteJournal(stateDir: string, key: string): void {
+  fs.rmSync(journalPath(stateDir, key), { force: true });
+}
+
+export function listJournals(stateDir: string): Journal[] {
+  const dir = path.join(stateDir, 'journal');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Journal);
+}

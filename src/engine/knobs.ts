@@ -1,0 +1,120 @@
+// Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
+// Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
+import type { DbSession } from '../db/client';
+import { num, str } from '../db/client';
+import type { KnobRequest, KnobState } from '../shared/experiment';
+import { formatCpuRanges } from './affinity';
+import { explain } from './errors';
+import { deleteJournal, readJournal, writeJournal, type Journal } from './journal';
+
+export interface KnobContext {
+  admin: DbSession;
+  labDatabase: string;
+  stateDir: string;
+  serverKey: string;
+  serverAddress: string;
+  serverName: string;
+  login: string;
+  majorVersion: number | null;
+}
+
+export async function readKnobState(db: DbSession, labDatabase: string): Promise<KnobState> {
+  const [info = [], schedulers = [], dbs = []] = await db.runFile('knobs/read', { db: labDatabase });
+  return {
+    delayedDurability: dbs[0] ? str(dbs[0].delayed_durability_desc) : null,
+    affinity: {
+      type: str(info[0]?.affinity_type_desc) || 'AUTO',
+      cpus: schedulers.filter((s) => s.is_online === true || num(s.is_online) === 1).map((s) => num(s.cpu_id)).sort((a, b) => a - b),
+    },
+  };
+}
+
+function sameCpus(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** True when `state` already is what `req` asks for (nothing to change). */
+function affinityMatches(state: KnobState, cpus: number[] | 'AUTO'): boolean {
+  return cpus === 'AUTO' ? state.affinity.type === 'AUTO' : state.affinity.type === 'MANUAL' && sameCpus(state.affinity.cpus, [...cpus].sort((x, y) => x - y));
+}
+
+async function setAffinity(ctx: KnobContext, cpus: number[] | 'AUTO'): Promise<void> {
+  try {
+    if (cpus === 'AUTO') await ctx.admin.runFile('knobs/affinity-auto');
+    else await ctx.admin.runFile('knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(cpus) });
+  } catch (err) {
+    throw explain(err, 'Changing process affinity', { login: ctx.login, majorVersion: ctx.majorVersion, needs: 'ALTER SETTINGS' });
+  }
+}
+
+async function setDelayedDurability(ctx: KnobContext, mode: string): Promise<void> {
+  try {
+    await ctx.admin.runFile('knobs/delayed-durability', { db: ctx.labDatabase, mode });
+  } catch (err) {
+    throw explain(err, 'Changing delayed durability', { login: ctx.login, majorVersion: ctx.majorVersion, database: ctx.labDatabase, needs: `ALTER ON DATABASE::[${ctx.labDatabase}]` });
+  }
+}
+
+/**
+ * Journals the original state, then applies `req`. Returns the original state (null when nothing needed changing,
+ * in which case no journal is left). A failure part-way leaves the journal in place: the caller restores.
+ */
+export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<KnobState> {
+  const before = await readKnobState(ctx.admin, ctx.labDatabase);
+  const changes: Journal['changes'] = [];
+  if (req.affinity && !affinityMatches(before, req.affinity.cpus)) changes.push('affinity');
+  if (req.delayedDurability && req.delayedDurability !== before.delayedDurability) changes.push('delayedDurability');
+  if (!changes.length) return before;
+  writeJournal(ctx.stateDir, {
+    version: 1,
+    serverKey: ctx.serverKey,
+    serverAddress: ctx.serverAddress,
+    serverName: ctx.serverName,
+    labDatabase: ctx.labDatabase,
+    createdAt: new Date().toISOString(),
+    pid: process.pid,
+    original: before,
+    changes,
+  });
+  if (changes.includes('delayedDurability')) await setDelayedDurability(ctx, req.delayedDurability!);
+  if (changes.includes('affinity')) await setAffinity(ctx, req.affinity!.cpus);
+  return before;
+}
+
+export interface RestoreResult {
+  restored: KnobState | null;
+  /** What was put back, in words. */
+  actions: string[];
+}
+
+/**
+ * Puts back what the journal for this server recorded, checks the server now matches it, and only then deletes the
+ * journal. No journal: nothing to do.
+ */
+export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResult> {
+  const j = readJournal(ctx.stateDir, ctx.serverKey);
+  if (!j) return { restored: null, actions: [] };
+  const actions: string[] = [];
+  const now = await readKnobState(ctx.admin, j.labDatabase);
+  const labCtx = { ...ctx, labDatabase: j.labDatabase };
+  if (j.changes.includes('delayedDurability') && j.original.delayedDurability && now.delayedDurability !== null
+      && now.delayedDurability !== j.original.delayedDurability) {
+    await setDelayedDurability(labCtx, j.original.delayedDurability);
+    actions.push(`delayed durability on [${j.labDatabase}] set back to ${j.original.delayedDurability}`);
+  }
+  if (j.changes.includes('affinity')) {
+    const target = j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus;
+    if (!affinityMatches(now, target)) {
+      await setAffinity(labCtx, target);
+      actions.push(target === 'AUTO' ? 'process affinity set back to AUTO' : `process affinity set back to CPUs ${formatCpuRanges(target)}`);
+    }
+  }
+  const after = await readKnobState(ctx.admin, j.labDatabase);
+  const ddOk = !j.changes.includes('delayedDurability') || after.delayedDurability === null || after.delayedDurability === j.original.delayedDurability;
+  const affOk = !j.changes.includes('affinity') || affinityMatches(after, j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus);
+  if (!ddOk || !affOk) {
+    throw new Error(`Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
+  }
+  deleteJournal(ctx.stateDir, ctx.serverKey);
+  return { restored: after, actions };
+}

@@ -1,0 +1,101 @@
+// The dedicated lab database: created and marked by Spinlock Lab, refused if it exists without the mark; scenario
+// deploy and cleanup run inside it.
+import { DbSession, str, type DbTarget } from '../db/client';
+import type { ParamValue } from '../shared/experiment';
+import type { ServerIdentity } from '../shared/types';
+import { explain, SpinlabError } from './errors';
+import { cleanupSteps, deploySteps, needsXtp, type ScenarioManifest } from './scenarios';
+import { loadSqlFile } from './sqlFiles';
+import { parseParameterDeclaration } from '../db/client';
+import pkg from '../../package.json';
+
+export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
+export const TOOL_VERSION: string = pkg.version;
+
+export interface LabProbe {
+  exists: boolean;
+  ours: boolean;
+  hasXtp: boolean;
+  delayedDurability: string | null;
+}
+
+export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> {
+  const [[row] = []] = await admin.runFile('lab/probe', { db });
+  if (!row) return { exists: false, ours: false, hasXtp: false, delayedDurability: null };
+  return { exists: true, ours: row.spinlab_mark !== null && row.spinlab_mark !== undefined, hasXtp: row.has_xtp_filegroup === true || Number(row.has_xtp_filegroup) === 1, delayedDurability: str(row.delayed_durability_desc) || null };
+}
+
+/** Makes sure the lab database exists and is ours; creates it when missing. */
+export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<LabProbe> {
+  let probe = await probeLab(admin, db);
+  if (probe.exists && !probe.ours) {
+    throw new SpinlabError(
+      `The database [${db}] exists but Spinlock Lab did not create it (it has no SpinlockLab extended property), so Spinlock Lab will not touch it.`,
+      'choose another lab database name (--lab-db NAME), or drop that database yourself if it is a leftover.',
+    );
+  }
+  if (!probe.exists) {
+    try {
+      await admin.runFile('lab/create', { db, mark: `Created by Spinlock Lab ${TOOL_VERSION} on ${new Date().toISOString()}` });
+    } catch (err) {
+      throw explain(err, `Creating the lab database [${db}]`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'CREATE DATABASE' });
+    }
+    probe = await probeLab(admin, db);
+  }
+  return probe;
+}
+
+/** Binds a file's declared parameters by name from the scenario's values. */
+function fileParams(id: string, values: Record<string, ParamValue>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name] of parseParameterDeclaration(loadSqlFile(id).parameters)) {
+    if (!(name in values)) throw new Error(`sql/${id}.sql needs @${name}, which the scenario does not define`);
+    out[name] = values[name];
+  }
+  return out;
+}
+
+export async function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal?: AbortSignal): Promise<void> {
+  const probe = await ensureLab(admin, db, identity);
+  if (needsXtp(scenario, values)) {
+    if (!identity.xtpSupported) {
+      throw new SpinlabError(`The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
+        'use a SQL Server 2016 SP1+ edition with In-Memory OLTP (SERVERPROPERTY(\'IsXTPSupported\') = 1), or choose disk-based settings.');
+    }
+    if (!probe.hasXtp) {
+      log(`adding a MEMORY_OPTIMIZED_DATA filegroup to [${db}]`);
+      await admin.runFile('lab/add-xtp-filegroup', { db }, signal).catch((err) => {
+        throw explain(err, 'Adding the memory-optimized filegroup', { login: identity.login, majorVersion: identity.majorVersion, needs: `ALTER ON DATABASE::[${db}]` });
+      });
+    }
+  }
+  const lab = await DbSession.open(target, { database: db, appName: 'Spinlock Lab' });
+  try {
+    await lab.runFile('lab/common');
+    for (const id of deploySteps(scenario, values)) {
+      log(`running sql/${id}.sql`);
+      await lab.runFile(id, fileParams(id, values), signal).catch((err) => {
+        throw explain(err, `Deploying ${scenario.id} (sql/${id}.sql)`, { login: identity.login, majorVersion: identity.majorVersion, database: db });
+      });
+    }
+  } finally {
+    await lab.close();
+  }
+}
+
+export async function cleanupScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
+  const probe = await probeLab(admin, db);
+  if (!probe.exists) return;
+  if (!probe.ours) throw new SpinlabError(`The database [${db}] is not Spinlock Lab's; nothing was removed.`);
+  const lab = await DbSession.open(target, { database: db, appName: 'Spinlock Lab' });
+  try {
+    for (const id of cleanupSteps(scenario, values)) {
+      log(`running sql/${id}.sql`);
+      await lab.runFile(id, fileParams(id, values));
+    }
+  } finally {
+    await lab.close();
+  }
+}

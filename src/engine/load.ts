@@ -1,0 +1,140 @@
+// The load driver: N workload sessions, each on its own connection, started together. A phase is either one EXEC of
+// the scenario's loop procedure per session (server loop, as ostress runs the seeds' procedures) or the client
+// calling the scenario's one-transaction procedure over and over (client loop, with per-call latency).
+import { DbSession, num, type DbTarget, type ProcArg } from '../db/client';
+import type { ParamValue, SessionFailure } from '../shared/experiment';
+import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
+
+/** Keys of one session live in [block * 1e10, (block + 1) * 1e10): the seeds' @@SPID * 10000000000, made unique. */
+export const KEY_BLOCK_SIZE = 10_000_000_000;
+
+export interface LatencySink {
+  record(microseconds: number): void;
+}
+
+export interface PhaseSpec {
+  mode: 'server-loop' | 'client-loop';
+  durationMs: number | null;
+  /** Total rows over all sessions (split evenly), when the phase ends on a row count. */
+  rows: number | null;
+  latency?: LatencySink;
+}
+
+export interface PhaseResult {
+  /** Rows the sessions report having written (exact for the client loop and for loops that finished). */
+  rows: number;
+  /** Sessions whose count is unknown (cancelled mid-EXEC): the caller falls back to the server's counters. */
+  rowsUnknown: boolean;
+  calls: number;
+  failures: SessionFailure[];
+  cancelled: boolean;
+}
+
+export class WorkloadSessions {
+  private constructor(
+    private readonly sessions: DbSession[],
+    private readonly scenario: ScenarioManifest,
+    private readonly params: Record<string, ParamValue>,
+  ) {}
+
+  /** Opens `threads` connections to the lab database at once; fails if most cannot connect. */
+  static async open(target: DbTarget, labDatabase: string, threads: number, scenario: ScenarioManifest,
+    params: Record<string, ParamValue>, failures: SessionFailure[]): Promise<WorkloadSessions> {
+    const opened = await Promise.allSettled(
+      Array.from({ length: threads }, () => DbSession.open(target, { database: labDatabase, appName: 'Spinlock Lab' })),
+    );
+    const sessions: DbSession[] = [];
+    opened.forEach((r, i) => {
+      if (r.status === 'fulfilled') sessions.push(r.value);
+      else failures.push({ session: i + 1, message: `could not connect: ${(r.reason as Error).message}` });
+    });
+    if (sessions.length * 2 <= threads) {
+      await Promise.all(sessions.map((s) => s.close()));
+      throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect: ${failures[0]?.message ?? ''}`);
+    }
+    return new WorkloadSessions(sessions, scenario, params);
+  }
+
+  get count(): number {
+    return this.sessions.length;
+  }
+
+  private procArgs(names: string[], builtins: Record<string, unknown>): ProcArg[] {
+    return names.map((name) => {
+      if (name in BUILTIN_ARG_TYPES) return { name, type: BUILTIN_ARG_TYPES[name], value: builtins[name] ?? null };
+      const p = this.scenario.parameters.find((x) => x.name === name);
+      if (!p) throw new Error(`${this.scenario.id}: the workload names '${name}', which is neither a built-in nor a parameter`);
+      return { name, type: paramSqlType(p), value: this.params[name] };
+    });
+  }
+
+  private async keyBase(s: DbSession): Promise<number> {
+    const [[row] = []] = await s.runFile('lab/key-block');
+    return num(row?.key_block) * KEY_BLOCK_SIZE;
+  }
+
+  /**
+   * Runs one phase on every session at once and resolves when all have finished: at the duration, at the row count,
+   * or on `signal` (every in-flight call is cancelled with ATTENTION). A failing session is recorded, not fatal.
+   */
+  async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
+    const failures: SessionFailure[] = [];
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
+    const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
+    const bases = await Promise.all(this.sessions.map((s) => this.keyBase(s)));
+    // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
+    const phase = new AbortController();
+    const onAbort = () => phase.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = spec.durationMs !== null && spec.mode === 'client-loop' ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
+    try {
+      if (spec.mode === 'server-loop') {
+        const proc = workloadProcedure(this.scenario, 'server-loop', this.params);
+        await Promise.all(this.sessions.map(async (s, i) => {
+          const args = this.procArgs(proc.args, { key_base: bases[i], rows: perSession, run_ms: spec.durationMs });
+          try {
+            const sets = await s.callProc(proc.name, args, phase.signal);
+            const done = sets[0]?.[0]?.rows_done;
+            if (done === undefined) result.rowsUnknown = true;
+            else result.rows += num(done);
+            result.calls += 1;
+          } catch (err) {
+            if (phase.signal.aborted) result.rowsUnknown = true;
+            else failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+          }
+        }));
+      } else {
+        const proc = workloadProcedure(this.scenario, 'client-loop', this.params);
+        const step = rowsPerCall(this.scenario, this.params);
+        let remaining = spec.rows;
+        await Promise.all(this.sessions.map(async (s, i) => {
+          let offset = 0;
+          while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
+            if (remaining !== null) remaining -= step;
+            const args = this.procArgs(proc.args, { key_base: bases[i], offset });
+            const t0 = process.hrtime.bigint();
+            try {
+              await s.callProc(proc.name, args, phase.signal);
+            } catch (err) {
+              if (!phase.signal.aborted) failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+              break;
+            }
+            spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
+            offset += step;
+            result.calls += 1;
+            result.rows += step;
+          }
+        }));
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    result.cancelled = signal.aborted;
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.sessions.map((s) => s.close()));
+  }
+}

@@ -1,0 +1,120 @@
+// The monitor: one connection (in the lab database), one round trip per tick (sql/dmv/sample.sql). Ticks are
+// scheduled against a fixed timeline so they do not drift; a tick never overlaps the previous one. A lost connection
+// is reported, re-opened with backoff, and the first sample after it is flagged so its interval is marked as a gap.
+import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
+import type { RawSample } from '../shared/types';
+
+export function parseSample(sets: Row[][], clientTime: number): RawSample {
+  const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = []] = sets;
+  const c = clock[0];
+  if (!c) throw new Error('sample returned no clock row');
+  const l = log[0];
+  return {
+    clientTime,
+    serverTime: str(c.server_time_utc),
+    msTicks: num(c.ms_ticks),
+    cpuTicks: num(c.cpu_ticks),
+    startTime: str(c.sqlserver_start_time),
+    spinlocks: spin.map((r) => ({ name: str(r.name), collisions: num(r.collisions), spins: num(r.spins), sleepTime: num(r.sleep_time), backoffs: num(r.backoffs) })),
+    waits: waits.map((r) => ({ waitType: str(r.wait_type), waitingTasks: num(r.waiting_tasks_count), waitTimeMs: num(r.wait_time_ms), maxWaitTimeMs: num(r.max_wait_time_ms), signalWaitTimeMs: num(r.signal_wait_time_ms) })),
+    latches: latches.map((r) => ({ latchClass: str(r.latch_class), waitingRequests: num(r.waiting_requests_count), waitTimeMs: num(r.wait_time_ms), maxWaitTimeMs: num(r.max_wait_time_ms) })),
+    counters: counters.map((r) => ({ object: str(r.object_name).trim(), counter: str(r.counter_name).trim(), instance: str(r.instance_name).trim(), value: num(r.cntr_value), type: num(r.cntr_type) })),
+    logFile: l && l.num_of_writes !== null ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) } : null,
+    pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
+    schedulers: scheds.map((r) => ({ schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count), currentTasks: num(r.current_tasks_count) })),
+    progress: progress.map((r) => ({ table: str(r.table_name), inserts: num(r.inserts), updates: num(r.updates), deletes: num(r.deletes) })),
+  };
+}
+
+export interface SampleEvent {
+  sample: RawSample;
+  /** True when this sample follows a lost monitor connection: the interval before it spans a gap. */
+  afterGap: boolean;
+  /** Bytes the driver returned for this tick are not visible through mssql; round-trip time is. */
+  roundTripMs: number;
+}
+
+export interface SamplerOptions {
+  target: DbTarget;
+  labDatabase: string;
+  intervalMs: number;
+  onSample: (e: SampleEvent) => void;
+  onProblem: (message: string) => void;
+}
+
+export class Sampler {
+  private db: DbSession | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private pendingGap = false;
+  private running: Promise<void> | undefined;
+  private nextAt = 0;
+  readonly jitterMs: number[] = [];
+
+  constructor(private readonly opts: SamplerOptions) {}
+
+  private async connection(): Promise<DbSession> {
+    if (!this.db || !this.db.connected) {
+      await this.db?.close();
+      this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: 'Spinlock Lab monitor' });
+    }
+    return this.db;
+  }
+
+  /** One sample now (used for baselines); reconnects if needed. */
+  async sampleNow(): Promise<SampleEvent> {
+    const started = Date.now();
+    const db = await this.connection();
+    const sets = await db.runFile('dmv/sample', { db: this.opts.labDatabase });
+    const afterGap = this.pendingGap;
+    this.pendingGap = false;
+    return { sample: parseSample(sets, Date.now()), afterGap, roundTripMs: Date.now() - started };
+  }
+
+  /** Starts ticking every intervalMs from now. */
+  start(): void {
+    this.stopped = false;
+    this.nextAt = Date.now() + this.opts.intervalMs;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const delay = Math.max(0, this.nextAt - Date.now());
+    this.timer = setTimeout(() => {
+      this.jitterMs.push(Date.now() - this.nextAt);
+      this.running = this.tick().finally(() => {
+        this.running = undefined;
+        // Skip slots we overran rather than firing a burst to catch up.
+        const now = Date.now();
+        do this.nextAt += this.opts.intervalMs; while (this.nextAt <= now);
+        this.schedule();
+      });
+    }, delay);
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      this.opts.onSample(await this.sampleNow());
+    } catch (err) {
+      if (this.stopped) return;
+      this.pendingGap = true;
+      this.opts.onProblem(`monitor sample failed: ${(err as Error).message}; reconnecting`);
+      await this.db?.close();
+      this.db = undefined;
+    }
+  }
+
+  /** Stops ticking and waits for a tick in flight; the connection stays open for a final sample. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+    await this.db?.close();
+    this.db = undefined;
+  }
+}
