@@ -108,6 +108,7 @@ export function createEchoHandler(opts: EchoHandlerOptions = {}): EchoHandler {
         return answer(session, stmt.trim(), signal, params.slice(2));
       }
       if (/echo_params$/i.test(procName)) return echoParams(params, 42);
+      if (/no_status$/i.test(procName)) return [];
       if (/slow$/i.test(procName)) return answer(session, `waitfor ${params[0]?.value ?? 5000}`, signal, []);
       return [{ kind: 'error', number: 2812, state: 62, class: 16, message: `Could not find stored procedure '${procName}'.` }];
     },

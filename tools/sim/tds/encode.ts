@@ -99,6 +99,12 @@ function toNumber(v: Value): number {
   throw new UnsupportedError(`not a number: ${String(v)}`);
 }
 
+function toInt(v: Value, min: number, max: number, type: string): number {
+  const n = toNumber(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UnsupportedError(`${type} value out of range: ${String(v)}`);
+  return n;
+}
+
 function toText(v: Value): string {
   if (typeof v === 'string') return v;
   if (v instanceof Date) return v.toISOString();
@@ -139,35 +145,35 @@ export function writeValue(w: BufWriter, c: Codec, v: Value | undefined): void {
       w.u8(1);
       w.u8(v === true || (typeof v !== 'boolean' && toNumber(v) !== 0) ? 1 : 0);
       return;
-    case K.INT1: {
-      const n = toNumber(v);
-      if (!Number.isInteger(n) || n < 0 || n > 255) throw new UnsupportedError(`tinyint out of range: ${n}`);
+    case K.INT1:
       w.u8(1);
-      w.u8(n);
+      w.u8(toInt(v, 0, 255, 'tinyint'));
       return;
-    }
     case K.INT2:
       w.u8(2);
       w.ensure(2);
-      w.pos = w.buf.writeInt16LE(toNumber(v), w.pos);
+      w.pos = w.buf.writeInt16LE(toInt(v, -32768, 32767, 'smallint'), w.pos);
       return;
     case K.INT4:
       w.u8(4);
-      w.ensure(4);
-      w.pos = w.buf.writeInt32LE(toNumber(v), w.pos);
+      w.i32(toInt(v, -2147483648, 2147483647, 'int'));
       return;
-    case K.INT8:
+    case K.INT8: {
+      const n = typeof v === 'bigint' ? v : BigInt(toInt(v, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, 'bigint'));
+      if (n < -(2n ** 63n) || n >= 2n ** 63n) throw new UnsupportedError(`bigint out of range: ${n}`);
       w.u8(8);
-      w.i64(typeof v === 'bigint' ? v : BigInt(typeof v === 'number' ? Math.trunc(v) : toNumber(v)));
+      w.i64(n);
       return;
+    }
     case K.FLT4:
-      w.u8(4);
-      w.f32(toNumber(v));
+    case K.FLT8: {
+      const n = toNumber(v);
+      if (!Number.isFinite(n)) throw new UnsupportedError(`float value not finite: ${String(v)}`);
+      w.u8(c.kind === K.FLT4 ? 4 : 8);
+      if (c.kind === K.FLT4) w.f32(n);
+      else w.f64(n);
       return;
-    case K.FLT8:
-      w.u8(8);
-      w.f64(toNumber(v));
-      return;
+    }
     case K.DEC: {
       let n = toScaledBigInt(v, c.scale);
       w.u8(c.size);
