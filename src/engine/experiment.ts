@@ -4,7 +4,6 @@
 // kept: ticks go to samples.jsonl as they arrive, experiment.json is rewritten after each run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DbSession, describeTarget, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type LoadSettings, type ParamValue, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
@@ -20,6 +19,7 @@ import { getScenario } from './scenarios';
 import { readIdentity, readTopology } from './server';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
+import { ClientStatsRecorder } from './clientStats';
 
 export interface ExperimentOptions {
   target: DbTarget;
@@ -207,11 +207,10 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   };
 
   const latency = opts.load.mode === 'client-loop' ? new LatencyRecorder() : null;
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  let cpu0 = process.cpuUsage();
+  const clientStats = new ClientStatsRecorder();
+  let client: RunRecord['client'] | null = null;
   let status: RunRecord['status'] = 'completed';
   let rows = 0;
-  let calls = 0;
   let last: RawSample | null = null;
   try {
     if (opts.load.warmupMs > 0 && !c.signal.aborted) {
@@ -222,11 +221,10 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     c.status(`run ${index + 1}: measuring`);
     accept((await sampler.sampleNow()).sample, false);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: opts.load.durationMs });
-    cpu0 = process.cpuUsage();
-    lag.enable();
+    clientStats.start();
     sampler.start();
     const phase = await sessions.runPhase({ mode: opts.load.mode, durationMs: opts.load.durationMs, rows: opts.load.rows, latency: latency ?? undefined }, c.signal);
-    lag.disable();
+    client = clientStats.stop(phase.calls);
     await sampler.stop();
     try {
       const final = await sampler.sampleNow();
@@ -237,7 +235,6 @@ async function runOne(c: RunContext): Promise<RunRecord> {
       last = prev;
     }
     failures.push(...phase.failures);
-    calls = phase.calls;
     const counted = timeline.reduce((s, t) => s + t.rows, 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     if (phase.cancelled) status = 'cancelled';
@@ -247,11 +244,9 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     status = c.signal.aborted ? 'cancelled' : 'failed';
     runNote('error', (err as Error).message);
   } finally {
-    lag.disable();
     await sampler.close();
     await sessions.close();
   }
-  const cpu = process.cpuUsage(cpu0);
   const totals = foldTicks(timeline);
   const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), first, last });
   return {
@@ -267,14 +262,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     timeline,
     totals,
     derived,
-    client: {
-      cpuUserMs: cpu.user / 1000,
-      cpuSystemMs: cpu.system / 1000,
-      cpuUsPerCall: calls > 0 ? (cpu.user + cpu.system) / calls : null,
-      eventLoopLagP99Ms: Number.isFinite(lag.percentile(99)) ? lag.percentile(99) / 1e6 : 0,
-      eventLoopLagMaxMs: Number.isFinite(lag.max) ? lag.max / 1e6 : 0,
-      rssMb: process.memoryUsage().rss / 1048576,
-    },
+    client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
     events: runEvents,
   };
