@@ -3,8 +3,13 @@
 import * as path from 'node:path';
 import { runCommand } from './main';
 
+interface SimulatorModule {
+  startSimulator(opts: { port: number; password: string }): Promise<{ port: number; close(): Promise<void> }>;
+}
+
 export async function runDemo(outDir: string | undefined, out: (s: string) => void): Promise<number> {
-  const { startSimulator } = require('../../tools/sim/simulator') as typeof import('../../tools/sim/simulator');
+  // Loaded at run time: the simulator is a dev tool and stays out of the extension's bundle.
+  const { startSimulator } = require('../../tools/sim/simulator') as SimulatorModule;
   const password = `Demo-${Math.random().toString(36).slice(2)}!`;
   const sim = await startSimulator({ port: 0, password });
   out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
