@@ -9,7 +9,13 @@ interface SimulatorModule {
 
 export async function runDemo(outDir: string | undefined, out: (s: string) => void): Promise<number> {
   // Loaded at run time: the simulator is a dev tool and stays out of the extension's bundle.
-  const { startSimulator } = require('../../tools/sim/simulator') as SimulatorModule;
+  let startSimulator: SimulatorModule['startSimulator'];
+  try {
+    ({ startSimulator } = require('../../tools/sim/simulator') as SimulatorModule);
+  } catch (err) {
+    out(`The demo needs the built-in simulator (tools/sim/simulator), which this build does not have: ${(err as Error).message.split('\n')[0]}\n`);
+    return 1;
+  }
   const password = `Demo-${Math.random().toString(36).slice(2)}!`;
   const sim = await startSimulator({ port: 0, password });
   out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
