@@ -1,0 +1,108 @@
+// The SimHandler the wire layer calls: logins, batches and RPCs, dispatched to the sql/ file handlers, the deployed
+// procedures, or the small ad-hoc SELECT engine. Anything else gets an ERROR saying the simulator does not support it.
+import type { LoginRequest, LoginResult, ResponseItem, RpcParam, SessionContext, SimHandler, Value } from '../tds/contract';
+import { err, SqlError, unsupported } from './errors';
+import { ModelFaults } from './faults';
+import { FILE_HANDLERS } from './handlers';
+import type { SimModel } from './instance';
+import { runSelect } from './select';
+import { parseStatement, SqlSyntaxError } from './sqlparse';
+import { BatchCall, recognise } from './statements';
+
+export class ModelHandler implements SimHandler {
+  readonly faults = new ModelFaults();
+  constructor(readonly model: SimModel) {}
+
+  login(req: LoginRequest): LoginResult {
+    const l = this.model.login(req.userName, req.password);
+    if (!l) return { ok: false, error: err(18456, `Login failed for user '${req.userName}'.`, 14, 8) };
+    const db = req.database || 'master';
+    const found = this.model.database(db);
+    if (!found) return { ok: false, error: err(4060, `Cannot open database "${db}" requested by the login. The login failed.`, 11, 1) };
+    return { ok: true, database: found.name };
+  }
+
+  sessionStarted(s: SessionContext): void {
+    this.model.sessionStarted(s.spid, s.login);
+  }
+  sessionEnded(s: SessionContext): void {
+    this.model.sessionEnded(s.spid);
+  }
+
+  async sqlBatch(session: SessionContext, text: string, signal: AbortSignal): Promise<ResponseItem[]> {
+    this.model.counters.batchRequests++;
+    return this.guard(() => this.dispatch(session, text, new Map(), signal, false));
+  }
+
+  async rpc(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
+    this.model.counters.batchRequests++;
+    return this.guard(async () => {
+      if (procName.toLowerCase() === 'sp_executesql') {
+        const stmt = params.find((p) => p.name.toLowerCase() === '@stmt') ?? params[0];
+        const rest = new Map<string, Value>();
+        params.forEach((p, i) => {
+          if (p === stmt || (i === 1 && (p.name === '' || p.name.toLowerCase() === '@params'))) return;
+          rest.set(p.name.toLowerCase(), p.value);
+        });
+        return this.dispatch(session, String(stmt?.value ?? ''), rest, signal, true);
+      }
+      return this.callProcedure(session, procName, params, signal);
+    });
+  }
+
+  private async dispatch(session: SessionContext, text: string, params: Map<string, Value>, signal: AbortSignal, viaExecuteSql: boolean): Promise<ResponseItem[]> {
+    const ref = recognise(text);
+    if (ref) {
+      const fault = this.faults.take(ref.fileId);
+      if (fault) return [fault];
+      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
+      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
+      if (ref.hasParameters && !viaExecuteSql) {
+        return [err(137, `Must declare the scalar variable "${text.match(/@\w+/)?.[0] ?? '@'}".`, 15, 2)];
+      }
+      const call: BatchCall = { model: this.model, session, params, signal, text };
+      return handler(call);
+    }
+    return this.adHoc(session, text, params);
+  }
+
+  private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
+    let st;
+    try {
+      st = parseStatement(text);
+    } catch (e) {
+      if (e instanceof SqlSyntaxError) return [unsupported(text)];
+      throw e;
+    }
+    if (st.kind === 'use') {
+      const db = this.model.database(st.db);
+      if (!db) return [err(911, `Database '${st.db}' does not exist. Make sure that the name is entered correctly.`, 16, 1)];
+      const old = session.database;
+      session.database = db.name;
+      return [{ kind: 'database', newName: db.name, oldName: old }, { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` }];
+    }
+    return [runSelect({ model: this.model, session, params } as BatchCall, st)];
+  }
+
+  private async callProcedure(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
+    const parts = procName.replace(/[[\]]/g, '').split('.');
+    const dbName = parts.length === 3 ? parts[0] : session.database;
+    const name = parts.slice(-2).join('.');
+    const fault = this.faults.take(name);
+    if (fault) return [fault];
+    const db = this.model.database(dbName);
+    const obj = db ? this.model.findObject(db, name) : undefined;
+    if (!db || !obj || obj.type !== 'P' || !obj.run) return [err(2812, `Could not find stored procedure '${procName}'.`, 16, 62)];
+    const map = new Map(params.map((p) => [p.name.toLowerCase(), p]));
+    return obj.run({ model: this.model, session, db, params: map, signal });
+  }
+
+  private async guard(fn: () => Promise<ResponseItem[]> | ResponseItem[]): Promise<ResponseItem[]> {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof SqlError) return e.messages;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+// Every sql/ file's handlers, by file id: one handler per batch, in batch order.
+import type { BatchHandler } from '../statements';
+import { KNOB_HANDLERS } from './knobs';
+import { LAB_HANDLERS } from './lab';
+import { SAMPLE_HANDLERS } from './sample';
+import { SCENARIO_HANDLERS } from './scenarios';
+import { SERVER_HANDLERS } from './server';
+
+export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
+  ...SERVER_HANDLERS,
+  ...SAMPLE_HANDLERS,
+  ...KNOB_HANDLERS,
+  ...LAB_HANDLERS,
+  ...SCENARIO_HANDLERS,
+};

@@ -1,0 +1,66 @@
+// sql/lab/*: create, probe, drop the lab database; its XTP filegroup; the key-block sequence.
+import { err, SqlError } from '../errors';
+import { cols, T } from '../types';
+import type { BatchHandler } from '../statements';
+import { currentDb, requireDb, resultSet, strParam, throwUser } from './util';
+
+const create: BatchHandler = (c) => {
+  const name = strParam(c, '@db');
+  if (!name) throwUser(102, "Incorrect syntax near ''.");
+  if (!c.model.hasPermission(c.session.login, 'CREATE ANY DATABASE') && !c.model.hasPermission(c.session.login, 'ALTER ANY DATABASE')) {
+    throw new SqlError([err(262, "CREATE DATABASE permission denied in database 'master'.", 14, 1)]);
+  }
+  if (c.model.database(name)) throwUser(50001, 'Spinlock Lab: the lab database already exists; it is not created again.');
+  const db = c.model.createDatabase(name);
+  db.recovery = 'SIMPLE';
+  db.properties.set('SpinlockLab', strParam(c, '@mark') ?? '');
+  return [];
+};
+
+const drop: BatchHandler = (c) => {
+  const name = strParam(c, '@db');
+  const db = name ? c.model.database(name) : undefined;
+  if (!db) return [];
+  if (!db.properties.has('SpinlockLab')) {
+    throwUser(50004, 'Spinlock Lab: refusing to drop a database that Spinlock Lab did not create (no SpinlockLab extended property).');
+  }
+  c.model.dropDatabase(db.name);
+  return [{ kind: 'info', number: 5069, state: 1, class: 0, message: 'ALTER DATABASE statement completed successfully.' }];
+};
+
+const probe: BatchHandler = (c) => {
+  const db = c.model.database(strParam(c, '@db') ?? '');
+  return [resultSet(cols([['database_id', T.int], ['name', T.sysname], ['state_desc', T.nvarchar(60)], ['recovery_model_desc', T.nvarchar(60)],
+    ['delayed_durability_desc', T.nvarchar(60)], ['spinlab_mark', T.nvarchar(256)], ['has_xtp_filegroup', T.bit]]),
+  db ? [[db.id, db.name, 'ONLINE', db.recovery, db.delayedDurability, db.properties.get('SpinlockLab') ?? null, db.hasXtpFilegroup]] : [])];
+};
+
+const addXtp: BatchHandler = (c) => {
+  const db = requireDb(c, strParam(c, '@db'));
+  db.hasXtpFilegroup = true;
+  return [];
+};
+
+const common: BatchHandler = (c) => {
+  const db = currentDb(c);
+  if (!c.model.findObject(db, 'dbo.spinlab_key_block')) c.model.addObject(db, { name: 'dbo.spinlab_key_block', type: 'SO', nextValue: 1n });
+  return [];
+};
+
+const keyBlock: BatchHandler = (c) => {
+  const db = currentDb(c);
+  const seq = c.model.findObject(db, 'dbo.spinlab_key_block');
+  if (!seq || seq.type !== 'SO') throwUser(208, "Invalid object name 'dbo.spinlab_key_block'.");
+  const v = seq.nextValue ?? 1n;
+  seq.nextValue = v + 1n;
+  return [resultSet(cols([['key_block', T.bigint]]), [[v]])];
+};
+
+export const LAB_HANDLERS: Record<string, BatchHandler[]> = {
+  'lab/create': [create],
+  'lab/drop': [drop],
+  'lab/probe': [probe],
+  'lab/add-xtp-filegroup': [addXtp],
+  'lab/common': [common],
+  'lab/key-block': [keyBlock],
+};

@@ -1,0 +1,35 @@
+// sql/dmv/sample: one monitor tick, nine result sets. The simple statements run through the mini SELECT engine; the
+// three that join or aggregate are answered from the same data directly.
+import { filesOf } from '../dmv-db';
+import { checkViewPermission, findView } from '../select';
+import { cols, T } from '../types';
+import type { BatchHandler } from '../statements';
+import { currentDb, resultSet, select, statements } from './util';
+
+const sample: BatchHandler = (c) => {
+  const m = c.model;
+  for (const v of ['sys.dm_os_spinlock_stats', 'sys.dm_db_index_operational_stats']) checkViewPermission(c, findView(v)!);
+  m.advance();
+  const st = statements(c.text);
+  const db = currentDb(c);
+  const files = filesOf(m, db);
+  const logIds = new Set(files.filter((f) => f.type === 1).map((f) => f.fileId));
+  const d = m.counters.db(db.name);
+  const vfs = findView('sys.dm_io_virtual_file_stats')!.rows(c, [db.id, null]);
+  let writes = 0n, bytes = 0n, stall = 0n;
+  for (const r of vfs) if (logIds.has(Number(r[1]))) { writes += BigInt(r[7] as number); bytes += BigInt(r[8] as number); stall += BigInt(r[9] as number); }
+  void d;
+  const logIo = resultSet(cols([['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]), [[writes, bytes, stall]]);
+  const pending = findView('sys.dm_io_pending_io_requests')!.rows(c, null);
+  const logHandles = vfs.filter((r) => logIds.has(Number(r[1]))).map((r) => (r[13] as Buffer).toString('hex'));
+  const pendingLog = pending.filter((r) => logHandles.includes((r[7] as Buffer).toString('hex'))).length;
+  const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]), [[pending.length, pendingLog]]);
+  const progress = resultSet(cols([['table_name', T.sysname], ['inserts', T.bigint], ['updates', T.bigint], ['deletes', T.bigint]]),
+    [...db.objects.values()].filter((o) => o.type === 'U').map((o) => {
+      const ops = m.counters.table(db.name, o.name);
+      return [o.name.split('.')[1], Math.floor(ops.inserts), Math.floor(ops.updates), Math.floor(ops.deletes)];
+    }));
+  return [select(c, st[0]), select(c, st[1]), select(c, st[2]), select(c, st[3]), select(c, st[4]), logIo, pend, select(c, st[7]), progress];
+};
+
+export const SAMPLE_HANDLERS: Record<string, BatchHandler[]> = { 'dmv/sample': [sample] };

@@ -1,0 +1,323 @@
+// The simulated SQL Server instance: its configuration, the state the product's statements change (databases,
+// objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
+import { Clock, realClock, rng } from './clock';
+import { computeRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
+import { CounterStore } from './counters';
+import { placeTask } from './placement';
+import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
+import { WorkloadResult, WorkloadRunner } from './workloads';
+import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
+
+export type Permission =
+  | 'CONTROL SERVER'
+  | 'VIEW SERVER STATE'
+  | 'VIEW SERVER PERFORMANCE STATE'
+  | 'ALTER SETTINGS'
+  | 'ALTER SERVER STATE'
+  | 'VIEW DATABASE STATE'
+  | 'VIEW DATABASE PERFORMANCE STATE'
+  | 'CREATE ANY DATABASE'
+  | 'ALTER ANY DATABASE';
+
+export interface LoginSpec {
+  name: string;
+  password: string;
+  /** 'all' = sysadmin. */
+  permissions: Permission[] | 'all';
+}
+
+export interface ModelOptions {
+  /** Major version 13-17 (2016-2025); default 16 (SQL Server 2022). */
+  version?: number;
+  /** SOCKETSxCORESxTHREADS, default 2x10x2. */
+  topology?: string;
+  /** Clock rate behind cpu_ticks, default 2.4 GHz. */
+  clockHz?: number;
+  memoryModel?: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
+  traceFlags?: number[];
+  /** Password of the default login sa (sysadmin). */
+  password?: string;
+  /** More logins; a login named sa here replaces the default. */
+  logins?: LoginSpec[];
+  serverName?: string;
+  seed?: number;
+  clock?: Clock;
+}
+
+export interface ProcCall {
+  model: SimModel;
+  session: SessionContext;
+  db: Database;
+  params: Map<string, RpcParam>;
+  signal: AbortSignal;
+}
+
+export interface SimObject {
+  name: string; // 'dbo.x'
+  type: 'U' | 'P' | 'SO' | 'FN';
+  objectId: number;
+  createDate: Date;
+  memoryOptimized?: boolean;
+  durability?: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY';
+  nativelyCompiled?: boolean;
+  /** For procedures: what calling it does. */
+  run?: (call: ProcCall) => Promise<ResponseItem[]>;
+  /** Scenario facts a procedure needs at run time (e.g. where a ring buffer takes its slot numbers). */
+  meta?: Record<string, string>;
+  /** For sequences. */
+  nextValue?: bigint;
+}
+
+export interface Database {
+  id: number;
+  name: string;
+  createDate: Date;
+  recovery: 'FULL' | 'SIMPLE';
+  delayedDurability: 'DISABLED' | 'ALLOWED' | 'FORCED';
+  properties: Map<string, string>;
+  hasXtpFilegroup: boolean;
+  objects: Map<string, SimObject>;
+}
+
+export interface SessionInfo {
+  spid: number;
+  login: string;
+  nodeSlot: number;
+  loginTime: Date;
+}
+
+const VERSIONS: Record<number, { year: number; build: string; name: string }> = {
+  13: { year: 2016, build: '13.0.7050.2', name: 'SQL Server 2016 (SP3)' },
+  14: { year: 2017, build: '14.0.3485.1', name: 'SQL Server 2017' },
+  15: { year: 2019, build: '15.0.4415.2', name: 'SQL Server 2019' },
+  16: { year: 2022, build: '16.0.4175.1', name: 'SQL Server 2022' },
+  17: { year: 2025, build: '17.0.1000.7', name: 'SQL Server 2025' },
+};
+
+export class SimModel {
+  readonly version: number;
+  readonly machine: Machine;
+  readonly clockHz: number;
+  readonly memoryModel: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
+  readonly traceFlags: number[];
+  readonly serverName: string;
+  readonly clock: Clock;
+  readonly counters: CounterStore;
+  readonly workloads: WorkloadRunner;
+  readonly logins = new Map<string, LoginSpec>();
+  readonly sessions = new Map<number, SessionInfo>();
+  readonly databases = new Map<string, Database>();
+  affinity: Affinity;
+  /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
+  startupAffinity: Affinity;
+  startTime!: Date;
+  private startMs = 0;
+  private lastAdvance = 0;
+  private rates: Rates | null = null;
+  private nextObjectId = 1_000_000_000;
+  private nextDbId = 5;
+  private nodeSlots = 0;
+  private rand: () => number;
+
+  constructor(opts: ModelOptions = {}) {
+    this.version = opts.version ?? 16;
+    if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
+    this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE);
+    this.clockHz = opts.clockHz ?? 2.4e9;
+    this.memoryModel = opts.memoryModel ?? 'CONVENTIONAL';
+    this.traceFlags = [...(opts.traceFlags ?? [])].sort((a, b) => a - b);
+    this.serverName = opts.serverName ?? 'SPINLAB-SIM';
+    this.clock = opts.clock ?? realClock;
+    this.rand = rng(opts.seed ?? 20150101);
+    this.counters = new CounterStore(this.rand);
+    this.logins.set('sa', { name: 'sa', password: opts.password ?? '', permissions: 'all' });
+    for (const l of opts.logins ?? []) this.logins.set(l.name.toLowerCase(), l);
+    this.affinity = autoAffinity(this.machine);
+    this.startupAffinity = this.affinity;
+    for (const [i, name] of ['master', 'tempdb', 'model', 'msdb'].entries()) {
+      this.databases.set(name, this.newDb(i + 1, name, new Date(this.clock.now() - 86_400_000 * 30)));
+    }
+    this.workloads = new WorkloadRunner({
+      clock: this.clock,
+      advance: () => this.advance(),
+      ratesChanged: () => this.refreshRates(),
+    });
+    this.boot();
+  }
+
+  get versionInfo() {
+    return VERSIONS[this.version];
+  }
+
+  private newDb(id: number, name: string, createDate: Date): Database {
+    const sys = id <= 4;
+    return {
+      id, name, createDate, recovery: sys && name !== 'model' ? 'SIMPLE' : 'FULL', delayedDurability: 'DISABLED',
+      properties: new Map(), hasXtpFilegroup: false, objects: new Map(),
+    };
+  }
+
+  /** Start (or restart): counters from zero, clocks from zero, a little startup activity. */
+  private boot(): void {
+    const now = this.clock.now();
+    this.startMs = now;
+    this.startTime = new Date(Math.floor(now));
+    this.lastAdvance = now;
+    this.counters.reset();
+    this.counters.integrate({ ...emptyRates() }, 30, this.machine.cpuCount, this.onlineCpus());
+  }
+
+  restart(): void {
+    this.workloads.abortAll();
+    this.sessions.clear();
+    this.affinity = this.startupAffinity;
+    this.rates = null;
+    this.boot();
+  }
+
+  // ---- time ----
+  msTicks(): number {
+    return Math.floor(this.clock.now() - this.startMs);
+  }
+  cpuTicks(): bigint {
+    // RDTSC counts from machine boot; the simulated machine booted 90 s before the instance started.
+    return BigInt(Math.floor((this.clock.now() - this.startMs + 90_000) * (this.clockHz / 1000)));
+  }
+
+  /** Integrates the rates in force since the last call. */
+  advance(): void {
+    const now = this.clock.now();
+    const dt = (now - this.lastAdvance) / 1000;
+    this.lastAdvance = now;
+    if (dt <= 0) return;
+    const rates = this.rates ?? emptyRates();
+    this.counters.integrate(rates, dt, this.machine.cpuCount, this.onlineCpus());
+    for (const c of this.workloads.active()) {
+      const r = rates.workers.get(c.id);
+      if (!r) continue;
+      const k = dt * this.counters.noise(noiseAmplitude(c.profile));
+      const rows = r.rowsPerSec * k;
+      c.rows += rows;
+      c.txns += r.txnsPerSec * k;
+      const ops = this.counters.table(c.database, c.table);
+      if (c.profile.operation === 'insert') ops.inserts += rows;
+      else ops.updates += rows;
+      const io = this.counters.io(c.database);
+      io.writes += rows / 400; // lazy writer / checkpoint page writes
+      io.bytesWritten += (rows / 400) * 65536;
+      io.writeStallMs += (rows / 400) * 0.2;
+    }
+  }
+
+  /** Recomputes the modelled rates (the active set or a setting that feeds the model changed). */
+  refreshRates(): void {
+    const calls = this.workloads.active();
+    this.rates = computeRates(
+      calls.map((c) => ({
+        id: c.id, profile: c.profile, cpu: c.placement.cpu, node: c.placement.node, database: c.database,
+        delayedDurability: this.databases.get(c.database.toLowerCase())?.delayedDurability ?? 'DISABLED',
+      })),
+      { machine: this.machine, logWriterNode: 0 },
+    );
+    for (const c of calls) c.rate = this.rates.workers.get(c.id)?.rowsPerSec ?? 0;
+  }
+
+  /** Current modelled rates (for tests and the banner). */
+  currentRates(): Rates {
+    return this.rates ?? emptyRates();
+  }
+
+  // ---- sessions, logins, permissions ----
+  login(user: string, password: string): LoginSpec | null {
+    const l = this.logins.get(user.toLowerCase());
+    return l && l.password === password ? l : null;
+  }
+  sessionStarted(spid: number, login: string): void {
+    this.sessions.set(spid, { spid, login, nodeSlot: this.nodeSlots++, loginTime: new Date(this.clock.now()) });
+  }
+  sessionEnded(spid: number): void {
+    this.sessions.delete(spid);
+  }
+  hasPermission(login: string, perm: Permission): boolean {
+    const l = this.logins.get(login.toLowerCase());
+    if (!l) return false;
+    if (l.permissions === 'all' || l.permissions.includes('CONTROL SERVER')) return true;
+    if (l.permissions.includes(perm)) return true;
+    // The 2022 performance-state permissions are covered by the broader state permissions.
+    if (perm === 'VIEW SERVER PERFORMANCE STATE') return l.permissions.includes('VIEW SERVER STATE');
+    if (perm === 'VIEW DATABASE PERFORMANCE STATE') return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
+    if (perm === 'VIEW DATABASE STATE') return l.permissions.includes('VIEW SERVER STATE');
+    return false;
+  }
+  /** Whether the login may read server DMVs on this version. */
+  canViewServerState(login: string): boolean {
+    return this.hasPermission(login, this.version >= 16 ? 'VIEW SERVER PERFORMANCE STATE' : 'VIEW SERVER STATE');
+  }
+
+  // ---- databases and objects ----
+  database(name: string): Database | undefined {
+    return this.databases.get(name.toLowerCase());
+  }
+  createDatabase(name: string): Database {
+    const db = this.newDb(this.nextDbId++, name, new Date(this.clock.now()));
+    this.databases.set(name.toLowerCase(), db);
+    return db;
+  }
+  dropDatabase(name: string): void {
+    this.databases.delete(name.toLowerCase());
+  }
+  databaseById(id: number): Database | undefined {
+    return [...this.databases.values()].find((d) => d.id === id);
+  }
+  addObject(db: Database, obj: Omit<SimObject, 'objectId' | 'createDate'>): SimObject {
+    const o: SimObject = { ...obj, objectId: this.nextObjectId++, createDate: new Date(this.clock.now()) };
+    db.objects.set(normaliseObjectName(obj.name), o);
+    return o;
+  }
+  findObject(db: Database, name: string): SimObject | undefined {
+    return db.objects.get(normaliseObjectName(name));
+  }
+
+  // ---- affinity ----
+  onlineCpus(): number[] {
+    return this.affinity.cpus;
+  }
+  /** Applies 'CPU = ...' / 'NUMANODE = ...'; throws AffinityError on bad ids. Running calls keep their CPUs. */
+  setAffinity(spec: string): void {
+    this.affinity = parseAffinity(spec, this.machine);
+  }
+
+  // ---- workloads ----
+  runWorkload(
+    session: SessionContext,
+    db: Database,
+    table: string,
+    profile: WorkloadProfile,
+    target: { rows: number | null; durationMs: number | null },
+    signal: AbortSignal,
+  ): Promise<WorkloadResult> {
+    const info = this.sessions.get(session.spid);
+    const busy = this.workloads.active().map((c) => c.placement.cpu);
+    const placement = placeTask(this.machine, this.onlineCpus(), busy, info?.nodeSlot ?? session.spid);
+    return this.workloads.start(
+      { spid: session.spid, database: db.name, table, profile, placement, targetRows: target.rows, durationMs: target.durationMs },
+      signal,
+    );
+  }
+
+  random(): number {
+    return this.rand();
+  }
+}
+
+export function normaliseObjectName(name: string): string {
+  const parts = name.replace(/[[\]"]/g, '').split('.').map((p) => p.trim().toLowerCase());
+  return parts.length === 1 ? `dbo.${parts[0]}` : parts.slice(-2).join('.');
+}
+
+export function emptyRates(): Rates {
+  return {
+    workers: new Map(), spinlocks: new Map(), waits: new Map(), latches: new Map(), databases: new Map(),
+    cpuBusyMs: new Map(), runnableByCpu: new Map(), pendingLogIo: 0,
+  };
+}

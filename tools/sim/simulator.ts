@@ -1,0 +1,164 @@
+// The Spinlock Lab simulator: the TDS wire layer (tds/) in front of the simulated instance (model/). It is NOT a
+// SQL Server: every number it serves is synthetic, produced by model/contention.ts from rules taken from the seed
+// posts. `startSimulator` is the in-process API (tests, `spinlab demo`); `runSimCommand` is `spinlab sim`.
+import { randomBytes } from 'node:crypto';
+import { Command, InvalidArgumentError } from 'commander';
+import { TdsServer } from './tds';
+import { ModelHandler } from './model/handler';
+import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance';
+import type { StatementFault } from './model/faults';
+
+export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Loopback only: '127.0.0.1' (default) or '::1'. */
+  host?: '127.0.0.1' | '::1';
+  /** Password of the sa login; generated when omitted. */
+  password?: string;
+  /** Where the wire layer logs (default: stderr). */
+  log?: (line: string) => void;
+}
+
+export interface SimulatorFaults {
+  /** Make a sql/ file (by id) or a procedure (by name) answer with this error. */
+  failStatement(target: string, fault: StatementFault): void;
+  clearFailures(target?: string): void;
+  /**
+   * An instance restart as clients see it: every session dropped, counters, sqlserver_start_time and ms_ticks reset,
+   * affinity back to its startup value; databases, objects and delayed durability (database settings) kept.
+   * Returns how many sessions were dropped.
+   */
+  restart(): number;
+  dropSession(spid: number, afterMs?: number): boolean;
+  refuseConnections(refuse: boolean): Promise<void>;
+  setResponseDelay(ms: number): void;
+}
+
+export interface Simulator {
+  readonly host: string;
+  readonly port: number;
+  readonly password: string;
+  /** ADO.NET style, with the real password: for the process that started the simulator only. */
+  readonly connectionString: string;
+  /** The same with the password masked, for logs and banners seen by others. */
+  readonly redactedConnectionString: string;
+  readonly model: SimModel;
+  readonly handler: ModelHandler;
+  readonly server: TdsServer;
+  readonly faults: SimulatorFaults;
+  close(): Promise<void>;
+}
+
+export function generatePassword(): string {
+  return `Sim-${randomBytes(9).toString('base64url')}1!`;
+}
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
+  const host = opts.host ?? '127.0.0.1';
+  if (host !== '127.0.0.1' && host !== '::1') throw new Error('the simulator listens on loopback only (127.0.0.1 or ::1)');
+  const password = opts.password ?? generatePassword();
+  const model = new SimModel({ ...opts, password });
+  const handler = new ModelHandler(model);
+  const [major, , build] = model.versionInfo.build.split('.').map(Number);
+  const server = new TdsServer({
+    host, port: opts.port ?? 0, handler, serverName: model.serverName,
+    productVersion: { major, minor: 0, build }, log: opts.log,
+  });
+  const addr = await server.listen();
+  const cs = (pw: string) => `Server=${host === '::1' ? '[::1]' : host},${addr.port};User Id=sa;Password=${pw};Encrypt=false;TrustServerCertificate=true`;
+  let closed = false;
+  return {
+    host, port: addr.port, password, model, handler, server,
+    connectionString: cs(password),
+    redactedConnectionString: cs('********'),
+    faults: {
+      failStatement: (t, f) => handler.faults.failStatement(t, f),
+      clearFailures: (t) => handler.faults.clear(t),
+      restart: () => {
+        const dropped = server.faults.dropAll();
+        model.restart();
+        return dropped;
+      },
+      dropSession: (spid, afterMs) => server.faults.dropSession(spid, afterMs),
+      refuseConnections: (r) => server.faults.refuseConnections(r),
+      setResponseDelay: (ms) => server.faults.setResponseDelay(ms),
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      model.workloads.abortAll();
+      await server.close();
+    },
+  };
+}
+
+const PERMISSIONS: Permission[] = ['CONTROL SERVER', 'VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'ALTER SERVER STATE',
+  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE'];
+
+/** 'name:password' (no permissions) or 'name:password:VIEW SERVER STATE,ALTER SETTINGS' or 'name:password:all'. */
+export function parseLogin(spec: string): LoginSpec {
+  const [name, password, perms] = spec.split(':');
+  if (!name || password === undefined) throw new InvalidArgumentError(`login must be NAME:PASSWORD[:PERM,PERM], not '${spec}'`);
+  if (perms === 'all') return { name, password, permissions: 'all' };
+  const list = (perms ?? '').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean);
+  for (const p of list) if (!PERMISSIONS.includes(p as Permission)) throw new InvalidArgumentError(`unknown permission '${p}' (one of: ${PERMISSIONS.join(', ')})`);
+  return { name, password, permissions: list as Permission[] };
+}
+
+/** `spinlab sim [--port 14330] [--password PW] [--topology 2x10x2] [--version 16] ...`: runs until Ctrl+C / SIGTERM. */
+export async function runSimCommand(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+  const int = (v: string) => { const n = Number(v); if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer'); return n; };
+  const program = new Command('spinlab sim')
+    .description('Start the Spinlock Lab TDS simulator on loopback: NOT a SQL Server, every number is synthetic.')
+    .option('--port <port>', 'TCP port (0 = any free port)', int, 14330)
+    .option('--password <password>', 'password of the sa login (default: SPINLAB_SIM_PASSWORD, else generated)')
+    .option('--topology <SxCxT>', 'sockets x cores per socket x threads per core', '2x10x2')
+    .option('--version <major>', 'SQL Server major version to imitate, 13 (2016) to 17 (2025)', int, 16)
+    .option('--memory-model <model>', 'CONVENTIONAL, LOCK_PAGES or LARGE_PAGES (read-only)', 'CONVENTIONAL')
+    .option('--trace-flags <list>', 'global trace flags to report, e.g. 1117,8008 (read-only)', '')
+    .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
+    .option('--login <spec>', 'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)', (v, acc: LoginSpec[]) => [...acc, parseLogin(v)], [] as LoginSpec[])
+    .option('--seed <n>', 'noise seed', int)
+    .exitOverride()
+    .configureOutput({ writeOut: out, writeErr: out });
+  try {
+    program.parse(argv, { from: 'user' });
+  } catch (e) {
+    const code = (e as { exitCode?: number }).exitCode;
+    return code === 0 ? 0 : 2;
+  }
+  const o = program.opts();
+  const mm = String(o.memoryModel).toUpperCase();
+  if (!['CONVENTIONAL', 'LOCK_PAGES', 'LARGE_PAGES'].includes(mm)) { out(`--memory-model must be CONVENTIONAL, LOCK_PAGES or LARGE_PAGES\n`); return 2; }
+  const envPw = process.env.SPINLAB_SIM_PASSWORD;
+  const password: string = o.password ?? envPw ?? generatePassword();
+  let sim: Simulator;
+  try {
+    sim = await startSimulator({
+      port: o.port, password, topology: o.topology, version: o.version, memoryModel: mm as 'CONVENTIONAL',
+      traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed,
+    });
+  } catch (e) {
+    out(`spinlab sim: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const m = sim.model;
+  out([
+    '',
+    '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
+    `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
+    `  Listening on ${sim.host}:${sim.port} (loopback only).`,
+    `  Connection string: ${sim.connectionString}`,
+    o.password || envPw ? '' : `  (generated password for sa: ${password})`,
+    '  Ctrl+C stops it.',
+    '',
+  ].join('\n') + '\n');
+  await new Promise<void>((resolve) => {
+    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  out('Spinlock Lab simulator stopped.\n');
+  return 0;
+}
