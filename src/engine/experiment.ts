@@ -147,7 +147,7 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
       try {
         const r = await restoreFromJournal(knobCtx);
         for (const a of r.actions) note('info', `restored: ${a}`);
-        if (experiment) experiment.knobs.restored = r.restored ?? experiment.knobs.before;
+        if (experiment) experiment.knobs.restored = r.restored;
       } catch (err) {
         note('error', `Could not restore the server's settings: ${(err as Error).message}. Run \`spinlab restore\` to retry.`);
       }
