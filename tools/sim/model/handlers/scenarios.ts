@@ -133,9 +133,9 @@ const ringBuffer: Record<string, BatchHandler[]> = {
     c.model.counters.table(db.name, SLOTS).inserts += slots;
     return [{ kind: 'rowCount', count: slots }];
   }],
-  'scenarios/ring-buffer/procs-disk-sequence': pushPop('sequence', false),
+  // Interpreted for either slot table: NEXT VALUE FOR is not allowed in natively compiled modules.
+  'scenarios/ring-buffer/procs-sequence': pushPop('sequence', false),
   'scenarios/ring-buffer/procs-disk-identity': pushPop('identity', false),
-  'scenarios/ring-buffer/procs-memory-sequence': pushPop('sequence', false), // NEXT VALUE FOR is not allowed in native procs
   'scenarios/ring-buffer/procs-memory-identity': pushPop('identity', true),
   'scenarios/ring-buffer/procs-loop': [
     (c) => proc(c, 'dbo.spinlab_ring_step', workloadProc(SLOTS, 'ring-step', ringProfile)),
