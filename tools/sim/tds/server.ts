@@ -115,7 +115,10 @@ export class TdsServer implements ConnectionHost {
     const srv = this.listener;
     this.listener = undefined;
     if (!srv) return Promise.resolve();
-    return new Promise((resolve) => srv.close(() => resolve()));
+    // close() stops accepting at once but calls back only when every accepted socket is gone, and live sessions
+    // are meant to stay: resolve on the next turn instead.
+    srv.close();
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   get listening(): boolean {
