@@ -263,7 +263,7 @@ export class Connection {
     const ac = new AbortController();
     this.abort = ac;
     this.busy = true;
-    this.execute(work, ac.signal, reset)
+    this.execute(work, ac, reset)
       .catch((err) => {
         if (!ac.signal.aborted) this.host.log(`spid ${this.spid}: handler failed: ${String(err)}`);
       })
@@ -274,7 +274,8 @@ export class Connection {
       });
   }
 
-  private async execute(work: Work, signal: AbortSignal, reset: boolean): Promise<void> {
+  private async execute(work: Work, ac: AbortController, reset: boolean): Promise<void> {
+    const signal = ac.signal;
     const session = this.session!;
     const handler = this.host.handler;
     const w = this.out;
@@ -311,6 +312,8 @@ export class Connection {
         writeReply(w, parts[i].items, { serverName, session, mode, params: parts[i].call?.params, last });
       }
     }
+    // Replied: an ATTENTION from now on only needs its acknowledgement (no extra message for this request).
+    if (this.abort === ac) this.abort = undefined;
     this.send(PacketType.REPLY, w);
   }
 
