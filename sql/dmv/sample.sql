@@ -52,7 +52,7 @@ LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id;
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
        s.runnable_tasks_count, s.current_tasks_count
 FROM sys.dm_os_schedulers AS s
-WHERE s.scheduler_id < 1048576;
+WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
 
 -- 9. Row operations on the lab tables: disk-based from index operational stats (heap or clustered index only),
 --    memory-optimized from XTP object stats (index operational stats does not cover them).

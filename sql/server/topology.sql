@@ -6,10 +6,10 @@
 --    numa_node_count 2016 SP2+); the engine reads the columns that are there and says which are missing.
 SELECT * FROM sys.dm_os_sys_info;
 
--- 2. Schedulers that run user work (hidden, DAC and internal schedulers have ids >= 1048576).
+-- 2. Schedulers that run user work: not hidden or internal (ids >= 1048576), not the dedicated admin connection's.
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.status, s.is_online
 FROM sys.dm_os_schedulers AS s
-WHERE s.scheduler_id < 1048576
+WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%'
 ORDER BY s.scheduler_id;
 
 -- 3. NUMA nodes, without the node reserved for the dedicated admin connection.

@@ -22,7 +22,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
   out.push(`${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`);
   out.push('');
-  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p99 µs', 'client CPU µs/call', 'sessions failed'],
+  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
     e.runs.map((r) => [runLabel(r), fmt(r.derived.rowsPerSec), fmt(r.rows), fmt(r.elapsedMs / 1000, 1),
       r.latency ? fmt(r.latency.p99Us) : '-', r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
       String(r.sessionFailures.length)])));

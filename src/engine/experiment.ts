@@ -224,7 +224,8 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     clientStats.start();
     sampler.start();
     const phase = await sessions.runPhase({ mode: opts.load.mode, durationMs: opts.load.durationMs, rows: opts.load.rows, latency: latency ?? undefined }, c.signal);
-    client = clientStats.stop(phase.calls);
+    // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
+    client = clientStats.stop(opts.load.mode === 'client-loop' ? phase.calls : phase.rows);
     await sampler.stop();
     try {
       const final = await sampler.sampleNow();
@@ -247,6 +248,9 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     await sampler.close();
     await sessions.close();
   }
+  // The final sample can land after every session finished: an idle tail would stretch elapsed time and dilute every
+  // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
+  while (timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
   const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), first, last });
   return {

@@ -24,7 +24,7 @@ export async function readKnobState(db: DbSession, labDatabase: string): Promise
     delayedDurability: dbs[0] ? str(dbs[0].delayed_durability_desc) : null,
     affinity: {
       type: str(info[0]?.affinity_type_desc) || 'AUTO',
-      cpus: schedulers.filter((s) => s.is_online === true || num(s.is_online) === 1).map((s) => num(s.cpu_id)).sort((a, b) => a - b),
+      cpus: schedulers.filter((s) => s.is_online === true || num(s.is_online) === 1).map((s) => num(s.cpu_id)).filter((c, i, all) => all.indexOf(c) === i).sort((a, b) => a - b),
     },
   };
 }
