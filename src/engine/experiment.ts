@@ -196,7 +196,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     const r = computeTick(prev, cur, { labDatabase: opts.labDatabase, progressTables: c.scenarioTables, runStartMsTicks: first!.msTicks, gap: afterGap });
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
-      runNote('error', `${r.message}: the interval was not counted; samples before it are kept and measuring goes on from here.`);
+      runNote('error', `${r.message} The samples before it are kept.`);
       prev = cur;
       return;
     }
