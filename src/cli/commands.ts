@@ -1,5 +1,5 @@
 // The CLI's small commands, each a thin call into the engine.
-import { DbSession, describeTarget, type DbTarget } from '../db/client';
+import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
 import { cleanupScenario, deployScenario } from '../engine/lab';
 import { restoreFromJournal } from '../engine/knobs';
@@ -90,7 +90,7 @@ export async function cleanupCommand(target: DbTarget, scenarioId: string, set: 
 
 export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {
   return withAdmin(target, async (admin, identity) => {
-    const address = target.instanceName ? `${target.server}\\${target.instanceName}` : `${target.server},${target.port ?? 1433}`;
+    const address = targetAddress(target);
     const key = serverKey(address, identity.serverName);
     const r = await restoreFromJournal({ admin, labDatabase: '', stateDir, serverKey: key, serverAddress: address,
       serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion });

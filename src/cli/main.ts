@@ -1,13 +1,12 @@
 // The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
 import { Command, CommanderError, Option } from 'commander';
 import * as path from 'node:path';
-import { describeTarget } from '../db/client';
 import { ParamError, parseDuration, parseRowCount, parseThreadList, resolveParams } from '../engine/params';
 import { listScenarios, getScenario } from '../engine/scenarios';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
 import { resultsReport } from './report';
-import { targetFromArgs, UsageError, withAdmin, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
+import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { Progress } from './progress';
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -145,4 +144,3 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-export { describeTarget, withAdmin };

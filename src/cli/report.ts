@@ -31,21 +31,20 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     for (const r of e.runs) for (const [k, v] of Object.entries(pick(r))) merged[k] = { v: (merged[k]?.v ?? 0) + v };
     return topN(merged, 'v', n).map((x) => x.name);
   };
-  const section = (title: string, cols: string[], pick: (r: RunRecord) => Record<string, number>, perRow: (r: RunRecord, name: string) => string) => {
+  const section = (title: string, pick: (r: RunRecord) => Record<string, number>, perRow: (r: RunRecord, name: string) => string) => {
     const top = names(pick, 5);
     if (!top.length) return;
     out.push(`\n${title}`);
     out.push(table(['threads', ...top], e.runs.map((r) => [runLabel(r), ...top.map((name) => perRow(r, name))])));
-    void cols;
   };
-  section('Top spinlocks: spins per second (spins per row)', [], (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
+  section('Top spinlocks: spins per second (spins per row)', (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
     (r, name) => {
       const s = r.totals.spinlocks[name]?.spins ?? 0;
       return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${fmt(r.derived.spinsPerRow[name] ?? 0, 2)})`;
     });
-  section('Top waits, benign excluded: ms per second', [], (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
+  section('Top waits, benign excluded: ms per second', (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
-  section('Top latches: wait ms per second', [], (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
+  section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
   const problems = e.events.filter((x) => x.level !== 'info');
   if (problems.length) {

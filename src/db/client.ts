@@ -45,6 +45,11 @@ export function describeTarget(t: DbTarget): string {
   return `${where}${t.user ? ` as ${t.user}` : ''}`;
 }
 
+/** host,port or host\instance: the address a restore journal is keyed by, the same for a run and for `restore`. */
+export function targetAddress(t: DbTarget): string {
+  return t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
+}
+
 function toMssqlConfig(t: DbTarget, database: string | undefined, appName: string, poolMax: number): sql.config {
   const authentication: sql.config['authentication'] =
     t.authentication === 'ntlm'

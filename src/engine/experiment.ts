@@ -4,7 +4,7 @@
 // kept: ticks go to samples.jsonl as they arrive, experiment.json is rewritten after each run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, describeTarget, type DbTarget } from '../db/client';
+import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type LoadSettings, type ParamValue, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { parseAffinity } from './affinity';
@@ -13,7 +13,7 @@ import { SpinlabError, grantFor } from './errors';
 import { deployScenario, TOOL_VERSION } from './lab';
 import { applyKnobs, restoreFromJournal, type KnobContext } from './knobs';
 import { readJournal, serverKey, defaultStateDir } from './journal';
-import { WorkloadSessions, type LatencySink } from './load';
+import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
 import { getScenario } from './scenarios';
 import { readIdentity, readTopology } from './server';
@@ -49,10 +49,6 @@ export interface ExperimentResult {
   file: string;
 }
 
-function addressOf(t: DbTarget): string {
-  return t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
-}
-
 export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal,
   progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
   const stateDir = opts.stateDir ?? defaultStateDir();
@@ -80,7 +76,7 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
-    const address = addressOf(opts.target);
+    const address = targetAddress(opts.target);
     knobCtx = { admin, labDatabase: opts.labDatabase, stateDir, serverKey: serverKey(address, identity.serverName), serverAddress: address,
       serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion };
     const leftover = readJournal(stateDir, knobCtx.serverKey);
@@ -272,4 +268,3 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   };
 }
 
-export type { LatencySink };

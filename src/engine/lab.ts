@@ -1,12 +1,11 @@
 // The dedicated lab database: created and marked by Spinlock Lab, refused if it exists without the mark; scenario
 // deploy and cleanup run inside it.
-import { DbSession, str, type DbTarget } from '../db/client';
+import { DbSession, parseParameterDeclaration, str, type DbTarget } from '../db/client';
 import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
 import { explain, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, needsXtp, type ScenarioManifest } from './scenarios';
 import { loadSqlFile } from './sqlFiles';
-import { parseParameterDeclaration } from '../db/client';
 import pkg from '../../package.json';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';

@@ -49,7 +49,6 @@ export class Sampler {
   private pendingGap = false;
   private running: Promise<void> | undefined;
   private nextAt = 0;
-  readonly jitterMs: number[] = [];
 
   constructor(private readonly opts: SamplerOptions) {}
 
@@ -82,7 +81,6 @@ export class Sampler {
     if (this.stopped) return;
     const delay = Math.max(0, this.nextAt - Date.now());
     this.timer = setTimeout(() => {
-      this.jitterMs.push(Date.now() - this.nextAt);
       this.running = this.tick().finally(() => {
         this.running = undefined;
         // Skip slots we overran rather than firing a burst to catch up.
