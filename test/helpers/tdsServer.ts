@@ -1,6 +1,7 @@
 // Starts a TdsServer with the echo handler and builds mssql/tedious configs pointing at it.
 
 import * as sql from 'mssql';
+import { Connection as TediousConnection } from 'tedious';
 import { TdsServer, TdsServerOptions } from '../../tools/sim/tds/server';
 import { createEchoHandler, EchoHandler } from './echoHandler';
 
@@ -51,3 +52,14 @@ export async function startTestServer(opts: Partial<TdsServerOptions> = {}): Pro
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A raw tedious connection as sa to a test server, for what mssql does not expose (reset, cancel by hand). */
+export async function tediousConnect(port: number): Promise<TediousConnection> {
+  const conn = new TediousConnection({
+    server: '127.0.0.1',
+    authentication: { type: 'default', options: { userName: 'sa', password: 'pw' } },
+    options: { port, encrypt: false, trustServerCertificate: true },
+  });
+  await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
+  return conn;
+}

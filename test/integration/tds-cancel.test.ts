@@ -4,18 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';
-import { startTestServer, TestServer, sleep } from '../helpers/tdsServer';
+import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
 import { RawTdsClient } from '../helpers/rawTds';
-
-async function tediousConnect(port: number): Promise<TediousConnection> {
-  const conn = new TediousConnection({
-    server: '127.0.0.1',
-    authentication: { type: 'default', options: { userName: 'sa', password: 'pw' } },
-    options: { port, encrypt: false, trustServerCertificate: true },
-  });
-  await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
-  return conn;
-}
 
 describe('TDS attention and reset', () => {
   let t: TestServer;

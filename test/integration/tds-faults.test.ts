@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as sql from 'mssql';
 import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';
-import { startTestServer, TestServer, sleep } from '../helpers/tdsServer';
+import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
 
 function tcpConnect(port: number): Promise<string> {
   return new Promise((resolve) => {
@@ -16,16 +16,6 @@ function tcpConnect(port: number): Promise<string> {
     });
     s.once('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
   });
-}
-
-async function tediousConnect(port: number): Promise<TediousConnection> {
-  const conn = new TediousConnection({
-    server: '127.0.0.1',
-    authentication: { type: 'default', options: { userName: 'sa', password: 'pw' } },
-    options: { port, encrypt: false, trustServerCertificate: true },
-  });
-  await new Promise<void>((resolve, reject) => conn.connect((err) => (err ? reject(err) : resolve())));
-  return conn;
 }
 
 function tediousQuery(conn: TediousConnection, text: string): Promise<unknown> {
