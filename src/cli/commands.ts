@@ -4,7 +4,7 @@ import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE
 import { cleanupScenario, deployScenario } from '../engine/lab';
 import { restoreFromJournal } from '../engine/knobs';
 import { defaultStateDir, listJournals, serverKey } from '../engine/journal';
-import { resolveParams } from '../engine/params';
+import { resolveParams } from '../shared/params';
 import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';

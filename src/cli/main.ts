@@ -1,7 +1,7 @@
 // The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
 import { Command, CommanderError, Option } from 'commander';
 import * as path from 'node:path';
-import { ParamError, parseDuration, parseRowCount, parseThreadList, resolveParams } from '../engine/params';
+import { ParamError, parseDuration, parseRowCount, parseThreadList, resolveParams } from '../shared/params';
 import { listScenarios, getScenario } from '../engine/scenarios';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type LoadSettings, type ParamValue, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
-import { parseAffinity } from './affinity';
+import { parseAffinity } from '../shared/affinity';
 import { computeTick } from './deltas';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, TOOL_VERSION } from './lab';

@@ -3,7 +3,7 @@
 import type { DbSession } from '../db/client';
 import { num, str } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
-import { formatCpuRanges } from './affinity';
+import { formatCpuRanges } from '../shared/affinity';
 import { explain } from './errors';
 import { deleteJournal, readJournal, writeJournal, type Journal } from './journal';
 

@@ -9,7 +9,7 @@ import {
   formatSpec,
   parseAffinity,
   threadsPerCore,
-} from '../../src/engine/affinity';
+} from '../../src/shared/affinity';
 import type { Topology } from '../../src/shared/types';
 
 /** The seeds' box: 2 sockets x 6 cores, hyperthreading on: 24 logical CPUs, node 0 = 0-11, node 1 = 12-23. */

@@ -16,7 +16,7 @@ import {
   parseThreadList,
   resolveParams,
   type ScenarioManifest,
-} from '../../src/engine/params';
+} from '../../src/shared/params';
 
 const specs: ParamSpec[] = [
   { name: 'batch_size', label: 'Rows per transaction', type: 'int', default: 1, min: 1, max: 1000, unit: 'rows', description: '' },

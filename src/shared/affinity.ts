@@ -5,7 +5,7 @@
 //   numa:0    numa:0-1   whole NUMA nodes (ids and ranges, like cpu:)
 //   numa:1-first-core    a node without its first core (both hyperthreads of it), as seeds 000/001 do
 //   exclude-core0        every CPU except both hyperthreads of core 0 (seed 001: keep workers off the log writer's core)
-import type { Topology } from '../shared/types';
+import type { Topology } from './types';
 
 export interface AffinityResolution {
   /** As the user wrote it, trimmed. */

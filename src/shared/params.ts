@@ -1,7 +1,7 @@
 // Scenario manifests (sql/scenarios/<id>/manifest.json) and the user-supplied values they take: parameter values from
 // `--set k=v` and from JSON, durations, thread lists and row counts. Every message names the parameter, what is
 // allowed and what was given, because these come straight from a command line or a settings file.
-import type { ParamValue } from '../shared/experiment';
+import type { ParamValue } from './experiment';
 
 export interface ParamSpec {
   name: string;

@@ -1,0 +1,293 @@
+// The one protocol between the extension host and the panel webview. Each message is a descriptor that carries its
+// payload type; both sides register a handler per message (never a switch on `any`). Messages from the webview are
+// untrusted input: each has a zod schema and the host checks every message against it before any handler runs.
+// The host owns the state: the webview renders PanelState snapshots and live ticks, and sends intents.
+import { z } from 'zod';
+import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunRecord, Tick } from './experiment';
+import type { ParamSpec, Condition } from './params';
+import type { ServerIdentity, Topology } from './types';
+
+// ---------------------------------------------------------------- connection profiles (never hold a secret)
+
+const name = (max: number) => z.string().trim().max(max);
+
+export const connectionProfileSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, - and _'),
+  /** What the user calls it; defaults to the server. */
+  label: name(128),
+  server: z.string().trim().min(1, 'Enter the server name or address').max(255),
+  /** null: 1433, or the SQL Browser's answer when instanceName is set. */
+  port: z.number().int().min(1).max(65535).nullable(),
+  instanceName: name(128).nullable(),
+  authentication: z.enum(['sql', 'entra', 'ntlm']),
+  /** SQL login or Windows user; empty for Entra. */
+  user: name(128),
+  /** Windows domain for NTLM. */
+  domain: name(128),
+  encrypt: z.enum(['mandatory', 'optional', 'strict']),
+  trustServerCertificate: z.boolean(),
+  labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
+});
+export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;
+
+export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
+
+// ---------------------------------------------------------------- state the host owns and the webview renders
+
+/** An error as the panel shows it: what went wrong, and what to do about it. */
+export interface UiError {
+  message: string;
+  /** The fix in words, e.g. the GRANT statement. */
+  fix?: string;
+  /** A button the panel offers next to the message. */
+  action?: 'restore' | 'connect' | 'retry';
+}
+
+export interface ScenarioSummary {
+  id: string;
+  name: string;
+  description: string;
+  seeds: string[];
+  unit: string;
+  parameters: ParamSpec[];
+  /** The scenario needs In-Memory OLTP when any of these conditions holds ({} = always). */
+  xtpWhen: Condition[];
+}
+
+export interface JournalSummary {
+  serverAddress: string;
+  changes: string[];
+  createdAt: string;
+  pid: number;
+  /** The settings the journal will put back, in words. */
+  original: string;
+}
+
+export interface ServerView {
+  identity: ServerIdentity;
+  topology: Topology;
+  knobs: KnobState;
+  /** Scenarios found deployed in the lab database (empty when the lab database does not exist yet). */
+  deployed: string[];
+  labExists: boolean;
+}
+
+export interface RunSettings {
+  mode: 'server-loop' | 'client-loop';
+  /** As typed: '1,2,4' or '1-8' or '1..8x2'. */
+  threads: string;
+  /** '30s', '2m'; empty when rows is set. */
+  duration: string;
+  /** Total rows per session ('1M'); empty when duration is set. */
+  rows: string;
+  warmup: string;
+  interval: string;
+}
+
+export interface KnobSettings {
+  delayedDurability: 'unchanged' | 'DISABLED' | 'ALLOWED' | 'FORCED';
+  /** An affinity spec ('auto', 'cpu:2-11', 'numa:0', 'numa:1-first-core', 'exclude-core0') or '' for unchanged. */
+  affinity: string;
+}
+
+export interface ExperimentSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  scenarioId: string;
+  status: Experiment['status'];
+  simulated: boolean;
+  serverName: string;
+  threads: number[];
+  runs: { index: number; threads: number; status: RunRecord['status']; rowsPerSec: number }[];
+}
+
+export interface LiveRunView {
+  index: number;
+  threads: number;
+  status: 'running' | RunRecord['status'];
+  ticks: Tick[];
+}
+
+export interface ActiveExperimentView {
+  experimentId: string | null;
+  title: string;
+  scenarioId: string;
+  simulated: boolean;
+  status: 'starting' | Experiment['status'];
+  message: string;
+  runs: LiveRunView[];
+  events: ExperimentEvent[];
+}
+
+export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
+
+export interface PanelState {
+  host: 'vscode' | 'azdata';
+  profiles: ConnectionProfile[];
+  /** Profiles whose password is in SecretStorage. */
+  savedPasswords: string[];
+  /** The profile in the form: the connected one, one picked, or a prefill from Object Explorer. */
+  draft: ConnectionProfile | null;
+  connection: { status: ConnectionStatus; profileId: string | null; error: UiError | null };
+  server: ServerView | null;
+  /** An unrestored restore journal for the connected server: the panel offers Restore before anything else. */
+  journal: JournalSummary | null;
+  scenarios: ScenarioSummary[];
+  selection: { scenarioId: string; parameters: Record<string, ParamValue>; run: RunSettings; knobs: KnobSettings };
+  /** What the host is doing now ('deploying disk-insert'), or null when idle. */
+  busy: string | null;
+  lastError: UiError | null;
+  /** The running experiment, or the last one (kept until the next starts). */
+  active: ActiveExperimentView | null;
+  /** This server's earlier experiments, newest first. */
+  history: ExperimentSummary[];
+}
+
+// ---------------------------------------------------------------- message descriptors
+
+/** A message type with its payload type; `schema` is present for messages the host must validate. */
+export interface MessageType<K extends string, P> {
+  readonly type: K;
+  readonly schema?: z.ZodType;
+  /** Type-level only: the payload. */
+  readonly _payload?: P;
+}
+
+/** A webview -> host message: its schema is required, because the host trusts nothing from the webview. */
+export interface CheckedMessageType<K extends string, P> extends MessageType<K, P> {
+  readonly schema: z.ZodType;
+}
+
+function fromWebview<K extends string, S extends z.ZodType>(type: K, schema: S): CheckedMessageType<K, z.infer<S>> {
+  return { type, schema };
+}
+function toWebview<P>() {
+  return <K extends string>(type: K): MessageType<K, P> => ({ type });
+}
+
+const paramValue = z.union([z.number().finite(), z.string().max(256), z.boolean()]);
+const parameters = z.record(z.string().max(64), paramValue).refine((r) => Object.keys(r).length <= 64, 'too many parameters');
+const text = (max: number) => z.string().max(max);
+const experimentId = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'not an experiment id');
+
+export const runSettingsSchema = z.object({
+  mode: z.enum(['server-loop', 'client-loop']),
+  threads: text(200),
+  duration: text(32),
+  rows: text(32),
+  warmup: text(32),
+  interval: text(32),
+});
+export const knobSettingsSchema = z.object({
+  delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),
+  affinity: text(200),
+});
+
+/** Webview -> host: intents. The host validates each against its schema before its handler sees it. */
+export const ToHost = {
+  /** The webview has loaded (or was shown again): send a snapshot and the live run. */
+  ready: fromWebview('ready', z.object({})),
+  /** Fill the form from a saved profile (null: a new, empty one). */
+  pickProfile: fromWebview('pickProfile', z.object({ id: z.string().max(64).nullable() })),
+  /** Connect with the profile as edited; a password typed now is used, and kept in SecretStorage if asked. */
+  connect: fromWebview('connect', z.object({
+    profile: connectionProfileSchema,
+    password: z.string().max(512).optional(),
+    savePassword: z.boolean(),
+  })),
+  disconnect: fromWebview('disconnect', z.object({})),
+  saveProfile: fromWebview('saveProfile', z.object({ profile: connectionProfileSchema })),
+  deleteProfile: fromWebview('deleteProfile', z.object({ id: z.string().max(64) })),
+  refreshServer: fromWebview('refreshServer', z.object({})),
+  /** Remember the form's choices (host keeps them across reloads). */
+  select: fromWebview('select', z.object({
+    scenarioId: z.string().max(64),
+    parameters,
+    run: runSettingsSchema,
+    knobs: knobSettingsSchema,
+  })),
+  deploy: fromWebview('deploy', z.object({ scenarioId: z.string().max(64), parameters })),
+  cleanup: fromWebview('cleanup', z.object({ scenarioId: z.string().max(64) })),
+  run: fromWebview('run', z.object({
+    scenarioId: z.string().max(64),
+    parameters,
+    run: runSettingsSchema,
+    knobs: knobSettingsSchema,
+    title: text(200).optional(),
+    question: text(1000).optional(),
+  })),
+  stop: fromWebview('stop', z.object({})),
+  restore: fromWebview('restore', z.object({})),
+  openExperiment: fromWebview('openExperiment', z.object({ id: experimentId })),
+  revealExperiment: fromWebview('revealExperiment', z.object({ id: experimentId })),
+  copyText: fromWebview('copyText', z.object({ text: z.string().max(1_000_000) })),
+} as const;
+
+/** Host -> webview: state and data. Trusted (the host made them), so no schema. */
+export const ToWebview = {
+  /** The whole state, without tick arrays of finished experiments. */
+  state: toWebview<{ state: PanelState }>()('state'),
+  /** A run of the active experiment started. */
+  runStart: toWebview<{ experimentId: string; index: number; threads: number }>()('runStart'),
+  /** One new sample interval of the active experiment's current run. */
+  tick: toWebview<{ experimentId: string; index: number; tick: Tick }>()('tick'),
+  /** A run finished: its record (with totals, derived figures and its full timeline). */
+  runEnd: toWebview<{ experimentId: string; record: RunRecord }>()('runEnd'),
+  /** A saved experiment, in answer to openExperiment. */
+  experiment: toWebview<{ experiment: Experiment }>()('experiment'),
+  /** A short-lived notice ('copied'). */
+  toast: toWebview<{ message: string }>()('toast'),
+} as const;
+
+export type ToHostMap = typeof ToHost;
+export type ToWebviewMap = typeof ToWebview;
+export type PayloadOf<M> = M extends MessageType<string, infer P> ? P : never;
+export type Envelope<Map> = { [K in keyof Map]: { type: K; payload: PayloadOf<Map[K]> } }[keyof Map];
+export type ToHostMessage = Envelope<ToHostMap>;
+export type ToWebviewMessage = Envelope<ToWebviewMap>;
+
+/** Builds a message for postMessage with its payload checked by the compiler. */
+export function message<K extends string, P>(m: MessageType<K, P>, payload: P): { type: K; payload: P } {
+  return { type: m.type, payload };
+}
+
+export type ParseResult = { ok: true; message: ToHostMessage } | { ok: false; error: string };
+
+/** Checks an untrusted value from the webview: a known type, and a payload its schema accepts. */
+export function parseToHost(raw: unknown): ParseResult {
+  if (raw === null || typeof raw !== 'object') return { ok: false, error: 'a message must be an object' };
+  const { type, payload } = raw as { type?: unknown; payload?: unknown };
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(ToHost, type)) {
+    return { ok: false, error: `unknown message type ${JSON.stringify(type)?.slice(0, 64)}` };
+  }
+  const descriptor = ToHost[type as keyof ToHostMap];
+  const r = descriptor.schema.safeParse(payload ?? {});
+  if (!r.success) {
+    const first = r.error.issues[0];
+    return { ok: false, error: `${type}: ${first ? `${first.path.join('.') || 'payload'}: ${first.message}` : 'invalid payload'}` };
+  }
+  return { ok: true, message: { type, payload: r.data } as ToHostMessage };
+}
+
+/** Per-message handler registry used on both sides. */
+export class MessageRouter<Map extends Record<string, MessageType<string, unknown>>> {
+  private readonly handlers = new Map<string, (payload: unknown) => unknown>();
+
+  on<K extends keyof Map & string>(m: Map[K], handler: (payload: PayloadOf<Map[K]>) => unknown): this {
+    if (this.handlers.has(m.type)) throw new Error(`a handler for ${m.type} is already registered`);
+    this.handlers.set(m.type, handler as (payload: unknown) => unknown);
+    return this;
+  }
+
+  /** Runs the handler for an already-validated message; returns its result (a promise for async handlers). */
+  dispatch(msg: { type: string; payload: unknown }): unknown {
+    const h = this.handlers.get(msg.type);
+    if (!h) throw new Error(`no handler for ${msg.type}`);
+    return h(msg.payload);
+  }
+
+  has(type: string): boolean {
+    return this.handlers.has(type);
+  }
+}

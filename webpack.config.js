@@ -1,0 +1,52 @@
+// Two bundles, one per runtime: the extension host (Node, with the engine and the driver) and the panel webview
+// (browser, with chart.js and @vscode-elements). Type checking is tsc's job (npm run build / tsconfig.webview.json);
+// ts-loader only transpiles here.
+'use strict';
+const path = require('node:path');
+const webpack = require('webpack');
+
+const common = (tsconfig) => ({
+  mode: 'production',
+  devtool: 'source-map',
+  resolve: { extensions: ['.ts', '.js'] },
+  module: {
+    rules: [{
+      test: /\.ts$/,
+      exclude: /node_modules/,
+      use: [{ loader: 'ts-loader', options: { configFile: path.resolve(__dirname, tsconfig), transpileOnly: true, compilerOptions: { sourceMap: true } } }],
+    }],
+  },
+  performance: { hints: false },
+  infrastructureLogging: { level: 'warn' },
+});
+
+/** @type {import('webpack').Configuration} */
+const extension = {
+  ...common('tsconfig.json'),
+  name: 'extension',
+  target: 'node18',
+  entry: { extension: './src/extension/extension.ts' },
+  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', libraryTarget: 'commonjs2' },
+  // vscode and azdata are given by the host at run time; azdata only inside Azure Data Studio.
+  externals: { vscode: 'commonjs vscode', azdata: 'commonjs azdata' },
+  // Keep Node's own __dirname: the engine finds sql/ by walking up from the bundle (dist/ -> the extension root).
+  node: { __dirname: false, __filename: false },
+  // One file: the driver's lazy imports would otherwise become numbered chunks beside it.
+  plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+  ignoreWarnings: [
+    // Optional or dynamic requires inside the driver's Azure identity stack; not used by the paths we call.
+    { module: /node_modules[\\/](@azure|@azure-rest|@js-joda|keytar|open|jsonwebtoken)/ },
+    { message: /Can't resolve '(bufferutil|utf-8-validate|keytar)'/ },
+  ],
+};
+
+/** @type {import('webpack').Configuration} */
+const webview = {
+  ...common('tsconfig.webview.json'),
+  name: 'webview',
+  target: 'web',
+  entry: { webview: './src/webview/main.ts' },
+  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js' },
+};
+
+module.exports = [extension, webview];
