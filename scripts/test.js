@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // Runs every test tier in order with Node's own test runner and stops at the first failing tier.
-// Tiers: unit (no server), integration (against the built-in TDS simulator, through the real driver).
-// Each tier prints Node's summary; the script exits non-zero if any tier failed.
+//   unit         no server, no browser
+//   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
+//   browser      the panel's webview bundle in Debian's Chromium (playwright-core), fed recorded data
+//   e2e          the VSIX installed in a real VS Code (code-server) driven through Chromium, against the simulator
+// `node scripts/test.js unit integration` runs only the named tiers. The browser and e2e tiers first run
+// scripts/e2e-setup.sh (idempotent: Chromium, and code-server in a cache folder) and the e2e tier builds the VSIX.
+// A tier whose prerequisites cannot be installed fails with the reason; no tier is skipped silently.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -9,11 +14,22 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const only = process.argv.slice(2);
+const run = (cmd, args) => spawnSync(cmd, args, { cwd: root, stdio: 'inherit' }).status === 0;
+const setup = () => run('bash', [path.join(root, 'scripts', 'e2e-setup.sh')]);
 const tiers = [
   { name: 'unit', dir: 'out/test/unit', args: [] },
   // One file at a time: integration tests start simulators and sessions, and the machine has 2 cores.
   { name: 'integration', dir: 'out/test/integration', args: ['--test-concurrency=1'] },
+  { name: 'browser', dir: 'out/test/browser', args: ['--test-concurrency=1'], before: setup },
+  { name: 'e2e', dir: 'out/test/e2e', args: ['--test-concurrency=1'],
+    before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]) },
 ];
+for (const name of only) {
+  if (!tiers.some((t) => t.name === name)) {
+    console.error(`unknown tier ${name}; tiers: ${tiers.map((t) => t.name).join(', ')}`);
+    process.exit(2);
+  }
+}
 
 let failed = 0;
 for (const tier of tiers) {
@@ -25,6 +41,11 @@ for (const tier of tiers) {
     continue;
   }
   console.log(`\n=== tier: ${tier.name}`);
+  if (tier.before && !tier.before()) {
+    console.error(`!!! tier ${tier.name}: its setup failed (see above)`);
+    failed++;
+    continue;
+  }
   const r = spawnSync(process.execPath, ['--test', ...tier.args, tier.dir], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`!!! tier ${tier.name} failed (exit ${r.status})`);
