@@ -2,8 +2,8 @@
 import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
 import { cleanupScenario, deployScenario } from '../engine/lab';
-import { restoreFromJournal } from '../engine/knobs';
-import { defaultStateDir, listJournals, serverKey } from '../engine/journal';
+import { restoreServer } from '../engine/knobs';
+import { defaultStateDir, listJournals } from '../engine/journal';
 import { resolveParams } from '../shared/params';
 import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
@@ -91,9 +91,7 @@ export async function cleanupCommand(target: DbTarget, scenarioId: string, set: 
 export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {
   return withAdmin(target, async (admin, identity) => {
     const address = targetAddress(target);
-    const key = serverKey(address, identity.serverName);
-    const r = await restoreFromJournal({ admin, labDatabase: '', stateDir, serverKey: key, serverAddress: address,
-      serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion });
+    const r = await restoreServer(admin, identity, target, stateDir);
     if (!r.restored) {
       const others = listJournals(stateDir).map((j) => j.serverAddress);
       return `Nothing to restore for ${address}: no restore journal${others.length ? ` (journals exist for: ${others.join(', ')})` : ''}.\n`;

@@ -4,15 +4,15 @@
 // kept: ticks go to samples.jsonl as they arrive, experiment.json is rewritten after each run.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
+import { DbSession, describeTarget, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type LoadSettings, type ParamValue, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { parseAffinity } from '../shared/affinity';
 import { computeTick } from './deltas';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, TOOL_VERSION } from './lab';
-import { applyKnobs, restoreFromJournal, type KnobContext } from './knobs';
-import { readJournal, serverKey, defaultStateDir } from './journal';
+import { applyKnobs, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
+import { readJournal, defaultStateDir } from './journal';
 import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
 import { getScenario } from './scenarios';
@@ -35,6 +35,8 @@ export interface ExperimentOptions {
   /** Deploy the scenario before the first run (default true). */
   deploy?: boolean;
   stateDir?: string;
+  /** The experiment id (a folder-safe name); default: the start time and the scenario id. */
+  id?: string;
 }
 
 export type ExperimentProgress =
@@ -47,6 +49,11 @@ export type ExperimentProgress =
 export interface ExperimentResult {
   experiment: Experiment;
   file: string;
+}
+
+/** An experiment id as the engine makes them: the start time and the scenario, safe as a folder name. */
+export function newExperimentId(scenarioId: string, now = new Date()): string {
+  return `${now.toISOString().replace(/[:.]/g, '-')}-${scenarioId}`;
 }
 
 export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal,
@@ -76,9 +83,7 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
-    const address = targetAddress(opts.target);
-    knobCtx = { admin, labDatabase: opts.labDatabase, stateDir, serverKey: serverKey(address, identity.serverName), serverAddress: address,
-      serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion };
+    knobCtx = knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase);
     const leftover = readJournal(stateDir, knobCtx.serverKey);
     if (leftover) {
       knobCtx = undefined; // not ours to restore implicitly
@@ -96,7 +101,7 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
 
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
-      id: `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`,
+      id: opts.id ?? newExperimentId(scenario.id),
       title: opts.title ?? `${scenario.name}: ${opts.load.threads.join(', ')} threads`,
       question: opts.question ?? null,
       createdAt: new Date().toISOString(),

@@ -1,11 +1,12 @@
 // Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
 // Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
-import type { DbSession } from '../db/client';
-import { num, str } from '../db/client';
+import type { DbSession, DbTarget } from '../db/client';
+import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges } from '../shared/affinity';
 import { explain } from './errors';
-import { deleteJournal, readJournal, writeJournal, type Journal } from './journal';
+import { deleteJournal, readJournal, serverKey, writeJournal, type Journal } from './journal';
+import type { ServerIdentity } from '../shared/types';
 
 export interface KnobContext {
   admin: DbSession;
@@ -16,6 +17,26 @@ export interface KnobContext {
   serverName: string;
   login: string;
   majorVersion: number | null;
+}
+
+/**
+ * The knob context for a server as reached through `target`: the journal is keyed by the address used
+ * (targetAddress) and @@SERVERNAME, so a run, `spinlab restore` and the panel all find the same journal.
+ */
+export function knobContextFor(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string, labDatabase = ''): KnobContext {
+  const address = targetAddress(target);
+  return { admin, labDatabase, stateDir, serverKey: serverKey(address, identity.serverName), serverAddress: address,
+    serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion };
+}
+
+/** The unrestored journal for this server, or null. */
+export function journalFor(identity: ServerIdentity, target: DbTarget, stateDir: string): Journal | null {
+  return readJournal(stateDir, serverKey(targetAddress(target), identity.serverName));
+}
+
+/** What `spinlab restore` and the panel's Restore do: put back what this server's journal recorded. */
+export function restoreServer(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string): Promise<RestoreResult> {
+  return restoreFromJournal(knobContextFor(admin, identity, target, stateDir));
 }
 
 export async function readKnobState(db: DbSession, labDatabase: string): Promise<KnobState> {
