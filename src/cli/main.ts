@@ -1,11 +1,12 @@
 // The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
 import { Command, CommanderError, Option } from 'commander';
 import * as path from 'node:path';
-import { ParamError, parseDuration, parseRowCount, parseThreadList, resolveParams } from '../shared/params';
+import { ParamError, resolveParams } from '../shared/params';
+import { loadSettingsFrom } from '../engine/runSettings';
 import { listScenarios, getScenario } from '../engine/scenarios';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
-import { resultsReport } from './report';
+import { resultsReport } from '../engine/report';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { Progress } from './progress';
 
@@ -89,17 +90,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
   const parameters = resolveParams(scenario.parameters, { set: o.set });
-  if (o.duration && o.rows) throw new UsageError('Give --duration or --rows, not both.');
-  const intervalMs = parseDuration(o.interval);
-  if (intervalMs < 250) throw new UsageError(`--interval ${o.interval} is below the 250ms minimum: sampling faster would disturb what it measures.`);
-  const load = {
-    mode: o.mode,
-    threads: parseThreadList(o.threads),
-    durationMs: o.rows ? null : parseDuration(o.duration ?? '30s'),
-    rows: o.rows ? parseRowCount(o.rows) : null,
-    warmupMs: parseDuration(o.warmup, { allowZero: true }),
-    intervalMs,
-  };
+  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
   const ac = new AbortController();
   let interrupts = 0;
