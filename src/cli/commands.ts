@@ -8,7 +8,7 @@ import { resolveParams } from '../shared/params';
 import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
-import { table } from './report';
+import { table } from '../engine/report';
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -45,7 +45,7 @@ export async function ensureLab(admin: DbSession, db: string, identity: ServerId
 }
 
 /** Binds a file's declared parameters by name from the scenario's values. */
-function fileParams(id: string, values: Record<string, ParamValue>): Record<string, unknown> {
+export function fileParams(id: string, values: Record<string, ParamValue>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name] of parseParameterDeclaration(loadSqlFile(id).parameters)) {
     if (!(name in values)) throw new Error(`sql/${id}.sql needs @${name}, which the scenario does not define`);

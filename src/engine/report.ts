@@ -1,0 +1,55 @@
+// Plain-text views of an experiment for the terminal: the results table printed at the end of a run.
+import { isBenignWait } from '../shared/benign';
+import type { Experiment, RunRecord } from '../shared/experiment';
+import { topN } from './topN';
+
+function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function runLabel(r: RunRecord): string {
+  return `${r.threads}${r.status === 'completed' ? '' : ` (${r.status})`}`;
+}
+
+export function resultsReport(e: Experiment, unit = 'rows'): string {
+  const out: string[] = [];
+  if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
+  out.push(`${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`);
+  out.push('');
+  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
+    e.runs.map((r) => [runLabel(r), fmt(r.derived.rowsPerSec), fmt(r.rows), fmt(r.elapsedMs / 1000, 1),
+      r.latency ? fmt(r.latency.p99Us) : '-', r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
+      String(r.sessionFailures.length)])));
+  const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
+    const merged: Record<string, { v: number }> = {};
+    for (const r of e.runs) for (const [k, v] of Object.entries(pick(r))) merged[k] = { v: (merged[k]?.v ?? 0) + v };
+    return topN(merged, 'v', n).map((x) => x.name);
+  };
+  const section = (title: string, pick: (r: RunRecord) => Record<string, number>, perRow: (r: RunRecord, name: string) => string) => {
+    const top = names(pick, 5);
+    if (!top.length) return;
+    out.push(`\n${title}`);
+    out.push(table(['threads', ...top], e.runs.map((r) => [runLabel(r), ...top.map((name) => perRow(r, name))])));
+  };
+  section('Top spinlocks: spins per second (spins per row)', (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
+    (r, name) => {
+      const s = r.totals.spinlocks[name]?.spins ?? 0;
+      return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${fmt(r.derived.spinsPerRow[name] ?? 0, 2)})`;
+    });
+  section('Top waits, benign excluded: ms per second', (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
+    (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
+  section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
+    (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
+  const problems = e.events.filter((x) => x.level !== 'info');
+  if (problems.length) {
+    out.push('\nWhat happened');
+    for (const p of problems) out.push(`  ${p.level}: ${p.message}`);
+  }
+  return out.join('\n');
+}
