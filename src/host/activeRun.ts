@@ -1,0 +1,60 @@
+// The running experiment as the panel shows it: engine progress folded into ActiveExperimentView (every tick kept,
+// so a reloaded webview redraws everything) and forwarded to the webview as runStart / tick / runEnd messages.
+import type { ExperimentProgress } from '../engine/experiment';
+import type { ActiveExperimentView, ToWebviewMessage } from '../shared/protocol';
+import { ToWebview, message } from '../shared/protocol';
+import type { ProgressReport } from './ports';
+
+export interface ActiveRunSinks {
+  post(m: ToWebviewMessage): void;
+  /** The snapshot changed in a way the webview shows (status line, events). */
+  changed(): void;
+  report: ProgressReport;
+}
+
+export function startingView(experimentId: string, title: string, scenarioId: string, simulated: boolean): ActiveExperimentView {
+  return { experimentId, title, scenarioId, simulated, status: 'starting', message: 'starting', runs: [], events: [] };
+}
+
+/** Applies one progress event to `view` and tells the webview. */
+export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress, runCount: number, sinks: ActiveRunSinks): void {
+  const id = view.experimentId ?? '';
+  switch (p.kind) {
+    case 'status':
+      view.message = p.message;
+      sinks.report({ message: p.message });
+      sinks.changed();
+      return;
+    case 'run-start': {
+      if (view.status === 'starting') view.status = 'running';
+      view.runs = view.runs.filter((r) => r.index !== p.run);
+      view.runs.push({ index: p.run, threads: p.threads, status: 'running', ticks: [] });
+      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}`;
+      sinks.report({ message: view.message });
+      sinks.post(message(ToWebview.runStart, { experimentId: id, index: p.run, threads: p.threads }));
+      return;
+    }
+    case 'tick': {
+      const run = view.runs.find((r) => r.index === p.run);
+      if (run) run.ticks.push(p.tick);
+      sinks.post(message(ToWebview.tick, { experimentId: id, index: p.run, tick: p.tick }));
+      return;
+    }
+    case 'run-end': {
+      let run = view.runs.find((r) => r.index === p.record.index);
+      if (!run) {
+        run = { index: p.record.index, threads: p.record.threads, status: p.record.status, ticks: [] };
+        view.runs.push(run);
+      }
+      run.status = p.record.status;
+      run.ticks = [...p.record.timeline];
+      sinks.report({ increment: 100 / Math.max(1, runCount) });
+      sinks.post(message(ToWebview.runEnd, { experimentId: id, record: p.record }));
+      return;
+    }
+    case 'event':
+      view.events.push(p.event);
+      sinks.changed();
+      return;
+  }
+}

@@ -1,0 +1,62 @@
+// What the panel's application logic needs from its host (VS Code, Azure Data Studio, or a test): one interface, so
+// LabController runs in plain Node. src/extension/vscodePorts.ts implements it over the vscode API.
+import type { ConnectionProfile, ToWebviewMessage } from '../shared/protocol';
+
+export interface SecretsPort {
+  get(key: string): Promise<string | undefined>;
+  store(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** Saved connection profiles: never a secret in them. */
+export interface ProfileStore {
+  load(): ConnectionProfile[];
+  save(profiles: ConnectionProfile[]): Promise<void>;
+}
+
+/** Memento-like persistence for small values (the form's selection). */
+export interface StatePort {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Promise<void>;
+}
+
+export interface HostSettings {
+  /** spinlab.confirmServerChanges */
+  confirmServerChanges: boolean;
+  /** Where experiments are saved: spinlab.resultsFolder, or the extension's storage folder when that is empty. */
+  resultsFolder: string;
+}
+
+/** A progress report: a message and, optionally, how far along (0-100, as a step since the last report). */
+export type ProgressReport = (update: { message?: string; increment?: number }) => void;
+
+export interface LogPort {
+  /** One line in the output channel. Never a password or a token. */
+  info(line: string): void;
+  warn(line: string): void;
+  error(line: string): void;
+}
+
+export interface HostPorts {
+  /** Sends a message to the webview; a hidden or closed webview drops it (it asks again with `ready`). */
+  post(message: ToWebviewMessage): void;
+  secrets: SecretsPort;
+  profiles: ProfileStore;
+  state: StatePort;
+  /** A modal question; true when the user chose `actionLabel`. */
+  confirm(title: string, detail: string, actionLabel: string): Promise<boolean>;
+  /** Runs `task` under a cancellable progress notification; its Cancel aborts `signal`. */
+  withProgress<T>(title: string, task: (report: ProgressReport, signal: AbortSignal) => Promise<T>): Promise<T>;
+  /** An access token for Azure SQL (https://database.windows.net//.default). */
+  getEntraToken(): Promise<string>;
+  copyToClipboard(text: string): Promise<void>;
+  /** Shows a file or folder in the OS file manager. */
+  revealPath(path: string): Promise<void>;
+  log: LogPort;
+  settings(): HostSettings;
+}
+
+/** The SecretStorage key for a profile's password. */
+export function passwordKey(profileId: string): string {
+  return `spinlab.password.${profileId}`;
+}

@@ -1,0 +1,124 @@
+// The panel's run form (RunSettings, KnobSettings, parameters) -> what runExperiment takes, checked against the
+// connected server: every problem in one RunRequestError, each saying what to write instead. Also what a run will
+// change server-wide, from what to what, in words for the confirmation.
+import type { KnobState, LoadSettings, ParamValue } from '../shared/experiment';
+import type { KnobSettings, RunSettings } from '../shared/protocol';
+import type { ServerIdentity, Topology } from '../shared/types';
+import { ParamError, resolveParams } from '../shared/params';
+import { formatSpec, parseAffinity, type AffinityResolution } from '../shared/affinity';
+import { getScenario, listScenarios, needsXtp } from '../engine/scenarios';
+import { loadSettingsFrom, type FieldNames } from '../engine/runSettings';
+
+export class RunRequestError extends Error {
+  override name = 'RunRequestError';
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval' };
+
+export interface RunForm {
+  scenarioId: string;
+  parameters: Record<string, ParamValue>;
+  run: RunSettings;
+  knobs: KnobSettings;
+}
+
+export interface ServerFacts {
+  identity: ServerIdentity;
+  topology: Topology;
+  /** The knobs now (delayedDurability null when the lab database does not exist yet). */
+  knobs: KnobState;
+  labDatabase: string;
+}
+
+export interface RunRequest {
+  scenarioId: string;
+  parameters: Record<string, ParamValue>;
+  load: LoadSettings;
+  knobs: { delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED'; affinity?: string };
+  affinity: AffinityResolution | null;
+  /** What will change server-wide, one line per setting ('CPU affinity: ... -> ...'); empty when nothing changes. */
+  changes: string[];
+}
+
+/** Only the scenario and its parameters (for deploy and cleanup). */
+export function resolveScenario(scenarioId: string, parameters: Record<string, ParamValue>): { scenarioId: string; parameters: Record<string, ParamValue> } {
+  let scenario;
+  try {
+    scenario = getScenario(scenarioId);
+  } catch {
+    throw new RunRequestError([`Unknown scenario "${scenarioId}"; choose one of ${listScenarios().map((s) => s.id).join(', ')}.`]);
+  }
+  try {
+    return { scenarioId: scenario.id, parameters: resolveParams(scenario.parameters, { json: parameters }) };
+  } catch (e) {
+    throw new RunRequestError(e instanceof ParamError ? e.problems : [(e as Error).message]);
+  }
+}
+
+/** Checks the form against the scenario and the server; throws RunRequestError with every problem. */
+export function buildRunRequest(form: RunForm, server: ServerFacts): RunRequest {
+  const problems: string[] = [];
+  let scenarioId = form.scenarioId;
+  let parameters: Record<string, ParamValue> = {};
+  try {
+    ({ scenarioId, parameters } = resolveScenario(form.scenarioId, form.parameters));
+    if (needsXtp(getScenario(scenarioId), parameters) && !server.identity.xtpSupported) {
+      problems.push(`${scenarioId} with these parameters needs In-Memory OLTP, which ${server.identity.serverName} (${server.identity.edition}) does not support: `
+        + 'choose disk-based parameters, or use a SQL Server 2016 SP1+ edition with In-Memory OLTP.');
+    }
+  } catch (e) {
+    problems.push(...(e as RunRequestError).problems);
+  }
+  let load: LoadSettings | undefined;
+  try {
+    load = loadSettingsFrom(form.run, PANEL_NAMES);
+  } catch (e) {
+    problems.push(...(e instanceof ParamError ? e.problems : [(e as Error).message]));
+  }
+  let affinity: AffinityResolution | null = null;
+  const spec = form.knobs.affinity.trim();
+  if (spec) {
+    try {
+      affinity = parseAffinity(spec, server.topology);
+    } catch (e) {
+      problems.push(`CPU affinity: ${(e as Error).message}`);
+    }
+  }
+  if (problems.length) throw new RunRequestError(problems);
+  const knobs: RunRequest['knobs'] = {};
+  if (form.knobs.delayedDurability !== 'unchanged') knobs.delayedDurability = form.knobs.delayedDurability;
+  if (affinity) knobs.affinity = affinity.spec;
+  return { scenarioId, parameters, load: load!, knobs, affinity, changes: describeChanges(server, knobs.delayedDurability, affinity) };
+}
+
+function affinityWords(a: KnobState['affinity']): string {
+  return a.type === 'AUTO' ? `AUTO (every CPU${a.cpus.length ? `: ${formatSpec(a.cpus)}` : ''})` : `CPUs ${a.cpus.length ? formatSpec(a.cpus) : '(none online)'}`;
+}
+
+/** A knob state in words: 'CPU affinity AUTO (every CPU: 0-39); delayed durability DISABLED'. */
+export function describeKnobState(k: KnobState): string {
+  return `CPU affinity ${affinityWords(k.affinity)}; delayed durability ${k.delayedDurability ?? 'unknown (no lab database)'}`;
+}
+
+/** The server-wide settings that will change, from -> to; settings already as asked are left out. */
+export function describeChanges(server: ServerFacts, dd: RunRequest['knobs']['delayedDurability'], affinity: AffinityResolution | null): string[] {
+  const out: string[] = [];
+  const now = server.knobs;
+  if (affinity) {
+    const same = affinity.cpus === 'AUTO'
+      ? now.affinity.type === 'AUTO'
+      : now.affinity.type === 'MANUAL' && formatSpec(now.affinity.cpus) === formatSpec(affinity.cpus);
+    if (!same) {
+      const to = affinity.cpus === 'AUTO' ? 'AUTO (every CPU)' : `CPUs ${formatSpec(affinity.cpus)} (${affinity.spec}: ${affinity.description})`;
+      out.push(`CPU affinity (server-wide): ${affinityWords(now.affinity)} -> ${to}`);
+    }
+  }
+  if (dd && dd !== now.delayedDurability) {
+    const from = now.delayedDurability ?? 'DISABLED (the lab database is created with it)';
+    if (now.delayedDurability !== null || dd !== 'DISABLED') out.push(`Delayed durability on [${server.labDatabase}]: ${from} -> ${dd}`);
+  }
+  return out;
+}
