@@ -1,0 +1,207 @@
+// The panel end to end, as a user meets it: the VSIX installed in a real VS Code (code-server 4.100.3), opened from
+// the command palette in Chromium, connected to the TDS simulator (running in this process, through the real driver
+// in the extension host), a scenario deployed, a two-point sweep whose live charts fill, then a run that changes CPU
+// affinity and delayed durability: confirmed in VS Code's modal, seen applied on the simulator during the run, and
+// seen put back exactly as it was after Stop. Screenshots of the panel in the light and dark themes.
+// On failure: test-artifacts/e2e/<step>-failure.png, the code-server log and the extension host logs.
+import { after, before, describe, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startSimulator, type Simulator } from '../../tools/sim/simulator';
+import { ARTIFACTS, CodeServer, DARK_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
+import { clickDialogButton, dialogText, launchBrowser, openWorkbench, runCommand, screenshot, setColorTheme, webview } from './workbench';
+import { CHARTS, PanelDriver } from './panelDriver';
+
+const PASSWORD = 'Sim-E2e-Pw1!';
+const LAB_DB = 'SpinlockLab';
+/** Two sockets (= two NUMA nodes) x 4 cores x 2 threads: 16 CPUs; core 0 is CPUs 0 and 1. */
+const TOPOLOGY = '2x4x2';
+/** Not the defaults, so a restore that merely resets to AUTO / DISABLED would be caught. */
+const START_AFFINITY = 'CPU = 0 TO 13';
+const START_DD = 'ALLOWED';
+
+interface Knobs { affinity: { type: string; cpus: number[] }; delayedDurability: string | null }
+
+describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { timeout: 240_000 }, () => {
+  let sim: Simulator;
+  let cs: CodeServer;
+  let browser: Browser | null = null;
+  let page: Page | null = null;
+  let panel: PanelDriver;
+  let failed: string | null = null;
+  const resultsDir = () => path.join(cs.dir, 'results');
+
+  /** The knobs as the simulated server holds them (read straight from its model). */
+  const knobs = (): Knobs => ({
+    affinity: { type: sim.model.affinity.type, cpus: [...sim.model.affinity.cpus] },
+    delayedDurability: sim.model.database(LAB_DB)?.delayedDurability ?? null,
+  });
+  const journals = (): string[] => {
+    const dir = path.join(cs.stateDir, 'journal');
+    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+  };
+
+  /** Runs one step; when an earlier one failed it is skipped, and when it fails it leaves a screenshot and the logs. */
+  async function step(t: TestContext, name: string, fn: () => Promise<void>): Promise<void> {
+    if (failed) {
+      t.skip(`the step "${failed}" failed`);
+      return;
+    }
+    try {
+      await fn();
+    } catch (err) {
+      failed = name;
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      const shot = await screenshot(page, path.join(ARTIFACTS, `${name}-failure.png`));
+      cs?.saveLogs(ARTIFACTS, `${name}-failure`);
+      const e = err as Error;
+      e.message = `[${name}] ${e.message}\n  (artifacts: ${shot ?? 'no screenshot'}, ${path.join(ARTIFACTS, `${name}-failure-code-server.log`)}, ${path.join(ARTIFACTS, `${name}-failure-exthost.log`)})`;
+      throw e;
+    }
+  }
+
+  before(async () => {
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    sim = await startSimulator({ password: PASSWORD, topology: TOPOLOGY, log: () => {} });
+    sim.model.setAffinity(START_AFFINITY);
+    cs = new CodeServer({});
+    // Experiments go to a temp folder; the restore journal to cs.stateDir (SPINLAB_STATE_DIR): never ~/.spinlab.
+    cs.writeSettings({ 'spinlab.resultsFolder': path.join(cs.dir, 'results') });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await cs?.stop();
+    await sim?.close();
+    if (!failed) cs?.remove();
+    else console.error(`e2e: kept ${cs?.dir} for inspection`);
+  });
+
+  test('installs the VSIX and opens the panel from the command palette', { timeout: 90_000 }, (t) => step(t, 'open', async () => {
+    assert.ok(fs.existsSync(VSIX), `expected ${VSIX}: run npm run build && node scripts/package.js first`);
+    cs.installExtension(VSIX);
+    await cs.start();
+    browser = await launchBrowser();
+    page = await openWorkbench(browser, cs.workbenchUrl);
+    await runCommand(page, 'Spinlock Lab: Open');
+    panel = new PanelDriver(page);
+    await panel.visible('#btn-connect', 30_000);
+    await panel.visible('#conn-server');
+  }));
+
+  test('connects to the simulator through the form', { timeout: 60_000 }, (t) => step(t, 'connect', async () => {
+    await panel.fill('#conn-server', sim.host);
+    await panel.fill('#conn-port', String(sim.port));
+    await panel.select('#conn-auth', 'sql');
+    await panel.fill('#conn-user', 'sa');
+    await panel.fill('#conn-password', PASSWORD, { typed: true });
+    await panel.setChecked('#conn-trust', true);
+    await panel.setChecked('#conn-save-password', false);
+    await panel.click('#btn-connect');
+    await panel.visible('#btn-disconnect', 30_000);
+    await waitFor('#server-badge to say SIMULATOR', async () => /SIMULATOR/.test(await panel.text('#server-badge')), 30_000)
+      .catch(async (e) => { throw new Error(`expected #server-badge to contain SIMULATOR; it says "${await panel.text('#server-badge').catch(() => '(missing)')}" (${(e as Error).message}); error banner: ${await panel.errorBanner()}`); });
+    // The topology map draws every CPU of the simulated machine, the ones outside the starting affinity offline.
+    await waitFor('16 CPUs in #topology', async () => (await panel.frame.locator('#topology [data-cpu]').count()) === 16, 10_000);
+    assert.equal(await panel.attr('#topology [data-cpu="0"]', 'data-online'), 'true', 'CPU 0 is in the starting affinity (0-13)');
+    assert.equal(await panel.attr('#topology [data-cpu="15"]', 'data-online'), 'false', 'CPU 15 is outside the starting affinity (0-13)');
+  }));
+
+  test('deploys disk-insert', { timeout: 60_000 }, (t) => step(t, 'deploy', async () => {
+    await panel.select('#scenario', 'disk-insert');
+    await panel.fill('#param-seed_rows', '1000');
+    await panel.click('#btn-deploy');
+    await panel.waitStatus('#deploy-status', 'deployed', 45_000);
+    const db = sim.model.database(LAB_DB);
+    assert.ok(db, `expected the simulator to hold the lab database ${LAB_DB} after deploy`);
+    assert.ok(sim.model.findObject(db, 'dbo.spinlab_disk_insert_loop'), 'expected dbo.spinlab_disk_insert_loop in the lab database after deploy');
+    // Somebody set delayed durability on the lab database before our experiments (the restore must put it back).
+    db.delayedDurability = START_DD;
+  }));
+
+  test('a two-point sweep fills every live chart', { timeout: 60_000 }, (t) => step(t, 'sweep', async () => {
+    await panel.select('#run-mode', 'server-loop');
+    await panel.fill('#run-threads', '1,2');
+    await panel.fill('#run-duration', '2s');
+    await panel.fill('#run-rows', '');
+    await panel.fill('#run-warmup', '0s');
+    await panel.fill('#run-interval', '250ms');
+    await panel.select('#knob-dd', 'unchanged');
+    await panel.fill('#knob-affinity', '');
+    const before = knobs();
+    await panel.click('#btn-run');
+    await panel.waitStatus('#run-status', 'running', 20_000);
+    await panel.waitStatus('#run-status', 'completed', 30_000);
+    const points = await panel.allChartPoints();
+    const empty = CHARTS.filter((c) => !(points[c] > 0));
+    assert.deepEqual(empty, [], `expected every live chart to have data points after the sweep; data-points: ${JSON.stringify(points)}`);
+    assert.deepEqual(knobs(), before, 'a run without knob changes leaves affinity and delayed durability alone');
+    assert.deepEqual(journals(), [], 'no restore journal is left after a run without knob changes');
+  }));
+
+  test('a run with changed affinity and FORCED delayed durability: confirmed, applied during the run, restored after Stop',
+    { timeout: 90_000 }, (t) => step(t, 'knobs', async () => {
+      const original = knobs();
+      assert.deepEqual(original.affinity, { type: 'MANUAL', cpus: Array.from({ length: 14 }, (_, i) => i) }, 'the starting affinity');
+      assert.equal(original.delayedDurability, START_DD, 'the starting delayed durability');
+
+      await panel.fill('#run-threads', '4');
+      await panel.fill('#run-duration', '60s');
+      await panel.select('#knob-dd', 'FORCED');
+      await panel.click('#aff-exclude-core0');
+      await waitFor('#knob-affinity to hold the exclude-core0 choice', async () => (await panel.value('#knob-affinity')).trim() !== '', 5_000);
+      const spec = await panel.value('#knob-affinity');
+      await panel.click('#btn-run');
+
+      const question = await dialogText(page!);
+      assert.match(question, /affinity/i, `expected the confirmation to name CPU affinity; it says:\n${question}`);
+      assert.match(question, /delayed durability/i, `expected the confirmation to name delayed durability; it says:\n${question}`);
+      assert.match(question, /FORCED/, `expected the confirmation to say FORCED; it says:\n${question}`);
+      assert.match(question, /restore/i, `expected the confirmation to say the settings will be restored; it says:\n${question}`);
+      await clickDialogButton(page!, 'Apply and Run');
+
+      // Applied on the server while the run goes on.
+      const during = await waitFor(`the simulator to show affinity "${spec}" and delayed durability FORCED during the run`, () => {
+        const k = knobs();
+        return k.delayedDurability === 'FORCED' && k.affinity.type === 'MANUAL' && !k.affinity.cpus.includes(0) && !k.affinity.cpus.includes(1)
+          && JSON.stringify(k.affinity) !== JSON.stringify(original.affinity) ? k : null;
+      }, 30_000, 50).catch((e) => { throw new Error(`${(e as Error).message}; the simulator holds ${JSON.stringify(knobs())}`); });
+      assert.deepEqual(during.affinity.cpus, Array.from({ length: 14 }, (_, i) => i + 2), 'exclude-core0 on 2x4x2: every CPU but core 0 (CPUs 0 and 1)');
+      assert.equal(journals().length, 1, `expected the extension to journal the original settings in SPINLAB_STATE_DIR (${cs.stateDir})`);
+      await panel.waitStatus('#run-status', 'running', 20_000);
+
+      // Midway: some ticks drawn, far from the 60 s end.
+      const start = await panel.chartPoints('throughput');
+      await waitFor('the throughput chart to draw 4 more points during the run', async () => (await panel.chartPoints('throughput')) >= start + 4, 15_000);
+      assert.deepEqual(knobs(), during, 'the changed settings hold while the run goes on');
+      await panel.click('#btn-stop');
+      await panel.waitStatus('#run-status', 'cancelled', 30_000);
+
+      const restored = await waitFor('the simulator to be back at the original affinity and delayed durability', () =>
+        JSON.stringify(knobs()) === JSON.stringify(original), 15_000, 50).then(() => knobs())
+        .catch(() => { throw new Error(`expected affinity and delayed durability restored to ${JSON.stringify(original)} after Stop; the simulator holds ${JSON.stringify(knobs())}`); });
+      assert.deepEqual(restored, original);
+      assert.deepEqual(journals(), [], 'the restore journal is removed once the settings are back');
+      assert.equal(sim.model.workloads.active().length, 0, 'no workload call is left running on the server after Stop');
+    }));
+
+  test('saves screenshots of the panel in the light and dark themes', { timeout: 60_000 }, (t) => step(t, 'themes', async () => {
+    await runCommand(page!, 'View: Close Primary Side Bar');
+    await runCommand(page!, 'Notifications: Clear All Notifications');
+    await panel.el('[data-chart="throughput"]').scrollIntoViewIfNeeded();
+    await setColorTheme(page!, LIGHT_THEME, 'light');
+    await webview(page!).locator('body.vscode-light').waitFor({ timeout: 10_000 });
+    await page!.screenshot({ path: path.join(ARTIFACTS, 'panel-light.png') });
+    await setColorTheme(page!, DARK_THEME, 'dark');
+    await webview(page!).locator('body.vscode-dark').waitFor({ timeout: 10_000 });
+    await page!.screenshot({ path: path.join(ARTIFACTS, 'panel-dark.png') });
+    for (const f of ['panel-light.png', 'panel-dark.png']) {
+      assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
+    }
+    // Both experiments were saved where the setting says, the second one as cancelled.
+    const saved = fs.readdirSync(resultsDir()).map((d) => JSON.parse(fs.readFileSync(path.join(resultsDir(), d, 'experiment.json'), 'utf8')) as { status: string });
+    assert.deepEqual(saved.map((e) => e.status).sort(), ['cancelled', 'completed'], 'the sweep completed and the stopped run was cancelled (experiment.json in spinlab.resultsFolder)');
+  }));
+});

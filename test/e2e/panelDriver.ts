@@ -1,0 +1,154 @@
+// The Spinlock Lab panel as the e2e test sees it: the stable ids of docs/panel.md inside the webview, driven the way a
+// user drives them (typing into a field, clicking an option, ticking a box), with waits on conditions only.
+// (The root tsconfig has no DOM types: code run in the page names only the properties it reads.)
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { webview } from './workbench';
+import { waitFor } from './codeServer';
+
+export const CHARTS = ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu'] as const;
+export type ChartName = (typeof CHARTS)[number];
+
+export class PanelDriver {
+  readonly frame: FrameLocator;
+
+  constructor(readonly page: Page) {
+    this.frame = webview(page);
+  }
+
+  el(selector: string): Locator {
+    return this.frame.locator(selector).first();
+  }
+
+  async visible(selector: string, timeoutMs = 10_000): Promise<Locator> {
+    const l = this.el(selector);
+    try {
+      await l.waitFor({ state: 'visible', timeout: timeoutMs });
+    } catch {
+      throw new Error(`expected ${selector} to be visible in the panel within ${timeoutMs} ms`);
+    }
+    return l;
+  }
+
+  /** The element's tag, lower case ('vscode-textfield', 'input', 'vscode-single-select', 'select'...). */
+  private async tag(selector: string): Promise<string> {
+    return (await this.visible(selector)).evaluate((e) => e.tagName.toLowerCase());
+  }
+
+  /** The native input a user types into: the element itself, or the `input` inside a vscode-textfield. */
+  private async input(selector: string): Promise<Locator> {
+    const tag = await this.tag(selector);
+    return tag === 'input' || tag === 'textarea' ? this.el(selector) : this.el(`${selector} input`);
+  }
+
+  /** Replaces a text field's content (`typed`: key by key, as for a password) and leaves the field (change fires). */
+  async fill(selector: string, value: string, opts: { typed?: boolean } = {}): Promise<void> {
+    const input = await this.input(selector);
+    if (opts.typed) {
+      await input.fill('');
+      await input.pressSequentially(value, { delay: 10 });
+    } else {
+      await input.fill(value);
+    }
+    await input.press('Tab');
+    const now = await this.value(selector);
+    if (now !== value) throw new Error(`expected ${selector} to hold ${JSON.stringify(opts.typed ? '(the typed text)' : value)} after typing; it holds ${JSON.stringify(opts.typed ? `${now.length} characters` : now)}`);
+  }
+
+  /** The element's current value (text fields, selects). */
+  async value(selector: string): Promise<string> {
+    return this.el(selector).evaluate((e) => String((e as unknown as { value?: unknown }).value ?? ''));
+  }
+
+  /**
+   * Picks an option by its value: a native select through selectOption, a vscode-single-select by opening it and
+   * clicking the option (its list items are in the order of its vscode-option children).
+   */
+  async select(selector: string, value: string): Promise<void> {
+    const tag = await this.tag(selector);
+    if (tag === 'select') {
+      await this.el(selector).selectOption(value);
+    } else {
+      const options = await this.el(selector).evaluate((e) =>
+        [...e.querySelectorAll('vscode-option')].map((o) => (o as unknown as { value?: string }).value ?? o.getAttribute('value') ?? o.textContent?.trim() ?? ''));
+      const index = options.indexOf(value);
+      if (index < 0) throw new Error(`expected ${selector} to offer "${value}"; it offers ${JSON.stringify(options)}`);
+      if ((await this.value(selector)) === value) return;
+      await this.el(`${selector} .select-face, ${selector} .combobox-face`).click();
+      await this.el(`${selector} li.option[data-index="${index}"]`).click();
+    }
+    await waitFor(`${selector} to show "${value}" after picking it`, async () => (await this.value(selector)) === value, 5_000);
+  }
+
+  async isChecked(selector: string): Promise<boolean> {
+    return this.el(selector).evaluate((e) => Boolean((e as unknown as { checked?: boolean }).checked));
+  }
+
+  /** Ticks or unticks a checkbox by clicking it (only when it is not already as wanted). */
+  async setChecked(selector: string, checked: boolean): Promise<void> {
+    await this.visible(selector);
+    if ((await this.isChecked(selector)) !== checked) await this.el(selector).click();
+    await waitFor(`${selector} to be ${checked ? 'ticked' : 'unticked'}`, async () => (await this.isChecked(selector)) === checked, 5_000);
+  }
+
+  /** Clicks a button once it is enabled. */
+  async click(selector: string, timeoutMs = 15_000): Promise<void> {
+    await this.visible(selector, timeoutMs);
+    await waitFor(`${selector} to be enabled`, () => this.el(selector).evaluate((e) =>
+      !e.hasAttribute('disabled') && e.getAttribute('aria-disabled') !== 'true' && !(e as unknown as { disabled?: boolean }).disabled), timeoutMs);
+    await this.el(selector).click();
+  }
+
+  async attr(selector: string, name: string): Promise<string | null> {
+    return this.el(selector).getAttribute(name, { timeout: 5_000 });
+  }
+
+  async text(selector: string): Promise<string> {
+    return (await this.el(selector).innerText({ timeout: 5_000 })).replace(/\s+/g, ' ').trim();
+  }
+
+  /** Waits until `selector`'s attribute satisfies `ok`; the error names what was expected and what was there. */
+  async waitAttr(selector: string, name: string, ok: (v: string | null) => boolean, expected: string, timeoutMs: number): Promise<string | null> {
+    let last: string | null | undefined;
+    try {
+      await waitFor(`${selector} ${name} ${expected}`, async () => {
+        last = await this.el(selector).getAttribute(name, { timeout: 1_000 });
+        return ok(last);
+      }, timeoutMs, 100);
+    } catch {
+      const banner = await this.errorBanner();
+      throw new Error(`expected ${selector} [${name}] ${expected} within ${timeoutMs} ms; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`);
+    }
+    return last ?? null;
+  }
+
+  /** The status a status element carries (`data-status`). */
+  status(selector: string): Promise<string | null> {
+    return this.attr(selector, 'data-status');
+  }
+
+  async waitStatus(selector: string, wanted: string | string[], timeoutMs: number): Promise<string> {
+    const list = Array.isArray(wanted) ? wanted : [wanted];
+    return (await this.waitAttr(selector, 'data-status', (v) => v !== null && list.includes(v), `to be ${list.join(' or ')}`, timeoutMs))!;
+  }
+
+  /** Data points a live chart has drawn so far. */
+  async chartPoints(chart: ChartName): Promise<number> {
+    const v = await this.el(`[data-chart="${chart}"]`).getAttribute('data-points', { timeout: 2_000 });
+    return v === null ? -1 : Number(v);
+  }
+
+  async allChartPoints(): Promise<Record<ChartName, number>> {
+    const out = {} as Record<ChartName, number>;
+    for (const c of CHARTS) out[c] = await this.chartPoints(c).catch(() => -1);
+    return out;
+  }
+
+  /** The error banner's text when it is shown, else ''. */
+  async errorBanner(): Promise<string> {
+    const b = this.frame.locator('#error-banner');
+    try {
+      if (await b.count() && await b.first().isVisible()) return (await b.first().innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+    } catch { /* the frame may be gone */ }
+    return '';
+  }
+}
