@@ -9,6 +9,9 @@ import { runExperiment, type ExperimentProgress } from '../engine/experiment';
 import { resultsReport } from '../engine/report';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { Progress } from './progress';
+import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
+import { readNotebookFile } from '../engine/notebook/read';
+import { appendToNotebook, rerunOptions } from '../engine/notebook/rerun';
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -63,7 +66,24 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--out <dir>', 'output folder (experiment.json, samples.jsonl)')
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
+    .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
     .action(async (o) => setExit(await runCommand(o, out, err)));
+
+  program.command('export').description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
+    .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
+    .option('--notebook <file>', 'a Jupyter notebook (.ipynb) that renders on GitHub and in Jupyter and re-runs in Spinlock Lab')
+    .option('--csv <dir>', 'ticks.csv and deltas.csv: every sample of every run')
+    .option('--tsql <dir>', 'numbered T-SQL scripts to replay it by hand, with the spinlab and ostress command lines')
+    .action((dir: string, o: { notebook?: string; csv?: string; tsql?: string }) => {
+      if (!o.notebook && !o.csv && !o.tsql) throw new UsageError('Say what to write: --notebook FILE, --csv DIR and/or --tsql DIR.');
+      const written = exportExperiment([readExperimentFile(dir)], { notebook: o.notebook, csvDir: o.csv, tsqlDir: o.tsql });
+      out(written.map((f) => `wrote ${f}`).join('\n') + '\n');
+    });
+
+  program.command('rerun').description('run a saved notebook\'s experiment again against a server and add the new runs beside the originals')
+    .argument('<notebook>', 'a .ipynb saved by Spinlock Lab').addOption(conn()).addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)'))
+    .option('--out <dir>', 'output folder for the new experiment.json and samples.jsonl')
+    .action(async (file: string, o: { connection?: string; labDb?: string; out?: string }) => setExit(await rerunCommand(file, o, out, err)));
 
   program.command('sim').description('start the Spinlock Lab TDS simulator (synthetic numbers, not a SQL Server)')
     .allowUnknownOption().helpOption(false).argument('[args...]')
@@ -83,7 +103,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
 interface RunArgs {
   connection?: string; scenario: string; threads: string; duration?: string; rows?: string; warmup: string; interval: string;
   mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
-  out?: string; title?: string; question?: string; labDb: string; json?: boolean;
+  out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
 }
 
 export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
@@ -92,29 +112,50 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   const parameters = resolveParams(scenario.parameters, { set: o.set });
   const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  try {
+    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
+      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
+      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
+      outDir, title: o.title, question: o.question, deploy: o.deploy,
+    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    bar.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } finally {
+    bar.done();
+  }
+}
+
+export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const { record } = readNotebookFile(file);
+  const original = record.experiments[0];
+  const target = targetFromArgs(o.connection);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
+  const opts = rerunOptions(original, target, outDir, { labDatabase: o.labDb });
+  const { experiment, status } = await withCancel(err, (signal) => runExperiment(opts, signal, () => undefined).then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+  const all = appendToNotebook(file, experiment);
+  out(resultsReport(experiment, getScenario(experiment.scenario.id).unit) + `\n\nAdded to ${file} (${all.length} experiments)\n`);
+  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+}
+
+/** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
+async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ac = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  const onSignal = () => {
     interrupts++;
     if (interrupts === 1) { err('\nCancelling: stopping sessions and restoring settings (Ctrl+C again to quit at once)...\n'); ac.abort(); }
     else process.exit(EXIT.cancelled);
   };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    const { experiment, file } = await runExperiment({
-      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
-      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
-      outDir, title: o.title, question: o.question, deploy: o.deploy,
-    }, ac.signal, (p: ExperimentProgress) => bar.update(p));
-    bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return await task(ac.signal);
   } finally {
-    bar.done();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
@@ -126,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError') {
+    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError' || (e as Error).name === 'NotebookError') {
       process.stderr.write(`spinlab: ${(e as Error).message}\n`);
       return EXIT.usage;
     }

@@ -1,0 +1,145 @@
+// The T-SQL of an experiment as a person would replay it by hand (SSMS, a SQL notebook, sqlcmd): the same sql/ files
+// the engine sends, with each file's parameters declared as literals at the top, in the order the engine runs them.
+// Used by the notebook writer and the T-SQL script bundle. Values are literals made by one function (sqlLiteral);
+// identifiers by quoteName: nothing from the record is spliced in any other way.
+import type { Experiment, ParamValue } from '../../shared/experiment';
+import { formatCpuRanges } from '../../shared/affinity';
+import { parseParameterDeclaration } from '../../db/client';
+import { fileParams } from '../lab';
+import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, BUILTIN_ARG_TYPES } from '../scenarios';
+import { loadSqlFile } from '../sqlFiles';
+import { KEY_BLOCK_SIZE } from '../load';
+
+export interface ReplayStep {
+  /** Short heading: 'Deploy: sql/scenarios/disk-insert/deploy.sql'. */
+  title: string;
+  /** Why this step exists and what it needs (the file's Purpose and Permission headers). */
+  purpose: string;
+  permission: string;
+  /** Runnable T-SQL (GO separates batches). */
+  sql: string;
+}
+
+export interface ReplayScript {
+  deploy: ReplayStep[];
+  knobs: ReplayStep[];
+  workload: ReplayStep;
+  sample: ReplayStep;
+  restore: ReplayStep[];
+  cleanup: ReplayStep[];
+}
+
+/** [name] with ] doubled: QUOTENAME's rule. */
+export function quoteName(name: string): string {
+  return `[${name.replace(/]/g, ']]')}]`;
+}
+
+/** A T-SQL literal for a value of a parameter of the given declared type. */
+export function sqlLiteral(value: unknown, type: string): string {
+  if (value === null || value === undefined) return 'NULL';
+  const t = type.toLowerCase();
+  if (/^(bit)$/.test(t)) return value === true || value === 1 || value === '1' ? '1' : '0';
+  if (/^(tinyint|smallint|int|bigint)$/.test(t)) {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n)) throw new Error(`not a whole number for ${type}: ${String(value)}`);
+    return String(n);
+  }
+  return `N'${String(value).replace(/'/g, "''")}'`;
+}
+
+function declare(decl: string, values: Record<string, unknown>): string {
+  const params = parseParameterDeclaration(decl);
+  if (!params.length) return '';
+  return `DECLARE ${params.map(([n, t]) => `@${n} ${t} = ${sqlLiteral(values[n], t)}`).join(',\n        ')};\n`;
+}
+
+function step(title: string, id: string, values: Record<string, unknown>, database?: string): ReplayStep {
+  const f = loadSqlFile(id);
+  const use = database ? `USE ${quoteName(database)};\nGO\n` : '';
+  const body = f.batches.length === 1 ? declare(f.parameters, values) + f.batches[0] : f.batches.join('\nGO\n');
+  return { title: `${title}: sql/${id}.sql`, purpose: f.purpose, permission: f.permission, sql: `${use}${body}\nGO` };
+}
+
+function workloadCall(e: Experiment): ReplayStep {
+  const scenario = getScenario(e.scenario.id);
+  const values = e.scenario.parameters;
+  const proc = workloadProcedure(scenario, 'server-loop', values);
+  const rowsPerSession = e.load.rows === null ? null : Math.ceil(e.load.rows / Math.max(1, e.load.threads[e.load.threads.length - 1]));
+  const builtins: Record<string, unknown> = { rows: rowsPerSession, run_ms: e.load.durationMs, offset: 0 };
+  const args = proc.args.map((name) => {
+    if (name === 'key_base') return '@key_base = @key_base';
+    const type = BUILTIN_ARG_TYPES[name] ?? paramSqlType(scenario.parameters.find((p) => p.name === name)!);
+    return `@${name} = ${sqlLiteral(name in builtins ? builtins[name] : values[name], type)}`;
+  });
+  const sql = [
+    `USE ${quoteName(e.labDatabase)};`,
+    'GO',
+    `-- One session's share of the load. Run it from ${e.load.threads.join(', ')} sessions at once (the load command lines`,
+    '-- in this notebook do that); each session takes its own key block so their keys never collide.',
+    `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
+    `EXEC ${proc.name}\n    ${args.join(',\n    ')};`,
+    'GO',
+  ].join('\n');
+  return { title: `Workload: ${proc.name} (server loop)`, purpose: 'The measured load: one call per session, for the run\'s duration or row count.',
+    permission: 'EXECUTE on the scenario\'s procedures (db_owner of the lab database has it)', sql };
+}
+
+/** Every step of the experiment, in the engine's order. */
+export function buildReplay(e: Experiment): ReplayScript {
+  const scenario = getScenario(e.scenario.id);
+  const values: Record<string, ParamValue> = e.scenario.parameters;
+  const db = e.labDatabase;
+  const deploy = [
+    step('Create the lab database (skip if it exists)', 'lab/create', { db, mark: 'Created by hand from a Spinlock Lab notebook' }),
+    ...(deploySteps(scenario, values).length ? [step('Common lab objects', 'lab/common', {}, db)] : []),
+    ...deploySteps(scenario, values).map((id) => step('Deploy', id, fileParams(id, values), db)),
+  ];
+  const knobs: ReplayStep[] = [];
+  const restore: ReplayStep[] = [];
+  const applied = e.knobs.applied;
+  if (applied.delayedDurability) {
+    knobs.push(step(`Delayed durability ${applied.delayedDurability}`, 'knobs/delayed-durability', { db, mode: applied.delayedDurability }));
+    const before = e.knobs.before?.delayedDurability;
+    if (before) restore.push(step(`Delayed durability back to ${before}`, 'knobs/delayed-durability', { db, mode: before }));
+  }
+  if (applied.affinity) {
+    const cpus = applied.affinity.cpus;
+    knobs.push(cpus === 'AUTO'
+      ? step('Process affinity AUTO', 'knobs/affinity-auto', {})
+      : step(`Process affinity ${applied.affinity.spec}`, 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(cpus) }));
+    const before = e.knobs.before?.affinity;
+    if (before) {
+      restore.push(before.type === 'AUTO' || before.cpus.length === 0
+        ? step('Process affinity back to AUTO', 'knobs/affinity-auto', {})
+        : step('Process affinity back to the original CPUs', 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(before.cpus) }));
+    }
+  }
+  return {
+    deploy,
+    knobs,
+    workload: workloadCall(e),
+    sample: step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db }, db),
+    restore,
+    cleanup: cleanupSteps(scenario, values).map((id) => step('Clean up', id, fileParams(id, values), db)),
+  };
+}
+
+/** The equivalent load command lines: Spinlock Lab's own, and ostress (RML Utilities) for people who still use it. */
+export function loadCommandLines(e: Experiment): { spinlab: string; ostress: string[] } {
+  const sets = Object.entries(e.scenario.parameters).map(([k, v]) => `--set ${k}=${String(v)}`).join(' ');
+  const knobs = [
+    e.knobs.applied.delayedDurability ? `--delayed-durability ${e.knobs.applied.delayedDurability.toLowerCase()}` : '',
+    e.knobs.applied.affinity ? `--affinity ${e.knobs.applied.affinity.spec}` : '',
+  ].filter(Boolean).join(' ');
+  const amount = e.load.rows !== null ? `--rows ${e.load.rows}` : `--duration ${Math.round((e.load.durationMs ?? 0) / 1000)}s`;
+  const spinlab = ['npx spinlab run', `--scenario ${e.scenario.id}`, `--threads ${e.load.threads.join(',')}`, amount,
+    `--warmup ${e.load.warmupMs}ms`, `--interval ${e.load.intervalMs}ms`, `--mode ${e.load.mode}`, sets, knobs, `--lab-db ${shellQuote(e.labDatabase)}`].filter(Boolean).join(' ');
+  const call = workloadCall(e).sql.split('\n').filter((l) => l && !l.startsWith('--') && l !== 'GO' && !l.startsWith('USE ')).join(' ').replace(/\s+/g, ' ');
+  const ostress = e.load.threads.map((n) =>
+    `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${e.labDatabase}" -n${n} -r1 -q -Q"${call.replace(/"/g, '""')}"`);
+  return { spinlab, ostress };
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_.-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,39 @@
+// Running a saved experiment again: the options come only from the validated record (scenario, parameters, load,
+// knobs as the user wrote them), never from cell text. The new experiment is appended to the notebook beside the
+// originals, so the notebook then compares them; nothing is overwritten.
+import * as fs from 'node:fs';
+import type { Experiment } from '../../shared/experiment';
+import type { DbTarget } from '../../db/client';
+import { getScenario } from '../scenarios';
+import { resolveParams } from '../../shared/params';
+import type { ExperimentOptions } from '../experiment';
+import { readNotebookFile } from './read';
+import { buildNotebook } from './write';
+
+/** Experiment options that repeat `e` against another target. Parameters are re-validated against today's manifest. */
+export function rerunOptions(e: Experiment, target: DbTarget, outDir: string, over: { labDatabase?: string; stateDir?: string } = {}): ExperimentOptions {
+  const scenario = getScenario(e.scenario.id);
+  const parameters = resolveParams(scenario.parameters, { json: e.scenario.parameters });
+  return {
+    target,
+    scenarioId: scenario.id,
+    parameters,
+    labDatabase: over.labDatabase ?? e.labDatabase,
+    load: { ...e.load, threads: [...e.load.threads] },
+    knobs: { delayedDurability: e.knobs.applied.delayedDurability, affinity: e.knobs.applied.affinity?.spec },
+    outDir,
+    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+    question: e.question ?? undefined,
+    stateDir: over.stateDir,
+  };
+}
+
+/** Adds `next` to the notebook's experiments and rewrites it (charts, tables and summary now compare them). */
+export function appendToNotebook(file: string, next: Experiment): Experiment[] {
+  const { record } = readNotebookFile(file);
+  const experiments = [...record.experiments.filter((e) => e.id !== next.id), next];
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments), null, 1) + '\n');
+  fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the original
+  return experiments;
+}
