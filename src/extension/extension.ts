@@ -1,11 +1,27 @@
-// Placeholder entry while the panel is built (issue #4): proves the bundle carries the engine and the driver.
+// The extension's entry point: it only wires. The panel's logic lives in src/host (plain Node, no vscode).
 import * as vscode from 'vscode';
-import { listScenarios } from '../engine/scenarios';
+import { loadAzdata, setAzdataContext } from './azdata';
+import { registerCommands } from './commands';
+import { LabPanel, VIEW_TYPE, type PanelDeps } from './panel';
+import { outputLog } from './vscodePorts';
 
 export function activate(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.commands.registerCommand('spinlab.open', () => {
-    void vscode.window.showInformationMessage(`Spinlock Lab: ${listScenarios().length} scenarios`);
-  }));
+  const channel = vscode.window.createOutputChannel('Spinlock Lab');
+  const azdata = loadAzdata();
+  void setAzdataContext(azdata);
+  const deps: PanelDeps = { context, log: outputLog(channel), host: azdata ? 'azdata' : 'vscode' };
+  context.subscriptions.push(
+    channel,
+    ...registerCommands(deps, azdata),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
+        LabPanel.revive(panel, deps);
+      },
+    }),
+  );
 }
 
-export function deactivate(): void {}
+/** VS Code is closing: stop a running experiment so its server settings are put back. */
+export function deactivate(): Promise<void> | undefined {
+  return LabPanel.current?.dispose();
+}

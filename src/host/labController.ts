@@ -10,7 +10,7 @@ import { getScenario } from '../engine/scenarios';
 import { MessageRouter, ToHost, ToWebview, message, parseToHost, type ConnectionProfile, type PanelState, type PayloadOf, type ToHostMap, type UiError } from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
 import { passwordKey, type HostPorts } from './ports';
-import { defaultProfile, describeProfile, profileToTarget, type ProfileSecret } from './profiles';
+import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
 import { buildRunRequest, resolveScenario } from './runRequest';
 import { experimentDir, listHistory, readExperiment } from './history';
 import { ServerConnection, summariseJournal } from './serverView';
@@ -163,12 +163,22 @@ export class LabController {
 
   // ------------------------------------------------------------------ profiles and connection
 
-  /** Fills the form (e.g. from an Object Explorer node) without connecting. */
-  prefill(profile: ConnectionProfile): void {
+  /** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
+  prefill(profile: ConnectionProfile): ConnectionProfile {
     this.checkAlive();
-    this.state.draft = profile;
+    const p = matchSavedProfile(this.state.profiles, profile);
+    this.state.draft = p;
     this.state.connection.error = null;
     this.postState();
+    return p;
+  }
+
+  /**
+   * For the host's commands (Azure Data Studio's Object Explorer): connects with a secret the host already has.
+   * It is used for this connection only, never saved. Failures show in the panel.
+   */
+  connectWithSecret(profile: ConnectionProfile, secret: ProfileSecret): Promise<void> {
+    return this.guard(() => this.connect(profile, secret.password, false, { accessToken: secret.accessToken, fromHost: true }));
   }
 
   private pickProfile(id: string | null): void {
@@ -210,7 +220,8 @@ export class LabController {
   }
 
   /** Connects with a profile; a password given here is used and kept in SecretStorage only when savePassword. */
-  async connect(profile: ConnectionProfile, password: string | undefined, savePassword: boolean): Promise<void> {
+  private async connect(profile: ConnectionProfile, password: string | undefined, savePassword: boolean,
+    host: { accessToken?: string; fromHost?: boolean } = {}): Promise<void> {
     this.checkAlive();
     this.requireIdle('connecting');
     const typed = password !== undefined && password !== '';
@@ -223,7 +234,7 @@ export class LabController {
     const where = describeProfile(profile);
     try {
       const secret: ProfileSecret = {};
-      if (profile.authentication === 'entra') secret.accessToken = await this.ports.getEntraToken();
+      if (profile.authentication === 'entra') secret.accessToken = host.accessToken ?? await this.ports.getEntraToken();
       else {
         secret.password = typed ? password : await this.ports.secrets.get(key);
         if (secret.password === undefined) {
@@ -250,7 +261,7 @@ export class LabController {
       return;
     }
     // Remember the profile (never the secret in it), and the password only when asked.
-    if (profile.authentication !== 'entra' && typed) {
+    if (profile.authentication !== 'entra' && typed && !host.fromHost) {
       if (savePassword) await this.ports.secrets.store(key, password!);
       else await this.ports.secrets.delete(key);
     }

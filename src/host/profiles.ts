@@ -203,3 +203,14 @@ export function describeProfile(p: ConnectionProfile): string {
   const where = p.instanceName ? `${p.server}\\${p.instanceName}` : `${p.server}${p.port && p.port !== 1433 ? `,${p.port}` : ''}`;
   return p.user ? `${where} as ${p.domain ? `${p.domain}\\` : ''}${p.user}` : where;
 }
+
+/**
+ * A prefill for a server the user already saved keeps the saved profile's id (and so its saved password); the
+ * prefilled fields win, since they come from the connection the user just picked.
+ */
+export function matchSavedProfile(saved: readonly ConnectionProfile[], prefill: ConnectionProfile): ConnectionProfile {
+  const same = saved.find((p) => p.server.toLowerCase() === prefill.server.toLowerCase() && p.port === prefill.port
+    && (p.instanceName ?? '').toLowerCase() === (prefill.instanceName ?? '').toLowerCase()
+    && p.authentication === prefill.authentication && p.user.toLowerCase() === prefill.user.toLowerCase());
+  return same ? { ...prefill, id: same.id, label: same.label || prefill.label, labDatabase: same.labDatabase } : prefill;
+}

@@ -1,0 +1,52 @@
+// The commands: open the panel, stop the experiment, restore from the journal, and open from another tool's Object
+// Explorer (the MSSQL extension's tree node: prefill only; Azure Data Studio: prefill and connect with its secret).
+import * as vscode from 'vscode';
+import { ProfileError, profileFromAzdata, profileFromMssqlNode } from '../host/profiles';
+import { LabPanel, type PanelDeps } from './panel';
+import { azdataSecret, type AzdataApi } from './azdata';
+
+export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined): vscode.Disposable[] {
+  const fail = (err: unknown) => {
+    const message = err instanceof Error ? err.message : String(err);
+    deps.log.error(message);
+    void vscode.window.showErrorMessage(`Spinlock Lab: ${message}`);
+  };
+  return [
+    vscode.commands.registerCommand('spinlab.open', () => {
+      LabPanel.show(deps);
+    }),
+    vscode.commands.registerCommand('spinlab.stop', () => {
+      if (!LabPanel.current?.controller.stop()) void vscode.window.showInformationMessage('Spinlock Lab: no experiment is running.');
+    }),
+    vscode.commands.registerCommand('spinlab.restore', async () => {
+      const panel = LabPanel.show(deps);
+      if (panel.controller.state.connection.status !== 'connected') {
+        void vscode.window.showInformationMessage('Spinlock Lab: connect to the server in the panel first; Restore then puts back what its journal recorded.');
+        return;
+      }
+      await panel.controller.restoreCommand();
+    }),
+    vscode.commands.registerCommand('spinlab.openFromObjectExplorer', (node: unknown) => {
+      const panel = LabPanel.show(deps);
+      try {
+        panel.controller.prefill(profileFromMssqlNode(node));
+      } catch (err) {
+        fail(err instanceof ProfileError ? err : new Error(`could not read the Object Explorer item (${(err as Error).message})`));
+      }
+    }),
+    vscode.commands.registerCommand('spinlab.openFromAzdataObjectExplorer', async (context: unknown) => {
+      const panel = LabPanel.show(deps);
+      try {
+        const { profile, connectionId } = profileFromAzdata(context);
+        const prefilled = panel.controller.prefill(profile);
+        if (!azdata || !connectionId) return; // the user types the password in the form
+        const secret = await azdataSecret(azdata, connectionId);
+        if (secret.password || secret.accessToken || prefilled.authentication === 'entra') {
+          await panel.controller.connectWithSecret(prefilled, secret);
+        }
+      } catch (err) {
+        fail(err);
+      }
+    }),
+  ];
+}

@@ -1,0 +1,77 @@
+// The Spinlock Lab panel: one WebviewPanel at a time, its HTML from host/html.ts, every webview message handed to
+// the LabController, and the controller disposed (a running experiment stopped and its settings restored) when the
+// panel closes. After a reload VS Code brings the panel back through the serializer registered in extension.ts.
+import * as vscode from 'vscode';
+import { LabController } from '../host/labController';
+import { makeNonce, panelHtml } from '../host/html';
+import type { LogPort } from '../host/ports';
+import type { PanelState } from '../shared/protocol';
+import { createVscodePorts } from './vscodePorts';
+
+export const VIEW_TYPE = 'spinlab.panel';
+export const TITLE = 'Spinlock Lab';
+
+export interface PanelDeps {
+  context: vscode.ExtensionContext;
+  log: LogPort;
+  host: PanelState['host'];
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
+}
+
+export class LabPanel {
+  static current: LabPanel | undefined;
+  readonly controller: LabController;
+  private readonly disposables: vscode.Disposable[] = [];
+  private closing: Promise<void> | undefined;
+
+  /** Shows the panel, creating it when there is none. */
+  static show(deps: PanelDeps): LabPanel {
+    if (LabPanel.current) {
+      LabPanel.current.panel.reveal();
+      return LabPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, TITLE, vscode.ViewColumn.Active, webviewOptions(deps.context.extensionUri));
+    return new LabPanel(panel, deps);
+  }
+
+  /** A panel VS Code restored after a reload. */
+  static revive(panel: vscode.WebviewPanel, deps: PanelDeps): LabPanel {
+    LabPanel.current?.dispose();
+    panel.webview.options = webviewOptions(deps.context.extensionUri);
+    return new LabPanel(panel, deps);
+  }
+
+  private constructor(private readonly panel: vscode.WebviewPanel, deps: PanelDeps) {
+    LabPanel.current = this;
+    const webview = panel.webview;
+    const root = deps.context.extensionUri;
+    webview.html = panelHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
+    });
+    this.controller = new LabController(createVscodePorts(deps.context, webview, deps.log), { host: deps.host });
+    this.disposables.push(
+      webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),
+      panel.onDidDispose(() => void this.dispose()),
+    );
+    void this.controller.start();
+  }
+
+  /** Closes the panel's work: stops a running experiment (its settings are put back) and the connection. */
+  dispose(): Promise<void> {
+    if (this.closing) return this.closing;
+    if (LabPanel.current === this) LabPanel.current = undefined;
+    this.closing = this.controller.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+    return this.closing;
+  }
+}
