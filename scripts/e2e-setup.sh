@@ -21,6 +21,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
 fi
 
+ENTRY="$CACHE/node_modules/code-server/out/node/entry.js"
+if [ -f "$STAMP" ] && [ ! -f "$ENTRY" ]; then
+  echo "e2e-setup: $STAMP is there but code-server is not ($ENTRY): installing again"
+  rm -f "$STAMP"
+fi
 if [ -f "$STAMP" ]; then
   echo "e2e-setup: code-server $VERSION already installed in $CACHE"
   exit 0

@@ -88,6 +88,9 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     await runCommand(page, 'Spinlock Lab: Open');
     panel = new PanelDriver(page);
     await panel.visible('#btn-connect', 30_000);
+    // The scenario picker is drawn once the host's first state arrived: only then is the form the host's draft
+    // (typing earlier would be overwritten by it).
+    await panel.visible('#scenario', 30_000);
     await panel.visible('#conn-server');
   }));
 
