@@ -1,5 +1,5 @@
 // `spinlab demo` (npm run demo): start the built-in simulator on a free loopback port, run disk-insert over a short
-// sweep, print the results and leave the output folder. Everything it prints is labelled as simulated.
+// sweep, print the results and leave the output folder (experiment.json, samples.jsonl, experiment.ipynb). Everything it prints is labelled as simulated.
 import * as path from 'node:path';
 import { runCommand } from './main';
 
@@ -26,6 +26,7 @@ export async function runDemo(outDir: string | undefined, out: (s: string) => vo
       scenario: 'disk-insert', threads: '1,2,4', duration: '3s', warmup: '1s', interval: '1s', mode: 'server-loop',
       set: ['batch_size=1'], deploy: true, out: dir, labDb: 'SpinlockLab', title: 'Demo: disk-insert on the simulator, 1 to 4 threads',
       question: 'How do throughput and spinlock pressure change as sessions are added?',
+      notebook: path.join(dir, 'experiment.ipynb'),
     }, out, (s) => process.stderr.write(s));
   } finally {
     await sim.close();
