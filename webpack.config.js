@@ -49,4 +49,14 @@ const webview = {
   output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js' },
 };
 
-module.exports = [extension, webview];
+/** @type {import('webpack').Configuration} The notebook renderer: an ES module VS Code loads into notebook output. */
+const renderer = {
+  ...common('tsconfig.webview.json'),
+  name: 'renderer',
+  target: 'web',
+  entry: { renderer: './src/renderer/seriesRenderer.ts' },
+  experiments: { outputModule: true },
+  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', library: { type: 'module' } },
+};
+
+module.exports = [extension, webview, renderer];

@@ -41,6 +41,7 @@ const allowedLayers: Record<string, string[]> = {
   host: ['host', 'engine', 'db', 'shared'],
   extension: ['extension', 'host', 'engine', 'db', 'shared'],
   webview: ['webview', 'shared'],
+  renderer: ['renderer', 'shared'],
 };
 const driverPackages = new Set(['mssql', 'tedious']);
 const hostOnlyPackages = new Set(['vscode', 'azdata']);
@@ -60,7 +61,7 @@ test('every source file imports only from the layers below it', () => {
         }
         if (t.pkg && driverPackages.has(t.pkg) && layer !== 'db') problems.push(`${where} imports the driver ${t.pkg}`);
         if (t.pkg && hostOnlyPackages.has(t.pkg) && layer !== 'extension') problems.push(`${where} imports ${t.pkg}`);
-        if (t.pkg && t.pkg.startsWith('node:') && (layer === 'webview' || layer === 'shared')) problems.push(`${where} imports ${t.pkg}`);
+        if (t.pkg && t.pkg.startsWith('node:') && (layer === 'webview' || layer === 'renderer' || layer === 'shared')) problems.push(`${where} imports ${t.pkg}`);
       }
     }
   }

@@ -8,6 +8,7 @@ import { csvField, samplesCsv, tsqlBundle } from '../../src/engine/notebook/expo
 import { buildReplay, loadCommandLines, quoteName, sqlLiteral } from '../../src/engine/notebook/replay';
 import { downsample, escapeXml, niceTicks, svgLineChart } from '../../src/engine/notebook/svgChart';
 import { lines } from '../../src/engine/notebook/nbformat';
+import { checkSeriesPayload } from '../../src/shared/seriesPayload';
 import { experiment } from '../helpers/builders';
 import type { Experiment } from '../../src/shared/experiment';
 
@@ -174,4 +175,15 @@ test('nbformat line lists: every line but the last ends in a newline', () => {
   assert.deepEqual(lines('a\nb'), ['a\n', 'b']);
   assert.deepEqual(lines('a\n'), ['a\n']);
   assert.deepEqual(lines(''), []);
+});
+
+test('every chart payload the writer emits passes the renderer\'s check; a bad payload is refused with the reason', () => {
+  const nb = buildNotebook([sweep()]);
+  const payloads = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : [])).map((o) => o.data[SERIES_MIME]).filter(Boolean);
+  assert.ok(payloads.length >= 6);
+  for (const p of payloads) assert.deepEqual(checkSeriesPayload(JSON.parse(JSON.stringify(p))), p);
+  assert.throws(() => checkSeriesPayload(null), /not an object/);
+  assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'pie', series: [] }), /kind/);
+  assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: [{ name: 'a', points: [[1, 'x']] }] }), /point 1 is not a pair/);
+  assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: Array(65).fill({ name: 'a', points: [] }) }), /at most 64/);
 });

@@ -11,11 +11,13 @@ import { resultsReport } from '../report';
 import { NotebookBuilder, displayData, type DisplayDataOutput, type Notebook } from './nbformat';
 import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
 import { escapeXml, svgLineChart, type SvgSeries } from './svgChart';
+import type { SeriesPayload } from '../../shared/seriesPayload';
 
 /** Version of metadata.spinlab. Bump it with a migration in read.ts when its shape changes. */
 export const NOTEBOOK_RECORD_VERSION = 1;
-/** Output type carrying chart series for the extension's renderer; other viewers show the SVG beside it. */
-export const SERIES_MIME = 'application/vnd.spinlab.series+json';
+/** Output type carrying chart series for the extension's renderer (src/renderer); other viewers show the SVG beside it. */
+export { SERIES_MIME } from '../../shared/seriesPayload';
+import { SERIES_MIME } from '../../shared/seriesPayload';
 
 export interface SpinlabNotebookRecord {
   version: typeof NOTEBOOK_RECORD_VERSION;
@@ -23,13 +25,6 @@ export interface SpinlabNotebookRecord {
   experiments: Experiment[];
 }
 
-export interface SeriesPayload {
-  title: string;
-  xLabel: string;
-  yLabel: string;
-  kind: 'time' | 'scaling';
-  series: { name: string; points: [number, number][] }[];
-}
 
 function label(e: Experiment, many: boolean): string {
   return many ? `${e.server.serverName} ${e.createdAt.slice(0, 16).replace('T', ' ')}` : '';
