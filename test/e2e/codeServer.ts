@@ -11,7 +11,8 @@ import * as path from 'node:path';
 /** The repository root (this file runs from out/test/e2e). */
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'e2e');
-export const VSIX = path.join(ROOT, 'spinlock-lab.vsix');
+/** The VSIX under test: the one scripts/package.js builds, or SPINLAB_E2E_VSIX (e.g. one built in a clean worktree). */
+export const VSIX = process.env.SPINLAB_E2E_VSIX ?? path.join(ROOT, 'spinlock-lab.vsix');
 
 const CACHE = process.env.SPINLAB_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'spinlab-e2e');
 export const CODE_SERVER_ENTRY = path.join(CACHE, 'node_modules', 'code-server', 'out', 'node', 'entry.js');

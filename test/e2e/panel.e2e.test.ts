@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { ARTIFACTS, CodeServer, DARK_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
-import { clickDialogButton, dialogText, launchBrowser, openWorkbench, runCommand, screenshot, setColorTheme, webview } from './workbench';
+import { clickDialogButton, dialogText, editorTab, launchBrowser, openWorkbench, runCommand, screenshot, setColorTheme, webview } from './workbench';
 import { CHARTS, PanelDriver } from './panelDriver';
 
 const PASSWORD = 'Sim-E2e-Pw1!';
@@ -86,6 +86,8 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     browser = await launchBrowser();
     page = await openWorkbench(browser, cs.workbenchUrl);
     await runCommand(page, 'Spinlock Lab: Open');
+    await editorTab(page, 'Spinlock Lab').waitFor({ state: 'visible', timeout: 20_000 })
+      .catch(() => { throw new Error('expected an editor tab "Spinlock Lab" after running Spinlock Lab: Open'); });
     panel = new PanelDriver(page);
     await panel.visible('#btn-connect', 30_000);
     // The scenario picker is drawn once the host's first state arrived: only then is the form the host's draft
@@ -175,9 +177,12 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       assert.equal(journals().length, 1, `expected the extension to journal the original settings in SPINLAB_STATE_DIR (${cs.stateDir})`);
       await panel.waitStatus('#run-status', 'running', 20_000);
 
-      // Midway: some ticks drawn, far from the 60 s end.
-      const start = await panel.chartPoints('throughput');
-      await waitFor('the throughput chart to draw 4 more points during the run', async () => (await panel.chartPoints('throughput')) >= start + 4, 15_000);
+      // Midway: the load has run for a while (4 sessions on the server, a second of ticks drawn), far from its 60 s end.
+      await waitFor('the 4 sessions of the run to be running on the simulator', () => sim.model.workloads.active().length === 4, 20_000, 50);
+      const loadSince = Date.now();
+      await waitFor('a second of load and at least 4 points in the throughput chart', async () =>
+        Date.now() - loadSince >= 1_000 && (await panel.chartPoints('throughput')) >= 4, 15_000);
+      assert.equal(await panel.status('#run-status'), 'running', 'the panel says the run is going on');
       assert.deepEqual(knobs(), during, 'the changed settings hold while the run goes on');
       await panel.click('#btn-stop');
       await panel.waitStatus('#run-status', 'cancelled', 30_000);
