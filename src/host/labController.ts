@@ -2,7 +2,6 @@
 // the protocol's schemas, and runs one handler per message (connect, deploy, run, stop, restore, history...). The host
 // (VS Code, Azure Data Studio or a test) is reached only through HostPorts.
 import * as path from 'node:path';
-import { runExperiment, newExperimentId } from '../engine/experiment';
 import { cleanupScenario, deployScenario } from '../engine/lab';
 import { restoreServer } from '../engine/knobs';
 import { defaultStateDir } from '../engine/journal';
@@ -11,11 +10,13 @@ import { MessageRouter, ToHost, ToWebview, message, parseToHost, type Connection
 import type { ParamValue } from '../shared/experiment';
 import { passwordKey, type HostPorts } from './ports';
 import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
-import { buildRunRequest, resolveScenario } from './runRequest';
+import { CONFIRM_ACTION, CONFIRM_TITLE, buildRunRequest, confirmDetail, resolveScenario } from './runRequest';
+import { executeRun } from './experimentRun';
+
+export { CONFIRM_ACTION };
 import { experimentDir, listHistory, readExperiment } from './history';
 import { ServerConnection, summariseJournal } from './serverView';
 import { UiFailure, toUiError } from './uiErrors';
-import { applyProgress, startingView } from './activeRun';
 import { restoreSelection, scenarioSummaries } from './defaults';
 
 export interface LabControllerOptions {
@@ -25,7 +26,6 @@ export interface LabControllerOptions {
 }
 
 const SELECTION_KEY = 'spinlab.selection';
-export const CONFIRM_ACTION = 'Apply and Run';
 
 type Payload<K extends keyof ToHostMap> = PayloadOf<ToHostMap[K]>;
 
@@ -381,55 +381,33 @@ export class LabController {
     const title = p.title?.trim() || `${scenario.name}: ${req.load.threads.join(', ')} threads`;
     const settings = this.ports.settings();
     if (req.changes.length && settings.confirmServerChanges) {
-      const detail = `This experiment changes server-wide settings on ${conn.identity.serverName}:\n\n${req.changes.map((c) => `- ${c}`).join('\n')}\n\n`
-        + 'The original values are written to the restore journal first and put back when the experiment ends, fails or is cancelled '
-        + '(or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while it runs.';
-      const ok = await this.ports.confirm('Spinlock Lab will change server-wide settings', detail, CONFIRM_ACTION);
+      const ok = await this.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, req.changes), CONFIRM_ACTION);
       if (!ok) {
         this.ports.log.info('run cancelled at the confirmation: nothing was changed');
         return;
       }
       this.checkAlive();
+      if (this.conn !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
       if (this.running) throw new UiFailure({ message: 'Another experiment started meanwhile.', fix: 'Stop it first.' });
     }
     for (const c of req.changes) this.ports.log.info(`will change ${c}`);
-
-    const id = newExperimentId(req.scenarioId);
-    const outDir = path.join(settings.resultsFolder, id);
-    const view = startingView(id, title, req.scenarioId, conn.identity.simulated);
-    this.state.active = view;
-    this.state.lastError = null;
-    const deployedAs = this.deployed.get(req.scenarioId);
-    const deploy = deployedAs !== JSON.stringify(req.parameters);
-    const ac = new AbortController();
+    const deploy = this.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
     let resolveDone!: () => void;
-    this.running = { ac, done: new Promise<void>((r) => { resolveDone = r; }) };
-    this.postState();
-    this.ports.log.info(`experiment ${id}: ${req.scenarioId} on ${conn.description}, threads ${req.load.threads.join(',')}; saving to ${outDir}`);
+    const done = new Promise<void>((r) => { resolveDone = r; });
     try {
-      const result = await this.ports.withProgress(`Spinlock Lab: ${title}`, (report, signal) => {
-        if (signal.aborted) ac.abort();
-        signal.addEventListener('abort', () => ac.abort(), { once: true });
-        return runExperiment({
-          target: conn.target, scenarioId: req.scenarioId, parameters: req.parameters, labDatabase: conn.labDatabase, load: req.load,
-          knobs: req.knobs, outDir, title, question: p.question?.trim() || undefined, deploy, stateDir: this.stateDir, id,
-        }, ac.signal, (ev) => applyProgress(view, ev, req.load.threads.length, {
-          post: (m) => { if (!this.disposed) this.ports.post(m); },
-          changed: () => this.postState(),
-          report,
-        }));
+      const outcome = await executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy, resultsFolder: settings.resultsFolder, stateDir: this.stateDir }, {
+        ports: this.ports,
+        disposed: () => this.disposed,
+        postState: () => this.postState(),
+        started: (view, ac) => {
+          this.running = { ac, done };
+          this.state.active = view;
+          this.state.lastError = null;
+          this.postState();
+        },
       });
-      if (deploy) this.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
-      view.status = result.experiment.status;
-      view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${req.load.threads.length} runs; saved ${result.file}`;
-      this.ports.log.info(`experiment ${id} ${result.experiment.status}`);
-      for (const e of result.experiment.events) if (e.level !== 'info' || e.message.startsWith('restored')) this.ports.log.info(`  ${e.level}: ${e.message}`);
-    } catch (err) {
-      view.status = ac.signal.aborted ? 'cancelled' : 'failed';
-      const ui = toUiError(err);
-      view.message = ui.message;
-      this.state.lastError = ui;
-      this.ports.log.error(`experiment ${id} ${view.status}: ${ui.message}`);
+      if (outcome.result && deploy) this.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
+      if (outcome.error) this.state.lastError = outcome.error;
     } finally {
       this.running = null;
       resolveDone();

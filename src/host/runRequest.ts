@@ -122,3 +122,14 @@ export function describeChanges(server: ServerFacts, dd: RunRequest['knobs']['de
   }
   return out;
 }
+
+export const CONFIRM_TITLE = 'Spinlock Lab will change server-wide settings';
+/** The confirmation's button: the run starts only when the user picks it. */
+export const CONFIRM_ACTION = 'Apply and Run';
+
+/** The confirmation's text: what changes from what to what, and that it is journaled and put back. */
+export function confirmDetail(serverName: string, changes: string[]): string {
+  return `This experiment changes server-wide settings on ${serverName}:\n\n${changes.map((c) => `- ${c}`).join('\n')}\n\n`
+    + 'The original values are written to the restore journal first and put back when the experiment ends, fails or is cancelled '
+    + '(or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while it runs.';
+}
