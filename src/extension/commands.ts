@@ -1,9 +1,24 @@
 // The commands: open the panel, stop the experiment, restore from the journal, and open from another tool's Object
-// Explorer (the MSSQL extension's tree node: prefill only; Azure Data Studio: prefill and connect with its secret).
+// Explorer (the MSSQL extension's tree node: prefill only; Azure Data Studio: prefill and connect with its secret), and
+// run a saved notebook's experiment again against the connected server.
 import * as vscode from 'vscode';
 import { ProfileError, profileFromAzdata, profileFromMssqlNode } from '../host/profiles';
 import { LabPanel, type PanelDeps } from './panel';
 import { azdataSecret, type AzdataApi } from './azdata';
+
+/**
+ * The notebook to re-run: the one the command was invoked on (toolbar or explorer), else the active notebook editor's,
+ * else one the user picks.
+ */
+async function notebookFile(arg: unknown): Promise<string | undefined> {
+  if (arg instanceof vscode.Uri) return arg.fsPath;
+  const fromToolbar = (arg as { notebookEditor?: { notebookUri?: vscode.Uri } } | undefined)?.notebookEditor?.notebookUri;
+  if (fromToolbar) return fromToolbar.fsPath;
+  const active = vscode.window.activeNotebookEditor?.notebook.uri;
+  if (active?.fsPath.endsWith('.ipynb')) return active.fsPath;
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Spinlock Lab notebook': ['ipynb'] }, openLabel: 'Run again' });
+  return picked?.[0]?.fsPath;
+}
 
 export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined): vscode.Disposable[] {
   const fail = (err: unknown) => {
@@ -25,6 +40,12 @@ export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined)
         return;
       }
       await panel.controller.restoreCommand();
+    }),
+    vscode.commands.registerCommand('spinlab.rerunNotebook', async (arg?: unknown) => {
+      const file = await notebookFile(arg);
+      if (!file) return;
+      const panel = LabPanel.show(deps);
+      await panel.controller.rerunNotebook(file);
     }),
     vscode.commands.registerCommand('spinlab.openFromObjectExplorer', (node: unknown) => {
       const panel = LabPanel.show(deps);

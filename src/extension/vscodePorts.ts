@@ -76,6 +76,18 @@ export function createVscodePorts(context: vscode.ExtensionContext, webview: vsc
     async revealPath(p) {
       await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(p));
     },
+    async pickSaveFile(defaultName, filters) {
+      const base = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+      const uri = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, defaultName), filters });
+      return uri?.fsPath;
+    },
+    async pickFolder(title) {
+      const uris = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, title, openLabel: 'Export here' });
+      return uris?.[0]?.fsPath;
+    },
+    async openFile(p) {
+      await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(p));
+    },
     log,
     settings: () => ({
       confirmServerChanges: vscode.workspace.getConfiguration('spinlab').get<boolean>('confirmServerChanges') ?? true,

@@ -12,6 +12,9 @@ import { passwordKey, type HostPorts } from './ports';
 import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
 import { CONFIRM_ACTION, CONFIRM_TITLE, buildRunRequest, confirmDetail, resolveScenario } from './runRequest';
 import { executeRun } from './experimentRun';
+import type { ExperimentResult } from '../engine/experiment';
+import { appendToNotebook } from '../engine/notebook/rerun';
+import { exportTo, notebookOriginal, rerunPayload, saveAsNotebook } from './notebookActions';
 
 export { CONFIRM_ACTION };
 import { experimentDir, listHistory, readExperiment } from './history';
@@ -106,6 +109,8 @@ export class LabController {
     on('openExperiment', (p) => this.openExperiment(p.id));
     on('revealExperiment', (p) => this.revealExperiment(p.id));
     on('copyText', (p) => this.copyText(p.text));
+    on('saveNotebook', (p) => this.saveNotebook(p.id));
+    on('exportExperiment', (p) => this.exportExperiment(p.id, p.kind));
   }
 
   /** Runs an operation; any failure becomes lastError (and a log line), never an exception. */
@@ -363,7 +368,7 @@ export class LabController {
 
   // ------------------------------------------------------------------ experiments
 
-  private async run(p: Payload<'run'>): Promise<void> {
+  private async run(p: Payload<'run'>): Promise<ExperimentResult | null> {
     const conn = this.requireConnection();
     this.requireIdle('another run');
     await this.refreshKnobs();
@@ -384,7 +389,7 @@ export class LabController {
       const ok = await this.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, req.changes), CONFIRM_ACTION);
       if (!ok) {
         this.ports.log.info('run cancelled at the confirmation: nothing was changed');
-        return;
+        return null;
       }
       this.checkAlive();
       if (this.conn !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
@@ -394,8 +399,9 @@ export class LabController {
     const deploy = this.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });
+    let outcome: Awaited<ReturnType<typeof executeRun>>;
     try {
-      const outcome = await executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy, resultsFolder: settings.resultsFolder, stateDir: this.stateDir }, {
+      outcome = await executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy, resultsFolder: settings.resultsFolder, stateDir: this.stateDir }, {
         ports: this.ports,
         disposed: () => this.disposed,
         postState: () => this.postState(),
@@ -412,12 +418,13 @@ export class LabController {
       this.running = null;
       resolveDone();
     }
-    if (this.disposed) return;
+    if (this.disposed) return outcome.result;
     await this.guard(async () => {
       await this.refreshKnobs();
       this.readJournalAndHistory();
     });
     this.postState();
+    return outcome.result;
   }
 
   /** Stops the running experiment (its knobs are restored by the engine). */
@@ -458,6 +465,39 @@ export class LabController {
     const dir = experimentDir(this.ports.settings().resultsFolder, id);
     if (!dir) throw new UiFailure({ message: `"${id}" is not an experiment of this folder.` });
     await this.ports.revealPath(path.join(dir, 'experiment.json'));
+  }
+
+  private async saveNotebook(id: string): Promise<void> {
+    const file = await saveAsNotebook(this.ports, readExperiment(this.ports.settings().resultsFolder, id));
+    if (!file) return;
+    this.toast(`Saved ${path.basename(file)}`);
+    await this.ports.openFile(file);
+  }
+
+  private async exportExperiment(id: string, kind: 'csv' | 'tsql'): Promise<void> {
+    const dir = await exportTo(this.ports, readExperiment(this.ports.settings().resultsFolder, id), kind);
+    if (!dir) return;
+    this.toast(`Exported to ${dir}`);
+    await this.ports.revealPath(dir);
+  }
+
+  /**
+   * "Run this experiment again": the notebook's original experiment, repeated on the connected server through the same
+   * confirmed, cancellable run as the Run button; the new experiment is then added to the notebook beside the others.
+   */
+  async rerunNotebook(file: string): Promise<void> {
+    await this.guard(async () => {
+      const original = notebookOriginal(file);
+      if (!this.conn) {
+        throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
+      }
+      const result = await this.run(rerunPayload(original));
+      if (!result) return;
+      const all = appendToNotebook(file, result.experiment);
+      this.ports.log.info(`added ${result.experiment.id} to ${file} (${all.length} experiments)`);
+      this.toast(`Added the re-run to ${path.basename(file)} (${all.length} experiments)`);
+      await this.ports.openFile(file);
+    });
   }
 
   private async copyText(text: string): Promise<void> {

@@ -52,6 +52,12 @@ export interface HostPorts {
   copyToClipboard(text: string): Promise<void>;
   /** Shows a file or folder in the OS file manager. */
   revealPath(path: string): Promise<void>;
+  /** Asks where to save a file; undefined when the user cancels. */
+  pickSaveFile(defaultName: string, filters: Record<string, string[]>): Promise<string | undefined>;
+  /** Asks for a folder; undefined when the user cancels. */
+  pickFolder(title: string): Promise<string | undefined>;
+  /** Opens a file in the editor (a notebook opens in the notebook editor). */
+  openFile(path: string): Promise<void>;
   log: LogPort;
   settings(): HostSettings;
 }

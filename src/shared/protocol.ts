@@ -169,7 +169,8 @@ function toWebview<P>() {
 const paramValue = z.union([z.number().finite(), z.string().max(256), z.boolean()]);
 const parameters = z.record(z.string().max(64), paramValue).refine((r) => Object.keys(r).length <= 64, 'too many parameters');
 const text = (max: number) => z.string().max(max);
-const experimentId = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'not an experiment id');
+// Letters, digits, '-', '_' and '.', not starting with '.': an id is also a folder name, so '.' and '..' are refused.
+const experimentId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id');
 
 export const runSettingsSchema = z.object({
   mode: z.enum(['server-loop', 'client-loop']),
@@ -222,6 +223,10 @@ export const ToHost = {
   openExperiment: fromWebview('openExperiment', z.object({ id: experimentId })),
   revealExperiment: fromWebview('revealExperiment', z.object({ id: experimentId })),
   copyText: fromWebview('copyText', z.object({ text: z.string().max(1_000_000) })),
+  /** Save a saved experiment as a Jupyter notebook (the host asks where). */
+  saveNotebook: fromWebview('saveNotebook', z.object({ id: experimentId })),
+  /** Export a saved experiment's samples as CSV or its T-SQL as a script bundle (the host asks for a folder). */
+  exportExperiment: fromWebview('exportExperiment', z.object({ id: experimentId, kind: z.enum(['csv', 'tsql']) })),
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */

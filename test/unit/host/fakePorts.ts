@@ -20,6 +20,10 @@ export interface FakePorts extends HostPorts {
   cancelProgress(): void;
   clipboard: string[];
   revealed: string[];
+  /** What pickSaveFile / pickFolder answer (undefined: the user cancelled), and what was opened. */
+  saveFileAnswer: string | undefined;
+  folderAnswer: string | undefined;
+  opened: string[];
   memento: Map<string, unknown>;
   settingsValue: HostSettings;
   entraToken: string;
@@ -45,6 +49,9 @@ export function fakePorts(over: Partial<HostSettings> = {}): FakePorts {
     progressReports: [],
     clipboard: [],
     revealed: [],
+    saveFileAnswer: undefined,
+    folderAnswer: undefined,
+    opened: [],
     memento: new Map(),
     settingsValue: { confirmServerChanges: true, resultsFolder: tmpDir('results'), ...over },
     entraToken: 'entra-token-xyz',
@@ -102,6 +109,15 @@ export function fakePorts(over: Partial<HostSettings> = {}): FakePorts {
     },
     async revealPath(p) {
       f.revealed.push(p);
+    },
+    async pickSaveFile() {
+      return f.saveFileAnswer;
+    },
+    async pickFolder() {
+      return f.folderAnswer;
+    },
+    async openFile(p) {
+      f.opened.push(p);
     },
     log: {
       info: (l) => f.lines.push(`info ${l}`),

@@ -1,0 +1,61 @@
+// The panel's notebook and export actions over saved experiments: save as a notebook, export CSV or the T-SQL
+// bundle, and turn a saved notebook into a run request for "Run this experiment again". Plain Node; the host's
+// dialogs come through HostPorts.
+import * as path from 'node:path';
+import type { Experiment } from '../shared/experiment';
+import type { PayloadOf, ToHostMap } from '../shared/protocol';
+import { exportExperiment, writeNotebookFile } from '../engine/notebook/export';
+import { readNotebookFile, NotebookError } from '../engine/notebook/read';
+import type { HostPorts } from './ports';
+import { UiFailure } from './uiErrors';
+
+export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): Promise<string | null> {
+  const file = await ports.pickSaveFile(`${experiment.id}.ipynb`, { 'Jupyter notebook': ['ipynb'] });
+  if (!file) return null;
+  writeNotebookFile(file, [experiment]);
+  ports.log.info(`saved ${experiment.id} as the notebook ${file}`);
+  return file;
+}
+
+export async function exportTo(ports: HostPorts, experiment: Experiment, kind: 'csv' | 'tsql'): Promise<string | null> {
+  const dir = await ports.pickFolder(kind === 'csv' ? 'Export the samples as CSV into this folder' : 'Export the T-SQL scripts into this folder');
+  if (!dir) return null;
+  const target = path.join(dir, `${experiment.id}-${kind}`);
+  const written = exportExperiment([experiment], kind === 'csv' ? { csvDir: target } : { tsqlDir: target });
+  ports.log.info(`exported ${experiment.id} (${kind}): ${written.length} files in ${target}`);
+  return target;
+}
+
+/** The original experiment of a saved notebook, validated; a bad file becomes a UiFailure that says why. */
+export function notebookOriginal(file: string): Experiment {
+  try {
+    return readNotebookFile(file).record.experiments[0];
+  } catch (err) {
+    if (err instanceof NotebookError) throw new UiFailure({ message: err.message, fix: 'Open a notebook saved by Spinlock Lab (from the panel or `spinlab export --notebook`).' });
+    throw err;
+  }
+}
+
+const ms = (n: number) => `${n}ms`;
+
+/** The panel's run message for repeating `e`: the same scenario, parameters, load and knobs, as the form would send. */
+export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['run']> {
+  return {
+    scenarioId: e.scenario.id,
+    parameters: { ...e.scenario.parameters },
+    run: {
+      mode: e.load.mode,
+      threads: e.load.threads.join(','),
+      duration: e.load.durationMs === null ? '' : ms(e.load.durationMs),
+      rows: e.load.rows === null ? '' : String(e.load.rows),
+      warmup: ms(e.load.warmupMs),
+      interval: ms(e.load.intervalMs),
+    },
+    knobs: {
+      delayedDurability: e.knobs.applied.delayedDurability ?? 'unchanged',
+      affinity: e.knobs.applied.affinity?.spec ?? '',
+    },
+    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+    question: e.question ?? undefined,
+  };
+}
