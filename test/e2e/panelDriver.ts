@@ -86,7 +86,11 @@ export class PanelDriver {
   /** Ticks or unticks a checkbox by clicking it (only when it is not already as wanted). */
   async setChecked(selector: string, checked: boolean): Promise<void> {
     await this.visible(selector);
-    if ((await this.isChecked(selector)) !== checked) await this.el(selector).click();
+    if ((await this.isChecked(selector)) !== checked) {
+      // Space on the focused box, as a keyboard user does: a vscode-checkbox toggles only on a click on its inner
+      // label, which the layout can put away from the element's own box.
+      await this.el(selector).press('Space');
+    }
     await waitFor(`${selector} to be ${checked ? 'ticked' : 'unticked'}`, async () => (await this.isChecked(selector)) === checked, 5_000);
   }
 
@@ -129,6 +133,31 @@ export class PanelDriver {
   async waitStatus(selector: string, wanted: string | string[], timeoutMs: number): Promise<string> {
     const list = Array.isArray(wanted) ? wanted : [wanted];
     return (await this.waitAttr(selector, 'data-status', (v) => v !== null && list.includes(v), `to be ${list.join(' or ')}`, timeoutMs))!;
+  }
+
+  /**
+   * Records every distinct value `selector`'s data-status takes (polled every 100 ms) until stop() is called: to check
+   * a status the panel shows on the way (running) without racing for it.
+   */
+  watchStatus(selector: string): { seen: string[]; stop(): Promise<string[]> } {
+    const seen: string[] = [];
+    let busy: Promise<void> | null = null;
+    const poll = () => {
+      if (busy) return;
+      busy = this.el(selector).getAttribute('data-status', { timeout: 500 }).then((v) => {
+        if (v !== null && seen[seen.length - 1] !== v) seen.push(v);
+      }, () => undefined).finally(() => { busy = null; });
+    };
+    poll();
+    const timer = setInterval(poll, 100);
+    return {
+      seen,
+      async stop() {
+        clearInterval(timer);
+        await busy;
+        return seen;
+      },
+    };
   }
 
   /** Data points a live chart has drawn so far. */
