@@ -4,7 +4,7 @@ import { DbSession, parseParameterDeclaration, str, type DbTarget } from '../db/
 import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
 import { explain, SpinlabError } from './errors';
-import { cleanupSteps, deploySteps, needsXtp, type ScenarioManifest } from './scenarios';
+import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
 import { loadSqlFile } from './sqlFiles';
 import pkg from '../../package.json';
 
@@ -52,6 +52,13 @@ export function fileParams(id: string, values: Record<string, ParamValue>): Reco
     out[name] = values[name];
   }
   return out;
+}
+
+/** Scenarios whose tables are in the lab database (sql/lab/tables.sql): a scenario counts when any of its tables is there. */
+export async function deployedScenarios(admin: DbSession, db: string): Promise<string[]> {
+  const [rows = []] = await admin.runFile('lab/tables', { db });
+  const present = new Set(rows.map((r) => str(r.table_name).toLowerCase()));
+  return listScenarios().filter((s) => s.progress.tables.some((t) => present.has(t.toLowerCase()))).map((s) => s.id);
 }
 
 export async function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,

@@ -299,7 +299,7 @@ export class LabController {
   private async readServer(): Promise<void> {
     const conn = this.conn!;
     const facts = await conn.read();
-    this.state.server = { ...facts, deployed: [...this.deployed.keys()] };
+    this.state.server = facts;
     this.readJournalAndHistory();
   }
 
@@ -319,10 +319,10 @@ export class LabController {
   private async refreshKnobs(): Promise<void> {
     const conn = this.conn;
     if (!conn || !this.state.server) return;
-    const { knobs, labExists } = await conn.readKnobs();
+    const { knobs, labExists, deployed } = await conn.readKnobs();
     this.state.server.knobs = knobs;
     this.state.server.labExists = labExists;
-    this.state.server.deployed = [...this.deployed.keys()];
+    this.state.server.deployed = deployed;
   }
 
   private async refreshServer(): Promise<void> {

@@ -4,7 +4,7 @@ import { DbSession, describeTarget, type DbTarget } from '../db/client';
 import { SpinlabError, grantFor } from '../engine/errors';
 import { journalFor, readKnobState } from '../engine/knobs';
 import type { Journal } from '../engine/journal';
-import { probeLab } from '../engine/lab';
+import { deployedScenarios, probeLab } from '../engine/lab';
 import { readIdentity, readTopology } from '../engine/server';
 import type { JournalSummary } from '../shared/protocol';
 import type { KnobState } from '../shared/experiment';
@@ -16,6 +16,8 @@ export interface ServerFactsRead {
   topology: Topology;
   knobs: KnobState;
   labExists: boolean;
+  /** Scenarios whose tables are in the lab database. */
+  deployed: string[];
 }
 
 export class ServerConnection {
@@ -58,13 +60,19 @@ export class ServerConnection {
     const { topology, startTime } = await readTopology(admin, this.identity);
     this.identity.startTime = startTime;
     const knobs = await readKnobState(admin, this.labDatabase);
-    const probe = await probeLab(admin, this.labDatabase);
-    return { identity: this.identity, topology, knobs, labExists: probe.exists };
+    const { labExists, deployed } = await this.readLab(admin);
+    return { identity: this.identity, topology, knobs, labExists, deployed };
   }
 
-  async readKnobs(): Promise<{ knobs: KnobState; labExists: boolean }> {
+  async readKnobs(): Promise<{ knobs: KnobState; labExists: boolean; deployed: string[] }> {
     const admin = await this.session();
-    return { knobs: await readKnobState(admin, this.labDatabase), labExists: (await probeLab(admin, this.labDatabase)).exists };
+    return { knobs: await readKnobState(admin, this.labDatabase), ...(await this.readLab(admin)) };
+  }
+
+  /** Whether the lab database exists and which scenarios have their tables in it (only if it is Spinlock Lab's). */
+  private async readLab(admin: DbSession): Promise<{ labExists: boolean; deployed: string[] }> {
+    const probe = await probeLab(admin, this.labDatabase);
+    return { labExists: probe.exists, deployed: probe.exists && probe.ours ? await deployedScenarios(admin, this.labDatabase) : [] };
   }
 
   journal(stateDir: string): Journal | null {

@@ -35,6 +35,15 @@ const probe: BatchHandler = (c) => {
   db ? [[db.id, db.name, 'ONLINE', db.recovery, db.delayedDurability, db.properties.get('SpinlockLab') ?? null, db.hasXtpFilegroup]] : [])];
 };
 
+const tables: BatchHandler = (c) => {
+  const db = c.model.database(strParam(c, '@db') ?? '');
+  const rows = db ? [...db.objects.values()]
+    .filter((o) => o.type === 'U' && /^dbo\.spinlab_/i.test(o.name))
+    .map((o) => [o.name.replace(/^dbo\./i, ''), o.memoryOptimized ?? false, o.memoryOptimized ? (o.durability ?? 'SCHEMA_AND_DATA') : 'SCHEMA_AND_DATA'])
+    .sort((a, b) => String(a[0]).localeCompare(String(b[0]))) : [];
+  return [resultSet(cols([['table_name', T.sysname], ['is_memory_optimized', T.bit], ['durability_desc', T.nvarchar(60)]]), rows)];
+};
+
 const addXtp: BatchHandler = (c) => {
   const db = requireDb(c, strParam(c, '@db'));
   db.hasXtpFilegroup = true;
@@ -60,6 +69,7 @@ export const LAB_HANDLERS: Record<string, BatchHandler[]> = {
   'lab/create': [create],
   'lab/drop': [drop],
   'lab/probe': [probe],
+  'lab/tables': [tables],
   'lab/add-xtp-filegroup': [addXtp],
   'lab/common': [common],
   'lab/key-block': [keyBlock],
