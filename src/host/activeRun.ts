@@ -32,6 +32,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}`;
       sinks.report({ message: view.message });
       sinks.post(message(ToWebview.runStart, { experimentId: id, index: p.run, threads: p.threads }));
+      sinks.changed(); // the status moved to running: the snapshot must say so (a one-point run has no later event)
       return;
     }
     case 'tick': {
