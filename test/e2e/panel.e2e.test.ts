@@ -189,6 +189,10 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       assert.match(question, /delayed durability/i, `expected the confirmation to name delayed durability; it says:\n${question}`);
       assert.match(question, /FORCED/, `expected the confirmation to say FORCED; it says:\n${question}`);
       assert.match(question, /restore/i, `expected the confirmation to say the settings will be restored; it says:\n${question}`);
+      // From what: the settings the server has now.
+      assert.match(question, /0-13/, `expected the confirmation to name the affinity now (CPUs 0-13); it says:\n${question}`);
+      assert.match(question, /ALLOWED\s*(->|→|to)\s*FORCED/, `expected the confirmation to say delayed durability goes from ALLOWED to FORCED; it says:\n${question}`);
+      await screenshot(page, path.join(ARTIFACTS, 'panel-confirm.png'));
       await clickDialogButton(page!, 'Apply and Run');
 
       // Applied on the server while the run goes on.

@@ -37,21 +37,31 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
   const input = widget.locator('.quick-input-box input');
   const row = widget.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(title) }) }).first();
   const deadline = Date.now() + timeoutMs;
+  let lastError = '';
   for (;;) {
-    if (await widget.isVisible()) {
-      await page.keyboard.press('Escape');
-      await widget.waitFor({ state: 'hidden', timeout: 5_000 });
-    }
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     try {
+      if (await widget.isVisible()) {
+        await page.keyboard.press('Escape');
+        await widget.waitFor({ state: 'hidden', timeout: 3_000 });
+      }
+      // F1 pressed inside a webview is forwarded to the workbench, but focus stays in the webview's frame and the
+      // palette closes again: take focus out of any frame first.
+      await page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { activeElement: { tagName: string; blur(): void } | null } }).document;
+        if (doc.activeElement?.tagName === 'IFRAME') doc.activeElement.blur();
+      });
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      // The quick input closes when focus moves away (a webview taking focus after a layout change): short timeouts,
+      // and the whole attempt again.
+      await input.fill(`>${title}`, { timeout: 3_000 });
       await row.waitFor({ state: 'visible', timeout: 2_000 });
       break;
-    } catch {
+    } catch (e) {
+      lastError = (e as Error).message.split('\n')[0];
       if (Date.now() < deadline) continue;
       const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))}`);
+      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`);
     }
   }
   const focused = widget.locator('.monaco-list-row.focused .label-name');
