@@ -2,20 +2,25 @@
 // knobs (journal first), then one run per thread count: warm-up, baseline sample, measured phase with a tick every
 // interval, final sample. Whatever happens (success, failure, cancel) the knobs are restored and every sample taken is
 // kept: ticks go to samples.jsonl as they arrive, experiment.json is rewritten after each run.
+//
+// A plan runs several arms in one experiment (a preset: the log writer's node, then the other node): arms in order,
+// each deploying only when its scenario or a parameter its deploy files take differs from the arm before, moving the
+// knobs to its own values (the journal keeps the state from before the first change), then running its thread counts.
+// runExperiment is a plan of one arm.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession, describeTarget, type DbTarget } from '../db/client';
-import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type LoadSettings, type ParamValue, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
-import type { RawSample } from '../shared/types';
+import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type KnobState, type LoadSettings, type ParamValue, type PresetInfo, type RunArm, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
+import type { RawSample, Topology } from '../shared/types';
 import { parseAffinity } from '../shared/affinity';
 import { computeTick } from './deltas';
 import { SpinlabError, grantFor } from './errors';
-import { deployScenario, TOOL_VERSION } from './lab';
-import { applyKnobs, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
+import { deployScenario, fileParams, TOOL_VERSION } from './lab';
+import { applyKnobs, completeRequest, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
 import { readJournal, defaultStateDir } from './journal';
 import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
-import { getScenario } from './scenarios';
+import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
 import { readIdentity, readTopology } from './server';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
@@ -41,7 +46,7 @@ export interface ExperimentOptions {
 
 export type ExperimentProgress =
   | { kind: 'status'; message: string }
-  | { kind: 'run-start'; run: number; threads: number; measuredMs: number | null }
+  | { kind: 'run-start'; run: number; threads: number; measuredMs: number | null; arm?: { id: string; label: string } }
   | { kind: 'tick'; run: number; threads: number; tick: Tick }
   | { kind: 'run-end'; record: RunRecord }
   | { kind: 'event'; event: ExperimentEvent };
@@ -56,10 +61,78 @@ export function newExperimentId(scenarioId: string, now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-')}-${scenarioId}`;
 }
 
+/** One arm of a plan: what its runs run, and at which thread counts. */
+export interface PlanArm {
+  id: string;
+  label: string;
+  scenarioId: string;
+  /** Already validated against the manifest (params.ts). */
+  parameters: Record<string, ParamValue>;
+  /** As the user wrote them; a knob left out is the server's own setting from before the experiment. */
+  knobs: { delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED'; affinity?: string };
+  mode: LoadSettings['mode'];
+  threads: number[];
+}
+
+export interface PlanOptions {
+  target: DbTarget;
+  labDatabase: string;
+  arms: PlanArm[];
+  /** Shared by every arm; each arm brings its own mode and thread counts. */
+  load: Omit<LoadSettings, 'mode' | 'threads'>;
+  outDir: string;
+  title?: string;
+  question?: string;
+  /** Deploy what each arm needs (default true). */
+  deploy?: boolean;
+  stateDir?: string;
+  id?: string;
+  preset?: PresetInfo | null;
+}
+
 export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal,
   progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
+  const { mode, threads, ...load } = opts.load;
+  return runPlan({
+    target: opts.target,
+    labDatabase: opts.labDatabase,
+    arms: [{ id: 'main', label: opts.scenarioId, scenarioId: opts.scenarioId, parameters: opts.parameters, knobs: opts.knobs, mode, threads }],
+    load,
+    outDir: opts.outDir,
+    title: opts.title,
+    question: opts.question,
+    deploy: opts.deploy,
+    stateDir: opts.stateDir,
+    id: opts.id,
+    preset: null,
+  }, signal, progress);
+}
+
+/** The knobs an arm asks for, resolved against the topology (a bad affinity fails here, before anything changes). */
+function knobRequestOf(arm: PlanArm, topology: Topology): KnobRequest {
+  const req: KnobRequest = {};
+  if (arm.knobs.delayedDurability) req.delayedDurability = arm.knobs.delayedDurability;
+  if (arm.knobs.affinity) {
+    const a = parseAffinity(arm.knobs.affinity, topology);
+    req.affinity = { spec: a.spec, cpus: a.cpus };
+  }
+  return req;
+}
+
+/** What decides a deploy: the scenario, the files that run, the values they take, In-Memory OLTP. */
+function deployKey(scenario: ScenarioManifest, values: Record<string, ParamValue>): string {
+  const steps = deploySteps(scenario, values);
+  return JSON.stringify([scenario.id, steps, steps.map((id) => fileParams(id, values)), needsXtp(scenario, values)]);
+}
+
+export async function runPlan(opts: PlanOptions, signal: AbortSignal,
+  progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
+  if (opts.arms.length === 0) throw new SpinlabError('The experiment has no arms to run.');
+  const ids = opts.arms.map((a) => a.id);
+  if (new Set(ids).size !== ids.length) throw new SpinlabError(`Arm ids must be unique; got ${ids.join(', ')}.`);
   const stateDir = opts.stateDir ?? defaultStateDir();
-  const scenario = getScenario(opts.scenarioId);
+  const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
+  const first = opts.arms[0];
   fs.mkdirSync(opts.outDir, { recursive: true });
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
   const file = path.join(opts.outDir, 'experiment.json');
@@ -92,17 +165,11 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
     }
     if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this experiment is synthetic, not a measurement.');
 
-    const knobRequest: KnobRequest = {};
-    if (opts.knobs.delayedDurability) knobRequest.delayedDurability = opts.knobs.delayedDurability;
-    if (opts.knobs.affinity) {
-      const a = parseAffinity(opts.knobs.affinity, topology);
-      knobRequest.affinity = { spec: a.spec, cpus: a.cpus };
-    }
-
+    const requests = opts.arms.map((a) => knobRequestOf(a, topology));
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
-      id: opts.id ?? newExperimentId(scenario.id),
-      title: opts.title ?? `${scenario.name}: ${opts.load.threads.join(', ')} threads`,
+      id: opts.id ?? newExperimentId(opts.preset?.id ?? scenarios[0].id),
+      title: opts.title ?? `${scenarios[0].name}: ${first.threads.join(', ')} threads`,
       question: opts.question ?? null,
       createdAt: new Date().toISOString(),
       tool: { name: 'spinlock-lab', version: TOOL_VERSION },
@@ -110,9 +177,10 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
       server: identity,
       topology,
       labDatabase: opts.labDatabase,
-      scenario: { id: scenario.id, parameters: opts.parameters },
-      load: opts.load,
-      knobs: { before: null, applied: knobRequest, restored: null },
+      scenario: { id: scenarios[0].id, parameters: first.parameters },
+      load: { ...opts.load, mode: first.mode, threads: first.threads },
+      knobs: { before: null, applied: requests[0], restored: null },
+      preset: opts.preset ?? null,
       status: 'running',
       runs: [],
       events,
@@ -120,21 +188,39 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
     const save = () => fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
     save();
 
-    if (opts.deploy !== false) {
-      status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
-      await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, opts.parameters, status, signal);
-    }
-    status('applying knobs');
-    experiment.knobs.before = await applyKnobs(knobCtx, knobRequest);
-    save();
-
-    for (const [index, threads] of opts.load.threads.entries()) {
+    let deployed: string | null = null;
+    let original: KnobState | null = null;
+    let index = 0;
+    arms: for (const [i, arm] of opts.arms.entries()) {
       if (signal.aborted) break;
-      const record = await runOne({ opts, scenarioTables: scenario.progress.tables, index, threads, signal, progress, note, samplesFile, status });
-      experiment.runs.push(record);
+      const scenario = scenarios[i];
+      if (opts.arms.length > 1) status(`arm ${i + 1}/${opts.arms.length}: ${arm.label}`);
+      const key = deployKey(scenario, arm.parameters);
+      if (opts.deploy !== false && key !== deployed) {
+        status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
+        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal);
+        deployed = key;
+      }
+      status('applying knobs');
+      const req = original ? completeRequest(requests[i], original) : requests[i];
+      const before = await applyKnobs(knobCtx, req);
+      if (!original) {
+        original = before;
+        experiment.knobs.before = before;
+      }
       save();
-      progress({ kind: 'run-end', record });
-      if (record.status === 'failed') break;
+      const armRecord: RunArm = { id: arm.id, label: arm.label, scenarioId: scenario.id, parameters: arm.parameters, knobs: requests[i], mode: arm.mode };
+      for (const threads of arm.threads) {
+        if (signal.aborted) break arms;
+        const record = await runOne({
+          target: opts.target, labDatabase: opts.labDatabase, load: { ...opts.load, mode: arm.mode, threads: arm.threads },
+          scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status,
+        });
+        experiment.runs.push(record);
+        save();
+        progress({ kind: 'run-end', record });
+        if (record.status === 'failed') break arms;
+      }
     }
     experiment.status = signal.aborted ? 'cancelled' : experiment.runs.some((r) => r.status === 'failed') ? 'failed' : 'completed';
   } catch (err) {
@@ -160,8 +246,11 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
 }
 
 interface RunContext {
-  opts: ExperimentOptions;
-  scenarioTables: string[];
+  target: DbTarget;
+  labDatabase: string;
+  load: LoadSettings;
+  scenario: ScenarioManifest;
+  arm: RunArm;
   index: number;
   threads: number;
   signal: AbortSignal;
@@ -172,7 +261,7 @@ interface RunContext {
 }
 
 async function runOne(c: RunContext): Promise<RunRecord> {
-  const { opts, threads, index } = c;
+  const { load, threads, index } = c;
   const runEvents: ExperimentEvent[] = [];
   const runNote = (level: ExperimentEvent['level'], message: string) => {
     runEvents.push({ time: new Date().toISOString(), level, message });
@@ -181,20 +270,20 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   const failures: SessionFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
-  const sessions = await WorkloadSessions.open(opts.target, opts.labDatabase, threads, getScenario(opts.scenarioId), opts.parameters, failures);
+  const sessions = await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
   const timeline: Tick[] = [];
   let first: RawSample | null = null;
   let prev: RawSample | null = null;
   const sampler = new Sampler({
-    target: opts.target,
-    labDatabase: opts.labDatabase,
-    intervalMs: opts.load.intervalMs,
+    target: c.target,
+    labDatabase: c.labDatabase,
+    intervalMs: load.intervalMs,
     onSample: (e) => accept(e.sample, e.afterGap),
     onProblem: (m) => runNote('warning', m),
   });
   const accept = (cur: RawSample, afterGap: boolean) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
-    const r = computeTick(prev, cur, { labDatabase: opts.labDatabase, progressTables: c.scenarioTables, runStartMsTicks: first!.msTicks, gap: afterGap });
+    const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap });
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
@@ -203,30 +292,30 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     }
     prev = cur;
     timeline.push(r.tick);
-    fs.appendFileSync(c.samplesFile, JSON.stringify({ run: index, threads, tick: r.tick }) + '\n');
+    fs.appendFileSync(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick }) + '\n');
     c.progress({ kind: 'tick', run: index, threads, tick: r.tick });
   };
 
-  const latency = opts.load.mode === 'client-loop' ? new LatencyRecorder() : null;
+  const latency = load.mode === 'client-loop' ? new LatencyRecorder() : null;
   const clientStats = new ClientStatsRecorder();
   let client: RunRecord['client'] | null = null;
   let status: RunRecord['status'] = 'completed';
   let rows = 0;
   let last: RawSample | null = null;
   try {
-    if (opts.load.warmupMs > 0 && !c.signal.aborted) {
-      c.status(`run ${index + 1}: warming up for ${opts.load.warmupMs} ms`);
-      const w = await sessions.runPhase({ mode: opts.load.mode, durationMs: opts.load.warmupMs, rows: null }, c.signal);
+    if (load.warmupMs > 0 && !c.signal.aborted) {
+      c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
+      const w = await sessions.runPhase({ mode: load.mode, durationMs: load.warmupMs, rows: null }, c.signal);
       failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
     }
     c.status(`run ${index + 1}: measuring`);
     accept((await sampler.sampleNow()).sample, false);
-    c.progress({ kind: 'run-start', run: index, threads, measuredMs: opts.load.durationMs });
+    c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
-    const phase = await sessions.runPhase({ mode: opts.load.mode, durationMs: opts.load.durationMs, rows: opts.load.rows, latency: latency ?? undefined }, c.signal);
+    const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
-    client = clientStats.stop(opts.load.mode === 'client-loop' ? phase.calls : phase.rows);
+    client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
     await sampler.stop();
     try {
       const final = await sampler.sampleNow();
@@ -257,6 +346,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   return {
     index,
     threads,
+    arm: c.arm,
     status,
     startedAt,
     endedAt: new Date().toISOString(),

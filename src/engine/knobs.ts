@@ -3,7 +3,7 @@
 import type { DbSession, DbTarget } from '../db/client';
 import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
-import { formatCpuRanges } from '../shared/affinity';
+import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain } from './errors';
 import { deleteJournal, readJournal, serverKey, writeJournal, type Journal } from './journal';
 import type { ServerIdentity } from '../shared/types';
@@ -77,8 +77,13 @@ async function setDelayedDurability(ctx: KnobContext, mode: string): Promise<voi
 }
 
 /**
- * Journals the original state, then applies `req`. Returns the original state (null when nothing needed changing,
- * in which case no journal is left). A failure part-way leaves the journal in place: the caller restores.
+ * Journals the original state, then applies `req`. Returns the state found before this call (null-free: when nothing
+ * needed changing, no journal is written). A failure part-way leaves the journal in place: the caller restores.
+ *
+ * Called again within the same experiment (a preset's next arm), the journal already holds the state from before the
+ * experiment's first change: it is kept, and a knob changed for the first time is added with its current value (still
+ * the original) before it changes. An experiment refuses to start while a journal for the server exists, so a journal
+ * found here is this experiment's own.
  */
 export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<KnobState> {
   const before = await readKnobState(ctx.admin, ctx.labDatabase);
@@ -86,20 +91,46 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
   if (req.affinity && !affinityMatches(before, req.affinity.cpus)) changes.push('affinity');
   if (req.delayedDurability && req.delayedDurability !== before.delayedDurability) changes.push('delayedDurability');
   if (!changes.length) return before;
-  writeJournal(ctx.stateDir, {
-    version: 1,
-    serverKey: ctx.serverKey,
-    serverAddress: ctx.serverAddress,
-    serverName: ctx.serverName,
-    labDatabase: ctx.labDatabase,
-    createdAt: new Date().toISOString(),
-    pid: process.pid,
-    original: before,
-    changes,
-  });
+  const earlier = readJournal(ctx.stateDir, ctx.serverKey);
+  const all = [...new Set([...(earlier?.changes ?? []), ...changes])];
+  if (!earlier || all.length !== earlier.changes.length) {
+    const original: KnobState = earlier
+      ? {
+        delayedDurability: earlier.changes.includes('delayedDurability') ? earlier.original.delayedDurability : before.delayedDurability,
+        affinity: earlier.changes.includes('affinity') ? earlier.original.affinity : before.affinity,
+      }
+      : before;
+    writeJournal(ctx.stateDir, {
+      version: 1,
+      serverKey: ctx.serverKey,
+      serverAddress: ctx.serverAddress,
+      serverName: ctx.serverName,
+      labDatabase: ctx.labDatabase,
+      createdAt: earlier?.createdAt ?? new Date().toISOString(),
+      pid: process.pid,
+      original,
+      changes: all,
+    });
+  }
   if (changes.includes('delayedDurability')) await setDelayedDurability(ctx, req.delayedDurability!);
   if (changes.includes('affinity')) await setAffinity(ctx, req.affinity!.cpus);
   return before;
+}
+
+/**
+ * The request that puts every knob an experiment may have changed where `req` wants it: a knob `req` leaves out goes
+ * back to `original` (the state before the experiment), so one arm's setting never leaks into the next.
+ */
+export function completeRequest(req: KnobRequest, original: KnobState): KnobRequest {
+  const out: KnobRequest = { ...req };
+  const dd = original.delayedDurability;
+  if (!out.delayedDurability && (dd === 'DISABLED' || dd === 'ALLOWED' || dd === 'FORCED')) out.delayedDurability = dd;
+  if (!out.affinity && (original.affinity.type === 'AUTO' || original.affinity.cpus.length > 0)) {
+    out.affinity = original.affinity.type === 'AUTO'
+      ? { spec: 'auto', cpus: 'AUTO' }
+      : { spec: `cpu:${formatSpec(original.affinity.cpus)}`, cpus: [...original.affinity.cpus] };
+  }
+  return out;
 }
 
 export interface RestoreResult {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Experiment } from '../shared/experiment';
 import type { ExperimentSummary } from '../shared/protocol';
+import { upgradeExperiment } from '../engine/migrate';
 
 const ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -33,7 +34,8 @@ export function readExperiment(folder: string, id: string): Experiment {
     throw new Error(`Could not read ${file}: ${(e as Error).message}`);
   }
   if (!looksLikeExperiment(parsed)) throw new Error(`${file} is not a Spinlock Lab experiment record.`);
-  return parsed;
+  // Records from older versions are brought up to date (engine/migrate.ts); the summary needs no full validation.
+  return upgradeExperiment(parsed as unknown as Record<string, unknown>, file) as unknown as Experiment;
 }
 
 export function summarise(e: Experiment): ExperimentSummary {

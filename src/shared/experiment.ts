@@ -1,7 +1,7 @@
 // The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
 import type { ServerIdentity, Topology } from './types';
 
-export const EXPERIMENT_SCHEMA_VERSION = 1;
+export const EXPERIMENT_SCHEMA_VERSION = 2;
 
 export type ParamValue = number | string | boolean;
 
@@ -130,9 +130,34 @@ export interface SessionFailure {
   number?: number;
 }
 
+/**
+ * What a run ran: its scenario, parameters, knobs and mode. A plain experiment has one arm for every run; a preset
+ * runs several arms (the log writer's node and the other node, batch 1 and batch 2, ...) in one experiment.
+ */
+export interface RunArm {
+  /** Unique within the experiment: 'main' for a plain experiment, e.g. 'lw-node' in a preset. */
+  id: string;
+  label: string;
+  scenarioId: string;
+  parameters: Record<string, ParamValue>;
+  /** The knobs this arm asked for; a knob it leaves out is the server's own setting from before the experiment. */
+  knobs: KnobRequest;
+  mode: LoadSettings['mode'];
+}
+
+/** The preset an experiment ran, if any: which seed it reproduces, its question, and how it adapted to the server. */
+export interface PresetInfo {
+  id: string;
+  /** The seed post's file name. */
+  seed: string;
+  question: string;
+  notes: string[];
+}
+
 export interface RunRecord {
   index: number;
   threads: number;
+  arm: RunArm;
   status: 'completed' | 'failed' | 'cancelled';
   startedAt: string;
   endedAt: string;
@@ -187,9 +212,14 @@ export interface Experiment {
   server: ServerIdentity;
   topology: Topology;
   labDatabase: string;
+  /** The scenario of the experiment; for a preset, its first arm's (each run's `arm` says what that run ran). */
   scenario: { id: string; parameters: Record<string, ParamValue> };
+  /** For a preset: the first arm's mode and thread counts, with the shared duration, warm-up and interval. */
   load: LoadSettings;
+  /** before: the state before the first change; applied: what was asked for (for a preset, its first arm's knobs). */
   knobs: { before: KnobState | null; applied: KnobRequest; restored: KnobState | null };
+  /** The preset this experiment ran, or null (absent in records written before presets). */
+  preset?: PresetInfo | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];

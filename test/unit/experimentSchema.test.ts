@@ -95,9 +95,12 @@ function experiment(): Experiment {
       restored: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1, 2, 3] } },
     },
     status: 'completed',
+    preset: null,
     runs: [1, 2].map((threads, index) => ({
       index,
       threads,
+      arm: { id: 'main', label: 'disk-insert', scenarioId: 'disk-insert', parameters: { batch_size: 1, seed_rows: 100000 },
+        knobs: { delayedDurability: 'FORCED' as const, affinity: { spec: 'numa:0', cpus: [0, 1] } }, mode: 'client-loop' as const },
       status: 'completed' as const,
       startedAt: '2024-05-01T10:00:01.000Z',
       endedAt: '2024-05-01T10:00:04.000Z',
@@ -135,8 +138,16 @@ test('a realistic experiment built by the engine modules is valid (also after a 
   assert.ok(e.runs[0].derived.clockHz !== null);
 });
 
+test('a preset experiment: arms differ per run and the preset says how it adapted', () => {
+  const e = experiment();
+  e.preset = { id: 'writelog', seed: '003_91849d3d42cb46a9.txt', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
+  e.runs[1].arm = { ...e.runs[1].arm, id: 'forced', label: 'FORCED', knobs: { delayedDurability: 'FORCED' } };
+  assert.equal(errorsOf(e), '');
+});
+
 test('optional and nullable parts may be absent or null', () => {
   const e = experiment();
+  delete e.preset;
   e.question = null;
   e.knobs = { before: null, applied: {}, restored: null };
   e.topology.traceFlags = null;
@@ -152,7 +163,10 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
   ['missing runs', (e) => delete (e as Partial<Experiment>).runs, /must have required property 'runs'/],
   ['missing tick field', (e) => delete (e.runs[0].timeline[0] as Partial<Tick>).intervalMs, /must have required property 'intervalMs'/],
   ['missing server', (e) => delete (e as Partial<Experiment>).server, /required property 'server'/],
-  ['wrong schema version', (e) => ((e as { schemaVersion: number }).schemaVersion = 2), /schemaVersion must be equal to constant/],
+  ['wrong schema version', (e) => ((e as { schemaVersion: number }).schemaVersion = 1), /schemaVersion must be equal to constant/],
+  ['a run without its arm', (e) => delete (e.runs[0] as Partial<Experiment['runs'][number]>).arm, /must have required property 'arm'/],
+  ['an arm with an unknown mode', (e) => ((e.runs[1].arm as { mode: string }).mode = 'loop'), /mode must be equal to one of the allowed values/],
+  ['a preset without its seed', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'seed'/],
   ['string where a number belongs', (e) => ((e.runs[0] as { rows: unknown }).rows = '12000'), /rows must be integer/],
   ['boolean as text', (e) => ((e as { simulated: unknown }).simulated = 'true'), /simulated must be boolean/],
   ['negative spins', (e) => (e.runs[0].totals.spinlocks.LOGCACHE_ACCESS.spins = -5), /spins must be >= 0/],

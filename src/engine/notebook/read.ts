@@ -4,50 +4,15 @@
 // re-run uses only the validated records.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
-import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../../shared/experiment';
-import { sqlRoot } from '../sqlFiles';
+import { migrateExperiment, NotebookError } from '../migrate';
 import { NOTEBOOK_RECORD_VERSION, type SpinlabNotebookRecord } from './write';
 import type { Notebook } from './nbformat';
 
-export class NotebookError extends Error {
-  override name = 'NotebookError';
-}
+// Experiment records are upgraded and checked in engine/migrate.ts (shared with experiment.json readers).
+export { migrateExperiment, NotebookError };
 
 /** Upgrades from an older record version, one step each: key n turns version n into n + 1. */
 const RECORD_MIGRATIONS: Record<number, (r: Record<string, unknown>) => Record<string, unknown>> = {};
-/** Upgrades of a single experiment record (experiment.json's schemaVersion), one step each. */
-const EXPERIMENT_MIGRATIONS: Record<number, (e: Record<string, unknown>) => Record<string, unknown>> = {};
-
-let validator: ReturnType<Ajv2020['compile']> | undefined;
-let ajv: Ajv2020 | undefined;
-function validateExperiment(e: unknown): string | null {
-  if (!validator) {
-    const schema = JSON.parse(fs.readFileSync(path.join(sqlRoot(), '..', 'schema', 'experiment.schema.json'), 'utf8'));
-    ajv = new Ajv2020({ allErrors: false, strict: false });
-    validator = ajv.compile(schema);
-  }
-  if (validator(e)) return null;
-  return ajv!.errorsText(validator.errors, { dataVar: 'experiment' });
-}
-
-export function migrateExperiment(raw: Record<string, unknown>, where: string): Experiment {
-  let e = raw;
-  let v = typeof e.schemaVersion === 'number' ? e.schemaVersion : NaN;
-  if (!Number.isInteger(v)) throw new NotebookError(`${where}: the experiment record has no schemaVersion.`);
-  if (v > EXPERIMENT_SCHEMA_VERSION) {
-    throw new NotebookError(`${where}: the experiment record is version ${v}, newer than this Spinlock Lab understands (${EXPERIMENT_SCHEMA_VERSION}). Update Spinlock Lab.`);
-  }
-  while (v < EXPERIMENT_SCHEMA_VERSION) {
-    const step = EXPERIMENT_MIGRATIONS[v];
-    if (!step) throw new NotebookError(`${where}: experiment records of version ${v} can no longer be read.`);
-    e = step(e);
-    v = e.schemaVersion as number;
-  }
-  const problem = validateExperiment(e);
-  if (problem) throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
-  return e as unknown as Experiment;
-}
 
 export interface ReadNotebook {
   notebook: Notebook;

@@ -1,0 +1,84 @@
+// Reading an experiment record (experiment.json, or one held in a notebook) written by any Spinlock Lab version:
+// upgraded one schemaVersion at a time to the current one, then checked against schema/experiment.schema.json.
+// Every reader of experiment records goes through here.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment';
+import { sqlRoot } from './sqlFiles';
+
+/** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
+export class NotebookError extends Error {
+  override name = 'NotebookError';
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Version 1 -> 2: runs gained `arm` (what each run ran) and the experiment `preset`. A version 1 experiment ran one
+ * scenario with one set of parameters, knobs and mode, so every run gets that as its arm, and there was no preset.
+ */
+function v1ToV2(e: Raw): Raw {
+  const scenario = isObject(e.scenario) ? e.scenario : {};
+  const load = isObject(e.load) ? e.load : {};
+  const knobs = isObject(e.knobs) ? e.knobs : {};
+  const arm = () => ({
+    id: 'main',
+    label: typeof scenario.id === 'string' ? scenario.id : 'main',
+    scenarioId: scenario.id,
+    parameters: isObject(scenario.parameters) ? { ...scenario.parameters } : scenario.parameters,
+    knobs: isObject(knobs.applied) ? JSON.parse(JSON.stringify(knobs.applied)) : knobs.applied,
+    mode: load.mode,
+  });
+  return {
+    ...e,
+    schemaVersion: 2,
+    preset: null,
+    runs: Array.isArray(e.runs) ? e.runs.map((r) => (isObject(r) ? { ...r, arm: arm() } : r)) : e.runs,
+  };
+}
+
+/** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
+export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
+  1: v1ToV2,
+};
+
+/** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */
+export function upgradeExperiment(raw: Raw, where: string): Raw {
+  let e = raw;
+  let v = typeof e.schemaVersion === 'number' ? e.schemaVersion : NaN;
+  if (!Number.isInteger(v)) throw new NotebookError(`${where}: the experiment record has no schemaVersion.`);
+  if (v > EXPERIMENT_SCHEMA_VERSION) {
+    throw new NotebookError(`${where}: the experiment record is version ${v}, newer than this Spinlock Lab understands (${EXPERIMENT_SCHEMA_VERSION}). Update Spinlock Lab.`);
+  }
+  while (v < EXPERIMENT_SCHEMA_VERSION) {
+    const step = EXPERIMENT_MIGRATIONS[v];
+    if (!step) throw new NotebookError(`${where}: experiment records of version ${v} can no longer be read.`);
+    e = step(e);
+    v = e.schemaVersion as number;
+  }
+  return e;
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+let ajv: Ajv2020 | undefined;
+
+/** Null when `e` matches the current schema, else what is wrong. */
+export function validateExperiment(e: unknown): string | null {
+  if (!validator) {
+    const schema = JSON.parse(fs.readFileSync(path.join(sqlRoot(), '..', 'schema', 'experiment.schema.json'), 'utf8'));
+    ajv = new Ajv2020({ allErrors: false, strict: false });
+    validator = ajv.compile(schema);
+  }
+  if (validator(e)) return null;
+  return ajv!.errorsText(validator.errors, { dataVar: 'experiment' });
+}
+
+/** Upgrades and validates; throws NotebookError saying what is wrong. */
+export function migrateExperiment(raw: Raw, where: string): Experiment {
+  const e = upgradeExperiment(raw, where);
+  const problem = validateExperiment(e);
+  if (problem) throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
+  return e as unknown as Experiment;
+}
