@@ -27,7 +27,15 @@ export interface CodeServerOptions {
   env?: Record<string, string>;
 }
 
-/** Polls `fn` until it returns a truthy value; throws `what` (with the last value or error) after `timeoutMs`. */
+/** Thrown by a waitFor condition that knows it will never hold: waitFor rethrows it at once. */
+export class GiveUp extends Error {
+  override name = 'GiveUp';
+}
+
+/**
+ * Polls `fn` until it returns a truthy value; throws `what` (with the last value or error) after `timeoutMs`, or at
+ * once when `fn` throws GiveUp.
+ */
 export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs: number, everyMs = 100): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -38,6 +46,7 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
       if (last) return last as NonNullable<T>;
       lastError = undefined;
     } catch (e) {
+      if (e instanceof GiveUp) throw e;
       lastError = e;
     }
     if (Date.now() >= deadline) {

@@ -3,7 +3,7 @@
 // (The root tsconfig has no DOM types: code run in the page names only the properties it reads.)
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { webview } from './workbench';
-import { waitFor } from './codeServer';
+import { GiveUp, waitFor } from './codeServer';
 
 export const CHARTS = ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu'] as const;
 export type ChartName = (typeof CHARTS)[number];
@@ -110,17 +110,23 @@ export class PanelDriver {
     return (await this.el(selector).innerText({ timeout: 5_000 })).replace(/\s+/g, ' ').trim();
   }
 
-  /** Waits until `selector`'s attribute satisfies `ok`; the error names what was expected and what was there. */
-  async waitAttr(selector: string, name: string, ok: (v: string | null) => boolean, expected: string, timeoutMs: number): Promise<string | null> {
+  /**
+   * Waits until `selector`'s attribute satisfies `ok`; stops early when `hopeless` says it will not get there (an
+   * error status). The error names what was expected, what was there, and the panel's error banner.
+   */
+  async waitAttr(selector: string, name: string, ok: (v: string | null) => boolean, expected: string, timeoutMs: number,
+    hopeless: (v: string | null) => boolean = () => false): Promise<string | null> {
     let last: string | null | undefined;
     try {
       await waitFor(`${selector} ${name} ${expected}`, async () => {
         last = await this.el(selector).getAttribute(name, { timeout: 1_000 });
+        if (!ok(last) && hopeless(last)) throw new GiveUp('hopeless');
         return ok(last);
       }, timeoutMs, 100);
-    } catch {
+    } catch (e) {
       const banner = await this.errorBanner();
-      throw new Error(`expected ${selector} [${name}] ${expected} within ${timeoutMs} ms; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`);
+      const when = e instanceof GiveUp ? '' : ` within ${timeoutMs} ms`;
+      throw new Error(`expected ${selector} [${name}] ${expected}${when}; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`);
     }
     return last ?? null;
   }
@@ -130,9 +136,11 @@ export class PanelDriver {
     return this.attr(selector, 'data-status');
   }
 
+  /** Waits for one of the `wanted` statuses; gives up at once on an error status (error, failed) not wanted. */
   async waitStatus(selector: string, wanted: string | string[], timeoutMs: number): Promise<string> {
     const list = Array.isArray(wanted) ? wanted : [wanted];
-    return (await this.waitAttr(selector, 'data-status', (v) => v !== null && list.includes(v), `to be ${list.join(' or ')}`, timeoutMs))!;
+    return (await this.waitAttr(selector, 'data-status', (v) => v !== null && list.includes(v), `to be ${list.join(' or ')}`, timeoutMs,
+      (v) => v === 'error' || v === 'failed'))!;
   }
 
   /**
