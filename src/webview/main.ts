@@ -1,3 +1,45 @@
-// Placeholder entry while the panel is built (issue #4).
-import { Chart } from 'chart.js';
-console.log(typeof Chart);
+// The panel webview's entry: the VS Code API, one handler per host message (protocol.ts MessageRouter over
+// ToWebview), and `ready` on load and whenever the panel is shown again.
+import './zodConfig';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import { MessageRouter, ToHost, ToWebview, type ToWebviewMap } from '../shared/protocol';
+import { App, type VsCodeApi } from './app';
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+function rootElement(): HTMLElement {
+  const existing = document.getElementById('app');
+  if (existing) return existing;
+  const div = document.createElement('div');
+  div.id = 'app';
+  document.body.append(div);
+  return div;
+}
+
+const api = acquireVsCodeApi();
+const app = new App(api, rootElement());
+
+const router = new MessageRouter<ToWebviewMap>()
+  .on<'state'>(ToWebview.state, (p) => app.onState(p.state))
+  .on<'runStart'>(ToWebview.runStart, (p) => app.onRunStart(p))
+  .on<'tick'>(ToWebview.tick, (p) => app.onTick(p))
+  .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
+  .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment))
+  .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message));
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const msg = event.data as { type?: unknown; payload?: unknown } | null;
+  if (!msg || typeof msg.type !== 'string' || !router.has(msg.type)) return;
+  router.dispatch({ type: msg.type, payload: msg.payload });
+});
+
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible') app.post(ToHost.ready, {});
+});
+
+app.renderNow();
+app.post(ToHost.ready, {});

@@ -1,0 +1,317 @@
+// Comparing runs and reading a sweep: the figures of one run (totals and per-row), the change between two runs, a
+// plain-language summary built from those numbers, and the scaling curve of a sweep. Pure (no DOM, no Node), so the
+// panel, notebooks and the CLI can share it.
+import { isBenignWait } from './benign';
+import type { LatencySummary, RunRecord, RunTotals, Tick } from './experiment';
+
+/** What a run measured, normalised so runs of different length and thread count compare. */
+export interface RunFigures {
+  threads: number;
+  status: string;
+  elapsedSec: number;
+  rows: number;
+  rowsPerSec: number;
+  transactionsPerSec: number;
+  cpuMsPerRow: number | null;
+  logBytesPerRow: number | null;
+  logFlushesPerSec: number;
+  /** Totals and per-row figures by name (spinlocks: spins and backoffs; waits: ms, benign excluded; latches: ms). */
+  spins: Record<string, number>;
+  backoffs: Record<string, number>;
+  waitMs: Record<string, number>;
+  latchMs: Record<string, number>;
+  spinsPerRow: Record<string, number>;
+  backoffsPerRow: Record<string, number>;
+  waitMsPerRow: Record<string, number>;
+  latchMsPerRow: Record<string, number>;
+  /** Client latency in microseconds (client-loop runs only). */
+  p50Us: number | null;
+  p99Us: number | null;
+}
+
+/**
+ * A run as the analysis needs it: a finished record, a live run with its totals folded so far (addTickToTotals), or
+ * a live run with its ticks.
+ */
+export type RunInput =
+  | Pick<RunRecord, 'threads' | 'status' | 'totals' | 'latency'>
+  | { threads: number; status: string; totals: RunTotals; latency?: LatencySummary | null }
+  | { threads: number; status: string; ticks: readonly Tick[]; latency?: LatencySummary | null };
+
+export function emptyRunTotals(): RunTotals {
+  return { elapsedMs: 0, rows: 0, transactions: 0, spinlocks: {}, waits: {}, latches: {}, logFlushes: 0, logBytesFlushed: 0, cpuMs: 0 };
+}
+
+/** Folds one tick into running totals (mutates and returns them): the live view adds one tick at a time. */
+export function addTickToTotals(totals: RunTotals, tick: Tick): RunTotals {
+  totals.elapsedMs += tick.intervalMs;
+  totals.rows += tick.rows;
+  totals.transactions += tick.transactions;
+  totals.cpuMs += tick.cpuMs;
+  totals.logFlushes += tick.log.flushes;
+  totals.logBytesFlushed += tick.log.bytesFlushed;
+  for (const [k, s] of Object.entries(tick.spinlocks)) {
+    const a = (totals.spinlocks[k] ??= { spins: 0, collisions: 0, backoffs: 0, sleepTime: 0 });
+    a.spins += s.spins;
+    a.collisions += s.collisions;
+    a.backoffs += s.backoffs;
+    a.sleepTime += s.sleepTime;
+  }
+  for (const [k, w] of Object.entries(tick.waits)) {
+    const a = (totals.waits[k] ??= { waitMs: 0, count: 0, signalMs: 0 });
+    a.waitMs += w.waitMs;
+    a.count += w.count;
+    a.signalMs += w.signalMs;
+  }
+  for (const [k, l] of Object.entries(tick.latches)) {
+    const a = (totals.latches[k] ??= { waitMs: 0, count: 0 });
+    a.waitMs += l.waitMs;
+    a.count += l.count;
+  }
+  return totals;
+}
+
+function perRow(values: Record<string, number>, rows: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (rows > 0) for (const [k, v] of Object.entries(values)) out[k] = v / rows;
+  return out;
+}
+
+/** The figures of one run, from its totals when finished or from its ticks while it runs. */
+export function runFigures(run: RunInput): RunFigures {
+  const t = 'totals' in run ? run.totals : run.ticks.reduce(addTickToTotals, emptyRunTotals());
+  const { elapsedMs, rows, transactions, cpuMs } = t;
+  const logBytes = t.logBytesFlushed;
+  const logFlushes = t.logFlushes;
+  const spins: Record<string, number> = {};
+  const backoffs: Record<string, number> = {};
+  const waitMs: Record<string, number> = {};
+  const latchMs: Record<string, number> = {};
+  for (const [k, s] of Object.entries(t.spinlocks)) {
+    spins[k] = s.spins;
+    backoffs[k] = s.backoffs;
+  }
+  for (const [k, w] of Object.entries(t.waits)) if (!isBenignWait(k) && w.waitMs > 0) waitMs[k] = w.waitMs;
+  for (const [k, l] of Object.entries(t.latches)) if (l.waitMs > 0) latchMs[k] = l.waitMs;
+  const sec = elapsedMs / 1000;
+  const latency = run.latency ?? null;
+  return {
+    threads: run.threads,
+    status: run.status,
+    elapsedSec: sec,
+    rows,
+    rowsPerSec: sec > 0 ? rows / sec : 0,
+    transactionsPerSec: sec > 0 ? transactions / sec : 0,
+    cpuMsPerRow: rows > 0 ? cpuMs / rows : null,
+    logBytesPerRow: rows > 0 ? logBytes / rows : null,
+    logFlushesPerSec: sec > 0 ? logFlushes / sec : 0,
+    spins,
+    backoffs,
+    waitMs,
+    latchMs,
+    spinsPerRow: perRow(spins, rows),
+    backoffsPerRow: perRow(backoffs, rows),
+    waitMsPerRow: perRow(waitMs, rows),
+    latchMsPerRow: perRow(latchMs, rows),
+    p50Us: latency && latency.count > 0 ? latency.p50Us : null,
+    p99Us: latency && latency.count > 0 ? latency.p99Us : null,
+  };
+}
+
+/** The names with the largest values summed over several records, largest first. */
+export function topNames(records: readonly Record<string, number>[], n: number): string[] {
+  const sum = new Map<string, number>();
+  for (const r of records) for (const [k, v] of Object.entries(r)) sum.set(k, (sum.get(k) ?? 0) + v);
+  return [...sum.entries()]
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([k]) => k);
+}
+
+/** (b - a) / a in %, or null when a is zero (a change from nothing has no percentage). */
+export function percentChange(a: number | null, b: number | null): number | null {
+  if (a === null || b === null || !Number.isFinite(a) || !Number.isFinite(b) || a === 0) return null;
+  return ((b - a) / Math.abs(a)) * 100;
+}
+
+export type FigureDirection = 'higher-better' | 'lower-better';
+
+export interface ComparedFigure {
+  key: string;
+  label: string;
+  unit: string;
+  a: number | null;
+  b: number | null;
+  /** % change from A to B, null when A is zero or missing. */
+  changePct: number | null;
+  direction: FigureDirection;
+}
+
+export interface RunComparison {
+  figures: ComparedFigure[];
+  /** Sentences built from the largest changes, most important first. */
+  summary: string[];
+}
+
+function fig(key: string, label: string, unit: string, a: number | null, b: number | null, direction: FigureDirection): ComparedFigure {
+  return { key, label, unit, a, b, changePct: percentChange(a, b), direction };
+}
+
+/** Every figure of A against B: throughput, CPU, log, then the named spinlocks, waits and latches that matter in either. */
+export function compareRuns(a: RunFigures, b: RunFigures, topN = 5): RunComparison {
+  const figures: ComparedFigure[] = [
+    fig('threads', 'Threads', '', a.threads, b.threads, 'higher-better'),
+    fig('rowsPerSec', 'Throughput', 'rows/s', a.rowsPerSec, b.rowsPerSec, 'higher-better'),
+    fig('transactionsPerSec', 'Transactions', 'tx/s', a.transactionsPerSec, b.transactionsPerSec, 'higher-better'),
+    fig('cpuMsPerRow', 'CPU per row', 'ms/row', a.cpuMsPerRow, b.cpuMsPerRow, 'lower-better'),
+    fig('logBytesPerRow', 'Log bytes per row', 'B/row', a.logBytesPerRow, b.logBytesPerRow, 'lower-better'),
+    fig('logFlushesPerSec', 'Log flushes', '/s', a.logFlushesPerSec, b.logFlushesPerSec, 'lower-better'),
+  ];
+  if (a.p99Us !== null || b.p99Us !== null) {
+    figures.push(fig('p50Us', 'Latency p50', 'µs', a.p50Us, b.p50Us, 'lower-better'));
+    figures.push(fig('p99Us', 'Latency p99', 'µs', a.p99Us, b.p99Us, 'lower-better'));
+  }
+  const named = (
+    prefix: string,
+    what: string,
+    unit: string,
+    ra: Record<string, number>,
+    rb: Record<string, number>,
+  ) => {
+    for (const name of topNames([ra, rb], topN)) {
+      figures.push(fig(`${prefix}:${name}`, `${name} ${what}`, unit, ra[name] ?? 0, rb[name] ?? 0, 'lower-better'));
+    }
+  };
+  named('spinsPerRow', 'spins per row', 'spins/row', a.spinsPerRow, b.spinsPerRow);
+  named('backoffsPerRow', 'backoffs per row', 'backoffs/row', a.backoffsPerRow, b.backoffsPerRow);
+  named('waitMsPerRow', 'wait ms per row', 'ms/row', a.waitMsPerRow, b.waitMsPerRow);
+  named('latchMsPerRow', 'latch ms per row', 'ms/row', a.latchMsPerRow, b.latchMsPerRow);
+  return { figures, summary: summarizeComparison(figures) };
+}
+
+/** A short number for prose: 3 significant digits, thousands separated. */
+export function formatNumber(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const abs = Math.abs(v);
+  if (abs === 0) return '0';
+  if (abs >= 1000) return Math.round(v).toLocaleString('en-US');
+  if (abs >= 1) return String(Number(v.toPrecision(3)));
+  return String(Number(v.toPrecision(2)));
+}
+
+/** How much larger, as people say it: 4.3x higher, 38% lower. Null below 5%. */
+function describeChange(a: number, b: number): string | null {
+  if (a === 0 && b === 0) return null;
+  if (a === 0) return 'appears only';
+  if (b === 0) return 'disappears';
+  const ratio = b / a;
+  if (ratio >= 2) return `${ratio.toFixed(1)}x higher`;
+  if (ratio <= 0.5) return `${(1 / ratio).toFixed(1)}x lower`;
+  const pct = (ratio - 1) * 100;
+  if (Math.abs(pct) < 5) return null;
+  return `${Math.abs(pct).toFixed(0)}% ${pct > 0 ? 'higher' : 'lower'}`;
+}
+
+/** Weight of a change for ordering the summary: log of the ratio, with throughput always first. */
+function weight(f: ComparedFigure): number {
+  if (f.a === null || f.b === null) return 0;
+  const a = Math.abs(f.a);
+  const b = Math.abs(f.b);
+  if (a === 0 && b === 0) return 0;
+  const w = a === 0 || b === 0 ? 5 : Math.abs(Math.log(b / a));
+  return f.key === 'rowsPerSec' ? w + 100 : w;
+}
+
+/** Sentences from the numbers, e.g. "LOGCACHE_ACCESS spins per row 4.3x higher in run B (12.1 vs 2.8)". */
+export function summarizeComparison(figures: readonly ComparedFigure[], max = 5): string[] {
+  const out: string[] = [];
+  const candidates = figures
+    .filter((f) => f.key !== 'threads' && f.a !== null && f.b !== null)
+    .map((f) => ({ f, w: weight(f) }))
+    .filter((x) => x.w > Math.log(1.05))
+    .sort((x, y) => y.w - x.w);
+  const threads = figures.find((f) => f.key === 'threads');
+  if (threads && threads.a !== threads.b && threads.a !== null && threads.b !== null) {
+    out.push(`Run A used ${threads.a} thread${threads.a === 1 ? '' : 's'}, run B ${threads.b}.`);
+  }
+  for (const { f } of candidates) {
+    if (out.length >= max) break;
+    const change = describeChange(f.a as number, f.b as number);
+    if (!change) continue;
+    const unit = f.unit && !f.label.includes('per row') ? ` ${f.unit}` : '';
+    const nums = `(${formatNumber(f.b as number)} vs ${formatNumber(f.a as number)}${unit})`;
+    if (change === 'appears only') out.push(`${f.label}: only in run B ${nums}.`);
+    else if (change === 'disappears') out.push(`${f.label}: only in run A ${nums}.`);
+    else out.push(`${f.label} ${change} in run B ${nums}.`);
+  }
+  if (out.length === 0 || (out.length === 1 && threads && threads.a !== threads.b)) {
+    out.push('No figure differs by more than 5% between the two runs.');
+  }
+  return out;
+}
+
+export interface ScalingPoint {
+  threads: number;
+  rowsPerSec: number;
+  /** Spins per row summed over every spinlock. */
+  spinsPerRow: number;
+  /** Spins per row of the named spinlocks (the experiment's top ones). */
+  bySpinlock: Record<string, number>;
+  status: string;
+}
+
+export interface ScalingCurve {
+  experimentId: string;
+  title: string;
+  points: ScalingPoint[];
+  /** The spinlocks with the most spins over the sweep. */
+  topSpinlocks: string[];
+  /** rows/s at the best thread count, and that count. */
+  peak: { threads: number; rowsPerSec: number } | null;
+}
+
+/** The scaling curve of a sweep: throughput and spins per row against thread count, sorted by threads. */
+export function scalingCurve(experiment: { id: string; title: string; runs: readonly RunInput[] }, topN = 3): ScalingCurve {
+  const figs = experiment.runs.map((r) => runFigures(r));
+  const top = topNames(figs.map((f) => f.spins), topN);
+  const points = figs
+    .filter((f) => f.rows > 0)
+    .map((f) => ({
+      threads: f.threads,
+      rowsPerSec: f.rowsPerSec,
+      spinsPerRow: Object.values(f.spinsPerRow).reduce((s, v) => s + v, 0),
+      bySpinlock: Object.fromEntries(top.map((n) => [n, f.spinsPerRow[n] ?? 0])),
+      status: f.status,
+    }))
+    .sort((x, y) => x.threads - y.threads);
+  const best = points.reduce<ScalingPoint | null>((m, p) => (m === null || p.rowsPerSec > m.rowsPerSec ? p : m), null);
+  return {
+    experimentId: experiment.id,
+    title: experiment.title,
+    points,
+    topSpinlocks: top,
+    peak: best && { threads: best.threads, rowsPerSec: best.rowsPerSec },
+  };
+}
+
+/** One line on a sweep: where throughput peaks and how much it gains from the fewest to the most threads. */
+export function summarizeScaling(curve: ScalingCurve): string {
+  const pts = curve.points;
+  if (pts.length === 0) return 'No completed runs with rows yet.';
+  if (pts.length === 1) return `One run: ${formatNumber(pts[0].rowsPerSec)} rows/s at ${pts[0].threads} thread${pts[0].threads === 1 ? '' : 's'}.`;
+  const first = pts[0];
+  const last = pts[pts.length - 1];
+  const peak = curve.peak as { threads: number; rowsPerSec: number };
+  const speedup = first.rowsPerSec > 0 ? last.rowsPerSec / first.rowsPerSec : null;
+  const threadsRatio = last.threads / first.threads;
+  const parts = [`Throughput peaks at ${peak.threads} threads (${formatNumber(peak.rowsPerSec)} rows/s)`];
+  if (speedup !== null) {
+    parts.push(`${first.threads} → ${last.threads} threads gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`);
+  }
+  if (first.spinsPerRow > 0 && last.spinsPerRow > 0) {
+    const r = last.spinsPerRow / first.spinsPerRow;
+    if (r >= 1.05 || r <= 0.95) parts.push(`spins per row ${r >= 1 ? `${r.toFixed(1)}x higher` : `${(1 / r).toFixed(1)}x lower`} at ${last.threads}`);
+  }
+  return `${parts.join('; ')}.`;
+}

@@ -1,0 +1,263 @@
+// The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
+// from the history; turns user actions into ToHost intents; re-renders (lit, coalesced per frame) on every change.
+import { render } from 'lit';
+import type { Experiment, RunRecord, Tick } from '../shared/experiment';
+import { message, ToHost, type MessageType, type PanelState, type ToHostMap, type PayloadOf } from '../shared/protocol';
+import { formFromSelection, checkForm, paramsForSelect, draftFromProfile, type ConnDraft, type FormCheck, type FormState } from './model/form';
+import { stableJson } from './model/format';
+import { LiveRuns, type LiveEvent, type RunData } from './model/liveRuns';
+import { DEFAULT_TOGGLES, type ChartToggles } from './model/metrics';
+import type { SortState } from './model/results';
+import { LiveChartsView } from './views/liveCharts';
+import { applyThemeDefaults, registerCharts } from './views/chartSetup';
+import { readTheme, watchTheme, type ThemeColors } from './views/theme';
+import { panelTemplate } from './views/panel';
+import { ScalingChart, CompareChart } from './views/analysisCharts';
+
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+/** View choices only (the host owns everything else): kept in the webview's own state across reloads. */
+export interface ViewState {
+  open: Record<string, boolean>;
+  toggles: ChartToggles;
+  sort: SortState | null;
+  /** Comparison picks: "<experiment key>#<run index>". */
+  compareA: string | null;
+  compareB: string | null;
+  /** Experiments overlaid on the scaling chart (ids), besides the active one. */
+  scaling: string[];
+  /** Which experiment the results table shows: 'active' or an opened experiment's id. */
+  results: string;
+}
+
+const DEFAULT_VIEW: ViewState = {
+  open: { connection: true, server: true, scenario: true, knobs: true, run: true, charts: true, results: true, history: true, compare: true, scaling: true },
+  toggles: DEFAULT_TOGGLES,
+  sort: null,
+  compareA: null,
+  compareB: null,
+  scaling: [],
+  results: 'active',
+};
+
+export const ACTIVE = 'active';
+
+/** A run from any experiment the panel has: the active one or one opened from the history. */
+export interface RunRef {
+  key: string;
+  experimentKey: string;
+  experimentTitle: string;
+  index: number;
+  threads: number;
+  status: string;
+  ticks: readonly Tick[];
+  record: RunRecord | null;
+  run: RunData | null;
+}
+
+export class App {
+  state: PanelState | null = null;
+  form: FormState | null = null;
+  conn: ConnDraft = draftFromProfile(null, []);
+  view: ViewState;
+  readonly live = new LiveRuns();
+  readonly experiments = new Map<string, Experiment>();
+  toast: string | null = null;
+  /** The run the charts show, chosen by the user (null: follow the current run). */
+  pickedRun: number | null = null;
+  /** What the user asked for last, to tell a deploy error from others. */
+  lastAction: 'deploy' | 'run' | 'connect' | null = null;
+  connErrors: Record<string, string> = {};
+  theme: ThemeColors;
+  readonly charts: LiveChartsView;
+  readonly scalingChart: ScalingChart;
+  readonly compareChart: CompareChart;
+  private frame = 0;
+  private selectTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastSentSelection: string | null = null;
+  private lastHostSelection: string | null = null;
+  private lastHostDraft: string | null = null;
+  private toastTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly api: VsCodeApi, private readonly root: HTMLElement) {
+    const saved = api.getState() as Partial<ViewState> | undefined;
+    this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
+    this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
+    registerCharts();
+    this.theme = readTheme();
+    applyThemeDefaults(this.theme);
+    this.charts = new LiveChartsView(this.theme, this.view.toggles, {
+      onToggles: (t) => this.setView({ toggles: t }),
+      onPickRun: (i) => {
+        this.pickedRun = i;
+        this.syncCharts();
+      },
+    });
+    this.scalingChart = new ScalingChart(this.theme);
+    this.compareChart = new CompareChart(this.theme);
+    watchTheme((t) => {
+      this.theme = t;
+      applyThemeDefaults(t);
+      this.charts.setTheme(t);
+      this.scalingChart.setTheme(t);
+      this.compareChart.setTheme(t);
+    });
+  }
+
+  // ---------------------------------------------------------------- host -> webview
+
+  onState(s: PanelState): void {
+    this.state = s;
+    const sel = stableJson(s.selection);
+    if (this.form === null || (sel !== this.lastHostSelection && sel !== this.lastSentSelection && this.selectTimer === null)) {
+      const title = this.form?.title ?? '';
+      this.form = { ...formFromSelection(s.selection), title };
+    }
+    this.lastHostSelection = sel;
+    const draft = stableJson(s.draft);
+    if (draft !== this.lastHostDraft) {
+      this.lastHostDraft = draft;
+      this.conn = draftFromProfile(s.draft, s.savedPasswords);
+      this.connErrors = {};
+    }
+    this.applyLive(this.live.loadSnapshot(s.active));
+    this.requestRender();
+  }
+
+  onRunStart(p: { experimentId: string; index: number; threads: number }): void {
+    if (this.live.runStart(p.experimentId, p.index, p.threads)) this.syncCharts();
+  }
+
+  onTick(p: { experimentId: string; index: number; tick: Tick }): void {
+    const before = this.live.runs.has(p.index);
+    const run = this.live.tick(p.experimentId, p.index, p.tick);
+    if (!run) return;
+    if (!before) this.syncCharts();
+    this.charts.ticksAdded(run, run.ticks.length - 1);
+    this.requestRender();
+  }
+
+  onRunEnd(p: { experimentId: string; record: RunRecord }): void {
+    const run = this.live.runEnd(p.experimentId, p.record);
+    if (!run) return;
+    this.charts.ticksAdded(run, 0);
+    this.charts.runChanged();
+    this.requestRender();
+  }
+
+  onExperiment(e: Experiment): void {
+    this.experiments.set(e.id, e);
+    this.requestRender();
+  }
+
+  onToast(text: string): void {
+    this.toast = text;
+    if (this.toastTimer) clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      this.toast = null;
+      this.toastTimer = null;
+      this.requestRender();
+    }, 4000);
+    this.requestRender();
+  }
+
+  private applyLive(events: LiveEvent[]): void {
+    if (events.some((e) => e.kind === 'reset' || e.kind === 'run')) this.syncCharts();
+    for (const e of events) {
+      if (e.kind !== 'ticks') continue;
+      const run = this.live.runs.get(e.index);
+      if (run) this.charts.ticksAdded(run, e.from);
+    }
+    this.charts.runChanged();
+  }
+
+  /** Points the charts at the picked run or the current one. */
+  syncCharts(): void {
+    if (this.pickedRun !== null && !this.live.runs.has(this.pickedRun)) this.pickedRun = null;
+    const idx = this.pickedRun ?? this.live.currentIndex;
+    const show = idx === null ? null : (this.live.runs.get(idx) ?? null);
+    this.charts.setRuns(this.live.ordered(), show, this.pickedRun);
+    this.requestRender();
+  }
+
+  // ---------------------------------------------------------------- webview -> host
+
+  post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void {
+    this.api.postMessage(message(m as MessageType<string, PayloadOf<M>>, payload));
+  }
+
+  check(): FormCheck | null {
+    if (!this.form || !this.state) return null;
+    return checkForm(this.form, this.state.scenarios, this.state.server?.topology ?? null);
+  }
+
+  /** Applies a form edit, re-renders, and remembers it on the host after a pause in typing. */
+  editForm(change: (f: FormState) => void): void {
+    if (!this.form) return;
+    change(this.form);
+    this.requestRender();
+    if (this.selectTimer) clearTimeout(this.selectTimer);
+    this.selectTimer = setTimeout(() => this.flushSelect(), 300);
+  }
+
+  flushSelect(): void {
+    if (this.selectTimer) clearTimeout(this.selectTimer);
+    this.selectTimer = null;
+    const check = this.check();
+    if (!this.form || !check) return;
+    const payload = {
+      scenarioId: this.form.scenarioId,
+      parameters: paramsForSelect(this.form, check),
+      run: { ...this.form.run },
+      knobs: { ...this.form.knobs },
+    };
+    this.lastSentSelection = stableJson(payload);
+    this.post(ToHost.select, payload);
+  }
+
+  editConn(change: (d: ConnDraft) => void): void {
+    change(this.conn);
+    this.connErrors = {};
+    this.requestRender();
+  }
+
+  setView(patch: Partial<ViewState>): void {
+    this.view = { ...this.view, ...patch };
+    this.api.setState(this.view);
+    this.requestRender();
+  }
+
+  /** Every run the panel has, active experiment first. */
+  allRuns(): RunRef[] {
+    const out: RunRef[] = [];
+    const activeTitle = this.state?.active?.title ?? 'Current experiment';
+    for (const r of this.live.ordered()) {
+      out.push({ key: `${ACTIVE}#${r.index}`, experimentKey: ACTIVE, experimentTitle: activeTitle, index: r.index, threads: r.threads, status: r.status, ticks: r.ticks, record: r.record, run: r });
+    }
+    for (const e of this.experiments.values()) {
+      if (this.state?.active?.experimentId === e.id) continue;
+      for (const r of e.runs) {
+        out.push({ key: `${e.id}#${r.index}`, experimentKey: e.id, experimentTitle: e.title, index: r.index, threads: r.threads, status: r.status, ticks: r.timeline, record: r, run: null });
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  requestRender(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderNow();
+    });
+  }
+
+  renderNow(): void {
+    render(panelTemplate(this), this.root);
+  }
+}

@@ -1,0 +1,121 @@
+// The runs of the active experiment as the panel has them: rebuilt from a state snapshot (after a reload), then
+// grown by runStart / tick / runEnd. A snapshot repeating ticks the panel already has changes nothing, so a state
+// message in the middle of a run does not redraw the charts from scratch.
+import { addTickToTotals, emptyRunTotals } from '../../shared/analysis';
+import type { RunRecord, RunTotals, Tick } from '../../shared/experiment';
+import type { ActiveExperimentView } from '../../shared/protocol';
+
+export interface RunData {
+  index: number;
+  threads: number;
+  status: 'running' | RunRecord['status'];
+  ticks: Tick[];
+  /** Folded as ticks arrive (the record's totals once it ended). */
+  totals: RunTotals;
+  record: RunRecord | null;
+}
+
+export type LiveEvent =
+  | { kind: 'reset' }
+  | { kind: 'run'; index: number }
+  | { kind: 'ticks'; index: number; from: number }
+  | { kind: 'none' };
+
+export class LiveRuns {
+  experimentKey: string | null = null;
+  readonly runs = new Map<number, RunData>();
+
+  /** The run the live charts follow: the highest index seen. */
+  get currentIndex(): number | null {
+    let max: number | null = null;
+    for (const k of this.runs.keys()) if (max === null || k > max) max = k;
+    return max;
+  }
+
+  ordered(): RunData[] {
+    return [...this.runs.values()].sort((a, b) => a.index - b.index);
+  }
+
+  private static keyOf(active: ActiveExperimentView): string {
+    return active.experimentId ?? `starting:${active.title}`;
+  }
+
+  private ensure(index: number, threads: number): RunData {
+    let r = this.runs.get(index);
+    if (!r) {
+      r = { index, threads, status: 'running', ticks: [], totals: emptyRunTotals(), record: null };
+      this.runs.set(index, r);
+    }
+    return r;
+  }
+
+  /** Merges a snapshot; returns what the charts must do. */
+  loadSnapshot(active: ActiveExperimentView | null): LiveEvent[] {
+    if (!active) {
+      if (this.experimentKey === null) return [];
+      this.experimentKey = null;
+      this.runs.clear();
+      return [{ kind: 'reset' }];
+    }
+    const key = LiveRuns.keyOf(active);
+    const events: LiveEvent[] = [];
+    // An id arriving for the experiment that was starting is the same experiment, not a new one.
+    const sameStarting = this.experimentKey?.startsWith('starting:') && active.experimentId !== null;
+    if (key !== this.experimentKey && !sameStarting) {
+      this.runs.clear();
+      events.push({ kind: 'reset' });
+    }
+    this.experimentKey = key;
+    for (const lr of active.runs) {
+      const known = this.runs.has(lr.index);
+      const r = this.ensure(lr.index, lr.threads);
+      if (!known) events.push({ kind: 'run', index: lr.index });
+      const from = r.ticks.length;
+      for (let i = from; i < lr.ticks.length; i++) {
+        r.ticks.push(lr.ticks[i]);
+        if (!r.record) addTickToTotals(r.totals, lr.ticks[i]);
+      }
+      if (lr.ticks.length > from) events.push({ kind: 'ticks', index: lr.index, from });
+      if (lr.status !== 'running') r.status = lr.status;
+    }
+    return events;
+  }
+
+  runStart(experimentId: string, index: number, threads: number): boolean {
+    if (!this.accepts(experimentId)) return false;
+    this.ensure(index, threads);
+    return true;
+  }
+
+  /** Adds a live tick; false when it belongs to another experiment or repeats one already held. */
+  tick(experimentId: string, index: number, tick: Tick): RunData | null {
+    if (!this.accepts(experimentId)) return null;
+    const r = this.runs.get(index) ?? this.ensure(index, 0);
+    const last = r.ticks[r.ticks.length - 1];
+    if (last && tick.t <= last.t) return null;
+    r.ticks.push(tick);
+    addTickToTotals(r.totals, tick);
+    return r;
+  }
+
+  runEnd(experimentId: string, record: RunRecord): RunData | null {
+    if (!this.accepts(experimentId)) return null;
+    const r = this.ensure(record.index, record.threads);
+    r.threads = record.threads;
+    r.status = record.status;
+    r.record = record;
+    r.totals = record.totals;
+    // The record's timeline is the whole run: take the ticks this panel missed.
+    if (record.timeline.length > r.ticks.length) r.ticks.push(...record.timeline.slice(r.ticks.length));
+    return r;
+  }
+
+  private accepts(experimentId: string): boolean {
+    if (this.experimentKey === null || this.experimentKey.startsWith('starting:')) {
+      if (this.experimentKey === null) this.runs.clear();
+      this.experimentKey = experimentId;
+      return true;
+    }
+    return this.experimentKey === experimentId;
+  }
+}

@@ -1,0 +1,118 @@
+// What each live chart plots, as a pure function of a tick: rates per second over the server-measured interval.
+import { isWaitShown } from '../../shared/benign';
+import type { Tick } from '../../shared/experiment';
+import { SeriesSet } from './series';
+
+export type ChartKind = 'throughput' | 'spinlocks' | 'waits' | 'latches' | 'log' | 'cpu';
+export const CHART_KINDS: readonly ChartKind[] = ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu'];
+
+export interface ChartToggles {
+  /** Spinlock chart: spins/s or backoffs/s. */
+  spinMetric: 'spins' | 'backoffs';
+  /** Wait chart: include benign waits and waits that never completed. */
+  showAllWaits: boolean;
+}
+
+export const DEFAULT_TOGGLES: ChartToggles = { spinMetric: 'spins', showAllWaits: false };
+
+export interface ChartSpec {
+  kind: ChartKind;
+  title: string;
+  yTitle: (t: ChartToggles) => string;
+  /** Second y axis title (log chart: bytes/s on the right). */
+  y1Title?: string;
+  /** Series on the right-hand axis. */
+  rightAxis?: readonly string[];
+  fixed?: readonly string[];
+  maxShown: number;
+  extract: (tick: Tick, t: ChartToggles) => Record<string, number>;
+}
+
+const perSec = (tick: Tick) => (tick.intervalMs > 0 ? 1000 / tick.intervalMs : 0);
+
+export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
+  throughput: {
+    kind: 'throughput',
+    title: 'Throughput',
+    yTitle: () => 'per second',
+    fixed: ['rows/s', 'transactions/s'],
+    maxShown: 2,
+    extract: (tick) => ({ 'rows/s': tick.rowsPerSec, 'transactions/s': tick.transactionsPerSec }),
+  },
+  spinlocks: {
+    kind: 'spinlocks',
+    title: 'Top spinlocks',
+    yTitle: (t) => (t.spinMetric === 'spins' ? 'spins/s' : 'backoffs/s'),
+    maxShown: 6,
+    extract: (tick, t) => {
+      const f = perSec(tick);
+      const out: Record<string, number> = {};
+      for (const [k, s] of Object.entries(tick.spinlocks)) out[k] = (t.spinMetric === 'spins' ? s.spins : s.backoffs) * f;
+      return out;
+    },
+  },
+  waits: {
+    kind: 'waits',
+    title: 'Top waits',
+    yTitle: () => 'wait ms/s',
+    maxShown: 6,
+    extract: (tick, t) => {
+      const f = perSec(tick);
+      const out: Record<string, number> = {};
+      for (const [k, w] of Object.entries(tick.waits)) if (isWaitShown(k, w, { showAll: t.showAllWaits })) out[k] = w.waitMs * f;
+      return out;
+    },
+  },
+  latches: {
+    kind: 'latches',
+    title: 'Top latches',
+    yTitle: () => 'wait ms/s',
+    maxShown: 6,
+    extract: (tick) => {
+      const f = perSec(tick);
+      const out: Record<string, number> = {};
+      for (const [k, l] of Object.entries(tick.latches)) out[k] = l.waitMs * f;
+      return out;
+    },
+  },
+  log: {
+    kind: 'log',
+    title: 'Log flushes',
+    yTitle: () => 'flushes/s',
+    y1Title: 'bytes/s',
+    rightAxis: ['log bytes/s'],
+    fixed: ['log flushes/s', 'log bytes/s'],
+    maxShown: 2,
+    extract: (tick) => ({ 'log flushes/s': tick.log.flushesPerSec, 'log bytes/s': tick.log.bytesFlushedPerSec }),
+  },
+  cpu: {
+    kind: 'cpu',
+    title: 'CPU by NUMA node',
+    yTitle: () => 'CPU %',
+    maxShown: 8,
+    extract: (tick) => {
+      const out: Record<string, number> = {};
+      for (const [node, pct] of Object.entries(tick.cpuByNode)) out[`node ${node}`] = pct;
+      return out;
+    },
+  },
+};
+
+export function newSeries(spec: ChartSpec): SeriesSet {
+  return new SeriesSet({ maxShown: spec.maxShown, fixed: spec.fixed });
+}
+
+/** The x of a tick: seconds from the run's measured start. */
+export function tickX(tick: Tick): number {
+  return tick.t / 1000;
+}
+
+export function appendTick(series: SeriesSet, spec: ChartSpec, tick: Tick, toggles: ChartToggles): void {
+  series.append(tickX(tick), spec.extract(tick, toggles));
+}
+
+export function buildSeries(spec: ChartSpec, ticks: readonly Tick[], toggles: ChartToggles): SeriesSet {
+  const s = newSeries(spec);
+  for (const t of ticks) appendTick(s, spec, t, toggles);
+  return s;
+}

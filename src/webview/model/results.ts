@@ -1,0 +1,92 @@
+// The results table: one row per run (totals and per-row figures), the columns chosen from the runs' own top
+// spinlocks and waits, sorting by any column, and TSV for the clipboard (pastes into a spreadsheet as columns).
+import { formatNumber, topNames, type RunFigures } from '../../shared/analysis';
+
+export interface ResultRow {
+  run: number;
+  figures: RunFigures;
+}
+
+export interface ResultColumn {
+  key: string;
+  label: string;
+  /** Full text for the header's title / aria-label. */
+  title: string;
+  numeric: boolean;
+  value: (row: ResultRow) => number | string | null;
+}
+
+export type SortDir = 'ascending' | 'descending';
+export interface SortState {
+  key: string;
+  dir: SortDir;
+}
+
+const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null): ResultColumn => ({ key, label, title, numeric: true, value });
+
+export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topWaits = 3): ResultColumn[] {
+  const spins = topNames(rows.map((r) => r.figures.spins), topSpinlocks);
+  const waits = topNames(rows.map((r) => r.figures.waitMs), topWaits);
+  const cols: ResultColumn[] = [
+    num('run', 'Run', 'Run number', (r) => r.run + 1),
+    num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),
+    num('elapsed', 'Elapsed s', 'Server-measured elapsed seconds', (r) => r.figures.elapsedSec),
+    num('rows', 'Rows', 'Rows written', (r) => r.figures.rows),
+    num('rowsPerSec', 'Rows/s', 'Rows written per second', (r) => r.figures.rowsPerSec),
+  ];
+  for (const s of spins) {
+    cols.push(num(`spins:${s}`, `${s} spins/row`, `${s}: spins per row`, (r) => r.figures.spinsPerRow[s] ?? 0));
+    cols.push(num(`backoffs:${s}`, `${s} backoffs/row`, `${s}: backoffs per row`, (r) => r.figures.backoffsPerRow[s] ?? 0));
+  }
+  for (const w of waits) cols.push(num(`wait:${w}`, `${w} ms/row`, `${w}: wait ms per row`, (r) => r.figures.waitMsPerRow[w] ?? 0));
+  cols.push(num('cpuMsPerRow', 'CPU ms/row', 'Scheduler CPU ms per row', (r) => r.figures.cpuMsPerRow));
+  if (rows.some((r) => r.figures.p50Us !== null)) {
+    cols.push(num('p50', 'p50 µs', 'Client latency, median (µs)', (r) => r.figures.p50Us));
+    cols.push(num('p99', 'p99 µs', 'Client latency, 99th percentile (µs)', (r) => r.figures.p99Us));
+  }
+  cols.push({ key: 'status', label: 'Status', title: 'Run status', numeric: false, value: (r) => r.figures.status });
+  return cols;
+}
+
+/** Sorted copy; nulls last in either direction; ties keep run order. */
+export function sortRows(rows: readonly ResultRow[], columns: readonly ResultColumn[], sort: SortState | null): ResultRow[] {
+  const col = sort && columns.find((c) => c.key === sort.key);
+  if (!sort || !col) return [...rows];
+  const sign = sort.dir === 'ascending' ? 1 : -1;
+  return rows
+    .map((r, i) => ({ r, i, v: col.value(r) }))
+    .sort((a, b) => {
+      if (a.v === null && b.v === null) return a.i - b.i;
+      if (a.v === null) return 1;
+      if (b.v === null) return -1;
+      const c = typeof a.v === 'number' && typeof b.v === 'number' ? a.v - b.v : String(a.v).localeCompare(String(b.v));
+      return c !== 0 ? c * sign : a.i - b.i;
+    })
+    .map((x) => x.r);
+}
+
+/** Clicking a header: ascending first, then descending, on the same column. */
+export function nextSort(current: SortState | null, key: string): SortState {
+  if (current && current.key === key) return { key, dir: current.dir === 'ascending' ? 'descending' : 'ascending' };
+  return { key, dir: 'ascending' };
+}
+
+/** A cell as shown: whole numbers grouped, small ones to 3 significant digits, '' for missing. */
+export function formatCell(v: number | string | null): string {
+  if (v === null) return '';
+  if (typeof v === 'string') return v;
+  return formatNumber(v);
+}
+
+/** Raw numbers (no grouping) so a spreadsheet reads them as numbers. */
+function tsvCell(v: number | string | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(6)));
+  return v.replace(/[\t\r\n]+/g, ' ');
+}
+
+export function toTsv(columns: readonly ResultColumn[], rows: readonly ResultRow[]): string {
+  const lines = [columns.map((c) => tsvCell(c.label)).join('\t')];
+  for (const r of rows) lines.push(columns.map((c) => tsvCell(c.value(r))).join('\t'));
+  return `${lines.join('\n')}\n`;
+}

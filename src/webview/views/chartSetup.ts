@@ -1,0 +1,113 @@
+// chart.js registered once with only what the panel uses (line charts on linear axes, tooltips, legend, zoom), and
+// the options every chart shares: no animation (each tick redraws with update('none')), {x,y} points with parsing
+// off, index-mode tooltips, theme colours.
+import {
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartConfiguration,
+  type ChartDataset,
+} from 'chart.js';
+import zoomPlugin from 'chartjs-plugin-zoom';
+import { exactNumber, shortNumber } from '../model/format';
+import type { ThemeColors } from './theme';
+
+let registered = false;
+export function registerCharts(): void {
+  if (registered) return;
+  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
+  registered = true;
+}
+
+export function applyThemeDefaults(t: ThemeColors): void {
+  Chart.defaults.color = t.foreground;
+  Chart.defaults.borderColor = t.grid;
+  Chart.defaults.font.family = t.fontFamily;
+  Chart.defaults.font.size = Math.max(10, t.fontSize - 2);
+}
+
+export type XYDataset = ChartDataset<'line', { x: number; y: number }[]>;
+
+/** Dash patterns by palette slot: in high contrast, lines differ by dash as well as by colour. */
+const DASHES: number[][] = [[], [6, 3], [2, 2], [8, 2, 2, 2], [4, 4], [1, 3], [10, 4], [3, 6]];
+
+export function styleDataset(ds: XYDataset, slot: number, t: ThemeColors): void {
+  const colour = t.series[slot % t.series.length];
+  ds.borderColor = colour;
+  ds.backgroundColor = colour;
+  ds.borderDash = t.highContrast ? DASHES[slot % DASHES.length] : [];
+  ds.borderWidth = t.highContrast ? 2 : 1.5;
+}
+
+type LinearOpts = Record<string, unknown>;
+
+export function linearAxis(title: string, over: LinearOpts = {}): LinearOpts {
+  return {
+    type: 'linear',
+    title: { display: true, text: title },
+    ticks: { maxTicksLimit: 6, callback: (v: string | number) => shortNumber(Number(v)) },
+    ...over,
+  };
+}
+
+export function lineChartConfig(options: {
+  xTitle: string;
+  yTitle: string;
+  y1Title?: string;
+  onZoomed?: (chart: Chart) => void;
+}): ChartConfiguration<'line', { x: number; y: number }[]> {
+  const scales: Record<string, LinearOpts> = {
+    x: linearAxis(options.xTitle, { ticks: { maxTicksLimit: 8, callback: (v: string | number) => shortNumber(Number(v)) } }),
+    y: linearAxis(options.yTitle, { beginAtZero: true, position: 'left' }),
+  };
+  if (options.y1Title) scales.y1 = linearAxis(options.y1Title, { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false } });
+  return {
+    type: 'line',
+    data: { datasets: [] },
+    options: {
+      animation: false,
+      parsing: false,
+      normalized: true,
+      responsive: true,
+      maintainAspectRatio: false,
+      spanGaps: true,
+      interaction: { mode: 'index', intersect: false },
+      elements: { point: { radius: 0, hitRadius: 4, hoverRadius: 3 }, line: { tension: 0 } },
+      scales: scales as never,
+      plugins: {
+        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 2, padding: 8 } },
+        tooltip: {
+          callbacks: {
+            title: (items) => (items.length ? `${exactNumber(items[0].parsed.x ?? 0)} ${options.xTitle}` : ''),
+            label: (item) => `${item.dataset.label}: ${exactNumber(item.parsed.y ?? 0)}`,
+          },
+        },
+        zoom: {
+          limits: { x: { min: 'original', max: 'original' } },
+          pan: { enabled: false, mode: 'x', onPanComplete: ({ chart }) => options.onZoomed?.(chart as Chart) },
+          zoom: {
+            wheel: { enabled: false },
+            pinch: { enabled: false },
+            mode: 'x',
+            onZoomComplete: ({ chart }) => options.onZoomed?.(chart as Chart),
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Turns wheel zoom and drag pan on or off (only on a paused or finished run: a live chart keeps scrolling). */
+export function setZoomable(chart: Chart, on: boolean): void {
+  const z = chart.options.plugins?.zoom;
+  if (!z) return;
+  if (z.pan) z.pan.enabled = on;
+  if (z.zoom?.wheel) z.zoom.wheel.enabled = on;
+  if (z.zoom?.pinch) z.zoom.pinch.enabled = on;
+}
+
+export { Chart };

@@ -1,0 +1,60 @@
+// Side-by-side comparison of any two runs the panel has (the current experiment and any opened from the history):
+// each figure in A and B with the change in %, a summary in words from those numbers, and both throughputs over time.
+import { html, nothing, type TemplateResult } from 'lit';
+import { compareRuns, formatNumber, runFigures } from '../../shared/analysis';
+import type { App, RunRef } from '../app';
+import { section } from './common';
+
+function label(r: RunRef): string {
+  return `${r.experimentTitle} · run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+}
+
+function figuresOf(r: RunRef) {
+  if (r.record) return runFigures(r.record);
+  if (r.run) return runFigures({ threads: r.threads, status: r.status, totals: r.run.totals, latency: null });
+  return runFigures({ threads: r.threads, status: r.status, ticks: r.ticks });
+}
+
+function picker(app: App, id: string, which: 'compareA' | 'compareB', runs: RunRef[], value: string | null): TemplateResult {
+  return html`<label class="inline">${which === 'compareA' ? 'Run A' : 'Run B'}
+    <select id=${id} @change=${(e: Event) => app.setView({ [which]: (e.target as HTMLSelectElement).value || null })}>
+      <option value="" ?selected=${value === null}>Pick a run</option>
+      ${runs.map((r) => html`<option value=${r.key} ?selected=${value === r.key}>${label(r)}</option>`)}
+    </select></label>`;
+}
+
+export function compareView(app: App): TemplateResult {
+  return section(app, 'compare', 'Compare two runs', () => {
+    const runs = app.allRuns();
+    if (runs.length < 2) {
+      app.compareChart.update(null, null);
+      return html`<div id="compare"><p class="empty">Comparing needs two runs: run a sweep, or open an earlier experiment from the history.</p></div>`;
+    }
+    // Defaults: the first and the last run, so a sweep compares its ends.
+    const aKey = app.view.compareA ?? runs[0].key;
+    const bKey = app.view.compareB ?? runs[runs.length - 1].key;
+    const a = runs.find((r) => r.key === aKey) ?? null;
+    const b = runs.find((r) => r.key === bKey) ?? null;
+    app.compareChart.update(a && { label: `A: ${label(a)}`, ticks: a.ticks }, b && { label: `B: ${label(b)}`, ticks: b.ticks });
+    const cmp = a && b ? compareRuns(figuresOf(a), figuresOf(b)) : null;
+    return html`<div id="compare">
+      <div class="toolbar">${picker(app, 'compare-a', 'compareA', runs, aKey)} ${picker(app, 'compare-b', 'compareB', runs, bKey)}</div>
+      ${cmp ? html`
+        <ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>
+        <div class="compare-grid">
+          <div class="table-wrap">
+            <table class="data-table" id="compare-table" aria-label="Figures of run A and run B">
+              <thead><tr><th scope="col">Figure</th><th scope="col" class="num">A</th><th scope="col" class="num">B</th><th scope="col" class="num">Change</th></tr></thead>
+              <tbody>${cmp.figures.map((f) => {
+                const better = f.changePct === null || Math.abs(f.changePct) < 5 ? '' : (f.changePct > 0) === (f.direction === 'higher-better') ? 'better' : 'worse';
+                return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
+                  <td class="num">${f.a === null ? '' : formatNumber(f.a)}</td><td class="num">${f.b === null ? '' : formatNumber(f.b)}</td>
+                  <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
+              })}</tbody>
+            </table>
+          </div>
+          ${app.compareChart.element}
+        </div>` : html`<p class="empty">Pick two runs.</p>`}
+    </div>`;
+  });
+}

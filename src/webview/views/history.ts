@@ -1,0 +1,36 @@
+// This server's earlier experiments: open one (the host answers with the whole experiment), show it in the results,
+// overlay it on the scaling chart, reveal its folder.
+import { html, type TemplateResult } from 'lit';
+import { ToHost } from '../../shared/protocol';
+import type { App } from '../app';
+import { exactNumber } from '../model/format';
+import { section } from './common';
+
+export function historyView(app: App): TemplateResult {
+  const history = app.state?.history ?? [];
+  return section(app, 'history', 'History', () => html`
+    <div id="history">
+      ${history.length === 0 ? html`<p class="empty">No saved experiments for this server yet. Each run you start here is saved and listed.</p>` : html`
+      <ul class="history-list">
+        ${history.map((h) => {
+          const loaded = app.experiments.get(h.id);
+          const best = h.runs.reduce((m, r) => Math.max(m, r.rowsPerSec), 0);
+          return html`<li data-experiment=${h.id}>
+            <div class="history-main">
+              <strong>${h.title}</strong>
+              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
+                ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span>
+            </div>
+            <div class="history-actions">
+              ${loaded ? html`
+                <button class="chip" @click=${() => app.setView({ results: h.id })} aria-pressed=${String(app.view.results === h.id)}>Results</button>
+                <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
+                  @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
+              : html`<button class="chip" data-open=${h.id} @click=${() => app.post(ToHost.openExperiment, { id: h.id })}>Open</button>`}
+              <button class="chip" @click=${() => app.post(ToHost.revealExperiment, { id: h.id })} title="Show the experiment's folder">Reveal</button>
+            </div>
+          </li>`;
+        })}
+      </ul>`}
+    </div>`);
+}

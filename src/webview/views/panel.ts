@@ -1,0 +1,50 @@
+// The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the live charts, results,
+// and the analysis (history, comparison, scaling).
+import { html, type TemplateResult } from 'lit';
+import type { App } from '../app';
+import { bannersView } from './banners';
+import { section } from './common';
+import { compareView } from './compare';
+import { connectionView } from './connection';
+import { historyView } from './history';
+import { knobsView } from './knobs';
+import { resultsView } from './results';
+import { runView } from './run';
+import { scalingView } from './scaling';
+import { scenarioView } from './scenario';
+import { serverView } from './server';
+
+function chartsView(app: App): TemplateResult {
+  // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
+  // (CSS) rather than removing it, so the buffered data and the canvases survive.
+  const open = app.view.open.charts ?? true;
+  const onToggle = (e: Event) => {
+    const now = (e.target as HTMLDetailsElement).open;
+    if (now !== open) app.setView({ open: { ...app.view.open, charts: now } });
+  };
+  return html`<details class="section" id="section-charts" ?open=${open} @toggle=${onToggle}>
+    <summary><span class="section-title">Live charts</span></summary>
+    <div class="section-body">${app.charts.element}</div>
+  </details>`;
+}
+
+export function panelTemplate(app: App): TemplateResult {
+  const check = app.check();
+  void section;
+  return html`
+    <header class="panel-header">
+      <h1>Spinlock Lab</h1>
+      <span class="muted">${app.state?.server ? `${app.state.server.identity.serverName}${app.state.server.identity.simulated ? ' (simulator)' : ''}` : 'not connected'}</span>
+    </header>
+    ${bannersView(app)}
+    <div class="setup-grid">
+      <div class="column">${connectionView(app)}${serverView(app)}</div>
+      <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${runView(app, check)}</div>
+    </div>
+    ${chartsView(app)}
+    ${resultsView(app)}
+    ${historyView(app)}
+    ${compareView(app)}
+    ${scalingView(app)}
+  `;
+}

@@ -1,0 +1,54 @@
+// The results table: totals and per-row figures for each run of the shown experiment, sortable by any column
+// (buttons in the headers, aria-sort), copied as TSV through the host's clipboard.
+import { html, nothing, type TemplateResult } from 'lit';
+import { runFigures } from '../../shared/analysis';
+import { ToHost } from '../../shared/protocol';
+import { ACTIVE, type App } from '../app';
+import { formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
+import { section } from './common';
+
+/** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
+export function resultRows(app: App): { title: string; rows: ResultRow[] } {
+  const which = app.view.results;
+  const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
+  if (opened) return { title: opened.title, rows: opened.runs.map((r) => ({ run: r.index, figures: runFigures(r) })) };
+  const rows = app.live.ordered().filter((r) => r.ticks.length > 0 || r.record).map((r) => ({
+    run: r.index,
+    figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null }),
+  }));
+  return { title: app.state?.active?.title ?? '', rows };
+}
+
+export function resultsView(app: App): TemplateResult {
+  return section(app, 'results', 'Results', () => {
+    const { title, rows } = resultRows(app);
+    const cols = resultColumns(rows);
+    const sorted = sortRows(rows, cols, app.view.sort);
+    const sort = app.view.sort;
+    const choices = [...app.experiments.values()];
+    return html`
+      <div class="toolbar">
+        ${choices.length ? html`<label class="inline">Experiment
+          <select id="results-experiment" @change=${(e: Event) => app.setView({ results: (e.target as HTMLSelectElement).value })}>
+            <option value=${ACTIVE} ?selected=${app.view.results === ACTIVE}>Current: ${app.state?.active?.title ?? 'none'}</option>
+            ${choices.map((x) => html`<option value=${x.id} ?selected=${app.view.results === x.id}>${x.title}</option>`)}
+          </select></label>` : html`<span class="muted">${title}</span>`}
+        <span class="spacer"></span>
+        <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
+          @click=${() => app.post(ToHost.copyText, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
+      </div>
+      ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
+      <div class="table-wrap">
+        <table id="results-table" class="data-table" aria-label="Results per run">
+          <thead><tr>${cols.map((c) => {
+            const ariaSort = sort?.key === c.key ? sort.dir : 'none';
+            return html`<th scope="col" aria-sort=${ariaSort} class=${c.numeric ? 'num' : ''}>
+              <button class="sort" data-sort=${c.key} title=${`Sort by ${c.title}`}
+                @click=${() => app.setView({ sort: nextSort(app.view.sort, c.key) })}>${c.label}<span class="sort-mark" aria-hidden="true">${
+                  ariaSort === 'ascending' ? '▲' : ariaSort === 'descending' ? '▼' : ''}</span></button></th>`;
+          })}</tr></thead>
+          <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}</tr>`)}</tbody>
+        </table>
+      </div>`;
+  });
+}

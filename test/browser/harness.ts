@@ -1,0 +1,168 @@
+// The browser tier's harness (no tests here): a tiny HTTP server serving the panel the way VS Code's webview does
+// (the same CSP as a <meta>, a nonce on the scripts, media/panel.css, dist/webview.js), a stub acquireVsCodeApi, and
+// one stylesheet per theme with the --vscode-* variables and the body class VS Code sets. Plus Chromium through
+// playwright-core and helpers to post host messages and read what the panel posted back.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { ToHostMessage, ToWebviewMessage } from '../../src/shared/protocol';
+
+/** What the page callbacks reach through globalThis (this tsconfig has no DOM types). */
+export interface PageGlobals {
+  __posted: ToHostMessage[];
+  __violations: unknown[];
+  __state: unknown;
+  postMessage(message: unknown, target: string): void;
+}
+const pageGlobals = (): PageGlobals => globalThis as unknown as PageGlobals;
+void pageGlobals;
+
+export const root = path.resolve(__dirname, '..', '..', '..');
+const sources = path.join(root, 'test', 'browser');
+
+export type Theme = 'light' | 'dark' | 'hc';
+const bodyClass: Record<Theme, string> = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vscode-high-contrast' };
+
+export interface Harness {
+  origin: string;
+  url(theme: Theme): string;
+  close(): Promise<void>;
+}
+
+const files: Record<string, { file: string; type: string }> = {
+  '/media/panel.css': { file: path.join(root, 'media', 'panel.css'), type: 'text/css' },
+  '/dist/webview.js': { file: path.join(root, 'dist', 'webview.js'), type: 'text/javascript' },
+  '/stub.js': { file: path.join(sources, 'stub.js'), type: 'text/javascript' },
+  '/themes/light.css': { file: path.join(sources, 'themes', 'light.css'), type: 'text/css' },
+  '/themes/dark.css': { file: path.join(sources, 'themes', 'dark.css'), type: 'text/css' },
+  '/themes/hc.css': { file: path.join(sources, 'themes', 'hc.css'), type: 'text/css' },
+};
+
+function page(origin: string, theme: Theme, nonce: string): string {
+  const csp = `default-src 'none'; style-src ${origin}; img-src ${origin} data:; font-src ${origin}; script-src 'nonce-${nonce}';`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${origin}/themes/${theme}.css">
+<link rel="stylesheet" href="${origin}/media/panel.css">
+<title>Spinlock Lab</title>
+</head>
+<body class="${bodyClass[theme]}">
+<div id="app"></div>
+<script nonce="${nonce}" src="${origin}/stub.js"></script>
+<script nonce="${nonce}" src="${origin}/dist/webview.js"></script>
+</body>
+</html>`;
+}
+
+export async function startHarness(): Promise<Harness> {
+  if (!fs.existsSync(files['/dist/webview.js'].file)) {
+    throw new Error('dist/webview.js is missing: build it with `npx webpack --config webpack.config.js --config-name webview`');
+  }
+  let origin = '';
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname === '/panel.html') {
+      const theme = (url.searchParams.get('theme') ?? 'dark') as Theme;
+      const nonce = Buffer.from(String(Math.random())).toString('base64').replace(/=/g, '');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page(origin, theme, nonce));
+      return;
+    }
+    if (url.pathname === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const f = files[url.pathname];
+    if (!f) {
+      res.writeHead(404).end();
+      return;
+    }
+    fs.readFile(f.file, (err, body) => {
+      if (err) res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err));
+      else res.writeHead(200, { 'content-type': f.type }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    url: (theme) => `${origin}/panel.html?theme=${theme}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface Panel {
+  page: Page;
+  /** Console errors and page errors seen so far. */
+  errors: string[];
+  /** Posts a host -> webview message, as the extension host does. */
+  send(msg: ToWebviewMessage): Promise<void>;
+  /** Every message the panel posted to the host. */
+  posted(): Promise<ToHostMessage[]>;
+  violations(): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+export async function openPanel(browser: Browser, harness: Harness, theme: Theme = 'dark', viewport = { width: 1280, height: 900 }): Promise<Panel> {
+  const context = await browser.newContext({ viewport });
+  const p = await context.newPage();
+  const errors: string[] = [];
+  p.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  p.on('pageerror', (e) => errors.push(String(e)));
+  await p.goto(harness.url(theme));
+  await p.waitForFunction(() => (globalThis as unknown as PageGlobals).__posted.length > 0);
+  return {
+    page: p,
+    errors,
+    send: (msg) => p.evaluate((m) => (globalThis as unknown as PageGlobals).postMessage(m, '*'), msg as unknown),
+    posted: () => p.evaluate(() => (globalThis as unknown as PageGlobals).__posted),
+    violations: () => p.evaluate(() => (globalThis as unknown as PageGlobals).__violations),
+    close: () => context.close(),
+  };
+}
+
+/** Waits until the panel has posted a message of this type (after `since` messages), and returns it. */
+export async function waitForPosted<T extends ToHostMessage['type']>(panel: Panel, type: T, since = 0): Promise<Extract<ToHostMessage, { type: T }>> {
+  const handle = await panel.page.waitForFunction(
+    ([t, s]) => (globalThis as unknown as PageGlobals).__posted.slice(s as number).find((m) => m.type === t) ?? null,
+    [type, since] as const,
+  );
+  return (await handle.jsonValue()) as Extract<ToHostMessage, { type: T }>;
+}
+
+/** Fills a vscode-textfield the way a user does: into its inner input. */
+export async function fill(page: Page, selector: string, value: string): Promise<void> {
+  await page.locator(`${selector} input`).fill(value);
+}
+
+export async function points(page: Page, chart: string): Promise<number> {
+  return Number(await page.getAttribute(`[data-chart="${chart}"]`, 'data-points'));
+}
+
+/** Waits until a chart's data-points reaches n. */
+export async function waitForPoints(page: Page, chart: string, n: number, timeout = 10_000): Promise<void> {
+  await page.locator(`[data-chart="${chart}"][data-points="${n}"]`).waitFor({ state: 'attached', timeout });
+}
+
+/** Waits until an input-like element's value is v (vscode-textfield exposes .value). */
+export async function waitForValue(page: Page, selector: string, v: string): Promise<void> {
+  await page.waitForFunction(([sel, want]) => {
+    const el = (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector(sel);
+    return el?.value === want;
+  }, [selector, v] as const);
+}
