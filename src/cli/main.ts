@@ -7,6 +7,9 @@ import { listScenarios, getScenario } from '../engine/scenarios';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
 import { resultsReport } from '../engine/report';
+import { describePreset, listPresets } from '../engine/presets';
+import { presetRequest, runPreset } from '../engine/presetRun';
+import { presetReport } from '../engine/presetReport';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { Progress } from './progress';
 import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
@@ -27,13 +30,24 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   const conn = () => new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
   const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
 
-  program.command('scenarios').description('list the scenarios and their parameters').option('--json', 'machine-readable output')
+  program.command('scenarios').description('list the scenarios and their parameters, and the presets that reproduce each seed post')
+    .option('--json', 'machine-readable output: { scenarios, presets }')
     .action((o: { json?: boolean }) => {
       const list = listScenarios();
-      if (o.json) return out(JSON.stringify(list, null, 2) + '\n');
+      const presets = listPresets();
+      if (o.json) return out(JSON.stringify({ scenarios: list, presets: presets.map(describePreset) }, null, 2) + '\n');
+      out('Scenarios (spinlab run --scenario ID)\n\n');
       for (const s of list) {
         out(`${s.id}  ${s.name}  (seed ${s.seed})\n  ${s.description}\n`);
         for (const p of s.parameters) out(`    --set ${p.name}=${p.default}  ${p.label}${p.values ? ` [${p.values.join('|')}]` : p.min !== undefined ? ` [${p.min}..${p.max}]` : ''}${p.unit ? ` ${p.unit}` : ''}\n`);
+      }
+      out('\nPresets: one per seed post (spinlab run --preset ID)\n\n');
+      for (const p of presets) {
+        out(`${p.id}  ${p.name}  (seed ${p.seed})\n  ${p.question}\n`);
+        if (p.needs.length) out(`  needs ${p.needs.join(' and ')} for every comparison; without, it runs what it can and says so\n`);
+        const load = [p.load.rows ? `--rows ${p.load.rows}` : `--duration ${p.load.duration}`, `--warmup ${p.load.warmup}`, `--interval ${p.load.interval}`].join(' ');
+        out(`    --threads: ${p.threads}\n    ${load}\n`);
+        for (const s of p.options) out(`    --set ${s.name}=${s.default}  ${s.label}${s.values ? ` [${s.values.join('|')}]` : s.min !== undefined ? ` [${s.min}..${s.max}]` : ''}${s.unit ? ` ${s.unit}` : ''}\n`);
       }
     });
 
@@ -51,15 +65,16 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
     .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
 
-  program.command('run').description('run a scenario at one or more thread counts and print the results')
-    .addOption(conn()).requiredOption('--scenario <id>', 'scenario id (spinlab scenarios)')
-    .option('--threads <list>', 'thread counts, run in order (e.g. 1,2,4,8)', '1,2,4')
-    .option('--duration <time>', 'measured time per run (e.g. 30s, 2m)')
+  program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces a seed post, and print the results')
+    .addOption(conn()).option('--scenario <id>', 'scenario id (spinlab scenarios)')
+    .option('--preset <id>', 'a preset: numa-logwriter, isolate-core0, xdesmgr-batch, writelog, ring-buffer (spinlab scenarios lists their settings)')
+    .option('--threads <list>', 'thread counts, run in order (e.g. 1,2,4,8; default 1,2,4, or the preset\'s, which follow the server)')
+    .option('--duration <time>', 'measured time per run (e.g. 30s, 2m; default 30s, or the preset\'s)')
     .option('--rows <n>', 'or: rows per run, over all sessions (e.g. 1M)')
-    .option('--warmup <time>', 'unmeasured warm-up before each run', '5s')
-    .option('--interval <time>', 'sampling interval, 250ms or more', '1s')
+    .option('--warmup <time>', 'unmeasured warm-up before each run (default 5s)')
+    .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
     .addOption(new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency').choices(['server-loop', 'client-loop']).default('server-loop'))
-    .option('--set <k=v>', 'scenario parameter (repeatable)', collect, [])
+    .option('--set <k=v>', 'scenario parameter, or preset setting (repeatable)', collect, [])
     .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment').choices(['disabled', 'allowed', 'forced']))
     .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')
     .option('--no-deploy', 'use the scenario as already deployed')
@@ -67,7 +82,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
-    .action(async (o) => setExit(await runCommand(o, out, err)));
+    .action(async (o) => setExit(o.preset ? await runPresetCommand(o, out, err) : await runCommand(o, out, err)));
 
   program.command('export').description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
     .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
@@ -101,12 +116,13 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
 }
 
 interface RunArgs {
-  connection?: string; scenario: string; threads: string; duration?: string; rows?: string; warmup: string; interval: string;
+  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
   mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
   out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
 }
 
 export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
   const parameters = resolveParams(scenario.parameters, { set: o.set });
@@ -125,6 +141,28 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
     return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
   } finally {
     bar.done();
+  }
+}
+
+export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
+  if (o.delayedDurability || o.affinity) {
+    throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
+  }
+  const req = presetRequest({ presetId: o.preset!, set: o.set, mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
+  const target = targetFromArgs(o.connection);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
+  let bar: Progress | null = null;
+  try {
+    const { experiment, file, plan } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
+      (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
+      (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
+    (bar as Progress | null)?.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset, plan) + `\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } finally {
+    (bar as Progress | null)?.done();
   }
 }
 

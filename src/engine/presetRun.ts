@@ -1,0 +1,126 @@
+// A preset from what a person typed to a plan for the connected server: the preset's settings (--set), thread counts
+// and load settings over its defaults, and its arms for this server's topology; then the plan runs as one experiment.
+import { DbSession, type DbTarget } from '../db/client';
+import type { LoadSettings, ParamValue, PresetInfo } from '../shared/experiment';
+import { ParamError } from '../shared/params';
+import type { ServerIdentity, Topology } from '../shared/types';
+import { runPlan, type ExperimentProgress, type ExperimentResult, type PlanOptions } from './experiment';
+import { getPreset, planPreset, presetValues, type Preset, type PresetPlan } from './presets';
+import { loadSettingsFrom, type FieldNames, CLI_NAMES } from './runSettings';
+import { readIdentity, readTopology } from './server';
+
+export interface PresetInput {
+  presetId: string;
+  set?: readonly string[];
+  mode?: LoadSettings['mode'];
+  /** As typed; blank = the preset's own. */
+  threads?: string;
+  duration?: string;
+  rows?: string;
+  warmup?: string;
+  interval?: string;
+}
+
+export interface PresetRequest {
+  preset: Preset;
+  values: Record<string, ParamValue>;
+  /** The user's thread counts, or null for the preset's (from the topology). */
+  threads: number[] | null;
+  load: Omit<LoadSettings, 'mode' | 'threads'>;
+  mode: LoadSettings['mode'];
+}
+
+const blank = (s: string | undefined) => s === undefined || s.trim() === '';
+
+/** Checks everything that needs no server: the preset id, its settings and the load; every problem listed at once. */
+export function presetRequest(input: PresetInput, names: FieldNames = CLI_NAMES): PresetRequest {
+  let preset: Preset;
+  try {
+    preset = getPreset(input.presetId);
+  } catch (e) {
+    throw new ParamError([`--preset: ${(e as Error).message}`]);
+  }
+  const problems: string[] = [];
+  let values: Record<string, ParamValue> = {};
+  try {
+    values = presetValues(preset, { set: input.set });
+  } catch (e) {
+    problems.push(...(e instanceof ParamError ? e.problems : [(e as Error).message]));
+  }
+  // A time given by the user replaces the preset's row count, and the other way round.
+  const byUser = !blank(input.duration) || !blank(input.rows);
+  const mode = input.mode ?? 'server-loop';
+  let load: LoadSettings | null = null;
+  try {
+    load = loadSettingsFrom({
+      mode,
+      threads: input.threads,
+      duration: byUser ? input.duration : preset.load.duration,
+      rows: byUser ? input.rows : preset.load.rows,
+      warmup: blank(input.warmup) ? preset.load.warmup : input.warmup,
+      interval: blank(input.interval) ? preset.load.interval : input.interval,
+    }, names);
+  } catch (e) {
+    problems.push(...(e instanceof ParamError ? e.problems : [(e as Error).message]));
+  }
+  if (problems.length || !load) throw new ParamError(problems);
+  const { threads, mode: _m, ...rest } = load;
+  return { preset, values, threads: blank(input.threads) ? null : threads, load: rest, mode };
+}
+
+/** The preset's arms for this server, each arm in the requested mode. */
+export function planFor(req: PresetRequest, server: { topology: Topology; identity: ServerIdentity }): PresetPlan {
+  const plan = planPreset(req.preset, server, req.values, req.threads);
+  return { ...plan, arms: plan.arms.map((a) => ({ ...a, mode: req.mode })) };
+}
+
+/** Reads the server's identity and topology (for planning before the run). */
+export async function readServer(target: DbTarget): Promise<{ identity: ServerIdentity; topology: Topology }> {
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  try {
+    const identity = await readIdentity(admin);
+    const { topology, startTime } = await readTopology(admin, identity);
+    identity.startTime = startTime;
+    return { identity, topology };
+  } finally {
+    await admin.close();
+  }
+}
+
+export interface PresetRunOptions {
+  target: DbTarget;
+  labDatabase: string;
+  outDir: string;
+  title?: string;
+  deploy?: boolean;
+  stateDir?: string;
+  id?: string;
+}
+
+export function presetInfo(preset: Preset, plan: PresetPlan): PresetInfo {
+  return { id: preset.id, seed: preset.seed, question: preset.question, notes: plan.notes };
+}
+
+/** Plans the preset for the server behind `target` and runs it as one experiment. */
+export async function runPreset(req: PresetRequest, o: PresetRunOptions, signal: AbortSignal, progress: (p: ExperimentProgress) => void = () => undefined,
+  onPlan: (plan: PresetPlan) => void = () => undefined): Promise<ExperimentResult & { plan: PresetPlan }> {
+  const server = await readServer(o.target);
+  const plan = planFor(req, server);
+  onPlan(plan);
+  for (const n of plan.notes) progress({ kind: 'status', message: n });
+  const opts: PlanOptions = {
+    target: o.target,
+    labDatabase: o.labDatabase,
+    arms: plan.arms,
+    load: req.load,
+    outDir: o.outDir,
+    title: o.title ?? `${req.preset.name} (preset ${req.preset.id})`,
+    question: req.preset.question,
+    deploy: o.deploy,
+    stateDir: o.stateDir,
+    id: o.id,
+    preset: presetInfo(req.preset, plan),
+  };
+  const result = await runPlan(opts, signal, progress);
+  return { ...result, plan };
+}
