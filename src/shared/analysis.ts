@@ -226,17 +226,23 @@ function weight(f: ComparedFigure): number {
 /** Sentences from the numbers, e.g. "LOGCACHE_ACCESS spins per row 4.3x higher in run B (12.1 vs 2.8)". */
 export function summarizeComparison(figures: readonly ComparedFigure[], max = 5): string[] {
   const out: string[] = [];
+  // Largest change first; changes within ~10% of each other count as equal and keep the figures' own order (the
+  // throughput, then the names with the largest totals), so a uniform rise names the biggest contributors.
   const candidates = figures
-    .filter((f) => f.key !== 'threads' && f.a !== null && f.b !== null)
-    .map((f) => ({ f, w: weight(f) }))
-    .filter((x) => x.w > Math.log(1.05))
-    .sort((x, y) => y.w - x.w);
+    .map((f, i) => ({ f, i, w: weight(f) }))
+    .filter((x) => x.f.key !== 'threads' && x.f.a !== null && x.f.b !== null && x.w > Math.log(1.05))
+    .sort((x, y) => Math.round(y.w * 10) - Math.round(x.w * 10) || x.i - y.i);
+  const named = new Set<string>();
   const threads = figures.find((f) => f.key === 'threads');
   if (threads && threads.a !== threads.b && threads.a !== null && threads.b !== null) {
     out.push(`Run A used ${threads.a} thread${threads.a === 1 ? '' : 's'}, run B ${threads.b}.`);
   }
   for (const { f } of candidates) {
     if (out.length >= max) break;
+    // One sentence per spinlock: its backoffs follow its spins, so they add nothing once the spins are said.
+    const name = f.key.includes(':') ? f.key.slice(f.key.indexOf(':') + 1) : null;
+    if (f.key.startsWith('backoffsPerRow:') && name && named.has(name)) continue;
+    if (name) named.add(name);
     const change = describeChange(f.a as number, f.b as number);
     if (!change) continue;
     const unit = f.unit && !f.label.includes('per row') ? ` ${f.unit}` : '';

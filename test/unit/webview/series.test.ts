@@ -1,0 +1,71 @@
+// The live charts' series store: columns, backfill, and a top-N set that stays put.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Column, SeriesSet } from '../../../src/webview/model/series';
+import { ColorAssigner } from '../../../src/webview/model/colors';
+import { buildSeries, CHART_SPECS, DEFAULT_TOGGLES } from '../../../src/webview/model/metrics';
+import * as b from '../../helpers/builders';
+
+test('a column grows past its initial size and keeps its values', () => {
+  const c = new Column(2);
+  for (let i = 0; i < 1000; i++) c.push(i);
+  assert.equal(c.length, 1000);
+  assert.equal(c.at(999), 999);
+  assert.deepEqual([...c.view().subarray(0, 3)], [0, 1, 2]);
+});
+
+test('a name seen late is backfilled with zeros, and missing names get zeros', () => {
+  const s = new SeriesSet({ maxShown: 5 });
+  s.append(1, { a: 1 });
+  s.append(2, { a: 2, b: 5 });
+  s.append(3, { b: 1 });
+  assert.deepEqual([...s.column('a')!.view()], [1, 2, 0]);
+  assert.deepEqual([...s.column('b')!.view()], [0, 5, 1]);
+  assert.deepEqual([...s.xs.view()], [1, 2, 3]);
+  assert.deepEqual(s.shownNames(), ['b', 'a']);
+});
+
+test('top-N by cumulative total, stable against near ties', () => {
+  const s = new SeriesSet({ maxShown: 2, hysteresis: 1.2 });
+  s.append(1, { a: 10, b: 9, c: 8 });
+  assert.deepEqual(s.shownNames(), ['a', 'b']);
+  s.append(2, { c: 2 }); // c = 10 > b = 9, but not by 20%: b stays
+  assert.deepEqual(new Set(s.shownNames()), new Set(['a', 'b']));
+  assert.deepEqual(s.hiddenNames(), ['c']);
+  s.append(3, { c: 5 }); // c = 15 > 9 * 1.2: c replaces b
+  assert.deepEqual(s.shownNames(), ['c', 'a']);
+});
+
+test('fixed series are always shown, in order, whatever their totals', () => {
+  const s = new SeriesSet({ maxShown: 2, fixed: ['rows/s', 'transactions/s'] });
+  s.append(1, { 'transactions/s': 5, 'rows/s': 1, other: 100 });
+  assert.deepEqual(s.shownNames(), ['rows/s', 'transactions/s']);
+  assert.equal(s.column('other'), undefined);
+});
+
+test('colours: a name keeps its slot while shown; a freed slot is reused', () => {
+  const c = new ColorAssigner(4);
+  const first = c.assign(['a', 'b', 'c']);
+  assert.deepEqual([...first.values()], [0, 1, 2]);
+  const second = c.assign(['c', 'a', 'd']);
+  assert.equal(second.get('a'), 0);
+  assert.equal(second.get('c'), 2);
+  assert.equal(second.get('d'), 1, 'b left: its slot goes to the newcomer');
+});
+
+test('chart specs: rates per second over the interval; benign waits only with show all', () => {
+  const ticks = b.ticks(4, { intervalMs: 250 });
+  const spins = buildSeries(CHART_SPECS.spinlocks, ticks, DEFAULT_TOGGLES);
+  assert.equal(spins.column('XDESMGR')!.at(0), ticks[0].spinlocks.XDESMGR.spins * 4);
+  const backoffs = buildSeries(CHART_SPECS.spinlocks, ticks, { ...DEFAULT_TOGGLES, spinMetric: 'backoffs' });
+  assert.equal(backoffs.column('XDESMGR')!.at(1), ticks[1].spinlocks.XDESMGR.backoffs * 4);
+  const waits = buildSeries(CHART_SPECS.waits, ticks, DEFAULT_TOGGLES);
+  assert.equal(waits.column('LAZYWRITER_SLEEP'), undefined);
+  const all = buildSeries(CHART_SPECS.waits, ticks, { ...DEFAULT_TOGGLES, showAllWaits: true });
+  assert.ok(all.column('LAZYWRITER_SLEEP'));
+  const log = buildSeries(CHART_SPECS.log, ticks, DEFAULT_TOGGLES);
+  assert.deepEqual(log.shownNames(), ['log flushes/s', 'log bytes/s']);
+  const cpu = buildSeries(CHART_SPECS.cpu, ticks, DEFAULT_TOGGLES);
+  assert.deepEqual(new Set(cpu.shownNames()), new Set(['node 0', 'node 1']));
+  assert.equal(spins.xs.at(0), 0.25, 'x in seconds from the run start');
+});
