@@ -4,9 +4,9 @@
 //   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
 //   browser      the panel's webview bundle in Debian's Chromium (playwright-core), fed recorded data
 //   e2e          the VSIX installed in a real VS Code (code-server) driven through Chromium, against the simulator
-// `node scripts/test.js unit integration` runs only the named tiers. The integration tier first makes sure nbformat and
-// nbconvert are installed (scripts/notebook-tools-setup.sh: notebooks are checked by Jupyter's own tools). The browser
-// and e2e tiers first run scripts/e2e-setup.sh (idempotent: Chromium, and code-server in a cache folder) and the e2e tier builds the VSIX.
+// `node scripts/test.js unit integration` runs only the named tiers. Before its tier runs, each installs what it needs
+// when missing: integration FreeTDS's tsql, nbformat and nbconvert (scripts/integration-setup.sh); browser and e2e
+// Chromium and code-server (scripts/e2e-setup.sh, a cache folder outside the project); e2e also builds the VSIX.
 // A tier whose prerequisites cannot be installed fails with the reason; no tier is skipped silently.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -21,7 +21,7 @@ const tiers = [
   { name: 'unit', dir: 'out/test/unit', args: [] },
   // One file at a time: integration tests start simulators and sessions, and the machine has 2 cores.
   { name: 'integration', dir: 'out/test/integration', args: ['--test-concurrency=1'],
-    before: () => run('bash', [path.join(root, 'scripts', 'notebook-tools-setup.sh')]) },
+    before: () => run('bash', [path.join(root, 'scripts', 'integration-setup.sh')]) },
   { name: 'browser', dir: 'out/test/browser', args: ['--test-concurrency=1'], before: setup },
   { name: 'e2e', dir: 'out/test/e2e', args: ['--test-concurrency=1'],
     before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]) },
