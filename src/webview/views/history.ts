@@ -27,6 +27,9 @@ export function historyView(app: App): TemplateResult {
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
               : html`<button class="chip" data-open=${h.id} @click=${() => app.post(ToHost.openExperiment, { id: h.id })}>Open</button>`}
+              <button class="chip" @click=${() => app.post(ToHost.saveNotebook, { id: h.id })} title="Save as a Jupyter notebook">Notebook</button>
+              <button class="chip" @click=${() => app.post(ToHost.exportExperiment, { id: h.id, kind: 'csv' })} title="Export the samples as CSV">CSV</button>
+              <button class="chip" @click=${() => app.post(ToHost.exportExperiment, { id: h.id, kind: 'tsql' })} title="Export the scenario's T-SQL">T-SQL</button>
               <button class="chip" @click=${() => app.post(ToHost.revealExperiment, { id: h.id })} title="Show the experiment's folder">Reveal</button>
             </div>
           </li>`;
