@@ -58,8 +58,8 @@ export function presetReport(e: Experiment, preset: Preset, plan: Pick<PresetPla
       out.push(`at ${last.threads} threads:`);
       out.push(table(['figure', 'A', 'B', 'change'], last.comparison.figures.filter((f) => f.key !== 'threads')
         .map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, small(f.a), small(f.b), pct(f.changePct)])));
-      for (const s of last.comparison.summary) out.push(`  ${s}`);
-      for (const other of at.slice(0, -1)) out.push(`  at ${other.threads} threads: ${other.comparison.summary.join(' ')}`);
+      for (const s of last.summary) out.push(`  ${s}`);
+      for (const other of at.slice(0, -1)) out.push(`  at ${other.threads} threads: ${other.summary.join(' ')}`);
     }
   }
 

@@ -1,7 +1,7 @@
 // Reading an experiment of several arms (a preset): arm A against arm B at each thread count both ran (through
 // analysis.ts's compareRuns), and the scaling curves of the arms overlaid, with wait ms per row beside throughput and
 // spins per row. Pure (no DOM, no Node): the panel, notebooks and the CLI share it.
-import { compareRuns, runFigures, scalingCurve, summarizeScaling, type RunComparison, type RunInput, type ScalingCurve } from './analysis';
+import { compareRuns, runFigures, scalingCurve, summarizeComparison, summarizeScaling, type ComparedFigure, type RunComparison, type RunFigures, type RunInput, type ScalingCurve } from './analysis';
 
 /** A run as this module needs it: the analysis input plus which arm it belongs to. */
 export type ArmRun = RunInput & { arm: { id: string; label: string }; rows?: number };
@@ -9,6 +9,31 @@ export type ArmRun = RunInput & { arm: { id: string; label: string }; rows?: num
 export interface ArmComparisonAt {
   threads: number;
   comparison: RunComparison;
+  /** The summary from the figures that matter (see figuresThatMatter). */
+  summary: string[];
+}
+
+/** A spinlock below this share of the comparison's leading spinlock (spins per row) is left out of the summary. */
+export const MINOR_SPIN_SHARE = 0.01;
+/** A wait or latch below this share of the sessions' time (in both runs) is left out of the summary. */
+export const MINOR_WAIT_SHARE = 0.005;
+
+/**
+ * The figures worth a sentence: backoffs move with their spins and are left to the table; a spinlock far below the
+ * leading one, or a wait that takes a negligible share of the sessions' time in both runs, would read as news
+ * ("only in run B") while being noise.
+ */
+export function figuresThatMatter(figures: readonly ComparedFigure[], a: RunFigures, b: RunFigures): ComparedFigure[] {
+  const lead = Math.max(0, ...Object.values(a.spinsPerRow), ...Object.values(b.spinsPerRow));
+  const share = (f: RunFigures, ms: number) => (f.elapsedSec > 0 && f.threads > 0 ? ms / (f.elapsedSec * 1000 * f.threads) : 0);
+  return figures.filter((f) => {
+    const [kind, name] = f.key.split(':');
+    if (kind === 'backoffsPerRow') return false;
+    if (kind === 'spinsPerRow') return Math.max(f.a ?? 0, f.b ?? 0) >= lead * MINOR_SPIN_SHARE;
+    if (kind === 'waitMsPerRow') return Math.max(share(a, a.waitMs[name] ?? 0), share(b, b.waitMs[name] ?? 0)) >= MINOR_WAIT_SHARE;
+    if (kind === 'latchMsPerRow') return Math.max(share(a, a.latchMs[name] ?? 0), share(b, b.latchMs[name] ?? 0)) >= MINOR_WAIT_SHARE;
+    return true;
+  });
 }
 
 function usable(r: ArmRun): boolean {
@@ -21,7 +46,12 @@ export function compareArms(runs: readonly ArmRun[], a: string, b: string, topN 
   const ra = of(a);
   const rb = of(b);
   return [...ra.keys()].filter((t) => rb.has(t)).sort((x, y) => x - y)
-    .map((threads) => ({ threads, comparison: compareRuns(runFigures(ra.get(threads)!), runFigures(rb.get(threads)!), topN) }));
+    .map((threads) => {
+      const fa = runFigures(ra.get(threads)!);
+      const fb = runFigures(rb.get(threads)!);
+      const comparison = compareRuns(fa, fb, topN);
+      return { threads, comparison, summary: summarizeComparison(figuresThatMatter(comparison.figures, fa, fb)) };
+    });
 }
 
 export interface ArmCurve {

@@ -1,0 +1,167 @@
+// The five presets run from the command line (in process) against the simulator, each as one experiment, and the
+// simulator reproduces the direction of each seed post's finding through them, as its contention model promises
+// (tools/sim/model/contention.ts, R2-R8). After each preset the server's knobs are back and no journal is left. A
+// one-node server gets the preset's adaptation instead of a failure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import type { Simulator } from '../../tools/sim/simulator';
+import { buildProgram } from '../../src/cli/main';
+import { DbSession } from '../../src/db/client';
+import { targetFromArgs } from '../../src/cli/commands';
+import { readKnobState } from '../../src/engine/knobs';
+import { listJournals } from '../../src/engine/journal';
+import { validateExperiment } from '../../src/engine/migrate';
+import { getPreset } from '../../src/engine/presets';
+import { runFigures } from '../../src/shared/analysis';
+import type { Experiment, RunRecord } from '../../src/shared/experiment';
+
+const connection = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
+
+/** Runs `spinlab <args>` in process; returns the exit code and what it printed. */
+async function spinlab(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  let code = 0;
+  const program = buildProgram((s) => { out += s; }, (s) => { out += s; }, (c) => { code = c; });
+  await program.parseAsync(args, { from: 'user' });
+  return { code, out };
+}
+
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-presets-state-'));
+process.env.SPINLAB_STATE_DIR = stateDir;
+
+/** Runs a preset with short settings; checks the record, the knobs put back and the journal gone; returns the record. */
+async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{ e: Experiment; out: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-preset-${id}-`));
+  const before = await knobs(sim).catch(() => null);
+  const r = await spinlab(['run', '--preset', id, '-c', connection(sim), '--warmup', '0s', '--interval', '250ms', '--out', dir, ...extra]);
+  const e = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
+  assert.equal(r.code, 0, r.out + JSON.stringify(e.events));
+  assert.equal(e.status, 'completed');
+  assert.equal(validateExperiment(e), null, 'the record matches the schema');
+  assert.deepEqual(e.preset && { id: e.preset.id, seed: e.preset.seed }, { id, seed: getPreset(id).seed });
+  assert.match(r.out, /SIMULATED/);
+  assert.match(r.out, new RegExp(`preset ${id} \\(seed ${getPreset(id).seed.replace('.', '\\.')}\\)`));
+  // Knobs back where they were, verified, and no journal left behind.
+  const after = await knobs(sim);
+  assert.deepEqual(after, { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: after.affinity.cpus } });
+  assert.equal(after.affinity.cpus.length, sim.model.machine.cpuCount);
+  if (before) assert.deepEqual(after.affinity, before.affinity);
+  if (before?.delayedDurability) assert.equal(after.delayedDurability, before.delayedDurability);
+  assert.deepEqual(listJournals(stateDir), []);
+  return { e, out: r.out };
+}
+
+async function knobs(sim: Simulator) {
+  const admin = await DbSession.open(targetFromArgs(connection(sim), {}), { database: 'master' });
+  try {
+    return await readKnobState(admin, 'SpinlockLab');
+  } finally {
+    await admin.close();
+  }
+}
+
+function run(e: Experiment, arm: string, threads?: number): RunRecord {
+  const r = e.runs.find((x) => x.arm.id === arm && (threads === undefined || x.threads === threads));
+  assert.ok(r, `a run of arm ${arm}${threads ? ` at ${threads} threads` : ''} (arms: ${[...new Set(e.runs.map((x) => x.arm.id))].join(', ')})`);
+  return r;
+}
+const spinsPerRow = (r: RunRecord, name: string) => runFigures(r).spinsPerRow[name] ?? 0;
+
+test('spinlab scenarios --json lists the five presets, each with its seed file, question, needs and defaults', async () => {
+  const { code, out } = await spinlab(['scenarios', '--json']);
+  assert.equal(code, 0);
+  const j = JSON.parse(out) as { scenarios: { id: string }[]; presets: { id: string; seed: string; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
+  assert.deepEqual(j.scenarios.map((s) => s.id), ['disk-insert', 'inmem-insert', 'ring-buffer']);
+  assert.deepEqual(j.presets.map((p) => [p.id, p.seed.slice(0, 4)]),
+    [['numa-logwriter', '000_'], ['isolate-core0', '001_'], ['xdesmgr-batch', '002_'], ['writelog', '003_'], ['ring-buffer', '004_']]);
+  for (const p of j.presets) {
+    assert.match(p.seed, /^\d{3}_[0-9a-f]{16}\.txt$/);
+    assert.ok(p.question.endsWith('?'));
+    assert.ok(p.defaults.options.length > 0);
+  }
+  const seeds = '/work/shared/seeds';
+  if (fs.existsSync(seeds)) for (const p of j.presets) assert.ok(fs.existsSync(path.join(seeds, p.seed)), p.seed);
+});
+
+test('bad preset settings get a clear error naming the allowed values, before any connection', async () => {
+  const r = await spinlab(['run', '--preset', 'writelog', '--set', 'batch_size=0', '--set', 'affinity=numa:7', '--threads', '0', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x']).catch((e: Error) => ({ code: -1, out: e.message }));
+  assert.match(r.out, /batch_size .*allowed: a whole number from 1 to 1000/);
+  assert.match(r.out, /affinity .*allowed: one of exclude-core0, unchanged/);
+  assert.match(r.out, /--threads: thread list "0"/);
+  await assert.rejects(spinlab(['run', '--preset', 'no-such', '-c', 'Server=x']), /Unknown preset 'no-such'. Known presets: numa-logwriter, isolate-core0/);
+  await assert.rejects(spinlab(['run', '--preset', 'writelog', '--affinity', 'auto', '-c', 'Server=x']), /set by the preset's arms/);
+});
+
+test('every preset on a two-node server with In-Memory OLTP reproduces its seed\'s direction', () =>
+  withSim({ topology: '2x10x2' }, async (sim) => {
+    // 000: off the log writer's node, LOGCACHE_ACCESS spins more per row and the same rows take longer (R2).
+    {
+      const { e, out } = await runPreset(sim, 'numa-logwriter', ['--rows', '1M', '--set', 'seed_rows=1000']);
+      assert.deepEqual([...new Set(e.runs.map((r) => r.arm.id))], ['lw-node', 'other-node', 'inmem-lw-node', 'inmem-other-node']);
+      assert.deepEqual(e.runs.map((r) => r.threads), [10, 10, 10, 10], "the seed's 10 sessions");
+      assert.equal(run(e, 'lw-node').arm.knobs.affinity?.spec, 'numa:0-first-core');
+      assert.equal(run(e, 'other-node').arm.knobs.affinity?.spec, 'numa:1-first-core');
+      assert.equal(run(e, 'lw-node').arm.knobs.delayedDurability, 'FORCED');
+      assert.equal(run(e, 'lw-node').arm.parameters.batch_size, 2);
+      const [lw, other] = [run(e, 'lw-node'), run(e, 'other-node')];
+      assert.ok(spinsPerRow(other, 'LOGCACHE_ACCESS') > 2 * spinsPerRow(lw, 'LOGCACHE_ACCESS'), 'LOGCACHE_ACCESS spins per row higher off the node');
+      assert.ok(other.elapsedMs > lw.elapsedMs, `elapsed longer off the node: ${other.elapsedMs} vs ${lw.elapsedMs}`);
+      assert.ok(other.derived.rowsPerSec < lw.derived.rowsPerSec, 'throughput lower off the node');
+      assert.ok(spinsPerRow(run(e, 'inmem-other-node'), 'LOGCACHE_ACCESS') > 10 * spinsPerRow(run(e, 'inmem-lw-node'), 'LOGCACHE_ACCESS'), 'in-memory: a far larger remote penalty');
+      assert.match(out, /A\/B: disk: log writer's node 0.*\n[\s\S]*LOGCACHE_ACCESS spins per row \d.*x higher in run B/);
+      assert.match(out, /Doing the math[\s\S]*cycles per spin/);
+    }
+    // 001: with core 0 out of the mask, LOGCACHE_ACCESS spins an order of magnitude less (R3).
+    {
+      const { e, out } = await runPreset(sim, 'isolate-core0', ['--threads', '4', '--duration', '1s', '--set', 'seed_rows=1000']);
+      const [withCore0, without] = [run(e, 'with-core0'), run(e, 'without-core0')];
+      assert.ok(spinsPerRow(without, 'LOGCACHE_ACCESS') < spinsPerRow(withCore0, 'LOGCACHE_ACCESS') / 3, 'LOGCACHE_ACCESS spins lower without core 0');
+      assert.match(out, /Memory model CONVENTIONAL; large page allocations/);
+    }
+    // 002: batching halves XDESMGR per row (R4); BLOCKER_ENUM only on interpreted access to the memory-optimized table (R7).
+    {
+      const { e } = await runPreset(sim, 'xdesmgr-batch', ['--threads', '4', '--duration', '1s', '--set', 'seed_rows=1000']);
+      assert.deepEqual([...new Set(e.runs.map((r) => r.arm.id))], ['batch-a', 'batch-b', 'one-socket', 'inmem-interpreted', 'inmem-native']);
+      assert.ok(spinsPerRow(run(e, 'batch-b'), 'XDESMGR') < 0.75 * spinsPerRow(run(e, 'batch-a'), 'XDESMGR'), 'XDESMGR spins per row lower with 2 rows per transaction');
+      assert.ok(run(e, 'batch-b').derived.rowsPerSec > run(e, 'batch-a').derived.rowsPerSec, 'and throughput higher');
+      assert.ok(spinsPerRow(run(e, 'inmem-interpreted'), 'BLOCKER_ENUM') > 0, 'BLOCKER_ENUM on the interpreted path');
+      for (const arm of ['batch-a', 'batch-b', 'one-socket', 'inmem-native']) assert.equal(spinsPerRow(run(e, arm), 'BLOCKER_ENUM'), 0, `no BLOCKER_ENUM in ${arm}`);
+      assert.equal(run(e, 'one-socket').arm.knobs.affinity?.spec, 'numa:0-first-core');
+    }
+    // 003: FORCED takes WRITELOG away and the log goes out in far fewer flushes (R6).
+    {
+      const { e, out } = await runPreset(sim, 'writelog', ['--threads', '4', '--duration', '1s', '--set', 'seed_rows=1000']);
+      const [disabled, forced] = [run(e, 'dd-disabled'), run(e, 'dd-forced')];
+      assert.equal(disabled.arm.knobs.delayedDurability, 'DISABLED');
+      assert.equal(forced.arm.knobs.delayedDurability, 'FORCED');
+      const wl = (r: RunRecord) => runFigures(r).waitMsPerRow.WRITELOG ?? 0;
+      assert.ok(wl(disabled) > 0 && wl(forced) < wl(disabled) / 20, `WRITELOG per row far lower with FORCED: ${wl(forced)} vs ${wl(disabled)}`);
+      assert.ok(forced.totals.logFlushes / forced.rows < disabled.totals.logFlushes / disabled.rows, 'log flushes per row lower');
+      assert.match(out, /WRITELOG diagnosis[\s\S]*Pending log I\/O vs the log writer's limit[\s\S]*of 112/);
+    }
+    // 004: the sequence's latch only with sequence slots; the identity-based slots scale further (R8).
+    {
+      const { e, out } = await runPreset(sim, 'ring-buffer', ['--threads', '1,4', '--duration', '1s', '--set', 'slots=4096']);
+      const seqLatch = (r: RunRecord) => r.totals.latches.METADATA_SEQUENCE_GENERATOR?.waitMs ?? 0;
+      for (const arm of ['disk-sequence', 'memory-sequence']) assert.ok(seqLatch(run(e, arm, 4)) > 0, `METADATA_SEQUENCE_GENERATOR in ${arm}`);
+      for (const arm of ['memory-identity', 'memory-identity-schema-only']) {
+        for (const t of [1, 4]) assert.equal(seqLatch(run(e, arm, t)), 0, `no METADATA_SEQUENCE_GENERATOR in ${arm}`);
+      }
+      assert.ok(run(e, 'memory-identity', 4).derived.rowsPerSec > run(e, 'memory-sequence', 4).derived.rowsPerSec, 'identity slots faster');
+      assert.ok(spinsPerRow(run(e, 'memory-identity', 4), 'LOCK_RW_CMED_HASH_SET') > 0, 'LOCK_RW_CMED_HASH_SET shown');
+      assert.match(out, /Scaling: throughput, spins per row[\s\S]*memory-identity rows\/s/);
+    }
+  }));
+
+test('a one-node server: numa-logwriter says so and runs the core-0 comparison instead of failing', () =>
+  withSim({ topology: '1x4x2' }, async (sim) => {
+    const { e, out } = await runPreset(sim, 'numa-logwriter', ['--duration', '1s', '--set', 'seed_rows=1000', '--set', 'in_memory=false']);
+    assert.match(e.preset!.notes.join('\n'), /one NUMA node: the node comparison is not possible; running the core-0 comparison/);
+    assert.match(out, /How it adapted to this server\n {2}- This server has one NUMA node/);
+    assert.deepEqual(e.runs.map((r) => [r.arm.id, r.arm.knobs.affinity?.spec, r.threads]), [['with-core0', 'numa:0', 6], ['without-core0', 'numa:0-first-core', 6]]);
+    assert.ok(spinsPerRow(run(e, 'without-core0'), 'LOGCACHE_ACCESS') < spinsPerRow(run(e, 'with-core0'), 'LOGCACHE_ACCESS'));
+  }));
