@@ -89,13 +89,13 @@ export function connectionView(app: App): TemplateResult {
         ${text(app, 'conn-labdb', 'Lab database', 'labDatabase', { help: 'Created on first deploy; scenarios live here.' })}
         <div class="checks">
           <vscode-checkbox id="conn-encrypt" label="Encrypt" .checked=${d.encrypt !== 'optional'}
-            @change=${(e: Event) => app.editConn((c) => { c.encrypt = checkedOf(e) ? 'mandatory' : 'optional'; })}>Encrypt</vscode-checkbox>
+            @change=${(e: Event) => app.editConn((c) => { c.encrypt = checkedOf(e) ? 'mandatory' : 'optional'; })}></vscode-checkbox>
           <vscode-checkbox id="conn-strict" label="Strict (TDS 8)" .checked=${d.encrypt === 'strict'} ?disabled=${d.encrypt === 'optional'}
-            @change=${(e: Event) => app.editConn((c) => { c.encrypt = checkedOf(e) ? 'strict' : 'mandatory'; })}>Strict (TDS 8)</vscode-checkbox>
+            @change=${(e: Event) => app.editConn((c) => { c.encrypt = checkedOf(e) ? 'strict' : 'mandatory'; })}></vscode-checkbox>
           <vscode-checkbox id="conn-trust" label="Trust server certificate" .checked=${d.trustServerCertificate}
-            @change=${(e: Event) => app.editConn((c) => { c.trustServerCertificate = checkedOf(e); })}>Trust server certificate</vscode-checkbox>
+            @change=${(e: Event) => app.editConn((c) => { c.trustServerCertificate = checkedOf(e); })}></vscode-checkbox>
           <vscode-checkbox id="conn-save-password" label="Save password" .checked=${d.savePassword}
-            @change=${(e: Event) => app.editConn((c) => { c.savePassword = checkedOf(e); })}>Save password</vscode-checkbox>
+            @change=${(e: Event) => app.editConn((c) => { c.savePassword = checkedOf(e); })}></vscode-checkbox>
         </div>
         ${Object.keys(app.connErrors).filter((k) => !['server', 'port', 'user', 'labDatabase', 'password', 'domain'].includes(k)).map((k) =>
           html`<p class="field-error" role="alert">${k}: ${app.connErrors[k]}</p>`)}
