@@ -18,6 +18,8 @@ import { validateExperiment } from '../../src/engine/migrate';
 import { getPreset } from '../../src/engine/presets';
 import { runFigures } from '../../src/shared/analysis';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
+import { runPlan, type PlanArm } from '../../src/engine/experiment';
+import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 
 const connection = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
@@ -164,4 +166,35 @@ test('a one-node server: numa-logwriter says so and runs the core-0 comparison i
     assert.match(out, /How it adapted to this server\n {2}- This server has one NUMA node/);
     assert.deepEqual(e.runs.map((r) => [r.arm.id, r.arm.knobs.affinity?.spec, r.threads]), [['with-core0', 'numa:0', 6], ['without-core0', 'numa:0-first-core', 6]]);
     assert.ok(spinsPerRow(run(e, 'without-core0'), 'LOGCACHE_ACCESS') < spinsPerRow(run(e, 'with-core0'), 'LOGCACHE_ACCESS'));
+  }));
+
+test('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
+  withSim({ topology: '2x10x2' }, async (sim) => {
+    const target = targetFromArgs(connection(sim), {});
+    const disk = { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 };
+    const arms: PlanArm[] = [
+      { id: 'forced', label: 'FORCED', scenarioId: 'disk-insert', parameters: disk, knobs: { delayedDurability: 'FORCED' }, mode: 'server-loop', threads: [2] },
+      { id: 'forced-2', label: 'FORCED, same deploy', scenarioId: 'disk-insert', parameters: { ...disk, batch_size: 2 }, knobs: { delayedDurability: 'FORCED' }, mode: 'server-loop', threads: [2] },
+      { id: 'affinity', label: 'exclude-core0 only', scenarioId: 'inmem-insert', parameters: defaultParameters(getScenario('inmem-insert')), knobs: { affinity: 'exclude-core0' }, mode: 'server-loop', threads: [2] },
+    ];
+    const seen: Record<string, Awaited<ReturnType<typeof knobs>>> = {};
+    const statuses: string[] = [];
+    sim.faults.failStatement('dbo.spinlab_inmem_insert_loop_native', { number: 1205, message: 'Transaction was deadlocked (injected).' });
+    const pending: Promise<void>[] = [];
+    const { experiment: e } = await runPlan({ target, labDatabase: 'SpinlockLab', arms, load: { durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
+      outDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-plan-')), stateDir }, new AbortController().signal, (p) => {
+      if (p.kind === 'status') statuses.push(p.message);
+      if (p.kind === 'run-start' && p.arm) pending.push(knobs(sim).then((s) => { seen[p.arm!.id] = s; }));
+    });
+    await Promise.all(pending);
+    assert.equal(e.status, 'failed', 'the injected failure in the third arm fails the experiment');
+    assert.deepEqual(e.runs.map((r) => [r.arm.id, r.status]), [['forced', 'completed'], ['forced-2', 'completed'], ['affinity', 'failed']]);
+    assert.deepEqual(statuses.filter((s) => s.startsWith('deploying')).length, 2, 'batch size is not a deploy parameter: two deploys for three arms');
+    assert.equal(seen.forced.delayedDurability, 'FORCED');
+    assert.equal(seen.forced.affinity.type, 'AUTO');
+    assert.equal(seen.affinity.delayedDurability, 'DISABLED', 'the third arm leaves delayed durability out: back to the original');
+    assert.equal(seen.affinity.affinity.type, 'MANUAL');
+    assert.deepEqual(e.knobs.before, { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: Array.from({ length: 40 }, (_, i) => i) } });
+    assert.deepEqual(await knobs(sim), e.knobs.before, 'both knobs restored, the one first changed in the third arm too');
+    assert.deepEqual(listJournals(stateDir), []);
   }));
