@@ -1,10 +1,10 @@
 // A preset from what a person typed to a plan for the connected server: the preset's settings (--set), thread counts
 // and load settings over its defaults, and its arms for this server's topology; then the plan runs as one experiment.
 import { DbSession, type DbTarget } from '../db/client';
-import type { LoadSettings, ParamValue, PresetInfo } from '../shared/experiment';
+import type { Experiment, LoadSettings, ParamValue, PresetInfo } from '../shared/experiment';
 import { ParamError } from '../shared/params';
 import type { ServerIdentity, Topology } from '../shared/types';
-import { runPlan, type ExperimentProgress, type ExperimentResult, type PlanOptions } from './experiment';
+import { runPlan, type ExperimentProgress, type ExperimentResult, type PlanArm, type PlanOptions } from './experiment';
 import { getPreset, planPreset, presetValues, type Preset, type PresetPlan } from './presets';
 import { loadSettingsFrom, type FieldNames, CLI_NAMES } from './runSettings';
 import { readIdentity, readTopology } from './server';
@@ -123,4 +123,21 @@ export async function runPreset(req: PresetRequest, o: PresetRunOptions, signal:
   };
   const result = await runPlan(opts, signal, progress);
   return { ...result, plan };
+}
+
+/**
+ * The arms a saved experiment ran, in the order it ran them, with their thread counts: what a re-run of a preset's
+ * experiment (or of any experiment) passes to runPlan. Knobs come back as the user wrote them (the affinity spec).
+ */
+export function planArmsOf(e: Pick<Experiment, 'runs'>): PlanArm[] {
+  const arms = new Map<string, PlanArm>();
+  for (const r of e.runs) {
+    const a = arms.get(r.arm.id) ?? {
+      id: r.arm.id, label: r.arm.label, scenarioId: r.arm.scenarioId, parameters: { ...r.arm.parameters }, mode: r.arm.mode, threads: [],
+      knobs: { delayedDurability: r.arm.knobs.delayedDurability, affinity: r.arm.knobs.affinity?.spec },
+    };
+    if (!a.threads.includes(r.threads)) a.threads.push(r.threads);
+    arms.set(r.arm.id, a);
+  }
+  return [...arms.values()];
 }

@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getPreset, listPresets, planPreset, presetValues } from '../../src/engine/presets';
-import { presetRequest, planFor } from '../../src/engine/presetRun';
+import { presetRequest, planFor, planArmsOf } from '../../src/engine/presetRun';
+import type { Experiment } from '../../src/shared/experiment';
 import { completeRequest } from '../../src/engine/knobs';
 import { ParamError } from '../../src/shared/params';
 import { parseAffinity } from '../../src/shared/affinity';
@@ -133,4 +134,14 @@ test('completeRequest: a knob the next arm leaves out goes back to the state bef
   assert.deepEqual(completeRequest({ delayedDurability: 'FORCED' }, { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: [2, 3, 5] } }),
     { delayedDurability: 'FORCED', affinity: { spec: 'cpu:2-3,5', cpus: [2, 3, 5] } });
   assert.deepEqual(completeRequest({}, { delayedDurability: null, affinity: { type: 'MANUAL', cpus: [] } }), {}, 'nothing known: nothing asked');
+});
+
+test('planArmsOf: a saved experiment\'s arms in the order they ran, with their thread counts and knobs as written', () => {
+  const arm = (id: string, dd?: 'FORCED') => ({ id, label: id, scenarioId: 'disk-insert', parameters: { batch_size: 2 }, mode: 'server-loop' as const,
+    knobs: dd ? { delayedDurability: dd } : { affinity: { spec: 'exclude-core0', cpus: [2, 3] } } });
+  const runs = [arm('a', 'FORCED'), arm('a', 'FORCED'), arm('b')].map((a, i) => ({ arm: a, threads: [1, 4, 1][i] })) as unknown as Experiment['runs'];
+  assert.deepEqual(planArmsOf({ runs }), [
+    { id: 'a', label: 'a', scenarioId: 'disk-insert', parameters: { batch_size: 2 }, mode: 'server-loop', threads: [1, 4], knobs: { delayedDurability: 'FORCED', affinity: undefined } },
+    { id: 'b', label: 'b', scenarioId: 'disk-insert', parameters: { batch_size: 2 }, mode: 'server-loop', threads: [1], knobs: { delayedDurability: undefined, affinity: 'exclude-core0' } },
+  ]);
 });
