@@ -1,4 +1,5 @@
-// Notebooks from the panel: an experiment run in the panel saved as a notebook (checked by nbformat's validator),
+// Notebooks from the panel: an experiment run in the panel saved as a notebook (checked by nbformat's validator and
+// rendered by nbconvert with its charts as images),
 // exported as CSV and T-SQL, and "Run this experiment again" from the saved notebook: the re-run goes through the
 // same confirmed run as the Run button and is added to the notebook beside the original, with a comparison.
 import { test } from 'node:test';
@@ -45,6 +46,10 @@ test('panel: save as notebook, export CSV and T-SQL, run the notebook again and 
       await c.receive({ type: 'saveNotebook', payload: { id } });
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
       nbformatValid(file);
+      const html = spawnSync('jupyter', ['nbconvert', '--to', 'html', '--output-dir', work, file], { encoding: 'utf8' });
+      assert.equal(html.status, 0, `nbconvert failed: ${html.stderr}`);
+      const images = fs.readFileSync(path.join(work, 'saved.html'), 'utf8').match(/<img[^>]*src="data:image\/svg\+xml;base64,/g) ?? [];
+      assert.ok(images.length >= 5, `the panel's notebook renders its charts as images in nbconvert's HTML (${images.length})`);
       assert.deepEqual(ports.opened, [file], 'the saved notebook is opened');
 
       ports.folderAnswer = work;
