@@ -10,11 +10,12 @@ import { resultsReport } from '../engine/report';
 import { describePreset, listPresets } from '../engine/presets';
 import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
+import { getPreset } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { Progress } from './progress';
 import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
-import { appendToNotebook, rerunOptions } from '../engine/notebook/rerun';
+import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -158,7 +159,7 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
       (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
       (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
     (bar as Progress | null)?.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset, plan) + `\n\nSaved ${file}\n`);
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
   } finally {
@@ -171,10 +172,11 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   const original = record.experiments[0];
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
-  const opts = rerunOptions(original, target, outDir, { labDatabase: o.labDb });
-  const { experiment, status } = await withCancel(err, (signal) => runExperiment(opts, signal, () => undefined).then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
+    .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
   const all = appendToNotebook(file, experiment);
-  out(resultsReport(experiment, getScenario(experiment.scenario.id).unit) + `\n\nAdded to ${file} (${all.length} experiments)\n`);
+  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id)) : resultsReport(experiment, getScenario(experiment.scenario.id).unit);
+  out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }
 

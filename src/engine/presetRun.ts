@@ -97,8 +97,27 @@ export interface PresetRunOptions {
   id?: string;
 }
 
-export function presetInfo(preset: Preset, plan: PresetPlan): PresetInfo {
-  return { id: preset.id, seed: preset.seed, question: preset.question, notes: plan.notes };
+export function presetInfo(req: PresetRequest, plan: PresetPlan): PresetInfo {
+  const preset = req.preset;
+  return { id: preset.id, seed: preset.seed, question: preset.question, notes: plan.notes, comparisons: plan.comparisons,
+    views: [...preset.views], watch: [...preset.watch], settings: { ...req.values }, threads: req.threads ? [...req.threads] : null };
+}
+
+/**
+ * The request that repeats a saved preset experiment: the same preset, settings, thread counts and load. Planned again
+ * against the server it runs on, so node and CPU numbers follow that server's topology, not the original's.
+ */
+export function presetRequestOf(e: Experiment): PresetRequest {
+  if (!e.preset) throw new ParamError([`${e.id} is not a preset's experiment.`]);
+  let preset: Preset;
+  try {
+    preset = getPreset(e.preset.id);
+  } catch (err) {
+    throw new ParamError([`The notebook's preset ${e.preset.id} is not known to this Spinlock Lab: ${(err as Error).message}`]);
+  }
+  const values = presetValues(preset, { json: e.preset.settings ?? {} });
+  const { mode: _mode, threads: _threads, ...load } = e.load;
+  return { preset, values, threads: e.preset.threads ?? null, load, mode: e.runs[0]?.arm.mode ?? e.load.mode };
 }
 
 /** Plans the preset for the server behind `target` and runs it as one experiment. */
@@ -119,7 +138,7 @@ export async function runPreset(req: PresetRequest, o: PresetRunOptions, signal:
     deploy: o.deploy,
     stateDir: o.stateDir,
     id: o.id,
-    preset: presetInfo(req.preset, plan),
+    preset: presetInfo(req, plan),
   };
   const result = await runPlan(opts, signal, progress);
   return { ...result, plan };

@@ -152,6 +152,14 @@ export interface PresetInfo {
   seed: string;
   question: string;
   notes: string[];
+  /** The arm comparisons that answer the question, as planned for this server (absent in early v2 records). */
+  comparisons?: { a: string; b: string; label: string }[];
+  /** The analysis views the preset asks for, and the names the seed reasons with. */
+  views?: ('ab' | 'scaling' | 'math' | 'writelog')[];
+  watch?: string[];
+  /** The preset's settings as run, and the user's thread counts (null: the preset's own): a re-run plans from them. */
+  settings?: Record<string, ParamValue>;
+  threads?: number[] | null;
 }
 
 export interface RunRecord {

@@ -121,3 +121,43 @@ test('run --notebook, export, rerun: valid notebooks that render with charts, a 
     fs.rmSync(work, { recursive: true, force: true });
     fs.rmSync(state, { recursive: true, force: true });
   }));
+
+test('a preset\'s notebook: its plan, arms and analysis views; re-run on a one-node server it is planned again and says how it adapted', { timeout: 240_000 }, async () => {
+  const work = tmp('preset');
+  const state = tmp('preset-state');
+  const nbFile = path.join(work, 'numa.ipynb');
+  await withSim({ topology: '2x4x2', logins: [{ name: 'labuser', password: PASSWORD, permissions: 'all' }] }, async (sim) => {
+    const env = { SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=labuser;Encrypt=false`, SPINLAB_PASSWORD: PASSWORD, SPINLAB_STATE_DIR: state };
+    const run = await cli(['run', '--preset', 'numa-logwriter', '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms',
+      '--set', 'seed_rows=0', '--set', 'in_memory=false', '--out', path.join(work, 'run1'), '--notebook', nbFile], env);
+    assert.equal(run.code, 0, run.output);
+  });
+  validateWithNbformat(nbFile);
+  const html = renderWithNbconvert(nbFile, path.join(work, 'html'));
+  assert.match(html, /Preset <code>numa-logwriter<\/code>/);
+  assert.match(html, /000_6b368195e47da490\.txt/, 'the seed file is named');
+  const text = fs.readFileSync(nbFile, 'utf8');
+  const { notebook, record } = parseNotebook(text);
+  const cells = notebook.cells.map((c) => c.source.join(''));
+  assert.ok(cells.some((c) => c.startsWith('### A/B: ')), 'an A/B view');
+  assert.ok(cells.some((c) => c.startsWith('### Doing the math')), 'the math view');
+  const summary = cells.find((c) => c.startsWith('## Summary'))!;
+  assert.match(summary, /\(A\) against .*\(B\), 2 threads: /, 'the summary compares the arms');
+  assert.deepEqual([...new Set(record.experiments[0].runs.map((r) => r.arm.label))].length, 2);
+
+  // The colleague's server has one NUMA node: the re-run plans again there and says what it could not do.
+  await withSim({ topology: '1x4x2', logins: [{ name: 'labuser', password: PASSWORD, permissions: 'all' }] }, async (sim) => {
+    const env = { SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=labuser;Encrypt=false`, SPINLAB_PASSWORD: PASSWORD, SPINLAB_STATE_DIR: state };
+    const rerun = await cli(['rerun', nbFile, '--out', path.join(work, 'run2')], env);
+    assert.equal(rerun.code, 0, rerun.output);
+    assert.match(rerun.output, /one NUMA node/i);
+  });
+  validateWithNbformat(nbFile);
+  const after = parseNotebook(fs.readFileSync(nbFile, 'utf8')).record;
+  assert.equal(after.experiments.length, 2);
+  assert.equal(after.experiments[1].preset?.id, 'numa-logwriter');
+  assert.ok(after.experiments[1].preset!.notes.some((n) => /NUMA node/i.test(n)), JSON.stringify(after.experiments[1].preset!.notes));
+  for (const f of allFiles(work)) assert.ok(!fs.readFileSync(f, 'latin1').includes(PASSWORD), `the password is in ${f}`);
+  fs.rmSync(work, { recursive: true, force: true });
+  fs.rmSync(state, { recursive: true, force: true });
+});

@@ -1,12 +1,13 @@
 // Running a saved experiment again: the options come only from the validated record (scenario, parameters, load,
-// knobs as the user wrote them), never from cell text. The new experiment is appended to the notebook beside the
+// knobs as the user wrote them; for a preset, its settings, planned again for the new server), never from cell text. The new experiment is appended to the notebook beside the
 // originals, so the notebook then compares them; nothing is overwritten.
 import * as fs from 'node:fs';
 import type { Experiment } from '../../shared/experiment';
 import type { DbTarget } from '../../db/client';
 import { getScenario } from '../scenarios';
 import { resolveParams } from '../../shared/params';
-import type { ExperimentOptions } from '../experiment';
+import { runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../experiment';
+import { presetRequestOf, runPreset } from '../presetRun';
 import { readNotebookFile } from './read';
 import { buildNotebook } from './write';
 
@@ -26,6 +27,27 @@ export function rerunOptions(e: Experiment, target: DbTarget, outDir: string, ov
     question: e.question ?? undefined,
     stateDir: over.stateDir,
   };
+}
+
+export interface RerunOptions {
+  target: DbTarget;
+  outDir: string;
+  labDatabase?: string;
+  stateDir?: string;
+  id?: string;
+}
+
+/**
+ * Runs a saved experiment again. A preset's experiment is planned again for the server it now runs on (its node and
+ * CPU numbers, what it can do), from the preset's recorded settings; a plain one repeats its scenario, load and knobs.
+ */
+export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSignal, progress?: (p: ExperimentProgress) => void): Promise<ExperimentResult> {
+  const title = e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`;
+  if (e.preset) {
+    return runPreset(presetRequestOf(e), { target: o.target, labDatabase: o.labDatabase ?? e.labDatabase, outDir: o.outDir, title, stateDir: o.stateDir, id: o.id },
+      signal, progress);
+  }
+  return runExperiment(rerunOptions(e, o.target, o.outDir, { labDatabase: o.labDatabase, stateDir: o.stateDir }), signal, progress);
 }
 
 /** Adds `next` to the notebook's experiments and rewrites it (charts, tables and summary now compare them). */

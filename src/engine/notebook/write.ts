@@ -7,6 +7,8 @@ import type { Experiment, RunRecord } from '../../shared/experiment';
 import { compareRuns, runFigures, scalingCurve, summarizeScaling, topNames, formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
 import { getScenario } from '../scenarios';
+import { presetViews } from '../presetViews';
+import { compareArms, overlayScaling } from '../../shared/armAnalysis';
 import { resultsReport } from '../report';
 import { NotebookBuilder, displayData, type DisplayDataOutput, type Notebook } from './nbformat';
 import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
@@ -31,7 +33,8 @@ function label(e: Experiment, many: boolean): string {
 }
 
 function runName(r: RunRecord, prefix: string): string {
-  return `${prefix ? prefix + ' ' : ''}run ${r.index + 1} (${r.threads} thread${r.threads === 1 ? '' : 's'})`;
+  const arm = r.arm && r.arm.id !== 'main' ? `${r.arm.label}, ` : '';
+  return `${prefix ? prefix + ' ' : ''}run ${r.index + 1} (${arm}${r.threads} thread${r.threads === 1 ? '' : 's'})`;
 }
 
 function chartOutput(p: SeriesPayload): DisplayDataOutput {
@@ -53,6 +56,34 @@ function namedSeries(r: RunRecord, title: string, yLabel: string, names: string[
     title, xLabel: 'seconds into the run', yLabel, kind: 'time',
     series: names.map((name) => ({ name, points: r.timeline.map((t) => [t.t / 1000, value(t, name)] as [number, number]) })),
   };
+}
+
+function armList(e: Experiment): { id: string; label: string }[] {
+  const seen = new Map<string, string>();
+  for (const r of e.runs) if (!seen.has(r.arm.id)) seen.set(r.arm.id, r.arm.label);
+  return [...seen].map(([id, l]) => ({ id, label: l }));
+}
+
+function presetSection(e: Experiment): string {
+  const p = e.preset!;
+  const arms = armList(e).map((a) => {
+    const r = e.runs.find((x) => x.arm.id === a.id)!;
+    const k = r.arm.knobs;
+    const knobs = [k.delayedDurability ? `delayed durability ${k.delayedDurability}` : '', k.affinity ? `affinity ${k.affinity.spec}` : ''].filter(Boolean).join(', ') || 'server as it was';
+    const params = Object.entries(r.arm.parameters).map(([n, v]) => `${n}=${String(v)}`).join(', ');
+    const threads = [...new Set(e.runs.filter((x) => x.arm.id === a.id).map((x) => x.threads))].join(', ');
+    return `| ${mdEscape(a.label)} | ${r.arm.scenarioId} | ${mdEscape(params)} | ${mdEscape(knobs)} | ${threads} |`;
+  });
+  return [
+    `## Preset \`${p.id}\``,
+    '',
+    `Reproduces the experiment of the seed post \`${p.seed}\`. ${mdEscape(p.question)}`,
+    '',
+    ...(p.notes.length ? ['How it adapted to this server:', '', ...p.notes.map((n) => `- ${mdEscape(n)}`), ''] : []),
+    '| Arm | Scenario | Parameters | Knobs | Threads |',
+    '| --- | --- | --- | --- | --- |',
+    ...arms,
+  ].join('\n');
 }
 
 function htmlTable(headers: string[], rows: string[][]): string {
@@ -118,10 +149,11 @@ function resultsRows(e: Experiment): { headers: string[]; rows: string[][] } {
   const spin = topNames(figs.map((f) => f.spins), 3);
   const wait = topNames(figs.map((f) => f.waitMs), 2);
   const unit = getScenarioUnit(e);
-  const headers = ['run', 'threads', 'status', 'elapsed s', unit, `${unit}/s`, 'CPU ms/row', ...spin.map((n) => `${n} spins/row`), ...wait.map((n) => `${n} ms/row`), 'p99 µs'];
+  const armed = e.runs.some((r) => r.arm && r.arm.id !== 'main');
+  const headers = ['run', ...(armed ? ['arm'] : []), 'threads', 'status', 'elapsed s', unit, `${unit}/s`, 'CPU ms/row', ...spin.map((n) => `${n} spins/row`), ...wait.map((n) => `${n} ms/row`), 'p99 µs'];
   const rows = e.runs.map((r, i) => {
     const f = figs[i];
-    return [String(r.index + 1), String(r.threads), r.status, (f.elapsedSec).toFixed(1), formatNumber(f.rows), formatNumber(f.rowsPerSec),
+    return [String(r.index + 1), ...(armed ? [r.arm.label] : []), String(r.threads), r.status, (f.elapsedSec).toFixed(1), formatNumber(f.rows), formatNumber(f.rowsPerSec),
       f.cpuMsPerRow === null ? '-' : formatNumber(f.cpuMsPerRow), ...spin.map((n) => formatNumber(f.spinsPerRow[n] ?? 0)),
       ...wait.map((n) => formatNumber(f.waitMsPerRow[n] ?? 0)), f.p99Us === null ? '-' : formatNumber(f.p99Us)];
   });
@@ -148,7 +180,16 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
   if (experiments.some((e) => e.simulated)) out.push('These numbers come from the Spinlock Lab simulator: they show the direction of an effect, not a measurement.');
   const done = (e: Experiment) => e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
   const runs = done(first);
-  if (runs.length >= 2) {
+  for (const e of experiments) {
+    for (const c of e.preset?.comparisons ?? []) {
+      const at = compareArms(e.runs, c.a, c.b);
+      const last = at[at.length - 1];
+      if (last) out.push(...last.summary.slice(0, 3).map((x) => `${c.label}, ${last.threads} threads${experiments.length > 1 ? ` (${e.server.serverName})` : ''}: ${x}`));
+    }
+  }
+  if (first.preset) {
+    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed.
+  } else if (runs.length >= 2) {
     const curve = scalingCurve(first);
     out.push(summarizeScaling(curve));
     const c = compareRuns(runFigures(runs[0]), runFigures(runs[runs.length - 1]), 3);
@@ -160,10 +201,11 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
   }
   for (const e of reruns) {
     for (const r of done(e)) {
-      const original = runs.find((o) => o.threads === r.threads);
+      const original = runs.find((o) => o.threads === r.threads && o.arm?.id === r.arm?.id);
       if (!original) continue;
       const c = compareRuns(runFigures(original), runFigures(r), 3);
-      out.push(...c.summary.slice(0, 3).map((s) => `${r.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`));
+      const where = r.arm && r.arm.id !== 'main' ? `${r.arm.label}, ` : '';
+      out.push(...c.summary.slice(0, 3).map((s) => `${where}${r.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`));
     }
   }
   for (const e of experiments) {
@@ -187,6 +229,8 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
     `Recorded by Spinlock Lab ${first.tool.version} on ${first.createdAt}. ${many ? `${experiments.length} experiments: the original and its re-runs.` : ''}`,
     'Open it in VS Code with Spinlock Lab to run it again against your own server; or replay the T-SQL below by hand.',
   ].filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n'));
+
+  if (first.preset) nb.markdown(presetSection(first));
 
   for (const e of experiments) {
     nb.markdown(`## Server${many ? `: ${mdEscape(label(e, true))}` : ''}\n\n${serverSection(e)}`);
@@ -240,7 +284,17 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
     if (nodes.length) charts.push({ ...namedSeries(last, `CPU busy by NUMA node${suffix}`, '% busy', nodes, (t, n) => t.cpuByNode[n] ?? 0), series: nodes.map((n) => ({ name: `node ${n}`, points: last.timeline.map((t) => [t.t / 1000, t.cpuByNode[n] ?? 0] as [number, number]) })) });
   }
   const sweeps = experiments.filter((e) => new Set(e.runs.map((r) => r.threads)).size >= 2);
-  if (sweeps.length) {
+  const armSweeps = sweeps.filter((e) => new Set(e.runs.map((r) => r.arm?.id)).size > 1);
+  if (armSweeps.length) {
+    const overlays = armSweeps.map((e) => ({ e, ov: overlayScaling(e.id, armList(e), e.runs) }));
+    const name = (e: Experiment, arm: string) => `${label(e, many) ? label(e, many) + ' ' : ''}${arm}`;
+    charts.push({ title: 'Scaling by arm: throughput against threads', xLabel: 'threads', yLabel: 'rows per second', kind: 'scaling',
+      series: overlays.flatMap(({ e, ov }) => ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, p.rowsPerSec] as [number, number]) }))) });
+    charts.push({ title: 'Scaling by arm: spins per row against threads', xLabel: 'threads', yLabel: 'spins per row', kind: 'scaling',
+      series: overlays.flatMap(({ e, ov }) => ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, p.spinsPerRow] as [number, number]) }))) });
+    charts.push({ title: 'Scaling by arm: wait ms per row against threads', xLabel: 'threads', yLabel: 'wait ms per row', kind: 'scaling',
+      series: overlays.flatMap(({ e, ov }) => ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, a.waitMsPerRow[p.threads] ?? 0] as [number, number]) }))) });
+  } else if (sweeps.length) {
     const curves = sweeps.map((e) => ({ e, c: scalingCurve(e) }));
     charts.push({ title: 'Scaling: throughput against threads', xLabel: 'threads', yLabel: 'rows per second', kind: 'scaling',
       series: curves.map(({ e, c }) => ({ name: label(e, many) || 'rows/s', points: c.points.map((p) => [p.threads, p.rowsPerSec] as [number, number]) })) });
@@ -248,6 +302,18 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
       series: curves.flatMap(({ e, c }) => c.topSpinlocks.map((n) => ({ name: `${label(e, many) ? label(e, many) + ' ' : ''}${n}`, points: c.points.map((p) => [p.threads, p.bySpinlock[n] ?? 0] as [number, number]) }))) });
   }
   for (const c of charts) nb.sql(`-- Chart: ${c.title}. This cell only carries outputs.`, [chartOutput(c)], { spinlab: { role: 'chart' } });
+
+  const analysed = experiments.filter((e) => e.preset);
+  if (analysed.length) {
+    nb.markdown('## Analysis');
+    for (const e of analysed) {
+      for (const v of presetViews(e, getScenarioUnit(e)).filter((x) => x.kind !== 'runs')) {
+        const heading = `### ${mdEscape(v.title)}${many ? ` (${mdEscape(label(e, true))})` : ''}`;
+        nb.markdown([heading, '', ...v.lines.map((l) => `- ${mdEscape(l.trim())}`)].join('\n'));
+        if (v.rows.length) nb.sql(`-- ${v.title}. This cell only carries outputs.`, [tableOutput(v.headers, v.rows)], { spinlab: { role: 'analysis', view: v.kind } });
+      }
+    }
+  }
 
   nb.markdown(['## Summary', '', ...summaryLines(experiments).map((l) => `- ${mdEscape(l)}`)].join('\n'));
 

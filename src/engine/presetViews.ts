@@ -1,0 +1,128 @@
+// The analysis views of a preset's experiment as tables and sentences, computed from the record alone: how it
+// adapted, its runs by arm, the A/B comparisons between arms (each figure's change in percent and a summary built
+// from the numbers), the scaling curves overlaid, doing the math, and the WRITELOG diagnosis. The terminal report
+// (presetReport.ts) prints them as text; the notebook writer renders them as HTML and text tables.
+import { formatNumber, runFigures } from '../shared/analysis';
+import { compareArms, overlayScaling } from '../shared/armAnalysis';
+import { coresFor, cycleMath } from '../shared/cycleMath';
+import type { Experiment, PresetInfo, RunRecord } from '../shared/experiment';
+import { threadsPerCore } from '../shared/affinity';
+import { diagnoseWritelog } from '../shared/writelogDiagnosis';
+import { getPreset } from './presets';
+
+export interface ViewTable {
+  kind: 'runs' | 'ab' | 'scaling' | 'math' | 'writelog';
+  title: string;
+  headers: string[];
+  rows: string[][];
+  /** Sentences that go with the table (summaries, formulas, verdicts). */
+  lines: string[];
+}
+
+const num = (v: number | null | undefined, digits = 0): string =>
+  v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+const small = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : formatNumber(v));
+const pct = (v: number | null): string => (v === null ? '-' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`);
+
+function knobsText(r: RunRecord): string {
+  const k = r.arm.knobs;
+  return [k.delayedDurability ? `DD ${k.delayedDurability}` : 'DD unchanged', k.affinity ? `affinity ${k.affinity.spec}` : 'affinity unchanged'].join(', ');
+}
+
+/** The value of a watched name in a run: spins per row, else wait ms per row, else latch ms per row. */
+function watched(r: RunRecord, name: string): string {
+  const f = runFigures(r);
+  if (name in f.spinsPerRow) return `${small(f.spinsPerRow[name])} spins/row`;
+  if (name in f.waitMsPerRow) return `${small(f.waitMsPerRow[name])} ms/row`;
+  if (name in f.latchMsPerRow) return `${small(f.latchMsPerRow[name])} ms/row`;
+  return '0';
+}
+
+/** The preset facts the views need; records from before comparisons were kept fall back to the preset's definition. */
+function presetFacts(p: PresetInfo): Required<Pick<PresetInfo, 'views' | 'watch' | 'comparisons'>> {
+  let def: ReturnType<typeof getPreset> | undefined;
+  try {
+    def = getPreset(p.id);
+  } catch {
+    def = undefined;
+  }
+  return { views: p.views ?? def?.views ?? ['ab', 'scaling', 'math'], watch: p.watch ?? def?.watch ?? [], comparisons: p.comparisons ?? [] };
+}
+
+/** Arms in the order they ran. */
+function armsOf(e: Experiment): { id: string; label: string }[] {
+  const seen = new Map<string, string>();
+  for (const r of e.runs) if (!seen.has(r.arm.id)) seen.set(r.arm.id, r.arm.label);
+  return [...seen].map(([id, label]) => ({ id, label }));
+}
+
+export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
+  if (!e.preset) return [];
+  const { views, watch, comparisons } = presetFacts(e.preset);
+  const out: ViewTable[] = [];
+  out.push({
+    kind: 'runs', title: 'Runs by arm', lines: e.preset.notes.map((n) => `Adapted: ${n}`),
+    headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
+    rows: e.runs.map((r) => [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), num(r.derived.rowsPerSec), num(r.rows),
+      num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(r, w))]),
+  });
+
+  if (views.includes('ab')) {
+    for (const c of comparisons) {
+      const at = compareArms(e.runs, c.a, c.b);
+      const last = at[at.length - 1];
+      out.push({
+        kind: 'ab', title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
+        headers: ['figure', 'A', 'B', 'change'],
+        rows: last ? last.comparison.figures.filter((f) => f.key !== 'threads').map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, small(f.a), small(f.b), pct(f.changePct)]) : [],
+        lines: last ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`)] : ['No thread count completed in both arms.'],
+      });
+    }
+  }
+
+  const arms = armsOf(e);
+  if (views.includes('scaling') && new Set(e.runs.map((r) => r.threads)).size > 1) {
+    const ov = overlayScaling(e.id, arms, e.runs);
+    out.push({
+      kind: 'scaling', title: 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count',
+      headers: ['threads', ...ov.arms.flatMap((a) => [`${a.label} ${unit}/s`, `${a.label} spins/row`, `${a.label} wait ms/row`])],
+      rows: ov.threads.map((t) => [String(t), ...ov.arms.flatMap((a) => {
+        const p = a.curve.points.find((x) => x.threads === t);
+        return p ? [num(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
+      })]),
+      lines: ov.arms.map((a) => `${a.label}: ${a.summary}`),
+    });
+  }
+
+  const completed = e.runs.filter((x) => x.status === 'completed');
+  if (views.includes('math')) {
+    const tpc = threadsPerCore(e.topology);
+    const rows: string[][] = [];
+    const lines: string[] = [];
+    for (const r of completed) {
+      const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
+      const m = cycleMath({ elapsedSec: r.derived.elapsedSec, cpus: r.derived.cpusUsed, cpuBasis: 'logical CPUs', clockHz: r.derived.clockHz, clock: r.derived.clock, spins, rows: r.rows });
+      const clock = r.derived.clock ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)` : '';
+      lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
+      if (tpc > 1) lines.push(`  On physical cores, as the seed counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`);
+      const names = new Set([...watch.filter((w) => spins[w]), ...m.perSpinlock.slice(0, 3).map((s) => s.name)]);
+      for (const s of m.perSpinlock.filter((x) => names.has(x.name))) {
+        rows.push([r.arm.label, String(r.threads), s.name, num(s.spins), small(s.cyclesPerSpin), small(s.spinsPerRow), small(m.cyclesPerRow)]);
+      }
+    }
+    out.push({ kind: 'math', title: 'Doing the math: cycles = elapsed s x CPUs x measured clock rate, per spin and per row',
+      headers: ['arm', 'threads', 'spinlock', 'spins', 'cycles per spin', 'spins per row', 'cycles per row'], rows, lines });
+  }
+
+  if (views.includes('writelog')) {
+    const rows: string[][] = [];
+    const lines: string[] = [];
+    for (const r of completed) {
+      const d = diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.server.majorVersion });
+      lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
+      for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
+    }
+    out.push({ kind: 'writelog', title: "WRITELOG diagnosis (seed 003's figures and thresholds)", headers: ['arm', 'threads', 'figure', 'verdict', 'seed 003'], rows, lines });
+  }
+  return out;
+}
