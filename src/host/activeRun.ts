@@ -28,10 +28,11 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'run-start': {
       if (view.status === 'starting') view.status = 'running';
       view.runs = view.runs.filter((r) => r.index !== p.run);
-      view.runs.push({ index: p.run, threads: p.threads, status: 'running', ticks: [] });
-      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}`;
+      view.runs.push({ index: p.run, threads: p.threads, status: 'running', ticks: [], ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}) });
+      const arm = p.arm && view.preset ? ` (${p.arm.label})` : '';
+      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}${arm}`;
       sinks.report({ message: view.message });
-      sinks.post(message(ToWebview.runStart, { experimentId: id, index: p.run, threads: p.threads }));
+      sinks.post(message(ToWebview.runStart, { experimentId: id, index: p.run, threads: p.threads, ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}) }));
       sinks.changed(); // the status moved to running: the snapshot must say so (a one-point run has no later event)
       return;
     }
@@ -49,6 +50,8 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       }
       run.status = p.record.status;
       run.ticks = [...p.record.timeline];
+      run.arm = { id: p.record.arm.id, label: p.record.arm.label };
+      run.derived = p.record.derived;
       sinks.report({ increment: 100 / Math.max(1, runCount) });
       sinks.post(message(ToWebview.runEnd, { experimentId: id, record: p.record }));
       return;

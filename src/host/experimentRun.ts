@@ -1,7 +1,8 @@
-// One experiment from the panel: runExperiment under the host's cancellable progress notification, its progress
-// folded into the active view and forwarded to the webview, its outcome (or failure) in the view and the log.
+// One experiment from the panel (a run of the form, or a preset's plan of arms): the engine under the host's
+// cancellable progress notification, its progress folded into the active view and forwarded to the webview, its
+// outcome (or failure) in the view and the log.
 import * as path from 'node:path';
-import { newExperimentId, runExperiment, type ExperimentResult } from '../engine/experiment';
+import { newExperimentId, runExperiment, type ExperimentProgress, type ExperimentResult } from '../engine/experiment';
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
 import type { RunRequest } from './runRequest';
@@ -34,29 +35,46 @@ export interface RunOutcome {
   error: UiError | null;
 }
 
-export async function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
-  const { conn, req, ports } = { ...job, ports: hooks.ports };
-  const id = newExperimentId(req.scenarioId);
+/** What any experiment job gives executeJob: how to start the engine, and what to say about it. */
+export interface ExperimentJob {
+  conn: ServerConnection;
+  /** The scenario (or preset) id: names the experiment's folder. */
+  idBase: string;
+  scenarioId: string;
+  title: string;
+  /** How many runs the job makes (for the progress bar). */
+  runCount: number;
+  /** One log line: what runs, at which thread counts. */
+  describe: string;
+  resultsFolder: string;
+  /** Fills the view before it is shown (a preset's arms and comparisons). */
+  prepare?(view: ActiveExperimentView): void;
+  start(ids: { id: string; outDir: string }, signal: AbortSignal, progress: (p: ExperimentProgress) => void): Promise<ExperimentResult>;
+}
+
+export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<RunOutcome> {
+  const { conn } = job;
+  const ports = hooks.ports;
+  const id = newExperimentId(job.idBase);
   const outDir = path.join(job.resultsFolder, id);
-  const view = startingView(id, job.title, req.scenarioId, conn.identity.simulated);
+  const view = startingView(id, job.title, job.scenarioId, conn.identity.simulated);
+  view.majorVersion = conn.identity.majorVersion;
+  job.prepare?.(view);
   const ac = new AbortController();
   hooks.started(view, ac);
-  ports.log.info(`experiment ${id}: ${req.scenarioId} on ${conn.description}, threads ${req.load.threads.join(',')}; saving to ${outDir}`);
+  ports.log.info(`experiment ${id}: ${job.describe} on ${conn.description}; saving to ${outDir}`);
   try {
     const result = await ports.withProgress(`Spinlock Lab: ${job.title}`, (report, signal) => {
       if (signal.aborted) ac.abort();
       signal.addEventListener('abort', () => ac.abort(), { once: true });
-      return runExperiment({
-        target: conn.target, scenarioId: req.scenarioId, parameters: req.parameters, labDatabase: conn.labDatabase, load: req.load,
-        knobs: req.knobs, outDir, title: job.title, question: job.question, deploy: job.deploy, stateDir: job.stateDir, id,
-      }, ac.signal, (ev) => applyProgress(view, ev, req.load.threads.length, {
+      return job.start({ id, outDir }, ac.signal, (ev) => applyProgress(view, ev, job.runCount, {
         post: (m) => { if (!hooks.disposed()) ports.post(m); },
         changed: () => hooks.postState(),
         report,
       }));
     });
     view.status = result.experiment.status;
-    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${req.load.threads.length} runs; saved ${result.file}`;
+    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${job.runCount} runs; saved ${result.file}`;
     ports.log.info(`experiment ${id} ${result.experiment.status}`);
     for (const e of result.experiment.events) if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);
     return { view, result, error: null };
@@ -67,4 +85,21 @@ export async function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutco
     ports.log.error(`experiment ${id} ${view.status}: ${ui.message}`);
     return { view, result: null, error: ui };
   }
+}
+
+export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
+  const { conn, req } = job;
+  return executeJob({
+    conn,
+    idBase: req.scenarioId,
+    scenarioId: req.scenarioId,
+    title: job.title,
+    runCount: req.load.threads.length,
+    describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}`,
+    resultsFolder: job.resultsFolder,
+    start: ({ id, outDir }, signal, progress) => runExperiment({
+      target: conn.target, scenarioId: req.scenarioId, parameters: req.parameters, labDatabase: conn.labDatabase, load: req.load,
+      knobs: req.knobs, outDir, title: job.title, question: job.question, deploy: job.deploy, stateDir: job.stateDir, id,
+    }, signal, progress),
+  }, hooks);
 }

@@ -48,7 +48,9 @@ export function summarise(e: Experiment): ExperimentSummary {
     simulated: e.simulated === true,
     serverName: e.server.serverName,
     threads: e.load.threads,
-    runs: e.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, rowsPerSec: r.derived?.rowsPerSec ?? 0 })),
+    runs: e.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, rowsPerSec: r.derived?.rowsPerSec ?? 0,
+      ...(r.arm ? { arm: { id: r.arm.id, label: r.arm.label } } : {}) })),
+    presetId: e.preset?.id ?? null,
   };
 }
 

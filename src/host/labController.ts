@@ -11,7 +11,9 @@ import type { ParamValue } from '../shared/experiment';
 import { passwordKey, type HostPorts } from './ports';
 import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
 import { CONFIRM_ACTION, CONFIRM_TITLE, buildRunRequest, confirmDetail, resolveScenario } from './runRequest';
-import { executeRun } from './experimentRun';
+import { executeJob, executeRun, type RunOutcome } from './experimentRun';
+import { analysisForExperiment, analysisInfo, blankLoad, buildPresetRun, defaultPlanViews, presetPlanView, presetSummaries } from './presetPlans';
+import { runPreset } from '../engine/presetRun';
 import type { ExperimentResult } from '../engine/experiment';
 import { appendToNotebook } from '../engine/notebook/rerun';
 import { exportTo, notebookOriginal, rerunPayload, saveAsNotebook } from './notebookActions';
@@ -60,6 +62,8 @@ export class LabController {
       lastError: null,
       active: null,
       history: [],
+      presets: presetSummaries(),
+      presetPlans: [],
     };
     this.state.draft = this.state.profiles[0] ?? defaultProfile();
     this.register();
@@ -111,6 +115,8 @@ export class LabController {
     on('copyText', (p) => this.copyText(p.text));
     on('saveNotebook', (p) => this.saveNotebook(p.id));
     on('exportExperiment', (p) => this.exportExperiment(p.id, p.kind));
+    on('previewPreset', (p) => this.previewPreset(p));
+    on('runPreset', (p) => this.runPresetIntent(p));
   }
 
   /** Runs an operation; any failure becomes lastError (and a log line), never an exception. */
@@ -292,6 +298,7 @@ export class LabController {
     this.state.server = null;
     this.state.journal = null;
     this.state.history = [];
+    this.state.presetPlans = [];
     if (c) await c.close();
   }
 
@@ -300,7 +307,16 @@ export class LabController {
     const conn = this.conn!;
     const facts = await conn.read();
     this.state.server = facts;
+    this.state.presetPlans = defaultPlanViews(this.facts()!);
     this.readJournalAndHistory();
+  }
+
+  /** The connected server as the run requests and preset plans need it. */
+  private facts() {
+    const conn = this.conn;
+    const server = this.state.server;
+    if (!conn || !server) return null;
+    return { identity: conn.identity, topology: server.topology, knobs: server.knobs, labDatabase: conn.labDatabase };
   }
 
   private readJournalAndHistory(): void {
@@ -368,9 +384,8 @@ export class LabController {
 
   // ------------------------------------------------------------------ experiments
 
-  private async run(p: Payload<'run'>): Promise<ExperimentResult | null> {
-    const conn = this.requireConnection();
-    this.requireIdle('another run');
+  /** Refuses a run while this server has an unrestored journal (the Restore action puts it back). */
+  private async checkJournal(): Promise<void> {
     await this.refreshKnobs();
     this.readJournalAndHistory();
     if (this.state.journal) {
@@ -380,28 +395,29 @@ export class LabController {
         action: 'restore',
       });
     }
-    const server = this.state.server!;
-    const req = buildRunRequest(p, { identity: conn.identity, topology: server.topology, knobs: server.knobs, labDatabase: conn.labDatabase });
-    const scenario = getScenario(req.scenarioId);
-    const title = p.title?.trim() || `${scenario.name}: ${req.load.threads.join(', ')} threads`;
-    const settings = this.ports.settings();
-    if (req.changes.length && settings.confirmServerChanges) {
-      const ok = await this.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, req.changes), CONFIRM_ACTION);
-      if (!ok) {
-        this.ports.log.info('run cancelled at the confirmation: nothing was changed');
-        return null;
-      }
-      this.checkAlive();
-      if (this.conn !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
-      if (this.running) throw new UiFailure({ message: 'Another experiment started meanwhile.', fix: 'Stop it first.' });
+  }
+
+  /** Asks before server-wide changes; false when the user declined (nothing was changed). */
+  private async confirmChanges(conn: ServerConnection, changes: string[]): Promise<boolean> {
+    if (!changes.length || !this.ports.settings().confirmServerChanges) return true;
+    const ok = await this.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, changes), CONFIRM_ACTION);
+    if (!ok) {
+      this.ports.log.info('run cancelled at the confirmation: nothing was changed');
+      return false;
     }
-    for (const c of req.changes) this.ports.log.info(`will change ${c}`);
-    const deploy = this.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
+    this.checkAlive();
+    if (this.conn !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
+    if (this.running) throw new UiFailure({ message: 'Another experiment started meanwhile.', fix: 'Stop it first.' });
+    return true;
+  }
+
+  /** Runs an experiment job as the active one: Stop and the panel's close abort it; the knobs and history are re-read after. */
+  private async runActive(execute: (hooks: Parameters<typeof executeJob>[1]) => Promise<RunOutcome>): Promise<RunOutcome> {
     let resolveDone!: () => void;
     const done = new Promise<void>((r) => { resolveDone = r; });
-    let outcome: Awaited<ReturnType<typeof executeRun>>;
+    let outcome: RunOutcome;
     try {
-      outcome = await executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy, resultsFolder: settings.resultsFolder, stateDir: this.stateDir }, {
+      outcome = await execute({
         ports: this.ports,
         disposed: () => this.disposed,
         postState: () => this.postState(),
@@ -412,18 +428,88 @@ export class LabController {
           this.postState();
         },
       });
-      if (outcome.result && deploy) this.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
       if (outcome.error) this.state.lastError = outcome.error;
     } finally {
       this.running = null;
       resolveDone();
     }
-    if (this.disposed) return outcome.result;
+    if (this.disposed) return outcome;
     await this.guard(async () => {
       await this.refreshKnobs();
       this.readJournalAndHistory();
     });
     this.postState();
+    return outcome;
+  }
+
+  private async run(p: Payload<'run'>): Promise<ExperimentResult | null> {
+    const conn = this.requireConnection();
+    this.requireIdle('another run');
+    await this.checkJournal();
+    const req = buildRunRequest(p, this.facts()!);
+    const scenario = getScenario(req.scenarioId);
+    const title = p.title?.trim() || `${scenario.name}: ${req.load.threads.join(', ')} threads`;
+    if (!(await this.confirmChanges(conn, req.changes))) return null;
+    for (const c of req.changes) this.ports.log.info(`will change ${c}`);
+    const settings = this.ports.settings();
+    const deploy = this.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
+    const outcome = await this.runActive((hooks) => executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy,
+      resultsFolder: settings.resultsFolder, stateDir: this.stateDir }, hooks));
+    if (outcome.result && deploy) this.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
+    return outcome.result;
+  }
+
+  // ------------------------------------------------------------------ presets
+
+  /** Plans a preset for this server with the settings as typed; the plan (or its problems) replaces its entry. */
+  private previewPreset(p: Payload<'previewPreset'>): void {
+    const facts = this.facts();
+    if (!facts) return;
+    const view = presetPlanView(p.presetId, p.settings, p.load, facts);
+    const i = this.state.presetPlans.findIndex((x) => x.presetId === p.presetId);
+    if (i >= 0) this.state.presetPlans[i] = view;
+    else this.state.presetPlans.push(view);
+    this.postState();
+  }
+
+  private runPresetIntent(p: Payload<'runPreset'>): Promise<ExperimentResult | null> {
+    return this.runPresetNow(p.presetId, p.settings, p.load, p.title);
+  }
+
+  /**
+   * A preset as one experiment of several arms, through the same path as a run: the journal check, the confirmation
+   * naming every server-wide change of every arm, cancellable progress, live ticks with the arm, knobs restored by the
+   * engine, saved to the history.
+   */
+  async runPresetNow(presetId: string, settings: Record<string, ParamValue>, load = blankLoad(), title?: string): Promise<ExperimentResult | null> {
+    const conn = this.requireConnection();
+    this.requireIdle('another run');
+    await this.checkJournal();
+    const facts = this.facts()!;
+    const { req, plan, changes } = buildPresetRun(presetId, settings, load, facts);
+    if (!(await this.confirmChanges(conn, changes))) return null;
+    for (const c of changes) this.ports.log.info(`will change ${c}`);
+    for (const n of plan.notes) this.ports.log.info(`preset ${presetId}: ${n}`);
+    const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0);
+    const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
+    const outcome = await this.runActive((hooks) => executeJob({
+      conn,
+      idBase: req.preset.id,
+      scenarioId: plan.arms[0].scenarioId,
+      title: name,
+      runCount,
+      describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')})`,
+      resultsFolder: this.ports.settings().resultsFolder,
+      prepare: (view) => { view.preset = analysisInfo(req.preset, plan); },
+      start: ({ id, outDir }, signal, progress) => runPreset(req, { target: conn.target, labDatabase: conn.labDatabase, outDir, title: name, stateDir: this.stateDir, id },
+        signal, progress, (actual) => {
+          // The engine plans again from the server it reads: show that plan (the same unless the server changed).
+          const view = this.state.active;
+          if (view && view.experimentId === id) view.preset = analysisInfo(req.preset, actual);
+        }),
+    }, hooks));
+    // Every scenario the arms deployed is now in the lab database with the parameters of the last arm that used it.
+    if (outcome.result) for (const a of plan.arms) this.deployed.set(a.scenarioId, JSON.stringify(a.parameters));
     return outcome.result;
   }
 
@@ -458,7 +544,7 @@ export class LabController {
 
   private openExperiment(id: string): void {
     const experiment = readExperiment(this.ports.settings().resultsFolder, id);
-    this.ports.post(message(ToWebview.experiment, { experiment }));
+    this.ports.post(message(ToWebview.experiment, { experiment, preset: analysisForExperiment(experiment) }));
   }
 
   private async revealExperiment(id: string): Promise<void> {

@@ -3,7 +3,7 @@
 // untrusted input: each has a zod schema and the host checks every message against it before any handler runs.
 // The host owns the state: the webview renders PanelState snapshots and live ticks, and sends intents.
 import { z } from 'zod';
-import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunRecord, Tick } from './experiment';
+import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, Tick } from './experiment';
 import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
 
@@ -99,7 +99,93 @@ export interface ExperimentSummary {
   simulated: boolean;
   serverName: string;
   threads: number[];
-  runs: { index: number; threads: number; status: RunRecord['status']; rowsPerSec: number }[];
+  runs: { index: number; threads: number; status: RunRecord['status']; rowsPerSec: number; arm?: ArmRef }[];
+  /** The preset the experiment ran, or null. */
+  presetId?: string | null;
+}
+
+/** Which arm of an experiment a run belongs to (a plain experiment has one, 'main'). */
+export interface ArmRef {
+  id: string;
+  label: string;
+}
+
+// ---------------------------------------------------------------- presets
+
+export type PresetViewKind = 'ab' | 'scaling' | 'math' | 'writelog';
+
+/** A preset as the panel lists it (no server needed). */
+export interface PresetSummary {
+  id: string;
+  name: string;
+  /** The seed post's file name. */
+  seed: string;
+  question: string;
+  /** What the full experiment needs ('two NUMA nodes', 'In-Memory OLTP'); a server without it gets an adapted plan. */
+  needs: string[];
+  /** Every setting, with its default and allowed values. */
+  settings: ParamSpec[];
+  /** The preset's own load settings, as written (blank: the other one of duration / rows is used). */
+  load: { duration: string; rows: string; warmup: string; interval: string; threads: string };
+  views: PresetViewKind[];
+  /** Names the seed reasons with. */
+  watch: string[];
+}
+
+/** One arm of a preset's plan for the connected server, in words. */
+export interface PresetArmView {
+  id: string;
+  label: string;
+  scenarioId: string;
+  parameters: Record<string, ParamValue>;
+  /** The knobs in words: 'delayed durability FORCED; CPU affinity numa:0-first-core (CPUs 2-9)'. */
+  knobs: string;
+  mode: RunSettings['mode'];
+  threads: number[];
+}
+
+/** Arm A against arm B. */
+export interface PresetComparisonView {
+  a: string;
+  b: string;
+  label: string;
+}
+
+/** A preset's plan for the connected server with some settings (the defaults, or what the user typed). */
+export interface PresetPlanView {
+  presetId: string;
+  /** The settings and load the plan was made with (as sent; {} and blanks for the defaults). */
+  settings: Record<string, ParamValue>;
+  load: PresetLoadInput;
+  arms: PresetArmView[];
+  comparisons: PresetComparisonView[];
+  /** How the preset adapted to this server, and what it left out. */
+  notes: string[];
+  /** Why there is no plan (bad settings, or nothing the preset can run here): every problem. */
+  problems: string[];
+}
+
+/** Load overrides for a preset as typed; blank = the preset's own. */
+export interface PresetLoadInput {
+  mode: RunSettings['mode'];
+  threads: string;
+  duration: string;
+  rows: string;
+  warmup: string;
+  interval: string;
+}
+
+/** What the analysis views need to know about a preset experiment (live or opened). */
+export interface PresetAnalysisInfo {
+  id: string;
+  name: string;
+  seed: string;
+  question: string;
+  notes: string[];
+  views: PresetViewKind[];
+  watch: string[];
+  arms: ArmRef[];
+  comparisons: PresetComparisonView[];
 }
 
 export interface LiveRunView {
@@ -107,6 +193,10 @@ export interface LiveRunView {
   threads: number;
   status: 'running' | RunRecord['status'];
   ticks: Tick[];
+  /** The arm this run belongs to (a preset runs several). */
+  arm?: ArmRef;
+  /** Once the run ended: its derived figures (clock rate, CPUs used) for "doing the math". */
+  derived?: RunDerived;
 }
 
 export interface ActiveExperimentView {
@@ -118,6 +208,10 @@ export interface ActiveExperimentView {
   message: string;
   runs: LiveRunView[];
   events: ExperimentEvent[];
+  /** The preset this experiment runs, or null for a plain one. */
+  preset?: PresetAnalysisInfo | null;
+  /** The server's major version (for the WRITELOG diagnosis' queue limit). */
+  majorVersion?: number | null;
 }
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
@@ -142,6 +236,10 @@ export interface PanelState {
   active: ActiveExperimentView | null;
   /** This server's earlier experiments, newest first. */
   history: ExperimentSummary[];
+  /** The preset catalogue. */
+  presets: PresetSummary[];
+  /** When connected: each preset's plan for this server (defaults, or the settings last previewed for it). */
+  presetPlans: PresetPlanView[];
 }
 
 // ---------------------------------------------------------------- message descriptors
@@ -185,6 +283,21 @@ export const knobSettingsSchema = z.object({
   affinity: text(200),
 });
 
+const presetLoadSchema = z.object({
+  mode: z.enum(['server-loop', 'client-loop']),
+  threads: text(200),
+  duration: text(32),
+  rows: text(32),
+  warmup: text(32),
+  interval: text(32),
+});
+const presetIntent = z.object({
+  presetId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'not a preset id'),
+  /** Setting name -> value as typed (text) or picked (boolean). */
+  settings: parameters,
+  load: presetLoadSchema,
+});
+
 /** Webview -> host: intents. The host validates each against its schema before its handler sees it. */
 export const ToHost = {
   /** The webview has loaded (or was shown again): send a snapshot and the live run. */
@@ -225,6 +338,10 @@ export const ToHost = {
   copyText: fromWebview('copyText', z.object({ text: z.string().max(1_000_000) })),
   /** Save a saved experiment as a Jupyter notebook (the host asks where). */
   saveNotebook: fromWebview('saveNotebook', z.object({ id: experimentId })),
+  /** Plan a preset for this server with these settings (the answer is its entry in state.presetPlans). */
+  previewPreset: fromWebview('previewPreset', presetIntent),
+  /** Run a preset as one experiment of several arms: confirmed, cancellable, saved to history like a run. */
+  runPreset: fromWebview('runPreset', presetIntent.extend({ title: text(200).optional() })),
   /** Export a saved experiment's samples as CSV or its T-SQL as a script bundle (the host asks for a folder). */
   exportExperiment: fromWebview('exportExperiment', z.object({ id: experimentId, kind: z.enum(['csv', 'tsql']) })),
 } as const;
@@ -234,13 +351,13 @@ export const ToWebview = {
   /** The whole state, without tick arrays of finished experiments. */
   state: toWebview<{ state: PanelState }>()('state'),
   /** A run of the active experiment started. */
-  runStart: toWebview<{ experimentId: string; index: number; threads: number }>()('runStart'),
+  runStart: toWebview<{ experimentId: string; index: number; threads: number; arm?: ArmRef }>()('runStart'),
   /** One new sample interval of the active experiment's current run. */
   tick: toWebview<{ experimentId: string; index: number; tick: Tick }>()('tick'),
   /** A run finished: its record (with totals, derived figures and its full timeline). */
   runEnd: toWebview<{ experimentId: string; record: RunRecord }>()('runEnd'),
   /** A saved experiment, in answer to openExperiment. */
-  experiment: toWebview<{ experiment: Experiment }>()('experiment'),
+  experiment: toWebview<{ experiment: Experiment; preset?: PresetAnalysisInfo | null }>()('experiment'),
   /** A short-lived notice ('copied'). */
   toast: toWebview<{ message: string }>()('toast'),
 } as const;

@@ -5,6 +5,7 @@ import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type RunRecord, type Tick }
 import type { ExperimentSummary, PanelState, ScenarioSummary } from '../../src/shared/protocol';
 import type { SchedulerInfo, ServerIdentity, Topology } from '../../src/shared/types';
 import { listScenarios } from '../../src/engine/scenarios';
+import { presetSummaries } from '../../src/host/presetPlans';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from '../../src/engine/totals';
 
 /** Mulberry32: a tiny seeded generator. */
@@ -260,6 +261,8 @@ export function disconnectedState(): PanelState {
     lastError: null,
     active: null,
     history: [],
+    presets: presetSummaries(),
+    presetPlans: [],
   };
 }
 

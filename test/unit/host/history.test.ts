@@ -38,7 +38,7 @@ test('this server\'s experiments, newest first, summarised; other servers and ju
   const h = listHistory(folder, { serverName: 'LAB1' }, (l) => lines.push(l));
   assert.deepEqual(h.map((e) => e.id), ['c', 'a']);
   assert.deepEqual(h[1], { id: 'a', title: 't a', createdAt: '2026-01-01T10:00:00.000Z', scenarioId: 'disk-insert', status: 'completed', simulated: true,
-    serverName: 'LAB1', threads: [1, 2], runs: [{ index: 0, threads: 1, status: 'completed', rowsPerSec: 1234 }] });
+    serverName: 'LAB1', threads: [1, 2], runs: [{ index: 0, threads: 1, status: 'completed', rowsPerSec: 1234 }], presetId: null });
   assert.equal(lines.length, 2, lines.join('\n'));
   assert.match(lines.join('\n'), /skipped broken: Could not read/);
   assert.match(lines.join('\n'), /skipped notone: .* is not a Spinlock Lab experiment record/);
