@@ -200,12 +200,18 @@ export function formatNumber(v: number): string {
   return String(Number(v.toPrecision(2)));
 }
 
+/** A change beyond this ratio is said as "over 100x": one side is next to nothing. */
+export const FAR_RATIO = 100;
+
 /** How much larger, as people say it: 4.3x higher, 38% lower. Null below 5%. */
 function describeChange(a: number, b: number): string | null {
   if (a === 0 && b === 0) return null;
   if (a === 0) return 'appears only';
   if (b === 0) return 'disappears';
   const ratio = b / a;
+  // Against a side that is next to nothing the ratio says nothing ("151064585.0x higher"): past 100x it is capped.
+  if (ratio > FAR_RATIO) return `over ${FAR_RATIO}x higher`;
+  if (ratio < 1 / FAR_RATIO) return `over ${FAR_RATIO}x lower`;
   if (ratio >= 2) return `${ratio.toFixed(1)}x higher`;
   if (ratio <= 0.5) return `${(1 / ratio).toFixed(1)}x lower`;
   const pct = (ratio - 1) * 100;
@@ -243,6 +249,17 @@ export function summarizeComparison(figures: readonly ComparedFigure[], max = 5)
     const name = f.key.includes(':') ? f.key.slice(f.key.indexOf(':') + 1) : null;
     if (f.key.startsWith('backoffsPerRow:') && name && named.has(name)) continue;
     if (name) named.add(name);
+    // SQL Server's Transactions/sec counter leaves out the transactions of natively compiled procedures: none counted
+    // in a run that wrote rows means they were not counted, not that there were none.
+    if (f.key === 'transactionsPerSec' && (f.a === 0) !== (f.b === 0)) {
+      const run = f.a === 0 ? 'A' : 'B';
+      const rows = figures.find((x) => x.key === 'rowsPerSec');
+      const wrote = rows ? (run === 'A' ? rows.a : rows.b) : null;
+      if (wrote !== null && wrote > 0) {
+        out.push(`Transactions: none counted in run ${run}, which wrote ${formatNumber(wrote)} rows/s: SQL Server's Transactions/sec counter leaves out natively compiled procedures' transactions.`);
+        continue;
+      }
+    }
     const change = describeChange(f.a as number, f.b as number);
     if (!change) continue;
     const unit = f.unit && !f.label.includes('per row') ? ` ${f.unit}` : '';
