@@ -67,6 +67,10 @@ function toMssqlConfig(t: DbTarget, database: string | undefined, appName: strin
     connectionTimeout: t.connectTimeoutMs,
     requestTimeout: t.requestTimeoutMs ?? 0, // 0 = none: workload calls run for the whole measured interval
     pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
+    // mssql's default validates a connection with a 'SELECT 1;' round trip every time a request takes it from the
+    // pool: one extra batch per workload call (half the client loop's throughput, and batches on the server that no
+    // sql/ file sends). 'socket' checks the connection's state and socket instead, with no round trip.
+    validateConnection: 'socket',
     options: {
       encrypt: t.encrypt as boolean, // tedious also takes 'strict' (TDS 8); the typings lag
       trustServerCertificate: t.trustServerCertificate,
@@ -108,14 +112,41 @@ export function parseParameterDeclaration(decl: string): [string, string][] {
   return out;
 }
 
+/** Every socket error code in an error's cause chain (tedious wraps them: ConnectionError -> AggregateError -> errors). */
+function socketCodes(err: unknown, depth = 0): string[] {
+  if (!err || typeof err !== 'object' || depth > 5) return [];
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown; originalError?: unknown };
+  const own = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) ? [e.code] : [];
+  const nested = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])].flatMap((x) => (x === err ? [] : socketCodes(x, depth + 1)));
+  return [...own, ...nested];
+}
+
+/**
+ * The driver's words for network failures ('socket hang up', 'Could not connect (sequence)') say little to a user:
+ * name what happened (the connection was lost, or refused) and keep the driver's text after it.
+ */
+function plainMessage(message: string, codes: string[], number: number | undefined): string {
+  if (number !== undefined) return message; // a server error: its own text is the account
+  if (codes.includes('ECONNREFUSED') && !/ECONNREFUSED|refused/i.test(message)) {
+    return `${message} (ECONNREFUSED: the server refused the connection; nothing accepts connections at that address now)`;
+  }
+  if (/socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed/i.test(message) || codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')) {
+    return /lost the connection|connection to the server was lost/i.test(message) ? message : `the connection to the server was lost (${message})`;
+  }
+  return message;
+}
+
 function wrapError(err: unknown): Error {
   const e = err as { message?: string; number?: number; code?: string; state?: number; class?: number;
     originalError?: { info?: { number?: number; state?: number; class?: number } }; precedingErrors?: { message: string; number?: number }[] };
   if (!e || typeof e !== 'object') return new Error(String(err));
   const info = e.originalError?.info;
-  const number = e.number ?? info?.number;
-  const all = [...(e.precedingErrors ?? []).map((p) => ({ number: p.number, message: p.message })), { number, message: e.message ?? '' }];
-  return new DbError(e.message ?? String(err), number, e.code, e.state ?? info?.state, e.class ?? info?.class, all);
+  // mssql puts a socket error's code where a server error's number goes (number: 'ECONNRESET'): only a number is one.
+  const asNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const number = asNumber(e.number) ?? asNumber(info?.number);
+  const message = plainMessage(e.message ?? String(err), socketCodes(err), number);
+  const all = [...(e.precedingErrors ?? []).map((p) => ({ number: p.number, message: p.message })), { number, message }];
+  return new DbError(message, number, e.code, e.state ?? info?.state, e.class ?? info?.class, all);
 }
 
 function abortable<T>(signal: AbortSignal | undefined, request: sql.Request, run: () => Promise<T>): Promise<T> {
@@ -135,17 +166,34 @@ export interface ProcArg {
 /** One connection (a pool of one), for a workload session, the monitor, or admin work. */
 export class DbSession {
   private closed = false;
-  private constructor(private readonly pool: sql.ConnectionPool, readonly database: string | undefined) {}
+  private constructor(private readonly pool: sql.ConnectionPool, readonly database: string | undefined, private readonly lost: { count: number }) {}
 
   static async open(target: DbTarget, opts: { database?: string; appName?: string } = {}): Promise<DbSession> {
-    const pool = new sql.ConnectionPool(toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1));
+    const lost = { count: 0 };
+    // The pool replaces a lost connection silently on the next request; counting the connections that failed at the
+    // socket (not those the pool closed itself when idle) lets a caller, the monitor, notice that it happened.
+    const config: sql.config = {
+      ...toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1),
+      beforeConnect: (conn) => {
+        let counted = false;
+        (conn as unknown as NodeJS.EventEmitter).on('error', (e: { code?: string }) => {
+          if (!counted && e?.code === 'ESOCKET') { counted = true; lost.count++; }
+        });
+      },
+    };
+    const pool = new sql.ConnectionPool(config);
     pool.on('error', () => undefined); // surfaced through the next request instead
     try {
       await pool.connect();
     } catch (err) {
       throw wrapError(err);
     }
-    return new DbSession(pool, opts.database ?? target.database);
+    return new DbSession(pool, opts.database ?? target.database, lost);
+  }
+
+  /** How many of this session's connections were lost at the socket (the pool opens a new one on the next request). */
+  get connectionsLost(): number {
+    return this.lost.count;
   }
 
   get connected(): boolean {

@@ -270,7 +270,24 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   const failures: SessionFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
-  const sessions = await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
+  let sessions: WorkloadSessions;
+  try {
+    sessions = await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
+  } catch (err) {
+    // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
+    // of this run says why it never started.
+    if (c.signal.aborted) throw err;
+    runNote('error', (err as Error).message);
+    const totals = foldTicks([]);
+    return {
+      index, threads, arm: c.arm, status: 'failed', startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
+      sessionsOk: 0, sessionFailures: failures, timeline: [], totals,
+      derived: computeDerived(totals, { cpusUsed: 0, first: null, last: null }),
+      client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
+      latency: null,
+      events: runEvents,
+    };
+  }
   const timeline: Tick[] = [];
   let first: RawSample | null = null;
   let prev: RawSample | null = null;

@@ -49,13 +49,23 @@ export class Sampler {
   private pendingGap = false;
   private running: Promise<void> | undefined;
   private nextAt = 0;
+  private lostSeen = 0;
+  private warnedSlow = false;
 
   constructor(private readonly opts: SamplerOptions) {}
 
   private async connection(): Promise<DbSession> {
+    if (this.db && this.db.connectionsLost > this.lostSeen) {
+      // Dropped between two ticks: the driver opens a new connection on the next request without a word, so say it
+      // here, and mark the interval it ends, which spans the reconnect.
+      this.lostSeen = this.db.connectionsLost;
+      this.pendingGap = true;
+      this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the next tick spans the gap)');
+    }
     if (!this.db || !this.db.connected) {
       await this.db?.close();
       this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: 'Spinlock Lab monitor' });
+      this.lostSeen = 0;
     }
     return this.db;
   }
@@ -93,7 +103,12 @@ export class Sampler {
 
   private async tick(): Promise<void> {
     try {
-      this.opts.onSample(await this.sampleNow());
+      const e = await this.sampleNow();
+      if (e.roundTripMs > this.opts.intervalMs && !this.warnedSlow && !this.stopped) {
+        this.warnedSlow = true; // once per run: the timeline shows every stretched interval
+        this.opts.onProblem(`a monitor sample took ${e.roundTripMs} ms, longer than the ${this.opts.intervalMs} ms interval: the server or the network is slow, so ticks come late and their intervals stretch to fit`);
+      }
+      this.opts.onSample(e);
     } catch (err) {
       if (this.stopped) return;
       this.pendingGap = true;
