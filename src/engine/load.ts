@@ -1,6 +1,7 @@
 // The load driver: N workload sessions, each on its own connection, started together. A phase is either one EXEC of
 // the scenario's loop procedure per session (server loop, as ostress runs the seeds' procedures) or the client
 // calling the scenario's one-transaction procedure over and over (client loop, with per-call latency).
+import { setMaxListeners } from 'node:events';
 import { DbSession, num, type DbTarget, type ProcArg } from '../db/client';
 import type { ParamValue, SessionFailure } from '../shared/experiment';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
@@ -84,6 +85,8 @@ export class WorkloadSessions {
     const bases = await Promise.all(this.sessions.map((s) => this.keyBase(s)));
     // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
     const phase = new AbortController();
+    // Every session's call in flight listens on this one signal: more than 10 sessions is normal, not a leak.
+    setMaxListeners(0, phase.signal);
     const onAbort = () => phase.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = spec.durationMs !== null && spec.mode === 'client-loop' ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
