@@ -2,7 +2,10 @@
 // from the history; turns user actions into ToHost intents; re-renders (lit, coalesced per frame) on every change.
 import { render } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
-import { message, ToHost, type MessageType, type PanelState, type ToHostMap, type PayloadOf } from '../shared/protocol';
+import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type ToHostMap, type PayloadOf } from '../shared/protocol';
+import { threadsPerCore } from '../shared/affinity';
+import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
+import type { ShownExperiment } from './model/armViews';
 import { formFromSelection, checkForm, paramsForSelect, draftFromProfile, type ConnDraft, type FormCheck, type FormState } from './model/form';
 import { stableJson } from './model/format';
 import { LiveRuns, type LiveEvent, type RunData } from './model/liveRuns';
@@ -32,16 +35,22 @@ export interface ViewState {
   scaling: string[];
   /** Which experiment the results table shows: 'active' or an opened experiment's id. */
   results: string;
+  /** Which experiment the analysis views (A/B, doing the math, WRITELOG) show: 'active' or an opened one's id. */
+  analysis: string;
+  /** The preset picked in the Presets section. */
+  preset: string | null;
 }
 
 const DEFAULT_VIEW: ViewState = {
-  open: { connection: true, server: true, scenario: true, knobs: true, run: true, charts: true, results: true, history: true, compare: true, scaling: true },
+  open: { connection: true, server: true, presets: true, scenario: true, knobs: true, run: true, charts: true, results: true, analysis: true, history: true, compare: true, scaling: true },
   toggles: DEFAULT_TOGGLES,
   sort: null,
   compareA: null,
   compareB: null,
   scaling: [],
   results: 'active',
+  analysis: 'active',
+  preset: null,
 };
 
 export const ACTIVE = 'active';
@@ -66,6 +75,11 @@ export class App {
   view: ViewState;
   readonly live = new LiveRuns();
   readonly experiments = new Map<string, Experiment>();
+  /** The preset views and comparisons the host sent with an opened experiment. */
+  readonly experimentPresets = new Map<string, PresetAnalysisInfo | null>();
+  /** The Presets form (settings as typed); null until the catalogue arrives. */
+  presetForm: PresetFormState | null = null;
+  private previewTimer: ReturnType<typeof setTimeout> | null = null;
   toast: string | null = null;
   /** The run the charts show, chosen by the user (null: follow the current run). */
   pickedRun: number | null = null;
@@ -76,6 +90,7 @@ export class App {
   readonly charts: LiveChartsView;
   readonly scalingChart: ScalingChart;
   readonly compareChart: CompareChart;
+  readonly abChart: CompareChart;
   private frame = 0;
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
   private lastSentSelection: string | null = null;
@@ -99,12 +114,14 @@ export class App {
     });
     this.scalingChart = new ScalingChart(this.theme);
     this.compareChart = new CompareChart(this.theme);
+    this.abChart = new CompareChart(this.theme, 'ab-throughput', 'Throughput over time of arm A and arm B');
     watchTheme((t) => {
       this.theme = t;
       applyThemeDefaults(t);
       this.charts.setTheme(t);
       this.scalingChart.setTheme(t);
       this.compareChart.setTheme(t);
+      this.abChart.setTheme(t);
     });
   }
 
@@ -125,11 +142,13 @@ export class App {
       this.connErrors = {};
     }
     this.applyLive(this.live.loadSnapshot(s.active));
+    const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : s.presets[0]?.id ?? null;
+    if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
     this.requestRender();
   }
 
-  onRunStart(p: { experimentId: string; index: number; threads: number }): void {
-    if (this.live.runStart(p.experimentId, p.index, p.threads)) this.syncCharts();
+  onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string } }): void {
+    if (this.live.runStart(p.experimentId, p.index, p.threads, p.arm)) this.syncCharts();
   }
 
   onTick(p: { experimentId: string; index: number; tick: Tick }): void {
@@ -149,9 +168,64 @@ export class App {
     this.requestRender();
   }
 
-  onExperiment(e: Experiment): void {
+  onExperiment(e: Experiment, preset?: PresetAnalysisInfo | null): void {
     this.experiments.set(e.id, e);
+    this.experimentPresets.set(e.id, preset ?? null);
     this.requestRender();
+  }
+
+  // ---------------------------------------------------------------- presets
+
+  pickPreset(id: string): void {
+    this.presetForm = presetForm(id);
+    this.setView({ preset: id });
+    this.schedulePreview();
+  }
+
+  /** Applies an edit of the Presets form and, after a pause in typing, asks the host for the plan with it. */
+  editPreset(change: (f: PresetFormState) => void): void {
+    if (!this.presetForm) return;
+    change(this.presetForm);
+    this.requestRender();
+    this.schedulePreview();
+  }
+
+  private schedulePreview(): void {
+    if (this.previewTimer) clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => {
+      this.previewTimer = null;
+      const f = this.presetForm;
+      if (!f || !this.state || this.state.connection.status !== 'connected') return;
+      if (!checkPresetForm(f, this.state.presets).valid) return;
+      this.post(ToHost.previewPreset, presetPayload(f));
+    }, 300);
+  }
+
+  // ---------------------------------------------------------------- the experiment the analysis views show
+
+  /** The live experiment, or one opened from the history, as the analysis views read it. */
+  shownExperiment(): ShownExperiment | null {
+    const which = this.view.analysis;
+    const opened = which !== ACTIVE ? this.experiments.get(which) : undefined;
+    if (opened) {
+      return {
+        key: opened.id, title: opened.title, preset: this.experimentPresets.get(opened.id) ?? null, majorVersion: opened.server.majorVersion,
+        threadsPerCore: threadsPerCore(opened.topology),
+        runs: opened.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, arm: { id: r.arm.id, label: r.arm.label }, totals: r.totals,
+          timeline: r.timeline, derived: r.derived, latency: r.latency })),
+      };
+    }
+    const a = this.state?.active;
+    if (!a) return null;
+    const topo = this.state?.server?.topology;
+    return {
+      key: a.experimentId ?? 'active', title: a.title, preset: a.preset ?? null, majorVersion: a.majorVersion ?? this.state?.server?.identity.majorVersion ?? null,
+      threadsPerCore: topo ? threadsPerCore(topo) : 1,
+      runs: this.live.ordered().map((r) => ({
+        index: r.index, threads: r.threads, status: r.status, arm: r.arm ?? { id: 'main', label: a.scenarioId }, totals: r.totals, timeline: r.ticks,
+        derived: r.derived, latency: r.record?.latency ?? null,
+      })),
+    };
   }
 
   onToast(text: string): void {

@@ -28,7 +28,7 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'runStart'>(ToWebview.runStart, (p) => app.onRunStart(p))
   .on<'tick'>(ToWebview.tick, (p) => app.onTick(p))
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
-  .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment))
+  .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment, p.preset))
   .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message));
 
 window.addEventListener('message', (event: MessageEvent) => {

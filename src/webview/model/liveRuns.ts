@@ -2,8 +2,8 @@
 // grown by runStart / tick / runEnd. A snapshot repeating ticks the panel already has changes nothing, so a state
 // message in the middle of a run does not redraw the charts from scratch.
 import { addTickToTotals, emptyRunTotals } from '../../shared/analysis';
-import type { RunRecord, RunTotals, Tick } from '../../shared/experiment';
-import type { ActiveExperimentView } from '../../shared/protocol';
+import type { RunDerived, RunRecord, RunTotals, Tick } from '../../shared/experiment';
+import type { ActiveExperimentView, ArmRef } from '../../shared/protocol';
 
 export interface RunData {
   index: number;
@@ -13,6 +13,10 @@ export interface RunData {
   /** Folded as ticks arrive (the record's totals once it ended). */
   totals: RunTotals;
   record: RunRecord | null;
+  /** The arm the run belongs to (a preset runs several), once known. */
+  arm: ArmRef | null;
+  /** The run's derived figures once it ended (from its record, or from a snapshot). */
+  derived: RunDerived | null;
 }
 
 export type LiveEvent =
@@ -43,7 +47,7 @@ export class LiveRuns {
   private ensure(index: number, threads: number): RunData {
     let r = this.runs.get(index);
     if (!r) {
-      r = { index, threads, status: 'running', ticks: [], totals: emptyRunTotals(), record: null };
+      r = { index, threads, status: 'running', ticks: [], totals: emptyRunTotals(), record: null, arm: null, derived: null };
       this.runs.set(index, r);
     }
     return r;
@@ -77,13 +81,16 @@ export class LiveRuns {
       }
       if (lr.ticks.length > from) events.push({ kind: 'ticks', index: lr.index, from });
       if (lr.status !== 'running') r.status = lr.status;
+      if (lr.arm) r.arm = lr.arm;
+      if (lr.derived) r.derived = lr.derived;
     }
     return events;
   }
 
-  runStart(experimentId: string, index: number, threads: number): boolean {
+  runStart(experimentId: string, index: number, threads: number, arm?: ArmRef): boolean {
     if (!this.accepts(experimentId)) return false;
-    this.ensure(index, threads);
+    const r = this.ensure(index, threads);
+    if (arm) r.arm = arm;
     return true;
   }
 
@@ -105,6 +112,8 @@ export class LiveRuns {
     r.status = record.status;
     r.record = record;
     r.totals = record.totals;
+    r.arm = { id: record.arm.id, label: record.arm.label };
+    r.derived = record.derived;
     // The record's timeline is the whole run: take the ticks this panel missed.
     if (record.timeline.length > r.ticks.length) r.ticks.push(...record.timeline.slice(r.ticks.length));
     return r;

@@ -3,7 +3,7 @@
 import type { Tick } from '../../shared/experiment';
 import type { ScalingCurve } from '../../shared/analysis';
 import { decimateIndices } from '../model/decimate';
-import { Chart, lineChartConfig, styleDataset, type XYDataset } from './chartSetup';
+import { Chart, lineChartConfig, linearAxis, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
 
 abstract class OwnedChart {
@@ -42,38 +42,50 @@ abstract class OwnedChart {
   protected abstract restyle(): void;
 }
 
+/** A scaling curve as the chart draws it: with wait ms per row by thread count when known (arms of a preset). */
+export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number> };
+
+/** Datasets per curve: rows/s (solid, left axis), spins/row (dashed, right), wait ms/row (dotted, far right). */
+const PER_CURVE = 3;
+
 export class ScalingChart extends OwnedChart {
   private key = '';
 
   constructor(theme: ThemeColors) {
-    super(theme, 'scaling', 'Scaling: throughput and spins per row against threads', { xTitle: 'threads', yTitle: 'rows/s', y1Title: 'spins/row' });
+    super(theme, 'scaling', 'Scaling: throughput, spins per row and wait ms per row against threads', { xTitle: 'threads', yTitle: 'rows/s', y1Title: 'spins/row' });
     const opts = this.chart.options;
     if (opts.elements?.point) opts.elements.point.radius = 3;
+    (opts.scales as Record<string, unknown>).y2 = linearAxis('wait ms/row', { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false } });
   }
 
-  update(curves: readonly ScalingCurve[]): void {
-    const key = JSON.stringify(curves.map((c) => [c.experimentId, c.points.map((p) => [p.threads, p.rowsPerSec, p.spinsPerRow])]));
+  update(curves: readonly ChartCurve[]): void {
+    const key = JSON.stringify(curves.map((c) => [c.experimentId, c.title, c.points.map((p) => [p.threads, p.rowsPerSec, p.spinsPerRow]), c.waitMsPerRow ?? null]));
     if (key === this.key) return;
     this.key = key;
     const datasets: XYDataset[] = [];
-    curves.forEach((c, i) => {
+    for (const c of curves) {
       const name = curves.length > 1 ? `${c.title}: ` : '';
       datasets.push({ label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
       datasets.push({ label: `${name}spins/row`, data: c.points.map((p) => ({ x: p.threads, y: p.spinsPerRow })), yAxisID: 'y1' });
-      void i;
-    });
+      const w = c.waitMsPerRow;
+      datasets.push({ label: `${name}wait ms/row`, data: w ? c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })) : [], yAxisID: 'y2', hidden: !w });
+    }
     this.chart.data.datasets = datasets;
+    const y2 = (this.chart.options.scales as Record<string, { display?: boolean }>).y2;
+    if (y2) y2.display = curves.some((c) => c.waitMsPerRow);
     this.restyle();
     this.chart.update('none');
     this.element.dataset.points = String(datasets.reduce((n, d) => n + d.data.length, 0));
+    this.element.dataset.curves = String(curves.length);
   }
 
   protected restyle(): void {
     this.chart.data.datasets.forEach((ds, i) => {
-      const curve = Math.floor(i / 2);
+      const curve = Math.floor(i / PER_CURVE);
       styleDataset(ds as XYDataset, curve, this.theme);
-      // Spins per row dashed, so the two measures of one experiment share a colour and still differ.
-      if (i % 2 === 1) (ds as XYDataset).borderDash = [5, 3];
+      // One colour per curve; the measures differ by dash: spins per row dashed, wait ms per row dotted.
+      if (i % PER_CURVE === 1) (ds as XYDataset).borderDash = [5, 3];
+      if (i % PER_CURVE === 2) (ds as XYDataset).borderDash = [1, 2];
     });
   }
 }
@@ -81,8 +93,8 @@ export class ScalingChart extends OwnedChart {
 export class CompareChart extends OwnedChart {
   private key = '';
 
-  constructor(theme: ThemeColors) {
-    super(theme, 'compare', 'Throughput over time of run A and run B', { xTitle: 's', yTitle: 'rows/s' });
+  constructor(theme: ThemeColors, kind = 'compare', label = 'Throughput over time of run A and run B') {
+    super(theme, kind, label, { xTitle: 's', yTitle: 'rows/s' });
     const opts = this.chart.options;
     if (opts.interaction) opts.interaction.mode = 'nearest';
   }

@@ -18,12 +18,13 @@ export function historyView(app: App): TemplateResult {
           return html`<li data-experiment=${h.id}>
             <div class="history-main">
               <strong>${h.title}</strong>
-              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
+              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
                 ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span>
             </div>
             <div class="history-actions">
               ${loaded ? html`
                 <button class="chip" @click=${() => app.setView({ results: h.id })} aria-pressed=${String(app.view.results === h.id)}>Results</button>
+                <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
               : html`<button class="chip" data-open=${h.id} @click=${() => app.post(ToHost.openExperiment, { id: h.id })}>Open</button>`}

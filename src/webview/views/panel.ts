@@ -11,6 +11,8 @@ import { knobsView } from './knobs';
 import { resultsView } from './results';
 import { runView } from './run';
 import { scalingView } from './scaling';
+import { presetsView } from './presets';
+import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
 
@@ -41,8 +43,10 @@ export function panelTemplate(app: App): TemplateResult {
       <div class="column">${connectionView(app)}${serverView(app)}</div>
       <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${runView(app, check)}</div>
     </div>
+    ${presetsView(app)}
     ${chartsView(app)}
     ${resultsView(app)}
+    ${armAnalysisView(app)}
     ${historyView(app)}
     ${compareView(app)}
     ${scalingView(app)}

@@ -1,20 +1,32 @@
 // The scaling curve of a sweep: throughput and spins per row against thread count, for the current experiment and
 // any opened experiments the user overlays from the history.
 import { html, type TemplateResult } from 'lit';
-import { scalingCurve, summarizeScaling, type ScalingCurve } from '../../shared/analysis';
+import { scalingCurve, summarizeScaling } from '../../shared/analysis';
+import { overlayScaling, type ArmRun } from '../../shared/armAnalysis';
 import type { App } from '../app';
+import type { ChartCurve } from './analysisCharts';
 import { section } from './common';
 
-export function scalingCurves(app: App): ScalingCurve[] {
-  const curves: ScalingCurve[] = [];
+/** One curve per experiment, or one per arm (with wait ms per row) for an experiment of several arms. */
+function curvesOf(id: string, title: string, runs: ArmRun[]): ChartCurve[] {
+  const arms: { id: string; label: string }[] = [];
+  for (const r of runs) if (!arms.some((a) => a.id === r.arm.id)) arms.push(r.arm);
+  if (arms.length < 2) return [scalingCurve({ id, title, runs })];
+  const overlay = overlayScaling(id, arms, runs);
+  return overlay.arms.map((a) => ({ ...a.curve, experimentId: `${id}:${a.id}`, title: a.label, waitMsPerRow: a.waitMsPerRow }));
+}
+
+export function scalingCurves(app: App): ChartCurve[] {
+  const curves: ChartCurve[] = [];
   const runs = app.live.ordered();
   if (runs.length) {
-    const inputs = runs.map((r) => r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null });
-    curves.push(scalingCurve({ id: app.state?.active?.experimentId ?? 'active', title: app.state?.active?.title ?? 'Current', runs: inputs }));
+    const fallback = { id: 'main', label: app.state?.active?.scenarioId ?? 'main' };
+    const inputs: ArmRun[] = runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.record?.latency ?? null, arm: r.arm ?? fallback }));
+    curves.push(...curvesOf(app.state?.active?.experimentId ?? 'active', app.state?.active?.title ?? 'Current', inputs));
   }
   for (const id of app.view.scaling) {
     const e = app.experiments.get(id);
-    if (e && e.id !== app.state?.active?.experimentId) curves.push(scalingCurve(e));
+    if (e && e.id !== app.state?.active?.experimentId) curves.push(...curvesOf(e.id, e.title, e.runs));
   }
   return curves;
 }

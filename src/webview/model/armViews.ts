@@ -1,0 +1,123 @@
+// The analysis views of the experiment the panel shows (the live one, or one opened from the history), as data the
+// views draw: A/B comparisons between arms at each thread count (shared/armAnalysis), the scaling curves of the
+// arms overlaid, "doing the math" per run (shared/cycleMath) and the WRITELOG diagnosis (shared/writelogDiagnosis).
+// Pure: no DOM.
+import { compareArms, overlayScaling, type ArmComparisonAt, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
+import { coresFor, cycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
+import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
+import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
+import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
+
+export interface ShownRun {
+  index: number;
+  threads: number;
+  status: string;
+  arm: ArmRef;
+  totals: RunTotals;
+  timeline: readonly Tick[];
+  /** Present once the run ended (the clock rate and CPUs used come with it). */
+  derived: RunDerived | null;
+  latency?: LatencySummary | null;
+}
+
+export interface ShownExperiment {
+  key: string;
+  title: string;
+  preset: PresetAnalysisInfo | null;
+  majorVersion: number | null;
+  /** Hyperthreads per core of the server (the seed counts physical cores); 1 when unknown. */
+  threadsPerCore: number;
+  runs: ShownRun[];
+}
+
+function armRuns(e: ShownExperiment): ArmRun[] {
+  return e.runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.latency ?? null, arm: r.arm }));
+}
+
+/** The arms in the order they ran (or as the preset planned them). */
+export function armsOf(e: ShownExperiment): ArmRef[] {
+  const out: ArmRef[] = [];
+  for (const r of e.runs) if (!out.some((a) => a.id === r.arm.id)) out.push(r.arm);
+  for (const a of e.preset?.arms ?? []) if (!out.some((x) => x.id === a.id)) out.push(a);
+  return out;
+}
+
+export interface AbView {
+  label: string;
+  a: ArmRef;
+  b: ArmRef;
+  /** Fewest threads first; empty until both arms completed a run at the same thread count. */
+  at: ArmComparisonAt[];
+  /** The timelines of both arms at the largest thread count both ran (the throughput chart). */
+  timelines: { a: readonly Tick[]; b: readonly Tick[]; threads: number } | null;
+}
+
+/** The preset's comparisons (or, for an experiment of several arms without one, each arm against the next). */
+export function abViews(e: ShownExperiment): AbView[] {
+  const arms = armsOf(e);
+  const find = (id: string): ArmRef => arms.find((a) => a.id === id) ?? { id, label: id };
+  let pairs = (e.preset?.comparisons ?? []).map((c) => ({ a: c.a, b: c.b, label: c.label }));
+  if (!pairs.length) pairs = arms.slice(1).map((b, i) => ({ a: arms[i].id, b: b.id, label: `${arms[i].label} (A) against ${b.label} (B)` }));
+  const runs = armRuns(e);
+  return pairs.map((p) => {
+    const at = compareArms(runs, p.a, p.b);
+    const last = at[at.length - 1];
+    const tl = (arm: string, threads: number) => e.runs.find((r) => r.arm.id === arm && r.threads === threads)?.timeline ?? [];
+    return { label: p.label, a: find(p.a), b: find(p.b), at, timelines: last ? { a: tl(p.a, last.threads), b: tl(p.b, last.threads), threads: last.threads } : null };
+  });
+}
+
+/** One scaling curve per arm on a shared thread axis, with wait ms per row; null for a single arm. */
+export function armScaling(e: ShownExperiment): ScalingOverlay | null {
+  const arms = armsOf(e);
+  if (arms.length < 2) return null;
+  return overlayScaling(e.key, arms, armRuns(e));
+}
+
+export interface MathRow {
+  run: ShownRun;
+  math: CycleMath;
+  /** The same on physical cores, as the seed counts them (hyperthreaded servers only). */
+  cores: CycleMath | null;
+  /** The top spinlocks by spins, plus the watched ones that spun. */
+  spinlocks: SpinCycles[];
+}
+
+/** "Doing the math" for each completed run that has its derived figures. */
+export function mathRows(e: ShownExperiment, top = 3): MathRow[] {
+  const watch = new Set(e.preset?.watch ?? []);
+  return e.runs.filter((r) => r.status === 'completed' && r.derived).map((r) => {
+    const d = r.derived as RunDerived;
+    const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
+    const math = cycleMath({ elapsedSec: d.elapsedSec, cpus: d.cpusUsed, cpuBasis: 'logical CPUs', clockHz: d.clockHz, clock: d.clock, spins, rows: r.totals.rows });
+    const cores = e.threadsPerCore > 1 ? cycleMath({ ...math.inputs, cpus: coresFor(d.cpusUsed, e.threadsPerCore), cpuBasis: 'physical cores' }) : null;
+    const spinlocks = math.perSpinlock.filter((s, i) => i < top || watch.has(s.name));
+    return { run: r, math, cores, spinlocks };
+  });
+}
+
+/** Shown for the writelog preset, or whenever a run waited on WRITELOG. */
+export function showsWritelog(e: ShownExperiment): boolean {
+  return e.preset?.id === 'writelog' || e.runs.some((r) => (r.totals.waits.WRITELOG?.waitMs ?? 0) > 0);
+}
+
+export interface WritelogRow {
+  run: ShownRun;
+  diagnosis: WritelogDiagnosis;
+}
+
+export function writelogRows(e: ShownExperiment): WritelogRow[] {
+  return e.runs.filter((r) => r.status === 'completed' && r.totals.rows > 0)
+    .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion }) }));
+}
+
+/** A run as the views name it: 'arm label, 8 threads'. */
+export function runLabel(r: ShownRun, e: ShownExperiment): string {
+  const arm = armsOf(e).length > 1 || e.preset ? `${r.arm.label}, ` : '';
+  return `${arm}${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+}
+
+/** A change in percent as the tables print it. */
+export function pctText(v: number | null): string {
+  return v === null ? '–' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`;
+}
