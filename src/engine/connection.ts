@@ -111,6 +111,8 @@ interface Entry {
   valueStart: number;
   valueEnd: number;
   hasEquals: boolean;
+  /** A quote or brace that never closes: the value runs to the end of the string, swallowing what follows. */
+  unterminated?: boolean;
 }
 
 const QUOTES: Record<string, string> = { '"': '"', "'": "'", '{': '}' };
@@ -133,13 +135,16 @@ function scan(s: string): Entry[] {
     while (i < s.length && s[i] !== ';' && /\s/.test(s[i])) i++;
     const valueStart = i;
     const close = QUOTES[s[i]];
+    let unterminated = false;
     if (close) {
       i++;
+      unterminated = true;
       for (; i < s.length; i++) {
         if (s[i] === close) {
           if (s[i + 1] === close) i++;
           else {
             i++;
+            unterminated = false;
             break;
           }
         }
@@ -150,18 +155,31 @@ function scan(s: string): Entry[] {
     }
     let valueEnd = i;
     while (valueEnd > valueStart && /\s/.test(s[valueEnd - 1])) valueEnd--;
-    entries.push({ key: key.trim(), valueStart, valueEnd, hasEquals: true });
+    entries.push({ key: key.trim(), valueStart, valueEnd, hasEquals: true, ...(unterminated ? { unterminated } : {}) });
     i++; // ';'
   }
   return entries;
 }
+
+/** Password=, Pwd= or AccessToken= inside text an unclosed quote swallowed. */
+const SECRET_INSIDE = /(?:^|[;\s'"{])(?:password|pwd|access\s*token)\s*=/i;
 
 /** The string with Password / Pwd / AccessToken values replaced by ***. Works on malformed strings too. */
 export function redactConnectionString(s: string): string {
   let out = '';
   let pos = 0;
   for (const e of scan(s)) {
-    if (!e.hasEquals || !SECRET.has(squash(e.key))) continue;
+    if (e.hasEquals && e.unterminated) {
+      // Where an unclosed quote ends is anyone's guess: a password written after it would pass as part of this
+      // value, so from the first secret keyword on, everything is masked.
+      const m = SECRET_INSIDE.exec(s.slice(e.valueStart));
+      if (m) {
+        out += s.slice(pos, e.valueStart + m.index + m[0].length) + '***';
+        return out;
+      }
+    }
+    // ';;Password=' is a key with an escaped ';' in front: the driver refuses it, but it still holds a password.
+    if (!e.hasEquals || !SECRET.has(squash(e.key).replace(/^[;=]+/, ''))) continue;
     out += s.slice(pos, e.valueStart) + '***';
     pos = e.valueEnd;
   }

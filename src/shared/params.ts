@@ -60,22 +60,22 @@ const SUFFIX: Record<string, number> = { k: 1e3, m: 1e6, g: 1e9, b: 1e9 };
 
 /**
  * An integer as people write counts: '1000000', '1_000_000', '1e6', '10k', '2M', '1.5M', '-3'. k = thousand,
- * m/M = million (never milli: these are counts), g/G or b/B = billion. Throws with the reason.
+ * m/M = million (never milli: these are counts), g/G or b/B = billion. Throws ParamError with the reason.
  */
 export function parseInteger(text: string): number {
   const s = String(text).trim().replace(/_/g, '');
   const m = /^([+-]?)(\d+(?:\.\d+)?(?:e\d+)?)([kmgb]?)$/i.exec(s);
-  if (!m) throw new Error(`"${text}" is not a whole number (write e.g. 1000000, 1e6, 10k or 2M)`);
+  if (!m) throw new ParamError([`"${text}" is not a whole number (write e.g. 1000000, 1e6, 10k or 2M)`]);
   const value = Number(m[2]) * (m[3] ? SUFFIX[m[3].toLowerCase()] : 1) * (m[1] === '-' ? -1 : 1);
-  if (!Number.isInteger(value)) throw new Error(`"${text}" is ${value}, not a whole number`);
-  if (!Number.isSafeInteger(value)) throw new Error(`"${text}" is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  if (!Number.isInteger(value)) throw new ParamError([`"${text}" is ${value}, not a whole number`]);
+  if (!Number.isSafeInteger(value)) throw new ParamError([`"${text}" is too large (at most ${Number.MAX_SAFE_INTEGER})`]);
   return value === 0 ? 0 : value; // no -0
 }
 
 /** A positive row count: '1e6', '1000000', '10k', '2M'. */
 export function parseRowCount(text: string): number {
   const n = parseInteger(text);
-  if (n < 1) throw new Error(`row count "${text}" must be at least 1`);
+  if (n < 1) throw new ParamError([`row count "${text}" must be at least 1`]);
   return n;
 }
 
@@ -102,11 +102,11 @@ export function parseDuration(text: string, options: { allowZero?: boolean } = {
   }
   if (pairs === 0 || pos !== s.length) {
     const hint = /^\d+(\.\d+)?$/.test(s) ? ' (add a unit)' : '';
-    throw new Error(`"${text}" is not a duration${hint}: write e.g. 30s, 5m, 250ms, 1h or 1m30s`);
+    throw new ParamError([`"${text}" is not a duration${hint}: write e.g. 30s, 5m, 250ms, 1h or 1m30s`]);
   }
   ms = Math.round(ms);
-  if (!Number.isSafeInteger(ms)) throw new Error(`duration "${text}" is too long`);
-  if (ms === 0 && !options.allowZero) throw new Error(`duration "${text}" is zero: give a positive duration such as 30s`);
+  if (!Number.isSafeInteger(ms)) throw new ParamError([`duration "${text}" is too long`]);
+  if (ms === 0 && !options.allowZero) throw new ParamError([`duration "${text}" is zero: give a positive duration such as 30s`]);
   return ms;
 }
 
@@ -123,15 +123,15 @@ export function parseThreadList(text: string): number[] {
   for (const raw of items) {
     const item = raw.trim();
     const m = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(item);
-    if (!m) throw new Error(`thread list "${text}": "${item}" is not a number or range (write e.g. 1,2,4,8 or 1-4)`);
+    if (!m) throw new ParamError([`thread list "${text}": "${item}" is not a number or range (write e.g. 1,2,4,8 or 1-4)`]);
     const a = Number(m[1]);
     const b = m[2] === undefined ? a : Number(m[2]);
-    if (b < a) throw new Error(`thread list "${text}": the range ${a}-${b} runs backwards; write ${b}-${a}`);
+    if (b < a) throw new ParamError([`thread list "${text}": the range ${a}-${b} runs backwards; write ${b}-${a}`]);
     for (const n of [a, b]) {
-      if (n < 1 || n > MAX_THREADS) throw new Error(`thread list "${text}": ${n} is outside 1..${MAX_THREADS}`);
+      if (n < 1 || n > MAX_THREADS) throw new ParamError([`thread list "${text}": ${n} is outside 1..${MAX_THREADS}`]);
     }
     for (let n = a; n <= b; n++) {
-      if (seen.has(n)) throw new Error(`thread list "${text}": ${n} appears more than once`);
+      if (seen.has(n)) throw new ParamError([`thread list "${text}": ${n} appears more than once`]);
       seen.add(n);
       out.push(n);
     }
