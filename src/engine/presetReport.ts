@@ -10,12 +10,15 @@ export function presetReport(e: Experiment, preset: Preset, unit = 'rows'): stri
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
   out.push(`${e.title}\npreset ${preset.id} (seed ${preset.seed}); server ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]`);
   out.push(`Question: ${preset.question}`);
+  const notes = e.preset?.notes ?? [];
+  if (notes.length) {
+    out.push('\nHow it adapted to this server');
+    for (const n of notes) out.push(`  - ${n}`);
+  }
   for (const v of presetViews(e, unit)) {
     out.push(`\n${v.title}`);
-    const lines = v.kind === 'runs' ? v.lines.map((l) => `  - ${l}`) : v.lines.map((l) => `  ${l}`);
-    if (v.kind === 'runs' && lines.length) out.push(...lines);
     if (v.rows.length) out.push(table(v.headers, v.rows));
-    if (v.kind !== 'runs') out.push(...lines);
+    out.push(...v.lines.map((l) => `  ${l}`));
   }
   const problems = e.events.filter((x) => x.level !== 'info');
   if (problems.length) {

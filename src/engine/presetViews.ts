@@ -61,7 +61,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   const { views, watch, comparisons } = presetFacts(e.preset);
   const out: ViewTable[] = [];
   out.push({
-    kind: 'runs', title: 'Runs by arm', lines: e.preset.notes.map((n) => `Adapted: ${n}`),
+    kind: 'runs', title: 'Runs', lines: [],
     headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
     rows: e.runs.map((r) => [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), num(r.derived.rowsPerSec), num(r.rows),
       num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(r, w))]),
@@ -85,12 +85,12 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     const ov = overlayScaling(e.id, arms, e.runs);
     out.push({
       kind: 'scaling', title: 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count',
-      headers: ['threads', ...ov.arms.flatMap((a) => [`${a.label} ${unit}/s`, `${a.label} spins/row`, `${a.label} wait ms/row`])],
+      headers: ['threads', ...ov.arms.flatMap((a) => [`${a.id} ${unit}/s`, `${a.id} spins/row`, `${a.id} wait ms/row`])],
       rows: ov.threads.map((t) => [String(t), ...ov.arms.flatMap((a) => {
         const p = a.curve.points.find((x) => x.threads === t);
         return p ? [num(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
       })]),
-      lines: ov.arms.map((a) => `${a.label}: ${a.summary}`),
+      lines: ov.arms.map((a) => `${a.id} = ${a.label}: ${a.summary}`),
     });
   }
 
