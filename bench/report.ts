@@ -1,0 +1,161 @@
+// bench/results.md from the figures: the machine, the three parts as tables, the ratios and the target, and a short
+// section to paste into the README. Pure (unit-tested in test/unit/bench-stats.test.ts).
+import type { ClientFigures, ClientKind, DriverResult } from './driver';
+import type { ActivationFigures, PanelFigures, VsixFigures } from './panel';
+import type { SamplerFigures } from './sampler';
+import { fmt, markdownTable, ratioText } from './stats';
+
+export interface Machine {
+  date: string;
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  node: string;
+  os: string;
+  loadAverage: number;
+}
+
+export interface BenchResults {
+  machine: Machine;
+  quick: boolean;
+  seconds: number;
+  driver: DriverResult | null;
+  sampler: SamplerFigures[] | null;
+  panel: PanelFigures | null;
+  activation: ActivationFigures | null;
+  vsix: VsixFigures | null;
+  failures: string[];
+}
+
+export const SIMULATOR_NOTE = 'Figures against the Spinlock Lab simulator on loopback; they compare clients, they are not SQL Server numbers.';
+
+const CLIENT_NAMES: Record<ClientKind, string> = {
+  ours: 'Spinlock Lab (WorkloadSessions, mssql over tedious)',
+  tedious: 'bare tedious (Connection + callProcedure)',
+  native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
+};
+
+/** The 10% target: ours at least 90% of bare tedious's calls per second and per client CPU-second. */
+export function driverVerdict(ours: ClientFigures, tedious: ClientFigures): { met: boolean; text: string } {
+  const thr = ours.callsPerSec / tedious.callsPerSec;
+  const eff = tedious.clientUsPerCall / ours.clientUsPerCall; // calls per CPU-second, ours over tedious
+  const met = thr >= 0.9 && eff >= 0.9;
+  return {
+    met,
+    text: `${met ? 'met' : 'NOT met'}: ours makes ${Math.round(thr * 100)}% of bare tedious's calls per second and ` +
+      `${Math.round(eff * 100)}% of its calls per client CPU-second (target: both at least 90%)`,
+  };
+}
+
+export function driverSection(d: DriverResult): string[] {
+  const out: string[] = [];
+  out.push(`## Load driver, client loop`);
+  out.push('');
+  out.push(`${d.sessions} sessions calling \`${d.procedure}\` (disk-insert's client-loop arguments: @key_base bigint, @offset bigint, ` +
+    `@batch_size int; the simulator answers it at once, without its contention model) for ${d.seconds} s, ${d.rounds} round(s) with ` +
+    `the clients in turn; medians over rounds. Each client and the simulator run in processes of their own; CPU is each ` +
+    `process's user+system time over the measured window only.`);
+  out.push('');
+  out.push(markdownTable(['client', 'calls/s', 'client CPU µs/call', 'simulator CPU µs/call'],
+    d.clients.map((c) => [CLIENT_NAMES[c.kind], fmt(c.callsPerSec), fmt(c.clientUsPerCall), fmt(c.serverUsPerCall)])));
+  out.push('');
+  const by = (k: ClientKind) => d.clients.find((c) => c.kind === k);
+  const ours = by('ours');
+  const ted = by('tedious');
+  const nat = by('native');
+  if (ours && ted) {
+    out.push(`- ours / bare tedious: calls/s ${ratioText(ours.callsPerSec, ted.callsPerSec)}; client CPU per call ${ratioText(ours.clientUsPerCall, ted.clientUsPerCall, false)}`);
+    out.push(`- target (ours within 10% of bare tedious): ${driverVerdict(ours, ted).text}`);
+  }
+  if (ours && nat) {
+    out.push(`- native / ours: calls/s ${ratioText(nat.callsPerSec, ours.callsPerSec)}; client CPU per call ${ratioText(nat.clientUsPerCall, ours.clientUsPerCall, false)} ` +
+      `(the C client spends ${fmt(ours.clientUsPerCall / nat.clientUsPerCall)}x less CPU per call than ours)`);
+  }
+  if (d.nativeMissing) out.push(`- native client: not measured: ${d.nativeMissing}`);
+  out.push('');
+  return out;
+}
+
+export function samplerSection(s: SamplerFigures[]): string[] {
+  const out: string[] = ['## Sampler', ''];
+  const sessions = s[0]?.sessions ?? 64;
+  out.push(`One monitor connection running sql/dmv/sample.sql every interval while ${sessions} sessions run disk-insert's ` +
+    `server-loop procedure. Bytes counted on the wire (a counting proxy on loopback; TDS packets both ways) per tick; ` +
+    `round trip from the start of a tick to its result sets parsed; jitter is how far each tick started from its slot on ` +
+    `the fixed schedule.`);
+  out.push('');
+  out.push(markdownTable(['interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
+    s.map((f) => [`${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
+      `${fmt(f.jitter.p50Ms)} / ${fmt(f.jitter.p99Ms)} / ${fmt(f.jitter.maxMs)} ms`, String(f.jitter.skipped)])));
+  const problems = s.flatMap((f) => f.problems);
+  if (problems.length) out.push('', `Problems reported: ${problems.join('; ')}`);
+  out.push('');
+  return out;
+}
+
+export function panelSection(p: PanelFigures | null, a: ActivationFigures | null, v: VsixFigures | null): string[] {
+  const rows: string[][] = [];
+  if (p) {
+    rows.push([`one tick applied to the six live charts with ${p.loadedTicks.toLocaleString('en-US')} ticks (an hour at 1 s) loaded, p50 / p95 of ${p.tickSamples.length}`,
+      `${fmt(p.tickP50Ms)} / ${fmt(p.tickP95Ms)} ms`]);
+    rows.push(['the hour itself loaded and drawn (once)', `${fmt(p.loadMs)} ms`]);
+  }
+  if (a) {
+    rows.push([`extension activation: code loading of dist/extension.js (Node, stub vscode, median of ${a.runs})`, `${fmt(a.codeLoadingMs)} ms`]);
+    rows.push(['extension activation: activate() call', `${fmt(a.activateMs)} ms`]);
+  }
+  if (v) rows.push(['spinlock-lab.vsix', `${fmt(v.bytes / 1024)} KiB${v.files !== null ? `, ${v.files} files` : ''}`]);
+  if (!rows.length) return [];
+  return ['## Panel', '',
+    'Tick time measured in Chromium (the browser tier\'s harness: dist/webview.js under the real CSP, a stub VS Code API), from ' +
+    'posting the tick message until the last chart shows it in a frame. Activation measured in Node with a stub `vscode` ' +
+    'module in a fresh process per run (VS Code shows its own figure only in "Show Running Extensions", not in its logs).',
+    '', markdownTable(['figure', 'value'], rows), ''];
+}
+
+export function renderResults(r: BenchResults): string {
+  const m = r.machine;
+  const out: string[] = [];
+  out.push(`# Spinlock Lab benchmark${r.quick ? ' (QUICK RUN: short, not for the README)' : ''}`);
+  out.push('');
+  out.push(`${m.date}; ${m.cpu}, ${m.cores} CPUs, ${m.memoryGiB} GiB; ${m.os}; Node ${m.node}; load average ${m.loadAverage.toFixed(2)} at the start; ` +
+    `\`npm run bench${r.quick ? ' -- --quick' : ''}\` took ${Math.round(r.seconds)} s.`);
+  out.push('');
+  out.push(`**${SIMULATOR_NOTE}** The simulator shares the machine's cores with the client under test.`);
+  out.push('');
+  if (r.driver) out.push(...driverSection(r.driver));
+  if (r.sampler) out.push(...samplerSection(r.sampler));
+  out.push(...panelSection(r.panel, r.activation, r.vsix));
+  if (r.failures.length) out.push('## Parts that did not run', '', ...r.failures.map((f) => `- ${f}`), '');
+  out.push(...readmeSection(r));
+  return out.join('\n');
+}
+
+/** A short section to paste into the README. */
+export function readmeSection(r: BenchResults): string[] {
+  const out: string[] = ['## For the README', '', '```markdown', '## Performance', ''];
+  out.push(`\`npm run bench\` measures the load driver, the sampler and the panel against the built-in simulator and writes ` +
+    `\`bench/results.md\`. ${SIMULATOR_NOTE} Last run: ${r.machine.date}, ${r.machine.cpu}, ${r.machine.cores} CPUs, Node ${r.machine.node}.`);
+  out.push('');
+  const rows: string[][] = [];
+  const d = r.driver;
+  const ours = d?.clients.find((c) => c.kind === 'ours');
+  const ted = d?.clients.find((c) => c.kind === 'tedious');
+  const nat = d?.clients.find((c) => c.kind === 'native');
+  if (d && ours) {
+    rows.push([`client loop, ${d.sessions} sessions: Spinlock Lab`, `${fmt(ours.callsPerSec)} calls/s, ${fmt(ours.clientUsPerCall)} µs client CPU per call`]);
+    if (ted) rows.push(['same, bare tedious', `${fmt(ted.callsPerSec)} calls/s, ${fmt(ted.clientUsPerCall)} µs per call (ours: ${ratioText(ours.callsPerSec, ted.callsPerSec)} of its calls/s)`]);
+    if (nat) rows.push(['same, FreeTDS db-lib in C', `${fmt(nat.callsPerSec)} calls/s, ${fmt(nat.clientUsPerCall)} µs per call`]);
+    else if (d.nativeMissing) rows.push(['same, FreeTDS db-lib in C', 'not measured']);
+  }
+  for (const s of r.sampler ?? []) {
+    rows.push([`sampler every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
+      `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`]);
+  }
+  if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);
+  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.codeLoadingMs + r.activation.activateMs)} ms`]);
+  if (r.vsix) rows.push(['VSIX', `${fmt(r.vsix.bytes / 1024)} KiB`]);
+  out.push(markdownTable(['what', 'figure'], rows));
+  out.push('```', '');
+  return out;
+}
