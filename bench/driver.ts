@@ -1,0 +1,329 @@
+// Load driver, client-loop mode, against the simulator: one procedure with disk-insert's client-loop arguments
+// (@key_base, @offset, @batch_size), registered in the simulator by simProcess.ts and answered at once (the real
+// dbo.spinlab_disk_insert_batch runs the contention model: milliseconds of simulator CPU per call, which makes every
+// client look alike), called over and over at the same concurrency by three clients, each in a process of its own (the simulator in a fourth):
+//   ours     Spinlock Lab's WorkloadSessions.runPhase (DbSession.callProc over mssql over tedious, latency recorded)
+//   tedious  a bare tedious loop: one Connection per session, Request + callProcedure, no mssql, no latency histogram
+//   native   bench/native/dblib_loop.c, FreeTDS db-lib, one process per session (dbrpcinit/dbrpcparam/dbrpcsend)
+// Client CPU comes from process.cpuUsage() (getrusage for the C client) over the measured window only; the
+// simulator's CPU over the same window is reported apart. Rounds alternate the clients so drift hits all of them.
+//
+// Also a child role: `node out/bench/driver.js client --kind ours|tedious --port P --sessions N --seconds S`.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Connection, Request, TYPES } from 'tedious';
+import type { DbTarget } from '../src/db/client';
+import { withAdmin } from '../src/cli/commands';
+import { deployScenario } from '../src/engine/lab';
+import { KEY_BLOCK_SIZE, WorkloadSessions } from '../src/engine/load';
+import { LatencyRecorder } from '../src/engine/histogram';
+import { defaultParameters, getScenario, type ScenarioManifest } from '../src/engine/scenarios';
+import { cpuMicros, forkRole, fromParent, next, runRole, stopChild, toParent, type Msg } from './ipc';
+import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
+import { median } from './stats';
+
+export const SCENARIO = 'disk-insert';
+export const PROCEDURE = BENCH_PROCEDURE;
+export const LAB_DB = 'SpinlockLab';
+const BATCH_SIZE = 1;
+
+export type ClientKind = 'ours' | 'tedious' | 'native';
+
+export interface ClientRun {
+  kind: ClientKind;
+  calls: number;
+  errors: number;
+  ms: number;
+  clientCpuUs: number;
+  serverCpuUs: number;
+}
+
+export interface ClientFigures {
+  kind: ClientKind;
+  /** Median over rounds. */
+  callsPerSec: number;
+  clientUsPerCall: number;
+  serverUsPerCall: number;
+  rounds: ClientRun[];
+}
+
+export interface DriverResult {
+  sessions: number;
+  seconds: number;
+  rounds: number;
+  procedure: string;
+  clients: ClientFigures[];
+  /** Why the native client has no figures, when it has none. */
+  nativeMissing: string | null;
+}
+
+export function benchTarget(port: number, database = LAB_DB): DbTarget {
+  return {
+    server: '127.0.0.1', port, database, user: 'sa', password: BENCH_SIM_PASSWORD, authentication: 'sql',
+    encrypt: false, trustServerCertificate: true, connectTimeoutMs: 15_000,
+  };
+}
+
+/** Creates the lab database and deploys disk-insert (no seed rows) through the engine, as `spinlab run` does. */
+export async function deployDiskInsert(port: number): Promise<void> {
+  const scenario = getScenario(SCENARIO);
+  const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
+  await withAdmin(benchTarget(port, 'master'), (admin, identity) =>
+    deployScenario(benchTarget(port, 'master'), admin, identity, LAB_DB, scenario, params, () => undefined));
+}
+
+// ---- the client roles ----
+
+interface Loop {
+  /** Runs the loop on every session until `ms` from now; returns calls and errors. */
+  run(ms: number): Promise<{ calls: number; errors: number }>;
+  close(): Promise<void>;
+}
+
+/** disk-insert's manifest with its client-loop procedure swapped for the benchmark's (same arguments). */
+export function benchScenario(): ScenarioManifest {
+  const m = getScenario(SCENARIO);
+  return { ...m, workload: { ...m.workload, clientLoop: { ...m.workload.clientLoop, procedure: PROCEDURE } } };
+}
+
+async function oursLoop(port: number, sessions: number): Promise<Loop> {
+  const scenario = benchScenario();
+  const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
+  const failures: { session: number; message: string }[] = [];
+  const ws = await WorkloadSessions.open(benchTarget(port), LAB_DB, sessions, scenario, params, failures);
+  if (failures.length) throw new Error(`ours: ${failures[0].message}`);
+  return {
+    async run(ms) {
+      // What a measured client-loop run does in the engine: a LatencyRecorder per run, one phase of `ms`.
+      const r = await ws.runPhase({ mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      return { calls: r.calls, errors: r.failures.length };
+    },
+    close: () => ws.close(),
+  };
+}
+
+function tediousConnection(port: number): Promise<Connection> {
+  const c = new Connection({
+    server: '127.0.0.1',
+    authentication: { type: 'default', options: { userName: 'sa', password: BENCH_SIM_PASSWORD } },
+    options: { port, database: LAB_DB, encrypt: false, trustServerCertificate: true },
+  });
+  return new Promise((resolve, reject) => c.connect((err) => (err ? reject(err) : resolve(c))));
+}
+
+function tediousCall(c: Connection, keyBase: number, offset: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const r = new Request(PROCEDURE, (err) => (err ? reject(err) : resolve()));
+    r.addParameter('key_base', TYPES.BigInt, keyBase);
+    r.addParameter('offset', TYPES.BigInt, offset);
+    r.addParameter('batch_size', TYPES.Int, BATCH_SIZE);
+    c.callProcedure(r);
+  });
+}
+
+async function tediousLoop(port: number, sessions: number): Promise<Loop> {
+  const conns = await Promise.all(Array.from({ length: sessions }, () => tediousConnection(port)));
+  const offsets = conns.map(() => 0);
+  return {
+    async run(ms) {
+      const end = performance.now() + ms;
+      let calls = 0;
+      let errors = 0;
+      await Promise.all(conns.map(async (c, i) => {
+        const base = (i + 1) * KEY_BLOCK_SIZE;
+        while (performance.now() < end) {
+          try {
+            await tediousCall(c, base, offsets[i]);
+            offsets[i] += BATCH_SIZE;
+            calls++;
+          } catch {
+            errors++;
+            break;
+          }
+        }
+      }));
+      return { calls, errors };
+    },
+    async close() {
+      for (const c of conns) c.close();
+    },
+  };
+}
+
+async function clientRole(argv: string[]): Promise<void> {
+  const opt = (name: string) => argv[argv.indexOf(`--${name}`) + 1];
+  const kind = opt('kind') as ClientKind;
+  const port = Number(opt('port'));
+  const sessions = Number(opt('sessions'));
+  const warmupMs = Number(opt('warmup-ms'));
+  const loop = kind === 'ours' ? await oursLoop(port, sessions) : await tediousLoop(port, sessions);
+  await loop.run(warmupMs);
+  toParent({ kind: 'ready' });
+  const { ms } = await fromParent<Msg & { ms: number }>('go');
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const r = await loop.run(ms);
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  toParent({ kind: 'result', calls: r.calls, errors: r.errors, ms: elapsed, cpuUs: cpuMicros(cpu) });
+  await loop.close();
+  await fromParent('stop');
+  process.exit(0);
+}
+
+// ---- the native client ----
+
+const NATIVE_SRC = path.join(__dirname, '..', '..', 'bench', 'native', 'dblib_loop.c');
+
+/** Builds bench/native/dblib_loop.c with FreeTDS db-lib, installing freetds-dev when the header is missing. */
+export function buildNative(log: (s: string) => void): { binary: string } | { missing: string } {
+  const binary = path.join(os.tmpdir(), `spinlab-dblib-loop-${process.getuid?.() ?? 0}`);
+  if (!fs.existsSync('/usr/include/sybdb.h')) {
+    log('driver: /usr/include/sybdb.h is missing: apt-get install -y freetds-dev');
+    // As scripts/e2e-setup.sh does for its packages: as root, or through sudo without a password prompt.
+    const asRoot = process.getuid?.() === 0;
+    const apt = (args: string[]) => spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args],
+      { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
+    apt(['update', '-qq']);
+    const r = apt(['install', '-y', '-qq', 'freetds-dev']);
+    if (!fs.existsSync('/usr/include/sybdb.h')) {
+      return { missing: `FreeTDS db-lib headers (freetds-dev) are not installed and could not be installed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` };
+    }
+  }
+  const cc = spawnSync('cc', ['-O2', '-Wall', '-o', binary, NATIVE_SRC, '-lsybdb'], { encoding: 'utf8' });
+  if (cc.error || cc.status !== 0) return { missing: `cc -lsybdb failed: ${(cc.stderr || cc.error?.message || '').trim().slice(0, 300)}` };
+  return { binary };
+}
+
+interface NativeOut {
+  calls: number;
+  errors: number;
+  ms: number;
+  cpuUs: number;
+}
+
+/**
+ * Runs the native client: it connects `sessions` processes, warms up, prints READY, waits for a line on stdin (so the
+ * simulator's CPU can be read at the start of the window), runs `ms`, prints one RESULT line.
+ */
+function runNative(binary: string, port: number, sessions: number, warmupMs: number, ms: number, onReady: () => Promise<void>): Promise<NativeOut> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(binary, ['127.0.0.1', String(port), 'sa', BENCH_SIM_PASSWORD, LAB_DB, PROCEDURE, String(sessions), String(warmupMs), String(ms)],
+      { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TDSVER: '7.4' } });
+    let out = '';
+    let err = '';
+    let readySeen = false;
+    p.stdout.on('data', (d) => {
+      out += d;
+      if (!readySeen && /^READY$/m.test(out)) {
+        readySeen = true;
+        onReady().then(() => p.stdin.write('go\n'), reject);
+      }
+    });
+    p.stderr.on('data', (d) => (err += d));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const m = /^RESULT calls=(\d+) errors=(\d+) ms=([\d.]+) cpu_us=(\d+)$/m.exec(out);
+      if (code !== 0 || !m) reject(new Error(`dblib_loop exited ${code}: ${(err || out).trim().slice(0, 500)}`));
+      else resolve({ calls: Number(m[1]), errors: Number(m[2]), ms: Number(m[3]), cpuUs: Number(m[4]) });
+    });
+  });
+}
+
+// ---- the parent ----
+
+export interface DriverOptions {
+  sessions: number;
+  seconds: number;
+  rounds: number;
+  warmupMs: number;
+  log: (s: string) => void;
+  /** Write a V8 CPU profile of each Node client here (node --cpu-prof). */
+  profileDir?: string;
+}
+
+async function simCpu(sim: ReturnType<typeof forkRole>): Promise<number> {
+  sim.send({ kind: 'cpu' });
+  const c = await next<Msg & { user: number; system: number }>(sim, 'cpu');
+  return c.user + c.system;
+}
+
+async function nodeClient(kind: 'ours' | 'tedious', sim: ReturnType<typeof forkRole>, port: number, o: DriverOptions): Promise<ClientRun> {
+  const child = forkRole(path.join(__dirname, 'driver.js'), ['client', '--kind', kind, '--port', String(port), '--sessions', String(o.sessions),
+    '--warmup-ms', String(o.warmupMs)], o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`] : []);
+  try {
+    await next(child, 'ready');
+    const s0 = await simCpu(sim);
+    child.send({ kind: 'go', ms: o.seconds * 1000 });
+    const r = await next<Msg & { calls: number; errors: number; ms: number; cpuUs: number }>(child, 'result', o.seconds * 1000 + 60_000);
+    const s1 = await simCpu(sim);
+    return { kind, calls: r.calls, errors: r.errors, ms: r.ms, clientCpuUs: r.cpuUs, serverCpuUs: s1 - s0 };
+  } finally {
+    await stopChild(child);
+  }
+}
+
+export function figuresOf(kind: ClientKind, runs: ClientRun[]): ClientFigures {
+  return {
+    kind,
+    callsPerSec: median(runs.map((r) => (r.calls * 1000) / r.ms)),
+    clientUsPerCall: median(runs.map((r) => r.clientCpuUs / Math.max(1, r.calls))),
+    serverUsPerCall: median(runs.map((r) => r.serverCpuUs / Math.max(1, r.calls))),
+    rounds: runs,
+  };
+}
+
+export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
+  const native = buildNative(o.log);
+  if ('missing' in native) o.log(`driver: native client not built: ${native.missing}`);
+  const sim = forkRole(path.join(__dirname, 'simProcess.js'), []);
+  try {
+    const { port } = await next<Msg & { port: number }>(sim, 'listening');
+    await deployDiskInsert(port);
+    sim.send({ kind: 'bench-procedure', database: LAB_DB });
+    await next(sim, 'bench-procedure');
+    const kinds: ClientKind[] = 'binary' in native ? ['ours', 'tedious', 'native'] : ['ours', 'tedious'];
+    const runs = new Map<ClientKind, ClientRun[]>(kinds.map((k) => [k, []]));
+    for (let round = 0; round < o.rounds; round++) {
+      // Rotate the order each round so no client always runs first (after the simulator idled) or last.
+      const order = kinds.map((_, i) => kinds[(i + round) % kinds.length]);
+      for (const kind of order) {
+        let run: ClientRun;
+        if (kind === 'native') {
+          let s0 = 0;
+          const r = await runNative((native as { binary: string }).binary, port, o.sessions, o.warmupMs, o.seconds * 1000, async () => { s0 = await simCpu(sim); });
+          const s1 = await simCpu(sim);
+          run = { kind, calls: r.calls, errors: r.errors, ms: r.ms, clientCpuUs: r.cpuUs, serverCpuUs: s1 - s0 };
+        } else {
+          run = await nodeClient(kind, sim, port, o);
+        }
+        runs.get(kind)!.push(run);
+        o.log(`driver: round ${round + 1}/${o.rounds} ${kind.padEnd(7)} ${Math.round((run.calls * 1000) / run.ms)} calls/s, ` +
+          `client ${(run.clientCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call, simulator ${(run.serverCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call` +
+          (run.errors ? `, ${run.errors} errors` : ''));
+      }
+    }
+    return {
+      sessions: o.sessions, seconds: o.seconds, rounds: o.rounds, procedure: PROCEDURE,
+      clients: kinds.map((k) => figuresOf(k, runs.get(k)!)),
+      nativeMissing: 'missing' in native ? native.missing : null,
+    };
+  } finally {
+    await stopChild(sim);
+  }
+}
+
+if (require.main === module) {
+  const role = process.argv[2];
+  if (role === 'client') runRole(() => clientRole(process.argv.slice(3)));
+  else {
+    // Standalone: node out/bench/driver.js [--sessions 16] [--seconds 5] [--rounds 1]
+    const a = (n: string, d: number) => (process.argv.includes(`--${n}`) ? Number(process.argv[process.argv.indexOf(`--${n}`) + 1]) : d);
+    benchDriver({ sessions: a('sessions', 16), seconds: a('seconds', 5), rounds: a('rounds', 1), warmupMs: a('warmup-ms', 1000), log: console.log,
+      profileDir: process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined })
+      .then((r) => console.log(JSON.stringify(r.clients.map(({ rounds: _r, ...f }) => f), null, 2)))
+      .catch((e) => { console.error(e); process.exit(1); });
+  }
+}
