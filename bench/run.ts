@@ -1,0 +1,85 @@
+// `npm run bench` (after npm run build): the figures of issue #7, printed and written to bench/results.md.
+//   node out/bench/run.js [--quick] [--only driver,sampler,panel] [--sessions 16]
+// --quick is a short run for development; it writes out/bench/results-quick.md and leaves bench/results.md alone.
+// Not a timed test: nothing here fails on a slow figure, only on a part that cannot run.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { benchDriver, type DriverResult } from './driver';
+import { benchActivation, benchPanelTicks, benchVsix, ROOT, type ActivationFigures, type PanelFigures, type VsixFigures } from './panel';
+import { benchSampler, type SamplerFigures } from './sampler';
+import { renderResults, type Machine } from './report';
+
+interface Args {
+  quick: boolean;
+  only: Set<string>;
+  sessions: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const val = (n: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1] : undefined);
+  const only = new Set((val('only') ?? 'driver,sampler,panel').split(',').map((s) => s.trim()).filter(Boolean));
+  for (const o of only) if (!['driver', 'sampler', 'panel'].includes(o)) throw new Error(`--only takes driver, sampler, panel; not '${o}'`);
+  return { quick: argv.includes('--quick'), only, sessions: Number(val('sessions') ?? 16) };
+}
+
+export function machine(): Machine {
+  const cpus = os.cpus();
+  return {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: cpus.length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg()[0],
+  };
+}
+
+async function main(): Promise<void> {
+  const a = parseArgs(process.argv.slice(2));
+  const log = (s: string) => console.log(s);
+  const m = machine();
+  const started = Date.now();
+  log(`bench: ${a.quick ? 'quick run' : 'full run'} on ${m.cpu} (${m.cores} CPUs), Node ${m.node}, load average ${m.loadAverage.toFixed(2)}`);
+  let driver: DriverResult | null = null;
+  let sampler: SamplerFigures[] | null = null;
+  let panel: PanelFigures | null = null;
+  let activation: ActivationFigures | null = null;
+  let vsix: VsixFigures | null = null;
+  const failures: string[] = [];
+  const part = async (name: string, fn: () => Promise<void>) => {
+    if (!a.only.has(name)) return;
+    try {
+      await fn();
+    } catch (err) {
+      failures.push(`${name}: ${(err as Error).message}`);
+      log(`bench: ${name} failed: ${(err as Error).stack ?? err}`);
+    }
+  };
+  await part('driver', async () => {
+    driver = await benchDriver({ sessions: a.sessions, seconds: a.quick ? 3 : 10, rounds: a.quick ? 1 : 3, warmupMs: a.quick ? 500 : 2000, log });
+  });
+  await part('sampler', async () => {
+    sampler = await benchSampler({ sessions: 64, plans: a.quick ? [[1000, 5], [250, 20]] : [[1000, 60], [250, 240]], log });
+  });
+  await part('panel', async () => {
+    panel = await benchPanelTicks(3600, a.quick ? 5 : 30, log);
+    activation = benchActivation(a.quick ? 3 : 10, log);
+    vsix = benchVsix(log);
+  });
+  const text = renderResults({ machine: m, quick: a.quick, seconds: (Date.now() - started) / 1000, driver, sampler, panel, activation, vsix, failures });
+  const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  console.log(`\n${text}`);
+  console.log(`bench: written to ${path.relative(ROOT, file)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (failures.length) process.exitCode = 1;
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
