@@ -2,7 +2,8 @@
 // the command palette in Chromium, connected to the TDS simulator (running in this process, through the real driver
 // in the extension host), a scenario deployed, a two-point sweep whose live charts fill, then a run that changes CPU
 // affinity and delayed durability: confirmed in VS Code's modal, seen applied on the simulator during the run, and
-// seen put back exactly as it was after Stop. Screenshots of the panel in the light and dark themes.
+// seen put back exactly as it was after Stop; then the writelog preset run from the Presets section (confirmed, both
+// arms, knobs back) and its analysis views. Screenshots of the panel and of the analysis in the light and dark themes.
 // On failure: test-artifacts/e2e/<step>-failure.png, the code-server log and the extension host logs.
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -227,6 +228,48 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       if (problems.length) assert.fail(problems.join('\n'));
     }));
 
+  test('runs the writelog preset from the Presets section: confirmed, both arms run, knobs back; the analysis views fill',
+    { timeout: 90_000 }, (t) => step(t, 'preset', async () => {
+      const original = knobs();
+      // The picker's list opens below it: bring the section to the top so the list is inside the panel.
+      await panel.el('#section-presets').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+      await panel.select('#preset', 'writelog');
+      await waitFor('the writelog plan for this server', async () => /delayed durability FORCED/.test(await panel.text('#preset-plan')), 10_000);
+      await panel.fill('[data-preset-setting="seed_rows"]', '1000');
+      await panel.fill('#preset-threads', '2');
+      await panel.fill('#preset-duration', '1s');
+      await panel.fill('#preset-warmup', '0s');
+      await panel.fill('#preset-interval', '250ms');
+      await waitFor('the plan made with these settings', async () => (await panel.attr('#preset-plan', 'data-state')) === 'current', 10_000);
+      const saved = savedExperiments().length;
+      await panel.click('#btn-run-preset');
+
+      const question = await dialogText(page!);
+      assert.match(question, /delayed durability FORCED/, `expected the confirmation to name the FORCED arm; it says:\n${question}`);
+      assert.match(question, /ALLOWED\s*(->|→|to)\s*FORCED/, `expected delayed durability from ALLOWED to FORCED; it says:\n${question}`);
+      assert.match(question, /ALLOWED\s*(->|→|to)\s*DISABLED/, `expected delayed durability from ALLOWED to DISABLED in the other arm; it says:\n${question}`);
+      assert.match(question, /0-13\s*(->|→|to)\s*CPUs 2-15/, `expected the affinity from 0-13 to 2-15; it says:\n${question}`);
+      assert.match(question, /put back/i, `expected the confirmation to say the settings are put back; it says:\n${question}`);
+      await clickDialogButton(page!, 'Apply and Run');
+
+      await waitFor('the preset experiment to be saved, completed, with both arms', () => {
+        const all = savedExperiments();
+        const last = all[all.length - 1] as unknown as { status: string; preset?: { id: string }; runs: { arm: { id: string } }[] } | undefined;
+        return all.length === saved + 1 && last?.status === 'completed' && last.preset?.id === 'writelog' ? last : null;
+      }, 60_000).catch(() => { throw new Error(`expected a completed writelog experiment in ${resultsDir()}; found ${JSON.stringify(savedExperiments().map((e) => e.status))}`); });
+      const e = savedExperiments()[saved] as unknown as { runs: { threads: number; arm: { id: string } }[] };
+      assert.deepEqual(e.runs.map((r) => [r.arm.id, r.threads]), [['dd-disabled', 2], ['dd-forced', 2]]);
+      await panel.waitStatus('#run-status', 'completed', 20_000);
+      await waitFor('the knobs to be back as they were', () => JSON.stringify(knobs()) === JSON.stringify(original), 15_000, 50)
+        .catch(() => { throw new Error(`expected ${JSON.stringify(original)} after the preset; the simulator holds ${JSON.stringify(knobs())}`); });
+      assert.deepEqual(journals(), []);
+      // The analysis views of the experiment just run.
+      await panel.visible('#ab-compare .ab-summary li', 15_000);
+      assert.match(await panel.text('#ab-compare'), /DISABLED \(A\) against FORCED \(B\)/);
+      assert.match(await panel.text('#cycle-math'), /logical CPUs x [\d.]+ GHz = /);
+      assert.match(await panel.text('#writelog-diagnosis'), /seed 003/);
+    }));
+
   test('saves screenshots of the panel in the light and dark themes', { timeout: 60_000 }, (t) => step(t, 'themes', async () => {
     await runCommand(page!, 'View: Close Primary Side Bar');
     await runCommand(page!, 'Notifications: Clear All Notifications');
@@ -241,4 +284,20 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
     }
   }, ['open']));
+
+  test('saves screenshots of the analysis views in the light and dark themes', { timeout: 60_000 }, (t) => step(t, 'analysis-shots', async () => {
+    await panel.el('#section-analysis').scrollIntoViewIfNeeded();
+    await panel.el('#section-analysis summary').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+    await setColorTheme(page!, LIGHT_THEME, 'light');
+    await webview(page!).locator('body.vscode-light').waitFor({ timeout: 10_000 });
+    await page!.waitForTimeout(300);
+    await page!.screenshot({ path: path.join(ARTIFACTS, 'analysis-light.png') });
+    await setColorTheme(page!, DARK_THEME, 'dark');
+    await webview(page!).locator('body.vscode-dark').waitFor({ timeout: 10_000 });
+    await page!.waitForTimeout(300);
+    await page!.screenshot({ path: path.join(ARTIFACTS, 'analysis-dark.png') });
+    for (const f of ['analysis-light.png', 'analysis-dark.png']) {
+      assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
+    }
+  }, ['open', 'preset']));
 });
