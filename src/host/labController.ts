@@ -16,7 +16,7 @@ import { analysisForExperiment, analysisInfo, blankLoad, buildPresetRun, default
 import { runPreset } from '../engine/presetRun';
 import type { ExperimentResult } from '../engine/experiment';
 import { appendToNotebook } from '../engine/notebook/rerun';
-import { exportTo, notebookOriginal, rerunPayload, saveAsNotebook } from './notebookActions';
+import { exportTo, notebookOriginal, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookActions';
 
 export { CONFIRM_ACTION };
 import { experimentDir, listHistory, readExperiment } from './history';
@@ -97,7 +97,7 @@ export class LabController {
 
   private register(): void {
     const on = <K extends keyof ToHostMap & string>(k: K, h: (p: Payload<K>) => unknown) => this.router.on<K>(ToHost[k], h);
-    on('ready', () => this.postState());
+    on('ready', () => this.postState(true));
     on('pickProfile', (p) => this.pickProfile(p.id));
     on('connect', (p) => this.connect(p.profile, p.password, p.savePassword));
     on('disconnect', () => this.disconnect());
@@ -135,9 +135,15 @@ export class LabController {
     this.postState();
   }
 
-  private postState(): void {
+  /**
+   * Sends the state. The active experiment's ticks go only in a full snapshot (the webview asked with `ready` after
+   * loading); otherwise the webview already has them from `tick` messages, and an hour of ticks is megabytes.
+   */
+  private postState(full = false): void {
     if (this.disposed) return;
-    this.ports.post(message(ToWebview.state, { state: this.state }));
+    const active = this.state.active;
+    const state = full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
+    this.ports.post(message(ToWebview.state, { state }));
   }
 
   private toast(text: string): void {
@@ -577,7 +583,10 @@ export class LabController {
       if (!this.conn) {
         throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
       }
-      const result = await this.run(rerunPayload(original));
+      const preset = rerunPresetArgs(original);
+      const result = preset
+        ? await this.runPresetNow(preset.presetId, preset.settings, preset.load, preset.title)
+        : await this.run(rerunPayload(original));
       if (!result) return;
       const all = appendToNotebook(file, result.experiment);
       this.ports.log.info(`added ${result.experiment.id} to ${file} (${all.length} experiments)`);

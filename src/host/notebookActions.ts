@@ -2,7 +2,8 @@
 // bundle, and turn a saved notebook into a run request for "Run this experiment again". Plain Node; the host's
 // dialogs come through HostPorts.
 import * as path from 'node:path';
-import type { Experiment } from '../shared/experiment';
+import type { Experiment, ParamValue } from '../shared/experiment';
+import type { PresetLoadInput } from '../shared/protocol';
 import type { PayloadOf, ToHostMap } from '../shared/protocol';
 import { exportExperiment, writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile, NotebookError } from '../engine/notebook/read';
@@ -37,6 +38,27 @@ export function notebookOriginal(file: string): Experiment {
 }
 
 const ms = (n: number) => `${n}ms`;
+
+/**
+ * What repeats a preset's experiment from the panel: the preset, its recorded settings, and the load as the form
+ * would type it. The host plans it again for the connected server (node numbers, what it can do).
+ */
+export function rerunPresetArgs(e: Experiment): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
+  if (!e.preset) return null;
+  return {
+    presetId: e.preset.id,
+    settings: { ...(e.preset.settings ?? {}) },
+    load: {
+      mode: e.runs[0]?.arm.mode ?? e.load.mode,
+      threads: e.preset.threads ? e.preset.threads.join(',') : '',
+      duration: e.load.durationMs === null ? '' : ms(e.load.durationMs),
+      rows: e.load.rows === null ? '' : String(e.load.rows),
+      warmup: ms(e.load.warmupMs),
+      interval: ms(e.load.intervalMs),
+    },
+    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+  };
+}
 
 /** The panel's run message for repeating `e`: the same scenario, parameters, load and knobs, as the form would send. */
 export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['run']> {

@@ -80,3 +80,33 @@ test('panel: save as notebook, export CSV and T-SQL, run the notebook again and 
       await c.dispose();
     }
   }));
+
+test('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', { timeout: 120_000 }, () =>
+  withSim({}, async (sim) => {
+    const ports = fakePorts({ confirmServerChanges: false });
+    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    await c.start();
+    try {
+      await c.receive({ type: 'connect', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
+      const load = { mode: 'server-loop' as const, threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
+      await c.receive({ type: 'runPreset', payload: { presetId: 'writelog', settings: { seed_rows: 0 }, load } });
+      const active = ports.lastState().active!;
+      assert.equal(active.status, 'completed', active.message);
+      const work = tmpDir('nb-preset');
+      const file = path.join(work, 'writelog.ipynb');
+      ports.saveFileAnswer = file;
+      await c.receive({ type: 'saveNotebook', payload: { id: active.experimentId! } });
+      nbformatValid(file);
+      await c.rerunNotebook(file);
+      assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
+      const { record } = parseNotebook(fs.readFileSync(file, 'utf8'));
+      assert.equal(record.experiments.length, 2);
+      const rerun = record.experiments[1];
+      assert.equal(rerun.preset?.id, 'writelog');
+      assert.deepEqual([...new Set(rerun.runs.map((r) => r.arm.id))], [...new Set(record.experiments[0].runs.map((r) => r.arm.id))], 'the same arms');
+      assert.deepEqual(rerun.preset?.settings?.seed_rows, 0, 'with the recorded settings');
+      nbformatValid(file);
+    } finally {
+      await c.dispose();
+    }
+  }));

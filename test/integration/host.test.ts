@@ -79,7 +79,9 @@ test('connect, deploy, a two-point sweep with live messages, saved to history an
       const ticks = ports.ofType('tick');
       assert.ok(ticks.length >= 4, `ticks: ${ticks.length}`);
       assert.ok(ticks.every((t) => t.payload.experimentId === id));
-      assert.ok(s.active!.runs.every((r) => r.ticks.length >= 2), 'the snapshot keeps the ticks of every run');
+      assert.ok(s.active!.runs.every((r) => r.ticks.length === 0), 'an ordinary snapshot leaves the ticks out (the webview has them)');
+      await c.receive({ type: 'ready', payload: {} });
+      assert.ok(ports.lastState().active!.runs.every((r) => r.ticks.length >= 2), 'a reloaded webview gets every tick of every run');
       assert.deepEqual(ports.progressTitles, ['Spinlock Lab: sweep']);
 
       assert.equal(s.history[0]?.id, id, 'the new experiment heads the history');
