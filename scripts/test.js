@@ -4,6 +4,7 @@
 //   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
 //   browser      the panel's webview bundle in Debian's Chromium (playwright-core), fed recorded data
 //   e2e          the VSIX installed in a real VS Code (code-server) driven through Chromium, against the simulator
+//   load         128 sessions against the simulator for minutes, the client's memory flat
 //   load         128 client-loop sessions against the simulator (its own process) for SPINLAB_LOAD_MINUTES (default 3)
 //                minutes, the client's memory flat; last, as it is the longest. test/load is outside tsconfig.json's
 //                include, so the tier type-checks its files with tsc (no emit) and transpiles them into out/test/load.
@@ -28,30 +29,10 @@ const tiers = [
   { name: 'browser', dir: 'out/test/browser', args: ['--test-concurrency=1'], before: setup },
   { name: 'e2e', dir: 'out/test/e2e', args: ['--test-concurrency=1'],
     before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]) },
-  { name: 'load', dir: 'out/test/load', args: ['--test-concurrency=1'], builds: true, before: () => buildLoadTests() },
+  // 128 sessions for minutes with the client's memory watched (SPINLAB_LOAD_MINUTES, default 3).
+  { name: 'load', dir: 'out/test/load', args: ['--test-concurrency=1'] },
 ];
 
-/** Type-checks test/load/*.ts against the sources (no emit), then transpiles each into out/test/load. */
-function buildLoadTests() {
-  const ts = require('typescript');
-  const srcDir = path.join(root, 'test', 'load');
-  const files = fs.readdirSync(srcDir).filter((f) => f.endsWith('.ts')).map((f) => path.join(srcDir, f));
-  const options = { noEmit: true, strict: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, lib: ['lib.es2022.d.ts'],
-    types: ['node'], esModuleInterop: true, resolveJsonModule: true, skipLibCheck: true, noImplicitOverride: true };
-  const program = ts.createProgram(files, options);
-  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file && d.file.fileName.startsWith(srcDir));
-  if (diagnostics.length) {
-    console.error(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' }));
-    return false;
-  }
-  const outDir = path.join(root, 'out', 'test', 'load');
-  fs.mkdirSync(outDir, { recursive: true });
-  for (const f of files) {
-    const js = ts.transpileModule(fs.readFileSync(f, 'utf8'), { fileName: f, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, esModuleInterop: true } });
-    fs.writeFileSync(path.join(outDir, path.basename(f).replace(/\.ts$/, '.js')), js.outputText);
-  }
-  return true;
-}
 for (const name of only) {
   if (!tiers.some((t) => t.name === name)) {
     console.error(`unknown tier ${name}; tiers: ${tiers.map((t) => t.name).join(', ')}`);
@@ -63,7 +44,7 @@ let failed = 0;
 for (const tier of tiers) {
   if (only.length && !only.includes(tier.name)) continue;
   const dir = path.join(root, tier.dir);
-  if (!tier.builds && !fs.existsSync(dir)) {
+  if (!fs.existsSync(dir)) {
     console.error(`\n!!! tier ${tier.name}: ${tier.dir} does not exist (did the build run?)`);
     failed++;
     continue;
