@@ -119,7 +119,7 @@ export function renderResults(r: BenchResults): string {
   out.push(`# Spinlock Lab benchmark${r.quick ? ' (QUICK RUN: short, not for the README)' : ''}`);
   out.push('');
   out.push(`${m.date}; ${m.cpu}, ${m.cores} CPUs, ${m.memoryGiB} GiB; ${m.os}; Node ${m.node}; load average ${m.loadAverage.toFixed(2)} at the start; ` +
-    `\the measurements of `npm run bench${r.quick ? ' -- --quick' : ''}` took ${Math.round(r.seconds)} s after the build.`);
+    `the measurements of \`npm run bench${r.quick ? ' -- --quick' : ''}\` took ${Math.round(r.seconds)} s after the build.`);
   out.push('');
   out.push(`**${SIMULATOR_NOTE}** The simulator shares the machine's cores with the client under test.`);
   out.push('');
