@@ -156,7 +156,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
-    knobCtx = knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase);
+    knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
     const leftover = readJournal(stateDir, knobCtx.serverKey);
     if (leftover) {
       knobCtx = undefined; // not ours to restore implicitly

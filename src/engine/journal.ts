@@ -18,6 +18,8 @@ export interface Journal {
   original: KnobState;
   /** What was (or was about to be) changed. */
   changes: ('affinity' | 'delayedDurability')[];
+  /** The experiment's output folder: if its process dies, the restore completes its record from samples.jsonl. */
+  experimentDir?: string;
 }
 
 export function defaultStateDir(): string {

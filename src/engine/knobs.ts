@@ -7,6 +7,7 @@ import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain } from './errors';
 import { deleteJournal, readJournal, serverKey, writeJournal, type Journal } from './journal';
 import type { ServerIdentity } from '../shared/types';
+import { recoverExperiment } from './recover';
 
 export interface KnobContext {
   admin: DbSession;
@@ -17,6 +18,8 @@ export interface KnobContext {
   serverName: string;
   login: string;
   majorVersion: number | null;
+  /** The running experiment's output folder, kept in the journal for recovery after a crash. */
+  experimentDir?: string;
 }
 
 /**
@@ -110,6 +113,7 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
       pid: process.pid,
       original,
       changes: all,
+      experimentDir: ctx.experimentDir,
     });
   }
   if (changes.includes('delayedDurability')) await setDelayedDurability(ctx, req.delayedDurability!);
@@ -168,5 +172,29 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
     throw new Error(`Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
   }
   deleteJournal(ctx.stateDir, ctx.serverKey);
+  const recovered = recoverAfterCrash(j);
+  if (recovered) {
+    actions.push(`the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`);
+  }
   return { restored: after, actions };
+}
+
+/** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */
+function processGone(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+function recoverAfterCrash(j: Journal) {
+  if (!j.experimentDir || !processGone(j.pid)) return null;
+  try {
+    return recoverExperiment(j.experimentDir, `The process (pid ${j.pid}) running this experiment stopped without finishing (killed or crashed); its settings were restored from the journal on ${new Date().toISOString()}.`);
+  } catch {
+    return null; // the record is a convenience; the settings are what restore must put back
+  }
 }

@@ -4,6 +4,8 @@
 // delayed durability back exactly as they were before the run (a non-default start: CPUs 0-19 and ALLOWED).
 // samples.jsonl keeps every tick written before the kill.
 import { test } from 'node:test';
+import { validateExperiment } from '../../src/engine/migrate';
+import type { Experiment } from '../../src/shared/experiment';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -148,6 +150,8 @@ test('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity an
     assert.deepEqual(await knobsNow(sim), ORIGINAL, 'back exactly as before the run');
     assert.equal(readJournal(stateDir, key), null);
     assert.equal(readSamples(outDir).length, ticksAtKill, 'restore leaves the samples alone');
+    assertRecovered(outDir, ticksAtKill);
+    assert.match(restore.out(), /record .* was completed from samples\.jsonl: \d+ ticks in 1 unfinished run/);
     const again = spinlab(sim, stateDir, ['restore']);
     assert.equal((await again.exited).code, 0);
     assert.match(again.out(), /Nothing to restore/);
@@ -183,4 +187,17 @@ test('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity a
     assert.deepEqual(await knobsNow(sim), ORIGINAL, 'back exactly as before the run');
     assert.equal(readJournal(stateDir, key), null);
     assert.equal(readSamples(outDir).length, ticksAtKill);
+    assertRecovered(outDir, ticksAtKill);
   }));
+
+/** After the restore, experiment.json says what happened and holds the killed run, its ticks from samples.jsonl. */
+function assertRecovered(outDir: string, ticksAtKill: number): void {
+  const e = JSON.parse(fs.readFileSync(path.join(outDir, 'experiment.json'), 'utf8')) as Experiment;
+  assert.equal(e.status, 'failed');
+  assert.equal(validateExperiment(e), null, 'the completed record matches the schema');
+  assert.equal(e.runs.length, 1);
+  assert.equal(e.runs[0].status, 'failed');
+  assert.equal(e.runs[0].timeline.length, ticksAtKill, 'every tick written before the kill is in the record');
+  assert.ok(e.runs[0].rows > 0);
+  assert.ok(e.events.some((x) => /stopped without finishing \(killed or crashed\)/.test(x.message)), JSON.stringify(e.events));
+}
