@@ -165,15 +165,8 @@ export interface PresetPlanView {
   problems: string[];
 }
 
-/** Load overrides for a preset as typed; blank = the preset's own. */
-export interface PresetLoadInput {
-  mode: RunSettings['mode'];
-  threads: string;
-  duration: string;
-  rows: string;
-  warmup: string;
-  interval: string;
-}
+/** Load overrides for a preset as typed: a run's fields; blank ones take the preset's own. */
+export type PresetLoadInput = RunSettings;
 
 /** What the analysis views need to know about a preset experiment (live or opened). */
 export interface PresetAnalysisInfo {
@@ -283,14 +276,8 @@ export const knobSettingsSchema = z.object({
   affinity: text(200),
 });
 
-const presetLoadSchema = z.object({
-  mode: z.enum(['server-loop', 'client-loop']),
-  threads: text(200),
-  duration: text(32),
-  rows: text(32),
-  warmup: text(32),
-  interval: text(32),
-});
+/** A preset's load as typed: the same fields as a run's (blank ones take the preset's own). */
+const presetLoadSchema = runSettingsSchema;
 const presetIntent = z.object({
   presetId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'not a preset id'),
   /** Setting name -> value as typed (text) or picked (boolean). */

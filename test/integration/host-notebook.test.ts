@@ -10,12 +10,11 @@ import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import { LabController } from '../../src/host/labController';
-import { defaultProfile } from '../../src/host/profiles';
+import { simProfile } from '../helpers/host';
 import { parseNotebook } from '../../src/engine/notebook/read';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 
-const profileFor = (sim: Simulator) =>
-  defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
+const profileFor = (sim: Simulator) => simProfile(sim);
 
 function nbformatValid(file: string): void {
   const r = spawnSync('python3', ['-c', 'import sys, nbformat\nnbformat.validate(nbformat.read(sys.argv[1], as_version=4))\nprint("valid")', file], { encoding: 'utf8' });

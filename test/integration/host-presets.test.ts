@@ -4,42 +4,19 @@
 // adaptation notes in the state (not a failure), and bad settings come back as one error listing every problem.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
-import { defaultProfile } from '../../src/host/profiles';
-import { DbSession } from '../../src/db/client';
-import { readKnobState } from '../../src/engine/knobs';
+import { connectedController, knobsNow, waitFor } from '../helpers/host';
 import { listJournals } from '../../src/engine/journal';
 import { readExperiment } from '../../src/host/history';
 import type { PresetLoadInput } from '../../src/shared/protocol';
 import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
 
-async function connected(sim: Simulator, ports: FakePorts, stateDir: string): Promise<LabController> {
-  const c = new LabController(ports, { host: 'vscode', stateDir });
-  await c.start();
-  const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
-  await c.receive({ type: 'connect', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
+async function connected(sim: Simulator, ports: FakePorts, stateDir: string) {
+  const c = await connectedController(sim, ports, stateDir);
   assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));
   return c;
-}
-
-async function knobsNow(sim: Simulator) {
-  const admin = await DbSession.open({ server: '127.0.0.1', port: sim.port, user: 'sa', password: SIM_PASSWORD, authentication: 'sql', encrypt: false,
-    trustServerCertificate: true, connectTimeoutMs: 5000 }, { database: 'master' });
-  try {
-    return await readKnobState(admin, 'SpinlockLab');
-  } finally {
-    await admin.close();
-  }
-}
-
-async function waitFor(what: string, cond: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const SHORT: PresetLoadInput = { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
@@ -163,6 +140,39 @@ test('a one-node server: the presets that need two nodes adapt, with notes in th
       const xdes = s.presetPlans.find((p) => p.presetId === 'xdesmgr-batch')!;
       assert.ok(xdes.notes.some((n) => /one NUMA node: the one-socket-against-both comparison is left out/.test(n)), xdes.notes.join('\n'));
       assert.ok(s.presetPlans.every((p) => p.problems.length === 0), JSON.stringify(s.presetPlans.map((p) => [p.presetId, p.problems])));
+    } finally {
+      await c.dispose();
+    }
+  }));
+
+test('all five presets run from the panel on a two-node server: every arm completes, the knobs come back, no journal is left', { timeout: 300_000 }, () =>
+  withSim({ topology: '2x4x2' }, async (sim) => {
+    const ports = fakePorts({ confirmServerChanges: false });
+    const stateDir = tmpDir('state');
+    const c = await connected(sim, ports, stateDir);
+    try {
+      const before = await knobsNow(sim);
+      // Short and small: the point is that each preset's plan runs from the panel; the seeds' directions are
+      // asserted through the same engine in test/integration/presets.test.ts.
+      const settings: Record<string, Record<string, string | boolean>> = {
+        'numa-logwriter': { seed_rows: '0', in_memory: false },
+        'isolate-core0': { seed_rows: '0' },
+        'xdesmgr-batch': { seed_rows: '0', sockets: false },
+        'writelog': { seed_rows: '0' },
+        'ring-buffer': { slots: '4096' },
+      };
+      for (const p of ports.lastState().presets) {
+        await c.receive({ type: 'runPreset', payload: { presetId: p.id, settings: settings[p.id] ?? {}, load: { ...SHORT, threads: '1' } } });
+        const s = ports.lastState();
+        assert.equal(s.lastError, null, `${p.id}: ${JSON.stringify(s.lastError)}`);
+        assert.equal(s.active?.status, 'completed', `${p.id}: ${s.active?.message}`);
+        assert.equal(s.active?.preset?.id, p.id);
+        assert.ok(new Set(s.active!.runs.map((r) => r.arm?.id)).size >= 2, `${p.id} ran its arms: ${s.active!.runs.map((r) => r.arm?.id)}`);
+        assert.ok(s.active!.runs.every((r) => r.status === 'completed'), p.id);
+        assert.deepEqual((await knobsNow(sim)).affinity, before.affinity, `${p.id}: affinity is back`);
+        assert.deepEqual(listJournals(stateDir), [], `${p.id}: no journal left`);
+      }
+      assert.equal(ports.lastState().history.length, 5);
     } finally {
       await c.dispose();
     }

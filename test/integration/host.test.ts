@@ -9,45 +9,19 @@ import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
-import { defaultProfile } from '../../src/host/profiles';
+import { connectedController, knobsNow, simProfile, waitFor } from '../helpers/host';
 import { DbSession } from '../../src/db/client';
-import { readKnobState } from '../../src/engine/knobs';
 import { readJournal, serverKey, writeJournal } from '../../src/engine/journal';
 import type { ConnectionProfile, KnobSettings, RunSettings } from '../../src/shared/protocol';
 import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
 
-function profileFor(sim: Simulator, user = 'sa'): ConnectionProfile {
-  return defaultProfile({ id: `sim-${user}`, label: 'simulator', server: '127.0.0.1', port: sim.port, user, encrypt: 'optional', trustServerCertificate: true });
-}
-
-async function knobsNow(sim: Simulator) {
-  const admin = await DbSession.open({ server: '127.0.0.1', port: sim.port, user: 'sa', password: SIM_PASSWORD, authentication: 'sql', encrypt: false,
-    trustServerCertificate: true, connectTimeoutMs: 5000 }, { database: 'master' });
-  try {
-    return await readKnobState(admin, 'SpinlockLab');
-  } finally {
-    await admin.close();
-  }
-}
-
-async function waitFor(what: string, cond: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const profileFor = simProfile;
 
 const RUN: RunSettings = { mode: 'server-loop', threads: '1,2', duration: '2s', rows: '', warmup: '0s', interval: '250ms' };
 const NO_KNOBS: KnobSettings = { delayedDurability: 'unchanged', affinity: '' };
 const PARAMS = { seed_rows: 0, batch_size: 1 };
 
-async function connected(sim: Simulator, ports: FakePorts, stateDir: string, user = 'sa', password = SIM_PASSWORD): Promise<LabController> {
-  const c = new LabController(ports, { host: 'vscode', stateDir });
-  await c.start();
-  await c.receive({ type: 'connect', payload: { profile: profileFor(sim, user), password, savePassword: false } });
-  return c;
-}
+const connected = connectedController;
 
 test('connect, deploy, a two-point sweep with live messages, saved to history and opened again; the password goes nowhere', () =>
   withSim({}, async (sim) => {
