@@ -1,6 +1,7 @@
 // The one module that touches the SQL driver (mssql over tedious). Everything else speaks in SqlFile ids,
 // procedure names and plain values, so the engine can be read and tested without the driver's types.
 import * as sql from 'mssql';
+import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
 import { loadSqlFile, type SqlFile } from '../engine/sqlFiles';
 
 /** Where and how to connect. Secrets stay in this object: never log it (see describeTarget). */
@@ -100,6 +101,72 @@ export function driverType(decl: string): sql.ISqlType | (() => sql.ISqlType) {
   }
 }
 
+/** A parameter ready for tedious: its type resolved once, so a call in a loop only sets the value. */
+export interface RpcArg {
+  name: string;
+  type: (typeof TDS_TYPES)[keyof typeof TDS_TYPES];
+  options?: { length?: number };
+  value: unknown;
+}
+
+/** The tedious type of a declared T-SQL parameter type (the same declarations driverType takes). */
+export function rpcArg(a: ProcArg): RpcArg {
+  const m = /^(\w+)\s*(?:\(\s*(max|\d+)\s*\))?$/i.exec(a.type.trim());
+  if (!m) throw new Error(`unsupported parameter type '${a.type}'`);
+  const len = m[2] === undefined ? undefined : m[2].toLowerCase() === 'max' ? 0xffff : Number(m[2]);
+  const t = (type: RpcArg['type'], length?: number): RpcArg => ({ name: a.name, type, options: length === undefined ? undefined : { length }, value: a.value ?? null });
+  switch (m[1].toLowerCase()) {
+    case 'sysname': return t(TDS_TYPES.NVarChar, 128);
+    case 'nvarchar': return t(TDS_TYPES.NVarChar, len ?? 4000);
+    case 'varchar': return t(TDS_TYPES.VarChar, len ?? 8000);
+    case 'int': return t(TDS_TYPES.Int);
+    case 'bigint': return t(TDS_TYPES.BigInt);
+    case 'smallint': return t(TDS_TYPES.SmallInt);
+    case 'bit': return t(TDS_TYPES.Bit);
+    case 'float': return t(TDS_TYPES.Float);
+    default: throw new Error(`unsupported parameter type '${a.type}'`);
+  }
+}
+
+/**
+ * A workload session's connection, held for a whole load phase: each call is one RPC sent straight through tedious,
+ * with no pool acquire, request object or result collection per call (the client loop's calls return nothing it
+ * reads). Cancel sends ATTENTION, as a pooled request's cancel does. Release gives the connection back to the pool.
+ */
+export class RpcChannel {
+  private released = false;
+  private inFlight = false;
+  private readonly onAbort = () => { if (this.inFlight) this.conn.cancel(); };
+
+  /** `signal` stops the phase: the call in flight is cancelled with ATTENTION and no further call is sent. */
+  constructor(private readonly conn: TdsConnection, private readonly onRelease: () => void, private readonly signal?: AbortSignal) {
+    // One listener for the whole phase rather than one per call: EventTarget bookkeeping costs more than the RPC's
+    // own client work in a tight loop.
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  call(procedure: string, args: readonly RpcArg[]): Promise<void> {
+    if (this.signal?.aborted) return Promise.reject(new DbError('cancelled', undefined, 'ECANCEL', undefined, undefined, []));
+    return new Promise((resolve, reject) => {
+      const request = new TdsRequest(procedure, (err) => {
+        this.inFlight = false;
+        if (err) reject(wrapError(err));
+        else resolve();
+      });
+      for (const a of args) request.addParameter(a.name, a.type, a.value ?? null, a.options);
+      this.inFlight = true;
+      this.conn.callProcedure(request);
+    });
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.onRelease();
+  }
+}
+
 /** '@db sysname, @mode nvarchar(16)' → [['db','sysname'], ['mode','nvarchar(16)']]. */
 export function parseParameterDeclaration(decl: string): [string, string][] {
   if (!decl.trim()) return [];
@@ -130,7 +197,7 @@ function plainMessage(message: string, codes: string[], number: number | undefin
   if (codes.includes('ECONNREFUSED') && !/ECONNREFUSED|refused/i.test(message)) {
     return `${message} (ECONNREFUSED: the server refused the connection; nothing accepts connections at that address now)`;
   }
-  if (/socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed/i.test(message) || codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')) {
+  if (/socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed|can only be made in the LoggedIn state/i.test(message) || codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')) {
     return /lost the connection|connection to the server was lost/i.test(message) ? message : `the connection to the server was lost (${message})`;
   }
   return message;
@@ -220,6 +287,18 @@ export class DbSession {
       sets.push(...((result.recordsets as unknown as Row[][]) ?? []));
     }
     return sets;
+  }
+
+  /** This session's connection for a phase of calls (see RpcChannel); release it before the next request. */
+  async rpcChannel(signal?: AbortSignal): Promise<RpcChannel> {
+    const pool = this.pool as unknown as { acquire(requester: unknown): Promise<TdsConnection>; release(conn: TdsConnection): void };
+    let conn: TdsConnection;
+    try {
+      conn = await pool.acquire(this.pool);
+    } catch (err) {
+      throw wrapError(err);
+    }
+    return new RpcChannel(conn, () => pool.release(conn), signal);
   }
 
   /** Calls a stored procedure by name (an RPC, no statement text to parse). */

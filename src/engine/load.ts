@@ -2,7 +2,7 @@
 // the scenario's loop procedure per session (server loop, as ostress runs the seeds' procedures) or the client
 // calling the scenario's one-transaction procedure over and over (client loop, with per-call latency).
 import { setMaxListeners } from 'node:events';
-import { DbSession, num, type DbTarget, type ProcArg } from '../db/client';
+import { DbSession, num, rpcArg, type DbTarget, type ProcArg, type RpcChannel } from '../db/client';
 import type { ParamValue, SessionFailure } from '../shared/experiment';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
 
@@ -111,21 +111,36 @@ export class WorkloadSessions {
         const step = rowsPerCall(this.scenario, this.params);
         let remaining = spec.rows;
         await Promise.all(this.sessions.map(async (s, i) => {
-          let offset = 0;
-          while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
-            if (remaining !== null) remaining -= step;
-            const args = this.procArgs(proc.args, { key_base: bases[i], offset });
-            const t0 = process.hrtime.bigint();
-            try {
-              await s.callProc(proc.name, args, phase.signal);
-            } catch (err) {
-              if (!phase.signal.aborted) failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
-              break;
+          // The arguments are typed once; each call only moves the offset. The session's connection is held for the
+          // phase, so a call is one RPC with nothing else around it (the driver comparison in bench/ measures this).
+          const args = this.procArgs(proc.args, { key_base: bases[i], offset: 0 }).map(rpcArg);
+          const offsetArg = args.find((a) => a.name === 'offset');
+          let channel: RpcChannel;
+          try {
+            channel = await s.rpcChannel(phase.signal);
+          } catch (err) {
+            failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            return;
+          }
+          try {
+            let offset = 0;
+            while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
+              if (remaining !== null) remaining -= step;
+              if (offsetArg) offsetArg.value = offset;
+              const t0 = process.hrtime.bigint();
+              try {
+                await channel.call(proc.name, args);
+              } catch (err) {
+                if (!phase.signal.aborted) failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+                break;
+              }
+              spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
+              offset += step;
+              result.calls += 1;
+              result.rows += step;
             }
-            spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
-            offset += step;
-            result.calls += 1;
-            result.rows += step;
+          } finally {
+            channel.release();
           }
         }));
       }
