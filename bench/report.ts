@@ -30,7 +30,7 @@ export interface BenchResults {
 export const SIMULATOR_NOTE = 'Figures against the Spinlock Lab simulator on loopback; they compare clients, they are not SQL Server numbers.';
 
 const CLIENT_NAMES: Record<ClientKind, string> = {
-  ours: 'Spinlock Lab (WorkloadSessions, mssql over tedious)',
+  ours: 'Spinlock Lab (WorkloadSessions: a pooled connection held per phase, one tedious RPC per call)',
   tedious: 'bare tedious (Connection + callProcedure)',
   native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
 };
