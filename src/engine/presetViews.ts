@@ -2,8 +2,8 @@
 // adapted, its runs by arm, the A/B comparisons between arms (each figure's change in percent and a summary built
 // from the numbers), the scaling curves overlaid, doing the math, and the WRITELOG diagnosis. The terminal report
 // (presetReport.ts) prints them as text; the notebook writer renders them as HTML and text tables.
-import { formatNumber, runFigures } from '../shared/analysis';
-import { compareArms, overlayScaling } from '../shared/armAnalysis';
+import { formatNumber, runFigures, type RunFigures } from '../shared/analysis';
+import { armsInOrder, compareArms, overlayScaling } from '../shared/armAnalysis';
 import { coresFor, cycleMath } from '../shared/cycleMath';
 import type { Experiment, PresetInfo, RunRecord } from '../shared/experiment';
 import { threadsPerCore } from '../shared/affinity';
@@ -29,9 +29,8 @@ function knobsText(r: RunRecord): string {
   return [k.delayedDurability ? `DD ${k.delayedDurability}` : 'DD unchanged', k.affinity ? `affinity ${k.affinity.spec}` : 'affinity unchanged'].join(', ');
 }
 
-/** The value of a watched name in a run: spins per row, else wait ms per row, else latch ms per row. */
-function watched(r: RunRecord, name: string): string {
-  const f = runFigures(r);
+/** The value of a watched name in a run's figures: spins per row, else wait ms per row, else latch ms per row. */
+function watched(f: RunFigures, name: string): string {
   if (name in f.spinsPerRow) return `${small(f.spinsPerRow[name])} spins/row`;
   if (name in f.waitMsPerRow) return `${small(f.waitMsPerRow[name])} ms/row`;
   if (name in f.latchMsPerRow) return `${small(f.latchMsPerRow[name])} ms/row`;
@@ -49,13 +48,6 @@ function presetFacts(p: PresetInfo): Required<Pick<PresetInfo, 'views' | 'watch'
   return { views: p.views ?? def?.views ?? ['ab', 'scaling', 'math'], watch: p.watch ?? def?.watch ?? [], comparisons: p.comparisons ?? [] };
 }
 
-/** Arms in the order they ran. */
-function armsOf(e: Experiment): { id: string; label: string }[] {
-  const seen = new Map<string, string>();
-  for (const r of e.runs) if (!seen.has(r.arm.id)) seen.set(r.arm.id, r.arm.label);
-  return [...seen].map(([id, label]) => ({ id, label }));
-}
-
 export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   if (!e.preset) return [];
   const { views, watch, comparisons } = presetFacts(e.preset);
@@ -63,8 +55,11 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   out.push({
     kind: 'runs', title: 'Runs', lines: [],
     headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
-    rows: e.runs.map((r) => [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), num(r.derived.rowsPerSec), num(r.rows),
-      num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(r, w))]),
+    rows: e.runs.map((r) => {
+      const f = runFigures(r);
+      return [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), num(r.derived.rowsPerSec), num(r.rows),
+        num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(f, w))];
+    }),
   });
 
   if (views.includes('ab')) {
@@ -80,7 +75,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     }
   }
 
-  const arms = armsOf(e);
+  const arms = armsInOrder(e.runs);
   if (views.includes('scaling') && new Set(e.runs.map((r) => r.threads)).size > 1) {
     const ov = overlayScaling(e.id, arms, e.runs);
     out.push({

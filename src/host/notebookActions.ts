@@ -3,10 +3,10 @@
 // dialogs come through HostPorts.
 import * as path from 'node:path';
 import type { Experiment, ParamValue } from '../shared/experiment';
-import type { PresetLoadInput } from '../shared/protocol';
-import type { PayloadOf, ToHostMap } from '../shared/protocol';
+import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../shared/protocol';
 import { exportExperiment, writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile, NotebookError } from '../engine/notebook/read';
+import { rerunTitle } from '../engine/notebook/rerun';
 import type { HostPorts } from './ports';
 import { UiFailure } from './uiErrors';
 
@@ -39,6 +39,18 @@ export function notebookOriginal(file: string): Experiment {
 
 const ms = (n: number) => `${n}ms`;
 
+/** A recorded load as the run form would type it (blank threads: the preset's own). */
+function loadAsTyped(e: Experiment, mode: RunSettings['mode'], threads: string): RunSettings {
+  return {
+    mode,
+    threads,
+    duration: e.load.durationMs === null ? '' : ms(e.load.durationMs),
+    rows: e.load.rows === null ? '' : String(e.load.rows),
+    warmup: ms(e.load.warmupMs),
+    interval: ms(e.load.intervalMs),
+  };
+}
+
 /**
  * What repeats a preset's experiment from the panel: the preset, its recorded settings, and the load as the form
  * would type it. The host plans it again for the connected server (node numbers, what it can do).
@@ -48,15 +60,8 @@ export function rerunPresetArgs(e: Experiment): { presetId: string; settings: Re
   return {
     presetId: e.preset.id,
     settings: { ...(e.preset.settings ?? {}) },
-    load: {
-      mode: e.runs[0]?.arm.mode ?? e.load.mode,
-      threads: e.preset.threads ? e.preset.threads.join(',') : '',
-      duration: e.load.durationMs === null ? '' : ms(e.load.durationMs),
-      rows: e.load.rows === null ? '' : String(e.load.rows),
-      warmup: ms(e.load.warmupMs),
-      interval: ms(e.load.intervalMs),
-    },
-    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+    load: loadAsTyped(e, e.runs[0]?.arm.mode ?? e.load.mode, e.preset.threads ? e.preset.threads.join(',') : ''),
+    title: rerunTitle(e),
   };
 }
 
@@ -65,19 +70,12 @@ export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['run']> {
   return {
     scenarioId: e.scenario.id,
     parameters: { ...e.scenario.parameters },
-    run: {
-      mode: e.load.mode,
-      threads: e.load.threads.join(','),
-      duration: e.load.durationMs === null ? '' : ms(e.load.durationMs),
-      rows: e.load.rows === null ? '' : String(e.load.rows),
-      warmup: ms(e.load.warmupMs),
-      interval: ms(e.load.intervalMs),
-    },
+    run: loadAsTyped(e, e.load.mode, e.load.threads.join(',')),
     knobs: {
       delayedDurability: e.knobs.applied.delayedDurability ?? 'unchanged',
       affinity: e.knobs.applied.affinity?.spec ?? '',
     },
-    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+    title: rerunTitle(e),
     question: e.question ?? undefined,
   };
 }

@@ -6,6 +6,13 @@ import { compareRuns, runFigures, scalingCurve, summarizeComparison, summarizeSc
 /** A run as this module needs it: the analysis input plus which arm it belongs to. */
 export type ArmRun = RunInput & { arm: { id: string; label: string }; rows?: number };
 
+/** The arms of a set of runs, in the order they first ran. */
+export function armsInOrder(runs: readonly { arm: { id: string; label: string } }[]): { id: string; label: string }[] {
+  const out: { id: string; label: string }[] = [];
+  for (const r of runs) if (!out.some((a) => a.id === r.arm.id)) out.push({ id: r.arm.id, label: r.arm.label });
+  return out;
+}
+
 export interface ArmComparisonAt {
   threads: number;
   comparison: RunComparison;

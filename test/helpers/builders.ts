@@ -7,6 +7,7 @@ import type { SchedulerInfo, ServerIdentity, Topology } from '../../src/shared/t
 import { listScenarios } from '../../src/engine/scenarios';
 import { presetSummaries } from '../../src/host/presetPlans';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from '../../src/engine/totals';
+import { summarise } from '../../src/host/history';
 
 /** Mulberry32: a tiny seeded generator. */
 export function rng(seed: number): () => number {
@@ -223,18 +224,9 @@ export function experiment(id: string, threads: number[], o: TickOptions & { tic
   };
 }
 
+/** The history row the host would list for `e` (host/history.ts summarise). */
 export function summaryOf(e: Experiment): ExperimentSummary {
-  return {
-    id: e.id,
-    title: e.title,
-    createdAt: e.createdAt,
-    scenarioId: e.scenario.id,
-    status: e.status,
-    simulated: e.simulated,
-    serverName: e.server.serverName,
-    threads: e.load.threads,
-    runs: e.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, rowsPerSec: r.derived.rowsPerSec })),
-  };
+  return summarise(e);
 }
 
 /** A disconnected panel: the form with a prefilled draft and two saved profiles. */

@@ -27,7 +27,7 @@ export function writeNotebookFile(file: string, experiments: readonly Experiment
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments), null, 1) + '\n');
-  fs.renameSync(tmp, file);
+  fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the earlier file
   return file;
 }
 

@@ -1,7 +1,7 @@
 // Running a saved experiment again: the options come only from the validated record (scenario, parameters, load,
-// knobs as the user wrote them; for a preset, its settings, planned again for the new server), never from cell text. The new experiment is appended to the notebook beside the
-// originals, so the notebook then compares them; nothing is overwritten.
-import * as fs from 'node:fs';
+// knobs as the user wrote them; for a preset, its settings, planned again for the new server), never from cell text.
+// The new experiment is appended to the notebook beside the originals, so the notebook then compares them; nothing
+// is overwritten.
 import type { Experiment } from '../../shared/experiment';
 import type { DbTarget } from '../../db/client';
 import { getScenario } from '../scenarios';
@@ -9,7 +9,12 @@ import { resolveParams } from '../../shared/params';
 import { runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../experiment';
 import { presetRequestOf, runPreset } from '../presetRun';
 import { readNotebookFile } from './read';
-import { buildNotebook } from './write';
+import { writeNotebookFile } from './export';
+
+/** The title of a re-run of `e` (a re-run of a re-run keeps one prefix). */
+export function rerunTitle(e: Pick<Experiment, 'title'>): string {
+  return e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`;
+}
 
 /** Experiment options that repeat `e` against another target. Parameters are re-validated against today's manifest. */
 export function rerunOptions(e: Experiment, target: DbTarget, outDir: string, over: { labDatabase?: string; stateDir?: string } = {}): ExperimentOptions {
@@ -23,7 +28,7 @@ export function rerunOptions(e: Experiment, target: DbTarget, outDir: string, ov
     load: { ...e.load, threads: [...e.load.threads] },
     knobs: { delayedDurability: e.knobs.applied.delayedDurability, affinity: e.knobs.applied.affinity?.spec },
     outDir,
-    title: e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`,
+    title: rerunTitle(e),
     question: e.question ?? undefined,
     stateDir: over.stateDir,
   };
@@ -42,7 +47,7 @@ export interface RerunOptions {
  * CPU numbers, what it can do), from the preset's recorded settings; a plain one repeats its scenario, load and knobs.
  */
 export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSignal, progress?: (p: ExperimentProgress) => void): Promise<ExperimentResult> {
-  const title = e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`;
+  const title = rerunTitle(e);
   if (e.preset) {
     return runPreset(presetRequestOf(e), { target: o.target, labDatabase: o.labDatabase ?? e.labDatabase, outDir: o.outDir, title, stateDir: o.stateDir, id: o.id },
       signal, progress);
@@ -54,8 +59,6 @@ export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSig
 export function appendToNotebook(file: string, next: Experiment): Experiment[] {
   const { record } = readNotebookFile(file);
   const experiments = [...record.experiments.filter((e) => e.id !== next.id), next];
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments), null, 1) + '\n');
-  fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the original
+  writeNotebookFile(file, experiments);
   return experiments;
 }

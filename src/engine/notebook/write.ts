@@ -8,8 +8,8 @@ import { compareRuns, runFigures, scalingCurve, summarizeScaling, topNames, form
 import { isBenignWait } from '../../shared/benign';
 import { getScenario } from '../scenarios';
 import { presetViews } from '../presetViews';
-import { compareArms, overlayScaling } from '../../shared/armAnalysis';
-import { resultsReport } from '../report';
+import { armsInOrder, compareArms, overlayScaling } from '../../shared/armAnalysis';
+import { resultsReport, table } from '../report';
 import { NotebookBuilder, displayData, type DisplayDataOutput, type Notebook } from './nbformat';
 import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
 import { escapeXml, svgLineChart, type SvgSeries } from './svgChart';
@@ -58,15 +58,9 @@ function namedSeries(r: RunRecord, title: string, yLabel: string, names: string[
   };
 }
 
-function armList(e: Experiment): { id: string; label: string }[] {
-  const seen = new Map<string, string>();
-  for (const r of e.runs) if (!seen.has(r.arm.id)) seen.set(r.arm.id, r.arm.label);
-  return [...seen].map(([id, l]) => ({ id, label: l }));
-}
-
 function presetSection(e: Experiment): string {
   const p = e.preset!;
-  const arms = armList(e).map((a) => {
+  const arms = armsInOrder(e.runs).map((a) => {
     const r = e.runs.find((x) => x.arm.id === a.id)!;
     const k = r.arm.knobs;
     const knobs = [k.delayedDurability ? `delayed durability ${k.delayedDurability}` : '', k.affinity ? `affinity ${k.affinity.spec}` : ''].filter(Boolean).join(', ') || 'server as it was';
@@ -92,14 +86,8 @@ function htmlTable(headers: string[], rows: string[][]): string {
   return `<table>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
-function textTable(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
 function tableOutput(headers: string[], rows: string[][]): DisplayDataOutput {
-  return displayData({ 'text/html': htmlTable(headers, rows), 'text/plain': textTable(headers, rows) });
+  return displayData({ 'text/html': htmlTable(headers, rows), 'text/plain': table(headers, rows) });
 }
 
 const mdEscape = (s: string) => s.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
@@ -286,7 +274,7 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
   const sweeps = experiments.filter((e) => new Set(e.runs.map((r) => r.threads)).size >= 2);
   const armSweeps = sweeps.filter((e) => new Set(e.runs.map((r) => r.arm?.id)).size > 1);
   if (armSweeps.length) {
-    const overlays = armSweeps.map((e) => ({ e, ov: overlayScaling(e.id, armList(e), e.runs) }));
+    const overlays = armSweeps.map((e) => ({ e, ov: overlayScaling(e.id, armsInOrder(e.runs), e.runs) }));
     const name = (e: Experiment, arm: string) => `${label(e, many) ? label(e, many) + ' ' : ''}${arm}`;
     charts.push({ title: 'Scaling by arm: throughput against threads', xLabel: 'threads', yLabel: 'rows per second', kind: 'scaling',
       series: overlays.flatMap(({ e, ov }) => ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, p.rowsPerSec] as [number, number]) }))) });

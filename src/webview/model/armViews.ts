@@ -2,7 +2,7 @@
 // views draw: A/B comparisons between arms at each thread count (shared/armAnalysis), the scaling curves of the
 // arms overlaid, "doing the math" per run (shared/cycleMath) and the WRITELOG diagnosis (shared/writelogDiagnosis).
 // Pure: no DOM.
-import { compareArms, overlayScaling, type ArmComparisonAt, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
+import { armsInOrder, compareArms, overlayScaling, type ArmComparisonAt, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
 import { coresFor, cycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
 import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
@@ -36,8 +36,7 @@ function armRuns(e: ShownExperiment): ArmRun[] {
 
 /** The arms in the order they ran (or as the preset planned them). */
 export function armsOf(e: ShownExperiment): ArmRef[] {
-  const out: ArmRef[] = [];
-  for (const r of e.runs) if (!out.some((a) => a.id === r.arm.id)) out.push(r.arm);
+  const out: ArmRef[] = armsInOrder(e.runs);
   for (const a of e.preset?.arms ?? []) if (!out.some((x) => x.id === a.id)) out.push(a);
   return out;
 }
