@@ -1,7 +1,7 @@
 // Starting the simulator and connecting to it through the real driver (mssql/tedious) for integration tests.
 import * as sql from 'mssql';
 import { startSimulator, Simulator, SimulatorOptions } from '../../tools/sim/simulator';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
+import { loadSqlFile } from '../../src/db/sqlFiles';
 
 export const SIM_PASSWORD = 'Sim-Test-Pw1!';
 

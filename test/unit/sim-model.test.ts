@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
+import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
 
 function session(spid: number, login = 'sa', database = 'master'): SessionContext {

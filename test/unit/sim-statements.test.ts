@@ -2,7 +2,7 @@
 // teaching the simulator fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 import { FILE_HANDLERS } from '../../tools/sim/model/handlers';
 import { recognise } from '../../tools/sim/model/statements';
 

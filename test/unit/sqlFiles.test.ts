@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { listSqlFiles, loadSqlFile, parseSqlFile, sqlRoot } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile, parseSqlFile, sqlRoot } from '../../src/db/sqlFiles';
 
 test('every sql file has a Purpose and a Permission header and at least one batch', () => {
   const ids = listSqlFiles();
