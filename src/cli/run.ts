@@ -56,7 +56,7 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
   let bar: Progress | null = null;
   try {
-    const { experiment, file, plan } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
+    const { experiment, file } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
       (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
       (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
     (bar as Progress | null)?.done();

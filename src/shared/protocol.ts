@@ -26,6 +26,7 @@ export const connectionProfileSchema = z.object({
   domain: name(128),
   encrypt: z.enum(['mandatory', 'optional', 'strict']),
   trustServerCertificate: z.boolean(),
+  // eslint-disable-next-line no-control-regex -- NUL is the character a database name must not hold
   labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
 });
 export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;
