@@ -303,8 +303,9 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     if (!prev) { prev = cur; first = first ?? cur; return; }
     const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
-    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count.
-    if (active === null) { if (r.kind === 'tick') closingRows = r.tick.rows; return; }
+    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
+    // in it is still reported below.)
+    if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
