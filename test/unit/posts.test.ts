@@ -1,6 +1,5 @@
 // The posts are cited by title and author from one catalogue (src/shared/posts.ts); our file names for them never
 // reach a user (issue #12).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +9,7 @@ import { listScenarios } from '../../src/engine/scenarios';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-test('five posts, all by Chris Adkin on chrisadkin.io, each with its title', () => {
+it('five posts, all by Chris Adkin on chrisadkin.io, each with its title', () => {
   assert.equal(POST_IDS.length, 5);
   for (const id of POST_IDS) {
     assert.equal(POSTS[id].id, id);
@@ -21,19 +20,19 @@ test('five posts, all by Chris Adkin on chrisadkin.io, each with its title', () 
   assert.equal(isPostId('000_x.txt'), false);
 });
 
-test('citations name author and title, in plain text and in markdown', () => {
+it('citations name author and title, in plain text and in markdown', () => {
   assert.equal(citePost('numa-logcache-access'), 'Chris Adkin, “NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads” (2015, chrisadkin.io)');
   assert.equal(citePost('ring-buffer', 'markdown'), 'Chris Adkin, *Ring Buffer Shock Absorb-er Pattern and SQL Server* (chrisadkin.io)');
   assert.equal(citePost('large-pages', 'markdown'), 'Chris Adkin, *Large Memory Pages, How They Work and The LOGCACHE\\_ACCESS Spinlock* (chrisadkin.io)');
   assert.equal(citePosts(['ring-buffer', 'large-pages']).split('; ').length, 2);
 });
 
-test('every preset and scenario cites posts from the catalogue', () => {
+it('every preset and scenario cites posts from the catalogue', () => {
   assert.deepEqual(listPresets().map((p) => p.post).sort(), [...POST_IDS].sort(), 'one preset per post');
   for (const s of listScenarios()) assert.ok(s.posts.length > 0 && s.posts.every(isPostId), s.id);
 });
 
-test('no file name of ours for a post, and no "seed 00N", in src/ or sql/', () => {
+it('no file name of ours for a post, and no "seed 00N", in src/ or sql/', () => {
   const hits: string[] = [];
   const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -1,6 +1,5 @@
 // The Activity Bar home as plain data (src/host/labTree.ts): what the tree shows connected and not, the journal at the
 // top with Restore, each item's command and its screen-reader label; the status bar item only while a run goes.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,12 +14,12 @@ const JOURNAL: JournalSummary = { serverAddress: 'lab1.contoso.local', changes: 
 const all = (nodes: LabTreeNode[]): LabTreeNode[] => nodes.flatMap((n) => [n, ...all(n.children ?? [])]);
 const labels = (nodes: LabTreeNode[]) => nodes.map((n) => n.label);
 
-test('nothing connected and no journal: an empty tree, so VS Code shows the welcome view', () => {
+it('nothing connected and no journal: an empty tree, so VS Code shows the welcome view', () => {
   assert.deepEqual(buildLabTree({ state: null, journals: [] }), []);
   assert.deepEqual(buildLabTree({ state: disconnectedState(), journals: [] }), []);
 });
 
-test('connected: connections, presets and this server\'s experiments, each item opening what it names', () => {
+it('connected: connections, presets and this server\'s experiments, each item opening what it names', () => {
   const e = experiment('exp-1', [1, 2], { title: 'disk-insert sweep' });
   const state = connectedState({ history: [summaryOf(e)] });
   const roots = buildLabTree({ state, journals: [] });
@@ -40,7 +39,7 @@ test('connected: connections, presets and this server\'s experiments, each item 
   assert.equal(exps.children![0].label, 'disk-insert sweep');
 });
 
-test('every item has a tooltip and a screen-reader label that says what it is', () => {
+it('every item has a tooltip and a screen-reader label that says what it is', () => {
   const state = connectedState({ history: [summaryOf(experiment('exp-1', [1]))], journal: JOURNAL });
   for (const n of all(buildLabTree({ state, journals: [] }))) {
     assert.ok(n.tooltip.length > 0, `${n.id} tooltip`);
@@ -49,7 +48,7 @@ test('every item has a tooltip and a screen-reader label that says what it is', 
   }
 });
 
-test('an unrestored journal comes first with Restore, connected or not', () => {
+it('an unrestored journal comes first with Restore, connected or not', () => {
   const connected = buildLabTree({ state: connectedState({ journal: JOURNAL }), journals: [] });
   assert.equal(connected[0].contextValue, 'journal');
   assert.equal(connected[0].description, 'Restore');
@@ -62,7 +61,7 @@ test('an unrestored journal comes first with Restore, connected or not', () => {
   assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), 'no server: no server\'s experiments');
 });
 
-test('the journals on this machine are read from the restore journal folder', () => {
+it('the journals on this machine are read from the restore journal folder', () => {
   const dir = tmpDir('labtree');
   assert.deepEqual(localJournals(dir), []);
   writeJournal(dir, {
@@ -76,7 +75,7 @@ test('the journals on this machine are read from the restore journal folder', ()
   assert.ok(fs.existsSync(path.join(dir, 'journal')));
 });
 
-test('the status bar item shows what runs and how far, only while it runs', () => {
+it('the status bar item shows what runs and how far, only while it runs', () => {
   assert.equal(runStatus(null), null);
   assert.equal(runStatus(connectedState()), null);
   const active = {
