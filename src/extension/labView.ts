@@ -18,9 +18,7 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
   }
 
   getTreeItem(n: LabTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, n.children
-      ? (n.children.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None)
-      : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(n.label, n.children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
     item.id = n.id;
     item.description = n.description;
     item.tooltip = n.tooltip;

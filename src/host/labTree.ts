@@ -2,6 +2,7 @@
 // connections, the presets, this server's experiments) and the status bar item of a running experiment, both pure
 // functions of the panel's state. src/extension/labView.ts only turns them into vscode TreeItems and a StatusBarItem.
 import { defaultStateDir, listJournals } from '../engine/journal';
+import { processGone } from '../engine/knobs';
 import { getPost } from '../shared/posts';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
 import { summariseJournal } from './serverView';
@@ -126,7 +127,8 @@ function group(id: string, label: string, icon: string, children: LabTreeNode[],
 export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   const { state } = input;
   const connected = state?.connection.status === 'connected';
-  const journals = connected && state?.journal ? [state.journal] : input.journals;
+  // Connected: the controller's own view of this server's journal (the journal of its running experiment is not one).
+  const journals = connected ? (state?.journal ? [state.journal] : []) : input.journals;
   if (!connected && journals.length === 0) return [];
   const roots: LabTreeNode[] = journals.map((j) => journalNode(j, connected));
   roots.push(group('connections', 'Connections', 'plug', state ? connectionNodes(state) : [], 'none saved'));
@@ -138,9 +140,12 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   return roots;
 }
 
-/** Unrestored journals in the restore journal folder (the CLI's too), for the tree when no server is connected. */
+/**
+ * Unrestored journals in the restore journal folder (the CLI's too), for the tree when no server is connected. A
+ * journal whose process still runs belongs to an experiment in progress (a CLI run, say), not to one left behind.
+ */
 export function localJournals(stateDir = defaultStateDir()): JournalSummary[] {
-  return listJournals(stateDir).map(summariseJournal);
+  return listJournals(stateDir).filter((j) => processGone(j.pid)).map(summariseJournal);
 }
 
 export interface RunStatusView {

@@ -249,6 +249,8 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       assert.match(await running.getAttribute('aria-label') ?? '', /disk-insert, run 1 of 1/);
       await page!.locator('.statusbar [aria-label="Stop the running Spinlock Lab experiment"]').first().waitFor({ state: 'visible', timeout: 5_000 });
       assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /1 item\b/);
+      assert.equal(await page!.locator('.pane-body .monaco-list-row[aria-label^="Warning: unrestored"]').count(), 0,
+        'the running experiment\'s own journal is not shown as an unrestored one');
       await homeShots();
       assert.deepEqual(knobs(), during, 'the changed settings hold while the run goes on');
       await panel.click('#btn-stop');

@@ -59,15 +59,19 @@ it('an unrestored journal comes first with Restore, connected or not', () => {
   assert.deepEqual(cold.map((n) => n.contextValue), ['journal', 'group', 'group']);
   assert.match(cold[0].tooltip, /Connect to the server first/);
   assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), 'no server: no server\'s experiments');
+  // Connected without a journal for this server: a journal file on disk (the running experiment's own) is not shown.
+  assert.deepEqual(buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue), ['group', 'group', 'group']);
 });
 
-it('the journals on this machine are read from the restore journal folder', () => {
+it('the journals on this machine are read from the restore journal folder; one of a process still running is not left behind', () => {
   const dir = tmpDir('labtree');
   assert.deepEqual(localJournals(dir), []);
-  writeJournal(dir, {
-    version: 1, serverKey: 'k', serverAddress: 'lab9', serverName: 'LAB9', labDatabase: 'SpinlockLab', createdAt: '2026-11-20T10:00:00.000Z', pid: 7,
+  const journal = (serverKey: string, serverAddress: string, pid: number) => writeJournal(dir, {
+    version: 1, serverKey, serverAddress, serverName: serverAddress.toUpperCase(), labDatabase: 'SpinlockLab', createdAt: '2026-11-20T10:00:00.000Z', pid,
     original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1] } }, changes: ['delayedDurability'],
   } as Parameters<typeof writeJournal>[1]);
+  journal('k', 'lab9', 4_194_304 + 4242); // above Linux's largest pid: that process is gone
+  journal('live', 'lab-running', process.pid); // an experiment in progress in this very process
   const j = localJournals(dir);
   assert.equal(j.length, 1);
   assert.equal(j[0].serverAddress, 'lab9');
