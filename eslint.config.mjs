@@ -36,6 +36,8 @@ const zones = [
   { target: './src', from: ['./test', './bench', './scripts'], message: 'src/ must not import tests, benchmarks or scripts.' },
   { target: LAYERS.filter((l) => l !== 'cli').map((l) => `./src/${l}`), from: './tools', message: 'Only src/cli may load the simulator (tools/sim).' },
   { target: './src/cli', from: './tools', except: ['./sim'], message: 'src/cli may load only the simulator from tools/.' },
+  // The panel's views and model get what they need as a ViewContext (views/context.ts): app.ts imports the views, never the reverse.
+  { target: ['./src/webview/views', './src/webview/model'], from: ['./src/webview/app.ts', './src/webview/main.ts'], message: 'Views and model depend on views/context.ts, never on the app.' },
 ];
 
 const DRIVER = ['mssql', 'tedious'];
