@@ -1,7 +1,6 @@
 // A client the project did not write: FreeTDS's ODBC driver (Debian tdsodbc + unixodbc) through pyodbc runs a
 // parameterised query (sp_prepexec), a procedure call with positional parameters, and a transaction (transaction-
 // manager requests) against the simulator. Installs nothing: scripts/integration-setup.sh does.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -31,7 +30,8 @@ function runClient(port: number): Promise<Record<string, unknown>> {
   });
 }
 
-test('FreeTDS ODBC: parameterised query, positional procedure call, transaction', () => {
+it('FreeTDS ODBC: parameterised query, positional procedure call, transaction', function () {
+  this.timeout(120_000);
   requireOdbc();
   return withSim({}, async (sim) => {
     const admin = await connect(sim);
