@@ -6,6 +6,9 @@ import * as sql from 'mssql';
 import { connect, runFile, SIM_PASSWORD, withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import { selfSignedCert } from '../../tools/sim/tds/cert';
+import { Encrypt, parsePrelogin } from '../../tools/sim/tds/prelogin';
+import { RawTdsClient } from '../helpers/rawTds';
+import { spawn, spawnSync } from 'node:child_process';
 
 describe('simulator protocol (tedious)', function () {
   this.timeout(60_000);
@@ -142,5 +145,46 @@ describe('simulator protocol (tedious)', function () {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('simulator protocol (wire, FreeTDS tsql)', function () {
+  this.timeout(60_000);
+
+  it('answers PRELOGIN encryption OFF with OFF (login-only encryption) and NOT_SUP with NOT_SUP', () =>
+    withSim({}, async (sim) => {
+      // VERSION (6 bytes at 11) and ENCRYPTION (1 byte at 17), then the data.
+      const prelogin = (enc: number) => Buffer.from([0x00, 0, 11, 0, 6, 0x01, 0, 17, 0, 1, 0xff, 16, 0, 0, 0, 0, 0, enc]);
+      for (const [sent, wanted] of [[Encrypt.OFF, Encrypt.OFF], [Encrypt.NOT_SUP, Encrypt.NOT_SUP]]) {
+        const c = await RawTdsClient.connect(sim.port);
+        try {
+          c.sendPacket(0x12, prelogin(sent));
+          const reply = await c.readMessage();
+          assert.equal(parsePrelogin(reply.payload).encryption, wanted, `client ${sent}`);
+        } finally {
+          c.socket.destroy();
+        }
+      }
+    }));
+
+  it('lets FreeTDS encrypt the login alone, then runs a multi-statement batch with PRINT and RAISERROR', () => {
+    const which = spawnSync('sh', ['-c', 'command -v tsql']);
+    assert.equal(which.status, 0, 'tsql is missing: install it with `apt-get install -y freetds-bin`');
+    return withSim({}, async (sim) => {
+      const out = await new Promise<string>((resolve, reject) => {
+        // FreeTDS's default ("request") sends OFF; on OFF from the server it wraps LOGIN7 alone in TLS.
+        const p = spawn('tsql', ['-H', '127.0.0.1', '-p', String(sim.port), '-U', 'sa', '-P', SIM_PASSWORD], { env: { ...process.env, TDSVER: '7.4' } });
+        let text = '';
+        p.stdout.on('data', (d) => (text += d));
+        p.stderr.on('data', (d) => (text += d));
+        const timer = setTimeout(() => { p.kill(); reject(new Error(`tsql timed out: ${text}`)); }, 20_000);
+        p.on('close', () => { clearTimeout(timer); resolve(text); });
+        p.stdin.end("SET NOCOUNT ON; SELECT 10 AS ten; PRINT 'printed'; RAISERROR('raised %d', 16, 1, 5); SELECT 20 AS twenty\ngo\nexit\n");
+      });
+      assert.match(out, /ten\s+10/);
+      assert.match(out, /printed/);
+      assert.match(out, /Msg 50000 \(severity 16, state 1\)[^\n]*\n\s*"raised 5"/);
+      assert.match(out, /twenty\s+20/);
+    });
   });
 });
