@@ -104,6 +104,8 @@ describe('simulator protocol (tedious)', function () {
       const e = await pool.request().query(q).catch((x) => x);
       return [e.number ?? e.originalError?.info?.number, e.class ?? e.originalError?.info?.class];
     };
+    assert.deepEqual(await num('SELECT FROM sys.databases'), [156, 15]);
+    assert.deepEqual(await num('SELECT 1,'), [102, 15]);
     assert.deepEqual(await num('SET NO_SUCH_OPTION ON'), [195, 15]);
     assert.deepEqual(await num('COMMIT TRAN extra words'), [102, 15]);
     assert.deepEqual(await num("SELECT 'unclosed"), [105, 15]);
