@@ -206,11 +206,14 @@ export class SessionLayer implements SimHandler {
       case 'exec':
       case 'execute':
         return this.exec(session, st, s.toks.slice(1), exec, signal);
-      case 'select':
+      case 'select': {
+        const bad = selectSyntax(s.toks);
+        if (bad) return [bad];
         if (st.implicitTransactions && st.tranCount === 0 && s.toks.some((t) => t.k === 'word' && t.v.toLowerCase() === 'from')) {
           return [...beginTran(st), ...(await this.delegate(session, st, s, exec, signal))];
         }
         return this.delegate(session, st, s, exec, signal);
+      }
       default: {
         if (IMPLICIT.has(w) && st.implicitTransactions && st.tranCount === 0) {
           return [...beginTran(st), ...(await this.delegate(session, st, s, exec, signal))];
@@ -353,6 +356,39 @@ function syntaxNear(t: Lex | undefined): ResponseItem {
   if (!t) return err(102, 'Incorrect syntax near the end of the statement.', 15, 1);
   if (t.k === 'word' && RESERVED.has(t.v.toLowerCase())) return err(156, `Incorrect syntax near the keyword '${t.v}'.`, 15, 1);
   return err(102, `Incorrect syntax near '${t.v}'.`, 15, 1);
+}
+
+const CLAUSES = new Set(['from', 'where', 'order', 'group', 'having', 'union', 'into']);
+const BINARY = new Set([',', '+', '-', '*', '/', '%', '=', '<', '>', '<=', '>=', '<>', '!=', '&', '|', '^', '.']);
+
+/**
+ * The plain syntax errors a SELECT can have whatever else it says (Msg 102 or 156 at level 15, as SQL Server's
+ * parser reports them): an empty select list, a clause with nothing after it, a dangling operator or comma,
+ * unbalanced parentheses. A full grammar check is separate; this keeps the session layer from sending such text on.
+ */
+export function selectSyntax(toks: Lex[]): ResponseItem | undefined {
+  const w = (t: Lex | undefined) => (t && t.k === 'word' ? t.v.toLowerCase() : '');
+  let depth = 0;
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const next = toks[i + 1];
+    if (t.k === 'op' && t.v === '(') depth++;
+    if (t.k === 'op' && t.v === ')') {
+      if (depth === 0) return syntaxNear(t);
+      depth--;
+    }
+    const isClause = CLAUSES.has(w(t)) || w(t) === 'select';
+    if (isClause && (!next || CLAUSES.has(w(next)) || (next.k === 'op' && next.v !== '(' && next.v !== '*' && next.v !== '-'))) {
+      return next ? syntaxNear(next) : syntaxNear(t);
+    }
+    if (t.k === 'op' && BINARY.has(t.v) && !(t.v === '*' && (w(toks[i - 1]) === 'select' || toks[i - 1]?.v === ',' || toks[i - 1]?.v === '.' || toks[i - 1]?.v === '('))) {
+      if (!next) return syntaxNear(t);
+      if (next.k === 'op' && BINARY.has(next.v) && next.v !== '-' && next.v !== '*' && !(t.v === '.' && next.v === '.')) return syntaxNear(next);
+      if (CLAUSES.has(w(next))) return syntaxNear(next);
+    }
+  }
+  if (depth > 0) return syntaxNear(toks[toks.length - 1]);
+  return undefined;
 }
 
 function valueText(v: Value): string {
