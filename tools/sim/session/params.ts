@@ -3,14 +3,10 @@
 import type { RpcParam } from '../tds/contract';
 import { err, SqlError } from '../model/errors';
 import { lex, Lex } from './lex';
+import type { ParamDef } from './types';
 
-export interface ParamDef {
-  /** Lower case, with the @. */
-  name: string;
-  type: string;
-  output: boolean;
-  hasDefault: boolean;
-}
+export type { ParamDef };
+
 
 /** '@a int, @b nvarchar(10) = N''x'' OUTPUT' -> the declarations. */
 export function parseParamDefs(text: string): ParamDef[] {
