@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { TdsServer } from './tds';
 import { ModelHandler } from './model/handler';
+import { SessionLayer } from './session/layer';
 import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance';
 import type { StatementFault } from './model/faults';
 
@@ -59,9 +60,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const password = opts.password ?? generatePassword();
   const model = new SimModel({ ...opts, password });
   const handler = new ModelHandler(model);
+  const isSysadmin = (login: string) => model.logins.get(login.toLowerCase())?.permissions === 'all';
   const [major, , build] = model.versionInfo.build.split('.').map(Number);
   const server = new TdsServer({
-    host, port: opts.port ?? 0, handler, serverName: model.serverName,
+    host, port: opts.port ?? 0, handler: new SessionLayer(handler, isSysadmin), serverName: model.serverName,
     productVersion: { major, minor: 0, build }, log: opts.log,
   });
   const addr = await server.listen();

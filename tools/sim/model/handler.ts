@@ -8,6 +8,7 @@ import type { SimModel } from './instance';
 import { runSelect } from './select';
 import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { BatchCall, recognise } from './statements';
+import { bindParameters } from '../session/params';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -93,7 +94,8 @@ export class ModelHandler implements SimHandler {
     const db = this.model.database(dbName);
     const obj = db ? this.model.findObject(db, name) : undefined;
     if (!db || !obj || obj.type !== 'P' || !obj.run) return [err(2812, `Could not find stored procedure '${procName}'.`, 16, 62)];
-    const map = new Map(params.map((p) => [p.name.toLowerCase(), p]));
+    // Values sent without names bind by position to the declared parameters, as SQL Server binds them.
+    const map = obj.params ? bindParameters(procName, obj.params, params) : new Map(params.map((p) => [p.name.toLowerCase(), p]));
     return obj.run({ model: this.model, session, db, params: map, signal });
   }
 

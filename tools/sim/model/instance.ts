@@ -1,5 +1,6 @@
 // The simulated SQL Server instance: its configuration, the state the product's statements change (databases,
 // objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
+import type { ParamDef } from '../session/types';
 import { Clock, realClock, rng } from './clock';
 import { computeRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
 import { CounterStore } from './counters';
@@ -60,6 +61,8 @@ export interface SimObject {
   memoryOptimized?: boolean;
   durability?: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY';
   nativelyCompiled?: boolean;
+  /** For procedures: the declared parameters, in order (positional binding, Msg 201/8144/8145). */
+  params?: ParamDef[];
   /** For procedures: what calling it does. */
   run?: (call: ProcCall) => Promise<ResponseItem[]>;
   /** Scenario facts a procedure needs at run time (e.g. where a ring buffer takes its slot numbers). */
