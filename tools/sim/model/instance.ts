@@ -7,6 +7,7 @@ import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
 import { WorkloadResult, WorkloadRunner } from './workloads';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
+import type { BackgroundSession } from './background';
 
 export type Permission =
   | 'CONTROL SERVER'
@@ -107,6 +108,8 @@ export class SimModel {
   readonly logins = new Map<string, LoginSpec>();
   readonly sessions = new Map<number, SessionInfo>();
   readonly databases = new Map<string, Database>();
+  /** The simulator's own workload sessions (--background), by spid. */
+  readonly background = new Map<number, BackgroundSession>();
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;
