@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment';
 import { sqlRoot } from './sqlFiles';
+import type { WatchRecord } from '../shared/watch';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
 export class NotebookError extends Error {
@@ -39,9 +40,15 @@ function v1ToV2(e: Raw): Raw {
   };
 }
 
+/** Version 2 -> 3: records gained `kind`, since a watch (spinlab watch) is saved as experiment.json too. */
+function v2ToV3(e: Raw): Raw {
+  return { ...e, schemaVersion: 3, kind: 'experiment' };
+}
+
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   1: v1ToV2,
+  2: v2ToV3,
 };
 
 /** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */
@@ -75,10 +82,22 @@ export function validateExperiment(e: unknown): string | null {
   return ajv!.errorsText(validator.errors, { dataVar: 'experiment' });
 }
 
-/** Upgrades and validates; throws NotebookError saying what is wrong. */
+/** Upgrades and validates; throws NotebookError saying what is wrong (a watch is refused with what to do with it). */
 export function migrateExperiment(raw: Raw, where: string): Experiment {
   const e = upgradeExperiment(raw, where);
+  if (e.kind === 'watch') {
+    throw new NotebookError(`${where}: this is a watch (spinlab watch), not an experiment; compare its windows with spinlab watch --compare DIR --mark NAME, or write its notebook with spinlab export DIR --notebook FILE.`);
+  }
   const problem = validateExperiment(e);
   if (problem) throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
   return e as unknown as Experiment;
+}
+
+/** A watch's experiment.json, upgraded and validated; throws NotebookError saying what is wrong. */
+export function migrateWatch(raw: Raw, where: string): WatchRecord {
+  const e = upgradeExperiment(raw, where);
+  if (e.kind !== 'watch') throw new NotebookError(`${where}: this is an experiment, not a watch (spinlab export reads experiments).`);
+  const problem = validateExperiment(e);
+  if (problem) throw new NotebookError(`${where}: the watch record is not valid (${problem}). The file may have been edited by hand or damaged.`);
+  return e as unknown as WatchRecord;
 }

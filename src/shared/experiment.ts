@@ -1,7 +1,7 @@
 // The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
 import type { ServerIdentity, Topology } from './types';
 
-export const EXPERIMENT_SCHEMA_VERSION = 2;
+export const EXPERIMENT_SCHEMA_VERSION = 3;
 
 export type ParamValue = number | string | boolean;
 
@@ -210,6 +210,8 @@ export interface LoadSettings {
 
 export interface Experiment {
   schemaVersion: typeof EXPERIMENT_SCHEMA_VERSION;
+  /** Since version 3 (a watch is the other kind, src/shared/watch.ts); records of version 2 and before are experiments. */
+  kind?: 'experiment';
   id: string;
   title: string;
   question: string | null;
