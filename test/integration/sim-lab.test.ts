@@ -1,11 +1,10 @@
 // The product's own statements (sql/) through the real driver: identity, topology, knobs, lab database, deploy,
 // concurrent workload calls, the nine-result-set sample, affinity seen in the schedulers, and the restart fault.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { connect, runFile, withSim } from '../helpers/sim-client';
 
-test('server/* and knobs/read return the shapes SQL Server returns', () =>
+it('server/* and knobs/read return the shapes SQL Server returns', () =>
   withSim({ traceFlags: [1117, 8008] }, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -31,7 +30,7 @@ test('server/* and knobs/read return the shapes SQL Server returns', () =>
     }
   }));
 
-test('lab database, deploy, concurrent workload, sample; affinity visible in the schedulers; restart', () =>
+it('lab database, deploy, concurrent workload, sample; affinity visible in the schedulers; restart', () =>
   withSim({}, async (sim) => {
     const admin = await connect(sim);
     try {

@@ -1,10 +1,9 @@
 // The simulator through the real driver: probes, simple SELECTs, the unsupported-statement error, logins.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { connect, withSim } from '../helpers/sim-client';
 
-test('probes answer as SQL Server does, and say they come from the simulator', () =>
+it('probes answer as SQL Server does, and say they come from the simulator', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -21,7 +20,7 @@ test('probes answer as SQL Server does, and say they come from the simulator', (
     }
   }));
 
-test('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statements get an explicit error', () =>
+it('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statements get an explicit error', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -46,7 +45,7 @@ test('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported stateme
     }
   }));
 
-test('a login without VIEW SERVER STATE gets Msg 300 then 297; a wrong password Msg 18456', () =>
+it('a login without VIEW SERVER STATE gets Msg 300 then 297; a wrong password Msg 18456', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
     const pool = await connect(sim, 'reader', 'Reader-Pw1!');
     try {
@@ -61,7 +60,7 @@ test('a login without VIEW SERVER STATE gets Msg 300 then 297; a wrong password 
     await assert.rejects(connect(sim, 'sa', 'wrong'), (e: any) => /Login failed for user 'sa'\./.test(e.message));
   }));
 
-test('USE changes the database; an unknown database is Msg 911', () =>
+it('USE changes the database; an unknown database is Msg 911', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {

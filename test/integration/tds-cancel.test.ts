@@ -1,6 +1,5 @@
 // ATTENTION (request.cancel()) while the handler is busy, and the RESETCONNECTION bit.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';

@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClientStatsRecorder, type ClientStatsSources } from '../../src/engine/clientStats';
 
@@ -23,7 +22,7 @@ function fakeSources(): ClientStatsSources & { enabled: boolean } {
   return s;
 }
 
-test('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
+it('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
   const src = fakeSources();
   const r = new ClientStatsRecorder(src);
   r.start();
@@ -34,7 +33,7 @@ test('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
   assert.equal(r.stop(5), s, 'stop is idempotent');
 });
 
-test('no calls: no per-call figure; misuse is an error', () => {
+it('no calls: no per-call figure; misuse is an error', () => {
   const r = new ClientStatsRecorder(fakeSources());
   assert.throws(() => r.stop(), /before start/);
   r.start();
@@ -42,7 +41,7 @@ test('no calls: no per-call figure; misuse is an error', () => {
   assert.equal(r.stop().cpuUsPerCall, null);
 });
 
-test('real process: a busy loop shows CPU, a blocked loop shows lag', async () => {
+it('real process: a busy loop shows CPU, a blocked loop shows lag', async () => {
   const r = new ClientStatsRecorder();
   r.start();
   await new Promise((res) => setTimeout(res, 30)); // let the delay monitor take a few samples
