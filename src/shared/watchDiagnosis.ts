@@ -104,15 +104,17 @@ export function diagnoseWatch(totals: RunTotals, window: readonly WatchTick[], c
     }
   }
 
+  // The baseline is the watch before the recent ticks (the whole watch's totals less the recent ticks).
   const recent = window.slice(-Math.max(1, Math.min(30, Math.floor(window.length / 3))));
-  const whole = totals.elapsedMs / 1000;
-  if (recent.length < window.length || whole > sec(recent)) {
+  const earlierSec = totals.elapsedMs / 1000 - sec(recent);
+  if (earlierSec > 0) {
     for (const [name, w] of Object.entries(totals.waits)) {
       if (isBenignWait(name)) continue;
-      const base = w.waitMs / whole;
-      const now = rateIn(recent, (t) => t.waits[name]?.waitMs ?? 0);
+      const recentMs = recent.reduce((a, t) => a + (t.waits[name]?.waitMs ?? 0), 0);
+      const base = Math.max(0, w.waitMs - recentMs) / earlierSec;
+      const now = recentMs / sec(recent);
       if (now >= WAIT_JUMP_MIN_MS_PER_SEC && now >= WAIT_JUMP_RATIO * base) {
-        out.push({ key: `wait-jump:${name}`, text: `${name} jumped to ${fmt(now)} ms/s in the last ${recent.length} ticks against ${fmt(base)} ms/s over the whole watch (thresholds: ${WAIT_JUMP_RATIO}x and ${WAIT_JUMP_MIN_MS_PER_SEC} ms/s).` });
+        out.push({ key: `wait-jump:${name}`, text: `${name} jumped to ${fmt(now)} ms/s in the last ${recent.length} ticks against ${fmt(base)} ms/s earlier in the watch (thresholds: ${WAIT_JUMP_RATIO}x and ${WAIT_JUMP_MIN_MS_PER_SEC} ms/s).` });
       }
     }
   }
