@@ -84,6 +84,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
   out(`${record.ticks} ticks over ${formatNumber(record.totals.elapsedMs / 1000)} s, ${record.marks.length} mark(s); status ${record.status}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
+  if (record.serverCpuMsPerTick != null) out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
   if (record.diagnosis.length) out(`\nWhat stands out:\n${record.diagnosis.map((d) => `- ${d}`).join('\n')}\n`);
   out(`\nSaved ${file} and ${path.join(outDir, record.samplesFile)}\n`);
   if (o.notebook) out(`Saved ${await writeWatchNotebookFile(outDir, o.notebook)}\n`);

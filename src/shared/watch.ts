@@ -107,6 +107,8 @@ export interface WatchRecord {
   marks: WatchMark[];
   /** Round trip of a tick as the client saw it, median and max (ms). */
   roundTripMs: { p50: number; max: number } | null;
+  /** Server CPU the watch's own session used, per tick on average (ms; sys.dm_exec_sessions.cpu_time), or null. */
+  serverCpuMsPerTick?: number | null;
   /** What stands out, computed from the whole watch at its end. */
   diagnosis: string[];
   samplesFile: string;

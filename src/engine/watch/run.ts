@@ -96,6 +96,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     parseWatchSample(await db.runFile('watch/tick', { top_requests: settings.topRequests, text_chars: settings.textChars }), Date.now());
   let baseline: WatchSample | undefined;
   let startMsTicks = 0;
+  let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
   const warned = new Set<string>();
   const sampler = new Sampler<WatchSample>({
@@ -103,6 +104,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     onProblem: (m) => note('warning', m),
     onSample: (e) => {
       if (!baseline) return;
+      if (e.afterGap) firstOwnCpu = null; // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
       const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
       baseline = e.sample;
@@ -131,6 +133,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
       const first = await sampler.sampleNow();
       baseline = first.sample;
       startMsTicks = first.sample.raw.msTicks;
+      firstOwnCpu = first.sample.ownCpuMs;
     } catch (err) {
       throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: identity.majorVersion, needs: 'VIEW SERVER STATE' });
     }
@@ -153,6 +156,9 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
   record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
   record.endedAt = new Date().toISOString();
+  if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
+    record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
+  }
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
   record.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
   if (failed) note('error', failed.message);

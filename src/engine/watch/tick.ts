@@ -13,12 +13,14 @@ export interface WatchSample {
   logFiles: Map<string, { writes: number; bytesWritten: number; ioStallWriteMs: number }>;
   requests: Omit<WatchRequest, 'nodeId'>[];
   waitingNow: WaitingNow[];
+  /** The monitor session's own CPU on the server so far (ms), or null when not returned. */
+  ownCpuMs: number | null;
 }
 
 const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : str(v));
 
 export function parseWatchSample(sets: Row[][], clientTime: number): WatchSample {
-  const [clock, spin, waits, latches, counters, logIo = [], pending = [], scheds, requests = [], waiting = []] = sets;
+  const [clock, spin, waits, latches, counters, logIo = [], pending = [], scheds, requests = [], waiting = [], own = []] = sets;
   // parseSample reads the experiments' layout; the watch's log rows are per database, so the lab log file is none.
   const raw = parseSample([clock, spin, waits, latches, counters, [], pending, scheds, []], clientTime);
   const logFiles = new Map<string, { writes: number; bytesWritten: number; ioStallWriteMs: number }>();
@@ -36,6 +38,7 @@ export function parseWatchSample(sets: Row[][], clientTime: number): WatchSample
       elapsedMs: num(r.total_elapsed_time), queryHash: nullable(r.query_hash), text: nullable(r.statement_start),
     })),
     waitingNow: waiting.map((r) => ({ waitType: str(r.wait_type), tasks: num(r.tasks), maxWaitMs: num(r.max_wait_ms), totalWaitMs: num(r.total_wait_ms) })),
+    ownCpuMs: own[0] ? num(own[0].cpu_time) : null,
   };
 }
 
