@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { connect, withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import { startBackground } from '../../tools/sim/model/background';
@@ -118,6 +119,18 @@ describe('spinlab watch against the simulator', function () {
       assert.ok(seq && seq.a === 0 && seq.b > 0, `the sequence latch appears after the mark: ${JSON.stringify(seq)}`);
       assert.ok(cmp.summary.some((s) => /METADATA_SEQUENCE_GENERATOR latch wait: only after the mark/.test(s)), cmp.summary.join(' | '));
       assert.throws(() => dropMark(tmp('empty'), 'x'), /holds no watch/);
+
+      // The watch as a notebook: valid for nbformat, the mark compared, charts as SVG, no password in it.
+      const nbFile = path.join(out, 'watch.ipynb');
+      const ex = await cli(['export', out, '--notebook', nbFile]);
+      assert.equal(ex.code, 0, ex.stderr);
+      const check = spawnSync('python3', ['-c', 'import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=4)\nnbformat.validate(nb)\nprint("valid", len(nb.cells))', nbFile], { encoding: 'utf8' });
+      assert.equal(check.status, 0, `nbformat rejects the watch notebook: ${check.stdout}${check.stderr}`);
+      const text = fs.readFileSync(nbFile, 'utf8');
+      assert.match(text, /ring buffer started/);
+      assert.match(text, /METADATA(\\\\)?_SEQUENCE(\\\\)?_GENERATOR latch wait: only after the mark/);
+      assert.match(text, /image\/svg\+xml/);
+      assert.ok(!text.includes(WATCHER.password), 'no password in the notebook');
     }));
 
   it('a login without VIEW SERVER STATE is told the GRANT, and nothing is left behind', () =>

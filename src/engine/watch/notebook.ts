@@ -7,10 +7,10 @@ import { formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
 import type { WatchRecord, WatchTick } from '../../shared/watch';
 import { compareWindows, windowFigures, windowsAroundMark } from '../../shared/watchCompare';
-import { loadSqlFile } from '../sqlFiles';
 import { displayData, NotebookBuilder, type Notebook } from '../notebook/nbformat';
 import { svgLineChart, type SvgSeries } from '../notebook/svgChart';
 import { mdEscape, tableOutput } from '../notebook/write';
+import { step } from '../notebook/replay';
 import { WatchHistory, type WatchPoint } from './history';
 import { forEachTick, readWatchRecord } from './read';
 
@@ -95,9 +95,9 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
   nb.sql('-- Top latches over the watch. This cell only carries outputs.', [tableOutput(['latch class', 'ms/s', 'waits/s'],
     latches.map(([k, l]) => [k, formatNumber(l.waitMs / sec), formatNumber(l.count / sec)]))], { spinlab: { role: 'results' } });
 
-  const tick = loadSqlFile('watch/tick');
+  const tick = step('The watch tick', 'watch/tick', { top_requests: r.settings.topRequests, text_chars: r.settings.textChars }, 'master');
   nb.markdown(`## The tick, to run by hand\n\nWhat Spinlock Lab sent every tick (needs ${mdEscape(tick.permission)}). Run it twice and subtract; it creates and changes nothing.`);
-  nb.sql(`DECLARE @top_requests int = ${r.settings.topRequests}, @text_chars int = ${r.settings.textChars};\n${tick.batches.join('\n')}`, [], { spinlab: { role: 'replay' } });
+  nb.sql(tick.sql, [], { spinlab: { role: 'replay' } });
   // The record travels in the metadata under its own key: the experiments' notebook reader does not mistake it.
   return nb.build({ spinlab_watch: record });
 }
