@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
-import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
+import { CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, waitFor } from '../helpers/host';
 import { listJournals } from '../../src/engine/journal';
 import { readExperiment } from '../../src/host/history';

@@ -34,7 +34,7 @@ function target(file: string, spec: string): { layer?: string; pkg?: string } {
 
 const allowedLayers: Record<string, string[]> = {
   shared: ['shared'],
-  db: ['db', 'engine', 'shared'], // client.ts loads SQL files through engine/sqlFiles
+  db: ['db', 'shared'],
   engine: ['engine', 'db', 'shared'],
   cli: ['cli', 'engine', 'db', 'shared'],
   host: ['host', 'engine', 'db', 'shared'],

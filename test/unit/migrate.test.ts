@@ -11,7 +11,16 @@ import { readExperiment } from '../../src/host/history';
 import { EXPERIMENT_SCHEMA_VERSION } from '../../src/shared/experiment';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
-const v1 = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Record<string, any>;
+/** The parts of the version 1 fixture these tests read; the rest passes through untouched. */
+interface V1Record {
+  schemaVersion: number;
+  scenario: { id: string; parameters: Record<string, unknown> };
+  knobs: { applied: unknown };
+  load?: { mode: string };
+  runs: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+const v1 = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as V1Record;
 
 it('the fixture is a version 1 record, which the current schema no longer accepts as it is', () => {
   const raw = v1();
@@ -26,13 +35,13 @@ it('version 1 -> 2: each run gets the experiment-level arm, preset is null, and 
   assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
   assert.equal(e.preset, null);
   for (const r of e.runs) {
-    assert.deepEqual(r.arm, { id: 'main', label: raw.scenario.id, scenarioId: raw.scenario.id, parameters: raw.scenario.parameters, knobs: raw.knobs.applied, mode: raw.load.mode });
+    assert.deepEqual(r.arm, { id: 'main', label: raw.scenario.id, scenarioId: raw.scenario.id, parameters: raw.scenario.parameters, knobs: raw.knobs.applied, mode: raw.load?.mode });
   }
   assert.equal(e.runs[0].arm.knobs.delayedDurability, 'FORCED');
   assert.equal(e.runs[0].arm.knobs.affinity?.spec, 'exclude-core0');
   assert.equal(e.runs[0].arm.parameters.batch_size, 2);
   // Everything else is untouched.
-  assert.deepEqual(e.runs.map((r) => r.totals), raw.runs.map((r: { totals: unknown }) => r.totals));
+  assert.deepEqual(e.runs.map((r) => r.totals), raw.runs.map((r) => r.totals));
   assert.equal(validateExperiment(e), null);
   // Arms are copies: changing one run's arm leaves the others and the experiment-level knobs alone.
   e.runs[0].arm.parameters.batch_size = 99;
@@ -49,7 +58,7 @@ it('the registry has a step for every older version; a newer record or one witho
 it('a damaged version 1 record is reported, not crashed on', () => {
   const raw = v1();
   delete raw.load;
-  raw.runs = [null, 5];
+  (raw as { runs: unknown }).runs = [null, 5];
   assert.throws(() => migrateExperiment(raw, 'damaged'), (e: Error) => e instanceof NotebookError && /damaged: the experiment record is not valid/.test(e.message));
 });
 

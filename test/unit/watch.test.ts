@@ -16,7 +16,7 @@ import { emptyRunTotals, addTickToTotals } from '../../src/shared/analysis';
 import { parseBackground } from '../../tools/sim/model/background';
 import { checkColumns } from '../../tools/sim/model/handlers/watch';
 import { SimModel } from '../../tools/sim/model/instance';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
+import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { BatchCall } from '../../tools/sim/model/statements';
 
 const SPINS = ['LOGCACHE_ACCESS', 'XDESMGR', 'LOGFLUSHQ', 'SOS_CACHESTORE', 'LOCK_HASH', 'SOS_SCHEDULER', 'SOS_SUSPEND_QUEUE', 'BLOCKER_ENUM'];

@@ -4,7 +4,7 @@
 // owns from startup (SpinlabSimBackground), so everything a watcher sees is there before it connects. Synthetic, as
 // every number the simulator serves.
 import type { WorkloadProfile } from './contention';
-import type { Database, SimModel } from './instance';
+import type { BackgroundSession, Database, SimModel } from './instance';
 
 export interface BackgroundSpec {
   scenario: 'disk-insert' | 'inmem-insert' | 'ring-buffer';
@@ -41,15 +41,6 @@ function shapeOf(scenario: BackgroundSpec['scenario']): Shape {
       return { table: 'dbo.spinlab_ring_slots', memoryOptimized: false, text: 'EXEC dbo.spinlab_ring_loop @rows = NULL, @run_ms = NULL, @mode = N\'push-pop\'',
         profile: { ...base, engine: 'disk', access: 'interpreted', operation: 'push', slotSource: 'sequence' } };
   }
-}
-
-export interface BackgroundSession {
-  spid: number;
-  scenario: string;
-  database: string;
-  /** The statement the session is "running", for sys.dm_exec_requests / sys.dm_exec_sql_text. */
-  text: string;
-  startedAt: Date;
 }
 
 /** Starts the background sessions; returns a stop function (the simulator calls it on close). */

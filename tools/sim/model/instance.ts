@@ -7,7 +7,6 @@ import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
 import { WorkloadResult, WorkloadRunner } from './workloads';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
-import type { BackgroundSession } from './background';
 
 export type Permission =
   | 'CONTROL SERVER'
@@ -78,6 +77,16 @@ export interface Database {
   properties: Map<string, string>;
   hasXtpFilegroup: boolean;
   objects: Map<string, SimObject>;
+}
+
+/** A session of the simulator's own workload (--background, model/background.ts). */
+export interface BackgroundSession {
+  spid: number;
+  scenario: string;
+  database: string;
+  /** The statement the session is "running", for sys.dm_exec_requests / sys.dm_exec_sql_text. */
+  text: string;
+  startedAt: Date;
 }
 
 export interface SessionInfo {
