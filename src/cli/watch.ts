@@ -15,7 +15,7 @@ import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { table } from '../engine/report';
 import { targetFromArgs, UsageError } from './commands';
 
-type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
 const int = (name: string, lo: number, hi: number) => (v: string) => {
   const n = Number(v);
@@ -80,7 +80,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
     else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);
     else if (p.kind === 'mark') err(`mark "${p.mark.name}" at ${(p.mark.t / 1000).toFixed(1)} s\n`);
     else if (!o.quiet) err(tickLine(p.tick));
-  }));
+  }), 'ending the watch; the ticks taken so far are kept');
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
   out(`${record.ticks} ticks over ${formatNumber(record.totals.elapsedMs / 1000)} s, ${record.marks.length} mark(s); status ${record.status}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
