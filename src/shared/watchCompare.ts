@@ -3,6 +3,7 @@
 // rows of ours to divide by). Pure.
 import { addTickToTotals, emptyRunTotals, summarizeComparison, topNames, percentChange, type ComparedFigure, type FigureDirection } from './analysis';
 import { isBenignWait } from './benign';
+import { MINOR_SPIN_SHARE, MINOR_WAIT_SHARE } from './armAnalysis';
 import type { RunTotals } from './experiment';
 import type { WatchMark, WatchTick } from './watch';
 
@@ -71,8 +72,23 @@ export function compareWindows(a: WindowFigures, b: WindowFigures, topN = 5): Wi
     figures.push(fig(`avgWaitMs:${name}`, `${name} ms per wait`, 'ms', avg(a.totals), avg(b.totals)));
   }
   named('latchMsPerSec', 'latch wait', 'ms/s', rates(a, latches), rates(b, latches));
-  // The experiments' sentences say "run A" and "run B"; here the two are windows of one watch.
-  const summary = summarizeComparison(figures).map((s) => s.replace(/\bin run A\b/g, a.label).replace(/\bin run B\b/g, b.label)
+  // The experiments' sentences say "run A" and "run B"; here the two are windows of one watch. As in the arms' view
+  // (armAnalysis.ts), backoffs are left to the table, and a name far below the leader of its kind in both windows
+  // would read as news ("only after the mark") while being noise.
+  const lead = (prefix: string) => Math.max(0, ...figures.filter((f) => f.key.startsWith(`${prefix}:`)).flatMap((f) => [f.a ?? 0, f.b ?? 0]));
+  const leads: Record<string, number> = { spinsPerSec: lead('spinsPerSec'), waitMsPerSec: lead('waitMsPerSec'), latchMsPerSec: lead('latchMsPerSec') };
+  const share: Record<string, number> = { spinsPerSec: MINOR_SPIN_SHARE, waitMsPerSec: MINOR_WAIT_SHARE, latchMsPerSec: MINOR_WAIT_SHARE };
+  const kept = new Set(figures.filter((f) => {
+    const kind = f.key.split(':')[0];
+    return !(kind in leads) || Math.max(f.a ?? 0, f.b ?? 0) >= leads[kind] * share[kind];
+  }).map((f) => f.key));
+  const matters = figures.filter((f) => {
+    const [kind, name] = f.key.split(':');
+    if (kind === 'backoffsPerSec') return false;
+    if (kind === 'avgWaitMs') return kept.has(`waitMsPerSec:${name}`);
+    return kept.has(f.key);
+  });
+  const summary = summarizeComparison(matters).map((s) => s.replace(/\bin run A\b/g, a.label).replace(/\bin run B\b/g, b.label)
     .replace('between the two runs', 'between the two windows'));
   return { a, b, figures, summary };
 }

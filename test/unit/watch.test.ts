@@ -102,6 +102,19 @@ describe('watch: ticks, windows, diagnosis', () => {
     assert.ok(c.summary.some((s) => s === 'WRITELOG wait 10.0x higher after the mark (500 vs 50 ms/s).'), c.summary.join(' | '));
   });
 
+  it('a name far below the leader of its kind stays in the table but out of the summary', () => {
+    const before = Array.from({ length: 5 }, (_, i) => tick(i));
+    const after = Array.from({ length: 5 }, (_, i) => {
+      const t = tick(i + 6);
+      t.spinlocks.SOS_TINY = { spins: 1, collisions: 1, backoffs: 1, sleepTime: 0 };
+      return t;
+    });
+    const c = compareWindows(windowFigures('before the mark', before), windowFigures('after the mark', after), 20);
+    assert.ok(c.figures.some((f) => f.key === 'spinsPerSec:SOS_TINY'), 'in the table');
+    assert.ok(!c.summary.some((s) => s.includes('SOS_TINY')), c.summary.join(' | '));
+    assert.ok(!c.summary.some((s) => s.includes('backoffs')), 'backoffs are left to the table');
+  });
+
   it('XDESMGR per transaction is named at its threshold and not below it', () => {
     const at = [tick(0, { xdesmgr: XDESMGR_SPINS_PER_TXN * 100, txns: 100 })];
     const below = [tick(0, { xdesmgr: XDESMGR_SPINS_PER_TXN * 100 - 100, txns: 100 })];
