@@ -18,6 +18,7 @@ import { checkColumns } from '../../tools/sim/model/handlers/watch';
 import { SimModel } from '../../tools/sim/model/instance';
 import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { BatchCall } from '../../tools/sim/model/statements';
+import { migrateExperiment, migrateWatch, NotebookError } from '../../src/engine/migrate';
 
 const SPINS = ['LOGCACHE_ACCESS', 'XDESMGR', 'LOGFLUSHQ', 'SOS_CACHESTORE', 'LOCK_HASH', 'SOS_SCHEDULER', 'SOS_SUSPEND_QUEUE', 'BLOCKER_ENUM'];
 
@@ -168,5 +169,19 @@ describe('simulator: --background and the watch tick', () => {
     assert.doesNotThrow(() => checkColumns(call, text));
     assert.throws(() => checkColumns(call, text.replace('r.query_hash', 'r.query_hashes')), (e: Error & { messages?: { number: number }[] }) => e.messages?.[0].number === 207);
     assert.throws(() => checkColumns(call, text.replace('wt.wait_duration_ms', 'wt.wait_time_ms')), /Invalid column name 'wait_time_ms'/);
+  });
+});
+
+describe('watch: the versioned record', () => {
+  const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
+
+  it('an older experiment record is migrated to version 3 as kind experiment; a watch is refused where an experiment is read, and the other way round', () => {
+    const e = migrateExperiment(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json');
+    assert.equal(e.schemaVersion, 3);
+    assert.equal(e.kind, 'experiment');
+    assert.throws(() => migrateWatch(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json'), (x: Error) => x instanceof NotebookError && /an experiment, not a watch/.test(x.message));
+    const watch = { ...JSON.parse(JSON.stringify(e)), kind: 'watch' } as Record<string, unknown>;
+    assert.throws(() => migrateExperiment(watch, 'w.json'), (x: Error) => x instanceof NotebookError && /this is a watch/.test(x.message) && /spinlab watch --compare/.test(x.message));
+    assert.throws(() => migrateWatch(watch, 'w.json'), (x: Error) => x instanceof NotebookError && /must have required property 'settings'/.test(x.message));
   });
 });
