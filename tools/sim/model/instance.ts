@@ -82,6 +82,16 @@ export interface Database {
   objects: Map<string, SimObject>;
 }
 
+/** A session of the simulator's own workload (--background, model/background.ts). */
+export interface BackgroundSession {
+  spid: number;
+  scenario: string;
+  database: string;
+  /** The statement the session is "running", for sys.dm_exec_requests / sys.dm_exec_sql_text. */
+  text: string;
+  startedAt: Date;
+}
+
 export interface SessionInfo {
   spid: number;
   login: string;
@@ -110,6 +120,8 @@ export class SimModel {
   readonly logins = new Map<string, LoginSpec>();
   readonly sessions = new Map<number, SessionInfo>();
   readonly databases = new Map<string, Database>();
+  /** The simulator's own workload sessions (--background), by spid. */
+  readonly background = new Map<number, BackgroundSession>();
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;
