@@ -7,8 +7,10 @@ import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
 import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
+import { conformToCatalog } from '../catalog';
 
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, v]));
+// Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
+export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
 
 export function findView(name: string): SystemView | undefined {
   const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');
@@ -102,8 +104,13 @@ const bool = (b: boolean | null): Typed => ({ v: b === null ? null : b ? 1 : 0, 
 
 export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
   switch (e.t) {
-    case 'lit':
+    case 'lit': {
+      // An integer constant outside the int range is numeric(p,0) in SQL Server (docs: "Constants", integer constants).
+      if (typeof e.v === 'number' && Number.isInteger(e.v) && (e.v > 2147483647 || e.v < -2147483648)) {
+        return { v: String(e.v), type: { type: 'decimal', precision: String(Math.abs(e.v)).length, scale: 0 } };
+      }
       return { v: e.v, type: typeof e.v === 'number' ? (Number.isInteger(e.v) ? T.int : T.float) : T.nvarchar(Math.max(1, String(e.v ?? '').length)) };
+    }
     case 'col': {
       if (e.qual && row.alias && e.qual !== row.alias && !(row.view ?? '').endsWith(e.qual)) throw new SqlError([err(4104, `The multi-part identifier "${e.qual}.${e.name}" could not be bound.`)]);
       const i = row.cols.findIndex((c) => c.name.toLowerCase() === e.name);
@@ -129,7 +136,11 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'like': {
       const x = evalExpr(ctx, e.e, row).v, p = evalExpr(ctx, e.pat, row).v;
       if (x === null || p === null) return bool(null);
-      return bool(likeToRegex(String(p)).test(String(x).trimEnd()) !== e.neg);
+      // LIKE on Unicode data (nchar/nvarchar) keeps trailing blanks significant; on non-Unicode data they are not
+      // (docs: LIKE, "Pattern matching by using LIKE"). So an nchar(128) name padded with blanks does not match '%:Databases'.
+      const xt = evalExpr(ctx, e.e, row).type, pt = evalExpr(ctx, e.pat, row).type;
+      const unicode = [xt, pt].some((t) => t.type === 'nvarchar' || t.type === 'nchar');
+      return bool(likeToRegex(String(p)).test(unicode ? String(x) : String(x).trimEnd()) !== e.neg);
     }
     case 'in': {
       const x = evalExpr(ctx, e.e, row).v;
