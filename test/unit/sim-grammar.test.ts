@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
 import { findSyntaxError, syntaxErrorMessage } from '../../tools/sim/grammar/tsql';
+import { checkNativeModule } from '../../tools/sim/grammar/native';
 
 describe('T-SQL grammar in the simulator', () => {
   it('parses every batch of every sql/ file (with its sp_executesql parameters declared)', () => {
@@ -48,5 +49,43 @@ describe('T-SQL grammar in the simulator', () => {
       'WITH c AS (SELECT 1 AS a) SELECT a FROM c;', 'ALTER SERVER CONFIGURATION SET PROCESS AFFINITY CPU = AUTO;']) {
       assert.equal(findSyntaxError(s), null, s);
     }
+  });
+});
+
+describe('natively compiled modules at CREATE time', () => {
+  const proc = (body: string, options = 'NATIVE_COMPILATION, SCHEMABINDING') =>
+    `CREATE PROCEDURE dbo.p @n int\nWITH ${options}\nAS\nBEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n${body}\nEND;`;
+
+  it('accepts every natively compiled module the product deploys, at every version', () => {
+    const refused: string[] = [];
+    for (const id of listSqlFiles()) {
+      loadSqlFile(id).batches.forEach((b, i) => {
+        for (let v = 13; v <= 17; v++) {
+          const m = checkNativeModule(b, v);
+          if (m) refused.push(`sql/${id}.sql batch ${i + 1} at ${v}: ${m.message}`);
+        }
+      });
+    }
+    assert.deepEqual(refused, []);
+  });
+
+  it('refuses what the docs list, with Msg 10794 on the line', () => {
+    const cases: [string, string][] = [
+      ['    DECLARE @x bigint = NEXT VALUE FOR dbo.s;', "The operator 'NEXT VALUE FOR' is not supported with natively compiled modules."],
+      ['    BEGIN TRANSACTION;', "The feature 'BEGIN TRANSACTION' is not supported with natively compiled modules."],
+      ["    SELECT c1 FROM dbo.t WHERE c2 LIKE N'a%';", "The operator 'LIKE' is not supported with natively compiled modules."],
+      ['    INSERT INTO dbo.t (c1) VALUES (1), (2);', "The feature 'multi-row INSERT ... VALUES statements' is not supported with natively compiled modules."],
+      ['    SELECT COALESCE(@n, 0);', "The function 'COALESCE' is not supported with natively compiled modules."],
+      ['    SET NOCOUNT ON;', "The set option 'SET' is not supported with natively compiled modules."],
+    ];
+    for (const [body, message] of cases) {
+      const m = checkNativeModule(proc(body), 16);
+      assert.ok(m, body);
+      assert.deepEqual([m.number, m.class, m.message, m.line], [10794, 16, message, 5]);
+    }
+    assert.equal(checkNativeModule(proc('    SELECT @n;', 'NATIVE_COMPILATION'), 16)?.number, 10794);
+    assert.equal(checkNativeModule(proc('    SELECT CASE WHEN @n = 1 THEN 1 ELSE 0 END;'), 13)?.message, "The feature 'CASE' is not supported with natively compiled modules.");
+    assert.equal(checkNativeModule(proc('    SELECT CASE WHEN @n = 1 THEN 1 ELSE 0 END;'), 14), null);
+    assert.equal(checkNativeModule('CREATE PROCEDURE dbo.q AS BEGIN BEGIN TRANSACTION; COMMIT; END;', 16), null, 'interpreted procedures are not checked');
   });
 });

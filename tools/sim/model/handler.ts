@@ -8,6 +8,7 @@ import type { SimModel } from './instance';
 import { runSelect } from './select';
 import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
+import { checkNativeModule } from '../grammar/native';
 import { BatchCall, recognise } from './statements';
 
 export class ModelHandler implements SimHandler {
@@ -58,6 +59,8 @@ export class ModelHandler implements SimHandler {
     // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
     const syntax = viaExecuteSql ? null : findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
+    const native = checkNativeModule(text, this.model.version);
+    if (native) return [native];
     const ref = recognise(text);
     if (ref) {
       const fault = this.faults.take(ref.fileId);
