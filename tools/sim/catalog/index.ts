@@ -105,3 +105,16 @@ export function undocumentedColumns(v: SystemView, ctx: QueryContext): string[] 
   const names = new Set(cat.map((c) => c.name.toLowerCase()));
   return v.columns(ctx).map((c) => c.name).filter((n) => !names.has(n.toLowerCase()));
 }
+
+/** sys.* view columns a batch names that the catalogue lacks in some supported version ('view.column@version'). */
+export function unknownColumns(refs: { view: string; column: string }[]): string[] {
+  const out: string[] = [];
+  for (const r of refs) {
+    const all = allCatalogColumns(r.view);
+    if (!all) { out.push(`${r.view} (not catalogued)`); continue; }
+    for (let v = MIN_VERSION; v <= MAX_VERSION; v++) {
+      if (!catalogColumns(r.view, v)!.some((c) => c.name === r.column)) out.push(`${r.view}.${r.column}@${v}`);
+    }
+  }
+  return out;
+}

@@ -7,12 +7,16 @@
 import { CharStreams } from 'antlr4ts/CharStreams';
 import { CommonTokenStream } from 'antlr4ts/CommonTokenStream';
 import type { Token } from 'antlr4ts/Token';
+import { BailErrorStrategy } from 'antlr4ts/BailErrorStrategy';
+import { PredictionMode } from 'antlr4ts/atn/PredictionMode';
+import type { ParseTree } from 'antlr4ts/tree/ParseTree';
 import { CaseChangingStream } from 'antlr4ts-sql/dist/src/models/CaseChangingStream';
 import { TSqlLexer } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlLexer';
 import { TSqlParser } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlParser';
 import type { ServerMessage } from '../tds/contract';
 import { RESERVED_KEYWORDS } from './keywords';
 import { applyShims } from './shims';
+import { stricterThanTheGrammar } from './strict';
 
 export interface SyntaxFault {
   /** 1-based line in the batch text as sent. */
@@ -20,6 +24,8 @@ export interface SyntaxFault {
   /** The token SQL Server would name ('near ...'). */
   near: string;
   keyword: boolean;
+  /** A name that cannot be bound (Msg 207) rather than a syntax error. */
+  invalidColumn?: boolean;
 }
 
 const cache = new Map<string, SyntaxFault | null>();
@@ -38,9 +44,27 @@ export function findSyntaxError(text: string, paramDeclaration = ''): SyntaxFaul
 
 /** The ERROR token SQL Server sends for a syntax fault. */
 export function syntaxErrorMessage(f: SyntaxFault): ServerMessage {
+  if (f.invalidColumn) return { kind: 'error', number: 207, state: 1, class: 16, message: `Invalid column name '${f.near}'.`, line: f.line };
   return f.keyword
     ? { kind: 'error', number: 156, state: 1, class: 15, message: `Incorrect syntax near the keyword '${f.near}'.`, line: f.line }
     : { kind: 'error', number: 102, state: 1, class: 15, message: `Incorrect syntax near '${f.near}'.`, line: f.line };
+}
+
+function sllParse(source: string): ParseTree | null {
+  const lexer = new TSqlLexer(new CaseChangingStream(CharStreams.fromString(source), true));
+  lexer.removeErrorListeners();
+  let lexError = false;
+  lexer.addErrorListener({ syntaxError: () => { lexError = true; } });
+  const parser = new TSqlParser(new CommonTokenStream(lexer));
+  parser.removeErrorListeners();
+  parser.interpreter.setPredictionMode(PredictionMode.SLL);
+  parser.errorHandler = new BailErrorStrategy();
+  try {
+    const tree = parser.tsql_file();
+    return lexError ? null : tree;
+  } catch {
+    return null;
+  }
 }
 
 function fault(text: string, tok: { line: number; start: number; stop: number }): SyntaxFault {
@@ -55,6 +79,15 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
   // so line numbers stay those of the statement text.
   const prefix = paramDeclaration.trim() ? `DECLARE ${paramDeclaration.trim()}; ` : '';
   const source = prefix + shimmed.text;
+  // Two-stage parse: the fast SLL mode decides almost every batch; only a batch it cannot parse is parsed again in full
+  // LL mode, which finds the error (the grammar's verdict is the same, only slower).
+  const fast = sllParse(source);
+  if (fast) {
+    const strict = stricterThanTheGrammar(fast, source);
+    if (!strict) return null;
+    const f = strict.at;
+    return { ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }), ...(strict.invalidColumn ? { invalidColumn: true } : {}) };
+  }
   const lexer = new TSqlLexer(new CaseChangingStream(CharStreams.fromString(source), true));
   const tokens = new CommonTokenStream(lexer);
   const parser = new TSqlParser(tokens);
@@ -74,7 +107,15 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
   lexer.addErrorListener({ syntaxError: (_r, _o, line, col) => at(undefined, line, col) });
   parser.removeErrorListeners();
   parser.addErrorListener({ syntaxError: (_r, offending, line, col) => at(offending as Token | undefined, line, col) });
-  parser.tsql_file();
+  const tree = parser.tsql_file();
+  if (!first) {
+    const strict = stricterThanTheGrammar(tree, source);
+    if (strict) first = strict.at;
+    if (strict?.invalidColumn) {
+      const f = strict.at;
+      return { ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }), invalidColumn: true };
+    }
+  }
   if (!first) return null;
   const f = first as { line: number; start: number; stop: number };
   // Positions in the source are those of the text as sent minus the prefix (the shims keep lengths and lines).
