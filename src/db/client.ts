@@ -220,7 +220,10 @@ function wrapError(err: unknown): Error {
 
 /** A syntax or compile error in a batch of a sql/ file, told as SQL Server does, with the file's line beside it. */
 function withFileLine(err: Error, file: SqlFile, batch: number): Error {
-  if (!(err instanceof DbError) || err.number === undefined || err.line === undefined || (err.severity ?? 0) < 11) return err;
+  // Only errors that refuse the text itself (syntax, names that do not bind, a native module refused at CREATE): for
+  // those the line is what a user needs. A runtime error (a lock timeout, a deadlock) keeps its own message.
+  const compile = err instanceof DbError && (err.severity === 15 || [207, 208, 2812, 10794].includes(err.number ?? 0));
+  if (!(err instanceof DbError) || !compile || err.number === undefined || err.line === undefined) return err;
   const fileLine = (file.batchLines?.[batch] ?? 1) + err.line - 1;
   const text = `Msg ${err.number}, Level ${err.severity}, State ${err.state ?? 1}, Line ${err.line}: ${err.message} (sql/${file.id}.sql, line ${fileLine})`;
   return new DbError(text, err.number, err.code, err.state, err.severity, err.all, err.line);
