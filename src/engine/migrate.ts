@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment';
-import { sqlRoot } from './sqlFiles';
+import { sqlRoot } from '../db/sqlFiles';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
 export class NotebookError extends Error {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
-import { sqlRoot } from './sqlFiles';
+import { sqlRoot } from '../db/sqlFiles';
 import type { ByParam, Condition, ParamSpec, ProcedureSpec, ScenarioManifest as ManifestShape, Step } from '../shared/params';
 
 export type { Condition, Step, ByParam, ProcedureSpec };

@@ -2,7 +2,6 @@
 // two-arm experiment (writelog: delayed durability DISABLED against FORCED) as the host posts them. The A/B summary
 // cites numbers that are in the data; doing the math shows its inputs; the WRITELOG diagnosis puts each figure beside
 // seed 003's. Screenshots: test-artifacts/browser/presets-{dark,light}.png and analysis-{dark,light}.png.
-import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +12,9 @@ import { runFigures, formatNumber } from '../../src/shared/analysis';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
 import { fill, launch, openPanel, root, startHarness, waitForPosted, type Harness, type Panel, type Theme } from './harness';
+
+// One suite per file: its before/after hooks start and stop this file's browser and harness only.
+describe("the Presets section and analysis views in Chromium", () => {
 
 let browser: Browser;
 let harness: Harness;
@@ -84,7 +86,7 @@ async function withPanel(theme: Theme, fn: (p: Panel) => Promise<void>): Promise
   }
 }
 
-test('Presets: pick one, read its seed, question and plan for this server, change settings as typed, Run posts runPreset', () =>
+it('Presets: pick one, read its seed, question and plan for this server, change settings as typed, Run posts runPreset', () =>
   withPanel('dark', async (p) => {
     await p.page.waitForSelector('#preset-plan[data-state="current"]');
     assert.match(await p.page.textContent('#preset-about') ?? '', /000_6b368195e47da490\.txt/);
@@ -124,7 +126,7 @@ test('Presets: pick one, read its seed, question and plan for this server, chang
     await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, 'presets-dark.png') });
   }));
 
-test('the analysis views of a two-arm preset experiment: A/B figures and a summary from the numbers, doing the math, WRITELOG diagnosis', () =>
+it('the analysis views of a two-arm preset experiment: A/B figures and a summary from the numbers, doing the math, WRITELOG diagnosis', () =>
   withPanel('dark', async (p) => {
     for (const record of experiment.runs) await p.send({ type: 'runEnd', payload: { experimentId: experiment.id, record } });
     await p.page.waitForSelector('#ab-compare .ab-summary li');
@@ -171,7 +173,7 @@ test('the analysis views of a two-arm preset experiment: A/B figures and a summa
   }));
 
 for (const theme of ['dark', 'light'] as Theme[]) {
-  test(`screenshot of the analysis views in the ${theme} theme`, () =>
+  it(`screenshot of the analysis views in the ${theme} theme`, () =>
     withPanel(theme, async (p) => {
       for (const record of experiment.runs) await p.send({ type: 'runEnd', payload: { experimentId: experiment.id, record } });
       await p.page.waitForSelector('#writelog-diagnosis');
@@ -182,3 +184,4 @@ for (const theme of ['dark', 'light'] as Theme[]) {
       await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, `presets-${theme}.png`) });
     }));
 }
+});

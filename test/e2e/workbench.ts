@@ -37,7 +37,7 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
   const input = widget.locator('.quick-input-box input');
   const row = widget.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(title) }) }).first();
   const deadline = Date.now() + timeoutMs;
-  let lastError = '';
+  let lastError: string;
   for (;;) {
     try {
       if (await widget.isVisible()) {
@@ -61,7 +61,7 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
       lastError = (e as Error).message.split('\n')[0];
       if (Date.now() < deadline) continue;
       const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`);
+      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`, { cause: e });
     }
   }
   const focused = widget.locator('.monaco-list-row.focused .label-name');

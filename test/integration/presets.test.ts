@@ -2,7 +2,6 @@
 // simulator reproduces the direction of each seed post's finding through them, as its contention model promises
 // (tools/sim/model/contention.ts, R2-R8). After each preset the server's knobs are back and no journal is left. A
 // one-node server gets the preset's adaptation instead of a failure.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -73,7 +72,7 @@ function run(e: Experiment, arm: string, threads?: number): RunRecord {
 }
 const spinsPerRow = (r: RunRecord, name: string) => runFigures(r).spinsPerRow[name] ?? 0;
 
-test('spinlab scenarios --json lists the five presets, each with its seed file, question, needs and defaults', async () => {
+it('spinlab scenarios --json lists the five presets, each with its seed file, question, needs and defaults', async () => {
   const { code, out } = await spinlab(['scenarios', '--json']);
   assert.equal(code, 0);
   const j = JSON.parse(out) as { scenarios: { id: string }[]; presets: { id: string; seed: string; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
@@ -89,7 +88,7 @@ test('spinlab scenarios --json lists the five presets, each with its seed file, 
   if (fs.existsSync(seeds)) for (const p of j.presets) assert.ok(fs.existsSync(path.join(seeds, p.seed)), p.seed);
 });
 
-test('bad preset settings get a clear error naming the allowed values, before any connection', async () => {
+it('bad preset settings get a clear error naming the allowed values, before any connection', async () => {
   const r = await spinlab(['run', '--preset', 'writelog', '--set', 'batch_size=0', '--set', 'affinity=numa:7', '--threads', '0', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x']).catch((e: Error) => ({ code: -1, out: e.message }));
   assert.match(r.out, /batch_size .*allowed: a whole number from 1 to 1000/);
   assert.match(r.out, /affinity .*allowed: one of exclude-core0, unchanged/);
@@ -98,7 +97,7 @@ test('bad preset settings get a clear error naming the allowed values, before an
   await assert.rejects(spinlab(['run', '--preset', 'writelog', '--affinity', 'auto', '-c', 'Server=x']), /set by the preset's arms/);
 });
 
-test('every preset on a two-node server with In-Memory OLTP reproduces its seed\'s direction', () =>
+it('every preset on a two-node server with In-Memory OLTP reproduces its seed\'s direction', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     // 000: off the log writer's node, LOGCACHE_ACCESS spins more per row and the same rows take longer (R2).
     {
@@ -159,7 +158,7 @@ test('every preset on a two-node server with In-Memory OLTP reproduces its seed\
     }
   }));
 
-test('a one-node server: numa-logwriter says so and runs the core-0 comparison instead of failing', () =>
+it('a one-node server: numa-logwriter says so and runs the core-0 comparison instead of failing', () =>
   withSim({ topology: '1x4x2' }, async (sim) => {
     const { e, out } = await runPreset(sim, 'numa-logwriter', ['--duration', '1s', '--set', 'seed_rows=1000', '--set', 'in_memory=false']);
     assert.match(e.preset!.notes.join('\n'), /one NUMA node: the node comparison is not possible; running the core-0 comparison/);
@@ -168,7 +167,7 @@ test('a one-node server: numa-logwriter says so and runs the core-0 comparison i
     assert.ok(spinsPerRow(run(e, 'without-core0'), 'LOGCACHE_ACCESS') < spinsPerRow(run(e, 'with-core0'), 'LOGCACHE_ACCESS'));
   }));
 
-test('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
+it('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     const target = targetFromArgs(connection(sim), {});
     const disk = { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 };

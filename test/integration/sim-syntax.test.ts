@@ -1,11 +1,10 @@
 // A typo in a procedure body of a sql/ file fails at deploy with SQL Server's syntax error and the line, through the
 // product's own client (DbSession.runFile) against the simulator's grammar check.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession, DbError } from '../../src/db/client';
-import { parseSqlFile, sqlRoot } from '../../src/engine/sqlFiles';
+import { parseSqlFile, sqlRoot } from '../../src/db/sqlFiles';
 import { targetFromArgs } from '../../src/cli/commands';
 import { SIM_PASSWORD, withSim } from '../helpers/sim-client';
 

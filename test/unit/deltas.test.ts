@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { computeTick, type TickContext, type TickResult } from '../../src/engine/deltas';
@@ -12,7 +11,7 @@ function tickOf(r: TickResult): Tick {
   return (r as Extract<TickResult, { kind: 'tick' }>).tick;
 }
 
-test('deltas and rates over the server interval, only entries that moved', () => {
+it('deltas and rates over the server interval, only entries that moved', () => {
   const prev = sample({
     msTicks: 11_000,
     spins: { LOGCACHE_ACCESS: 1000, LOCK_HASH: 50, IDLE: 7 },
@@ -83,20 +82,20 @@ test('deltas and rates over the server interval, only entries that moved', () =>
   assert.equal(t.gap, undefined);
 });
 
-test('the gap flag is carried; no log file means no write stall', () => {
+it('the gap flag is carried; no log file means no write stall', () => {
   const t = tickOf(computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 12_000 }), { ...ctx, gap: true }));
   assert.equal(t.gap, true);
   assert.equal(t.log.avgWriteStallMs, null);
   assert.equal(t.rowsPerSec, 0);
 });
 
-test('an interval with log file but no writes has no average stall rather than 0/0', () => {
+it('an interval with log file but no writes has no average stall rather than 0/0', () => {
   const lf = { writes: 10, bytesWritten: 100, ioStallWriteMs: 5 };
   const t = tickOf(computeTick(sample({ msTicks: 11_000, logFile: lf }), sample({ msTicks: 12_000, logFile: lf }), ctx));
   assert.equal(t.log.avgWriteStallMs, null);
 });
 
-test('missing counters are warned about, not invented', () => {
+it('missing counters are warned about, not invented', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 12_000 }), ctx);
   assert.equal(r.kind, 'tick');
   if (r.kind !== 'tick') return;
@@ -104,7 +103,7 @@ test('missing counters are warned about, not invented', () => {
   assert.ok(r.warnings.some((w) => w.includes("'Transactions/sec'") && w.includes(DB)), r.warnings.join('\n'));
 });
 
-test('a changed start time is a server restart', () => {
+it('a changed start time is a server restart', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, spins: { A: 10 } }),
     sample({ msTicks: 900_000, spins: { A: 20 }, startTime: '2024-02-02T00:00:00.000Z' }),
@@ -117,18 +116,18 @@ test('a changed start time is a server restart', () => {
   assert.match(r.message, /2024-02-02/);
 });
 
-test('ms_ticks going backwards is a server restart', () => {
+it('ms_ticks going backwards is a server restart', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 500 }), ctx);
   assert.equal(r.kind, 'restart');
   assert.equal(r.kind === 'restart' && r.cause, 'server-restart');
 });
 
-test('the same ms_ticks twice is skipped, not divided by zero', () => {
+it('the same ms_ticks twice is skipped, not divided by zero', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 11_000 }), ctx);
   assert.equal(r.kind, 'skip');
 });
 
-test('a spinlock going backwards is a counter reset naming it, never a negative delta', () => {
+it('a spinlock going backwards is a counter reset naming it, never a negative delta', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, spins: { LOGCACHE_ACCESS: 1000, B: 5 } }),
     sample({ msTicks: 12_000, spins: { LOGCACHE_ACCESS: 10, B: 6 } }),
@@ -141,7 +140,7 @@ test('a spinlock going backwards is a counter reset naming it, never a negative 
   assert.match(r.message, /DBCC SQLPERF/);
 });
 
-test('a wait row that disappears fell to zero: a reset', () => {
+it('a wait row that disappears fell to zero: a reset', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, waits: { WRITELOG: [3, 3] } }),
     sample({ msTicks: 12_000, waits: {} }),
@@ -151,7 +150,7 @@ test('a wait row that disappears fell to zero: a reset', () => {
   assert.ok(r.kind === 'restart' && r.counters[0].includes('WRITELOG'));
 });
 
-test('a perf counter or table counter going backwards is a reset', () => {
+it('a perf counter or table counter going backwards is a reset', () => {
   const r1 = computeTick(sample({ msTicks: 11_000, transactions: 50 }), sample({ msTicks: 12_000, transactions: 3 }), ctx);
   assert.equal(r1.kind === 'restart' && r1.cause, 'counter-reset');
   const r2 = computeTick(
@@ -162,7 +161,7 @@ test('a perf counter or table counter going backwards is a reset', () => {
   assert.equal(r2.kind === 'restart' && r2.cause, 'counter-reset');
 });
 
-test('table names match with or without schema and brackets', () => {
+it('table names match with or without schema and brackets', () => {
   const t = tickOf(
     computeTick(
       sample({ msTicks: 11_000, rows: { '[dbo].[MyBigTable]': [0, 0] } }),
@@ -173,7 +172,7 @@ test('table names match with or without schema and brackets', () => {
   assert.equal(t.rows, 15);
 });
 
-test('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken as is', () => {
+it('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken as is', () => {
   const mk = (ms: number, v: number) => {
     const s = sample({ msTicks: ms });
     s.counters.push(counter('SQLServer:Databases', 'Log Flush Wait Time', DB, v, 65792));
@@ -183,7 +182,7 @@ test('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken 
   assert.equal(t.log.flushWaitTimeMs, 7, 'a point value may go down and is not a reset');
 });
 
-test('CPU: offline schedulers and schedulers without a baseline are left out; a node is at most 100 %', () => {
+it('CPU: offline schedulers and schedulers without a baseline are left out; a node is at most 100 %', () => {
   const prev = sample({ msTicks: 11_000, cpu: [[0, 100], [0, 100], [1, 100]] });
   const cur = sample({ msTicks: 12_000, cpu: [[0, 1110], [0, 600, false], [1, 150], [1, 999_999]] });
   const t = tickOf(computeTick(prev, cur, ctx));
@@ -192,7 +191,7 @@ test('CPU: offline schedulers and schedulers without a baseline are left out; a 
   assert.equal(t.onlineSchedulers, 3);
 });
 
-test('property: monotone counters give non-negative deltas that add up to last - first', () => {
+it('property: monotone counters give non-negative deltas that add up to last - first', () => {
   const names = ['LOGCACHE_ACCESS', 'LOCK_HASH', 'SOS_CACHESTORE', 'XDESMGR'];
   const step = fc.record({
     dt: fc.integer({ min: 1, max: 5000 }),
@@ -234,7 +233,7 @@ test('property: monotone counters give non-negative deltas that add up to last -
   );
 });
 
-test('property: any counter lower in cur than in prev gives a verdict, never a tick', () => {
+it('property: any counter lower in cur than in prev gives a verdict, never a tick', () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 1e9 }),

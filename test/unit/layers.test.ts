@@ -1,7 +1,6 @@
 // The one-way layers of docs/panel.md, checked on the sources: extension -> host -> engine -> db/shared, and
 // webview -> shared. The engine and host never import vscode; nothing but src/db imports the driver; nothing on the
 // Node side imports the webview, and the webview imports nothing outside src/webview and src/shared.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,7 +34,7 @@ function target(file: string, spec: string): { layer?: string; pkg?: string } {
 
 const allowedLayers: Record<string, string[]> = {
   shared: ['shared'],
-  db: ['db', 'engine', 'shared'], // client.ts loads SQL files through engine/sqlFiles
+  db: ['db', 'shared'],
   engine: ['engine', 'db', 'shared'],
   cli: ['cli', 'engine', 'db', 'shared'],
   host: ['host', 'engine', 'db', 'shared'],
@@ -46,7 +45,7 @@ const allowedLayers: Record<string, string[]> = {
 const driverPackages = new Set(['mssql', 'tedious']);
 const hostOnlyPackages = new Set(['vscode', 'azdata']);
 
-test('every source file imports only from the layers below it', () => {
+it('every source file imports only from the layers below it', () => {
   const problems: string[] = [];
   for (const [layer, allowed] of Object.entries(allowedLayers)) {
     for (const file of files(path.join(src, layer))) {
@@ -68,7 +67,7 @@ test('every source file imports only from the layers below it', () => {
   assert.deepEqual(problems, []);
 });
 
-test('the layer check sees the imports it is meant to police', () => {
+it('the layer check sees the imports it is meant to police', () => {
   // Guards the regex above: if it stopped matching, the first test would pass vacuously.
   const client = path.join(src, 'db', 'client.ts');
   assert.ok(imports(client).includes('mssql'));

@@ -1,13 +1,13 @@
 // The simulator's syntax check: the independent T-SQL grammar (antlr4ts-sql) plus the documented shims accept every
 // batch the product sends and answer a typo as SQL Server does (Msg 102/156, level 15, the line in the batch).
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 import { findSyntaxError, syntaxErrorMessage } from '../../tools/sim/grammar/tsql';
 import { checkNativeModule } from '../../tools/sim/grammar/native';
 
 describe('T-SQL grammar in the simulator', () => {
-  it('parses every batch of every sql/ file (with its sp_executesql parameters declared)', () => {
+  it('parses every batch of every sql/ file (with its sp_executesql parameters declared)', function () {
+    this.timeout(300_000);
     const failed: string[] = [];
     for (const id of listSqlFiles()) {
       const f = loadSqlFile(id);
@@ -56,7 +56,8 @@ describe('natively compiled modules at CREATE time', () => {
   const proc = (body: string, options = 'NATIVE_COMPILATION, SCHEMABINDING') =>
     `CREATE PROCEDURE dbo.p @n int\nWITH ${options}\nAS\nBEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n${body}\nEND;`;
 
-  it('accepts every natively compiled module the product deploys, at every version', () => {
+  it('accepts every natively compiled module the product deploys, at every version', function () {
+    this.timeout(120_000);
     const refused: string[] = [];
     for (const id of listSqlFiles()) {
       loadSqlFile(id).batches.forEach((b, i) => {

@@ -4,7 +4,8 @@
 // row), and the WRITELOG diagnosis (each figure beside seed 003's threshold, with its verdict).
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatNumber } from '../../shared/analysis';
-import { ACTIVE, type App } from '../app';
+import { ACTIVE } from '../model/viewState';
+import type { ViewContext } from './context';
 import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
 import { exactNumber } from '../model/format';
 import { section } from './common';
@@ -29,7 +30,7 @@ function abTable(v: AbView): TemplateResult {
   </table></div>`;
 }
 
-function abCompare(app: App, e: ShownExperiment): TemplateResult | typeof nothing {
+function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeof nothing {
   const views = abViews(e);
   if (!views.length) {
     app.abChart.update(null, null);
@@ -100,7 +101,7 @@ function writelogView(e: ShownExperiment): TemplateResult | typeof nothing {
   </div>`;
 }
 
-export function armAnalysisView(app: App): TemplateResult {
+export function armAnalysisView(app: ViewContext): TemplateResult {
   return section(app, 'analysis', 'Analysis', () => {
     const e = app.shownExperiment();
     const choices = [...app.experiments.values()];

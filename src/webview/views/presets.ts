@@ -6,11 +6,11 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { checkPresetForm, planOf, presetLoadWords, presetPayload, type PresetFormCheck } from '../model/presetForm';
 import { checkedOf, field, inputValue, section } from './common';
 
-function settingField(app: App, p: ParamSpec, check: PresetFormCheck): TemplateResult {
+function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): TemplateResult {
   const id = `preset-setting-${p.name}`;
   const form = app.presetForm!;
   const raw = Object.prototype.hasOwnProperty.call(form.settings, p.name) ? form.settings[p.name] : p.default;
@@ -31,7 +31,7 @@ function settingField(app: App, p: ParamSpec, check: PresetFormCheck): TemplateR
       aria-describedby=${err ? `${id}-error` : `${id}-help`} @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`, err, help);
 }
 
-function loadField(app: App, key: Exclude<keyof PresetLoadInput, 'mode'>, label: string, placeholder: string, check: PresetFormCheck): TemplateResult {
+function loadField(app: ViewContext, key: Exclude<keyof PresetLoadInput, 'mode'>, label: string, placeholder: string, check: PresetFormCheck): TemplateResult {
   const id = `preset-${key}`;
   const err = check.loadErrors[key] ?? null;
   return field(id, label, html`<vscode-textfield id=${id} .value=${app.presetForm!.load[key]} placeholder=${placeholder} ?invalid=${Boolean(err)}
@@ -64,7 +64,7 @@ function planView(plan: PresetPlanView | null, current: boolean, connected: bool
   </div>`;
 }
 
-function blocker(app: App, check: PresetFormCheck, plan: PresetPlanView | null): string | null {
+function blocker(app: ViewContext, check: PresetFormCheck, plan: PresetPlanView | null): string | null {
   const s = app.state;
   if (!s || s.connection.status !== 'connected') return 'Connect to a server first.';
   if (s.journal) return 'Restore the server settings first (see the banner above).';
@@ -75,7 +75,7 @@ function blocker(app: App, check: PresetFormCheck, plan: PresetPlanView | null):
   return null;
 }
 
-export function presetsView(app: App): TemplateResult {
+export function presetsView(app: ViewContext): TemplateResult {
   const s = app.state;
   const form = app.presetForm;
   const summaryNote = form ? s?.presets.find((p) => p.id === form.presetId)?.name : undefined;

@@ -1,6 +1,5 @@
 // The Presets form checked as typed (every setting and load field, blanks meaning the preset's own), the plan shown
 // only when made with the form's settings, and the analysis views' data for a two-arm experiment.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presetSummaries } from '../../../src/host/presetPlans';
 import { checkPresetForm, planOf, presetForm, presetPayload } from '../../../src/webview/model/presetForm';
@@ -10,7 +9,7 @@ import * as b from '../../helpers/builders';
 
 const presets = presetSummaries();
 
-test('preset settings and load are checked as typed; blanks are the preset\'s own', () => {
+it('preset settings and load are checked as typed; blanks are the preset\'s own', () => {
   const f = presetForm('writelog');
   let c = checkPresetForm(f, presets);
   assert.equal(c.valid, true);
@@ -27,7 +26,7 @@ test('preset settings and load are checked as typed; blanks are the preset\'s ow
   assert.equal(checkPresetForm(presetForm('nope'), presets).preset, null);
 });
 
-test('the plan shown is current only when the host made it with the form\'s settings', () => {
+it('the plan shown is current only when the host made it with the form\'s settings', () => {
   const f = presetForm('writelog');
   const plan = (settings: PresetPlanView['settings'], threads = ''): PresetPlanView => ({
     presetId: 'writelog', settings, load: { mode: 'server-loop', threads, duration: '', rows: '', warmup: '', interval: '' }, arms: [], comparisons: [], notes: [], problems: [] });
@@ -50,7 +49,7 @@ function twoArms(): ShownExperiment {
   };
 }
 
-test('analysis data: A/B per thread count, arms overlaid, the math with its inputs, the WRITELOG diagnosis', () => {
+it('analysis data: A/B per thread count, arms overlaid, the math with its inputs, the WRITELOG diagnosis', () => {
   const e = twoArms();
   const ab = abViews(e);
   assert.equal(ab.length, 1);

@@ -6,7 +6,7 @@
 //   - BEGIN ATOMIC WITH ( <atomic_block_option> , ... )   (docs: "ATOMIC Blocks in Native Procedures")
 // Anything that does not match these exact documented shapes is left alone for the grammar to reject.
 import { RESERVED_KEYWORDS } from './keywords';
-import type { SyntaxFault } from './tsql';
+import type { SyntaxFault } from './fault';
 
 const NAME = String.raw`(?:\[[^\]]+\]|[A-Za-z_#][\w@$#]*)`;
 const MULTIPART = String.raw`${NAME}(?:\s*\.\s*${NAME}){0,3}`;

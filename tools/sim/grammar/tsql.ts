@@ -15,18 +15,11 @@ import { TSqlLexer } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlLexer';
 import { TSqlParser } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlParser';
 import type { ServerMessage } from '../tds/contract';
 import { RESERVED_KEYWORDS } from './keywords';
+import type { SyntaxFault } from './fault';
 import { applyShims } from './shims';
 import { stricterThanTheGrammar } from './strict';
 
-export interface SyntaxFault {
-  /** 1-based line in the batch text as sent. */
-  line: number;
-  /** The token SQL Server would name ('near ...'). */
-  near: string;
-  keyword: boolean;
-  /** A name that cannot be bound (Msg 207) rather than a syntax error. */
-  invalidColumn?: boolean;
-}
+export type { SyntaxFault } from './fault';
 
 const cache = new Map<string, SyntaxFault | null>();
 const CACHE_MAX = 5000;
