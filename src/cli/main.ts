@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ParamError } from '../shared/params';
 import { listScenarios } from '../engine/scenarios';
+import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
@@ -21,20 +22,20 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   const conn = () => new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
   const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
 
-  program.command('scenarios').description('list the scenarios and their parameters, and the presets that reproduce each seed post')
+  program.command('scenarios').description('list the scenarios and their parameters, and the presets that reproduce each post')
     .option('--json', 'machine-readable output: { scenarios, presets }')
     .action((o: { json?: boolean }) => {
       const list = listScenarios();
       const presets = listPresets();
-      if (o.json) return out(JSON.stringify({ scenarios: list, presets: presets.map(describePreset) }, null, 2) + '\n');
+      if (o.json) return out(JSON.stringify({ scenarios: list.map((s) => ({ ...s, posts: s.posts.map(getPost) })), presets: presets.map(describePreset) }, null, 2) + '\n');
       out('Scenarios (spinlab run --scenario ID)\n\n');
       for (const s of list) {
-        out(`${s.id}  ${s.name}  (seed ${s.seed})\n  ${s.description}\n`);
+        out(`${s.id}  ${s.name}\n  ${s.description}\n  from ${citePosts(s.posts)}\n`);
         for (const p of s.parameters) out(`    --set ${p.name}=${p.default}  ${p.label}${p.values ? ` [${p.values.join('|')}]` : p.min !== undefined ? ` [${p.min}..${p.max}]` : ''}${p.unit ? ` ${p.unit}` : ''}\n`);
       }
-      out('\nPresets: one per seed post (spinlab run --preset ID)\n\n');
+      out('\nPresets: one per post (spinlab run --preset ID)\n\n');
       for (const p of presets) {
-        out(`${p.id}  ${p.name}  (seed ${p.seed})\n  ${p.question}\n`);
+        out(`${p.id}  ${p.name}\n  ${p.question}\n  reproduces ${citePost(p.post)}\n`);
         if (p.needs.length) out(`  needs ${p.needs.join(' and ')} for every comparison; without, it runs what it can and says so\n`);
         const load = [p.load.rows ? `--rows ${p.load.rows}` : `--duration ${p.load.duration}`, `--warmup ${p.load.warmup}`, `--interval ${p.load.interval}`].join(' ');
         out(`    --threads: ${p.threads}\n    ${load}\n`);
@@ -56,7 +57,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
     .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
 
-  program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces a seed post, and print the results')
+  program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces one of the posts it is built on, and print the results')
     .addOption(conn()).option('--scenario <id>', 'scenario id (spinlab scenarios)')
     .option('--preset <id>', 'a preset: numa-logwriter, isolate-core0, xdesmgr-batch, writelog, ring-buffer (spinlab scenarios lists their settings)')
     .option('--threads <list>', 'thread counts, run in order (e.g. 1,2,4,8; default 1,2,4, or the preset\'s, which follow the server)')

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, Tick } from './experiment';
 import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
+import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
@@ -51,7 +52,8 @@ export interface ScenarioSummary {
   id: string;
   name: string;
   description: string;
-  seeds: string[];
+  /** The posts that use the scenario (src/shared/posts.ts), the one it comes from first. */
+  posts: PostId[];
   unit: string;
   parameters: ParamSpec[];
   /** The scenario needs In-Memory OLTP when any of these conditions holds ({} = always). */
@@ -122,8 +124,8 @@ export type PresetViewKind = 'ab' | 'scaling' | 'math' | 'writelog';
 export interface PresetSummary {
   id: string;
   name: string;
-  /** The seed post's file name. */
-  seed: string;
+  /** The post whose experiment it reproduces (src/shared/posts.ts). */
+  post: PostId;
   question: string;
   /** What the full experiment needs ('two NUMA nodes', 'In-Memory OLTP'); a server without it gets an adapted plan. */
   needs: string[];
@@ -132,7 +134,7 @@ export interface PresetSummary {
   /** The preset's own load settings, as written (blank: the other one of duration / rows is used). */
   load: { duration: string; rows: string; warmup: string; interval: string; threads: string };
   views: PresetViewKind[];
-  /** Names the seed reasons with. */
+  /** Names the post reasons with. */
   watch: string[];
 }
 
@@ -176,7 +178,7 @@ export type PresetLoadInput = RunSettings;
 export interface PresetAnalysisInfo {
   id: string;
   name: string;
-  seed: string;
+  post: PostId;
   question: string;
   notes: string[];
   views: PresetViewKind[];

@@ -141,9 +141,9 @@ export async function workbenchThemeKind(page: Page): Promise<string> {
 
 /**
  * Switches the colour theme the way a user does: 'Preferences: Color Theme', type the theme's name, Enter; then waits
- * until the workbench shows it (`kind`: 'light' or 'dark').
+ * until the workbench shows it (`kind`: 'light', 'dark' or 'hc-dark').
  */
-export async function setColorTheme(page: Page, theme: string, kind: 'light' | 'dark'): Promise<void> {
+export async function setColorTheme(page: Page, theme: string, kind: 'light' | 'dark' | 'hc-dark'): Promise<void> {
   await runCommand(page, 'Preferences: Color Theme', { opensQuickPick: true });
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');

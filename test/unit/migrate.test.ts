@@ -9,6 +9,7 @@ import { EXPERIMENT_MIGRATIONS, migrateExperiment, NotebookError, upgradeExperim
 import { readExperimentFile } from '../../src/engine/notebook/export';
 import { readExperiment } from '../../src/host/history';
 import { EXPERIMENT_SCHEMA_VERSION } from '../../src/shared/experiment';
+import { getPost } from '../../src/shared/posts';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
 /** The parts of the version 1 fixture these tests read; the rest passes through untouched. */
@@ -47,6 +48,27 @@ it('version 1 -> 2: each run gets the experiment-level arm, preset is null, and 
   e.runs[0].arm.parameters.batch_size = 99;
   assert.equal(e.runs[1].arm.parameters.batch_size, 2);
   assert.equal(e.scenario.parameters.batch_size, 2);
+});
+
+/** A version 2 record of a preset run, as version 2 wrote it: the preset's post under `seed`, as our file name. */
+function v2Preset(seed: unknown): Record<string, unknown> {
+  const e = EXPERIMENT_MIGRATIONS[1](v1()) as Record<string, unknown>;
+  e.preset = { id: 'writelog', seed, question: 'Does FORCED take WRITELOG away?', notes: [] };
+  return e;
+}
+
+it('version 2 -> 3: the preset\'s file name becomes the post it names, cited by title from the catalogue', () => {
+  const e = migrateExperiment(v2Preset('003_91849d3d42cb46a9.txt'), 'v2');
+  assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
+  assert.equal(e.preset?.post, 'writelog-at-scale');
+  assert.equal('seed' in (e.preset ?? {}), false, 'the file name is gone');
+  assert.equal(getPost(e.preset!.post).title, 'WRITELOG At Scale: Going Beyond "You need faster disks"');
+  assert.equal(migrateExperiment(v2Preset('000_6b368195e47da490.txt'), 'v2').preset?.post, 'numa-logcache-access');
+  assert.equal(migrateExperiment(v2Preset('004_52311609d1338284.txt'), 'v2').preset?.post, 'ring-buffer');
+  // A v2 record without a preset only changes its version.
+  assert.equal(migrateExperiment(EXPERIMENT_MIGRATIONS[1](v1()), 'v2').preset, null);
+  // A name that is no post is refused with the reason, not mapped to a made-up one.
+  assert.throws(() => migrateExperiment(v2Preset('notes.txt'), 'odd'), (err: Error) => err instanceof NotebookError && /post/.test(err.message));
 });
 
 it('the registry has a step for every older version; a newer record or one without a version is refused', () => {

@@ -1,4 +1,4 @@
-// The Presets section: pick one of the seed posts' experiments, read its seed and question, see its plan for the
+// The Presets section: pick one of the posts' experiments, read the post it cites and its question, see its plan for the
 // connected server (arms, knobs, thread counts, how it adapted and what it left out), change any setting or the load
 // (checked as typed), and Run. The host plans it again with the settings typed here, and confirms every server-wide
 // change before it runs.
@@ -9,6 +9,7 @@ import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/
 import type { ViewContext } from './context';
 import { checkPresetForm, planOf, presetLoadWords, presetPayload, type PresetFormCheck } from '../model/presetForm';
 import { checkedOf, field, inputValue, section } from './common';
+import { citeHtml } from './cite';
 
 function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): TemplateResult {
   const id = `preset-setting-${p.name}`;
@@ -60,7 +61,7 @@ function planView(plan: PresetPlanView | null, current: boolean, connected: bool
       </div>
       ${plan.comparisons.length ? html`<p class="small"><strong>Compared:</strong> ${plan.comparisons.map((c) => c.label).join('; ')}.</p>` : nothing}
       ${plan.notes.length ? html`<div class="notes" id="preset-notes"><strong class="small">How it adapts to this server, and what it leaves out</strong>
-        <ul class="summary">${plan.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : html`<p class="muted small">Runs as the seed did: nothing to adapt on this server.</p>`}`}
+        <ul class="summary">${plan.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : html`<p class="muted small">Runs as the post did: nothing to adapt on this server.</p>`}`}
   </div>`;
 }
 
@@ -79,7 +80,7 @@ export function presetsView(app: ViewContext): TemplateResult {
   const s = app.state;
   const form = app.presetForm;
   const summaryNote = form ? s?.presets.find((p) => p.id === form.presetId)?.name : undefined;
-  return section(app, 'presets', 'Presets: the seed posts\' experiments', () => {
+  return section(app, 'presets', 'Presets: the experiments of Chris Adkin\'s posts', () => {
     if (!s || !form) return html`<p class="empty">Loading…</p>`;
     const check = checkPresetForm(form, s.presets);
     const preset = check.preset;
@@ -95,7 +96,7 @@ export function presetsView(app: ViewContext): TemplateResult {
       ${preset ? html`
         <div class="preset-about" id="preset-about">
           <p class="question"><strong>Question:</strong> ${preset.question}</p>
-          <p class="muted small">Seed <code id="preset-seed">${preset.seed}</code>${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing}
+          <p class="muted small">Reproduces <span id="preset-post">${citeHtml(preset.post)}</span>${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing}
             · analysis: ${preset.views.map((v) => ({ ab: 'A/B comparison', scaling: 'scaling curve', math: 'doing the math', writelog: 'WRITELOG diagnosis' })[v]).join(', ')}
             · load: ${presetLoadWords(preset)}</p>
         </div>

@@ -8,6 +8,7 @@ import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { xtpAlternative } from '../model/validation';
 import { checkedOf, field, inputValue, section } from './common';
+import { citeListHtml } from './cite';
 
 function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateResult {
   const id = `param-${p.name}`;
@@ -67,7 +68,7 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
           ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
         </vscode-single-select>`, scenario ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`)}
       ${scenario ? html`<p class="description">${scenario.description}</p>
-        <p class="muted small">From seed${scenario.seeds.length > 1 ? 's' : ''} ${scenario.seeds.join(', ')} · throughput in ${scenario.unit}</p>
+        <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
         <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
         ${xtpNotice(app, scenario, check)}` : nothing}
       <div class="actions">
