@@ -7,8 +7,10 @@ import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
 import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
+import { conformToCatalog } from '../catalog';
 
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, v]));
+// Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
+export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
 
 export function findView(name: string): SystemView | undefined {
   const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');
@@ -150,7 +152,11 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'like': {
       const x = evalExpr(ctx, e.e, row).v, p = evalExpr(ctx, e.pat, row).v;
       if (x === null || p === null) return bool(null);
-      return bool(likeToRegex(String(p)).test(String(x).trimEnd()) !== e.neg);
+      // LIKE on Unicode data (nchar/nvarchar) keeps trailing blanks significant; on non-Unicode data they are not
+      // (docs: LIKE, "Pattern matching by using LIKE"). So an nchar(128) name padded with blanks does not match '%:Databases'.
+      const xt = evalExpr(ctx, e.e, row).type, pt = evalExpr(ctx, e.pat, row).type;
+      const unicode = [xt, pt].some((t) => t.type === 'nvarchar' || t.type === 'nchar');
+      return bool(likeToRegex(String(p)).test(unicode ? String(x) : String(x).trimEnd()) !== e.neg);
     }
     case 'in': {
       const x = evalExpr(ctx, e.e, row).v;
