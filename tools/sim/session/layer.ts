@@ -5,6 +5,7 @@
 import type { LoginRequest, ResponseItem, RpcParam, SessionContext, SimHandler, SqlType, TransactionRequest, Value } from '../tds/contract';
 import { err, SqlError } from '../model/errors';
 import { recognise } from '../model/statements';
+import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { firstWord, Lex, LexError, splitBatch, Statement } from './lex';
 import { parseParamDefs } from './params';
 import { resetSession, sessionState, SessionState } from './state';
@@ -64,6 +65,10 @@ export class SessionLayer implements SimHandler {
   }
 
   async sqlBatch(session: SessionContext, text: string, signal: AbortSignal): Promise<ResponseItem[]> {
+    // The grammar sees the whole batch first, as SQL Server's parser does: before it is split into statements (whose
+    // line numbers would no longer be the batch's) and before anything is recognised by its text.
+    const syntax = findSyntaxError(text);
+    if (syntax) return [syntaxErrorMessage(syntax)];
     if (recognise(text)) return this.inner.sqlBatch(session, text, signal);
     return this.guard(() => this.batch(session, text, null, signal));
   }

@@ -4,9 +4,8 @@ import { filesOf } from '../dmv-db';
 import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
-import { currentDb, resultSet, select, statements } from './util';
+import { columnIndex, currentDb, resultSet, select, statements } from './util';
 
-const columnIndex = (columns: { name: string }[]): Record<string, number> => Object.fromEntries(columns.map((col, i) => [col.name, i]));
 
 const sample: BatchHandler = (c) => {
   const m = c.model;

@@ -9,7 +9,7 @@ import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import type { Value } from '../../tds/contract';
-import { param, resultSet, select, statements } from './util';
+import { columnIndex, param, resultSet, select, statements } from './util';
 
 // Columns of the views the tick reads that the mini engine does not model, as Microsoft documents them for 2016..2025
 // (only those present in every version from 2016 on).
@@ -94,15 +94,21 @@ const tick: BatchHandler = (c) => {
   m.advance();
   const st = statements(c.text);
   // st[0], st[1]: the SET options, which last for this batch only.
-  const vfs = findView('sys.dm_io_virtual_file_stats')!.rows(c, [null, null]);
-  const logFiles = vfs.filter((r) => Number(r[1]) === 2);
+  // Columns by name: which columns the views serve (and in which order) follows the docs catalogue and --version.
+  const vfsView = findView('sys.dm_io_virtual_file_stats')!;
+  const v = columnIndex(vfsView.columns(c));
+  const vfs = vfsView.rows(c, [null, null]);
+  const logFiles = vfs.filter((r) => Number(r[v.file_id]) === 2);
   const dbName = (id: Value) => m.databaseById(Number(id))?.name ?? null;
   const logIo = resultSet(cols([['database_name', T.nvarchar(128)], ['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]),
-    logFiles.filter((r) => Number(r[7]) > 0).map((r) => [dbName(r[0]), r[7], r[8], r[9]]));
-  const pending = findView('sys.dm_io_pending_io_requests')!.rows(c, null);
-  const logHandles = new Set(logFiles.map((r) => (r[13] as Buffer).toString('hex')));
+    logFiles.filter((r) => Number(r[v.num_of_writes]) > 0)
+      .map((r) => [dbName(r[v.database_id]), r[v.num_of_writes], r[v.num_of_bytes_written], r[v.io_stall_write_ms]]));
+  const pendingView = findView('sys.dm_io_pending_io_requests')!;
+  const p = columnIndex(pendingView.columns(c));
+  const pending = pendingView.rows(c, null);
+  const logHandles = new Set(logFiles.map((r) => (r[v.file_handle] as Buffer).toString('hex')));
   const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]),
-    [[pending.length, pending.filter((r) => logHandles.has((r[7] as Buffer).toString('hex'))).length]]);
+    [[pending.length, pending.filter((r) => r[p.io_handle] !== null && logHandles.has((r[p.io_handle] as Buffer).toString('hex'))).length]]);
   const reqs = requestsNow(c).sort((a, b) => b.waitMs - a.waitMs || b.elapsedMs - a.elapsedMs);
   const requests = resultSet(cols([['session_id', T.smallint], ['status', T.nvarchar(30)], ['command', T.nvarchar(32)], ['database_name', T.nvarchar(128)],
     ['wait_type', T.nvarchar(60)], ['wait_time', T.int], ['last_wait_type', T.nvarchar(60)], ['blocking_session_id', T.smallint], ['scheduler_id', T.int],
