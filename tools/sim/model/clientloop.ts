@@ -71,7 +71,6 @@ export class ClientLoop {
   private dirty = false;
   private pending?: { cancel(): void };
   private expiry?: { cancel(): void };
-  private expiryAt = Infinity;
 
   constructor(private host: ClientLoopHost) {}
 
@@ -140,7 +139,6 @@ export class ClientLoop {
     if (this.sessions.size === 0) {
       this.expiry?.cancel();
       this.expiry = undefined;
-      this.expiryAt = Infinity;
     }
   }
 
@@ -166,20 +164,18 @@ export class ClientLoop {
 
   /** One timer for the whole population: when the least recently seen member goes idle, drop it and refresh. */
   private armExpiry(): void {
+    // A pending expiry re-arms itself for whoever is left; a member that just called is the newest, never the oldest.
+    if (this.expiry) return;
     let oldest = Infinity;
     const now = this.host.clock.now();
     for (const s of this.sessions.values()) oldest = Math.min(oldest, s.inFlight > 0 ? now : s.lastStart + idleMs(s) - IDLE_MS);
     if (!Number.isFinite(oldest)) return;
     const at = oldest + IDLE_MS;
-    if (this.expiry && at >= this.expiryAt) return;
-    this.expiry?.cancel();
-    this.expiryAt = at;
     this.expiry = this.host.clock.setTimer(() => this.expire(), Math.max(1, at - now));
   }
 
   private expire(): void {
     this.expiry = undefined;
-    this.expiryAt = Infinity;
     const now = this.host.clock.now();
     let gone = false;
     for (const [spid, s] of this.sessions) {
