@@ -1,5 +1,5 @@
 // A run's totals (the ticks folded) and what is derived from them: per-row normalisation, so runs of different
-// length compare, and "doing the math" (seed 000): cycles available = elapsed s x CPUs used x clock rate, per spin.
+// length compare, and "doing the math" (the NUMA post): cycles available = elapsed s x CPUs used x clock rate, per spin.
 import { isBenignWait } from '../shared/benign';
 import type { CpuCount, LatchDelta, MeasuredCpu, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
 import { coresFor } from '../shared/cycleMath';

@@ -1,6 +1,5 @@
 // "Doing the math" counts the CPUs the run used (issue 13): the run's threads, at most the online schedulers its
 // affinity leaves, with the physical cores and a second, measured basis (total_cpu_usage_ms) beside it.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +13,7 @@ function run(rows: number, cpuMs: number) {
   return { ...emptyTotals(), elapsedMs: 6_000, rows, cpuMs, spinlocks: { LOGCACHE_ACCESS: { spins: 1_000, collisions: 0, sleepTime: 0, backoffs: 0 } } };
 }
 
-test('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are those of one CPU', () => {
+it('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are those of one CPU', () => {
   const d = computeDerived(run(12_000, 5_800), { cpusUsed: 40, threads: 1, threadsPerCore: 2, ...CLOCK });
   assert.equal(d.cpusUsed, 1);
   assert.deepEqual(d.cpuCount, { threads: 1, onlineSchedulers: 40, threadsPerCore: 2, physicalCores: 1 });
@@ -30,13 +29,13 @@ test('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are thos
   assert.match(m.measured!.formula, /^5,800 ms of scheduler CPU \(total_cpu_usage_ms\) \(0\.97 CPUs busy on average\) x 2\.40 GHz = 13,920,000,000 cycles$/);
 });
 
-test('more sessions than schedulers: the CPUs the affinity leaves, and half as many physical cores with hyperthreads', () => {
+it('more sessions than schedulers: the CPUs the affinity leaves, and half as many physical cores with hyperthreads', () => {
   const d = computeDerived(run(1, 0), { cpusUsed: 10, threads: 64, threadsPerCore: 2, ...CLOCK });
   assert.equal(d.cpusUsed, 10);
   assert.equal(d.cpuCount.physicalCores, 5); // the posts: 10 threads will use 5 physical cores
 });
 
-test('records of version 2 and before: CPUs used become the threads at most the schedulers, cycles recomputed, valid', () => {
+it('records of version 2 and before: CPUs used become the threads at most the schedulers, cycles recomputed, valid', () => {
   const raw = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json'), 'utf8'));
   const e = migrateExperiment(raw, 'fixture');
   for (const [i, r] of e.runs.entries()) {

@@ -1,10 +1,9 @@
 // The simulator against the posts (issue 13): the short mode of `npm run calibrate` keeps every published figure in
 // its band (ratios within 2x, absolute figures within an order of magnitude) and spins per row in the posts' range.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { calibrate, inRange, POSTS, renderMarkdown } from '../../tools/sim/calibrate';
 
-test('calibration (short mode): every figure the posts publish is within its band', async () => {
+it('calibration (short mode): every figure the posts publish is within its band', async () => {
   const rows = await calibrate(true);
   const out = rows.filter((r) => !inRange(r)).map((r) => `${r.figure}: ${r.simulated} vs ${r.publishedText}`);
   assert.deepEqual(out, []);

@@ -1,6 +1,5 @@
 // The client loop as the simulator models it: throughput that rises with sessions and flattens, latency that grows
 // smoothly, spins that grow smoothly, and no call starved by other calls starting and finishing (issue 13).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { computeRates, WorkerInput } from '../../tools/sim/model/contention';
 import { ManualClock } from '../../tools/sim/model/clock';
@@ -25,7 +24,7 @@ function clientRates(n: number, thinkUs: number) {
 }
 const meanService = (r: ReturnType<typeof computeRates>) => [...r.workers.values()].reduce((s, w) => s + w.serviceUs, 0) / r.workers.size;
 
-test('client loop: throughput rises with sessions while there are CPUs, then flattens; never below one session', () => {
+it('client loop: throughput rises with sessions while there are CPUs, then flattens; never below one session', () => {
   const curve = SESSIONS.map((n) => rows(clientRates(n, 300)));
   for (let i = 1; i <= 4; i++) assert.ok(curve[i] > curve[i - 1] * 1.5, `rises from ${SESSIONS[i - 1]} to ${SESSIONS[i]}: ${curve.map(Math.round)}`);
   for (const x of curve) assert.ok(x >= curve[0], `never below one session: ${curve.map(Math.round)}`);
@@ -34,7 +33,7 @@ test('client loop: throughput rises with sessions while there are CPUs, then fla
   assert.ok(meanService(clientRates(1, 300)) < 1000, `one call in the server: ${meanService(clientRates(1, 300))} us`);
 });
 
-test('client loop: latency per call (in the server plus the round trip) grows smoothly with sessions', () => {
+it('client loop: latency per call (in the server plus the round trip) grows smoothly with sessions', () => {
   // Past saturation a closed loop's latency grows in proportion to sessions (n / throughput): at most ~2x per doubling.
   const latency = SESSIONS.map((n) => meanService(clientRates(n, 300)) + 300);
   for (let i = 1; i < latency.length; i++) {
@@ -43,7 +42,7 @@ test('client loop: latency per call (in the server plus the round trip) grows sm
   }
 });
 
-test('server loop: LOGCACHE_ACCESS spins per row grow smoothly with threads, not 60x for one more', () => {
+it('server loop: LOGCACHE_ACCESS spins per row grow smoothly with threads, not 60x for one more', () => {
   const perRow = [1, 2, 4, 8, 16].map((n) => spinsPerRow(ratesFor(disk(1), n, null, 'DISABLED'), 'LOGCACHE_ACCESS'));
   for (let i = 1; i < perRow.length; i++) assert.ok(perRow[i] < perRow[i - 1] * 6, `per doubling: ${perRow.map((x) => x.toFixed(2))}`);
   for (const x of perRow) assert.ok(x < 1000, `hundreds at most, not millions: ${perRow.map((x) => x.toFixed(2))}`);
@@ -79,7 +78,7 @@ async function driveClientLoop(n: number, ms: number, thinkMs = 0.2) {
   return { perSec: (total * 1000) / ms, meanMs: latency / total, starved: calls.filter((c) => c === 0).length };
 }
 
-test('client loop on the simulated instance: 128 sessions complete at least the calls of one, none starved', async () => {
+it('client loop on the simulated instance: 128 sessions complete at least the calls of one, none starved', async () => {
   const one = await driveClientLoop(1, 200);
   const many = await driveClientLoop(128, 200);
   assert.equal(many.starved, 0, 'every session completed calls');
@@ -89,7 +88,7 @@ test('client loop on the simulated instance: 128 sessions complete at least the 
   // Counters follow the calls: the rows the calls did are the rows the table counts.
 });
 
-test('server loop runner: a call that is due is not pushed out by other calls starting and finishing', async () => {
+it('server loop runner: a call that is due is not pushed out by other calls starting and finishing', async () => {
   const clock = new ManualClock();
   const model = new SimModel({ clock, seed: 3 });
   const db = model.createDatabase('lab');

@@ -119,14 +119,14 @@ export class ClientLoop {
         this.host.countRows(call, call.rows);
         resolve({ rows: call.rows, txns: Math.max(1, Math.round(txnsOf(call))), elapsedMs, aborted: false });
       };
-      let timer: { cancel(): void } | undefined;
+      const held: { timer?: { cancel(): void } } = {};
       const onAbort = () => {
-        timer?.cancel();
+        held.timer?.cancel();
         done(true);
       };
       if (serviceMs < 1) return done(false); // below timer resolution: the sim's own turnaround stands for it
       signal.addEventListener('abort', onAbort, { once: true });
-      timer = clock.setTimer(() => done(false), serviceMs);
+      held.timer = clock.setTimer(() => done(false), serviceMs);
     });
   }
 

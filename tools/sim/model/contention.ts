@@ -344,7 +344,7 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   // ratios rather than compounding with a longer hold. The floor is the log writer and system tasks.
   const duty = workers.map((_, i) => Math.max(0, T[i] - think[i]) / T[i]);
   const localCpu = workers.map((w, i) => (remote[i] ? cpuPerTxn[i] / (w.profile.engine === 'disk' ? 1.3 : 1.55) : cpuPerTxn[i]));
-  const queue = RESOURCES.map((r, ri) => {
+  const queue = RESOURCES.map((r) => {
     let offered = 0;
     let u = 0;
     workers.forEach((w, i) => {
@@ -395,10 +395,9 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   let inFlight = 0;
   for (const db of dbs) {
     const idx = workers.map((w, i) => i).filter((i) => workers[i].database === db);
-    let txns = 0, countedTxns = 0, bytes = 0, waitingCommits = 0, syncBytes = 0;
+    let countedTxns = 0, bytes = 0, waitingCommits = 0, syncBytes = 0;
     for (const i of idx) {
       const tps = 1e6 / T[i];
-      txns += tps;
       if (workers[i].profile.access !== 'native') countedTxns += tps; // native procs' transactions are not counted
       bytes += tps * logPerTxn[i];
       if (waitsForFlush[i]) {
