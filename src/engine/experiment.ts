@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { DbSession, describeTarget, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type KnobState, type LoadSettings, type ParamValue, type PresetInfo, type RunArm, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample, Topology } from '../shared/types';
-import { parseAffinity } from '../shared/affinity';
+import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { closingActiveMs, computeTick } from './deltas';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
@@ -216,6 +216,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         const record = await runOne({
           target: opts.target, labDatabase: opts.labDatabase, load: { ...opts.load, mode: arm.mode, threads: arm.threads },
           scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status,
+          threadsPerCore: threadsPerCore(topology),
         });
         experiment.runs.push(record);
         save();
@@ -259,6 +260,8 @@ interface RunContext {
   note: (level: ExperimentEvent['level'], message: string) => void;
   status: (m: string) => void;
   samplesFile: string;
+  /** Logical CPUs per core of the server, for the physical cores beside the CPUs used. */
+  threadsPerCore: number;
 }
 
 async function runOne(c: RunContext): Promise<RunRecord> {
@@ -283,7 +286,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     return {
       index, threads, arm: c.arm, status: 'failed', startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
       sessionsOk: 0, sessionFailures: failures, timeline: [], totals,
-      derived: computeDerived(totals, { cpusUsed: 0, first: null, last: null }),
+      derived: computeDerived(totals, { cpusUsed: 0, threads, threadsPerCore: c.threadsPerCore, first: null, last: null }),
       client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
       latency: null,
       events: runEvents,
@@ -367,7 +370,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
   while (timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
-  const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), first, last });
+  const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
   return {
     index,
     threads,

@@ -8,6 +8,7 @@ import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment
 import type { PostId } from '../shared/posts';
 import { sqlRoot } from '../db/sqlFiles';
 import type { WatchRecord } from '../shared/watch';
+import { cpuCountFor, measuredCpuFor } from './totals';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
 export class NotebookError extends Error {
@@ -57,10 +58,52 @@ function v2ToV3(e: Raw): Raw {
   return { ...e, schemaVersion: 3, kind: 'experiment', preset: { ...preset, post: post ?? seed } };
 }
 
+/**
+ * Version 3 -> 4: "doing the math" counts the CPUs the run used. derived.cpusUsed was the online schedulers; it becomes
+ * the run's threads at most those schedulers, with cpuCount (its inputs and the physical cores) and measuredCpu (the
+ * schedulers' total_cpu_usage_ms over the run) beside it, and the cycle figures recomputed on that count.
+ */
+function v3ToV4(e: Raw): Raw {
+  const topo = isObject(e.topology) ? e.topology : {};
+  const ratio = Number(topo.hyperthreadRatio) / Number(topo.coresPerSocket);
+  const tpc = Number.isInteger(ratio) && ratio >= 1 ? ratio : 1;
+  const run = (r: unknown) => {
+    if (!isObject(r) || !isObject(r.derived)) return r;
+    const d = r.derived;
+    const online = typeof d.cpusUsed === 'number' ? d.cpusUsed : 0;
+    const threads = typeof r.threads === 'number' ? r.threads : online;
+    const cpuCount = cpuCountFor(threads, online, tpc);
+    const cpusUsed = online > 0 ? Math.min(threads, online) : threads;
+    const clockHz = typeof d.clockHz === 'number' ? d.clockHz : null;
+    const elapsedSec = typeof d.elapsedSec === 'number' ? d.elapsedSec : 0;
+    const totals = isObject(r.totals) ? r.totals : {};
+    const rows = typeof r.rows === 'number' ? r.rows : Number(totals.rows) || 0;
+    const cyclesAvailable = clockHz === null ? null : elapsedSec * cpusUsed * clockHz;
+    const spins = isObject(totals.spinlocks) ? totals.spinlocks : {};
+    const cyclesPerSpin: Record<string, number> = {};
+    if (cyclesAvailable !== null) {
+      for (const [name, s] of Object.entries(spins)) {
+        const n = isObject(s) ? Number(s.spins) : 0;
+        if (n > 0) cyclesPerSpin[name] = cyclesAvailable / n;
+      }
+    }
+    const cpuMs = Number(totals.cpuMs) || 0;
+    return {
+      ...r,
+      derived: {
+        ...d, cpusUsed, cpuCount, measuredCpu: measuredCpuFor(cpuMs, elapsedSec * 1000, clockHz, rows),
+        cyclesAvailable, cyclesPerSpin, cyclesPerRow: cyclesAvailable !== null && rows > 0 ? cyclesAvailable / rows : null,
+      },
+    };
+  };
+  return { ...e, schemaVersion: 4, runs: Array.isArray(e.runs) ? e.runs.map(run) : e.runs };
+}
+
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   1: v1ToV2,
   2: v2ToV3,
+  3: v3ToV4,
 };
 
 /** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */

@@ -4,7 +4,7 @@
 // (presetReport.ts) prints them as text; the notebook writer renders them as HTML and text tables.
 import { formatNumber, runFigures, type RunFigures } from '../shared/analysis';
 import { armsInOrder, compareArms, overlayScaling } from '../shared/armAnalysis';
-import { coresFor, cycleMath } from '../shared/cycleMath';
+import { coresFor, cycleMath, runCycleMath } from '../shared/cycleMath';
 import type { Experiment, PresetInfo, RunRecord } from '../shared/experiment';
 import { threadsPerCore } from '../shared/affinity';
 import { diagnoseWritelog } from '../shared/writelogDiagnosis';
@@ -96,10 +96,11 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     const lines: string[] = [];
     for (const r of completed) {
       const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
-      const m = cycleMath({ elapsedSec: r.derived.elapsedSec, cpus: r.derived.cpusUsed, cpuBasis: 'logical CPUs', clockHz: r.derived.clockHz, clock: r.derived.clock, spins, rows: r.rows });
+      const m = runCycleMath(r.derived, spins, r.rows);
       const clock = r.derived.clock ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)` : '';
       lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
       if (tpc > 1) lines.push(`  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`);
+      if (m.measured) lines.push(`  Measured: ${m.measured.formula}; ${small(m.measured.cyclesPerRow)} cycles per row.`);
       const names = new Set([...watch.filter((w) => spins[w]), ...m.perSpinlock.slice(0, 3).map((s) => s.name)]);
       for (const s of m.perSpinlock.filter((x) => names.has(x.name))) {
         rows.push([r.arm.label, String(r.threads), s.name, num(s.spins), small(s.cyclesPerSpin), small(s.spinsPerRow), small(m.cyclesPerRow)]);

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RunRecord, Tick } from '../shared/experiment';
+import { threadsPerCore } from '../shared/affinity';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { migrateExperiment } from './migrate';
 
@@ -68,7 +69,7 @@ export function recoverExperiment(dir: string, reason: string): RecoveryResult |
       sessionFailures: [],
       timeline,
       totals,
-      derived: computeDerived(totals, { cpusUsed: cpusUsedFromTicks(timeline) }),
+      derived: computeDerived(totals, { cpusUsed: cpusUsedFromTicks(timeline), threads: lines[0].threads, threadsPerCore: threadsPerCore(e.topology) }),
       client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: 0 },
       latency: null,
       events: [{ time: now, level: 'error', message: `${reason} ${timeline.length} ticks were recovered from samples.jsonl; client figures were lost with the process.` }],

@@ -2,6 +2,7 @@
 import { isBenignWait } from '../shared/benign';
 import type { Experiment, RunRecord } from '../shared/experiment';
 import { topN } from './topN';
+import { coresFor, runCycleMath } from '../shared/cycleMath';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -22,9 +23,9 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
   out.push(`${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`);
   out.push('');
-  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
+  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p50 µs', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
     e.runs.map((r) => [runLabel(r), fmt(r.derived.rowsPerSec), fmt(r.rows), fmt(r.elapsedMs / 1000, 1),
-      r.latency ? fmt(r.latency.p99Us) : '-', r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
+      r.latency ? fmt(r.latency.p50Us) : '-', r.latency ? fmt(r.latency.p99Us) : '-', r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
       String(r.sessionFailures.length)])));
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
     const merged: Record<string, { v: number }> = {};
@@ -46,10 +47,27 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
   section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
+  mathSection(e, out);
   const problems = e.events.filter((x) => x.level !== 'info');
   if (problems.length) {
     out.push('\nWhat happened');
     for (const p of problems) out.push(`  ${p.level}: ${p.message}`);
   }
   return out.join('\n');
+}
+
+/** "Doing the math" per completed run: the CPUs the run used (with their inputs), and the measured basis beside it. */
+function mathSection(e: Experiment, out: string[]): void {
+  const runs = e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
+  if (!runs.length) return;
+  out.push('\nDoing the math: cycles = elapsed s x CPUs used x measured clock rate');
+  for (const r of runs) {
+    const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
+    const m = runCycleMath(r.derived, spins, r.rows);
+    const perRow = (v: number | null) => (v === null ? 'unknown' : fmt(v));
+    out.push(`  ${r.threads} threads: ${m.formula}; ${perRow(m.cyclesPerRow)} cycles per row`);
+    const tpc = r.derived.cpuCount?.threadsPerCore ?? 1;
+    if (tpc > 1) out.push(`    physical cores, as the posts count them: ${coresFor(r.derived.cpusUsed, tpc)}`);
+    if (m.measured) out.push(`    measured: ${m.measured.formula}; ${perRow(m.measured.cyclesPerRow)} cycles per row`);
+  }
 }

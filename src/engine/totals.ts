@@ -1,7 +1,8 @@
 // A run's totals (the ticks folded) and what is derived from them: per-row normalisation, so runs of different
 // length compare, and "doing the math" (the NUMA post): cycles available = elapsed s x CPUs used x clock rate, per spin.
 import { isBenignWait } from '../shared/benign';
-import type { LatchDelta, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
+import type { CpuCount, LatchDelta, MeasuredCpu, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
+import { coresFor } from '../shared/cycleMath';
 import type { RawSample } from '../shared/types';
 
 export function emptyTotals(): RunTotals {
@@ -43,7 +44,7 @@ export function foldTicks(ticks: readonly Tick[]): RunTotals {
   return ticks.reduce(addTick, emptyTotals());
 }
 
-/** The CPUs the run had: the most online schedulers seen in any tick (an affinity change mid-run is not expected). */
+/** The online schedulers the run had: the most seen in any tick (an affinity change mid-run is not expected). */
 export function cpusUsedFromTicks(ticks: readonly Tick[]): number {
   return ticks.reduce((m, t) => Math.max(m, t.onlineSchedulers), 0);
 }
@@ -64,9 +65,30 @@ export function measureClock(
   return { clockHz: (cpuTicksDelta / msTicksDelta) * 1000, cpuTicksDelta, msTicksDelta };
 }
 
+/**
+ * The CPUs a run's sessions could run on, as the posts count them ("10 threads will use 5 physical CPU cores"): one
+ * scheduler per session at most, so the threads, capped at the online schedulers the affinity leaves; with no
+ * scheduler count (a run that never sampled) the threads.
+ */
+export function cpuCountFor(threads: number, onlineSchedulers: number, threadsPerCore: number): CpuCount {
+  const cpus = onlineSchedulers > 0 ? Math.min(threads, onlineSchedulers) : threads;
+  const tpc = Math.max(1, threadsPerCore);
+  return { threads, onlineSchedulers, threadsPerCore: tpc, physicalCores: coresFor(cpus, tpc) };
+}
+
+/** The measured basis: CPU the schedulers report busy over the run (total_cpu_usage_ms), in cycles at the clock rate. */
+export function measuredCpuFor(cpuMs: number, elapsedMs: number, clockHz: number | null, rows: number): MeasuredCpu {
+  const cycles = clockHz === null ? null : (cpuMs * clockHz) / 1000;
+  return { cpuMs, busyCpus: elapsedMs > 0 ? cpuMs / elapsedMs : 0, cycles, cyclesPerRow: cycles !== null && rows > 0 ? cycles / rows : null };
+}
+
 export interface DerivedInputs {
-  /** Logical CPUs the workload could use (online schedulers); see cpusUsedFromTicks. */
+  /** Online schedulers during the run (the CPUs its affinity leaves); see cpusUsedFromTicks. */
   cpusUsed: number;
+  /** Sessions of the run; the CPUs used are these, at most the online schedulers. Absent: the online schedulers. */
+  threads?: number;
+  /** Logical CPUs per physical core (hyperthreads), for the physical-core count. */
+  threadsPerCore?: number;
   /** Server-measured elapsed ms; defaults to totals.elapsedMs (the sum of tick intervals). */
   elapsedMs?: number;
   /** First and last raw samples of the run, for the clock rate. */
@@ -94,10 +116,11 @@ export function computeDerived(totals: RunTotals, inputs: DerivedInputs): RunDer
   }
   const clock = inputs.first && inputs.last ? measureClock(inputs.first, inputs.last) : null;
   const clockHz = clock?.clockHz ?? null;
-  // Logical CPUs, as SQL Server schedules them. The post counted physical cores (10 threads = 5 cores); a view that
-  // wants that figure can halve cpusUsed on a hyperthreaded box: the inputs are all here.
+  // The CPUs the sessions could run on (logical CPUs, one scheduler each); the physical cores beside them.
+  const cpuCount = cpuCountFor(inputs.threads ?? inputs.cpusUsed, inputs.cpusUsed, inputs.threadsPerCore ?? 1);
+  const cpusUsed = Math.min(cpuCount.threads, cpuCount.onlineSchedulers > 0 ? cpuCount.onlineSchedulers : cpuCount.threads);
   // Multiplied in ms and divided once, so whole-number inputs give a whole-number result.
-  const cyclesAvailable = clockHz === null ? null : (elapsedMs * inputs.cpusUsed * clockHz) / 1000;
+  const cyclesAvailable = clockHz === null ? null : (elapsedMs * cpusUsed * clockHz) / 1000;
   const cyclesPerSpin: Record<string, number> = {};
   if (cyclesAvailable !== null) {
     for (const [name, s] of Object.entries(totals.spinlocks)) if (s.spins > 0) cyclesPerSpin[name] = cyclesAvailable / s.spins;
@@ -110,7 +133,9 @@ export function computeDerived(totals: RunTotals, inputs: DerivedInputs): RunDer
     clockHz,
     clock: clock && { cpuTicksDelta: clock.cpuTicksDelta, msTicksDelta: clock.msTicksDelta },
     elapsedSec,
-    cpusUsed: inputs.cpusUsed,
+    cpusUsed,
+    cpuCount,
+    measuredCpu: measuredCpuFor(totals.cpuMs, elapsedMs, clockHz, rows),
     cyclesAvailable,
     cyclesPerSpin,
     cyclesPerRow: cyclesAvailable !== null && rows > 0 ? cyclesAvailable / rows : null,

@@ -16,6 +16,17 @@ export interface CycleMathInput {
   /** Spins per spinlock over the run. */
   spins: Record<string, number>;
   rows: number;
+  /** Where `cpus` came from (threads, at most the online schedulers), shown beside it. */
+  cpuCount?: { threads: number; onlineSchedulers: number } | null;
+  /** The measured basis: delta of the schedulers' total_cpu_usage_ms over the run. */
+  cpuMs?: number | null;
+}
+
+export interface MeasuredMath {
+  cycles: number | null;
+  cyclesPerRow: number | null;
+  /** "5,800 ms of scheduler CPU (total_cpu_usage_ms) x 2.40 GHz = 13,920,000,000 cycles". */
+  formula: string;
 }
 
 export interface SpinCycles {
@@ -36,6 +47,13 @@ export interface CycleMath {
   perSpinlock: SpinCycles[];
   /** The sum written out: "10.4 s x 5 physical cores x 2.40 GHz = 124,800,000,000 cycles", or why it cannot be done. */
   formula: string;
+  /** The second basis, from what the schedulers report busy; null when the run has no such figure. */
+  measured: MeasuredMath | null;
+}
+
+function threadsText(c: { threads: number; onlineSchedulers: number }): string {
+  const t = `${c.threads} thread${c.threads === 1 ? '' : 's'}`;
+  return c.onlineSchedulers > 0 ? ` (${t}; ${c.onlineSchedulers} online schedulers)` : ` (${t})`;
 }
 
 function ghz(hz: number): string {
@@ -61,17 +79,32 @@ export function cycleMath(input: CycleMathInput): CycleMath {
       spinsPerRow: rows > 0 ? spins / rows : null,
     }));
   const sec = `${Number(elapsedSec.toFixed(3))} s`;
+  const basis = `${cpus} ${input.cpuBasis}${input.cpuCount && input.cpuBasis === 'logical CPUs' ? threadsText(input.cpuCount) : ''}`;
   const formula = cycles !== null
-    ? `${sec} x ${cpus} ${input.cpuBasis} x ${ghz(clockHz as number)} = ${whole(cycles)} cycles`
+    ? `${sec} x ${basis} x ${ghz(clockHz as number)} = ${whole(cycles)} cycles`
     : clockHz === null
-      ? `${sec} x ${cpus} ${input.cpuBasis} x (clock rate not measured: the run's first and last samples did not give one) = unknown`
-      : `${sec} x ${cpus} ${input.cpuBasis} x ${ghz(clockHz)}: nothing to divide (no elapsed time or no CPUs)`;
+      ? `${sec} x ${basis} x (clock rate not measured: the run's first and last samples did not give one) = unknown`
+      : `${sec} x ${basis} x ${ghz(clockHz)}: nothing to divide (no elapsed time or no CPUs)`;
+  let measured: MeasuredMath | null = null;
+  if (typeof input.cpuMs === 'number') {
+    const ms = input.cpuMs;
+    const mCycles = clockHz !== null && Number.isFinite(clockHz) && clockHz > 0 ? (ms * clockHz) / 1000 : null;
+    const busy = elapsedSec > 0 ? ` (${(ms / (elapsedSec * 1000)).toFixed(2)} CPUs busy on average)` : '';
+    measured = {
+      cycles: mCycles,
+      cyclesPerRow: mCycles !== null && rows > 0 ? mCycles / rows : null,
+      formula: mCycles !== null
+        ? `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x ${ghz(clockHz as number)} = ${whole(mCycles)} cycles`
+        : `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x (clock rate not measured) = unknown`,
+    };
+  }
   return {
     inputs: input,
     cycles,
     cyclesPerRow: cycles !== null && rows > 0 ? cycles / rows : null,
     perSpinlock,
     formula,
+    measured,
   };
 }
 
@@ -81,4 +114,16 @@ export function cycleMath(input: CycleMathInput): CycleMath {
  */
 export function coresFor(logicalCpus: number, threadsPerCore: number): number {
   return threadsPerCore > 1 ? Math.ceil(logicalCpus / threadsPerCore) : logicalCpus;
+}
+
+/** A run's math from its derived figures (any schema version after migration): the CPUs used with their inputs. */
+export function runCycleMath(
+  d: { elapsedSec: number; cpusUsed: number; clockHz: number | null; clock: CycleMathInput['clock']; cpuCount?: { threads: number; onlineSchedulers: number }; measuredCpu?: { cpuMs: number } },
+  spins: Record<string, number>,
+  rows: number,
+): CycleMath {
+  return cycleMath({
+    elapsedSec: d.elapsedSec, cpus: d.cpusUsed, cpuBasis: 'logical CPUs', clockHz: d.clockHz, clock: d.clock, spins, rows,
+    cpuCount: d.cpuCount ?? null, cpuMs: d.measuredCpu?.cpuMs ?? null,
+  });
 }

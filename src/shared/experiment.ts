@@ -2,7 +2,7 @@
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 
-export const EXPERIMENT_SCHEMA_VERSION = 3;
+export const EXPERIMENT_SCHEMA_VERSION = 4;
 
 export type ParamValue = number | string | boolean;
 
@@ -93,6 +93,23 @@ export interface RunTotals {
   cpuMs: number;
 }
 
+export interface CpuCount {
+  threads: number;
+  onlineSchedulers: number;
+  threadsPerCore: number;
+  physicalCores: number;
+}
+
+export interface MeasuredCpu {
+  /** Delta of sum(total_cpu_usage_ms) over the online schedulers, over the run. */
+  cpuMs: number;
+  /** cpuMs / elapsed ms: the CPUs the run kept busy on average. */
+  busyCpus: number;
+  /** cpuMs / 1000 x measured clock rate, or null without a clock rate. */
+  cycles: number | null;
+  cyclesPerRow: number | null;
+}
+
 export interface RunDerived {
   rowsPerSec: number;
   /** spins and backoffs per row, per spinlock (only spinlocks that moved). */
@@ -106,8 +123,12 @@ export interface RunDerived {
   clock: { cpuTicksDelta: number; msTicksDelta: number } | null;
   /** Elapsed seconds used in the math (server-measured). */
   elapsedSec: number;
-  /** CPUs used: online schedulers (logical CPUs) during the run. */
+  /** CPUs the run's sessions could run on: its threads, at most the online schedulers its affinity leaves (v3). */
   cpusUsed: number;
+  /** What cpusUsed came from, and the physical cores behind it as the posts count them (10 threads = 5 cores). */
+  cpuCount: CpuCount;
+  /** A second basis, from the measurement: the change in the online schedulers' total_cpu_usage_ms over the run. */
+  measuredCpu: MeasuredCpu;
   /** Cycles available = elapsed s x CPUs used x clock rate, or null without a clock rate. */
   cyclesAvailable: number | null;
   /** Cycles available per spin, per spinlock (only spinlocks that spun). */

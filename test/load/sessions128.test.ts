@@ -4,6 +4,10 @@
 // SPINLAB_LOAD_MINUTES sets the measured time (default 3). Memory is sampled every few seconds after a warm-up, after
 // a full GC, and the least-squares slope of heapUsed over the second half must stay under 1 MB/min (for runs shorter
 // than two minutes the bound widens to 0.5 MB over the second half, as a few seconds cannot tell a slope from noise).
+// Throughput and latency (issue 13): a 1-session run first, then the 128 sessions must give its rows/s (at least
+// THROUGHPUT_FLOOR of it: see the assertion), with
+// p50 latency bounded (1 session: P50_ONE_MS; 128 sessions: P50_MANY_MS; before the client-loop fix they were 2.5 ms
+// and 4.2 s). The bounds are loose enough for a busy shared machine and tight enough to notice a collapse.
 // The figures are printed so they can be reported.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -20,6 +24,9 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MINUTES = Number(process.env.SPINLAB_LOAD_MINUTES ?? '3');
 const SESSIONS = 128;
 const PASSWORD = 'Load-Test-Pw1!';
+const P50_ONE_MS = 10;
+const P50_MANY_MS = 1000;
+const THROUGHPUT_FLOOR = 0.5;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -62,7 +69,7 @@ async function startSimProcess(): Promise<{ port: number; stop(): Promise<void> 
   };
 }
 
-it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails and the client's memory stays flat`, async () => {
+it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at least one session's throughput, p50 bounded, the client's memory flat`, async () => {
   assert.ok(MINUTES > 0, 'SPINLAB_LOAD_MINUTES must be positive');
   const sim = await startSimProcess();
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-'));
@@ -74,6 +81,19 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails and th
   let ticks = 0;
   try {
     const scenario = getScenario('disk-insert');
+    // The baseline: one session, client loop, same scenario and server.
+    const baseline = await runExperiment({
+      target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
+      scenarioId: 'disk-insert',
+      parameters: { ...defaultParameters(scenario), seed_rows: 0 },
+      labDatabase: 'SpinlockLab',
+      load: { mode: 'client-loop', threads: [1], durationMs: Math.min(20_000, Math.round(durationMs / 4)), rows: null, warmupMs: 2000, intervalMs: 1000 },
+      knobs: {},
+      outDir,
+      stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-state-')),
+    }, new AbortController().signal, () => undefined);
+    const one = baseline.experiment.runs[0];
+    assert.equal(baseline.experiment.status, 'completed', JSON.stringify(baseline.experiment.events));
     const result = await runExperiment({
       target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
       scenarioId: 'disk-insert',
@@ -122,8 +142,17 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails and th
         `slope over the second half ${heapSlope.toFixed(3)} MB/min (bound ${bound.toFixed(2)})`,
       `rss: start ${mb(first.rss).toFixed(1)} MB, end ${mb(last.rss).toFixed(1)} MB, peak ${mb(peakRss).toFixed(1)} MB; slope over the second half ${rssSlope.toFixed(3)} MB/min`,
     ];
+    figures.push(`baseline: 1 client-loop session, ${Math.round(one.derived.rowsPerSec).toLocaleString('en-US')} rows/s, latency p50 ${one.latency!.p50Us} us p99 ${one.latency!.p99Us} us`);
     for (const f of figures) console.log(f);
     fs.writeFileSync(path.join(outDir, 'memory.json'), JSON.stringify({ figures, memory }, null, 2));
+    // One session is latency-bound; 128 are bound by the CPUs that the client and the simulator share on a small
+    // machine, so the two meet near its limit (with the CLI, back to back on 2 shared CPUs: 6,279 and 6,234 rows/s;
+    // 6,886 and 5,867 over 20 s). This test's own full GCs for the memory samples cost the 128-session run more, and
+    // other work on a shared machine comes and goes: THROUGHPUT_FLOOR allows for both. The collapse it guards against
+    // was 0.01x (338 -> 22 rows/s).
+    assert.ok(run.derived.rowsPerSec >= THROUGHPUT_FLOOR * one.derived.rowsPerSec, `${SESSIONS} sessions give at least ${THROUGHPUT_FLOOR} of one session's throughput\n${figures.join('\n')}`);
+    assert.ok(one.latency!.p50Us < P50_ONE_MS * 1000, `one session's p50 under ${P50_ONE_MS} ms\n${figures.join('\n')}`);
+    assert.ok(run.latency!.p50Us < P50_MANY_MS * 1000, `${SESSIONS} sessions' p50 under ${P50_MANY_MS} ms\n${figures.join('\n')}`);
     assert.ok(heapSlope < bound, `heapUsed grows ${heapSlope.toFixed(3)} MB/min over the second half (bound ${bound.toFixed(2)})\n${figures.join('\n')}`);
   } finally {
     if (timer) clearInterval(timer);

@@ -175,9 +175,9 @@ describe('simulator: --background and the watch tick', () => {
 describe('watch: the versioned record', () => {
   const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
 
-  it('an older experiment record is migrated to version 3 as kind experiment; a watch is refused where an experiment is read, and the other way round', () => {
+  it('an older experiment record is migrated to the current version (4) as kind experiment; a watch is refused where an experiment is read, and the other way round', () => {
     const e = migrateExperiment(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json');
-    assert.equal(e.schemaVersion, 3);
+    assert.equal(e.schemaVersion, 4);
     assert.equal(e.kind, 'experiment');
     assert.throws(() => migrateWatch(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json'), (x: Error) => x instanceof NotebookError && /an experiment, not a watch/.test(x.message));
     const watch = { ...JSON.parse(JSON.stringify(e)), kind: 'watch' } as Record<string, unknown>;

@@ -3,7 +3,7 @@
 // arms overlaid, "doing the math" per run (shared/cycleMath) and the WRITELOG diagnosis (shared/writelogDiagnosis).
 // Pure: no DOM.
 import { armsInOrder, compareArms, overlayScaling, type ArmComparisonAt, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
-import { coresFor, cycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
+import { coresFor, cycleMath, runCycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
 import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
 import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
@@ -88,7 +88,7 @@ export function mathRows(e: ShownExperiment, top = 3): MathRow[] {
   return e.runs.filter((r) => r.status === 'completed' && r.derived).map((r) => {
     const d = r.derived as RunDerived;
     const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
-    const math = cycleMath({ elapsedSec: d.elapsedSec, cpus: d.cpusUsed, cpuBasis: 'logical CPUs', clockHz: d.clockHz, clock: d.clock, spins, rows: r.totals.rows });
+    const math = runCycleMath(d, spins, r.totals.rows);
     const cores = e.threadsPerCore > 1 ? cycleMath({ ...math.inputs, cpus: coresFor(d.cpusUsed, e.threadsPerCore), cpuBasis: 'physical cores' }) : null;
     const spinlocks = math.perSpinlock.filter((s, i) => i < top || watch.has(s.name));
     return { run: r, math, cores, spinlocks };

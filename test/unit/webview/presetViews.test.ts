@@ -62,7 +62,7 @@ it('analysis data: A/B per thread count, arms overlaid, the math with its inputs
   assert.ok(ov.arms.every((a) => a.waitMsPerRow[4] > 0));
   const m = mathRows(e);
   assert.equal(m.length, 4);
-  assert.match(m[0].math.formula, / x 16 logical CPUs x 2\.00 GHz = /);
+  assert.match(m[0].math.formula, / x 16 logical CPUs \(16 threads; 16 online schedulers\) x 2\.00 GHz = /);
   assert.match(m[0].cores!.formula, / x 8 physical cores x 2\.00 GHz/);
   assert.deepEqual(m[0].spinlocks.slice(0, 3).map((s) => s.name), ['LOGCACHE_ACCESS', 'XDESMGR', 'LOGFLUSHQ']);
   assert.equal(showsWritelog(e), true);

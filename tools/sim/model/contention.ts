@@ -55,6 +55,9 @@ export interface WorkerInput {
   node: number;
   delayedDurability: DelayedDurability;
   database: string;
+  /** Client loop: microseconds per call spent outside the server (the client's own work and the network round
+   * trip), measured from the wire. Absent for a server loop, which never leaves the server. */
+  thinkUs?: number;
 }
 
 export interface ModelContext {
@@ -76,7 +79,13 @@ export interface DbRates {
   /** Average bytes per log flush (for the reader: R6). */
   bytesPerFlush: number;
 }
-export interface WorkerRate { rowsPerSec: number; txnsPerSec: number; cpuUtil: number }
+export interface WorkerRate {
+  rowsPerSec: number;
+  txnsPerSec: number;
+  cpuUtil: number;
+  /** Time in the server per transaction (us): CPU, spins, latch and commit waits; excludes the client's think time. */
+  serviceUs: number;
+}
 
 /** Everything per second. */
 export interface Rates {
@@ -172,11 +181,21 @@ function remoteSpinRatio(p: WorkloadProfile): number {
   return p.access === 'native' ? 59 : 12;
 }
 
+// Spins per acquisition = SPIN_BASE x (SPIN_FLOOR + SPIN_QUEUE_GAIN x queue term): calibrated so that ten
+// in-memory sessions beside the log writer spin ~4.5 times per row on LOGCACHE_ACCESS, as seed 000 measured
+// (113,246,628 spins for 25,000,000 rows); docs/simulator-calibration.md shows every figure beside the posts'.
+const SPIN_FLOOR = 0.05;
+const SPIN_QUEUE_GAIN = 2;
+/** Offered load above which the queue term stops growing (the singleton is saturated; spinners back off). */
+const SPIN_MAX_LOAD = 0.9;
 const WRITE_LATENCY_US = 55; // R6: fast flash; with transfer time the average stall comes out near 0.1 ms
 const LOG_BANDWIDTH_BYTES_PER_US = 2000;
 const DD_FLUSH_BYTES = 60 * 1024; // R6: a full log buffer
 const HT_PENALTY = 0.38;
 const LW_COMMITS_PER_SEC = 250_000; // a core running two busy hyperthreads gives ~1.24x one thread
+// One RPC call as the server sees it: unpack the request, look up the cached plan, run the procedure's preamble and
+// send the result back. A client loop pays it per transaction; a server loop once per run.
+const RPC_CALL_CPU_US = 20;
 
 export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   const out: Rates = {
@@ -204,19 +223,25 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   workers.forEach((w, i) => perCpu.set(w.cpu, [...(perCpu.get(w.cpu) ?? []), i]));
 
   const costs = workers.map((w) => costOf(w.profile));
+  const think = workers.map((w) => Math.max(0, w.thinkUs ?? 0));
   const cpuPerTxn = workers.map(
-    (w, i) => costs[i].perRow * w.profile.rowsPerTxn + costs[i].perTxn + slotCpu(w.profile) * w.profile.rowsPerTxn,
+    (w, i) => costs[i].perRow * w.profile.rowsPerTxn + costs[i].perTxn + slotCpu(w.profile) * w.profile.rowsPerTxn +
+      (w.thinkUs === undefined ? 0 : RPC_CALL_CPU_US),
   );
   // R2: remote workers also burn more CPU per transaction (seed 000: more sampled CPU when not collocated with the
   // log writer, and "some factor" beyond the spinlock making the run longer).
   workers.forEach((w, i) => remote[i] && (cpuPerTxn[i] *= w.profile.engine === 'disk' ? 1.3 : 1.55));
   const logPerTxn = workers.map((w, i) => costs[i].logPerRow * w.profile.rowsPerTxn + costs[i].logPerTxn);
   const waitsForFlush = workers.map((w, i) => w.delayedDurability !== 'FORCED' && logPerTxn[i] > 0);
-  // R1: coherency traffic grows with the number of sessions, much more when they span sockets.
-  const coherency = 1 + (0.0025 + 0.012 * span) * (n - 1);
+  // R1: coherency traffic grows with the number of threads running at once (sessions, up to the CPUs they share),
+  // much more when they span sockets. Sessions queued behind others on a scheduler add no cache-line traffic.
+  const running = perCpu.size;
+  const coherency = 1 + (0.0025 + 0.012 * span) * (running - 1);
 
   // Fixed point over per-transaction time T (us).
-  let T = workers.map((_, i) => cpuPerTxn[i] + (waitsForFlush[i] ? 2 * WRITE_LATENCY_US : 0));
+  // A client-loop session spends its think time outside the server: T includes it, so its share of every queue and
+  // CPU is its duty cycle, and throughput over sessions follows a closed queueing network (rises, then flattens).
+  let T = workers.map((_, i) => cpuPerTxn[i] + (waitsForFlush[i] ? 2 * WRITE_LATENCY_US : 0) + think[i]);
   const hold = workers.map((w, i) => RESOURCES.map((r) => holdTime(r, w.profile, remote[i], span)));
   let rho = RESOURCES.map(() => 0);
   let W = RESOURCES.map(() => 0);
@@ -259,7 +284,7 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     workers.forEach((w) => w.node === ctx.logWriterNode && node0Workers++);
     const half = machine.cpusPerNode / 2;
     const crowd = 1 + (0.1 * Math.max(0, node0Workers - half)) / half;
-    capPerUs = flushing > 0 ? LW_COMMITS_PER_SEC / 1e6 / (crowd * (1 + 0.004 * (n - 1) * span) * (1 + 0.3 * Math.min(1, core0Load))) : Infinity;
+    capPerUs = flushing > 0 ? LW_COMMITS_PER_SEC / 1e6 / (crowd * (1 + 0.004 * (running - 1) * span) * (1 + 0.3 * Math.min(1, core0Load))) : Infinity;
     // CPU: time on CPU per transaction includes spinning on the singletons (spinning burns CPU; latch and commit
     // waits suspend the task). Schedulers shared by several sessions, and busy hyperthread siblings, slow it.
     const onCpu = workers.map((w, i) => {
@@ -287,25 +312,53 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
       RESOURCES.forEach((r, ri) => {
         if (r === 'SEQUENCE') t += acquisitions(w.profile, r) * (hold[i][ri] + W[ri]);
       });
-      return t + (waitsForFlush[i] ? commitWait : 0);
+      return t + (waitsForFlush[i] ? commitWait : 0) + think[i];
     });
     // Bottleneck law: committers cannot be served faster than the log writer's capacity, so past it every waiting
     // session's transaction stretches (the plateau of R1/R6).
     const commitRate = workers.reduce((s, _, i) => s + (waitsForFlush[i] ? 1 / next[i] : 0), 0);
-    if (commitRate > capPerUs) next.forEach((t, i) => waitsForFlush[i] && (next[i] = (t * commitRate) / capPerUs));
-    T = T.map((t, i) => 0.7 * t + 0.3 * next[i]);
+    if (commitRate > capPerUs) next.forEach((t, i) => waitsForFlush[i] && (next[i] = Math.max(t, (t * commitRate) / capPerUs)));
+    let moved = 0;
+    T = T.map((t, i) => {
+      const v = 0.7 * t + 0.3 * next[i];
+      moved = Math.max(moved, Math.abs(v - t) / t);
+      return v;
+    });
+    if (iter > 20 && moved < 1e-9) break; // converged: the client loop recomputes often, so stop early
   }
 
   // Per-worker throughput and CPU.
   workers.forEach((w, i) => {
     const tps = 1e6 / T[i];
-    out.workers.set(w.id, { txnsPerSec: tps, rowsPerSec: tps * w.profile.rowsPerTxn, cpuUtil: Math.min(1, util[i]) });
+    out.workers.set(w.id, {
+      txnsPerSec: tps, rowsPerSec: tps * w.profile.rowsPerTxn, cpuUtil: Math.min(1, util[i]), serviceUs: Math.max(0, T[i] - think[i]),
+    });
     out.cpuBusyMs.set(w.cpu, Math.min(1000, (out.cpuBusyMs.get(w.cpu) ?? 0) + 1000 * util[i]));
   });
   for (const [cpu, list] of perCpu) out.runnableByCpu.set(cpu, Math.max(0, list.length - 1));
 
-  // Spins (R2, R3, R4, R7, R8): per acquisition = base x f(sessions) x placement multipliers.
-  const f = 0.05 + Math.pow(n - 1, 1.2);
+  // Spins (R2, R3, R4, R7, R8): per acquisition = base x (floor + queue term x placement multipliers). A spinner
+  // spins while someone else holds the line, so the queue term is the mean queue an acquirer finds (rho / (1 - rho))
+  // among the other sessions ((u - 1) / u). Its rho is the offered load the sessions put on the singleton as if they
+  // ran beside the log writer (local hold times, each session's share of time in the server), so it grows smoothly
+  // with sessions and with a client loop's duty cycle, and the placement multipliers (R2, R3) show as the seeds'
+  // ratios rather than compounding with a longer hold. The floor is the log writer and system tasks.
+  const duty = workers.map((_, i) => Math.max(0, T[i] - think[i]) / T[i]);
+  const localCpu = workers.map((w, i) => (remote[i] ? cpuPerTxn[i] / (w.profile.engine === 'disk' ? 1.3 : 1.55) : cpuPerTxn[i]));
+  const queue = RESOURCES.map((r) => {
+    let offered = 0;
+    let u = 0;
+    workers.forEach((w, i) => {
+      const a = acquisitions(w.profile, r);
+      if (a === 0) return;
+      u++;
+      offered += (duty[i] * a * holdTime(r, w.profile, false, span)) / (localCpu[i] + (waitsForFlush[i] ? commitWait : 0));
+    });
+    if (u === 0) return 0;
+    const load = Math.min(SPIN_MAX_LOAD, offered);
+    return SPIN_QUEUE_GAIN * ((u - 1) / u) * (load / (1 - load));
+  });
+  const contention = queue.map((q) => SPIN_FLOOR + q);
   let core0Busy = 0;
   workers.forEach((w, i) => core0.has(w.cpu) && (core0Busy += util[i]));
   const core0Mult = 1 + 9 * Math.min(1, 2 * core0Busy); // R3
@@ -320,25 +373,25 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     prev.sleepMs += backoffs * 0.001;
     out.spinlocks.set(name, prev);
   };
-  RESOURCES.forEach((r) => {
+  RESOURCES.forEach((r, ri) => {
     if (r === 'SEQUENCE') return;
     workers.forEach((w, i) => {
       const acqPerSec = (acquisitions(w.profile, r) * 1e6) / T[i];
       if (acqPerSec === 0) return;
-      let mult = 1;
+      let perAcq = SPIN_BASE[r] * contention[ri];
       if (r === 'LOGCACHE_ACCESS') {
-        mult = (1 + (remoteSpinRatio(w.profile) - 1) * remoteFrac) * core0Mult;
+        perAcq = SPIN_BASE[r] * (1 + (remoteSpinRatio(w.profile) - 1) * remoteFrac) * (SPIN_FLOOR + queue[ri] * core0Mult);
       } else if (r === 'XDESMGR') {
-        mult = 1 + 3 * span;
+        perAcq *= 1 + 3 * span;
       }
-      const perAcq = SPIN_BASE[r] * f * mult;
       const name = r === 'CMED' ? 'LOCK_RW_CMED_HASH_SET' : r;
       addSpin(name, acqPerSec * perAcq, 60 + 8 * Math.sqrt(perAcq));
-      if (r === 'CMED') addSpin('CMED_HASH_SET', acqPerSec * 0.02 * f, 40); // the pre-2016 CU2 spinlock, now quiet
+      if (r === 'CMED') addSpin('CMED_HASH_SET', acqPerSec * 0.02 * contention[ri], 40); // the pre-2016 CU2 spinlock, now quiet
     });
   });
 
-  // Log, per database (R6).
+  // Log, per database (R6). Queuing a flush touches the log path's lines, contended as LOGCACHE_ACCESS is.
+  const logContention = Math.max(SPIN_FLOOR, contention[RESOURCES.indexOf('LOGCACHE_ACCESS')]);
   const dbs = new Set(workers.map((w) => w.database));
   let inFlight = 0;
   for (const db of dbs) {
@@ -376,7 +429,7 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     }
     if (lazyFlushes > 0) addWait(out.waits, 'WRITELOG', lazyFlushes * 0.002, lazyFlushes * 0.002 * 0.3, 0, 4);
     // LOGFLUSHQ: taken to queue each flush; seed 002 lists it third with a dedicated log writer core.
-    addSpin('LOGFLUSHQ', flushes * 30 * f * 0.2, 90);
+    addSpin('LOGFLUSHQ', flushes * 30 * logContention * 0.2, 90);
   }
   out.pendingLogIo = inFlight;
 

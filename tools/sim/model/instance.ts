@@ -7,6 +7,7 @@ import { CounterStore } from './counters';
 import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
 import { WorkloadResult, WorkloadRunner } from './workloads';
+import { ClientCall, ClientLoop } from './clientloop';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 
 export type Permission =
@@ -117,6 +118,8 @@ export class SimModel {
   readonly clock: Clock;
   readonly counters: CounterStore;
   readonly workloads: WorkloadRunner;
+  /** Sessions calling one short workload call per transaction (the client loop). */
+  readonly clientLoop: ClientLoop;
   readonly logins = new Map<string, LoginSpec>();
   readonly sessions = new Map<number, SessionInfo>();
   readonly databases = new Map<string, Database>();
@@ -157,6 +160,14 @@ export class SimModel {
       advance: () => this.advance(),
       ratesChanged: () => this.refreshRates(),
     });
+    this.clientLoop = new ClientLoop({
+      clock: this.clock,
+      place: (spid) => placeTask(this.machine, this.onlineCpus(), this.busyCpus(), this.sessions.get(spid)?.nodeSlot ?? spid),
+      advance: () => this.advance(),
+      ratesChanged: () => this.refreshRates(),
+      rateOf: (id) => this.rates?.workers.get(id),
+      countRows: (call, rows) => this.countRows(call, rows),
+    });
     this.boot();
   }
 
@@ -184,6 +195,7 @@ export class SimModel {
 
   restart(): void {
     this.workloads.abortAll();
+    this.clientLoop.drop();
     this.sessions.clear();
     this.affinity = this.startupAffinity;
     this.rates = null;
@@ -214,24 +226,39 @@ export class SimModel {
       const rows = r.rowsPerSec * k;
       c.rows += rows;
       c.txns += r.txnsPerSec * k;
-      const ops = this.counters.table(c.database, c.table);
-      if (c.profile.operation === 'insert') ops.inserts += rows;
-      else ops.updates += rows;
-      const io = this.counters.io(c.database);
-      io.writes += rows / 400; // lazy writer / checkpoint page writes
-      io.bytesWritten += (rows / 400) * 65536;
-      io.writeStallMs += (rows / 400) * 0.2;
+      this.countRows(c, rows);
     }
+  }
+
+  private countRows(c: Pick<ClientCall, 'database' | 'table' | 'profile'>, rows: number): void {
+    const ops = this.counters.table(c.database, c.table);
+    if (c.profile.operation === 'insert') ops.inserts += rows;
+    else ops.updates += rows;
+    const io = this.counters.io(c.database);
+    io.writes += rows / 400; // lazy writer / checkpoint page writes
+    io.bytesWritten += (rows / 400) * 65536;
+    io.writeStallMs += (rows / 400) * 0.2;
+  }
+
+  /** CPUs of every workload call running now: server-loop calls and client-loop sessions. */
+  private busyCpus(): number[] {
+    return [...this.workloads.active().map((c) => c.placement.cpu), ...this.clientLoop.members().map((m) => m.placement.cpu)];
   }
 
   /** Recomputes the modelled rates (the active set or a setting that feeds the model changed). */
   refreshRates(): void {
     const calls = this.workloads.active();
+    const dd = (db: string) => this.databases.get(db.toLowerCase())?.delayedDurability ?? 'DISABLED';
     this.rates = computeRates(
-      calls.map((c) => ({
-        id: c.id, profile: c.profile, cpu: c.placement.cpu, node: c.placement.node, database: c.database,
-        delayedDurability: this.databases.get(c.database.toLowerCase())?.delayedDurability ?? 'DISABLED',
-      })),
+      [
+        ...calls.map((c) => ({
+          id: c.id, profile: c.profile, cpu: c.placement.cpu, node: c.placement.node, database: c.database, delayedDurability: dd(c.database),
+        })),
+        ...this.clientLoop.members().map((m) => ({
+          id: m.workerId, profile: m.profile, cpu: m.placement.cpu, node: m.placement.node, database: m.database,
+          delayedDurability: dd(m.database), thinkUs: m.thinkUs,
+        })),
+      ],
       { machine: this.machine, logWriterNode: 0 },
     );
     for (const c of calls) c.rate = this.rates.workers.get(c.id)?.rowsPerSec ?? 0;
@@ -252,6 +279,7 @@ export class SimModel {
   }
   sessionEnded(spid: number): void {
     this.sessions.delete(spid);
+    this.clientLoop.drop(spid);
   }
   hasPermission(login: string, perm: Permission): boolean {
     const l = this.logins.get(login.toLowerCase());
@@ -308,12 +336,14 @@ export class SimModel {
     db: Database,
     table: string,
     profile: WorkloadProfile,
-    target: { rows: number | null; durationMs: number | null },
+    target: { rows: number | null; durationMs: number | null; perCall?: boolean },
     signal: AbortSignal,
   ): Promise<WorkloadResult> {
+    if (target.perCall && target.rows !== null) {
+      return this.clientLoop.call({ spid: session.spid, database: db.name, table, profile, rows: target.rows }, signal);
+    }
     const info = this.sessions.get(session.spid);
-    const busy = this.workloads.active().map((c) => c.placement.cpu);
-    const placement = placeTask(this.machine, this.onlineCpus(), busy, info?.nodeSlot ?? session.spid);
+    const placement = placeTask(this.machine, this.onlineCpus(), this.busyCpus(), info?.nodeSlot ?? session.spid);
     return this.workloads.start(
       { spid: session.spid, database: db.name, table, profile, placement, targetRows: target.rows, durationMs: target.durationMs },
       signal,

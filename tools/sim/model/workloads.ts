@@ -35,6 +35,8 @@ interface Entry {
   call: WorkloadCall;
   resolve: (r: WorkloadResult) => void;
   timer?: { cancel(): void };
+  /** When the armed timer fires (clock ms). */
+  timerAt?: number;
   detach?: () => void;
 }
 
@@ -98,18 +100,27 @@ export class WorkloadRunner {
   }
 
   private schedule(e: Entry): void {
-    e.timer?.cancel();
     const c = e.call;
     const now = this.host.clock.now();
     let due = c.endAt === null ? Infinity : c.endAt - now;
     if (c.targetRows !== null && c.rate > 0) due = Math.min(due, ((c.targetRows - c.rows) / c.rate) * 1000);
-    if (!Number.isFinite(due)) return; // no target and no duration: runs until ATTENTION
-    e.timer = this.host.clock.setTimer(() => this.check(c.id), Math.max(1, Math.ceil(due)));
+    const at = Number.isFinite(due) ? now + Math.max(1, Math.ceil(due)) : Infinity;
+    // An armed timer that fires no later stays: re-arming on every change of the active set pushed each pending call
+    // a millisecond further out, so with frequent starts and finishes none ever came due. check() re-arms if early.
+    if (e.timer && e.timerAt !== undefined && e.timerAt <= at) return;
+    e.timer?.cancel();
+    e.timer = undefined;
+    e.timerAt = undefined;
+    if (!Number.isFinite(at)) return; // no target and no duration: runs until ATTENTION
+    e.timerAt = at;
+    e.timer = this.host.clock.setTimer(() => this.check(c.id), at - now);
   }
 
   private check(id: number): void {
     const e = this.entries.get(id);
     if (!e) return;
+    e.timer = undefined;
+    e.timerAt = undefined;
     this.host.advance();
     const c = e.call;
     const now = this.host.clock.now();

@@ -26,7 +26,9 @@ function workloadProc(table: string, kind: Kind, profile: (db: Database, call: P
       durationMs = num(p('@run_ms'));
     } else if (kind === 'batch') rows = num(p('@batch_size')) ?? 1;
     else rows = opsPerStep;
-    const r = await call.model.runWorkload(call.session, db, table, prof, { rows, durationMs }, call.signal);
+    // One transaction's worth per call (client loop) or a loop inside the call (server loop): the procedure says which.
+    const perCall = kind === 'batch' || kind === 'ring-step';
+    const r = await call.model.runWorkload(call.session, db, table, prof, { rows, durationMs, perCall }, call.signal);
     if (r.aborted) return [];
     const out: ResponseItem[] = [];
     if (kind === 'loop' || kind === 'ring-loop') out.push({ kind: 'resultSet', columns: cols([['rows_done', T.bigint]]), rows: [[BigInt(r.rows)]] });
