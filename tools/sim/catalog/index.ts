@@ -16,7 +16,7 @@ export interface CatalogColumn {
   until: number;
 }
 
-interface ViewSpec { doc: string; commit: string; inherits?: string; columns: (string | number)[][]; notes?: string }
+interface ViewSpec { doc: string; commit: string; inherits?: string; only?: string; columns: (string | number)[][]; notes?: string }
 const VIEWS = data.views as Record<string, ViewSpec>;
 
 export function catalogViewNames(): string[] {
@@ -41,6 +41,8 @@ export function allCatalogColumns(view: string): CatalogColumn[] | undefined {
 
 /** The columns `view` has in SQL Server `version` (13..17), or undefined when the view is not in the catalogue. */
 export function catalogColumns(view: string, version: number): CatalogColumn[] | undefined {
+  // A view the docs give for another product only ('only', e.g. Azure SQL Managed Instance) has no columns in SQL Server.
+  if (VIEWS[view.toLowerCase()]?.only) return [];
   return allCatalogColumns(view)?.filter((c) => c.since <= version && version <= c.until);
 }
 
@@ -56,6 +58,8 @@ export function sqlTypeOf(type: string): SqlType {
   if (t === 'varbinary') return { type: 'varbinary', length: 8 };
   if ((m = /^(?:numeric|decimal)\((\d+),(\d+)\)$/.exec(t))) return { type: 'decimal', precision: Number(m[1]), scale: Number(m[2]) };
   // sql_variant has no encoder in the wire layer yet: sent as nvarchar(4000) (columns.json says so for the one column).
+  // datetime2 without a scale is datetime2(7).
+  if (t === 'datetime2') return { type: 'datetime2', scale: 7 };
   if (t === 'sql_variant') return { type: 'nvarchar', length: 4000 };
   if (['bit', 'tinyint', 'smallint', 'int', 'bigint', 'real', 'float', 'datetime', 'uniqueidentifier'].includes(t)) return { type: t } as SqlType;
   throw new Error(`columns.json: no wire type for '${type}'`);
