@@ -16,6 +16,10 @@ import { Progress } from './progress';
 import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
+import { applyGates, parseGates } from './gates';
+import { customLoad, customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
+import { customReport } from '../engine/custom/report';
+import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -83,7 +87,22 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
-    .action(async (o) => setExit(o.preset ? await runPresetCommand(o, out, err) : await runCommand(o, out, err)));
+    .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable: calls take each in turn)', collect, [])
+    .option('--sql-file <file>', 'custom workload: a .sql file (GO splits batches; repeatable)', collect, [])
+    .option('--database <name>', 'custom workload: the database it runs in (default: the connection\'s, else master)')
+    .option('--iterations <n>', 'custom workload: calls per session in each run (instead of --duration)')
+    .option('--think-time <time>', 'custom workload: pause after each call (e.g. 10ms)')
+    .option('--params-csv <file>', 'custom workload: parameter rows, a header of variable names then one row per call')
+    .option('--params-query <sql>', 'custom workload: a query whose rows are the parameter values (run once, in --database)')
+    .addOption(new Option('--params-order <order>', 'which row each call takes').choices(['round-robin', 'random']))
+    .addOption(new Option('--params-scope <scope>', 'a row cursor per session, or one shared by all').choices(['session', 'shared']))
+    .option('--query-timeout <time>', 'custom workload: cancel a call that runs longer (counted as a timeout)')
+    .option('--stop-on-error', 'custom workload: end the run at the first failing call')
+    .option('--assert <gate>', 'a CI gate every run must pass, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50" (exit 1 when one fails)', collect, [])
+    .action(async (o) => {
+      const gates = parseGates(o.assert);
+      setExit(o.preset ? await runPresetCommand(o, out, err, gates) : isCustom(o) ? await runCustomCommand(o, out, err, gates) : await runCommand(o, out, err, gates));
+    });
 
   program.command('export').description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
     .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
@@ -121,8 +140,10 @@ interface RunArgs {
   mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
   out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
 }
+type Gates = ReturnType<typeof parseGates>;
+const exitOf = (status: string) => (status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed);
 
-export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gates = []): Promise<number> {
   if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
@@ -139,13 +160,40 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
     bar.done();
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
     bar.done();
   }
 }
 
-export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string) => void, err: (s: string) => void, gates: Gates = []): Promise<number> {
+  if (o.scenario) throw new UsageError('Give --scenario or --sql/--sql-file, not both.');
+  if (o.iterations && o.duration) throw new UsageError('Give --iterations or --duration, not both: a custom run ends after a number of calls per session or after a time.');
+  if (!o.deploy) throw new UsageError('--no-deploy has no meaning for a custom workload: nothing is ever deployed in your database.');
+  const target = targetFromArgs(o.connection);
+  const { workload, csv } = customWorkloadFrom(o, target);
+  const load = customLoad(loadSettingsFrom({ mode: 'client-loop', threads: o.threads, duration: o.duration, warmup: o.warmup, interval: o.interval }), workload, !!o.rows);
+  const table = await resolveParamRows(target, workload, o, csv);
+  err(workload.writes ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n` : `The workload only reads in [${workload.database}].\n`);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
+  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  try {
+    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
+      target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load,
+      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
+      outDir, title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`, question: o.question, deploy: false,
+      custom: { workload, table },
+    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    bar.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
+  } finally {
+    bar.done();
+  }
+}
+
+export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gates = []): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
   if (o.delayedDurability || o.affinity) {
     throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
@@ -161,7 +209,7 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
     (bar as Progress | null)?.done();
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
     (bar as Progress | null)?.done();
   }
@@ -207,7 +255,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError' || (e as Error).name === 'NotebookError') {
+    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'UsageError' || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError' || (e as Error).name === 'NotebookError') {
       process.stderr.write(`spinlab: ${(e as Error).message}\n`);
       return EXIT.usage;
     }
