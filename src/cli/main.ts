@@ -104,6 +104,21 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       setExit(o.preset ? await runPresetCommand(o, out, err, gates) : isCustom(o) ? await runCustomCommand(o, out, err, gates) : await runCommand(o, out, err, gates));
     });
 
+  program.command('ostress').description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')
+    .allowUnknownOption().helpOption(false).argument('[args...]')
+    .action(async (args: string[]) => {
+      const { translateOstress } = require('./ostress') as typeof import('./ostress');
+      const t = translateOstress(args);
+      out(`Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n\n`);
+      const before = process.env.SPINLAB_PASSWORD;
+      if (t.password !== null) process.env.SPINLAB_PASSWORD = t.password;
+      try {
+        await program.parseAsync(['run', ...t.runArgs], { from: 'user' });
+      } finally {
+        if (before === undefined) delete process.env.SPINLAB_PASSWORD; else process.env.SPINLAB_PASSWORD = before;
+      }
+    });
+
   program.command('export').description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
     .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
     .option('--notebook <file>', 'a Jupyter notebook (.ipynb) that renders on GitHub and in Jupyter and re-runs in Spinlock Lab')
