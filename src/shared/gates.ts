@@ -37,6 +37,10 @@ export function parseGate(text: string): Gate {
   const n = Number(num);
   if (!Number.isFinite(n)) throw new GateError(`--assert "${text}": ${num} is not a finite number.`);
   const lower = name.toLowerCase();
+  const dot = name.lastIndexOf('.');
+  const stat = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
+  const known = [...LATENCY, ...RATES, ...ERRORS].includes(lower as never) || (dot > 0 && (PER_ROW as readonly string[]).includes(stat));
+  if (!known) throw new GateError(`--assert "${text}": unknown metric '${name}'; ${HELP}.`);
   if ((LATENCY as readonly string[]).includes(lower)) {
     const f = TIME_UNITS[unit];
     if (f === undefined) throw new GateError(`--assert "${text}": a latency needs a unit: us, ms or s (e.g. ${lower}<5ms).`);
@@ -46,8 +50,6 @@ export function parseGate(text: string): Gate {
   if (scale === undefined) throw new GateError(`--assert "${text}": '${unit}' is not a unit here; a count takes k, M or G, or none.`);
   if ((RATES as readonly string[]).includes(lower)) return { text, metric: { kind: 'rate', stat: lower as 'rows_per_sec' }, op, value: n * scale };
   if ((ERRORS as readonly string[]).includes(lower)) return { text, metric: { kind: 'errors', stat: lower as 'errors' }, op, value: n * scale };
-  const dot = name.lastIndexOf('.');
-  const stat = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   if (dot > 0 && (PER_ROW as readonly string[]).includes(stat)) {
     return { text, metric: { kind: 'per-row', name: name.slice(0, dot).toUpperCase(), stat: stat as 'spins_per_row' }, op, value: n * scale };
   }

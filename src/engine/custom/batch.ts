@@ -88,9 +88,9 @@ export function writeReason(batches: string[]): string | null {
     let depth = 0;
     let top = '';
     for (const ch of code) {
-      if (ch === '(') depth++;
-      if (depth === 0) top += ch; else top += ' ';
-      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (ch === '(') { top += depth === 0 ? '(' : ' '; depth++; continue; }
+      if (ch === ')') { depth = Math.max(0, depth - 1); top += depth === 0 ? ')' : ' '; continue; }
+      top += depth === 0 ? ch : ' ';
     }
     for (const m of top.matchAll(STATEMENT_START)) {
       const kw = m[1].toLowerCase();
