@@ -23,7 +23,7 @@ describe('custom workload: batches', () => {
     assert.equal(writeReason(["WAITFOR DELAY '00:00:01'", 'EXEC sp_who2', "SELECT 'DELETE FROM t' AS s -- UPDATE"]), null);
     assert.match(writeReason(['SELECT * INTO #t FROM sys.objects'])!, /INTO/);
     assert.match(writeReason(['UPDATE dbo.t SET x = 1'])!, /UPDATE/);
-    assert.match(writeReason(['EXEC dbo.usp_order @id = 1'])!, /usp_order/);
+    assert.match(writeReason(['EXEC dbo.usp_order @id = 1'])!, /procedure dbo.usp_order/);
     assert.match(writeReason(['WITH c AS (SELECT 1 AS x) DELETE FROM c'])!, /WITH/);
     assert.match(writeReason(['SET NOCOUNT ON; SELECT 1'])!, /SET/);
   });

@@ -104,7 +104,7 @@ export function writeReason(batches: string[]): string | null {
       if (kw === 'exec' || kw === 'execute') {
         const target = /^\s*(?:@\w+\s*=\s*)?([\w.[\]]+)/.exec(rest)?.[1]?.replace(/[[\]]/g, '').toLowerCase() ?? '';
         const name = target.split('.').pop() ?? '';
-        if (target.startsWith('(') || !READ_ONLY_PROCS.includes(name)) return `EXEC ${target || '(dynamic SQL)'} may write`;
+        if (target.startsWith('(') || !READ_ONLY_PROCS.includes(name)) return target ? `it calls the procedure ${target}, not a known read-only one` : 'it runs dynamic SQL';
         continue;
       }
       return `${kw.toUpperCase()} may write`;

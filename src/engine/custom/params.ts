@@ -98,7 +98,7 @@ export function checkBinding(variables: string[], table: ParamTable | null): voi
   const missing = variables.filter((v) => !have.has(v));
   if (missing.length === 0) return;
   if (!table) {
-    throw new ParamsError(`The workload uses ${missing.map((m) => `@${m}`).join(', ')} without declaring it: give values with --params-csv FILE or --params-query "SELECT ..." (a column per variable), or DECLARE it in the batch.`);
+    throw new ParamsError(`The workload uses ${missing.map((m) => `@${m}`).join(', ')} without declaring it: give values with --params-csv FILE or --params-query QUERY (a column per variable), or DECLARE it in the batch.`);
   }
   throw new ParamsError(`The workload uses ${missing.map((m) => `@${m}`).join(', ')}, which the parameter source lacks (its columns: ${table.columns.map((c) => c.name).join(', ')}).`);
 }
