@@ -3,11 +3,11 @@
 // other (warm-up, knobs, sampling, notebook), in the database the user names.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, type DbTarget } from '../db/client';
+import type { DbTarget } from '../db/client';
 import type { CustomWorkload, LoadSettings } from '../shared/experiment';
 import { parseDuration } from '../shared/params';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
-import { checkBinding, paramsFromCsv, paramTable, ParamsError, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
+import { checkBinding, paramsFromCsv, paramsFromQuery, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
 import { UsageError } from './commands';
 
 export interface CustomArgs {
@@ -54,19 +54,6 @@ export function readStatements(o: CustomArgs): { source: string; text: string }[
   return out;
 }
 
-/** Runs the parameter query once, in the workload's database, and keeps its rows (never saved with the results). */
-export async function paramsFromQuery(target: DbTarget, database: string, query: string): Promise<ParamTable> {
-  const s = await DbSession.open(target, { database, appName: 'Spinlock Lab' });
-  try {
-    const [rows = []] = await s.runFile({ id: '(--params-query)', purpose: 'the user\'s parameter query', permission: '', parameters: '', batches: [query] });
-    if (!rows.length) throw new ParamsError('--params-query returned no rows; it must return one row per set of values, a column per variable.');
-    const header = Object.keys(rows[0]);
-    return paramTable(header, rows.map((r) => header.map((h) => r[h] ?? null)), '--params-query');
-  } finally {
-    await s.close();
-  }
-}
-
 /** Everything about the workload but the rows of a parameter query (read once connected). */
 export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload: CustomWorkload; csv: ParamTable | null } {
   const statements = readStatements(o);
@@ -80,7 +67,7 @@ export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload:
   const workload: CustomWorkload = {
     statements,
     database,
-    params: csv ? { kind: 'csv', from: path.basename(o.paramsCsv!), columns: csv.columns, rows: csv.rows.length, order, scope }
+    params: csv ? { kind: 'csv', from: path.resolve(o.paramsCsv!), columns: csv.columns, rows: csv.rows.length, order, scope }
       : o.paramsQuery ? { kind: 'query', from: o.paramsQuery, columns: [], rows: 0, order, scope } : null,
     iterations: o.iterations ? positiveInt('--iterations', o.iterations) : null,
     thinkTimeMs: o.thinkTime ? parseDuration(o.thinkTime, { allowZero: true }) : 0,

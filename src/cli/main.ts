@@ -18,7 +18,7 @@ import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
 import { applyGates, parseGates } from './gates';
 import { customLoad, customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
-import { customReport } from '../engine/custom/report';
+import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 
 const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
@@ -173,7 +173,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
       outDir, title: o.title, question: o.question, deploy: o.deploy,
     }, signal, (p: ExperimentProgress) => bar.update(p)));
     bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
@@ -238,7 +238,8 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
     .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
   const all = appendToNotebook(file, experiment);
-  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id)) : resultsReport(experiment, getScenario(experiment.scenario.id).unit);
+  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))
+    : resultsReport(experiment, getScenario(experiment.scenario.id).unit) + (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }

@@ -26,6 +26,7 @@ import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder } from './clientStats';
 import { CustomSessions } from './custom/sessions';
+import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import type { CustomWorkload } from '../shared/experiment';
 
@@ -342,6 +343,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   let status: RunRecord['status'] = 'completed';
   let rows = 0;
   let last: RawSample | null = null;
+  let sessionWaits: RunRecord['sessionWaits'] = null;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
@@ -353,6 +355,8 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
+    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
+    const ownBefore = sessions instanceof WorkloadSessions ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
     client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
@@ -364,6 +368,11 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     } catch (err) {
       runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);
       last = prev;
+    }
+    if (sessions instanceof WorkloadSessions) {
+      const ownAfter = ownBefore ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+      sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
+      if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
     failures.push(...phase.failures);
     const counted = timeline.reduce((s, t) => s + t.rows, 0);
@@ -405,7 +414,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
     ...(sessions instanceof CustomSessions ? { custom: sessions.runStats() ?? undefined } : {}),
-    sessionWaits: sessions instanceof CustomSessions ? sessions.sessionWaits() : undefined,
+    sessionWaits: sessions instanceof CustomSessions ? sessions.sessionWaits() : sessionWaits,
     events: runEvents,
   };
 }

@@ -2,6 +2,8 @@
 // by column name to the batch's variables, a different row for each call. Values always travel as typed RPC
 // parameters (sp_executesql), never spliced into the text; each column's type is inferred once from all its values.
 import * as fs from 'node:fs';
+import { DbSession, type DbTarget } from '../../db/client';
+import type { CustomWorkload } from '../../shared/experiment';
 
 export type ParamType = 'int' | 'bigint' | 'float' | 'bit' | 'nvarchar(4000)';
 export interface ParamColumn { name: string; type: ParamType }
@@ -121,4 +123,23 @@ export class RowPicker {
     this.cursors[session] = c + 1;
     return c % this.count;
   }
+}
+
+/** Runs the parameter query once, in the workload's database, and keeps its rows (never saved with the results). */
+export async function paramsFromQuery(target: DbTarget, database: string, query: string): Promise<ParamTable> {
+  const s = await DbSession.open(target, { database, appName: 'Spinlock Lab' });
+  try {
+    const [rows = []] = await s.runFile({ id: '(--params-query)', purpose: 'the user\'s parameter query', permission: '', parameters: '', batches: [query] });
+    if (!rows.length) throw new ParamsError('--params-query returned no rows; it must return one row per set of values, a column per variable.');
+    const header = Object.keys(rows[0]);
+    return paramTable(header, rows.map((r) => header.map((h) => r[h] ?? null)), '--params-query');
+  } finally {
+    await s.close();
+  }
+}
+
+/** A saved workload's parameter rows, read again from where they came from (for a re-run). */
+export async function reloadParams(target: DbTarget, w: CustomWorkload): Promise<ParamTable | null> {
+  if (!w.params) return null;
+  return w.params.kind === 'csv' ? paramsFromCsv(w.params.from) : paramsFromQuery(target, w.database, w.params.from);
 }

@@ -1,5 +1,6 @@
 // The custom workload's part of a report: calls, rate and latency per run, per-call client and server figures, the
 // errors by number, and the waits of the run's own sessions beside the server-wide ones.
+import * as path from 'node:path';
 import type { Experiment, RunRecord, WaitDelta } from '../../shared/experiment';
 import { isBenignWait } from '../../shared/benign';
 import { table } from '../report';
@@ -18,7 +19,7 @@ export function customReport(e: Experiment): string {
   if (!w) return '';
   const out: string[] = [];
   out.push(`Custom workload in [${w.database}]: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}; ${w.writes ? `WRITES to [${w.database}] (${w.writes})` : 'reads only'}`);
-  if (w.params) out.push(`parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? w.params.from : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`);
+  if (w.params) out.push(`parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`);
   out.push('');
   out.push(table(['threads', 'calls', 'calls/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'failed', 'client s/call', 'server CPU s/call', 'logical reads/call'],
     e.runs.map((r) => [String(r.threads), f(r.custom?.calls), f(callsPerSec(r), 1), ms(r.latency?.p50Us), ms(r.latency?.p90Us), ms(r.latency?.p99Us), ms(r.latency?.maxUs),

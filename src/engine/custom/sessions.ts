@@ -3,14 +3,14 @@
 // timeout. A failing call is tallied and the session goes on (unless stop-on-error). It answers to the same phase
 // contract as the built-in driver (load.ts), so warm-up, sampling and the run record are shared.
 import { setMaxListeners } from 'node:events';
-import { DbSession, num, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
+import { DbSession, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
 import type { CustomRunStats, CustomWorkload, SessionFailure, WaitDelta } from '../../shared/experiment';
 import type { PhaseResult, PhaseSpec } from '../load';
 import { unboundVariables } from './batch';
 import { RowPicker, type ParamTable } from './params';
 import { describeError, ErrorTally } from './tally';
+import { readOwnCounters, sessionIdOf, waitDeltas, type OwnCounters } from './ownSessions';
 
-interface Counters { cpuMs: number; logicalReads: number; waits: Map<string, WaitDelta> }
 
 export class CustomSessions {
   private stats: CustomRunStats | null = null;
@@ -27,8 +27,7 @@ export class CustomSessions {
     failures: SessionFailure[]): Promise<CustomSessions> {
     const opened = await Promise.allSettled(Array.from({ length: threads }, async () => {
       const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
-      const [[row] = []] = await s.runFile('custom/session-id');
-      return { s, id: num(row?.session_id) };
+      return { s, id: await sessionIdOf(s) };
     }));
     const sessions: DbSession[] = [];
     const ids: number[] = [];
@@ -67,24 +66,8 @@ export class CustomSessions {
     });
   }
 
-  private async counters(): Promise<Counters | null> {
-    const monitor = await DbSession.open(this.target, { database: 'master', appName: 'Spinlock Lab' }).catch(() => null);
-    if (!monitor) return null;
-    try {
-      const [sessions = [], waits = []] = await monitor.runFile('custom/session-stats', { ids: `,${this.ids.join(',')},` });
-      const c: Counters = { cpuMs: 0, logicalReads: 0, waits: new Map() };
-      for (const r of sessions) { c.cpuMs += num(r.cpu_time); c.logicalReads += num(r.logical_reads); }
-      for (const r of waits) {
-        const w = c.waits.get(String(r.wait_type)) ?? { waitMs: 0, count: 0, signalMs: 0 };
-        w.waitMs += num(r.wait_time_ms); w.count += num(r.waiting_tasks_count); w.signalMs += num(r.signal_wait_time_ms);
-        c.waits.set(String(r.wait_type), w);
-      }
-      return c;
-    } catch {
-      return null;
-    } finally {
-      await monitor.close();
-    }
+  private counters(): Promise<OwnCounters | null> {
+    return readOwnCounters(this.target, this.ids);
   }
 
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
@@ -171,16 +154,6 @@ export class CustomSessions {
   async close(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.close()));
   }
-}
-
-export function waitDeltas(before: Map<string, WaitDelta>, after: Map<string, WaitDelta>): Record<string, WaitDelta> {
-  const out: Record<string, WaitDelta> = {};
-  for (const [type, a] of after) {
-    const b = before.get(type) ?? { waitMs: 0, count: 0, signalMs: 0 };
-    const d = { waitMs: a.waitMs - b.waitMs, count: a.count - b.count, signalMs: a.signalMs - b.signalMs };
-    if (d.count > 0 || d.waitMs > 0) out[type] = d;
-  }
-  return out;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

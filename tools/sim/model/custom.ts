@@ -1,7 +1,7 @@
 // Custom workloads in the simulator: batches the product did not write, sent by a user's `spinlab run --sql`. It
 // models what it can (SELECTs over the views it serves, WAITFOR DELAY, EXEC of procedures it holds), one statement
 // after another, charging each session a synthetic cost per call (CPU, logical reads, waits) that
-// sys.dm_exec_sessions and sys.dm_exec_session_wait_stats (sql/custom/session-stats) then serve. Anything else is
+// sys.dm_exec_sessions and sys.dm_exec_session_wait_stats (sql/workload/session-stats) then serve. Anything else is
 // refused as "not supported by the simulator". The numbers are synthetic, like every number here.
 import { masked } from '../../../src/engine/custom/batch';
 import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../tds/contract';

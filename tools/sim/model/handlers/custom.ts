@@ -1,4 +1,4 @@
-// sql/custom/*: a custom workload session's id, and the counters and waits of the run's own sessions (the synthetic
+// sql/workload/*: a custom workload session's id, and the counters and waits of the run's own sessions (the synthetic
 // per-call costs model/custom.ts charges), as sys.dm_exec_sessions and sys.dm_exec_session_wait_stats serve them.
 import { serverStateDenied, SqlError } from '../errors';
 import { sessionCost } from '../custom';
@@ -26,6 +26,6 @@ const sessionStats: BatchHandler = (c) => {
 };
 
 export const CUSTOM_HANDLERS: Record<string, BatchHandler[]> = {
-  'custom/session-id': [sessionId],
-  'custom/session-stats': [sessionStats],
+  'workload/session-id': [sessionId],
+  'workload/session-stats': [sessionStats],
 };
