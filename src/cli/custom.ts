@@ -8,7 +8,17 @@ import type { CustomWorkload, LoadSettings } from '../shared/experiment';
 import { parseDuration } from '../shared/params';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
 import { checkBinding, paramsFromCsv, paramsFromQuery, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
-import { UsageError } from './commands';
+import { targetFromArgs, UsageError } from './commands';
+import { loadSettingsFrom } from '../engine/runSettings';
+import { runExperiment, type ExperimentProgress } from '../engine/experiment';
+import { resultsReport } from '../engine/report';
+import { writeNotebookFile } from '../engine/notebook/export';
+import { customReport } from '../engine/custom/report';
+import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
+import type { Gate } from '../shared/gates';
+import { applyGates } from './gates';
+import { Progress } from './progress';
+import { exitOf, withCancel, type RunArgs } from './run';
 
 export interface CustomArgs {
   sql: string[];
@@ -91,4 +101,31 @@ export async function resolveParamRows(target: DbTarget, w: CustomWorkload, o: C
 export function customLoad(load: LoadSettings, w: CustomWorkload, rowsGiven: boolean): LoadSettings {
   if (rowsGiven) throw new UsageError('--rows counts rows of the built-in scenarios; a custom workload runs --iterations per session or a --duration.');
   return { ...load, mode: 'client-loop', durationMs: w.iterations !== null ? null : load.durationMs, rows: null };
+}
+
+export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
+  if (o.scenario) throw new UsageError('Give --scenario or --sql/--sql-file, not both.');
+  if (o.iterations && o.duration) throw new UsageError('Give --iterations or --duration, not both: a custom run ends after a number of calls per session or after a time.');
+  if (!o.deploy) throw new UsageError('--no-deploy has no meaning for a custom workload: nothing is ever deployed in your database.');
+  const target = targetFromArgs(o.connection);
+  const { workload, csv } = customWorkloadFrom(o, target);
+  const load = customLoad(loadSettingsFrom({ mode: 'client-loop', threads: o.threads, duration: o.duration, warmup: o.warmup, interval: o.interval }), workload, !!o.rows);
+  const table = await resolveParamRows(target, workload, o, csv);
+  err(workload.writes ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n` : `The workload only reads in [${workload.database}].\n`);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
+  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  try {
+    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
+      target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load,
+      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
+      outDir, title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`, question: o.question, deploy: false,
+      custom: { workload, table },
+    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    bar.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
+  } finally {
+    bar.done();
+  }
 }

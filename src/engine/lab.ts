@@ -5,7 +5,7 @@ import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
 import { explain, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
-import { loadSqlFile } from './sqlFiles';
+import { loadSqlFile } from '../db/sqlFiles';
 import pkg from '../../package.json';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';

@@ -4,13 +4,15 @@
 // affinity and delayed durability: confirmed in VS Code's modal, seen applied on the simulator during the run, and
 // seen put back exactly as it was after Stop; then the writelog preset run from the Presets section (confirmed, both
 // arms, knobs back) and its analysis views. Screenshots of the panel and of the analysis in the light and dark themes.
+// Spinlock Lab is opened from its Activity Bar view (the welcome view's Connect); the view's tree is checked once
+// connected, and the status bar item while a run goes, with screenshots in the light, dark and high-contrast themes.
 // On failure: test-artifacts/e2e/<step>-failure.png, the code-server log and the extension host logs.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
-import { ARTIFACTS, CodeServer, DARK_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
+import { ARTIFACTS, CodeServer, DARK_THEME, HC_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
 import { clickDialogButton, dialogText, editorTab, launchBrowser, openWorkbench, runCommand, screenshot, setColorTheme, webview } from './workbench';
 import { CHARTS, PanelDriver } from './panelDriver';
 
@@ -92,15 +94,35 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     else console.error(`e2e: kept ${cs?.dir} for inspection`);
   });
 
-  it('installs the VSIX and opens the panel from the command palette', function () { return step(this, 'open', async () => {
+  /** A row of the Spinlock Lab tree, by the start of its screen-reader label. */
+  const treeRow = (label: string) => page!.locator(`.pane-body .monaco-list-row[aria-label^="${label}"]`).first();
+  /** Screenshots of the workbench (Activity Bar view, status bar) in the light, dark and high-contrast themes. */
+  async function homeShots(): Promise<void> {
+    for (const [theme, kind, file] of [[LIGHT_THEME, 'light', 'home-light.png'], [DARK_THEME, 'dark', 'home-dark.png'], [HC_THEME, 'hc-dark', 'home-hc.png']] as const) {
+      await setColorTheme(page!, theme, kind);
+      await page!.waitForTimeout(300);
+      await page!.screenshot({ path: path.join(ARTIFACTS, file) });
+      assert.ok(fs.statSync(path.join(ARTIFACTS, file)).size > 10_000, `expected ${file} to be a real screenshot`);
+    }
+  }
+
+  it('installs the VSIX and opens Spinlock Lab from its Activity Bar view: the welcome view\'s Connect opens the panel', function () { return step(this, 'open', async () => {
     assert.ok(fs.existsSync(VSIX), `expected ${VSIX}: run npm run build && node scripts/package.js first`);
     cs.installExtension(VSIX);
     await cs.start();
     browser = await launchBrowser();
     page = await openWorkbench(browser, cs.workbenchUrl);
-    await runCommand(page, 'Spinlock Lab: Open');
+    const home = page.locator('.activitybar [aria-label^="Spinlock Lab"]').first();
+    await home.waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(() => { throw new Error('expected a "Spinlock Lab" item in the Activity Bar'); });
+    await home.click();
+    const welcome = page.locator('.welcome-view-content', { hasText: 'No server is connected' });
+    await welcome.waitFor({ state: 'visible', timeout: 20_000 })
+      .catch(() => { throw new Error('expected the Spinlock Lab view to show its welcome ("No server is connected") before any connection'); });
+    await screenshot(page, path.join(ARTIFACTS, 'home-welcome.png'));
+    await welcome.locator('.monaco-button', { hasText: 'Connect to a Server' }).click();
     await editorTab(page, 'Spinlock Lab').waitFor({ state: 'visible', timeout: 20_000 })
-      .catch(() => { throw new Error('expected an editor tab "Spinlock Lab" after running Spinlock Lab: Open'); });
+      .catch(() => { throw new Error('expected an editor tab "Spinlock Lab" after the welcome view\'s Connect to a Server'); });
     panel = new PanelDriver(page);
     await panel.visible('#btn-connect', 30_000);
     // The scenario picker is drawn once the host's first state arrived: only then is the form the host's draft
@@ -125,6 +147,12 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     await waitFor('16 CPUs in #topology', async () => (await panel.frame.locator('#topology [data-cpu]').count()) === 16, 10_000);
     assert.equal(await panel.attr('#topology [data-cpu="0"]', 'data-online'), 'true', 'CPU 0 is in the starting affinity (0-13)');
     assert.equal(await panel.attr('#topology [data-cpu="15"]', 'data-online'), 'false', 'CPU 15 is outside the starting affinity (0-13)');
+    // Connected: the Activity Bar view's tree shows the presets and this server's experiments (none yet).
+    await treeRow('Presets, 5 items').waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => { throw new Error('expected the Spinlock Lab tree to show "Presets" with 5 items once connected'); });
+    await treeRow('Preset WRITELOG').waitFor({ state: 'visible', timeout: 5_000 });
+    await treeRow('Experiments on ').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /none yet/);
   }); }).timeout(60_000);
 
   it('deploys disk-insert', function () { return step(this, 'deploy', async () => {
@@ -213,6 +241,17 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
         Date.now() - loadSince >= 1_000 && (await panel.chartPoints('throughput')) >= 4, 15_000);
       const midway = await panel.status('#run-status');
       if (midway !== 'running') problems.push(`expected #run-status to say running while the run's sessions load the server; it says ${midway} ("${await panel.text('#run-status')}")`);
+      // The status bar says what runs and how far (its click shows the panel), with a Stop beside it; the tree lists
+      // the sweep saved before.
+      const running = page!.locator('.statusbar [aria-label^="Spinlock Lab experiment running"]').first();
+      await running.waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(() => { throw new Error('expected the status bar item "Spinlock Lab experiment running" during the run'); });
+      assert.match(await running.getAttribute('aria-label') ?? '', /disk-insert, run 1 of 1/);
+      await page!.locator('.statusbar [aria-label="Stop the running Spinlock Lab experiment"]').first().waitFor({ state: 'visible', timeout: 5_000 });
+      assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /1 item\b/);
+      assert.equal(await page!.locator('.pane-body .monaco-list-row[aria-label^="Warning: unrestored"]').count(), 0,
+        'the running experiment\'s own journal is not shown as an unrestored one');
+      await homeShots();
       assert.deepEqual(knobs(), during, 'the changed settings hold while the run goes on');
       await panel.click('#btn-stop');
       await panel.waitStatus('#run-status', 'cancelled', 30_000);
@@ -226,6 +265,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       const stopped = await waitFor('the stopped experiment to be saved', () => savedExperiments().length === 2, 10_000)
         .then(() => savedExperiments()[1]).catch(() => null);
       assert.equal(stopped?.status, 'cancelled', `expected the stopped experiment saved as cancelled in ${resultsDir()}; found ${JSON.stringify(savedExperiments().map((e) => e.status))}`);
+      await waitFor('the status bar item to go once the run ended', async () => (await page!.locator('.statusbar [aria-label^="Spinlock Lab experiment running"]').count()) === 0, 10_000);
       if (problems.length) assert.fail(problems.join('\n'));
     }); }).timeout(90_000);
 
@@ -268,7 +308,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       await panel.visible('#ab-compare .ab-summary li', 15_000);
       assert.match(await panel.text('#ab-compare'), /DISABLED \(A\) against FORCED \(B\)/);
       assert.match(await panel.text('#cycle-math'), /logical CPUs x [\d.]+ GHz = /);
-      assert.match(await panel.text('#writelog-diagnosis'), /seed 003/);
+      assert.match(await panel.text('#writelog-diagnosis'), /the WRITELOG post/);
     }); }).timeout(90_000);
 
   it('saves screenshots of the panel in the light and dark themes', function () { return step(this, 'themes', async () => {

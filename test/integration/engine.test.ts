@@ -78,6 +78,20 @@ for (const scenarioId of ['disk-insert', 'inmem-insert', 'ring-buffer']) {
   }
 }
 
+it('a run ends on its last full or partial interval rated over its real length, never on a drop to zero', () =>
+  withSim({}, async (sim) => {
+    const o = options(sim, { scenarioId: 'disk-insert' });
+    o.parameters = { ...o.parameters, ...smallParams['disk-insert'] };
+    o.load = { ...o.load, threads: [1], durationMs: 1000, intervalMs: 250 };
+    const live: number[] = [];
+    const { experiment } = await runExperiment(o, new AbortController().signal, (p) => { if (p.kind === 'tick') live.push(p.tick.rowsPerSec); });
+    const steady = [...live].sort((a, b) => a - b)[Math.floor(live.length / 2)];
+    assert.ok(live.length >= 3, `ticks: ${live.join(', ')}`);
+    for (const [i, r] of live.entries()) assert.ok(r > steady / 4, `tick ${i + 1} of ${live.length} at ${Math.round(r)}/s against ${Math.round(steady)}/s: ${live.map(Math.round).join(', ')}`);
+    const timeline = experiment.runs[0].timeline;
+    assert.ok(timeline[timeline.length - 1].rowsPerSec > steady / 4, 'the saved timeline ends the same way');
+  }));
+
 const KNOBS = { delayedDurability: 'FORCED' as const, affinity: 'exclude-core0' };
 
 it('knobs are applied during the run and restored after success', () =>

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
-import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
+import { CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, waitFor } from '../helpers/host';
 import { listJournals } from '../../src/engine/journal';
 import { readExperiment } from '../../src/host/history';
@@ -29,7 +29,7 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       let s = ports.lastState();
       assert.deepEqual(s.presets.map((p) => p.id), ['numa-logwriter', 'isolate-core0', 'xdesmgr-batch', 'writelog', 'ring-buffer']);
       const wl = s.presets.find((p) => p.id === 'writelog')!;
-      assert.equal(wl.seed, '003_91849d3d42cb46a9.txt');
+      assert.equal(wl.post, 'writelog-at-scale');
       assert.match(wl.question, /WRITELOG/);
       assert.deepEqual(wl.settings.map((x) => [x.name, x.default]), [['batch_size', 2], ['affinity', 'exclude-core0'], ['seed_rows', 100000]]);
       assert.deepEqual(s.presetPlans.map((p) => [p.presetId, p.problems]), s.presets.map((p) => [p.id, []]), 'every preset has a plan on this server');

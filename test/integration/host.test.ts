@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
-import type { Simulator } from '../../tools/sim/simulator';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, simProfile, waitFor } from '../helpers/host';
 import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey, writeJournal } from '../../src/engine/journal';
-import type { ConnectionProfile, KnobSettings, RunSettings } from '../../src/shared/protocol';
-import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
+import type { KnobSettings, RunSettings } from '../../src/shared/protocol';
+import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 
 const profileFor = simProfile;
 

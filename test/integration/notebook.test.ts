@@ -134,7 +134,8 @@ it('a preset\'s notebook: its plan, arms and analysis views; re-run on a one-nod
   validateWithNbformat(nbFile);
   const html = renderWithNbconvert(nbFile, path.join(work, 'html'));
   assert.match(html, /Preset <code>numa-logwriter<\/code>/);
-  assert.match(html, /000_6b368195e47da490\.txt/, 'the seed file is named');
+  assert.match(html, /Chris Adkin, <em>NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads<\/em>/, 'the post is cited by author and title');
+  assert.doesNotMatch(html, /000_6b368195e47da490|seed 00\d/, 'never our file name');
   const text = fs.readFileSync(nbFile, 'utf8');
   const { notebook, record } = parseNotebook(text);
   const cells = notebook.cells.map((c) => c.source.join(''));

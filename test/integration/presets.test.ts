@@ -16,6 +16,7 @@ import { listJournals } from '../../src/engine/journal';
 import { validateExperiment } from '../../src/engine/migrate';
 import { getPreset } from '../../src/engine/presets';
 import { runFigures } from '../../src/shared/analysis';
+import { getPost } from '../../src/shared/posts';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import { runPlan, type PlanArm } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
@@ -43,9 +44,9 @@ async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{
   assert.equal(r.code, 0, r.out + JSON.stringify(e.events));
   assert.equal(e.status, 'completed');
   assert.equal(validateExperiment(e), null, 'the record matches the schema');
-  assert.deepEqual(e.preset && { id: e.preset.id, seed: e.preset.seed }, { id, seed: getPreset(id).seed });
+  assert.deepEqual(e.preset && { id: e.preset.id, post: e.preset.post }, { id, post: getPreset(id).post });
   assert.match(r.out, /SIMULATED/);
-  assert.match(r.out, new RegExp(`preset ${id} \\(seed ${getPreset(id).seed.replace('.', '\\.')}\\)`));
+  assert.ok(r.out.includes(`preset ${id}, reproducing Chris Adkin, “${getPost(getPreset(id).post).title}”`), r.out.slice(0, 400));
   // Knobs back where they were, verified, and no journal left behind.
   const after = await knobs(sim);
   assert.deepEqual(after, { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: after.affinity.cpus } });
@@ -72,20 +73,30 @@ function run(e: Experiment, arm: string, threads?: number): RunRecord {
 }
 const spinsPerRow = (r: RunRecord, name: string) => runFigures(r).spinsPerRow[name] ?? 0;
 
-it('spinlab scenarios --json lists the five presets, each with its seed file, question, needs and defaults', async () => {
+it('spinlab scenarios --json lists the five presets, each with the post it cites by title and author, question, needs and defaults', async () => {
   const { code, out } = await spinlab(['scenarios', '--json']);
   assert.equal(code, 0);
-  const j = JSON.parse(out) as { scenarios: { id: string }[]; presets: { id: string; seed: string; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
+  type Cited = { id: string; title: string; author: string; blog: string };
+  const j = JSON.parse(out) as { scenarios: { id: string; posts: Cited[] }[]; presets: { id: string; posts: Cited[]; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
   assert.deepEqual(j.scenarios.map((s) => s.id), ['disk-insert', 'inmem-insert', 'ring-buffer']);
-  assert.deepEqual(j.presets.map((p) => [p.id, p.seed.slice(0, 4)]),
-    [['numa-logwriter', '000_'], ['isolate-core0', '001_'], ['xdesmgr-batch', '002_'], ['writelog', '003_'], ['ring-buffer', '004_']]);
+  assert.deepEqual(j.presets.map((p) => [p.id, p.posts.map((x) => x.title)]), [
+    ['numa-logwriter', ['NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads']],
+    ['isolate-core0', ['Large Memory Pages, How They Work and The LOGCACHE_ACCESS Spinlock']],
+    ['xdesmgr-batch', ['Tuning The XDESMGR Spinlock On A "Big box"']],
+    ['writelog', ['WRITELOG At Scale: Going Beyond "You need faster disks"']],
+    ['ring-buffer', ['Ring Buffer Shock Absorb-er Pattern and SQL Server']],
+  ]);
+  assert.deepEqual(j.scenarios.find((s) => s.id === 'ring-buffer')!.posts.map((x) => x.title), ['Ring Buffer Shock Absorb-er Pattern and SQL Server']);
+  assert.equal(j.scenarios.find((s) => s.id === 'disk-insert')!.posts.length, 4);
+  for (const c of [...j.presets, ...j.scenarios].flatMap((x) => x.posts)) assert.deepEqual([c.author, c.blog], ['Chris Adkin', 'chrisadkin.io']);
   for (const p of j.presets) {
-    assert.match(p.seed, /^\d{3}_[0-9a-f]{16}\.txt$/);
     assert.ok(p.question.endsWith('?'));
     assert.ok(p.defaults.options.length > 0);
   }
-  const seeds = '/work/shared/seeds';
-  if (fs.existsSync(seeds)) for (const p of j.presets) assert.ok(fs.existsSync(path.join(seeds, p.seed)), p.seed);
+  assert.doesNotMatch(out, /\d{3}_[0-9a-f]{16}|seed 00\d|"seeds?"/, 'never our file names');
+  const text = await spinlab(['scenarios']);
+  assert.match(text.out, /reproduces Chris Adkin, “WRITELOG At Scale: Going Beyond "You need faster disks"” \(chrisadkin\.io\)/);
+  assert.doesNotMatch(text.out, /\d{3}_[0-9a-f]{16}|\(seed /);
 });
 
 it('bad preset settings get a clear error naming the allowed values, before any connection', async () => {

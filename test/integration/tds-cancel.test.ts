@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
-import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';
+import { Request as TediousRequest } from 'tedious';
 import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
 import { RawTdsClient } from '../helpers/rawTds';
 

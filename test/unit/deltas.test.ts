@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeTick, type TickContext, type TickResult } from '../../src/engine/deltas';
+import { closingActiveMs, computeTick, type TickContext, type TickResult } from '../../src/engine/deltas';
 import type { Tick } from '../../src/shared/experiment';
 import { counter, DB, sample, type SampleSpec } from './samples';
 
@@ -80,6 +80,27 @@ it('deltas and rates over the server interval, only entries that moved', () => {
   assert.equal(t.runnableTasks, 4);
   assert.equal(t.pendingLogIo, 3);
   assert.equal(t.gap, undefined);
+});
+
+it('a closing interval is rated over the part with load in it, not the idle tail after the sessions stopped', () => {
+  // 1000 rows and 5000 spins in the 250 ms the load still ran; the final sample came 1000 ms after the last tick.
+  const prev = sample({ msTicks: 11_000, spins: { LOGCACHE_ACCESS: 0 }, transactions: 0, rows: { 'dbo.MyBigTable': [0, 0] } });
+  const cur = sample({ msTicks: 12_000, spins: { LOGCACHE_ACCESS: 5000 }, transactions: 500, rows: { 'dbo.MyBigTable': [1000, 0] } });
+  const t = tickOf(computeTick(prev, cur, { ...ctx, activeMs: 250 }));
+  assert.equal(t.intervalMs, 250);
+  assert.equal(t.t, 1250, 'the tick ends where the load ended');
+  assert.equal(t.rowsPerSec, 4000, 'not 1000/s over the whole second');
+  assert.equal(t.transactionsPerSec, 2000);
+  assert.equal(t.rows, 1000, 'the deltas themselves are unchanged');
+  // An active part longer than the server's interval (clock skew) never stretches it.
+  assert.equal(tickOf(computeTick(prev, cur, { ...ctx, activeMs: 5000 })).intervalMs, 1000);
+});
+
+it('a closing sliver too short to rate is left out; a real partial interval is kept', () => {
+  assert.equal(closingActiveMs(10_000, 10_020, 1000), null, '20 ms of a 1 s interval');
+  assert.equal(closingActiveMs(10_000, 9_990, 1000), null, 'the load ended before the last tick');
+  assert.equal(closingActiveMs(10_000, 10_400, 1000), 400);
+  assert.equal(closingActiveMs(10_000, 10_250, 1000), 250);
 });
 
 it('the gap flag is carried; no log file means no write stall', () => {

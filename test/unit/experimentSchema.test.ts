@@ -139,7 +139,7 @@ it('a realistic experiment built by the engine modules is valid (also after a JS
 
 it('a preset experiment: arms differ per run and the preset says how it adapted', () => {
   const e = experiment();
-  e.preset = { id: 'writelog', seed: '003_91849d3d42cb46a9.txt', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
+  e.preset = { id: 'writelog', post: 'writelog-at-scale', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
   e.runs[1].arm = { ...e.runs[1].arm, id: 'forced', label: 'FORCED', knobs: { delayedDurability: 'FORCED' } };
   assert.equal(errorsOf(e), '');
 });
@@ -165,7 +165,8 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
   ['wrong schema version', (e) => ((e as { schemaVersion: number }).schemaVersion = 1), /schemaVersion must be equal to constant/],
   ['a run without its arm', (e) => delete (e.runs[0] as Partial<Experiment['runs'][number]>).arm, /must have required property 'arm'/],
   ['an arm with an unknown mode', (e) => ((e.runs[1].arm as { mode: string }).mode = 'loop'), /mode must be equal to one of the allowed values/],
-  ['a preset without its seed', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'seed'/],
+  ['a preset without its post', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'post'/],
+  ['a preset citing a file name instead of a post', (e) => (e.preset = { id: 'writelog', post: '003_91849d3d42cb46a9.txt', question: 'q', notes: [] } as unknown as Experiment['preset']), /post must be equal to one of the allowed values/],
   ['string where a number belongs', (e) => ((e.runs[0] as { rows: unknown }).rows = '12000'), /rows must be integer/],
   ['boolean as text', (e) => ((e as { simulated: unknown }).simulated = 'true'), /simulated must be boolean/],
   ['negative spins', (e) => (e.runs[0].totals.spinlocks.LOGCACHE_ACCESS.spins = -5), /spins must be >= 0/],

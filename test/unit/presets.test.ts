@@ -33,7 +33,7 @@ const plan = (id: string, t: Topology, xtp = true, set: string[] = [], threads: 
   planPreset(getPreset(id), { topology: t, identity: identity(xtp) }, presetValues(getPreset(id), { set }), threads);
 
 it('five presets, one per seed, each naming its file, question, defaults and views; every arm resolves on a big server', () => {
-  assert.deepEqual(listPresets().map((p) => p.seed.slice(0, 3)), ['000', '001', '002', '003', '004']);
+  assert.deepEqual(listPresets().map((p) => p.post), ['numa-logcache-access', 'large-pages', 'xdesmgr-big-box', 'writelog-at-scale', 'ring-buffer']);
   const t = topology(2, 10, 2);
   for (const p of listPresets()) {
     assert.ok(p.options.every((o) => o.default !== undefined && o.description.length > 10), p.id);
@@ -58,7 +58,7 @@ it("numa-logwriter: the log writer's node against the other, each without its fi
   assert.deepEqual(moved.arms.slice(0, 2).map((a) => a.knobs.affinity), ['numa:1-first-core', 'numa:0-first-core'], 'the log writer on node 1');
   const small = plan('numa-logwriter', topology(2, 4, 2));
   assert.deepEqual(small.arms[0].threads, [6], 'a node of 8 CPUs without its first core leaves 6');
-  assert.match(small.notes.join('\n'), /6 sessions instead of the seed's 10/);
+  assert.match(small.notes.join('\n'), /6 sessions instead of the post's 10/);
   const hidden = plan('numa-logwriter', topology(2, 4, 2, null));
   assert.match(hidden.notes.join('\n'), /log writer is not visible.*assuming NUMA node 0/);
 });

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
-import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
+import { loadSqlFile } from '../../src/db/sqlFiles';
+import type { LoginResult, ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
 
 function session(spid: number, login = 'sa', database = 'master'): SessionContext {
   return { spid, login, appName: 'test', hostName: 'h', encrypted: false, database, state: new Map() };
@@ -13,8 +13,8 @@ function session(spid: number, login = 'sa', database = 'master'): SessionContex
 const sig = () => new AbortController().signal;
 const rs = (items: ResponseItem[], i = 0) => items.filter((x) => x.kind === 'resultSet')[i] as ResultSet;
 const errors = (items: ResponseItem[]) => items.filter((x) => x.kind === 'error') as ServerMessage[];
-const p = (name: string, value: any, type: any = { type: 'nvarchar', length: 4000 }): RpcParam => ({ name, value, sqlType: type, output: false });
-function execSql(h: ModelHandler, s: SessionContext, id: string, params: Record<string, any> = {}, batch = 0) {
+const p = (name: string, value: RpcParam['value'], type: RpcParam['sqlType'] = { type: 'nvarchar', length: 4000 }): RpcParam => ({ name, value, sqlType: type, output: false });
+function execSql(h: ModelHandler, s: SessionContext, id: string, params: Record<string, RpcParam['value']> = {}, batch = 0) {
   const f = loadSqlFile(id);
   return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[batch]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(k, v))], sig());
 }
@@ -65,7 +65,7 @@ it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SE
 
 it('wrong password: Msg 18456 state 8', () => {
   const { h } = setup();
-  const r = h.login({ userName: 'sa', password: 'nope', database: '', appName: '', hostName: '', serverName: '', language: '', clientPid: 1, packetSize: 4096, tdsVersion: 0x74000004 }) as any;
+  const r = h.login({ userName: 'sa', password: 'nope', database: '', appName: '', hostName: '', serverName: '', language: '', clientPid: 1, packetSize: 4096, tdsVersion: 0x74000004 }) as LoginResult & { ok: false };
   assert.equal(r.ok, false);
   assert.deepEqual([r.error.number, r.error.state, r.error.class, r.error.message], [18456, 8, 14, "Login failed for user 'sa'."]);
 });

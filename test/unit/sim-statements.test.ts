@@ -1,7 +1,7 @@
 // Every batch of every file under sql/ must have a simulator handler, so adding or changing a file without
 // teaching the simulator fails here.
 import assert from 'node:assert/strict';
-import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 import { FILE_HANDLERS } from '../../tools/sim/model/handlers';
 import { recognise } from '../../tools/sim/model/statements';
 

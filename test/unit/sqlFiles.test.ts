@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { listSqlFiles, loadSqlFile, parseSqlFile, sqlRoot } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile, parseSqlFile, sqlRoot } from '../../src/db/sqlFiles';
 
 it('every sql file has a Purpose and a Permission header and at least one batch', () => {
   const ids = listSqlFiles();

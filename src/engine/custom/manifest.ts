@@ -4,12 +4,11 @@ import type { ScenarioManifest } from '../../shared/params';
 
 export const CUSTOM_SCENARIO_ID = 'custom';
 
-export const CUSTOM_MANIFEST: Required<Pick<ScenarioManifest, 'seeds' | 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>> & ScenarioManifest = {
+export const CUSTOM_MANIFEST: Required<Pick<ScenarioManifest, 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>> & ScenarioManifest = {
   id: CUSTOM_SCENARIO_ID,
   name: 'Custom workload',
   description: 'Your own T-SQL, run by N sessions in the database you name; nothing is deployed there.',
-  seed: '',
-  seeds: [],
+  posts: [],
   features: [],
   unit: 'calls',
   parameters: [],

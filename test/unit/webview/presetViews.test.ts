@@ -43,7 +43,7 @@ function twoArms(): ShownExperiment {
   const arms = [{ id: 'a', label: 'arm a' }, { id: 'b', label: 'arm b' }];
   return {
     key: 'x', title: 't', majorVersion: 16, threadsPerCore: 2,
-    preset: { id: 'writelog', name: 'w', seed: 's', question: 'q', notes: [], views: ['ab', 'writelog'], watch: ['LOGFLUSHQ'], arms, comparisons: [{ a: 'a', b: 'b', label: 'A vs B' }] },
+    preset: { id: 'writelog', name: 'w', post: 'writelog-at-scale', question: 'q', notes: [], views: ['ab', 'writelog'], watch: ['LOGFLUSHQ'], arms, comparisons: [{ a: 'a', b: 'b', label: 'A vs B' }] },
     runs: e.runs.map((r, i) => ({ index: i, threads: r.threads, status: 'completed', arm: arms[i < 2 ? 0 : 1], totals: r.totals, timeline: r.timeline,
       derived: { ...r.derived, clockHz: 2e9, clock: { cpuTicksDelta: 12e9, msTicksDelta: 6000 } } })),
   };
