@@ -10,6 +10,7 @@ import { exportExperiment, readExperimentFile } from '../engine/notebook/export'
 import { EXIT, rerunCommand, runCommand, runPresetCommand } from './run';
 import { parseGates } from './gates';
 import { isCustom, runCustomCommand } from './custom';
+import { translateOstress } from './ostress';
 import { runDemo } from './demo';
 
 function collect(v: string, prev: string[]): string[] {
@@ -96,7 +97,6 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('ostress').description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')
     .allowUnknownOption().helpOption(false).argument('[args...]')
     .action(async (args: string[]) => {
-      const { translateOstress } = require('./ostress') as typeof import('./ostress');
       const t = translateOstress(args);
       out(`Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n\n`);
       const before = process.env.SPINLAB_PASSWORD;
