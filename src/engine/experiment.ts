@@ -323,10 +323,18 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     onProblem: (m) => runNote('warning', m),
   });
   // closing: the run's final sample, taken after the load ended at that client time.
+  let callsSeen = 0;
   const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
     const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
+    // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
+    if (r.kind === 'tick' && sessions instanceof CustomSessions) {
+      const done = sessions.liveCalls;
+      r.tick.rows = Math.max(0, done - callsSeen);
+      r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
+      callsSeen = done;
+    }
     // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
     // in it is still reported below.)
     if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }

@@ -47,6 +47,10 @@ describe('custom workloads against the simulator', function () {
       assert.equal(e.status, 'completed');
       assert.equal(e.runs[0].custom?.calls, 200);
       assert.equal(e.runs[0].latency?.count, 200);
+      // The live ticks count calls (a custom workload writes no lab table); the closing sliver may hold the rest.
+      assert.ok(e.runs[0].timeline.length >= 1);
+      assert.ok(e.runs[0].timeline.reduce((n, t) => n + t.rows, 0) <= 200);
+      assert.ok(e.runs[0].derived.rowsPerSec > 0, 'calls/s from the client count');
       assert.match(r.out, /calls\/s/);
       assert.match(r.out, /p50 ms +p90 ms +p99 ms/);
       assert.match(r.out, /reads only/);
@@ -111,6 +115,17 @@ describe('custom workloads against the simulator', function () {
       const good = await cli([...base, '--out', tmp(), '--assert', 'p99<10s']);
       assert.equal(good.code, 0, good.err);
       assert.match(good.out, /pass {2}p99<10s/);
+    }));
+
+  it('a WAITFOR workload for a duration: live ticks count its calls, and the own sessions\' WAITFOR waits are recorded', () =>
+    withSim({}, async (sim) => {
+      const dir = tmp();
+      const r = await cli(['run', '-c', conn(sim), '--sql', "WAITFOR DELAY '00:00:00.050'", '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms', '--out', dir]);
+      assert.equal(r.code, 0, r.err);
+      const run = readExperiment(dir).runs[0];
+      assert.ok(run.timeline.length >= 2);
+      assert.ok(run.timeline.every((t) => t.rows > 0), `every tick counts calls: ${run.timeline.map((t) => t.rows).join(',')}`);
+      assert.ok((run.sessionWaits?.WAITFOR?.count ?? 0) >= run.custom!.calls, 'each call waited on WAITFOR in its own session');
     }));
 
   it('a statement the simulator cannot model fails each call with "not supported", counted, never run', () =>

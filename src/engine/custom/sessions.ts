@@ -15,6 +15,8 @@ import { readOwnCounters, sessionIdOf, waitDeltas, type OwnCounters } from './ow
 export class CustomSessions {
   private stats: CustomRunStats | null = null;
   private waits: Record<string, WaitDelta> | null = null;
+  /** Calls completed so far in the measured phase (the live ticks' throughput). */
+  liveCalls = 0;
   private constructor(
     private readonly sessions: DbSession[],
     private readonly ids: number[],
@@ -75,6 +77,7 @@ export class CustomSessions {
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
     const measured = spec.latency !== undefined;
+    if (measured) this.liveCalls = 0;
     const perSession = measured ? this.workload.iterations : null;
     const tally = new ErrorTally();
     let stopped: string | null = null;
@@ -111,6 +114,7 @@ export class CustomSessions {
               clientUs += us;
               result.calls += 1;
               result.rows += 1;
+              if (measured) this.liveCalls++;
             } catch (err) {
               if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') break;
               const c = tally.add(i + 1, err);
