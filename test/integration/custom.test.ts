@@ -128,6 +128,23 @@ describe('custom workloads against the simulator', function () {
       assert.ok((run.sessionWaits?.WAITFOR?.count ?? 0) >= run.custom!.calls, 'each call waited on WAITFOR in its own session');
     }));
 
+  it('--query-timeout names timeouts and the run goes on; --stop-on-error ends the run at the first failure', () =>
+    withSim({}, async (sim) => {
+      const slow = ['run', '-c', conn(sim), '--sql', "WAITFOR DELAY '00:00:02'", '--threads', '1', '--iterations', '2', '--warmup', '0s', '--query-timeout', '200ms'];
+      const dir = tmp();
+      const r = await cli([...slow, '--out', dir]);
+      const run = readExperiment(dir).runs[0];
+      assert.equal(run.custom?.failedCalls, 2, r.err);
+      assert.equal(run.custom?.errors[0].kind, 'timeout');
+      assert.match(r.out, /timeout x2 in session 1/);
+      const stopDir = tmp();
+      const stopped = await cli([...slow, '--out', stopDir, '--stop-on-error']);
+      const s = readExperiment(stopDir).runs[0];
+      assert.equal(s.custom?.failedCalls, 1);
+      assert.equal(s.status, 'failed');
+      assert.equal(stopped.code, 1);
+    }));
+
   it('a statement the simulator cannot model fails each call with "not supported", counted, never run', () =>
     withSim({}, async (sim) => {
       const dir = tmp();
