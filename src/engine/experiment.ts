@@ -188,6 +188,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     const requests = opts.arms.map((a) => knobRequestOf(a, topology));
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
+      kind: 'experiment',
       id: opts.id ?? newExperimentId(opts.preset?.id ?? scenarios[0].id),
       title: opts.title ?? `${scenarios[0].name}: ${first.threads.join(', ')} threads`,
       question: opts.question ?? null,

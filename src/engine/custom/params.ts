@@ -129,7 +129,7 @@ export class RowPicker {
 export async function paramsFromQuery(target: DbTarget, database: string, query: string): Promise<ParamTable> {
   const s = await DbSession.open(target, { database, appName: 'Spinlock Lab' });
   try {
-    const [rows = []] = await s.runFile({ id: '(--params-query)', purpose: 'the user\'s parameter query', permission: '', parameters: '', batches: [query] });
+    const [rows = []] = await s.runFile({ id: '(--params-query)', purpose: 'the user\'s parameter query', permission: '', parameters: '', batches: [query], batchLines: [1] });
     if (!rows.length) throw new ParamsError('--params-query returned no rows; it must return one row per set of values, a column per variable.');
     const header = Object.keys(rows[0]);
     return paramTable(header, rows.map((r) => header.map((h) => r[h] ?? null)), '--params-query');

@@ -6,6 +6,7 @@ import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
+import { WATCH_HANDLERS } from './watch';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -14,4 +15,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...LAB_HANDLERS,
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
+  ...WATCH_HANDLERS,
 };
