@@ -8,6 +8,9 @@ import { describePreset, listPresets } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
+import { parseGates } from './gates';
+import { isCustom, runCustomCommand } from './custom';
+import { translateOstress } from './ostress';
 import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
@@ -76,7 +79,36 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
-    .action(async (o) => setExit(o.preset ? await runPresetCommand(o, out, err) : await runCommand(o, out, err)));
+    .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable: calls take each in turn)', collect, [])
+    .option('--sql-file <file>', 'custom workload: a .sql file (GO splits batches; repeatable)', collect, [])
+    .option('--database <name>', 'custom workload: the database it runs in (default: the connection\'s, else master)')
+    .option('--iterations <n>', 'custom workload: calls per session in each run (instead of --duration)')
+    .option('--think-time <time>', 'custom workload: pause after each call (e.g. 10ms)')
+    .option('--params-csv <file>', 'custom workload: parameter rows, a header of variable names then one row per call')
+    .option('--params-query <sql>', 'custom workload: a query whose rows are the parameter values (run once, in --database)')
+    .addOption(new Option('--params-order <order>', 'which row each call takes').choices(['round-robin', 'random']))
+    .addOption(new Option('--params-scope <scope>', 'a row cursor per session, or one shared by all').choices(['session', 'shared']))
+    .option('--query-timeout <time>', 'custom workload: cancel a call that runs longer (counted as a timeout)')
+    .option('--stop-on-error', 'custom workload: end the run at the first failing call')
+    .option('--assert <gate>', 'a CI gate every run must pass, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50" (exit 1 when one fails)', collect, [])
+    .action(async (o) => {
+      const gates = parseGates(o.assert);
+      setExit(o.preset ? await runPresetCommand(o, out, err, gates) : isCustom(o) ? await runCustomCommand(o, out, err, gates) : await runCommand(o, out, err, gates));
+    });
+
+  program.command('ostress').description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')
+    .allowUnknownOption().helpOption(false).argument('[args...]')
+    .action(async (args: string[]) => {
+      const t = translateOstress(args);
+      out(`Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n\n`);
+      const before = process.env.SPINLAB_PASSWORD;
+      if (t.password !== null) process.env.SPINLAB_PASSWORD = t.password;
+      try {
+        await program.parseAsync(['run', ...t.runArgs], { from: 'user' });
+      } finally {
+        if (before === undefined) delete process.env.SPINLAB_PASSWORD; else process.env.SPINLAB_PASSWORD = before;
+      }
+    });
 
   program.command('export').description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
     .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
@@ -122,7 +154,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (e instanceof UsageError || e instanceof ParamError || ['AffinityError', 'ConnectionStringError', 'NotebookError', 'MarkError'].includes((e as Error).name)) {
+    if (e instanceof UsageError || e instanceof ParamError || ['UsageError', 'AffinityError', 'ConnectionStringError', 'NotebookError', 'MarkError'].includes((e as Error).name)) {
       process.stderr.write(`spinlab: ${(e as Error).message}\n`);
       return EXIT.usage;
     }

@@ -14,8 +14,13 @@ import { Progress } from './progress';
 import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
+import { applyGates } from './gates';
+import type { Gate } from '../shared/gates';
+import { customReport, sessionWaitsSection } from '../engine/custom/report';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+export const exitOf = (status: string): number => (status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed);
 
 export interface RunArgs {
   connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
@@ -23,7 +28,7 @@ export interface RunArgs {
   out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
 }
 
-export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
   if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
@@ -38,15 +43,15 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
       outDir, title: o.title, question: o.question, deploy: o.deploy,
     }, signal, (p: ExperimentProgress) => bar.update(p)));
     bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
     bar.done();
   }
 }
 
-export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
   if (o.delayedDurability || o.affinity) {
     throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
@@ -62,7 +67,7 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
     (bar as Progress | null)?.done();
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
     (bar as Progress | null)?.done();
   }
@@ -76,7 +81,8 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
     .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
   const all = appendToNotebook(file, experiment);
-  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id)) : resultsReport(experiment, getScenario(experiment.scenario.id).unit);
+  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))
+    : resultsReport(experiment, getScenario(experiment.scenario.id).unit) + (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 }

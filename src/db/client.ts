@@ -161,6 +161,26 @@ export class RpcChannel {
     });
   }
 
+  /**
+   * Sends a custom workload's batch: plain when it takes no parameters, else as sp_executesql with typed parameters
+   * (never spliced into the text). `timeoutMs` > 0 cancels a call that runs longer (the error's code is ETIMEOUT).
+   */
+  exec(text: string, args: readonly RpcArg[], timeoutMs = 0): Promise<void> {
+    if (this.signal?.aborted) return Promise.reject(new DbError('cancelled', undefined, 'ECANCEL', undefined, undefined, []));
+    return new Promise((resolve, reject) => {
+      const request = new TdsRequest(text, (err) => {
+        this.inFlight = false;
+        if (err) reject(wrapError(err));
+        else resolve();
+      });
+      if (timeoutMs > 0) request.setTimeout(timeoutMs);
+      for (const a of args) request.addParameter(a.name, a.type, a.value ?? null, a.options);
+      this.inFlight = true;
+      if (args.length) this.conn.execSql(request);
+      else this.conn.execSqlBatch(request);
+    });
+  }
+
   release(): void {
     if (this.released) return;
     this.released = true;

@@ -25,6 +25,16 @@ import { readIdentity, readTopology } from './server';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder } from './clientStats';
+import { CustomSessions } from './custom/sessions';
+import { readOwnCounters, waitDeltas } from './custom/ownSessions';
+import type { ParamTable } from './custom/params';
+import type { CustomWorkload } from '../shared/experiment';
+
+/** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
+export interface CustomPlan {
+  workload: CustomWorkload;
+  table: ParamTable | null;
+}
 
 export interface ExperimentOptions {
   target: DbTarget;
@@ -42,6 +52,8 @@ export interface ExperimentOptions {
   stateDir?: string;
   /** The experiment id (a folder-safe name); default: the start time and the scenario id. */
   id?: string;
+  /** A custom workload instead of the scenario's procedures (scenarioId 'custom'; labDatabase is the user's database). */
+  custom?: CustomPlan | null;
 }
 
 export type ExperimentProgress =
@@ -88,6 +100,7 @@ export interface PlanOptions {
   stateDir?: string;
   id?: string;
   preset?: PresetInfo | null;
+  custom?: CustomPlan | null;
 }
 
 export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal,
@@ -105,6 +118,7 @@ export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal
     stateDir: opts.stateDir,
     id: opts.id,
     preset: null,
+    custom: opts.custom ?? null,
   }, signal, progress);
 }
 
@@ -163,6 +177,12 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       throw new SpinlabError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${leftover.changes.join(' and ')} on this server and did not put it back.`,
         'run `spinlab restore -c <connection>` (or the panel\'s Restore button) first.');
     }
+    if (opts.custom) {
+      const w = opts.custom.workload;
+      note(w.writes ? 'warning' : 'info', w.writes
+        ? `The workload writes to [${w.database}] (${w.writes}); Spinlock Lab deploys and drops nothing there.`
+        : `The workload only reads in [${w.database}]; Spinlock Lab deploys and drops nothing there.`);
+    }
     if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this experiment is synthetic, not a measurement.');
 
     const requests = opts.arms.map((a) => knobRequestOf(a, topology));
@@ -182,6 +202,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       load: { ...opts.load, mode: first.mode, threads: first.threads },
       knobs: { before: null, applied: requests[0], restored: null },
       preset: opts.preset ?? null,
+      ...(opts.custom ? { custom: opts.custom.workload } : {}),
       status: 'running',
       runs: [],
       events,
@@ -197,7 +218,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       const scenario = scenarios[i];
       if (opts.arms.length > 1) status(`arm ${i + 1}/${opts.arms.length}: ${arm.label}`);
       const key = deployKey(scenario, arm.parameters);
-      if (opts.deploy !== false && key !== deployed) {
+      if (opts.deploy !== false && !opts.custom && key !== deployed) {
         status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
         await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal);
         deployed = key;
@@ -215,7 +236,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         if (signal.aborted) break arms;
         const record = await runOne({
           target: opts.target, labDatabase: opts.labDatabase, load: { ...opts.load, mode: arm.mode, threads: arm.threads },
-          scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status,
+          scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status, custom: opts.custom ?? null,
           threadsPerCore: threadsPerCore(topology),
         });
         experiment.runs.push(record);
@@ -262,6 +283,7 @@ interface RunContext {
   samplesFile: string;
   /** Logical CPUs per core of the server, for the physical cores beside the CPUs used. */
   threadsPerCore: number;
+  custom: CustomPlan | null;
 }
 
 async function runOne(c: RunContext): Promise<RunRecord> {
@@ -274,9 +296,11 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   const failures: SessionFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
-  let sessions: WorkloadSessions;
+  let sessions: WorkloadSessions | CustomSessions;
   try {
-    sessions = await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
+    sessions = c.custom
+      ? await CustomSessions.open(c.target, c.custom.workload, c.custom.table, threads, failures)
+      : await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
   } catch (err) {
     // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
     // of this run says why it never started.
@@ -303,10 +327,18 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     onProblem: (m) => runNote('warning', m),
   });
   // closing: the run's final sample, taken after the load ended at that client time.
+  let callsSeen = 0;
   const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
     const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
+    // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
+    if (r.kind === 'tick' && sessions instanceof CustomSessions) {
+      const done = sessions.liveCalls;
+      r.tick.rows = Math.max(0, done - callsSeen);
+      r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
+      callsSeen = done;
+    }
     // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
     // in it is still reported below.)
     if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
@@ -328,6 +360,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   let status: RunRecord['status'] = 'completed';
   let rows = 0;
   let last: RawSample | null = null;
+  let sessionWaits: RunRecord['sessionWaits'] = null;
   let closingRows = 0;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
@@ -340,6 +373,8 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
+    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
+    const ownBefore = sessions instanceof WorkloadSessions ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     const loadEndedAt = Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
@@ -353,12 +388,21 @@ async function runOne(c: RunContext): Promise<RunRecord> {
       runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);
       last = prev;
     }
+    if (sessions instanceof WorkloadSessions) {
+      const ownAfter = ownBefore ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+      sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
+      if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
+    }
     failures.push(...phase.failures);
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     if (phase.cancelled) status = 'cancelled';
     else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
+    if (sessions instanceof CustomSessions) {
+      const stats = sessions.runStats();
+      if (stats?.stoppedOnError) { status = 'failed'; runNote('error', `stopped on error (--stop-on-error) in ${stats.stoppedOnError}`); }
+    }
   } catch (err) {
     status = c.signal.aborted ? 'cancelled' : 'failed';
     runNote('error', (err as Error).message);
@@ -368,7 +412,8 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   }
   // The final sample can land after every session finished: an idle tail would stretch elapsed time and dilute every
   // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
-  while (timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
+  // (A custom workload's ticks count no rows: its calls are counted by the client.)
+  while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
   const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
   return {
@@ -387,6 +432,8 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     derived,
     client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
+    ...(sessions instanceof CustomSessions ? { custom: sessions.runStats() ?? undefined } : {}),
+    sessionWaits: sessions instanceof CustomSessions ? sessions.sessionWaits() : sessionWaits,
     events: runEvents,
   };
 }

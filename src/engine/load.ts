@@ -4,6 +4,7 @@
 import { setMaxListeners } from 'node:events';
 import { DbSession, num, rpcArg, type DbTarget, type ProcArg, type RpcChannel } from '../db/client';
 import type { ParamValue, SessionFailure } from '../shared/experiment';
+import { sessionIdOf } from './custom/ownSessions';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
 
 /** Keys of one session live in [block * 1e10, (block + 1) * 1e10): the posts' @@SPID * 10000000000, made unique. */
@@ -34,6 +35,8 @@ export interface PhaseResult {
 export class WorkloadSessions {
   private constructor(
     private readonly sessions: DbSession[],
+    /** The sessions' server ids, for their own counters and waits (ownSessions.ts). */
+    readonly ids: number[],
     private readonly scenario: ScenarioManifest,
     private readonly params: Record<string, ParamValue>,
   ) {}
@@ -53,7 +56,7 @@ export class WorkloadSessions {
       await Promise.all(sessions.map((s) => s.close()));
       throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect: ${failures[0]?.message ?? ''}`);
     }
-    return new WorkloadSessions(sessions, scenario, params);
+    return new WorkloadSessions(sessions, await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0))), scenario, params);
   }
 
   get count(): number {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
 import { sqlRoot } from '../db/sqlFiles';
+import { CUSTOM_MANIFEST, CUSTOM_SCENARIO_ID } from './custom/manifest';
 import type { ByParam, Condition, ParamSpec, ProcedureSpec, ScenarioManifest as ManifestShape, Step } from '../shared/params';
 import { isPostId, POST_IDS } from '../shared/posts';
 
@@ -32,6 +33,7 @@ export function listScenarios(): ScenarioManifest[] {
 }
 
 export function getScenario(id: string): ScenarioManifest {
+  if (id === CUSTOM_SCENARIO_ID) return CUSTOM_MANIFEST; // the user's own T-SQL: not in the catalogue, nothing to deploy
   const found = listScenarios().find((s) => s.id === id);
   if (!found) {
     const known = listScenarios().map((s) => s.id).join(', ');

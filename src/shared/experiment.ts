@@ -200,6 +200,10 @@ export interface RunRecord {
   derived: RunDerived;
   client: ClientStats;
   latency: LatencySummary | null;
+  /** A custom workload's calls, errors and per-call figures (absent for built-in scenarios). */
+  custom?: CustomRunStats;
+  /** The waits of the run's own workload sessions (sys.dm_exec_session_wait_stats, 2016+); null when unreadable. */
+  sessionWaits?: Record<string, WaitDelta> | null;
   /** What happened that the reader must know: restarts, reconnects, dropped sessions. */
   events: ExperimentEvent[];
 }
@@ -252,7 +256,47 @@ export interface Experiment {
   knobs: { before: KnobState | null; applied: KnobRequest; restored: KnobState | null };
   /** The preset this experiment ran, or null (absent in records written before presets). */
   preset?: PresetInfo | null;
+  /** The custom workload this experiment ran (scenario id 'custom'), or null/absent. */
+  custom?: CustomWorkload | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];
+}
+
+/** A custom workload: the user's own T-SQL, run in the database they name; nothing is deployed there. */
+export interface CustomWorkload {
+  /** Each call runs the next of these in turn (the session's own rotation). */
+  statements: { source: string; text: string }[];
+  database: string;
+  /** Where parameter rows come from (the rows themselves are not kept: they are the user's data). */
+  params: { kind: 'csv' | 'query'; from: string; columns: { name: string; type: string }[]; rows: number; order: 'round-robin' | 'random'; scope: 'session' | 'shared' } | null;
+  /** Calls per session in the measured phase; null when the phase runs for a duration. */
+  iterations: number | null;
+  thinkTimeMs: number;
+  queryTimeoutMs: number | null;
+  stopOnError: boolean;
+  /** Why the workload may write to the database, or null when every statement only reads. */
+  writes: string | null;
+}
+
+/** One kind of failing call: an error number and message, how often, when first and last, in which sessions. */
+export interface CallErrorCount {
+  number: number | null;
+  kind: 'deadlock' | 'timeout' | 'error';
+  message: string;
+  count: number;
+  first: string;
+  last: string;
+  /** Count per session (1-based session number). */
+  sessions: Record<string, number>;
+}
+
+export interface CustomRunStats {
+  calls: number;
+  failedCalls: number;
+  errors: CallErrorCount[];
+  /** Per call (an iteration): client seconds, server CPU seconds and logical reads of the workload sessions. */
+  perCall: { clientSec: number | null; serverCpuSec: number | null; logicalReads: number | null };
+  /** Set when --stop-on-error ended the run: the error that did. */
+  stoppedOnError: string | null;
 }

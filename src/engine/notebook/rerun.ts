@@ -10,6 +10,7 @@ import { runExperiment, type ExperimentOptions, type ExperimentProgress, type Ex
 import { presetRequestOf, runPreset } from '../presetRun';
 import { readNotebookFile } from './read';
 import { writeNotebookFile } from './export';
+import { reloadParams } from '../custom/params';
 
 /** The title of a re-run of `e` (a re-run of a re-run keeps one prefix). */
 export function rerunTitle(e: Pick<Experiment, 'title'>): string {
@@ -51,6 +52,13 @@ export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSig
   if (e.preset) {
     return runPreset(presetRequestOf(e), { target: o.target, labDatabase: o.labDatabase ?? e.labDatabase, outDir: o.outDir, title, stateDir: o.stateDir, id: o.id },
       signal, progress);
+  }
+  if (e.custom) {
+    // The user's own T-SQL again, in its database; parameter rows read again from their CSV file or query.
+    const w = e.custom;
+    return reloadParams(o.target, w).then((table) => runExperiment({
+      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), deploy: false, custom: { workload: w, table },
+    }, signal, progress));
   }
   return runExperiment(rerunOptions(e, o.target, o.outDir, { labDatabase: o.labDatabase, stateDir: o.stateDir }), signal, progress);
 }

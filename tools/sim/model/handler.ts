@@ -10,6 +10,7 @@ import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { checkNativeModule } from '../grammar/native';
 import { BatchCall, recognise } from './statements';
+import { runCustomBatch } from './custom';
 import { bindParameters } from '../session/params';
 
 export class ModelHandler implements SimHandler {
@@ -74,7 +75,13 @@ export class ModelHandler implements SimHandler {
       const call: BatchCall = { model: this.model, session, params, signal, text };
       return handler(call);
     }
-    return this.adHoc(session, text, params);
+    // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
+    return runCustomBatch({
+      model: this.model, session, params, signal,
+      adHoc: (st) => this.adHoc(session, st, params),
+      exec: (name, p) => this.callProcedure(session, name, p, signal),
+      fault: (target) => this.faults.take(target),
+    }, text);
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {

@@ -1,5 +1,6 @@
 // Every sql/ file's handlers, by file id: one handler per batch, in batch order.
 import type { BatchHandler } from '../statements';
+import { CUSTOM_HANDLERS } from './custom';
 import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
@@ -13,5 +14,6 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
   ...SCENARIO_HANDLERS,
+  ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
 };

@@ -1,0 +1,105 @@
+// `spinlab ostress ...`: a pasted ostress (RML Utilities) command line, turned into the equivalent `spinlab run`.
+// The common options keep their ostress meaning: -S server, -d database, -U/-P SQL login, -E Windows login, -Q query,
+// -i input file(s), -n connections, -r iterations per connection, -q quiet, -o output folder, -t query timeout in
+// seconds, -b stop on error. Every other ostress option is refused by name, never ignored. Options after `--` (or any
+// starting with --) pass straight to `spinlab run` (e.g. --assert "p99<5ms").
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { UsageError } from './commands';
+
+const WITH_VALUE = new Set(['S', 'd', 'U', 'P', 'Q', 'i', 'n', 'r', 'o', 't']);
+const FLAGS = new Set(['E', 'q', 'b']);
+/** ostress options we know and do not offer, with what each is, so the refusal can say. */
+const KNOWN_UNSUPPORTED: Record<string, string> = {
+  m: 'mode (stress or replay of trace files)', T: 'trace flags', c: 'control file', l: 'login timeout', N: 'no pooling',
+  M: 'max threads', p: 'packet size', a: 'application name', R: 'replay options', x: 'replay settings', y: 'replay settings',
+  v: 'verbose', e: 'error file', I: 'input', L: 'listing',
+};
+export const OSTRESS_SUPPORTED = '-S -d -U -P -E -Q -i -n -r -q -o -t -b';
+
+export interface OstressCommand {
+  /** What to pass to `spinlab run`, as arguments (the password is not among them). */
+  runArgs: string[];
+  /** The connection string without the password. */
+  connection: string;
+  password: string | null;
+  /** The equivalent command line to print (password never shown). */
+  line: string;
+  quiet: boolean;
+}
+
+function expandInput(spec: string): string[] {
+  // ostress -i takes a file or a wildcard such as C:\work\*.sql.
+  const dir = path.dirname(spec);
+  const base = path.basename(spec);
+  if (!/[*?]/.test(base)) return [spec];
+  const re = new RegExp(`^${base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => path.join(dir, f)) : [];
+  if (!files.length) throw new UsageError(`-i ${spec}: no file matches.`);
+  return files;
+}
+
+function quote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
+}
+
+export function translateOstress(argv: string[]): OstressCommand {
+  const v: Record<string, string[]> = {};
+  const flags = new Set<string>();
+  const passThrough: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') { passThrough.push(...argv.slice(i + 1)); break; }
+    if (a.startsWith('--')) {
+      passThrough.push(a);
+      if (i + 1 < argv.length && !argv[i + 1].startsWith('-')) passThrough.push(argv[++i]);
+      continue;
+    }
+    const m = /^[-/]([A-Za-z])(.*)$/s.exec(a);
+    if (!m) throw new UsageError(`'${a}' is not an ostress option (they look like -S, -Q"...", -n4).`);
+    const [, letter, attached] = m;
+    if (FLAGS.has(letter)) {
+      if (attached) throw new UsageError(`-${letter} takes no value (got -${letter}${attached}).`);
+      flags.add(letter);
+      continue;
+    }
+    if (!WITH_VALUE.has(letter)) {
+      const what = KNOWN_UNSUPPORTED[letter];
+      const value = attached || (what && argv[i + 1] !== undefined && !/^[-/]/.test(argv[i + 1]) ? argv[i + 1] : '');
+      // Stress is what spinlab does: -m stress says nothing new.
+      if (letter === 'm' && value.toLowerCase() === 'stress') { if (!attached) i++; continue; }
+      throw new UsageError(`ostress option -${letter}${value ? ` ${value}` : ''}${what ? ` (${what})` : ''} is not supported by spinlab ostress; it accepts ${OSTRESS_SUPPORTED}.`);
+    }
+    const value = attached !== '' ? attached : argv[++i];
+    if (value === undefined) throw new UsageError(`-${letter} needs a value, e.g. -${letter === 'n' || letter === 'r' ? '4' : letter === 'Q' ? '"SELECT 1"' : 'VALUE'}.`);
+    (v[letter] ??= []).push(value);
+  }
+  const one = (k: string) => v[k]?.[v[k].length - 1];
+  if (!one('S')) throw new UsageError('-S is needed: the server, e.g. -Slocalhost or -S127.0.0.1,1433.');
+  if (flags.has('E')) {
+    throw new UsageError('-E (Windows authentication of the current user) is not available from spinlab\'s command line; use -U LOGIN -P PASSWORD, or `spinlab run -c "...;Authentication=..."` with NTLM or an access token.');
+  }
+  if (!one('U')) throw new UsageError('Give -U LOGIN (with -P PASSWORD, or SPINLAB_PASSWORD set).');
+  if (!v.Q && !v.i) throw new UsageError('Say what to run: -Q"T-SQL" or -iFILE.sql.');
+  for (const k of ['n', 'r']) {
+    if (one(k) !== undefined && !/^\d+$/.test(one(k)!)) throw new UsageError(`-${k}${one(k)}: write a whole number, e.g. -${k}4.`);
+  }
+  if (one('t') !== undefined && !/^\d+$/.test(one('t')!)) throw new UsageError(`-t${one('t')}: the query timeout in seconds, a whole number (e.g. -t30).`);
+
+  // ostress connects without requiring encryption; the login itself is still encrypted by the driver.
+  const parts = [`Server=${one('S')}`, ...(one('d') ? [`Database=${one('d')}`] : []), `User ID=${one('U')}`, 'Encrypt=Optional'];
+  const connection = parts.join(';');
+  const runArgs = ['-c', connection];
+  for (const q of v.Q ?? []) runArgs.push('--sql', q);
+  for (const spec of v.i ?? []) for (const f of expandInput(spec)) runArgs.push('--sql-file', f);
+  if (one('d')) runArgs.push('--database', one('d')!);
+  runArgs.push('--threads', one('n') ?? '1', '--iterations', one('r') ?? '1', '--warmup', '0s');
+  // -t0 is ostress's "no timeout".
+  if (one('t') !== undefined && Number(one('t')) > 0) runArgs.push('--query-timeout', `${Number(one('t'))}s`);
+  if (flags.has('b')) runArgs.push('--stop-on-error');
+  if (one('o')) runArgs.push('--out', one('o')!);
+  runArgs.push(...passThrough);
+  const password = one('P') ?? null;
+  const line = `spinlab run ${runArgs.map(quote).join(' ')}`;
+  return { runArgs, connection, password, line, quiet: flags.has('q') };
+}

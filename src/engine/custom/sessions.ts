@@ -1,0 +1,169 @@
+// The custom workload's load driver: N sessions in the user's database, each calling the workload's statements in
+// turn (its own rotation), with parameter rows bound as typed RPC parameters, optional think time and a per-call
+// timeout. A failing call is tallied and the session goes on (unless stop-on-error). It answers to the same phase
+// contract as the built-in driver (load.ts), so warm-up, sampling and the run record are shared.
+import { setMaxListeners } from 'node:events';
+import { DbSession, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
+import type { CustomRunStats, CustomWorkload, SessionFailure, WaitDelta } from '../../shared/experiment';
+import type { PhaseResult, PhaseSpec } from '../load';
+import { unboundVariables } from './batch';
+import { RowPicker, type ParamTable } from './params';
+import { describeError, ErrorTally } from './tally';
+import { readOwnCounters, sessionIdOf, waitDeltas, type OwnCounters } from './ownSessions';
+
+
+export class CustomSessions {
+  private stats: CustomRunStats | null = null;
+  private waits: Record<string, WaitDelta> | null = null;
+  /** Calls completed so far in the measured phase (the live ticks' throughput). */
+  liveCalls = 0;
+  private constructor(
+    private readonly sessions: DbSession[],
+    private readonly ids: number[],
+    private readonly target: DbTarget,
+    private readonly workload: CustomWorkload,
+    private readonly table: ParamTable | null,
+  ) {}
+
+  static async open(target: DbTarget, workload: CustomWorkload, table: ParamTable | null, threads: number,
+    failures: SessionFailure[]): Promise<CustomSessions> {
+    const opened = await Promise.allSettled(Array.from({ length: threads }, async () => {
+      const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
+      return { s, id: await sessionIdOf(s) };
+    }));
+    const sessions: DbSession[] = [];
+    const ids: number[] = [];
+    opened.forEach((r, i) => {
+      if (r.status === 'fulfilled') { sessions.push(r.value.s); ids.push(r.value.id); }
+      else failures.push({ session: i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}` });
+    });
+    if (sessions.length * 2 <= threads) {
+      await Promise.all(sessions.map((s) => s.close()));
+      throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect to [${workload.database}]: ${failures[0]?.message ?? ''}`);
+    }
+    return new CustomSessions(sessions, ids, target, workload, table);
+  }
+
+  get count(): number {
+    return this.sessions.length;
+  }
+
+  /** The measured phase's calls, errors and per-call figures; null before one ran. */
+  runStats(): CustomRunStats | null {
+    return this.stats;
+  }
+
+  /** The measured phase's waits of these sessions, or null when they could not be read. */
+  sessionWaits(): Record<string, WaitDelta> | null {
+    return this.waits;
+  }
+
+  /** Per statement: the text and the parameters it binds (typed once; each call only sets the values). */
+  private prepared(): { text: string; args: RpcArg[]; columns: number[] }[] {
+    return this.workload.statements.map(({ text }) => {
+      const vars = unboundVariables(text);
+      const cols = vars.map((v) => this.table!.columns.findIndex((c) => c.name.toLowerCase() === v));
+      const args = cols.map((c) => rpcArg({ name: this.table!.columns[c].name, type: this.table!.columns[c].type, value: null }));
+      return { text, args, columns: cols };
+    });
+  }
+
+  private counters(): Promise<OwnCounters | null> {
+    return readOwnCounters(this.target, this.ids);
+  }
+
+  async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
+    const failures: SessionFailure[] = [];
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
+    // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
+    const measured = spec.latency !== undefined;
+    if (measured) this.liveCalls = 0;
+    const perSession = measured ? this.workload.iterations : null;
+    const tally = new ErrorTally();
+    let stopped: string | null = null;
+    const picker = this.table ? new RowPicker(this.table.rows.length, this.workload.params?.order ?? 'round-robin', this.workload.params?.scope ?? 'session') : null;
+    const phase = new AbortController();
+    setMaxListeners(0, phase.signal);
+    const onAbort = () => phase.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = spec.durationMs !== null && perSession === null ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
+    const before = measured ? await this.counters() : null;
+    let clientUs = 0;
+    try {
+      await Promise.all(this.sessions.map(async (s, i) => {
+        const statements = this.prepared();
+        let channel: RpcChannel;
+        try {
+          channel = await s.rpcChannel(phase.signal);
+        } catch (err) {
+          failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+          return;
+        }
+        try {
+          for (let n = 0; !phase.signal.aborted && (perSession === null || n < perSession); n++) {
+            const st = statements[(n + i) % statements.length];
+            if (picker) {
+              const row = this.table!.rows[picker.next(i)];
+              st.args.forEach((a, k) => { a.value = row[st.columns[k]]; });
+            }
+            const t0 = process.hrtime.bigint();
+            try {
+              await channel.exec(st.text, st.args, this.workload.queryTimeoutMs ?? 0);
+              const us = Number(process.hrtime.bigint() - t0) / 1000;
+              spec.latency?.record(us);
+              clientUs += us;
+              result.calls += 1;
+              result.rows += 1;
+              if (measured) this.liveCalls++;
+            } catch (err) {
+              if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') break;
+              const c = tally.add(i + 1, err);
+              if (this.workload.stopOnError) {
+                stopped = `session ${i + 1}: ${describeError({ ...c, count: 1, sessions: { [String(i + 1)]: 1 } })}`;
+                phase.abort();
+                break;
+              }
+            }
+            if (this.workload.thinkTimeMs > 0 && !phase.signal.aborted) await sleep(this.workload.thinkTimeMs, phase.signal);
+          }
+        } finally {
+          channel.release();
+        }
+      }));
+    } finally {
+      if (timer) clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    result.cancelled = signal.aborted;
+    if (measured) {
+      const after = await this.counters();
+      const calls = result.calls + tally.failed;
+      const per = (x: number) => (calls > 0 ? x / calls : null);
+      this.stats = {
+        calls: result.calls,
+        failedCalls: tally.failed,
+        errors: tally.list(),
+        perCall: {
+          clientSec: result.calls > 0 ? clientUs / result.calls / 1e6 : null,
+          serverCpuSec: before && after ? per((after.cpuMs - before.cpuMs) / 1000) : null,
+          logicalReads: before && after ? per(after.logicalReads - before.logicalReads) : null,
+        },
+        stoppedOnError: stopped,
+      };
+      this.waits = before && after ? waitDeltas(before.waits, after.waits) : null;
+    }
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.sessions.map((s) => s.close()));
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,136 @@
+// Custom workloads in the simulator: batches the product did not write, sent by a user's `spinlab run --sql`. It
+// models what it can (SELECTs over the views it serves, WAITFOR DELAY, EXEC of procedures it holds), one statement
+// after another, charging each session a synthetic cost per call (CPU, logical reads, waits) that
+// sys.dm_exec_sessions and sys.dm_exec_session_wait_stats (sql/workload/session-stats) then serve. Anything else is
+// refused as "not supported by the simulator". The numbers are synthetic, like every number here.
+import { masked } from '../../../src/engine/custom/batch';
+import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../tds/contract';
+import { err, SqlError } from './errors';
+import type { SimModel } from './instance';
+import { T } from './types';
+
+export interface SessionCost {
+  cpuMs: number;
+  logicalReads: number;
+  waits: Map<string, { count: number; ms: number; signalMs: number }>;
+}
+
+const costs = new WeakMap<SimModel, Map<number, SessionCost>>();
+/** What custom batches arrived, with the RPC parameters bound to them (tests read it; bounded). */
+const observed = new WeakMap<SimModel, { spid: number; text: string; params: Record<string, Value> }[]>();
+
+export function sessionCost(model: SimModel, spid: number): SessionCost {
+  let m = costs.get(model);
+  if (!m) costs.set(model, (m = new Map()));
+  let c = m.get(spid);
+  if (!c) m.set(spid, (c = { cpuMs: 0, logicalReads: 0, waits: new Map() }));
+  return c;
+}
+
+export function observedCalls(model: SimModel): { spid: number; text: string; params: Record<string, Value> }[] {
+  return observed.get(model) ?? [];
+}
+
+function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
+  const w = c.waits.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
+  w.count++; w.ms += ms; w.signalMs += signalMs;
+  c.waits.set(type, w);
+}
+
+/** The batch's statements, split at top-level semicolons and at statement keywords that start a new statement. */
+export function splitStatements(text: string): string[] {
+  const code = masked(text);
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= code.length; i++) {
+    if (i === code.length || code[i] === ';') {
+      const s = text.slice(start, i).trim();
+      if (masked(s).trim()) out.push(s);
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+function delayMs(spec: string): number | null {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(spec.trim());
+  if (!m) return null;
+  return ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function typeOf(v: Value): SqlType {
+  return typeof v === 'number' ? (Number.isInteger(v) ? T.bigint : T.float) : T.nvarchar(4000);
+}
+
+export interface CustomCall {
+  model: SimModel;
+  session: SessionContext;
+  params: Map<string, Value>;
+  signal: AbortSignal;
+  /** One statement through the ad-hoc SELECT/USE engine (refuses what it does not parse). */
+  adHoc: (text: string) => ResponseItem[];
+  /** A procedure call as an RPC would make it. */
+  exec: (name: string, params: RpcParam[]) => Promise<ResponseItem[]>;
+  /** An armed fault for this batch (the test hook failStatement('custom/<text>')). */
+  fault: (target: string) => ResponseItem | null;
+}
+
+export async function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
+  const log = observed.get(c.model) ?? [];
+  observed.set(c.model, log);
+  log.push({ spid: c.session.spid, text, params: Object.fromEntries(c.params) });
+  if (log.length > 10_000) log.splice(0, log.length - 10_000);
+  const fault = c.fault(`custom/${text.trim()}`);
+  if (fault) return [fault];
+  const cost = sessionCost(c.model, c.session.spid);
+  const items: ResponseItem[] = [];
+  for (const st of splitStatements(text)) {
+    const code = masked(st).trim();
+    const wait = /^waitfor\s+delay\s+/i.exec(code);
+    if (wait) {
+      const arg = st.slice(wait[0].length).trim();
+      const lit = /^N?'([^']*)'$/i.exec(arg);
+      const value = lit ? lit[1] : /^@\w+$/.test(arg) ? c.params.get(arg.toLowerCase()) : undefined;
+      const ms = typeof value === 'string' ? delayMs(value) : null;
+      if (ms === null) throw new SqlError([err(148, `Incorrect time syntax in time string '${String(value ?? arg)}' used with WAITFOR.`, 15, 1)]);
+      const t0 = Date.now();
+      await sleep(ms, c.signal);
+      addWait(cost, 'WAITFOR', Date.now() - t0);
+      cost.cpuMs += 0.01;
+      continue;
+    }
+    const exec = /^exec(?:ute)?\s+([\w.[\]]+)\s*/i.exec(code);
+    if (exec && !/^exec(?:ute)?\s*\(/i.test(code)) {
+      const args = st.slice(exec[0].length).trim();
+      const params: RpcParam[] = [];
+      for (const part of args ? args.split(/,(?=(?:[^']*'[^']*')*[^']*$)/) : []) {
+        const m = /^\s*(@\w+)\s*=\s*(N?'(?:[^']|'')*'|-?\d+(?:\.\d+)?|@\w+)\s*$/i.exec(part);
+        if (!m) throw new SqlError([err(50000, `The Spinlock Lab simulator (synthetic numbers, not a SQL Server): this EXEC argument is not supported by the simulator: ${part.trim()} (write @name = value).`)]);
+        const raw = m[2];
+        const v: Value = raw.startsWith('@') ? c.params.get(raw.toLowerCase()) ?? null
+          : /^N?'/i.test(raw) ? raw.replace(/^N?'|'$/gi, '').replace(/''/g, "'") : Number(raw);
+        params.push({ name: m[1], sqlType: typeOf(v), value: v, output: false });
+      }
+      items.push(...(await c.exec(exec[1], params)));
+      cost.cpuMs += 0.2;
+      cost.logicalReads += 4;
+      continue;
+    }
+    const res = c.adHoc(st);
+    items.push(...res);
+    if (res.some((r) => r.kind === 'error')) break;
+    // A SELECT's synthetic cost: a little CPU and a page read per few rows it returned.
+    const rows = res.reduce((n, r) => n + (r.kind === 'resultSet' ? r.rows.length : 0), 0);
+    cost.cpuMs += 0.05 + rows * 0.002;
+    cost.logicalReads += 2 + Math.ceil(rows / 10);
+  }
+  return items;
+}
