@@ -1,0 +1,37 @@
+// The expert review of sql/ against Microsoft's docs (issue #14, item 5): each finding, with the simulator answering as
+// SQL Server does, through the real driver.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as sql from 'mssql';
+import { connect, runFile, withSim } from '../helpers/sim-client';
+import { ensureLab } from '../../src/engine/lab';
+import { DbSession } from '../../src/db/client';
+import { readIdentity } from '../../src/engine/server';
+import { SpinlabError } from '../../src/engine/errors';
+import { simTarget } from '../helpers/review';
+
+describe('review: a lab database name QUOTENAME cannot quote', () => {
+  it('sql/lab/create.sql refuses a name whose container name would pass 128 characters (QUOTENAME would be NULL)', () =>
+    withSim({}, async (sim) => {
+      const admin = await connect(sim);
+      try {
+        await assert.rejects(runFile(admin, 'lab/create', { db: [sql.NVarChar(128), 'L'.repeat(120)], mark: [sql.NVarChar(256), 'x'] }),
+          (e: any) => e.number === 50005 && /at most 114/.test(e.message));
+        const exists = (await admin.request().query(`SELECT name FROM sys.databases WHERE name = '${'L'.repeat(120)}'`)).recordset;
+        assert.equal(exists.length, 0);
+      } finally {
+        await admin.close();
+      }
+    }));
+
+  it('the engine says what is wrong before sending anything', () =>
+    withSim({}, async (sim) => {
+      const admin = await DbSession.open(simTarget(sim), { appName: 'test' });
+      try {
+        const identity = await readIdentity(admin);
+        await assert.rejects(ensureLab(admin, 'L'.repeat(115), identity), (e: unknown) => e instanceof SpinlabError && /at most 114/.test(e.message));
+      } finally {
+        await admin.close();
+      }
+    }));
+});
