@@ -20,7 +20,8 @@ const sample: BatchHandler = (c) => {
   for (const r of vfs) if (logIds.has(Number(r[1]))) { writes += BigInt(r[7] as number); bytes += BigInt(r[8] as number); stall += BigInt(r[9] as number); }
   void d;
   const logIo = resultSet(cols([['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]), [[writes, bytes, stall]]);
-  const pending = findView('sys.dm_io_pending_io_requests')!.rows(c, null);
+  // WHERE ior.io_pending = 1: completed requests not yet reaped are listed too (io_pending = 0).
+  const pending = findView('sys.dm_io_pending_io_requests')!.rows(c, null).filter((r) => r[3] === 1);
   const logHandles = vfs.filter((r) => logIds.has(Number(r[1]))).map((r) => (r[13] as Buffer).toString('hex'));
   const pendingLog = pending.filter((r) => logHandles.includes((r[7] as Buffer).toString('hex'))).length;
   const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]), [[pending.length, pendingLog]]);
