@@ -9,6 +9,7 @@ import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
+import { checkServer, checkText, parseFeatures } from '../engine/check';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -98,4 +99,21 @@ export async function restoreCommand(target: DbTarget, stateDir = defaultStateDi
     }
     return `${r.actions.length ? r.actions.join('\n') : 'the server already matched the journal'}\nRestored; the journal is removed.\n`;
   });
+}
+
+/** `spinlab check`: what this server is and what will work with this login; ok is false when an asked feature cannot run. */
+export async function checkCommand(target: DbTarget, labDb: string, features: string | undefined, json: boolean): Promise<{ text: string; ok: boolean }> {
+  let asked;
+  try {
+    asked = parseFeatures(features);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  try {
+    const report = await checkServer(admin, labDb, asked);
+    return { text: json ? JSON.stringify(report, null, 2) + '\n' : checkText(report), ok: report.ok };
+  } finally {
+    await admin.close();
+  }
 }

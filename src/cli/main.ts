@@ -11,7 +11,7 @@ import { describePreset, listPresets } from '../engine/presets';
 import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
 import { getPreset } from '../engine/presets';
-import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
+import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { Progress } from './progress';
 import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
@@ -55,6 +55,15 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('topology').description("show the server's shape: sockets, NUMA nodes, schedulers, log writer, memory model, trace flags")
     .addOption(conn()).option('--json', 'machine-readable output')
     .action(async (o) => { out(await topologyCommand(targetFromArgs(o.connection), !!o.json)); });
+
+  program.command('check').description('what this server is and what Spinlock Lab can do on it with this login, with the GRANT for each missing permission (exit 0: everything asked for can run)')
+    .addOption(conn()).addOption(labDb()).option('--json', 'machine-readable output (docs/check.md)')
+    .option('--feature <list>', 'only these: sample, deploy, affinity, delayed-durability, in-memory, watch, event-sessions (default: all)')
+    .action(async (o) => {
+      const r = await checkCommand(targetFromArgs(o.connection), o.labDb, o.feature, !!o.json);
+      out(r.text);
+      setExit(r.ok ? EXIT.ok : EXIT.failed);
+    });
 
   for (const [name, fn] of [['deploy', deployCommand], ['cleanup', cleanupCommand]] as const) {
     program.command(name).description(name === 'deploy' ? 'create the lab database if needed and deploy a scenario into it' : "remove a scenario's objects from the lab database")

@@ -93,7 +93,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 }
 
 const PERMISSIONS: Permission[] = ['CONTROL SERVER', 'VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'ALTER SERVER STATE',
-  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE'];
+  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION'];
 
 /** 'name:password' (no permissions) or 'name:password:VIEW SERVER STATE,ALTER SETTINGS' or 'name:password:all'. */
 export function parseLogin(spec: string): LoginSpec {

@@ -17,7 +17,8 @@ export type Permission =
   | 'VIEW DATABASE STATE'
   | 'VIEW DATABASE PERFORMANCE STATE'
   | 'CREATE ANY DATABASE'
-  | 'ALTER ANY DATABASE';
+  | 'ALTER ANY DATABASE'
+  | 'ALTER ANY EVENT SESSION';
 
 export interface LoginSpec {
   name: string;
@@ -77,6 +78,8 @@ export interface Database {
   properties: Map<string, string>;
   hasXtpFilegroup: boolean;
   objects: Map<string, SimObject>;
+  /** The login that created it (its dbo, holding every permission in it); undefined: sa's. */
+  owner?: string;
 }
 
 export interface SessionInfo {

@@ -1,5 +1,6 @@
 // Every sql/ file's handlers, by file id: one handler per batch, in batch order.
 import type { BatchHandler } from '../statements';
+import { CHECK_HANDLERS } from './check';
 import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
@@ -8,6 +9,7 @@ import { SERVER_HANDLERS } from './server';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
+  ...CHECK_HANDLERS,
   ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,

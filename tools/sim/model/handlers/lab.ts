@@ -20,6 +20,7 @@ const create: BatchHandler = (c) => {
   }
   if (c.model.database(name)) throwUser(50001, 'Spinlock Lab: the lab database already exists; it is not created again.');
   const db = c.model.createDatabase(name);
+  db.owner = c.session.login;
   db.recovery = 'SIMPLE';
   db.properties.set('SpinlockLab', strParam(c, '@mark') ?? '');
   return [];
