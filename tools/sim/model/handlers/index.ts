@@ -2,6 +2,7 @@
 import type { BatchHandler } from '../statements';
 import { CHECK_HANDLERS } from './check';
 import { KNOB_HANDLERS } from './knobs';
+import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
@@ -10,6 +11,7 @@ import { SERVER_HANDLERS } from './server';
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
   ...CHECK_HANDLERS,
+  ...LEFTOVER_HANDLERS,
   ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
