@@ -9,6 +9,11 @@ import { DbSession } from '../../src/db/client';
 import { readIdentity } from '../../src/engine/server';
 import { SpinlabError } from '../../src/engine/errors';
 import { simTarget } from '../helpers/review';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runExperiment } from '../../src/engine/experiment';
+import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 
 describe('review: a lab database name QUOTENAME cannot quote', () => {
   it('sql/lab/create.sql refuses a name whose container name would pass 128 characters (QUOTENAME would be NULL)', () =>
@@ -33,5 +38,19 @@ describe('review: a lab database name QUOTENAME cannot quote', () => {
       } finally {
         await admin.close();
       }
+    }));
+});
+
+describe('review: DELAYED_DURABILITY = ALLOWED is labelled', () => {
+  it('a run with ALLOWED says it behaves as DISABLED (the scenarios\' commits do not ask)', () =>
+    withSim({}, async (sim) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-allowed-'));
+      const r = await runExperiment({
+        target: simTarget(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
+        labDatabase: 'SpinlockLab', load: { mode: 'server-loop', threads: [1], durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
+        knobs: { delayedDurability: 'ALLOWED' }, outDir: path.join(dir, 'out'), stateDir: path.join(dir, 'state'),
+      }, new AbortController().signal);
+      assert.equal(r.experiment.status, 'completed');
+      assert.ok(r.experiment.events.some((e) => /ALLOWED.*behave as DISABLED/.test(e.message)), JSON.stringify(r.experiment.events));
     }));
 });
