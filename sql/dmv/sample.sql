@@ -49,11 +49,12 @@ LEFT JOIN sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs ON vfs.file_handle 
 LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 WHERE ior.io_pending = 1;
 
--- 8. Per-scheduler CPU (total_cpu_usage_ms, 2016+) and queueing.
+-- 8. Per-scheduler CPU (total_cpu_usage_ms, 2016+) and queueing. Hidden schedulers (ids >= 1048576: the log writers
+--    and other system tasks) are included for the run's CPU and counted apart from the user schedulers.
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
        s.runnable_tasks_count, s.current_tasks_count
 FROM sys.dm_os_schedulers AS s
-WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
+WHERE s.status NOT LIKE N'%DAC%';
 
 -- 9. Row operations on the lab tables: disk-based from index operational stats (heap or clustered index only),
 --    memory-optimized from XTP object stats (index operational stats does not cover them).

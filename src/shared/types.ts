@@ -110,6 +110,8 @@ export interface SchedulerSampleRow {
   totalCpuMs: number;
   runnableTasks: number;
   currentTasks: number;
+  /** A hidden scheduler (scheduler_id >= 1048576): log writers and other system tasks, not user work. */
+  hidden?: boolean;
 }
 /** Row operations on one lab table since its metadata was loaded (index operational / XTP object stats). */
 export interface ProgressRow {

@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
+import { listJournals } from '../../src/engine/journal';
 
 describe('review: a lab database name QUOTENAME cannot quote', () => {
   it('sql/lab/create.sql refuses a name whose container name would pass 128 characters (QUOTENAME would be NULL)', () =>
@@ -52,5 +53,25 @@ describe('review: DELAYED_DURABILITY = ALLOWED is labelled', () => {
       }, new AbortController().signal);
       assert.equal(r.experiment.status, 'completed');
       assert.ok(r.experiment.events.some((e) => /ALLOWED.*behave as DISABLED/.test(e.message)), JSON.stringify(r.experiment.events));
+    }));
+});
+
+describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
+  it('original NUMANODE = 1; a run sets a CPU list; restore puts NUMANODE = 1 back (journaled as nodes)', () =>
+    withSim({}, async (sim) => {
+      sim.model.setAffinity('NUMANODE = 1');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-numa-'));
+      const journals: unknown[] = [];
+      const r = await runExperiment({
+        target: simTarget(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
+        labDatabase: 'SpinlockLab', load: { mode: 'server-loop', threads: [1], durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
+        knobs: { affinity: 'cpu:20-29' }, outDir: path.join(dir, 'out'), stateDir: path.join(dir, 'state'),
+      }, new AbortController().signal, (p) => {
+        if (p.kind === 'run-start') journals.push(...listJournals(path.join(dir, 'state')));
+      });
+      assert.equal(r.experiment.status, 'completed');
+      assert.deepEqual((journals[0] as any).original.affinity.numaNodes, [1], 'the journal says how it was set');
+      assert.equal(sim.model.affinityForm, 'NUMANODE');
+      assert.deepEqual(sim.model.onlineCpus(), Array.from({ length: 20 }, (_, i) => 20 + i));
     }));
 });

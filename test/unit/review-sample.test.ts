@@ -9,6 +9,8 @@ import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
 import { loadSqlFile } from '../../src/engine/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam } from '../../tools/sim/tds/contract';
+import { computeTick } from '../../src/engine/deltas';
+import { DB, sample } from './samples';
 
 const sig = () => new AbortController().signal;
 const sets = (items: ResponseItem[]) => items.filter((x) => x.kind === 'resultSet') as ResultSet[];
@@ -36,5 +38,28 @@ describe('review: sql/dmv/sample.sql', () => {
     const names = [...text.matchAll(/N'([^']+)'/g)].map((m) => m[1]).filter((n) => !n.startsWith('%'));
     const engine = fs.readFileSync(path.join(__dirname, '../../../src/engine/deltas.ts'), 'utf8');
     for (const n of names) assert.ok(engine.includes(`'${n}'`), `sample.sql asks for ${n}, which src/engine/deltas.ts never reads`);
+  });
+});
+
+describe('review: CPU includes the hidden schedulers (log writers), labelled apart', () => {
+  it('hidden scheduler CPU goes to hiddenCpuMs, not to cpuMs, the per-node busy % or the online scheduler count', () => {
+    const prev = sample({ msTicks: 11_000, cpu: [[0, 1000], [0, 1000]] });
+    const cur = sample({ msTicks: 12_000, cpu: [[0, 1500], [0, 1500]] });
+    const hidden = (s: ReturnType<typeof sample>, ms: number) => s.schedulers.push({ schedulerId: 1048577, cpuId: 0, nodeId: 0, isOnline: true, totalCpuMs: ms, runnableTasks: 0, currentTasks: 1, hidden: true });
+    hidden(prev, 5000);
+    hidden(cur, 5300);
+    const r = computeTick(prev, cur, { labDatabase: DB, progressTables: [], runStartMsTicks: 10_000 });
+    assert.equal(r.kind, 'tick');
+    if (r.kind !== 'tick') return;
+    assert.equal(r.tick.cpuMs, 1000);
+    assert.equal(r.tick.hiddenCpuMs, 300);
+    assert.equal(r.tick.cpuByNode['0'], 50);
+    assert.equal(r.tick.onlineSchedulers, 2);
+  });
+
+  it('the sample asks for the hidden schedulers (no scheduler_id filter) and the sampler marks them', () => {
+    const text = loadSqlFile('dmv/sample').batches[0];
+    const section8 = text.slice(text.indexOf('-- 8.'), text.indexOf('-- 9.'));
+    assert.doesNotMatch(section8.replace(/--[^\n]*/g, ''), /scheduler_id < 1048576/);
   });
 });

@@ -288,7 +288,10 @@ export class SimModel {
   /** Applies 'CPU = ...' / 'NUMANODE = ...'; throws AffinityError on bad ids. Running calls keep their CPUs. */
   setAffinity(spec: string): void {
     this.affinity = parseAffinity(spec, this.machine);
+    this.affinityForm = /^\s*NUMANODE/i.test(spec) ? 'NUMANODE' : /AUTO/i.test(spec) ? 'AUTO' : 'CPU';
   }
+  /** How the affinity in force was set (SQL Server keeps this to itself: no DMV shows it; tests read it here). */
+  affinityForm: 'AUTO' | 'CPU' | 'NUMANODE' = 'AUTO';
 
   // ---- workloads ----
   runWorkload(
