@@ -16,6 +16,8 @@ export interface NumaNodeInfo {
   onlineSchedulerCount: number;
   cpuCount: number;
   processorGroup: number;
+  /** The hardware NUMA node (sys.dm_os_nodes.memory_node_id); differs from nodeId under soft-NUMA. */
+  memoryNodeId?: number;
 }
 
 export interface LogWriterInfo {

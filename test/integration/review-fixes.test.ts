@@ -6,7 +6,9 @@ import * as sql from 'mssql';
 import { connect, runFile, withSim } from '../helpers/sim-client';
 import { ensureLab } from '../../src/engine/lab';
 import { DbSession } from '../../src/db/client';
-import { readIdentity } from '../../src/engine/server';
+import { readIdentity, readTopology } from '../../src/engine/server';
+import { parseAffinity } from '../../src/shared/affinity';
+import { topologyText } from '../../src/cli/commands';
 import { SpinlabError } from '../../src/engine/errors';
 import { simTarget } from '../helpers/review';
 import * as fs from 'node:fs';
@@ -73,5 +75,24 @@ describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
       assert.deepEqual((journals[0] as any).original.affinity.numaNodes, [1], 'the journal says how it was set');
       assert.equal(sim.model.affinityForm, 'NUMANODE');
       assert.deepEqual(sim.model.onlineCpus(), Array.from({ length: 20 }, (_, i) => 20 + i));
+    }));
+});
+
+describe('review: soft-NUMA (2 x 12 cores: SQL Server 2016+ makes four soft nodes)', () => {
+  it('numa:1 is socket 1 (hardware node 1), not the second soft node of socket 0; topology shows both', () =>
+    withSim({ topology: '2x12x2', softNuma: true }, async (sim) => {
+      const admin = await DbSession.open(simTarget(sim), { appName: 'test' });
+      try {
+        const identity = await readIdentity(admin);
+        const { topology } = await readTopology(admin, identity);
+        assert.deepEqual(topology.nodes.map((n) => [n.nodeId, n.memoryNodeId]), [[0, 0], [1, 0], [2, 1], [3, 1]]);
+        const numa1 = parseAffinity('numa:1', topology);
+        assert.deepEqual(numa1.cpus, Array.from({ length: 24 }, (_, i) => 24 + i));
+        const text = topologyText(identity, topology, []);
+        assert.match(text, /soft-NUMA nodes differ from the hardware nodes/);
+        assert.match(text, /hw node/);
+      } finally {
+        await admin.close();
+      }
     }));
 });

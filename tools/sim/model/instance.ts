@@ -32,6 +32,8 @@ export interface ModelOptions {
   version?: number;
   /** SOCKETSxCORESxTHREADS, default 2x10x2. */
   topology?: string;
+  /** Automatic soft-NUMA as SQL Server 2016+ does it (sockets of more than 8 cores split); default off. */
+  softNuma?: boolean;
   /** Clock rate behind cpu_ticks, default 2.4 GHz. */
   clockHz?: number;
   memoryModel?: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
@@ -125,7 +127,7 @@ export class SimModel {
   constructor(opts: ModelOptions = {}) {
     this.version = opts.version ?? 16;
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
-    this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE);
+    this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
     this.memoryModel = opts.memoryModel ?? 'CONVENTIONAL';
     this.traceFlags = [...(opts.traceFlags ?? [])].sort((a, b) => a - b);
