@@ -2,7 +2,8 @@
 //   node out/bench/activationProbe.js dist/extension.js  ->  ACTIVATION load_ms=... activate_ms=...
 // The stub answers every property with a callable, constructible stub, so activate() runs its own code in full
 // (output channel, commands, the webview serializer) and nothing of VS Code's. One measurement per process.
-import Module = require('node:module');
+import Module from 'node:module';
+import * as path from 'node:path';
 
 type AnyFn = (...args: unknown[]) => unknown;
 
@@ -45,7 +46,7 @@ const load = (Module as unknown as { _load: (req: string, ...rest: unknown[]) =>
   return load.call(this, req, ...rest);
 };
 
-const file = require('node:path').resolve(process.argv[2]);
+const file = path.resolve(process.argv[2]);
 const t0 = performance.now();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const ext = require(file) as { activate(ctx: unknown): unknown };

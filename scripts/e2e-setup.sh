@@ -2,7 +2,9 @@
 # Installs what the end-to-end tier needs, without internet beyond the package registries:
 # Debian's Chromium (for Playwright), ripgrep and the Kerberos headers (code-server's native modules), and
 # code-server 4.100.3 (VS Code 1.100.3) from npm into a cache folder outside the project's dependencies, with its
-# native modules built here instead of downloaded. Idempotent: a finished install is left as it is.
+# native modules built here instead of downloaded, each the way its package expects (argon2 through node-pre-gyp's
+# build from source; the rest with node-gyp). Idempotent: a finished install is left as it is; an unfinished one is
+# removed and installed again from nothing, so no earlier run's leftovers decide the outcome.
 # Usage: scripts/e2e-setup.sh            (cache: $SPINLAB_E2E_CACHE or ~/.cache/spinlab-e2e)
 set -euo pipefail
 
@@ -31,6 +33,10 @@ if [ -f "$STAMP" ]; then
   exit 0
 fi
 
+# Anything here without the stamp is an earlier run that did not finish: start from nothing.
+if [ -d "$CACHE" ]; then
+  rm -rf "$CACHE/node_modules" "$CACHE/package.json" "$CACHE/package-lock.json"
+fi
 mkdir -p "$CACHE"
 cd "$CACHE"
 [ -f package.json ] || echo '{"name":"spinlab-e2e-cache","private":true}' > package.json
@@ -40,15 +46,20 @@ npm install --no-audit --no-fund --ignore-scripts "code-server@$VERSION"
 GYP="$(dirname "$(command -v npm)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js"
 [ -f "$GYP" ] || GYP="$(npm root -g)/npm/node_modules/node-gyp/bin/node-gyp.js"
 # Node's headers come from the local install (no download): npm's nodedir, else the prefix node runs from.
-NODEDIR="$(npm config get nodedir 2>/dev/null || true)"
+NODEDIR="$(npm config get nodedir 2>/dev/null | tail -n 1 || true)"
 if [ -z "$NODEDIR" ] || [ "$NODEDIR" = "undefined" ] || [ ! -f "$NODEDIR/include/node/node.h" ]; then
   NODEDIR="$(cd "$(dirname "$(readlink -f "$(command -v node)")")/.." && pwd)"
 fi
 [ -f "$NODEDIR/include/node/node.h" ] || { echo "e2e-setup: Node's headers are not under $NODEDIR/include/node (install nodejs headers)" >&2; exit 1; }
 node_gyp() { node "$GYP" rebuild --jobs=2 --nodedir="$NODEDIR" >/dev/null; }
 
-echo "e2e-setup: argon2"
-if [ ! -d node_modules/argon2/lib/binding ]; then (cd node_modules/argon2 && node_gyp); fi
+# argon2's binding.gyp takes its module name and path from node-pre-gyp: build it through node-pre-gyp, from source
+# (its prebuilt download is not reachable here), with the same headers.
+echo "e2e-setup: argon2 (node-pre-gyp, from source)"
+(cd node_modules/argon2 && node ../@mapbox/node-pre-gyp/bin/node-pre-gyp install --fallback-to-build \
+  --build-from-source --nodedir="$NODEDIR" >/dev/null)
+ls node_modules/argon2/lib/binding/napi-v*/argon2.node >/dev/null 2>&1 \
+  || { echo "e2e-setup: argon2's binding was not built" >&2; exit 1; }
 
 VS="$CACHE/node_modules/code-server/lib/vscode"
 echo "e2e-setup: VS Code's own modules"

@@ -40,7 +40,7 @@ FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
 JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 WHERE df.type = 1;
 
--- 7. I/O requests pending now, in all and on the lab database's log (seed 003 compares it with the log writer's queue limit).
+-- 7. I/O requests pending now, in all and on the lab database's log (the WRITELOG post compares it with the log writer's queue limit).
 --    io_pending = 1 only: a request the OS has completed (0) stays listed until its scheduler reaps it.
 SELECT COUNT(*) AS pending_total,
        ISNULL(SUM(CASE WHEN df.type = 1 THEN 1 ELSE 0 END), 0) AS pending_log

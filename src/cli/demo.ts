@@ -1,7 +1,7 @@
 // `spinlab demo` (npm run demo): start the built-in simulator on a free loopback port, run disk-insert over a short
 // sweep, print the results and leave the output folder (experiment.json, samples.jsonl, experiment.ipynb). Everything it prints is labelled as simulated.
 import * as path from 'node:path';
-import { runCommand } from './main';
+import { runCommand } from './run';
 
 interface SimulatorModule {
   startSimulator(opts: { port: number; password: string }): Promise<{ port: number; close(): Promise<void> }>;

@@ -1,23 +1,14 @@
 // The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
 import { Command, CommanderError, Option } from 'commander';
-import * as path from 'node:path';
-import { ParamError, resolveParams } from '../shared/params';
-import { loadSettingsFrom } from '../engine/runSettings';
-import { listScenarios, getScenario } from '../engine/scenarios';
+import { ParamError } from '../shared/params';
+import { listScenarios } from '../engine/scenarios';
+import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
-import { runExperiment, type ExperimentProgress } from '../engine/experiment';
-import { resultsReport } from '../engine/report';
 import { describePreset, listPresets } from '../engine/presets';
-import { presetRequest, runPreset } from '../engine/presetRun';
-import { presetReport } from '../engine/presetReport';
-import { getPreset } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
-import { Progress } from './progress';
-import { exportExperiment, readExperimentFile, writeNotebookFile } from '../engine/notebook/export';
-import { readNotebookFile } from '../engine/notebook/read';
-import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
-
-const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
+import { EXIT, rerunCommand, runCommand, runPresetCommand } from './run';
+import { runDemo } from './demo';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -31,20 +22,20 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   const conn = () => new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
   const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
 
-  program.command('scenarios').description('list the scenarios and their parameters, and the presets that reproduce each seed post')
+  program.command('scenarios').description('list the scenarios and their parameters, and the presets that reproduce each post')
     .option('--json', 'machine-readable output: { scenarios, presets }')
     .action((o: { json?: boolean }) => {
       const list = listScenarios();
       const presets = listPresets();
-      if (o.json) return out(JSON.stringify({ scenarios: list, presets: presets.map(describePreset) }, null, 2) + '\n');
+      if (o.json) return out(JSON.stringify({ scenarios: list.map((s) => ({ ...s, posts: s.posts.map(getPost) })), presets: presets.map(describePreset) }, null, 2) + '\n');
       out('Scenarios (spinlab run --scenario ID)\n\n');
       for (const s of list) {
-        out(`${s.id}  ${s.name}  (seed ${s.seed})\n  ${s.description}\n`);
+        out(`${s.id}  ${s.name}\n  ${s.description}\n  from ${citePosts(s.posts)}\n`);
         for (const p of s.parameters) out(`    --set ${p.name}=${p.default}  ${p.label}${p.values ? ` [${p.values.join('|')}]` : p.min !== undefined ? ` [${p.min}..${p.max}]` : ''}${p.unit ? ` ${p.unit}` : ''}\n`);
       }
-      out('\nPresets: one per seed post (spinlab run --preset ID)\n\n');
+      out('\nPresets: one per post (spinlab run --preset ID)\n\n');
       for (const p of presets) {
-        out(`${p.id}  ${p.name}  (seed ${p.seed})\n  ${p.question}\n`);
+        out(`${p.id}  ${p.name}\n  ${p.question}\n  reproduces ${citePost(p.post)}\n`);
         if (p.needs.length) out(`  needs ${p.needs.join(' and ')} for every comparison; without, it runs what it can and says so\n`);
         const load = [p.load.rows ? `--rows ${p.load.rows}` : `--duration ${p.load.duration}`, `--warmup ${p.load.warmup}`, `--interval ${p.load.interval}`].join(' ');
         out(`    --threads: ${p.threads}\n    ${load}\n`);
@@ -75,7 +66,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
     .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
 
-  program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces a seed post, and print the results')
+  program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces one of the posts it is built on, and print the results')
     .addOption(conn()).option('--scenario <id>', 'scenario id (spinlab scenarios)')
     .option('--preset <id>', 'a preset: numa-logwriter, isolate-core0, xdesmgr-batch, writelog, ring-buffer (spinlab scenarios lists their settings)')
     .option('--threads <list>', 'thread counts, run in order (e.g. 1,2,4,8; default 1,2,4, or the preset\'s, which follow the server)')
@@ -119,93 +110,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
 
   program.command('demo').description('start the simulator, run disk-insert over a short sweep, print the results')
     .option('--out <dir>', 'output folder').action(async (o) => {
-      const demo = require('./demo') as { runDemo(outDir: string | undefined, out: (s: string) => void): Promise<number> };
-      setExit(await demo.runDemo(o.out, out));
+      setExit(await runDemo(o.out, out));
     });
   return program;
-}
-
-interface RunArgs {
-  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
-  mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
-  out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
-}
-
-export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
-  const target = targetFromArgs(o.connection);
-  const scenario = getScenario(o.scenario);
-  const parameters = resolveParams(scenario.parameters, { set: o.set });
-  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
-  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
-  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
-  try {
-    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
-      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
-      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
-      outDir, title: o.title, question: o.question, deploy: o.deploy,
-    }, signal, (p: ExperimentProgress) => bar.update(p)));
-    bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
-  } finally {
-    bar.done();
-  }
-}
-
-export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
-  if (o.delayedDurability || o.affinity) {
-    throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
-  }
-  const req = presetRequest({ presetId: o.preset!, set: o.set, mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
-  const target = targetFromArgs(o.connection);
-  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
-  let bar: Progress | null = null;
-  try {
-    const { experiment, file, plan } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
-      (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
-      (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
-    (bar as Progress | null)?.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
-  } finally {
-    (bar as Progress | null)?.done();
-  }
-}
-
-export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  const { record } = readNotebookFile(file);
-  const original = record.experiments[0];
-  const target = targetFromArgs(o.connection);
-  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
-  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
-    .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
-  const all = appendToNotebook(file, experiment);
-  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id)) : resultsReport(experiment, getScenario(experiment.scenario.id).unit);
-  out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
-  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
-}
-
-/** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
-async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ac = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) { err('\nCancelling: stopping sessions and restoring settings (Ctrl+C again to quit at once)...\n'); ac.abort(); }
-    else process.exit(EXIT.cancelled);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    return await task(ac.signal);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
 }
 
 export async function main(argv: string[]): Promise<number> {

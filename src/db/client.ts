@@ -2,7 +2,7 @@
 // procedure names and plain values, so the engine can be read and tested without the driver's types.
 import * as sql from 'mssql';
 import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
-import { loadSqlFile, type SqlFile } from '../engine/sqlFiles';
+import { loadSqlFile, type SqlFile } from './sqlFiles';
 import { explainConnectFailure } from './connectErrors';
 
 /** Where and how to connect. Secrets stay in this object: never log it (see describeTarget). */

@@ -15,6 +15,21 @@ export interface TickContext {
   runStartMsTicks: number;
   /** The interval spans a monitor reconnect. */
   gap?: boolean;
+  /**
+   * A run's closing interval: its final sample comes after the sessions stopped, so the load ran only for the first
+   * activeMs of it. Rates (and Tick.t) are over that part; over the whole interval they would read as a collapse.
+   */
+  activeMs?: number;
+}
+
+/**
+ * How much of a run's closing interval had load in it (client clock: the last sample's arrival to the end of the
+ * measured phase), or null when that sliver is too short for a rate that means anything (under a quarter of the
+ * sampling interval, or none at all): it is left out of the timeline rather than charted as a drop to zero.
+ */
+export function closingActiveMs(lastSampleAt: number, loadEndedAt: number, samplingIntervalMs: number): number | null {
+  const active = loadEndedAt - lastSampleAt;
+  return active >= samplingIntervalMs / 4 && active > 0 ? active : null;
 }
 
 export type TickResult =
@@ -167,10 +182,11 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
       counters: [],
     };
   }
-  const intervalMs = cur.msTicks - prev.msTicks;
-  if (intervalMs === 0) {
+  const measuredMs = cur.msTicks - prev.msTicks;
+  if (measuredMs === 0) {
     return { kind: 'skip', message: `two samples with the same ms_ticks (${cur.msTicks}): no interval to measure` };
   }
+  const intervalMs = ctx.activeMs !== undefined && ctx.activeMs > 0 ? Math.min(measuredMs, ctx.activeMs) : measuredMs;
   const seconds = intervalMs / 1000;
   const back = new Backwards();
   const warnings: string[] = [];
@@ -249,7 +265,7 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
 
   const online = cur.schedulers.filter((s) => s.isOnline && !s.hidden);
   const tick: Tick = {
-    t: cur.msTicks - ctx.runStartMsTicks,
+    t: prev.msTicks + intervalMs - ctx.runStartMsTicks,
     intervalMs,
     rows,
     rowsPerSec: rows / seconds,

@@ -13,7 +13,7 @@ import { DbSession, describeTarget, type DbTarget } from '../db/client';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type KnobState, type LoadSettings, type ParamValue, type PresetInfo, type RunArm, type RunRecord, type SessionFailure, type Tick } from '../shared/experiment';
 import type { RawSample, Topology } from '../shared/types';
 import { parseAffinity } from '../shared/affinity';
-import { computeTick } from './deltas';
+import { closingActiveMs, computeTick } from './deltas';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
@@ -305,9 +305,14 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     onSample: (e) => accept(e.sample, e.afterGap),
     onProblem: (m) => runNote('warning', m),
   });
-  const accept = (cur: RawSample, afterGap: boolean) => {
+  // closing: the run's final sample, taken after the load ended at that client time.
+  const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
-    const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap });
+    const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
+    const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
+    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
+    // in it is still reported below.)
+    if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
@@ -326,6 +331,7 @@ async function runOne(c: RunContext): Promise<RunRecord> {
   let status: RunRecord['status'] = 'completed';
   let rows = 0;
   let last: RawSample | null = null;
+  let closingRows = 0;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
@@ -338,19 +344,20 @@ async function runOne(c: RunContext): Promise<RunRecord> {
     clientStats.start();
     sampler.start();
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
+    const loadEndedAt = Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
     client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
     await sampler.stop();
     try {
       const final = await sampler.sampleNow();
-      accept(final.sample, final.afterGap);
+      accept(final.sample, final.afterGap, { loadEndedAt });
       last = final.sample;
     } catch (err) {
       runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);
       last = prev;
     }
     failures.push(...phase.failures);
-    const counted = timeline.reduce((s, t) => s + t.rows, 0);
+    const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     if (phase.cancelled) status = 'cancelled';
     else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';

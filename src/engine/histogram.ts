@@ -101,7 +101,7 @@ function decode(encoded: string): JsHistogram {
   try {
     return JsHistogram.decode(decompress(new Uint8Array(Buffer.from(encoded, 'base64'))), 32, HIGHEST_US);
   } catch (e) {
-    throw new Error(`not an encoded latency histogram: ${(e as Error).message}`);
+    throw new Error(`not an encoded latency histogram: ${(e as Error).message}`, { cause: e });
   }
 }
 

@@ -67,7 +67,7 @@ export function readJournal(stateDir: string, key: string): Journal | null {
     if (j.version !== 1 || !j.original) throw new Error('unknown format');
     return j;
   } catch (err) {
-    throw new Error(`The restore journal ${file} is unreadable (${(err as Error).message}). Restore the settings by hand from it, then delete it.`);
+    throw new Error(`The restore journal ${file} is unreadable (${(err as Error).message}). Restore the settings by hand from it, then delete it.`, { cause: err });
   }
 }
 

@@ -199,7 +199,7 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
 }
 
 /** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */
-function processGone(pid: number): boolean {
+export function processGone(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);

@@ -6,7 +6,7 @@ import type { ServerIdentity } from '../shared/types';
 import { explain, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
 import { labDatabaseLengthProblem } from './identifiers';
-import { loadSqlFile } from './sqlFiles';
+import { loadSqlFile } from '../db/sqlFiles';
 import pkg from '../../package.json';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';

@@ -1,12 +1,12 @@
 // The load driver: N workload sessions, each on its own connection, started together. A phase is either one EXEC of
-// the scenario's loop procedure per session (server loop, as ostress runs the seeds' procedures) or the client
+// the scenario's loop procedure per session (server loop, as ostress runs the posts' procedures) or the client
 // calling the scenario's one-transaction procedure over and over (client loop, with per-call latency).
 import { setMaxListeners } from 'node:events';
 import { DbSession, num, rpcArg, type DbTarget, type ProcArg, type RpcChannel } from '../db/client';
 import type { ParamValue, SessionFailure } from '../shared/experiment';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
 
-/** Keys of one session live in [block * 1e10, (block + 1) * 1e10): the seeds' @@SPID * 10000000000, made unique. */
+/** Keys of one session live in [block * 1e10, (block + 1) * 1e10): the posts' @@SPID * 10000000000, made unique. */
 export const KEY_BLOCK_SIZE = 10_000_000_000;
 
 export interface LatencySink {

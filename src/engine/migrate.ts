@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment';
-import { sqlRoot } from './sqlFiles';
+import type { PostId } from '../shared/posts';
+import { sqlRoot } from '../db/sqlFiles';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
 export class NotebookError extends Error {
@@ -39,9 +40,23 @@ function v1ToV2(e: Raw): Raw {
   };
 }
 
+/** Version 2 wrote a preset's post as our file name for it ('003_….txt'), whose number is the post's place in the catalogue. */
+const V2_POST_FILES: readonly PostId[] = ['numa-logcache-access', 'large-pages', 'xdesmgr-big-box', 'writelog-at-scale', 'ring-buffer'];
+
+/** Version 2 -> 3: the preset's `seed` (a file name that meant nothing to a reader) becomes `post`, a post id. */
+function v2ToV3(e: Raw): Raw {
+  if (!isObject(e.preset)) return { ...e, schemaVersion: 3 };
+  const { seed, ...preset } = e.preset;
+  const n = typeof seed === 'string' ? /^(\d{3})_/.exec(seed) : null;
+  const post = n ? V2_POST_FILES[Number(n[1])] : undefined;
+  // An unknown name stays as it was under `post`, so validation says what is wrong rather than inventing a post.
+  return { ...e, schemaVersion: 3, preset: { ...preset, post: post ?? seed } };
+}
+
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   1: v1ToV2,
+  2: v2ToV3,
 };
 
 /** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */

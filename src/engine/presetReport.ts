@@ -1,6 +1,7 @@
 // Plain-text views of a preset's experiment for the terminal: the header, then each analysis view of presetViews.ts
 // (runs by arm, A/B comparisons, scaling, doing the math, the WRITELOG diagnosis) as a table and its sentences.
 import type { Experiment } from '../shared/experiment';
+import { citePost } from '../shared/posts';
 import type { Preset } from './presets';
 import { presetViews } from './presetViews';
 import { table } from './report';
@@ -8,7 +9,7 @@ import { table } from './report';
 export function presetReport(e: Experiment, preset: Preset, unit = 'rows'): string {
   const out: string[] = [];
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
-  out.push(`${e.title}\npreset ${preset.id} (seed ${preset.seed}); server ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]`);
+  out.push(`${e.title}\npreset ${preset.id}, reproducing ${citePost(preset.post)}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]`);
   out.push(`Question: ${preset.question}`);
   const notes = e.preset?.notes ?? [];
   if (notes.length) {

@@ -99,7 +99,7 @@ export interface PresetRunOptions {
 
 export function presetInfo(req: PresetRequest, plan: PresetPlan): PresetInfo {
   const preset = req.preset;
-  return { id: preset.id, seed: preset.seed, question: preset.question, notes: plan.notes, comparisons: plan.comparisons,
+  return { id: preset.id, post: preset.post, question: preset.question, notes: plan.notes, comparisons: plan.comparisons,
     views: [...preset.views], watch: [...preset.watch], settings: { ...req.values }, threads: req.threads ? [...req.threads] : null };
 }
 

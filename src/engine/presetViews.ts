@@ -99,7 +99,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       const m = cycleMath({ elapsedSec: r.derived.elapsedSec, cpus: r.derived.cpusUsed, cpuBasis: 'logical CPUs', clockHz: r.derived.clockHz, clock: r.derived.clock, spins, rows: r.rows });
       const clock = r.derived.clock ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)` : '';
       lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
-      if (tpc > 1) lines.push(`  On physical cores, as the seed counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`);
+      if (tpc > 1) lines.push(`  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`);
       const names = new Set([...watch.filter((w) => spins[w]), ...m.perSpinlock.slice(0, 3).map((s) => s.name)]);
       for (const s of m.perSpinlock.filter((x) => names.has(x.name))) {
         rows.push([r.arm.label, String(r.threads), s.name, num(s.spins), small(s.cyclesPerSpin), small(s.spinsPerRow), small(m.cyclesPerRow)]);
@@ -117,7 +117,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
       for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
     }
-    out.push({ kind: 'writelog', title: "WRITELOG diagnosis (seed 003's figures and thresholds)", headers: ['arm', 'threads', 'figure', 'verdict', 'seed 003'], rows, lines });
+    out.push({ kind: 'writelog', title: "WRITELOG diagnosis (the WRITELOG post's figures and thresholds)", headers: ['arm', 'threads', 'figure', 'verdict', 'WRITELOG post'], rows, lines });
   }
   return out;
 }

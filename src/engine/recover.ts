@@ -5,7 +5,7 @@
 // (latency, CPU) are left empty.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Experiment, RunRecord, Tick } from '../shared/experiment';
+import type { RunRecord, Tick } from '../shared/experiment';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { migrateExperiment } from './migrate';
 

@@ -3,13 +3,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
-import { sqlRoot } from './sqlFiles';
+import { sqlRoot } from '../db/sqlFiles';
 import type { ByParam, Condition, ParamSpec, ProcedureSpec, ScenarioManifest as ManifestShape, Step } from '../shared/params';
+import { isPostId, POST_IDS } from '../shared/posts';
 
 export type { Condition, Step, ByParam, ProcedureSpec };
 export type ScenarioParam = ParamSpec;
 /** A manifest as loaded from disk: the parts params.ts keeps optional are all present in the shipped files. */
-export type ScenarioManifest = ManifestShape & Required<Pick<ManifestShape, 'seeds' | 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>>;
+export type ScenarioManifest = ManifestShape & Required<Pick<ManifestShape, 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>>;
 
 let catalogue: Map<string, ScenarioManifest> | undefined;
 
@@ -22,6 +23,8 @@ export function listScenarios(): ScenarioManifest[] {
       if (!fs.existsSync(file)) continue;
       const m = JSON.parse(fs.readFileSync(file, 'utf8')) as ScenarioManifest;
       if (m.id !== id) throw new Error(`${file}: id '${m.id}' does not match its folder '${id}'`);
+      const unknown = (m.posts ?? []).filter((p) => !isPostId(p));
+      if (!m.posts?.length || unknown.length) throw new Error(`${file}: 'posts' must list post ids from src/shared/posts.ts (${POST_IDS.join(', ')})${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
       catalogue.set(id, m);
     }
   }

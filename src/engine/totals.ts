@@ -1,5 +1,5 @@
 // A run's totals (the ticks folded) and what is derived from them: per-row normalisation, so runs of different
-// length compare, and "doing the math" (seed 000): cycles available = elapsed s x CPUs used x clock rate, per spin.
+// length compare, and "doing the math" (the NUMA post): cycles available = elapsed s x CPUs used x clock rate, per spin.
 import { isBenignWait } from '../shared/benign';
 import type { LatchDelta, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
@@ -95,7 +95,7 @@ export function computeDerived(totals: RunTotals, inputs: DerivedInputs): RunDer
   }
   const clock = inputs.first && inputs.last ? measureClock(inputs.first, inputs.last) : null;
   const clockHz = clock?.clockHz ?? null;
-  // Logical CPUs, as SQL Server schedules them. The seed counted physical cores (10 threads = 5 cores); a view that
+  // Logical CPUs, as SQL Server schedules them. The post counted physical cores (10 threads = 5 cores); a view that
   // wants that figure can halve cpusUsed on a hyperthreaded box: the inputs are all here.
   // Multiplied in ms and divided once, so whole-number inputs give a whole-number result.
   const cyclesAvailable = clockHz === null ? null : (elapsedMs * inputs.cpusUsed * clockHz) / 1000;

@@ -8,7 +8,6 @@ export type AzdataApi = typeof azdataTypes;
 export function loadAzdata(): AzdataApi | undefined {
   let api: Partial<AzdataApi> | undefined;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     api = require('azdata') as Partial<AzdataApi>;
   } catch {
     api = undefined;

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { loadAzdata, setAzdataContext } from './azdata';
 import { registerCommands } from './commands';
+import { registerLabView } from './labView';
 import { LabPanel, VIEW_TYPE, type PanelDeps } from './panel';
 import { outputLog } from './vscodePorts';
 
@@ -13,6 +14,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     channel,
     ...registerCommands(deps, azdata),
+    ...registerLabView(deps),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
         LabPanel.revive(panel, deps);

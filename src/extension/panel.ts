@@ -26,6 +26,8 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
 
 export class LabPanel {
   static current: LabPanel | undefined;
+  /** The panel's state changed ('state') or a run moved ('progress'); 'state' also when the panel closes. */
+  static readonly changed = new vscode.EventEmitter<'state' | 'progress'>();
   readonly controller: LabController;
   private readonly disposables: vscode.Disposable[] = [];
   private closing: Promise<void> | undefined;
@@ -57,7 +59,11 @@ export class LabPanel {
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css')).toString(),
     });
-    this.controller = new LabController(createVscodePorts(deps.context, webview, deps.log), { host: deps.host });
+    // Everything the controller tells the webview also moves the Activity Bar view and the status bar item.
+    const ports = createVscodePorts(deps.context, webview, deps.log);
+    const post = ports.post.bind(ports);
+    ports.post = (m) => { post(m); LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress'); };
+    this.controller = new LabController(ports, { host: deps.host });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),
       panel.onDidDispose(() => void this.dispose()),
@@ -70,6 +76,7 @@ export class LabPanel {
     if (this.closing) return this.closing;
     if (LabPanel.current === this) LabPanel.current = undefined;
     this.closing = this.controller.dispose();
+    void this.closing.finally(() => LabPanel.changed.fire('state'));
     for (const d of this.disposables.splice(0)) d.dispose();
     this.panel.dispose();
     return this.closing;

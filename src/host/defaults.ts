@@ -8,7 +8,7 @@ export function scenarioSummaries(): ScenarioSummary[] {
     id: s.id,
     name: s.name,
     description: s.description,
-    seeds: s.seeds,
+    posts: [...s.posts],
     unit: s.unit,
     parameters: s.parameters,
     xtpWhen: s.features.filter((f) => f.feature === 'xtp').map((f) => f.when ?? {}),

@@ -31,7 +31,7 @@ export function readExperiment(folder: string, id: string): Experiment {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`Could not read ${file}: ${(e as Error).message}`);
+    throw new Error(`Could not read ${file}: ${(e as Error).message}`, { cause: e });
   }
   if (!looksLikeExperiment(parsed)) throw new Error(`${file} is not a Spinlock Lab experiment record.`);
   // Records from older versions are brought up to date (engine/migrate.ts); the summary needs no full validation.

@@ -16,7 +16,7 @@ export function presetSummaries(): PresetSummary[] {
   return listPresets().map((p) => ({
     id: p.id,
     name: p.name,
-    seed: p.seed,
+    post: p.post,
     question: p.question,
     needs: [...p.needs],
     settings: p.options,
@@ -132,7 +132,7 @@ export function buildPresetRun(presetId: string, settings: Record<string, ParamV
 
 export function analysisInfo(preset: Preset, plan: Pick<PresetPlan, 'arms' | 'comparisons' | 'notes'>): PresetAnalysisInfo {
   return {
-    id: preset.id, name: preset.name, seed: preset.seed, question: preset.question, notes: plan.notes, views: [...preset.views], watch: [...preset.watch],
+    id: preset.id, name: preset.name, post: preset.post, question: preset.question, notes: plan.notes, views: [...preset.views], watch: [...preset.watch],
     arms: plan.arms.map((a) => ({ id: a.id, label: a.label })), comparisons: plan.comparisons,
   };
 }

@@ -3,8 +3,8 @@
 //   auto                 SQL Server's default: every CPU
 //   cpu:2-11  cpu:0,2,4-7  CPU ids and inclusive ranges
 //   numa:0    numa:0-1   whole NUMA nodes (ids and ranges, like cpu:)
-//   numa:1-first-core    a node without its first core (both hyperthreads of it), as seeds 000/001 do
-//   exclude-core0        every CPU except both hyperthreads of core 0 (seed 001: keep workers off the log writer's core)
+//   numa:1-first-core    a node without its first core (both hyperthreads of it), as the NUMA and large-pages posts do
+//   exclude-core0        every CPU except both hyperthreads of core 0 (the large-pages post: keep workers off the log writer's core)
 import type { Topology } from './types';
 
 export interface AffinityResolution {

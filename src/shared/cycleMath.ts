@@ -1,4 +1,4 @@
-// "Doing the math" (seed 000): the CPU cycles a run had, elapsed seconds x CPUs used x clock rate, divided by the
+// "Doing the math" (the NUMA post): the CPU cycles a run had, elapsed seconds x CPUs used x clock rate, divided by the
 // spins of each spinlock and by the rows written. A spinlock that burns a large share of the cycles shows as few
 // cycles per spin. Pure: every input comes back with the results, so a view can show how each number was reached.
 
@@ -7,7 +7,7 @@ export interface CycleMathInput {
   elapsedSec: number;
   /** CPUs the run had (logical CPUs, i.e. online schedulers, unless cpuBasis says cores). */
   cpus: number;
-  /** What `cpus` counts. The seed counted physical cores: 10 hyperthreads = 5 cores. */
+  /** What `cpus` counts. The post counted physical cores: 10 hyperthreads = 5 cores. */
   cpuBasis: 'logical CPUs' | 'physical cores';
   /** Measured clock rate in Hz (delta cpu_ticks / delta ms_ticks x 1000), or null when it could not be measured. */
   clockHz: number | null;
@@ -76,7 +76,7 @@ export function cycleMath(input: CycleMathInput): CycleMath {
 }
 
 /**
- * Physical cores behind `logicalCpus` when each core runs `threadsPerCore` hyperthreads (the seed's basis), rounded
+ * Physical cores behind `logicalCpus` when each core runs `threadsPerCore` hyperthreads (the post's basis), rounded
  * up: 10 logical CPUs at 2 per core are 5 cores.
  */
 export function coresFor(logicalCpus: number, threadsPerCore: number): number {

@@ -1,7 +1,8 @@
 // The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
 import type { ServerIdentity, Topology } from './types';
+import type { PostId } from './posts';
 
-export const EXPERIMENT_SCHEMA_VERSION = 2;
+export const EXPERIMENT_SCHEMA_VERSION = 3;
 
 export type ParamValue = number | string | boolean;
 
@@ -149,16 +150,16 @@ export interface RunArm {
   mode: LoadSettings['mode'];
 }
 
-/** The preset an experiment ran, if any: which seed it reproduces, its question, and how it adapted to the server. */
+/** The preset an experiment ran, if any: which post it reproduces, its question, and how it adapted to the server. */
 export interface PresetInfo {
   id: string;
-  /** The seed post's file name. */
-  seed: string;
+  /** The post whose experiment it reproduces (src/shared/posts.ts). */
+  post: PostId;
   question: string;
   notes: string[];
   /** The arm comparisons that answer the question, as planned for this server (absent in early v2 records). */
   comparisons?: { a: string; b: string; label: string }[];
-  /** The analysis views the preset asks for, and the names the seed reasons with. */
+  /** The analysis views the preset asks for, and the names the post reasons with. */
   views?: ('ab' | 'scaling' | 'math' | 'writelog')[];
   watch?: string[];
   /** The preset's settings as run, and the user's thread counts (null: the preset's own): a re-run plans from them. */

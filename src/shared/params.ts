@@ -2,6 +2,7 @@
 // `--set k=v` and from JSON, durations, thread lists and row counts. Every message names the parameter, what is
 // allowed and what was given, because these come straight from a command line or a settings file.
 import type { ParamValue } from './experiment';
+import type { PostId } from './posts';
 
 export interface ParamSpec {
   name: string;
@@ -34,9 +35,8 @@ export interface ScenarioManifest {
   id: string;
   name: string;
   description: string;
-  /** The seed file the scenario comes from, and every seed that uses it. */
-  seed: string;
-  seeds?: string[];
+  /** The posts (src/shared/posts.ts) that use the scenario, the one it comes from first. */
+  posts: PostId[];
   features: { feature: ScenarioFeature; when?: Condition }[];
   /** What a unit of throughput is ('rows', 'slot updates'). */
   unit?: string;

@@ -6,6 +6,10 @@ import { z } from 'zod';
 import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, Tick } from './experiment';
 import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
+import type { PostId } from './posts';
+import { fromWebview, toWebview, type Envelope } from './messages';
+
+export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 // ---------------------------------------------------------------- connection profiles (never hold a secret)
 
@@ -26,6 +30,7 @@ export const connectionProfileSchema = z.object({
   domain: name(128),
   encrypt: z.enum(['mandatory', 'optional', 'strict']),
   trustServerCertificate: z.boolean(),
+  // eslint-disable-next-line no-control-regex -- NUL is the character a database name must not hold
   labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
 });
 export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;
@@ -47,7 +52,8 @@ export interface ScenarioSummary {
   id: string;
   name: string;
   description: string;
-  seeds: string[];
+  /** The posts that use the scenario (src/shared/posts.ts), the one it comes from first. */
+  posts: PostId[];
   unit: string;
   parameters: ParamSpec[];
   /** The scenario needs In-Memory OLTP when any of these conditions holds ({} = always). */
@@ -118,8 +124,8 @@ export type PresetViewKind = 'ab' | 'scaling' | 'math' | 'writelog';
 export interface PresetSummary {
   id: string;
   name: string;
-  /** The seed post's file name. */
-  seed: string;
+  /** The post whose experiment it reproduces (src/shared/posts.ts). */
+  post: PostId;
   question: string;
   /** What the full experiment needs ('two NUMA nodes', 'In-Memory OLTP'); a server without it gets an adapted plan. */
   needs: string[];
@@ -128,7 +134,7 @@ export interface PresetSummary {
   /** The preset's own load settings, as written (blank: the other one of duration / rows is used). */
   load: { duration: string; rows: string; warmup: string; interval: string; threads: string };
   views: PresetViewKind[];
-  /** Names the seed reasons with. */
+  /** Names the post reasons with. */
   watch: string[];
 }
 
@@ -172,7 +178,7 @@ export type PresetLoadInput = RunSettings;
 export interface PresetAnalysisInfo {
   id: string;
   name: string;
-  seed: string;
+  post: PostId;
   question: string;
   notes: string[];
   views: PresetViewKind[];
@@ -236,26 +242,6 @@ export interface PanelState {
 }
 
 // ---------------------------------------------------------------- message descriptors
-
-/** A message type with its payload type; `schema` is present for messages the host must validate. */
-export interface MessageType<K extends string, P> {
-  readonly type: K;
-  readonly schema?: z.ZodType;
-  /** Type-level only: the payload. */
-  readonly _payload?: P;
-}
-
-/** A webview -> host message: its schema is required, because the host trusts nothing from the webview. */
-export interface CheckedMessageType<K extends string, P> extends MessageType<K, P> {
-  readonly schema: z.ZodType;
-}
-
-function fromWebview<K extends string, S extends z.ZodType>(type: K, schema: S): CheckedMessageType<K, z.infer<S>> {
-  return { type, schema };
-}
-function toWebview<P>() {
-  return <K extends string>(type: K): MessageType<K, P> => ({ type });
-}
 
 const paramValue = z.union([z.number().finite(), z.string().max(256), z.boolean()]);
 const parameters = z.record(z.string().max(64), paramValue).refine((r) => Object.keys(r).length <= 64, 'too many parameters');
@@ -351,15 +337,8 @@ export const ToWebview = {
 
 export type ToHostMap = typeof ToHost;
 export type ToWebviewMap = typeof ToWebview;
-export type PayloadOf<M> = M extends MessageType<string, infer P> ? P : never;
-export type Envelope<Map> = { [K in keyof Map]: { type: K; payload: PayloadOf<Map[K]> } }[keyof Map];
 export type ToHostMessage = Envelope<ToHostMap>;
 export type ToWebviewMessage = Envelope<ToWebviewMap>;
-
-/** Builds a message for postMessage with its payload checked by the compiler. */
-export function message<K extends string, P>(m: MessageType<K, P>, payload: P): { type: K; payload: P } {
-  return { type: m.type, payload };
-}
 
 export type ParseResult = { ok: true; message: ToHostMessage } | { ok: false; error: string };
 
@@ -377,26 +356,4 @@ export function parseToHost(raw: unknown): ParseResult {
     return { ok: false, error: `${type}: ${first ? `${first.path.join('.') || 'payload'}: ${first.message}` : 'invalid payload'}` };
   }
   return { ok: true, message: { type, payload: r.data } as ToHostMessage };
-}
-
-/** Per-message handler registry used on both sides. */
-export class MessageRouter<Map extends Record<string, MessageType<string, unknown>>> {
-  private readonly handlers = new Map<string, (payload: unknown) => unknown>();
-
-  on<K extends keyof Map & string>(m: Map[K], handler: (payload: PayloadOf<Map[K]>) => unknown): this {
-    if (this.handlers.has(m.type)) throw new Error(`a handler for ${m.type} is already registered`);
-    this.handlers.set(m.type, handler as (payload: unknown) => unknown);
-    return this;
-  }
-
-  /** Runs the handler for an already-validated message; returns its result (a promise for async handlers). */
-  dispatch(msg: { type: string; payload: unknown }): unknown {
-    const h = this.handlers.get(msg.type);
-    if (!h) throw new Error(`no handler for ${msg.type}`);
-    return h(msg.payload);
-  }
-
-  has(type: string): boolean {
-    return this.handlers.has(type);
-  }
 }

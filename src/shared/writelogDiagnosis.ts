@@ -1,23 +1,23 @@
-// The WRITELOG diagnosis of seed 003: the numbers it reasons with, side by side with the figures it names, and a
+// The WRITELOG diagnosis of Chris Adkin's WRITELOG post (src/shared/posts.ts): the numbers it reasons with, side by side with the figures it names, and a
 // verdict computed from them. Its argument: when the average WRITELOG wait is well above the average write stall of
 // the log file, commits are waiting on something beyond the storage (the log writer's queue, or getting log records
 // into the log buffer); when the log file's pending I/O sits at the log writer's limit of outstanding writes, the
 // queue is saturated. Pure: no DOM, no Node.
 import type { RunTotals, Tick } from './experiment';
 
-/** Outstanding log writes the log writer allows (seed 003, as corrected there): 32 up to 2008 R2, 112 from 2012 (11.x). */
+/** Outstanding log writes the log writer allows (the WRITELOG post, as corrected there): 32 up to 2008 R2, 112 from 2012 (11.x). */
 export function logWriterQueueLimit(majorVersion: number | null): number {
   return majorVersion !== null && majorVersion > 0 && majorVersion <= 10 ? 32 : 112;
 }
 
-/** What seed 003 measured on its flash card at about 500,000 inserts/s, 2 rows per transaction. */
-export const SEED_003_REFERENCE = {
+/** What the WRITELOG post measured on its flash card at about 500,000 inserts/s, 2 rows per transaction. */
+export const WRITELOG_POST_REFERENCE = {
   logFlushesPerSec: 15_000,
   logBytesPerSec: 100 * 1024 * 1024,
   avgWriteStallMs: 0.1,
 } as const;
 
-/** WRITELOG wait above this many times the write stall counts as "well above" (seed 003's mind map question). */
+/** WRITELOG wait above this many times the write stall counts as "well above" (the WRITELOG post's mind map question). */
 export const WAIT_OVER_STALL_RATIO = 1.5;
 /** Fewer WRITELOG waits than this per transaction: commits do not wait for the log (delayed durability). */
 export const RARE_WAITS_PER_COMMIT = 0.05;
@@ -29,10 +29,10 @@ export interface DiagnosisLine {
   label: string;
   /** The run's figures, formatted by the view. */
   values: Record<string, number | null>;
-  /** The figure seed 003 names for this line, in words. */
+  /** The figure the WRITELOG post names for this line, in words. */
   threshold: string;
   verdict: string;
-  /** attention: the numbers point at this line; ok: they do not; info: a figure beside the seed's, not a sign either way; unknown: not enough data. */
+  /** attention: the numbers point at this line; ok: they do not; info: a figure beside the post's, not a sign either way; unknown: not enough data. */
   flag: 'attention' | 'ok' | 'info' | 'unknown';
 }
 
@@ -77,10 +77,10 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     key: 'logFlushes',
     label: 'Log flushes',
     values: { perSec: flushesPerSec, perRow: flushesPerRow, perTransaction: flushesPerTxn },
-    threshold: `seed 003: about ${n(SEED_003_REFERENCE.logFlushesPerSec)}/s at its peak (one flush per commit unless commits are grouped or delayed)`,
+    threshold: `the WRITELOG post: about ${n(WRITELOG_POST_REFERENCE.logFlushesPerSec)}/s at its peak (one flush per commit unless commits are grouped or delayed)`,
     verdict: flushesPerSec === null
       ? 'no elapsed time to rate the flushes over'
-      : `${n(flushesPerSec)}/s, ${flushesPerSec >= SEED_003_REFERENCE.logFlushesPerSec ? 'at or above' : `${n((flushesPerSec / SEED_003_REFERENCE.logFlushesPerSec) * 100)}% of`} the seed's rate`
+      : `${n(flushesPerSec)}/s, ${flushesPerSec >= WRITELOG_POST_REFERENCE.logFlushesPerSec ? 'at or above' : `${n((flushesPerSec / WRITELOG_POST_REFERENCE.logFlushesPerSec) * 100)}% of`} the post's rate`
         + (flushesPerTxn !== null ? `; ${n(flushesPerTxn, 2)} per transaction${flushesPerTxn < 0.5 ? ' (commits share flushes: grouped or delayed)' : ''}` : ''),
     flag: flushesPerSec === null ? 'unknown' : 'info',
   });
@@ -92,11 +92,11 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     key: 'logBytes',
     label: 'Log bytes flushed',
     values: { perSec: bytesPerSec, perFlush: bytesPerFlush },
-    threshold: `seed 003: about ${n(mb(SEED_003_REFERENCE.logBytesPerSec))} MB/s at its peak`,
+    threshold: `the WRITELOG post: about ${n(mb(WRITELOG_POST_REFERENCE.logBytesPerSec))} MB/s at its peak`,
     verdict: bytesPerSec === null
       ? 'no elapsed time to rate the bytes over'
       : `${n(mb(bytesPerSec), 1)} MB/s${bytesPerFlush !== null ? ` in flushes of ${n(bytesPerFlush / 1024, 1)} KB on average` : ''}, `
-        + `${bytesPerSec >= SEED_003_REFERENCE.logBytesPerSec ? 'at or above' : `${n((bytesPerSec / SEED_003_REFERENCE.logBytesPerSec) * 100)}% of`} the seed's rate`,
+        + `${bytesPerSec >= WRITELOG_POST_REFERENCE.logBytesPerSec ? 'at or above' : `${n((bytesPerSec / WRITELOG_POST_REFERENCE.logBytesPerSec) * 100)}% of`} the post's rate`,
     flag: bytesPerSec === null ? 'unknown' : 'info',
   });
 
@@ -128,7 +128,7 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     key: 'waitVsStall',
     label: 'Average WRITELOG wait vs log write stall',
     values: { avgWritelogWaitMs: avgWait, avgWriteStallMs: stall, ratio: avgWait !== null && stall ? avgWait / stall : null, waitsPerTransaction: waitsPerCommit },
-    threshold: `seed 003: a WRITELOG wait above the average log write stall (it measured ${SEED_003_REFERENCE.avgWriteStallMs} ms) points beyond the storage; here "above" is ${WAIT_OVER_STALL_RATIO}x or more`,
+    threshold: `the WRITELOG post: a WRITELOG wait above the average log write stall (it measured ${WRITELOG_POST_REFERENCE.avgWriteStallMs} ms) points beyond the storage; here "above" is ${WAIT_OVER_STALL_RATIO}x or more`,
     verdict,
     flag,
   });
@@ -142,7 +142,7 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     key: 'pendingLogIo',
     label: "Pending log I/O vs the log writer's limit",
     values: { max: maxPending, mean: meanPending, limit, shareAtLimit: atLimit },
-    threshold: `seed 003: consistently ${limit} outstanding log writes (${limit === 32 ? 'SQL Server 2008/2008 R2' : 'SQL Server 2012 and later'}) means the log writer's queue is full`,
+    threshold: `the WRITELOG post: consistently ${limit} outstanding log writes (${limit === 32 ? 'SQL Server 2008/2008 R2' : 'SQL Server 2012 and later'}) means the log writer's queue is full`,
     verdict: atLimit === null
       ? 'no samples of pending I/O'
       : atLimit >= AT_LIMIT_SHARE
@@ -156,6 +156,6 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     ? `Look at: ${attention.map((l) => l.label.toLowerCase()).join('; ')}.`
     : lines.every((l) => l.flag === 'unknown')
       ? 'Not enough data for a diagnosis.'
-      : 'None of seed 003\'s signs of a log bottleneck shows in this run.';
+      : 'None of the WRITELOG post\'s signs of a log bottleneck shows in this run.';
   return { lines, summary };
 }

@@ -8,14 +8,14 @@ import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from
 import type { ShownExperiment } from './model/armViews';
 import { formFromSelection, checkForm, paramsForSelect, draftFromProfile, type ConnDraft, type FormCheck, type FormState } from './model/form';
 import { stableJson } from './model/format';
-import { LiveRuns, type LiveEvent, type RunData } from './model/liveRuns';
-import { DEFAULT_TOGGLES, type ChartToggles } from './model/metrics';
-import type { SortState } from './model/results';
+import { LiveRuns, type LiveEvent } from './model/liveRuns';
+import { ACTIVE, DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewState';
 import { LiveChartsView } from './views/liveCharts';
 import { applyThemeDefaults, registerCharts } from './views/chartSetup';
 import { readTheme, watchTheme, type ThemeColors } from './views/theme';
 import { panelTemplate } from './views/panel';
 import { ScalingChart, CompareChart } from './views/analysisCharts';
+import type { ViewContext } from './views/context';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -23,52 +23,7 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-/** View choices only (the host owns everything else): kept in the webview's own state across reloads. */
-export interface ViewState {
-  open: Record<string, boolean>;
-  toggles: ChartToggles;
-  sort: SortState | null;
-  /** Comparison picks: "<experiment key>#<run index>". */
-  compareA: string | null;
-  compareB: string | null;
-  /** Experiments overlaid on the scaling chart (ids), besides the active one. */
-  scaling: string[];
-  /** Which experiment the results table shows: 'active' or an opened experiment's id. */
-  results: string;
-  /** Which experiment the analysis views (A/B, doing the math, WRITELOG) show: 'active' or an opened one's id. */
-  analysis: string;
-  /** The preset picked in the Presets section. */
-  preset: string | null;
-}
-
-const DEFAULT_VIEW: ViewState = {
-  open: { connection: true, server: true, presets: true, scenario: true, knobs: true, run: true, charts: true, results: true, analysis: true, history: true, compare: true, scaling: true },
-  toggles: DEFAULT_TOGGLES,
-  sort: null,
-  compareA: null,
-  compareB: null,
-  scaling: [],
-  results: 'active',
-  analysis: 'active',
-  preset: null,
-};
-
-export const ACTIVE = 'active';
-
-/** A run from any experiment the panel has: the active one or one opened from the history. */
-export interface RunRef {
-  key: string;
-  experimentKey: string;
-  experimentTitle: string;
-  index: number;
-  threads: number;
-  status: string;
-  ticks: readonly Tick[];
-  record: RunRecord | null;
-  run: RunData | null;
-}
-
-export class App {
+export class App implements ViewContext {
   state: PanelState | null = null;
   form: FormState | null = null;
   conn: ConnDraft = draftFromProfile(null, []);

@@ -1,10 +1,12 @@
 // The panel's webview bundle in Chromium under the real CSP, fed host messages exactly as the extension posts them.
-import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
 import { fill, launch, openPanel, points, startHarness, waitForPoints, waitForPosted, waitForValue, type Harness, type Panel, type PageGlobals } from './harness';
+
+// One suite per file: its before/after hooks start and stop this file's browser and harness only.
+describe("the panel webview in Chromium under the real CSP", () => {
 
 let browser: Browser;
 let harness: Harness;
@@ -36,7 +38,7 @@ async function withPanel(state: PanelState, fn: (p: Panel) => Promise<void>): Pr
   }
 }
 
-test('loads under the CSP, says ready, and shows the connection form with a hint when disconnected', () =>
+it('loads under the CSP, says ready, and shows the connection form with a hint when disconnected', () =>
   withPanel(b.disconnectedState(), async (p) => {
     const posted = await p.posted();
     assert.equal(posted[0].type, 'ready');
@@ -50,7 +52,7 @@ test('loads under the CSP, says ready, and shows the connection form with a hint
     assert.deepEqual(pick.payload, { id: 'sim' });
   }));
 
-test('connect sends the profile as typed, with the password only in that message', () =>
+it('connect sends the profile as typed, with the password only in that message', () =>
   withPanel(b.disconnectedState(), async (p) => {
     await fill(p.page, '#conn-server', 'sqlbox01');
     await fill(p.page, '#conn-port', '14330');
@@ -68,7 +70,7 @@ test('connect sends the profile as typed, with the password only in that message
     assert.equal(await p.page.locator('#conn-password input').inputValue(), '', 'the password field is cleared once sent');
   }));
 
-test('connected to the simulator: SIMULATOR badge, topology with online and log-writer CPUs', () =>
+it('connected to the simulator: SIMULATOR badge, topology with online and log-writer CPUs', () =>
   withPanel(b.connectedState(), async (p) => {
     await p.page.waitForSelector('#server-badge');
     assert.match(await p.page.textContent('#server-badge') ?? '', /SIMULATOR/);
@@ -79,7 +81,7 @@ test('connected to the simulator: SIMULATOR badge, topology with online and log-
     assert.equal(await p.page.getAttribute('#btn-run', 'disabled'), null, 'Run is enabled with a valid form');
   }));
 
-test('clicking topology CPUs and shortcuts edits the affinity spec, and the host hears it', () =>
+it('clicking topology CPUs and shortcuts edits the affinity spec, and the host hears it', () =>
   withPanel(b.connectedState(), async (p) => {
     await p.page.click('[data-cpu="3"]');
     await waitForValue(p.page, '#knob-affinity', 'cpu:0-2,4-15');
@@ -100,7 +102,7 @@ test('clicking topology CPUs and shortcuts edits the affinity spec, and the host
     assert.equal(await p.page.getAttribute('#btn-run', 'disabled'), '');
   }));
 
-test('an invalid parameter shows its message under the field and disables Run and Deploy', () =>
+it('an invalid parameter shows its message under the field and disables Run and Deploy', () =>
   withPanel(b.connectedState(), async (p) => {
     await fill(p.page, '#param-batch_size', '5000');
     await p.page.waitForSelector('#param-batch_size-error');
@@ -120,7 +122,7 @@ test('an invalid parameter shows its message under the field and disables Run an
     assert.equal(run.payload.run.duration, '30s');
   }));
 
-test('In-Memory OLTP unsupported: the panel says so and what to pick instead', async () => {
+it('In-Memory OLTP unsupported: the panel says so and what to pick instead', async () => {
   const s = b.connectedState();
   s.server!.identity.xtpSupported = false;
   s.server!.identity.edition = 'Express Edition (64-bit)';
@@ -136,7 +138,7 @@ test('In-Memory OLTP unsupported: the panel says so and what to pick instead', a
   });
 });
 
-test('the journal banner offers Restore, which posts restore; the error banner shows the fix', async () => {
+it('the journal banner offers Restore, which posts restore; the error banner shows the fix', async () => {
   const s = b.connectedState({
     journal: { serverAddress: '127.0.0.1,14330', changes: ['affinity'], createdAt: '2025-03-01T10:00:00Z', pid: 4242, original: 'affinity AUTO' },
     lastError: { message: 'The login spinlab lacks VIEW SERVER STATE.', fix: 'GRANT VIEW SERVER STATE TO [spinlab];', action: 'retry' },
@@ -153,7 +155,7 @@ test('the journal banner offers Restore, which posts restore; the error banner s
   });
 });
 
-test('every live chart draws more points as ticks arrive', () =>
+it('every live chart draws more points as ticks arrive', () =>
   withPanel(b.connectedState({ active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }) }), async (p) => {
     await p.page.waitForSelector('[data-chart="cpu"]');
     for (const c of CHARTS) assert.equal(await points(p.page, c), 0, c);
@@ -193,7 +195,7 @@ function finishedSweep(): PanelState {
   });
 }
 
-test('results: sortable by header, copied as TSV', () =>
+it('results: sortable by header, copied as TSV', () =>
   withPanel(finishedSweep(), async (p) => {
     // The host sends each run's record as it ends (with client latency, which ticks do not carry).
     for (const record of sweep.runs) await p.send({ type: 'runEnd', payload: { experimentId: sweep.id, record } });
@@ -225,7 +227,7 @@ test('results: sortable by header, copied as TSV', () =>
     assert.deepEqual(state.sort, { key: 'threads', dir: 'ascending' });
   }));
 
-test('comparison and scaling are computed from the runs; history opens an experiment', () =>
+it('comparison and scaling are computed from the runs; history opens an experiment', () =>
   withPanel(finishedSweep(), async (p) => {
     await p.page.waitForSelector('#compare-summary li');
     const summary = await p.page.textContent('#compare-summary') ?? '';
@@ -238,7 +240,7 @@ test('comparison and scaling are computed from the runs; history opens an experi
     assert.deepEqual(open.payload, { id: 'exp-2' });
   }));
 
-test('an hour of 1 s ticks loads, and one more tick applies quickly', () =>
+it('an hour of 1 s ticks loads, and one more tick applies quickly', () =>
   withPanel(b.connectedState(), async (p) => {
     const hour = b.ticks(3600, { threads: 16 });
     const state = b.connectedState({ active: active({ runs: [{ index: 0, threads: 16, status: 'running', ticks: hour }] }) });
@@ -269,3 +271,4 @@ test('an hour of 1 s ticks loads, and one more tick applies quickly', () =>
     }, b.tick(3600, { threads: 16 }));
     console.log(`# 3,600 ticks loaded and drawn in ${loadMs.toFixed(0)} ms; one more tick applied and redrawn in ${ms.toFixed(1)} ms`);
   }));
+});

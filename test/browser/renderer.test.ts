@@ -1,7 +1,6 @@
 // The notebook renderer (dist/renderer.js) in Chromium: every chart payload the notebook writer emits becomes a
 // chart.js canvas, re-rendering an output replaces its chart, and a broken payload shows a message instead of
 // throwing. The page gives the editor's --vscode-* theme variables, as VS Code's notebook output does.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -12,7 +11,7 @@ import { buildNotebook } from '../../src/engine/notebook/write';
 import { SERIES_MIME } from '../../src/shared/seriesPayload';
 import { experiment } from '../helpers/builders';
 
-test('the notebook renderer draws every chart a saved notebook carries, and refuses a broken one with a message', async () => {
+it('the notebook renderer draws every chart a saved notebook carries, and refuses a broken one with a message', async () => {
   const nb = buildNotebook([experiment('2026-01-01T00-00-00-000Z-disk-insert', [1, 2, 4], { ticks: 30 })]);
   const payloads = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : [])).map((o) => o.data[SERIES_MIME]).filter(Boolean);
   assert.ok(payloads.length >= 6);

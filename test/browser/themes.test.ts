@@ -1,12 +1,14 @@
 // The panel in the light, dark and high-contrast themes, with a finished sweep, its results and analysis, for a look
 // (test-artifacts/browser/panel-{light,dark,hc}.png); and a theme switch while open (the charts re-read their colours).
-import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import * as b from '../helpers/builders';
 import { launch, openPanel, root, startHarness, waitForPoints, type Harness, type Panel, type Theme } from './harness';
+
+// One suite per file: its before/after hooks start and stop this file's browser and harness only.
+describe("the panel in light, dark and high-contrast themes (Chromium)", () => {
 
 let browser: Browser;
 let harness: Harness;
@@ -41,7 +43,7 @@ async function showSweep(p: Panel): Promise<void> {
 }
 
 for (const theme of ['light', 'dark', 'hc'] as Theme[]) {
-  test(`screenshot in the ${theme} theme`, async () => {
+  it(`screenshot in the ${theme} theme`, async () => {
     const p = await openPanel(browser, harness, theme, { width: 1280, height: 900 });
     try {
       await showSweep(p);
@@ -58,7 +60,7 @@ for (const theme of ['light', 'dark', 'hc'] as Theme[]) {
   });
 }
 
-test('switching the theme while open re-reads the chart colours', async () => {
+it('switching the theme while open re-reads the chart colours', async () => {
   const p = await openPanel(browser, harness, 'dark');
   try {
     await showSweep(p);
@@ -80,4 +82,5 @@ test('switching the theme while open re-reads the chart colours', async () => {
   } finally {
     await p.close();
   }
+});
 });

@@ -19,6 +19,8 @@ export const CODE_SERVER_ENTRY = path.join(CACHE, 'node_modules', 'code-server',
 
 export const LIGHT_THEME = 'Default Light Modern';
 export const DARK_THEME = 'Default Dark Modern';
+/** The high-contrast theme's label in the theme picker (its settings id, 'Default High Contrast', also begins its light sibling's). */
+export const HC_THEME = 'Dark High Contrast';
 
 export interface CodeServerOptions {
   /** Extra user settings (merged over the defaults below). */

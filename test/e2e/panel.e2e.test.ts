@@ -4,14 +4,15 @@
 // affinity and delayed durability: confirmed in VS Code's modal, seen applied on the simulator during the run, and
 // seen put back exactly as it was after Stop; then the writelog preset run from the Presets section (confirmed, both
 // arms, knobs back) and its analysis views. Screenshots of the panel and of the analysis in the light and dark themes.
+// Spinlock Lab is opened from its Activity Bar view (the welcome view's Connect); the view's tree is checked once
+// connected, and the status bar item while a run goes, with screenshots in the light, dark and high-contrast themes.
 // On failure: test-artifacts/e2e/<step>-failure.png, the code-server log and the extension host logs.
-import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
-import { ARTIFACTS, CodeServer, DARK_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
+import { ARTIFACTS, CodeServer, DARK_THEME, HC_THEME, LIGHT_THEME, VSIX, waitFor } from './codeServer';
 import { clickDialogButton, dialogText, editorTab, launchBrowser, openWorkbench, runCommand, screenshot, setColorTheme, webview } from './workbench';
 import { CHARTS, PanelDriver } from './panelDriver';
 
@@ -25,7 +26,8 @@ const START_DD = 'ALLOWED';
 
 interface Knobs { affinity: { type: string; cpus: number[] }; delayedDurability: string | null }
 
-describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { timeout: 240_000 }, () => {
+describe('Spinlock Lab panel in VS Code (code-server) against the simulator', function () {
+  this.timeout(240_000);
   let sim: Simulator;
   let cs: CodeServer;
   let browser: Browser | null = null;
@@ -55,11 +57,12 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
    * Runs one step; skipped when a step it needs failed (`needs`, default: every earlier step); when it fails it leaves
    * a screenshot and the logs in test-artifacts/e2e.
    */
-  async function step(t: TestContext, name: string, fn: () => Promise<void>, needs?: string[]): Promise<void> {
+  async function step(t: Mocha.Context, name: string, fn: () => Promise<void>, needs?: string[]): Promise<void> {
     const missing = failed.filter((f) => !needs || needs.includes(f));
     if (missing.length) {
-      t.skip(`the step "${missing[0]}" failed`);
-      return;
+      // Mocha's skip takes no reason: say it, so a skipped step is never silent.
+      console.log(`      skipped: the step "${missing[0]}" it needs failed`);
+      t.skip();
     }
     try {
       await fn();
@@ -91,24 +94,44 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     else console.error(`e2e: kept ${cs?.dir} for inspection`);
   });
 
-  test('installs the VSIX and opens the panel from the command palette', { timeout: 90_000 }, (t) => step(t, 'open', async () => {
+  /** A row of the Spinlock Lab tree, by the start of its screen-reader label. */
+  const treeRow = (label: string) => page!.locator(`.pane-body .monaco-list-row[aria-label^="${label}"]`).first();
+  /** Screenshots of the workbench (Activity Bar view, status bar) in the light, dark and high-contrast themes. */
+  async function homeShots(): Promise<void> {
+    for (const [theme, kind, file] of [[LIGHT_THEME, 'light', 'home-light.png'], [DARK_THEME, 'dark', 'home-dark.png'], [HC_THEME, 'hc-dark', 'home-hc.png']] as const) {
+      await setColorTheme(page!, theme, kind);
+      await page!.waitForTimeout(300);
+      await page!.screenshot({ path: path.join(ARTIFACTS, file) });
+      assert.ok(fs.statSync(path.join(ARTIFACTS, file)).size > 10_000, `expected ${file} to be a real screenshot`);
+    }
+  }
+
+  it('installs the VSIX and opens Spinlock Lab from its Activity Bar view: the welcome view\'s Connect opens the panel', function () { return step(this, 'open', async () => {
     assert.ok(fs.existsSync(VSIX), `expected ${VSIX}: run npm run build && node scripts/package.js first`);
     cs.installExtension(VSIX);
     await cs.start();
     browser = await launchBrowser();
     page = await openWorkbench(browser, cs.workbenchUrl);
-    await runCommand(page, 'Spinlock Lab: Open');
+    const home = page.locator('.activitybar [aria-label^="Spinlock Lab"]').first();
+    await home.waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(() => { throw new Error('expected a "Spinlock Lab" item in the Activity Bar'); });
+    await home.click();
+    const welcome = page.locator('.welcome-view-content', { hasText: 'No server is connected' });
+    await welcome.waitFor({ state: 'visible', timeout: 20_000 })
+      .catch(() => { throw new Error('expected the Spinlock Lab view to show its welcome ("No server is connected") before any connection'); });
+    await screenshot(page, path.join(ARTIFACTS, 'home-welcome.png'));
+    await welcome.locator('.monaco-button', { hasText: 'Connect to a Server' }).click();
     await editorTab(page, 'Spinlock Lab').waitFor({ state: 'visible', timeout: 20_000 })
-      .catch(() => { throw new Error('expected an editor tab "Spinlock Lab" after running Spinlock Lab: Open'); });
+      .catch(() => { throw new Error('expected an editor tab "Spinlock Lab" after the welcome view\'s Connect to a Server'); });
     panel = new PanelDriver(page);
     await panel.visible('#btn-connect', 30_000);
     // The scenario picker is drawn once the host's first state arrived: only then is the form the host's draft
     // (typing earlier would be overwritten by it).
     await panel.visible('#scenario', 30_000);
     await panel.visible('#conn-server');
-  }));
+  }); }).timeout(90_000);
 
-  test('connects to the simulator through the form', { timeout: 60_000 }, (t) => step(t, 'connect', async () => {
+  it('connects to the simulator through the form', function () { return step(this, 'connect', async () => {
     await panel.fill('#conn-server', sim.host);
     await panel.fill('#conn-port', String(sim.port));
     await panel.select('#conn-auth', 'sql');
@@ -124,9 +147,15 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     await waitFor('16 CPUs in #topology', async () => (await panel.frame.locator('#topology [data-cpu]').count()) === 16, 10_000);
     assert.equal(await panel.attr('#topology [data-cpu="0"]', 'data-online'), 'true', 'CPU 0 is in the starting affinity (0-13)');
     assert.equal(await panel.attr('#topology [data-cpu="15"]', 'data-online'), 'false', 'CPU 15 is outside the starting affinity (0-13)');
-  }));
+    // Connected: the Activity Bar view's tree shows the presets and this server's experiments (none yet).
+    await treeRow('Presets, 5 items').waitFor({ state: 'visible', timeout: 15_000 })
+      .catch(() => { throw new Error('expected the Spinlock Lab tree to show "Presets" with 5 items once connected'); });
+    await treeRow('Preset WRITELOG').waitFor({ state: 'visible', timeout: 5_000 });
+    await treeRow('Experiments on ').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /none yet/);
+  }); }).timeout(60_000);
 
-  test('deploys disk-insert', { timeout: 60_000 }, (t) => step(t, 'deploy', async () => {
+  it('deploys disk-insert', function () { return step(this, 'deploy', async () => {
     await panel.select('#scenario', 'disk-insert');
     await panel.fill('#param-seed_rows', '1000');
     await panel.click('#btn-deploy');
@@ -136,9 +165,9 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     assert.ok(sim.model.findObject(db, 'dbo.spinlab_disk_insert_loop'), 'expected dbo.spinlab_disk_insert_loop in the lab database after deploy');
     // Somebody set delayed durability on the lab database before our experiments (the restore must put it back).
     db.delayedDurability = START_DD;
-  }));
+  }); }).timeout(60_000);
 
-  test('a two-point sweep fills every live chart', { timeout: 60_000 }, (t) => step(t, 'sweep', async () => {
+  it('a two-point sweep fills every live chart', function () { return step(this, 'sweep', async () => {
     await panel.select('#run-mode', 'server-loop');
     await panel.fill('#run-threads', '1,2');
     await panel.fill('#run-duration', '2s');
@@ -167,10 +196,10 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     assert.deepEqual(knobs(), before, 'a run without knob changes leaves affinity and delayed durability alone');
     assert.deepEqual(journals(), [], 'no restore journal is left after a run without knob changes');
     assert.ok(seen.includes('running'), `expected #run-status to say running while the sweep ran; it went ${seen.join(' -> ')}`);
-  }));
+  }); }).timeout(60_000);
 
-  test('a run with changed affinity and FORCED delayed durability: confirmed, applied during the run, restored after Stop',
-    { timeout: 90_000 }, (t) => step(t, 'knobs', async () => {
+  it('a run with changed affinity and FORCED delayed durability: confirmed, applied during the run, restored after Stop',
+    function () { return step(this, 'knobs', async () => {
       /** Checks that do not stop the step: the restore after Stop is checked even when the status line is wrong. */
       const problems: string[] = [];
       const original = knobs();
@@ -212,6 +241,17 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
         Date.now() - loadSince >= 1_000 && (await panel.chartPoints('throughput')) >= 4, 15_000);
       const midway = await panel.status('#run-status');
       if (midway !== 'running') problems.push(`expected #run-status to say running while the run's sessions load the server; it says ${midway} ("${await panel.text('#run-status')}")`);
+      // The status bar says what runs and how far (its click shows the panel), with a Stop beside it; the tree lists
+      // the sweep saved before.
+      const running = page!.locator('.statusbar [aria-label^="Spinlock Lab experiment running"]').first();
+      await running.waitFor({ state: 'visible', timeout: 10_000 })
+        .catch(() => { throw new Error('expected the status bar item "Spinlock Lab experiment running" during the run'); });
+      assert.match(await running.getAttribute('aria-label') ?? '', /disk-insert, run 1 of 1/);
+      await page!.locator('.statusbar [aria-label="Stop the running Spinlock Lab experiment"]').first().waitFor({ state: 'visible', timeout: 5_000 });
+      assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /1 item\b/);
+      assert.equal(await page!.locator('.pane-body .monaco-list-row[aria-label^="Warning: unrestored"]').count(), 0,
+        'the running experiment\'s own journal is not shown as an unrestored one');
+      await homeShots();
       assert.deepEqual(knobs(), during, 'the changed settings hold while the run goes on');
       await panel.click('#btn-stop');
       await panel.waitStatus('#run-status', 'cancelled', 30_000);
@@ -225,11 +265,12 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       const stopped = await waitFor('the stopped experiment to be saved', () => savedExperiments().length === 2, 10_000)
         .then(() => savedExperiments()[1]).catch(() => null);
       assert.equal(stopped?.status, 'cancelled', `expected the stopped experiment saved as cancelled in ${resultsDir()}; found ${JSON.stringify(savedExperiments().map((e) => e.status))}`);
+      await waitFor('the status bar item to go once the run ended', async () => (await page!.locator('.statusbar [aria-label^="Spinlock Lab experiment running"]').count()) === 0, 10_000);
       if (problems.length) assert.fail(problems.join('\n'));
-    }));
+    }); }).timeout(90_000);
 
-  test('runs the writelog preset from the Presets section: confirmed, both arms run, knobs back; the analysis views fill',
-    { timeout: 90_000 }, (t) => step(t, 'preset', async () => {
+  it('runs the writelog preset from the Presets section: confirmed, both arms run, knobs back; the analysis views fill',
+    function () { return step(this, 'preset', async () => {
       const original = knobs();
       // The picker's list opens below it: bring the section to the top so the list is inside the panel.
       await panel.el('#section-presets').evaluate((e) => e.scrollIntoView({ block: 'start' }));
@@ -267,10 +308,10 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
       await panel.visible('#ab-compare .ab-summary li', 15_000);
       assert.match(await panel.text('#ab-compare'), /DISABLED \(A\) against FORCED \(B\)/);
       assert.match(await panel.text('#cycle-math'), /logical CPUs x [\d.]+ GHz = /);
-      assert.match(await panel.text('#writelog-diagnosis'), /seed 003/);
-    }));
+      assert.match(await panel.text('#writelog-diagnosis'), /the WRITELOG post/);
+    }); }).timeout(90_000);
 
-  test('saves screenshots of the panel in the light and dark themes', { timeout: 60_000 }, (t) => step(t, 'themes', async () => {
+  it('saves screenshots of the panel in the light and dark themes', function () { return step(this, 'themes', async () => {
     await runCommand(page!, 'View: Close Primary Side Bar');
     await runCommand(page!, 'Notifications: Clear All Notifications');
     await panel.el('[data-chart="throughput"]').scrollIntoViewIfNeeded();
@@ -283,9 +324,9 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     for (const f of ['panel-light.png', 'panel-dark.png']) {
       assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
     }
-  }, ['open']));
+  }, ['open']); }).timeout(60_000);
 
-  test('saves screenshots of the analysis views in the light and dark themes', { timeout: 60_000 }, (t) => step(t, 'analysis-shots', async () => {
+  it('saves screenshots of the analysis views in the light and dark themes', function () { return step(this, 'analysis-shots', async () => {
     await panel.el('#section-analysis').scrollIntoViewIfNeeded();
     await panel.el('#section-analysis summary').evaluate((e) => e.scrollIntoView({ block: 'start' }));
     await setColorTheme(page!, LIGHT_THEME, 'light');
@@ -299,5 +340,5 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', { 
     for (const f of ['analysis-light.png', 'analysis-dark.png']) {
       assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
     }
-  }, ['open', 'preset']));
+  }, ['open', 'preset']); }).timeout(60_000);
 });

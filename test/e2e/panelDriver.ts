@@ -126,7 +126,7 @@ export class PanelDriver {
     } catch (e) {
       const banner = await this.errorBanner();
       const when = e instanceof GiveUp ? '' : ` within ${timeoutMs} ms`;
-      throw new Error(`expected ${selector} [${name}] ${expected}${when}; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`);
+      throw new Error(`expected ${selector} [${name}] ${expected}${when}; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`, { cause: e });
     }
     return last ?? null;
   }

@@ -37,7 +37,7 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
   const input = widget.locator('.quick-input-box input');
   const row = widget.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: exactly(title) }) }).first();
   const deadline = Date.now() + timeoutMs;
-  let lastError = '';
+  let lastError: string;
   for (;;) {
     try {
       if (await widget.isVisible()) {
@@ -61,7 +61,7 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
       lastError = (e as Error).message.split('\n')[0];
       if (Date.now() < deadline) continue;
       const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`);
+      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`, { cause: e });
     }
   }
   const focused = widget.locator('.monaco-list-row.focused .label-name');
@@ -141,9 +141,9 @@ export async function workbenchThemeKind(page: Page): Promise<string> {
 
 /**
  * Switches the colour theme the way a user does: 'Preferences: Color Theme', type the theme's name, Enter; then waits
- * until the workbench shows it (`kind`: 'light' or 'dark').
+ * until the workbench shows it (`kind`: 'light', 'dark' or 'hc-dark').
  */
-export async function setColorTheme(page: Page, theme: string, kind: 'light' | 'dark'): Promise<void> {
+export async function setColorTheme(page: Page, theme: string, kind: 'light' | 'dark' | 'hc-dark'): Promise<void> {
   await runCommand(page, 'Preferences: Color Theme', { opensQuickPick: true });
   const widget = page.locator('.quick-input-widget');
   const input = widget.locator('.quick-input-box input');

@@ -91,7 +91,7 @@ export function scenarios(): ScenarioSummary[] {
     id: m.id,
     name: m.name,
     description: m.description,
-    seeds: m.seeds,
+    posts: [...m.posts],
     unit: m.unit,
     parameters: m.parameters,
     xtpWhen: m.features.filter((f) => f.feature === 'xtp').map((f) => f.when ?? {}),

@@ -1,7 +1,7 @@
 // Starting the simulator and connecting to it through the real driver (mssql/tedious) for integration tests.
 import * as sql from 'mssql';
 import { startSimulator, Simulator, SimulatorOptions } from '../../tools/sim/simulator';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
+import { loadSqlFile } from '../../src/db/sqlFiles';
 
 export const SIM_PASSWORD = 'Sim-Test-Pw1!';
 
@@ -22,8 +22,11 @@ export async function connect(sim: Simulator, user = 'sa', password = SIM_PASSWO
   }).connect();
 }
 
+/** A result row by column name, as a test reads the driver's untyped record sets (cast to Row[][]). */
+export type Row = Record<string, unknown>;
+
 /** Runs a sql/ file's batch the way the engine does: plain batch, or sp_executesql with typed parameters. */
-export async function runFile(pool: sql.ConnectionPool | sql.Transaction, id: string, params: Record<string, [any, unknown]> = {}, batch = 0) {
+export async function runFile(pool: sql.ConnectionPool | sql.Transaction, id: string, params: Record<string, [sql.ISqlType | (() => sql.ISqlType), unknown]> = {}, batch = 0) {
   const f = loadSqlFile(id);
   const req = new sql.Request(pool as sql.ConnectionPool);
   for (const [name, [type, value]] of Object.entries(params)) req.input(name, type, value);

@@ -1,6 +1,5 @@
 // `spinlab check` end to end against the simulator at 2016 (13) and 2025 (17), as sa and as a login without
 // ALTER SETTINGS: the text, the exit code, and --json against the documented schema.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';

@@ -3,7 +3,6 @@
 // (a) `spinlab restore` as a child process, (b) the panel's Restore (LabController, fake ports) put affinity and
 // delayed durability back exactly as they were before the run (a non-default start: CPUs 0-19 and ALLOWED).
 // samples.jsonl keeps every tick written before the kill.
-import { test } from 'node:test';
 import { validateExperiment } from '../../src/engine/migrate';
 import type { Experiment } from '../../src/shared/experiment';
 import assert from 'node:assert/strict';
@@ -135,7 +134,7 @@ async function assertLeftChanged(sim: Simulator, stateDir: string, outDir: strin
   return key;
 }
 
-test('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity and delayed durability back exactly', { timeout: 180_000 }, () =>
+it('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity and delayed durability back exactly', () =>
   withSim({}, async (sim) => {
     await prepare(sim);
     const stateDir = tmp('crash-state');
@@ -156,9 +155,9 @@ test('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity an
     const again = spinlab(sim, stateDir, ['restore']);
     assert.equal((await again.exited).code, 0);
     assert.match(again.out(), /Nothing to restore/);
-  }));
+  })).timeout(180_000);
 
-test('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and delayed durability back exactly', { timeout: 180_000 }, () =>
+it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and delayed durability back exactly', () =>
   withSim({}, async (sim) => {
     await prepare(sim);
     const stateDir = tmp('crash-state');
@@ -189,7 +188,7 @@ test('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity a
     assert.equal(readJournal(stateDir, key), null);
     assert.equal(readSamples(outDir).length, ticksAtKill);
     assertRecovered(outDir, ticksAtKill);
-  }));
+  })).timeout(180_000);
 
 /** After the restore, experiment.json says what happened and holds the killed run, its ticks from samples.jsonl. */
 function assertRecovered(outDir: string, ticksAtKill: number): void {

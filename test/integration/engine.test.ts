@@ -1,7 +1,6 @@
 // The engine end to end through the real driver against the simulator: each scenario deployed, swept and cleaned up;
 // server-wide knobs put back after success, failure and cancel; permission errors that name the GRANT; a restart
 // mid-run reported with the samples before it kept; a leftover journal refusing a new run until `spinlab restore`.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -54,7 +53,7 @@ const smallParams: Record<string, Record<string, string | number>> = {
 
 for (const scenarioId of ['disk-insert', 'inmem-insert', 'ring-buffer']) {
   for (const mode of ['server-loop', 'client-loop'] as const) {
-    test(`${scenarioId} (${mode}): deploy, a two-point sweep with live ticks, cleanup`, () =>
+    it(`${scenarioId} (${mode}): deploy, a two-point sweep with live ticks, cleanup`, () =>
       withSim({}, async (sim) => {
         const o = options(sim, { scenarioId });
         o.parameters = { ...o.parameters, ...smallParams[scenarioId] };
@@ -79,9 +78,23 @@ for (const scenarioId of ['disk-insert', 'inmem-insert', 'ring-buffer']) {
   }
 }
 
+it('a run ends on its last full or partial interval rated over its real length, never on a drop to zero', () =>
+  withSim({}, async (sim) => {
+    const o = options(sim, { scenarioId: 'disk-insert' });
+    o.parameters = { ...o.parameters, ...smallParams['disk-insert'] };
+    o.load = { ...o.load, threads: [1], durationMs: 1000, intervalMs: 250 };
+    const live: number[] = [];
+    const { experiment } = await runExperiment(o, new AbortController().signal, (p) => { if (p.kind === 'tick') live.push(p.tick.rowsPerSec); });
+    const steady = [...live].sort((a, b) => a - b)[Math.floor(live.length / 2)];
+    assert.ok(live.length >= 3, `ticks: ${live.join(', ')}`);
+    for (const [i, r] of live.entries()) assert.ok(r > steady / 4, `tick ${i + 1} of ${live.length} at ${Math.round(r)}/s against ${Math.round(steady)}/s: ${live.map(Math.round).join(', ')}`);
+    const timeline = experiment.runs[0].timeline;
+    assert.ok(timeline[timeline.length - 1].rowsPerSec > steady / 4, 'the saved timeline ends the same way');
+  }));
+
 const KNOBS = { delayedDurability: 'FORCED' as const, affinity: 'exclude-core0' };
 
-test('knobs are applied during the run and restored after success', () =>
+it('knobs are applied during the run and restored after success', () =>
   withSim({}, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', knobs: KNOBS });
     o.parameters.seed_rows = 0;
@@ -102,7 +115,7 @@ test('knobs are applied during the run and restored after success', () =>
     assert.equal(readJournal(o.stateDir!, serverKey(`127.0.0.1,${sim.port}`, experiment.server.serverName)), null, 'journal removed');
   }));
 
-test('a statement failing in every session fails the run and the knobs are still restored', () =>
+it('a statement failing in every session fails the run and the knobs are still restored', () =>
   withSim({}, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', knobs: KNOBS });
     o.parameters.seed_rows = 0;
@@ -116,7 +129,7 @@ test('a statement failing in every session fails the run and the knobs are still
     assert.equal(after.affinity.type, 'AUTO');
   }));
 
-test('cancel stops the sessions with ATTENTION, keeps the ticks taken, and restores the knobs', () =>
+it('cancel stops the sessions with ATTENTION, keeps the ticks taken, and restores the knobs', () =>
   withSim({}, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', knobs: KNOBS });
     o.parameters.seed_rows = 0;
@@ -137,7 +150,7 @@ test('cancel stops the sessions with ATTENTION, keeps the ticks taken, and resto
     assert.deepEqual([after.delayedDurability, after.affinity.type], ['DISABLED', 'AUTO']);
   }));
 
-test('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing is left changed', () =>
+it('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing is left changed', () =>
   withSim({ logins: [{ name: 'tuner', password: 'Tuner-Pw1!', permissions: ['VIEW SERVER STATE', 'VIEW DATABASE STATE', 'CREATE ANY DATABASE'] }] }, async (sim) => {
     // Deploy as sa; the restricted login only runs.
     const setup = options(sim, { scenarioId: 'disk-insert' });
@@ -150,14 +163,14 @@ test('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing i
     assert.equal((await knobState(sim)).affinity.type, 'AUTO');
   }));
 
-test('a login without VIEW SERVER STATE is told which GRANT to ask for before anything runs', () =>
+it('a login without VIEW SERVER STATE is told which GRANT to ask for before anything runs', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', target: targetFor(sim, 'reader', 'Reader-Pw1!') });
     await assert.rejects(runExperiment(o, new AbortController().signal),
       /lacks VIEW SERVER STATE[\s\S]*GRANT VIEW SERVER PERFORMANCE STATE TO \[reader\]/);
   }));
 
-test('a restart mid-run is reported and the samples before it are kept', () =>
+it('a restart mid-run is reported and the samples before it are kept', () =>
   withSim({}, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', knobs: { delayedDurability: 'FORCED' } });
     o.parameters.seed_rows = 0;
@@ -176,7 +189,7 @@ test('a restart mid-run is reported and the samples before it are kept', () =>
     assert.equal((await knobState(sim)).delayedDurability, 'DISABLED');
   }));
 
-test('a journal left by a crash blocks a new experiment until spinlab restore puts the server back', () =>
+it('a journal left by a crash blocks a new experiment until spinlab restore puts the server back', () =>
   withSim({}, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert' });
     o.parameters.seed_rows = 0;

@@ -4,7 +4,6 @@
 // restore that cannot take. Each must end with the experiment's status and events saying what happened, every tick
 // taken before the fault kept in samples.jsonl and experiment.json, and the knobs read back equal to the originals
 // with no journal left (or, where restore was impossible, the journal kept and a message that says `spinlab restore`).
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -154,7 +153,7 @@ function workloadSpids(sim: Simulator): number[] {
   return sim.server.sessions().filter((s) => s.appName === 'Spinlock Lab' && s.database.toLowerCase() === LAB.toLowerCase()).map((s) => s.spid);
 }
 
-test('one workload session dropped mid-run: the others finish, the failure is named, knobs put back', () =>
+it('one workload session dropped mid-run: the others finish, the failure is named, knobs put back', () =>
   withSim({}, async (sim) => {
     let victim = 0;
     const r = await runWithFault(sim, {
@@ -178,7 +177,7 @@ test('one workload session dropped mid-run: the others finish, the failure is na
     assert.match(r.said, /restored: process affinity set back to CPUs 0 TO 18/);
   }));
 
-test('the monitor connection dropped: it reconnects, the run goes on, and the first tick after the gap is marked', () =>
+it('the monitor connection dropped: it reconnects, the run goes on, and the first tick after the gap is marked', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       inject: (s) => {
@@ -202,7 +201,7 @@ test('the monitor connection dropped: it reconnects, the run goes on, and the fi
     await assertRestoredExactly(sim, r);
   }));
 
-test('an instance restart mid-run: reported as a restart, the ticks before it kept, both knobs put back', () =>
+it('an instance restart mid-run: reported as a restart, the ticks before it kept, both knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, { inject: (s) => { s.faults.restart(); } });
     assert.equal(r.error, null, r.error?.message);
@@ -217,7 +216,7 @@ test('an instance restart mid-run: reported as a restart, the ticks before it ke
     assert.match(r.said, /restored: delayed durability on \[SpinlockLab\] set back to ALLOWED/);
   }));
 
-test('connections refused between two runs: the next run fails saying so, the first run is kept, knobs put back', () =>
+it('connections refused between two runs: the next run fails saying so, the first run is kept, knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { threads: [2, 4], durationMs: 1500 },
@@ -232,7 +231,7 @@ test('connections refused between two runs: the next run fails saying so, the fi
     await assertRestoredExactly(sim, r);
   }));
 
-test('slow responses (every reply held back longer than the interval): the run completes, late ticks are reported, knobs put back', () =>
+it('slow responses (every reply held back longer than the interval): the run completes, late ticks are reported, knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { durationMs: 3000 },
@@ -248,7 +247,7 @@ test('slow responses (every reply held back longer than the interval): the run c
     await assertRestoredExactly(sim, r);
   }));
 
-test('a statement failing mid-run (one session\'s call in the client loop): the session is named with the error, knobs put back', () =>
+it('a statement failing mid-run (one session\'s call in the client loop): the session is named with the error, knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { mode: 'client-loop' },
@@ -264,7 +263,7 @@ test('a statement failing mid-run (one session\'s call in the client loop): the 
     await assertRestoredExactly(sim, r);
   }));
 
-test('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-marked tick, knobs put back', () =>
+it('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-marked tick, knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       inject: (s) => s.faults.failStatement('dmv/sample', { number: 1222, message: 'Lock request time out period exceeded (injected).', times: 1 }),
@@ -277,7 +276,7 @@ test('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-ma
     await assertRestoredExactly(sim, r);
   }));
 
-test('a restore that cannot take (the affinity statement fails): the journal is kept and the message says spinlab restore, which then puts both back', () =>
+it('a restore that cannot take (the affinity statement fails): the journal is kept and the message says spinlab restore, which then puts both back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       // Armed after the knobs are applied: only the restore's ALTER SERVER CONFIGURATION fails.

@@ -2,7 +2,6 @@
 // rendered by nbconvert with its charts as images),
 // exported as CSV and T-SQL, and "Run this experiment again" from the saved notebook: the re-run goes through the
 // same confirmed run as the Run button and is added to the notebook beside the original, with a comparison.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -22,7 +21,7 @@ function nbformatValid(file: string): void {
   assert.equal(r.status, 0, `nbformat rejects ${file}:\n${r.stderr}`);
 }
 
-test('panel: save as notebook, export CSV and T-SQL, run the notebook again and find the re-run added with a comparison', { timeout: 120_000 }, () =>
+it('panel: save as notebook, export CSV and T-SQL, run the notebook again and find the re-run added with a comparison', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
@@ -78,9 +77,9 @@ test('panel: save as notebook, export CSV and T-SQL, run the notebook again and 
     } finally {
       await c.dispose();
     }
-  }));
+  })).timeout(120_000);
 
-test('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', { timeout: 120_000 }, () =>
+it('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
     const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
@@ -108,4 +107,4 @@ test('panel: a preset\'s notebook run again from the panel is planned again as t
     } finally {
       await c.dispose();
     }
-  }));
+  })).timeout(120_000);

@@ -2,11 +2,10 @@
 // fake host ports, against the simulator through the real driver. A preset's runs carry their arm, the confirmation
 // names every server-wide change of every arm, Stop midway puts the knobs back, a one-node server gets the preset's
 // adaptation notes in the state (not a failure), and bad settings come back as one error listing every problem.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withSim } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
-import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
+import { CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, waitFor } from '../helpers/host';
 import { listJournals } from '../../src/engine/journal';
 import { readExperiment } from '../../src/host/history';
@@ -21,7 +20,7 @@ async function connected(sim: Simulator, ports: FakePorts, stateDir: string) {
 
 const SHORT: PresetLoadInput = { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
 
-test('the catalogue and each preset\'s plan for this server are in the state; writelog runs from the panel with its arms, confirmed and put back', () =>
+it('the catalogue and each preset\'s plan for this server are in the state; writelog runs from the panel with its arms, confirmed and put back', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     const ports = fakePorts();
     const stateDir = tmpDir('state');
@@ -30,7 +29,7 @@ test('the catalogue and each preset\'s plan for this server are in the state; wr
       let s = ports.lastState();
       assert.deepEqual(s.presets.map((p) => p.id), ['numa-logwriter', 'isolate-core0', 'xdesmgr-batch', 'writelog', 'ring-buffer']);
       const wl = s.presets.find((p) => p.id === 'writelog')!;
-      assert.equal(wl.seed, '003_91849d3d42cb46a9.txt');
+      assert.equal(wl.post, 'writelog-at-scale');
       assert.match(wl.question, /WRITELOG/);
       assert.deepEqual(wl.settings.map((x) => [x.name, x.default]), [['batch_size', 2], ['affinity', 'exclude-core0'], ['seed_rows', 100000]]);
       assert.deepEqual(s.presetPlans.map((p) => [p.presetId, p.problems]), s.presets.map((p) => [p.id, []]), 'every preset has a plan on this server');
@@ -87,7 +86,7 @@ test('the catalogue and each preset\'s plan for this server are in the state; wr
     }
   }));
 
-test('a preset stopped midway puts the knobs back; bad settings give every problem in one error', () =>
+it('a preset stopped midway puts the knobs back; bad settings give every problem in one error', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     const ports = fakePorts();
     const stateDir = tmpDir('state');
@@ -126,7 +125,7 @@ test('a preset stopped midway puts the knobs back; bad settings give every probl
     }
   }));
 
-test('a one-node server: the presets that need two nodes adapt, with notes in the state instead of a failure', () =>
+it('a one-node server: the presets that need two nodes adapt, with notes in the state instead of a failure', () =>
   withSim({ topology: '1x4x2' }, async (sim) => {
     const ports = fakePorts();
     const c = await connected(sim, ports, tmpDir('state'));
@@ -145,7 +144,7 @@ test('a one-node server: the presets that need two nodes adapt, with notes in th
     }
   }));
 
-test('all five presets run from the panel on a two-node server: every arm completes, the knobs come back, no journal is left', { timeout: 300_000 }, () =>
+it('all five presets run from the panel on a two-node server: every arm completes, the knobs come back, no journal is left', () =>
   withSim({ topology: '2x4x2' }, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
     const stateDir = tmpDir('state');
@@ -176,4 +175,4 @@ test('all five presets run from the panel on a two-node server: every arm comple
     } finally {
       await c.dispose();
     }
-  }));
+  })).timeout(300_000);

@@ -2,18 +2,16 @@
 // simulator through the real driver: connect, deploy, a sweep with live messages and a saved experiment, server-wide
 // changes confirmed (or declined) and put back after Stop and after the panel closes, a missing permission with its
 // GRANT, a leftover journal restored from the panel, and a typed password that goes nowhere it should not.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
-import type { Simulator } from '../../tools/sim/simulator';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, simProfile, waitFor } from '../helpers/host';
 import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey, writeJournal } from '../../src/engine/journal';
-import type { ConnectionProfile, KnobSettings, RunSettings } from '../../src/shared/protocol';
-import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
+import type { KnobSettings, RunSettings } from '../../src/shared/protocol';
+import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 
 const profileFor = simProfile;
 
@@ -23,7 +21,7 @@ const PARAMS = { seed_rows: 0, batch_size: 1 };
 
 const connected = connectedController;
 
-test('connect, deploy, a two-point sweep with live messages, saved to history and opened again; the password goes nowhere', () =>
+it('connect, deploy, a two-point sweep with live messages, saved to history and opened again; the password goes nowhere', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const c = await connected(sim, ports, tmpDir('state'));
@@ -87,7 +85,7 @@ test('connect, deploy, a two-point sweep with live messages, saved to history an
 
 const CHANGE_KNOBS: KnobSettings = { delayedDurability: 'FORCED', affinity: 'exclude-core0' };
 
-test('server-wide changes: declined means nothing runs; confirmed, then stopped midway, puts affinity and delayed durability back', () =>
+it('server-wide changes: declined means nothing runs; confirmed, then stopped midway, puts affinity and delayed durability back', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const stateDir = tmpDir('state');
@@ -146,7 +144,7 @@ test('server-wide changes: declined means nothing runs; confirmed, then stopped 
     }
   }));
 
-test('closing the panel mid-run restores the server settings; the controller then refuses work', () =>
+it('closing the panel mid-run restores the server settings; the controller then refuses work', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
     const c = await connected(sim, ports, tmpDir('state'));
@@ -166,7 +164,7 @@ test('closing the panel mid-run restores the server settings; the controller the
     assert.ok(ports.lines.some((l) => /after the panel closed/.test(l)));
   }));
 
-test('a login without VIEW SERVER STATE is told the GRANT that fixes it', () =>
+it('a login without VIEW SERVER STATE is told the GRANT that fixes it', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
     const ports = fakePorts();
     const c = await connected(sim, ports, tmpDir('state'), 'reader', 'Reader-Pw1!');
@@ -181,7 +179,7 @@ test('a login without VIEW SERVER STATE is told the GRANT that fixes it', () =>
     }
   }));
 
-test('a wrong password says to check the form, with the Connect action', () =>
+it('a wrong password says to check the form, with the Connect action', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const c = await connected(sim, ports, tmpDir('state'), 'sa', 'not-the-password');
@@ -196,7 +194,7 @@ test('a wrong password says to check the form, with the Connect action', () =>
     }
   }));
 
-test('a leftover journal shows as state.journal, blocks a run with the Restore action, and restore clears it', () =>
+it('a leftover journal shows as state.journal, blocks a run with the Restore action, and restore clears it', () =>
   withSim({}, async (sim) => {
     const stateDir = tmpDir('state');
     const ports = fakePorts();
@@ -244,7 +242,7 @@ test('a leftover journal shows as state.journal, blocks a run with the Restore a
     }
   }));
 
-test('a saved password: stored only with savePassword, then used when none is typed', () =>
+it('a saved password: stored only with savePassword, then used when none is typed', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const c = new LabController(ports, { host: 'azdata', stateDir: tmpDir('state') });

@@ -2,7 +2,6 @@
 // simulator reproduces the direction of each seed post's finding through them, as its contention model promises
 // (tools/sim/model/contention.ts, R2-R8). After each preset the server's knobs are back and no journal is left. A
 // one-node server gets the preset's adaptation instead of a failure.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +16,7 @@ import { listJournals } from '../../src/engine/journal';
 import { validateExperiment } from '../../src/engine/migrate';
 import { getPreset } from '../../src/engine/presets';
 import { runFigures } from '../../src/shared/analysis';
+import { getPost } from '../../src/shared/posts';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import { runPlan, type PlanArm } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
@@ -44,9 +44,9 @@ async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{
   assert.equal(r.code, 0, r.out + JSON.stringify(e.events));
   assert.equal(e.status, 'completed');
   assert.equal(validateExperiment(e), null, 'the record matches the schema');
-  assert.deepEqual(e.preset && { id: e.preset.id, seed: e.preset.seed }, { id, seed: getPreset(id).seed });
+  assert.deepEqual(e.preset && { id: e.preset.id, post: e.preset.post }, { id, post: getPreset(id).post });
   assert.match(r.out, /SIMULATED/);
-  assert.match(r.out, new RegExp(`preset ${id} \\(seed ${getPreset(id).seed.replace('.', '\\.')}\\)`));
+  assert.ok(r.out.includes(`preset ${id}, reproducing Chris Adkin, “${getPost(getPreset(id).post).title}”`), r.out.slice(0, 400));
   // Knobs back where they were, verified, and no journal left behind.
   const after = await knobs(sim);
   assert.deepEqual(after, { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: after.affinity.cpus } });
@@ -73,23 +73,33 @@ function run(e: Experiment, arm: string, threads?: number): RunRecord {
 }
 const spinsPerRow = (r: RunRecord, name: string) => runFigures(r).spinsPerRow[name] ?? 0;
 
-test('spinlab scenarios --json lists the five presets, each with its seed file, question, needs and defaults', async () => {
+it('spinlab scenarios --json lists the five presets, each with the post it cites by title and author, question, needs and defaults', async () => {
   const { code, out } = await spinlab(['scenarios', '--json']);
   assert.equal(code, 0);
-  const j = JSON.parse(out) as { scenarios: { id: string }[]; presets: { id: string; seed: string; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
+  type Cited = { id: string; title: string; author: string; blog: string };
+  const j = JSON.parse(out) as { scenarios: { id: string; posts: Cited[] }[]; presets: { id: string; posts: Cited[]; question: string; needs: string[]; defaults: { options: { name: string; default: unknown }[] } }[] };
   assert.deepEqual(j.scenarios.map((s) => s.id), ['disk-insert', 'inmem-insert', 'ring-buffer']);
-  assert.deepEqual(j.presets.map((p) => [p.id, p.seed.slice(0, 4)]),
-    [['numa-logwriter', '000_'], ['isolate-core0', '001_'], ['xdesmgr-batch', '002_'], ['writelog', '003_'], ['ring-buffer', '004_']]);
+  assert.deepEqual(j.presets.map((p) => [p.id, p.posts.map((x) => x.title)]), [
+    ['numa-logwriter', ['NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads']],
+    ['isolate-core0', ['Large Memory Pages, How They Work and The LOGCACHE_ACCESS Spinlock']],
+    ['xdesmgr-batch', ['Tuning The XDESMGR Spinlock On A "Big box"']],
+    ['writelog', ['WRITELOG At Scale: Going Beyond "You need faster disks"']],
+    ['ring-buffer', ['Ring Buffer Shock Absorb-er Pattern and SQL Server']],
+  ]);
+  assert.deepEqual(j.scenarios.find((s) => s.id === 'ring-buffer')!.posts.map((x) => x.title), ['Ring Buffer Shock Absorb-er Pattern and SQL Server']);
+  assert.equal(j.scenarios.find((s) => s.id === 'disk-insert')!.posts.length, 4);
+  for (const c of [...j.presets, ...j.scenarios].flatMap((x) => x.posts)) assert.deepEqual([c.author, c.blog], ['Chris Adkin', 'chrisadkin.io']);
   for (const p of j.presets) {
-    assert.match(p.seed, /^\d{3}_[0-9a-f]{16}\.txt$/);
     assert.ok(p.question.endsWith('?'));
     assert.ok(p.defaults.options.length > 0);
   }
-  const seeds = '/work/shared/seeds';
-  if (fs.existsSync(seeds)) for (const p of j.presets) assert.ok(fs.existsSync(path.join(seeds, p.seed)), p.seed);
+  assert.doesNotMatch(out, /\d{3}_[0-9a-f]{16}|seed 00\d|"seeds?"/, 'never our file names');
+  const text = await spinlab(['scenarios']);
+  assert.match(text.out, /reproduces Chris Adkin, “WRITELOG At Scale: Going Beyond "You need faster disks"” \(chrisadkin\.io\)/);
+  assert.doesNotMatch(text.out, /\d{3}_[0-9a-f]{16}|\(seed /);
 });
 
-test('bad preset settings get a clear error naming the allowed values, before any connection', async () => {
+it('bad preset settings get a clear error naming the allowed values, before any connection', async () => {
   const r = await spinlab(['run', '--preset', 'writelog', '--set', 'batch_size=0', '--set', 'affinity=numa:7', '--threads', '0', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x']).catch((e: Error) => ({ code: -1, out: e.message }));
   assert.match(r.out, /batch_size .*allowed: a whole number from 1 to 1000/);
   assert.match(r.out, /affinity .*allowed: one of exclude-core0, unchanged/);
@@ -98,7 +108,7 @@ test('bad preset settings get a clear error naming the allowed values, before an
   await assert.rejects(spinlab(['run', '--preset', 'writelog', '--affinity', 'auto', '-c', 'Server=x']), /set by the preset's arms/);
 });
 
-test('every preset on a two-node server with In-Memory OLTP reproduces its seed\'s direction', () =>
+it('every preset on a two-node server with In-Memory OLTP reproduces its seed\'s direction', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     // 000: off the log writer's node, LOGCACHE_ACCESS spins more per row and the same rows take longer (R2).
     {
@@ -159,7 +169,7 @@ test('every preset on a two-node server with In-Memory OLTP reproduces its seed\
     }
   }));
 
-test('a one-node server: numa-logwriter says so and runs the core-0 comparison instead of failing', () =>
+it('a one-node server: numa-logwriter says so and runs the core-0 comparison instead of failing', () =>
   withSim({ topology: '1x4x2' }, async (sim) => {
     const { e, out } = await runPreset(sim, 'numa-logwriter', ['--duration', '1s', '--set', 'seed_rows=1000', '--set', 'in_memory=false']);
     assert.match(e.preset!.notes.join('\n'), /one NUMA node: the node comparison is not possible; running the core-0 comparison/);
@@ -168,7 +178,7 @@ test('a one-node server: numa-logwriter says so and runs the core-0 comparison i
     assert.ok(spinsPerRow(run(e, 'without-core0'), 'LOGCACHE_ACCESS') < spinsPerRow(run(e, 'with-core0'), 'LOGCACHE_ACCESS'));
   }));
 
-test('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
+it('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
     const target = targetFromArgs(connection(sim), {});
     const disk = { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 };

@@ -1,6 +1,5 @@
 // The expert review of sql/ against Microsoft's docs (issue #14, item 5): each finding, with the simulator answering as
 // SQL Server does, through the real driver.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { connect, runFile, withSim } from '../helpers/sim-client';

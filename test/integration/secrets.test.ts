@@ -5,7 +5,6 @@
 // profiles, log lines, toasts, confirmations, progress, clipboard), every message posted to the webview and everything
 // printed is scanned for each password, and for its base64, base64url, URL-encoded and JSON-escaped forms.
 // Also: the panel's Content-Security-Policy allows no inline or remote script.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -84,7 +83,7 @@ async function cli(args: string[], env: Record<string, string | undefined>): Pro
 
 const LOGINS = [{ name: 'tuner', password: TUNER_PW, permissions: ['VIEW SERVER STATE', 'VIEW DATABASE STATE', 'CREATE ANY DATABASE'] as const }];
 
-test('the CLI: runs, exports, restore, a wrong password and a missing permission leave no password anywhere', { timeout: 180_000 }, () =>
+it('the CLI: runs, exports, restore, a wrong password and a missing permission leave no password anywhere', () =>
   withSim({ password: SA_PW, logins: LOGINS.map((l) => ({ ...l, permissions: [...l.permissions] })) }, async (sim: Simulator) => {
     const stateDir = tmp('state');
     const work = tmp('cli');
@@ -140,9 +139,9 @@ test('the CLI: runs, exports, restore, a wrong password and a missing permission
       && files.some((f) => f.endsWith('.sql')), `every kind of file was written: ${files.join(', ')}`);
     for (const f of files) found.push(...leaks(f, fs.readFileSync(f, 'latin1')));
     assert.deepEqual(found, []);
-  }));
+  })).timeout(180_000);
 
-test('the panel: connect (password saved to SecretStorage only), run with knobs, notebook and exports, a wrong password, a missing permission, a bad message: no password anywhere else', { timeout: 180_000 }, () =>
+it('the panel: connect (password saved to SecretStorage only), run with knobs, notebook and exports, a wrong password, a missing permission, a bad message: no password anywhere else', () =>
   withSim({ password: SA_PW, logins: LOGINS.map((l) => ({ ...l, permissions: [...l.permissions] })) }, async (sim: Simulator) => {
     const stateDir = tmp('state');
     const work = tmp('panel');
@@ -205,9 +204,9 @@ test('the panel: connect (password saved to SecretStorage only), run with knobs,
       && files.some((f) => f.endsWith('.sql')), `every kind of file was written: ${files.join(', ')}`);
     for (const f of files) found.push(...leaks(f, fs.readFileSync(f, 'latin1')));
     assert.deepEqual(found, []);
-  }));
+  })).timeout(180_000);
 
-test('the panel\'s Content-Security-Policy: no inline or remote script, no eval, and the one script tag carries the nonce', () => {
+it('the panel\'s Content-Security-Policy: no inline or remote script, no eval, and the one script tag carries the nonce', () => {
   const cspSource = 'https://file+.vscode-resource.vscode-cdn.net';
   const nonce = makeNonce();
   assert.notEqual(nonce, makeNonce(), 'a fresh nonce each time');
@@ -241,7 +240,7 @@ test('the panel\'s Content-Security-Policy: no inline or remote script, no eval,
   assert.ok(!/<style\b|\sstyle\s*=/i.test(html), 'no inline style');
 });
 
-test('the scan finds a password in each form it looks for (so an empty result means something)', () => {
+it('the scan finds a password in each form it looks for (so an empty result means something)', () => {
   for (const f of forms(SA_PW)) assert.equal(leaks('probe', `x${f}y`).length >= 1, true, f);
   assert.deepEqual(leaks('probe', 'Password=***;User ID=sa'), []);
 });

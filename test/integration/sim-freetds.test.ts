@@ -1,10 +1,9 @@
 // A second, independent TDS client (FreeTDS's tsql) reads the simulator: the wire format is not tuned to tedious.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, spawn } from 'node:child_process';
 import { SIM_PASSWORD, withSim } from '../helpers/sim-client';
 
-test('FreeTDS tsql (TDS 7.4) reads the top spinlocks', () => {
+it('FreeTDS tsql (TDS 7.4) reads the top spinlocks', () => {
   const which = spawnSync('sh', ['-c', 'command -v tsql']);
   assert.equal(which.status, 0, 'tsql is missing: install it with `apt-get install -y freetds-bin`');
   return withSim({}, async (sim) => {

@@ -1,11 +1,10 @@
 // The product's own statements (sql/) through the real driver: identity, topology, knobs, lab database, deploy,
 // concurrent workload calls, the nine-result-set sample, affinity seen in the schedulers, and the restart fault.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
-import { connect, runFile, withSim } from '../helpers/sim-client';
+import { connect, runFile, withSim, type Row } from '../helpers/sim-client';
 
-test('server/* and knobs/read return the shapes SQL Server returns', () =>
+it('server/* and knobs/read return the shapes SQL Server returns', () =>
   withSim({ traceFlags: [1117, 8008] }, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -14,24 +13,24 @@ test('server/* and knobs/read return the shapes SQL Server returns', () =>
       assert.equal(id.has_view_server_state, 1);
       assert.match(id.version_banner, /Spinlock Lab simulator/);
       const topo = await runFile(pool, 'server/topology');
-      const sets = topo.recordsets as any[];
+      const sets = topo.recordsets as Row[][];
       assert.equal(sets.length, 5);
       assert.equal(sets[0][0].cpu_count, 40);
       assert.equal(sets[0][0].affinity_type_desc, 'AUTO');
       assert.equal(sets[0][0].sql_memory_model_desc, 'CONVENTIONAL');
       assert.equal(sets[1].length, 40);
       assert.deepEqual(Object.keys(sets[1][0]), ['scheduler_id', 'cpu_id', 'parent_node_id', 'status', 'is_online']);
-      assert.deepEqual(sets[2].map((n: any) => n.node_id), [0, 1]);
-      assert.ok(sets[3].length >= 1 && sets[3].every((r: any) => r.parent_node_id === 0 && r.scheduler_id >= 1048576));
+      assert.deepEqual(sets[2].map((n) => n.node_id), [0, 1]);
+      assert.ok(sets[3].length >= 1 && sets[3].every((r) => r.parent_node_id === 0 && Number(r.scheduler_id) >= 1048576));
       assert.deepEqual(Object.keys(sets[4][0]), ['large_page_allocations_kb', 'locked_page_allocations_kb']);
       const tf = await runFile(pool, 'server/trace-flags');
-      assert.deepEqual(tf.recordset.map((r: any) => r.TraceFlag), [1117, 8008]);
+      assert.deepEqual(tf.recordset.map((r) => r.TraceFlag), [1117, 8008]);
     } finally {
       await pool.close();
     }
   }));
 
-test('lab database, deploy, concurrent workload, sample; affinity visible in the schedulers; restart', () =>
+it('lab database, deploy, concurrent workload, sample; affinity visible in the schedulers; restart', () =>
   withSim({}, async (sim) => {
     const admin = await connect(sim);
     try {
@@ -40,7 +39,7 @@ test('lab database, deploy, concurrent workload, sample; affinity visible in the
       assert.deepEqual([probe.spinlab_mark, probe.recovery_model_desc, probe.has_xtp_filegroup], ['spinlab v1', 'SIMPLE', false]);
       await runFile(admin, 'knobs/delayed-durability', { db: [sql.NVarChar(128), 'SpinlockLab'], mode: [sql.NVarChar(16), 'FORCED'] });
       const knobs = await runFile(admin, 'knobs/read', { db: [sql.NVarChar(128), 'SpinlockLab'] });
-      assert.equal((knobs.recordsets as any[])[2][0].delayed_durability_desc, 'FORCED');
+      assert.equal((knobs.recordsets as Row[][])[2][0].delayed_durability_desc, 'FORCED');
 
       const lab = await connect(sim, 'sa', undefined, 'SpinlockLab');
       try {
@@ -53,8 +52,8 @@ test('lab database, deploy, concurrent workload, sample; affinity visible in the
         // Workers only on node 1: the schedulers say so.
         await runFile(admin, 'knobs/affinity-numa', { node_ranges: [sql.NVarChar(4000), '1'] });
         const sched = (await admin.request().query('SELECT cpu_id, status FROM sys.dm_os_schedulers WHERE scheduler_id < 1048576')).recordset;
-        assert.equal(sched.filter((r: any) => r.status === 'VISIBLE OFFLINE').length, 20);
-        assert.ok(sched.filter((r: any) => r.cpu_id < 20).every((r: any) => r.status === 'VISIBLE OFFLINE'));
+        assert.equal(sched.filter((r) => r.status === 'VISIBLE OFFLINE').length, 20);
+        assert.ok(sched.filter((r) => r.cpu_id < 20).every((r) => r.status === 'VISIBLE OFFLINE'));
 
         const before = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0].spins;
         const t0 = Date.now();
@@ -74,15 +73,15 @@ test('lab database, deploy, concurrent workload, sample; affinity visible in the
         assert.ok(Number(after) > Number(before));
 
         const sample = await runFile(lab, 'dmv/sample', { db: [sql.NVarChar(128), 'SpinlockLab'] });
-        const s = sample.recordsets as any[];
+        const s = sample.recordsets as Row[][];
         assert.equal(s.length, 9);
         assert.deepEqual(Object.keys(s[0][0]), ['server_time_utc', 'ms_ticks', 'cpu_ticks', 'sqlserver_start_time']);
-        assert.ok(s[1].some((r: any) => r.name === 'LOGCACHE_ACCESS'));
-        assert.ok(s[4].some((r: any) => r.counter_name === 'Log Flushes/sec' && r.instance_name === 'SpinlockLab'));
-        assert.ok(s[4].some((r: any) => r.counter_name === 'Batch Requests/sec'));
+        assert.ok(s[1].some((r) => r.name === 'LOGCACHE_ACCESS'));
+        assert.ok(s[4].some((r) => r.counter_name === 'Log Flushes/sec' && r.instance_name === 'SpinlockLab'));
+        assert.ok(s[4].some((r) => r.counter_name === 'Batch Requests/sec'));
         assert.ok(Number(s[5][0].num_of_writes) > 0);
-        const prog = s[8].find((r: any) => r.table_name === 'spinlab_disk_insert');
-        assert.ok(Number(prog.inserts) > 4000);
+        const prog = s[8].find((r) => r.table_name === 'spinlab_disk_insert');
+        assert.ok(Number(prog?.inserts) > 4000);
 
         // Restart: sessions dropped, start time and ms_ticks reset, objects and durability kept, affinity back to AUTO.
         const start1 = s[0][0].sqlserver_start_time as Date;
@@ -108,7 +107,7 @@ test('lab database, deploy, concurrent workload, sample; affinity visible in the
         r.input('batch_size', sql.Int, 1);
         await r.execute('dbo.spinlab_disk_insert_batch');
         await runFile(again, 'scenarios/disk-insert/cleanup');
-        await assert.rejects(new sql.Request(again).execute('dbo.spinlab_disk_insert_batch'), (e: any) => e.number === 2812);
+        await assert.rejects(new sql.Request(again).execute('dbo.spinlab_disk_insert_batch'), (e: sql.RequestError) => e.number === 2812);
       } finally {
         await again.close();
       }

@@ -1,10 +1,9 @@
 // The simulator through the real driver: probes, simple SELECTs, the unsupported-statement error, logins.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { connect, withSim } from '../helpers/sim-client';
 
-test('probes answer as SQL Server does, and say they come from the simulator', () =>
+it('probes answer as SQL Server does, and say they come from the simulator', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -21,53 +20,54 @@ test('probes answer as SQL Server does, and say they come from the simulator', (
     }
   }));
 
-test('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statements get an explicit error', () =>
+it('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statements get an explicit error', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
       const top = await pool.request().query('SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC');
       assert.equal(top.recordset.length, 5);
-      const spins = top.recordset.map((r: any) => Number(r.spins));
+      const spins = top.recordset.map((r) => Number(r.spins));
       assert.deepEqual([...spins].sort((a, b) => b - a), spins);
       const all = await pool.request().query('SELECT * FROM sys.dm_os_spinlock_stats');
       assert.ok(all.recordset.length > 200, `${all.recordset.length} spinlocks`);
       assert.deepEqual(Object.keys(all.recordset[0]), ['name', 'collisions', 'spins', 'spins_per_collision', 'sleep_time', 'backoffs']);
       for (const n of ['LOGCACHE_ACCESS', 'XDESMGR', 'LOGFLUSHQ', 'BLOCKER_ENUM', 'LOCK_RW_CMED_HASH_SET', 'CMED_HASH_SET']) {
-        assert.ok(all.recordset.some((r: any) => r.name === n), n);
+        assert.ok(all.recordset.some((r) => r.name === n), n);
       }
       const w = await pool.request().query("SELECT wait_type FROM sys.dm_os_wait_stats WHERE wait_type IN ('WRITELOG','SOS_SCHEDULER_YIELD','LATCH_SH')");
       assert.equal(w.recordset.length, 3);
       const l = await pool.request().query("SELECT latch_class FROM sys.dm_os_latch_stats WHERE latch_class = 'METADATA_SEQUENCE_GENERATOR'");
       assert.equal(l.recordset.length, 1);
-      await assert.rejects(pool.request().query('SELECT a FROM t1 JOIN t2 ON t1.x = t2.x'), (e: any) => /does not support this statement/.test(e.message));
-      await assert.rejects(pool.request().query('INSERT INTO t VALUES (1)'), (e: any) => e.number === 50000 && /simulator/.test(e.message));
+      await assert.rejects(pool.request().query('SELECT a FROM t1 JOIN t2 ON t1.x = t2.x'), (e: Error) => /does not support this statement/.test(e.message));
+      await assert.rejects(pool.request().query('INSERT INTO t VALUES (1)'), (e: sql.RequestError) => e.number === 50000 && /simulator/.test(e.message));
     } finally {
       await pool.close();
     }
   }));
 
-test('a login without VIEW SERVER STATE gets Msg 300 then 297; a wrong password Msg 18456', () =>
+it('a login without VIEW SERVER STATE gets Msg 300 then 297; a wrong password Msg 18456', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
     const pool = await connect(sim, 'reader', 'Reader-Pw1!');
     try {
-      const err: any = await pool.request().query('SELECT * FROM sys.dm_os_wait_stats').then(() => null, (e) => e);
+      // mssql attaches the errors before the last one as precedingErrors (its types do not declare it).
+      const err: (sql.RequestError & { precedingErrors?: sql.RequestError[] }) | null = await pool.request().query('SELECT * FROM sys.dm_os_wait_stats').then(() => null, (e) => e);
       assert.ok(err, 'denied');
-      const numbers = (err.precedingErrors ?? []).map((e: any) => e.number).concat(err.number);
+      const numbers = (err.precedingErrors ?? []).map((e) => e.number).concat(err.number);
       assert.deepEqual(numbers, [300, 297]);
-      assert.match(err.precedingErrors[0].message, /^VIEW SERVER PERFORMANCE STATE permission was denied on object 'server', database 'master'\.$/);
+      assert.match(err.precedingErrors?.[0]?.message ?? '', /^VIEW SERVER PERFORMANCE STATE permission was denied on object 'server', database 'master'\.$/);
     } finally {
       await pool.close();
     }
-    await assert.rejects(connect(sim, 'sa', 'wrong'), (e: any) => /Login failed for user 'sa'\./.test(e.message));
+    await assert.rejects(connect(sim, 'sa', 'wrong'), (e: Error) => /Login failed for user 'sa'\./.test(e.message));
   }));
 
-test('USE changes the database; an unknown database is Msg 911', () =>
+it('USE changes the database; an unknown database is Msg 911', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
       const r = await pool.request().query('USE msdb');
       assert.equal(r.recordset, undefined);
-      await assert.rejects(pool.request().query('USE nope'), (e: any) => e.number === 911);
+      await assert.rejects(pool.request().query('USE nope'), (e: sql.RequestError) => e.number === 911);
     } finally {
       await pool.close();
     }

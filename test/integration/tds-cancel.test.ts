@@ -1,9 +1,8 @@
 // ATTENTION (request.cancel()) while the handler is busy, and the RESETCONNECTION bit.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
-import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';
+import { Request as TediousRequest } from 'tedious';
 import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
 import { RawTdsClient } from '../helpers/rawTds';
 

@@ -1,6 +1,5 @@
 // Wire-level faults: drop one session, refuse connections (real ECONNREFUSED), delay replies, drop everything.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as sql from 'mssql';

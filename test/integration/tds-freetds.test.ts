@@ -1,6 +1,5 @@
 // A second, independent client: FreeTDS's tsql (TDS 7.4) logs in and runs queries against the echo handler.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { startTestServer, TestServer } from '../helpers/tdsServer';

@@ -1,6 +1,5 @@
 // PRELOGIN, TLS and LOGIN7 through the real driver (mssql over tedious) and a raw client.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { Connection as TediousConnection } from 'tedious';

@@ -1,6 +1,5 @@
 // Malformed and truncated input closes only the offending connection (with a log line); 128 concurrent sessions.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { startTestServer, TestServer } from '../helpers/tdsServer';

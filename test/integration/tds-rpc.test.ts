@@ -1,7 +1,6 @@
 // Batches and RPCs: procedures by name and sp_executesql by id, OUTPUT parameters and return status, several result
 // sets, errors and info messages, USE, transactions, handler failures.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { startTestServer, TestServer } from '../helpers/tdsServer';

@@ -1,7 +1,6 @@
 // Every contract column type in both directions (rows out, RPC parameters in, OUTPUT parameters out), with NULLs and
 // the max types, through mssql.
 
-import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { startTestServer, TestServer } from '../helpers/tdsServer';

@@ -1,6 +1,5 @@
 // The experiment path at the oldest and newest versions the simulator imitates (13 = 2016, 17 = 2025): every sql/
 // statement the run sends must be answered at both, since the simulator answers per --version.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

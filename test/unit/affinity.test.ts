@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
@@ -41,24 +40,24 @@ function topology(opts: { sockets?: number; cores?: number; ht?: number; offline
 }
 const box = topology();
 
-test('auto', () => {
+it('auto', () => {
   assert.deepEqual(parseAffinity(' AUTO ', box).cpus, 'AUTO');
 });
 
-test('cpu lists and ranges, sorted and distinct', () => {
+it('cpu lists and ranges, sorted and distinct', () => {
   assert.deepEqual(parseAffinity('cpu:2-11', box).cpus, [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   assert.deepEqual(parseAffinity('cpu:7,0,2,4-6,5', box).cpus, [0, 2, 4, 5, 6, 7]);
   assert.deepEqual(parseAffinity('CPU: 1 - 2 , 3', box).cpus, [1, 2, 3]);
   assert.equal(parseAffinity('cpu:2-11,14', box).description, 'CPUs: 11 CPUs (2-11,14)');
 });
 
-test('whole NUMA nodes', () => {
+it('whole NUMA nodes', () => {
   assert.deepEqual(parseAffinity('numa:1', box).cpus, Array.from({ length: 12 }, (_, i) => 12 + i));
   assert.equal((parseAffinity('numa:0-1', box).cpus as number[]).length, 24);
   assert.match(parseAffinity('numa:0', box).description, /^NUMA node 0: 12 CPUs \(0-11\)$/);
 });
 
-test('numa:N-first-core drops both hyperthreads of the node\'s first core, as the seeds do', () => {
+it('numa:N-first-core drops both hyperthreads of the node\'s first core, as the seeds do', () => {
   const r = parseAffinity('numa:1-first-core', box);
   assert.deepEqual(r.cpus, Array.from({ length: 10 }, (_, i) => 14 + i));
   assert.match(r.description, /NUMA node 1 without its first core \(CPUs 12-13\): 10 CPUs \(14-23\)/);
@@ -66,7 +65,7 @@ test('numa:N-first-core drops both hyperthreads of the node\'s first core, as th
   assert.deepEqual(parseAffinity('numa:0-first-core', topology({ ht: 1 })).cpus, [1, 2, 3, 4, 5]);
 });
 
-test('exclude-core0 uses the real threads per core', () => {
+it('exclude-core0 uses the real threads per core', () => {
   assert.deepEqual(parseAffinity('exclude-core0', box).cpus, Array.from({ length: 22 }, (_, i) => 2 + i));
   assert.deepEqual(parseAffinity('exclude-core0', topology({ sockets: 1, cores: 4, ht: 1 })).cpus, [1, 2, 3]);
   assert.equal(threadsPerCore(topology({ ht: 4 })), 4);
@@ -75,7 +74,7 @@ test('exclude-core0 uses the real threads per core', () => {
   assert.equal(threadsPerCore({ ...box, hyperthreadRatio: 5, coresPerSocket: 2 }), 1);
 });
 
-test('clear errors: syntax, what exists, empty result', () => {
+it('clear errors: syntax, what exists, empty result', () => {
   const err = (spec: string, t = box) => {
     try {
       parseAffinity(spec, t);
@@ -95,7 +94,7 @@ test('clear errors: syntax, what exists, empty result', () => {
   assert.match(err('exclude-core0', topology({ sockets: 1, cores: 1, ht: 2 })), /leaves no CPUs/);
 });
 
-test('range formats', () => {
+it('range formats', () => {
   assert.equal(formatCpuRanges([14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]), '2 TO 11, 14');
   assert.equal(formatCpuRanges([0]), '0');
   assert.equal(formatSpec([14, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 3]), '2-11,14');
@@ -103,7 +102,7 @@ test('range formats', () => {
   assert.throws(() => formatCpuRanges([-1]), /not a non-negative integer/);
 });
 
-test('currentAffinity reads the online visible schedulers', () => {
+it('currentAffinity reads the online visible schedulers', () => {
   const t = topology({ offline: [0, 1, 12, 13] });
   const now = currentAffinity(t);
   assert.equal(now.type, 'MANUAL');
@@ -113,7 +112,7 @@ test('currentAffinity reads the online visible schedulers', () => {
   assert.deepEqual(parseAffinity('cpu:0-1', t).cpus, [0, 1]);
 });
 
-test('property: formatSpec round-trips through cpu: and formatCpuRanges says the same', () => {
+it('property: formatSpec round-trips through cpu: and formatCpuRanges says the same', () => {
   fc.assert(
     fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { minLength: 1 }), (cpus) => {
       const sorted = [...cpus].sort((a, b) => a - b);
@@ -123,7 +122,7 @@ test('property: formatSpec round-trips through cpu: and formatCpuRanges says the
   );
 });
 
-test('property: arbitrary text either resolves to existing CPUs or throws an AffinityError', () => {
+it('property: arbitrary text either resolves to existing CPUs or throws an AffinityError', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string(), fc.string().map((s) => `cpu:${s}`), fc.string().map((s) => `numa:${s}`)), (s) => {
       try {

@@ -1,13 +1,12 @@
 // shared/analysis: figures of a run (from totals or ticks), % change, comparison summaries built from the numbers,
 // and the scaling curve of a sweep.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   addTickToTotals, compareRuns, emptyRunTotals, formatNumber, percentChange, runFigures, scalingCurve, summarizeComparison, summarizeScaling, topNames,
 } from '../../src/shared/analysis';
 import * as b from '../helpers/builders';
 
-test('figures from a finished record equal the figures from its ticks', () => {
+it('figures from a finished record equal the figures from its ticks', () => {
   const r = b.runRecord(0, 4, { ticks: 20 });
   const fromRecord = runFigures(r);
   const fromTicks = runFigures({ threads: 4, status: 'completed', ticks: r.timeline });
@@ -21,7 +20,7 @@ test('figures from a finished record equal the figures from its ticks', () => {
   assert.equal(fromRecord.p99Us, null, 'no latency in a server-loop run');
 });
 
-test('running totals fold tick by tick', () => {
+it('running totals fold tick by tick', () => {
   const ticks = b.ticks(3);
   const t = ticks.reduce(addTickToTotals, emptyRunTotals());
   assert.equal(t.rows, ticks[0].rows + ticks[1].rows + ticks[2].rows);
@@ -29,19 +28,19 @@ test('running totals fold tick by tick', () => {
   assert.equal(t.elapsedMs, 3000);
 });
 
-test('percentChange: relative to A, null from zero', () => {
+it('percentChange: relative to A, null from zero', () => {
   assert.equal(percentChange(100, 150), 50);
   assert.equal(percentChange(200, 50), -75);
   assert.equal(percentChange(0, 5), null);
   assert.equal(percentChange(null, 5), null);
 });
 
-test('topNames ranks by the sum over records and drops zeros', () => {
+it('topNames ranks by the sum over records and drops zeros', () => {
   assert.deepEqual(topNames([{ a: 1, b: 5 }, { a: 10, c: 0 }], 5), ['a', 'b']);
   assert.deepEqual(topNames([{ a: 1, b: 5 }], 1), ['b']);
 });
 
-test('a comparison says which figure changed most, with the numbers behind it', () => {
+it('a comparison says which figure changed most, with the numbers behind it', () => {
   const a = runFigures(b.runRecord(0, 8, { ticks: 10, contention: 1 }));
   const bb = runFigures(b.runRecord(1, 8, { ticks: 10, contention: 4.3 }));
   const cmp = compareRuns(a, bb);
@@ -56,12 +55,12 @@ test('a comparison says which figure changed most, with the numbers behind it', 
   assert.ok(!cmp.summary.some((s) => s.startsWith('Run A used')), 'same thread count: not mentioned');
 });
 
-test('a comparison of identical runs says nothing changed', () => {
+it('a comparison of identical runs says nothing changed', () => {
   const a = runFigures(b.runRecord(0, 2));
   assert.deepEqual(compareRuns(a, a).summary, ['No figure differs by more than 5% between the two runs.']);
 });
 
-test('summaries name throughput first and say when a figure appears only in one run', () => {
+it('summaries name throughput first and say when a figure appears only in one run', () => {
   const lines = summarizeComparison([
     { key: 'threads', label: 'Threads', unit: '', a: 1, b: 8, changePct: 700, direction: 'higher-better' },
     { key: 'spinsPerRow:X', label: 'X spins per row', unit: 'spins/row', a: 0, b: 2, changePct: null, direction: 'lower-better' },
@@ -74,7 +73,7 @@ test('summaries name throughput first and say when a figure appears only in one 
   ]);
 });
 
-test('the scaling curve is sorted by threads, names the peak and the top spinlocks', () => {
+it('the scaling curve is sorted by threads, names the peak and the top spinlocks', () => {
   const e = b.experiment('e', [8, 1, 4, 2]);
   const c = scalingCurve(e);
   assert.deepEqual(c.points.map((p) => p.threads), [1, 2, 4, 8]);
@@ -86,7 +85,7 @@ test('the scaling curve is sorted by threads, names the peak and the top spinloc
   assert.equal(summarizeScaling({ ...c, points: [] }), 'No completed runs with rows yet.');
 });
 
-test('formatNumber: grouped above 1000, 3 significant digits below', () => {
+it('formatNumber: grouped above 1000, 3 significant digits below', () => {
   assert.equal(formatNumber(12345.6), '12,346');
   assert.equal(formatNumber(4.2567), '4.26');
   assert.equal(formatNumber(0.012345), '0.012');

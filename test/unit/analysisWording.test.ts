@@ -1,6 +1,5 @@
 // The comparison summary's wording at the edges: a side next to zero gives "over 100x", not a nine-digit ratio; a
 // run whose transactions SQL Server does not count (natively compiled procedures) is said so, not "only in run A".
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareRuns, summarizeComparison, type ComparedFigure, type RunFigures } from '../../src/shared/analysis';
 
@@ -12,7 +11,7 @@ function figures(over: Partial<RunFigures>): RunFigures {
   };
 }
 
-test('a figure next to zero on one side is "over 100x", with both numbers', () => {
+it('a figure next to zero on one side is "over 100x", with both numbers', () => {
   const f: ComparedFigure[] = [{ key: 'spinsPerRow:XDESMGR', label: 'XDESMGR spins per row', unit: 'spins/row', a: 0.000001, b: 151.064585, changePct: null, direction: 'lower-better' }];
   const s = summarizeComparison(f);
   assert.deepEqual(s, ['XDESMGR spins per row over 100x higher in run B (151 vs 0.000001).']);
@@ -22,7 +21,7 @@ test('a figure next to zero on one side is "over 100x", with both numbers', () =
   assert.match(summarizeComparison([{ ...f[0], a: 2, b: 100 }])[0], /50\.0x higher/);
 });
 
-test('no transactions counted in a run that wrote rows: the counter leaves out natively compiled procedures', () => {
+it('no transactions counted in a run that wrote rows: the counter leaves out natively compiled procedures', () => {
   const a = figures({ transactionsPerSec: 5_000, rowsPerSec: 10_000 });
   const b = figures({ transactionsPerSec: 0, rowsPerSec: 42_000 });
   const s = compareRuns(a, b).summary;

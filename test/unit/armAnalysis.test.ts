@@ -1,6 +1,5 @@
 // Arms of a preset compared at the thread counts both ran, the summary kept to figures that matter, and the arms'
 // scaling curves overlaid with wait ms per row.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compareArms, figuresThatMatter, overlayScaling, type ArmRun } from '../../src/shared/armAnalysis';
 import { compareRuns, emptyRunTotals, runFigures } from '../../src/shared/analysis';
@@ -13,7 +12,7 @@ function run(arm: string, threads: number, o: { rows: number; ms?: number; spins
   return { arm: { id: arm, label: arm }, threads, status: o.status ?? 'completed', totals, latency: null };
 }
 
-test('compareArms pairs the thread counts both arms completed, fewest first, with a summary from the numbers', () => {
+it('compareArms pairs the thread counts both arms completed, fewest first, with a summary from the numbers', () => {
   const runs = [
     run('lw', 10, { rows: 1000, spins: { LOGCACHE_ACCESS: 10_000 } }),
     run('lw', 20, { rows: 1000, spins: { LOGCACHE_ACCESS: 20_000 } }),
@@ -30,7 +29,7 @@ test('compareArms pairs the thread counts both arms completed, fewest first, wit
   assert.ok(!at[0].summary.some((s) => /backoffs/.test(s)), 'backoffs are left to the table');
 });
 
-test('figuresThatMatter drops a spinlock far below the leader and a wait that is a negligible share of the sessions\' time', () => {
+it('figuresThatMatter drops a spinlock far below the leader and a wait that is a negligible share of the sessions\' time', () => {
   const a = runFigures(run('a', 4, { rows: 1000, spins: { XDESMGR: 100_000 }, waits: { WRITELOG: 2000 } }));
   const b = runFigures(run('b', 4, { rows: 1000, spins: { XDESMGR: 100_000, LOGFLUSHQ: 50 }, waits: { WRITELOG: 1, SOS_SCHEDULER_YIELD: 1 } }));
   const keys = figuresThatMatter(compareRuns(a, b).figures, a, b).map((f) => f.key);
@@ -41,7 +40,7 @@ test('figuresThatMatter drops a spinlock far below the leader and a wait that is
   assert.ok(keys.includes('rowsPerSec'));
 });
 
-test('overlayScaling: one curve per arm on a shared thread axis, with wait ms per row', () => {
+it('overlayScaling: one curve per arm on a shared thread axis, with wait ms per row', () => {
   const runs = [
     run('seq', 1, { rows: 100, waits: { LATCH_SH: 10 }, spins: { X: 5 } }),
     run('seq', 4, { rows: 200, waits: { LATCH_SH: 100 }, spins: { X: 50 } }),

@@ -1,12 +1,11 @@
 // The benchmark's pure figures: medians and percentiles, tick jitter against a fixed schedule, ratios and formatting,
 // the 10% target and the results file.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fmt, markdownTable, median, percentile, ratioText, tickJitter } from '../../bench/stats';
 import { driverVerdict, renderResults, type BenchResults } from '../../bench/report';
 import type { ClientFigures } from '../../bench/driver';
 
-test('median and nearest-rank percentile', () => {
+it('median and nearest-rank percentile', () => {
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2.5);
   assert.ok(Number.isNaN(median([])));
@@ -18,7 +17,7 @@ test('median and nearest-rank percentile', () => {
   assert.ok(Number.isNaN(percentile([], 50)));
 });
 
-test('tick jitter: deviations from the slot each tick started in', () => {
+it('tick jitter: deviations from the slot each tick started in', () => {
   const j = tickJitter([1000.4, 2001.0, 3000.2, 4003.0], 1000, 1000);
   assert.equal(j.ticks, 4);
   assert.ok(Math.abs(j.p50Ms - 0.7) < 1e-9, String(j.p50Ms));
@@ -27,7 +26,7 @@ test('tick jitter: deviations from the slot each tick started in', () => {
   assert.equal(j.skipped, 0);
 });
 
-test('tick jitter: a start just before its slot counts as early, not as a whole interval late', () => {
+it('tick jitter: a start just before its slot counts as early, not as a whole interval late', () => {
   const j = tickJitter([999.8, 2000.1], 1000, 1000);
   assert.ok(Math.abs(j.maxMs - 0.2) < 1e-9, String(j.maxMs));
   assert.equal(j.skipped, 0);
@@ -37,14 +36,14 @@ test('tick jitter: a start just before its slot counts as early, not as a whole 
   assert.equal(k.skipped, 0);
 });
 
-test('tick jitter: slots with no tick (an overrun) are counted as skipped', () => {
+it('tick jitter: slots with no tick (an overrun) are counted as skipped', () => {
   // Slots at 0, 250, 500, 750, 1000: the tick for 250 ran long, so 500 was skipped.
   const j = tickJitter([0.5, 250.5, 750.2, 1000.1], 0, 250);
   assert.equal(j.skipped, 1);
   assert.equal(j.ticks, 4);
 });
 
-test('ratios say which way the gap goes', () => {
+it('ratios say which way the gap goes', () => {
   assert.equal(ratioText(95, 100), '0.95 (5% worse)');
   assert.equal(ratioText(120, 100), '1.20 (20% better)');
   assert.equal(ratioText(120, 100, false), '1.20 (20% worse)');
@@ -52,7 +51,7 @@ test('ratios say which way the gap goes', () => {
   assert.equal(ratioText(1, 0), 'n/a');
 });
 
-test('figures get digits by size', () => {
+it('figures get digits by size', () => {
   assert.equal(fmt(12345.6), '12,346');
   assert.equal(fmt(42.17), '42.2');
   assert.equal(fmt(3.14159, 'ms'), '3.14 ms');
@@ -64,7 +63,7 @@ test('figures get digits by size', () => {
 const client = (kind: ClientFigures['kind'], callsPerSec: number, clientUsPerCall: number): ClientFigures =>
   ({ kind, callsPerSec, clientUsPerCall, serverUsPerCall: 50, rounds: [] });
 
-test('the 10% target needs both throughput and CPU per call within 10% of bare tedious', () => {
+it('the 10% target needs both throughput and CPU per call within 10% of bare tedious', () => {
   assert.equal(driverVerdict(client('ours', 950, 105), client('tedious', 1000, 100)).met, true);
   assert.equal(driverVerdict(client('ours', 850, 100), client('tedious', 1000, 100)).met, false);
   const slowCpu = driverVerdict(client('ours', 1000, 125), client('tedious', 1000, 100));
@@ -72,7 +71,7 @@ test('the 10% target needs both throughput and CPU per call within 10% of bare t
   assert.match(slowCpu.text, /NOT met: ours makes 100% .* and 80% of its calls per client CPU-second/);
 });
 
-test('results name the machine, the simulator caveat, the ratios, and end with a README section', () => {
+it('results name the machine, the simulator caveat, the ratios, and end with a README section', () => {
   const r: BenchResults = {
     machine: { date: '2025-01-01 00:00 UTC', cpu: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v20.0.0', os: 'Linux', loadAverage: 0.5 },
     quick: false, seconds: 300, failures: [],
@@ -95,7 +94,7 @@ test('results name the machine, the simulator caveat, the ratios, and end with a
   assert.ok(md.indexOf('## For the README') > md.indexOf('## Panel'));
 });
 
-test('a native client that could not be built is said, not given a number', () => {
+it('a native client that could not be built is said, not given a number', () => {
   const r: BenchResults = {
     machine: { date: 'd', cpu: 'c', cores: 2, memoryGiB: 1, node: 'v20', os: 'o', loadAverage: 0 }, quick: true, seconds: 1, failures: [],
     driver: { sessions: 4, seconds: 1, rounds: 1, procedure: 'dbo.p', nativeMissing: 'freetds-dev missing', clients: [client('ours', 1, 1), client('tedious', 1, 1)] },

@@ -1,8 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BENIGN_WAITS, filterWaits, hiddenWaitTypes, isBenignWait, isWaitShown } from '../../src/shared/benign';
 
-test('the list holds the reference names exactly, once each', () => {
+it('the list holds the reference names exactly, once each', () => {
   assert.equal(BENIGN_WAITS.length, 78);
   assert.equal(new Set(BENIGN_WAITS).size, BENIGN_WAITS.length);
   for (const n of ['LAZYWRITER_SLEEP', 'CXCONSUMER', 'XE_TIMER_EVENT', 'WAIT_XTP_CKPT_CLOSE', 'PVS_PREALLOCATE']) {
@@ -11,13 +10,13 @@ test('the list holds the reference names exactly, once each', () => {
   assert.ok(Object.isFrozen(BENIGN_WAITS));
 });
 
-test('workload waits are not benign; matching is exact', () => {
+it('workload waits are not benign; matching is exact', () => {
   for (const n of ['WRITELOG', 'CXPACKET', 'PAGELATCH_EX', 'SOS_SCHEDULER_YIELD', 'LOGMGR_QUEUE_X', 'lazywriter_sleep']) {
     assert.equal(isBenignWait(n), false, n);
   }
 });
 
-test('default filter hides benign and zero-count waits; showAll shows everything', () => {
+it('default filter hides benign and zero-count waits; showAll shows everything', () => {
   const waits = {
     WRITELOG: { count: 5, waitMs: 10, signalMs: 1 },
     LAZYWRITER_SLEEP: { count: 3, waitMs: 3000, signalMs: 0 },

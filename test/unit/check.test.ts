@@ -1,6 +1,5 @@
 // The check report from sql/server/check.sql's result sets (pure): unsupported servers told plainly, Azure limits,
 // the 2022 permission names, and each missing permission's exact GRANT; every report matches the documented schema.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';

@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClientStatsRecorder, type ClientStatsSources } from '../../src/engine/clientStats';
 
@@ -23,7 +22,7 @@ function fakeSources(): ClientStatsSources & { enabled: boolean } {
   return s;
 }
 
-test('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
+it('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
   const src = fakeSources();
   const r = new ClientStatsRecorder(src);
   r.start();
@@ -34,7 +33,7 @@ test('CPU deltas, per call, event-loop lag and RSS from the sources', () => {
   assert.equal(r.stop(5), s, 'stop is idempotent');
 });
 
-test('no calls: no per-call figure; misuse is an error', () => {
+it('no calls: no per-call figure; misuse is an error', () => {
   const r = new ClientStatsRecorder(fakeSources());
   assert.throws(() => r.stop(), /before start/);
   r.start();
@@ -42,13 +41,17 @@ test('no calls: no per-call figure; misuse is an error', () => {
   assert.equal(r.stop().cpuUsPerCall, null);
 });
 
-test('real process: a busy loop shows CPU, a blocked loop shows lag', async () => {
+it('real process: a busy loop shows CPU, a blocked loop shows lag', async () => {
   const r = new ClientStatsRecorder();
   r.start();
   await new Promise((res) => setTimeout(res, 30)); // let the delay monitor take a few samples
-  const until = Date.now() + 120;
+  // Burn 120 ms of this process's CPU (not of wall time: on a loaded machine 120 ms of wall time can be 30 of CPU),
+  // blocking the loop all along; the wall-clock cap only stops a machine that gives this process no CPU at all.
+  const cpu0 = process.cpuUsage();
+  const cap = Date.now() + 10_000;
   let x = 0;
-  while (Date.now() < until) x += Math.sqrt(x + 1); // blocks the loop and burns CPU
+  const burnt = () => { const c = process.cpuUsage(cpu0); return (c.user + c.system) / 1000; };
+  while (burnt() < 120 && Date.now() < cap) for (let i = 0; i < 10_000; i++) x += Math.sqrt(x + 1);
   await new Promise((res) => setTimeout(res, 30));
   const s = r.stop(10);
   assert.ok(x > 0);

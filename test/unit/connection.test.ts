@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
@@ -19,7 +18,7 @@ function message(s: string): string {
   assert.fail(`"${s}" should have been rejected`);
 }
 
-test('a typical SQL login string', () => {
+it('a typical SQL login string', () => {
   const c = parseConnectionString('Server=localhost,14330;Database=SpinlockLab;User ID=sa;Password=Pa55;TrustServerCertificate=true');
   assert.deepEqual(c, {
     server: 'localhost',
@@ -37,7 +36,7 @@ test('a typical SQL login string', () => {
   });
 });
 
-test('server syntaxes: host, host,port, host\\instance, tcp:host,port, (local)', () => {
+it('server syntaxes: host, host,port, host\\instance, tcp:host,port, (local)', () => {
   const s = (v: string) => {
     const c = parseConnectionString(`Server=${v};User ID=u;Password=p`);
     return [c.server, c.port, c.instanceName];
@@ -52,7 +51,7 @@ test('server syntaxes: host, host,port, host\\instance, tcp:host,port, (local)',
   assert.deepEqual(s('db1\\INST,1500'), ['db1', 1500, undefined], 'an explicit port wins over the instance');
 });
 
-test('synonyms, quoting and options', () => {
+it('synonyms, quoting and options', () => {
   const c = parseConnectionString(
     "Data Source=db1;Initial Catalog=Lab;UID=u;PWD={a;b}}c};Encrypt=strict;Connect Timeout=5;App=my app;Pooling=false;MultipleActiveResultSets=true",
   );
@@ -67,7 +66,7 @@ test('synonyms, quoting and options', () => {
   assert.equal(parseConnectionString('Server=x;User ID=u;Password="p;w"').password, 'p;w');
 });
 
-test('authentication kinds', () => {
+it('authentication kinds', () => {
   const ntlm = parseConnectionString('Server=x;Integrated Security=SSPI;User ID=CORP\\alice;Password=p');
   assert.equal(ntlm.authentication, 'ntlm');
   assert.equal(ntlm.domain, 'CORP');
@@ -80,7 +79,7 @@ test('authentication kinds', () => {
   assert.equal(tok.accessToken, 'eyJ0eXAi');
 });
 
-test('clear errors with an example', () => {
+it('clear errors with an example', () => {
   assert.match(message(''), /it is empty\. Example: Server=localhost,1433;/);
   assert.match(message('Sever=localhost;User ID=u'), /unknown keyword "sever" \(did you mean "Server"\?\)\. Example: Server=/);
   assert.match(message('Database=x;User ID=u'), /no Server \(or Data Source\)/);
@@ -97,7 +96,7 @@ test('clear errors with an example', () => {
   assert.match(message('Server=x;Authentication=Active Directory Interactive'), /not supported; use Sql Password/);
 });
 
-test('redaction removes Password, Pwd and AccessToken values, quoted or not, and keeps the rest', () => {
+it('redaction removes Password, Pwd and AccessToken values, quoted or not, and keeps the rest', () => {
   assert.equal(
     redactConnectionString('Server=x;User ID=sa;Password=hunter2;Database=d'),
     'Server=x;User ID=sa;Password=***;Database=d',
@@ -109,7 +108,7 @@ test('redaction removes Password, Pwd and AccessToken values, quoted or not, and
   assert.equal(redactConnectionString('App={Password=not a secret};Server=x'), 'App={Password=not a secret};Server=x');
 });
 
-test('describeServer says where and how, never the secret', () => {
+it('describeServer says where and how, never the secret', () => {
   const c = parseConnectionString('Server=db1\\SQL2022;Database=Lab;User ID=sa;Password=S3cret!;TrustServerCertificate=yes');
   const d = describeServer(c);
   assert.equal(d, 'db1\\SQL2022, database Lab, as sa (SQL login), encrypted, certificate not verified');
@@ -120,7 +119,7 @@ test('describeServer says where and how, never the secret', () => {
   );
 });
 
-test('property: any password survives quoting and parsing, and never survives redaction', () => {
+it('property: any password survives quoting and parsing, and never survives redaction', () => {
   fc.assert(
     fc.property(fc.string({ minLength: 1 }), fc.constantFrom('Password', 'Pwd', 'PASSWORD'), (pw, kw) => {
       const secret = `Zq${pw}`;
@@ -133,7 +132,7 @@ test('property: any password survives quoting and parsing, and never survives re
   );
 });
 
-test('property: arbitrary text is parsed or rejected with a ConnectionStringError, and redaction never throws', () => {
+it('property: arbitrary text is parsed or rejected with a ConnectionStringError, and redaction never throws', () => {
   fc.assert(
     fc.property(fc.string(), (s) => {
       redactConnectionString(s);

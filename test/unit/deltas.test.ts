@@ -1,7 +1,6 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { computeTick, type TickContext, type TickResult } from '../../src/engine/deltas';
+import { closingActiveMs, computeTick, type TickContext, type TickResult } from '../../src/engine/deltas';
 import type { Tick } from '../../src/shared/experiment';
 import { counter, DB, sample, type SampleSpec } from './samples';
 
@@ -12,7 +11,7 @@ function tickOf(r: TickResult): Tick {
   return (r as Extract<TickResult, { kind: 'tick' }>).tick;
 }
 
-test('deltas and rates over the server interval, only entries that moved', () => {
+it('deltas and rates over the server interval, only entries that moved', () => {
   const prev = sample({
     msTicks: 11_000,
     spins: { LOGCACHE_ACCESS: 1000, LOCK_HASH: 50, IDLE: 7 },
@@ -83,20 +82,41 @@ test('deltas and rates over the server interval, only entries that moved', () =>
   assert.equal(t.gap, undefined);
 });
 
-test('the gap flag is carried; no log file means no write stall', () => {
+it('a closing interval is rated over the part with load in it, not the idle tail after the sessions stopped', () => {
+  // 1000 rows and 5000 spins in the 250 ms the load still ran; the final sample came 1000 ms after the last tick.
+  const prev = sample({ msTicks: 11_000, spins: { LOGCACHE_ACCESS: 0 }, transactions: 0, rows: { 'dbo.MyBigTable': [0, 0] } });
+  const cur = sample({ msTicks: 12_000, spins: { LOGCACHE_ACCESS: 5000 }, transactions: 500, rows: { 'dbo.MyBigTable': [1000, 0] } });
+  const t = tickOf(computeTick(prev, cur, { ...ctx, activeMs: 250 }));
+  assert.equal(t.intervalMs, 250);
+  assert.equal(t.t, 1250, 'the tick ends where the load ended');
+  assert.equal(t.rowsPerSec, 4000, 'not 1000/s over the whole second');
+  assert.equal(t.transactionsPerSec, 2000);
+  assert.equal(t.rows, 1000, 'the deltas themselves are unchanged');
+  // An active part longer than the server's interval (clock skew) never stretches it.
+  assert.equal(tickOf(computeTick(prev, cur, { ...ctx, activeMs: 5000 })).intervalMs, 1000);
+});
+
+it('a closing sliver too short to rate is left out; a real partial interval is kept', () => {
+  assert.equal(closingActiveMs(10_000, 10_020, 1000), null, '20 ms of a 1 s interval');
+  assert.equal(closingActiveMs(10_000, 9_990, 1000), null, 'the load ended before the last tick');
+  assert.equal(closingActiveMs(10_000, 10_400, 1000), 400);
+  assert.equal(closingActiveMs(10_000, 10_250, 1000), 250);
+});
+
+it('the gap flag is carried; no log file means no write stall', () => {
   const t = tickOf(computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 12_000 }), { ...ctx, gap: true }));
   assert.equal(t.gap, true);
   assert.equal(t.log.avgWriteStallMs, null);
   assert.equal(t.rowsPerSec, 0);
 });
 
-test('an interval with log file but no writes has no average stall rather than 0/0', () => {
+it('an interval with log file but no writes has no average stall rather than 0/0', () => {
   const lf = { writes: 10, bytesWritten: 100, ioStallWriteMs: 5 };
   const t = tickOf(computeTick(sample({ msTicks: 11_000, logFile: lf }), sample({ msTicks: 12_000, logFile: lf }), ctx));
   assert.equal(t.log.avgWriteStallMs, null);
 });
 
-test('missing counters are warned about, not invented', () => {
+it('missing counters are warned about, not invented', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 12_000 }), ctx);
   assert.equal(r.kind, 'tick');
   if (r.kind !== 'tick') return;
@@ -104,7 +124,7 @@ test('missing counters are warned about, not invented', () => {
   assert.ok(r.warnings.some((w) => w.includes("'Transactions/sec'") && w.includes(DB)), r.warnings.join('\n'));
 });
 
-test('a changed start time is a server restart', () => {
+it('a changed start time is a server restart', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, spins: { A: 10 } }),
     sample({ msTicks: 900_000, spins: { A: 20 }, startTime: '2024-02-02T00:00:00.000Z' }),
@@ -117,18 +137,18 @@ test('a changed start time is a server restart', () => {
   assert.match(r.message, /2024-02-02/);
 });
 
-test('ms_ticks going backwards is a server restart', () => {
+it('ms_ticks going backwards is a server restart', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 500 }), ctx);
   assert.equal(r.kind, 'restart');
   assert.equal(r.kind === 'restart' && r.cause, 'server-restart');
 });
 
-test('the same ms_ticks twice is skipped, not divided by zero', () => {
+it('the same ms_ticks twice is skipped, not divided by zero', () => {
   const r = computeTick(sample({ msTicks: 11_000 }), sample({ msTicks: 11_000 }), ctx);
   assert.equal(r.kind, 'skip');
 });
 
-test('a spinlock going backwards is a counter reset naming it, never a negative delta', () => {
+it('a spinlock going backwards is a counter reset naming it, never a negative delta', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, spins: { LOGCACHE_ACCESS: 1000, B: 5 } }),
     sample({ msTicks: 12_000, spins: { LOGCACHE_ACCESS: 10, B: 6 } }),
@@ -141,7 +161,7 @@ test('a spinlock going backwards is a counter reset naming it, never a negative 
   assert.match(r.message, /DBCC SQLPERF/);
 });
 
-test('a wait row that disappears fell to zero: a reset', () => {
+it('a wait row that disappears fell to zero: a reset', () => {
   const r = computeTick(
     sample({ msTicks: 11_000, waits: { WRITELOG: [3, 3] } }),
     sample({ msTicks: 12_000, waits: {} }),
@@ -151,7 +171,7 @@ test('a wait row that disappears fell to zero: a reset', () => {
   assert.ok(r.kind === 'restart' && r.counters[0].includes('WRITELOG'));
 });
 
-test('a perf counter or table counter going backwards is a reset', () => {
+it('a perf counter or table counter going backwards is a reset', () => {
   const r1 = computeTick(sample({ msTicks: 11_000, transactions: 50 }), sample({ msTicks: 12_000, transactions: 3 }), ctx);
   assert.equal(r1.kind === 'restart' && r1.cause, 'counter-reset');
   const r2 = computeTick(
@@ -162,7 +182,7 @@ test('a perf counter or table counter going backwards is a reset', () => {
   assert.equal(r2.kind === 'restart' && r2.cause, 'counter-reset');
 });
 
-test('table names match with or without schema and brackets', () => {
+it('table names match with or without schema and brackets', () => {
   const t = tickOf(
     computeTick(
       sample({ msTicks: 11_000, rows: { '[dbo].[MyBigTable]': [0, 0] } }),
@@ -173,7 +193,7 @@ test('table names match with or without schema and brackets', () => {
   assert.equal(t.rows, 15);
 });
 
-test('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken as is', () => {
+it('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken as is', () => {
   const mk = (ms: number, v: number) => {
     const s = sample({ msTicks: ms });
     s.counters.push(counter('SQLServer:Databases', 'Log Flush Wait Time', DB, v, 65792));
@@ -183,7 +203,7 @@ test('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken 
   assert.equal(t.log.flushWaitTimeMs, 7, 'a point value may go down and is not a reset');
 });
 
-test('CPU: offline schedulers and schedulers without a baseline are left out; a node is at most 100 %', () => {
+it('CPU: offline schedulers and schedulers without a baseline are left out; a node is at most 100 %', () => {
   const prev = sample({ msTicks: 11_000, cpu: [[0, 100], [0, 100], [1, 100]] });
   const cur = sample({ msTicks: 12_000, cpu: [[0, 1110], [0, 600, false], [1, 150], [1, 999_999]] });
   const t = tickOf(computeTick(prev, cur, ctx));
@@ -192,7 +212,7 @@ test('CPU: offline schedulers and schedulers without a baseline are left out; a 
   assert.equal(t.onlineSchedulers, 3);
 });
 
-test('property: monotone counters give non-negative deltas that add up to last - first', () => {
+it('property: monotone counters give non-negative deltas that add up to last - first', () => {
   const names = ['LOGCACHE_ACCESS', 'LOCK_HASH', 'SOS_CACHESTORE', 'XDESMGR'];
   const step = fc.record({
     dt: fc.integer({ min: 1, max: 5000 }),
@@ -234,7 +254,7 @@ test('property: monotone counters give non-negative deltas that add up to last -
   );
 });
 
-test('property: any counter lower in cur than in prev gives a verdict, never a tick', () => {
+it('property: any counter lower in cur than in prev gives a verdict, never a tick', () => {
   fc.assert(
     fc.property(
       fc.integer({ min: 1, max: 1e9 }),

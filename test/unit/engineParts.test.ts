@@ -1,6 +1,5 @@
 // The engine's small pure parts: the restore journal on disk, scenario resolution, the SQL parameter declarations
 // the driver module binds, and the GRANT a permission error names.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,7 +9,7 @@ import { deploySteps, getScenario, needsXtp, rowsPerCall, workloadProcedure, def
 import { parseParameterDeclaration } from '../../src/db/client';
 import { grantFor } from '../../src/engine/errors';
 
-test('the journal survives a round trip and is keyed by server', () => {
+it('the journal survives a round trip and is keyed by server', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
   const key = serverKey('127.0.0.1,14330', 'SIM');
   assert.equal(readJournal(dir, key), null);
@@ -23,7 +22,7 @@ test('the journal survives a round trip and is keyed by server', () => {
   assert.equal(readJournal(dir, key), null);
 });
 
-test('a corrupt journal is an error that says what to do, not a crash or a silent skip', () => {
+it('a corrupt journal is an error that says what to do, not a crash or a silent skip', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
   const key = serverKey('h,1', 'S');
   writeJournal(dir, { version: 1, serverKey: key, serverAddress: 'h,1', serverName: 'S', labDatabase: 'L', createdAt: '', pid: 1,
@@ -33,7 +32,7 @@ test('a corrupt journal is an error that says what to do, not a crash or a silen
   assert.throws(() => readJournal(dir, key), /unreadable .*Restore the settings by hand/);
 });
 
-test('ring-buffer resolves its deploy files, features, procedure and rows per call from the parameters', () => {
+it('ring-buffer resolves its deploy files, features, procedure and rows per call from the parameters', () => {
   const m = getScenario('ring-buffer');
   const v = { ...defaultParameters(m), storage: 'memory', slot_source: 'identity', mode: 'push' };
   assert.deepEqual(deploySteps(m, v), ['scenarios/ring-buffer/tables', 'scenarios/ring-buffer/procs-memory-identity', 'scenarios/ring-buffer/procs-loop']);
@@ -44,7 +43,7 @@ test('ring-buffer resolves its deploy files, features, procedure and rows per ca
   assert.equal(workloadProcedure(m, 'client-loop', v).name, 'dbo.spinlab_ring_step');
 });
 
-test('inmem-insert picks native or interpreted procedures; disk-insert skips seeding at 0 rows', () => {
+it('inmem-insert picks native or interpreted procedures; disk-insert skips seeding at 0 rows', () => {
   const im = getScenario('inmem-insert');
   assert.equal(workloadProcedure(im, 'server-loop', { ...defaultParameters(im), procs: 'interpreted' }).name, 'dbo.spinlab_inmem_insert_loop_interpreted');
   assert.equal(workloadProcedure(im, 'client-loop', defaultParameters(im)).name, 'dbo.spinlab_inmem_insert_native');
@@ -53,13 +52,13 @@ test('inmem-insert picks native or interpreted procedures; disk-insert skips see
   assert.throws(() => getScenario('nope'), /Unknown scenario 'nope'. Known scenarios: disk-insert, inmem-insert, ring-buffer/);
 });
 
-test('parameter declarations parse, including types with a length', () => {
+it('parameter declarations parse, including types with a length', () => {
   assert.deepEqual(parseParameterDeclaration('@db sysname, @mode nvarchar(16), @n bigint'), [['db', 'sysname'], ['mode', 'nvarchar(16)'], ['n', 'bigint']]);
   assert.deepEqual(parseParameterDeclaration(''), []);
   assert.throws(() => parseParameterDeclaration('db sysname'), /bad parameter declaration/);
 });
 
-test('a missing permission names the GRANT for the version', () => {
+it('a missing permission names the GRANT for the version', () => {
   assert.match(grantFor('VIEW SERVER STATE', 'bob', 15), /GRANT VIEW SERVER STATE TO \[bob\]/);
   assert.match(grantFor('VIEW SERVER STATE', 'bob', 16), /GRANT VIEW SERVER PERFORMANCE STATE TO \[bob\]/);
   assert.match(grantFor('ALTER SETTINGS', 'a]b', 16), /GRANT ALTER SETTINGS TO \[a\]\]b\]/);

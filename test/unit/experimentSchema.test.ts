@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -123,13 +122,13 @@ function errorsOf(e: unknown): string {
   return validate(e) ? '' : ajv.errorsText(validate.errors, { separator: '\n' });
 }
 
-test('the schema compiles in strict mode and carries its version', () => {
+it('the schema compiles in strict mode and carries its version', () => {
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
   assert.match(schema.$id, /experiment/);
   assert.equal(schema.properties.schemaVersion.const, EXPERIMENT_SCHEMA_VERSION);
 });
 
-test('a realistic experiment built by the engine modules is valid (also after a JSON round trip)', () => {
+it('a realistic experiment built by the engine modules is valid (also after a JSON round trip)', () => {
   const e = experiment();
   assert.equal(errorsOf(e), '');
   assert.equal(errorsOf(JSON.parse(JSON.stringify(e))), '');
@@ -138,14 +137,14 @@ test('a realistic experiment built by the engine modules is valid (also after a 
   assert.ok(e.runs[0].derived.clockHz !== null);
 });
 
-test('a preset experiment: arms differ per run and the preset says how it adapted', () => {
+it('a preset experiment: arms differ per run and the preset says how it adapted', () => {
   const e = experiment();
-  e.preset = { id: 'writelog', seed: '003_91849d3d42cb46a9.txt', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
+  e.preset = { id: 'writelog', post: 'writelog-at-scale', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
   e.runs[1].arm = { ...e.runs[1].arm, id: 'forced', label: 'FORCED', knobs: { delayedDurability: 'FORCED' } };
   assert.equal(errorsOf(e), '');
 });
 
-test('optional and nullable parts may be absent or null', () => {
+it('optional and nullable parts may be absent or null', () => {
   const e = experiment();
   delete e.preset;
   e.question = null;
@@ -166,7 +165,8 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
   ['wrong schema version', (e) => ((e as { schemaVersion: number }).schemaVersion = 1), /schemaVersion must be equal to constant/],
   ['a run without its arm', (e) => delete (e.runs[0] as Partial<Experiment['runs'][number]>).arm, /must have required property 'arm'/],
   ['an arm with an unknown mode', (e) => ((e.runs[1].arm as { mode: string }).mode = 'loop'), /mode must be equal to one of the allowed values/],
-  ['a preset without its seed', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'seed'/],
+  ['a preset without its post', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'post'/],
+  ['a preset citing a file name instead of a post', (e) => (e.preset = { id: 'writelog', post: '003_91849d3d42cb46a9.txt', question: 'q', notes: [] } as unknown as Experiment['preset']), /post must be equal to one of the allowed values/],
   ['string where a number belongs', (e) => ((e.runs[0] as { rows: unknown }).rows = '12000'), /rows must be integer/],
   ['boolean as text', (e) => ((e as { simulated: unknown }).simulated = 'true'), /simulated must be boolean/],
   ['negative spins', (e) => (e.runs[0].totals.spinlocks.LOGCACHE_ACCESS.spins = -5), /spins must be >= 0/],
@@ -182,7 +182,7 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
 ];
 
 for (const [name, breakIt, expected] of broken) {
-  test(`rejects: ${name}`, () => {
+  it(`rejects: ${name}`, () => {
     const e = experiment();
     breakIt(e);
     const errors = errorsOf(e);

@@ -3,7 +3,6 @@
 // exception. Seeded, so a failure reproduces (fast-check prints the seed and the shrunk counterexample).
 // Also: no file under src/ builds T-SQL from input (template strings or concatenation with SQL keywords), outside the
 // few documented places that only emit literals through sqlLiteral/quoteName or display a hint.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -50,7 +49,7 @@ function assertValidParam(p: ParamSpec, v: unknown): void {
   else assert.equal(typeof v, 'boolean');
 }
 
-test('coerceParam: every value of every scenario parameter is either valid or a ParamError naming the parameter', () => {
+it('coerceParam: every value of every scenario parameter is either valid or a ParamError naming the parameter', () => {
   fc.assert(fc.property(fc.constantFrom(...specs), jsonish, (p, raw) => {
     const v = valueOrOwnError(ParamError, () => coerceParam(p, raw), raw);
     if (v === null) {
@@ -62,7 +61,7 @@ test('coerceParam: every value of every scenario parameter is either valid or a 
   }), opts());
 });
 
-test('resolveParams: JSON objects and --set lists, known and unknown names, give every parameter a valid value or one ParamError listing the problems', () => {
+it('resolveParams: JSON objects and --set lists, known and unknown names, give every parameter a valid value or one ParamError listing the problems', () => {
   const scenario = fc.constantFrom(...listScenarios());
   const name = (s: ReturnType<typeof listScenarios>[number]) => fc.oneof(fc.constantFrom(...s.parameters.map((p) => p.name), 'x'), fc.string({ maxLength: 12 }));
   fc.assert(fc.property(scenario.chain((s) => fc.tuple(
@@ -91,7 +90,7 @@ const threadText = fc.oneof(
   fc.array(fc.constantFrom('1', '2', '-', ',', ' ', '4', '8', 'x', '0'), { maxLength: 12 }).map((xs) => xs.join('')),
 );
 
-test('parseThreadList: a list of distinct counts in 1..1024 in the order given, or a ParamError quoting the list', () => {
+it('parseThreadList: a list of distinct counts in 1..1024 in the order given, or a ParamError quoting the list', () => {
   fc.assert(fc.property(threadText, (s) => {
     const v = valueOrOwnError(ParamError, () => parseThreadList(s), s);
     if (v === null) return;
@@ -107,7 +106,7 @@ const durationText = fc.oneof(
   fc.string({ maxLength: 16 }),
 );
 
-test('parseDuration and parseRowCount: a positive whole number of ms (or rows), or a ParamError quoting the text', () => {
+it('parseDuration and parseRowCount: a positive whole number of ms (or rows), or a ParamError quoting the text', () => {
   fc.assert(fc.property(durationText, fc.boolean(), (s, allowZero) => {
     const v = valueOrOwnError(ParamError, () => parseDuration(s, { allowZero }), s);
     if (v !== null) assert.ok(Number.isSafeInteger(v) && (v > 0 || (allowZero && v === 0)), `${s} -> ${v}`);
@@ -118,7 +117,7 @@ test('parseDuration and parseRowCount: a positive whole number of ms (or rows), 
   }), opts());
 });
 
-test('loadSettingsFrom: any mix of fields gives settings or one ParamError naming each field at fault', () => {
+it('loadSettingsFrom: any mix of fields gives settings or one ParamError naming each field at fault', () => {
   const field = fc.option(fc.oneof(durationText, threadText, fc.string({ maxLength: 10 })), { nil: undefined });
   fc.assert(fc.property(fc.constantFrom('server-loop' as const, 'client-loop' as const), field, field, field, field, field, (mode, threads, duration, rows, warmup, interval) => {
     const v = valueOrOwnError(ParamError, () => loadSettingsFrom({ mode, threads, duration, rows, warmup, interval }), { threads, duration, rows, warmup, interval });
@@ -172,7 +171,7 @@ const affinitySpec = fc.oneof(
   fc.tuple(fc.constantFrom('cpu:', 'numa:', 'CPU: ', 'Numa:'), fc.string({ maxLength: 10 })).map(([a, b]) => a + b),
 );
 
-test('parseAffinity against 1-4 NUMA nodes, 1-64 CPUs, hyperthreads on and off: CPUs that exist (or AUTO), or an AffinityError', () => {
+it('parseAffinity against 1-4 NUMA nodes, 1-64 CPUs, hyperthreads on and off: CPUs that exist (or AUTO), or an AffinityError', () => {
   fc.assert(fc.property(shape, affinitySpec, (s, spec) => {
     const topology = topologyOf(s);
     const r = valueOrOwnError(AffinityError, () => parseAffinity(spec, topology), { s, spec });
@@ -189,7 +188,7 @@ test('parseAffinity against 1-4 NUMA nodes, 1-64 CPUs, hyperthreads on and off: 
   }), opts(500));
 });
 
-test('parseAffinity: every valid form resolves on every generated topology it fits', () => {
+it('parseAffinity: every valid form resolves on every generated topology it fits', () => {
   fc.assert(fc.property(shape, fc.nat(3), (s, k) => {
     const topology = topologyOf(s);
     const n = k % s.nodes;
@@ -214,7 +213,7 @@ const connectionString = fc.oneof(
   fc.string({ maxLength: 60 }),
 );
 
-test('parseConnectionString: a usable config or a ConnectionStringError with an example; never another exception', () => {
+it('parseConnectionString: a usable config or a ConnectionStringError with an example; never another exception', () => {
   fc.assert(fc.property(connectionString, (s) => {
     const cfg = valueOrOwnError(ConnectionStringError, () => parseConnectionString(s), s);
     if (cfg === null) return;
@@ -225,7 +224,7 @@ test('parseConnectionString: a usable config or a ConnectionStringError with an 
   }), opts(500));
 });
 
-test('a password in any connection string, good or bad, never shows in the error message or the redacted form', () => {
+it('a password in any connection string, good or bad, never shows in the error message or the redacted form', () => {
   const secret = fc.stringMatching(/^[A-Za-z0-9!#%*+-]{10,20}$/).map((s) => `Pw${s}`);
   // First or last: in the middle it could land inside a braced value, where by the grammar it is no password.
   fc.assert(fc.property(connectionString, secret, fc.constantFrom('Password', 'Pwd', 'PASSWORD'), fc.boolean(), (s, pw, kw, first) => {
@@ -269,7 +268,7 @@ function mutate(root: unknown, at: (string | number)[], op: 'delete' | 'set', va
   return copy;
 }
 
-test('parseNotebook: notebooks with any field deleted or replaced by any JSON give a record or a NotebookError', () => {
+it('parseNotebook: notebooks with any field deleted or replaced by any JSON give a record or a NotebookError', () => {
   fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom(...notebookPaths), fc.constantFrom('delete' as const, 'set' as const), fc.jsonValue({ maxDepth: 2 })), { minLength: 1, maxLength: 3 }),
     (muts) => {
       let nb: unknown = good;
@@ -281,7 +280,7 @@ test('parseNotebook: notebooks with any field deleted or replaced by any JSON gi
     }), opts());
 });
 
-test('parseNotebook: arbitrary JSON and arbitrary text give a NotebookError', () => {
+it('parseNotebook: arbitrary JSON and arbitrary text give a NotebookError', () => {
   fc.assert(fc.property(fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null'), fc.string({ maxLength: 80 })), (text) => {
     valueOrOwnError(NotebookError, () => parseNotebook(text), text);
   }), opts());
@@ -300,11 +299,11 @@ const validMessages: unknown[] = [
   { type: 'exportExperiment', payload: { id: 'abc', kind: 'csv' } },
 ];
 
-test('parseToHost: the valid messages pass (the generator starts from real ones)', () => {
+it('parseToHost: the valid messages pass (the generator starts from real ones)', () => {
   for (const m of validMessages) assert.equal(parseToHost(m).ok, true, JSON.stringify(parseToHost(m)));
 });
 
-test('parseToHost: arbitrary values and mutated valid messages are accepted or refused with a reason, never thrown', () => {
+it('parseToHost: arbitrary values and mutated valid messages are accepted or refused with a reason, never thrown', () => {
   const anyValue = fc.oneof(fc.anything({ maxDepth: 3 }), fc.jsonValue({ maxDepth: 3 }));
   const mutated = fc.tuple(fc.constantFrom(...validMessages), fc.array(fc.tuple(fc.nat(40), fc.constantFrom('delete' as const, 'set' as const), anyValue), { minLength: 1, maxLength: 3 }))
     .map(([m, muts]) => {
@@ -377,7 +376,7 @@ function sqlBuiltFromValues(file: string): string[] {
   return hits;
 }
 
-test('no file under src/ builds T-SQL from values (template strings or concatenation with SQL keywords), outside the documented exceptions', () => {
+it('no file under src/ builds T-SQL from values (template strings or concatenation with SQL keywords), outside the documented exceptions', () => {
   const root = path.resolve(__dirname, '..', '..', '..');
   const files = srcFiles(path.join(root, 'src'));
   assert.ok(files.length > 50, `scanned ${files.length} files`);

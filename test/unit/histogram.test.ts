@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { LatencyRecorder, mergeSummaries } from '../../src/engine/histogram';
@@ -6,7 +5,7 @@ import { LatencyRecorder, mergeSummaries } from '../../src/engine/histogram';
 const close = (actual: number, expected: number, rel = 0.001) =>
   assert.ok(Math.abs(actual - expected) <= Math.max(1, expected * rel), `${actual} is not within ${rel * 100}% of ${expected}`);
 
-test('percentiles in µs from recorded calls', () => {
+it('percentiles in µs from recorded calls', () => {
   const r = new LatencyRecorder();
   for (let i = 1; i <= 1000; i++) r.record(i * 10); // 10 µs .. 10 ms
   const s = r.summary();
@@ -20,11 +19,11 @@ test('percentiles in µs from recorded calls', () => {
   assert.equal(s.histogram, undefined);
 });
 
-test('an empty recorder summarises to zeros, not NaN', () => {
+it('an empty recorder summarises to zeros, not NaN', () => {
   assert.deepEqual(new LatencyRecorder().summary(), { count: 0, meanUs: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0 });
 });
 
-test('odd inputs: sub-µs counts as 1 µs, huge values clamp, negative/NaN are ignored', () => {
+it('odd inputs: sub-µs counts as 1 µs, huge values clamp, negative/NaN are ignored', () => {
   const r = new LatencyRecorder();
   r.record(0.2);
   r.record(Number.NaN);
@@ -35,7 +34,7 @@ test('odd inputs: sub-µs counts as 1 µs, huge values clamp, negative/NaN are i
   close(r.summary().maxUs, 3_600_000_000);
 });
 
-test('recordSince measures from an hrtime start', async () => {
+it('recordSince measures from an hrtime start', async () => {
   const r = new LatencyRecorder();
   const t0 = process.hrtime.bigint();
   await new Promise((res) => setTimeout(res, 20));
@@ -43,7 +42,7 @@ test('recordSince measures from an hrtime start', async () => {
   assert.ok(r.summary().p50Us >= 15_000, String(r.summary().p50Us));
 });
 
-test('merging sessions equals recording everything in one recorder', () => {
+it('merging sessions equals recording everything in one recorder', () => {
   const a = new LatencyRecorder();
   const b = new LatencyRecorder();
   const all = new LatencyRecorder();
@@ -68,14 +67,14 @@ test('merging sessions equals recording everything in one recorder', () => {
   assert.throws(() => LatencyRecorder.decode('bm90IGEgaGlzdG9ncmFt'), /not an encoded latency histogram/);
 });
 
-test('reset empties the recorder', () => {
+it('reset empties the recorder', () => {
   const r = new LatencyRecorder();
   r.record(5);
   r.reset();
   assert.equal(r.count, 0);
 });
 
-test('property: percentiles are ordered and within 0.1% of the true values', () => {
+it('property: percentiles are ordered and within 0.1% of the true values', () => {
   fc.assert(
     fc.property(fc.array(fc.integer({ min: 1, max: 10_000_000 }), { minLength: 1, maxLength: 300 }), (values) => {
       const r = new LatencyRecorder();

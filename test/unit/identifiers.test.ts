@@ -1,9 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { databaseNameProblem, IdentifierError, quoteName, validateDatabaseName } from '../../src/engine/identifiers';
 
-test('quoteName brackets and doubles ]', () => {
+it('quoteName brackets and doubles ]', () => {
   assert.equal(quoteName('SpinlockLab'), '[SpinlockLab]');
   assert.equal(quoteName('a]b'), '[a]]b]');
   assert.equal(quoteName('x[y'), '[x[y]');
@@ -11,13 +10,13 @@ test('quoteName brackets and doubles ]', () => {
   assert.equal(quoteName('x'.repeat(128)).length, 130);
 });
 
-test('quoteName rejects what SQL Server would', () => {
+it('quoteName rejects what SQL Server would', () => {
   assert.throws(() => quoteName(''), (e: Error) => e instanceof IdentifierError && /empty/.test(e.message));
   assert.throws(() => quoteName('a\0b'), /NUL/);
   assert.throws(() => quoteName('x'.repeat(129)), /129 characters long; SQL Server allows at most 128/);
 });
 
-test('property: quoted names round-trip and never close early', () => {
+it('property: quoted names round-trip and never close early', () => {
   fc.assert(
     fc.property(fc.string({ minLength: 1, maxLength: 128 }).filter((s) => !s.includes('\0')), (name) => {
       const q = quoteName(name);
@@ -30,7 +29,7 @@ test('property: quoted names round-trip and never close early', () => {
   );
 });
 
-test('validateDatabaseName: plain names pass, others say what to change', () => {
+it('validateDatabaseName: plain names pass, others say what to change', () => {
   assert.equal(validateDatabaseName('SpinlockLab'), 'SpinlockLab');
   assert.equal(validateDatabaseName('_lab_2'), '_lab_2');
   assert.match(databaseNameProblem('master') ?? '', /system database/);

@@ -1,7 +1,7 @@
 // The one-way layers of docs/panel.md, checked on the sources: extension -> host -> engine -> db/shared, and
 // webview -> shared. The engine and host never import vscode; nothing but src/db imports the driver; nothing on the
 // Node side imports the webview, and the webview imports nothing outside src/webview and src/shared.
-import { test } from 'node:test';
+// Within the webview, views and model depend on views/context.ts, never on app.ts.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,7 +35,7 @@ function target(file: string, spec: string): { layer?: string; pkg?: string } {
 
 const allowedLayers: Record<string, string[]> = {
   shared: ['shared'],
-  db: ['db', 'engine', 'shared'], // client.ts loads SQL files through engine/sqlFiles
+  db: ['db', 'shared'],
   engine: ['engine', 'db', 'shared'],
   cli: ['cli', 'engine', 'db', 'shared'],
   host: ['host', 'engine', 'db', 'shared'],
@@ -46,7 +46,7 @@ const allowedLayers: Record<string, string[]> = {
 const driverPackages = new Set(['mssql', 'tedious']);
 const hostOnlyPackages = new Set(['vscode', 'azdata']);
 
-test('every source file imports only from the layers below it', () => {
+it('every source file imports only from the layers below it', () => {
   const problems: string[] = [];
   for (const [layer, allowed] of Object.entries(allowedLayers)) {
     for (const file of files(path.join(src, layer))) {
@@ -68,9 +68,20 @@ test('every source file imports only from the layers below it', () => {
   assert.deepEqual(problems, []);
 });
 
-test('the layer check sees the imports it is meant to police', () => {
+it('the layer check sees the imports it is meant to police', () => {
   // Guards the regex above: if it stopped matching, the first test would pass vacuously.
   const client = path.join(src, 'db', 'client.ts');
   assert.ok(imports(client).includes('mssql'));
   assert.ok(files(path.join(src, 'engine')).length > 10);
+});
+
+it('the panel\'s views and model never import app.ts, which imports the views (views get a ViewContext)', () => {
+  const app = path.join(src, 'webview', 'app.ts');
+  const problems: string[] = [];
+  for (const file of [...files(path.join(src, 'webview', 'views')), ...files(path.join(src, 'webview', 'model'))]) {
+    for (const spec of imports(file)) {
+      if (spec.startsWith('.') && path.resolve(path.dirname(file), spec) + '.ts' === app) problems.push(`${path.relative(root, file)} imports ${spec}`);
+    }
+  }
+  assert.deepEqual(problems, []);
 });

@@ -1,7 +1,6 @@
 // Experiment records written before presets (schemaVersion 1) are upgraded to version 2 and validate: every run gets
 // the experiment's one scenario, parameters, knobs and mode as its arm, and there is no preset. The fixture is a real
 // record written by runExperiment against the simulator before the bump.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,30 +9,40 @@ import { EXPERIMENT_MIGRATIONS, migrateExperiment, NotebookError, upgradeExperim
 import { readExperimentFile } from '../../src/engine/notebook/export';
 import { readExperiment } from '../../src/host/history';
 import { EXPERIMENT_SCHEMA_VERSION } from '../../src/shared/experiment';
+import { getPost } from '../../src/shared/posts';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
-const v1 = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as Record<string, any>;
+/** The parts of the version 1 fixture these tests read; the rest passes through untouched. */
+interface V1Record {
+  schemaVersion: number;
+  scenario: { id: string; parameters: Record<string, unknown> };
+  knobs: { applied: unknown };
+  load?: { mode: string };
+  runs: Record<string, unknown>[];
+  [key: string]: unknown;
+}
+const v1 = () => JSON.parse(fs.readFileSync(FIXTURE, 'utf8')) as V1Record;
 
-test('the fixture is a version 1 record, which the current schema no longer accepts as it is', () => {
+it('the fixture is a version 1 record, which the current schema no longer accepts as it is', () => {
   const raw = v1();
   assert.equal(raw.schemaVersion, 1);
   assert.ok(raw.runs.length >= 2 && raw.runs.every((r: Record<string, unknown>) => !('arm' in r)));
   assert.notEqual(validateExperiment(raw), null);
 });
 
-test('version 1 -> 2: each run gets the experiment-level arm, preset is null, and the result validates', () => {
+it('version 1 -> 2: each run gets the experiment-level arm, preset is null, and the result validates', () => {
   const raw = v1();
   const e = migrateExperiment(raw, 'fixture');
   assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
   assert.equal(e.preset, null);
   for (const r of e.runs) {
-    assert.deepEqual(r.arm, { id: 'main', label: raw.scenario.id, scenarioId: raw.scenario.id, parameters: raw.scenario.parameters, knobs: raw.knobs.applied, mode: raw.load.mode });
+    assert.deepEqual(r.arm, { id: 'main', label: raw.scenario.id, scenarioId: raw.scenario.id, parameters: raw.scenario.parameters, knobs: raw.knobs.applied, mode: raw.load?.mode });
   }
   assert.equal(e.runs[0].arm.knobs.delayedDurability, 'FORCED');
   assert.equal(e.runs[0].arm.knobs.affinity?.spec, 'exclude-core0');
   assert.equal(e.runs[0].arm.parameters.batch_size, 2);
   // Everything else is untouched.
-  assert.deepEqual(e.runs.map((r) => r.totals), raw.runs.map((r: { totals: unknown }) => r.totals));
+  assert.deepEqual(e.runs.map((r) => r.totals), raw.runs.map((r) => r.totals));
   assert.equal(validateExperiment(e), null);
   // Arms are copies: changing one run's arm leaves the others and the experiment-level knobs alone.
   e.runs[0].arm.parameters.batch_size = 99;
@@ -41,20 +50,41 @@ test('version 1 -> 2: each run gets the experiment-level arm, preset is null, an
   assert.equal(e.scenario.parameters.batch_size, 2);
 });
 
-test('the registry has a step for every older version; a newer record or one without a version is refused', () => {
+/** A version 2 record of a preset run, as version 2 wrote it: the preset's post under `seed`, as our file name. */
+function v2Preset(seed: unknown): Record<string, unknown> {
+  const e = EXPERIMENT_MIGRATIONS[1](v1()) as Record<string, unknown>;
+  e.preset = { id: 'writelog', seed, question: 'Does FORCED take WRITELOG away?', notes: [] };
+  return e;
+}
+
+it('version 2 -> 3: the preset\'s file name becomes the post it names, cited by title from the catalogue', () => {
+  const e = migrateExperiment(v2Preset('003_91849d3d42cb46a9.txt'), 'v2');
+  assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
+  assert.equal(e.preset?.post, 'writelog-at-scale');
+  assert.equal('seed' in (e.preset ?? {}), false, 'the file name is gone');
+  assert.equal(getPost(e.preset!.post).title, 'WRITELOG At Scale: Going Beyond "You need faster disks"');
+  assert.equal(migrateExperiment(v2Preset('000_6b368195e47da490.txt'), 'v2').preset?.post, 'numa-logcache-access');
+  assert.equal(migrateExperiment(v2Preset('004_52311609d1338284.txt'), 'v2').preset?.post, 'ring-buffer');
+  // A v2 record without a preset only changes its version.
+  assert.equal(migrateExperiment(EXPERIMENT_MIGRATIONS[1](v1()), 'v2').preset, null);
+  // A name that is no post is refused with the reason, not mapped to a made-up one.
+  assert.throws(() => migrateExperiment(v2Preset('notes.txt'), 'odd'), (err: Error) => err instanceof NotebookError && /post/.test(err.message));
+});
+
+it('the registry has a step for every older version; a newer record or one without a version is refused', () => {
   for (let v = 1; v < EXPERIMENT_SCHEMA_VERSION; v++) assert.equal(typeof EXPERIMENT_MIGRATIONS[v], 'function');
   assert.throws(() => upgradeExperiment({ ...v1(), schemaVersion: EXPERIMENT_SCHEMA_VERSION + 1 }, 'x'), (e: Error) => e instanceof NotebookError && /newer than this Spinlock Lab/.test(e.message));
   assert.throws(() => upgradeExperiment({ id: 'x' }, 'x'), /no schemaVersion/);
 });
 
-test('a damaged version 1 record is reported, not crashed on', () => {
+it('a damaged version 1 record is reported, not crashed on', () => {
   const raw = v1();
   delete raw.load;
-  raw.runs = [null, 5];
+  (raw as { runs: unknown }).runs = [null, 5];
   assert.throws(() => migrateExperiment(raw, 'damaged'), (e: Error) => e instanceof NotebookError && /damaged: the experiment record is not valid/.test(e.message));
 });
 
-test('every reader of experiment.json upgrades: spinlab export and the panel history', () => {
+it('every reader of experiment.json upgrades: spinlab export and the panel history', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-migrate-'));
   const id = 'old-experiment';
   fs.mkdirSync(path.join(dir, id));

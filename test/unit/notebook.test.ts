@@ -1,5 +1,4 @@
 // The notebook writer and reader, the SVG charts, the CSV and T-SQL exports: pure parts, no server.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { buildNotebook, SERIES_MIME, NOTEBOOK_RECORD_VERSION } from '../../src/engine/notebook/write';
@@ -21,7 +20,7 @@ const sweep = (): Experiment => {
   return e;
 };
 
-test('a notebook is nbformat 4.5 with the SQL kernelspec ADS and the MSSQL extension open', () => {
+it('a notebook is nbformat 4.5 with the SQL kernelspec ADS and the MSSQL extension open', () => {
   const nb = buildNotebook([sweep()]);
   assert.equal(nb.nbformat, 4);
   assert.equal(nb.nbformat_minor, 5);
@@ -32,7 +31,7 @@ test('a notebook is nbformat 4.5 with the SQL kernelspec ADS and the MSSQL exten
   for (const id of ids) assert.match(id, /^[a-zA-Z0-9-_]{1,64}$/);
 });
 
-test('the cells come in reading order: title, server, knobs, replay T-SQL, results, charts, summary', () => {
+it('the cells come in reading order: title, server, knobs, replay T-SQL, results, charts, summary', () => {
   const nb = buildNotebook([sweep()]);
   const text = nb.cells.map((c) => `${c.cell_type}:${c.source.join('').split('\n')[0]}`);
   const at = (prefix: string) => text.findIndex((t) => t.startsWith(prefix));
@@ -45,7 +44,7 @@ test('the cells come in reading order: title, server, knobs, replay T-SQL, resul
   assert.match(title, /Does \\<batching\\> \\\| help\?/, 'markdown-special characters in user text are escaped');
 });
 
-test('results carry HTML and plain-text tables; charts carry SVG, alt text and the series for the renderer', () => {
+it('results carry HTML and plain-text tables; charts carry SVG, alt text and the series for the renderer', () => {
   const nb = buildNotebook([sweep()]);
   const outputs = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : []));
   const table = outputs.find((o) => 'text/html' in o.data)!;
@@ -63,7 +62,7 @@ test('results carry HTML and plain-text tables; charts carry SVG, alt text and t
   assert.ok(charts.some((c) => /Scaling: throughput/.test(JSON.stringify(c.data['text/plain']))), 'a sweep gets its scaling curve');
 });
 
-test('the summary is computed from the numbers, and a re-run is compared with the original', () => {
+it('the summary is computed from the numbers, and a re-run is compared with the original', () => {
   const original = sweep();
   const rerun = experiment('2026-02-01T00-00-00-000Z-disk-insert', [1, 2, 4], { ticks: 12 });
   rerun.server = { ...rerun.server, serverName: 'OTHER' };
@@ -78,11 +77,11 @@ test('the summary is computed from the numbers, and a re-run is compared with th
   assert.deepEqual(record.experiments.map((e) => e.id), [original.id, rerun.id]);
 });
 
-test('the same experiment gives the same notebook twice (stable ids, no timestamps added)', () => {
+it('the same experiment gives the same notebook twice (stable ids, no timestamps added)', () => {
   assert.equal(JSON.stringify(buildNotebook([sweep()])), JSON.stringify(buildNotebook([sweep()])));
 });
 
-test('reading back gives the records; every way a file can be wrong gets its own clear error', () => {
+it('reading back gives the records; every way a file can be wrong gets its own clear error', () => {
   const good = JSON.stringify(buildNotebook([sweep()]));
   assert.equal(parseNotebook(good).record.experiments[0].id, sweep().id);
   const bad = (text: string, pattern: RegExp) => assert.throws(() => parseNotebook(text, 'x.ipynb'), (e: Error) => e instanceof NotebookError && pattern.test(e.message));
@@ -104,7 +103,7 @@ test('reading back gives the records; every way a file can be wrong gets its own
   bad(JSON.stringify(empty), /holds no experiment/);
 });
 
-test('any mangled notebook text gives a NotebookError, never another exception', () => {
+it('any mangled notebook text gives a NotebookError, never another exception', () => {
   const good = JSON.stringify(buildNotebook([experiment('e1', [1], { ticks: 2 })]));
   fc.assert(fc.property(fc.nat(good.length - 1), fc.string({ maxLength: 8 }), (at, junk) => {
     const text = good.slice(0, at) + junk + good.slice(at + junk.length);
@@ -117,7 +116,7 @@ test('any mangled notebook text gives a NotebookError, never another exception',
   }), { numRuns: 200 });
 });
 
-test('replay T-SQL declares each file\'s parameters as literals and quotes the database name', () => {
+it('replay T-SQL declares each file\'s parameters as literals and quotes the database name', () => {
   const e = sweep();
   e.labDatabase = "Lab]'; DROP DATABASE x; --";
   const r = buildReplay(e);
@@ -135,7 +134,7 @@ test('replay T-SQL declares each file\'s parameters as literals and quotes the d
   assert.throws(() => sqlLiteral('7; DROP', 'int'), /not a whole number/);
 });
 
-test('load command lines: the spinlab run line and one ostress line per thread count, no secret in them', () => {
+it('load command lines: the spinlab run line and one ostress line per thread count, no secret in them', () => {
   const c = loadCommandLines(sweep());
   assert.match(c.spinlab, /^npx spinlab run --scenario disk-insert --threads 1,2,4 --duration 10s .*--delayed-durability forced --affinity exclude-core0/);
   assert.equal(c.ostress.length, 3);
@@ -145,7 +144,7 @@ test('load command lines: the spinlab run line and one ostress line per thread c
   assert.deepEqual(Object.keys(files), ['01-deploy.sql', '02-knobs.sql', '03-workload.sql', '04-sample.sql', '05-restore.sql', '06-cleanup.sql', 'load-commands.txt']);
 });
 
-test('CSV: a header and one line per tick; fields quoted and spreadsheet formulas defused', () => {
+it('CSV: a header and one line per tick; fields quoted and spreadsheet formulas defused', () => {
   const { ticks, deltas } = samplesCsv(sweep());
   assert.equal(ticks.trim().split('\r\n').length, 1 + 3 * 12);
   assert.match(deltas, /^run,threads,t_ms,kind,name/);
@@ -157,7 +156,7 @@ test('CSV: a header and one line per tick; fields quoted and spreadsheet formula
   assert.equal(csvField(null), '');
 });
 
-test('SVG charts: round ticks, escaped text, long series downsampled with their peaks kept', () => {
+it('SVG charts: round ticks, escaped text, long series downsampled with their peaks kept', () => {
   assert.deepEqual(niceTicks(0, 97), [0, 20, 40, 60, 80, 100]);
   assert.deepEqual(niceTicks(5, 5), [5, 5.1, 5.2, 5.3, 5.4, 5.5]);
   const long = Array.from({ length: 10_000 }, (_, i) => [i, i === 5_555 ? 1e6 : i % 7] as [number, number]);
@@ -171,13 +170,13 @@ test('SVG charts: round ticks, escaped text, long series downsampled with their 
   assert.match(svgLineChart([], { title: 't', xLabel: 'x', yLabel: 'y' }), /no data/);
 });
 
-test('nbformat line lists: every line but the last ends in a newline', () => {
+it('nbformat line lists: every line but the last ends in a newline', () => {
   assert.deepEqual(lines('a\nb'), ['a\n', 'b']);
   assert.deepEqual(lines('a\n'), ['a\n']);
   assert.deepEqual(lines(''), []);
 });
 
-test('every chart payload the writer emits passes the renderer\'s check; a bad payload is refused with the reason', () => {
+it('every chart payload the writer emits passes the renderer\'s check; a bad payload is refused with the reason', () => {
   const nb = buildNotebook([sweep()]);
   const payloads = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : [])).map((o) => o.data[SERIES_MIME]).filter(Boolean);
   assert.ok(payloads.length >= 6);

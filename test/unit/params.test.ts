@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,7 +33,7 @@ function problems(f: () => unknown): string[] {
   assert.fail('expected a ParamError');
 }
 
-test('defaults, then JSON, then --set', () => {
+it('defaults, then JSON, then --set', () => {
   assert.deepEqual(resolveParams(specs), { batch_size: 1, procs: 'native', pop: false });
   assert.deepEqual(resolveParams(specs, { json: { batch_size: 5, pop: true } }), { batch_size: 5, procs: 'native', pop: true });
   assert.deepEqual(resolveParams(specs, { json: { batch_size: 5 }, set: ['batch_size=1k', 'procs=Interpreted', 'pop=no'] }), {
@@ -44,7 +43,7 @@ test('defaults, then JSON, then --set', () => {
   });
 });
 
-test('messages name the parameter, what is allowed and what was given; all problems at once', () => {
+it('messages name the parameter, what is allowed and what was given; all problems at once', () => {
   const p = problems(() => resolveParams(specs, { set: ['batch_size=0', 'procs=hybrid', 'bogus=1', 'pop=maybe'] }));
   assert.equal(p.length, 4);
   assert.equal(p[0], 'Parameter batch_size (Rows per transaction): 0 is too small; allowed: a whole number from 1 to 1000 (rows). Given: "0".');
@@ -59,13 +58,13 @@ test('messages name the parameter, what is allowed and what was given; all probl
   assert.deepEqual(parseSetArgs(['expr=a=b']), { expr: 'a=b' });
 });
 
-test('describeAllowed covers open ranges', () => {
+it('describeAllowed covers open ranges', () => {
   assert.equal(describeAllowed({ ...specs[0], max: undefined }), 'a whole number of at least 1 (rows)');
   assert.equal(describeAllowed({ ...specs[0], min: undefined, unit: undefined }), 'a whole number of at most 1000');
   assert.equal(coerceParam(specs[2], 1), true);
 });
 
-test('integers and row counts', () => {
+it('integers and row counts', () => {
   assert.equal(parseInteger('1000000'), 1_000_000);
   assert.equal(parseInteger('1_000_000'), 1_000_000);
   assert.equal(parseInteger('1e6'), 1_000_000);
@@ -81,7 +80,7 @@ test('integers and row counts', () => {
   assert.throws(() => parseRowCount('0'), /at least 1/);
 });
 
-test('durations', () => {
+it('durations', () => {
   assert.equal(parseDuration('30s'), 30_000);
   assert.equal(parseDuration('5m'), 300_000);
   assert.equal(parseDuration('250ms'), 250);
@@ -96,7 +95,7 @@ test('durations', () => {
   assert.throws(() => parseDuration(''), /not a duration/);
 });
 
-test('thread lists', () => {
+it('thread lists', () => {
   assert.deepEqual(parseThreadList('1,2,4,8'), [1, 2, 4, 8]);
   assert.deepEqual(parseThreadList('1-4'), [1, 2, 3, 4]);
   assert.deepEqual(parseThreadList('8, 1-2 ,16'), [8, 1, 2, 16]);
@@ -109,7 +108,7 @@ test('thread lists', () => {
   assert.throws(() => parseThreadList(''), /not a number or range/);
 });
 
-test('property: thread lists are positive, bounded and distinct, or rejected', () => {
+it('property: thread lists are positive, bounded and distinct, or rejected', () => {
   fc.assert(
     fc.property(fc.string(), (s) => {
       let list: number[];
@@ -131,7 +130,7 @@ test('property: thread lists are positive, bounded and distinct, or rejected', (
   );
 });
 
-test('property: any --set value for an int parameter is in range or reported with its name', () => {
+it('property: any --set value for an int parameter is in range or reported with its name', () => {
   fc.assert(
     fc.property(fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('1k', '2M', '1e3', '999')), (v) => {
       try {
@@ -146,7 +145,7 @@ test('property: any --set value for an int parameter is in range or reported wit
   );
 });
 
-test('property: durations are whole positive ms for valid text, errors otherwise', () => {
+it('property: durations are whole positive ms for valid text, errors otherwise', () => {
   fc.assert(
     fc.property(fc.integer({ min: 1, max: 100_000 }), fc.constantFrom('ms', 's', 'm', 'h'), (n, unit) => {
       const ms = parseDuration(`${n}${unit}`);
@@ -165,7 +164,7 @@ test('property: durations are whole positive ms for valid text, errors otherwise
   );
 });
 
-test('the shipped manifests type-check at run time: valid parameter specs and defaults', () => {
+it('the shipped manifests type-check at run time: valid parameter specs and defaults', () => {
   const dir = path.resolve(__dirname, '../../../sql/scenarios');
   const ids = fs.existsSync(dir) ? fs.readdirSync(dir).filter((d) => fs.existsSync(path.join(dir, d, 'manifest.json'))) : [];
   assert.ok(ids.length > 0, `no manifests under ${dir}`);
@@ -179,7 +178,7 @@ test('the shipped manifests type-check at run time: valid parameter specs and de
   }
 });
 
-test('checkParamSpecs catches broken manifests', () => {
+it('checkParamSpecs catches broken manifests', () => {
   const bad: ParamSpec[] = [
     { name: 'Bad-Name', label: 'x', type: 'int', default: 5, min: 10, max: 1, description: '' },
     { name: 'e', label: 'e', type: 'enum', default: 'a', description: '' },

@@ -1,18 +1,17 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CNTR_TYPE, findBase, findCounter, readCounter, readingValue } from '../../src/engine/perfCounters';
 import { counter } from './samples';
 
 const key = { objectSuffix: 'Databases', counter: 'Transactions/sec', instance: 'Lab' };
 
-test('object matched by suffix on default and named instances; names trimmed; instance case-insensitive', () => {
+it('object matched by suffix on default and named instances; names trimmed; instance case-insensitive', () => {
   const rows = [counter('MSSQL$SQL2022:Databases', 'Transactions/sec', 'lab', 5, CNTR_TYPE.bulkCount)];
   assert.equal(findCounter(rows, key)?.value, 5);
   assert.equal(findCounter([counter('SQLServer:Databases', 'Transactions/sec', 'Lab', 6, 272696576)], key)?.value, 6);
   assert.equal(findCounter([counter('SQLServer:Database Replica', 'Transactions/sec', 'Lab', 6, 272696576)], key), undefined);
 });
 
-test('running totals (both types) are delta / seconds', () => {
+it('running totals (both types) are delta / seconds', () => {
   for (const type of [CNTR_TYPE.bulkCount, CNTR_TYPE.counter]) {
     const r = readCounter(
       [counter('SQLServer:Databases', 'Transactions/sec', 'Lab', 100, type)],
@@ -24,7 +23,7 @@ test('running totals (both types) are delta / seconds', () => {
   }
 });
 
-test('a row absent before counts from zero; absent now is missing', () => {
+it('a row absent before counts from zero; absent now is missing', () => {
   const now = [counter('SQLServer:Databases', 'Transactions/sec', 'Lab', 50, CNTR_TYPE.bulkCount)];
   assert.deepEqual(readCounter([], now, key, 1), { kind: 'rate', delta: 50, perSec: 50 });
   const r = readCounter(now, [], key, 1);
@@ -32,7 +31,7 @@ test('a row absent before counts from zero; absent now is missing', () => {
   assert.equal(readingValue(r), 0);
 });
 
-test('average: delta value / delta base, base found by name; no movement is null, not NaN', () => {
+it('average: delta value / delta base, base found by name; no movement is null, not NaN', () => {
   const k = { objectSuffix: 'Locks', counter: 'Average Wait Time (ms)', instance: '_Total' };
   const rows = (v: number, b: number) => [
     counter('SQLServer:Locks', 'Average Wait Time (ms)', '_Total', v, CNTR_TYPE.averageBulk),
@@ -44,7 +43,7 @@ test('average: delta value / delta base, base found by name; no movement is null
   assert.equal(readCounter(rows(100, 10), rows(90, 12), k, 1).kind, 'reset');
 });
 
-test('fraction: value / base at this instant', () => {
+it('fraction: value / base at this instant', () => {
   const k = { objectSuffix: 'Buffer Manager', counter: 'Buffer cache hit ratio', instance: '' };
   const rows = [
     counter('SQLServer:Buffer Manager', 'Buffer cache hit ratio', '', 990, CNTR_TYPE.rawFraction),
@@ -54,7 +53,7 @@ test('fraction: value / base at this instant', () => {
   assert.deepEqual(readCounter([], rows, k, 1), { kind: 'fraction', value: 0.99 });
 });
 
-test('an unknown cntr_type is reported with its number', () => {
+it('an unknown cntr_type is reported with its number', () => {
   const r = readCounter([], [counter('SQLServer:Databases', 'Transactions/sec', 'Lab', 1, 1234)], key, 1);
   assert.equal(r.kind, 'unsupported');
   assert.match(r.kind === 'unsupported' ? r.message : '', /cntr_type 1234/);

@@ -1,7 +1,6 @@
 // Presets plan their arms from the server's real shape: node and CPU numbers from the topology, the log writer's node,
 // what a one-node server or one without In-Memory OLTP cannot do left out with a note, --threads capped to what an
 // affinity leaves; settings and load checked with every problem listed.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { getPreset, listPresets, planPreset, presetValues } from '../../src/engine/presets';
 import { presetRequest, planFor, planArmsOf } from '../../src/engine/presetRun';
@@ -33,8 +32,8 @@ function identity(xtp = true): ServerIdentity {
 const plan = (id: string, t: Topology, xtp = true, set: string[] = [], threads: number[] | null = null) =>
   planPreset(getPreset(id), { topology: t, identity: identity(xtp) }, presetValues(getPreset(id), { set }), threads);
 
-test('five presets, one per seed, each naming its file, question, defaults and views; every arm resolves on a big server', () => {
-  assert.deepEqual(listPresets().map((p) => p.seed.slice(0, 3)), ['000', '001', '002', '003', '004']);
+it('five presets, one per seed, each naming its file, question, defaults and views; every arm resolves on a big server', () => {
+  assert.deepEqual(listPresets().map((p) => p.post), ['numa-logcache-access', 'large-pages', 'xdesmgr-big-box', 'writelog-at-scale', 'ring-buffer']);
   const t = topology(2, 10, 2);
   for (const p of listPresets()) {
     assert.ok(p.options.every((o) => o.default !== undefined && o.description.length > 10), p.id);
@@ -47,7 +46,7 @@ test('five presets, one per seed, each naming its file, question, defaults and v
   }
 });
 
-test("numa-logwriter: the log writer's node against the other, each without its first core, 10 sessions; follows the log writer", () => {
+it("numa-logwriter: the log writer's node against the other, each without its first core, 10 sessions; follows the log writer", () => {
   const pl = plan('numa-logwriter', topology(2, 10, 2));
   assert.deepEqual(pl.arms.map((a) => [a.id, a.knobs.affinity, a.knobs.delayedDurability, a.threads]), [
     ['lw-node', 'numa:0-first-core', 'FORCED', [10]], ['other-node', 'numa:1-first-core', 'FORCED', [10]],
@@ -59,12 +58,12 @@ test("numa-logwriter: the log writer's node against the other, each without its 
   assert.deepEqual(moved.arms.slice(0, 2).map((a) => a.knobs.affinity), ['numa:1-first-core', 'numa:0-first-core'], 'the log writer on node 1');
   const small = plan('numa-logwriter', topology(2, 4, 2));
   assert.deepEqual(small.arms[0].threads, [6], 'a node of 8 CPUs without its first core leaves 6');
-  assert.match(small.notes.join('\n'), /6 sessions instead of the seed's 10/);
+  assert.match(small.notes.join('\n'), /6 sessions instead of the post's 10/);
   const hidden = plan('numa-logwriter', topology(2, 4, 2, null));
   assert.match(hidden.notes.join('\n'), /log writer is not visible.*assuming NUMA node 0/);
 });
 
-test('numa-logwriter on one node without In-Memory OLTP: the core-0 comparison, with notes, instead of a failure', () => {
+it('numa-logwriter on one node without In-Memory OLTP: the core-0 comparison, with notes, instead of a failure', () => {
   const pl = plan('numa-logwriter', topology(1, 8, 2), false);
   assert.deepEqual(pl.arms.map((a) => [a.id, a.knobs.affinity]), [['with-core0', 'numa:0'], ['without-core0', 'numa:0-first-core']]);
   assert.match(pl.notes.join('\n'), /one NUMA node: the node comparison is not possible; running the core-0 comparison/);
@@ -72,7 +71,7 @@ test('numa-logwriter on one node without In-Memory OLTP: the core-0 comparison, 
   assert.equal(pl.comparisons.length, 1);
 });
 
-test('isolate-core0: one session per online scheduler without core 0, same for both arms; memory model shown', () => {
+it('isolate-core0: one session per online scheduler without core 0, same for both arms; memory model shown', () => {
   const pl = plan('isolate-core0', topology(2, 6, 2));
   assert.deepEqual(pl.arms.map((a) => [a.knobs.affinity, a.threads]), [['auto', [22]], ['exclude-core0', [22]]], "the seed's 22 sessions on 2 x 6 cores");
   assert.match(pl.notes.join('\n'), /Memory model LARGE_PAGES; large page allocations 2,048 KB/);
@@ -82,7 +81,7 @@ test('isolate-core0: one session per online scheduler without core 0, same for b
   assert.throws(() => plan('isolate-core0', topology(1, 1, 2)), /only core 0/);
 });
 
-test('xdesmgr-batch: a sweep to the CPUs left; one socket and in-memory arms only where the server has them', () => {
+it('xdesmgr-batch: a sweep to the CPUs left; one socket and in-memory arms only where the server has them', () => {
   const full = plan('xdesmgr-batch', topology(2, 10, 2));
   assert.deepEqual(full.arms.map((a) => a.id), ['batch-a', 'batch-b', 'one-socket', 'inmem-interpreted', 'inmem-native']);
   assert.deepEqual(full.arms[0].threads, [1, 2, 4, 8, 16, 32]);
@@ -97,7 +96,7 @@ test('xdesmgr-batch: a sweep to the CPUs left; one socket and in-memory arms onl
   assert.match(small.notes.join('\n'), /no In-Memory OLTP: the interpreted-against-native comparison is left out/);
 });
 
-test('writelog: DISABLED against FORCED at the same sessions; ring-buffer without In-Memory OLTP runs the disk arm only', () => {
+it('writelog: DISABLED against FORCED at the same sessions; ring-buffer without In-Memory OLTP runs the disk arm only', () => {
   const w = plan('writelog', topology(1, 4, 2));
   assert.deepEqual(w.arms.map((a) => [a.knobs.delayedDurability, a.threads]), [['DISABLED', [6]], ['FORCED', [6]]]);
   const r = plan('ring-buffer', topology(2, 10, 2));
@@ -111,7 +110,7 @@ test('writelog: DISABLED against FORCED at the same sessions; ring-buffer withou
   assert.match(noXtp.notes.join('\n'), /stops at 8 threads/);
 });
 
-test('presetRequest: the preset\'s load unless overridden; a user duration replaces its row count; problems listed together', () => {
+it('presetRequest: the preset\'s load unless overridden; a user duration replaces its row count; problems listed together', () => {
   const d = presetRequest({ presetId: 'numa-logwriter' });
   assert.deepEqual([d.load.rows, d.load.durationMs, d.load.warmupMs, d.threads], [20_000_000, null, 5000, null]);
   const o = presetRequest({ presetId: 'numa-logwriter', duration: '10s', threads: '2,4', mode: 'client-loop' });
@@ -128,7 +127,7 @@ test('presetRequest: the preset\'s load unless overridden; a user duration repla
   assert.throws(() => presetRequest({ presetId: 'xdesmgr' }), /--preset: Unknown preset 'xdesmgr'/);
 });
 
-test('completeRequest: a knob the next arm leaves out goes back to the state before the experiment', () => {
+it('completeRequest: a knob the next arm leaves out goes back to the state before the experiment', () => {
   const original = { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1, 2, 3] } };
   assert.deepEqual(completeRequest({}, original), { delayedDurability: 'DISABLED', affinity: { spec: 'auto', cpus: 'AUTO' } });
   assert.deepEqual(completeRequest({ delayedDurability: 'FORCED' }, { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: [2, 3, 5] } }),
@@ -136,7 +135,7 @@ test('completeRequest: a knob the next arm leaves out goes back to the state bef
   assert.deepEqual(completeRequest({}, { delayedDurability: null, affinity: { type: 'MANUAL', cpus: [] } }), {}, 'nothing known: nothing asked');
 });
 
-test('planArmsOf: a saved experiment\'s arms in the order they ran, with their thread counts and knobs as written', () => {
+it('planArmsOf: a saved experiment\'s arms in the order they ran, with their thread counts and knobs as written', () => {
   const arm = (id: string, dd?: 'FORCED') => ({ id, label: id, scenarioId: 'disk-insert', parameters: { batch_size: 2 }, mode: 'server-loop' as const,
     knobs: dd ? { delayedDurability: dd } : { affinity: { spec: 'exclude-core0', cpus: [2, 3] } } });
   const runs = [arm('a', 'FORCED'), arm('a', 'FORCED'), arm('b')].map((a, i) => ({ arm: a, threads: [1, 4, 1][i] })) as unknown as Experiment['runs'];

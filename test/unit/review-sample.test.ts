@@ -1,13 +1,12 @@
 // Review fixes in sql/dmv/sample.sql, through the simulator's model (no wire): pending I/O counts only requests still
 // pending (io_pending = 1), and every performance counter the sample asks for is one the engine uses.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
+import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam } from '../../tools/sim/tds/contract';
 import { computeTick } from '../../src/engine/deltas';
 import { DB, sample } from './samples';

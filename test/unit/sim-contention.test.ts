@@ -1,9 +1,8 @@
 // Each seed finding, as a direction (and rough size) of the simulator's contention model.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { disk, inmem, ratesFor, ring, rows, spins, spinsPerRow } from '../helpers/sim-model';
 
-test('R1 (seeds 000/002): throughput rises with sessions, then flattens and dips', () => {
+it('R1 (seeds 000/002): throughput rises with sessions, then flattens and dips', () => {
   const curve = [1, 2, 4, 8, 12, 16, 20, 24, 32, 40].map((n) => rows(ratesFor(disk(2), n, null, 'DISABLED')));
   for (let i = 1; i < 6; i++) assert.ok(curve[i] > curve[i - 1] * 1.2, `rises at step ${i}: ${curve}`);
   const peak = Math.max(...curve);
@@ -11,7 +10,7 @@ test('R1 (seeds 000/002): throughput rises with sessions, then flattens and dips
   assert.ok(curve[curve.length - 1] > peak * 0.6, 'a dip, not a collapse');
 });
 
-test('R2 (seed 000): LOGCACHE_ACCESS spins ~4.5x per row when workers sit on the other node from the log writer', () => {
+it('R2 (seed 000): LOGCACHE_ACCESS spins ~4.5x per row when workers sit on the other node from the log writer', () => {
   const local = ratesFor(disk(2), 10, 'CPU = 2 TO 11', 'FORCED');
   const remote = ratesFor(disk(2), 10, 'CPU = 22 TO 31', 'FORCED');
   const ratio = spinsPerRow(remote, 'LOGCACHE_ACCESS') / spinsPerRow(local, 'LOGCACHE_ACCESS');
@@ -20,7 +19,7 @@ test('R2 (seed 000): LOGCACHE_ACCESS spins ~4.5x per row when workers sit on the
   assert.ok(slower > 1.2 && slower < 2, `remote takes longer: ${slower}`);
 });
 
-test('R2 (seed 000): in-memory native inserts show a far larger (~59x) remote penalty on LOGCACHE_ACCESS', () => {
+it('R2 (seed 000): in-memory native inserts show a far larger (~59x) remote penalty on LOGCACHE_ACCESS', () => {
   const local = ratesFor(inmem('native'), 10, 'CPU = 2 TO 11', 'FORCED');
   const remote = ratesFor(inmem('native'), 10, 'CPU = 22 TO 31', 'FORCED');
   const ratio = spinsPerRow(remote, 'LOGCACHE_ACCESS') / spinsPerRow(local, 'LOGCACHE_ACCESS');
@@ -29,7 +28,7 @@ test('R2 (seed 000): in-memory native inserts show a far larger (~59x) remote pe
   assert.ok(slower > 1.3 && slower < 2.2, `remote takes longer: ${slower}`);
 });
 
-test('R3 (seed 001): keeping core 0 free for the log writer cuts LOGCACHE_ACCESS spins by an order of magnitude', () => {
+it('R3 (seed 001): keeping core 0 free for the log writer cuts LOGCACHE_ACCESS spins by an order of magnitude', () => {
   const withCore0 = ratesFor(disk(2), 22, null, 'FORCED');
   const without = ratesFor(disk(2), 22, 'CPU = 2 TO 39', 'FORCED');
   const ratio = spinsPerRow(withCore0, 'LOGCACHE_ACCESS') / spinsPerRow(without, 'LOGCACHE_ACCESS');
@@ -39,7 +38,7 @@ test('R3 (seed 001): keeping core 0 free for the log writer cuts LOGCACHE_ACCESS
   assert.deepEqual(top.slice(0, 3), ['XDESMGR', 'LOGCACHE_ACCESS', 'LOGFLUSHQ']);
 });
 
-test('R4 (seed 002): XDESMGR tracks transactions: 2 rows per transaction relieve it and raise throughput', () => {
+it('R4 (seed 002): XDESMGR tracks transactions: 2 rows per transaction relieve it and raise throughput', () => {
   const one = ratesFor(disk(1), 20, null, 'DISABLED');
   const two = ratesFor(disk(2), 20, null, 'DISABLED');
   assert.ok(rows(two) > rows(one) * 1.3, `${rows(two)} vs ${rows(one)}`);
@@ -48,7 +47,7 @@ test('R4 (seed 002): XDESMGR tracks transactions: 2 rows per transaction relieve
   assert.equal(spins(ratesFor(inmem('interpreted'), 20, null, 'DISABLED'), 'XDESMGR'), 0);
 });
 
-test('R5 (seed 002): one socket peaks a little below both (~475k vs ~500k rows/s)', () => {
+it('R5 (seed 002): one socket peaks a little below both (~475k vs ~500k rows/s)', () => {
   const ns = [8, 12, 16, 18, 20, 24, 28, 32, 36, 40];
   const both = Math.max(...ns.map((n) => rows(ratesFor(disk(2), n, null, 'DISABLED'))));
   const single = Math.max(...ns.map((n) => rows(ratesFor(disk(2), n, 'NUMANODE = 0', 'DISABLED'))));
@@ -57,7 +56,7 @@ test('R5 (seed 002): one socket peaks a little below both (~475k vs ~500k rows/s
   assert.ok(both > 400_000 && both < 600_000, `both sockets peak ${both}`);
 });
 
-test('R6 (seed 003): WRITELOG and log flushes follow commits, unless delayed durability is FORCED', () => {
+it('R6 (seed 003): WRITELOG and log flushes follow commits, unless delayed durability is FORCED', () => {
   const full = ratesFor(disk(2), 20, null, 'DISABLED');
   const forced = ratesFor(disk(2), 20, null, 'FORCED');
   const f = full.databases.get('lab')!, d = forced.databases.get('lab')!;
@@ -69,7 +68,7 @@ test('R6 (seed 003): WRITELOG and log flushes follow commits, unless delayed dur
   assert.ok(f.logFlushes > 8_000 && f.logFlushes < 25_000, `~15k flushes/s: ${f.logFlushes}`);
 });
 
-test('R7 (seed 002): interpreted access to memory tables shows BLOCKER_ENUM, native procedures do not', () => {
+it('R7 (seed 002): interpreted access to memory tables shows BLOCKER_ENUM, native procedures do not', () => {
   const interp = ratesFor(inmem('interpreted'), 16, null, 'FORCED');
   const native = ratesFor(inmem('native'), 16, null, 'FORCED');
   assert.ok(spins(interp, 'BLOCKER_ENUM') > 1e6);
@@ -77,7 +76,7 @@ test('R7 (seed 002): interpreted access to memory tables shows BLOCKER_ENUM, nat
   assert.equal(spins(ratesFor(disk(1), 16, null, 'FORCED'), 'BLOCKER_ENUM'), 0);
 });
 
-test('R8 (seed 004): a sequence-fed ring buffer waits on METADATA_SEQUENCE_GENERATOR (LATCH_SH); the identity generator removes it', () => {
+it('R8 (seed 004): a sequence-fed ring buffer waits on METADATA_SEQUENCE_GENERATOR (LATCH_SH); the identity generator removes it', () => {
   const seqDisk = ratesFor(ring('disk', 'sequence'), 24, null, 'FORCED');
   const seqMem = ratesFor(ring('xtp', 'sequence'), 24, null, 'FORCED');
   const ident = ratesFor(ring('xtp', 'identity'), 24, null, 'FORCED');
@@ -89,7 +88,7 @@ test('R8 (seed 004): a sequence-fed ring buffer waits on METADATA_SEQUENCE_GENER
   assert.ok(rows(ident) > rows(seqMem) * 3, 'the latch-free generator raises throughput');
 });
 
-test('R8 (seed 004): SCHEMA_ONLY buys nothing over SCHEMA_AND_DATA; LOCK_RW_CMED_HASH_SET and SOS_SCHEDULER_YIELD lead', () => {
+it('R8 (seed 004): SCHEMA_ONLY buys nothing over SCHEMA_AND_DATA; LOCK_RW_CMED_HASH_SET and SOS_SCHEDULER_YIELD lead', () => {
   const durable = ratesFor(ring('xtp', 'identity', 'SCHEMA_AND_DATA'), 16, null, 'FORCED');
   const schemaOnly = ratesFor(ring('xtp', 'identity', 'SCHEMA_ONLY'), 16, null, 'FORCED');
   const ratio = rows(schemaOnly) / rows(durable);

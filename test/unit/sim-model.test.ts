@@ -1,12 +1,11 @@
 // The simulated instance without the wire: affinity, permissions, counters that only grow, workloads that hold their
 // session for the modelled time and stop on ATTENTION, restart, and the small SELECT engine.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
-import { loadSqlFile } from '../../src/engine/sqlFiles';
-import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
+import { loadSqlFile } from '../../src/db/sqlFiles';
+import type { LoginResult, ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
 
 function session(spid: number, login = 'sa', database = 'master'): SessionContext {
   return { spid, login, appName: 'test', hostName: 'h', encrypted: false, database, state: new Map() };
@@ -14,8 +13,8 @@ function session(spid: number, login = 'sa', database = 'master'): SessionContex
 const sig = () => new AbortController().signal;
 const rs = (items: ResponseItem[], i = 0) => items.filter((x) => x.kind === 'resultSet')[i] as ResultSet;
 const errors = (items: ResponseItem[]) => items.filter((x) => x.kind === 'error') as ServerMessage[];
-const p = (name: string, value: any, type: any = { type: 'nvarchar', length: 4000 }): RpcParam => ({ name, value, sqlType: type, output: false });
-function execSql(h: ModelHandler, s: SessionContext, id: string, params: Record<string, any> = {}, batch = 0) {
+const p = (name: string, value: RpcParam['value'], type: RpcParam['sqlType'] = { type: 'nvarchar', length: 4000 }): RpcParam => ({ name, value, sqlType: type, output: false });
+function execSql(h: ModelHandler, s: SessionContext, id: string, params: Record<string, RpcParam['value']> = {}, batch = 0) {
   const f = loadSqlFile(id);
   return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[batch]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(k, v))], sig());
 }
@@ -28,7 +27,7 @@ function setup(opts: ConstructorParameters<typeof SimModel>[0] = {}) {
   return { clock, model, h, s };
 }
 
-test('affinity: excluded CPUs go VISIBLE OFFLINE, MANUAL; AUTO brings all back; bad ids give Msg 5832', async () => {
+it('affinity: excluded CPUs go VISIBLE OFFLINE, MANUAL; AUTO brings all back; bad ids give Msg 5832', async () => {
   const { h, s, model } = setup();
   assert.deepEqual(errors(await execSql(h, s, 'knobs/affinity-cpu', { '@cpu_ranges': '2 TO 11' })), []);
   const sched = rs(await h.sqlBatch(s, 'SELECT cpu_id, status FROM sys.dm_os_schedulers WHERE scheduler_id < 1048576', sig()));
@@ -45,13 +44,13 @@ test('affinity: excluded CPUs go VISIBLE OFFLINE, MANUAL; AUTO brings all back; 
   assert.equal(model.affinity.type, 'AUTO');
 });
 
-test('hyperthread siblings are adjacent: CPUs 0 and 1 are core 0 of node 0', () => {
+it('hyperthread siblings are adjacent: CPUs 0 and 1 are core 0 of node 0', () => {
   const { model } = setup();
   assert.deepEqual(model.machine.core0Cpus(), [0, 1]);
   assert.equal(model.machine.cpus[20].node, 1);
 });
 
-test('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SERVER PERFORMANCE STATE', async () => {
+it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SERVER PERFORMANCE STATE', async () => {
   for (const [version, perm] of [[16, 'VIEW SERVER PERFORMANCE STATE'], [15, 'VIEW SERVER STATE']] as const) {
     const { h, model } = setup({ version, logins: [{ name: 'lab', password: 'x', permissions: [] }] });
     const s = session(52, 'lab');
@@ -64,9 +63,9 @@ test('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW 
   }
 });
 
-test('wrong password: Msg 18456 state 8', () => {
+it('wrong password: Msg 18456 state 8', () => {
   const { h } = setup();
-  const r = h.login({ userName: 'sa', password: 'nope', database: '', appName: '', hostName: '', serverName: '', language: '', clientPid: 1, packetSize: 4096, tdsVersion: 0x74000004 }) as any;
+  const r = h.login({ userName: 'sa', password: 'nope', database: '', appName: '', hostName: '', serverName: '', language: '', clientPid: 1, packetSize: 4096, tdsVersion: 0x74000004 }) as LoginResult & { ok: false };
   assert.equal(r.ok, false);
   assert.deepEqual([r.error.number, r.error.state, r.error.class, r.error.message], [18456, 8, 14, "Login failed for user 'sa'."]);
 });
@@ -77,7 +76,7 @@ async function deployDisk(h: ModelHandler, s: SessionContext) {
   for (let b = 0; b < 3; b++) assert.deepEqual(errors(await h.sqlBatch(s, loadSqlFile('scenarios/disk-insert/deploy').batches[b], sig())), []);
 }
 
-test('a workload call holds its session for the modelled time, counters grow meanwhile, ATTENTION keeps what was counted', async () => {
+it('a workload call holds its session for the modelled time, counters grow meanwhile, ATTENTION keeps what was counted', async () => {
   const { h, s, model, clock } = setup();
   await deployDisk(h, s);
   assert.equal(s.database, 'SpinlockLab');
@@ -104,7 +103,7 @@ test('a workload call holds its session for the modelled time, counters grow mea
   assert.ok(after > rowsDone, 'rows of the cancelled call stay counted');
 });
 
-test('counters only grow between reads; restart resets them and the clocks but keeps databases and durability', async () => {
+it('counters only grow between reads; restart resets them and the clocks but keeps databases and durability', async () => {
   const { h, s, model, clock } = setup();
   await deployDisk(h, s);
   await execSql(h, s, 'knobs/delayed-durability', { '@db': 'SpinlockLab', '@mode': 'FORCED' });
@@ -126,7 +125,7 @@ test('counters only grow between reads; restart resets them and the clocks but k
   assert.equal(model.counters.spinlocks.get('LOGCACHE_ACCESS')!.spins < 2000, true);
 });
 
-test('an undeployed procedure is Msg 2812; an unsupported statement is a clear error; a fault fails a file', async () => {
+it('an undeployed procedure is Msg 2812; an unsupported statement is a clear error; a fault fails a file', async () => {
   const { h, s } = setup();
   const e = errors(await h.rpc(s, 'dbo.spinlab_disk_insert_loop', [], sig()));
   assert.equal(e[0].number, 2812);
@@ -138,7 +137,7 @@ test('an undeployed procedure is Msg 2812; an unsupported statement is a clear e
   assert.equal(errors(await h.sqlBatch(s, loadSqlFile('server/identity').batches[0], sig())).length, 0);
 });
 
-test('simple SELECTs: TOP, WHERE with IN / LIKE / IS NULL / AND / OR, ORDER BY, performance counters space padded', async () => {
+it('simple SELECTs: TOP, WHERE with IN / LIKE / IS NULL / AND / OR, ORDER BY, performance counters space padded', async () => {
   const { h, s } = setup();
   const r = rs(await h.sqlBatch(s, "SELECT TOP 3 wait_type AS w FROM sys.dm_os_wait_stats WHERE wait_type IN ('WRITELOG', 'LATCH_SH', 'CXPACKET') OR wait_type LIKE 'PAGEIO%' ORDER BY wait_type DESC", sig()));
   assert.deepEqual(r.columns.map((c) => c.name), ['w']);

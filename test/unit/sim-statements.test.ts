@@ -1,12 +1,11 @@
 // Every batch of every file under sql/ must have a simulator handler, so adding or changing a file without
 // teaching the simulator fails here.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 import { FILE_HANDLERS } from '../../tools/sim/model/handlers';
 import { recognise } from '../../tools/sim/model/statements';
 
-test('every batch of every sql/ file has a handler', () => {
+it('every batch of every sql/ file has a handler', () => {
   const ids = listSqlFiles();
   assert.ok(ids.length >= 20, `found ${ids.length} sql files`);
   const missing: string[] = [];
@@ -19,12 +18,12 @@ test('every batch of every sql/ file has a handler', () => {
   assert.deepEqual(missing, []);
 });
 
-test('no handler is registered for a file that does not exist', () => {
+it('no handler is registered for a file that does not exist', () => {
   const ids = new Set(listSqlFiles());
   assert.deepEqual(Object.keys(FILE_HANDLERS).filter((id) => !ids.has(id)), []);
 });
 
-test('each batch text is recognised as its own (file, batch), with CRLF line ends too', () => {
+it('each batch text is recognised as its own (file, batch), with CRLF line ends too', () => {
   for (const id of listSqlFiles()) {
     loadSqlFile(id).batches.forEach((b, i) => {
       assert.deepEqual({ ...recognise(b)!, hasParameters: undefined }, { fileId: id, batch: i, hasParameters: undefined });

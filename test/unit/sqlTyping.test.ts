@@ -1,9 +1,8 @@
 // Statically checked typing rules for every statement in sql/, from Microsoft's docs:
 // - "Constants (Transact-SQL)": an integer constant greater than 2,147,483,647 is typed decimal, not bigint; compared
 //   with a bigint key that converts the column and costs a seek (the review's finding on the ring-buffer slot key).
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { listSqlFiles, loadSqlFile } from '../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 
 /** The batch without comments and string literals (their digits are not constants). */
 function codeOnly(text: string): string {

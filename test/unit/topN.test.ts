@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { rankBy, topN } from '../../src/engine/topN';
@@ -11,31 +10,31 @@ const spins = {
   SOS_CACHESTORE: { spins: 0, backoffs: 0 },
 };
 
-test('highest first, ties by name', () => {
+it('highest first, ties by name', () => {
   assert.deepEqual(
     topN(spins, 'spins', 4).map((r) => [r.name, r.value]),
     [['LOGCACHE_ACCESS', 900], ['BLOCKER_ENUM', 50], ['LOCK_HASH', 50], ['XDESMGR', 50]],
   );
 });
 
-test('metric as a function, ascending, skipZero', () => {
+it('metric as a function, ascending, skipZero', () => {
   assert.deepEqual(topN(spins, (e) => e.backoffs, 2).map((r) => r.name), ['LOCK_HASH', 'LOGCACHE_ACCESS']);
   assert.deepEqual(topN(spins, 'spins', 2, { order: 'asc', skipZero: true }).map((r) => r.name), ['BLOCKER_ENUM', 'LOCK_HASH']);
   assert.equal(topN(spins, 'spins', 10).length, 5);
   assert.deepEqual(topN(spins, 'spins', 0), []);
 });
 
-test('entries whose metric is not a number go last', () => {
+it('entries whose metric is not a number go last', () => {
   const r = rankBy({ a: { v: Number.NaN }, b: { v: 1 }, c: { v: -Infinity } }, 'v');
   assert.deepEqual(r.map((x) => x.name), ['b', 'c', 'a']);
 });
 
-test('a bad n is a caller bug', () => {
+it('a bad n is a caller bug', () => {
   assert.throws(() => topN(spins, 'spins', -1), /non-negative integer/);
   assert.throws(() => topN(spins, 'spins', 1.5), /non-negative integer/);
 });
 
-test('property: the result is sorted, a prefix of the full ranking, independent of insertion order', () => {
+it('property: the result is sorted, a prefix of the full ranking, independent of insertion order', () => {
   const entries = fc.uniqueArray(fc.tuple(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 5 })), {
     selector: ([k]) => k,
     maxLength: 30,

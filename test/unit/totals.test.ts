@@ -1,4 +1,3 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { computeTick } from '../../src/engine/deltas';
@@ -39,7 +38,7 @@ function ticks(): Tick[] {
   });
 }
 
-test('fold: counts add up across ticks', () => {
+it('fold: counts add up across ticks', () => {
   const totals = foldTicks(ticks());
   assert.equal(totals.elapsedMs, 2000);
   assert.equal(totals.rows, 2000);
@@ -54,13 +53,13 @@ test('fold: counts add up across ticks', () => {
   assert.equal(cpusUsedFromTicks(ticks()), 2);
 });
 
-test('addTick accumulates the same as foldTicks', () => {
+it('addTick accumulates the same as foldTicks', () => {
   const acc = emptyTotals();
   for (const t of ticks()) addTick(acc, t);
   assert.deepEqual(acc, foldTicks(ticks()));
 });
 
-test('derived: per-row figures, benign waits excluded', () => {
+it('derived: per-row figures, benign waits excluded', () => {
   const d = computeDerived(foldTicks(ticks()), { cpusUsed: 2 });
   assert.equal(d.rowsPerSec, 1000);
   assert.deepEqual(d.spinsPerRow, { LOGCACHE_ACCESS: 1.5, LOCK_HASH: 0.01 });
@@ -72,7 +71,7 @@ test('derived: per-row figures, benign waits excluded', () => {
   assert.equal(d.cyclesPerRow, null);
 });
 
-test("doing the math reproduces seed 000's arithmetic", () => {
+it("doing the math reproduces seed 000's arithmetic", () => {
   // Seed 000, Hekaton test on NUMA node 0: 10.434 s x 5 cores x 240,000,000 cycles/s = 12,520,800,000 cycles;
   // 113,246,628 LOGCACHE_ACCESS spins -> 111 cycles per spin "to the nearest whole spin".
   const totals = emptyTotals();
@@ -89,12 +88,12 @@ test("doing the math reproduces seed 000's arithmetic", () => {
   assert.equal(d.cyclesPerRow, 12_520_800_000 / 25_000_000);
 });
 
-test('no clock rate across a restart or without movement', () => {
+it('no clock rate across a restart or without movement', () => {
   assert.equal(measureClock({ msTicks: 1, cpuTicks: 1, startTime: 'a' }, { msTicks: 9, cpuTicks: 9, startTime: 'b' }), null);
   assert.equal(measureClock({ msTicks: 5, cpuTicks: 1, startTime: 'a' }, { msTicks: 5, cpuTicks: 9, startTime: 'a' }), null);
 });
 
-test('zero rows and zero elapsed give zeros and empty maps, never NaN or Infinity', () => {
+it('zero rows and zero elapsed give zeros and empty maps, never NaN or Infinity', () => {
   const d = computeDerived(emptyTotals(), { cpusUsed: 4 });
   assert.equal(d.rowsPerSec, 0);
   assert.deepEqual(d.spinsPerRow, {});
@@ -102,7 +101,7 @@ test('zero rows and zero elapsed give zeros and empty maps, never NaN or Infinit
   assert.ok(JSON.stringify(d).indexOf('null') >= 0 && !/NaN|Infinity/.test(JSON.stringify(d)));
 });
 
-test('property: fold is additive (fold(a ++ b) = fold(a) + fold(b))', () => {
+it('property: fold is additive (fold(a ++ b) = fold(a) + fold(b))', () => {
   const tick = fc.record({
     intervalMs: fc.integer({ min: 1, max: 5000 }),
     rows: fc.nat(1e6),

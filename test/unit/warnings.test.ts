@@ -1,6 +1,5 @@
 // No Node deprecation warning reaches a spinlab user (issue #14, item 4): the CLI entry drops them before anything
 // loads; other warnings still show, and SPINLAB_SHOW_WARNINGS=1 brings them back.
-import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';

@@ -1,5 +1,4 @@
 // Seed 003's WRITELOG diagnosis: each figure beside the threshold the seed names, with a verdict from the numbers.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { averageWriteStallMs, diagnoseWritelog, logWriterQueueLimit, type WritelogInput } from '../../src/shared/writelogDiagnosis';
 
@@ -16,19 +15,19 @@ function input(o: { flushes: number; bytes: number; rows: number; txns: number; 
   };
 }
 
-test("the log writer's queue limit: 32 up to 2008 R2, 112 from 2012", () => {
+it("the log writer's queue limit: 32 up to 2008 R2, 112 from 2012", () => {
   assert.equal(logWriterQueueLimit(10), 32);
   assert.equal(logWriterQueueLimit(11), 112);
   assert.equal(logWriterQueueLimit(16), 112);
   assert.equal(logWriterQueueLimit(null), 112);
 });
 
-test('average write stall weighs each sample by its flushes and skips samples without one', () => {
+it('average write stall weighs each sample by its flushes and skips samples without one', () => {
   assert.equal(averageWriteStallMs([tick(100, 0.1, 0), tick(300, 0.3, 0), tick(50, null, 0)]), (10 + 90) / 400);
   assert.equal(averageWriteStallMs([tick(0, 0.2, 0)]), null);
 });
 
-test("seed 003's own figures: WRITELOG well above the stall and a saturated queue need attention", () => {
+it("seed 003's own figures: WRITELOG well above the stall and a saturated queue need attention", () => {
   const d = diagnoseWritelog(input({ flushes: 150_000, bytes: 1_048_576_000, rows: 5_000_000, txns: 2_500_000, writelog: [150_000, 300_000],
     ticks: [tick(50_000, 0.1, 112), tick(50_000, 0.1, 112), tick(50_000, 0.1, 111)] }));
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
@@ -46,7 +45,7 @@ test("seed 003's own figures: WRITELOG well above the stall and a saturated queu
   assert.equal(d.summary, 'Look at: average writelog wait vs log write stall.');
 });
 
-test('delayed durability: no WRITELOG waits, few flushes per transaction, nothing to look at', () => {
+it('delayed durability: no WRITELOG waits, few flushes per transaction, nothing to look at', () => {
   const d = diagnoseWritelog(input({ flushes: 200, bytes: 12_000_000, rows: 400_000, txns: 200_000, ticks: [tick(100, 0.05, 1), tick(100, 0.05, 0)] }));
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
   assert.equal(by.waitVsStall.flag, 'ok');
@@ -54,17 +53,17 @@ test('delayed durability: no WRITELOG waits, few flushes per transaction, nothin
   assert.match(by.logFlushes.verdict, /per transaction \(commits share flushes/);
   assert.equal(by.pendingLogIo.flag, 'ok');
   assert.match(by.pendingLogIo.verdict, /at most 1 \(mean 0.5\) of 112/);
-  assert.match(d.summary, /None of seed 003's signs/);
+  assert.match(d.summary, /None of the WRITELOG post's signs/);
 });
 
-test('delayed durability with a few straggling WRITELOG waits: not a sign, even when each is long', () => {
+it('delayed durability with a few straggling WRITELOG waits: not a sign, even when each is long', () => {
   const d = diagnoseWritelog(input({ flushes: 2000, bytes: 120_000_000, rows: 600_000, txns: 300_000, writelog: [40, 100], ticks: [tick(1000, 0.08, 0), tick(1000, 0.08, 0)] }));
   const line = d.lines.find((l) => l.key === 'waitVsStall')!;
   assert.equal(line.flag, 'ok');
   assert.match(line.verdict, /rare \(0.3 per 1,000 transactions/);
 });
 
-test('a 2008 R2 server at 32 outstanding writes in every sample is saturated; the wait close to the stall is the storage', () => {
+it('a 2008 R2 server at 32 outstanding writes in every sample is saturated; the wait close to the stall is the storage', () => {
   const d = diagnoseWritelog(input({ major: 10, flushes: 1000, bytes: 1_000_000, rows: 2000, txns: 1000, writelog: [1100, 1000], ticks: [tick(500, 1, 32), tick(500, 1, 33)] }));
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
   assert.equal(by.pendingLogIo.flag, 'attention');
@@ -73,7 +72,7 @@ test('a 2008 R2 server at 32 outstanding writes in every sample is saturated; th
   assert.match(by.waitVsStall.verdict, /close to the log write stall/);
 });
 
-test('no samples and no time: unknown, not a verdict', () => {
+it('no samples and no time: unknown, not a verdict', () => {
   const d = diagnoseWritelog({ totals: { elapsedMs: 0, rows: 0, transactions: 0, logFlushes: 0, logBytesFlushed: 0, waits: { WRITELOG: { waitMs: 5, count: 1, signalMs: 0 } } }, timeline: [], majorVersion: 16 });
   assert.ok(d.lines.every((l) => l.flag === 'unknown'));
   assert.equal(d.summary, 'Not enough data for a diagnosis.');

@@ -1,4 +1,4 @@
--- Purpose: Deploy the disk-insert scenario into the lab database: the seeds' MyBigTable shape (bigint clustered key, datetime, char(111), int, int, bigint, with their defaults) and the procedures that insert into it, N rows per transaction. Re-deploying starts from an empty table.
+-- Purpose: Deploy the disk-insert scenario into the lab database: the posts' MyBigTable shape (bigint clustered key, datetime, char(111), int, int, bigint, with their defaults) and the procedures that insert into it, N rows per transaction. Re-deploying starts from an empty table.
 -- Permission: CREATE TABLE and CREATE PROCEDURE in the lab database (db_ddladmin or db_owner)
 -- Parameters: none
 DROP PROCEDURE IF EXISTS dbo.spinlab_disk_insert_loop;
@@ -34,7 +34,7 @@ BEGIN
     COMMIT TRANSACTION;
 END;
 GO
--- The server loop (one EXEC per session, as ostress runs the seeds' procedure): transactions of @batch_size rows
+-- The server loop (one EXEC per session, as ostress runs the posts' procedure): transactions of @batch_size rows
 -- until @rows rows or @run_ms milliseconds, whichever is given; returns the rows it inserted.
 CREATE PROCEDURE dbo.spinlab_disk_insert_loop
     @key_base   bigint,

@@ -1,4 +1,4 @@
--- Purpose: Pre-seed the disk-insert table with @seed_rows rows of random keys, as the seeds do (they use 16M) so inserts land in a populated B-tree. The keys are negative, so they never collide with the workload's positive key blocks.
+-- Purpose: Pre-seed the disk-insert table with @seed_rows rows of random keys, as the posts do (they use 16M) so inserts land in a populated B-tree. The keys are negative, so they never collide with the workload's positive key blocks.
 -- Permission: INSERT on dbo.spinlab_disk_insert (db_datawriter or owner)
 -- Parameters: @seed_rows bigint
 WITH d16 AS (SELECT n FROM (VALUES (0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0)) AS v(n)),

@@ -17,7 +17,7 @@ BEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_engli
     END;
 END;
 GO
--- The same transaction through the interpreted engine (interop): the path on which the seeds see BLOCKER_ENUM.
+-- The same transaction through the interpreted engine (interop): the path on which the posts see BLOCKER_ENUM.
 CREATE PROCEDURE dbo.spinlab_inmem_insert_interpreted
     @key_base   bigint,
     @offset     bigint,

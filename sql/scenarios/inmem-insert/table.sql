@@ -1,4 +1,4 @@
--- Purpose: Deploy the inmem-insert scenario's table: a memory-optimized copy of the seeds' MyBigTable with a hash primary key (@bucket_count buckets, @durability SCHEMA_AND_DATA or SCHEMA_ONLY). Needs the lab database's MEMORY_OPTIMIZED_DATA filegroup (the engine adds it first). Re-deploying starts from an empty table.
+-- Purpose: Deploy the inmem-insert scenario's table: a memory-optimized copy of the posts' MyBigTable with a hash primary key (@bucket_count buckets, @durability SCHEMA_AND_DATA or SCHEMA_ONLY). Needs the lab database's MEMORY_OPTIMIZED_DATA filegroup (the engine adds it first). Re-deploying starts from an empty table.
 -- Permission: CREATE TABLE and CREATE PROCEDURE in the lab database (db_ddladmin or db_owner)
 -- Parameters: @bucket_count int, @durability nvarchar(32)
 -- Schema-bound native procedures must go before their table.

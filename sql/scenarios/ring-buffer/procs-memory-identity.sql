@@ -1,4 +1,4 @@
--- Purpose: Deploy the ring-buffer push and pop procedures for a memory-optimized slot table with identity-based slot numbers, natively compiled as in the seed. A push takes the next slot number and claims that slot if it is free (reference_count 0); a pop frees the next slot if it holds a message. Each gives up after 8 tries and reports 0, so a full or empty ring never spins forever.
+-- Purpose: Deploy the ring-buffer push and pop procedures for a memory-optimized slot table with identity-based slot numbers, natively compiled as in the post. A push takes the next slot number and claims that slot if it is free (reference_count 0); a pop frees the next slot if it holds a message. Each gives up after 8 tries and reports 0, so a full or empty ring never spins forever.
 -- Permission: CREATE PROCEDURE in the lab database (db_ddladmin or db_owner)
 -- Parameters: none
 CREATE PROCEDURE dbo.spinlab_ring_push

@@ -66,7 +66,7 @@ BEGIN
 END;
 ELSE
 BEGIN
-    -- The seeds' lock- and latch-free sequence: insert a row, read SCOPE_IDENTITY(), delete it. SCHEMA_ONLY: no logging.
+    -- The posts' lock- and latch-free sequence: insert a row, read SCOPE_IDENTITY(), delete it. SCHEMA_ONLY: no logging.
     -- Memory-optimized tables allow IDENTITY(1, 1) only.
     SET @sql = N'CREATE TABLE dbo.spinlab_ring_push_ids (
         id bigint IDENTITY(1, 1) NOT NULL CONSTRAINT PK_spinlab_ring_push_ids PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 524288)

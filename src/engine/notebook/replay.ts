@@ -7,7 +7,7 @@ import { formatCpuRanges } from '../../shared/affinity';
 import { parseParameterDeclaration } from '../../db/client';
 import { fileParams } from '../lab';
 import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, BUILTIN_ARG_TYPES } from '../scenarios';
-import { loadSqlFile } from '../sqlFiles';
+import { loadSqlFile } from '../../db/sqlFiles';
 import { KEY_BLOCK_SIZE } from '../load';
 
 export interface ReplayStep {

@@ -6,6 +6,7 @@
 import type { Experiment, RunRecord } from '../../shared/experiment';
 import { compareRuns, runFigures, scalingCurve, summarizeScaling, topNames, formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
+import { citePost } from '../../shared/posts';
 import { getScenario } from '../scenarios';
 import { presetViews } from '../presetViews';
 import { armsInOrder, compareArms, overlayScaling } from '../../shared/armAnalysis';
@@ -71,7 +72,7 @@ function presetSection(e: Experiment): string {
   return [
     `## Preset \`${p.id}\``,
     '',
-    `Reproduces the experiment of the seed post \`${p.seed}\`. ${mdEscape(p.question)}`,
+    `Reproduces the experiment of ${citePost(p.post, 'markdown')}. ${mdEscape(p.question)}`,
     '',
     ...(p.notes.length ? ['How it adapted to this server:', '', ...p.notes.map((n) => `- ${mdEscape(n)}`), ''] : []),
     '| Arm | Scenario | Parameters | Knobs | Threads |',

@@ -17,7 +17,7 @@ export function ddOption(def: 'DISABLED' | 'FORCED', description: string): Param
 
 export const seedRowsOption: ParamSpec = {
   name: 'seed_rows', label: 'Pre-seeded rows', type: 'int', default: 100000, min: 0, max: 100000000, unit: 'rows',
-  description: 'Rows loaded into the disk-based table at deploy time (the seeds load 16,777,216).',
+  description: 'Rows loaded into the disk-based table at deploy time (the posts load 16,777,216).',
 };
 
 export function batchOption(name: string, label: string, def: number, description: string): ParamSpec {

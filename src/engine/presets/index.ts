@@ -1,5 +1,6 @@
-// The preset catalogue: one per seed post, each a plan of arms that reproduces its experiment on the connected server.
+// The preset catalogue: one per post, each a plan of arms that reproduces its experiment on the connected server.
 import type { ParamValue } from '../../shared/experiment';
+import { getPost } from '../../shared/posts';
 import { resolveParams } from '../../shared/params';
 import { isolateCore0 } from './isolateCore0';
 import { numaLogwriter } from './numaLogwriter';
@@ -32,7 +33,9 @@ export function describePreset(p: Preset) {
   return {
     id: p.id,
     name: p.name,
-    seed: p.seed,
+    post: p.post,
+    /** The post it reproduces, cited: id, title, author, year, blog. */
+    posts: [getPost(p.post)],
     question: p.question,
     needs: p.needs,
     defaults: { options: p.options, load: p.load, threads: p.threads },

@@ -1,5 +1,5 @@
-// Seed 001: the same insert load with and without core 0 (the log writer's core) in the affinity mask, one session
-// per online scheduler once core 0 is out; LOGCACHE_ACCESS spins compared. The seed also discusses large memory
+// The large-pages post: the same insert load with and without core 0 (the log writer's core) in the affinity mask, one session
+// per online scheduler once core 0 is out; LOGCACHE_ACCESS spins compared. The post also discusses large memory
 // pages: the server's memory model and large page allocations are shown (read-only: large pages need trace flag 834
 // at startup).
 import { SpinlabError } from '../errors';
@@ -10,12 +10,12 @@ import type { Preset } from './types';
 export const isolateCore0: Preset = {
   id: 'isolate-core0',
   name: 'Core 0 left to the log writer',
-  seed: '001_b32a06625ec6c7e6.txt',
+  post: 'large-pages',
   question: 'Do LOGCACHE_ACCESS spins drop when core 0, where the log writer runs, is taken out of the affinity mask?',
   needs: [],
   options: [
-    batchOption('batch_size', 'Rows per transaction', 2, "Rows inserted per transaction (seed 000's workload, which this seed repeats)."),
-    ddOption('FORCED', 'Delayed durability on the lab database for both arms (as in seed 000; seed 001 does not say).'),
+    batchOption('batch_size', 'Rows per transaction', 2, "Rows inserted per transaction (the NUMA post's workload, which this post repeats)."),
+    ddOption('FORCED', 'Delayed durability on the lab database for both arms (as in the NUMA post; this post does not say).'),
     seedRowsOption,
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },

@@ -1,4 +1,4 @@
-// Seed 000: the insert workload (2 rows per transaction, 10 sessions, delayed durability FORCED) on the log writer's
+// The NUMA post: the insert workload (2 rows per transaction, 10 sessions, delayed durability FORCED) on the log writer's
 // NUMA node against the other node, each without its first core so both get the same number of CPUs; then the same on
 // a memory-optimized table through a natively compiled procedure. Compared: elapsed time for the same rows, throughput
 // and LOGCACHE_ACCESS spins.
@@ -12,12 +12,12 @@ const SESSIONS = 10;
 export const numaLogwriter: Preset = {
   id: 'numa-logwriter',
   name: "Workers on the log writer's NUMA node or the other one",
-  seed: '000_6b368195e47da490.txt',
+  post: 'numa-logcache-access',
   question: "Do inserts finish sooner, with fewer LOGCACHE_ACCESS spins, when the sessions run on the log writer's NUMA node rather than the other one?",
   needs: ['two NUMA nodes', 'In-Memory OLTP'],
   options: [
-    batchOption('batch_size', 'Rows per transaction', 2, 'Rows inserted per transaction (the seed inserts 2).'),
-    ddOption('FORCED', 'Delayed durability on the lab database for every arm (the seed forces it, so commits do not wait for the log).'),
+    batchOption('batch_size', 'Rows per transaction', 2, 'Rows inserted per transaction (the post inserts 2).'),
+    ddOption('FORCED', 'Delayed durability on the lab database for every arm (the post forces it, so commits do not wait for the log).'),
     seedRowsOption,
     boolOption('in_memory', 'In-memory variant', true, 'Also run both placements on a memory-optimized table through a natively compiled procedure (needs In-Memory OLTP).'),
   ],
@@ -41,14 +41,14 @@ export const numaLogwriter: Preset = {
         { id: 'without-core0', label: `node ${lw} without core 0`, affinity: `numa:${lw}-first-core` },
       ];
     if (other === undefined) {
-      notes.push(`This server has one NUMA node: the node comparison is not possible; running the core-0 comparison (with and without the log writer's core, seed 001's question) on node ${lw} instead.`);
+      notes.push(`This server has one NUMA node: the node comparison is not possible; running the core-0 comparison (with and without the log writer's core, the large-pages post's question) on node ${lw} instead.`);
     } else if (nodes.length > 2) {
       notes.push(`This server has ${nodes.length} NUMA nodes; comparing the log writer's node ${lw} with node ${other}.`);
     }
     const cap = Math.min(...placements.map((p) => cpusOf(p.affinity, topology)));
     const sessions = threads ?? [Math.min(SESSIONS, cap)];
     const counts = capThreads(sessions, cap, 'The smaller placement', notes);
-    if (!threads && cap < SESSIONS) notes.push(`${cap} sessions instead of the seed's ${SESSIONS}: that is how many CPUs a node has without its first core here.`);
+    if (!threads && cap < SESSIONS) notes.push(`${cap} sessions instead of the post's ${SESSIONS}: that is how many CPUs a node has without its first core here.`);
 
     const dd = v.delayed_durability as DD;
     const workloads = [{ id: '', label: 'disk', scenarioId: 'disk-insert', parameters: scenarioParams('disk-insert', { batch_size: v.batch_size, seed_rows: v.seed_rows }) }];

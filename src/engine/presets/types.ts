@@ -1,10 +1,11 @@
-// What a preset is: a seed post's experiment as a plan of arms (each a scenario, parameters, knobs, mode and thread
+// What a preset is: a post's experiment as a plan of arms (each a scenario, parameters, knobs, mode and thread
 // counts), the comparisons between arms that answer its question, and the analysis views that fit it. A preset adapts
 // to the connected server: node and CPU numbers come from its topology, and what the server cannot do (a second NUMA
 // node, In-Memory OLTP) is left out with a note saying so.
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import type { ServerIdentity, Topology } from '../../shared/types';
+import type { PostId } from '../../shared/posts';
 import type { PlanArm } from '../experiment';
 
 export type PresetNeed = 'two NUMA nodes' | 'In-Memory OLTP';
@@ -41,8 +42,8 @@ export interface PresetServer {
 export interface Preset {
   id: string;
   name: string;
-  /** The seed post's file name under shared/seeds. */
-  seed: string;
+  /** The post whose experiment it reproduces (src/shared/posts.ts). */
+  post: PostId;
   question: string;
   needs: PresetNeed[];
   /** Every setting the preset takes, with its default: changed with --set name=value. */
@@ -51,7 +52,7 @@ export interface Preset {
   /** How the default thread counts follow the server, in words (they are computed from its topology). */
   threads: string;
   views: PresetView[];
-  /** Spinlocks, waits and latches the seed reasons with: always shown, even when small. */
+  /** Spinlocks, waits and latches the post reasons with: always shown, even when small. */
   watch: string[];
   /** The arms for this server; `threads` replaces every arm's thread counts when the user gave them. */
   plan(server: PresetServer, values: Record<string, ParamValue>, threads: number[] | null): PresetPlan;

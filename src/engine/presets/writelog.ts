@@ -1,4 +1,4 @@
-// Seed 003: WRITELOG at scale. The insert load with delayed durability DISABLED against FORCED; the figures the seed
+// The WRITELOG post: WRITELOG at scale. The insert load with delayed durability DISABLED against FORCED; the figures the post
 // reasons with (log flushes/s, log bytes flushed/s, average log write stall against average WRITELOG wait, pending log
 // I/O against the log writer's limit of outstanding writes) shown side by side for each.
 import { affinityOption, batchOption, scenarioParams, seedRowsOption } from './common';
@@ -10,12 +10,12 @@ const SESSIONS = 16;
 export const writelog: Preset = {
   id: 'writelog',
   name: 'WRITELOG: full against delayed durability',
-  seed: '003_91849d3d42cb46a9.txt',
+  post: 'writelog-at-scale',
   question: 'How much of the commit time is WRITELOG, does it come from the storage or from the log writer, and what does DELAYED_DURABILITY = FORCED take away?',
   needs: [],
   options: [
-    batchOption('batch_size', 'Rows per transaction', 2, 'Rows inserted per transaction (the seed inserts 2).'),
-    affinityOption('exclude-core0 keeps the sessions off the log writer\'s core, as in the seed\'s setup; unchanged keeps the server\'s affinity.'),
+    batchOption('batch_size', 'Rows per transaction', 2, 'Rows inserted per transaction (the post inserts 2).'),
+    affinityOption('exclude-core0 keeps the sessions off the log writer\'s core, as in the post\'s setup; unchanged keeps the server\'s affinity.'),
     seedRowsOption,
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },

@@ -1,4 +1,4 @@
-// Seed 002: XDESMGR (transaction ids handed out and destroyed) relieved by batching: 1 row per transaction against 2
+// The XDESMGR post: XDESMGR (transaction ids handed out and destroyed) relieved by batching: 1 row per transaction against 2
 // across a thread sweep, with core 0 left to the log writer; one socket against both; and a memory-optimized table
 // reached through interpreted T-SQL against a natively compiled procedure (BLOCKER_ENUM only on the interpreted path).
 import type { PlanArm } from '../experiment';
@@ -11,13 +11,13 @@ const STEPS = [1, 2, 4, 8, 16, 32];
 export const xdesmgrBatch: Preset = {
   id: 'xdesmgr-batch',
   name: 'XDESMGR relieved by batching',
-  seed: '002_1d1afb3f28c5f260.txt',
+  post: 'xdesmgr-big-box',
   question: 'Does a second row per transaction cut XDESMGR spins per row and raise throughput as threads are added; does one socket keep up with two; does a natively compiled procedure avoid BLOCKER_ENUM?',
   needs: ['two NUMA nodes', 'In-Memory OLTP'],
   options: [
-    batchOption('batch_a', 'Rows per transaction, arm A', 1, 'The unbatched arm (the seed: 1).'),
-    batchOption('batch_b', 'Rows per transaction, arm B', 2, 'The batched arm (the seed: 2); also used for the socket comparison.'),
-    affinityOption('exclude-core0 gives the log writer a core of its own, as the seed does; unchanged keeps the server\'s affinity.'),
+    batchOption('batch_a', 'Rows per transaction, arm A', 1, 'The unbatched arm (the post: 1).'),
+    batchOption('batch_b', 'Rows per transaction, arm B', 2, 'The batched arm (the post: 2); also used for the socket comparison.'),
+    affinityOption('exclude-core0 gives the log writer a core of its own, as the post does; unchanged keeps the server\'s affinity.'),
     ddOption('FORCED', 'Delayed durability on the lab database for every arm (so WRITELOG does not hide XDESMGR).'),
     seedRowsOption,
     boolOption('sockets', 'One socket against both', true, 'Also run the batched load on the log writer\'s socket alone (needs two NUMA nodes).'),

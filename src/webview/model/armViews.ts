@@ -25,7 +25,7 @@ export interface ShownExperiment {
   title: string;
   preset: PresetAnalysisInfo | null;
   majorVersion: number | null;
-  /** Hyperthreads per core of the server (the seed counts physical cores); 1 when unknown. */
+  /** Hyperthreads per core of the server (the post counts physical cores); 1 when unknown. */
   threadsPerCore: number;
   runs: ShownRun[];
 }
@@ -76,7 +76,7 @@ export function armScaling(e: ShownExperiment): ScalingOverlay | null {
 export interface MathRow {
   run: ShownRun;
   math: CycleMath;
-  /** The same on physical cores, as the seed counts them (hyperthreaded servers only). */
+  /** The same on physical cores, as the post counts them (hyperthreaded servers only). */
   cores: CycleMath | null;
   /** The top spinlocks by spins, plus the watched ones that spun. */
   spinlocks: SpinCycles[];

@@ -1,13 +1,15 @@
 // The analysis views of the shown experiment (the live one, or one opened from the history): the A/B comparison
 // between arms (each figure in A and B with its change per thread count, a summary built from those numbers, and the
 // throughput of both arms on one chart), "doing the math" (the inputs, the sum written out, cycles per spin and per
-// row), and the WRITELOG diagnosis (each figure beside seed 003's threshold, with its verdict).
+// row), and the WRITELOG diagnosis (each figure beside the WRITELOG post's threshold, with its verdict).
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatNumber } from '../../shared/analysis';
-import { ACTIVE, type App } from '../app';
+import { ACTIVE } from '../model/viewState';
+import type { ViewContext } from './context';
 import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
 import { exactNumber } from '../model/format';
 import { section } from './common';
+import { citeHtml } from './cite';
 
 const num = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : formatNumber(v));
 
@@ -29,7 +31,7 @@ function abTable(v: AbView): TemplateResult {
   </table></div>`;
 }
 
-function abCompare(app: App, e: ShownExperiment): TemplateResult | typeof nothing {
+function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeof nothing {
   const views = abViews(e);
   if (!views.length) {
     app.abChart.update(null, null);
@@ -75,7 +77,7 @@ function cycleMathView(e: ShownExperiment): TemplateResult | typeof nothing {
     </table></div>
     ${rows.map((r) => html`<div class="math-run" data-run=${String(r.run.index)}>
       <p class="formula"><strong>${runLabel(r.run, e)}:</strong> <code>${r.math.formula}</code></p>
-      ${r.cores ? html`<p class="formula small">On physical cores, as the seed counts them: <code>${r.cores.formula}</code></p>` : nothing}
+      ${r.cores ? html`<p class="formula small">On physical cores, as the post counts them: <code>${r.cores.formula}</code></p>` : nothing}
       ${r.spinlocks.length ? html`<ul class="summary">${r.spinlocks.map((s) => html`<li data-spinlock=${s.name}><strong>${s.name}</strong>: ${exactNumber(s.spins)} spins,
         ${num(s.cyclesPerSpin)} cycles per spin, ${num(s.spinsPerRow)} spins per row</li>`)}</ul>` : html`<p class="muted small">No spinlock spun.</p>`}
     </div>`)}
@@ -87,12 +89,12 @@ function writelogView(e: ShownExperiment): TemplateResult | typeof nothing {
   const rows = writelogRows(e);
   return html`<div id="writelog-diagnosis" class="analysis-block">
     <h3 class="subhead">WRITELOG diagnosis</h3>
-    <p class="small">Seed 003's figures for each run beside the values it names: a WRITELOG wait well above the log's write stall means commits wait on more
+    <p class="small">The figures of ${citeHtml('writelog-at-scale')} for each run beside the values it names: a WRITELOG wait well above the log's write stall means commits wait on more
       than the storage; pending log I/O at the log writer's limit of outstanding writes means its queue is full.</p>
     ${rows.length === 0 ? html`<p class="empty">The diagnosis appears as runs complete.</p>` : rows.map((r) => html`<div class="writelog-run" data-run=${String(r.run.index)}>
       <p><strong>${runLabel(r.run, e)}:</strong> ${r.diagnosis.summary}</p>
       <div class="table-wrap"><table class="data-table" aria-label=${`WRITELOG diagnosis, ${runLabel(r.run, e)}`}>
-        <thead><tr><th scope="col">Figure</th><th scope="col">This run</th><th scope="col">Seed 003</th></tr></thead>
+        <thead><tr><th scope="col">Figure</th><th scope="col">This run</th><th scope="col">The post</th></tr></thead>
         <tbody>${r.diagnosis.lines.map((l) => html`<tr data-line=${l.key} data-flag=${l.flag}>
           <th scope="row"><span class="flag flag-${l.flag}" aria-hidden="true"></span>${l.label}</th><td>${l.verdict}</td><td class="muted">${l.threshold}</td></tr>`)}</tbody>
       </table></div>
@@ -100,7 +102,7 @@ function writelogView(e: ShownExperiment): TemplateResult | typeof nothing {
   </div>`;
 }
 
-export function armAnalysisView(app: App): TemplateResult {
+export function armAnalysisView(app: ViewContext): TemplateResult {
   return section(app, 'analysis', 'Analysis', () => {
     const e = app.shownExperiment();
     const choices = [...app.experiments.values()];
@@ -113,7 +115,7 @@ export function armAnalysisView(app: App): TemplateResult {
       app.abChart.update(null, null);
       return html`<div class="toolbar">${picker}</div><p class="empty" id="analysis-empty">Run a preset (or any experiment), or open one from the history: its A/B comparison, doing the math and WRITELOG diagnosis appear here.</p>`;
     }
-    return html`<div class="toolbar">${picker}<span class="muted">${e.title}${e.preset ? ` · preset ${e.preset.id} (seed ${e.preset.seed})` : ''}</span></div>
+    return html`<div class="toolbar">${picker}<span class="muted">${e.title}${e.preset ? html` · preset ${e.preset.id}, reproducing ${citeHtml(e.preset.post)}` : ''}</span></div>
       ${e.preset ? html`<p class="question small"><strong>Question:</strong> ${e.preset.question}</p>
         ${e.preset.notes.length ? html`<ul class="summary small">${e.preset.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}` : nothing}
       ${abCompare(app, e)}

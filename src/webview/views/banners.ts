@@ -2,9 +2,9 @@
 // and short notices from the host.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type UiError } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 
-function errorAction(app: App, err: UiError): TemplateResult | typeof nothing {
+function errorAction(app: ViewContext, err: UiError): TemplateResult | typeof nothing {
   switch (err.action) {
     case 'restore':
       return html`<vscode-button id="btn-error-action" @click=${() => app.post(ToHost.restore, {})}>Restore settings</vscode-button>`;
@@ -20,7 +20,7 @@ function errorAction(app: App, err: UiError): TemplateResult | typeof nothing {
   }
 }
 
-export function bannersView(app: App): TemplateResult {
+export function bannersView(app: ViewContext): TemplateResult {
   const s = app.state;
   const journal = s?.journal ?? null;
   const err = s?.lastError ?? s?.connection.error ?? null;

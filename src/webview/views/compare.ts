@@ -2,7 +2,8 @@
 // each figure in A and B with the change in %, a summary in words from those numbers, and both throughputs over time.
 import { html, nothing, type TemplateResult } from 'lit';
 import { compareRuns, formatNumber, runFigures } from '../../shared/analysis';
-import type { App, RunRef } from '../app';
+import type { RunRef } from '../model/viewState';
+import type { ViewContext } from './context';
 import { section } from './common';
 
 function label(r: RunRef): string {
@@ -15,7 +16,7 @@ function figuresOf(r: RunRef) {
   return runFigures({ threads: r.threads, status: r.status, ticks: r.ticks });
 }
 
-function picker(app: App, id: string, which: 'compareA' | 'compareB', runs: RunRef[], value: string | null): TemplateResult {
+function picker(app: ViewContext, id: string, which: 'compareA' | 'compareB', runs: RunRef[], value: string | null): TemplateResult {
   return html`<label class="inline">${which === 'compareA' ? 'Run A' : 'Run B'}
     <select id=${id} @change=${(e: Event) => app.setView({ [which]: (e.target as HTMLSelectElement).value || null })}>
       <option value="" ?selected=${value === null}>Pick a run</option>
@@ -23,7 +24,7 @@ function picker(app: App, id: string, which: 'compareA' | 'compareB', runs: RunR
     </select></label>`;
 }
 
-export function compareView(app: App): TemplateResult {
+export function compareView(app: ViewContext): TemplateResult {
   return section(app, 'compare', 'Compare two runs', () => {
     const runs = app.allRuns();
     if (runs.length < 2) {

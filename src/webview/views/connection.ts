@@ -2,11 +2,11 @@
 // SecretStorage only when "Save password" is ticked, and says which profiles have one.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { profileFromDraft, type ConnDraft } from '../model/form';
 import { checkedOf, field, inputValue, section } from './common';
 
-function text(app: App, id: string, label: string, key: keyof ConnDraft, opts: { type?: string; placeholder?: string; help?: string } = {}): TemplateResult {
+function text(app: ViewContext, id: string, label: string, key: keyof ConnDraft, opts: { type?: string; placeholder?: string; help?: string } = {}): TemplateResult {
   const value = String(app.conn[key] ?? '');
   const err = app.connErrors[key === 'labDatabase' ? 'labDatabase' : key] ?? null;
   return field(id, label, html`<vscode-textfield id=${id} type=${opts.type ?? 'text'} .value=${value} placeholder=${opts.placeholder ?? ''}
@@ -14,7 +14,7 @@ function text(app: App, id: string, label: string, key: keyof ConnDraft, opts: {
       @input=${(e: Event) => app.editConn((d) => { (d as unknown as Record<string, unknown>)[key] = inputValue(e); })}></vscode-textfield>`, err, opts.help);
 }
 
-function connect(app: App): void {
+function connect(app: ViewContext): void {
   const r = profileFromDraft(app.conn);
   if (!r.ok) {
     app.connErrors = r.errors;
@@ -28,7 +28,7 @@ function connect(app: App): void {
   app.requestRender();
 }
 
-function save(app: App): void {
+function save(app: ViewContext): void {
   const r = profileFromDraft(app.conn);
   if (!r.ok) {
     app.connErrors = r.errors;
@@ -38,7 +38,7 @@ function save(app: App): void {
   app.post(ToHost.saveProfile, { profile: r.profile });
 }
 
-function profiles(app: App): TemplateResult {
+function profiles(app: ViewContext): TemplateResult {
   const s = app.state;
   if (!s) return html``;
   const current = s.connection.profileId;
@@ -60,7 +60,7 @@ function profiles(app: App): TemplateResult {
   </div>`;
 }
 
-export function connectionView(app: App): TemplateResult {
+export function connectionView(app: ViewContext): TemplateResult {
   const s = app.state;
   const status = s?.connection.status ?? 'disconnected';
   const d = app.conn;

@@ -2,11 +2,11 @@
 // overlay it on the scaling chart, reveal its folder.
 import { html, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { exactNumber } from '../model/format';
 import { section } from './common';
 
-export function historyView(app: App): TemplateResult {
+export function historyView(app: ViewContext): TemplateResult {
   const history = app.state?.history ?? [];
   return section(app, 'history', 'History', () => html`
     <div id="history">

@@ -3,11 +3,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { cpusByNode } from '../../shared/affinity';
 import type { KnobSettings } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { field, inputValue, section } from './common';
 
-export function knobsView(app: App, check: FormCheck | null): TemplateResult {
+export function knobsView(app: ViewContext, check: FormCheck | null): TemplateResult {
   return section(app, 'knobs', 'Knobs', () => {
     const form = app.form;
     if (!form || !check) return html`<p class="empty">Loading…</p>`;

@@ -1,7 +1,7 @@
 // The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the live charts, results,
 // and the analysis (history, comparison, scaling).
 import { html, type TemplateResult } from 'lit';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { bannersView } from './banners';
 import { section } from './common';
 import { compareView } from './compare';
@@ -16,7 +16,7 @@ import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
 
-function chartsView(app: App): TemplateResult {
+function chartsView(app: ViewContext): TemplateResult {
   // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
   // (CSS) rather than removing it, so the buffered data and the canvases survive.
   const open = app.view.open.charts ?? true;
@@ -30,7 +30,7 @@ function chartsView(app: App): TemplateResult {
   </details>`;
 }
 
-export function panelTemplate(app: App): TemplateResult {
+export function panelTemplate(app: ViewContext): TemplateResult {
   const check = app.check();
   void section;
   return html`

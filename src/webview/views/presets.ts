@@ -1,4 +1,4 @@
-// The Presets section: pick one of the seed posts' experiments, read its seed and question, see its plan for the
+// The Presets section: pick one of the posts' experiments, read the post it cites and its question, see its plan for the
 // connected server (arms, knobs, thread counts, how it adapted and what it left out), change any setting or the load
 // (checked as typed), and Run. The host plans it again with the settings typed here, and confirms every server-wide
 // change before it runs.
@@ -6,11 +6,12 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { checkPresetForm, planOf, presetLoadWords, presetPayload, type PresetFormCheck } from '../model/presetForm';
 import { checkedOf, field, inputValue, section } from './common';
+import { citeHtml } from './cite';
 
-function settingField(app: App, p: ParamSpec, check: PresetFormCheck): TemplateResult {
+function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): TemplateResult {
   const id = `preset-setting-${p.name}`;
   const form = app.presetForm!;
   const raw = Object.prototype.hasOwnProperty.call(form.settings, p.name) ? form.settings[p.name] : p.default;
@@ -31,7 +32,7 @@ function settingField(app: App, p: ParamSpec, check: PresetFormCheck): TemplateR
       aria-describedby=${err ? `${id}-error` : `${id}-help`} @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`, err, help);
 }
 
-function loadField(app: App, key: Exclude<keyof PresetLoadInput, 'mode'>, label: string, placeholder: string, check: PresetFormCheck): TemplateResult {
+function loadField(app: ViewContext, key: Exclude<keyof PresetLoadInput, 'mode'>, label: string, placeholder: string, check: PresetFormCheck): TemplateResult {
   const id = `preset-${key}`;
   const err = check.loadErrors[key] ?? null;
   return field(id, label, html`<vscode-textfield id=${id} .value=${app.presetForm!.load[key]} placeholder=${placeholder} ?invalid=${Boolean(err)}
@@ -60,11 +61,11 @@ function planView(plan: PresetPlanView | null, current: boolean, connected: bool
       </div>
       ${plan.comparisons.length ? html`<p class="small"><strong>Compared:</strong> ${plan.comparisons.map((c) => c.label).join('; ')}.</p>` : nothing}
       ${plan.notes.length ? html`<div class="notes" id="preset-notes"><strong class="small">How it adapts to this server, and what it leaves out</strong>
-        <ul class="summary">${plan.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : html`<p class="muted small">Runs as the seed did: nothing to adapt on this server.</p>`}`}
+        <ul class="summary">${plan.notes.map((n) => html`<li>${n}</li>`)}</ul></div>` : html`<p class="muted small">Runs as the post did: nothing to adapt on this server.</p>`}`}
   </div>`;
 }
 
-function blocker(app: App, check: PresetFormCheck, plan: PresetPlanView | null): string | null {
+function blocker(app: ViewContext, check: PresetFormCheck, plan: PresetPlanView | null): string | null {
   const s = app.state;
   if (!s || s.connection.status !== 'connected') return 'Connect to a server first.';
   if (s.journal) return 'Restore the server settings first (see the banner above).';
@@ -75,11 +76,11 @@ function blocker(app: App, check: PresetFormCheck, plan: PresetPlanView | null):
   return null;
 }
 
-export function presetsView(app: App): TemplateResult {
+export function presetsView(app: ViewContext): TemplateResult {
   const s = app.state;
   const form = app.presetForm;
   const summaryNote = form ? s?.presets.find((p) => p.id === form.presetId)?.name : undefined;
-  return section(app, 'presets', 'Presets: the seed posts\' experiments', () => {
+  return section(app, 'presets', 'Presets: the experiments of Chris Adkin\'s posts', () => {
     if (!s || !form) return html`<p class="empty">Loading…</p>`;
     const check = checkPresetForm(form, s.presets);
     const preset = check.preset;
@@ -95,7 +96,7 @@ export function presetsView(app: App): TemplateResult {
       ${preset ? html`
         <div class="preset-about" id="preset-about">
           <p class="question"><strong>Question:</strong> ${preset.question}</p>
-          <p class="muted small">Seed <code id="preset-seed">${preset.seed}</code>${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing}
+          <p class="muted small">Reproduces <span id="preset-post">${citeHtml(preset.post)}</span>${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing}
             · analysis: ${preset.views.map((v) => ({ ab: 'A/B comparison', scaling: 'scaling curve', math: 'doing the math', writelog: 'WRITELOG diagnosis' })[v]).join(', ')}
             · load: ${presetLoadWords(preset)}</p>
         </div>

@@ -3,12 +3,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { runFigures } from '../../shared/analysis';
 import { ToHost } from '../../shared/protocol';
-import { ACTIVE, type App } from '../app';
+import { ACTIVE } from '../model/viewState';
+import type { ViewContext } from './context';
 import { formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
 import { section } from './common';
 
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
-export function resultRows(app: App): { title: string; rows: ResultRow[] } {
+export function resultRows(app: ViewContext): { title: string; rows: ResultRow[] } {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
   if (opened) return { title: opened.title, rows: opened.runs.map((r) => ({ run: r.index, figures: runFigures(r) })) };
@@ -19,7 +20,7 @@ export function resultRows(app: App): { title: string; rows: ResultRow[] } {
   return { title: app.state?.active?.title ?? '', rows };
 }
 
-export function resultsView(app: App): TemplateResult {
+export function resultsView(app: ViewContext): TemplateResult {
   return section(app, 'results', 'Results', () => {
     const { title, rows } = resultRows(app);
     const cols = resultColumns(rows);

@@ -2,14 +2,14 @@
 // status line that says what is happening now.
 import { html, type TemplateResult } from 'lit';
 import { ToHost, type RunSettings } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { clock, exactNumber } from '../model/format';
 import { field, inputValue, plural, section } from './common';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'completed' | 'failed' | 'cancelled';
 
-export function runStatus(app: App): { status: RunStatus; text: string } {
+export function runStatus(app: ViewContext): { status: RunStatus; text: string } {
   const a = app.state?.active ?? null;
   if (!a) {
     return { status: 'idle', text: app.state?.connection.status === 'connected' ? 'No runs yet: deploy the scenario, then press Run.' : 'No runs yet: connect to a server first.' };
@@ -31,7 +31,7 @@ export function runStatus(app: App): { status: RunStatus; text: string } {
   return { status: a.status, text: `${what}: ${plural(done, 'run')} completed${a.message ? ` · ${a.message}` : ''}` };
 }
 
-function runBlocker(app: App, check: FormCheck): string | null {
+function runBlocker(app: ViewContext, check: FormCheck): string | null {
   const s = app.state;
   if (!s || s.connection.status !== 'connected') return 'Connect to a server first.';
   if (s.journal) return 'Restore the server settings first (see the banner above).';
@@ -42,7 +42,7 @@ function runBlocker(app: App, check: FormCheck): string | null {
   return null;
 }
 
-export function runView(app: App, check: FormCheck | null): TemplateResult {
+export function runView(app: ViewContext, check: FormCheck | null): TemplateResult {
   const { status, text } = runStatus(app);
   const running = status === 'running' || status === 'starting';
   return section(app, 'run', 'Run', () => {

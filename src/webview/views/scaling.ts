@@ -3,7 +3,7 @@
 import { html, type TemplateResult } from 'lit';
 import { scalingCurve, summarizeScaling } from '../../shared/analysis';
 import { overlayScaling, type ArmRun } from '../../shared/armAnalysis';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import type { ChartCurve } from './analysisCharts';
 import { section } from './common';
 
@@ -16,7 +16,7 @@ function curvesOf(id: string, title: string, runs: ArmRun[]): ChartCurve[] {
   return overlay.arms.map((a) => ({ ...a.curve, experimentId: `${id}:${a.id}`, title: a.label, waitMsPerRow: a.waitMsPerRow }));
 }
 
-export function scalingCurves(app: App): ChartCurve[] {
+export function scalingCurves(app: ViewContext): ChartCurve[] {
   const curves: ChartCurve[] = [];
   const runs = app.live.ordered();
   if (runs.length) {
@@ -31,7 +31,7 @@ export function scalingCurves(app: App): ChartCurve[] {
   return curves;
 }
 
-export function scalingView(app: App): TemplateResult {
+export function scalingView(app: ViewContext): TemplateResult {
   return section(app, 'scaling', 'Scaling', () => {
     const curves = scalingCurves(app);
     app.scalingChart.update(curves);

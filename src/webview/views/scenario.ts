@@ -4,12 +4,13 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type ScenarioSummary } from '../../shared/protocol';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { xtpAlternative } from '../model/validation';
 import { checkedOf, field, inputValue, section } from './common';
+import { citeListHtml } from './cite';
 
-function paramField(app: App, p: ParamSpec, check: FormCheck): TemplateResult {
+function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateResult {
   const id = `param-${p.name}`;
   const raw = app.form?.params[p.name] ?? p.default;
   const err = check.paramErrors[p.name] ?? null;
@@ -30,7 +31,7 @@ function paramField(app: App, p: ParamSpec, check: FormCheck): TemplateResult {
       @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`, err, help);
 }
 
-function deployStatus(app: App, scenarioId: string): 'idle' | 'deploying' | 'deployed' | 'error' {
+function deployStatus(app: ViewContext, scenarioId: string): 'idle' | 'deploying' | 'deployed' | 'error' {
   const s = app.state;
   if (!s) return 'idle';
   if (s.busy && /deploy/i.test(s.busy)) return 'deploying';
@@ -39,7 +40,7 @@ function deployStatus(app: App, scenarioId: string): 'idle' | 'deploying' | 'dep
   return 'idle';
 }
 
-function xtpNotice(app: App, scenario: ScenarioSummary, check: FormCheck): TemplateResult | typeof nothing {
+function xtpNotice(app: ViewContext, scenario: ScenarioSummary, check: FormCheck): TemplateResult | typeof nothing {
   const server = app.state?.server;
   if (!check.needsXtp || !server || server.identity.xtpSupported) return nothing;
   const alt = xtpAlternative(scenario, check.values, app.state?.scenarios ?? []);
@@ -52,7 +53,7 @@ function xtpNotice(app: App, scenario: ScenarioSummary, check: FormCheck): Templ
     </div>${apply ?? nothing}</div>`;
 }
 
-export function scenarioView(app: App, check: FormCheck | null): TemplateResult {
+export function scenarioView(app: ViewContext, check: FormCheck | null): TemplateResult {
   const s = app.state;
   return section(app, 'scenario', 'Scenario', () => {
     if (!s || !app.form || !check) return html`<p class="empty">Loading…</p>`;
@@ -67,7 +68,7 @@ export function scenarioView(app: App, check: FormCheck | null): TemplateResult 
           ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
         </vscode-single-select>`, scenario ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`)}
       ${scenario ? html`<p class="description">${scenario.description}</p>
-        <p class="muted small">From seed${scenario.seeds.length > 1 ? 's' : ''} ${scenario.seeds.join(', ')} · throughput in ${scenario.unit}</p>
+        <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
         <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
         ${xtpNotice(app, scenario, check)}` : nothing}
       <div class="actions">

@@ -4,7 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { coreSiblings, cpusByNode } from '../../shared/affinity';
 import { ToHost } from '../../shared/protocol';
 import type { ServerIdentity, Topology } from '../../shared/types';
-import type { App } from '../app';
+import type { ViewContext } from './context';
 import { selectionOf, toggleCpu, toggleNode } from '../model/affinityEdit';
 import { plural, section } from './common';
 
@@ -38,7 +38,7 @@ function facts(id: ServerIdentity, t: Topology): TemplateResult {
   </dl>`;
 }
 
-export function topologyMap(app: App, t: Topology): TemplateResult {
+export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
   const spec = app.form?.knobs.affinity ?? '';
   const sel = selectionOf(spec, t);
   const lwCpus = new Set(t.logWriters.map((l) => l.cpuId).filter((c): c is number => c !== null));
@@ -85,7 +85,7 @@ export function topologyMap(app: App, t: Topology): TemplateResult {
     <span class="key key-lw">LW</span> log writer · click a CPU or a node to edit the affinity spec below</p>`;
 }
 
-export function serverView(app: App): TemplateResult {
+export function serverView(app: ViewContext): TemplateResult {
   const sv = app.state?.server ?? null;
   return section(app, 'server', 'Server', () => {
     if (!sv) return html`<p class="empty">Not connected. Connect above to see the server's version, CPUs and NUMA nodes.</p>`;

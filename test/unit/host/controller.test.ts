@@ -1,7 +1,6 @@
 // LabController without a server: every message from the webview is checked before a handler sees it (wrong type,
 // missing fields, oversized strings, junk), and rejected ones leave a logged reason and a lastError, never a crash;
 // profiles, selection, clipboard, stop and dispose through messages.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LabController } from '../../../src/host/labController';
 import { defaultProfile } from '../../../src/host/profiles';
@@ -41,7 +40,7 @@ const rejected: [string, unknown, RegExp][] = [
 ];
 
 for (const [what, raw, why] of rejected) {
-  test(`rejected: ${what}`, async () => {
+  it(`rejected: ${what}`, async () => {
     const { ports, c } = controller();
     await c.receive(raw);
     const s = ports.lastState();
@@ -56,7 +55,7 @@ for (const [what, raw, why] of rejected) {
   });
 }
 
-test('extra fields are dropped before a handler sees them (a password smuggled into a profile is never saved)', async () => {
+it('extra fields are dropped before a handler sees them (a password smuggled into a profile is never saved)', async () => {
   const { ports, c } = controller();
   const profile = { ...defaultProfile({ id: 'p1', server: 'db1', user: 'sa' }), password: 'smuggled', extra: { deep: true } };
   await c.receive({ type: 'saveProfile', payload: { profile, junk: 1 }, junk: 2 });
@@ -66,7 +65,7 @@ test('extra fields are dropped before a handler sees them (a password smuggled i
   assert.ok(!JSON.stringify(ports.posted).includes('smuggled'));
 });
 
-test('profiles: save, pick, new, delete (with its saved password)', async () => {
+it('profiles: save, pick, new, delete (with its saved password)', async () => {
   const { ports, c } = controller();
   await c.start();
   const p = defaultProfile({ id: 'p1', server: 'db1', user: 'sa' });
@@ -86,7 +85,7 @@ test('profiles: save, pick, new, delete (with its saved password)', async () => 
   assert.deepEqual(again.state.profiles.map((x) => x.id), ['p1']);
 });
 
-test('the selection is kept across a reload; a stored selection of the wrong shape falls back to the default', async () => {
+it('the selection is kept across a reload; a stored selection of the wrong shape falls back to the default', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'select', payload: validSelect });
   const again = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
@@ -96,7 +95,7 @@ test('the selection is kept across a reload; a stored selection of the wrong sha
   assert.equal(third.state.selection.run.threads, '1,2,4');
 });
 
-test('work that needs a server says to connect first; stop with nothing running is harmless', async () => {
+it('work that needs a server says to connect first; stop with nothing running is harmless', async () => {
   const { ports, c } = controller();
   for (const m of [{ type: 'run', payload: validSelect }, { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: {} } }, { type: 'restore', payload: {} }]) {
     await c.receive(m);
@@ -106,7 +105,7 @@ test('work that needs a server says to connect first; stop with nothing running 
   assert.equal(c.stop(), false);
 });
 
-test('a SQL login with no password typed and none saved is asked for it; nothing is stored', async () => {
+it('a SQL login with no password typed and none saved is asked for it; nothing is stored', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p2', server: '127.0.0.1', port: 1, user: 'sa' }), savePassword: true } });
   const e = ports.lastState().connection.error!;
@@ -115,7 +114,7 @@ test('a SQL login with no password typed and none saved is asked for it; nothing
   assert.deepEqual(ports.secretCalls.map((x) => x.op), ['get']);
 });
 
-test('a refused connection says nothing is listening, with the Connect action; the typed password is not stored or shown', async () => {
+it('a refused connection says nothing is listening, with the Connect action; the typed password is not stored or shown', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p3', server: '127.0.0.1', port: 1, user: 'sa', encrypt: 'optional' }), password: 'Typed-Pw-9', savePassword: true } });
   const s = ports.lastState();
@@ -127,7 +126,7 @@ test('a refused connection says nothing is listening, with the Connect action; t
   assert.ok(!ports.lines.join('\n').includes('Typed-Pw-9'));
 });
 
-test('Entra asks the host for a token; the token is never posted or logged', async () => {
+it('Entra asks the host for a token; the token is never posted or logged', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p4', server: '127.0.0.1', port: 1, authentication: 'entra', encrypt: 'optional' }), savePassword: false } });
   assert.equal(ports.lastState().connection.status, 'disconnected');
@@ -136,7 +135,7 @@ test('Entra asks the host for a token; the token is never posted or logged', asy
   assert.equal(ports.secretCalls.length, 0);
 });
 
-test('copyText goes to the clipboard with a toast; the Object Explorer prefill fills the form', async () => {
+it('copyText goes to the clipboard with a toast; the Object Explorer prefill fills the form', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'copyText', payload: { text: 'a\tb' } });
   assert.deepEqual(ports.clipboard, ['a\tb']);
@@ -146,7 +145,7 @@ test('copyText goes to the clipboard with a toast; the Object Explorer prefill f
   assert.equal(filled.server, 'oe-server');
 });
 
-test('dispose is idempotent and the controller refuses work afterwards', async () => {
+it('dispose is idempotent and the controller refuses work afterwards', async () => {
   const { ports, c } = controller();
   const a = c.dispose();
   assert.equal(c.dispose(), a);

@@ -1,6 +1,5 @@
 // Saved experiments: this server's listed newest first, other servers' left out, malformed files skipped with a log
 // line, ids that are not plain folder names refused.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +10,7 @@ import { tmpDir } from './fakePorts';
 
 function experiment(id: string, createdAt: string, serverName = 'LAB1', over: Partial<Experiment> = {}): Experiment {
   return {
-    schemaVersion: 2, id, title: `t ${id}`, question: null, createdAt, tool: { name: 'spinlock-lab', version: '0.1.0' }, simulated: true,
+    schemaVersion: 3, id, title: `t ${id}`, question: null, createdAt, tool: { name: 'spinlock-lab', version: '0.1.0' }, simulated: true,
     server: identity({ serverName }), topology: topology(), labDatabase: 'SpinlockLab', scenario: { id: 'disk-insert', parameters: {} },
     load: { mode: 'server-loop', threads: [1, 2], durationMs: 1000, rows: null, warmupMs: 0, intervalMs: 250 },
     knobs: { before: null, applied: {}, restored: null }, status: 'completed',
@@ -25,7 +24,7 @@ function save(folder: string, dirName: string, content: unknown): void {
   fs.writeFileSync(path.join(folder, dirName, 'experiment.json'), typeof content === 'string' ? content : JSON.stringify(content));
 }
 
-test('this server\'s experiments, newest first, summarised; other servers and junk left out', () => {
+it('this server\'s experiments, newest first, summarised; other servers and junk left out', () => {
   const folder = tmpDir('hist');
   save(folder, 'a', experiment('a', '2026-01-01T10:00:00.000Z'));
   save(folder, 'c', experiment('c', '2026-03-01T10:00:00.000Z', 'lab1'));
@@ -44,12 +43,12 @@ test('this server\'s experiments, newest first, summarised; other servers and ju
   assert.match(lines.join('\n'), /skipped notone: .* is not a Spinlock Lab experiment record/);
 });
 
-test('a missing or empty folder is an empty history', () => {
+it('a missing or empty folder is an empty history', () => {
   assert.deepEqual(listHistory(path.join(tmpDir('hist'), 'nope'), { serverName: 'X' }, () => assert.fail('no log')), []);
   assert.deepEqual(listHistory('', { serverName: 'X' }, () => undefined), []);
 });
 
-test('readExperiment and experimentDir refuse ids that would leave the folder', () => {
+it('readExperiment and experimentDir refuse ids that would leave the folder', () => {
   const folder = tmpDir('hist');
   save(folder, 'x1', experiment('x1', '2026-01-01T00:00:00.000Z'));
   assert.equal(readExperiment(folder, 'x1').id, 'x1');

@@ -1,11 +1,10 @@
 // The panel's HTML: the exact CSP, a fresh nonce on the one external script, the stylesheet, no inline code.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, makeNonce, panelHtml } from '../../../src/host/html';
 
 const input = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abc+/=123', scriptUri: 'https://r/dist/webview.js', styleUri: 'https://r/media/panel.css' };
 
-test('the CSP is exactly the one docs/panel.md gives', () => {
+it('the CSP is exactly the one docs/panel.md gives', () => {
   assert.equal(contentSecurityPolicy('SRC', 'N'), "default-src 'none'; style-src SRC; img-src SRC data:; font-src SRC; script-src 'nonce-N';");
   const html = panelHtml(input);
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
@@ -13,7 +12,7 @@ test('the CSP is exactly the one docs/panel.md gives', () => {
   assert.equal(meta[1], `default-src 'none'; style-src ${input.cspSource}; img-src ${input.cspSource} data:; font-src ${input.cspSource}; script-src 'nonce-abc+/=123';`);
 });
 
-test('one script, external, with the nonce; one stylesheet; no inline script or style', () => {
+it('one script, external, with the nonce; one stylesheet; no inline script or style', () => {
   const html = panelHtml(input);
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
   assert.equal(scripts.length, 1);
@@ -25,12 +24,12 @@ test('one script, external, with the nonce; one stylesheet; no inline script or 
   assert.match(html, /<body>\s*<script/);
 });
 
-test('nonces are 16 random bytes in base64, different each time', () => {
+it('nonces are 16 random bytes in base64, different each time', () => {
   const a = makeNonce();
   assert.equal(Buffer.from(a, 'base64').length, 16);
   assert.notEqual(a, makeNonce());
 });
 
-test('attribute values are escaped', () => {
+it('attribute values are escaped', () => {
   assert.match(panelHtml({ ...input, scriptUri: 'x" onload="y' }), /src="x&quot; onload=&quot;y"/);
 });

@@ -1,11 +1,10 @@
 // Connection profiles: to the engine's target for each authentication, server strings, defaults, and the prefill from
 // the MSSQL extension's Object Explorer node and from Azure Data Studio, including shapes we cannot use.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connectionProfileSchema } from '../../../src/shared/protocol';
 import { ProfileError, defaultProfile, describeProfile, matchSavedProfile, parseServerString, profileFromAzdata, profileFromMssqlNode, profileToTarget } from '../../../src/host/profiles';
 
-test('a new profile: localhost, SQL login, encryption mandatory, the default lab database, a fresh valid id', () => {
+it('a new profile: localhost, SQL login, encryption mandatory, the default lab database, a fresh valid id', () => {
   const a = defaultProfile();
   const b = defaultProfile();
   assert.notEqual(a.id, b.id);
@@ -14,7 +13,7 @@ test('a new profile: localhost, SQL login, encryption mandatory, the default lab
     encrypt: 'mandatory', trustServerCertificate: false, labDatabase: 'SpinlockLab' });
 });
 
-test('profile -> target: SQL login with port; encrypt mandatory/optional/strict', () => {
+it('profile -> target: SQL login with port; encrypt mandatory/optional/strict', () => {
   const p = defaultProfile({ server: 'db1', port: 14330, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
   const t = profileToTarget(p, { password: 'pw' });
   assert.deepEqual([t.server, t.port, t.instanceName, t.authentication, t.user, t.password, t.encrypt, t.trustServerCertificate],
@@ -24,13 +23,13 @@ test('profile -> target: SQL login with port; encrypt mandatory/optional/strict'
   assert.equal(profileToTarget({ ...p, port: null }, {}).port, 1433, 'no port: 1433');
 });
 
-test('profile -> target: a named instance leaves the port to SQL Browser', () => {
+it('profile -> target: a named instance leaves the port to SQL Browser', () => {
   const t = profileToTarget(defaultProfile({ server: 'db1', instanceName: 'SQL22', user: 'sa' }), { password: 'x' });
   assert.equal(t.instanceName, 'SQL22');
   assert.equal(t.port, undefined);
 });
 
-test('profile -> target: Entra uses the access token; NTLM carries the domain', () => {
+it('profile -> target: Entra uses the access token; NTLM carries the domain', () => {
   const e = profileToTarget(defaultProfile({ server: 'x.database.windows.net', authentication: 'entra' }), { accessToken: 'tok' });
   assert.deepEqual([e.authentication, e.accessToken, e.user, e.password], ['azure-active-directory-access-token', 'tok', undefined, undefined]);
   assert.throws(() => profileToTarget(defaultProfile({ authentication: 'entra' }), {}), ProfileError);
@@ -39,7 +38,7 @@ test('profile -> target: Entra uses the access token; NTLM carries the domain', 
   assert.throws(() => profileToTarget(defaultProfile({ authentication: 'sql', user: '' }), { password: 'x' }), /needs a user name/);
 });
 
-test('server strings: host, host,port, tcp:host,port, host\\instance, . and (local); bad ones say why', () => {
+it('server strings: host, host,port, tcp:host,port, host\\instance, . and (local); bad ones say why', () => {
   assert.deepEqual(parseServerString('db1'), { server: 'db1', port: null, instanceName: null });
   assert.deepEqual(parseServerString(' db1 , 14330 '), { server: 'db1', port: 14330, instanceName: null });
   assert.deepEqual(parseServerString('tcp:db1,1533'), { server: 'db1', port: 1533, instanceName: null });
@@ -52,7 +51,7 @@ test('server strings: host, host,port, tcp:host,port, host\\instance, . and (loc
   assert.throws(() => parseServerString(',1433'), /no host name/);
 });
 
-test('MSSQL Object Explorer node: connectionProfile (newer) with host,port, SqlLogin, encrypt and trust', () => {
+it('MSSQL Object Explorer node: connectionProfile (newer) with host,port, SqlLogin, encrypt and trust', () => {
   const p = profileFromMssqlNode({ label: 'prod', connectionProfile: { server: 'tcp:db1,14330', database: 'master', authenticationType: 'SqlLogin',
     user: 'sa', password: 'never-used', encrypt: 'Optional', trustServerCertificate: true, profileName: 'Prod box' } });
   assert.deepEqual([p.server, p.port, p.instanceName, p.authentication, p.user, p.encrypt, p.trustServerCertificate, p.label],
@@ -60,7 +59,7 @@ test('MSSQL Object Explorer node: connectionProfile (newer) with host,port, SqlL
   assert.ok(!JSON.stringify(p).includes('never-used'), 'a password on the node is ignored');
 });
 
-test('MSSQL Object Explorer node: connectionInfo (older) with instance, Integrated with DOMAIN\\user, strict, port field', () => {
+it('MSSQL Object Explorer node: connectionInfo (older) with instance, Integrated with DOMAIN\\user, strict, port field', () => {
   const p = profileFromMssqlNode({ connectionInfo: { server: 'db2\\SQL19', authenticationType: 'Integrated', user: 'CORP\\alice', encrypt: 'Strict' } });
   assert.deepEqual([p.server, p.port, p.instanceName, p.authentication, p.user, p.domain, p.encrypt], ['db2', null, 'SQL19', 'ntlm', 'alice', 'CORP', 'strict']);
   const q = profileFromMssqlNode({ connectionInfo: { server: 'db3', port: 1455, authenticationType: 'AzureMFA', user: 'bob@x.com', encrypt: true } });
@@ -69,14 +68,14 @@ test('MSSQL Object Explorer node: connectionInfo (older) with instance, Integrat
   assert.equal(profileFromMssqlNode({ connectionProfile: { server: 'db4' } }).encrypt, 'mandatory', 'missing: mandatory');
 });
 
-test('MSSQL node shapes we cannot use give a ProfileError, never a crash', () => {
+it('MSSQL node shapes we cannot use give a ProfileError, never a crash', () => {
   for (const bad of [undefined, null, 'db1', 42, [], {}, { connectionProfile: null }, { connectionProfile: { server: '' } }, { connectionInfo: { server: 17 } },
     { connectionProfile: { server: 'np:pipe' } }, { connectionProfile: { server: 'x'.repeat(300) } }]) {
     assert.throws(() => profileFromMssqlNode(bad), ProfileError, JSON.stringify(bad));
   }
 });
 
-test('ADS: ObjectExplorerContext and IConnectionProfile, with options and the connection id', () => {
+it('ADS: ObjectExplorerContext and IConnectionProfile, with options and the connection id', () => {
   const ctx = { isConnectionNode: true, connectionProfile: { id: 'conn-1', serverName: 'db5,1500', userName: 'sa', authenticationType: 'SqlLogin',
     password: '', options: { encrypt: 'Mandatory', trustServerCertificate: true, connectionName: 'Five' } }, nodeInfo: { nodeType: 'Server' } };
   const r = profileFromAzdata(ctx);
@@ -88,13 +87,13 @@ test('ADS: ObjectExplorerContext and IConnectionProfile, with options and the co
   assert.equal(profileFromAzdata({ connectionProfile: { options: { server: 'db7', authenticationType: 'AzureMFA' } } }).profile.authentication, 'entra');
 });
 
-test('ADS shapes we cannot use give a ProfileError', () => {
+it('ADS shapes we cannot use give a ProfileError', () => {
   for (const bad of [undefined, null, 'x', {}, { connectionProfile: {} }, { connectionProfile: { serverName: '   ' } }, { serverName: 5 }]) {
     assert.throws(() => profileFromAzdata(bad), ProfileError, JSON.stringify(bad));
   }
 });
 
-test('a prefill for a saved server keeps the saved id and lab database; others stay new', () => {
+it('a prefill for a saved server keeps the saved id and lab database; others stay new', () => {
   const saved = defaultProfile({ id: 'saved-1', label: 'mine', server: 'DB1', port: 14330, user: 'sa', labDatabase: 'MyLab' });
   const m = matchSavedProfile([saved], defaultProfile({ server: 'db1', port: 14330, user: 'SA', trustServerCertificate: true }));
   assert.deepEqual([m.id, m.label, m.labDatabase, m.trustServerCertificate], ['saved-1', 'mine', 'MyLab', true]);

@@ -1,16 +1,15 @@
 // Min/max decimation with one index set for every series of a chart.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decimateIndices, lowerBound } from '../../../src/webview/model/decimate';
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-test('few samples: every index', () => {
+it('few samples: every index', () => {
   assert.deepEqual(decimateIndices(range(10), 10, [range(10)], null, 10), range(10));
   assert.deepEqual(decimateIndices([], 0, [], null, 10), []);
 });
 
-test('an hour of samples becomes a few hundred, keeping every spike of every series', () => {
+it('an hour of samples becomes a few hundred, keeping every spike of every series', () => {
   const n = 3600;
   const xs = range(n);
   const a = xs.map(() => 1);
@@ -26,7 +25,7 @@ test('an hour of samples becomes a few hundred, keeping every spike of every ser
   assert.equal(new Set(idx).size, idx.length, 'no duplicates');
 });
 
-test('a zoomed range keeps one sample either side of it', () => {
+it('a zoomed range keeps one sample either side of it', () => {
   const xs = range(1000);
   const idx = decimateIndices(xs, 1000, [xs], { min: 100.5, max: 200 }, 500);
   assert.equal(idx[0], 100);
@@ -34,7 +33,7 @@ test('a zoomed range keeps one sample either side of it', () => {
   assert.equal(idx.length, 101);
 });
 
-test('only the first `length` values count (a growable column has spare capacity)', () => {
+it('only the first `length` values count (a growable column has spare capacity)', () => {
   const xs = new Float64Array([0, 1, 2, 0, 0]);
   assert.deepEqual(decimateIndices(xs, 3, [xs], null, 10), [0, 1, 2]);
   assert.equal(lowerBound(xs, 3, 1.5), 2);

@@ -1,5 +1,4 @@
 // The live runs: snapshots merged without duplicating ticks, live ticks, run ends.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ActiveExperimentView } from '../../../src/shared/protocol';
 import { LiveRuns } from '../../../src/webview/model/liveRuns';
@@ -10,7 +9,7 @@ const view = (id: string | null, ticks: number, status: ActiveExperimentView['st
   runs: [{ index: 0, threads: 2, status: 'running', ticks: b.ticks(ticks) }],
 });
 
-test('a snapshot after a reload carries every tick; a repeated snapshot adds nothing', () => {
+it('a snapshot after a reload carries every tick; a repeated snapshot adds nothing', () => {
   const l = new LiveRuns();
   const ev = l.loadSnapshot(view('e1', 5));
   assert.deepEqual(ev.map((e) => e.kind), ['reset', 'run', 'ticks']);
@@ -21,7 +20,7 @@ test('a snapshot after a reload carries every tick; a repeated snapshot adds not
   assert.equal(l.runs.get(0)!.totals.rows, b.ticks(7).reduce((s, t) => s + t.rows, 0));
 });
 
-test('live ticks append once; another experiment\'s ticks are ignored', () => {
+it('live ticks append once; another experiment\'s ticks are ignored', () => {
   const l = new LiveRuns();
   l.loadSnapshot(view('e1', 2));
   assert.ok(l.tick('e1', 0, b.tick(2)));
@@ -30,7 +29,7 @@ test('live ticks append once; another experiment\'s ticks are ignored', () => {
   assert.equal(l.runs.get(0)!.ticks.length, 3);
 });
 
-test('a starting experiment keeps its runs when its id arrives; a new experiment resets', () => {
+it('a starting experiment keeps its runs when its id arrives; a new experiment resets', () => {
   const l = new LiveRuns();
   l.loadSnapshot({ ...view(null, 0, 'starting'), runs: [] });
   assert.ok(l.runStart('e2', 0, 4));
@@ -40,7 +39,7 @@ test('a starting experiment keeps its runs when its id arrives; a new experiment
   assert.equal(l.loadSnapshot(view('e3', 0))[0].kind, 'reset');
 });
 
-test('a run end brings the record, its totals and any ticks the panel missed', () => {
+it('a run end brings the record, its totals and any ticks the panel missed', () => {
   const l = new LiveRuns();
   l.loadSnapshot(view('e1', 2));
   const record = b.runRecord(0, 2, { ticks: 6 });

@@ -1,6 +1,5 @@
 // The Presets form checked as typed (every setting and load field, blanks meaning the preset's own), the plan shown
 // only when made with the form's settings, and the analysis views' data for a two-arm experiment.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { presetSummaries } from '../../../src/host/presetPlans';
 import { checkPresetForm, planOf, presetForm, presetPayload } from '../../../src/webview/model/presetForm';
@@ -10,7 +9,7 @@ import * as b from '../../helpers/builders';
 
 const presets = presetSummaries();
 
-test('preset settings and load are checked as typed; blanks are the preset\'s own', () => {
+it('preset settings and load are checked as typed; blanks are the preset\'s own', () => {
   const f = presetForm('writelog');
   let c = checkPresetForm(f, presets);
   assert.equal(c.valid, true);
@@ -27,7 +26,7 @@ test('preset settings and load are checked as typed; blanks are the preset\'s ow
   assert.equal(checkPresetForm(presetForm('nope'), presets).preset, null);
 });
 
-test('the plan shown is current only when the host made it with the form\'s settings', () => {
+it('the plan shown is current only when the host made it with the form\'s settings', () => {
   const f = presetForm('writelog');
   const plan = (settings: PresetPlanView['settings'], threads = ''): PresetPlanView => ({
     presetId: 'writelog', settings, load: { mode: 'server-loop', threads, duration: '', rows: '', warmup: '', interval: '' }, arms: [], comparisons: [], notes: [], problems: [] });
@@ -44,13 +43,13 @@ function twoArms(): ShownExperiment {
   const arms = [{ id: 'a', label: 'arm a' }, { id: 'b', label: 'arm b' }];
   return {
     key: 'x', title: 't', majorVersion: 16, threadsPerCore: 2,
-    preset: { id: 'writelog', name: 'w', seed: 's', question: 'q', notes: [], views: ['ab', 'writelog'], watch: ['LOGFLUSHQ'], arms, comparisons: [{ a: 'a', b: 'b', label: 'A vs B' }] },
+    preset: { id: 'writelog', name: 'w', post: 'writelog-at-scale', question: 'q', notes: [], views: ['ab', 'writelog'], watch: ['LOGFLUSHQ'], arms, comparisons: [{ a: 'a', b: 'b', label: 'A vs B' }] },
     runs: e.runs.map((r, i) => ({ index: i, threads: r.threads, status: 'completed', arm: arms[i < 2 ? 0 : 1], totals: r.totals, timeline: r.timeline,
       derived: { ...r.derived, clockHz: 2e9, clock: { cpuTicksDelta: 12e9, msTicksDelta: 6000 } } })),
   };
 }
 
-test('analysis data: A/B per thread count, arms overlaid, the math with its inputs, the WRITELOG diagnosis', () => {
+it('analysis data: A/B per thread count, arms overlaid, the math with its inputs, the WRITELOG diagnosis', () => {
   const e = twoArms();
   const ab = abViews(e);
   assert.equal(ab.length, 1);

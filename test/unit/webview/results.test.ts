@@ -1,5 +1,4 @@
 // The results table: columns from the runs' own top spinlocks and waits, sorting, TSV.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runFigures } from '../../../src/shared/analysis';
 import { formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../../../src/webview/model/results';
@@ -7,7 +6,7 @@ import * as b from '../../helpers/builders';
 
 const rows: ResultRow[] = b.experiment('e', [1, 2, 4, 8], { latency: true }).runs.map((r) => ({ run: r.index, figures: runFigures(r) }));
 
-test('columns: the run, totals, the top spinlocks and waits per row, CPU, latency, status', () => {
+it('columns: the run, totals, the top spinlocks and waits per row, CPU, latency, status', () => {
   const cols = resultColumns(rows);
   const keys = cols.map((c) => c.key);
   assert.deepEqual(keys.slice(0, 5), ['run', 'threads', 'elapsed', 'rows', 'rowsPerSec']);
@@ -19,7 +18,7 @@ test('columns: the run, totals, the top spinlocks and waits per row, CPU, latenc
   assert.ok(!noLatency.some((c) => c.key === 'p99'), 'no latency columns when no run measured latency');
 });
 
-test('sorting: ascending then descending; ties keep run order; nulls last', () => {
+it('sorting: ascending then descending; ties keep run order; nulls last', () => {
   const cols = resultColumns(rows);
   let sort = nextSort(null, 'rowsPerSec');
   assert.deepEqual(sort, { key: 'rowsPerSec', dir: 'ascending' });
@@ -33,7 +32,7 @@ test('sorting: ascending then descending; ties keep run order; nulls last', () =
   }
 });
 
-test('TSV: a header line and one line per row, raw numbers, tabs only between cells', () => {
+it('TSV: a header line and one line per row, raw numbers, tabs only between cells', () => {
   const cols = resultColumns(rows);
   const tsv = toTsv(cols, rows);
   const lines = tsv.trimEnd().split('\n');

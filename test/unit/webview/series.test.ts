@@ -1,12 +1,11 @@
 // The live charts' series store: columns, backfill, and a top-N set that stays put.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Column, SeriesSet } from '../../../src/webview/model/series';
 import { ColorAssigner } from '../../../src/webview/model/colors';
 import { buildSeries, CHART_SPECS, DEFAULT_TOGGLES } from '../../../src/webview/model/metrics';
 import * as b from '../../helpers/builders';
 
-test('a column grows past its initial size and keeps its values', () => {
+it('a column grows past its initial size and keeps its values', () => {
   const c = new Column(2);
   for (let i = 0; i < 1000; i++) c.push(i);
   assert.equal(c.length, 1000);
@@ -14,7 +13,7 @@ test('a column grows past its initial size and keeps its values', () => {
   assert.deepEqual([...c.view().subarray(0, 3)], [0, 1, 2]);
 });
 
-test('a name seen late is backfilled with zeros, and missing names get zeros', () => {
+it('a name seen late is backfilled with zeros, and missing names get zeros', () => {
   const s = new SeriesSet({ maxShown: 5 });
   s.append(1, { a: 1 });
   s.append(2, { a: 2, b: 5 });
@@ -25,7 +24,7 @@ test('a name seen late is backfilled with zeros, and missing names get zeros', (
   assert.deepEqual(s.shownNames(), ['b', 'a']);
 });
 
-test('top-N by cumulative total, stable against near ties', () => {
+it('top-N by cumulative total, stable against near ties', () => {
   const s = new SeriesSet({ maxShown: 2, hysteresis: 1.2 });
   s.append(1, { a: 10, b: 9, c: 8 });
   assert.deepEqual(s.shownNames(), ['a', 'b']);
@@ -36,14 +35,14 @@ test('top-N by cumulative total, stable against near ties', () => {
   assert.deepEqual(s.shownNames(), ['c', 'a']);
 });
 
-test('fixed series are always shown, in order, whatever their totals', () => {
+it('fixed series are always shown, in order, whatever their totals', () => {
   const s = new SeriesSet({ maxShown: 2, fixed: ['rows/s', 'transactions/s'] });
   s.append(1, { 'transactions/s': 5, 'rows/s': 1, other: 100 });
   assert.deepEqual(s.shownNames(), ['rows/s', 'transactions/s']);
   assert.equal(s.column('other'), undefined);
 });
 
-test('colours: a name keeps its slot while shown; a freed slot is reused', () => {
+it('colours: a name keeps its slot while shown; a freed slot is reused', () => {
   const c = new ColorAssigner(4);
   const first = c.assign(['a', 'b', 'c']);
   assert.deepEqual([...first.values()], [0, 1, 2]);
@@ -53,7 +52,7 @@ test('colours: a name keeps its slot while shown; a freed slot is reused', () =>
   assert.equal(second.get('d'), 1, 'b left: its slot goes to the newcomer');
 });
 
-test('chart specs: rates per second over the interval; benign waits only with show all', () => {
+it('chart specs: rates per second over the interval; benign waits only with show all', () => {
   const ticks = b.ticks(4, { intervalMs: 250 });
   const spins = buildSeries(CHART_SPECS.spinlocks, ticks, DEFAULT_TOGGLES);
   assert.equal(spins.column('XDESMGR')!.at(0), ticks[0].spinlocks.XDESMGR.spins * 4);

@@ -1,5 +1,4 @@
 // Form validation as typed: parameters, run settings, connection drafts, In-Memory OLTP advice.
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkParams, checkRun, needsXtp, xtpAlternative } from '../../../src/webview/model/validation';
 import { checkForm, emptyDraft, formFromSelection, paramsForSelect, profileFromDraft, profileIdFor } from '../../../src/webview/model/form';
@@ -10,7 +9,7 @@ const disk = scenarios.find((s) => s.id === 'disk-insert')!;
 const ring = scenarios.find((s) => s.id === 'ring-buffer')!;
 const inmem = scenarios.find((s) => s.id === 'inmem-insert')!;
 
-test('parameters: typed text coerced, each error the shared parser message naming the parameter', () => {
+it('parameters: typed text coerced, each error the shared parser message naming the parameter', () => {
   const ok = checkParams(disk, { batch_size: '2', seed_rows: '10k' });
   assert.deepEqual(ok, { values: { batch_size: 2, seed_rows: 10000 }, errors: {} });
   const bad = checkParams(disk, { batch_size: 'abc', seed_rows: '-1' });
@@ -19,7 +18,7 @@ test('parameters: typed text coerced, each error the shared parser message namin
   assert.equal(bad.values.batch_size, 1, 'the default stands in for an invalid value');
 });
 
-test('run settings: a sweep, a duration or rows (not both), units required', () => {
+it('run settings: a sweep, a duration or rows (not both), units required', () => {
   const base = { mode: 'server-loop' as const, threads: '1-4,8', duration: '30s', rows: '', warmup: '0s', interval: '250ms' };
   assert.deepEqual(checkRun(base), { errors: {}, threads: [1, 2, 3, 4, 8] });
   assert.match(checkRun({ ...base, rows: '1M' }).errors.length ?? '', /not both/);
@@ -29,7 +28,7 @@ test('run settings: a sweep, a duration or rows (not both), units required', () 
   assert.match(checkRun({ ...base, interval: '50ms' }).errors.interval ?? '', /under 100ms/);
 });
 
-test('In-Memory OLTP: when it is needed, and what to pick instead', () => {
+it('In-Memory OLTP: when it is needed, and what to pick instead', () => {
   assert.equal(needsXtp(disk, { batch_size: 1 }), false);
   assert.equal(needsXtp(inmem, {}), true);
   assert.equal(needsXtp(ring, { storage: 'disk', slot_source: 'sequence' }), false);
@@ -40,7 +39,7 @@ test('In-Memory OLTP: when it is needed, and what to pick instead', () => {
   assert.equal(xtpAlternative(inmem, {}, scenarios).parameters, null, 'always needs it: only another scenario helps');
 });
 
-test('the whole form: valid, or blocked by any invalid field', () => {
+it('the whole form: valid, or blocked by any invalid field', () => {
   const state = b.connectedState();
   const form = formFromSelection(state.selection);
   const topo = state.server!.topology;
@@ -52,7 +51,7 @@ test('the whole form: valid, or blocked by any invalid field', () => {
   assert.deepEqual(paramsForSelect(typed, c), { batch_size: 'x', seed_rows: 1000 }, 'valid values coerced, invalid text kept as typed');
 });
 
-test('connection drafts become profiles the host schema accepts, or field errors', () => {
+it('connection drafts become profiles the host schema accepts, or field errors', () => {
   const d = { ...emptyDraft(), server: 'lab1.contoso.local', port: '14330', user: 'sa' };
   const r = profileFromDraft(d);
   assert.ok(r.ok);

@@ -319,7 +319,7 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     prev.sleepMs += backoffs * 0.001;
     out.spinlocks.set(name, prev);
   };
-  RESOURCES.forEach((r, ri) => {
+  RESOURCES.forEach((r) => {
     if (r === 'SEQUENCE') return;
     workers.forEach((w, i) => {
       const acqPerSec = (acquisitions(w.profile, r) * 1e6) / T[i];
@@ -342,10 +342,9 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   let inFlight = 0;
   for (const db of dbs) {
     const idx = workers.map((w, i) => i).filter((i) => workers[i].database === db);
-    let txns = 0, countedTxns = 0, bytes = 0, waitingCommits = 0, syncBytes = 0;
+    let countedTxns = 0, bytes = 0, waitingCommits = 0, syncBytes = 0;
     for (const i of idx) {
       const tps = 1e6 / T[i];
-      txns += tps;
       if (workers[i].profile.access !== 'native') countedTxns += tps; // native procs' transactions are not counted
       bytes += tps * logPerTxn[i];
       if (waitsForFlush[i]) {

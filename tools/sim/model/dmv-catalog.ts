@@ -4,6 +4,7 @@
 import { filesOf } from './dmv-db';
 import type { Database } from './instance';
 import { addr, cols, QueryContext, SystemView, T } from './types';
+import type { SqlType } from '../tds/contract';
 import type { Value } from '../tds/contract';
 
 const f = Math.floor;
@@ -22,7 +23,7 @@ const databases: SystemView = {
     false, { DISABLED: 0, ALLOWED: 1, FORCED: 2 }[d.delayedDurability], d.delayedDurability]),
 };
 
-const fileCols = (withDb: boolean) => cols([...(withDb ? ([['database_id', T.int]] as [string, any][]) : []), ['file_id', T.int],
+const fileCols = (withDb: boolean) => cols([...(withDb ? ([['database_id', T.int]] as [string, SqlType][]) : []), ['file_id', T.int],
   ['type', T.tinyint], ['type_desc', T.nvarchar(60)], ['data_space_id', T.int], ['name', T.sysname], ['physical_name', T.nvarchar(260)],
   ['state', T.tinyint], ['state_desc', T.nvarchar(60)], ['size', T.int], ['max_size', T.int], ['growth', T.int], ['is_percent_growth', T.bit]]);
 const fileRow = (c: QueryContext, d: Database, withDb: boolean): Value[][] => filesOf(c.model, d).map((x) => [...(withDb ? [d.id] : []),

@@ -1,8 +1,8 @@
 // I/O, request and XTP views, and the catalog views (server-wide and per current database) the sql/ files read.
 import { logWriterSchedulers } from './dmv-os';
 import type { Database, SimModel } from './instance';
-import { addr, cols, QueryContext, SystemView, T } from './types';
-import type { Value } from '../tds/contract';
+import { addr, cols, SystemView, T } from './types';
+import type { SqlType, Value } from '../tds/contract';
 
 const f = Math.floor;
 const DATA_PATH = 'C:\\Program Files\\Microsoft SQL Server\\MSSQL16.MSSQLSERVER\\MSSQL\\DATA\\';
@@ -65,7 +65,7 @@ const pendingIo: SystemView = {
     return cols([['io_completion_request_address', T.varbinary(8)], ['io_type', modern ? T.nvarchar(60) : T.varchar(7)],
       ['io_pending_ms_ticks', modern ? T.bigint : T.int], ['io_pending', T.int], ['io_completion_routine_address', T.varbinary(8)],
       ['io_user_data_address', T.varbinary(8)], ['scheduler_address', T.varbinary(8)], ['io_handle', T.varbinary(8)], ['io_offset', T.bigint],
-      ['io_parent_request_address', T.varbinary(8)], ...(modern ? ([['io_handle_path', T.nvarchar(256)]] as [string, any][]) : [])]);
+      ['io_parent_request_address', T.varbinary(8)], ...(modern ? ([['io_handle_path', T.nvarchar(256)]] as [string, SqlType][]) : [])]);
   },
   rows: (c) => {
     const m = c.model;
@@ -127,7 +127,7 @@ const XTP_COUNTERS = ['total_count', 'read_only_count', 'total_aborts', 'user_ab
 const xtpTransactionStats: SystemView = {
   name: 'sys.dm_xtp_transaction_stats',
   scope: 'server',
-  columns: () => cols(XTP_COUNTERS.map((n) => [n, T.bigint] as [string, any])),
+  columns: () => cols(XTP_COUNTERS.map((n) => [n, T.bigint] as [string, SqlType])),
   rows: (c) => {
     const m = c.model;
     const v: Record<string, number> = Object.fromEntries(XTP_COUNTERS.map((n) => [n, 0]));

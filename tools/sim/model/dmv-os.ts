@@ -45,7 +45,7 @@ function schedulerRows(c: QueryContext): { id: number; cpu: number; node: number
     const count = node === 0 ? 1 + logWriterCount(c) : 1;
     for (let k = 0; k < count; k++) out.push({ id: id++, cpu: node === 0 ? 0 : first, node, online: true, status: 'HIDDEN ONLINE' });
   }
-  out.push({ id: id++, cpu: 0, node: 64, online: true, status: 'VISIBLE ONLINE (DAC)' });
+  out.push({ id, cpu: 0, node: 64, online: true, status: 'VISIBLE ONLINE (DAC)' });
   return out;
 }
 

@@ -2,7 +2,7 @@
 // (what the engine sends) -> (file id, batch index), and each file id has one handler per batch, registered in
 // handlers/. A unit test checks every batch has one, so a changed sql/ file fails the tests until the simulator
 // follows.
-import { listSqlFiles, loadSqlFile, normaliseSql } from '../../../src/engine/sqlFiles';
+import { listSqlFiles, loadSqlFile, normaliseSql } from '../../../src/db/sqlFiles';
 import type { ResponseItem, SessionContext, Value } from '../tds/contract';
 import type { SimModel } from './instance';
 import type { QueryContext } from './types';

@@ -17,7 +17,7 @@ function workloadProc(table: string, kind: Kind, profile: (db: Database, call: P
     const db = call.db;
     if (!call.model.findObject(db, table)) throwUser(208, `Invalid object name '${table}'.`);
     const prof = profile(db, call);
-    let rows: number | null = null;
+    let rows: number | null;
     let durationMs: number | null = null;
     const opsPerStep = String(p('@mode') ?? 'push') === 'push-pop' ? 2 : 1;
     if (kind === 'loop' || kind === 'ring-loop') {

@@ -4,12 +4,13 @@ import { SqlError, serverStateDenied } from '../errors';
 import { serverProperty, versionBanner } from '../select';
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
+import type { Permission } from '../instance';
 import { resultSet, select, statements } from './util';
 
 const identity: BatchHandler = (c) => {
   const m = c.model;
   const p = (x: string) => serverProperty(c, x).v;
-  const has = (perm: any) => (m.hasPermission(c.session.login, perm) ? 1 : 0);
+  const has = (perm: Permission) => (m.hasPermission(c.session.login, perm) ? 1 : 0);
   return [resultSet(cols([['server_name', T.nvarchar(256)], ['machine_name', T.nvarchar(256)], ['product_version', T.nvarchar(64)],
     ['major_version', T.int], ['edition', T.nvarchar(256)], ['engine_edition', T.int], ['is_xtp_supported', T.int],
     ['default_data_path', T.nvarchar(4000)], ['version_banner', T.nvarchar(4000)], ['session_id', T.smallint], ['login_name', T.nvarchar(128)],

@@ -1,0 +1,101 @@
+// The run commands of spinlab (run, run --preset, rerun), apart from the program's wiring in main.ts so that
+// `spinlab demo` can call them without importing main.
+import * as path from 'node:path';
+import { resolveParams } from '../shared/params';
+import { loadSettingsFrom } from '../engine/runSettings';
+import { getScenario } from '../engine/scenarios';
+import { runExperiment, type ExperimentProgress } from '../engine/experiment';
+import { resultsReport } from '../engine/report';
+import { presetRequest, runPreset } from '../engine/presetRun';
+import { presetReport } from '../engine/presetReport';
+import { getPreset } from '../engine/presets';
+import { targetFromArgs, UsageError } from './commands';
+import { Progress } from './progress';
+import { writeNotebookFile } from '../engine/notebook/export';
+import { readNotebookFile } from '../engine/notebook/read';
+import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
+
+export interface RunArgs {
+  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
+  mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
+  out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
+}
+
+export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
+  const target = targetFromArgs(o.connection);
+  const scenario = getScenario(o.scenario);
+  const parameters = resolveParams(scenario.parameters, { set: o.set });
+  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  try {
+    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
+      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
+      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
+      outDir, title: o.title, question: o.question, deploy: o.deploy,
+    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    bar.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } finally {
+    bar.done();
+  }
+}
+
+export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
+  if (o.delayedDurability || o.affinity) {
+    throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
+  }
+  const req = presetRequest({ presetId: o.preset!, set: o.set, mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
+  const target = targetFromArgs(o.connection);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
+  let bar: Progress | null = null;
+  try {
+    const { experiment, file } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
+      (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
+      (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
+    (bar as Progress | null)?.done();
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    return experiment.status === 'completed' ? EXIT.ok : experiment.status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  } finally {
+    (bar as Progress | null)?.done();
+  }
+}
+
+export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const { record } = readNotebookFile(file);
+  const original = record.experiments[0];
+  const target = targetFromArgs(o.connection);
+  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
+  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
+    .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+  const all = appendToNotebook(file, experiment);
+  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id)) : resultsReport(experiment, getScenario(experiment.scenario.id).unit);
+  out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
+  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+}
+
+/** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
+async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) { err('\nCancelling: stopping sessions and restoring settings (Ctrl+C again to quit at once)...\n'); ac.abort(); }
+    else process.exit(EXIT.cancelled);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await task(ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

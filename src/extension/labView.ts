@@ -1,0 +1,87 @@
+// The Activity Bar view and the status bar item: thin adapters over src/host/labTree.ts (which decides what they
+// show) and the commands their items run. The data is the panel's controller state; with no panel, nothing is
+// connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits.
+import * as vscode from 'vscode';
+import { buildLabTree, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
+import { LabPanel, type PanelDeps } from './panel';
+
+export const HOME_VIEW = 'spinlab.home';
+
+class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
+  private readonly emitter = new vscode.EventEmitter<LabTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly log: PanelDeps['log']) {}
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(n: LabTreeNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(n.label, n.children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    item.id = n.id;
+    item.description = n.description;
+    item.tooltip = n.tooltip;
+    item.accessibilityInformation = { label: n.ariaLabel };
+    item.iconPath = new vscode.ThemeIcon(n.icon, n.icon === 'warning' ? new vscode.ThemeColor('list.warningForeground') : undefined);
+    item.contextValue = n.contextValue;
+    if (n.command) item.command = { command: n.command.command, title: n.command.title, arguments: n.command.args };
+    return item;
+  }
+
+  getChildren(n?: LabTreeNode): LabTreeNode[] {
+    if (n) return n.children ?? [];
+    let journals: ReturnType<typeof localJournals> = [];
+    try {
+      journals = localJournals();
+    } catch (err) {
+      this.log.warn(`could not read the restore journals: ${(err as Error).message}`);
+    }
+    return buildLabTree({ state: LabPanel.current?.controller.state ?? null, journals });
+  }
+}
+
+export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
+  const tree = new LabTreeProvider(deps.log);
+  const view = vscode.window.createTreeView(HOME_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  const status = vscode.window.createStatusBarItem('spinlab.run', vscode.StatusBarAlignment.Left, 100);
+  status.name = 'Spinlock Lab experiment';
+  status.command = 'spinlab.open';
+  const stop = vscode.window.createStatusBarItem('spinlab.stop', vscode.StatusBarAlignment.Left, 99);
+  stop.name = 'Stop Spinlock Lab experiment';
+  stop.text = '$(debug-stop) Stop';
+  stop.tooltip = 'Stop the running experiment: its sessions stop and the server settings are put back.';
+  stop.accessibilityInformation = { label: 'Stop the running Spinlock Lab experiment', role: 'button' };
+  stop.command = TREE_COMMANDS.stop;
+
+  const showStatus = () => {
+    const s = runStatus(LabPanel.current?.controller.state ?? null);
+    if (!s) {
+      status.hide();
+      stop.hide();
+      return;
+    }
+    status.text = s.text;
+    status.tooltip = s.tooltip;
+    status.accessibilityInformation = { label: s.ariaLabel, role: 'button' };
+    status.show();
+    stop.show();
+  };
+
+  const withPanel = <A extends unknown[]>(fn: (panel: LabPanel, ...args: A) => unknown) => (...args: A) => fn(LabPanel.show(deps), ...args);
+  return [
+    view, status, stop,
+    LabPanel.changed.event((kind) => {
+      if (kind === 'state') tree.refresh();
+      showStatus();
+    }),
+    vscode.commands.registerCommand('spinlab.refreshView', () => tree.refresh()),
+    vscode.commands.registerCommand(TREE_COMMANDS.connectProfile, withPanel((panel, id: unknown) => {
+      const profile = panel.controller.state.profiles.find((p) => p.id === id);
+      if (profile && panel.controller.state.connection.profileId !== profile.id) panel.controller.prefill(profile);
+    })),
+    vscode.commands.registerCommand(TREE_COMMANDS.openPreset, withPanel(() => undefined)),
+    vscode.commands.registerCommand(TREE_COMMANDS.openExperiment, withPanel((panel, id: unknown) =>
+      panel.controller.receive({ type: 'openExperiment', payload: { id } }))),
+  ];
+}

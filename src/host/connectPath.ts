@@ -1,0 +1,123 @@
+// Profiles and the connection: the form's saved servers, connecting (password from the form or SecretStorage, or a
+// token), disconnecting, and re-reading the server.
+import type { ConnectionProfile, PayloadOf, ToHostMap } from '../shared/protocol';
+import { passwordKey } from './ports';
+import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
+import { ServerConnection } from './serverView';
+import { UiFailure, toUiError } from './uiErrors';
+import { SELECTION_KEY, type LabSession } from './labSession';
+
+/** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
+export function prefill(s: LabSession, profile: ConnectionProfile): ConnectionProfile {
+  s.checkAlive();
+  const p = matchSavedProfile(s.state.profiles, profile);
+  s.state.draft = p;
+  s.state.connection.error = null;
+  s.postState();
+  return p;
+}
+
+export function pickProfile(s: LabSession, id: string | null): void {
+  s.state.draft = (id && s.state.profiles.find((p) => p.id === id)) || defaultProfile();
+  s.state.connection.error = null;
+  s.postState();
+}
+
+export async function saveProfile(s: LabSession, profile: ConnectionProfile): Promise<void> {
+  const withLabel = { ...profile, label: profile.label || profile.server };
+  const i = s.state.profiles.findIndex((p) => p.id === profile.id);
+  if (i >= 0) s.state.profiles[i] = withLabel;
+  else s.state.profiles.push(withLabel);
+  await s.ports.profiles.save(s.state.profiles);
+  s.state.draft = withLabel;
+  s.postState();
+}
+
+export async function deleteProfile(s: LabSession, id: string): Promise<void> {
+  s.state.profiles = s.state.profiles.filter((p) => p.id !== id);
+  await s.ports.profiles.save(s.state.profiles);
+  await s.ports.secrets.delete(passwordKey(id));
+  s.state.savedPasswords = s.state.savedPasswords.filter((p) => p !== id);
+  if (s.state.draft?.id === id) s.state.draft = defaultProfile();
+  s.postState();
+}
+
+/** Which saved profiles have a password in SecretStorage (the form shows "saved"). */
+export async function refreshSavedPasswords(s: LabSession): Promise<void> {
+  const have: string[] = [];
+  for (const p of s.state.profiles) if (await s.ports.secrets.get(passwordKey(p.id))) have.push(p.id);
+  s.state.savedPasswords = have;
+}
+
+/** Connects with a profile; a password given here is used and kept in SecretStorage only when savePassword. */
+export async function connect(s: LabSession, profile: ConnectionProfile, password: string | undefined, savePassword: boolean,
+  host: { accessToken?: string; fromHost?: boolean } = {}): Promise<void> {
+  s.checkAlive();
+  s.requireIdle('connecting');
+  const typed = password !== undefined && password !== '';
+  const key = passwordKey(profile.id);
+  await s.closeConnection();
+  s.state.draft = profile;
+  s.state.connection = { status: 'connecting', profileId: profile.id, error: null };
+  s.state.lastError = null;
+  s.postState();
+  const where = describeProfile(profile);
+  try {
+    const secret: ProfileSecret = {};
+    if (profile.authentication === 'entra') secret.accessToken = host.accessToken ?? await s.ports.getEntraToken();
+    else {
+      secret.password = typed ? password : await s.ports.secrets.get(key);
+      if (secret.password === undefined) {
+        throw new UiFailure({ message: `Enter the password for ${where}.`, fix: 'Type it in the form; tick "Save password" to keep it in the OS keychain.', action: 'connect' });
+      }
+    }
+    const target = profileToTarget(profile, secret);
+    s.ports.log.info(`connecting to ${where}`);
+    const conn = await ServerConnection.open(target, profile.labDatabase);
+    if (s.disposed) {
+      await conn.close();
+      return;
+    }
+    s.conn = conn;
+    s.deployed.clear();
+    await s.readServer();
+    s.state.connection = { status: 'connected', profileId: profile.id, error: null };
+    s.ports.log.info(`connected to ${conn.identity.serverName} (${conn.identity.versionBanner})${conn.identity.simulated ? ' [SIMULATOR]' : ''}`);
+  } catch (err) {
+    await s.closeConnection();
+    const ui = toUiError(err, { connecting: { action: `Connecting to ${where}`, login: profile.user || '(token)' } });
+    s.state.connection = { status: 'disconnected', profileId: profile.id, error: ui };
+    s.fail(ui);
+    return;
+  }
+  // Remember the profile (never the secret in it), and the password only when asked.
+  if (profile.authentication !== 'entra' && typed && !host.fromHost) {
+    if (savePassword) await s.ports.secrets.store(key, password!);
+    else await s.ports.secrets.delete(key);
+  }
+  const label = profile.label || profile.server;
+  const i = s.state.profiles.findIndex((p) => p.id === profile.id);
+  if (i >= 0) s.state.profiles[i] = { ...profile, label };
+  else s.state.profiles.push({ ...profile, label });
+  await s.ports.profiles.save(s.state.profiles);
+  await refreshSavedPasswords(s);
+  s.postState();
+}
+
+export async function disconnect(s: LabSession): Promise<void> {
+  s.requireIdle('disconnecting');
+  await s.closeConnection();
+  s.state.connection = { status: 'disconnected', profileId: s.state.connection.profileId, error: null };
+  s.postState();
+}
+
+export async function refreshServer(s: LabSession): Promise<void> {
+  s.requireConnection();
+  await s.busy('reading the server', () => s.readServer());
+  s.postState();
+}
+
+export function select(s: LabSession, p: PayloadOf<ToHostMap['select']>): Promise<void> {
+  s.state.selection = { scenarioId: p.scenarioId, parameters: p.parameters, run: p.run, knobs: p.knobs };
+  return s.ports.state.update(SELECTION_KEY, s.state.selection);
+}

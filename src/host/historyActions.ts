@@ -1,0 +1,57 @@
+// What the panel does with saved experiments: open one beside the live runs, reveal its folder, save it as a
+// notebook, export it, and run a notebook's experiment again (through the run or preset path) and add it to the notebook.
+import * as path from 'node:path';
+import { message, ToWebview } from '../shared/protocol';
+import { appendToNotebook } from '../engine/notebook/rerun';
+import { experimentDir, readExperiment } from './history';
+import { exportTo, notebookOriginal, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookActions';
+import { analysisForExperiment } from './presetPlans';
+import { runScenario } from './runPath';
+import { runPresetNow } from './presetPath';
+import { UiFailure } from './uiErrors';
+import type { LabSession } from './labSession';
+
+export function openExperiment(s: LabSession, id: string): void {
+  const experiment = readExperiment(s.ports.settings().resultsFolder, id);
+  s.ports.post(message(ToWebview.experiment, { experiment, preset: analysisForExperiment(experiment) }));
+}
+
+export async function revealExperiment(s: LabSession, id: string): Promise<void> {
+  const dir = experimentDir(s.ports.settings().resultsFolder, id);
+  if (!dir) throw new UiFailure({ message: `"${id}" is not an experiment of this folder.` });
+  await s.ports.revealPath(path.join(dir, 'experiment.json'));
+}
+
+export async function saveNotebook(s: LabSession, id: string): Promise<void> {
+  const file = await saveAsNotebook(s.ports, readExperiment(s.ports.settings().resultsFolder, id));
+  if (!file) return;
+  s.toast(`Saved ${path.basename(file)}`);
+  await s.ports.openFile(file);
+}
+
+export async function exportExperiment(s: LabSession, id: string, kind: 'csv' | 'tsql'): Promise<void> {
+  const dir = await exportTo(s.ports, readExperiment(s.ports.settings().resultsFolder, id), kind);
+  if (!dir) return;
+  s.toast(`Exported to ${dir}`);
+  await s.ports.revealPath(dir);
+}
+
+/**
+ * "Run this experiment again": the notebook's original experiment, repeated on the connected server through the same
+ * confirmed, cancellable run as the Run button; the new experiment is then added to the notebook beside the others.
+ */
+export async function rerunNotebook(s: LabSession, file: string): Promise<void> {
+  const original = notebookOriginal(file);
+  if (!s.conn) {
+    throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
+  }
+  const preset = rerunPresetArgs(original);
+  const result = preset
+    ? await runPresetNow(s, preset.presetId, preset.settings, preset.load, preset.title)
+    : await runScenario(s, rerunPayload(original));
+  if (!result) return;
+  const all = appendToNotebook(file, result.experiment);
+  s.ports.log.info(`added ${result.experiment.id} to ${file} (${all.length} experiments)`);
+  s.toast(`Added the re-run to ${path.basename(file)} (${all.length} experiments)`);
+  await s.ports.openFile(file);
+}

@@ -1,0 +1,166 @@
+// What the panel's handlers share: the PanelState the webview renders, the connection, the running experiment, and the
+// small rules every handler follows (post the state, turn failures into lastError, refuse work while busy or closed).
+// LabController wires messages to the handlers in connectPath, serverActions, runPath, presetPath and historyActions.
+import { defaultStateDir } from '../engine/journal';
+import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
+import type { HostPorts } from './ports';
+import { defaultProfile } from './profiles';
+import { presetSummaries, defaultPlanViews } from './presetPlans';
+import { listHistory } from './history';
+import { ServerConnection, summariseJournal } from './serverView';
+import { UiFailure, toUiError } from './uiErrors';
+import { restoreSelection, scenarioSummaries } from './defaults';
+
+export interface LabControllerOptions {
+  host: PanelState['host'];
+  /** The restore journal folder; default the CLI's (~/.spinlab or SPINLAB_STATE_DIR), so either can restore. */
+  stateDir?: string;
+}
+
+export const SELECTION_KEY = 'spinlab.selection';
+
+export class LabSession {
+  readonly state: PanelState;
+  readonly stateDir: string;
+  conn: ServerConnection | null = null;
+  /** Scenarios this panel deployed on the connected server, with the parameters they were deployed with. */
+  readonly deployed = new Map<string, string>();
+  running: { ac: AbortController; done: Promise<void> } | null = null;
+  /** Aborts deploys and connects in flight when the panel closes. */
+  readonly lifetime = new AbortController();
+  disposing: Promise<void> | null = null;
+
+  constructor(readonly ports: HostPorts, opts: LabControllerOptions) {
+    this.stateDir = opts.stateDir ?? defaultStateDir();
+    this.state = {
+      host: opts.host,
+      profiles: ports.profiles.load(),
+      savedPasswords: [],
+      draft: null,
+      connection: { status: 'disconnected', profileId: null, error: null },
+      server: null,
+      journal: null,
+      scenarios: scenarioSummaries(),
+      selection: restoreSelection(ports.state.get(SELECTION_KEY)),
+      busy: null,
+      lastError: null,
+      active: null,
+      history: [],
+      presets: presetSummaries(),
+      presetPlans: [],
+    };
+    this.state.draft = this.state.profiles[0] ?? defaultProfile();
+  }
+
+  get disposed(): boolean {
+    return this.disposing !== null;
+  }
+
+  /** Runs an operation; any failure becomes lastError (and a log line), never an exception. */
+  async guard(fn: () => Promise<void> | void): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.fail(toUiError(err));
+    }
+  }
+
+  fail(ui: UiError): void {
+    this.state.lastError = ui;
+    this.state.busy = null;
+    this.ports.log.error(`${ui.message}${ui.fix ? ` (fix: ${ui.fix})` : ''}`);
+    this.postState();
+  }
+
+  /**
+   * Sends the state. The active experiment's ticks go only in a full snapshot (the webview asked with `ready` after
+   * loading); otherwise the webview already has them from `tick` messages, and an hour of ticks is megabytes.
+   */
+  postState(full = false): void {
+    if (this.disposed) return;
+    const active = this.state.active;
+    const state = full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
+    this.ports.post(message(ToWebview.state, { state }));
+  }
+
+  toast(text: string): void {
+    if (!this.disposed) this.ports.post(message(ToWebview.toast, { message: text }));
+  }
+
+  checkAlive(): void {
+    if (this.disposed) throw new UiFailure({ message: 'The Spinlock Lab panel was closed.', fix: 'Open it again.' });
+  }
+
+  requireConnection(): ServerConnection {
+    this.checkAlive();
+    if (!this.conn || this.state.connection.status !== 'connected') {
+      throw new UiFailure({ message: 'Not connected to a server.', fix: 'Connect first.', action: 'connect' });
+    }
+    return this.conn;
+  }
+
+  requireIdle(what: string): void {
+    if (this.running) throw new UiFailure({ message: `An experiment is running: ${what} waits until it ends.`, fix: 'Stop the experiment first, or wait for it to finish.' });
+    if (this.state.busy) throw new UiFailure({ message: `Spinlock Lab is busy (${this.state.busy}).`, fix: 'Wait for it to finish, then try again.' });
+  }
+
+  async busy<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    this.state.busy = what;
+    this.state.lastError = null;
+    this.postState();
+    try {
+      return await fn();
+    } finally {
+      this.state.busy = null;
+    }
+  }
+
+  async closeConnection(): Promise<void> {
+    const c = this.conn;
+    this.conn = null;
+    this.state.server = null;
+    this.state.journal = null;
+    this.state.history = [];
+    this.state.presetPlans = [];
+    if (c) await c.close();
+  }
+
+  /** Reads identity, topology, knobs, the lab database, the journal and the history into the state. */
+  async readServer(): Promise<void> {
+    const conn = this.conn!;
+    const facts = await conn.read();
+    this.state.server = facts;
+    this.state.presetPlans = defaultPlanViews(this.facts()!);
+    this.readJournalAndHistory();
+  }
+
+  /** The connected server as the run requests and preset plans need it. */
+  facts() {
+    const conn = this.conn;
+    const server = this.state.server;
+    if (!conn || !server) return null;
+    return { identity: conn.identity, topology: server.topology, knobs: server.knobs, labDatabase: conn.labDatabase };
+  }
+
+  readJournalAndHistory(): void {
+    const conn = this.conn;
+    if (!conn) return;
+    try {
+      const j = conn.journal(this.stateDir);
+      this.state.journal = j ? summariseJournal(j) : null;
+    } catch (err) {
+      this.state.journal = null;
+      this.fail({ message: (err as Error).message, fix: 'Restore the settings it lists by hand, then delete the file.' });
+    }
+    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: conn.identity.serverName }, (l) => this.ports.log.warn(l));
+  }
+
+  async refreshKnobs(): Promise<void> {
+    const conn = this.conn;
+    if (!conn || !this.state.server) return;
+    const { knobs, labExists, deployed } = await conn.readKnobs();
+    this.state.server.knobs = knobs;
+    this.state.server.labExists = labExists;
+    this.state.server.deployed = deployed;
+  }
+}

@@ -1,0 +1,172 @@
+// Spinlock Lab's home in the Activity Bar, as plain data: the tree (an unrestored journal at the top, the saved
+// connections, the presets, this server's experiments) and the status bar item of a running experiment, both pure
+// functions of the panel's state. src/extension/labView.ts only turns them into vscode TreeItems and a StatusBarItem.
+import { defaultStateDir, listJournals } from '../engine/journal';
+import { processGone } from '../engine/knobs';
+import { getPost } from '../shared/posts';
+import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
+import { summariseJournal } from './serverView';
+
+/** Commands the nodes run (contributed in package.json). */
+export const TREE_COMMANDS = {
+  open: 'spinlab.open',
+  restore: 'spinlab.restore',
+  connectProfile: 'spinlab.connectProfile',
+  openPreset: 'spinlab.openPreset',
+  openExperiment: 'spinlab.openExperiment',
+  stop: 'spinlab.stop',
+} as const;
+
+export interface LabTreeNode {
+  /** Stable across refreshes, so the tree keeps expansion and focus. */
+  id: string;
+  label: string;
+  description?: string;
+  tooltip: string;
+  /** What a screen reader says: the label with what the description and icon show. */
+  ariaLabel: string;
+  /** A codicon name. */
+  icon: string;
+  /** For menus: 'journal', 'connection', 'preset', 'experiment', 'group'. */
+  contextValue: string;
+  command?: { command: string; title: string; args: unknown[] };
+  children?: LabTreeNode[];
+}
+
+export interface LabTreeInput {
+  /** The panel's state, or null when the panel is closed (then nothing is connected). */
+  state: PanelState | null;
+  /** Unrestored journals on this machine, for when no server is connected. */
+  journals: JournalSummary[];
+}
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+}
+
+function journalNode(j: JournalSummary, connected: boolean): LabTreeNode {
+  const changes = j.changes.join(' and ');
+  return {
+    id: `journal:${j.serverAddress}`,
+    label: `Unrestored settings on ${j.serverAddress}`,
+    description: 'Restore',
+    tooltip: `An experiment (process ${j.pid}, ${when(j.createdAt)}) changed ${changes} and did not put it back. Restore puts back: ${j.original}.`
+      + (connected ? '' : ' Connect to the server first.'),
+    ariaLabel: `Warning: unrestored ${changes} on ${j.serverAddress}. Restore puts back ${j.original}.`,
+    icon: 'warning',
+    contextValue: 'journal',
+    command: { command: TREE_COMMANDS.restore, title: 'Restore', args: [] },
+  };
+}
+
+function connectionNodes(state: PanelState): LabTreeNode[] {
+  return state.profiles.map((p) => {
+    const current = state.connection.profileId === p.id ? state.connection.status : null;
+    const where = `${p.server}${p.instanceName ? `\\${p.instanceName}` : ''}${p.port ? `,${p.port}` : ''}`;
+    const status = current === 'connected' ? 'connected' : current === 'connecting' ? 'connecting' : '';
+    return {
+      id: `connection:${p.id}`,
+      label: p.label || p.server,
+      description: status || where,
+      tooltip: `${where}, ${p.authentication === 'sql' ? `SQL login ${p.user}` : p.authentication === 'entra' ? 'Microsoft Entra ID' : `Windows ${p.domain ? `${p.domain}\\` : ''}${p.user}`}; lab database ${p.labDatabase}.`
+        + (status === 'connected' ? ' Connected.' : ' Opens it in the panel\'s connection form.'),
+      ariaLabel: `Connection ${p.label || p.server}, ${where}${status ? `, ${status}` : ''}`,
+      icon: status === 'connected' ? 'vm-active' : 'vm-outline',
+      contextValue: status === 'connected' ? 'connection.connected' : 'connection',
+      command: { command: TREE_COMMANDS.connectProfile, title: 'Open in the connection form', args: [p.id] },
+    };
+  });
+}
+
+function presetNode(p: PresetSummary): LabTreeNode {
+  const post = getPost(p.post);
+  return {
+    id: `preset:${p.id}`,
+    label: p.name,
+    description: p.id,
+    tooltip: `${p.question}\nReproduces ${post.author}, “${post.title}”.`,
+    ariaLabel: `Preset ${p.name}: ${p.question} From ${post.author}, ${post.title}.`,
+    icon: 'beaker',
+    contextValue: 'preset',
+    command: { command: TREE_COMMANDS.openPreset, title: 'Open the preset in the panel', args: [p.id] },
+  };
+}
+
+function experimentNode(e: ExperimentSummary): LabTreeNode {
+  const threads = e.threads.join(', ');
+  return {
+    id: `experiment:${e.id}`,
+    label: e.title,
+    description: `${when(e.createdAt)} · ${e.status}`,
+    tooltip: `${e.title}\n${e.serverName}, ${e.scenarioId}${e.presetId ? ` (preset ${e.presetId})` : ''}, threads ${threads}; ${e.status}${e.simulated ? '; simulated' : ''}. Opens in the panel.`,
+    ariaLabel: `Experiment ${e.title}, ${e.status}, ${when(e.createdAt)}, threads ${threads}${e.simulated ? ', simulated' : ''}`,
+    icon: e.status === 'completed' ? 'graph-line' : e.status === 'cancelled' ? 'circle-slash' : 'error',
+    contextValue: 'experiment',
+    command: { command: TREE_COMMANDS.openExperiment, title: 'Open in the panel', args: [e.id] },
+  };
+}
+
+function group(id: string, label: string, icon: string, children: LabTreeNode[], empty: string): LabTreeNode {
+  return {
+    id: `group:${id}`,
+    label,
+    description: children.length ? String(children.length) : empty,
+    tooltip: children.length ? `${label}: ${children.length}` : `${label}: ${empty}`,
+    ariaLabel: `${label}, ${children.length ? `${children.length} item${children.length === 1 ? '' : 's'}` : empty}`,
+    icon,
+    contextValue: 'group',
+    children,
+  };
+}
+
+/**
+ * The tree's roots. Empty when nothing is connected and no journal waits (VS Code then shows the welcome view with
+ * its Connect button); otherwise the journal first, then connections, presets and this server's experiments.
+ */
+export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
+  const { state } = input;
+  const connected = state?.connection.status === 'connected';
+  // Connected: the controller's own view of this server's journal (the journal of its running experiment is not one).
+  const journals = connected ? (state?.journal ? [state.journal] : []) : input.journals;
+  if (!connected && journals.length === 0) return [];
+  const roots: LabTreeNode[] = journals.map((j) => journalNode(j, connected));
+  roots.push(group('connections', 'Connections', 'plug', state ? connectionNodes(state) : [], 'none saved'));
+  roots.push(group('presets', 'Presets', 'beaker', (state?.presets ?? []).map(presetNode), 'none'));
+  if (connected && state) {
+    const name = state.server?.identity.serverName ?? 'this server';
+    roots.push(group('experiments', `Experiments on ${name}`, 'history', state.history.map(experimentNode), 'none yet'));
+  }
+  return roots;
+}
+
+/**
+ * Unrestored journals in the restore journal folder (the CLI's too), for the tree when no server is connected. A
+ * journal whose process still runs belongs to an experiment in progress (a CLI run, say), not to one left behind.
+ */
+export function localJournals(stateDir = defaultStateDir()): JournalSummary[] {
+  return listJournals(stateDir).filter((j) => processGone(j.pid)).map(summariseJournal);
+}
+
+export interface RunStatusView {
+  /** Status bar text with a codicon. */
+  text: string;
+  tooltip: string;
+  ariaLabel: string;
+}
+
+/** The status bar item while an experiment runs, or null when none does. */
+export function runStatus(state: PanelState | null): RunStatusView | null {
+  const a = state?.active;
+  if (!a || (a.status !== 'starting' && a.status !== 'running')) return null;
+  const done = a.runs.filter((r) => r.status !== 'running').length;
+  const current = a.runs.find((r) => r.status === 'running');
+  const seconds = current?.ticks.length ? Math.round(current.ticks[current.ticks.length - 1].t / 1000) : 0;
+  const what = a.preset ? `preset ${a.preset.id}` : a.scenarioId;
+  const progress = a.status === 'starting' ? a.message : `${a.message}${current ? `, ${seconds} s` : ''}`;
+  return {
+    text: `$(pulse) ${what}: ${progress}`,
+    tooltip: `Spinlock Lab is running ${a.title}${a.simulated ? ' (simulator)' : ''}: ${progress}; ${done} run${done === 1 ? '' : 's'} finished. Click to show the panel.`,
+    ariaLabel: `Spinlock Lab experiment running: ${what}, ${progress}. Press to show the panel.`,
+  };
+}

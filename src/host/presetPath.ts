@@ -1,0 +1,58 @@
+// The preset path: a preset planned for the connected server (the plan shown as settings are typed), then run as one
+// experiment of several arms through the same checks, confirmation and active-run bookkeeping as a run (runPath.ts).
+import type { PayloadOf, ToHostMap } from '../shared/protocol';
+import type { ParamValue } from '../shared/experiment';
+import type { ExperimentResult } from '../engine/experiment';
+import { runPreset } from '../engine/presetRun';
+import { executeJob } from './experimentRun';
+import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from './presetPlans';
+import { checkJournal, confirmChanges, runActive } from './runPath';
+import type { LabSession } from './labSession';
+
+/** Plans a preset for this server with the settings as typed; the plan (or its problems) replaces its entry. */
+export function previewPreset(s: LabSession, p: PayloadOf<ToHostMap['previewPreset']>): void {
+  const facts = s.facts();
+  if (!facts) return;
+  const view = presetPlanView(p.presetId, p.settings, p.load, facts);
+  const i = s.state.presetPlans.findIndex((x) => x.presetId === p.presetId);
+  if (i >= 0) s.state.presetPlans[i] = view;
+  else s.state.presetPlans.push(view);
+  s.postState();
+}
+
+/**
+ * A preset as one experiment of several arms, through the same path as a run: the journal check, the confirmation
+ * naming every server-wide change of every arm, cancellable progress, live ticks with the arm, knobs restored by the
+ * engine, saved to the history.
+ */
+export async function runPresetNow(s: LabSession, presetId: string, settings: Record<string, ParamValue>, load = blankLoad(), title?: string): Promise<ExperimentResult | null> {
+  const conn = s.requireConnection();
+  s.requireIdle('another run');
+  await checkJournal(s);
+  const facts = s.facts()!;
+  const { req, plan, changes } = buildPresetRun(presetId, settings, load, facts);
+  if (!(await confirmChanges(s, conn, changes))) return null;
+  for (const c of changes) s.ports.log.info(`will change ${c}`);
+  for (const n of plan.notes) s.ports.log.info(`preset ${presetId}: ${n}`);
+  const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0);
+  const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
+  const outcome = await runActive(s, (hooks) => executeJob({
+    conn,
+    idBase: req.preset.id,
+    scenarioId: plan.arms[0].scenarioId,
+    title: name,
+    runCount,
+    describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')})`,
+    resultsFolder: s.ports.settings().resultsFolder,
+    prepare: (view) => { view.preset = analysisInfo(req.preset, plan); },
+    start: ({ id, outDir }, signal, progress) => runPreset(req, { target: conn.target, labDatabase: conn.labDatabase, outDir, title: name, stateDir: s.stateDir, id },
+      signal, progress, (actual) => {
+        // The engine plans again from the server it reads: show that plan (the same unless the server changed).
+        const view = s.state.active;
+        if (view && view.experimentId === id) view.preset = analysisInfo(req.preset, actual);
+      }),
+  }, hooks));
+  // Every scenario the arms deployed is now in the lab database with the parameters of the last arm that used it.
+  if (outcome.result) for (const a of plan.arms) s.deployed.set(a.scenarioId, JSON.stringify(a.parameters));
+  return outcome.result;
+}

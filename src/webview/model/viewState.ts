@@ -1,0 +1,50 @@
+// The panel's view choices (kept in the webview's own state across reloads) and the run references the views list.
+import type { RunRecord, Tick } from '../../shared/experiment';
+import type { RunData } from './liveRuns';
+import { DEFAULT_TOGGLES, type ChartToggles } from './metrics';
+import type { SortState } from './results';
+
+/** View choices only (the host owns everything else): kept in the webview's own state across reloads. */
+export interface ViewState {
+  open: Record<string, boolean>;
+  toggles: ChartToggles;
+  sort: SortState | null;
+  /** Comparison picks: "<experiment key>#<run index>". */
+  compareA: string | null;
+  compareB: string | null;
+  /** Experiments overlaid on the scaling chart (ids), besides the active one. */
+  scaling: string[];
+  /** Which experiment the results table shows: 'active' or an opened experiment's id. */
+  results: string;
+  /** Which experiment the analysis views (A/B, doing the math, WRITELOG) show: 'active' or an opened one's id. */
+  analysis: string;
+  /** The preset picked in the Presets section. */
+  preset: string | null;
+}
+
+export const DEFAULT_VIEW: ViewState = {
+  open: { connection: true, server: true, presets: true, scenario: true, knobs: true, run: true, charts: true, results: true, analysis: true, history: true, compare: true, scaling: true },
+  toggles: DEFAULT_TOGGLES,
+  sort: null,
+  compareA: null,
+  compareB: null,
+  scaling: [],
+  results: 'active',
+  analysis: 'active',
+  preset: null,
+};
+
+export const ACTIVE = 'active';
+
+/** A run from any experiment the panel has: the active one or one opened from the history. */
+export interface RunRef {
+  key: string;
+  experimentKey: string;
+  experimentTitle: string;
+  index: number;
+  threads: number;
+  status: string;
+  ticks: readonly Tick[];
+  record: RunRecord | null;
+  run: RunData | null;
+}

@@ -1,0 +1,45 @@
+// What a view may read and do, handed to every view as a parameter: the views depend on this contract and the model,
+// never on App (app.ts imports the views to render them, so an import back would be a circle).
+import type { Experiment } from '../../shared/experiment';
+import type { PanelState, PayloadOf, ToHostMap } from '../../shared/protocol';
+import type { ShownExperiment } from '../model/armViews';
+import type { ConnDraft, FormCheck, FormState } from '../model/form';
+import type { LiveRuns } from '../model/liveRuns';
+import type { PresetFormState } from '../model/presetForm';
+import type { RunRef, ViewState } from '../model/viewState';
+import type { CompareChart, ScalingChart } from './analysisCharts';
+import type { LiveChartsView } from './liveCharts';
+
+export interface ViewContext {
+  readonly state: PanelState | null;
+  readonly form: FormState | null;
+  readonly conn: ConnDraft;
+  readonly view: ViewState;
+  readonly presetForm: PresetFormState | null;
+  readonly live: LiveRuns;
+  readonly experiments: ReadonlyMap<string, Experiment>;
+  readonly toast: string | null;
+  /** What the user asked for last, to tell a deploy error from others. */
+  lastAction: 'deploy' | 'run' | 'connect' | null;
+  connErrors: Record<string, string>;
+  readonly charts: LiveChartsView;
+  readonly scalingChart: ScalingChart;
+  readonly compareChart: CompareChart;
+  readonly abChart: CompareChart;
+
+  /** Sends an intent to the host. */
+  post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;
+  check(): FormCheck | null;
+  /** Applies a form edit, re-renders, and remembers it on the host after a pause in typing. */
+  editForm(change: (f: FormState) => void): void;
+  flushSelect(): void;
+  editConn(change: (d: ConnDraft) => void): void;
+  setView(patch: Partial<ViewState>): void;
+  editPreset(change: (f: PresetFormState) => void): void;
+  pickPreset(id: string): void;
+  requestRender(): void;
+  /** The live experiment, or one opened from the history, as the analysis views read it. */
+  shownExperiment(): ShownExperiment | null;
+  /** Every run the panel has, active experiment first. */
+  allRuns(): RunRef[];
+}

@@ -1,0 +1,97 @@
+// The Activity Bar home as plain data (src/host/labTree.ts): what the tree shows connected and not, the journal at the
+// top with Restore, each item's command and its screen-reader label; the status bar item only while a run goes.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildLabTree, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../../../src/host/labTree';
+import { writeJournal } from '../../../src/engine/journal';
+import type { JournalSummary } from '../../../src/shared/protocol';
+import { connectedState, disconnectedState, experiment, summaryOf, tick } from '../../helpers/builders';
+import { tmpDir } from './fakePorts';
+
+const JOURNAL: JournalSummary = { serverAddress: 'lab1.contoso.local', changes: ['affinity'], createdAt: '2026-11-20T10:00:00.000Z', pid: 4242, original: 'CPU affinity AUTO' };
+
+const all = (nodes: LabTreeNode[]): LabTreeNode[] => nodes.flatMap((n) => [n, ...all(n.children ?? [])]);
+const labels = (nodes: LabTreeNode[]) => nodes.map((n) => n.label);
+
+it('nothing connected and no journal: an empty tree, so VS Code shows the welcome view', () => {
+  assert.deepEqual(buildLabTree({ state: null, journals: [] }), []);
+  assert.deepEqual(buildLabTree({ state: disconnectedState(), journals: [] }), []);
+});
+
+it('connected: connections, presets and this server\'s experiments, each item opening what it names', () => {
+  const e = experiment('exp-1', [1, 2], { title: 'disk-insert sweep' });
+  const state = connectedState({ history: [summaryOf(e)] });
+  const roots = buildLabTree({ state, journals: [] });
+  assert.deepEqual(labels(roots), ['Connections', 'Presets', `Experiments on ${state.server!.identity.serverName}`]);
+  const [conns, presets, exps] = roots;
+  assert.deepEqual(labels(conns.children!), ['Lab box', 'Simulator']);
+  const sim = conns.children![1];
+  assert.equal(sim.description, 'connected');
+  assert.equal(sim.contextValue, 'connection.connected');
+  assert.deepEqual(sim.command, { command: TREE_COMMANDS.connectProfile, title: 'Open in the connection form', args: ['sim'] });
+  assert.equal(conns.children![0].description, 'lab1.contoso.local');
+  assert.equal(presets.children!.length, 5);
+  const wl = presets.children!.find((n) => n.id === 'preset:writelog')!;
+  assert.match(wl.tooltip, /Reproduces Chris Adkin, “WRITELOG At Scale: Going Beyond "You need faster disks"”/);
+  assert.equal(exps.children!.length, 1);
+  assert.deepEqual(exps.children![0].command, { command: TREE_COMMANDS.openExperiment, title: 'Open in the panel', args: ['exp-1'] });
+  assert.equal(exps.children![0].label, 'disk-insert sweep');
+});
+
+it('every item has a tooltip and a screen-reader label that says what it is', () => {
+  const state = connectedState({ history: [summaryOf(experiment('exp-1', [1]))], journal: JOURNAL });
+  for (const n of all(buildLabTree({ state, journals: [] }))) {
+    assert.ok(n.tooltip.length > 0, `${n.id} tooltip`);
+    assert.ok(n.ariaLabel.length > n.label.length || n.ariaLabel.includes(n.label), `${n.id} aria label: ${n.ariaLabel}`);
+    assert.ok(n.icon, `${n.id} icon`);
+  }
+});
+
+it('an unrestored journal comes first with Restore, connected or not', () => {
+  const connected = buildLabTree({ state: connectedState({ journal: JOURNAL }), journals: [] });
+  assert.equal(connected[0].contextValue, 'journal');
+  assert.equal(connected[0].description, 'Restore');
+  assert.deepEqual(connected[0].command, { command: TREE_COMMANDS.restore, title: 'Restore', args: [] });
+  assert.match(connected[0].ariaLabel, /unrestored affinity on lab1\.contoso\.local/);
+  // Not connected: a journal found on this machine keeps the tree (and its Restore) in view, and says to connect.
+  const cold = buildLabTree({ state: null, journals: [JOURNAL] });
+  assert.deepEqual(cold.map((n) => n.contextValue), ['journal', 'group', 'group']);
+  assert.match(cold[0].tooltip, /Connect to the server first/);
+  assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), 'no server: no server\'s experiments');
+  // Connected without a journal for this server: a journal file on disk (the running experiment's own) is not shown.
+  assert.deepEqual(buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue), ['group', 'group', 'group']);
+});
+
+it('the journals on this machine are read from the restore journal folder; one of a process still running is not left behind', () => {
+  const dir = tmpDir('labtree');
+  assert.deepEqual(localJournals(dir), []);
+  const journal = (serverKey: string, serverAddress: string, pid: number) => writeJournal(dir, {
+    version: 1, serverKey, serverAddress, serverName: serverAddress.toUpperCase(), labDatabase: 'SpinlockLab', createdAt: '2026-11-20T10:00:00.000Z', pid,
+    original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1] } }, changes: ['delayedDurability'],
+  } as Parameters<typeof writeJournal>[1]);
+  journal('k', 'lab9', 4_194_304 + 4242); // above Linux's largest pid: that process is gone
+  journal('live', 'lab-running', process.pid); // an experiment in progress in this very process
+  const j = localJournals(dir);
+  assert.equal(j.length, 1);
+  assert.equal(j[0].serverAddress, 'lab9');
+  assert.deepEqual(j[0].changes, ['delayedDurability']);
+  assert.ok(fs.existsSync(path.join(dir, 'journal')));
+});
+
+it('the status bar item shows what runs and how far, only while it runs', () => {
+  assert.equal(runStatus(null), null);
+  assert.equal(runStatus(connectedState()), null);
+  const active = {
+    experimentId: 'e1', title: 'disk-insert 1, 2', scenarioId: 'disk-insert', simulated: true, status: 'running' as const, message: 'run 2 of 2: 2 threads', events: [],
+    runs: [
+      { index: 0, threads: 1, status: 'completed' as const, ticks: [] },
+      { index: 1, threads: 2, status: 'running' as const, ticks: [tick(0), { ...tick(1), t: 3000 }] },
+    ],
+  };
+  const s = runStatus(connectedState({ active }))!;
+  assert.equal(s.text, '$(pulse) disk-insert: run 2 of 2: 2 threads, 3 s');
+  assert.match(s.tooltip, /running disk-insert 1, 2 \(simulator\): run 2 of 2: 2 threads, 3 s; 1 run finished\. Click to show the panel\./);
+  assert.match(s.ariaLabel, /experiment running: disk-insert, run 2 of 2/);
+  assert.equal(runStatus(connectedState({ active: { ...active, status: 'completed' } })), null, 'gone when the experiment ends');
+});
