@@ -1,9 +1,17 @@
 // What a failed first connection means, in words a user can act on: reached or not, which authentication was tried,
 // and for an untrusted TLS certificate which setting to change. Secrets never appear: only the user and domain names.
-import type { DbTarget } from './client';
+/** The parts of a DbTarget a message may name (no secrets; declared here so client.ts can import this file). */
+export interface ConnectTarget {
+  server: string;
+  port?: number;
+  instanceName?: string;
+  user?: string;
+  domain?: string;
+  authentication: string;
+}
 
 /** The authentication a target tries, named as SQL Server's documentation names it. */
-export function authenticationTried(t: DbTarget): string {
+export function authenticationTried(t: ConnectTarget): string {
   switch (t.authentication) {
     case 'ntlm': return `Windows authentication (NTLM) as ${t.domain ? `${t.domain}\\` : ''}${t.user ?? '(no user)'}`;
     case 'azure-active-directory-access-token': return 'Microsoft Entra ID (Azure AD) with an access token';
@@ -15,7 +23,7 @@ const TLS = /self[- ]signed|certificate|unable to verify|UNABLE_TO_VERIFY|DEPTH_
 const UNREACHABLE = /ECONNREFUSED|ETIMEDOUT|ETIMEOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|Failed to connect|timeout|could not connect|Port for .* not found/i;
 
 /** The message for a connection that failed before any request, or null when `message` is not about connecting. */
-export function explainConnectFailure(message: string, number: number | undefined, t: DbTarget): string | null {
+export function explainConnectFailure(message: string, number: number | undefined, t: ConnectTarget): string | null {
   const where = t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
   if (number === 18456 || /Login failed/i.test(message)) {
     return `${message}\n  The server at ${where} is reachable and answered, but refused the login: ${authenticationTried(t)} was tried.`

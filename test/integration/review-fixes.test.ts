@@ -15,7 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { listJournals } from '../../src/engine/journal';
+import { listJournals, type Journal } from '../../src/engine/journal';
 
 describe('review: a lab database name QUOTENAME cannot quote', () => {
   it('sql/lab/create.sql refuses a name whose container name would pass 128 characters (QUOTENAME would be NULL)', () =>
@@ -23,7 +23,7 @@ describe('review: a lab database name QUOTENAME cannot quote', () => {
       const admin = await connect(sim);
       try {
         await assert.rejects(runFile(admin, 'lab/create', { db: [sql.NVarChar(128), 'L'.repeat(120)], mark: [sql.NVarChar(256), 'x'] }),
-          (e: any) => e.number === 50005 && /at most 114/.test(e.message));
+          (e: { number?: number; message: string }) => e.number === 50005 && /at most 114/.test(e.message));
         const exists = (await admin.request().query(`SELECT name FROM sys.databases WHERE name = '${'L'.repeat(120)}'`)).recordset;
         assert.equal(exists.length, 0);
       } finally {
@@ -62,7 +62,7 @@ describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
     withSim({}, async (sim) => {
       sim.model.setAffinity('NUMANODE = 1');
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-numa-'));
-      const journals: unknown[] = [];
+      const journals: Journal[] = [];
       const r = await runExperiment({
         target: simTarget(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
         labDatabase: 'SpinlockLab', load: { mode: 'server-loop', threads: [1], durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
@@ -71,7 +71,7 @@ describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
         if (p.kind === 'run-start') journals.push(...listJournals(path.join(dir, 'state')));
       });
       assert.equal(r.experiment.status, 'completed');
-      assert.deepEqual((journals[0] as any).original.affinity.numaNodes, [1], 'the journal says how it was set');
+      assert.deepEqual(journals[0].original.affinity.numaNodes, [1], 'the journal says how it was set');
       assert.equal(sim.model.affinityForm, 'NUMANODE');
       assert.deepEqual(sim.model.onlineCpus(), Array.from({ length: 20 }, (_, i) => 20 + i));
     }));

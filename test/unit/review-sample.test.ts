@@ -13,7 +13,7 @@ import { DB, sample } from './samples';
 
 const sig = () => new AbortController().signal;
 const sets = (items: ResponseItem[]) => items.filter((x) => x.kind === 'resultSet') as ResultSet[];
-const p = (name: string, value: any): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 } as any, output: false });
+const p = (name: string, value: string): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 } as RpcParam['sqlType'], output: false });
 
 describe('review: sql/dmv/sample.sql', () => {
   it('counts pending I/O with io_pending = 1 only (a completed request not yet reaped is still listed)', async () => {
@@ -23,7 +23,7 @@ describe('review: sql/dmv/sample.sql', () => {
     const s = { spid: 51, login: 'sa', appName: 't', hostName: 'h', encrypted: false, database: db.name, state: new Map() };
     model.sessionStarted(51, 'sa');
     // A workload in the lab database with nothing in flight: the view then lists only completed requests.
-    (model.workloads as any).active = () => [{ database: db.name, placement: { cpu: 0, node: 0 } }];
+    (model.workloads as unknown as { active: () => unknown[] }).active = () => [{ database: db.name, placement: { cpu: 0, node: 0 } }];
     const view = sets(await h.sqlBatch(s, 'SELECT io_pending FROM sys.dm_io_pending_io_requests', sig()))[0];
     assert.ok(view.rows.some((r) => r[0] === 0), 'the simulator lists completed, unreaped requests as SQL Server does');
     const f = loadSqlFile('dmv/sample');
