@@ -7,7 +7,6 @@ import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
 /** What each folder of src/ may import from the other folders of src/ (itself is always allowed). */
@@ -25,20 +24,28 @@ const LAYERS = Object.keys(MAY_IMPORT);
 const BROWSER_LAYERS = ['webview', 'renderer'];
 const NODE_LAYERS = LAYERS.filter((l) => !BROWSER_LAYERS.includes(l));
 
-/** import-x/no-restricted-paths zones: for each layer, the folders above or beside it, and the dev-only trees. */
-const zones = [
-  ...LAYERS.map((layer) => ({
-    target: `./src/${layer}`,
-    from: LAYERS.filter((l) => l !== layer && !MAY_IMPORT[layer].includes(l)).map((l) => `./src/${l}`),
-    message: `src/${layer} may import only ${['itself', ...MAY_IMPORT[layer].map((l) => `src/${l}`)].join(', ')} (one-way layers).`,
-  })),
+/**
+ * The folders a file of `layer` must not import, as no-restricted-imports patterns on the import's path (gitignore
+ * style, so `**\/engine/**` is any path with a segment named engine; no src/ file or folder shares a layer's name
+ * except src/extension/extension.ts, inside its own layer). Core ESLint, no resolver: eslint-plugin-import-x's
+ * resolver needs per-platform native packages that the registry here does not all serve, which breaks `npm ci`.
+ */
+function layerPatterns(layer) {
+  const banned = LAYERS.filter((l) => l !== layer && !MAY_IMPORT[layer].includes(l));
+  const patterns = [];
+  if (banned.length) {
+    patterns.push({
+      group: banned.flatMap((l) => [`**/${l}`, `**/${l}/**`]),
+      message: `src/${layer} may import only ${['itself', ...MAY_IMPORT[layer].map((l) => `src/${l}`)].join(', ')} (one-way layers).`,
+    });
+  }
   // Nothing shipped imports the tests, the benchmarks or the scripts; only the CLI starts the simulator (spinlab sim, demo).
-  { target: './src', from: ['./test', './bench', './scripts'], message: 'src/ must not import tests, benchmarks or scripts.' },
-  { target: LAYERS.filter((l) => l !== 'cli').map((l) => `./src/${l}`), from: './tools', message: 'Only src/cli may load the simulator (tools/sim).' },
-  { target: './src/cli', from: './tools', except: ['./sim'], message: 'src/cli may load only the simulator from tools/.' },
-  // The panel's views and model get what they need as a ViewContext (views/context.ts): app.ts imports the views, never the reverse.
-  { target: ['./src/webview/views', './src/webview/model'], from: ['./src/webview/app.ts', './src/webview/main.ts'], message: 'Views and model depend on views/context.ts, never on the app.' },
-];
+  patterns.push({ group: ['**/test/**', '**/bench/**', '**/scripts/**'], message: 'src/ must not import tests, benchmarks or scripts.' });
+  patterns.push(layer === 'cli'
+    ? { group: ['**/tools/**', '!**/tools/sim/**'], message: 'src/cli may load only the simulator from tools/.' }
+    : { group: ['**/tools/**'], message: 'Only src/cli may load the simulator (tools/sim).' });
+  return patterns;
+}
 
 const DRIVER = ['mssql', 'tedious'];
 const HOST_API = ['vscode', 'azdata'];
@@ -49,7 +56,7 @@ const DOM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'customE
 /** no-restricted-imports for the packages a layer must not import (one rule entry per layer: flat config replaces, never merges, a rule's options). */
 function packageRules(layer) {
   const paths = [];
-  const patterns = [];
+  const patterns = layerPatterns(layer);
   const ban = (names, message) => {
     for (const name of names) paths.push({ name, message });
     patterns.push({ group: names.map((n) => `${n}/*`), message });
@@ -81,13 +88,19 @@ export default defineConfig(
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^azdata$', '/tools/sim/simulator$'] }],
     },
   },
-  {
-    files: ['src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { zones }] },
-  },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: packageRules(layer) })),
+  // The panel's views and model get what they need as a ViewContext (views/context.ts): app.ts imports the views,
+  // never the reverse. (Its own entry: the webview's layer patterns stay in force beside it.)
+  {
+    files: ['src/webview/views/**/*.ts', 'src/webview/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...packageRules('webview')['no-restricted-imports'][1],
+        patterns: [...packageRules('webview')['no-restricted-imports'][1].patterns,
+          { group: ['**/app', '**/main'], message: 'Views and model depend on views/context.ts, never on the app.' }],
+      }],
+    },
+  },
   {
     files: NODE_LAYERS.map((l) => `src/${l}/**/*.ts`),
     rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS.map((name) => ({ name, message: 'No DOM on the Node side (engine, host, db, cli, shared).' }))] },

@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Installs what the integration tier checks the product with, when missing: FreeTDS's tsql (a TDS client the project
-# did not write, from Debian) and Jupyter's nbformat validator and nbconvert (from PyPI). Idempotent.
+# did not write, from Debian), FreeTDS's ODBC driver (tdsodbc + unixodbc, with pyodbc from PyPI) and Jupyter's nbformat validator and nbconvert (from PyPI). Idempotent.
 set -euo pipefail
 if ! command -v tsql >/dev/null 2>&1; then
   echo "integration-setup: apt-get install freetds-bin"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq freetds-bin >/dev/null
+fi
+if ! command -v isql >/dev/null 2>&1 || ! odbcinst -q -d 2>/dev/null | grep -q FreeTDS; then
+  echo "integration-setup: apt-get install unixodbc tdsodbc"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq unixodbc tdsodbc >/dev/null
+fi
+if ! python3 -c 'import pyodbc' >/dev/null 2>&1; then
+  echo "integration-setup: pip install pyodbc"
+  python3 -m pip install --quiet --disable-pip-version-check pyodbc
 fi
 if ! python3 -c 'import nbformat, nbconvert' >/dev/null 2>&1 || ! command -v jupyter >/dev/null 2>&1; then
   echo "integration-setup: pip install nbformat nbconvert"

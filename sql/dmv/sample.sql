@@ -24,14 +24,15 @@ FROM sys.dm_os_latch_stats AS ls
 WHERE ls.waiting_requests_count > 0;
 
 -- 5. Performance counters: the lab database's transaction and log counters, and batch requests. The object prefix
---    differs on named instances (MSSQL$NAME), hence the suffix match; names are nchar and space padded.
+--    differs on named instances (MSSQL$NAME), hence the suffix match. The names are nchar(128), space padded, and LIKE
+--    on Unicode data treats trailing blanks as significant, so the suffix match is on RTRIM(object_name); = ignores them.
 SELECT RTRIM(pc.object_name) AS object_name, RTRIM(pc.counter_name) AS counter_name,
        RTRIM(pc.instance_name) AS instance_name, pc.cntr_value, pc.cntr_type
 FROM sys.dm_os_performance_counters AS pc
-WHERE (pc.object_name LIKE N'%:Databases' AND pc.instance_name = @db
+WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
-   OR (pc.object_name LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
+   OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
 
 -- 6. The lab database's log file I/O.
 SELECT SUM(vfs.num_of_writes) AS num_of_writes, SUM(vfs.num_of_bytes_written) AS num_of_bytes_written,

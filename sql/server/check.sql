@@ -1,8 +1,7 @@
--- Purpose: Preflight for `spinlab check`: what this server is (version and engine edition by number, Windows or Linux, container, Azure SQL Managed Instance tier, In-Memory OLTP support, default data path) and which permissions this login holds, server-wide and on the lab database, so the engine can say what will work and print the exact GRANT for what will not. Reads nothing it may not: parts a login cannot see come back NULL.
+-- Purpose: Preflight for `spinlab check`: what this server is (version and engine edition by number, Windows or Linux, Azure SQL Managed Instance tier, In-Memory OLTP support, default data path) and which permissions this login holds, server-wide and on the lab database, so the engine can say what will work and print the exact GRANT for what will not. Reads nothing it may not: parts a login cannot see come back NULL.
 -- Permission: public (HAS_PERMS_BY_NAME reports what is missing instead of failing; sys.dm_os_host_info is public before 2022, and needs VIEW SERVER PERFORMANCE STATE from 2022)
 -- Parameters: @db sysname
--- Version guards: sys.dm_os_host_info exists from 2017 (2016 runs on Windows only); container_type_desc is looked up in
--- sys.all_columns before it is read; the 2022 permission names are only asked from 2022 (HAS_PERMS_BY_NAME returns NULL
+-- Version guards: sys.dm_os_host_info exists from 2017 (2016 runs on Windows only); the 2022 permission names are only asked from 2022 (HAS_PERMS_BY_NAME returns NULL
 -- for a permission name the server does not know). Dynamic SQL keeps an older server from failing to compile the batch.
 DECLARE @major int = CAST(SERVERPROPERTY('ProductMajorVersion') AS int);
 IF @major IS NULL
@@ -21,16 +20,7 @@ BEGIN
 END
 ELSE IF @major < 14
     SET @platform = N'Windows';
-IF EXISTS (SELECT 1 FROM sys.all_columns AS c WHERE c.object_id = OBJECT_ID(N'sys.dm_os_sys_info') AND c.name = N'container_type_desc')
-BEGIN
-    BEGIN TRY
-        EXEC sys.sp_executesql N'SELECT @c = CAST(i.container_type_desc AS nvarchar(60)) FROM sys.dm_os_sys_info AS i;',
-            N'@c nvarchar(60) OUTPUT', @c = @container OUTPUT;
-    END TRY
-    BEGIN CATCH
-        SET @container = NULL;
-    END CATCH;
-END;
+-- A container is not reported by any documented DMV column in 2016-2025: container_type_desc stays NULL (unknown).
 -- Azure SQL Managed Instance: its service tier (In-Memory OLTP needs Business Critical).
 IF @engine = 8
 BEGIN

@@ -7,8 +7,10 @@ import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
-import { EXIT, rerunCommand, runCommand, runPresetCommand } from './run';
+import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { runDemo } from './demo';
+import { addWatchCommands, isWatchRecord } from './watch';
+import { writeWatchNotebookFile } from '../engine/watch/notebook';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -90,8 +92,12 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--notebook <file>', 'a Jupyter notebook (.ipynb) that renders on GitHub and in Jupyter and re-runs in Spinlock Lab')
     .option('--csv <dir>', 'ticks.csv and deltas.csv: every sample of every run')
     .option('--tsql <dir>', 'numbered T-SQL scripts to replay it by hand, with the spinlab and ostress command lines')
-    .action((dir: string, o: { notebook?: string; csv?: string; tsql?: string }) => {
+    .action(async (dir: string, o: { notebook?: string; csv?: string; tsql?: string }) => {
       if (!o.notebook && !o.csv && !o.tsql) throw new UsageError('Say what to write: --notebook FILE, --csv DIR and/or --tsql DIR.');
+      if (isWatchRecord(dir)) {
+        if (!o.notebook || o.csv || o.tsql) throw new UsageError('A watch exports as a notebook: --notebook FILE (its ticks are already in samples.jsonl).');
+        return out(`wrote ${await writeWatchNotebookFile(dir, o.notebook)}\n`);
+      }
       const written = exportExperiment([readExperimentFile(dir)], { notebook: o.notebook, csvDir: o.csv, tsqlDir: o.tsql });
       out(written.map((f) => `wrote ${f}`).join('\n') + '\n');
     });
@@ -108,6 +114,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       setExit(await sim.runSimCommand(args));
     });
 
+  addWatchCommands(program, out, err, setExit, withCancel);
+
   program.command('demo').description('start the simulator, run disk-insert over a short sweep, print the results')
     .option('--out <dir>', 'output folder').action(async (o) => {
       setExit(await runDemo(o.out, out));
@@ -123,7 +131,7 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (e instanceof UsageError || e instanceof ParamError || (e as Error).name === 'AffinityError' || (e as Error).name === 'ConnectionStringError' || (e as Error).name === 'NotebookError') {
+    if (e instanceof UsageError || e instanceof ParamError || ['AffinityError', 'ConnectionStringError', 'NotebookError', 'MarkError'].includes((e as Error).name)) {
       process.stderr.write(`spinlab: ${(e as Error).message}\n`);
       return EXIT.usage;
     }

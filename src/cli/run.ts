@@ -82,12 +82,13 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
 }
 
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
-async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>,
+  what = 'stopping sessions and restoring settings'): Promise<T> {
   const ac = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
-    if (interrupts === 1) { err('\nCancelling: stopping sessions and restoring settings (Ctrl+C again to quit at once)...\n'); ac.abort(); }
+    if (interrupts === 1) { err(`\nCancelling: ${what} (Ctrl+C again to quit at once)...\n`); ac.abort(); }
     else process.exit(EXIT.cancelled);
   };
   process.on('SIGINT', onSignal);

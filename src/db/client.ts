@@ -36,6 +36,8 @@ export class DbError extends Error {
     readonly severity: number | undefined,
     /** Every error the server sent for the request (e.g. Msg 300 then Msg 297). */
     readonly all: { number?: number; message: string }[],
+    /** The line in the batch the server named (SQL Server's "Line N"). */
+    readonly line?: number,
   ) {
     super(message);
     this.name = 'DbError';
@@ -205,8 +207,8 @@ function plainMessage(message: string, codes: string[], number: number | undefin
 }
 
 function wrapError(err: unknown): Error {
-  const e = err as { message?: string; number?: number; code?: string; state?: number; class?: number;
-    originalError?: { info?: { number?: number; state?: number; class?: number } }; precedingErrors?: { message: string; number?: number }[] };
+  const e = err as { message?: string; number?: number; code?: string; state?: number; class?: number; lineNumber?: number;
+    originalError?: { info?: { number?: number; state?: number; class?: number; lineNumber?: number } }; precedingErrors?: { message: string; number?: number }[] };
   if (!e || typeof e !== 'object') return new Error(String(err));
   const info = e.originalError?.info;
   // mssql puts a socket error's code where a server error's number goes (number: 'ECONNRESET'): only a number is one.
@@ -214,7 +216,18 @@ function wrapError(err: unknown): Error {
   const number = asNumber(e.number) ?? asNumber(info?.number);
   const message = plainMessage(e.message ?? String(err), socketCodes(err), number);
   const all = [...(e.precedingErrors ?? []).map((p) => ({ number: p.number, message: p.message })), { number, message }];
-  return new DbError(message, number, e.code, e.state ?? info?.state, e.class ?? info?.class, all);
+  return new DbError(message, number, e.code, e.state ?? info?.state, e.class ?? info?.class, all, asNumber(e.lineNumber) ?? asNumber(info?.lineNumber));
+}
+
+/** A syntax or compile error in a batch of a sql/ file, told as SQL Server does, with the file's line beside it. */
+function withFileLine(err: Error, file: SqlFile, batch: number): Error {
+  // Only errors that refuse the text itself (syntax, names that do not bind, a native module refused at CREATE): for
+  // those the line is what a user needs. A runtime error (a lock timeout, a deadlock) keeps its own message.
+  const compile = err instanceof DbError && (err.severity === 15 || [207, 208, 2812, 10794].includes(err.number ?? 0));
+  if (!(err instanceof DbError) || !compile || err.number === undefined || err.line === undefined) return err;
+  const fileLine = (file.batchLines?.[batch] ?? 1) + err.line - 1;
+  const text = `Msg ${err.number}, Level ${err.severity}, State ${err.state ?? 1}, Line ${err.line}: ${err.message} (sql/${file.id}.sql, line ${fileLine})`;
+  return new DbError(text, err.number, err.code, err.state, err.severity, err.all, err.line);
 }
 
 function abortable<T>(signal: AbortSignal | undefined, request: sql.Request, run: () => Promise<T>): Promise<T> {
@@ -279,14 +292,14 @@ export class DbSession {
     const file = typeof idOrFile === 'string' ? loadSqlFile(idOrFile) : idOrFile;
     const declared = parseParameterDeclaration(file.parameters);
     const sets: ResultSets = [];
-    for (const batch of file.batches) {
+    for (const [index, batch] of file.batches.entries()) {
       const request = this.pool.request();
       for (const [name, type] of declared) {
         if (!(name in params)) throw new Error(`sql/${file.id}.sql needs parameter @${name}`);
         request.input(name, driverType(type), params[name] ?? null);
       }
       const result = await abortable(signal, request, () =>
-        (declared.length ? request.query(batch) : request.batch(batch)).catch((err) => { throw wrapError(err); }),
+        (declared.length ? request.query(batch) : request.batch(batch)).catch((err) => { throw withFileLine(wrapError(err), file, index); }),
       );
       sets.push(...((result.recordsets as unknown as Row[][]) ?? []));
     }

@@ -17,6 +17,8 @@ export interface SqlFile {
   parameters: string;
   /** The batches in order, trimmed; the first keeps the header comment (it is harmless, and shows in traces). */
   batches: string[];
+  /** The file line (1-based) of each batch's first line, so a server error's line can be shown as the file's. */
+  batchLines: number[];
 }
 
 let cachedRoot: string | undefined;
@@ -55,14 +57,24 @@ export function parseSqlFile(id: string, text: string): SqlFile {
     throw new Error(`sql/${id}.sql: the header must have '-- Purpose:' and '-- Permission:' lines`);
   }
   const batches: string[] = [];
+  const batchLines: number[] = [];
   let current: string[] = [];
-  for (const line of lines) {
+  let startLine = 1;
+  const flush = () => {
+    const text = current.join('\n');
+    if (text.trim()) {
+      batches.push(text.trim());
+      batchLines.push(startLine + (text.slice(0, text.length - text.trimStart().length).match(/\n/g)?.length ?? 0));
+    }
+  };
+  lines.forEach((line, i) => {
     if (/^\s*GO\s*$/i.test(line)) {
-      if (current.join('\n').trim()) batches.push(current.join('\n').trim());
+      flush();
       current = [];
+      startLine = i + 2;
     } else current.push(line);
-  }
-  if (current.join('\n').trim()) batches.push(current.join('\n').trim());
+  });
+  flush();
   const params = header.parameters ?? '';
   const parameters = /^none$/i.test(params) ? '' : params;
   // A parameterised file goes as one sp_executesql call; CREATE PROCEDURE batches cannot, so they live in files
@@ -76,6 +88,7 @@ export function parseSqlFile(id: string, text: string): SqlFile {
     permission: header.permission,
     parameters,
     batches,
+    batchLines,
   };
 }
 

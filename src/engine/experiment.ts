@@ -175,6 +175,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     if (requests.some((r) => r.delayedDurability === 'ALLOWED')) note('info', DD_ALLOWED_NOTE);
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
+      kind: 'experiment',
       id: opts.id ?? newExperimentId(opts.preset?.id ?? scenarios[0].id),
       title: opts.title ?? `${scenarios[0].name}: ${first.threads.join(', ')} threads`,
       question: opts.question ?? null,

@@ -7,6 +7,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../shared/experiment';
 import type { PostId } from '../shared/posts';
 import { sqlRoot } from '../db/sqlFiles';
+import type { WatchRecord } from '../shared/watch';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
 export class NotebookError extends Error {
@@ -43,14 +44,17 @@ function v1ToV2(e: Raw): Raw {
 /** Version 2 wrote a preset's post as our file name for it ('003_….txt'), whose number is the post's place in the catalogue. */
 const V2_POST_FILES: readonly PostId[] = ['numa-logcache-access', 'large-pages', 'xdesmgr-big-box', 'writelog-at-scale', 'ring-buffer'];
 
-/** Version 2 -> 3: the preset's `seed` (a file name that meant nothing to a reader) becomes `post`, a post id. */
+/**
+ * Version 2 -> 3: records gained `kind`, since a watch (spinlab watch) is saved as experiment.json too; and a preset's
+ * `seed` (a file name that meant nothing to a reader) becomes `post`, a post id.
+ */
 function v2ToV3(e: Raw): Raw {
-  if (!isObject(e.preset)) return { ...e, schemaVersion: 3 };
+  if (!isObject(e.preset)) return { ...e, schemaVersion: 3, kind: 'experiment' };
   const { seed, ...preset } = e.preset;
   const n = typeof seed === 'string' ? /^(\d{3})_/.exec(seed) : null;
   const post = n ? V2_POST_FILES[Number(n[1])] : undefined;
   // An unknown name stays as it was under `post`, so validation says what is wrong rather than inventing a post.
-  return { ...e, schemaVersion: 3, preset: { ...preset, post: post ?? seed } };
+  return { ...e, schemaVersion: 3, kind: 'experiment', preset: { ...preset, post: post ?? seed } };
 }
 
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
@@ -90,10 +94,22 @@ export function validateExperiment(e: unknown): string | null {
   return ajv!.errorsText(validator.errors, { dataVar: 'experiment' });
 }
 
-/** Upgrades and validates; throws NotebookError saying what is wrong. */
+/** Upgrades and validates; throws NotebookError saying what is wrong (a watch is refused with what to do with it). */
 export function migrateExperiment(raw: Raw, where: string): Experiment {
   const e = upgradeExperiment(raw, where);
+  if (e.kind === 'watch') {
+    throw new NotebookError(`${where}: this is a watch (spinlab watch), not an experiment; compare its windows with spinlab watch --compare DIR --mark NAME, or write its notebook with spinlab export DIR --notebook FILE.`);
+  }
   const problem = validateExperiment(e);
   if (problem) throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
   return e as unknown as Experiment;
+}
+
+/** A watch's experiment.json, upgraded and validated; throws NotebookError saying what is wrong. */
+export function migrateWatch(raw: Raw, where: string): WatchRecord {
+  const e = upgradeExperiment(raw, where);
+  if (e.kind !== 'watch') throw new NotebookError(`${where}: this is an experiment, not a watch (spinlab export reads experiments).`);
+  const problem = validateExperiment(e);
+  if (problem) throw new NotebookError(`${where}: the watch record is not valid (${problem}). The file may have been edited by hand or damaged.`);
+  return e as unknown as WatchRecord;
 }

@@ -26,23 +26,30 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
   };
 }
 
-export interface SampleEvent {
-  sample: RawSample;
+export interface SampleEvent<T = RawSample> {
+  sample: T;
   /** True when this sample follows a lost monitor connection: the interval before it spans a gap. */
   afterGap: boolean;
   /** Bytes the driver returned for this tick are not visible through mssql; round-trip time is. */
   roundTripMs: number;
 }
 
-export interface SamplerOptions {
+export interface SamplerOptions<T = RawSample> {
   target: DbTarget;
+  /** The database the monitor connection opens in (the lab database; master for a watch). */
   labDatabase: string;
   intervalMs: number;
-  onSample: (e: SampleEvent) => void;
+  onSample: (e: SampleEvent<T>) => void;
   onProblem: (message: string) => void;
+  /** One tick's round trip and its parsing; default: sql/dmv/sample for the lab database. */
+  read?: (db: DbSession) => Promise<T>;
+  appName?: string;
 }
 
-export class Sampler {
+const readLabSample = (labDatabase: string) => async (db: DbSession): Promise<RawSample> =>
+  parseSample(await db.runFile('dmv/sample', { db: labDatabase }), Date.now());
+
+export class Sampler<T = RawSample> {
   private db: DbSession | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -52,7 +59,11 @@ export class Sampler {
   private lostSeen = 0;
   private warnedSlow = false;
 
-  constructor(private readonly opts: SamplerOptions) {}
+  private readonly read: (db: DbSession) => Promise<T>;
+
+  constructor(private readonly opts: SamplerOptions<T>) {
+    this.read = opts.read ?? (readLabSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T>);
+  }
 
   private async connection(): Promise<DbSession> {
     if (this.db && this.db.connectionsLost > this.lostSeen) {
@@ -64,20 +75,20 @@ export class Sampler {
     }
     if (!this.db || !this.db.connected) {
       await this.db?.close();
-      this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: 'Spinlock Lab monitor' });
+      this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: this.opts.appName ?? 'Spinlock Lab monitor' });
       this.lostSeen = 0;
     }
     return this.db;
   }
 
   /** One sample now (used for baselines); reconnects if needed. */
-  async sampleNow(): Promise<SampleEvent> {
+  async sampleNow(): Promise<SampleEvent<T>> {
     const started = Date.now();
     const db = await this.connection();
-    const sets = await db.runFile('dmv/sample', { db: this.opts.labDatabase });
+    const sample = await this.read(db);
     const afterGap = this.pendingGap;
     this.pendingGap = false;
-    return { sample: parseSample(sets, Date.now()), afterGap, roundTripMs: Date.now() - started };
+    return { sample, afterGap, roundTripMs: Date.now() - started };
   }
 
   /** Starts ticking every intervalMs from now. */

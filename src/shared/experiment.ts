@@ -220,6 +220,8 @@ export interface LoadSettings {
 
 export interface Experiment {
   schemaVersion: typeof EXPERIMENT_SCHEMA_VERSION;
+  /** Since version 3 (a watch is the other kind, src/shared/watch.ts); records of version 2 and before are experiments. */
+  kind?: 'experiment';
   id: string;
   title: string;
   question: string | null;

@@ -1,7 +1,7 @@
 // The Presets section and the analysis views in Chromium under the real CSP, fed a preset's plan and a finished
 // two-arm experiment (writelog: delayed durability DISABLED against FORCED) as the host posts them. The A/B summary
 // cites numbers that are in the data; doing the math shows its inputs; the WRITELOG diagnosis puts each figure beside
-// seed 003's. Screenshots: test-artifacts/browser/presets-{dark,light}.png and analysis-{dark,light}.png.
+// the WRITELOG post's. Screenshots: test-artifacts/browser/presets-{dark,light}.png and analysis-{dark,light}.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -86,11 +86,14 @@ async function withPanel(theme: Theme, fn: (p: Panel) => Promise<void>): Promise
   }
 }
 
-it('Presets: pick one, read its seed, question and plan for this server, change settings as typed, Run posts runPreset', () =>
+it('Presets: pick one, read the post it cites, its question and plan for this server, change settings as typed, Run posts runPreset', () =>
   withPanel('dark', async (p) => {
     await p.page.waitForSelector('#preset-plan[data-state="current"]');
-    assert.match(await p.page.textContent('#preset-about') ?? '', /000_6b368195e47da490\.txt/);
-    // Pick writelog with the keyboard-reachable picker: its seed, question and arms.
+    const about = await p.page.textContent('#preset-about') ?? '';
+    assert.match(about, /Reproduces Chris Adkin, NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads \(2015, chrisadkin\.io\)/);
+    assert.doesNotMatch(about, /\d{3}_[0-9a-f]{16}|[Ss]eed/, 'the post by title and author, never our file name');
+    assert.equal(await p.page.textContent('#preset-post cite'), 'NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads');
+    // Pick writelog with the keyboard-reachable picker: the post it cites, its question and arms.
     await p.page.evaluate(() => {
       const g = globalThis as unknown as { document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } }; Event: new (t: string) => unknown };
       const el = g.document.querySelector('#preset');
@@ -158,11 +161,11 @@ it('the analysis views of a two-arm preset experiment: A/B figures and a summary
     const r0 = experiment.runs[0];
     assert.match(math, /2\.40 GHz/);
     assert.ok(math.includes(`${Number((r0.totals.elapsedMs / 1000).toFixed(3))} s x 14 logical CPUs x 2.40 GHz = `), math);
-    assert.match(math, /On physical cores, as the seed counts them: .* x 7 physical cores x 2\.40 GHz/);
+    assert.match(math, /On physical cores, as the post counts them: .* x 7 physical cores x 2\.40 GHz/);
     assert.match(math, /LOGCACHE_ACCESS: [\d,]+ spins,\s+[\d.,]+ cycles per spin/);
     assert.equal(await p.page.locator('#cycle-math .math-run').count(), 4);
 
-    // The WRITELOG diagnosis: each figure beside seed 003's, and the verdicts.
+    // The WRITELOG diagnosis: each figure beside the WRITELOG post's, and the verdicts.
     const diag = await p.page.textContent('#writelog-diagnosis') ?? '';
     assert.match(diag, /Log flushes/);
     assert.match(diag, /the WRITELOG post: about 15,000\/s/);

@@ -5,8 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { TdsServer } from './tds';
 import { ModelHandler } from './model/handler';
+import { SessionLayer } from './session/layer';
 import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance';
 import type { StatementFault } from './model/faults';
+import { BackgroundSpec, parseBackground, startBackground } from './model/background';
 
 export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
   /** 0 (default) picks a free port. */
@@ -17,6 +19,8 @@ export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
   password?: string;
   /** Where the wire layer logs (default: stderr). */
   log?: (line: string) => void;
+  /** The simulator's own synthetic workload (`--background disk-insert:8`). */
+  background?: BackgroundSpec[];
 }
 
 export interface SimulatorFaults {
@@ -59,12 +63,14 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const password = opts.password ?? generatePassword();
   const model = new SimModel({ ...opts, password });
   const handler = new ModelHandler(model);
+  const isSysadmin = (login: string) => model.logins.get(login.toLowerCase())?.permissions === 'all';
   const [major, , build] = model.versionInfo.build.split('.').map(Number);
   const server = new TdsServer({
-    host, port: opts.port ?? 0, handler, serverName: model.serverName,
+    host, port: opts.port ?? 0, handler: new SessionLayer(handler, isSysadmin), serverName: model.serverName,
     productVersion: { major, minor: 0, build }, log: opts.log,
   });
   const addr = await server.listen();
+  const stopBackground = startBackground(model, opts.background ?? []);
   const cs = (pw: string) => `Server=${host === '::1' ? '[::1]' : host},${addr.port};User Id=sa;Password=${pw};Encrypt=false;TrustServerCertificate=true`;
   let closed = false;
   return {
@@ -86,6 +92,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     async close() {
       if (closed) return;
       closed = true;
+      stopBackground();
       model.workloads.abortAll();
       await server.close();
     },
@@ -120,6 +127,8 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
     .option('--login <spec>', 'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)', (v, acc: LoginSpec[]) => [...acc, parseLogin(v)], [] as LoginSpec[])
     .option('--seed <n>', 'noise seed', int)
+    .option('--background <scenario:sessions>', 'a synthetic workload of the simulator\'s own, e.g. disk-insert:8 (repeatable)',
+      (v, acc: BackgroundSpec[]) => { try { return [...acc, parseBackground(v)]; } catch (e) { throw new InvalidArgumentError((e as Error).message); } }, [] as BackgroundSpec[])
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: out });
   try {
@@ -137,7 +146,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
   try {
     sim = await startSimulator({
       port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, memoryModel: mm as 'CONVENTIONAL',
-      traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed,
+      traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
     });
   } catch (e) {
     out(`spinlab sim: ${(e as Error).message}\n`);
@@ -149,6 +158,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
     `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
     `  Listening on ${sim.host}:${sim.port} (loopback only).`,
+    ...(o.background.length ? [`  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`] : []),
     `  Connection string: ${sim.connectionString}`,
     o.password || envPw ? '' : `  (generated password for sa: ${password})`,
     '  Ctrl+C stops it.',

@@ -53,7 +53,7 @@ function declare(decl: string, values: Record<string, unknown>): string {
   return `DECLARE ${params.map(([n, t]) => `@${n} ${t} = ${sqlLiteral(values[n], t)}`).join(',\n        ')};\n`;
 }
 
-function step(title: string, id: string, values: Record<string, unknown>, database?: string): ReplayStep {
+export function step(title: string, id: string, values: Record<string, unknown>, database?: string): ReplayStep {
   const f = loadSqlFile(id);
   const use = database ? `USE ${quoteName(database)};\nGO\n` : '';
   const body = f.batches.length === 1 ? declare(f.parameters, values) + f.batches[0] : f.batches.join('\nGO\n');

@@ -87,11 +87,11 @@ function htmlTable(headers: string[], rows: string[][]): string {
   return `<table>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
-function tableOutput(headers: string[], rows: string[][]): DisplayDataOutput {
+export function tableOutput(headers: string[], rows: string[][]): DisplayDataOutput {
   return displayData({ 'text/html': htmlTable(headers, rows), 'text/plain': table(headers, rows) });
 }
 
-const mdEscape = (s: string) => s.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
+export const mdEscape = (s: string) => s.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
 
 function serverSection(e: Experiment): string {
   const t = e.topology;

@@ -31,6 +31,7 @@
 //     generator removes the latch and raises throughput; SCHEMA_ONLY buys nothing over SCHEMA_AND_DATA; with the
 //     bottlenecks gone LOCK_RW_CMED_HASH_SET leads the spinlocks and SOS_SCHEDULER_YIELD the waits.          [004]
 //  R9 In-memory throughput curves are jagged (noisier than the disk engine's).                               [004]
+//  R10 Concurrent disk-engine inserts latch the table's last page: BUFFER latch and PAGELATCH_EX waits (textbook).
 import type { Machine } from './topology';
 
 export interface WorkloadProfile {
@@ -390,6 +391,18 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     addWait(out.latches, 'METADATA_SEQUENCE_GENERATOR', waits, ms, 0, maxMs);
     addWait(out.waits, 'LATCH_SH', waits * 0.9, ms * 0.9, waits * 0.9 * 0.002, maxMs);
     addWait(out.waits, 'LATCH_EX', waits * 0.1, ms * 0.1, waits * 0.1 * 0.002, maxMs);
+  }
+
+  // R10 (not from a seed; the textbook last-page insert): disk-engine inserts into one table share its last page, so
+  // with more than one inserter some latch it while another holds it: BUFFER latch waits and PAGELATCH_EX waits,
+  // growing with the inserters. Small beside the spinlocks; it keeps the latch charts of a plain insert load alive.
+  const inserters = workers.map((w, i) => ({ w, i })).filter(({ w }) => w.profile.engine === 'disk' && w.profile.operation === 'insert');
+  if (inserters.length > 1) {
+    let rows = 0;
+    for (const { w, i } of inserters) rows += (w.profile.rowsPerTxn * 1e6) / T[i];
+    const waits = rows * 0.0005 * (inserters.length - 1);
+    addWait(out.latches, 'BUFFER', waits, waits * 0.02, 0, 1 + 0.2 * inserters.length);
+    addWait(out.waits, 'PAGELATCH_EX', waits, waits * 0.02, waits * 0.002, 1 + 0.2 * inserters.length);
   }
 
   // SOS_SCHEDULER_YIELD (R8): a busy task yields every 4 ms quantum; sharing a scheduler adds signal wait.

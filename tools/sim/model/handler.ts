@@ -7,7 +7,10 @@ import { FILE_HANDLERS } from './handlers';
 import type { SimModel } from './instance';
 import { runSelect } from './select';
 import { parseStatement, SqlSyntaxError } from './sqlparse';
+import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
+import { checkNativeModule } from '../grammar/native';
 import { BatchCall, recognise } from './statements';
+import { bindParameters } from '../session/params';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -40,6 +43,9 @@ export class ModelHandler implements SimHandler {
       if (procName.toLowerCase() === 'sp_executesql') {
         const stmt = params.find((p) => p.name.toLowerCase() === '@stmt') ?? params[0];
         const rest = new Map<string, Value>();
+        const decl = params.find((p, i) => i === 1 && (p.name === '' || p.name.toLowerCase() === '@params'));
+        const syntax = findSyntaxError(String(stmt?.value ?? ''), decl?.value == null ? '' : String(decl.value));
+        if (syntax) return [syntaxErrorMessage(syntax)];
         params.forEach((p, i) => {
           if (p === stmt || (i === 1 && (p.name === '' || p.name.toLowerCase() === '@params'))) return;
           rest.set(p.name.toLowerCase(), p.value);
@@ -51,6 +57,11 @@ export class ModelHandler implements SimHandler {
   }
 
   private async dispatch(session: SessionContext, text: string, params: Map<string, Value>, signal: AbortSignal, viaExecuteSql: boolean): Promise<ResponseItem[]> {
+    // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
+    const syntax = viaExecuteSql ? null : findSyntaxError(text);
+    if (syntax) return [syntaxErrorMessage(syntax)];
+    const native = checkNativeModule(text, this.model.version);
+    if (native) return [native];
     const ref = recognise(text);
     if (ref) {
       const fault = this.faults.take(ref.fileId);
@@ -93,7 +104,8 @@ export class ModelHandler implements SimHandler {
     const db = this.model.database(dbName);
     const obj = db ? this.model.findObject(db, name) : undefined;
     if (!db || !obj || obj.type !== 'P' || !obj.run) return [err(2812, `Could not find stored procedure '${procName}'.`, 16, 62)];
-    const map = new Map(params.map((p) => [p.name.toLowerCase(), p]));
+    // Values sent without names bind by position to the declared parameters, as SQL Server binds them.
+    const map = obj.params ? bindParameters(procName, obj.params, params) : new Map(params.map((p) => [p.name.toLowerCase(), p]));
     return obj.run({ model: this.model, session, db, params: map, signal });
   }
 

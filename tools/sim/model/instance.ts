@@ -1,5 +1,6 @@
 // The simulated SQL Server instance: its configuration, the state the product's statements change (databases,
 // objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
+import type { ParamDef } from '../session/types';
 import { Clock, realClock, rng } from './clock';
 import { computeRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
 import { CounterStore } from './counters';
@@ -63,6 +64,8 @@ export interface SimObject {
   memoryOptimized?: boolean;
   durability?: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY';
   nativelyCompiled?: boolean;
+  /** For procedures: the declared parameters, in order (positional binding, Msg 201/8144/8145). */
+  params?: ParamDef[];
   /** For procedures: what calling it does. */
   run?: (call: ProcCall) => Promise<ResponseItem[]>;
   /** Scenario facts a procedure needs at run time (e.g. where a ring buffer takes its slot numbers). */
@@ -82,6 +85,16 @@ export interface Database {
   objects: Map<string, SimObject>;
   /** The login that created it (its dbo, holding every permission in it); undefined: sa's. */
   owner?: string;
+}
+
+/** A session of the simulator's own workload (--background, model/background.ts). */
+export interface BackgroundSession {
+  spid: number;
+  scenario: string;
+  database: string;
+  /** The statement the session is "running", for sys.dm_exec_requests / sys.dm_exec_sql_text. */
+  text: string;
+  startedAt: Date;
 }
 
 export interface SessionInfo {
@@ -112,6 +125,8 @@ export class SimModel {
   readonly logins = new Map<string, LoginSpec>();
   readonly sessions = new Map<number, SessionInfo>();
   readonly databases = new Map<string, Database>();
+  /** The simulator's own workload sessions (--background), by spid. */
+  readonly background = new Map<number, BackgroundSession>();
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;

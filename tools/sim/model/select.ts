@@ -7,8 +7,10 @@ import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
 import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
+import { conformToCatalog } from '../catalog';
 
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, v]));
+// Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
+export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
 
 export function findView(name: string): SystemView | undefined {
   const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');
@@ -63,13 +65,33 @@ export function runSelect(ctx: QueryContext, q: Select): ResultSet {
     }
     const e = item.expr!;
     const typed = evalExpr(ctx, e, sample);
-    outCols.push({ name: item.alias ?? (e.t === 'col' ? typed.name ?? e.name : ''), sqlType: typed.type, nullable: true });
+    outCols.push({ name: item.alias ?? (e.t === 'col' ? typed.name ?? e.name : ''), sqlType: typed.type, nullable: typed.nullable !== false });
     getters.push((r) => evalExpr(ctx, e, r).v);
   }
   return { kind: 'resultSet', columns: outCols, rows: rows.map((r) => getters.map((g) => g(r))) };
 }
 
-interface Typed { v: Value; type: SqlType; name?: string }
+/** nullable: false for what SQL Server types NOT NULL (literals, NOT NULL columns); defaults to nullable. */
+interface Typed { v: Value; type: SqlType; name?: string; nullable?: boolean }
+
+/** A literal typed as SQL Server types it: 1 int, 3000000000 numeric(10,0), 1.5 numeric(2,1), 1e3 float, 'a' varchar(1). */
+export function literal(e: { v: null | number | string; text?: string; unicode?: boolean }): Typed {
+  if (e.v === null) return { v: null, type: T.int };
+  if (typeof e.v === 'string') {
+    const length = Math.max(1, e.v.length);
+    return { v: e.v, type: e.unicode ? T.nvarchar(length) : T.varchar(length), nullable: false };
+  }
+  const text = e.text ?? String(e.v);
+  if (/e/i.test(text)) return { v: e.v, type: T.float, nullable: false };
+  const [int, frac = ''] = text.split('.');
+  if (!text.includes('.') && e.v <= 2147483647) return { v: e.v, type: T.int, nullable: false };
+  const intDigits = int.replace(/^0+/, '').length;
+  const scale = frac.length;
+  const precision = Math.max(1, intDigits + scale);
+  if (precision > 38) return { v: e.v, type: T.float, nullable: false };
+  const exact = `${int.replace(/^0+(?=\d)/, '') || '0'}${frac ? `.${frac}` : ''}`;
+  return { v: exact, type: { type: 'decimal', precision, scale }, nullable: false };
+}
 
 function truthy(v: Value): boolean {
   return v === true || v === 1;
@@ -103,12 +125,12 @@ const bool = (b: boolean | null): Typed => ({ v: b === null ? null : b ? 1 : 0, 
 export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
   switch (e.t) {
     case 'lit':
-      return { v: e.v, type: typeof e.v === 'number' ? (Number.isInteger(e.v) ? T.int : T.float) : T.nvarchar(Math.max(1, String(e.v ?? '').length)) };
+      return literal(e);
     case 'col': {
       if (e.qual && row.alias && e.qual !== row.alias && !(row.view ?? '').endsWith(e.qual)) throw new SqlError([err(4104, `The multi-part identifier "${e.qual}.${e.name}" could not be bound.`)]);
       const i = row.cols.findIndex((c) => c.name.toLowerCase() === e.name);
       if (i < 0) throw new SqlError([err(207, `Invalid column name '${e.name}'.`)]);
-      return { v: row.vals[i], type: row.cols[i].sqlType, name: row.cols[i].name };
+      return { v: row.vals[i], type: row.cols[i].sqlType, name: row.cols[i].name, nullable: row.cols[i].nullable !== false };
     }
     case 'var':
       return builtinVar(ctx, e.name);
@@ -118,7 +140,8 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
       return castTo(evalExpr(ctx, e.e, row), e.type);
     case 'neg': {
       const x = evalExpr(ctx, e.e, row);
-      return { v: x.v === null ? null : typeof x.v === 'bigint' ? -x.v : -Number(x.v), type: x.type };
+      const v = x.v === null ? null : typeof x.v === 'bigint' ? -x.v : typeof x.v === 'string' && x.type.type === 'decimal' ? (x.v.startsWith('-') ? x.v.slice(1) : `-${x.v}`) : -Number(x.v);
+      return { v, type: x.type, nullable: x.nullable };
     }
     case 'not': {
       const x = evalExpr(ctx, e.e, row).v;
@@ -129,7 +152,11 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'like': {
       const x = evalExpr(ctx, e.e, row).v, p = evalExpr(ctx, e.pat, row).v;
       if (x === null || p === null) return bool(null);
-      return bool(likeToRegex(String(p)).test(String(x).trimEnd()) !== e.neg);
+      // LIKE on Unicode data (nchar/nvarchar) keeps trailing blanks significant; on non-Unicode data they are not
+      // (docs: LIKE, "Pattern matching by using LIKE"). So an nchar(128) name padded with blanks does not match '%:Databases'.
+      const xt = evalExpr(ctx, e.e, row).type, pt = evalExpr(ctx, e.pat, row).type;
+      const unicode = [xt, pt].some((t) => t.type === 'nvarchar' || t.type === 'nchar');
+      return bool(likeToRegex(String(p)).test(unicode ? String(x) : String(x).trimEnd()) !== e.neg);
     }
     case 'in': {
       const x = evalExpr(ctx, e.e, row).v;
@@ -153,9 +180,28 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
 }
 
 function castTo(x: Typed, type: string): Typed {
+  const r = castValue(x, type);
+  return { ...r, nullable: x.nullable };
+}
+
+function castValue(x: Typed, type: string): Typed {
   const m = /^(\w+)(?:\((\w+)(?:,(\d+))?\))?$/.exec(type);
   const base = m?.[1] ?? type;
   const len = m?.[2] === 'max' ? 'max' : m?.[2] ? Number(m[2]) : 30;
+  if (base === 'decimal' || base === 'numeric') {
+    // decimal defaults to (18,0) (docs: decimal and numeric).
+    const precision = m?.[2] ? Number(m[2]) : 18;
+    const scale = m?.[3] ? Number(m[3]) : 0;
+    const t: SqlType = { type: 'decimal', precision, scale };
+    if (x.v === null) return { v: null, type: t };
+    const n = Number(x.v);
+    if (!Number.isFinite(n)) throw new SqlError([err(8114, `Error converting data type ${x.type.type} to numeric.`, 16, 5)]);
+    const fixed = n.toFixed(scale);
+    if (fixed.replace(/^-/, '').replace('.', '').replace(/^0+/, '').length > precision) {
+      throw new SqlError([err(8115, 'Arithmetic overflow error converting numeric to data type numeric.', 16, 2)]);
+    }
+    return { v: fixed, type: t };
+  }
   if (x.v === null) return { v: null, type: sqlTypeOf(base, len) };
   if (['int', 'smallint', 'tinyint', 'bigint', 'bit'].includes(base)) {
     const n = Math.trunc(Number(x.v));
@@ -178,6 +224,10 @@ function sqlTypeOf(base: string, len: number | 'max'): SqlType {
   }
 }
 
+function sqlVariant(x: Typed): Typed {
+  return { v: x.v, type: { type: 'sql_variant' } };
+}
+
 function builtinVar(ctx: QueryContext, name: string): Typed {
   const m = ctx.model;
   switch (name) {
@@ -189,7 +239,14 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
     case '@@microsoftversion': return { v: m.version * 16777216, type: T.int };
     default: {
       const params = (ctx as { params?: Map<string, Value> }).params;
-      if (params?.has(name)) return { v: params.get(name) ?? null, type: T.nvarchar(4000) };
+      if (params?.has(name)) {
+        const v = params.get(name) ?? null;
+        // The value's own type (parameters arrive typed): a number stays a number in arithmetic and results.
+        const type = typeof v === 'number' ? (Number.isInteger(v) && Math.abs(v) <= 2147483647 ? T.int : T.float)
+          : typeof v === 'bigint' ? T.bigint : typeof v === 'boolean' ? T.bit : v instanceof Date ? T.datetime2
+          : Buffer.isBuffer(v) ? T.varbinary('max') : T.nvarchar(4000);
+        return { v, type };
+      }
       throw new SqlError([err(137, `Must declare the scalar variable "${name}".`, 15, 2)]);
     }
   }
@@ -230,7 +287,8 @@ function builtinFn(ctx: QueryContext, name: string, args: Typed[]): Typed {
   const m = ctx.model;
   const a = (k: number) => args[k]?.v ?? null;
   switch (name) {
-    case 'SERVERPROPERTY': return serverProperty(ctx, String(a(0) ?? ''));
+    // SERVERPROPERTY returns sql_variant (docs: SERVERPROPERTY); serverProperty() gives each property's base type.
+    case 'SERVERPROPERTY': return sqlVariant(serverProperty(ctx, String(a(0) ?? '')));
     case 'DB_NAME': {
       const d = args.length && a(0) !== null ? m.databaseById(Number(a(0))) : m.database(ctx.session.database);
       return { v: d?.name ?? null, type: T.nvarchar(128) };

@@ -5,8 +5,8 @@
 export type Tok =
   | { k: 'id'; v: string; quoted: boolean }
   | { k: 'var'; v: string } // @x or @@x, with the @s
-  | { k: 'num'; v: number }
-  | { k: 'str'; v: string }
+  | { k: 'num'; v: number; text: string }
+  | { k: 'str'; v: string; unicode: boolean }
   | { k: 'op'; v: string };
 
 export class SqlSyntaxError extends Error {}
@@ -25,15 +25,16 @@ export function tokenize(sql: string): Tok[] {
       i++; out.push({ k: 'id', v, quoted: true }); continue;
     }
     if (c === "'" || ((c === 'N' || c === 'n') && sql[i + 1] === "'")) {
+      const unicode = c !== "'";
       i += c === "'" ? 1 : 2; let v = '';
       while (i < sql.length) { if (sql[i] === "'") { if (sql[i + 1] === "'") { v += "'"; i += 2; continue; } break; } v += sql[i++]; }
       if (i >= sql.length) throw new SqlSyntaxError('Unclosed quotation mark after the character string.');
-      i++; out.push({ k: 'str', v }); continue;
+      i++; out.push({ k: 'str', v, unicode }); continue;
     }
     const m = /^(@@?[A-Za-z_#$][\w#$@]*)|^(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)|^([A-Za-z_#][\w#$@]*)|^(<>|!=|<=|>=|[=<>*,().;+\-/%])/.exec(sql.slice(i, i + 200));
     if (!m) throw new SqlSyntaxError(`Incorrect syntax near '${c}'.`);
     if (m[1]) out.push({ k: 'var', v: m[1] });
-    else if (m[2]) out.push({ k: 'num', v: Number(m[2]) });
+    else if (m[2]) out.push({ k: 'num', v: Number(m[2]), text: m[2] });
     else if (m[3]) out.push({ k: 'id', v: m[3], quoted: false });
     else out.push({ k: 'op', v: m[4] });
     i += m[0].length;
@@ -42,7 +43,8 @@ export function tokenize(sql: string): Tok[] {
 }
 
 export type Expr =
-  | { t: 'lit'; v: null | number | string }
+  /** text: a number as written (its type follows it); unicode: N'...'. */
+  | { t: 'lit'; v: null | number | string; text?: string; unicode?: boolean }
   | { t: 'col'; qual?: string; name: string }
   | { t: 'var'; name: string }
   | { t: 'fn'; name: string; args: Expr[] }
@@ -165,8 +167,8 @@ class Parser {
   private primary(): Expr {
     const t = this.toks[this.i];
     if (!t) throw new SqlSyntaxError('Incorrect syntax near the end of the statement.');
-    if (t.k === 'num') { this.i++; return { t: 'lit', v: t.v }; }
-    if (t.k === 'str') { this.i++; return { t: 'lit', v: t.v }; }
+    if (t.k === 'num') { this.i++; return { t: 'lit', v: t.v, text: t.text }; }
+    if (t.k === 'str') { this.i++; return { t: 'lit', v: t.v, unicode: t.unicode }; }
     if (t.k === 'var') { this.i++; return { t: 'var', name: t.v.toLowerCase() }; }
     if (t.k === 'op' && t.v === '-') { this.i++; return { t: 'neg', e: this.primary() }; }
     if (t.k === 'op' && t.v === '(') { this.i++; const e = this.expr(); this.expect(')'); return e; }

@@ -17,7 +17,8 @@ import { writeReply } from './response';
 import { TlsAdapter } from './tls';
 import { parseTransactionRequest, TxnRequest, writeTxnEnvChange } from './txn';
 import { writeDone, writeEnvChangeBytes } from './tokens';
-import type { SecureContext } from 'node:tls';
+import * as tls from 'node:tls';
+import { Duplex } from 'node:stream';
 
 /** What a connection needs from its server. */
 export interface ConnectionHost {
@@ -26,12 +27,14 @@ export interface ConnectionHost {
   readonly productVersion: { major: number; minor: number; build: number };
   readonly forcedPacketSize?: number;
   readonly responseDelayMs: number;
-  secureContext(): SecureContext;
+  secureContext(): tls.SecureContext;
   allocateSpid(wanted?: number): number;
   releaseSpid(spid: number): void;
   log(line: string): void;
   closed(conn: Connection): void;
 }
+
+const TLS_HANDSHAKE_RECORD = 0x16;
 
 type Phase = 'prelogin' | 'tls' | 'login' | 'ready' | 'closed';
 type Queued = { type: number; status: number; payload: Buffer };
@@ -71,6 +74,13 @@ export class Connection {
   private abort?: AbortController;
   private queue: Queued[] = [];
   private txnCounter = 0;
+  /** TDS 8 (strict): TLS from the first byte, every packet inside it (PRELOGIN included). */
+  private strict?: tls.TLSSocket;
+  private strictWire?: Duplex;
+  private sawBytes = false;
+  /** PRELOGIN settled on OFF: the client may encrypt the login alone, then speaks plain TDS. */
+  private loginOnlyTls = false;
+  private tlsDropped = false;
 
   constructor(
     readonly socket: net.Socket,
@@ -93,6 +103,7 @@ export class Connection {
     this.abort?.abort(new Error('connection closed'));
     this.queue = [];
     this.tls?.destroy();
+    this.strict?.destroy();
     this.socket.destroy();
     if (this.session) {
       try {
@@ -109,14 +120,54 @@ export class Connection {
   private endGracefully(): void {
     const force = setTimeout(() => this.socket.destroy(), 2000);
     force.unref();
-    if (this.tls) this.tls.end(() => this.socket.end());
+    if (this.strict) this.strict.end(() => this.socket.end());
+    else if (this.tls && this.tlsActive) this.tls.end(() => this.socket.end());
     else this.socket.end();
+  }
+
+  private get tlsActive(): boolean {
+    return !!this.tls?.handshakeComplete && !this.tlsDropped;
   }
 
   private onSocketData(d: Buffer): void {
     if (this.phase === 'closed') return;
-    if (this.tls?.handshakeComplete) return this.tls.feedRecords(d);
+    if (this.strictWire) {
+      this.strictWire.push(Buffer.from(d));
+      return;
+    }
+    if (!this.sawBytes && this.phase === 'prelogin' && d.length > 0 && d[0] === TLS_HANDSHAKE_RECORD) return this.startStrict(d);
+    this.sawBytes = true;
+    if (this.tlsActive) return this.tls!.feedRecords(d);
     this.feed(d);
+  }
+
+  /**
+   * TDS 8.0 strict encryption: the client opens with a TLS ClientHello (ALPN "tds/8.0") and sends PRELOGIN and
+   * everything after it inside TLS. The TLS engine runs over a duplex we feed from the socket.
+   */
+  private startStrict(first: Buffer): void {
+    this.sawBytes = true;
+    const socket = this.socket;
+    const wire = new Duplex({
+      read() {},
+      write(chunk: Buffer, _enc, cb) {
+        if (!socket.destroyed) socket.write(chunk);
+        cb();
+      },
+      final(cb) {
+        socket.end();
+        cb();
+      },
+    });
+    this.strictWire = wire;
+    const t = new tls.TLSSocket(wire as unknown as import('node:net').Socket, {
+      isServer: true, secureContext: this.host.secureContext(), ALPNProtocols: ['tds/8.0'], requestCert: false,
+    });
+    this.strict = t;
+    this.encrypted = true;
+    t.on('data', (d: Buffer) => this.feed(d));
+    t.on('error', (err) => this.destroy(`TLS (TDS 8 strict): ${err.message}`));
+    wire.push(Buffer.from(first));
   }
 
   private feed(d: Buffer): void {
@@ -135,7 +186,8 @@ export class Connection {
   private send(type: number, w: BufWriter): void {
     if (this.phase === 'closed') return;
     const framed = frameMessage(type, w.buf, w.pos, this.packetSize, this.spid);
-    if (this.tls?.handshakeComplete) this.tls.write(framed);
+    if (this.strict) this.strict.write(framed);
+    else if (this.tlsActive) this.tls!.write(framed);
     else this.socket.write(framed);
   }
 
@@ -150,6 +202,16 @@ export class Connection {
         return this.tls!.feedHandshake(payload);
       case 'login':
         if (this.busy) throw new ProtocolError('message while the login is being processed');
+        if (type === PacketType.PRELOGIN && this.loginOnlyTls && !this.tls) {
+          // Encryption OFF on both sides: the client wraps its LOGIN7 in TLS (handshake in PRELOGIN packets).
+          this.startTls();
+          this.phase = 'tls';
+          return this.tls!.feedHandshake(payload);
+        }
+        if (this.tls && this.loginOnlyTls) {
+          // The login was the only encrypted message: both sides speak plain TDS from here on.
+          this.tlsDropped = true;
+        }
         if (type !== PacketType.LOGIN7) throw new ProtocolError(`expected LOGIN7, got packet type 0x${type.toString(16)}`);
         return this.onLogin(payload);
       case 'ready':
@@ -168,12 +230,17 @@ export class Connection {
     this.out.reset();
     this.out.bytes(buildPreloginResponse(this.host.productVersion, enc));
     this.send(PacketType.REPLY, this.out);
-    if (enc !== Encrypt.ON) {
+    if (enc !== Encrypt.ON || this.strict) {
+      this.loginOnlyTls = enc === Encrypt.OFF && !this.strict;
       this.phase = 'login';
       return;
     }
     this.phase = 'tls';
     this.encrypted = true;
+    this.startTls();
+  }
+
+  private startTls(): void {
     this.tls = new TlsAdapter(this.host.secureContext(), {
       sendHandshake: (flight) => {
         if (this.phase === 'closed') return;
@@ -258,7 +325,8 @@ export class Connection {
     const reset = (status & (PacketStatus.RESET_CONNECTION | PacketStatus.RESET_CONNECTION_SKIP_TRAN)) !== 0;
     if (reset) {
       session.database = this.loginDatabase;
-      this.host.handler.resetConnection?.(session);
+      session.noCount = false;
+      this.host.handler.resetConnection?.(session, (status & PacketStatus.RESET_CONNECTION_SKIP_TRAN) !== 0);
     }
     const ac = new AbortController();
     this.abort = ac;
@@ -291,7 +359,10 @@ export class Connection {
         parts.push({ call, items: await handler.rpc(session, call.procName, call.params, signal).catch(handlerError) });
       }
     } else if (work.kind === 'txn') {
-      parts.push({ items: await handler.sqlBatch(session, work.req.sql, signal).catch(handlerError) });
+      const run = handler.transaction
+        ? handler.transaction(session, work.req, signal)
+        : handler.sqlBatch(session, work.req.sql, signal);
+      parts.push({ items: await run.catch(handlerError) });
     }
     if (this.host.responseDelayMs > 0 && !signal.aborted) await sleep(this.host.responseDelayMs, signal);
     if (signal.aborted || this.phase !== 'ready') return; // attention already answered, or connection gone
@@ -303,7 +374,8 @@ export class Connection {
       writeReply(w, [work.error], { serverName, session, mode: work.rpc ? 'rpc' : 'batch', last: true });
     } else if (work.kind === 'txn') {
       const items = parts[0].items;
-      if (!items.some((i) => i.kind === 'error' && i.class >= 11)) writeTxnEnvChange(w, work.req, ++this.txnCounter);
+      // A model with transaction() reports the ENVCHANGE itself (a 'transaction' item).
+      if (!handler.transaction && !items.some((i) => i.kind === 'error' && i.class >= 11)) writeTxnEnvChange(w, work.req, ++this.txnCounter);
       writeReply(w, items, { serverName, session, mode: 'batch', last: true });
     } else {
       const mode = work.kind === 'rpc' ? 'rpc' : 'batch';

@@ -15,7 +15,9 @@ export type SqlType =
   | { type: 'datetime' }
   | { type: 'datetime2'; scale?: number }
   | { type: 'varbinary' | 'binary'; length: number | 'max' }
-  | { type: 'uniqueidentifier' };
+  | { type: 'uniqueidentifier' }
+  /** sql_variant (TDS 0x62): each value carries its own base type, inferred from the JS value. */
+  | { type: 'sql_variant' };
 
 export interface Column {
   name: string;
@@ -73,9 +75,29 @@ export interface OutputValue {
   name: string;
   sqlType: SqlType;
   value: Value;
+  /** The parameter's position in the call (for parameters sent without a name). */
+  ordinal?: number;
 }
 
-export type ResponseItem = ResultSet | ServerMessage | RowCount | DatabaseChange | ReturnStatus | OutputValue;
+/** A transaction began, committed or rolled back: ENVCHANGE type 8/9/10 with its 8-byte descriptor. */
+export interface TransactionChange {
+  kind: 'transaction';
+  op: 'begin' | 'commit' | 'rollback';
+  descriptor: Buffer;
+}
+
+export type ResponseItem = ResultSet | ServerMessage | RowCount | DatabaseChange | ReturnStatus | OutputValue | TransactionChange;
+
+/** A transaction-manager request (MS-TDS 2.2.6.9). */
+export interface TransactionRequest {
+  op: 'begin' | 'commit' | 'rollback' | 'save';
+  name: string;
+  /** BEGIN: the isolation level to set first ('' for no change). */
+  isolation?: string;
+  /** COMMIT/ROLLBACK with fBeginXact: start a new transaction afterwards, at newIsolation. */
+  beginAfter?: boolean;
+  newIsolation?: string;
+}
 
 export interface LoginRequest {
   userName: string;
@@ -103,6 +125,8 @@ export interface SessionContext {
   readonly encrypted: boolean;
   /** Current database; the model updates it on USE (and returns a DatabaseChange item). */
   database: string;
+  /** SET NOCOUNT ON: DONE tokens go without the row count. */
+  noCount?: boolean;
   /** Free-form per-session state for the model. */
   readonly state: Map<string, unknown>;
 }
@@ -130,7 +154,15 @@ export interface SimHandler {
    * ('sp_executesql', 'sp_prepare', 'sp_execute', 'sp_prepexec', 'sp_unprepare', ...).
    */
   rpc(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]>;
-  /** The client set the RESETCONNECTION bit (a pooled connection was reused): drop per-session state. */
-  resetConnection?(session: SessionContext): void;
+  /**
+   * Transaction-manager requests. Without it, the wire layer hands the model the equivalent T-SQL and adds the
+   * ENVCHANGE itself.
+   */
+  transaction?(session: SessionContext, req: TransactionRequest, signal: AbortSignal): Promise<ResponseItem[]>;
+  /**
+   * The client set the RESETCONNECTION bit (a pooled connection was reused): drop per-session state; with
+   * keepTransaction (RESETCONNECTIONSKIPTRAN) the open transaction stays.
+   */
+  resetConnection?(session: SessionContext, keepTransaction?: boolean): void;
   sessionEnded?(session: SessionContext): void;
 }

@@ -16,7 +16,7 @@ import {
 
 export const K = {
   BIT: 0, INT1: 1, INT2: 2, INT4: 3, INT8: 4, FLT4: 5, FLT8: 6, DEC: 7, NSTR: 8, STR: 9, BIN: 10,
-  DATETIME: 11, DATETIME2: 12, GUID: 13,
+  DATETIME: 11, DATETIME2: 12, GUID: 13, VARIANT: 14,
 } as const;
 
 export interface Codec {
@@ -87,6 +87,9 @@ export function codecFor(t: SqlType): Codec {
       const bytes = max ? MAX : Math.max(1, len);
       return c(K.BIN, [id, bytes & 0xff, bytes >> 8], { plp: max, fixedLength: t.type === 'binary' && !max ? bytes : 0 });
     }
+    case 'sql_variant':
+      // MaxLength 8009 (MS-TDS 2.2.5.5.4); each value then names its own base type.
+      return c(K.VARIANT, [TypeId.SSVARIANT, 0x49, 0x1f, 0x00, 0x00]);
     default:
       throw new UnsupportedError(`unsupported column type ${(t as { type: string }).type}`);
   }
@@ -134,6 +137,7 @@ export function isNull(v: Value | undefined): boolean {
 
 export function writeNull(w: BufWriter, c: Codec): void {
   if (c.plp) w.u64(0xffffffffffffffffn);
+  else if (c.kind === K.VARIANT) w.u32(0);
   else if (c.kind === K.NSTR || c.kind === K.STR || c.kind === K.BIN) w.u16(0xffff);
   else w.u8(0);
 }
@@ -232,6 +236,8 @@ export function writeValue(w: BufWriter, c: Codec, v: Value | undefined): void {
       w.pos += c.size;
       return;
     }
+    case K.VARIANT:
+      return writeVariant(w, v);
     case K.GUID:
       w.u8(16);
       w.ensure(16);
@@ -239,4 +245,58 @@ export function writeValue(w: BufWriter, c: Codec, v: Value | undefined): void {
       w.pos += 16;
       return;
   }
+}
+
+/**
+ * A sql_variant value (MS-TDS 2.2.5.5.4): total length, base type, property bytes, then the value. The base type
+ * follows the JS value: text is nvarchar (nvarchar(128), as SERVERPROPERTY's strings, when it fits), whole numbers
+ * int or bigint, others float, booleans bit, dates datetime, buffers varbinary.
+ */
+function writeVariant(w: BufWriter, v: Value): void {
+  const head = (base: number, props: number[], dataLen: number) => {
+    w.u32(2 + props.length + dataLen);
+    w.u8(base);
+    w.u8(props.length);
+    for (const b of props) w.u8(b);
+  };
+  if (typeof v === 'string') {
+    if (v.length > 4000) throw new UnsupportedError('sql_variant string longer than 4000 characters');
+    const max = v.length <= 128 ? 256 : 8000;
+    head(TypeId.NVARCHAR, [...DEFAULT_COLLATION, max & 0xff, max >> 8], v.length * 2);
+    w.ucs2(v);
+    return;
+  }
+  if (typeof v === 'boolean') {
+    head(TypeId.BIT, [], 1);
+    w.u8(v ? 1 : 0);
+    return;
+  }
+  if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v) && (v < -2147483648 || v > 2147483647))) {
+    head(TypeId.INT8, [], 8);
+    w.i64(BigInt(v));
+    return;
+  }
+  if (typeof v === 'number') {
+    if (Number.isInteger(v)) {
+      head(TypeId.INT4, [], 4);
+      w.i32(v);
+    } else {
+      head(TypeId.FLT8, [], 8);
+      w.f64(v);
+    }
+    return;
+  }
+  if (v instanceof Date) {
+    const [days, ticks] = datetimeParts(v);
+    head(TypeId.DATETIME, [], 8);
+    w.i32(days);
+    w.u32(ticks);
+    return;
+  }
+  if (Buffer.isBuffer(v)) {
+    head(TypeId.BIGVARBIN, [0x40, 0x1f], v.length);
+    w.bytes(v);
+    return;
+  }
+  throw new UnsupportedError(`cannot send ${String(v)} as sql_variant`);
 }

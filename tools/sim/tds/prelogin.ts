@@ -35,12 +35,13 @@ export function parsePrelogin(p: Buffer): PreloginRequest {
 }
 
 /**
- * What the server answers: ON (full TLS) when the client wants or requires encryption, NOT_SUP otherwise. The
- * simulator does not do SQL Server's login-only encryption (client OFF + server OFF); answering NOT_SUP to OFF makes
- * such clients (FreeTDS's default "request") continue in plain text, which is a valid negotiation outcome.
+ * What the server answers, as SQL Server without "force encryption" does: ON when the client wants or requires
+ * encryption (full TLS), OFF when the client says OFF (the client then encrypts the LOGIN7 alone, or, like tedious
+ * with encrypt false, sends it in the clear; both are accepted), NOT_SUP to a client without TLS.
  */
 export function negotiateEncryption(client: number): number {
-  return client === Encrypt.ON || client === Encrypt.REQ ? Encrypt.ON : Encrypt.NOT_SUP;
+  if (client === Encrypt.ON || client === Encrypt.REQ) return Encrypt.ON;
+  return client === Encrypt.OFF ? Encrypt.OFF : Encrypt.NOT_SUP;
 }
 
 export function buildPreloginResponse(

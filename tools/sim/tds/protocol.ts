@@ -62,6 +62,9 @@ export const EnvChange = {
   LANGUAGE: 2,
   PACKET_SIZE: 4,
   SQL_COLLATION: 7,
+  BEGIN_TXN: 8,
+  COMMIT_TXN: 9,
+  ROLLBACK_TXN: 10,
   RESET_CONNECTION_ACK: 18,
 } as const;
 
@@ -96,6 +99,7 @@ export const TypeId = {
   IMAGE: 0x22,
   TEXT: 0x23,
   NTEXT: 0x63,
+  SSVARIANT: 0x62,
   BIGVARBIN: 0xa5,
   BIGVARCHR: 0xa7,
   BIGBINARY: 0xad,

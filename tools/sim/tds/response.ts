@@ -7,6 +7,7 @@ import { CurCmd, DoneStatus, EnvChange, Token } from './protocol';
 import {
   writeColMetadata,
   writeDone,
+  writeEnvChangeBytes,
   writeEnvChangeString,
   writeMessage,
   writeReturnStatus,
@@ -36,6 +37,8 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
   let stmtError = false;
   let sawReturnStatus = false;
   const n = items.length;
+  // SET NOCOUNT ON: statements still end in DONE, without DONE_COUNT.
+  const count = ctx.session.noCount ? 0 : DoneStatus.COUNT;
   // In a batch, the last statement's DONE is the final one (no extra empty DONE), as SQL Server sends it.
   const lastIsStatement = ctx.mode === 'batch' && n > 0 && (items[n - 1].kind === 'resultSet' || items[n - 1].kind === 'rowCount');
 
@@ -52,13 +55,13 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
             const rows = item.rows;
             for (let r = 0; r < rows.length; r++) writeRow(w, codecs, rows[r]);
           }
-          const status = (final ? 0 : DoneStatus.MORE) | DoneStatus.COUNT | (stmtError ? DoneStatus.ERROR : 0);
+          const status = (final ? 0 : DoneStatus.MORE) | count | (stmtError ? DoneStatus.ERROR : 0);
           writeDone(w, inner, status, CurCmd.SELECT, item.rows.length);
           stmtError = false;
           break;
         }
         case 'rowCount': {
-          const status = (final ? 0 : DoneStatus.MORE) | DoneStatus.COUNT | (stmtError ? DoneStatus.ERROR : 0);
+          const status = (final ? 0 : DoneStatus.MORE) | count | (stmtError ? DoneStatus.ERROR : 0);
           writeDone(w, inner, status, CurCmd.INSERT, item.count);
           stmtError = false;
           break;
@@ -76,8 +79,14 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
           writeReturnStatus(w, item.value);
           sawReturnStatus = true;
           break;
+        case 'transaction': {
+          const empty = Buffer.alloc(0);
+          if (item.op === 'begin') writeEnvChangeBytes(w, EnvChange.BEGIN_TXN, item.descriptor, empty);
+          else writeEnvChangeBytes(w, item.op === 'commit' ? EnvChange.COMMIT_TXN : EnvChange.ROLLBACK_TXN, empty, item.descriptor);
+          break;
+        }
         case 'outputValue': {
-          const idx = ctx.params ? ctx.params.findIndex((p) => p.name.toLowerCase() === item.name.toLowerCase()) : -1;
+          const idx = item.ordinal ?? (ctx.params ? ctx.params.findIndex((p) => p.name.toLowerCase() === item.name.toLowerCase()) : -1);
           writeReturnValue(w, Math.max(idx, 0), item.name, codecFor(item.sqlType), item.value);
           break;
         }

@@ -7,6 +7,7 @@ import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
+import { WATCH_HANDLERS } from './watch';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -16,4 +17,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
   ...SCENARIO_HANDLERS,
+  ...WATCH_HANDLERS,
 };

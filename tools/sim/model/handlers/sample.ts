@@ -6,6 +6,8 @@ import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { currentDb, resultSet, select, statements } from './util';
 
+const columnIndex = (columns: { name: string }[]): Record<string, number> => Object.fromEntries(columns.map((col, i) => [col.name, i]));
+
 const sample: BatchHandler = (c) => {
   const m = c.model;
   for (const v of ['sys.dm_os_spinlock_stats', 'sys.dm_db_index_operational_stats']) checkViewPermission(c, findView(v)!);
@@ -15,15 +17,22 @@ const sample: BatchHandler = (c) => {
   const files = filesOf(m, db);
   const logIds = new Set(files.filter((f) => f.type === 1).map((f) => f.fileId));
   const d = m.counters.db(db.name);
-  const vfs = findView('sys.dm_io_virtual_file_stats')!.rows(c, [db.id, null]);
+  const vfsView = findView('sys.dm_io_virtual_file_stats')!;
+  const vfs = vfsView.rows(c, [db.id, null]);
+  const v = columnIndex(vfsView.columns(c));
   let writes = 0n, bytes = 0n, stall = 0n;
-  for (const r of vfs) if (logIds.has(Number(r[1]))) { writes += BigInt(r[7] as number); bytes += BigInt(r[8] as number); stall += BigInt(r[9] as number); }
+  for (const r of vfs) {
+    if (!logIds.has(Number(r[v.file_id]))) continue;
+    writes += BigInt(r[v.num_of_writes] as number); bytes += BigInt(r[v.num_of_bytes_written] as number); stall += BigInt(r[v.io_stall_write_ms] as number);
+  }
   void d;
   const logIo = resultSet(cols([['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]), [[writes, bytes, stall]]);
+  const pendingView = findView('sys.dm_io_pending_io_requests')!;
+  const p = columnIndex(pendingView.columns(c));
   // WHERE ior.io_pending = 1: completed requests not yet reaped are listed too (io_pending = 0).
-  const pending = findView('sys.dm_io_pending_io_requests')!.rows(c, null).filter((r) => r[3] === 1);
-  const logHandles = vfs.filter((r) => logIds.has(Number(r[1]))).map((r) => (r[13] as Buffer).toString('hex'));
-  const pendingLog = pending.filter((r) => logHandles.includes((r[7] as Buffer).toString('hex'))).length;
+  const pending = pendingView.rows(c, null).filter((r) => r[p.io_pending] === 1);
+  const logHandles = vfs.filter((r) => logIds.has(Number(r[v.file_id]))).map((r) => (r[v.file_handle] as Buffer).toString('hex'));
+  const pendingLog = pending.filter((r) => r[p.io_handle] !== null && logHandles.includes((r[p.io_handle] as Buffer).toString('hex'))).length;
   const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]), [[pending.length, pendingLog]]);
   const progress = resultSet(cols([['table_name', T.sysname], ['inserts', T.bigint], ['updates', T.bigint], ['deletes', T.bigint]]),
     [...db.objects.values()].filter((o) => o.type === 'U').map((o) => {

@@ -5,6 +5,7 @@ import type { Database, ProcCall, SimObject } from '../instance';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import type { ResponseItem, Value } from '../../tds/contract';
+import { procedureParameters } from '../../session/params';
 import { currentDb, dropObjects, param, strParam, throwUser } from './util';
 
 type Kind = 'loop' | 'batch' | 'ring-loop' | 'ring-step';
@@ -38,7 +39,7 @@ function workloadProc(table: string, kind: Kind, profile: (db: Database, call: P
 function proc(c: BatchCall, name: string, run?: SimObject['run'], extra: Partial<SimObject> = {}): [] {
   const db = currentDb(c);
   if (c.model.findObject(db, name)) throwUser(2714, `There is already an object named '${name.split('.').pop()}' in the database.`);
-  c.model.addObject(db, { name, type: 'P', run, ...extra });
+  c.model.addObject(db, { name, type: 'P', run, params: procedureParameters(c.text), ...extra });
   return [];
 }
 function table(c: BatchCall, name: string, extra: Partial<SimObject> = {}): void {

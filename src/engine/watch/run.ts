@@ -1,0 +1,168 @@
+// `spinlab watch`: connect to any server, read-only, and record spinlock, wait and latch deltas under its own workload.
+// One monitor connection (in master), one round trip per tick (sql/watch/tick.sql) through the experiments' Sampler;
+// every tick is appended to samples.jsonl as it arrives; experiment.json (kind watch) is written at the start, on
+// each mark, and at the end. Memory stays bounded for hours (WatchHistory).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { DbSession, describeTarget, type DbTarget } from '../../db/client';
+import type { ExperimentEvent } from '../../shared/experiment';
+import type { WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
+import { WATCH_TOP_N } from '../../shared/watch';
+import { diagnoseWatch } from '../../shared/watchDiagnosis';
+import { explain, grantFor, SpinlabError } from '../errors';
+import { TOOL_VERSION } from '../lab';
+import { Sampler } from '../sampler';
+import { readIdentity, readTopology } from '../server';
+import { WatchHistory } from './history';
+import { readNewMarks, registerActiveWatch } from './marks';
+import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
+
+export const WATCH_SCHEMA_VERSION = 3;
+
+export interface WatchOptions {
+  target: DbTarget;
+  outDir: string;
+  settings: WatchSettings;
+  title?: string;
+  stateDir: string;
+  /** Ticks kept at full resolution in memory (the window on screen). */
+  windowTicks?: number;
+}
+
+export type WatchProgress =
+  | { kind: 'status'; message: string }
+  | { kind: 'tick'; tick: WatchTick; index: number }
+  | { kind: 'mark'; mark: WatchMark }
+  | { kind: 'event'; event: ExperimentEvent };
+
+export interface WatchResult {
+  record: WatchRecord;
+  file: string;
+  history: WatchHistory;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+}
+
+export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress: (p: WatchProgress) => void = () => undefined): Promise<WatchResult> {
+  const { settings } = opts;
+  const events: ExperimentEvent[] = [];
+  const note = (level: ExperimentEvent['level'], message: string) => {
+    const event = { time: new Date().toISOString(), level, message };
+    events.push(event);
+    progress({ kind: 'event', event });
+  };
+  progress({ kind: 'status', message: `connecting to ${describeTarget(opts.target)}` });
+  const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab watch' });
+  let identity;
+  let topology;
+  try {
+    identity = await readIdentity(admin);
+    if (!identity.permissions.viewServerState) {
+      throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
+        grantFor('VIEW SERVER STATE', identity.login, identity.majorVersion));
+    }
+    const t = await readTopology(admin, identity);
+    identity.startTime = t.startTime;
+    topology = t.topology;
+  } finally {
+    await admin.close();
+  }
+  if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this watch is synthetic, not a measurement.');
+
+  fs.mkdirSync(opts.outDir, { recursive: true });
+  const file = path.join(opts.outDir, 'experiment.json');
+  const samplesFile = path.join(opts.outDir, 'samples.jsonl');
+  fs.writeFileSync(samplesFile, '');
+  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)));
+  const record: WatchRecord = {
+    schemaVersion: WATCH_SCHEMA_VERSION, kind: 'watch',
+    id: `watch-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`,
+    title: opts.title ?? `Watch of ${identity.serverName}`, createdAt: new Date().toISOString(),
+    tool: { name: 'spinlock-lab', version: TOOL_VERSION }, simulated: identity.simulated, server: identity, topology, settings,
+    status: 'running', startedAt: new Date().toISOString(), endedAt: null, ticks: 0, totals: history.totals, marks: [],
+    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events,
+  };
+  const save = () => fs.writeFileSync(file, JSON.stringify(record, null, 2));
+  save();
+  const unregister = registerActiveWatch(opts.stateDir, opts.outDir);
+  let marksOffset = 0;
+  const nodeOfScheduler = new Map(topology.schedulers.map((s) => [s.schedulerId, s.nodeId]));
+  const roundTrips: number[] = [];
+  const read = async (db: DbSession): Promise<WatchSample> =>
+    parseWatchSample(await db.runFile('watch/tick', { top_requests: settings.topRequests, text_chars: settings.textChars }), Date.now());
+  let baseline: WatchSample | undefined;
+  let startMsTicks = 0;
+  let firstOwnCpu: number | null = null;
+  let failed: Error | undefined;
+  const warned = new Set<string>();
+  const sampler = new Sampler<WatchSample>({
+    target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
+    onProblem: (m) => note('warning', m),
+    onSample: (e) => {
+      if (!baseline) return;
+      if (e.afterGap) firstOwnCpu = null; // a new connection is a new session: its cpu_time starts again
+      if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
+      const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
+      baseline = e.sample;
+      if (r.kind !== 'tick') return note(r.kind === 'restart' ? 'warning' : 'info', r.message);
+      for (const w of r.warnings) if (!warned.has(w)) { warned.add(w); note('warning', w); }
+      const tick = r.tick;
+      const fresh = readNewMarks(opts.outDir, marksOffset);
+      marksOffset = fresh.offset;
+      if (fresh.marks.length) {
+        tick.marks = fresh.marks.map((m) => m.id);
+        for (const m of fresh.marks) {
+          const mark: WatchMark = { id: m.id, name: m.name, t: tick.t, at: m.at };
+          record.marks.push(mark);
+          progress({ kind: 'mark', mark });
+        }
+      }
+      fs.appendFileSync(samplesFile, JSON.stringify(tick) + '\n');
+      history.add(tick);
+      record.ticks = history.ticks;
+      if (fresh.marks.length) save();
+      progress({ kind: 'tick', tick, index: history.ticks });
+    },
+  });
+  try {
+    try {
+      const first = await sampler.sampleNow();
+      baseline = first.sample;
+      startMsTicks = first.sample.raw.msTicks;
+      firstOwnCpu = first.sample.ownCpuMs;
+    } catch (err) {
+      throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: identity.majorVersion, needs: 'VIEW SERVER STATE' });
+    }
+    progress({ kind: 'status', message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}` });
+    sampler.start();
+    await new Promise<void>((resolve) => {
+      const timer = settings.durationMs !== null ? setTimeout(resolve, settings.durationMs) : undefined;
+      if (signal.aborted) resolve();
+      signal.addEventListener('abort', () => { if (timer) clearTimeout(timer); resolve(); }, { once: true });
+    });
+  } catch (err) {
+    failed = err as Error;
+  } finally {
+    await sampler.close();
+    unregister();
+  }
+  // A mark dropped after the last tick still belongs to the watch: it goes on the last tick's time.
+  const late = readNewMarks(opts.outDir, marksOffset).marks;
+  const lastT = history.window().at(-1)?.t ?? 0;
+  for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
+  record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
+  record.endedAt = new Date().toISOString();
+  if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
+    record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
+  }
+  record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
+  record.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
+  if (failed) note('error', failed.message);
+  save();
+  if (failed && history.ticks === 0) throw failed;
+  return { record, file, history };
+}

@@ -1,0 +1,62 @@
+// Per-connection session state SQL Server keeps and drivers rely on: the transaction count and its descriptor, the
+// SET options, and prepared statement handles. Kept in the wire layer's SessionContext.state under one key.
+import type { SessionContext } from '../tds/contract';
+
+export interface Prepared {
+  /** The parameter definitions ('@a int, @b nvarchar(10)'), as sp_prepare got them. */
+  params: string;
+  stmt: string;
+}
+
+export interface SessionState {
+  tranCount: number;
+  /** The current transaction's descriptor (8 bytes, MS-TDS 2.2.5.8 ALL_HEADERS / ENVCHANGE type 8). */
+  descriptor: Buffer | null;
+  savepoints: string[];
+  implicitTransactions: boolean;
+  isolation: string;
+  /** ON/OFF options by upper-case name (ANSI_NULLS, ARITHABORT, ...), and the valued ones (TEXTSIZE, LOCK_TIMEOUT). */
+  options: Map<string, string>;
+  prepared: Map<number, Prepared>;
+  nextHandle: number;
+}
+
+const KEY = 'spinlab.session';
+let descriptors = 0n;
+
+export function sessionState(s: SessionContext): SessionState {
+  let st = s.state.get(KEY) as SessionState | undefined;
+  if (!st) {
+    st = fresh();
+    s.state.set(KEY, st);
+  }
+  return st;
+}
+
+function fresh(): SessionState {
+  return {
+    tranCount: 0, descriptor: null, savepoints: [], implicitTransactions: false, isolation: 'READ COMMITTED',
+    options: new Map(), prepared: new Map(), nextHandle: 1,
+  };
+}
+
+/** sp_reset_connection: options and handles go; with keepTransaction (RESETCONNECTIONSKIPTRAN) the transaction stays. */
+export function resetSession(s: SessionContext, keepTransaction: boolean): SessionState {
+  const old = sessionState(s);
+  const st = fresh();
+  if (keepTransaction) {
+    st.tranCount = old.tranCount;
+    st.descriptor = old.descriptor;
+    st.savepoints = old.savepoints;
+  }
+  s.state.set(KEY, st);
+  s.noCount = false;
+  return st;
+}
+
+/** A new, server-unique transaction descriptor. */
+export function newDescriptor(): Buffer {
+  const b = Buffer.alloc(8);
+  b.writeBigUInt64LE(++descriptors);
+  return b;
+}
