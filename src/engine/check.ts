@@ -37,7 +37,7 @@ export interface CheckServer {
   engineEditionName: string;
   platform: 'Windows' | 'Linux' | null;
   distribution: string | null;
-  /** sys.dm_os_sys_info.container_type_desc where the server has it; null when unknown. */
+  /** Null: no documented DMV column says whether SQL Server runs in a container (kept for a future source). */
   container: string | null;
   azure: 'sql-database' | 'managed-instance' | null;
   serviceTier: string | null;
