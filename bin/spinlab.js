@@ -22,6 +22,8 @@ if (!fs.existsSync(main)) {
     process.exit(1);
   }
 }
+// Library deprecation notices are not for the user (src/cli/warnings.ts): dropped before anything else loads.
+require(path.join(root, 'out', 'src', 'cli', 'warnings.js')).quietDeprecations();
 // A closed pipe (spinlab scenarios | head) is a normal end, not a crash.
 process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
 require(main).main(process.argv.slice(2)).then(

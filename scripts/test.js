@@ -5,6 +5,7 @@
 //   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
 //   browser      the panel's webview bundle in Debian's Chromium (playwright-core), fed recorded data
 //   e2e          the VSIX installed in a real VS Code (code-server) driven through Chromium, against the simulator
+//   server       a real SQL Server when SPINLAB_TEST_SERVER is set (README: Testing against a real SQL Server)
 //   load         128 client-loop sessions against the simulator (its own process) for SPINLAB_LOAD_MINUTES (default 3)
 //                minutes, the client's memory flat; last, as it is the longest.
 // `node scripts/test.js unit integration` runs only the named tiers. Before its tier runs, each installs what it needs
@@ -31,6 +32,9 @@ const tiers = [
     before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]) },
   // 128 sessions for minutes with the client's memory watched (SPINLAB_LOAD_MINUTES, default 3).
   { name: 'load', dir: 'out/test/load', timeoutMs: 120_000 },
+  // Against a real SQL Server named by SPINLAB_TEST_SERVER (npm run test:server); without it the tier says loudly,
+  // by name, that it did not run and how to run it, and counts as one skipped test.
+  { name: 'server', dir: 'out/test/server', timeoutMs: 600_000 },
 ];
 
 for (const name of only) {

@@ -31,8 +31,7 @@ SELECT RTRIM(pc.object_name) AS object_name, RTRIM(pc.counter_name) AS counter_n
 FROM sys.dm_os_performance_counters AS pc
 WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
-                               N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time',
-                               N'Log Flush Write Time (ms)'))
+                               N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
 
 -- 6. The lab database's log file I/O.
@@ -43,17 +42,20 @@ JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 WHERE df.type = 1;
 
 -- 7. I/O requests pending now, in all and on the lab database's log (the WRITELOG post compares it with the log writer's queue limit).
+--    io_pending = 1 only: a request the OS has completed (0) stays listed until its scheduler reaps it.
 SELECT COUNT(*) AS pending_total,
        ISNULL(SUM(CASE WHEN df.type = 1 THEN 1 ELSE 0 END), 0) AS pending_log
 FROM sys.dm_io_pending_io_requests AS ior
 LEFT JOIN sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs ON vfs.file_handle = ior.io_handle
-LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id;
+LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id
+WHERE ior.io_pending = 1;
 
--- 8. Per-scheduler CPU (total_cpu_usage_ms, 2016+) and queueing.
+-- 8. Per-scheduler CPU (total_cpu_usage_ms, 2016+) and queueing. Hidden schedulers (ids >= 1048576: the log writers
+--    and other system tasks) are included for the run's CPU and counted apart from the user schedulers.
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
        s.runnable_tasks_count, s.current_tasks_count
 FROM sys.dm_os_schedulers AS s
-WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
+WHERE s.status NOT LIKE N'%DAC%';
 
 -- 9. Row operations on the lab tables: disk-based from index operational stats (heap or clustered index only),
 --    memory-optimized from XTP object stats (index operational stats does not cover them).

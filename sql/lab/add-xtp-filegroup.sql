@@ -5,6 +5,8 @@ DECLARE @path nvarchar(4000) = CAST(SERVERPROPERTY('InstanceDefaultDataPath') AS
 DECLARE @has_xtp bit = 0, @sql nvarchar(max);
 IF CAST(SERVERPROPERTY('IsXTPSupported') AS int) IS NULL OR CAST(SERVERPROPERTY('IsXTPSupported') AS int) <> 1
     THROW 50002, N'Spinlock Lab: this instance does not support In-Memory OLTP (SERVERPROPERTY(''IsXTPSupported'') is not 1).', 1;
+IF @db IS NULL OR QUOTENAME(@db + N'_xtp_container') IS NULL
+    THROW 50005, N'Spinlock Lab: the lab database name is too long: at most 114 characters (its In-Memory OLTP container is named after it).', 1;
 IF @path IS NULL
     THROW 50003, N'Spinlock Lab: SERVERPROPERTY(''InstanceDefaultDataPath'') is NULL, so there is nowhere to put the memory-optimized container.', 1;
 SET @sql = N'IF EXISTS (SELECT 1 FROM ' + QUOTENAME(@db) + N'.sys.filegroups WHERE type = N''FX'') SET @has_xtp = 1;';

@@ -12,8 +12,9 @@ FROM sys.dm_os_schedulers AS s
 WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%'
 ORDER BY s.scheduler_id;
 
--- 3. NUMA nodes, without the node reserved for the dedicated admin connection.
-SELECT n.node_id, n.node_state_desc, n.online_scheduler_count, n.cpu_count, n.processor_group
+-- 3. NUMA nodes, without the node reserved for the dedicated admin connection. node_id is SQL Server's node (a soft-NUMA
+--    node when 2016+ split a socket of more than 8 cores); memory_node_id is the hardware node it belongs to.
+SELECT n.node_id, n.node_state_desc, n.online_scheduler_count, n.cpu_count, n.processor_group, n.memory_node_id
 FROM sys.dm_os_nodes AS n
 WHERE n.node_state_desc NOT LIKE N'%DAC%'
 ORDER BY n.node_id;

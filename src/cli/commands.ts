@@ -9,6 +9,7 @@ import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
+import { checkServer, checkText, parseFeatures } from '../engine/check';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -56,10 +57,13 @@ export function topologyText(identity: ServerIdentity, t: Topology, missing: str
   lines.push(`log writer: ${lw.length ? lw.join('; ') : 'not visible (needs VIEW SERVER STATE)'}`);
   lines.push(`trace flags: ${t.traceFlags === null ? 'unknown' : t.traceFlags.filter((f) => f.global).map((f) => f.flag).join(', ') || 'none'}`);
   if (missing.length) lines.push(`(this version lacks ${missing.join(', ')} in sys.dm_os_sys_info; those figures are inferred)`);
+  // Soft-NUMA: SQL Server's nodes differ from the hardware nodes; numa:N in --affinity means hardware node N.
+  const soft = t.nodes.some((n) => n.memoryNodeId !== undefined && n.memoryNodeId !== n.nodeId);
+  if (soft) lines.push('soft-NUMA nodes differ from the hardware nodes: --affinity numa:N means hardware node N (the "hw node" column)');
   lines.push('');
-  lines.push(table(['node', 'state', 'CPUs', 'online', 'offline CPUs'], t.nodes.map((n) => {
+  lines.push(table(['node', ...(soft ? ['hw node'] : []), 'state', 'CPUs', 'online', 'offline CPUs'], t.nodes.map((n) => {
     const off = t.schedulers.filter((s) => s.nodeId === n.nodeId && !s.isOnline).map((s) => s.cpuId);
-    return [String(n.nodeId), n.state, String(n.cpuCount), String(n.onlineSchedulerCount), off.length ? off.join(',') : '-'];
+    return [String(n.nodeId), ...(soft ? [String(n.memoryNodeId)] : []), n.state, String(n.cpuCount), String(n.onlineSchedulerCount), off.length ? off.join(',') : '-'];
   })));
   return lines.join('\n') + '\n';
 }
@@ -98,4 +102,21 @@ export async function restoreCommand(target: DbTarget, stateDir = defaultStateDi
     }
     return `${r.actions.length ? r.actions.join('\n') : 'the server already matched the journal'}\nRestored; the journal is removed.\n`;
   });
+}
+
+/** `spinlab check`: what this server is and what will work with this login; ok is false when an asked feature cannot run. */
+export async function checkCommand(target: DbTarget, labDb: string, features: string | undefined, json: boolean): Promise<{ text: string; ok: boolean }> {
+  let asked;
+  try {
+    asked = parseFeatures(features);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  try {
+    const report = await checkServer(admin, labDb, asked);
+    return { text: json ? JSON.stringify(report, null, 2) + '\n' : checkText(report), ok: report.ok };
+  } finally {
+    await admin.close();
+  }
 }

@@ -5,7 +5,7 @@ import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
-import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand } from './commands';
+import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { parseGates } from './gates';
@@ -52,6 +52,15 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .addOption(conn()).option('--json', 'machine-readable output')
     .action(async (o) => { out(await topologyCommand(targetFromArgs(o.connection), !!o.json)); });
 
+  program.command('check').description('what this server is and what Spinlock Lab can do on it with this login, with the GRANT for each missing permission (exit 0: everything asked for can run)')
+    .addOption(conn()).addOption(labDb()).option('--json', 'machine-readable output (docs/check.md)')
+    .option('--feature <list>', 'only these: sample, deploy, affinity, delayed-durability, in-memory, watch, event-sessions (default: all)')
+    .action(async (o) => {
+      const r = await checkCommand(targetFromArgs(o.connection), o.labDb, o.feature, !!o.json);
+      out(r.text);
+      setExit(r.ok ? EXIT.ok : EXIT.failed);
+    });
+
   for (const [name, fn] of [['deploy', deployCommand], ['cleanup', cleanupCommand]] as const) {
     program.command(name).description(name === 'deploy' ? 'create the lab database if needed and deploy a scenario into it' : "remove a scenario's objects from the lab database")
       .addOption(conn()).requiredOption('--scenario <id>', 'scenario id (spinlab scenarios)')
@@ -72,7 +81,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
     .addOption(new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency').choices(['server-loop', 'client-loop']).default('server-loop'))
     .option('--set <k=v>', 'scenario parameter, or preset setting (repeatable)', collect, [])
-    .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment').choices(['disabled', 'allowed', 'forced']))
+    .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment (allowed behaves as disabled: the scenarios\' commits do not ask for delayed durability)').choices(['disabled', 'allowed', 'forced']))
     .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')
     .option('--no-deploy', 'use the scenario as already deployed')
     .option('--out <dir>', 'output folder (experiment.json, samples.jsonl)')

@@ -3,6 +3,7 @@
 import * as sql from 'mssql';
 import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
 import { loadSqlFile, type SqlFile } from './sqlFiles';
+import { explainConnectFailure } from './connectErrors';
 
 /** Where and how to connect. Secrets stay in this object: never log it (see describeTarget). */
 export interface DbTarget {
@@ -286,7 +287,10 @@ export class DbSession {
     try {
       await pool.connect();
     } catch (err) {
-      throw wrapError(err);
+      const e = wrapError(err);
+      const explained = e instanceof DbError ? explainConnectFailure(e.message, e.number, target) : null;
+      if (!explained || !(e instanceof DbError)) throw e;
+      throw new DbError(explained, e.number, e.code, e.state, e.severity, e.all);
     }
     return new DbSession(pool, opts.database ?? target.database, lost);
   }

@@ -140,12 +140,17 @@ function cpuByNode(prev: RawSample, cur: RawSample, intervalMs: number, back: Ba
   const before = new Map(prev.schedulers.map((s) => [s.schedulerId, s]));
   const busy = new Map<number, { ms: number; schedulers: number }>();
   let cpuMs = 0;
+  let hiddenCpuMs = 0;
   for (const s of cur.schedulers) {
     const p = before.get(s.schedulerId);
     // A scheduler without a baseline (just came online, e.g. after an affinity change) has no interval to measure:
     // counting its whole total_cpu_usage_ms since instance start would be a spike. It joins from the next tick.
     if (!s.isOnline || !p) continue;
     const ms = back.check(`scheduler ${s.schedulerId}.totalCpuMs`, p.totalCpuMs, s.totalCpuMs);
+    if (s.hidden) { // the log writers' CPU: the run's, but not a user scheduler's load
+      hiddenCpuMs += ms;
+      continue;
+    }
     const node = busy.get(s.nodeId) ?? { ms: 0, schedulers: 0 };
     node.ms += ms;
     node.schedulers += 1;
@@ -159,7 +164,7 @@ function cpuByNode(prev: RawSample, cur: RawSample, intervalMs: number, back: Ba
     // come out at 100.3 %; a chart must not show more than the node has.
     byNode[String(nodeId)] = Math.min(100, (100 * ms) / (intervalMs * schedulers));
   }
-  return { byNode, cpuMs };
+  return { byNode, cpuMs, hiddenCpuMs };
 }
 
 const dbCounter = (db: string, counter: string): CounterKey => ({ objectSuffix: 'Databases', counter, instance: db });
@@ -258,7 +263,7 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
     };
   }
 
-  const online = cur.schedulers.filter((s) => s.isOnline);
+  const online = cur.schedulers.filter((s) => s.isOnline && !s.hidden);
   const tick: Tick = {
     t: prev.msTicks + intervalMs - ctx.runStartMsTicks,
     intervalMs,
@@ -283,6 +288,7 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
     pendingLogIo: cur.pendingIo.log,
     cpuByNode: cpu.byNode,
     cpuMs: cpu.cpuMs,
+    hiddenCpuMs: cpu.hiddenCpuMs,
     onlineSchedulers: online.length,
     runnableTasks: online.reduce((a, s) => a + s.runnableTasks, 0),
   };

@@ -36,6 +36,12 @@ export interface CustomPlan {
   table: ParamTable | null;
 }
 
+
+/** ALLOWED only permits delayed durability: a commit must ask for it, and no scenario's commit does. */
+export const DD_ALLOWED_NOTE = 'DELAYED_DURABILITY = ALLOWED: a transaction is delayed-durable only when its COMMIT asks '
+  + '(COMMIT WITH (DELAYED_DURABILITY = ON), or BEGIN ATOMIC WITH (DELAYED_DURABILITY = ON)), and the scenarios\' commits do not, '
+  + 'so these runs behave as DISABLED. Use FORCED to make every commit delayed-durable.';
+
 export interface ExperimentOptions {
   target: DbTarget;
   scenarioId: string;
@@ -186,6 +192,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this experiment is synthetic, not a measurement.');
 
     const requests = opts.arms.map((a) => knobRequestOf(a, topology));
+    if (requests.some((r) => r.delayedDurability === 'ALLOWED')) note('info', DD_ALLOWED_NOTE);
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
       kind: 'experiment',

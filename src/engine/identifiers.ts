@@ -25,6 +25,19 @@ export function quoteName(name: string): string {
   return `[${name.replace(/]/g, ']]')}]`;
 }
 
+/**
+ * The lab database's name is also the stem of its filegroup and container names (name + '_xtp_container', 14
+ * characters more): QUOTENAME returns NULL for input over 128 characters, and a NULL in the dynamic SQL makes the
+ * whole statement NULL, which sp_executesql runs as nothing, silently. So the name may be at most 128 - 14.
+ */
+export const MAX_LAB_DATABASE_NAME_LENGTH = MAX_IDENTIFIER_LENGTH - '_xtp_container'.length;
+
+/** Why a name is too long for the lab database, or null. */
+export function labDatabaseLengthProblem(name: string): string | null {
+  if (name.length <= MAX_LAB_DATABASE_NAME_LENGTH) return null;
+  return `The lab database name is ${name.length} characters long; it may be at most ${MAX_LAB_DATABASE_NAME_LENGTH}, because its In-Memory OLTP filegroup and container are named after it (name + _xtp_container must fit in 128 characters, or QUOTENAME returns NULL). Choose a shorter name, e.g. SpinlockLab`;
+}
+
 const SYSTEM_DATABASES = new Set(['master', 'model', 'msdb', 'tempdb', 'distribution', 'mssqlsystemresource']);
 /** Regular-identifier shape: what can be typed on a command line and in a file path without surprises. */
 const LAB_DB_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -40,6 +53,8 @@ export function databaseNameProblem(name: string): string | null {
   if (SYSTEM_DATABASES.has(name.toLowerCase())) {
     return `"${name}" is a system database; the lab needs a database of its own that it may alter and drop, e.g. SpinlockLab`;
   }
+  const long = labDatabaseLengthProblem(name);
+  if (long) return long;
   if (!LAB_DB_PATTERN.test(name)) {
     return `"${name}" is not a plain name: use letters, digits and _ only, starting with a letter or _ (e.g. SpinlockLab)`;
   }

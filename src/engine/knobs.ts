@@ -1,6 +1,6 @@
 // Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
 // Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
-import type { DbSession, DbTarget } from '../db/client';
+import type { DbSession, DbTarget, Row } from '../db/client';
 import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
@@ -44,13 +44,27 @@ export function restoreServer(admin: DbSession, identity: ServerIdentity, target
 
 export async function readKnobState(db: DbSession, labDatabase: string): Promise<KnobState> {
   const [info = [], schedulers = [], dbs = []] = await db.runFile('knobs/read', { db: labDatabase });
+  const type = str(info[0]?.affinity_type_desc) || 'AUTO';
+  const online = (s: Row) => s.is_online === true || num(s.is_online) === 1;
+  const cpus = schedulers.filter(online).map((s) => num(s.cpu_id)).filter((c, i, all) => all.indexOf(c) === i).sort((a, b) => a - b);
+  const numaNodes = type === 'MANUAL' ? wholeNodes(schedulers, online) : null;
   return {
     delayedDurability: dbs[0] ? str(dbs[0].delayed_durability_desc) : null,
-    affinity: {
-      type: str(info[0]?.affinity_type_desc) || 'AUTO',
-      cpus: schedulers.filter((s) => s.is_online === true || num(s.is_online) === 1).map((s) => num(s.cpu_id)).filter((c, i, all) => all.indexOf(c) === i).sort((a, b) => a - b),
-    },
+    affinity: numaNodes ? { type, cpus, numaNodes } : { type, cpus },
   };
+}
+
+/** The nodes whose schedulers are all online when every online scheduler belongs to one of them; else null. */
+function wholeNodes(schedulers: Row[], online: (s: Row) => boolean): number[] | null {
+  const byNode = new Map<number, Row[]>();
+  for (const s of schedulers) byNode.set(num(s.parent_node_id), [...(byNode.get(num(s.parent_node_id)) ?? []), s]);
+  const nodes: number[] = [];
+  for (const [node, rows] of byNode) {
+    const on = rows.filter(online).length;
+    if (on === rows.length) nodes.push(node);
+    else if (on > 0) return null; // part of a node: a CPU list
+  }
+  return nodes.length > 0 ? nodes.sort((a, b) => a - b) : null;
 }
 
 function sameCpus(a: number[], b: number[]): boolean {
@@ -62,9 +76,10 @@ function affinityMatches(state: KnobState, cpus: number[] | 'AUTO'): boolean {
   return cpus === 'AUTO' ? state.affinity.type === 'AUTO' : state.affinity.type === 'MANUAL' && sameCpus(state.affinity.cpus, [...cpus].sort((x, y) => x - y));
 }
 
-async function setAffinity(ctx: KnobContext, cpus: number[] | 'AUTO'): Promise<void> {
+async function setAffinity(ctx: KnobContext, cpus: number[] | 'AUTO', numaNodes?: number[]): Promise<void> {
   try {
-    if (cpus === 'AUTO') await ctx.admin.runFile('knobs/affinity-auto');
+    if (numaNodes?.length) await ctx.admin.runFile('knobs/affinity-numa', { node_ranges: formatCpuRanges(numaNodes) });
+    else if (cpus === 'AUTO') await ctx.admin.runFile('knobs/affinity-auto');
     else await ctx.admin.runFile('knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(cpus) });
   } catch (err) {
     throw explain(err, 'Changing process affinity', { login: ctx.login, majorVersion: ctx.majorVersion, needs: 'ALTER SETTINGS' });
@@ -160,9 +175,13 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   }
   if (j.changes.includes('affinity')) {
     const target = j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus;
-    if (!affinityMatches(now, target)) {
-      await setAffinity(labCtx, target);
-      actions.push(target === 'AUTO' ? 'process affinity set back to AUTO' : `process affinity set back to CPUs ${formatCpuRanges(target)}`);
+    const nodes = target === 'AUTO' ? undefined : j.original.affinity.numaNodes;
+    // A NUMANODE original is put back as NUMANODE even when the CPUs online already match: the run may have set the
+    // same CPUs as a list, which binds schedulers differently, and the server does not say which form is in force.
+    if (!affinityMatches(now, target) || nodes?.length) {
+      await setAffinity(labCtx, target, nodes);
+      actions.push(target === 'AUTO' ? 'process affinity set back to AUTO'
+        : nodes?.length ? `process affinity set back to NUMANODE = ${formatCpuRanges(nodes)}` : `process affinity set back to CPUs ${formatCpuRanges(target)}`);
     }
   }
   const after = await readKnobState(ctx.admin, j.labDatabase);

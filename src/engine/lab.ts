@@ -5,6 +5,7 @@ import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
 import { explain, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
+import { labDatabaseLengthProblem } from './identifiers';
 import { loadSqlFile } from '../db/sqlFiles';
 import pkg from '../../package.json';
 
@@ -26,6 +27,8 @@ export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> 
 
 /** Makes sure the lab database exists and is ours; creates it when missing. */
 export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<LabProbe> {
+  const tooLong = labDatabaseLengthProblem(db);
+  if (tooLong) throw new SpinlabError(tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
   let probe = await probeLab(admin, db);
   if (probe.exists && !probe.ours) {
     throw new SpinlabError(

@@ -21,7 +21,7 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
     counters: counters.map((r) => ({ object: str(r.object_name).trim(), counter: str(r.counter_name).trim(), instance: str(r.instance_name).trim(), value: num(r.cntr_value), type: num(r.cntr_type) })),
     logFile: l && l.num_of_writes !== null ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) } : null,
     pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
-    schedulers: scheds.map((r) => ({ schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count), currentTasks: num(r.current_tasks_count) })),
+    schedulers: scheds.map((r) => ({ hidden: num(r.scheduler_id) >= 1048576, schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count), currentTasks: num(r.current_tasks_count) })),
     progress: progress.map((r) => ({ table: str(r.table_name), inserts: num(r.inserts), updates: num(r.updates), deletes: num(r.deletes) })),
   };
 }

@@ -77,6 +77,7 @@ export async function readTopology(db: DbSession, identity: ServerIdentity): Pro
       onlineSchedulerCount: num(n.online_scheduler_count),
       cpuCount: num(n.cpu_count),
       processorGroup: num(n.processor_group),
+      memoryNodeId: num(n.memory_node_id),
     })),
     logWriters: logWriters.map((l): LogWriterInfo => ({
       sessionId: num(l.session_id),

@@ -37,6 +37,7 @@ export function addTick(totals: RunTotals, tick: Tick): RunTotals {
   totals.logFlushes += tick.log.flushes;
   totals.logBytesFlushed += tick.log.bytesFlushed;
   totals.cpuMs += tick.cpuMs;
+  if (tick.hiddenCpuMs !== undefined) totals.hiddenCpuMs = (totals.hiddenCpuMs ?? 0) + tick.hiddenCpuMs;
   return totals;
 }
 

@@ -53,12 +53,16 @@ export function formatSpec(cpus: readonly number[]): string {
 
 /** CPUs SQL Server can schedule on (VISIBLE schedulers, online or not), by NUMA node. */
 export function cpusByNode(topology: Topology): Map<number, number[]> {
+  // By hardware node: under soft-NUMA (2016+ splits sockets of more than 8 cores) parent_node_id numbers soft nodes,
+  // so numa:1 would be half of socket 0; memory_node_id is the socket's memory node.
+  const hardware = new Map(topology.nodes.map((n) => [n.nodeId, n.memoryNodeId ?? n.nodeId]));
   const m = new Map<number, number[]>();
   for (const s of topology.schedulers) {
     if (!s.status.toUpperCase().startsWith('VISIBLE')) continue;
-    const list = m.get(s.nodeId) ?? [];
+    const node = hardware.get(s.nodeId) ?? s.nodeId;
+    const list = m.get(node) ?? [];
     if (!list.includes(s.cpuId)) list.push(s.cpuId);
-    m.set(s.nodeId, list);
+    m.set(node, list);
   }
   for (const list of m.values()) list.sort((a, b) => a - b);
   return new Map([...m.entries()].sort((a, b) => a[0] - b[0]));

@@ -59,8 +59,10 @@ export interface Tick {
   pendingLogIo: number;
   /** CPU busy % per NUMA node (online schedulers only), from total_cpu_usage_ms deltas. */
   cpuByNode: Record<string, number>;
-  /** Scheduler CPU ms used in this interval, summed over online schedulers. */
+  /** Scheduler CPU ms used in this interval, summed over online user (visible) schedulers. */
   cpuMs: number;
+  /** CPU ms on hidden schedulers in this interval (the log writers and other system tasks), apart from cpuMs. */
+  hiddenCpuMs?: number;
   /** Online user schedulers at the end of the interval. */
   onlineSchedulers: number;
   runnableTasks: number;
@@ -91,6 +93,8 @@ export interface RunTotals {
   logFlushes: number;
   logBytesFlushed: number;
   cpuMs: number;
+  /** CPU ms on hidden schedulers (log writers, system tasks) over the run, apart from cpuMs; absent in older records. */
+  hiddenCpuMs?: number;
 }
 
 export interface CpuCount {
@@ -216,7 +220,12 @@ export interface ExperimentEvent {
 
 export interface KnobState {
   delayedDurability: string | null;
-  affinity: { type: string; cpus: number[] };
+  /**
+   * numaNodes: the affinity was (as far as the server shows) set by NUMA node: MANUAL with exactly the CPUs of whole
+   * nodes online. SQL Server does not report which form set it; such an affinity is restored with NUMANODE = ..., the
+   * form Microsoft advises on Linux, so a NUMANODE affinity comes back as one and not as a CPU list.
+   */
+  affinity: { type: string; cpus: number[]; numaNodes?: number[] };
 }
 
 export interface KnobRequest {

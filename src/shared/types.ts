@@ -16,6 +16,8 @@ export interface NumaNodeInfo {
   onlineSchedulerCount: number;
   cpuCount: number;
   processorGroup: number;
+  /** The hardware NUMA node (sys.dm_os_nodes.memory_node_id); differs from nodeId under soft-NUMA. */
+  memoryNodeId?: number;
 }
 
 export interface LogWriterInfo {
@@ -110,6 +112,8 @@ export interface SchedulerSampleRow {
   totalCpuMs: number;
   runnableTasks: number;
   currentTasks: number;
+  /** A hidden scheduler (scheduler_id >= 1048576): log writers and other system tasks, not user work. */
+  hidden?: boolean;
 }
 /** Row operations on one lab table since its metadata was loaded (index operational / XTP object stats). */
 export interface ProgressRow {

@@ -24,7 +24,8 @@ import { fakePorts } from '../unit/host/fakePorts';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BIN = path.join(ROOT, 'bin', 'spinlab.js');
 const LAB = 'SpinlockLab';
-const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i) } };
+// The original affinity is NUMANODE = 0 (CPUs 0-19): restored as NUMANODE, not as a CPU list (knobs.ts).
+const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i), numaNodes: [0] } };
 
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,7 +47,7 @@ async function prepare(sim: Simulator): Promise<void> {
   await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
   const db = await DbSession.open(targetFor(sim), { database: 'master' });
   try {
-    await db.runFile('knobs/affinity-cpu', { cpu_ranges: '0 TO 19' });
+    await db.runFile('knobs/affinity-numa', { node_ranges: '0' });
     await db.runFile('knobs/delayed-durability', { db: LAB, mode: 'ALLOWED' });
   } finally {
     await db.close();
@@ -144,7 +145,7 @@ it('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity and 
     const { code } = await restore.exited;
     assert.equal(code, 0, restore.out());
     assert.match(restore.out(), /delayed durability on \[SpinlockLab\] set back to ALLOWED/);
-    assert.match(restore.out(), /process affinity set back to CPUs 0 TO 19/);
+    assert.match(restore.out(), /process affinity set back to NUMANODE = 0/);
     assert.match(restore.out(), /Restored; the journal is removed/);
     assert.deepEqual(await knobsNow(sim), ORIGINAL, 'back exactly as before the run');
     assert.equal(readJournal(stateDir, key), null);
@@ -177,7 +178,7 @@ it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(s.journal, null);
-      assert.ok(ports.ofType('toast').some((t) => /process affinity set back to CPUs 0 TO 19/.test(t.payload.message)
+      assert.ok(ports.ofType('toast').some((t) => /process affinity set back to NUMANODE = 0/.test(t.payload.message)
         && /delayed durability on \[SpinlockLab\] set back to ALLOWED/.test(t.payload.message)), JSON.stringify(ports.ofType('toast')));
       assert.deepEqual(s.server?.knobs, ORIGINAL, 'the panel reads back the original state');
     } finally {

@@ -10,7 +10,6 @@ import { columnReferences } from '../../tools/sim/grammar/references';
 const GUARDED: Record<string, string> = {
   'server/check:sys.dm_os_host_info.host_platform': 'IF OBJECT_ID(N\'sys.dm_os_host_info\') IS NOT NULL, then sp_executesql (2017+)',
   'server/check:sys.dm_os_host_info.host_distribution': 'IF OBJECT_ID(N\'sys.dm_os_host_info\') IS NOT NULL, then sp_executesql (2017+)',
-  'server/check:sys.dm_os_sys_info.container_type_desc': 'IF EXISTS (sys.all_columns ... name = N\'container_type_desc\'), then sp_executesql',
   'server/check:sys.server_resource_stats.sku': 'IF @engine = 8 (SERVERPROPERTY(\'EngineEdition\'), Azure SQL Managed Instance), then sp_executesql',
   'server/check:sys.server_resource_stats.end_time': 'IF @engine = 8 (SERVERPROPERTY(\'EngineEdition\'), Azure SQL Managed Instance), then sp_executesql',
 };

@@ -100,7 +100,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
 }
 
 const PERMISSIONS: Permission[] = ['CONTROL SERVER', 'VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'ALTER SERVER STATE',
-  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE'];
+  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION'];
 
 /** 'name:password' (no permissions) or 'name:password:VIEW SERVER STATE,ALTER SETTINGS' or 'name:password:all'. */
 export function parseLogin(spec: string): LoginSpec {
@@ -120,6 +120,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--port <port>', 'TCP port (0 = any free port)', int, 14330)
     .option('--password <password>', 'password of the sa login (default: SPINLAB_SIM_PASSWORD, else generated)')
     .option('--topology <SxCxT>', 'sockets x cores per socket x threads per core', '2x10x2')
+    .option('--soft-numa', 'split sockets of more than 8 cores into soft-NUMA nodes, as SQL Server 2016+ does automatically')
     .option('--version <major>', 'SQL Server major version to imitate, 13 (2016) to 17 (2025)', int, 16)
     .option('--memory-model <model>', 'CONVENTIONAL, LOCK_PAGES or LARGE_PAGES (read-only)', 'CONVENTIONAL')
     .option('--trace-flags <list>', 'global trace flags to report, e.g. 1117,8008 (read-only)', '')
@@ -144,7 +145,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
   let sim: Simulator;
   try {
     sim = await startSimulator({
-      port: o.port, password, topology: o.topology, version: o.version, memoryModel: mm as 'CONVENTIONAL',
+      port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, memoryModel: mm as 'CONVENTIONAL',
       traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
     });
   } catch (e) {

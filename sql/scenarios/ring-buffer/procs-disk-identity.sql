@@ -18,7 +18,7 @@ BEGIN
         UPDATE dbo.spinlab_ring_slots
         SET    message_id = @n, pushed_at = SYSUTCDATETIME(), message = N'Hello world',
                reference_count = reference_count + 1
-        WHERE  slot_key = (@slot % 16) * 4294967296 + @slot / 16 AND reference_count = 0;
+        WHERE  slot_key = (@slot % 16) * CAST(4294967296 AS bigint) + @slot / 16 AND reference_count = 0;
         SET @pushed = @@ROWCOUNT;
         SET @tries += 1;
     END;
@@ -40,7 +40,7 @@ BEGIN
         SET @slot = @n % @slots;
         UPDATE dbo.spinlab_ring_slots
         SET    message = N'', reference_count = 0
-        WHERE  slot_key = (@slot % 16) * 4294967296 + @slot / 16 AND reference_count = 1;
+        WHERE  slot_key = (@slot % 16) * CAST(4294967296 AS bigint) + @slot / 16 AND reference_count = 1;
         SET @popped = @@ROWCOUNT;
         SET @tries += 1;
     END;

@@ -52,7 +52,7 @@ WITH d16 AS (SELECT n FROM (VALUES (0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(0),(
                FROM d16 AS a CROSS JOIN d16 AS b CROSS JOIN d16 AS c CROSS JOIN d16 AS d
                CROSS JOIN d16 AS e CROSS JOIN d16 AS f CROSS JOIN d16 AS g)
 INSERT INTO dbo.spinlab_ring_slots (slot_key, message_id, pushed_at, message, reference_count)
-SELECT (slot % 16) * 4294967296 + slot / 16, 0, SYSUTCDATETIME(), N'', 0
+SELECT (slot % 16) * CAST(4294967296 AS bigint) + slot / 16, 0, SYSUTCDATETIME(), N'', 0
 FROM tally;
 
 DECLARE @sql nvarchar(max);

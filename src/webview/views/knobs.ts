@@ -22,7 +22,7 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
             aria-label="Delayed durability" @change=${(e: Event) => app.editForm((f) => { f.knobs.delayedDurability = inputValue(e) as KnobSettings['delayedDurability']; })}>
             <vscode-option value="unchanged">unchanged</vscode-option>
             <vscode-option value="DISABLED">DISABLED</vscode-option>
-            <vscode-option value="ALLOWED">ALLOWED</vscode-option>
+            <vscode-option value="ALLOWED" description="Behaves as DISABLED: the scenarios' commits do not ask for delayed durability">ALLOWED (as DISABLED here)</vscode-option>
             <vscode-option value="FORCED">FORCED</vscode-option>
           </vscode-single-select>`, null, `${now}${now ? '; ' : ''}FORCED takes WRITELOG off the commit path.`)}
         <div class="affinity">

@@ -80,6 +80,11 @@ const pendingIo: SystemView = {
         if (m.version >= 15) row.push(filesOf(m, db)[1].physical);
         out.push(row);
       }
+      // A write the OS has completed but its scheduler has not yet reaped stays listed with io_pending = 0 (the
+      // docs: "1 = pending with Windows, 0 = completed"); it is not an I/O in flight.
+      const done: Value[] = [addr(4000), 'disk', 0, 0, addr(6000), addr(7999), addr(logWriterSchedulers(c)[0]), fileHandle(db, 2), 0n, null];
+      if (m.version >= 15) done.push(filesOf(m, db)[1].physical);
+      out.push(done);
     }
     return out;
   },

@@ -99,7 +99,7 @@ const nodes: SystemView = {
       const cpus = m.machine.cpusOfNode(node);
       const on = cpus.filter((x) => online.has(x));
       const mask = cpuMask(cpus);
-      out.push([node, 'ONLINE', addr(900 + node), addr(950 + node), addr(990 + node), node, mask, on.length,
+      out.push([node, 'ONLINE', addr(900 + node), addr(950 + node), addr(990 + node), m.machine.memoryNodeOf(node), mask, on.length,
         on.filter((x) => !busy.has(x)).length, on.length + cpus.filter((x) => busy.has(x)).length, 0, mask, mask, true,
         cpuMask(on), Math.floor(cpus[0] / 64), cpus.length]);
     }
@@ -132,7 +132,7 @@ const sysInfo: SystemView = {
     return [[m.cpuTicks(), ticks, m.machine.cpuCount, sh.coresPerSocket * sh.threadsPerCore, 268_435_456n, 137_438_953_344n,
       8_388_608n + BigInt(f(ticks / 10)), 251_658_240n, 251_658_240n, 2_093_056, 4, 5, 32, 1152, m.onlineCpus().length,
       m.machine.cpuCount + m.machine.nodeCount + logWriterCount(c) + 1, 0, 90_000, m.startTime, manual ? 1 : 2, manual ? 'MANUAL' : 'AUTO',
-      f(userMs / 20), f(userMs), 0, 'QUERY_PERFORMANCE_COUNTER', 0, 'NONE', 0, 'OFF', '', memModel, m.memoryModel, sh.sockets,
+      f(userMs / 20), f(userMs), 0, 'QUERY_PERFORMANCE_COUNTER', 0, 'NONE', m.machine.nodesPerSocket > 1 ? 1 : 0, m.machine.nodesPerSocket > 1 ? 'ON' : 'OFF', '', memModel, m.memoryModel, sh.sockets,
       sh.coresPerSocket, m.machine.nodeCount, 0, 'NONE']];
   },
 };

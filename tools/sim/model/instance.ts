@@ -19,7 +19,8 @@ export type Permission =
   | 'VIEW DATABASE STATE'
   | 'VIEW DATABASE PERFORMANCE STATE'
   | 'CREATE ANY DATABASE'
-  | 'ALTER ANY DATABASE';
+  | 'ALTER ANY DATABASE'
+  | 'ALTER ANY EVENT SESSION';
 
 export interface LoginSpec {
   name: string;
@@ -33,6 +34,8 @@ export interface ModelOptions {
   version?: number;
   /** SOCKETSxCORESxTHREADS, default 2x10x2. */
   topology?: string;
+  /** Automatic soft-NUMA as SQL Server 2016+ does it (sockets of more than 8 cores split); default off. */
+  softNuma?: boolean;
   /** Clock rate behind cpu_ticks, default 2.4 GHz. */
   clockHz?: number;
   memoryModel?: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
@@ -81,6 +84,8 @@ export interface Database {
   properties: Map<string, string>;
   hasXtpFilegroup: boolean;
   objects: Map<string, SimObject>;
+  /** The login that created it (its dbo, holding every permission in it); undefined: sa's. */
+  owner?: string;
 }
 
 /** A session of the simulator's own workload (--background, model/background.ts). */
@@ -140,7 +145,7 @@ export class SimModel {
   constructor(opts: ModelOptions = {}) {
     this.version = opts.version ?? 16;
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
-    this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE);
+    this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
     this.memoryModel = opts.memoryModel ?? 'CONVENTIONAL';
     this.traceFlags = [...(opts.traceFlags ?? [])].sort((a, b) => a - b);
@@ -328,7 +333,10 @@ export class SimModel {
   /** Applies 'CPU = ...' / 'NUMANODE = ...'; throws AffinityError on bad ids. Running calls keep their CPUs. */
   setAffinity(spec: string): void {
     this.affinity = parseAffinity(spec, this.machine);
+    this.affinityForm = /^\s*NUMANODE/i.test(spec) ? 'NUMANODE' : /AUTO/i.test(spec) ? 'AUTO' : 'CPU';
   }
+  /** How the affinity in force was set (SQL Server keeps this to itself: no DMV shows it; tests read it here). */
+  affinityForm: 'AUTO' | 'CPU' | 'NUMANODE' = 'AUTO';
 
   // ---- workloads ----
   runWorkload(

@@ -30,22 +30,41 @@ export function parseShape(text: string): MachineShape {
   return { sockets, coresPerSocket, threadsPerCore };
 }
 
+/**
+ * Automatic soft-NUMA (SQL Server 2016+): a hardware node (socket) with more than 8 physical cores is split into
+ * soft-NUMA nodes of at most 8 cores, as evenly as it goes (12 cores: two nodes of 6). Soft nodes are what
+ * sys.dm_os_schedulers.parent_node_id and dm_os_nodes.node_id number; memory_node_id stays the hardware node.
+ */
+export function softNodesPerSocket(coresPerSocket: number): number {
+  return coresPerSocket > 8 ? Math.ceil(coresPerSocket / 8) : 1;
+}
+
 export class Machine {
   readonly cpus: Cpu[];
   readonly cpusPerNode: number;
-  constructor(readonly shape: MachineShape) {
+  readonly nodesPerSocket: number;
+  /** softNuma: split sockets of more than 8 cores as SQL Server 2016+ does by default (off: one node per socket). */
+  constructor(readonly shape: MachineShape, readonly softNuma = false) {
     this.cpusPerNode = shape.coresPerSocket * shape.threadsPerCore;
+    this.nodesPerSocket = softNuma ? softNodesPerSocket(shape.coresPerSocket) : 1;
     this.cpus = [];
     for (let id = 0; id < shape.sockets * this.cpusPerNode; id++) {
       const socket = Math.floor(id / this.cpusPerNode);
-      this.cpus.push({ id, socket, node: socket, core: Math.floor(id / shape.threadsPerCore) });
+      const coreInSocket = Math.floor((id % this.cpusPerNode) / shape.threadsPerCore);
+      const soft = Math.floor((coreInSocket * this.nodesPerSocket) / shape.coresPerSocket);
+      this.cpus.push({ id, socket, node: socket * this.nodesPerSocket + soft, core: Math.floor(id / shape.threadsPerCore) });
     }
   }
   get cpuCount(): number {
     return this.cpus.length;
   }
+  /** SQL Server's NUMA nodes: soft nodes when soft-NUMA split the sockets. */
   get nodeCount(): number {
-    return this.shape.sockets;
+    return this.shape.sockets * this.nodesPerSocket;
+  }
+  /** The hardware (memory) node of a SQL Server node: sys.dm_os_nodes.memory_node_id. */
+  memoryNodeOf(node: number): number {
+    return Math.floor(node / this.nodesPerSocket);
   }
   cpusOfNode(node: number): number[] {
     return this.cpus.filter((c) => c.node === node).map((c) => c.id);

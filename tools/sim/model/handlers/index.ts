@@ -1,7 +1,9 @@
 // Every sql/ file's handlers, by file id: one handler per batch, in batch order.
 import type { BatchHandler } from '../statements';
+import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
 import { KNOB_HANDLERS } from './knobs';
+import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
@@ -10,6 +12,8 @@ import { WATCH_HANDLERS } from './watch';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
+  ...CHECK_HANDLERS,
+  ...LEFTOVER_HANDLERS,
   ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,

@@ -4,14 +4,23 @@ import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { currentDb, requireDb, resultSet, strParam, throwUser } from './util';
 
+/** QUOTENAME(@db + N'_xtp_container') is NULL past 128 characters: both files refuse such a name (50005). */
+function refuseLongName(name: string | null): void {
+  if (name === null || name.length + '_xtp_container'.length > 128) {
+    throwUser(50005, 'Spinlock Lab: the lab database name is too long: at most 114 characters (its In-Memory OLTP container is named after it).');
+  }
+}
+
 const create: BatchHandler = (c) => {
   const name = strParam(c, '@db');
+  refuseLongName(name);
   if (!name) throwUser(102, "Incorrect syntax near ''.");
   if (!c.model.hasPermission(c.session.login, 'CREATE ANY DATABASE') && !c.model.hasPermission(c.session.login, 'ALTER ANY DATABASE')) {
     throw new SqlError([err(262, "CREATE DATABASE permission denied in database 'master'.", 14, 1)]);
   }
   if (c.model.database(name)) throwUser(50001, 'Spinlock Lab: the lab database already exists; it is not created again.');
   const db = c.model.createDatabase(name);
+  db.owner = c.session.login;
   db.recovery = 'SIMPLE';
   db.properties.set('SpinlockLab', strParam(c, '@mark') ?? '');
   return [];
@@ -45,6 +54,7 @@ const tables: BatchHandler = (c) => {
 };
 
 const addXtp: BatchHandler = (c) => {
+  refuseLongName(strParam(c, '@db'));
   const db = requireDb(c, strParam(c, '@db'));
   db.hasXtpFilegroup = true;
   return [];

@@ -27,8 +27,9 @@ const sample: BatchHandler = (c) => {
   void d;
   const logIo = resultSet(cols([['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]), [[writes, bytes, stall]]);
   const pendingView = findView('sys.dm_io_pending_io_requests')!;
-  const pending = pendingView.rows(c, null);
   const p = columnIndex(pendingView.columns(c));
+  // WHERE ior.io_pending = 1: completed requests not yet reaped are listed too (io_pending = 0).
+  const pending = pendingView.rows(c, null).filter((r) => r[p.io_pending] === 1);
   const logHandles = vfs.filter((r) => logIds.has(Number(r[v.file_id]))).map((r) => (r[v.file_handle] as Buffer).toString('hex'));
   const pendingLog = pending.filter((r) => r[p.io_handle] !== null && logHandles.includes((r[p.io_handle] as Buffer).toString('hex'))).length;
   const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]), [[pending.length, pendingLog]]);

@@ -1,0 +1,233 @@
+// `spinlab check` and the panel's report on connect: what this server is and which Spinlock Lab features will work on
+// it with this login, each missing permission with its exact GRANT (sql/server/check.sql). Shape: CheckReport below,
+// documented in docs/check.md; the JSON schema is schema/check-report.schema.json.
+import type { DbSession, Row } from '../db/client';
+import { num, numOrNull, str } from '../db/client';
+import { isSimulator } from './server';
+
+export const FEATURES = ['sample', 'deploy', 'affinity', 'delayed-durability', 'in-memory', 'watch', 'event-sessions'] as const;
+export type FeatureId = (typeof FEATURES)[number];
+
+const FEATURE_NAMES: Record<FeatureId, string> = {
+  sample: 'Sample the DMVs during a run',
+  deploy: 'Create the lab database and deploy scenarios',
+  affinity: 'Change process affinity (and restore it)',
+  'delayed-durability': 'Change delayed durability on the lab database (and restore it)',
+  'in-memory': 'In-memory scenarios (memory-optimized tables, natively compiled procedures)',
+  watch: 'Watch a server without running a workload',
+  'event-sessions': 'Extended Events sessions',
+};
+
+export interface FeatureCheck {
+  id: FeatureId;
+  name: string;
+  canRun: boolean;
+  /** Why not, in words (empty when it can run). */
+  reasons: string[];
+  /** The exact statements that would let it run; empty when nothing can be granted (e.g. affinity on Azure). */
+  grants: string[];
+}
+
+export interface CheckServer {
+  majorVersion: number | null;
+  productVersion: string;
+  edition: string;
+  engineEdition: number | null;
+  /** What EngineEdition means, in words. */
+  engineEditionName: string;
+  platform: 'Windows' | 'Linux' | null;
+  distribution: string | null;
+  /** Null: no documented DMV column says whether SQL Server runs in a container (kept for a future source). */
+  container: string | null;
+  azure: 'sql-database' | 'managed-instance' | null;
+  serviceTier: string | null;
+  xtpSupported: boolean;
+  defaultDataPath: string | null;
+  login: string;
+  simulated: boolean;
+  labDatabase: string;
+  labDatabaseExists: boolean;
+}
+
+export interface CheckReport {
+  version: 1;
+  server: CheckServer;
+  /** False for a server Spinlock Lab does not support (before 2016, an unknown engine): `notes` says why. */
+  supported: boolean;
+  notes: string[];
+  /** Effective permissions as the server reported them (null: not asked on this version, or no lab database yet). */
+  permissions: { name: string; scope: 'SERVER' | 'DATABASE'; has: boolean | null }[];
+  features: FeatureCheck[];
+  /** The features asked about; `ok` is true when every one of them can run (exit code 0). */
+  asked: FeatureId[];
+  ok: boolean;
+}
+
+const ENGINE_EDITIONS: Record<number, string> = {
+  1: 'Personal or Desktop Engine', 2: 'Standard', 3: 'Enterprise (also Developer and Evaluation)', 4: 'Express',
+  5: 'Azure SQL Database', 6: 'Azure Synapse Analytics', 8: 'Azure SQL Managed Instance', 9: 'Azure SQL Edge',
+  11: 'Azure Synapse serverless SQL pool', 12: 'Microsoft Fabric SQL database',
+};
+const BOX = new Set([2, 3, 4]);
+
+const q = (name: string) => `[${name.replace(/]/g, ']]')}]`;
+
+export function parseFeatures(list: string | undefined): FeatureId[] {
+  if (!list) return [...FEATURES];
+  const out: FeatureId[] = [];
+  for (const f of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!(FEATURES as readonly string[]).includes(f)) throw new Error(`unknown feature '${f}': one of ${FEATURES.join(', ')}`);
+    out.push(f as FeatureId);
+  }
+  return out;
+}
+
+export async function checkServer(admin: DbSession, labDatabase: string, asked: FeatureId[] = [...FEATURES]): Promise<CheckReport> {
+  const [[row] = [], perms = []] = await admin.runFile('server/check', { db: labDatabase });
+  if (!row) throw new Error('server/check returned no row');
+  return buildReport(row, perms, labDatabase, asked);
+}
+
+/** The report from the two result sets of sql/server/check.sql (pure: unit-tested without a server). */
+export function buildReport(row: Row, permRows: Row[], labDatabase: string, asked: FeatureId[]): CheckReport {
+  const engineEdition = numOrNull(row.engine_edition);
+  const platformText = row.host_platform === null || row.host_platform === undefined ? null : str(row.host_platform);
+  const server: CheckServer = {
+    majorVersion: numOrNull(row.major_version),
+    productVersion: str(row.product_version),
+    edition: str(row.edition),
+    engineEdition,
+    engineEditionName: engineEdition === null ? 'unknown' : ENGINE_EDITIONS[engineEdition] ?? `unknown engine edition ${engineEdition}`,
+    platform: platformText === null ? null : /linux/i.test(platformText) ? 'Linux' : /windows/i.test(platformText) ? 'Windows' : null,
+    distribution: row.host_distribution === null || row.host_distribution === undefined ? null : str(row.host_distribution),
+    container: row.container_type_desc === null || row.container_type_desc === undefined ? null : str(row.container_type_desc),
+    azure: engineEdition === 5 ? 'sql-database' : engineEdition === 8 ? 'managed-instance' : null,
+    serviceTier: row.service_tier === null || row.service_tier === undefined ? null : str(row.service_tier),
+    xtpSupported: num(row.is_xtp_supported) === 1,
+    defaultDataPath: row.default_data_path === null || row.default_data_path === undefined ? null : str(row.default_data_path),
+    login: str(row.login_name),
+    simulated: isSimulator(str(row.version_banner), str(row.edition)),
+    labDatabase,
+    labDatabaseExists: num(row.lab_db_exists) === 1,
+  };
+  const permissions = permRows.map((p) => ({
+    name: str(p.permission_name),
+    scope: (str(p.scope) === 'DATABASE' ? 'DATABASE' : 'SERVER') as 'SERVER' | 'DATABASE',
+    has: p.has_permission === null || p.has_permission === undefined ? null : num(p.has_permission) === 1,
+  }));
+  const notes: string[] = [];
+  let supported = true;
+  const major = server.majorVersion;
+  if (engineEdition === null || (!BOX.has(engineEdition) && engineEdition !== 8)) {
+    supported = false;
+    notes.push(engineEdition === 5
+      ? 'Azure SQL Database is not supported: Spinlock Lab needs server-level DMVs and a lab database it creates, alters and drops on a SQL Server instance. Use SQL Server 2016 or later, or Azure SQL Managed Instance.'
+      : `This engine (${server.engineEditionName}) is not one Spinlock Lab supports: use SQL Server 2016 or later (Windows or Linux), or Azure SQL Managed Instance.`);
+  } else if (major === null || major < 13) {
+    supported = false;
+    notes.push(`SQL Server ${server.productVersion || '(unknown version)'} is older than SQL Server 2016 (13.x), which Spinlock Lab needs (its DMV columns, DROP ... IF EXISTS, In-Memory OLTP as used here). Use SQL Server 2016 SP1 or later.`);
+  } else if (major > 17) {
+    notes.push(`SQL Server major version ${major} is newer than the versions Spinlock Lab was checked against (2016 to 2025): it should work, but nothing has verified it.`);
+  }
+  if (server.azure === 'managed-instance') notes.push('Azure SQL Managed Instance: process affinity cannot be changed; In-Memory OLTP needs the Business Critical tier.');
+  if (server.container) notes.push(`Running in a container (${server.container}): CPU and NUMA figures are the container's view.`);
+  if (server.simulated) notes.push('This is the Spinlock Lab simulator: its numbers are synthetic, not measurements.');
+
+  const has = (name: string, scope: 'SERVER' | 'DATABASE' = 'SERVER') => permissions.find((p) => p.name === name && p.scope === scope)?.has ?? null;
+  const who = q(server.login);
+  const dbq = q(labDatabase);
+  const features = FEATURES.map((id): FeatureCheck => {
+    const f: FeatureCheck = { id, name: FEATURE_NAMES[id], canRun: true, reasons: [], grants: [] };
+    const no = (reason: string, grant?: string) => {
+      f.canRun = false;
+      f.reasons.push(reason);
+      if (grant && !f.grants.includes(grant)) f.grants.push(grant);
+    };
+    if (!supported) {
+      no('this server is not one Spinlock Lab supports (see the notes).');
+      return f;
+    }
+    const serverState = () => {
+      if (major !== null && major >= 16) {
+        if (has('VIEW SERVER PERFORMANCE STATE') !== true) no('needs VIEW SERVER PERFORMANCE STATE (SQL Server 2022+; VIEW SERVER STATE includes it).', `USE master; GRANT VIEW SERVER PERFORMANCE STATE TO ${who};`);
+      } else if (has('VIEW SERVER STATE') !== true) {
+        no('needs VIEW SERVER STATE.', `USE master; GRANT VIEW SERVER STATE TO ${who};`);
+      }
+    };
+    const labAccess = (perm: string, why: string) => {
+      if (server.labDatabaseExists) {
+        if (has(perm, 'DATABASE') !== true) no(`needs ${perm} on the lab database ${dbq} (${why}).`, `USE ${dbq}; GRANT ${perm} TO <the login's user in ${dbq}>;  -- or make it db_owner there`);
+      } else if (has('CREATE ANY DATABASE') !== true) {
+        no(`the lab database ${dbq} does not exist and this login cannot create it (CREATE ANY DATABASE); whoever creates it owns it.`, `USE master; GRANT CREATE ANY DATABASE TO ${who};`);
+      }
+    };
+    switch (id) {
+      case 'sample':
+        serverState();
+        if (server.labDatabaseExists) {
+          const dbPerm = major !== null && major >= 16 ? 'VIEW DATABASE PERFORMANCE STATE' : 'VIEW DATABASE STATE';
+          if (has(dbPerm, 'DATABASE') !== true) no(`needs ${dbPerm} on ${dbq} (the sys.dm_db_* views).`, `USE ${dbq}; GRANT ${dbPerm} TO <the login's user in ${dbq}>;`);
+        }
+        break;
+      case 'deploy':
+        labAccess('CREATE TABLE', 'scenario tables');
+        if (server.labDatabaseExists) {
+          if (has('CREATE PROCEDURE', 'DATABASE') !== true) no(`needs CREATE PROCEDURE on ${dbq}.`, `USE ${dbq}; GRANT CREATE PROCEDURE TO <the login's user in ${dbq}>;`);
+          if (has('ALTER', 'DATABASE') !== true) no(`needs ALTER on ${dbq} (the dbo schema and the In-Memory filegroup).`, `GRANT ALTER ON DATABASE::${dbq} TO <the login's user in ${dbq}>;`);
+        }
+        break;
+      case 'affinity':
+        if (server.azure) {
+          no('process affinity cannot be changed on Azure SQL (ALTER SERVER CONFIGURATION SET PROCESS AFFINITY is not available there).');
+          break;
+        }
+        if (has('ALTER SETTINGS') !== true) no('needs ALTER SETTINGS (sysadmin and serveradmin have it).', `USE master; GRANT ALTER SETTINGS TO ${who};`);
+        serverState();
+        break;
+      case 'delayed-durability':
+        labAccess('ALTER', 'ALTER DATABASE ... SET DELAYED_DURABILITY');
+        break;
+      case 'in-memory':
+        if (!server.xtpSupported) no("this instance does not support In-Memory OLTP (SERVERPROPERTY('IsXTPSupported') is not 1).");
+        if (server.azure === 'managed-instance' && !/business ?critical/i.test(server.serviceTier ?? '')) {
+          no(`In-Memory OLTP on Azure SQL Managed Instance needs the Business Critical tier (this one: ${server.serviceTier ?? 'unknown'}).`);
+        }
+        if (!server.azure && server.defaultDataPath === null) no("SERVERPROPERTY('InstanceDefaultDataPath') is NULL, so there is nowhere to put the memory-optimized container.");
+        labAccess('ALTER', 'adding the MEMORY_OPTIMIZED_DATA filegroup');
+        break;
+      case 'watch':
+        serverState();
+        break;
+      case 'event-sessions':
+        if (has('ALTER ANY EVENT SESSION') !== true) no('needs ALTER ANY EVENT SESSION.', `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};`);
+        break;
+    }
+    return f;
+  });
+  if (supported && server.xtpSupported && server.defaultDataPath && !server.azure) {
+    notes.push(`The memory-optimized container would go to ${server.defaultDataPath}${labDatabase}_xtp (the instance's default data path).`);
+  }
+  const ok = asked.every((a) => features.find((f) => f.id === a)?.canRun);
+  return { version: 1, server, supported, notes, permissions, features, asked, ok };
+}
+
+/** The report as text for a terminal. */
+export function checkText(r: CheckReport): string {
+  const s = r.server;
+  const lines: string[] = [];
+  lines.push(`Server: SQL Server ${s.majorVersion ?? '?'} (${s.productVersion}), ${s.edition}; EngineEdition ${s.engineEdition ?? '?'} = ${s.engineEditionName}`);
+  lines.push(`Platform: ${s.platform ?? 'unknown'}${s.distribution ? ` (${s.distribution})` : ''}${s.container ? `; container ${s.container}` : ''}${s.azure ? `; ${s.azure === 'managed-instance' ? 'Azure SQL Managed Instance' : 'Azure SQL Database'}${s.serviceTier ? ` (${s.serviceTier})` : ''}` : ''}`);
+  lines.push(`In-Memory OLTP: ${s.xtpSupported ? 'supported' : 'not supported'}; default data path: ${s.defaultDataPath ?? 'NULL'}`);
+  lines.push(`Login: ${s.login}; lab database [${s.labDatabase}]: ${s.labDatabaseExists ? 'exists' : 'not created yet'}`);
+  for (const n of r.notes) lines.push(`Note: ${n}`);
+  lines.push('');
+  for (const f of r.features) {
+    const asked = r.asked.includes(f.id) ? '' : ' (not asked)';
+    lines.push(`${f.canRun ? '  ok ' : '  NO '} ${f.id.padEnd(19)} ${f.name}${asked}`);
+    for (const why of f.reasons) lines.push(`        ${why}`);
+    for (const g of f.grants) lines.push(`        fix: ${g}`);
+  }
+  lines.push('');
+  lines.push(r.ok ? 'Everything asked for can run.' : `Not everything asked for can run: ${r.features.filter((f) => r.asked.includes(f.id) && !f.canRun).map((f) => f.id).join(', ')}.`);
+  return lines.join('\n') + '\n';
+}

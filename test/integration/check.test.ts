@@ -1,0 +1,52 @@
+// `spinlab check` end to end against the simulator at 2016 (13) and 2025 (17), as sa and as a login without
+// ALTER SETTINGS: the text, the exit code, and --json against the documented schema.
+import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020';
+import schema from '../../schema/check-report.schema.json';
+import { buildProgram } from '../../src/cli/main';
+import { SIM_PASSWORD, withSim } from '../helpers/sim-client';
+import type { CheckReport } from '../../src/engine/check';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const validate = ajv.compile<CheckReport>(schema);
+const WEAK = 'Weak-Pw-1!';
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  let code = 0;
+  const program = buildProgram((s) => { out += s; }, (s) => { out += s; }, (c) => { code = c; });
+  await program.parseAsync(args, { from: 'user' });
+  return { code, out };
+}
+
+for (const version of [13, 17]) {
+  describe(`spinlab check against the simulator --version ${version}`, () => {
+    it('sa: everything can run, exit 0; --json matches the schema', () =>
+      withSim({ version, logins: [{ name: 'weak', password: WEAK, permissions: ['VIEW SERVER STATE'] }] }, async (sim) => {
+        const conn = `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
+        const text = await cli(['check', '-c', conn]);
+        assert.equal(text.code, 0, text.out);
+        assert.match(text.out, new RegExp(`SQL Server ${version} `));
+        assert.match(text.out, /Everything asked for can run/);
+        const json = await cli(['check', '-c', conn, '--json']);
+        const report = JSON.parse(json.out) as CheckReport;
+        assert.ok(validate(report), ajv.errorsText(validate.errors));
+        assert.equal(report.server.majorVersion, version);
+        assert.equal(report.server.platform, 'Windows');
+        assert.equal(report.ok, true);
+      }));
+
+    it('a login without ALTER SETTINGS: says what works, what does not, and the GRANTs; exit 1', () =>
+      withSim({ version, logins: [{ name: 'weak', password: WEAK, permissions: ['VIEW SERVER STATE'] }] }, async (sim) => {
+        const conn = `Server=127.0.0.1,${sim.port};User ID=weak;Password=${WEAK};Encrypt=false`;
+        const r = await cli(['check', '-c', conn]);
+        assert.equal(r.code, 1);
+        assert.match(r.out, /ok {2}sample/);
+        assert.match(r.out, /NO {2}affinity[\s\S]*fix: USE master; GRANT ALTER SETTINGS TO \[weak\];/);
+        assert.match(r.out, /fix: USE master; GRANT CREATE ANY DATABASE TO \[weak\];/);
+        assert.match(r.out, /fix: USE master; GRANT ALTER ANY EVENT SESSION TO \[weak\];/);
+        const only = await cli(['check', '-c', conn, '--feature', 'sample,watch']);
+        assert.equal(only.code, 0, 'what was asked for can run');
+      }));
+  });
+}

@@ -1,0 +1,83 @@
+// The check report from sql/server/check.sql's result sets (pure): unsupported servers told plainly, Azure limits,
+// the 2022 permission names, and each missing permission's exact GRANT; every report matches the documented schema.
+import assert from 'node:assert/strict';
+import Ajv2020 from 'ajv/dist/2020';
+import schema from '../../schema/check-report.schema.json';
+import { buildReport, FEATURES, type CheckReport } from '../../src/engine/check';
+
+const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const validate = ajv.compile<CheckReport>(schema);
+
+function server(over: Record<string, unknown> = {}) {
+  return { major_version: 16, product_version: '16.0.4135.4', edition: 'Developer Edition (64-bit)', engine_edition: 3, is_xtp_supported: 1,
+    default_data_path: '/var/opt/mssql/data/', login_name: 'lab', version_banner: 'Microsoft SQL Server 2022', host_platform: 'Linux',
+    host_distribution: 'Ubuntu', container_type_desc: null, service_tier: null, lab_db_exists: 0, ...over };
+}
+function perms(granted: string[], major = 16, dbExists = false) {
+  const all: [string, string, number][] = [['VIEW SERVER STATE', 'SERVER', 13], ['VIEW SERVER PERFORMANCE STATE', 'SERVER', 16], ['ALTER SETTINGS', 'SERVER', 13],
+    ['CREATE ANY DATABASE', 'SERVER', 13], ['ALTER ANY DATABASE', 'SERVER', 13], ['ALTER ANY EVENT SESSION', 'SERVER', 13],
+    ['VIEW DATABASE STATE', 'DATABASE', 13], ['VIEW DATABASE PERFORMANCE STATE', 'DATABASE', 16], ['ALTER', 'DATABASE', 13],
+    ['CREATE TABLE', 'DATABASE', 13], ['CREATE PROCEDURE', 'DATABASE', 13]];
+  return all.map(([n, s, min]) => ({ permission_name: n, scope: s, has_permission: min > major ? null : s === 'DATABASE' && !dbExists ? null : granted.includes(n) ? 1 : 0 }));
+}
+const all = [...FEATURES];
+const feature = (r: CheckReport, id: string) => r.features.find((f) => f.id === id)!;
+
+describe('spinlab check report', () => {
+  it('a sysadmin on SQL Server 2022 on Linux: everything can run, and the report matches the schema', () => {
+    const r = buildReport(server(), perms(['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION']), 'SpinlockLab', all);
+    assert.equal(r.ok, true);
+    assert.equal(r.server.platform, 'Linux');
+    assert.ok(r.notes.some((n) => n.includes('/var/opt/mssql/data/SpinlockLab_xtp')), 'the container path comes from the default data path');
+    assert.ok(validate(r), ajv.errorsText(validate.errors));
+  });
+
+  it('2022 without ALTER SETTINGS nor VIEW SERVER PERFORMANCE STATE: exact GRANTs, 2022 names', () => {
+    const r = buildReport(server({ login_name: 'we]ak' }), perms(['CREATE ANY DATABASE']), 'SpinlockLab', ['affinity', 'sample']);
+    assert.equal(r.ok, false);
+    assert.deepEqual(feature(r, 'affinity').grants, ['USE master; GRANT ALTER SETTINGS TO [we]]ak];', 'USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [we]]ak];']);
+    assert.deepEqual(feature(r, 'sample').grants, ['USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [we]]ak];']);
+    assert.equal(feature(r, 'deploy').canRun, true);
+    assert.ok(validate(r), ajv.errorsText(validate.errors));
+  });
+
+  it('2016 asks for VIEW SERVER STATE, not the 2022 name', () => {
+    const r = buildReport(server({ major_version: 13, host_platform: 'Windows' }), perms([], 13), 'SpinlockLab', ['sample']);
+    assert.deepEqual(feature(r, 'sample').grants, ['USE master; GRANT VIEW SERVER STATE TO [lab];']);
+  });
+
+  it('only the asked features decide ok', () => {
+    const r = buildReport(server(), perms(['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE']), 'SpinlockLab', ['sample', 'watch']);
+    assert.equal(r.ok, true);
+    assert.equal(feature(r, 'affinity').canRun, false);
+  });
+
+  it('a server before 2016 and an unknown engine are told plainly; nothing can run', () => {
+    const old = buildReport(server({ major_version: 12, product_version: '12.0.6024.0' }), perms([], 12), 'SpinlockLab', all);
+    assert.equal(old.supported, false);
+    assert.match(old.notes.join(' '), /older than SQL Server 2016/);
+    assert.ok(old.features.every((f) => !f.canRun));
+    const synapse = buildReport(server({ engine_edition: 6 }), perms([]), 'SpinlockLab', all);
+    assert.equal(synapse.supported, false);
+    assert.match(synapse.notes.join(' '), /Azure Synapse Analytics.*not one Spinlock Lab supports/);
+    const db = buildReport(server({ engine_edition: 5 }), perms([]), 'SpinlockLab', all);
+    assert.match(db.notes.join(' '), /Azure SQL Database is not supported/);
+  });
+
+  it('Managed Instance: affinity impossible with no GRANT offered; in-memory needs Business Critical', () => {
+    const sysadmin = ['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION'];
+    const gp = buildReport(server({ engine_edition: 8, service_tier: 'GeneralPurpose' }), perms(sysadmin), 'SpinlockLab', all);
+    assert.equal(feature(gp, 'affinity').canRun, false);
+    assert.deepEqual(feature(gp, 'affinity').grants, []);
+    assert.match(feature(gp, 'in-memory').reasons.join(' '), /Business Critical/);
+    const bc = buildReport(server({ engine_edition: 8, service_tier: 'BusinessCritical' }), perms(sysadmin), 'SpinlockLab', all);
+    assert.equal(feature(bc, 'in-memory').canRun, true);
+  });
+
+  it('an existing lab database: database permissions decide deploy and delayed durability', () => {
+    const r = buildReport(server({ lab_db_exists: 1 }), perms(['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE TABLE'], 16, true), 'SpinlockLab', all);
+    assert.equal(feature(r, 'sample').canRun, true);
+    assert.equal(feature(r, 'deploy').canRun, false);
+    assert.ok(feature(r, 'delayed-durability').grants.some((g) => g.startsWith('USE [SpinlockLab]; GRANT ALTER')));
+  });
+});

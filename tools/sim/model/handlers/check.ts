@@ -1,0 +1,53 @@
+// sql/server/check: the preflight's two result sets, answered from the model as SQL Server would: version by number,
+// the platform the simulator imitates (Windows, per its @@VERSION and default data path), no container, not Azure, and
+// each permission through HAS_PERMS_BY_NAME's rules (effective: granted, implied, or owned; NULL for a permission name
+// the version does not know and for a database that does not exist).
+import { serverProperty, versionBanner } from '../select';
+import { cols, T } from '../types';
+import type { Permission } from '../instance';
+import type { BatchCall, BatchHandler } from '../statements';
+import { resultSet, strParam } from './util';
+
+const ASKED: [string, 'SERVER' | 'DATABASE', number][] = [
+  ['VIEW SERVER STATE', 'SERVER', 13], ['VIEW SERVER PERFORMANCE STATE', 'SERVER', 16],
+  ['ALTER SETTINGS', 'SERVER', 13], ['CREATE ANY DATABASE', 'SERVER', 13],
+  ['ALTER ANY DATABASE', 'SERVER', 13], ['ALTER ANY EVENT SESSION', 'SERVER', 13],
+  ['VIEW DATABASE STATE', 'DATABASE', 13], ['VIEW DATABASE PERFORMANCE STATE', 'DATABASE', 16],
+  ['ALTER', 'DATABASE', 13], ['CREATE TABLE', 'DATABASE', 13], ['CREATE PROCEDURE', 'DATABASE', 13],
+];
+
+function databasePermission(c: BatchCall, dbName: string, perm: string): number {
+  const m = c.model;
+  const login = c.session.login;
+  const db = m.database(dbName)!;
+  if (m.hasPermission(login, 'CONTROL SERVER') || (db.owner && db.owner.toLowerCase() === login.toLowerCase())) return 1;
+  if (perm === 'VIEW DATABASE STATE' || perm === 'VIEW DATABASE PERFORMANCE STATE') return m.hasPermission(login, perm as Permission) ? 1 : 0;
+  // ALTER ANY DATABASE implies ALTER on each database; creating objects needs the database's own grants.
+  if (perm === 'ALTER') return m.hasPermission(login, 'ALTER ANY DATABASE') ? 1 : 0;
+  return 0;
+}
+
+const check: BatchHandler = (c) => {
+  const m = c.model;
+  const p = (x: string) => serverProperty(c, x).v;
+  const dbName = strParam(c, '@db');
+  const exists = dbName !== null && m.database(dbName) !== undefined;
+  const server = resultSet(cols([['major_version', T.int], ['product_version', T.nvarchar(128)], ['edition', T.nvarchar(256)],
+    ['engine_edition', T.int], ['is_xtp_supported', T.int], ['default_data_path', T.nvarchar(4000)], ['login_name', T.nvarchar(128)],
+    ['version_banner', T.nvarchar(4000)], ['host_platform', T.nvarchar(256)], ['host_distribution', T.nvarchar(256)],
+    ['container_type_desc', T.nvarchar(60)], ['service_tier', T.nvarchar(128)], ['lab_db_exists', T.int]]),
+  [[m.version, p('ProductVersion'), p('Edition'), p('EngineEdition'), p('IsXTPSupported'), p('InstanceDefaultDataPath'),
+    c.session.login, versionBanner(c),
+    // sys.dm_os_host_info: 2017+; on 2016 the file assumes Windows. From 2022 it needs VIEW SERVER PERFORMANCE STATE.
+    m.version < 16 || m.canViewServerState(c.session.login) ? 'Windows' : null,
+    m.version >= 14 && (m.version < 16 || m.canViewServerState(c.session.login)) ? 'Simulated Windows Server 2022' : null,
+    null, null, exists ? 1 : 0]]);
+  const perms = resultSet(cols([['permission_name', T.nvarchar(128)], ['scope', T.nvarchar(8)], ['has_permission', T.int]]),
+    ASKED.map(([name, scope, min]) => [name, scope,
+      min > m.version ? null
+        : scope === 'SERVER' ? (m.hasPermission(c.session.login, name as Permission) ? 1 : 0)
+          : !exists ? null : databasePermission(c, dbName!, name)]));
+  return [server, perms];
+};
+
+export const CHECK_HANDLERS: Record<string, BatchHandler[]> = { 'server/check': [check] };
