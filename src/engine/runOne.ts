@@ -1,0 +1,200 @@
+// One run of an experiment: warm-up, baseline sample, the measured phase with a tick every interval, final sample,
+// and the run's record (figures, latency, client cost, failures, events). The experiment (experiment.ts) calls it per
+// thread count of each arm, with the knobs already in place.
+import * as fs from 'node:fs';
+import type { DbTarget } from '../db/client';
+import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
+import type { RawSample } from '../shared/types';
+import { closingActiveMs, computeTick } from './deltas';
+import { WorkloadSessions } from './load';
+import { Sampler } from './sampler';
+import type { ScenarioManifest } from './scenarios';
+import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
+import { LatencyRecorder } from './histogram';
+import { ClientStatsRecorder } from './clientStats';
+import { CustomSessions } from './custom/sessions';
+import { readOwnCounters, waitDeltas } from './custom/ownSessions';
+import type { ParamTable } from './custom/params';
+
+/** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
+export interface CustomPlan {
+  workload: CustomWorkload;
+  table: ParamTable | null;
+}
+
+export type ExperimentProgress =
+  | { kind: 'status'; message: string }
+  | { kind: 'run-start'; run: number; threads: number; measuredMs: number | null; arm?: { id: string; label: string } }
+  | { kind: 'tick'; run: number; threads: number; tick: Tick }
+  | { kind: 'run-end'; record: RunRecord }
+  | { kind: 'event'; event: ExperimentEvent };
+
+export interface RunContext {
+  target: DbTarget;
+  labDatabase: string;
+  load: LoadSettings;
+  scenario: ScenarioManifest;
+  arm: RunArm;
+  index: number;
+  threads: number;
+  signal: AbortSignal;
+  progress: (p: ExperimentProgress) => void;
+  note: (level: ExperimentEvent['level'], message: string) => void;
+  status: (m: string) => void;
+  samplesFile: string;
+  /** Logical CPUs per core of the server, for the physical cores beside the CPUs used. */
+  threadsPerCore: number;
+  custom: CustomPlan | null;
+}
+
+export async function runOne(c: RunContext): Promise<RunRecord> {
+  const { load, threads, index } = c;
+  const runEvents: ExperimentEvent[] = [];
+  const runNote = (level: ExperimentEvent['level'], message: string) => {
+    runEvents.push({ time: new Date().toISOString(), level, message });
+    c.note(level, `run ${index + 1} (${threads} threads): ${message}`);
+  };
+  const failures: SessionFailure[] = [];
+  const startedAt = new Date().toISOString();
+  c.status(`run ${index + 1}: opening ${threads} sessions`);
+  let sessions: WorkloadSessions | CustomSessions;
+  try {
+    sessions = c.custom
+      ? await CustomSessions.open(c.target, c.custom.workload, c.custom.table, threads, failures)
+      : await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
+  } catch (err) {
+    // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
+    // of this run says why it never started.
+    if (c.signal.aborted) throw err;
+    runNote('error', (err as Error).message);
+    const totals = foldTicks([]);
+    return {
+      index, threads, arm: c.arm, status: 'failed', startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
+      sessionsOk: 0, sessionFailures: failures, timeline: [], totals,
+      derived: computeDerived(totals, { cpusUsed: 0, threads, threadsPerCore: c.threadsPerCore, first: null, last: null }),
+      client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
+      latency: null,
+      events: runEvents,
+    };
+  }
+  const timeline: Tick[] = [];
+  let first: RawSample | null = null;
+  let prev: RawSample | null = null;
+  const sampler = new Sampler({
+    target: c.target,
+    labDatabase: c.labDatabase,
+    intervalMs: load.intervalMs,
+    onSample: (e) => accept(e.sample, e.afterGap),
+    onProblem: (m) => runNote('warning', m),
+  });
+  // closing: the run's final sample, taken after the load ended at that client time.
+  let callsSeen = 0;
+  const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
+    if (!prev) { prev = cur; first = first ?? cur; return; }
+    const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
+    const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
+    // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
+    if (r.kind === 'tick' && sessions instanceof CustomSessions) {
+      const done = sessions.liveCalls;
+      r.tick.rows = Math.max(0, done - callsSeen);
+      r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
+      callsSeen = done;
+    }
+    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
+    // in it is still reported below.)
+    if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
+    if (r.kind === 'skip') return;
+    if (r.kind === 'restart') {
+      runNote('error', `${r.message} The samples before it are kept.`);
+      prev = cur;
+      return;
+    }
+    prev = cur;
+    timeline.push(r.tick);
+    fs.appendFileSync(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick }) + '\n');
+    c.progress({ kind: 'tick', run: index, threads, tick: r.tick });
+  };
+
+  const latency = load.mode === 'client-loop' ? new LatencyRecorder() : null;
+  const clientStats = new ClientStatsRecorder();
+  let client: RunRecord['client'] | null = null;
+  let status: RunRecord['status'] = 'completed';
+  let rows = 0;
+  let last: RawSample | null = null;
+  let sessionWaits: RunRecord['sessionWaits'] = null;
+  let closingRows = 0;
+  try {
+    if (load.warmupMs > 0 && !c.signal.aborted) {
+      c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
+      const w = await sessions.runPhase({ mode: load.mode, durationMs: load.warmupMs, rows: null }, c.signal);
+      failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
+    }
+    c.status(`run ${index + 1}: measuring`);
+    accept((await sampler.sampleNow()).sample, false);
+    c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
+    clientStats.start();
+    sampler.start();
+    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
+    const ownBefore = sessions instanceof WorkloadSessions ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+    const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
+    const loadEndedAt = Date.now();
+    // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
+    client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
+    await sampler.stop();
+    try {
+      const final = await sampler.sampleNow();
+      accept(final.sample, final.afterGap, { loadEndedAt });
+      last = final.sample;
+    } catch (err) {
+      runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);
+      last = prev;
+    }
+    if (sessions instanceof WorkloadSessions) {
+      const ownAfter = ownBefore ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+      sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
+      if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
+    }
+    failures.push(...phase.failures);
+    const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
+    rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
+    if (phase.cancelled) status = 'cancelled';
+    else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';
+    for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
+    if (sessions instanceof CustomSessions) {
+      const stats = sessions.runStats();
+      if (stats?.stoppedOnError) { status = 'failed'; runNote('error', `stopped on error (--stop-on-error) in ${stats.stoppedOnError}`); }
+    }
+  } catch (err) {
+    status = c.signal.aborted ? 'cancelled' : 'failed';
+    runNote('error', (err as Error).message);
+  } finally {
+    await sampler.close();
+    await sessions.close();
+  }
+  // The final sample can land after every session finished: an idle tail would stretch elapsed time and dilute every
+  // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
+  // (A custom workload's ticks count no rows: its calls are counted by the client.)
+  while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
+  const totals = foldTicks(timeline);
+  const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
+  return {
+    index,
+    threads,
+    arm: c.arm,
+    status,
+    startedAt,
+    endedAt: new Date().toISOString(),
+    elapsedMs: totals.elapsedMs,
+    rows,
+    sessionsOk: sessions.count - new Set(failures.map((f) => f.session)).size,
+    sessionFailures: failures,
+    timeline,
+    totals,
+    derived,
+    client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
+    latency: latency ? latency.summary() : null,
+    ...(sessions instanceof CustomSessions ? { custom: sessions.runStats() ?? undefined } : {}),
+    sessionWaits: sessions instanceof CustomSessions ? sessions.sessionWaits() : sessionWaits,
+    events: runEvents,
+  };
+}
