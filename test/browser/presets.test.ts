@@ -11,6 +11,7 @@ import type { PanelState, PresetPlanView } from '../../src/shared/protocol';
 import { runFigures, formatNumber } from '../../src/shared/analysis';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
+import { cpuCountFor } from '../../src/engine/totals';
 import { fill, launch, openPanel, root, startHarness, waitForPosted, type Harness, type Panel, type Theme } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
@@ -45,7 +46,9 @@ function armRun(index: number, threads: number, arm: (typeof ARMS)[number]): Run
     r.totals.waits.WRITELOG = { waitMs: r.timeline.length, count: r.timeline.length, signalMs: 0 };
   }
   const ms = r.totals.elapsedMs;
-  r.derived = { ...r.derived, clockHz: CLOCK_HZ, clock: { cpuTicksDelta: (CLOCK_HZ * ms) / 1000, msTicksDelta: ms }, cpusUsed: 14, elapsedSec: ms / 1000 };
+  // As the engine derives them: the run's sessions on the 14 CPUs exclude-core0 leaves (2 per core).
+  r.derived = { ...r.derived, clockHz: CLOCK_HZ, clock: { cpuTicksDelta: (CLOCK_HZ * ms) / 1000, msTicksDelta: ms },
+    cpusUsed: Math.min(threads, 14), cpuCount: cpuCountFor(threads, 14, 2), elapsedSec: ms / 1000 };
   return r;
 }
 
@@ -160,8 +163,10 @@ it('the analysis views of a two-arm preset experiment: A/B figures and a summary
     const math = await p.page.textContent('#cycle-math') ?? '';
     const r0 = experiment.runs[0];
     assert.match(math, /2\.40 GHz/);
-    assert.ok(math.includes(`${Number((r0.totals.elapsedMs / 1000).toFixed(3))} s x 14 logical CPUs x 2.40 GHz = `), math);
-    assert.match(math, /On physical cores, as the post counts them: .* x 7 physical cores x 2\.40 GHz/);
+    // The CPUs the run's 4 sessions could use (of the 14 the affinity leaves), and the 2 cores they sit on.
+    assert.ok(math.includes(`${Number((r0.totals.elapsedMs / 1000).toFixed(3))} s x 4 logical CPUs (4 threads; 14 online schedulers) x 2.40 GHz = `), math);
+    assert.match(math, /On physical cores, as the post counts them: .* x 2 physical cores x 2\.40 GHz/);
+    assert.match(math, /Measured, from the schedulers' busy time: [\d,]+ ms of scheduler CPU/);
     assert.match(math, /LOGCACHE_ACCESS: [\d,]+ spins,\s+[\d.,]+ cycles per spin/);
     assert.equal(await p.page.locator('#cycle-math .math-run').count(), 4);
 

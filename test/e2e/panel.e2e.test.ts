@@ -307,7 +307,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       // The analysis views of the experiment just run.
       await panel.visible('#ab-compare .ab-summary li', 15_000);
       assert.match(await panel.text('#ab-compare'), /DISABLED \(A\) against FORCED \(B\)/);
-      assert.match(await panel.text('#cycle-math'), /logical CPUs x [\d.]+ GHz = /);
+      assert.match(await panel.text('#cycle-math'), /logical CPUs \(\d+ threads?; \d+ online schedulers\) x [\d.]+ GHz = /);
       assert.match(await panel.text('#writelog-diagnosis'), /the WRITELOG post/);
     }); }).timeout(90_000);
 
