@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { loadAzdata, setAzdataContext } from './azdata';
 import { registerCommands } from './commands';
 import { registerLabView } from './labView';
+import { registerLoadTestQuery } from './loadTestQuery';
 import { LabPanel, VIEW_TYPE, type PanelDeps } from './panel';
 import { outputLog } from './vscodePorts';
 
@@ -15,6 +16,7 @@ export function activate(context: vscode.ExtensionContext): void {
     channel,
     ...registerCommands(deps, azdata),
     ...registerLabView(deps),
+    registerLoadTestQuery(deps),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel) {
         LabPanel.revive(panel, deps);

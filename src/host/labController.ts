@@ -13,6 +13,8 @@ import { LabSession, type LabControllerOptions } from './labSession';
 import { connect, deleteProfile, disconnect, pickProfile, prefill, refreshSavedPasswords, refreshServer, saveProfile, select } from './connectPath';
 import { cleanup, deploy, restore } from './serverActions';
 import { runScenario, stop } from './runPath';
+import { fillCustom, runCustom } from './customPath';
+import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
 
@@ -73,6 +75,7 @@ export class LabController {
     on('deploy', (p) => deploy(s, p.scenarioId, p.parameters));
     on('cleanup', (p) => cleanup(s, p.scenarioId));
     on('run', (p) => runScenario(s, p));
+    on('runCustom', (p) => runCustom(s, p.form, p.title));
     on('stop', () => stop(s));
     on('restore', () => restore(s));
     on('openExperiment', (p) => openExperiment(s, p.id));
@@ -106,6 +109,11 @@ export class LabController {
   /** A preset run (presetPath.ts); null when the user declined the confirmation. */
   runPresetNow(presetId: string, settings: Record<string, ParamValue>, load?: PresetLoadInput, title?: string): Promise<ExperimentResult | null> {
     return runPresetNow(this.s, presetId, settings, load, title);
+  }
+
+  /** "Load Test This Query": fills the panel's Custom workload form with this T-SQL. */
+  fillCustom(fill: CustomFill): void {
+    fillCustom(this.s, fill);
   }
 
   /** Stops the running experiment (its knobs are restored by the engine). */

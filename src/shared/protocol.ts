@@ -3,6 +3,7 @@
 // untrusted input: each has a zod schema and the host checks every message against it before any handler runs.
 // The host owns the state: the webview renders PanelState snapshots and live ticks, and sends intents.
 import { z } from 'zod';
+import { customFormSchema, type CustomFill } from './customForm';
 import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, Tick } from './experiment';
 import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
@@ -239,6 +240,8 @@ export interface PanelState {
   presets: PresetSummary[];
   /** When connected: each preset's plan for this server (defaults, or the settings last previewed for it). */
   presetPlans: PresetPlanView[];
+  /** T-SQL a "Load Test This Query" command handed the panel; seq grows with each (the form fills when it changes). */
+  customFill?: (CustomFill & { seq: number }) | null;
 }
 
 // ---------------------------------------------------------------- message descriptors
@@ -304,6 +307,8 @@ export const ToHost = {
     title: text(200).optional(),
     question: text(1000).optional(),
   })),
+  /** Run the Custom workload form (customPath.ts): the user's T-SQL in their database, nothing deployed. */
+  runCustom: fromWebview('runCustom', z.object({ form: customFormSchema, title: text(200).optional() })),
   stop: fromWebview('stop', z.object({})),
   restore: fromWebview('restore', z.object({})),
   openExperiment: fromWebview('openExperiment', z.object({ id: experimentId })),

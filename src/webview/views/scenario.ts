@@ -9,6 +9,8 @@ import type { FormCheck } from '../model/form';
 import { xtpAlternative } from '../model/validation';
 import { checkedOf, field, inputValue, section } from './common';
 import { citeListHtml } from './cite';
+import { customWorkloadView } from './customWorkload';
+import { CUSTOM_ID } from '../model/customDraft';
 
 function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateResult {
   const id = `param-${p.name}`;
@@ -57,6 +59,7 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
   const s = app.state;
   return section(app, 'scenario', 'Scenario', () => {
     if (!s || !app.form || !check) return html`<p class="empty">Loading…</p>`;
+    const custom = app.form.scenarioId === CUSTOM_ID;
     const scenario = check.scenario;
     const status = deployStatus(app, app.form.scenarioId);
     const connected = s.connection.status === 'connected';
@@ -66,12 +69,14 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
       ${field('scenario', 'Scenario', html`<vscode-single-select id="scenario" .value=${app.form.scenarioId} aria-label="Scenario"
           @change=${(e: Event) => app.editForm((f) => { f.scenarioId = inputValue(e); f.params = {}; })}>
           ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
-        </vscode-single-select>`, scenario ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`)}
+          <vscode-option value=${CUSTOM_ID} description="Your own T-SQL">Custom workload</vscode-option>
+        </vscode-single-select>`, scenario || custom ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`)}
+      ${custom ? customWorkloadView(app) : nothing}
       ${scenario ? html`<p class="description">${scenario.description}</p>
         <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
         <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
         ${xtpNotice(app, scenario, check)}` : nothing}
-      <div class="actions">
+      ${custom ? nothing : html`<div class="actions">
         <vscode-button id="btn-deploy" ?disabled=${!connected || invalid || !scenario || blocked || status === 'deploying' || Boolean(s.busy)}
           title=${!connected ? 'Connect first' : invalid ? 'Fix the parameters first' : 'Create the tables and procedures in the lab database'}
           @click=${() => {
@@ -85,6 +90,6 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
         <span id="deploy-status" data-status=${status} class="status-text" role="status">${
           status === 'deploying' ? s.busy : status === 'deployed' ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
           : status === 'error' ? 'Deploy failed: see the error above' : connected ? 'Not deployed yet' : ''}</span>
-      </div>`;
-  }, { summaryExtra: check?.scenario ? html`<span class="summary-note">${check.scenario.name}</span>` : undefined });
+      </div>`}`;
+  }, { summaryExtra: app.form?.scenarioId === CUSTOM_ID ? html`<span class="summary-note">Custom workload</span>` : check?.scenario ? html`<span class="summary-note">${check.scenario.name}</span>` : undefined });
 }

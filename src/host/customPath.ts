@@ -1,0 +1,112 @@
+// The panel's Custom workload run: the form (checked by its schema and shared/customForm.ts) -> the same plan
+// `spinlab run --sql` builds (statements split on GO, variables bound by name to a CSV's or a query's columns, the
+// conservative write check), confirmed when the batch may write, then run as the active experiment. Nothing is
+// deployed in the user's database.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CustomWorkload } from '../shared/experiment';
+import { checkCustomForm, type CustomFill, type CustomForm } from '../shared/customForm';
+import { parseDuration } from '../shared/params';
+import type { ExperimentResult } from '../engine/experiment';
+import { runExperiment } from '../engine/experiment';
+import { loadSettingsFrom } from '../engine/runSettings';
+import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
+import { checkBinding, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../engine/custom/params';
+import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
+import { executeJob } from './experimentRun';
+import { checkJournal, runActive } from './runPath';
+import { PANEL_NAMES } from './runRequest';
+import { UiFailure } from './uiErrors';
+import type { LabSession } from './labSession';
+
+export const WRITE_CONFIRM_TITLE = 'This workload may write to your database';
+export const WRITE_CONFIRM_ACTION = 'Run It';
+
+function fail(message: string, fix: string): never {
+  throw new UiFailure({ message, fix });
+}
+
+/** The statements from the file or the text, each GO-separated batch on its own. */
+function statementsOf(f: CustomForm): { source: string; text: string }[] {
+  const file = f.sqlFile.trim();
+  if (!file) return splitBatches(f.sql).map((text) => ({ source: 'panel', text }));
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (e) {
+    fail(`Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 'Pick a .sql file that exists, or clear the file to run the text.');
+  }
+  const batches = splitBatches(text);
+  if (!batches.length) fail(`${file} holds no statement.`, 'Pick a file with T-SQL in it.');
+  return batches.map((b) => ({ source: path.basename(file), text: b }));
+}
+
+/** The workload and its parameter rows, as the CLI's customWorkloadFrom and resolveParamRows make them. */
+async function planOf(s: LabSession, f: CustomForm): Promise<{ workload: CustomWorkload; table: ParamTable | null }> {
+  const statements = statementsOf(f);
+  const variables = [...new Set(statements.flatMap((st) => unboundVariables(st.text)))];
+  const database = f.database.trim();
+  let table: ParamTable | null = null;
+  try {
+    if (f.paramsSource === 'csv') table = paramsFromCsv(path.resolve(f.paramsCsv.trim()));
+    if (f.paramsSource === 'query') table = await paramsFromQuery(s.requireConnection().target, database, f.paramsQuery);
+    checkBinding(variables, table);
+  } catch (e) {
+    if (e instanceof ParamsError) fail(e.message, 'Give every @variable a column of the same name (without @) in the parameters source.');
+    throw e;
+  }
+  const workload: CustomWorkload = {
+    statements,
+    database,
+    params: table && f.paramsSource !== 'none'
+      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery, columns: table.columns, rows: table.rows.length, order: 'round-robin', scope: 'session' }
+      : null,
+    iterations: f.stopBy === 'iterations' ? Number(f.iterations.trim()) : null,
+    thinkTimeMs: parseDuration(f.thinkTime.trim() || '0ms', { allowZero: true }),
+    queryTimeoutMs: f.queryTimeout.trim() ? parseDuration(f.queryTimeout) : null,
+    stopOnError: false,
+    writes: writeReason(statements.map((st) => st.text)),
+  };
+  return { workload, table };
+}
+
+/** Runs the Custom workload form; null when the user declined the write confirmation. */
+export async function runCustom(s: LabSession, f: CustomForm, title?: string): Promise<ExperimentResult | null> {
+  const conn = s.requireConnection();
+  s.requireIdle('another run');
+  const problems = Object.values(checkCustomForm(f));
+  if (problems.length) fail(problems.join(' '), 'Correct the Custom workload form and run again.');
+  await checkJournal(s);
+  const { workload, table } = await planOf(s, f);
+  const sel = s.state.selection.run;
+  const base = loadSettingsFrom({ mode: 'client-loop', threads: f.threads, duration: f.stopBy === 'duration' ? f.duration : '30s', warmup: sel.warmup, interval: sel.interval }, PANEL_NAMES);
+  const load = { ...base, mode: 'client-loop' as const, durationMs: workload.iterations !== null ? null : base.durationMs, rows: null };
+  if (workload.writes) {
+    const detail = `The workload runs in [${workload.database}] on ${conn.identity.serverName} and may write to it (${workload.writes}).\n\n`
+      + 'Spinlock Lab deploys nothing there; the statements run as you wrote them, by every session, for the whole run.';
+    if (!(await s.ports.confirm(WRITE_CONFIRM_TITLE, detail, WRITE_CONFIRM_ACTION))) {
+      s.ports.log.info('custom run cancelled at the confirmation: nothing was run');
+      return null;
+    }
+    s.checkAlive();
+  }
+  const name = title?.trim() || `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`;
+  const settings = s.ports.settings();
+  const outcome = await runActive(s, (hooks) => executeJob({
+    conn, idBase: CUSTOM_SCENARIO_ID, scenarioId: CUSTOM_SCENARIO_ID, title: name, runCount: load.threads.length,
+    describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}`,
+    resultsFolder: settings.resultsFolder,
+    start: ({ id, outDir }, signal, progress) => runExperiment({
+      target: conn.target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load, knobs: {},
+      outDir, title: name, deploy: false, stateDir: s.stateDir, id, custom: { workload, table },
+    }, signal, progress),
+  }, hooks));
+  return outcome.result;
+}
+
+/** "Load Test This Query": hands the panel the T-SQL to fill in (it arrives with the next state). */
+export function fillCustom(s: LabSession, fill: CustomFill): void {
+  s.state.customFill = { ...fill, seq: (s.state.customFill?.seq ?? 0) + 1 };
+  s.state.selection = { ...s.state.selection, scenarioId: CUSTOM_SCENARIO_ID };
+  s.postState();
+}

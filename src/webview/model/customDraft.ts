@@ -1,0 +1,47 @@
+// The Custom workload form as the user edits it, kept per panel (a WeakMap on the view context, so app.ts needs no
+// field for it): the fields as typed, the problems by field (shared/customForm.ts), and the last fill a
+// "Load Test This Query" command sent (state.customFill.seq), applied once.
+import { checkCustomForm, CUSTOM_FORM_DEFAULTS, type CustomForm } from '../../shared/customForm';
+import type { PanelState } from '../../shared/protocol';
+
+export const CUSTOM_ID = 'custom';
+
+export interface CustomDraft {
+  form: CustomForm;
+  /** The seq of the last fill applied (0: none). */
+  seq: number;
+  /** Where the filled T-SQL came from ('orders.sql', 'orders.sql (selection)'), for the form's note. */
+  source: string;
+}
+
+const drafts = new WeakMap<object, CustomDraft>();
+
+export function draftOf(owner: object): CustomDraft {
+  let d = drafts.get(owner);
+  if (!d) {
+    d = { form: { ...CUSTOM_FORM_DEFAULTS }, seq: 0, source: '' };
+    drafts.set(owner, d);
+  }
+  return d;
+}
+
+/** Applies a newer fill from the host: its T-SQL replaces the text (and clears a file), the rest is kept. */
+export function applyFill(d: CustomDraft, state: PanelState | null, labDatabase: string): boolean {
+  const fill = state?.customFill;
+  if (!fill || fill.seq <= d.seq) return false;
+  d.seq = fill.seq;
+  d.source = fill.source;
+  d.form = { ...d.form, sql: fill.sql, sqlFile: '' };
+  if (!d.form.database.trim() && labDatabase) d.form.database = labDatabase;
+  return true;
+}
+
+export interface CustomCheck {
+  errors: Record<string, string>;
+  valid: boolean;
+}
+
+export function checkDraft(d: CustomDraft): CustomCheck {
+  const errors = checkCustomForm(d.form);
+  return { errors, valid: Object.keys(errors).length === 0 };
+}
