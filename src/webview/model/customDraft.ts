@@ -26,13 +26,13 @@ export function draftOf(owner: object): CustomDraft {
 }
 
 /** Applies a newer fill from the host: its T-SQL replaces the text (and clears a file), the rest is kept. */
-export function applyFill(d: CustomDraft, state: PanelState | null, labDatabase: string): boolean {
+export function applyFill(d: CustomDraft, state: PanelState | null, defaultDatabase: string): boolean {
   const fill = state?.customFill;
   if (!fill || fill.seq <= d.seq) return false;
   d.seq = fill.seq;
   d.source = fill.source;
   d.form = { ...d.form, sql: fill.sql, sqlFile: '' };
-  if (!d.form.database.trim() && labDatabase) d.form.database = labDatabase;
+  if (!d.form.database.trim()) d.form.database = defaultDatabase;
   return true;
 }
 

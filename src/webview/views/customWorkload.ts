@@ -37,7 +37,7 @@ function blocker(app: ViewContext, valid: boolean): string | null {
 /** The form under the scenario picker when "Custom workload" is picked. */
 export function customWorkloadView(app: ViewContext): TemplateResult {
   const d = draftOf(app);
-  applyFill(d, app.state, app.conn.labDatabase);
+  applyFill(d, app.state, 'master');
   const { errors, valid } = checkDraft(d);
   const f = d.form;
   const why = blocker(app, valid);
