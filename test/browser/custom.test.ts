@@ -1,0 +1,60 @@
+// The Custom workload form in the panel's webview (Chromium, real CSP): a fill from "Load Test This Query" shows the
+// T-SQL in a monospace editor, fields are validated as typed (Run waits until they are right), and Run posts
+// runCustom with the form as the user left it.
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import * as b from '../helpers/builders';
+import { fill, launch, openPanel, startHarness, waitForPosted, type Harness } from './harness';
+
+const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
+
+describe('the Custom workload form in Chromium', () => {
+  let browser: Browser;
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('filled from a .sql file, validated as typed, and Run posts runCustom', async () => {
+    const p = await openPanel(browser, harness);
+    try {
+      const base = b.connectedState();
+      const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: SPINS, source: 'spins.sql', seq: 1 } };
+      await p.send({ type: 'state', payload: { state } });
+      await p.page.waitForSelector('#custom-workload');
+      assert.equal(await p.page.inputValue('#custom-sql'), SPINS);
+      assert.match(await p.page.textContent('#custom-source') ?? '', /Filled in from spins\.sql/);
+      type Styled = { getComputedStyle(e: unknown): { fontFamily: string } };
+      const font = (sel: string) => p.page.$eval(sel, (e) => (globalThis as unknown as Styled).getComputedStyle(e).fontFamily);
+      assert.notEqual(await font('#custom-sql'), await font('body'), 'the T-SQL editor has the editor font, not the body font');
+      assert.match(await font('#custom-sql'), /mono/i);
+      assert.equal(await p.page.locator('#custom-database input').inputValue(), 'master');
+      assert.equal(await p.page.locator('#btn-deploy').count(), 0, 'nothing to deploy for a custom workload');
+
+      await fill(p.page, '#custom-iterations', '0');
+      await p.page.waitForSelector('#custom-iterations-error');
+      assert.match(await p.page.textContent('#custom-iterations-error') ?? '', /whole number of 1 or more/);
+      assert.equal(await p.page.getAttribute('#btn-run-custom', 'disabled'), '', 'Run waits for valid fields');
+
+      await fill(p.page, '#custom-iterations', '25');
+      await fill(p.page, '#custom-threads', '4');
+      await p.page.fill('#custom-sql', 'SELECT 1');
+      await p.page.waitForSelector('#btn-run-custom:not([disabled])');
+      await p.page.click('#btn-run-custom');
+      const m = await waitForPosted(p, 'runCustom');
+      assert.equal(m.payload.form.sql, 'SELECT 1');
+      assert.equal(m.payload.form.iterations, '25');
+      assert.equal(m.payload.form.threads, '4');
+      assert.equal(m.payload.form.database, 'master');
+      assert.deepEqual(await p.violations(), [], 'no Content-Security-Policy violation');
+      assert.deepEqual(p.errors, [], 'no console error');
+    } finally {
+      await p.close();
+    }
+  });
+});
