@@ -91,7 +91,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   let callsSeen = 0;
   const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
-    const active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
+    let active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
+    // A run over before a quarter of an interval has this one interval only: it is the measurement, not a sliver
+    // after others, so it stays, rated over the time it had load.
+    if (closing && active === null && timeline.length === 0 && closing.loadEndedAt > prev.clientTime) active = closing.loadEndedAt - prev.clientTime;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
     // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
     if (r.kind === 'tick' && sessions instanceof CustomSessions) {

@@ -92,6 +92,20 @@ it('a run ends on its last full or partial interval rated over its real length, 
     assert.ok(timeline[timeline.length - 1].rowsPerSec > steady / 4, 'the saved timeline ends the same way');
   }));
 
+it('a run over within a quarter of its sampling interval keeps its one interval, rated over the time it had load', () =>
+  withSim({}, async (sim) => {
+    const o = options(sim, { scenarioId: 'disk-insert' });
+    o.parameters = { ...o.parameters, ...smallParams['disk-insert'] };
+    // 50 rows in one session take milliseconds; the sampling interval is 5 s.
+    o.load = { ...o.load, threads: [1], durationMs: null, rows: 50, intervalMs: 5000, warmupMs: 0 };
+    const { experiment } = await runExperiment(o, new AbortController().signal, () => {});
+    const run = experiment.runs[0];
+    assert.equal(run.status, 'completed');
+    assert.equal(run.timeline.length, 1, 'its one interval is its measurement');
+    assert.ok(run.timeline[0].intervalMs < 5000 / 4, `rated over the loaded part, not the interval: ${run.timeline[0].intervalMs} ms`);
+    assert.ok(run.timeline[0].rowsPerSec > 0);
+  }));
+
 const KNOBS = { delayedDurability: 'FORCED' as const, affinity: 'exclude-core0' };
 
 it('knobs are applied during the run and restored after success', () =>
