@@ -49,7 +49,7 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
   const done = new Promise<void>((r) => { resolveDone = r; });
   runs.set(s, { ac, done, dir, history });
   const v: WatchView = {
-    id: '', title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
+    id: path.basename(dir), title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
     status: 'starting', intervalMs: p.intervalMs, showBenign: p.showBenign, ticks: 0, marks: [], diagnosis: [], requests: [], recent: [],
     message: `connecting to ${conn.description}`,
   };
@@ -82,7 +82,6 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
         } : null);
       }
     });
-    v.id = record.id;
     v.status = record.status === 'running' ? 'completed' : record.status;
     v.diagnosis = record.diagnosis;
     v.marks = record.marks;
@@ -105,7 +104,7 @@ function onTick(s: LabSession, v: WatchView, history: WatchHistory, tick: WatchT
   v.recent = history.window().slice(-WATCH_RECENT_TICKS);
   diagnose?.();
   // The tick carries its own requests; the whole state goes only when the status or the diagnosis changed.
-  s.ports.post(message(ToWebview.watchTick, { watchId: v.id || 'current', tick }));
+  s.ports.post(message(ToWebview.watchTick, { watchId: v.id, tick }));
   if (started || diagnose) s.postState();
 }
 
@@ -145,7 +144,7 @@ export async function saveWatchNotebook(s: LabSession): Promise<string | null> {
   const saved = await writeWatchNotebookFile(r.dir, file);
   s.toast(`Saved ${path.basename(saved)}`);
   await s.ports.openFile(saved);
-  s.ports.log.info(`saved the watch ${v.id || r.dir} as ${saved}`);
+  s.ports.log.info(`saved the watch ${v.id} as ${saved}`);
   return saved;
 }
 

@@ -246,6 +246,7 @@ export interface PanelState {
 
 /** A watch as the panel shows it (src/host/watchPath.ts); ticks arrive as `watchTick`, `recent` only in a full snapshot. */
 export interface WatchView {
+  /** The watch's folder name (under the results folder's `watches`). */
   id: string;
   title: string;
   serverName: string;

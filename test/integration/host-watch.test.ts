@@ -61,7 +61,8 @@ describe('the Watch mode of the panel (host)', function () {
         await c.receive({ type: 'watchStop', payload: {} });
         await waitFor('the watch to end', () => ports.lastState().watch?.status === 'cancelled');
         const w = ports.lastState().watch!;
-        assert.ok(w.id.startsWith('watch-'), w.id);
+        assert.match(w.id, /-watch$/);
+        assert.ok(ports.ofType('watchTick').every((m) => m.payload.watchId === w.id));
         assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
 
         const nb = path.join(tmpDir('nb'), 'watch.ipynb');
