@@ -66,7 +66,7 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
     }, AbortSignal.any([ac.signal, s.lifetime.signal]), (e) => {
       if (s.disposed) return;
       if (e.kind === 'status') {
-        v.message = e.message;
+        v.message = e.message.replace(' until Ctrl+C', ' until Stop'); // the engine speaks to the CLI
         if (v.status === 'starting' && e.message.startsWith('watching')) v.status = 'running';
         s.postState();
       } else if (e.kind === 'event') {

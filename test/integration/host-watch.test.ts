@@ -45,6 +45,8 @@ describe('the Watch mode of the panel (host)', function () {
         await c.receive({ type: 'watchStart', payload: { intervalMs: 250, showBenign: false } });
         await waitFor('three watch ticks', () => ports.ofType('watchTick').length >= 3);
         assert.equal(ports.lastState().watch?.status, 'running', ports.lastState().watch?.message);
+        const said = ports.ofType('state').map((m) => m.payload.state.watch?.message ?? '');
+        assert.ok(said.some((m) => /every 250 ms until Stop/.test(m)) && !said.some((m) => /Ctrl\+C/.test(m)), 'the panel is told to Stop, not Ctrl+C');
         const ticks = ports.ofType('watchTick').map((m) => m.payload.tick);
         assert.ok(ticks.some((t) => t.all.spins > 0 && t.all.waitMs > 0 && t.all.latchMs > 0), 'the background workload moves spinlocks, waits and latches');
 
