@@ -8,7 +8,7 @@ import type { Simulator } from '../../tools/sim/simulator';
 import { selfSignedCert } from '../../tools/sim/tds/cert';
 import { Encrypt, parsePrelogin } from '../../tools/sim/tds/prelogin';
 import { RawTdsClient } from '../helpers/rawTds';
-import { spawn, spawnSync } from 'node:child_process';
+import { requireTsql, runTsql } from '../helpers/tsql';
 
 describe('simulator protocol (tedious)', function () {
   this.timeout(60_000);
@@ -170,19 +170,10 @@ describe('simulator protocol (wire, FreeTDS tsql)', function () {
     }));
 
   it('lets FreeTDS encrypt the login alone, then runs a multi-statement batch with PRINT and RAISERROR', () => {
-    const which = spawnSync('sh', ['-c', 'command -v tsql']);
-    assert.equal(which.status, 0, 'tsql is missing: install it with `apt-get install -y freetds-bin`');
+    requireTsql();
     return withSim({}, async (sim) => {
-      const out = await new Promise<string>((resolve, reject) => {
-        // FreeTDS's default ("request") sends OFF; on OFF from the server it wraps LOGIN7 alone in TLS.
-        const p = spawn('tsql', ['-H', '127.0.0.1', '-p', String(sim.port), '-U', 'sa', '-P', SIM_PASSWORD], { env: { ...process.env, TDSVER: '7.4' } });
-        let text = '';
-        p.stdout.on('data', (d) => (text += d));
-        p.stderr.on('data', (d) => (text += d));
-        const timer = setTimeout(() => { p.kill(); reject(new Error(`tsql timed out: ${text}`)); }, 20_000);
-        p.on('close', () => { clearTimeout(timer); resolve(text); });
-        p.stdin.end("SET NOCOUNT ON; SELECT 10 AS ten; PRINT 'printed'; RAISERROR('raised %d', 16, 1, 5); SELECT 20 AS twenty\ngo\nexit\n");
-      });
+      // FreeTDS's default ("request") sends OFF; on OFF from the server it wraps LOGIN7 alone in TLS.
+      const out = await runTsql(sim, "SET NOCOUNT ON; SELECT 10 AS ten; PRINT 'printed'; RAISERROR('raised %d', 16, 1, 5); SELECT 20 AS twenty\ngo\nexit\n");
       assert.match(out, /ten\s+10/);
       assert.match(out, /printed/);
       assert.match(out, /Msg 50000 \(severity 16, state 1\)[^\n]*\n\s*"raised 5"/);
