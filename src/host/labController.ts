@@ -1,7 +1,7 @@
 // The panel's application logic, in plain Node: it owns the LabSession (PanelState, the connection, the running
 // experiment), checks every message from the webview against the protocol's schemas, and hands each to its handler:
 // connectPath (profiles, connect), serverActions (deploy, cleanup, restore), runPath and presetPath (experiments),
-// historyActions (saved experiments, notebooks). The host (VS Code, Azure Data Studio or a test) is reached only
+// historyActions (saved experiments, notebooks), watchPath (the Watch mode). The host (VS Code, Azure Data Studio or a test) is reached only
 // through HostPorts.
 import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PayloadOf, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
@@ -16,6 +16,7 @@ import { runScenario, stop } from './runPath';
 import { fillCustom, runCustom } from './customPath';
 import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
+import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
 
 export { CONFIRM_ACTION };
@@ -85,6 +86,12 @@ export class LabController {
     on('exportExperiment', (p) => exportExperiment(s, p.id, p.kind));
     on('previewPreset', (p) => previewPreset(s, p));
     on('runPreset', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
+    // A watch runs until stopped: its handler returns at once, so other messages (mark, stop) are handled meanwhile.
+    on('watchStart', (p) => { void s.guard(() => startWatch(s, p)); });
+    on('watchStop', () => stopWatch(s));
+    on('watchBenign', (p) => setBenign(s, p.show));
+    on('watchMark', (p) => markWatch(s, p.name));
+    on('watchSaveNotebook', () => saveWatchNotebook(s));
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */
@@ -147,6 +154,7 @@ export class LabController {
     if (s.disposing) return s.disposing;
     s.disposing = (async () => {
       s.lifetime.abort();
+      await disposeWatch(s);
       const r = s.running;
       if (r) {
         s.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');

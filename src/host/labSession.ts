@@ -48,6 +48,7 @@ export class LabSession {
       history: [],
       presets: presetSummaries(),
       presetPlans: [],
+      watch: null,
     };
     this.state.draft = this.state.profiles[0] ?? defaultProfile();
   }
@@ -79,7 +80,9 @@ export class LabSession {
   postState(full = false): void {
     if (this.disposed) return;
     const active = this.state.active;
-    const state = full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
+    let state = full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
+    const watch = this.state.watch;
+    if (!full && watch?.recent.length) state = { ...state, watch: { ...watch, recent: [] } };
     this.ports.post(message(ToWebview.state, { state }));
   }
 

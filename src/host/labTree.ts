@@ -120,9 +120,26 @@ function group(id: string, label: string, icon: string, children: LabTreeNode[],
   };
 }
 
+/** Watch this server (the panel's Watch section): its state when one runs or ran. */
+function watchNode(state: PanelState, server: string): LabTreeNode {
+  const w = state.watch;
+  const live = !!w && (w.status === 'starting' || w.status === 'running');
+  const description = w ? `${w.status}, ${w.ticks} tick${w.ticks === 1 ? '' : 's'}` : 'read-only';
+  return {
+    id: 'watch',
+    label: `Watch ${server}`,
+    description,
+    tooltip: `Live spinlock, wait and latch deltas of ${server} under its own workload, read-only (needs only VIEW SERVER STATE). Opens the panel's Watch section.`,
+    ariaLabel: `Watch ${server}, ${description}`,
+    icon: live ? 'eye-watch' : 'eye',
+    contextValue: live ? 'watch.running' : 'watch',
+    command: { command: TREE_COMMANDS.open, title: 'Open the Watch section in the panel', args: [] },
+  };
+}
+
 /**
  * The tree's roots. Empty when nothing is connected and no journal waits (VS Code then shows the welcome view with
- * its Connect button); otherwise the journal first, then connections, presets and this server's experiments.
+ * its Connect button); otherwise the journal first, then connections, presets, this server's experiments and its Watch.
  */
 export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   const { state } = input;
@@ -136,6 +153,7 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   if (connected && state) {
     const name = state.server?.identity.serverName ?? 'this server';
     roots.push(group('experiments', `Experiments on ${name}`, 'history', state.history.map(experimentNode), 'none yet'));
+    roots.push(watchNode(state, name));
   }
   return roots;
 }

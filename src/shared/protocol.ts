@@ -9,6 +9,7 @@ import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
+import type { WatchMark, WatchRequest, WatchTick } from './watch';
 
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
@@ -242,6 +243,29 @@ export interface PanelState {
   presetPlans: PresetPlanView[];
   /** T-SQL a "Load Test This Query" command handed the panel; seq grows with each (the form fills when it changes). */
   customFill?: (CustomFill & { seq: number }) | null;
+  /** The running watch of the connected server, or the last one (kept until the next starts); absent before any. */
+  watch?: WatchView | null;
+}
+
+/** A watch as the panel shows it (src/host/watchPath.ts); ticks arrive as `watchTick`, `recent` only in a full snapshot. */
+export interface WatchView {
+  /** The watch's folder name (under the results folder's `watches`). */
+  id: string;
+  title: string;
+  serverName: string;
+  simulated: boolean;
+  status: 'starting' | 'running' | 'completed' | 'failed' | 'cancelled';
+  intervalMs: number;
+  showBenign: boolean;
+  ticks: number;
+  marks: WatchMark[];
+  /** What stands out, from the watch so far (thresholds named in each line). */
+  diagnosis: string[];
+  /** Who is waiting: the requests of the last tick. */
+  requests: WatchRequest[];
+  /** The last ticks at full resolution (bounded), for a reloaded webview. */
+  recent: WatchTick[];
+  message: string;
 }
 
 // ---------------------------------------------------------------- message descriptors
@@ -322,6 +346,15 @@ export const ToHost = {
   runPreset: fromWebview('runPreset', presetIntent.extend({ title: text(200).optional() })),
   /** Export a saved experiment's samples as CSV or its T-SQL as a script bundle (the host asks for a folder). */
   exportExperiment: fromWebview('exportExperiment', z.object({ id: experimentId, kind: z.enum(['csv', 'tsql']) })),
+  /** Start a read-only watch of the connected server. */
+  watchStart: fromWebview('watchStart', z.object({ intervalMs: z.union([z.literal(1000), z.literal(500), z.literal(250)]), showBenign: z.boolean() })),
+  watchStop: fromWebview('watchStop', z.object({})),
+  /** Show or hide the benign waits in the watch's wait figures. */
+  watchBenign: fromWebview('watchBenign', z.object({ show: z.boolean() })),
+  /** Drop a named mark into the running watch ("index rebuilt"). */
+  watchMark: fromWebview('watchMark', z.object({ name: z.string().trim().min(1, 'a mark needs a name').max(200) })),
+  /** Save the watch as a Jupyter notebook (the host asks where). */
+  watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -338,6 +371,8 @@ export const ToWebview = {
   experiment: toWebview<{ experiment: Experiment; preset?: PresetAnalysisInfo | null }>()('experiment'),
   /** A short-lived notice ('copied'). */
   toast: toWebview<{ message: string }>()('toast'),
+  /** One tick of the running watch. */
+  watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
 } as const;
 
 export type ToHostMap = typeof ToHost;

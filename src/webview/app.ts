@@ -16,6 +16,8 @@ import { readTheme, watchTheme, type ThemeColors } from './views/theme';
 import { panelTemplate } from './views/panel';
 import { ScalingChart, CompareChart } from './views/analysisCharts';
 import type { ViewContext } from './views/context';
+import type { WatchTick } from '../shared/watch';
+import { WatchModel, type WatchChange } from './model/watchRun';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -46,6 +48,8 @@ export class App implements ViewContext {
   readonly scalingChart: ScalingChart;
   readonly compareChart: CompareChart;
   readonly abChart: CompareChart;
+  readonly watch = new WatchModel();
+  readonly watchCharts: LiveChartsView;
   private frame = 0;
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
   private lastSentSelection: string | null = null;
@@ -67,6 +71,14 @@ export class App implements ViewContext {
         this.syncCharts();
       },
     });
+    // The Watch mode's charts: the benign-waits toggle is the host's (state.watch.showBenign), so it is sent there.
+    this.watchCharts = new LiveChartsView(this.theme, { ...this.view.toggles, showAllWaits: false }, {
+      onToggles: (t) => {
+        const w = this.state?.watch;
+        if (w && w.showBenign !== t.showAllWaits) this.post(ToHost.watchBenign, { show: t.showAllWaits });
+      },
+      onPickRun: () => undefined,
+    }, { idPrefix: 'watch-', runPicker: false });
     this.scalingChart = new ScalingChart(this.theme);
     this.compareChart = new CompareChart(this.theme);
     this.abChart = new CompareChart(this.theme, 'ab-throughput', 'Throughput over time of arm A and arm B');
@@ -74,6 +86,7 @@ export class App implements ViewContext {
       this.theme = t;
       applyThemeDefaults(t);
       this.charts.setTheme(t);
+      this.watchCharts.setTheme(t);
       this.scalingChart.setTheme(t);
       this.compareChart.setTheme(t);
       this.abChart.setTheme(t);
@@ -97,6 +110,8 @@ export class App implements ViewContext {
       this.connErrors = {};
     }
     this.applyLive(this.live.loadSnapshot(s.active));
+    this.applyWatch(this.watch.loadSnapshot(s.watch));
+    if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign) this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : s.presets[0]?.id ?? null;
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
     this.requestRender();
@@ -121,6 +136,18 @@ export class App implements ViewContext {
     this.charts.ticksAdded(run, 0);
     this.charts.runChanged();
     this.requestRender();
+  }
+
+  onWatchTick(p: { watchId: string; tick: WatchTick }): void {
+    this.applyWatch(this.watch.tick(p.watchId, p.tick));
+    this.requestRender();
+  }
+
+  private applyWatch(c: WatchChange): void {
+    const run = this.watch.run;
+    if (c.kind === 'reset') this.watchCharts.setRuns(run ? [run] : [], run, null);
+    else if (c.kind === 'ticks' && run) this.watchCharts.ticksAdded(run, c.from);
+    if (run) this.watchCharts.runChanged();
   }
 
   onExperiment(e: Experiment, preset?: PresetAnalysisInfo | null): void {

@@ -29,7 +29,8 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'tick'>(ToWebview.tick, (p) => app.onTick(p))
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
   .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment, p.preset))
-  .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message));
+  .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message))
+  .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p));
 
 window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as { type?: unknown; payload?: unknown } | null;

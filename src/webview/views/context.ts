@@ -6,6 +6,7 @@ import type { ShownExperiment } from '../model/armViews';
 import type { ConnDraft, FormCheck, FormState } from '../model/form';
 import type { LiveRuns } from '../model/liveRuns';
 import type { PresetFormState } from '../model/presetForm';
+import type { WatchModel } from '../model/watchRun';
 import type { RunRef, ViewState } from '../model/viewState';
 import type { CompareChart, ScalingChart } from './analysisCharts';
 import type { LiveChartsView } from './liveCharts';
@@ -26,6 +27,9 @@ export interface ViewContext {
   readonly scalingChart: ScalingChart;
   readonly compareChart: CompareChart;
   readonly abChart: CompareChart;
+  /** The Watch mode's ticks on screen and its form. */
+  readonly watch: WatchModel;
+  readonly watchCharts: LiveChartsView;
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;

@@ -1,7 +1,7 @@
 // The six live charts of one run. Built once (plain DOM, kept across lit renders), fed tick by tick; each redraw
 // decimates the visible range and calls update('none'). Pause stops redrawing but keeps buffering; zoom and pan
 // are on only while paused or once the run has finished.
-import { html, render } from 'lit';
+import { html, nothing, render } from 'lit';
 import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
 import { decimateIndices } from '../model/decimate';
@@ -44,6 +44,8 @@ export class LiveChartsView {
     private theme: ThemeColors,
     private toggles: ChartToggles,
     private readonly callbacks: LiveChartsCallbacks,
+    /** A second instance (the Watch mode's) prefixes its element ids and has no run picker: it shows one series. */
+    private readonly opts: { idPrefix?: string; runPicker?: boolean } = {},
   ) {
     this.element = document.createElement('div');
     this.element.className = 'live-charts';
@@ -57,6 +59,14 @@ export class LiveChartsView {
     this.renderToolbar();
   }
 
+  get currentToggles(): ChartToggles {
+    return this.toggles;
+  }
+
+  private get p(): string {
+    return this.opts.idPrefix ?? '';
+  }
+
   private createEntry(spec: ChartSpec): Entry {
     const section = document.createElement('section');
     section.className = 'chart-card';
@@ -66,7 +76,7 @@ export class LiveChartsView {
     head.className = 'chart-head';
     const h = document.createElement('h3');
     h.textContent = spec.title;
-    h.id = `chart-title-${spec.kind}`;
+    h.id = `${this.p}chart-title-${spec.kind}`;
     const controls = document.createElement('div');
     controls.className = 'chart-controls';
     head.append(h, controls);
@@ -94,11 +104,11 @@ export class LiveChartsView {
   private renderControls(e: Entry): void {
     if (e.spec.kind === 'spinlocks') {
       const backoffs = this.toggles.spinMetric === 'backoffs';
-      render(html`<button class="chip" id="toggle-backoffs" aria-pressed=${String(backoffs)}
+      render(html`<button class="chip" id=${this.p + 'toggle-backoffs'} aria-pressed=${String(backoffs)}
         title="Show backoffs/s instead of spins/s" @click=${() => this.setToggles({ ...this.toggles, spinMetric: backoffs ? 'spins' : 'backoffs' })}>backoffs/s</button>`, e.controls);
     } else if (e.spec.kind === 'waits') {
       const all = this.toggles.showAllWaits;
-      render(html`<button class="chip" id="toggle-benign" aria-pressed=${String(all)}
+      render(html`<button class="chip" id=${this.p + 'toggle-benign'} aria-pressed=${String(all)}
         title="Include benign (idle and background) waits" @click=${() => this.setToggles({ ...this.toggles, showAllWaits: !all })}>show benign</button>`, e.controls);
     }
   }
@@ -258,22 +268,23 @@ export class LiveChartsView {
     const status = this.run
       ? `Run ${this.run.index + 1}: ${this.run.threads} thread${this.run.threads === 1 ? '' : 's'}, ${this.run.status}`
       : 'No run yet';
-    render(html`
+    const picker = this.opts.runPicker === false ? nothing : html`
       <label class="inline">Run
         <select id="chart-run" aria-label="Run shown in the charts" @change=${onPick}>
           <option value="follow" ?selected=${this.followIndex === null}>Follow the current run</option>
           ${this.runs.map((r) => html`<option value=${String(r.index)} ?selected=${this.followIndex === r.index}>
             Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}</option>`)}
         </select>
-      </label>
-      <span class="muted" aria-live="polite">${status}${current !== null && this.paused ? ' (paused: still buffering)' : ''}</span>
+      </label>`;
+    render(html`${picker}
+      <span class="muted" aria-live="polite">${this.opts.runPicker === false ? '' : status}${current !== null && this.paused ? ' (paused: still buffering)' : ''}</span>
       <span class="spacer"></span>
-      <button class="chip" id="btn-pause" aria-pressed=${String(this.paused)} @click=${() => this.setPaused(!this.paused)}
+      <button class="chip" id=${this.p + 'btn-pause'} aria-pressed=${String(this.paused)} @click=${() => this.setPaused(!this.paused)}
         title="Stop redrawing; samples keep arriving">${this.paused ? 'Resume' : 'Pause'}</button>
-      <button class="chip" id="btn-zoom-in" ?disabled=${!zoomable} @click=${() => this.zoomAll(1.5)}
+      <button class="chip" id=${this.p + 'btn-zoom-in'} ?disabled=${!zoomable} @click=${() => this.zoomAll(1.5)}
         title=${zoomable ? 'Zoom in (or use the mouse wheel; drag to pan)' : 'Pause or wait for the run to finish to zoom'}>Zoom in</button>
-      <button class="chip" id="btn-zoom-out" ?disabled=${!zoomable} @click=${() => this.zoomAll(1 / 1.5)}>Zoom out</button>
-      <button class="chip" id="btn-zoom-reset" ?disabled=${!zoomable} @click=${() => this.zoomAll(null)}>Reset zoom</button>
+      <button class="chip" id=${this.p + 'btn-zoom-out'} ?disabled=${!zoomable} @click=${() => this.zoomAll(1 / 1.5)}>Zoom out</button>
+      <button class="chip" id=${this.p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => this.zoomAll(null)}>Reset zoom</button>
     `, this.toolbar);
   }
 }

@@ -15,6 +15,7 @@ import { presetsView } from './presets';
 import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
+import { watchView } from './watch';
 
 function chartsView(app: ViewContext): TemplateResult {
   // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
@@ -45,6 +46,7 @@ export function panelTemplate(app: ViewContext): TemplateResult {
     </div>
     ${presetsView(app)}
     ${chartsView(app)}
+    ${watchView(app)}
     ${resultsView(app)}
     ${armAnalysisView(app)}
     ${historyView(app)}

@@ -23,7 +23,9 @@ it('connected: connections, presets and this server\'s experiments, each item op
   const e = experiment('exp-1', [1, 2], { title: 'disk-insert sweep' });
   const state = connectedState({ history: [summaryOf(e)] });
   const roots = buildLabTree({ state, journals: [] });
-  assert.deepEqual(labels(roots), ['Connections', 'Presets', `Experiments on ${state.server!.identity.serverName}`]);
+  assert.deepEqual(labels(roots), ['Connections', 'Presets', `Experiments on ${state.server!.identity.serverName}`, `Watch ${state.server!.identity.serverName}`]);
+  assert.equal(roots[3].description, 'read-only');
+  assert.equal(roots[3].command?.command, TREE_COMMANDS.open);
   const [conns, presets, exps] = roots;
   assert.deepEqual(labels(conns.children!), ['Lab box', 'Simulator']);
   const sim = conns.children![1];
@@ -60,7 +62,7 @@ it('an unrestored journal comes first with Restore, connected or not', () => {
   assert.match(cold[0].tooltip, /Connect to the server first/);
   assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), 'no server: no server\'s experiments');
   // Connected without a journal for this server: a journal file on disk (the running experiment's own) is not shown.
-  assert.deepEqual(buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue), ['group', 'group', 'group']);
+  assert.deepEqual(buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue), ['group', 'group', 'group', 'watch']);
 });
 
 it('the journals on this machine are read from the restore journal folder; one of a process still running is not left behind', () => {
@@ -94,4 +96,16 @@ it('the status bar item shows what runs and how far, only while it runs', () => 
   assert.match(s.tooltip, /running disk-insert 1, 2 \(simulator\): run 2 of 2: 2 threads, 3 s; 1 run finished\. Click to show the panel\./);
   assert.match(s.ariaLabel, /experiment running: disk-insert, run 2 of 2/);
   assert.equal(runStatus(connectedState({ active: { ...active, status: 'completed' } })), null, 'gone when the experiment ends');
+});
+
+it('connected: Watch this server is the last root, and says how a watch in the panel goes', () => {
+  const state = connectedState();
+  const idle = buildLabTree({ state, journals: [] }).at(-1)!;
+  assert.equal(idle.id, 'watch');
+  assert.equal(idle.description, 'read-only');
+  state.watch = { id: 'w', title: 'Watch', serverName: 'SIM', simulated: true, status: 'running', intervalMs: 1000, showBenign: false, ticks: 12,
+    marks: [], diagnosis: [], requests: [], recent: [], message: '' };
+  const running = buildLabTree({ state, journals: [] }).at(-1)!;
+  assert.equal(running.description, 'running, 12 ticks');
+  assert.equal(running.contextValue, 'watch.running');
 });

@@ -1,0 +1,157 @@
+// The panel's Watch mode: a read-only watch of the connected server (engine/watch/run.ts, the same as `spinlab watch`)
+// run by the host, which keeps the truth: state.watch for the panel, the ticks posted as they arrive, and the memory
+// bounded by the engine's WatchHistory (the window on screen at full resolution). Every tick is on disk in the watch's
+// folder (samples.jsonl) under the results folder's `watches`; marks go through marks.jsonl as `spinlab mark` does.
+import * as path from 'node:path';
+import { message, ToWebview, type PayloadOf, type ToHostMap, type WatchView } from '../shared/protocol';
+import type { WatchTick } from '../shared/watch';
+import { diagnoseWatch } from '../shared/watchDiagnosis';
+import { runWatch } from '../engine/watch/run';
+import { WatchHistory } from '../engine/watch/history';
+import { dropMark, MarkError } from '../engine/watch/marks';
+import { writeWatchNotebookFile } from '../engine/watch/notebook';
+import { UiFailure } from './uiErrors';
+import type { LabSession } from './labSession';
+
+/** Ticks a reloaded webview gets back at full resolution (the charts' window); older ones are on disk only. */
+export const WATCH_RECENT_TICKS = 120;
+
+interface WatchRun {
+  ac: AbortController;
+  done: Promise<void>;
+  dir: string;
+  history: WatchHistory;
+}
+
+// The running (or last) watch of each panel, kept here so LabSession stays the experiments' state.
+const runs = new WeakMap<LabSession, WatchRun>();
+
+function view(s: LabSession): WatchView {
+  const v = s.state.watch;
+  if (!v) throw new UiFailure({ message: 'No watch has been started in this panel.', fix: 'Start a watch first.' });
+  return v;
+}
+
+export function isWatching(s: LabSession): boolean {
+  const v = s.state.watch;
+  return !!v && (v.status === 'starting' || v.status === 'running');
+}
+
+/** Starts a watch of the connected server; resolves when it ended (stopped, panel closed, or failed). */
+export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchStart']>): Promise<void> {
+  const conn = s.requireConnection();
+  if (isWatching(s)) throw new UiFailure({ message: 'A watch is already running.', fix: 'Stop it before starting another.' });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const dir = path.join(s.ports.settings().resultsFolder, 'watches', `${stamp}-watch`);
+  const history = new WatchHistory(Math.max(60, Math.round(600_000 / p.intervalMs)));
+  const ac = new AbortController();
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => { resolveDone = r; });
+  runs.set(s, { ac, done, dir, history });
+  const v: WatchView = {
+    id: path.basename(dir), title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
+    status: 'starting', intervalMs: p.intervalMs, showBenign: p.showBenign, ticks: 0, marks: [], diagnosis: [], requests: [], recent: [],
+    message: `connecting to ${conn.description}`,
+  };
+  s.state.watch = v;
+  s.state.lastError = null;
+  s.postState();
+  const topology = s.state.server?.topology ?? null;
+  const majorVersion = conn.identity.majorVersion;
+  let lastDiagnosis = 0;
+  try {
+    const { record } = await runWatch({
+      target: conn.target, outDir: dir, stateDir: s.stateDir, title: v.title, windowTicks: history.windowTicks,
+      settings: { intervalMs: p.intervalMs, durationMs: null, topRequests: 10, textChars: 100 },
+    }, AbortSignal.any([ac.signal, s.lifetime.signal]), (e) => {
+      if (s.disposed) return;
+      if (e.kind === 'status') {
+        v.message = e.message.replace(' until Ctrl+C', ' until Stop'); // the engine speaks to the CLI
+        if (v.status === 'starting' && e.message.startsWith('watching')) v.status = 'running';
+        s.postState();
+      } else if (e.kind === 'event') {
+        if (e.event.level !== 'info') v.message = e.event.message;
+        s.postState();
+      } else if (e.kind === 'mark') {
+        v.marks.push(e.mark);
+        s.postState();
+      } else {
+        onTick(s, v, history, e.tick, Date.now() - lastDiagnosis > 5000 ? () => {
+          lastDiagnosis = Date.now();
+          v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
+        } : null);
+      }
+    });
+    v.status = record.status === 'running' ? 'completed' : record.status;
+    v.diagnosis = record.diagnosis;
+    v.marks = record.marks;
+    v.message = `${record.ticks} ticks saved in ${dir}`;
+  } catch (err) {
+    v.status = 'failed';
+    throw err;
+  } finally {
+    resolveDone();
+    if (!s.disposed) s.postState();
+  }
+}
+
+function onTick(s: LabSession, v: WatchView, history: WatchHistory, tick: WatchTick, diagnose: (() => void) | null): void {
+  history.add(tick);
+  const started = v.status !== 'running';
+  v.status = 'running';
+  v.ticks = history.ticks;
+  v.requests = tick.requests;
+  v.recent = history.window().slice(-WATCH_RECENT_TICKS);
+  diagnose?.();
+  // The tick carries its own requests; the whole state goes only when the status or the diagnosis changed.
+  s.ports.post(message(ToWebview.watchTick, { watchId: v.id, tick }));
+  if (started || diagnose) s.postState();
+}
+
+export function stopWatch(s: LabSession): boolean {
+  const r = runs.get(s);
+  if (!r || !isWatching(s)) return false;
+  s.ports.log.info('stopping the watch');
+  r.ac.abort();
+  return true;
+}
+
+export function setBenign(s: LabSession, show: boolean): void {
+  view(s).showBenign = show;
+  s.postState();
+}
+
+/** A named mark, saved at the watch's next tick (as `spinlab mark` does). */
+export function markWatch(s: LabSession, name: string): void {
+  const r = runs.get(s);
+  if (!r || !isWatching(s)) throw new UiFailure({ message: 'No watch is running to mark.', fix: 'Start a watch, then drop the mark.' });
+  try {
+    const m = dropMark(r.dir, name);
+    s.toast(`Marked "${m.name}"`);
+  } catch (e) {
+    if (e instanceof MarkError) throw new UiFailure({ message: e.message });
+    throw e;
+  }
+}
+
+/** Saves the watch (running: as far as it got) as a Jupyter notebook, with the engine's watch notebook writer. */
+export async function saveWatchNotebook(s: LabSession): Promise<string | null> {
+  const v = view(s);
+  const r = runs.get(s);
+  if (!r) throw new UiFailure({ message: 'This watch has no folder to save from.', fix: 'Start a watch first.' });
+  const file = await s.ports.pickSaveFile(`${path.basename(r.dir)}.ipynb`, { 'Jupyter notebook': ['ipynb'] });
+  if (!file) return null;
+  const saved = await writeWatchNotebookFile(r.dir, file);
+  s.toast(`Saved ${path.basename(saved)}`);
+  await s.ports.openFile(saved);
+  s.ports.log.info(`saved the watch ${v.id} as ${saved}`);
+  return saved;
+}
+
+/** Stops the watch and waits for it (the panel closed). */
+export async function disposeWatch(s: LabSession): Promise<void> {
+  const r = runs.get(s);
+  if (!r) return;
+  r.ac.abort();
+  await r.done;
+}
