@@ -76,6 +76,15 @@ export async function runCustom(s: LabSession, f: CustomForm, title?: string): P
   s.requireIdle('another run');
   const problems = Object.values(checkCustomForm(f));
   if (problems.length) fail(problems.join(' '), 'Correct the Custom workload form and run again.');
+  // The panel does not yet move knobs for a custom workload: refuse rather than run without the change asked for.
+  const knobs = s.state.selection.knobs;
+  if (knobs.delayedDurability !== 'unchanged' || knobs.affinity.trim()) {
+    fail('The panel runs a custom workload with the knobs unchanged; this form asks to change '
+      + [knobs.delayedDurability !== 'unchanged' ? `delayed durability to ${knobs.delayedDurability}` : '', knobs.affinity.trim() ? `CPU affinity to ${knobs.affinity.trim()}` : '']
+        .filter(Boolean).join(' and ') + '.',
+    'Set the knobs to unchanged to run it here, or run it from the command line, where the knobs are journaled and put back: '
+      + 'spinlab run --sql ... --delayed-durability ... --affinity ...');
+  }
   await checkJournal(s);
   const { workload, table } = await planOf(s, f);
   const sel = s.state.selection.run;

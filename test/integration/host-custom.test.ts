@@ -74,6 +74,14 @@ describe('the panel runs a custom workload', function () {
 
         await c.receive({ type: 'runCustom', payload: { form: form({ sql: 'SELECT 1', iterations: 'many' }) } });
         assert.match(ports.lastState().lastError!.message, /Iterations "many": write a whole number/);
+
+        // Knobs asked for in the panel are not silently left out: the run is refused, saying how to run it with them.
+        const sel = ports.lastState().selection;
+        await c.receive({ type: 'select', payload: { ...sel, knobs: { delayedDurability: 'FORCED', affinity: '' } } });
+        await c.receive({ type: 'runCustom', payload: { form: form({ sql: 'SELECT 2' }) } });
+        assert.match(ports.lastState().lastError!.message, /knobs unchanged; this form asks to change delayed durability to FORCED/);
+        assert.match(ports.lastState().lastError!.fix ?? '', /spinlab run --sql/);
+        assert.equal(observedCalls(sim.model).filter((x) => x.text === 'SELECT 2').length, 0, 'nothing ran');
       } finally {
         await c.dispose();
       }
