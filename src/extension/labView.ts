@@ -18,7 +18,8 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
   }
 
   getTreeItem(n: LabTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, n.children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(n.label, !n.children ? vscode.TreeItemCollapsibleState.None
+      : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
     item.id = n.id;
     item.description = n.description;
     item.tooltip = n.tooltip;

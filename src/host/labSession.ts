@@ -8,6 +8,7 @@ import { defaultProfile } from './profiles';
 import { presetSummaries, defaultPlanViews } from './presetPlans';
 import { listHistory } from './history';
 import { ServerConnection, summariseJournal } from './serverView';
+import { readCheck } from './checkView';
 import { UiFailure, toUiError } from './uiErrors';
 import { restoreSelection, scenarioSummaries } from './defaults';
 
@@ -125,14 +126,17 @@ export class LabSession {
     this.state.journal = null;
     this.state.history = [];
     this.state.presetPlans = [];
+    this.state.check = null;
     if (c) await c.close();
   }
 
-  /** Reads identity, topology, knobs, the lab database, the journal and the history into the state. */
+  /** Reads identity, topology, knobs, the lab database, the check report, the journal and the history into the state. */
   async readServer(): Promise<void> {
     const conn = this.conn!;
     const facts = await conn.read();
     this.state.server = facts;
+    // What will work here (`spinlab check`); its failure is in the view, never a failed connect or refresh.
+    this.state.check = await readCheck(() => conn.session(), conn.labDatabase);
     this.state.presetPlans = defaultPlanViews(this.facts()!);
     this.readJournalAndHistory();
   }

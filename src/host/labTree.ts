@@ -3,6 +3,7 @@
 // functions of the panel's state. src/extension/labView.ts only turns them into vscode TreeItems and a StatusBarItem.
 import { defaultStateDir, listJournals } from '../engine/journal';
 import { processGone } from '../engine/knobs';
+import type { CheckView } from '../shared/checkView';
 import { getPost } from '../shared/posts';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
 import { summariseJournal } from './serverView';
@@ -27,10 +28,12 @@ export interface LabTreeNode {
   ariaLabel: string;
   /** A codicon name. */
   icon: string;
-  /** For menus: 'journal', 'connection', 'preset', 'experiment', 'group'. */
+  /** For menus: 'journal', 'connection', 'checks', 'check', 'preset', 'experiment', 'group'. */
   contextValue: string;
   command?: { command: string; title: string; args: unknown[] };
   children?: LabTreeNode[];
+  /** With children: shown collapsed (default expanded). */
+  collapsed?: boolean;
 }
 
 export interface LabTreeInput {
@@ -60,6 +63,35 @@ function journalNode(j: JournalSummary, connected: boolean): LabTreeNode {
   };
 }
 
+/** `spinlab check` on the connected server: "Checks: N of M features can run", each feature a child (tooltip: the GRANT). */
+export function checksNode(check: CheckView): LabTreeNode {
+  if (check.error) {
+    return { id: 'checks', label: 'Checks: could not run', tooltip: check.error, ariaLabel: `Checks could not run: ${check.error}`,
+      icon: 'warning', contextValue: 'checks' };
+  }
+  const ok = check.features.filter((f) => f.canRun).length;
+  const n = check.features.length;
+  const label = `Checks: ${ok} of ${n} features can run`;
+  const children = check.features.map((f): LabTreeNode => {
+    const fix = f.grants.length ? f.grants.join('\n') : f.reasons.join(' ') || 'Nothing can be granted to fix it here.';
+    return {
+      id: `check:${f.id}`,
+      label: f.name,
+      description: f.canRun ? 'can run' : 'cannot run',
+      tooltip: f.canRun ? `${f.name}: can run here with this login.` : fix,
+      ariaLabel: f.canRun ? `${f.name}: can run` : `${f.name}: cannot run. ${f.grants.length ? `Fix: ${f.grants.join(' ')}` : fix}`,
+      icon: f.canRun ? 'pass' : 'error',
+      contextValue: 'check',
+    };
+  });
+  return {
+    id: 'checks', label, description: check.supported ? undefined : 'unsupported server',
+    tooltip: `${label} with this login (spinlab check).${check.notes.length ? `\n${check.notes.join('\n')}` : ''}`,
+    ariaLabel: `${label}${ok < n ? `; ${n - ok} cannot, expand for the GRANTs` : ''}`,
+    icon: ok === n ? 'pass' : 'warning', contextValue: 'checks', children, collapsed: ok === n,
+  };
+}
+
 function connectionNodes(state: PanelState): LabTreeNode[] {
   return state.profiles.map((p) => {
     const current = state.connection.profileId === p.id ? state.connection.status : null;
@@ -75,6 +107,7 @@ function connectionNodes(state: PanelState): LabTreeNode[] {
       icon: status === 'connected' ? 'vm-active' : 'vm-outline',
       contextValue: status === 'connected' ? 'connection.connected' : 'connection',
       command: { command: TREE_COMMANDS.connectProfile, title: 'Open in the connection form', args: [p.id] },
+      children: status === 'connected' && state.check ? [checksNode(state.check)] : undefined,
     };
   });
 }

@@ -10,7 +10,6 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
-
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 // ---------------------------------------------------------------- connection profiles (never hold a secret)
@@ -245,6 +244,7 @@ export interface PanelState {
   customFill?: (CustomFill & { seq: number }) | null;
   /** The running watch of the connected server, or the last one (kept until the next starts); absent before any. */
   watch?: WatchView | null;
+  check?: import('./checkView').CheckView | null; // when connected: what will work here (`spinlab check`)
 }
 
 /** A watch as the panel shows it (src/host/watchPath.ts); ticks arrive as `watchTick`, `recent` only in a full snapshot. */

@@ -81,6 +81,24 @@ it('connected to the simulator: SIMULATOR badge, topology with online and log-wr
     assert.equal(await p.page.getAttribute('#btn-run', 'disabled'), null, 'Run is enabled with a valid form');
   }));
 
+it('connected with a check report: "What will work here" lists each feature with data-ok, the GRANT selectable and copyable', () =>
+  withPanel(b.connectedState({ check: { supported: true, notes: [], error: null, features: [
+    { id: 'sample', name: 'Sample the DMVs during a run', canRun: true, reasons: [], grants: [] },
+    { id: 'affinity', name: 'Change process affinity (and restore it)', canRun: false, reasons: ['needs ALTER SETTINGS.'], grants: ['USE master; GRANT ALTER SETTINGS TO [weak];'] },
+  ] } }), async (p) => {
+    await p.page.waitForSelector('#server-check');
+    assert.equal(await p.page.locator('#server-check li[data-feature]').count(), 2);
+    assert.equal(await p.page.getAttribute('#server-check li[data-feature="sample"]', 'data-ok'), 'true');
+    const affinity = p.page.locator('#server-check li[data-feature="affinity"][data-ok="false"]');
+    assert.match(await affinity.textContent() ?? '', /cannot run/);
+    const grant = affinity.locator('pre');
+    assert.equal(await grant.textContent(), 'USE master; GRANT ALTER SETTINGS TO [weak];');
+    assert.equal(await grant.getAttribute('tabindex'), '0', 'the GRANT is reachable by keyboard');
+    await affinity.getByRole('button', { name: /Copy the permission fix/ }).press('Enter');
+    const copy = await waitForPosted(p, 'copyText');
+    assert.equal(copy.payload.text, 'USE master; GRANT ALTER SETTINGS TO [weak];');
+  }));
+
 it('clicking topology CPUs and shortcuts edits the affinity spec, and the host hears it', () =>
   withPanel(b.connectedState(), async (p) => {
     await p.page.click('[data-cpu="3"]');

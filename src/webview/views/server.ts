@@ -7,6 +7,7 @@ import type { ServerIdentity, Topology } from '../../shared/types';
 import type { ViewContext } from './context';
 import { selectionOf, toggleCpu, toggleNode } from '../model/affinityEdit';
 import { plural, section } from './common';
+import { checkList } from './serverCheck';
 
 function badge(id: ServerIdentity): TemplateResult {
   if (id.simulated) {
@@ -99,6 +100,7 @@ export function serverView(app: ViewContext): TemplateResult {
       <div class="server-grid">
         ${facts(sv.identity, sv.topology)}
         <div>${topologyMap(app, sv.topology)}</div>
-      </div>`;
+      </div>
+      ${checkList(app, app.state?.check)}`;
   }, { summaryExtra: sv ? html`<span class="summary-note">${sv.identity.serverName} · ${sv.identity.productVersion}${sv.identity.simulated ? ' · SIMULATOR' : ''}</span>` : undefined });
 }

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildLabTree, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../../../src/host/labTree';
+import { buildLabTree, checksNode, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../../../src/host/labTree';
+import type { CheckView } from '../../../src/shared/checkView';
 import { writeJournal } from '../../../src/engine/journal';
 import type { JournalSummary } from '../../../src/shared/protocol';
 import { connectedState, disconnectedState, experiment, summaryOf, tick } from '../../helpers/builders';
@@ -108,4 +109,39 @@ it('connected: Watch this server is the last root, and says how a watch in the p
   const running = buildLabTree({ state, journals: [] }).at(-1)!;
   assert.equal(running.description, 'running, 12 ticks');
   assert.equal(running.contextValue, 'watch.running');
+});
+
+const CHECK: CheckView = {
+  supported: true, notes: [], error: null,
+  features: [
+    { id: 'sample', name: 'Sample the DMVs during a run', canRun: true, reasons: [], grants: [] },
+    { id: 'affinity', name: 'Change process affinity (and restore it)', canRun: false, reasons: ['needs ALTER SETTINGS (sysadmin and serveradmin have it).'],
+      grants: ['USE master; GRANT ALTER SETTINGS TO [weak];'] },
+    { id: 'watch', name: 'Watch a server without running a workload', canRun: true, reasons: [], grants: [] },
+  ],
+};
+
+it('connected with a check report: under the connection, "Checks: N of M features can run" with each feature, the GRANT as tooltip', () => {
+  const roots = buildLabTree({ state: connectedState({ check: CHECK }), journals: [] });
+  const sim = roots[0].children!.find((n) => n.id === 'connection:sim')!;
+  assert.equal(roots[0].children!.find((n) => n.id !== 'connection:sim')!.children, undefined, 'only the connected one has checks');
+  assert.equal(sim.children?.length, 1);
+  const checks = sim.children![0];
+  assert.equal(checks.label, 'Checks: 2 of 3 features can run');
+  assert.equal(checks.collapsed, false, 'something cannot run: shown open');
+  assert.match(checks.ariaLabel, /2 of 3 features can run; 1 cannot/);
+  const [sample, affinity] = checks.children!;
+  assert.equal(sample.description, 'can run');
+  assert.equal(sample.ariaLabel, 'Sample the DMVs during a run: can run');
+  assert.equal(affinity.id, 'check:affinity');
+  assert.equal(affinity.description, 'cannot run');
+  assert.equal(affinity.tooltip, 'USE master; GRANT ALTER SETTINGS TO [weak];');
+  assert.match(affinity.ariaLabel, /cannot run\. Fix: USE master; GRANT ALTER SETTINGS TO \[weak\];/);
+  for (const n of all(roots)) assert.ok(n.tooltip && n.ariaLabel, `${n.id} has a tooltip and a label`);
+  // Everything can run: collapsed; the check failed: one node that says why; no report: no node.
+  assert.equal(checksNode({ ...CHECK, features: [CHECK.features[0]] }).collapsed, true);
+  const failed = checksNode({ ...CHECK, features: [], error: 'The permission check failed: timeout' });
+  assert.equal(failed.label, 'Checks: could not run');
+  assert.equal(failed.tooltip, 'The permission check failed: timeout');
+  assert.equal(buildLabTree({ state: connectedState(), journals: [] })[0].children!.find((n) => n.id === 'connection:sim')!.children, undefined);
 });
