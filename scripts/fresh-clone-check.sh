@@ -13,7 +13,7 @@ REPO="$(cd "${1:-$(dirname "$0")/..}" && pwd)"
 WORK="$(mktemp -d /tmp/spinlab-fresh.XXXXXX)"
 SIM_PID=""
 cleanup() {
-  [ -n "$SIM_PID" ] && kill "$SIM_PID" 2>/dev/null || true
+  [ -n "$SIM_PID" ] && kill -- "-$SIM_PID" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -41,7 +41,8 @@ grep -q "disk-insert" "$WORK/scenarios.txt" || { echo "fresh clone: spinlab scen
 # The README's simulator line, on a free port (14330 may be taken on a shared machine).
 PORT="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"
 step "npx spinlab sim --port $PORT --password 'Str0ng!Passw0rd'"
-npx spinlab sim --port "$PORT" --password 'Str0ng!Passw0rd' > "$WORK/sim.log" 2>&1 &
+# In a session of its own (setsid), so that stopping it stops npx's child, the simulator itself, too.
+setsid npx spinlab sim --port "$PORT" --password 'Str0ng!Passw0rd' > "$WORK/sim.log" 2>&1 &
 SIM_PID=$!
 for _ in $(seq 1 100); do
   if node -e "require('net').connect($PORT,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then break; fi
@@ -51,7 +52,11 @@ done
 node -e "require('net').connect($PORT,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))" \
   || { cat "$WORK/sim.log"; echo "fresh clone: spinlab sim is not listening on $PORT" >&2; exit 1; }
 cat "$WORK/sim.log"
-kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true; SIM_PID=""
+kill -- "-$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true; SIM_PID=""
+# Nothing of it may be left listening.
+if node -e "require('net').connect($PORT,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then
+  echo "fresh clone: the simulator on port $PORT is still running after it was stopped" >&2; exit 1
+fi
 
 step "npm run demo"
 timed npm run demo
