@@ -71,15 +71,7 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       assert.match(await panel.text('#custom-source'), /spins\.sql/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-filled.png') });
 
-      await panel.fill('#conn-server', sim.host);
-      await panel.fill('#conn-port', String(sim.port));
-      await panel.select('#conn-auth', 'sql');
-      await panel.fill('#conn-user', 'sa');
-      await panel.fill('#conn-password', PASSWORD, { typed: true });
-      await panel.setChecked('#conn-trust', true);
-      await panel.setChecked('#conn-save-password', false);
-      await panel.click('#btn-connect');
-      await panel.visible('#btn-disconnect', 30_000);
+      await panel.connectWithForm(sim.host, sim.port, PASSWORD);
 
       await panel.fill('#run-warmup', '0s');
       await panel.fill('#run-interval', '250ms');

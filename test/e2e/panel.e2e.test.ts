@@ -132,15 +132,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
   }); }).timeout(90_000);
 
   it('connects to the simulator through the form', function () { return step(this, 'connect', async () => {
-    await panel.fill('#conn-server', sim.host);
-    await panel.fill('#conn-port', String(sim.port));
-    await panel.select('#conn-auth', 'sql');
-    await panel.fill('#conn-user', 'sa');
-    await panel.fill('#conn-password', PASSWORD, { typed: true });
-    await panel.setChecked('#conn-trust', true);
-    await panel.setChecked('#conn-save-password', false);
-    await panel.click('#btn-connect');
-    await panel.visible('#btn-disconnect', 30_000);
+    await panel.connectWithForm(sim.host, sim.port, PASSWORD);
     await waitFor('#server-badge to say SIMULATOR', async () => /SIMULATOR/.test(await panel.text('#server-badge')), 30_000)
       .catch(async (e) => { throw new Error(`expected #server-badge to contain SIMULATOR; it says "${await panel.text('#server-badge').catch(() => '(missing)')}" (${(e as Error).message}); error banner: ${await panel.errorBanner()}`); });
     // The topology map draws every CPU of the simulated machine, the ones outside the starting affinity offline.

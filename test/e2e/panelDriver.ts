@@ -84,6 +84,19 @@ export class PanelDriver {
   }
 
   /** Ticks or unticks a checkbox by clicking it (only when it is not already as wanted). */
+  /** Connects through the panel's form as sa with a SQL login (password typed, not saved) and waits for Disconnect. */
+  async connectWithForm(host: string, port: number, password: string): Promise<void> {
+    await this.fill('#conn-server', host);
+    await this.fill('#conn-port', String(port));
+    await this.select('#conn-auth', 'sql');
+    await this.fill('#conn-user', 'sa');
+    await this.fill('#conn-password', password, { typed: true });
+    await this.setChecked('#conn-trust', true);
+    await this.setChecked('#conn-save-password', false);
+    await this.click('#btn-connect');
+    await this.visible('#btn-disconnect', 30_000);
+  }
+
   async setChecked(selector: string, checked: boolean): Promise<void> {
     await this.visible(selector);
     if ((await this.isChecked(selector)) !== checked) {

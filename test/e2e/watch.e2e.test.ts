@@ -53,15 +53,7 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await editorTab(page, 'Spinlock Lab').waitFor({ state: 'visible', timeout: 20_000 });
     panel = new PanelDriver(page);
     await panel.visible('#scenario', 30_000);
-    await panel.fill('#conn-server', sim.host);
-    await panel.fill('#conn-port', String(sim.port));
-    await panel.select('#conn-auth', 'sql');
-    await panel.fill('#conn-user', 'sa');
-    await panel.fill('#conn-password', PASSWORD, { typed: true });
-    await panel.setChecked('#conn-trust', true);
-    await panel.setChecked('#conn-save-password', false);
-    await panel.click('#btn-connect');
-    await panel.visible('#btn-disconnect', 30_000);
+    await panel.connectWithForm(sim.host, sim.port, PASSWORD);
 
     await panel.el('#section-watch').scrollIntoViewIfNeeded();
     await panel.select('#watch-interval', '250');
