@@ -8,7 +8,9 @@ import * as path from 'node:path';
 import { benchDriver, type DriverResult } from './driver';
 import { benchActivation, benchPanelTicks, benchVsix, ROOT, type ActivationFigures, type PanelFigures, type VsixFigures } from './panel';
 import { benchSampler, type SamplerFigures } from './sampler';
+import { addFigure, goalRows, type Figures } from './figures';
 import { renderResults, type Machine } from './report';
+import { markdownTable } from './stats';
 
 interface Args {
   quick: boolean;
@@ -68,13 +70,37 @@ async function main(): Promise<void> {
     activation = benchActivation(a.quick ? 3 : 10, log);
     vsix = benchVsix(log);
   });
+  const figures = collectFigures(driver, sampler, panel, activation);
   const text = renderResults({ machine: m, quick: a.quick, seconds: (Date.now() - started) / 1000, driver, sampler, panel, activation, vsix, failures });
   const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
+  const json = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.json') : path.join(ROOT, 'bench', 'results.json');
+  fs.writeFileSync(json, JSON.stringify({ machine: m, quick: a.quick, figures }, null, 2) + '\n');
   console.log(`\n${text}`);
+  console.log(`\n## Goals\n\n${markdownTable(['figure', 'value', 'goal', 'verdict'], goalRows(figures))}`);
   console.log(`bench: written to ${path.relative(ROOT, file)} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (failures.length) process.exitCode = 1;
+}
+
+/** The named figures of bench/results.json (issue #17's names), from each part that ran. */
+function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] | null, panel: PanelFigures | null, activation: ActivationFigures | null): Figures {
+  const f: Figures = {};
+  if (panel) {
+    addFigure(f, 'panel_tick_1h_p50_ms', panel.tickP50Ms, 'ms', { op: '<=', target: 4 });
+    addFigure(f, 'panel_tick_1h_p95_ms', panel.tickP95Ms, 'ms');
+    addFigure(f, 'panel_first_draw_1h_ms', panel.loadMs, 'ms', { op: '<=', target: 100 });
+  }
+  if (activation) addFigure(f, 'activation_ms', activation.codeLoadingMs + activation.activateMs, 'ms', { op: '<=', target: 50 });
+  const oneSecond = sampler?.find((s) => s.intervalMs === 1000);
+  if (oneSecond) addFigure(f, 'sampler_bytes_per_tick_1s', oneSecond.bytesReceived + oneSecond.bytesSent, 'bytes', { op: '<=', target: 4096 });
+  const ours = driver?.clients.find((c) => c.kind === 'ours');
+  const bare = driver?.clients.find((c) => c.kind === 'tedious');
+  if (ours && bare) {
+    addFigure(f, 'client_loop_vs_tedious_calls', ours.callsPerSec / bare.callsPerSec, 'ratio', { op: '>=', target: 0.95 });
+    addFigure(f, 'client_loop_cpu_per_call_us', ours.clientUsPerCall, 'µs', { op: '<=', target: bare.clientUsPerCall });
+  }
+  return f;
 }
 
 if (require.main === module) {
