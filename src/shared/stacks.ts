@@ -1,0 +1,53 @@
+// Spinlock backoff call stacks (issue #18): what an Extended Events capture of sqlos.spinlock_backoff with the
+// package0.callstack action into a histogram target returns, in the form the engine, the CLI, the panel, the
+// experiment file and the notebook share. Pure data: no driver, no DOM.
+
+/** One frame as the server gave it: an address as module+offset ("sqlmin.dll+0x1A2B3C"), or a resolved name when
+ *  the server could symbolize it (trace flag 3656 with symbols on the server). The simulator's frames say so. */
+export interface StackFrame {
+  /** The text of the frame exactly as the server returned it. */
+  raw: string;
+  module: string | null;
+  offset: string | null;
+  /** Function name when the server resolved it; null for an address. */
+  symbol: string | null;
+}
+
+/** One histogram bucket: a distinct call stack and how many backoff events it took. */
+export interface StackBucket {
+  count: number;
+  /** Share of all counted events in this capture, 0..1. */
+  share: number;
+  /** Innermost frame first, as package0.callstack lists them. */
+  frames: StackFrame[];
+}
+
+/** Stacks that share a prefix folded into a tree (outermost frame at the root), for the flame view. */
+export interface StackNode {
+  frame: string;
+  count: number;
+  children: StackNode[];
+}
+
+export interface StackCapture {
+  spinlock: string;
+  /** The map_key of the spinlock type in sys.dm_xe_map_values (name = 'spinlock_types'), read at capture time. */
+  mapKey: number;
+  /** Event session name, owned by Spinlock Lab (starts with 'SpinlockLab_'). */
+  session: string;
+  startedAt: string;
+  durationMs: number;
+  /** Backoff events counted by the histogram (sum of bucket counts). */
+  events: number;
+  /** The DMV's own backoffs delta for the same spinlock over the same window (sys.dm_os_spinlock_stats), to compare. */
+  dmvBackoffs: number | null;
+  /** True when the frames are the simulator's synthetic, labelled frames. */
+  simulated: boolean;
+  /** Top buckets, largest first. */
+  buckets: StackBucket[];
+  /** Buckets beyond the top N, summed. */
+  otherCount: number;
+  tree: StackNode;
+  /** Plain words: when the event fired, when it did not and why (e.g. no backoffs, or backoffs the event does not see). */
+  notes: string[];
+}
