@@ -100,4 +100,68 @@ describe('the Watch mode of the panel (host)', function () {
         await c.dispose();
       }
     }));
+
+  /** The watch's folder and what it saved (experiment.json and the lines of samples.jsonl). */
+  function saved(ports: ReturnType<typeof fakePorts>): { record: WatchRecord; lines: string[] } {
+    const dir = path.join(ports.settingsValue.resultsFolder, 'watches');
+    const [folder] = fs.readdirSync(dir);
+    return {
+      record: JSON.parse(fs.readFileSync(path.join(dir, folder, 'experiment.json'), 'utf8')) as WatchRecord,
+      lines: fs.readFileSync(path.join(dir, folder, 'samples.jsonl'), 'utf8').trim().split('\n'),
+    };
+  }
+
+  it('disconnecting while a watch runs stops the watch, keeps every tick in samples.jsonl, and says so', () =>
+    withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }] }, async (sim) => {
+      const ports = fakePorts();
+      const c = await connectedController(sim, ports, tmpDir('state'));
+      try {
+        await c.receive({ type: 'watchStart', payload: { intervalMs: 250, showBenign: false } });
+        await waitFor('three watch ticks', () => ports.ofType('watchTick').length >= 3);
+        await c.receive({ type: 'disconnect', payload: {} });
+        const s = ports.lastState();
+        assert.equal(s.connection.status, 'disconnected');
+        assert.equal(s.lastError, null, JSON.stringify(s.lastError));
+        assert.equal(s.watch?.status, 'cancelled', s.watch?.message);
+        assert.match(s.watch!.message, /Stopped: the panel disconnected from the server\. The \d+ ticks taken are kept in .*samples\.jsonl/);
+        const sent = ports.ofType('watchTick').length;
+        const { record, lines } = saved(ports);
+        assert.equal(record.status, 'cancelled');
+        assert.equal(lines.length, record.ticks);
+        assert.ok(record.ticks >= sent, `every tick posted is on disk (${record.ticks} saved, ${sent} posted)`);
+        assert.equal(sim.server.sessions().filter((x) => x.appName === 'Spinlock Lab watch').length, 0, 'the watch\'s monitor connection is closed');
+        await new Promise((r) => setTimeout(r, 600));
+        assert.equal(ports.ofType('watchTick').length, sent, 'no tick after the disconnect');
+      } finally {
+        await c.dispose();
+      }
+    }));
+
+  it('a dropped monitor connection mid-watch is reported, reconnected, the gap marked, and every tick kept', () =>
+    withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }] }, async (sim) => {
+      const ports = fakePorts();
+      const c = await connectedController(sim, ports, tmpDir('state'));
+      try {
+        await c.receive({ type: 'watchStart', payload: { intervalMs: 250, showBenign: false } });
+        await waitFor('two watch ticks', () => ports.ofType('watchTick').length >= 2);
+        const monitor = sim.server.sessions().filter((x) => x.appName === 'Spinlock Lab watch');
+        assert.equal(monitor.length, 1, JSON.stringify(sim.server.sessions()));
+        const before = ports.ofType('watchTick').length;
+        assert.ok(sim.faults.dropSession(monitor[0].spid));
+        await waitFor('a tick after the gap', () => ports.ofType('watchTick').slice(before).some((m) => m.payload.tick.gap));
+        const said = ports.ofType('state').map((m) => m.payload.state.watch?.message ?? '');
+        assert.ok(said.some((m) => /(monitor sample failed|monitor connection was lost).*; the \d+ ticks so far are kept/.test(m)), said.join('\n'));
+        assert.ok(said.some((m) => /reconnected: the tick at [\d.]+ s spans the gap/.test(m)), said.join('\n'));
+        assert.equal(ports.lastState().watch?.status, 'running');
+        await waitFor('a tick after the reconnect', () => ports.ofType('watchTick').length >= before + 3);
+        await c.receive({ type: 'watchStop', payload: {} });
+        await waitFor('the watch to end', () => ports.lastState().watch?.status === 'cancelled');
+        const { record, lines } = saved(ports);
+        assert.equal(lines.length, record.ticks);
+        assert.ok(record.ticks >= ports.ofType('watchTick').length);
+        assert.ok(record.events.some((e) => e.level === 'warning' && /reconnecting/.test(e.message)), 'the record says what happened');
+      } finally {
+        await c.dispose();
+      }
+    }));
 });
