@@ -36,6 +36,11 @@ function view(s: LabSession): WatchView {
   return v;
 }
 
+/** The folder of the panel's running (or last) watch, or null before any. */
+export function watchDir(s: LabSession): string | null {
+  return runs.get(s)?.dir ?? null;
+}
+
 export function isWatching(s: LabSession): boolean {
   const v = s.state.watch;
   return !!v && (v.status === 'starting' || v.status === 'running');
