@@ -14,7 +14,7 @@ function text(app: ViewContext, key: keyof CustomForm, label: string, err: strin
   const d = draftOf(app);
   return field(id, label, html`<vscode-textfield id=${id} .value=${String(d.form[key])} ?invalid=${Boolean(err)} aria-label=${label}
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
-      @input=${(e: Event) => { (d.form as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}></vscode-textfield>`, err ?? null, help);
+      @input=${(e: Event) => { (d.form as unknown as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}></vscode-textfield>`, err ?? null, help);
 }
 
 function select(app: ViewContext, key: 'paramsSource' | 'stopBy' | 'paramsOrder' | 'paramsScope', label: string, options: [string, string][],
@@ -22,7 +22,7 @@ function select(app: ViewContext, key: 'paramsSource' | 'stopBy' | 'paramsOrder'
   const id = `custom-${key}`;
   const d = draftOf(app);
   return field(id, label, html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label} ?invalid=${Boolean(err)}
-      @change=${(e: Event) => { (d.form as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}>
+      @change=${(e: Event) => { (d.form as unknown as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}>
       ${options.map(([v, l]) => html`<vscode-option value=${v}>${l}</vscode-option>`)}
     </vscode-single-select>`, err ?? null, help);
 }
