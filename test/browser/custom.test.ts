@@ -66,6 +66,7 @@ describe('the Custom workload form in Chromium', () => {
       await p.send({ type: 'state', payload: { state } });
       await p.page.waitForSelector('#custom-workload');
       assert.equal(await p.page.locator('#custom-paramsOrder').count(), 0, 'no row order without a parameter source');
+      assert.equal(await p.page.textContent('label[for="knob-dd"]'), 'Delayed durability ([master])', 'the knob names the workload\'s database');
       // Pick a CSV source with the keyboard: the select opens on Enter, moves with the arrows, picks on Enter.
       const pick = async (sel: string, downs: number) => {
         await p.page.focus(sel);
