@@ -111,7 +111,7 @@ export function panelSection(p: PanelFigures | null, a: ActivationFigures | null
   return ['## Panel', '',
     'Tick time measured in Chromium (the browser tier\'s harness: dist/webview.js under the real CSP, a stub VS Code API), from ' +
     'posting the tick message until the last chart shows it in a frame. Activation measured in Node with a stub `vscode` ' +
-    'module in a fresh process per run; VS Code\'s own figure comes from the e2e tier (test-artifacts/activation.json).',
+    'module in a fresh process per run; VS Code\'s own figure comes from the e2e tier (test-artifacts/e2e/activation.json).',
     '', markdownTable(['figure', 'value'], rows), ''];
 }
 
