@@ -6,7 +6,7 @@
 // (what VS Code calls code loading) and calling activate() (its activate call), in a fresh process each run; the
 // figure is the median of the per-run sums. The same probe then times the first command (spinlab.open), which loads
 // dist/lab.js: the cost activation no longer pays (issue #17). The e2e tier records VS Code's own figure
-// (test-artifacts/e2e/activation.json, from code-server's extension host).
+// (test-artifacts/e2e/activation.json, read from "Developer: Show Running Extensions" in code-server).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
