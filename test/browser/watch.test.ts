@@ -127,7 +127,7 @@ describe('the Watch section of the panel webview', () => {
       await p.page.keyboard.press('Enter');
       const m = await waitForPosted(p, 'watchCompare');
       assert.deepEqual(m.payload, { watchId: id, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } });
-      assert.match(await p.page.textContent('#watch-compare-status') ?? '', /Reading the ticks/);
+      await p.page.waitForSelector('#watch-compare-status:has-text("Reading the ticks")');
 
       await p.send({ type: 'watchCompared', payload: { watchId: id, request: m.payload, error: null, result: {
         a: { label: 'Window A', described: 'from 0.5 s to 1.5 s', fromT: 0, toT: 1000, ticks: 1, seconds: 1 },
