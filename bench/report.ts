@@ -89,10 +89,17 @@ export function workersSection(d: DriverResult): string[] {
     `The same ${d.sessions} sessions on 1 and on 2 client worker threads (\`--client-workers\`), the main thread idle beside them ` +
     `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`, '',
     `- 2 workers / 1 worker: calls/s ${ratioText(w2.callsPerSec, w1.callsPerSec)}; client CPU per call ${ratioText(w2.clientUsPerCall, w1.clientUsPerCall, false)}`,
-    `- ceiling: the simulator runs in its own process on the same cores. With 1 worker it already takes ${fmt(w1.serverUsPerCall)} µs of CPU per call ` +
-    `beside the client's ${fmt(w1.clientUsPerCall)} µs, so ${d.cores ?? 'the'} cores give at most ${d.cores ? fmt((d.cores * 1e6) / (w1.clientUsPerCall + w1.serverUsPerCall)) : '?'} calls/s ` +
-    `to both together: 2 workers can raise calls/s by at most ${d.cores ? fmt(Math.min(2, (d.cores * 1e6) / (w1.clientUsPerCall + w1.serverUsPerCall) / w1.callsPerSec)) : '?'}x here ` +
-    `whatever the client does, and less with other processes on the machine.`, ''];
+    `- ceiling: the simulator runs in its own process on the same ${d.cores ?? '?'} CPUs. One worker, saturated, makes 1e6 / ${fmt(w1.clientUsPerCall)} calls/s ` +
+    `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
+    `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
+    `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
+    `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
+    `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`, ''];
+}
+
+/** The calls/s ratio 2 workers can reach over 1 when a server of `serverUs` per call shares the client's `cores`. */
+export function workersCeiling(cores: number, clientUs: number, serverUs: number): number {
+  return Math.min(2, (cores * clientUs) / (clientUs + serverUs));
 }
 
 /** Where each Node client's CPU goes (node --cpu-prof, self time by module), against the C client's whole cost. */
