@@ -75,4 +75,10 @@ const renderer = {
   output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', library: { type: 'module' } },
 };
 
-module.exports = [extension, webview, renderer];
+/**
+ * The client loop's worker thread (src/engine/workers/clientWorker.ts): a thread starts from a file, so it is a bundle of
+ * its own beside extension.js (the engine finds it as dist/clientWorker.js; without it, runs use one event loop).
+ */
+const clientWorker = { ...extension, name: 'clientWorker', entry: { clientWorker: './src/engine/workers/clientWorker.ts' } };
+
+module.exports = [extension, webview, renderer, clientWorker];

@@ -105,6 +105,14 @@ function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] |
     addFigure(f, 'client_loop_vs_tedious_calls', ours.callsPerSec / bare.callsPerSec, 'ratio', { op: '>=', target: 0.95 });
     addFigure(f, 'client_loop_cpu_per_call_us', ours.clientUsPerCall, 'µs', { op: '<=', target: bare.clientUsPerCall });
   }
+  // Client worker threads (issue #17): the same sessions on 2 workers against 1. The CPU ratio's acceptance is within
+  // 10%; the calls ratio has no goal here: the simulator shares the same cores (bench/results.md states the ceiling).
+  const w1 = driver?.clients.find((c) => c.kind === 'workers1');
+  const w2 = driver?.clients.find((c) => c.kind === 'workers2');
+  if (w1 && w2) {
+    addFigure(f, 'client_loop_2_workers_vs_1_calls', w2.callsPerSec / w1.callsPerSec, 'ratio', undefined, `${driver!.sessions} sessions; the simulator shares the client's ${driver!.cores ?? '?'} CPUs`);
+    addFigure(f, 'client_loop_2_workers_cpu_per_call_ratio', w2.clientUsPerCall / w1.clientUsPerCall, 'ratio', { op: '<=', target: 1.1 });
+  }
   return f;
 }
 

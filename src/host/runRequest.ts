@@ -19,7 +19,7 @@ export class RunRequestError extends Error {
   }
 }
 
-export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval' };
+export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval', clientWorkers: 'Client workers' };
 
 export interface RunForm {
   scenarioId: string;

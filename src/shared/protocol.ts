@@ -90,6 +90,8 @@ export interface RunSettings {
   rows: string;
   warmup: string;
   interval: string;
+  /** Client worker threads for the client loop ('0': one event loop); blank or absent: one per client core. */
+  clientWorkers?: string;
 }
 
 export interface KnobSettings {
@@ -284,6 +286,7 @@ export const runSettingsSchema = z.object({
   rows: text(32),
   warmup: text(32),
   interval: text(32),
+  clientWorkers: text(8).optional(),
 });
 export const knobSettingsSchema = z.object({
   delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),
