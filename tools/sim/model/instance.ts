@@ -304,6 +304,8 @@ export class SimModel {
     if (perm === 'VIEW SERVER PERFORMANCE STATE') return l.permissions.includes('VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE PERFORMANCE STATE') return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE STATE') return l.permissions.includes('VIEW SERVER STATE');
+    // SQL Server 2022's event-session permissions are each covered by ALTER ANY EVENT SESSION.
+    if (/^(CREATE|DROP) ANY EVENT SESSION$|^ALTER ANY EVENT SESSION /.test(perm)) return l.permissions.includes('ALTER ANY EVENT SESSION');
     return false;
   }
   /** Whether the login may read server DMVs on this version. */

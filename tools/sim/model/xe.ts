@@ -200,7 +200,8 @@ export const XE_VIEWS: SystemView[] = [
     rows: (c) => SPINLOCK_NAMES.map((n) => ['spinlock_types', uuid(SQLOS), spinlockMapKey(n, c.model.version)!, n]),
   },
   {
-    name: 'sys.server_event_sessions', scope: 'public',
+    // Its docs page: "Requires VIEW SERVER STATE permission on the server."
+    name: 'sys.server_event_sessions', scope: 'server',
     columns: () => cols([['event_session_id', T.int], ['name', T.sysname], ['event_retention_mode', T.nchar(1)], ['event_retention_mode_desc', T.sysname],
       ['max_dispatch_latency', T.int], ['max_memory', T.int], ['max_event_size', T.int], ['memory_partition_mode', T.nchar(1)],
       ['memory_partition_mode_desc', T.sysname], ['track_causality', T.bit], ['startup_state', T.bit]]),
@@ -210,7 +211,7 @@ export const XE_VIEWS: SystemView[] = [
       const partition = s.options.MEMORY_PARTITION_MODE ?? 'NONE';
       const kb = (v: string | undefined, d: number) => (v ? Number(v.split(' ')[0]) * (v.endsWith('MB') ? 1024 : 1) : d);
       return [s.id, s.name, retention === 'NO_EVENT_LOSS' ? 'N' : retention === 'ALLOW_MULTIPLE_EVENT_LOSS' ? 'M' : 'S', retention,
-        latency === 'INFINITE' ? 0 : Number(latency.split(' ')[0]) * 1000, kb(s.options.MAX_MEMORY, 4096), kb(s.options.MAX_EVENT_SIZE, 0),
+        latency === 'INFINITE' ? -1 : Number(latency.split(' ')[0]) * 1000, kb(s.options.MAX_MEMORY, 4096), kb(s.options.MAX_EVENT_SIZE, 0),
         partition === 'PER_NODE' ? 'N' : partition === 'PER_CPU' ? 'C' : 'G', partition, s.options.TRACK_CAUSALITY === 'ON', s.options.STARTUP_STATE === 'ON'];
     }),
   },
