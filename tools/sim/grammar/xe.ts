@@ -41,10 +41,16 @@ function tokenize(text: string): Tok[] {
       continue;
     }
     if (c === '[') {
-      const e = text.indexOf(']', i);
-      if (e < 0) throw new Fault({ line, near: text.slice(i, i + 20), keyword: false });
-      push('id', text.slice(i + 1, e), text.slice(i, e + 1), true);
-      i = e + 1;
+      // ]] inside brackets is one ] (what QUOTENAME writes).
+      let j = i + 1;
+      let v = '';
+      for (;;) {
+        if (j >= text.length) throw new Fault({ line, near: text.slice(i, i + 20), keyword: false });
+        if (text[j] === ']') { if (text[j + 1] === ']') { v += ']'; j += 2; continue; } break; }
+        v += text[j++];
+      }
+      push('id', v, text.slice(i, j + 1), true);
+      i = j + 1;
       continue;
     }
     if (c === "'" || ((c === 'N' || c === 'n') && text[i + 1] === "'")) {
@@ -210,15 +216,19 @@ class Parser {
     // <event_definition> [ ,...n ] then <event_target_definition> [ ,...n ]: commas within a list, none between the
     // two lists (CREATE); ALTER takes one list or the other.
     if (next('EVENT')) {
+      const first = this.isWord('ADD');
       do {
         const add = this.isWord('ADD');
+        if (add !== first) this.fail(); // "The ADD and DROP arguments can't be used in the same statement"
         this.p += 2;
         if (add) events.push(this.eventDef()); else dropEvents.push(this.objectName());
       } while (this.isOp(',') && ++this.p && (next('EVENT') || this.fail()));
     }
     if (next('TARGET') && (verb === 'CREATE' || (!events.length && !dropEvents.length))) {
+      const first = this.isWord('ADD');
       do {
         const add = this.isWord('ADD');
+        if (add !== first) this.fail(); // "The ADD and DROP arguments can't be used in the same statement"
         this.p += 2;
         if (add) targets.push(this.targetDef()); else dropTargets.push(this.objectName());
       } while (this.isOp(',') && ++this.p && (next('TARGET') || this.fail()));
