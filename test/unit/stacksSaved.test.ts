@@ -12,7 +12,7 @@ import { buildNotebook } from '../../src/engine/notebook/write';
 import { svgStackBars } from '../../src/engine/notebook/stacks';
 import { addStacksToExperiment } from '../../src/engine/stacks/save';
 import { foldTree, topBuckets } from '../../src/engine/stacks/fold';
-import { parseHistogram } from '../../src/engine/stacks/parse';
+import { parseFrame, parseHistogram } from '../../src/engine/stacks/parse';
 import { experiment } from '../helpers/builders';
 
 function capture(): StackCapture {
@@ -72,9 +72,12 @@ describe('stack captures saved with an experiment', () => {
   });
 
   it('the bar chart names each bar after the first frame outside the backoff machinery and escapes it', () => {
-    const svg = svgStackBars(capture());
+    const c = capture();
+    const svg = svgStackBars(c);
     assert.match(svg, />SIMULATED!sqlmin!XDesMgr::GetXdesId</);
     assert.ok(!svg.includes('<BEGIN'), 'markup in frames is escaped');
+    c.buckets[0].frames = [parseFrame('SpinlockBase::Backoff'), parseFrame('CMEDCache<T>::Get')];
+    assert.match(svgStackBars(c), />CMEDCache&lt;T&gt;::Get</);
     assert.match(svg, /75\.0% \(30\)/);
   });
 });
