@@ -10,6 +10,7 @@ import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
 import { WATCH_HANDLERS } from './watch';
+import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -22,4 +23,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
   ...DELTA_HANDLERS,
+  ...XE_HANDLERS,
 };
