@@ -44,6 +44,7 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     .option('--text-chars <n>', 'characters of each request\'s statement kept (default 100; 0 keeps none)', int('--text-chars', 0, 4000), 100)
     .option('--title <text>', 'a title for the watch')
     .option('--notebook <file>', 'also save the watch as a Jupyter notebook (.ipynb) when it ends')
+    .option('--full-ticks', 'send the whole tick batch every tick and create nothing, not even session temporary tables in tempdb (more bytes per tick)')
     .option('--quiet', 'no line per tick')
     .option('--compare <dir>', 'instead of watching: compare the windows before and after a mark of a saved watch')
     .option('--mark <name>', 'with --compare: the mark (its name, a unique part of it, or its id)')
@@ -64,7 +65,7 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     });
 }
 
-interface WatchArgs { connection?: string; duration?: string; interval: string; out?: string; topRequests: number; textChars: number; title?: string; notebook?: string; quiet?: boolean }
+interface WatchArgs { connection?: string; duration?: string; interval: string; out?: string; topRequests: number; textChars: number; title?: string; notebook?: string; quiet?: boolean; fullTicks?: boolean }
 
 async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: string) => void, withCancel: WithCancel): Promise<number> {
   const intervalMs = parseDuration(o.interval);
@@ -74,7 +75,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-watch`);
   const { record, file } = await withCancel(err, (signal) => runWatch({
     target, outDir, title: o.title, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
-    settings: { intervalMs, durationMs, topRequests: o.topRequests, textChars: o.textChars },
+    settings: { intervalMs, durationMs, topRequests: o.topRequests, textChars: o.textChars, ...(o.fullTicks ? { fullTicks: true } : {}) },
   }, signal, (p: WatchProgress) => {
     if (p.kind === 'status') err(`${p.message}\n`);
     else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);

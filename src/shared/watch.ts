@@ -85,6 +85,8 @@ export interface WatchSettings {
   durationMs: number | null;
   topRequests: number;
   textChars: number;
+  /** The whole tick batch every tick, no session temporary tables (for servers where even those are not allowed). */
+  fullTicks?: boolean;
 }
 
 /** experiment.json of a watch: the summary; every tick is in samples.jsonl beside it. */

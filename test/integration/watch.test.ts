@@ -90,6 +90,20 @@ describe('spinlab watch against the simulator', function () {
       assert.deepEqual([...sim.model.databases.keys()].sort(), ['master', 'model', 'msdb', 'spinlabsimbackground', 'tempdb']);
     }));
 
+  it('--full-ticks creates nothing, not even session temporary tables: it watches with the setup batch refused', () =>
+    withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }], logins: [WATCHER] }, async (sim) => {
+      // A server where creating #tables is refused: the delta tick cannot start there, the full tick never asks.
+      sim.faults.failStatement('dmv/snapshot-setup', { number: 262, message: "CREATE TABLE permission denied in database 'tempdb'.", class: 14 });
+      const refused = await cli(['watch', '-c', conn(sim), '--duration', '2s', '--out', tmp('delta'), '--quiet']);
+      assert.notEqual(refused.code, 0, 'the delta tick needs its temporary tables');
+      const out = tmp('full');
+      const r = await cli(['watch', '-c', conn(sim), '--duration', '3s', '--out', out, '--quiet', '--full-ticks']);
+      assert.equal(r.code, 0, r.stderr);
+      const record = JSON.parse(fs.readFileSync(path.join(out, 'experiment.json'), 'utf8')) as WatchRecord;
+      assert.equal(record.settings.fullTicks, true);
+      assert.ok(ticksOf(out).length >= 2 && ticksOf(out).every((t) => t.all.spins > 0), 'ticks with moving spinlocks');
+    }));
+
   it('saves a mark dropped during a watch, and comparing the windows around it shows the change', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }], logins: [WATCHER] }, async (sim) => {
       const out = tmp('mark');

@@ -95,9 +95,11 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const nodeOfScheduler = new Map(topology.schedulers.map((s) => [s.schedulerId, s.nodeId]));
   const roundTrips: number[] = [];
   // Only what moved each tick (sql/watch/tick-delta.sql, prepared once per connection), rebuilt into the full sets.
+  // With fullTicks, the whole batch every tick (sql/watch/tick.sql) and nothing created, not even in tempdb.
   const reader = new DeltaReader('watch/tick-delta', WATCH_KEYS);
+  const tickParams = { top_requests: settings.topRequests, text_chars: settings.textChars };
   const read = async (db: DbSession): Promise<WatchSample> =>
-    parseWatchSample((await reader.read(db, { top_requests: settings.topRequests, text_chars: settings.textChars })).sets, Date.now());
+    parseWatchSample(settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets, Date.now());
   let baseline: WatchSample | undefined;
   let startMsTicks = 0;
   let firstOwnCpu: number | null = null;
