@@ -104,6 +104,28 @@ describe('spinlab watch against the simulator', function () {
       assert.ok(ticksOf(out).length >= 2 && ticksOf(out).every((t) => t.all.spins > 0), 'ticks with moving spinlocks');
     }));
 
+  it('a server gone for a while fails tick after tick: the same problem is listed a few times, then counted', () =>
+    withSim({ logins: [WATCHER] }, async (sim) => {
+      const out = tmp('gone');
+      const ac = new AbortController();
+      let ticks = 0;
+      const result = runWatch({ target: targetFromArgs(conn(sim), {}), outDir: out, stateDir: state,
+        settings: { intervalMs: 250, durationMs: 8000, topRequests: 10, textChars: 80 } }, ac.signal, (p) => { if (p.kind === 'tick') ticks++; });
+      while (ticks < 2) await new Promise((r) => setTimeout(r, 50));
+      await sim.faults.refuseConnections(true);
+      for (const x of sim.server.sessions().filter((x) => x.appName === 'Spinlock Lab watch')) sim.faults.dropSession(x.spid);
+      await new Promise((r) => setTimeout(r, 3000)); // about a dozen failed ticks
+      await sim.faults.refuseConnections(false);
+      const { record } = await result;
+      const warnings = record.events.filter((e) => e.level === 'warning').map((e) => e.message);
+      const counts = new Map<string, number>();
+      for (const w of warnings) counts.set(w, (counts.get(w) ?? 0) + 1);
+      assert.ok([...counts.values()].every((n) => n <= 3), `no message listed more than 3 times:\n${warnings.join('\n')}`);
+      assert.ok(warnings.some((w) => /further repeats of this message are counted/.test(w)), warnings.join('\n'));
+      assert.ok(warnings.some((w) => /^\d+ times in all: monitor sample failed/.test(w)), warnings.join('\n'));
+      assert.ok(ticksOf(out).length >= 2, 'the ticks before and after are kept');
+    }));
+
   it('saves a mark dropped during a watch, and comparing the windows around it shows the change', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }], logins: [WATCHER] }, async (sim) => {
       const out = tmp('mark');

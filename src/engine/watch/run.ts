@@ -22,6 +22,9 @@ import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
 
 export const WATCH_SCHEMA_VERSION = 5;
 
+/** How many times one monitor problem is listed among the watch's events before it is only counted. */
+export const PROBLEM_REPEATS_LISTED = 3;
+
 export interface WatchOptions {
   target: DbTarget;
   outDir: string;
@@ -105,9 +108,16 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
   const warned = new Set<string>();
+  const problems = new Map<string, number>();
   const sampler = new Sampler<WatchSample>({
     target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
-    onProblem: (m) => note('warning', m),
+    // A server gone for hours fails every tick with the same message: list it a few times, then count it.
+    onProblem: (m) => {
+      const n = (problems.get(m) ?? 0) + 1;
+      problems.set(m, n);
+      if (n <= PROBLEM_REPEATS_LISTED) note('warning', m);
+      else if (n === PROBLEM_REPEATS_LISTED + 1) note('warning', `${m} (again: further repeats of this message are counted, not listed)`);
+    },
     onSample: (e) => {
       if (!baseline) return;
       if (e.afterGap) firstOwnCpu = null; // a new connection is a new session: its cpu_time starts again
@@ -160,6 +170,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const late = readNewMarks(opts.outDir, marksOffset).marks;
   const lastT = history.window().at(-1)?.t ?? 0;
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
+  for (const [m, n] of problems) if (n > PROBLEM_REPEATS_LISTED) note('warning', `${n} times in all: ${m}`);
   record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
   record.endedAt = new Date().toISOString();
   if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
