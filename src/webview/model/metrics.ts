@@ -98,6 +98,16 @@ export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
   },
 };
 
+/** The Watch's throughput: a watch has no rows/s of its own (no lab tables); the server's batch requests and transactions. */
+export const WATCH_THROUGHPUT: ChartSpec = {
+  kind: 'throughput',
+  title: 'Throughput',
+  yTitle: () => 'per second',
+  fixed: ['batch requests/s', 'transactions/s'],
+  maxShown: 2,
+  extract: (tick) => ({ 'batch requests/s': tick.batchRequestsPerSec, 'transactions/s': tick.transactionsPerSec }),
+};
+
 export function newSeries(spec: ChartSpec): SeriesSet {
   return new SeriesSet({ maxShown: spec.maxShown, fixed: spec.fixed });
 }

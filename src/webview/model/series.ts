@@ -128,6 +128,15 @@ export class SeriesSet {
 
   private updateShown(): void {
     const max = this.options.maxShown;
+    // Most samples change nothing: with the shown set full, no name outside it beats the weakest by the factor. Said
+    // without sorting, as this runs on every sample.
+    if (this.shown.length >= max) {
+      let weakest = Infinity;
+      for (const n of this.shown) weakest = Math.min(weakest, this.totals.get(n) ?? 0);
+      let best = -Infinity;
+      for (const [n, t] of this.totals) if (t > best && !this.shown.includes(n)) best = t;
+      if (weakest > 0 && !(best > weakest * this.hysteresis)) return;
+    }
     const ranked = [...this.totals.entries()].filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const shown = this.shown.filter((n) => (this.totals.get(n) ?? 0) > 0);
     for (const [name, total] of ranked) {
