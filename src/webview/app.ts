@@ -53,6 +53,7 @@ export class App implements ViewContext {
   readonly watchCharts: LiveChartsView;
   private frame = 0;
   private regionFrame = 0;
+  private renders = 0;
   private readonly regions = new Map<string, { el: HTMLElement; template: () => TemplateResult }>();
   private readonly pendingRegions = new Set<string>();
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -323,6 +324,8 @@ export class App implements ViewContext {
   renderNow(): void {
     this.pendingRegions.clear();
     render(panelTemplate(this), this.root);
+    // How many times the whole template was rendered (a tick must not do it; the browser tier checks).
+    this.root.dataset.renders = String(++this.renders);
   }
 
   /** A part of the panel that ticks change: its own element, rendered with the panel and alone after a tick. */
