@@ -5,7 +5,7 @@ import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
-import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
+import { targetFromArgs, UsageError, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { parseGates } from './gates';
@@ -67,6 +67,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       .option('--set <k=v>', 'scenario parameter (repeatable)', collect, []).addOption(labDb())
       .action(async (o) => { out(await fn(targetFromArgs(o.connection), o.scenario, o.set, o.labDb)); });
   }
+
+  program.command('drop-lab').description('drop the lab database (only one Spinlock Lab created: it carries its mark), with every scenario in it')
+    .addOption(conn()).addOption(labDb()).action(async (o) => { out(await dropLabCommand(targetFromArgs(o.connection), o.labDb)); });
 
   program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
     .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });

@@ -24,7 +24,7 @@ export function grantFor(permission: string, login: string, majorVersion: number
   return `GRANT ${permission} TO ${who};`;
 }
 
-function numbers(err: unknown): number[] {
+export function numbers(err: unknown): number[] {
   if (err instanceof DbError) return err.all.map((e) => e.number ?? 0).concat(err.number ?? 0);
   return [];
 }

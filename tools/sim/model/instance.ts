@@ -12,6 +12,7 @@ import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 
 export type Permission =
   | 'CONTROL SERVER'
+  | 'ALTER ANY CONNECTION'
   | 'VIEW SERVER STATE'
   | 'VIEW SERVER PERFORMANCE STATE'
   | 'ALTER SETTINGS'
@@ -130,6 +131,8 @@ export class SimModel {
   readonly databases = new Map<string, Database>();
   /** The simulator's own workload sessions (--background), by spid. */
   readonly background = new Map<number, BackgroundSession>();
+  /** The wire sessions (set by the simulator): their current databases, and ending one (KILL, SINGLE_USER). */
+  connections: { list(): { spid: number; database: string }[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;
