@@ -187,7 +187,7 @@ export class LiveChartsView {
     for (const e of this.entries.values()) {
       const affected = (e.spec.kind === 'spinlocks' && old.spinMetric !== t.spinMetric) || (e.spec.kind === 'waits' && old.showAllWaits !== t.showAllWaits);
       if (!affected) continue;
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], t);
+      e.series = buildSeries(e.spec, this.run?.ticks ?? [], t, e.series.buckets.maxBuckets);
       e.colors = new ColorAssigner();
       e.drawn = null;
       const y = e.chart.options.scales?.y as { title?: { text?: string } } | undefined;
@@ -216,7 +216,7 @@ export class LiveChartsView {
 
   private rebuild(): void {
     for (const e of this.entries.values()) {
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], this.toggles);
+      e.series = buildSeries(e.spec, this.run?.ticks ?? [], this.toggles, this.bucketsWanted(e));
       e.colors = new ColorAssigner();
       e.range = null;
       e.drawn = null;
@@ -250,6 +250,13 @@ export class LiveChartsView {
     this.flushNotes();
   }
 
+  /** The bucket count the chart's width asks for, or the one it has while that is near enough (no rebuild for a few px). */
+  private bucketsWanted(e: Entry): number {
+    const want = bucketsFor(this.plotWidth(e));
+    const have = e.series.buckets.maxBuckets;
+    return want > have * 1.5 || want < have / 1.5 ? want : have;
+  }
+
   private plotWidth(e: Entry): number {
     return e.chart.chartArea ? e.chart.chartArea.right - e.chart.chartArea.left : e.canvas.clientWidth || 600;
   }
@@ -261,9 +268,7 @@ export class LiveChartsView {
       return;
     }
     const s = e.series;
-    // A new bucket count only when the plot's width moved by half or more: its few px changes each tick do not rebuild.
-    const want = bucketsFor(this.plotWidth(e));
-    if (want > s.buckets.maxBuckets * 1.5 || want < s.buckets.maxBuckets / 1.5) s.setMaxBuckets(want);
+    s.setMaxBuckets(this.bucketsWanted(e));
     const view = s.buckets;
     const names = s.shownNames();
     const d = e.drawn;
