@@ -4,6 +4,7 @@ import type { ClientFigures, ClientKind, DriverResult } from './driver';
 import type { ActivationFigures, PanelFigures, PanelLoadFigures, VsixFigures } from './panel';
 import type { SamplerFigures } from './sampler';
 import { fmt, markdownTable, ratioText } from './stats';
+import { BUCKETS, type Bucket } from './cpuprofile';
 
 export interface Machine {
   date: string;
@@ -33,6 +34,8 @@ const CLIENT_NAMES: Record<ClientKind, string> = {
   ours: 'Spinlock Lab (WorkloadSessions: a pooled connection held per phase, one tedious RPC per call)',
   tedious: 'bare tedious (Connection + callProcedure)',
   native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
+  workers1: 'Spinlock Lab on 1 client worker thread (--client-workers 1)',
+  workers2: 'Spinlock Lab on 2 client worker threads (--client-workers 2)',
 };
 
 /** The 10% target: ours at least 90% of bare tedious's calls per second and per client CPU-second. */
@@ -73,19 +76,80 @@ export function driverSection(d: DriverResult): string[] {
   }
   if (d.nativeMissing) out.push(`- native client: not measured: ${d.nativeMissing}`);
   out.push('');
+  out.push(...workersSection(d), ...cpuSection(d));
   return out;
 }
+
+/** Calls/s and client CPU per call with 2 client worker threads against 1 (the same sessions). */
+export function workersSection(d: DriverResult): string[] {
+  const w1 = d.clients.find((c) => c.kind === 'workers1');
+  const w2 = d.clients.find((c) => c.kind === 'workers2');
+  if (!w1 || !w2) return [];
+  return ['### Client worker threads', '',
+    `The same ${d.sessions} sessions on 1 and on 2 client worker threads (\`--client-workers\`), the main thread idle beside them ` +
+    `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`, '',
+    `- 2 workers / 1 worker: calls/s ${ratioText(w2.callsPerSec, w1.callsPerSec)}; client CPU per call ${ratioText(w2.clientUsPerCall, w1.clientUsPerCall, false)}`,
+    `- ceiling: the simulator runs in its own process on the same ${d.cores ?? '?'} CPUs. One worker, saturated, makes 1e6 / ${fmt(w1.clientUsPerCall)} calls/s ` +
+    `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
+    `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
+    `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
+    `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
+    `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`, ''];
+}
+
+/** The calls/s ratio 2 workers can reach over 1 when a server of `serverUs` per call shares the client's `cores`. */
+export function workersCeiling(cores: number, clientUs: number, serverUs: number): number {
+  return Math.min(2, (cores * clientUs) / (clientUs + serverUs));
+}
+
+/** Where each Node client's CPU goes (node --cpu-prof, self time by module), against the C client's whole cost. */
+export function cpuSection(d: DriverResult): string[] {
+  if (!d.profiles?.length) return [];
+  const out = ['### Where the client CPU goes', '',
+    'One more run of each Node client under `node --cpu-prof` (not in the figures above: profiling slows it), its samples\' ' +
+    'self time grouped by module (bench/cpuprofile.ts), idle left out; each share applied to that run\'s measured client CPU ' +
+    'per call. The whole process is profiled (start-up, login and warm-up included), so small shares are approximate.', ''];
+  const cols = d.profiles;
+  out.push(markdownTable(['where', ...cols.map((c) => `${c.kind} µs/call (share)`)],
+    BUCKETS.map((b) => [BUCKET_NAMES[b], ...cols.map((c) => `${fmt((c.breakdown.byBucket[b] / c.breakdown.cpuUs) * c.clientUsPerCall)} (${Math.round((100 * c.breakdown.byBucket[b]) / c.breakdown.cpuUs)}%)`)])
+      .concat([['total (measured, profiled run)', ...cols.map((c) => fmt(c.clientUsPerCall))]])));
+  const nat = d.clients.find((c) => c.kind === 'native');
+  const ours = cols.find((c) => c.kind === 'ours');
+  if (nat && ours) {
+    out.push('', `- the floor: the C client (FreeTDS db-lib) spends ${fmt(nat.clientUsPerCall)} µs per call in all; ours spends ` +
+      `${fmt(ours.clientUsPerCall)} µs (profiled run), ${fmt(ours.clientUsPerCall - nat.clientUsPerCall)} µs more, almost all of it in tedious, ` +
+      `Node's streams and sockets, and V8's garbage collector, not in Spinlock Lab's own code.`);
+  }
+  if (ours) {
+    const top = ours.breakdown.top.filter((t) => t.bucket === 'ours').slice(0, 3);
+    if (top.length) out.push(`- ours' own costliest functions: ${top.map((t) => `${t.frame} ${fmt((t.us / ours.breakdown.cpuUs) * ours.clientUsPerCall)} µs`).join('; ')}`);
+  }
+  out.push('');
+  return out;
+}
+
+const BUCKET_NAMES: Record<Bucket, string> = {
+  ours: 'Spinlock Lab (out/src, out/bench)',
+  tedious: 'tedious',
+  mssql: 'mssql (+ tarn)',
+  'other packages': 'other packages (bl, hdr-histogram-js, ...)',
+  'node net/tls/stream': "Node's net, TLS and streams (with the socket's native writes)",
+  'node other': 'other Node internals (events, buffers, timers, promises)',
+  GC: "V8's garbage collector",
+  'V8/native': 'V8 builtins and other native code',
+};
 
 export function samplerSection(s: SamplerFigures[]): string[] {
   const out: string[] = ['## Sampler', ''];
   const sessions = s[0]?.sessions ?? 64;
-  out.push(`One monitor connection running sql/dmv/sample.sql every interval while ${sessions} sessions run disk-insert's ` +
+  out.push(`One monitor connection ticking every interval while ${sessions} sessions run disk-insert's ` +
     `server-loop procedure. Bytes counted on the wire (a counting proxy on loopback; TDS packets both ways) per tick; ` +
     `round trip from the start of a tick to its result sets parsed; jitter is how far each tick started from its slot on ` +
-    `the fixed schedule.`);
+    `the fixed schedule. delta: the product's ticks (sql/dmv/sample-delta.sql prepared once per connection, each tick a ` +
+    `short sp_execute returning only the rows that moved); full: the whole sql/dmv/sample.sql batch every tick.`);
   out.push('');
-  out.push(markdownTable(['interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
-    s.map((f) => [`${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
+  out.push(markdownTable(['ticks as', 'interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
+    s.map((f) => [f.way, `${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
       `${fmt(f.jitter.p50Ms)} / ${fmt(f.jitter.p99Ms)} / ${fmt(f.jitter.maxMs)} ms`, String(f.jitter.skipped)])));
   const problems = s.flatMap((f) => f.problems);
   if (problems.length) out.push('', `Problems reported: ${problems.join('; ')}`);
@@ -102,8 +166,10 @@ export function panelSection(p: PanelFigures | null, a: ActivationFigures | null
     rows.push([`${what} itself loaded and drawn (once)`, `${fmt(l.loadMs)} ms`]);
   }
   if (a) {
-    rows.push([`extension activation: code loading of dist/extension.js (Node, stub vscode, median of ${a.runs})`, `${fmt(a.codeLoadingMs)} ms`]);
+    rows.push([`extension activation: code loading + activate() (Node, stub vscode, fresh process, median of ${a.runs})`, `${fmt(a.totalMs)} ms`]);
+    rows.push([`extension activation: code loading of dist/extension.js (chunks loaded: ${a.chunks})`, `${fmt(a.codeLoadingMs)} ms`]);
     rows.push(['extension activation: activate() call', `${fmt(a.activateMs)} ms`]);
+    rows.push(['first use: spinlab.open, loading dist/lab.js (the panel, engine, driver, notebook code)', `${fmt(a.firstUseMs)} ms`]);
   }
   if (v) rows.push(['spinlock-lab.vsix', `${fmt(v.bytes / 1024)} KiB${v.files !== null ? `, ${v.files} files` : ''}`]);
   if (!rows.length) return [];
@@ -111,7 +177,7 @@ export function panelSection(p: PanelFigures | null, a: ActivationFigures | null
     'Tick time measured in Chromium (the browser tier\'s harness: dist/webview.js under the real CSP, a stub VS Code API), from ' +
     'posting the tick message until all six charts (all on screen) hold it and have drawn it on their canvases; "next frame" ' +
     'adds the wait for the display frame after that (60 Hz in headless Chromium). Activation measured in Node with a stub `vscode` ' +
-    'module in a fresh process per run (VS Code shows its own figure only in "Show Running Extensions", not in its logs).',
+    'module in a fresh process per run; VS Code\'s own figure comes from the e2e tier (test-artifacts/e2e/activation.json).',
     '', markdownTable(['figure', 'value'], rows), ''];
 }
 
@@ -151,12 +217,12 @@ export function readmeSection(r: BenchResults): string[] {
     else if (d.nativeMissing) rows.push(['same, FreeTDS db-lib in C', 'not measured']);
   }
   for (const s of r.sampler ?? []) {
-    rows.push([`sampler every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
+    rows.push([`sampler (${s.way}) every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
       `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`]);
   }
   if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);
   if (r.panel?.eightHours) rows.push(['panel: one tick with eight hours loaded', `${fmt(r.panel.eightHours.tickP50Ms)} ms (p95 ${fmt(r.panel.eightHours.tickP95Ms)} ms)`]);
-  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.codeLoadingMs + r.activation.activateMs)} ms`]);
+  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.totalMs)} ms`]);
   if (r.vsix) rows.push(['VSIX', `${fmt(r.vsix.bytes / 1024)} KiB`]);
   out.push(markdownTable(['what', 'figure'], rows));
   out.push('```', '');

@@ -20,6 +20,15 @@ export interface Journal {
   changes: ('affinity' | 'delayedDurability')[];
   /** The experiment's output folder: if its process dies, the restore completes its record from samples.jsonl. */
   experimentDir?: string;
+  /** Extended Events sessions Spinlock Lab created (stack captures, issue #18), journaled before CREATE EVENT SESSION
+   *  and dropped by the capture or, after a crash or kill, by the restore (only those whose process is gone). */
+  eventSessions?: JournaledEventSession[];
+}
+
+export interface JournaledEventSession {
+  name: string;
+  pid: number;
+  createdAt: string;
 }
 
 export function defaultStateDir(): string {
@@ -79,4 +88,15 @@ export function listJournals(stateDir: string): Journal[] {
   const dir = path.join(stateDir, 'journal');
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Journal);
+}
+
+/** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */
+export function processGone(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

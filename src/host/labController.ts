@@ -17,6 +17,7 @@ import { fillCustom, runCustom } from './customPath';
 import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
 import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
+import { compareWatch } from './watchComparePath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
 
 export { CONFIRM_ACTION };
@@ -92,6 +93,7 @@ export class LabController {
     on('watchBenign', (p) => setBenign(s, p.show));
     on('watchMark', (p) => markWatch(s, p.name));
     on('watchSaveNotebook', () => saveWatchNotebook(s));
+    on('watchCompare', (p) => compareWatch(s, p));
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */

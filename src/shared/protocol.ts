@@ -10,6 +10,7 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 // ---------------------------------------------------------------- connection profiles (never hold a secret)
@@ -89,6 +90,8 @@ export interface RunSettings {
   rows: string;
   warmup: string;
   interval: string;
+  /** Client worker threads for the client loop ('0': one event loop); blank or absent: one per client core. */
+  clientWorkers?: string;
 }
 
 export interface KnobSettings {
@@ -283,6 +286,7 @@ export const runSettingsSchema = z.object({
   rows: text(32),
   warmup: text(32),
   interval: text(32),
+  clientWorkers: text(8).optional(),
 });
 export const knobSettingsSchema = z.object({
   delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),
@@ -355,6 +359,7 @@ export const ToHost = {
   watchMark: fromWebview('watchMark', z.object({ name: z.string().trim().min(1, 'a mark needs a name').max(200) })),
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
+  watchCompare: fromWebview('watchCompare', watchCompareSchema), // two windows of the watch (shared/watchWindows.ts)
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -373,6 +378,7 @@ export const ToWebview = {
   toast: toWebview<{ message: string }>()('toast'),
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
+  watchCompared: toWebview<WatchComparedPayload>()('watchCompared'), // the answer to watchCompare
 } as const;
 
 export type ToHostMap = typeof ToHost;

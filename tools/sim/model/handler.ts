@@ -9,8 +9,11 @@ import { runSelect } from './select';
 import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { checkNativeModule } from '../grammar/native';
+import { isXeDdl, parseXeDdl } from '../grammar/xe';
+import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { runCustomBatch } from './custom';
+import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 
 export class ModelHandler implements SimHandler {
@@ -75,6 +78,13 @@ export class ModelHandler implements SimHandler {
       const call: BatchCall = { model: this.model, session, params, signal, text };
       return handler(call);
     }
+    // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
+    if (isXeDdl(text)) {
+      const xe = parseXeDdl(text);
+      if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
+      executeXe(this.model, session.login, xe.statement);
+      return [];
+    }
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
     return runCustomBatch({
       model: this.model, session, params, signal,
@@ -85,6 +95,11 @@ export class ModelHandler implements SimHandler {
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
+    // A session's own #temp tables, for any batch (not only the product's): created, filled, read and dropped for real.
+    if (isTempStatement(text)) {
+      const rs = runTempStatement({ model: this.model, session, params, signal: new AbortController().signal, text }, text);
+      return rs ? [rs] : [];
+    }
     let st;
     try {
       st = parseStatement(text);

@@ -8,6 +8,7 @@ import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
 import { WorkloadResult, WorkloadRunner } from './workloads';
 import { ClientCall, ClientLoop } from './clientloop';
+import { XeState } from './xe';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 
 export type Permission =
@@ -21,7 +22,12 @@ export type Permission =
   | 'VIEW DATABASE PERFORMANCE STATE'
   | 'CREATE ANY DATABASE'
   | 'ALTER ANY DATABASE'
-  | 'ALTER ANY EVENT SESSION';
+  | 'ALTER ANY EVENT SESSION'
+  // SQL Server 2022's finer event-session permissions (each covered by ALTER ANY EVENT SESSION).
+  | 'CREATE ANY EVENT SESSION'
+  | 'DROP ANY EVENT SESSION'
+  | 'ALTER ANY EVENT SESSION ENABLE'
+  | 'ALTER ANY EVENT SESSION DISABLE';
 
 export interface LoginSpec {
   name: string;
@@ -131,6 +137,8 @@ export class SimModel {
   readonly databases = new Map<string, Database>();
   /** The simulator's own workload sessions (--background), by spid. */
   readonly background = new Map<number, BackgroundSession>();
+  /** Extended Events sessions (model/xe.ts). */
+  readonly xe = new XeState();
   /** The wire sessions (set by the simulator): their current databases, and ending one (KILL, SINGLE_USER). */
   connections: { list(): { spid: number; database: string }[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
   affinity: Affinity;
@@ -205,6 +213,7 @@ export class SimModel {
     this.workloads.abortAll();
     this.clientLoop.drop();
     this.sessions.clear();
+    this.xe.restart();
     this.affinity = this.startupAffinity;
     this.rates = null;
     this.boot();
@@ -298,6 +307,8 @@ export class SimModel {
     if (perm === 'VIEW SERVER PERFORMANCE STATE') return l.permissions.includes('VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE PERFORMANCE STATE') return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE STATE') return l.permissions.includes('VIEW SERVER STATE');
+    // SQL Server 2022's event-session permissions are each covered by ALTER ANY EVENT SESSION.
+    if (/^(CREATE|DROP) ANY EVENT SESSION$|^ALTER ANY EVENT SESSION /.test(perm)) return l.permissions.includes('ALTER ANY EVENT SESSION');
     return false;
   }
   /** Whether the login may read server DMVs on this version. */

@@ -2,15 +2,17 @@
 import { CATALOG_VIEWS } from './dmv-catalog';
 import { IO_VIEWS, dataPath } from './dmv-db';
 import { OS_VIEWS } from './dmv-os';
+import { XE_VIEWS } from './dmv-xe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
 import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { conformToCatalog } from '../catalog';
+import { tempView } from './tempstore';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
+export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
 
 export function findView(name: string): SystemView | undefined {
   const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');
@@ -32,7 +34,7 @@ export function runSelect(ctx: QueryContext, q: Select): ResultSet {
   let source: Row[] = [{ cols: [], vals: [] }];
   let viewCols: Column[] = [];
   if (q.from) {
-    const v = findView(q.from.name);
+    const v = q.from.name.startsWith('#') ? tempView(ctx.session, q.from.name) : findView(q.from.name);
     if (!v) throw new SqlError([err(208, `Invalid object name '${q.from.name}'.`)]);
     checkViewPermission(ctx, v);
     ctx.model.advance();

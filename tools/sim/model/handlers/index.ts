@@ -2,6 +2,7 @@
 import type { BatchHandler } from '../statements';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
+import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
 import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
@@ -9,6 +10,7 @@ import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
 import { WATCH_HANDLERS } from './watch';
+import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -20,4 +22,6 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
+  ...DELTA_HANDLERS,
+  ...XE_HANDLERS,
 };
