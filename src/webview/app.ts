@@ -1,6 +1,6 @@
 // The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
 // from the history; turns user actions into ToHost intents; re-renders (lit, coalesced per frame) on every change.
-import { render } from 'lit';
+import { render, type TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
 import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type ToHostMap, type PayloadOf } from '../shared/protocol';
 import { threadsPerCore } from '../shared/affinity';
@@ -13,11 +13,12 @@ import { ACTIVE, DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewS
 import { LiveChartsView } from './views/liveCharts';
 import { applyThemeDefaults, registerCharts } from './views/chartSetup';
 import { readTheme, watchTheme, type ThemeColors } from './views/theme';
-import { panelTemplate } from './views/panel';
+import { panelTemplate, TICK_REGIONS } from './views/panel';
 import { ScalingChart, CompareChart } from './views/analysisCharts';
 import type { ViewContext } from './views/context';
 import type { WatchTick } from '../shared/watch';
 import { WatchModel, type WatchChange } from './model/watchRun';
+import { WATCH_THROUGHPUT } from './model/metrics';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -51,6 +52,10 @@ export class App implements ViewContext {
   readonly watch = new WatchModel();
   readonly watchCharts: LiveChartsView;
   private frame = 0;
+  private regionFrame = 0;
+  private renders = 0;
+  private readonly regions = new Map<string, { el: HTMLElement; template: () => TemplateResult }>();
+  private readonly pendingRegions = new Set<string>();
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
   private lastSentSelection: string | null = null;
   private lastHostSelection: string | null = null;
@@ -78,7 +83,7 @@ export class App implements ViewContext {
         if (w && w.showBenign !== t.showAllWaits) this.post(ToHost.watchBenign, { show: t.showAllWaits });
       },
       onPickRun: () => undefined,
-    }, { idPrefix: 'watch-', runPicker: false });
+    }, { idPrefix: 'watch-', runPicker: false, specs: { throughput: WATCH_THROUGHPUT } });
     this.scalingChart = new ScalingChart(this.theme);
     this.compareChart = new CompareChart(this.theme);
     this.abChart = new CompareChart(this.theme, 'ab-throughput', 'Throughput over time of arm A and arm B');
@@ -127,7 +132,8 @@ export class App implements ViewContext {
     if (!run) return;
     if (!before) this.syncCharts();
     this.charts.ticksAdded(run, run.ticks.length - 1);
-    this.requestRender();
+    // Not the whole panel: only the parts a tick changes (run status, live totals and what is computed from them).
+    this.requestRegions(TICK_REGIONS);
   }
 
   onRunEnd(p: { experimentId: string; record: RunRecord }): void {
@@ -139,8 +145,10 @@ export class App implements ViewContext {
   }
 
   onWatchTick(p: { watchId: string; tick: WatchTick }): void {
-    this.applyWatch(this.watch.tick(p.watchId, p.tick));
-    this.requestRender();
+    const c = this.watch.tick(p.watchId, p.tick);
+    this.applyWatch(c);
+    if (c.kind === 'reset') this.requestRender();
+    else this.requestRegions(['watch']);
   }
 
   private applyWatch(c: WatchChange): void {
@@ -314,6 +322,40 @@ export class App implements ViewContext {
   }
 
   renderNow(): void {
+    this.pendingRegions.clear();
     render(panelTemplate(this), this.root);
+    // How many times the whole template was rendered (a tick must not do it; the browser tier checks).
+    this.root.dataset.renders = String(++this.renders);
+  }
+
+  /** A part of the panel that ticks change: its own element, rendered with the panel and alone after a tick. */
+  region(name: string, template: () => TemplateResult): HTMLElement {
+    let r = this.regions.get(name);
+    if (!r) {
+      const el = document.createElement('div');
+      el.dataset.region = name;
+      // The region's box takes no part in the layout: its sections sit in the grid as they did.
+      el.style.display = 'contents';
+      r = { el, template };
+      this.regions.set(name, r);
+    }
+    r.template = template;
+    render(template(), r.el);
+    return r.el;
+  }
+
+  /** Renders the named regions in the next frame (nothing more: a full render pending does them anyway). */
+  private requestRegions(names: readonly string[]): void {
+    for (const n of names) this.pendingRegions.add(n);
+    if (this.frame || this.regionFrame) return;
+    this.regionFrame = requestAnimationFrame(() => {
+      this.regionFrame = 0;
+      if (this.frame) return;
+      for (const n of this.pendingRegions) {
+        const r = this.regions.get(n);
+        if (r) render(r.template(), r.el);
+      }
+      this.pendingRegions.clear();
+    });
   }
 }

@@ -166,3 +166,17 @@ export async function waitForValue(page: Page, selector: string, v: string): Pro
     return el?.value === want;
   }, [selector, v] as const);
 }
+
+/**
+ * Brings a section of live charts wholly on screen: the panel draws only the charts in view (a chart off screen
+ * catches up when scrolled to), so a test that reads every chart's points first makes the viewport tall enough for
+ * the section and scrolls to it.
+ */
+export async function showCharts(page: Page, selector = '#section-charts'): Promise<void> {
+  const el = page.locator(selector);
+  await el.waitFor({ state: 'attached' });
+  const height = await el.evaluate((e) => e.getBoundingClientRect().height);
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  if (height + 40 > size.height) await page.setViewportSize({ width: size.width, height: Math.ceil(height + 40) });
+  await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+}

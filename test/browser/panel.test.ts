@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { fill, launch, openPanel, points, startHarness, waitForPoints, waitForPosted, waitForValue, type Harness, type Panel, type PageGlobals } from './harness';
+import { fill, launch, openPanel, points, showCharts, startHarness, waitForPoints, waitForPosted, waitForValue, type Harness, type Panel, type PageGlobals } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel webview in Chromium under the real CSP", () => {
@@ -176,6 +176,7 @@ it('the journal banner offers Restore, which posts restore; the error banner sho
 it('every live chart draws more points as ticks arrive', () =>
   withPanel(b.connectedState({ active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }) }), async (p) => {
     await p.page.waitForSelector('[data-chart="cpu"]');
+    await showCharts(p.page);
     for (const c of CHARTS) assert.equal(await points(p.page, c), 0, c);
     await p.send({ type: 'runStart', payload: { experimentId: 'exp-1', index: 0, threads: 8 } });
     const seen: Record<string, number[]> = Object.fromEntries(CHARTS.map((c) => [c, []]));
@@ -262,6 +263,7 @@ it('an hour of 1 s ticks loads, and one more tick applies quickly', () =>
   withPanel(b.connectedState(), async (p) => {
     const hour = b.ticks(3600, { threads: 16 });
     const state = b.connectedState({ active: active({ runs: [{ index: 0, threads: 16, status: 'running', ticks: hour }] }) });
+    await showCharts(p.page);
     // Handed to the page first, so the time below is the panel's, not Playwright's serialisation of 7 MB.
     await p.page.evaluate((s) => { (globalThis as unknown as { __hour: unknown }).__hour = s; }, state as unknown);
     const loadMs = await p.page.evaluate(async () => {

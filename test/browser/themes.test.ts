@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
 import * as b from '../helpers/builders';
-import { launch, openPanel, root, startHarness, waitForPoints, type Harness, type Panel, type Theme } from './harness';
+import { launch, openPanel, root, showCharts, startHarness, waitForPoints, type Harness, type Panel, type Theme } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel in light, dark and high-contrast themes (Chromium)", () => {
@@ -39,6 +39,7 @@ async function showSweep(p: Panel): Promise<void> {
   await p.send({ type: 'state', payload: { state } });
   for (const record of sweep.runs) await p.send({ type: 'runEnd', payload: { experimentId: sweep.id, record } });
   await p.send({ type: 'experiment', payload: { experiment: earlier } });
+  await showCharts(p.page);
   await waitForPoints(p.page, 'throughput', 30);
 }
 

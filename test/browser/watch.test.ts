@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import type { PanelState, WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
-import { launch, openPanel, root, startHarness, waitForPoints, waitForPosted, type Harness, type Panel, type Theme } from './harness';
+import { launch, openPanel, root, showCharts, startHarness, waitForPoints, waitForPosted, type Harness, type Panel, type Theme } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
@@ -64,6 +64,7 @@ describe('the Watch section of the panel webview', () => {
     withPanel(b.connectedState({ watch: watchView() }), async (p) => {
       const id = watchView().id;
       for (let i = 0; i < 6; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+      await showCharts(p.page, '#watch-charts');
       await waitForPoints(p.page, 'spinlocks', 6);
       assert.match(await p.page.textContent('#watch-diagnosis') ?? '', /WRITELOG 12 ms per wait/);
       assert.match(await p.page.textContent('#watch-requests') ?? '', /INSERT INTO dbo\.Orders/);
@@ -77,6 +78,7 @@ describe('the Watch section of the panel webview', () => {
 
   it('a reloaded webview charts the recent ticks the host sends in its snapshot', () =>
     withPanel(b.connectedState({ watch: watchView({ recent: [0, 1, 2, 3].map(watchTick), ticks: 4 }) }), async (p) => {
+      await showCharts(p.page, '#watch-charts');
       await waitForPoints(p.page, 'spinlocks', 4);
     }));
 
@@ -85,6 +87,7 @@ describe('the Watch section of the panel webview', () => {
       withPanel(b.connectedState({ watch: watchView({ marks: [{ id: 'm1', name: 'index rebuilt', t: 1000, at: '2026-11-24T00:00:01Z' }] }) }), async (p) => {
         const id = watchView().id;
         for (let i = 0; i < 20; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+        await showCharts(p.page, '#watch-charts');
         await waitForPoints(p.page, 'spinlocks', 20);
         await p.page.locator('#section-watch').screenshot({ path: path.join(ARTIFACTS, `watch-${theme}.png`) });
       }, theme));

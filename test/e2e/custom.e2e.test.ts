@@ -79,6 +79,7 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       await panel.fill('#custom-duration', '3s');
       await panel.fill('#custom-threads', '2');
       await panel.click('#btn-run-custom');
+      await panel.showCharts();
       let live: Record<string, number> = {};
       await waitFor('the live throughput and spinlock charts to fill while the workload runs', async () => {
         live = await panel.allChartPoints();

@@ -171,6 +171,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     const before = knobs();
     const statuses = panel.watchStatus('#run-status');
     await panel.click('#btn-run');
+    await panel.showCharts();
     // Live: every chart has points while the sweep's sessions are still loading the server.
     let live: Record<string, number> = {};
     await waitFor('every live chart to have data points while the sweep runs', async () => {

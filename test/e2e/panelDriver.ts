@@ -187,6 +187,11 @@ export class PanelDriver {
     return v === null ? -1 : Number(v);
   }
 
+  /** Scrolls the live charts to the top of the panel: the panel draws only the charts in view (or near it). */
+  async showCharts(): Promise<void> {
+    await this.el('#section-charts').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  }
+
   async allChartPoints(): Promise<Record<ChartName, number>> {
     const out = {} as Record<ChartName, number>;
     for (const c of CHARTS) out[c] = await this.chartPoints(c).catch(() => -1);

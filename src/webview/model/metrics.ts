@@ -98,8 +98,18 @@ export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
   },
 };
 
-export function newSeries(spec: ChartSpec): SeriesSet {
-  return new SeriesSet({ maxShown: spec.maxShown, fixed: spec.fixed });
+/** The Watch's throughput: a watch has no rows/s of its own (no lab tables); the server's batch requests and transactions. */
+export const WATCH_THROUGHPUT: ChartSpec = {
+  kind: 'throughput',
+  title: 'Throughput',
+  yTitle: () => 'per second',
+  fixed: ['batch requests/s', 'transactions/s'],
+  maxShown: 2,
+  extract: (tick) => ({ 'batch requests/s': tick.batchRequestsPerSec, 'transactions/s': tick.transactionsPerSec }),
+};
+
+export function newSeries(spec: ChartSpec, maxBuckets?: number): SeriesSet {
+  return new SeriesSet({ maxShown: spec.maxShown, fixed: spec.fixed, maxBuckets });
 }
 
 /** The x of a tick: seconds from the run's measured start. */
@@ -111,8 +121,9 @@ export function appendTick(series: SeriesSet, spec: ChartSpec, tick: Tick, toggl
   series.append(tickX(tick), spec.extract(tick, toggles));
 }
 
-export function buildSeries(spec: ChartSpec, ticks: readonly Tick[], toggles: ChartToggles): SeriesSet {
-  const s = newSeries(spec);
+/** maxBuckets: the chart's, when known (else the series rebuckets once the chart knows its width). */
+export function buildSeries(spec: ChartSpec, ticks: readonly Tick[], toggles: ChartToggles, maxBuckets?: number): SeriesSet {
+  const s = newSeries(spec, maxBuckets);
   for (const t of ticks) appendTick(s, spec, t, toggles);
   return s;
 }

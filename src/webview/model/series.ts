@@ -1,5 +1,5 @@
 // The live charts' data: one column of values per series name, sample by sample, and the top-N names by cumulative
-// total. The shown set is kept stable: a name enters once there is room or once its total passes the smallest shown
+// total, plus the min/max buckets the live chart draws (decimate.ts), kept as samples arrive. The shown set is kept stable: a name enters once there is room or once its total passes the smallest shown
 // total by the hysteresis factor, so colours do not reshuffle every tick when two series run neck and neck.
 
 /** A growable Float64 column. */
@@ -30,6 +30,11 @@ export class Column {
   }
 }
 
+import { MinMaxBuckets } from './decimate';
+
+/** Buckets of a live chart before it knows its width (rebucketed from the full-resolution columns once it does). */
+export const DEFAULT_MAX_BUCKETS = 256;
+
 export interface SeriesOptions {
   /** How many names to show (the rest are counted as hidden). */
   maxShown: number;
@@ -37,24 +42,58 @@ export interface SeriesOptions {
   hysteresis?: number;
   /** Fixed series (throughput, log): always shown, in this order, whatever their totals. */
   fixed?: readonly string[];
+  /** Buckets of the live view (even). */
+  maxBuckets?: number;
 }
 
 export class SeriesSet {
   readonly xs = new Column();
   private readonly columns = new Map<string, Column>();
+  /** Each column's index in the buckets. */
+  private readonly bucketIndex = new Map<string, number>();
+  private bucketsView: MinMaxBuckets;
   private readonly totals = new Map<string, number>();
   private shown: string[] = [];
   private readonly hysteresis: number;
 
   constructor(private readonly options: SeriesOptions) {
     this.hysteresis = options.hysteresis ?? 1.2;
+    this.bucketsView = new MinMaxBuckets(options.maxBuckets ?? DEFAULT_MAX_BUCKETS);
     if (options.fixed) {
       this.shown = [...options.fixed];
       for (const n of options.fixed) {
         this.columns.set(n, new Column());
+        this.bucketIndex.set(n, this.bucketsView.addColumn());
         this.totals.set(n, 0);
       }
     }
+  }
+
+  /** The live view: every sample so far in min/max buckets. */
+  get buckets(): MinMaxBuckets {
+    return this.bucketsView;
+  }
+
+  /** A column's index in the buckets. */
+  bucketColumn(name: string): number | undefined {
+    return this.bucketIndex.get(name);
+  }
+
+  /** Rebuilds the buckets for another bucket count (the chart's width changed), from the full-resolution columns. */
+  setMaxBuckets(maxBuckets: number): void {
+    if (maxBuckets === this.bucketsView.maxBuckets) return;
+    const next = new MinMaxBuckets(maxBuckets);
+    const cols: Float64Array[] = [];
+    for (const [name, col] of this.columns) cols[this.bucketIndex.get(name) as number] = col.view();
+    for (let c = 0; c < cols.length; c++) next.addColumn();
+    const xs = this.xs.view();
+    const vals = new Float64Array(cols.length);
+    for (let i = 0; i < xs.length; i++) {
+      for (let c = 0; c < cols.length; c++) vals[c] = cols[c][i];
+      next.append(xs[i], vals);
+    }
+    next.generation = this.bucketsView.generation + 1;
+    this.bucketsView = next;
   }
 
   get length(): number {
@@ -64,6 +103,7 @@ export class SeriesSet {
   /** Adds one sample: x (seconds) and the value of each name that moved (missing names count as 0). */
   append(x: number, sample: Readonly<Record<string, number>>): void {
     const n = this.xs.length;
+    const vals: number[] = [];
     for (const [name, v] of Object.entries(sample)) {
       if (!Number.isFinite(v)) continue;
       let col = this.columns.get(name);
@@ -72,18 +112,31 @@ export class SeriesSet {
         col = new Column();
         for (let i = 0; i < n; i++) col.push(0);
         this.columns.set(name, col);
+        this.bucketIndex.set(name, this.bucketsView.addColumn());
         this.totals.set(name, 0);
       }
       col.push(v);
+      vals[this.bucketIndex.get(name) as number] = v;
       this.totals.set(name, (this.totals.get(name) ?? 0) + v);
     }
     for (const col of this.columns.values()) if (col.length === n) col.push(0);
+    for (let c = 0; c < this.bucketsView.columns; c++) vals[c] ??= 0;
     this.xs.push(x);
+    this.bucketsView.append(x, vals);
     if (!this.options.fixed) this.updateShown();
   }
 
   private updateShown(): void {
     const max = this.options.maxShown;
+    // Most samples change nothing: with the shown set full, no name outside it beats the weakest by the factor. Said
+    // without sorting, as this runs on every sample.
+    if (this.shown.length >= max) {
+      let weakest = Infinity;
+      for (const n of this.shown) weakest = Math.min(weakest, this.totals.get(n) ?? 0);
+      let best = -Infinity;
+      for (const [n, t] of this.totals) if (t > best && !this.shown.includes(n)) best = t;
+      if (weakest > 0 && !(best > weakest * this.hysteresis)) return;
+    }
     const ranked = [...this.totals.entries()].filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
     const shown = this.shown.filter((n) => (this.totals.get(n) ?? 0) > 0);
     for (const [name, total] of ranked) {

@@ -1,5 +1,6 @@
 // What a view may read and do, handed to every view as a parameter: the views depend on this contract and the model,
 // never on App (app.ts imports the views to render them, so an import back would be a circle).
+import type { TemplateResult } from 'lit';
 import type { Experiment } from '../../shared/experiment';
 import type { PanelState, PayloadOf, ToHostMap } from '../../shared/protocol';
 import type { ShownExperiment } from '../model/armViews';
@@ -42,6 +43,8 @@ export interface ViewContext {
   editPreset(change: (f: PresetFormState) => void): void;
   pickPreset(id: string): void;
   requestRender(): void;
+  /** A part of the panel with its own element: rendered with the panel, and alone when only a tick changed it. */
+  region(name: string, template: () => TemplateResult): HTMLElement;
   /** The live experiment, or one opened from the history, as the analysis views read it. */
   shownExperiment(): ShownExperiment | null;
   /** Every run the panel has, active experiment first. */

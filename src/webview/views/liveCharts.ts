@@ -1,10 +1,12 @@
-// The six live charts of one run. Built once (plain DOM, kept across lit renders), fed tick by tick; each redraw
-// decimates the visible range and calls update('none'). Pause stops redrawing but keeps buffering; zoom and pan
-// are on only while paused or once the run has finished.
+// The six live charts of one run. Built once (plain DOM, kept across lit renders), fed tick by tick. A tick is drawn
+// at once (not a frame later) and only on the charts on screen (IntersectionObserver): each keeps its points and
+// rewrites only the last min/max bucket (model/decimate.ts MinMaxBuckets), then update('none'). A chart off screen
+// catches up when it scrolls into view. Pause stops redrawing but keeps buffering; zoom and pan are on only while
+// paused or once the run has finished (a zoomed range is decimated from the full-resolution columns).
 import { html, nothing, render } from 'lit';
 import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
-import { decimateIndices } from '../model/decimate';
+import { decimateIndices, type MinMaxBuckets } from '../model/decimate';
 import { clock } from '../model/format';
 import type { RunData } from '../model/liveRuns';
 import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
@@ -22,6 +24,17 @@ interface Entry {
   note: HTMLElement;
   canvas: HTMLCanvasElement;
   range: { min: number; max: number } | null;
+  /** On screen (or near it): drawn as ticks arrive. */
+  visible: boolean;
+  /** Holds fewer samples than its series: drawn when it comes into view. */
+  stale: boolean;
+  /** What the datasets hold of the live view: rewritten from bucket `count - 1` on while this still matches. */
+  drawn: { view: MinMaxBuckets; generation: number; count: number; names: string[] } | null;
+}
+
+/** Buckets for a plot this wide: two points each, so half a point to one point per 2 px (even, as pairs merge). */
+export function bucketsFor(plotWidth: number): number {
+  return Math.max(40, Math.floor(plotWidth / 8) * 2);
 }
 
 export interface LiveChartsCallbacks {
@@ -39,13 +52,18 @@ export class LiveChartsView {
   private frame = 0;
   private runs: RunData[] = [];
   private followIndex: number | null = null;
+  private readonly observer: IntersectionObserver | null;
+  private readonly notes = new Map<Entry, { samples: number; shown: number }>();
+  private resetting = false;
+  /** Zoom as last set on the charts. */
+  private zoomable = true;
 
   constructor(
     private theme: ThemeColors,
     private toggles: ChartToggles,
     private readonly callbacks: LiveChartsCallbacks,
     /** A second instance (the Watch mode's) prefixes its element ids and has no run picker: it shows one series. */
-    private readonly opts: { idPrefix?: string; runPicker?: boolean } = {},
+    private readonly opts: { idPrefix?: string; runPicker?: boolean; specs?: Partial<Record<ChartKind, ChartSpec>> } = {},
   ) {
     this.element = document.createElement('div');
     this.element.className = 'live-charts';
@@ -55,8 +73,26 @@ export class LiveChartsView {
     const grid = document.createElement('div');
     grid.className = 'chart-grid';
     this.element.append(grid);
-    for (const kind of CHART_KINDS) grid.append(this.createEntry(CHART_SPECS[kind]).section);
+    this.observer = typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((seen) => this.seen(seen), { rootMargin: '200px 0px' })
+      : null;
+    for (const kind of CHART_KINDS) {
+      const e = this.createEntry(this.opts.specs?.[kind] ?? CHART_SPECS[kind]);
+      grid.append(e.section);
+      this.observer?.observe(e.section);
+    }
     this.renderToolbar();
+  }
+
+  /** Charts scrolled into view (or a closed section opened) catch up; charts leaving it stop drawing. */
+  private seen(changes: IntersectionObserverEntry[]): void {
+    for (const c of changes) {
+      const e = this.entries.get((c.target as HTMLElement).dataset.chart as ChartKind);
+      if (!e) continue;
+      e.visible = c.isIntersecting;
+      if (e.visible && e.stale && !this.paused) this.draw(e);
+    }
+    this.flushNotes();
   }
 
   get currentToggles(): ChartToggles {
@@ -95,7 +131,8 @@ export class LiveChartsView {
       y1Title: spec.y1Title,
       onZoomed: (c) => this.zoomed(spec.kind, c),
     }));
-    const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, canvas, range: null };
+    const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, canvas, range: null,
+      visible: this.observer === null, stale: false, drawn: null };
     this.entries.set(spec.kind, entry);
     this.renderControls(entry);
     return entry;
@@ -124,19 +161,24 @@ export class LiveChartsView {
     this.renderToolbar();
   }
 
-  /** New ticks of a run from position `from`: appended when that run is on screen. */
+  /** New ticks of a run from position `from`: appended when that run is shown, and drawn now on the charts on screen. */
   ticksAdded(run: RunData, from: number): void {
     if (run !== this.run) return;
     const ticks: Tick[] = run.ticks;
     for (const e of this.entries.values()) {
+      if (e.series.length >= ticks.length) continue;
       for (let i = Math.max(from, e.series.length); i < ticks.length; i++) appendTick(e.series, e.spec, ticks[i], this.toggles);
+      e.stale = true;
+      if (!this.paused && e.visible) this.draw(e);
     }
-    this.schedule();
+    this.flushNotes();
   }
 
+  /** The run's status may have changed: the toolbar says it; zoom turns on once it finished (a redraw then). */
   runChanged(): void {
     this.renderToolbar();
-    this.schedule();
+    const zoomable = this.paused || this.finished;
+    if (zoomable !== this.zoomable) this.schedule();
   }
 
   setToggles(t: ChartToggles): void {
@@ -145,8 +187,9 @@ export class LiveChartsView {
     for (const e of this.entries.values()) {
       const affected = (e.spec.kind === 'spinlocks' && old.spinMetric !== t.spinMetric) || (e.spec.kind === 'waits' && old.showAllWaits !== t.showAllWaits);
       if (!affected) continue;
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], t);
+      e.series = buildSeries(e.spec, this.run?.ticks ?? [], t, e.series.buckets.maxBuckets);
       e.colors = new ColorAssigner();
+      e.drawn = null;
       const y = e.chart.options.scales?.y as { title?: { text?: string } } | undefined;
       if (y?.title) y.title.text = e.spec.yTitle(t);
       this.renderControls(e);
@@ -166,16 +209,18 @@ export class LiveChartsView {
       }
       const legend = e.chart.options.plugins?.legend?.labels;
       if (legend) legend.color = t.foreground;
+      e.drawn = null;
     }
     this.redraw(true);
   }
 
   private rebuild(): void {
     for (const e of this.entries.values()) {
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], this.toggles);
+      e.series = buildSeries(e.spec, this.run?.ticks ?? [], this.toggles, this.bucketsWanted(e));
       e.colors = new ColorAssigner();
       e.range = null;
-      e.chart.resetZoom('none');
+      e.drawn = null;
+      this.resetZoom(e);
     }
     this.redraw(true);
   }
@@ -192,24 +237,70 @@ export class LiveChartsView {
     return !this.run || this.run.status !== 'running';
   }
 
-  /** Redraws every chart now (force: even while paused, e.g. after a toggle or a theme change). */
+  /** Redraws every chart on screen now (force: even while paused, e.g. after a toggle or a theme change); the others when they come into view. */
   redraw(force: boolean): void {
     if (this.paused && !force) return;
     const zoomable = this.paused || this.finished;
+    this.zoomable = zoomable;
     for (const e of this.entries.values()) {
       setZoomable(e.chart, zoomable);
-      this.draw(e);
+      e.stale = true;
+      if (e.visible) this.draw(e);
     }
+    this.flushNotes();
+  }
+
+  /** The bucket count the chart's width asks for, or the one it has while that is near enough (no rebuild for a few px). */
+  private bucketsWanted(e: Entry): number {
+    const want = bucketsFor(this.plotWidth(e));
+    const have = e.series.buckets.maxBuckets;
+    return want > have * 1.5 || want < have / 1.5 ? want : have;
+  }
+
+  private plotWidth(e: Entry): number {
+    return e.chart.chartArea ? e.chart.chartArea.right - e.chart.chartArea.left : e.canvas.clientWidth || 600;
   }
 
   private draw(e: Entry): void {
+    e.stale = false;
+    if (e.range) {
+      this.drawRange(e);
+      return;
+    }
+    const s = e.series;
+    s.setMaxBuckets(this.bucketsWanted(e));
+    const view = s.buckets;
+    const names = s.shownNames();
+    const d = e.drawn;
+    const same = d !== null && d.view === view && d.generation === view.generation && d.names.length === names.length && d.names.every((n, i) => n === names[i]);
+    const from = same ? Math.max(0, d.count - 1) : 0;
+    if (!same) {
+      const slots = e.colors.assign(names);
+      const byLabel = new Map(e.chart.data.datasets.map((ds) => [ds.label, ds as XYDataset]));
+      e.chart.data.datasets = names.map((name, i) => {
+        const ds: XYDataset = byLabel.get(name) ?? { label: name, data: [] };
+        ds.data = [];
+        ds.yAxisID = e.spec.rightAxis?.includes(name) ? 'y1' : 'y';
+        styleDataset(ds, slots.get(name) ?? i, this.theme);
+        return ds;
+      });
+    }
+    e.chart.data.datasets.forEach((ds, i) => view.writePoints(s.bucketColumn(names[i]) ?? 0, from, ds.data as { x: number; y: number }[]));
+    e.chart.update('none');
+    e.drawn = { view, generation: view.generation, count: view.count, names };
+    // The samples the chart's points stand for (its buckets cover exactly these).
+    this.noted(e, view.samples, names.length);
+  }
+
+  /** A zoomed or panned chart: the range decimated from the full-resolution columns. */
+  private drawRange(e: Entry): void {
+    e.drawn = null;
     const s = e.series;
     const names = s.shownNames();
     const slots = e.colors.assign(names);
     const xs = s.xs.view();
     const cols = names.map((n) => s.column(n)?.view() ?? new Float64Array(s.length));
-    const width = e.chart.chartArea ? e.chart.chartArea.right - e.chart.chartArea.left : e.canvas.clientWidth || 600;
-    const idx = decimateIndices(xs, s.length, cols, e.range, Math.max(40, Math.floor(width / 4)));
+    const idx = decimateIndices(xs, s.length, cols, e.range, Math.max(40, Math.floor(this.plotWidth(e) / 4)));
     const byLabel = new Map(e.chart.data.datasets.map((d) => [d.label, d as XYDataset]));
     e.chart.data.datasets = names.map((name, i) => {
       const ds: XYDataset = byLabel.get(name) ?? { label: name, data: [] };
@@ -220,29 +311,58 @@ export class LiveChartsView {
       return ds;
     });
     e.chart.update('none');
-    e.section.dataset.points = String(s.length);
+    this.noted(e, s.length, names.length);
+  }
+
+  /** Remembers what the chart now shows; the DOM is written after every chart has drawn (flushNotes). */
+  private noted(e: Entry, samples: number, shown: number): void {
+    this.notes.set(e, { samples, shown });
+  }
+
+  /**
+   * data-points (how many samples each chart's points now stand for) and the note under it, written once all charts
+   * have drawn: a text change between two charts' updates would make the next one wait for a style recalculation.
+   */
+  private flushNotes(): void {
+    for (const [e, { samples, shown }] of this.notes) this.writeNote(e, samples, shown);
+    this.notes.clear();
+  }
+
+  private writeNote(e: Entry, samples: number, shown: number): void {
+    const s = e.series;
+    e.section.dataset.points = String(samples);
     const hidden = s.hiddenNames().length;
-    const last = s.length ? xs[s.length - 1] : 0;
-    e.note.textContent = s.length === 0
+    const last = samples ? s.xs.at(samples - 1) : 0;
+    e.note.textContent = samples === 0
       ? 'Waiting for the first sample.'
-      : `${s.length} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${names.length === 0 ? '; nothing moved yet' : ''}`;
+      : `${samples} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${shown === 0 ? '; nothing moved yet' : ''}`;
+  }
+
+  /** Back to the whole run, without the zoom plugin's callback drawing the chart once more. */
+  private resetZoom(e: Entry): void {
+    e.range = null;
+    if (!e.chart.isZoomedOrPanned()) return;
+    this.resetting = true;
+    try {
+      e.chart.resetZoom('none');
+    } finally {
+      this.resetting = false;
+    }
   }
 
   private zoomed(kind: ChartKind, chart: Chart): void {
     const e = this.entries.get(kind);
-    if (!e) return;
+    if (!e || this.resetting) return;
     const x = chart.scales.x;
     e.range = chart.isZoomedOrPanned() ? { min: x.min, max: x.max } : null;
     this.draw(e);
+    this.flushNotes();
   }
 
   private setPaused(p: boolean): void {
     this.paused = p;
     if (!p) {
-      for (const e of this.entries.values()) {
-        e.range = null;
-        e.chart.resetZoom('none');
-      }
+      for (const e of this.entries.values()) this.resetZoom(e);
     }
     this.redraw(true);
     this.renderToolbar();
@@ -251,11 +371,11 @@ export class LiveChartsView {
   private zoomAll(factor: number | null): void {
     for (const e of this.entries.values()) {
       if (factor === null) {
-        e.chart.resetZoom('none');
-        e.range = null;
+        this.resetZoom(e);
         this.draw(e);
       } else e.chart.zoom(factor, 'none');
     }
+    this.flushNotes();
   }
 
   private renderToolbar(): void {

@@ -31,6 +31,9 @@ function chartsView(app: ViewContext): TemplateResult {
   </details>`;
 }
 
+/** The regions a tick of the active experiment changes (rendered alone after one; the Watch's is 'watch'). */
+export const TICK_REGIONS = ['run', 'results', 'armAnalysis', 'compare', 'scaling'] as const;
+
 export function panelTemplate(app: ViewContext): TemplateResult {
   const check = app.check();
   void section;
@@ -42,15 +45,15 @@ export function panelTemplate(app: ViewContext): TemplateResult {
     ${bannersView(app)}
     <div class="setup-grid">
       <div class="column">${connectionView(app)}${serverView(app)}</div>
-      <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${runView(app, check)}</div>
+      <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${app.region('run', () => runView(app, check))}</div>
     </div>
     ${presetsView(app)}
     ${chartsView(app)}
-    ${watchView(app)}
-    ${resultsView(app)}
-    ${armAnalysisView(app)}
+    ${app.region('watch', () => watchView(app))}
+    ${app.region('results', () => resultsView(app))}
+    ${app.region('armAnalysis', () => armAnalysisView(app))}
     ${historyView(app)}
-    ${compareView(app)}
-    ${scalingView(app)}
+    ${app.region('compare', () => compareView(app))}
+    ${app.region('scaling', () => scalingView(app))}
   `;
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Column, SeriesSet } from '../../../src/webview/model/series';
 import { ColorAssigner } from '../../../src/webview/model/colors';
-import { buildSeries, CHART_SPECS, DEFAULT_TOGGLES } from '../../../src/webview/model/metrics';
+import { buildSeries, CHART_SPECS, DEFAULT_TOGGLES, WATCH_THROUGHPUT } from '../../../src/webview/model/metrics';
 import * as b from '../../helpers/builders';
 
 it('a column grows past its initial size and keeps its values', () => {
@@ -67,4 +67,12 @@ it('chart specs: rates per second over the interval; benign waits only with show
   const cpu = buildSeries(CHART_SPECS.cpu, ticks, DEFAULT_TOGGLES);
   assert.deepEqual(new Set(cpu.shownNames()), new Set(['node 0', 'node 1']));
   assert.equal(spins.xs.at(0), 0.25, 'x in seconds from the run start');
+});
+
+it('the Watch throughput chart: batch requests/s and transactions/s (a watch has no rows/s of its own)', () => {
+  const tick = { ...b.tick(0), rowsPerSec: 0, batchRequestsPerSec: 1234, transactionsPerSec: 567 };
+  assert.deepEqual(WATCH_THROUGHPUT.extract(tick, DEFAULT_TOGGLES), { 'batch requests/s': 1234, 'transactions/s': 567 });
+  const s = buildSeries(WATCH_THROUGHPUT, [tick], DEFAULT_TOGGLES);
+  assert.deepEqual(s.shownNames(), ['batch requests/s', 'transactions/s']);
+  assert.equal(s.column('rows/s'), undefined);
 });

@@ -1,0 +1,85 @@
+// The live charts with an hour loaded: a tick re-renders only what it changed (not the whole panel template), and a
+// chart off screen is not drawn until it scrolls into view, then catches up.
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { ActiveExperimentView } from '../../src/shared/protocol';
+import * as b from '../helpers/builders';
+import { launch, openPanel, points, showCharts, startHarness, waitForPoints, type Harness, type Panel } from './harness';
+
+describe('the live charts with an hour loaded', () => {
+  let browser: Browser;
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  const HOUR = 3600;
+  const hourState = () => {
+    const active: ActiveExperimentView = {
+      experimentId: 'exp-1', title: 'disk-insert sweep', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', events: [],
+      runs: [{ index: 0, threads: 16, status: 'running', ticks: b.ticks(HOUR, { threads: 16 }) }],
+    };
+    return b.connectedState({ active });
+  };
+  const tick = (p: Panel, i: number) => p.send({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
+  const renders = async (p: Panel) => Number(await p.page.getAttribute('#app', 'data-renders'));
+
+  async function withPanel(fn: (p: Panel) => Promise<void>): Promise<void> {
+    const panel = await openPanel(browser, harness);
+    try {
+      await fn(panel);
+      assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
+      assert.deepEqual(panel.errors, [], 'no console error');
+    } finally {
+      await panel.close();
+    }
+  }
+
+  it('a tick draws on every chart and updates the run status, without rendering the whole panel again', () =>
+    withPanel(async (p) => {
+      await showCharts(p.page);
+      await p.send({ type: 'state', payload: { state: hourState() } });
+      await waitForPoints(p.page, 'cpu', HOUR);
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } })
+        .document.querySelector('#run-status')?.textContent.includes('1:00:00'));
+      const before = await renders(p);
+      assert.ok(before >= 1, 'the state message rendered the panel');
+      const runButton = await p.page.$('#btn-run');
+      for (let i = 0; i < 3; i++) {
+        await tick(p, HOUR + i);
+        await waitForPoints(p.page, 'cpu', HOUR + i + 1);
+      }
+      // The run status is in a region a tick renders: it shows the last tick's time.
+      await p.page.locator('#run-status', { hasText: '1:00:03' }).waitFor();
+      await p.page.waitForTimeout(100);
+      assert.equal(await renders(p), before, 'three ticks rendered no whole-panel template');
+      assert.ok(await runButton?.evaluate((el) => el.isConnected && el === el.ownerDocument.getElementById('btn-run')), 'the Run button is the same node');
+      for (const c of ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu']) assert.equal(await points(p.page, c), HOUR + 3, c);
+    }));
+
+  it('a chart off screen is not drawn as ticks arrive, and catches up when scrolled into view', () =>
+    withPanel(async (p) => {
+      await p.send({ type: 'state', payload: { state: hourState() } });
+      await p.page.waitForSelector('[data-chart="cpu"]');
+      await p.page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+      const below = await p.page.locator('#section-charts [data-chart="cpu"]').evaluate((el) => el.getBoundingClientRect().top - el.ownerDocument.defaultView!.innerHeight);
+      assert.ok(below > 400, `the cpu chart starts ${below} px below the viewport (the test needs it well off screen)`);
+      // Whether the first draw caught it (it may have been in view before the form above it filled in), no tick now.
+      await p.page.waitForTimeout(300);
+      const held = await points(p.page, 'cpu');
+      assert.ok(held === 0 || held === HOUR, `${held}`);
+      await tick(p, HOUR);
+      await tick(p, HOUR + 1);
+      await p.page.waitForTimeout(300);
+      assert.equal(await points(p.page, 'cpu'), held, 'off screen: not drawn');
+      await p.page.locator('#section-charts [data-chart="cpu"]').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await waitForPoints(p.page, 'cpu', HOUR + 2);
+      await tick(p, HOUR + 2);
+      await waitForPoints(p.page, 'cpu', HOUR + 3);
+    }));
+});
