@@ -82,4 +82,28 @@ describe('the live charts with an hour loaded', () => {
       await tick(p, HOUR + 2);
       await waitForPoints(p.page, 'cpu', HOUR + 3);
     }));
+  it('the HTML legend hides a series by keyboard (Enter) and shows it again (Space), as the canvas legend did', () =>
+    withPanel(async (p) => {
+      await showCharts(p.page);
+      await p.send({ type: 'state', payload: { state: hourState() } });
+      await waitForPoints(p.page, 'throughput', HOUR);
+      const canvas = p.page.locator('#section-charts [data-chart="throughput"] canvas');
+      const pixels = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
+      const items = p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button');
+      assert.ok(await items.count() >= 1, 'the legend lists the series');
+      const first = items.first();
+      assert.equal(await first.getAttribute('aria-pressed'), 'true', 'shown at first');
+      const shown = await pixels();
+      await first.focus();
+      await p.page.keyboard.press('Enter');
+      await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]').waitFor();
+      const hidden = await pixels();
+      assert.notEqual(hidden, shown, 'hiding the series changed the drawing');
+      // The legend was written again: focus the entry (the same series) anew and show it with Space.
+      await items.first().focus();
+      await p.page.keyboard.press('Space');
+      await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="true"]').first().waitFor();
+      assert.equal(await items.first().getAttribute('aria-pressed'), 'true');
+      assert.equal(await pixels(), shown, 'showing it again drew the chart as before');
+    }));
 });

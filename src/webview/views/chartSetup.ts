@@ -49,7 +49,7 @@ export function linearAxis(title: string, over: LinearOpts = {}): LinearOpts {
   return {
     type: 'linear',
     title: { display: true, text: title },
-    ticks: { maxTicksLimit: 6, callback: (v: string | number) => shortNumber(Number(v)) },
+    ticks: { maxTicksLimit: 6, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) },
     ...over,
   };
 }
@@ -58,10 +58,12 @@ export function lineChartConfig(options: {
   xTitle: string;
   yTitle: string;
   y1Title?: string;
+  /** The legend is drawn in HTML beside the canvas (chartLegend.ts): chart.js's Legend plugin is off for this chart. */
+  htmlLegend?: boolean;
   onZoomed?: (chart: Chart) => void;
 }): ChartConfiguration<'line', { x: number; y: number }[]> {
   const scales: Record<string, LinearOpts> = {
-    x: linearAxis(options.xTitle, { ticks: { maxTicksLimit: 8, callback: (v: string | number) => shortNumber(Number(v)) } }),
+    x: linearAxis(options.xTitle, { ticks: { maxTicksLimit: 8, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) } }),
     y: linearAxis(options.yTitle, { beginAtZero: true, position: 'left' }),
   };
   if (options.y1Title) scales.y1 = linearAxis(options.y1Title, { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false } });
@@ -79,7 +81,8 @@ export function lineChartConfig(options: {
       elements: { point: { radius: 0, hitRadius: 4, hoverRadius: 3 }, line: { tension: 0 } },
       scales: scales as never,
       plugins: {
-        legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 2, padding: 8 } },
+        // false (not display: false) leaves the plugin out of the chart's update altogether.
+        legend: options.htmlLegend ? (false as never) : { position: 'bottom', labels: { boxWidth: 12, boxHeight: 2, padding: 8 } },
         tooltip: {
           callbacks: {
             title: (items) => (items.length ? `${exactNumber(items[0].parsed.x ?? 0)} ${options.xTitle}` : ''),

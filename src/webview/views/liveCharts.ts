@@ -11,6 +11,7 @@ import { clock } from '../model/format';
 import type { RunData } from '../model/liveRuns';
 import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
 import type { SeriesSet } from '../model/series';
+import { ChartLegend } from './chartLegend';
 import { Chart, lineChartConfig, setZoomable, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
 
@@ -22,6 +23,7 @@ interface Entry {
   section: HTMLElement;
   controls: HTMLElement;
   note: HTMLElement;
+  legend: ChartLegend;
   canvas: HTMLCanvasElement;
   range: { min: number; max: number } | null;
   /** On screen (or near it): drawn as ticks arrive. */
@@ -124,14 +126,16 @@ export class LiveChartsView {
     box.append(canvas);
     const note = document.createElement('p');
     note.className = 'chart-note';
-    section.append(head, box, note);
+    const legend = new ChartLegend(`${spec.title}: series`, () => this.legendToggled(spec.kind));
+    section.append(head, box, legend.element, note);
     const chart = new Chart(canvas, lineChartConfig({
       xTitle: 's',
+      htmlLegend: true,
       yTitle: spec.yTitle(this.toggles),
       y1Title: spec.y1Title,
       onZoomed: (c) => this.zoomed(spec.kind, c),
     }));
-    const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, canvas, range: null,
+    const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, legend, canvas, range: null,
       visible: this.observer === null, stale: false, drawn: null };
     this.entries.set(spec.kind, entry);
     this.renderControls(entry);
@@ -207,8 +211,6 @@ export class LiveChartsView {
         if (a.grid) a.grid.color = t.grid;
         if (a.title) a.title.color = t.foreground;
       }
-      const legend = e.chart.options.plugins?.legend?.labels;
-      if (legend) legend.color = t.foreground;
       e.drawn = null;
     }
     this.redraw(true);
@@ -284,6 +286,7 @@ export class LiveChartsView {
         styleDataset(ds, slots.get(name) ?? i, this.theme);
         return ds;
       });
+      e.legend.update(e.chart.data.datasets as XYDataset[]);
     }
     e.chart.data.datasets.forEach((ds, i) => view.writePoints(s.bucketColumn(names[i]) ?? 0, from, ds.data as { x: number; y: number }[]));
     e.chart.update('none');
@@ -310,6 +313,7 @@ export class LiveChartsView {
       styleDataset(ds, slots.get(name) ?? i, this.theme);
       return ds;
     });
+    e.legend.update(e.chart.data.datasets as XYDataset[]);
     e.chart.update('none');
     this.noted(e, s.length, names.length);
   }
@@ -336,6 +340,14 @@ export class LiveChartsView {
     e.note.textContent = samples === 0
       ? 'Waiting for the first sample.'
       : `${samples} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${shown === 0 ? '; nothing moved yet' : ''}`;
+  }
+
+  /** A legend entry was toggled: the series hides or shows at once (even while paused), the points unchanged. */
+  private legendToggled(kind: ChartKind): void {
+    const e = this.entries.get(kind);
+    if (!e) return;
+    e.legend.update(e.chart.data.datasets as XYDataset[]);
+    e.chart.update('none');
   }
 
   /** Back to the whole run, without the zoom plugin's callback drawing the chart once more. */
