@@ -106,4 +106,26 @@ describe('the live charts with an hour loaded', () => {
       assert.equal(await items.first().getAttribute('aria-pressed'), 'true');
       assert.equal(await pixels(), shown, 'showing it again drew the chart as before');
     }));
+  it('ticks drawn without chart.js\'s full update (axes held) look exactly as a full redraw draws them', () =>
+    withPanel(async (p) => {
+      await showCharts(p.page);
+      await p.send({ type: 'state', payload: { state: hourState() } });
+      await waitForPoints(p.page, 'throughput', HOUR);
+      // Enough ticks to fill a new min/max bucket (new points, not only the last ones rewritten), all within the x headroom.
+      for (let i = 0; i < 50; i++) {
+        await tick(p, HOUR + i);
+        await waitForPoints(p.page, 'throughput', HOUR + i + 1);
+      }
+      const canvas = p.page.locator('#section-charts [data-chart="throughput"] canvas');
+      const pixels = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
+      const ticked = await pixels();
+      // Hiding and showing a series redraws the chart with chart.js's full update.
+      const first = p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button').first();
+      await first.click();
+      await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]').waitFor();
+      await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button').first().click();
+      await p.page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } })
+        .document.querySelector('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]'));
+      assert.equal(await pixels(), ticked, 'the same drawing');
+    }));
 });

@@ -11,6 +11,7 @@ import { clock } from '../model/format';
 import type { RunData } from '../model/liveRuns';
 import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
 import type { SeriesSet } from '../model/series';
+import { applyBounds, boundsOf, redrawDataOnly, sameBounds, type Bounds } from './chartBounds';
 import { ChartLegend } from './chartLegend';
 import { Chart, lineChartConfig, setZoomable, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
@@ -32,6 +33,8 @@ interface Entry {
   stale: boolean;
   /** What the datasets hold of the live view: rewritten from bucket `count - 1` on while this still matches. */
   drawn: { view: MinMaxBuckets; generation: number; count: number; names: string[] } | null;
+  /** The axis bounds last written into the chart's options by a full update() (null: none written). */
+  bounds: Bounds | null;
 }
 
 /** Buckets for a plot this wide: two points each, so half a point to one point per 2 px (even, as pairs merge). */
@@ -136,7 +139,7 @@ export class LiveChartsView {
       onZoomed: (c) => this.zoomed(spec.kind, c),
     }));
     const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, legend, canvas, range: null,
-      visible: this.observer === null, stale: false, drawn: null };
+      visible: this.observer === null, stale: false, drawn: null, bounds: null };
     this.entries.set(spec.kind, entry);
     this.renderControls(entry);
     return entry;
@@ -289,15 +292,31 @@ export class LiveChartsView {
       e.legend.update(e.chart.data.datasets as XYDataset[]);
     }
     e.chart.data.datasets.forEach((ds, i) => view.writePoints(s.bucketColumn(names[i]) ?? 0, from, ds.data as { x: number; y: number }[]));
-    e.chart.update('none');
+    this.update(e, same);
     e.drawn = { view, generation: view.generation, count: view.count, names };
     // The samples the chart's points stand for (its buckets cover exactly these).
     this.noted(e, view.samples, names.length);
   }
 
+  /**
+   * The chart drawn with its new points: only the datasets' elements when the datasets are the same and the axis
+   * bounds (with headroom) did not move and no tooltip is open; otherwise chart.js's full update with the new bounds.
+   */
+  private update(e: Entry, sameDatasets: boolean): void {
+    const b = boundsOf(e.chart.data.datasets as XYDataset[] as never, !this.finished);
+    if (sameDatasets && sameBounds(b, e.bounds) && !e.chart.isZoomedOrPanned() && !e.chart.getActiveElements().length) {
+      redrawDataOnly(e.chart);
+      return;
+    }
+    applyBounds(e.chart, b);
+    e.bounds = b;
+    e.chart.update('none');
+  }
+
   /** A zoomed or panned chart: the range decimated from the full-resolution columns. */
   private drawRange(e: Entry): void {
     e.drawn = null;
+    e.bounds = null;
     const s = e.series;
     const names = s.shownNames();
     const slots = e.colors.assign(names);
@@ -347,7 +366,8 @@ export class LiveChartsView {
     const e = this.entries.get(kind);
     if (!e) return;
     e.legend.update(e.chart.data.datasets as XYDataset[]);
-    e.chart.update('none');
+    if (e.range) e.chart.update('none');
+    else this.update(e, false);
   }
 
   /** Back to the whole run, without the zoom plugin's callback drawing the chart once more. */
