@@ -3,7 +3,7 @@
 // rewrites only the last min/max bucket (model/decimate.ts MinMaxBuckets), then update('none'). A chart off screen
 // catches up when it scrolls into view. Pause stops redrawing but keeps buffering; zoom and pan are on only while
 // paused or once the run has finished (a zoomed range is decimated from the full-resolution columns).
-import { html, nothing, render } from 'lit';
+import { html, render } from 'lit';
 import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
 import { decimateIndices, type MinMaxBuckets } from '../model/decimate';
@@ -13,6 +13,7 @@ import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type
 import type { SeriesSet } from '../model/series';
 import { applyBounds, boundsOf, redrawDataOnly, sameBounds, type Bounds } from './chartBounds';
 import { ChartLegend } from './chartLegend';
+import { toolbarTemplate } from './liveChartsToolbar';
 import { Chart, lineChartConfig, setZoomable, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
 
@@ -411,32 +412,11 @@ export class LiveChartsView {
   }
 
   private renderToolbar(): void {
-    const zoomable = this.paused || this.finished;
-    const current = this.run?.index ?? null;
-    const onPick = (ev: Event) => {
-      const v = (ev.target as HTMLSelectElement).value;
-      this.callbacks.onPickRun(v === 'follow' ? null : Number(v));
-    };
-    const status = this.run
-      ? `Run ${this.run.index + 1}: ${this.run.threads} thread${this.run.threads === 1 ? '' : 's'}, ${this.run.status}`
-      : 'No run yet';
-    const picker = this.opts.runPicker === false ? nothing : html`
-      <label class="inline">Run
-        <select id="chart-run" aria-label="Run shown in the charts" @change=${onPick}>
-          <option value="follow" ?selected=${this.followIndex === null}>Follow the current run</option>
-          ${this.runs.map((r) => html`<option value=${String(r.index)} ?selected=${this.followIndex === r.index}>
-            Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}</option>`)}
-        </select>
-      </label>`;
-    render(html`${picker}
-      <span class="muted" aria-live="polite">${this.opts.runPicker === false ? '' : status}${current !== null && this.paused ? ' (paused: still buffering)' : ''}</span>
-      <span class="spacer"></span>
-      <button class="chip" id=${this.p + 'btn-pause'} aria-pressed=${String(this.paused)} @click=${() => this.setPaused(!this.paused)}
-        title="Stop redrawing; samples keep arriving">${this.paused ? 'Resume' : 'Pause'}</button>
-      <button class="chip" id=${this.p + 'btn-zoom-in'} ?disabled=${!zoomable} @click=${() => this.zoomAll(1.5)}
-        title=${zoomable ? 'Zoom in (or use the mouse wheel; drag to pan)' : 'Pause or wait for the run to finish to zoom'}>Zoom in</button>
-      <button class="chip" id=${this.p + 'btn-zoom-out'} ?disabled=${!zoomable} @click=${() => this.zoomAll(1 / 1.5)}>Zoom out</button>
-      <button class="chip" id=${this.p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => this.zoomAll(null)}>Reset zoom</button>
-    `, this.toolbar);
+    render(toolbarTemplate({
+      run: this.run, runs: this.runs, followIndex: this.followIndex, paused: this.paused, zoomable: this.paused || this.finished,
+      prefix: this.p, runPicker: this.opts.runPicker !== false,
+      onPickRun: (i) => this.callbacks.onPickRun(i), onPause: () => this.setPaused(!this.paused), onZoom: (f) => this.zoomAll(f),
+    }), this.toolbar);
   }
+
 }
