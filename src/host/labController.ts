@@ -18,6 +18,8 @@ import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
 import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
+import { cancelStacks, captureStacksNow, disposeStacks, resendStacks } from './stacksPath';
+import { captureNotAvailable, type CaptureStacks } from './stacksCapture';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -27,9 +29,11 @@ type Payload<K extends keyof ToHostMap> = PayloadOf<ToHostMap[K]>;
 export class LabController {
   private readonly s: LabSession;
   private readonly router = new MessageRouter<ToHostMap>();
+  private readonly captureStacks: CaptureStacks;
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.s = new LabSession(ports, opts);
+    this.captureStacks = opts.captureStacks ?? captureNotAvailable;
     this.register();
   }
 
@@ -65,7 +69,7 @@ export class LabController {
   private register(): void {
     const s = this.s;
     const on = <K extends keyof ToHostMap & string>(k: K, h: (p: Payload<K>) => unknown) => this.router.on<K>(ToHost[k], h);
-    on('ready', () => s.postState(true));
+    on('ready', () => { s.postState(true); resendStacks(s); });
     on('pickProfile', (p) => pickProfile(s, p.id));
     on('connect', (p) => connect(s, p.profile, p.password, p.savePassword));
     on('disconnect', () => disconnect(s));
@@ -92,6 +96,9 @@ export class LabController {
     on('watchBenign', (p) => setBenign(s, p.show));
     on('watchMark', (p) => markWatch(s, p.name));
     on('watchSaveNotebook', () => saveWatchNotebook(s));
+    // A capture runs beside an experiment or a watch: like watchStart it returns at once, so Cancel is handled meanwhile.
+    on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
+    on('cancelStacks', () => cancelStacks(s));
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */
@@ -155,6 +162,7 @@ export class LabController {
     s.disposing = (async () => {
       s.lifetime.abort();
       await disposeWatch(s);
+      await disposeStacks(s);
       const r = s.running;
       if (r) {
         s.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');

@@ -10,6 +10,7 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import { StacksToHost, StacksToWebview } from './stacksMessages';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 // ---------------------------------------------------------------- connection profiles (never hold a secret)
@@ -355,6 +356,7 @@ export const ToHost = {
   watchMark: fromWebview('watchMark', z.object({ name: z.string().trim().min(1, 'a mark needs a name').max(200) })),
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
+  ...StacksToHost, // "Why is it spinning?" (stacksMessages.ts)
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -373,6 +375,7 @@ export const ToWebview = {
   toast: toWebview<{ message: string }>()('toast'),
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
+  ...StacksToWebview,
 } as const;
 
 export type ToHostMap = typeof ToHost;

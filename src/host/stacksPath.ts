@@ -1,0 +1,141 @@
+// The panel's "Why is it spinning?" (issue #18): a short capture of one spinlock's backoff call stacks by the engine
+// (an Extended Events session SpinlockLab_..., dropped afterwards), run beside an experiment or a watch: progress
+// forwarded, Cancel honoured, a missing permission answered with its GRANT. The last capture is kept here and sent
+// again to a reloaded webview. One capture at a time per panel.
+import { DbError } from '../db/client';
+import { SpinlabError } from '../engine/errors';
+import { message, ToWebview } from '../shared/protocol';
+import type { StackCapture } from '../shared/stacks';
+import type { CaptureStacksRequest } from '../shared/stacksMessages';
+import type { ServerConnection } from './serverView';
+import type { CaptureStacks } from './stacksCapture';
+import type { LabSession } from './labSession';
+
+/** How many distinct stacks the panel asks for (the rest are summed as "other"). */
+export const PANEL_TOP_STACKS = 20;
+
+interface StacksRun {
+  spinlock: string;
+  progress: { elapsedMs: number; durationMs: number };
+  ac: AbortController;
+  done: Promise<void>;
+}
+
+const runs = new WeakMap<LabSession, StacksRun>();
+const lastCapture = new WeakMap<LabSession, StackCapture>();
+
+/** The statement that lets a login create, start, stop and drop its own event sessions (2022+: the finer permissions). */
+export function eventSessionGrant(login: string, majorVersion: number | null): string {
+  const who = `[${login.replace(/]/g, ']]')}]`;
+  return majorVersion !== null && majorVersion >= 16
+    ? `USE master; GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, ALTER ANY EVENT SESSION DISABLE, DROP ANY EVENT SESSION TO ${who};  -- SQL Server 2022+ (or ALTER ANY EVENT SESSION)`
+    : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};`;
+}
+
+function errorNumbers(err: unknown): number[] {
+  if (err instanceof DbError) return err.all.map((e) => e.number ?? 0).concat(err.number ?? 0);
+  const original = err instanceof SpinlabError ? err.original : undefined;
+  return original ? errorNumbers(original) : [];
+}
+
+/** A permission failure: the server's numbers for it (297/300 server state, 15247 and 262 denied, 5011 ALTER), or words. */
+function isPermissionError(err: unknown): boolean {
+  const nums = errorNumbers(err);
+  if ([297, 300, 262, 5011, 15247].some((n) => nums.includes(n))) return true;
+  const text = err instanceof Error ? err.message : String(err);
+  return /permission|denied/i.test(text);
+}
+
+/** The failure as the panel shows it: the message without a stack, and the GRANT when a permission is missing. */
+export function stacksFailure(err: unknown, login: string, majorVersion: number | null): { message: string; grant?: string } {
+  const raw = err instanceof Error ? err.message : String(err);
+  const message = raw.split('\n  How to fix: ')[0];
+  if (isPermissionError(err)) {
+    const hint = err instanceof SpinlabError ? err.hint : undefined;
+    return { message, grant: hint && /GRANT/i.test(hint) ? hint : eventSessionGrant(login, majorVersion) };
+  }
+  const hint = err instanceof SpinlabError && err.hint ? ` (${err.hint})` : '';
+  return { message: `${message}${hint}` };
+}
+
+export function isCapturingStacks(s: LabSession): boolean {
+  return runs.has(s);
+}
+
+/**
+ * Captures the stacks of one spinlock; resolves when the capture ended (done, failed or cancelled). Every outcome is
+ * a message to the webview (stacksResult or stacksError), never lastError: the experiment or watch beside it goes on.
+ */
+export async function captureStacksNow(s: LabSession, p: CaptureStacksRequest, capture: CaptureStacks): Promise<void> {
+  const post = (m: Parameters<LabSession['ports']['post']>[0]) => {
+    if (!s.disposed) s.ports.post(m);
+  };
+  const fail = (spinlock: string | null, e: { message: string; grant?: string; cancelled?: boolean }) => post(message(ToWebview.stacksError, { spinlock, ...e }));
+  if (runs.has(s)) {
+    fail(p.spinlock, { message: `A capture of ${runs.get(s)!.spinlock} is already running: one at a time.` });
+    return;
+  }
+  let conn: ServerConnection;
+  try {
+    conn = s.requireConnection();
+  } catch {
+    fail(p.spinlock, { message: 'Not connected to a server: connect first, then ask again.' });
+    return;
+  }
+  const ac = new AbortController();
+  let resolveDone!: () => void;
+  const run: StacksRun = { spinlock: p.spinlock, progress: { elapsedMs: 0, durationMs: p.durationMs }, ac, done: new Promise<void>((r) => { resolveDone = r; }) };
+  runs.set(s, run);
+  const signal = AbortSignal.any([ac.signal, s.lifetime.signal]);
+  s.ports.log.info(`capturing the backoff call stacks of ${p.spinlock} for ${p.durationMs / 1000} s`);
+  post(message(ToWebview.stacksProgress, { spinlock: p.spinlock, elapsedMs: 0, durationMs: p.durationMs }));
+  try {
+    const result = await capture(conn, {
+      spinlock: p.spinlock, durationMs: p.durationMs, top: PANEL_TOP_STACKS, signal,
+      onProgress: (pr) => {
+        run.progress = { elapsedMs: pr.elapsedMs, durationMs: pr.durationMs };
+        post(message(ToWebview.stacksProgress, { spinlock: p.spinlock, ...run.progress }));
+      },
+    });
+    if (signal.aborted) throw signal.reason;
+    lastCapture.set(s, result);
+    post(message(ToWebview.stacksResult, { capture: result }));
+    s.ports.log.info(`captured ${result.events} backoff events of ${p.spinlock} in ${result.buckets.length} stacks (session ${result.session})`);
+  } catch (err) {
+    if (signal.aborted) {
+      fail(p.spinlock, { message: `The capture of ${p.spinlock} was cancelled; its event session was dropped.`, cancelled: true });
+    } else {
+      const f = stacksFailure(err, conn.identity.login, conn.identity.majorVersion);
+      s.ports.log.error(`capturing the stacks of ${p.spinlock} failed: ${f.message}`);
+      fail(p.spinlock, f);
+    }
+  } finally {
+    runs.delete(s);
+    resolveDone();
+  }
+}
+
+/** Cancel pressed: aborts the capture (the engine drops its session). False when none runs. */
+export function cancelStacks(s: LabSession): boolean {
+  const r = runs.get(s);
+  if (!r) return false;
+  s.ports.log.info(`cancelling the capture of ${r.spinlock}`);
+  r.ac.abort(new Error('cancelled'));
+  return true;
+}
+
+/** A reloaded webview (ready): the last capture again, and the running one's progress. */
+export function resendStacks(s: LabSession): void {
+  const last = lastCapture.get(s);
+  if (last) s.ports.post(message(ToWebview.stacksResult, { capture: last }));
+  const r = runs.get(s);
+  if (r) s.ports.post(message(ToWebview.stacksProgress, { spinlock: r.spinlock, ...r.progress }));
+}
+
+/** The panel closed: stop a capture and wait for the engine to drop its session. */
+export async function disposeStacks(s: LabSession): Promise<void> {
+  const r = runs.get(s);
+  if (!r) return;
+  r.ac.abort(new Error('the panel closed'));
+  await r.done;
+}
