@@ -30,7 +30,10 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
   .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment, p.preset))
   .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message))
-  .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p));
+  .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p))
+  .on<'stacksProgress'>(ToWebview.stacksProgress, (p) => app.onStacksProgress(p))
+  .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
+  .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p));
 
 window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as { type?: unknown; payload?: unknown } | null;
