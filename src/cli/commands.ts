@@ -3,7 +3,7 @@ import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/c
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
 import { cleanupScenario, deployScenario } from '../engine/lab';
 import { restoreServer } from '../engine/knobs';
-import { defaultStateDir, listJournals } from '../engine/journal';
+import { defaultStateDir, listJournals, readJournal, serverKey } from '../engine/journal';
 import { resolveParams } from '../shared/params';
 import { getScenario } from '../engine/scenarios';
 import { readIdentity, readTopology } from '../engine/server';
@@ -96,11 +96,11 @@ export async function restoreCommand(target: DbTarget, stateDir = defaultStateDi
   return withAdmin(target, async (admin, identity) => {
     const address = targetAddress(target);
     const r = await restoreServer(admin, identity, target, stateDir);
-    if (!r.restored) {
+    if (!r.restored && !r.actions.length) {
       const others = listJournals(stateDir).map((j) => j.serverAddress);
       return `Nothing to restore for ${address}: no restore journal${others.length ? ` (journals exist for: ${others.join(', ')})` : ''}.\n`;
     }
-    return `${r.actions.length ? r.actions.join('\n') : 'the server already matched the journal'}\nRestored; the journal is removed.\n`;
+    return `${r.actions.length ? r.actions.join('\n') : 'the server already matched the journal'}\nRestored; ${readJournal(stateDir, serverKey(address, identity.serverName)) ? 'the journal keeps the event sessions of captures still running' : 'the journal is removed'}.\n`;
   });
 }
 

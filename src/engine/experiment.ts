@@ -15,7 +15,8 @@ import type { Topology } from '../shared/types';
 import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
-import { applyKnobs, completeRequest, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
+import { applyKnobs, completeRequest, knobContextFor, processGone, restoreFromJournal, type KnobContext } from './knobs';
+import { onlyLiveSessions } from './stacks/sessions';
 import { readJournal, defaultStateDir } from './journal';
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
 import { readIdentity, readTopology } from './server';
@@ -160,9 +161,10 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     identity.startTime = startTime;
     knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
     const leftover = readJournal(stateDir, knobCtx.serverKey);
-    if (leftover) {
+    // A stack capture running beside the experiment journals only its own event session: not a leftover.
+    if (leftover && !onlyLiveSessions(leftover, processGone)) {
       knobCtx = undefined; // not ours to restore implicitly
-      throw new SpinlabError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${leftover.changes.join(' and ')} on this server and did not put it back.`,
+      throw new SpinlabError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
         'run `spinlab restore -c <connection>` (or the panel\'s Restore button) first.');
     }
     if (opts.custom) {

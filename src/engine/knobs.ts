@@ -5,7 +5,8 @@ import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain } from './errors';
-import { deleteJournal, readJournal, serverKey, writeJournal, type Journal } from './journal';
+import { deleteJournal, readJournal, serverKey, writeJournal, type Journal, type JournaledEventSession } from './journal';
+import { dropSession } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
 import { recoverExperiment } from './recover';
 
@@ -129,6 +130,7 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
       original,
       changes: all,
       experimentDir: ctx.experimentDir,
+      eventSessions: earlier?.eventSessions,
     });
   }
   if (changes.includes('delayedDurability')) await setDelayedDurability(ctx, req.delayedDurability!);
@@ -166,6 +168,14 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   const j = readJournal(ctx.stateDir, ctx.serverKey);
   if (!j) return { restored: null, actions: [] };
   const actions: string[] = [];
+  const sessions = await restoreEventSessions(ctx, j, actions);
+  // A journal that changed no knob (an event session only) reads no knob state: a login may capture stacks without
+  // the permissions reading affinity needs.
+  if (!j.changes.length) {
+    if (sessions.length) writeJournal(ctx.stateDir, { ...j, eventSessions: sessions });
+    else deleteJournal(ctx.stateDir, ctx.serverKey);
+    return { restored: null, actions };
+  }
   const now = await readKnobState(ctx.admin, j.labDatabase);
   const labCtx = { ...ctx, labDatabase: j.labDatabase };
   if (j.changes.includes('delayedDurability') && j.original.delayedDurability && now.delayedDurability !== null
@@ -190,7 +200,9 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   if (!ddOk || !affOk) {
     throw new Error(`Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
   }
-  deleteJournal(ctx.stateDir, ctx.serverKey);
+  // Event sessions of captures still running stay journaled (their process drops them); the knobs are done.
+  if (sessions.length) writeJournal(ctx.stateDir, { ...j, changes: [], eventSessions: sessions });
+  else deleteJournal(ctx.stateDir, ctx.serverKey);
   const recovered = recoverAfterCrash(j);
   if (recovered) {
     actions.push(`the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`);
@@ -207,6 +219,27 @@ export function processGone(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/**
+ * Drops the journaled event sessions whose process is gone (a capture killed or crashed) and reports them; returns
+ * those still owned by a running process (or by this one: a capture that is running now), which stay journaled.
+ */
+async function restoreEventSessions(ctx: KnobContext, j: Journal, actions: string[]): Promise<JournaledEventSession[]> {
+  const kept: JournaledEventSession[] = [];
+  for (const s of j.eventSessions ?? []) {
+    if (!processGone(s.pid)) {
+      kept.push(s);
+      continue;
+    }
+    try {
+      await dropSession(ctx.admin, s.name);
+    } catch (err) {
+      throw explain(err, `Dropping the event session ${s.name}`, { login: ctx.login, majorVersion: ctx.majorVersion, needs: 'ALTER ANY EVENT SESSION' });
+    }
+    actions.push(`event session ${s.name} (left by process ${s.pid}) dropped`);
+  }
+  return kept;
 }
 
 function recoverAfterCrash(j: Journal) {

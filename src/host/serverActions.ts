@@ -45,8 +45,8 @@ export async function restore(s: LabSession): Promise<void> {
     s.readJournalAndHistory();
     return result;
   });
-  const said = r.restored ? (r.actions.length ? r.actions.join('; ') : 'the server already matched the journal') : 'nothing to restore: no journal for this server';
+  const said = r.restored || r.actions.length ? (r.actions.length ? r.actions.join('; ') : 'the server already matched the journal') : 'nothing to restore: no journal for this server';
   s.ports.log.info(`restore: ${said}`);
-  s.toast(r.restored ? `Restored: ${said}` : `Nothing to restore for ${conn.identity.serverName}`);
+  s.toast(r.restored || r.actions.length ? `Restored: ${said}` : `Nothing to restore for ${conn.identity.serverName}`);
   s.postState();
 }

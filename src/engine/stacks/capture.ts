@@ -1,0 +1,144 @@
+// `spinlab stacks` and the panel's "Why is it spinning?": one Extended Events capture of sqlos.spinlock_backoff call
+// stacks for one spinlock type (issue #18). The session is journaled before it is created and dropped afterwards
+// on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
+import { DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget } from '../../db/client';
+import type { StackCapture } from '../../shared/stacks';
+import { explain, SpinlabError } from '../errors';
+import { defaultStateDir, serverKey } from '../journal';
+import { readIdentity } from '../server';
+import type { ServerIdentity } from '../../shared/types';
+import { foldTree, topBuckets } from './fold';
+import { FIRING_NOTES, countNotes } from './notes';
+import { parseHistogram, type HistogramSlot } from './parse';
+import { dropSession, journalSession, newSessionName, releaseSession, type SessionJournalContext } from './sessions';
+
+export interface CaptureOptions {
+  spinlock: string;
+  durationMs: number;
+  /** Stacks listed in `buckets`; the rest are summed in `otherCount` (the tree holds them all). */
+  top: number;
+  signal: AbortSignal;
+  onProgress?: (p: CaptureProgress) => void;
+  /** Where the restore journal lives (default ~/.spinlab or SPINLAB_STATE_DIR). */
+  stateDir?: string;
+  /** Histogram buckets (the target's slots), 16..16384; default 256 as the target's own default. */
+  slots?: number;
+}
+
+export type CaptureProgress =
+  | { kind: 'status'; message: string }
+  | { kind: 'tick'; elapsedMs: number; durationMs: number };
+
+export interface CaptureDetail {
+  capture: StackCapture;
+  /** Every bucket the histogram returned (the export writes them all). */
+  slots: HistogramSlot[];
+  buckets: number;
+}
+
+/** The GRANTs an event session needs, for the login the user connected as (Microsoft Learn: CREATE/ALTER/DROP EVENT SESSION). */
+export function eventSessionGrant(login: string, major: number | null): string {
+  const who = `[${login.replace(/]/g, ']]')}]`;
+  return major !== null && major >= 16
+    ? `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};  -- or, finer (SQL Server 2022+): GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER PERFORMANCE STATE TO ${who}; to read the target`
+    : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER STATE TO ${who}; to read the target`;
+}
+
+const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
+  if (signal.aborted) return resolve();
+  const t = setTimeout(done, ms);
+  function done() {
+    clearTimeout(t);
+    signal.removeEventListener('abort', done);
+    resolve();
+  }
+  signal.addEventListener('abort', done, { once: true });
+});
+
+async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIdentity): Promise<{ mapKey: number | null; backoffs: number | null }> {
+  try {
+    const [types = [], stats = []] = await db.runFile('xe/spinlock-type', { spinlock });
+    return { mapKey: types[0] ? num(types[0].map_key) : null, backoffs: stats[0] ? numOrNull(stats[0].backoffs) : null };
+  } catch (err) {
+    throw explain(err, `Looking up the spinlock type ${spinlock}`, { login: identity.login, majorVersion: identity.majorVersion });
+  }
+}
+
+/** Captures backoff call stacks for one spinlock for `durationMs` and returns them with every bucket (for the export). */
+export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptions): Promise<CaptureDetail> {
+  const progress = opts.onProgress ?? (() => undefined);
+  if (!/^[A-Za-z0-9_]{1,256}$/.test(opts.spinlock)) {
+    throw new SpinlabError(`"${opts.spinlock}" is not a spinlock name.`, 'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.');
+  }
+  if (!(opts.durationMs >= 1000)) throw new SpinlabError(`The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');
+  progress({ kind: 'status', message: `connecting to ${describeTarget(target)}` });
+  const db = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab stacks' });
+  try {
+    const identity = await readIdentity(db);
+    const spinlock = opts.spinlock.toUpperCase();
+    const before = await readSpinlock(db, spinlock, identity);
+    if (before.mapKey === null) {
+      throw new SpinlabError(`This server has no spinlock type named ${spinlock} in sys.dm_xe_map_values (name = 'spinlock_types').`,
+        'check the name against sys.dm_os_spinlock_stats (spinlab watch lists the busiest); names differ between versions.');
+    }
+    const address = targetAddress(target);
+    const jctx: SessionJournalContext = { stateDir: opts.stateDir ?? defaultStateDir(), serverKey: serverKey(address, identity.serverName), serverAddress: address, serverName: identity.serverName };
+    const session = newSessionName(spinlock);
+    const startedAt = new Date();
+    journalSession(jctx, session);
+    let dropped = false;
+    try {
+      progress({ kind: 'status', message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock})` });
+      try {
+        await db.runFile('xe/create-session', { session, type: before.mapKey, slots: opts.slots ?? 256 });
+      } catch (err) {
+        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, eventSessionGrant(identity.login, identity.majorVersion), err);
+      }
+      const t0 = Date.now();
+      while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {
+        await sleep(Math.min(1000, opts.durationMs - (Date.now() - t0)), opts.signal);
+        progress({ kind: 'tick', elapsedMs: Math.min(Date.now() - t0, opts.durationMs), durationMs: opts.durationMs });
+      }
+      const elapsed = Date.now() - t0;
+      // The target receives events within MAX_DISPATCH_LATENCY (1 s): wait it out before reading.
+      await new Promise((r) => setTimeout(r, 1100));
+      let targetData: string | null = null;
+      try {
+        const [rows = []] = await db.runFile('xe/read-target', { session });
+        targetData = rows[0] ? (rows[0].target_data === null ? null : str(rows[0].target_data)) : null;
+      } catch (err) {
+        throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: identity.majorVersion });
+      }
+      const after = await readSpinlock(db, spinlock, identity);
+      dropped = await dropSession(db, session);
+      const histogram = parseHistogram(targetData);
+      const { buckets, otherCount, events } = topBuckets(histogram.slots, opts.top);
+      const dmvBackoffs = before.backoffs !== null && after.backoffs !== null ? Math.max(0, after.backoffs - before.backoffs) : null;
+      const notes = [...countNotes(spinlock, events, dmvBackoffs, elapsed, identity.simulated), ...FIRING_NOTES];
+      if (opts.signal.aborted) notes.unshift(`Cancelled after ${(elapsed / 1000).toFixed(1)} s of the ${(opts.durationMs / 1000).toFixed(1)} s asked: these are the stacks counted until then.`);
+      if (!targetData) notes.unshift('The histogram target returned no data (the session may not have dispatched any event yet).');
+      const capture: StackCapture = {
+        spinlock, mapKey: before.mapKey, session, startedAt: startedAt.toISOString(), durationMs: elapsed, events, dmvBackoffs,
+        simulated: identity.simulated, buckets, otherCount, tree: foldTree(histogram.slots), notes,
+      };
+      return { capture, slots: histogram.slots, buckets: histogram.buckets };
+    } finally {
+      if (!dropped) {
+        try {
+          dropped = await dropSession(db, session);
+        } catch {
+          // Left journaled: `spinlab restore` drops it once this process is gone.
+        }
+      }
+      if (dropped) releaseSession(jctx, session);
+      else progress({ kind: 'status', message: `could not drop event session ${session}: run \`spinlab restore\` to drop it` });
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+/** The capture the host and the CLI show and save (captureStacksDetailed without the full bucket list). */
+export async function captureStacks(target: DbTarget, opts: CaptureOptions): Promise<StackCapture> {
+  return (await captureStacksDetailed(target, opts)).capture;
+}
