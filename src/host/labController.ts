@@ -18,8 +18,8 @@ import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
 import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
-import { cancelStacks, captureStacksNow, disposeStacks, resendStacks } from './stacksPath';
-import { captureNotAvailable, type CaptureStacks } from './stacksCapture';
+import { cancelStacks, captureStacksNow, disposeStacks, exportStacks, resendStacks } from './stacksPath';
+import { engineCaptureStacks, type CaptureStacks } from './stacksCapture';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -33,7 +33,7 @@ export class LabController {
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.s = new LabSession(ports, opts);
-    this.captureStacks = opts.captureStacks ?? captureNotAvailable;
+    this.captureStacks = opts.captureStacks ?? engineCaptureStacks;
     this.register();
   }
 
@@ -99,6 +99,7 @@ export class LabController {
     // A capture runs beside an experiment or a watch: like watchStart it returns at once, so Cancel is handled meanwhile.
     on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
     on('cancelStacks', () => cancelStacks(s));
+    on('exportStacks', (p) => exportStacks(s, p.to));
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */

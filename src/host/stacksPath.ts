@@ -2,13 +2,16 @@
 // (an Extended Events session SpinlockLab_..., dropped afterwards), run beside an experiment or a watch: progress
 // forwarded, Cancel honoured, a missing permission answered with its GRANT. The last capture is kept here and sent
 // again to a reloaded webview. One capture at a time per panel.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { DbError } from '../db/client';
 import { SpinlabError } from '../engine/errors';
+import { eventSessionGrant, toCallStackResolverXml } from '../engine/stacks';
 import { message, ToWebview } from '../shared/protocol';
-import type { StackCapture } from '../shared/stacks';
 import type { CaptureStacksRequest } from '../shared/stacksMessages';
 import type { ServerConnection } from './serverView';
-import type { CaptureStacks } from './stacksCapture';
+import type { CapturedStacks, CaptureStacks } from './stacksCapture';
+import { UiFailure } from './uiErrors';
 import type { LabSession } from './labSession';
 
 /** How many distinct stacks the panel asks for (the rest are summed as "other"). */
@@ -22,15 +25,7 @@ interface StacksRun {
 }
 
 const runs = new WeakMap<LabSession, StacksRun>();
-const lastCapture = new WeakMap<LabSession, StackCapture>();
-
-/** The statement that lets a login create, start, stop and drop its own event sessions (2022+: the finer permissions). */
-export function eventSessionGrant(login: string, majorVersion: number | null): string {
-  const who = `[${login.replace(/]/g, ']]')}]`;
-  return majorVersion !== null && majorVersion >= 16
-    ? `USE master; GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, ALTER ANY EVENT SESSION DISABLE, DROP ANY EVENT SESSION TO ${who};  -- SQL Server 2022+ (or ALTER ANY EVENT SESSION)`
-    : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};`;
-}
+const lastCapture = new WeakMap<LabSession, CapturedStacks>();
 
 function errorNumbers(err: unknown): number[] {
   if (err instanceof DbError) return err.all.map((e) => e.number ?? 0).concat(err.number ?? 0);
@@ -91,16 +86,18 @@ export async function captureStacksNow(s: LabSession, p: CaptureStacksRequest, c
   post(message(ToWebview.stacksProgress, { spinlock: p.spinlock, elapsedMs: 0, durationMs: p.durationMs }));
   try {
     const result = await capture(conn, {
-      spinlock: p.spinlock, durationMs: p.durationMs, top: PANEL_TOP_STACKS, signal,
+      spinlock: p.spinlock, durationMs: p.durationMs, top: PANEL_TOP_STACKS, signal, stateDir: s.stateDir,
+      onStatus: (m) => s.ports.log.info(`stacks: ${m}`),
       onProgress: (pr) => {
         run.progress = { elapsedMs: pr.elapsedMs, durationMs: pr.durationMs };
         post(message(ToWebview.stacksProgress, { spinlock: p.spinlock, ...run.progress }));
       },
     });
-    if (signal.aborted) throw signal.reason;
+    // Cancelled, the engine still reads what the session counted so far and says so in the notes: shown like any other.
     lastCapture.set(s, result);
-    post(message(ToWebview.stacksResult, { capture: result }));
-    s.ports.log.info(`captured ${result.events} backoff events of ${p.spinlock} in ${result.buckets.length} stacks (session ${result.session})`);
+    const c = result.capture;
+    post(message(ToWebview.stacksResult, { capture: c }));
+    s.ports.log.info(`captured ${c.events} backoff events of ${c.spinlock} in ${c.buckets.length} stacks (session ${c.session}, dropped)`);
   } catch (err) {
     if (signal.aborted) {
       fail(p.spinlock, { message: `The capture of ${p.spinlock} was cancelled; its event session was dropped.`, cancelled: true });
@@ -127,9 +124,27 @@ export function cancelStacks(s: LabSession): boolean {
 /** A reloaded webview (ready): the last capture again, and the running one's progress. */
 export function resendStacks(s: LabSession): void {
   const last = lastCapture.get(s);
-  if (last) s.ports.post(message(ToWebview.stacksResult, { capture: last }));
+  if (last) s.ports.post(message(ToWebview.stacksResult, { capture: last.capture }));
   const r = runs.get(s);
   if (r) s.ports.post(message(ToWebview.stacksProgress, { spinlock: r.spinlock, ...r.progress }));
+}
+
+/** The last capture as SQLCallStackResolver's histogram XML (the engine's export), copied or saved where the user picks. */
+export async function exportStacks(s: LabSession, to: 'clipboard' | 'file'): Promise<void> {
+  const last = lastCapture.get(s);
+  if (!last) throw new UiFailure({ message: 'There is no capture to export.', fix: 'Press "Why is it spinning?" on a spinlock first.' });
+  const c = last.capture;
+  const xml = toCallStackResolverXml(last.slots ?? c.buckets, last.buckets);
+  if (to === 'clipboard') {
+    await s.ports.copyToClipboard(xml);
+    s.toast('Copied the stacks for SQLCallStackResolver');
+    return;
+  }
+  const file = await s.ports.pickSaveFile(`${c.session}.xml`, { 'Histogram XML (SQLCallStackResolver)': ['xml'] });
+  if (!file) return;
+  fs.writeFileSync(file, xml);
+  s.toast(`Saved ${path.basename(file)}`);
+  s.ports.log.info(`saved the stacks of ${c.spinlock} for SQLCallStackResolver as ${file}`);
 }
 
 /** The panel closed: stop a capture and wait for the engine to drop its session. */

@@ -25,6 +25,8 @@ export const StacksToHost = {
   captureStacks: fromWebview('captureStacks', captureStacksSchema),
   /** Stop the capture now: the host drops the event session and sends stacksError (cancelled). */
   cancelStacks: fromWebview('cancelStacks', z.object({})),
+  /** The last capture as SQLCallStackResolver's input (histogram XML): copied, or saved where the user picks. */
+  exportStacks: fromWebview('exportStacks', z.object({ to: z.enum(['clipboard', 'file']) })),
 } as const;
 
 /** Host -> webview (trusted, like the rest of ToWebview). */

@@ -121,6 +121,9 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
     <div class="toolbar">
       <button class="chip" id="btn-stacks-copy" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.copyText, { text: stacksAsText(c) })}
         title="Copy the top stacks as module+offset lines, innermost frame first">Copy frames</button>
+      <button class="chip" id="btn-stacks-resolver" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.exportStacks, { to: 'clipboard' })}
+        title="Every stack the histogram returned, as histogram XML: paste it into SQLCallStackResolver to resolve the frames">Copy for SQLCallStackResolver</button>
+      <button class="chip" id="btn-stacks-save" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.exportStacks, { to: 'file' })}>Save export…</button>
     </div>
   </div>`;
 }
