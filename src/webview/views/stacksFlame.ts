@@ -27,6 +27,13 @@ function label(b: FlameBar): string {
   return b.frame.length <= room ? b.frame : `${b.frame.slice(0, room - 1)}…`;
 }
 
+/** One of four theme colours per module (the text before '+'), so a module's frames look alike across towers. */
+function colourClass(frame: string): string {
+  let h = 0;
+  for (const ch of frame.split('+')[0]) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return `flame-c${h % 4}`;
+}
+
 export function barText(b: FlameBar): string {
   return `${b.frame}: ${b.count.toLocaleString('en-US')} backoff event${b.count === 1 ? '' : 's'}, ${pct(b.share)} of all`;
 }
@@ -48,7 +55,7 @@ export function flameView(m: StacksModel, requestRender: () => void): TemplateRe
   const shown = layout.bars[m.hovered ?? m.focused] ?? layout.bars[0];
   return html`<div class="flame" id="stacks-flame">
     <p class="small muted" id="stacks-flame-help">Outermost frame (where the thread started) at the bottom; the frame that backed off at the top of each tower.
-      Width is the share of the backoff events. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right: neighbour, Home: all).</p>
+      Width is the share of the backoff events; the colour is the frame's module. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right: neighbour, Home: all).</p>
     <svg class="flame-svg" viewBox=${`0 0 ${WIDTH} ${height}`} role="tree" aria-label="Flame view of the backoff call stacks" aria-describedby="stacks-flame-help"
       @keydown=${onKey} @mouseleave=${() => { m.hovered = null; requestRender(); }}>
       ${layout.bars.map((b) => {
@@ -56,7 +63,7 @@ export function flameView(m: StacksModel, requestRender: () => void): TemplateRe
         const x = b.x * WIDTH;
         const w = Math.max(b.w * WIDTH - 1, 0.5);
         return svg`<g data-bar=${String(b.id)} data-depth=${String(b.depth)} data-x=${b.x.toFixed(6)} data-w=${b.w.toFixed(6)} data-count=${String(b.count)}>
-          <rect class=${`flame-bar flame-c${b.depth % 4}${b.id === m.focused ? ' flame-focused' : ''}`} x=${x.toFixed(2)} y=${String(y + 1)} width=${w.toFixed(2)} height=${String(ROW - 2)}
+          <rect class=${`flame-bar ${colourClass(b.frame)}${b.id === m.focused ? ' flame-focused' : ''}`} x=${x.toFixed(2)} y=${String(y + 1)} width=${w.toFixed(2)} height=${String(ROW - 2)}
             tabindex=${b.id === m.focused ? '0' : '-1'} role="treeitem" aria-level=${String(b.depth + 1)} aria-label=${barText(b)}
             @focus=${() => { if (m.focused !== b.id) { m.focused = b.id; requestRender(); } }}
             @mouseenter=${() => { m.hovered = b.id; requestRender(); }}><title>${barText(b)}</title></rect>
