@@ -1,6 +1,7 @@
 -- Purpose: Preflight for `spinlab check`: what this server is (version and engine edition by number, Windows or Linux, Azure SQL Managed Instance tier, In-Memory OLTP support, default data path) and which permissions this login holds, server-wide and on the lab database, so the engine can say what will work and print the exact GRANT for what will not. Reads nothing it may not: parts a login cannot see come back NULL.
 -- Permission: public (HAS_PERMS_BY_NAME reports what is missing instead of failing; sys.dm_os_host_info is public before 2022, and needs VIEW SERVER PERFORMANCE STATE from 2022)
 -- Parameters: @db sysname
+-- Third result set: Spinlock Lab's event sessions left on the server (names starting SpinlockLab_), read only when the login may see sys.server_event_sessions (VIEW SERVER STATE, per its docs page); otherwise empty.
 -- Version guards: sys.dm_os_host_info exists from 2017 (2016 runs on Windows only); the 2022 permission names are only asked from 2022 (HAS_PERMS_BY_NAME returns NULL
 -- for a permission name the server does not know). Dynamic SQL keeps an older server from failing to compile the batch.
 DECLARE @major int = CAST(SERVERPROPERTY('ProductMajorVersion') AS int);
@@ -57,6 +58,16 @@ SELECT p.permission_name, p.scope,
 FROM (VALUES (N'VIEW SERVER STATE', N'SERVER', 13), (N'VIEW SERVER PERFORMANCE STATE', N'SERVER', 16),
              (N'ALTER SETTINGS', N'SERVER', 13), (N'CREATE ANY DATABASE', N'SERVER', 13),
              (N'ALTER ANY DATABASE', N'SERVER', 13), (N'ALTER ANY EVENT SESSION', N'SERVER', 13),
+             (N'CREATE ANY EVENT SESSION', N'SERVER', 16), (N'ALTER ANY EVENT SESSION ENABLE', N'SERVER', 16),
+             (N'DROP ANY EVENT SESSION', N'SERVER', 16),
              (N'VIEW DATABASE STATE', N'DATABASE', 13), (N'VIEW DATABASE PERFORMANCE STATE', N'DATABASE', 16),
              (N'ALTER', N'DATABASE', 13), (N'CREATE TABLE', N'DATABASE', 13), (N'CREATE PROCEDURE', N'DATABASE', 13))
      AS p(permission_name, scope, min_major);
+
+-- Spinlock Lab's event sessions still defined (a stack capture that was killed and not yet restored). Dynamic SQL keeps
+-- a login without VIEW SERVER STATE from failing the batch: it gets an empty set.
+DECLARE @leftover TABLE (name sysname NOT NULL, running int NOT NULL);
+IF HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE') = 1
+    INSERT INTO @leftover (name, running)
+    EXEC sys.sp_executesql N'SELECT es.name, CASE WHEN xs.name IS NULL THEN 0 ELSE 1 END FROM sys.server_event_sessions AS es LEFT JOIN sys.dm_xe_sessions AS xs ON xs.name = es.name WHERE es.name LIKE N''SpinlockLab[_]%'';';
+SELECT l.name, l.running FROM @leftover AS l ORDER BY l.name;

@@ -13,6 +13,7 @@ import { isCustom, runCustomCommand } from './custom';
 import { translateOstress } from './ostress';
 import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
+import { addStacksCommand } from './stacks';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 
 function collect(v: string, prev: string[]): string[] {
@@ -147,6 +148,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     });
 
   addWatchCommands(program, out, err, setExit, withCancel);
+  addStacksCommand(program, out, err, setExit, withCancel);
 
   program.command('demo').description('start the simulator, run disk-insert over a short sweep, print the results')
     .option('--out <dir>', 'output folder').action(async (o) => {

@@ -83,13 +83,13 @@ export function parseFeatures(list: string | undefined): FeatureId[] {
 }
 
 export async function checkServer(admin: DbSession, labDatabase: string, asked: FeatureId[] = [...FEATURES]): Promise<CheckReport> {
-  const [[row] = [], perms = []] = await admin.runFile('server/check', { db: labDatabase });
+  const [[row] = [], perms = [], leftover = []] = await admin.runFile('server/check', { db: labDatabase });
   if (!row) throw new Error('server/check returned no row');
-  return buildReport(row, perms, labDatabase, asked);
+  return buildReport(row, perms, labDatabase, asked, leftover);
 }
 
 /** The report from the two result sets of sql/server/check.sql (pure: unit-tested without a server). */
-export function buildReport(row: Row, permRows: Row[], labDatabase: string, asked: FeatureId[]): CheckReport {
+export function buildReport(row: Row, permRows: Row[], labDatabase: string, asked: FeatureId[], leftoverSessions: Row[] = []): CheckReport {
   const engineEdition = numOrNull(row.engine_edition);
   const platformText = row.host_platform === null || row.host_platform === undefined ? null : str(row.host_platform);
   const server: CheckServer = {
@@ -132,6 +132,10 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
   if (server.azure === 'managed-instance') notes.push('Azure SQL Managed Instance: process affinity cannot be changed; In-Memory OLTP needs the Business Critical tier.');
   if (server.container) notes.push(`Running in a container (${server.container}): CPU and NUMA figures are the container's view.`);
   if (server.simulated) notes.push('This is the Spinlock Lab simulator: its numbers are synthetic, not measurements.');
+  if (leftoverSessions.length) {
+    const names = leftoverSessions.map((r) => `${str(r.name)}${num(r.running) === 1 ? ' (running)' : ''}`);
+    notes.push(`Spinlock Lab event sessions are left on this server: ${names.join(', ')}. A stack capture that was killed leaves one; \`spinlab restore\` drops those its journal names once their process is gone, or drop one by hand with DROP EVENT SESSION [name] ON SERVER; when no capture is running.`);
+  }
 
   const has = (name: string, scope: 'SERVER' | 'DATABASE' = 'SERVER') => permissions.find((p) => p.name === name && p.scope === scope)?.has ?? null;
   const who = q(server.login);
@@ -198,9 +202,20 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
       case 'watch':
         serverState();
         break;
-      case 'event-sessions':
-        if (has('ALTER ANY EVENT SESSION') !== true) no('needs ALTER ANY EVENT SESSION.', `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};`);
+      case 'event-sessions': {
+        // Microsoft Learn, CREATE/ALTER/DROP EVENT SESSION: ALTER ANY EVENT SESSION covers all three; from SQL Server
+        // 2022 CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE (to start) and DROP ANY EVENT SESSION suffice.
+        const fine = ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION'];
+        const finer = major !== null && major >= 16 && fine.every((p) => has(p) === true);
+        if (has('ALTER ANY EVENT SESSION') !== true && !finer) {
+          if (major !== null && major >= 16) {
+            no(`needs ALTER ANY EVENT SESSION, or on SQL Server 2022+ all of ${fine.join(', ')} (missing: ${fine.filter((p) => has(p) !== true).join(', ')}).`,
+              `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};  -- or: GRANT ${fine.join(', ')} TO ${who};`);
+          } else no('needs ALTER ANY EVENT SESSION.', `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};`);
+        }
+        serverState(); // reading the histogram target (sys.dm_xe_session_targets)
         break;
+      }
     }
     return f;
   });

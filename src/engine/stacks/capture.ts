@@ -1,7 +1,7 @@
 // `spinlab stacks` and the panel's "Why is it spinning?": one Extended Events capture of sqlos.spinlock_backoff call
 // stacks for one spinlock type (issue #18). The session is journaled before it is created and dropped afterwards
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
-import { DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget } from '../../db/client';
+import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget } from '../../db/client';
 import type { StackCapture } from '../../shared/stacks';
 import { explain, SpinlabError } from '../errors';
 import { defaultStateDir, serverKey } from '../journal';
@@ -42,6 +42,12 @@ export function eventSessionGrant(login: string, major: number | null): string {
   return major !== null && major >= 16
     ? `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};  -- or, finer (SQL Server 2022+): GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER PERFORMANCE STATE TO ${who}; to read the target`
     : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER STATE TO ${who}; to read the target`;
+}
+
+/** A permission failure (Msg 297/300/262/15247, or a message saying so) rather than any other error. */
+function denied(err: unknown): boolean {
+  const nums = err instanceof DbError ? [err.number, ...err.all.map((e) => e.number)] : [];
+  return nums.some((n) => n === 297 || n === 300 || n === 262 || n === 15247) || /permission/i.test((err as Error)?.message ?? '');
 }
 
 const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
@@ -92,7 +98,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       try {
         await db.runFile('xe/create-session', { session, type: before.mapKey, slots: opts.slots ?? 256 });
       } catch (err) {
-        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, eventSessionGrant(identity.login, identity.majorVersion), err);
+        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, identity.majorVersion) : undefined, err);
       }
       const t0 = Date.now();
       while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {

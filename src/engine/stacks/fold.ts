@@ -7,9 +7,9 @@ export interface Slot {
   frames: StackFrame[];
 }
 
-/** The label a frame shows: its symbol when resolved, else its raw text (module+offset or an address). */
+/** The label a frame shows: module!symbol when resolved (the simulator's module says SIMULATED), else the raw text. */
 export function frameLabel(f: StackFrame): string {
-  return f.symbol && !f.offset ? f.symbol : f.symbol ? `${f.module ? `${f.module}!` : ''}${f.symbol}` : f.raw;
+  return f.symbol ? `${f.module ? `${f.module}!` : ''}${f.symbol}` : f.raw;
 }
 
 export function topBuckets(slots: Slot[], top: number): { buckets: StackBucket[]; otherCount: number; events: number } {
@@ -46,16 +46,24 @@ export function foldTree(slots: Slot[]): StackNode {
   return root;
 }
 
-/** The tree as indented text, branches under `minShare` of the total left out (the CLI's and notebook's view). */
+/**
+ * The tree as indented text, outermost caller first, branches under `minShare` of the total left out (the CLI's and
+ * the notebook's view). A chain where each frame has one caller-to-callee step is printed on one line, joined by ' > '.
+ */
 export function treeText(root: StackNode, minShare = 0.05, maxDepth = 40): string[] {
   const lines: string[] = [];
   const total = root.count || 1;
   const walk = (n: StackNode, depth: number) => {
     for (const c of n.children) {
       if (c.count / total < minShare || depth >= maxDepth) continue;
-      // A chain with one child is printed as one step deeper, so long shared prefixes stay readable.
-      lines.push(`${'  '.repeat(depth)}${(100 * c.count / total).toFixed(1).padStart(5)}%  ${c.frame}`);
-      walk(c, depth + 1);
+      const chain = [c.frame];
+      let end = c;
+      while (end.children.length === 1 && end.children[0].count === end.count) {
+        end = end.children[0];
+        chain.push(end.frame);
+      }
+      lines.push(`${'  '.repeat(depth)}${(100 * c.count / total).toFixed(1).padStart(5)}%  ${chain.join(' > ')}`);
+      walk(end, depth + 1);
     }
   };
   walk(root, 0);

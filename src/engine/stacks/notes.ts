@@ -18,7 +18,9 @@ export const FIRING_NOTES: string[] = [
 
 /** What this capture's counts show, in words. */
 export function countNotes(spinlock: string, events: number, dmvBackoffs: number | null, durationMs: number, simulated: boolean): string[] {
-  const notes: string[] = [];
+  const notes: string[] = simulated
+    ? ['SIMULATED: the Spinlock Lab simulator served this capture; its frames (SIMULATED!...) and counts are synthetic, not a real server\'s stacks.']
+    : [];
   const secs = (durationMs / 1000).toFixed(1);
   if (dmvBackoffs === null) {
     notes.push(`The DMV backoffs of ${spinlock} could not be read, so the event count (${events}) has nothing to compare with.`);
@@ -30,6 +32,5 @@ export function countNotes(spinlock: string, events: number, dmvBackoffs: number
     const ratio = dmvBackoffs > 0 ? dmvBackoffs / events : null;
     notes.push(`Compared: ${events} events against ${dmvBackoffs} DMV backoffs on ${spinlock} (${ratio === null ? 'no DMV backoffs' : `${ratio.toFixed(1)} backoffs per event`}). The DMV window starts just before the session is created and ends after the histogram is read, so it contains the event window.`);
   }
-  if (simulated) notes.push('SIMULATED: the Spinlock Lab simulator served this capture; its frames (SIMULATED!...) and counts are synthetic, not a real server\'s stacks.');
   return notes;
 }

@@ -104,8 +104,9 @@ export function parseHistogram(targetData: string | null): Histogram {
   const slots: HistogramSlot[] = [];
   const slotRe = /<Slot\b([^>]*)>\s*<value>([\s\S]*?)<\/value>\s*<\/Slot>/g;
   for (const m of text.matchAll(slotRe)) {
-    const count = Number(attr(m[1], 'count'));
-    if (!Number.isFinite(count) || count < 0) throw new HistogramFormatError(`a <Slot> without a valid count (${m[1].trim()})`);
+    const countText = attr(m[1], 'count');
+    const count = countText === null || !/^\d+$/.test(countText.trim()) ? NaN : Number(countText);
+    if (!Number.isFinite(count)) throw new HistogramFormatError(`a <Slot> without a valid count (${m[1].trim()})`);
     const raw = valueText(m[2]).trim();
     slots.push({ count, raw, frames: parseFrames(raw) });
   }

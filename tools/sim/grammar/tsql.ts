@@ -18,6 +18,7 @@ import { RESERVED_KEYWORDS } from './keywords';
 import type { SyntaxFault } from './fault';
 import { applyShims } from './shims';
 import { stricterThanTheGrammar } from './strict';
+import { isXeDdl, parseXeDdl } from './xe';
 
 export type { SyntaxFault } from './fault';
 
@@ -66,6 +67,11 @@ function fault(text: string, tok: { line: number; start: number; stop: number })
 }
 
 function parse(text: string, paramDeclaration: string): SyntaxFault | null {
+  // Extended Events DDL is beyond the grammar: checked by its own strict parser (xe.ts).
+  if (isXeDdl(text)) {
+    const xe = parseXeDdl(text);
+    return 'fault' in xe ? xe.fault : null;
+  }
   const shimmed = applyShims(text);
   if ('fault' in shimmed) return shimmed.fault;
   // sp_executesql's parameters are declared for the statement: the grammar sees them as a DECLARE on the same line,

@@ -9,6 +9,7 @@ import { runSelect } from './select';
 import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { checkNativeModule } from '../grammar/native';
+import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { BatchCall, recognise } from './statements';
 import { runCustomBatch } from './custom';
 import { bindParameters } from '../session/params';
@@ -74,6 +75,13 @@ export class ModelHandler implements SimHandler {
       }
       const call: BatchCall = { model: this.model, session, params, signal, text };
       return handler(call);
+    }
+    // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
+    if (isXeDdl(text)) {
+      const xe = parseXeDdl(text);
+      if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
+      this.model.xe.execute(this.model, session.login, xe.statement);
+      return [];
     }
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
     return runCustomBatch({

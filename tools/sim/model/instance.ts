@@ -8,6 +8,7 @@ import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
 import { WorkloadResult, WorkloadRunner } from './workloads';
 import { ClientCall, ClientLoop } from './clientloop';
+import { XeState } from './xe';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 
 export type Permission =
@@ -20,7 +21,12 @@ export type Permission =
   | 'VIEW DATABASE PERFORMANCE STATE'
   | 'CREATE ANY DATABASE'
   | 'ALTER ANY DATABASE'
-  | 'ALTER ANY EVENT SESSION';
+  | 'ALTER ANY EVENT SESSION'
+  // SQL Server 2022's finer event-session permissions (each covered by ALTER ANY EVENT SESSION).
+  | 'CREATE ANY EVENT SESSION'
+  | 'DROP ANY EVENT SESSION'
+  | 'ALTER ANY EVENT SESSION ENABLE'
+  | 'ALTER ANY EVENT SESSION DISABLE';
 
 export interface LoginSpec {
   name: string;
@@ -130,6 +136,8 @@ export class SimModel {
   readonly databases = new Map<string, Database>();
   /** The simulator's own workload sessions (--background), by spid. */
   readonly background = new Map<number, BackgroundSession>();
+  /** Extended Events sessions (model/xe.ts). */
+  readonly xe = new XeState();
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;
@@ -202,6 +210,7 @@ export class SimModel {
     this.workloads.abortAll();
     this.clientLoop.drop();
     this.sessions.clear();
+    this.xe.restart();
     this.affinity = this.startupAffinity;
     this.rates = null;
     this.boot();
@@ -295,6 +304,8 @@ export class SimModel {
     if (perm === 'VIEW SERVER PERFORMANCE STATE') return l.permissions.includes('VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE PERFORMANCE STATE') return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE STATE') return l.permissions.includes('VIEW SERVER STATE');
+    // SQL Server 2022's event-session permissions are each covered by ALTER ANY EVENT SESSION.
+    if (/^(CREATE|DROP) ANY EVENT SESSION$|^ALTER ANY EVENT SESSION /.test(perm)) return l.permissions.includes('ALTER ANY EVENT SESSION');
     return false;
   }
   /** Whether the login may read server DMVs on this version. */

@@ -2,6 +2,7 @@
 import { CATALOG_VIEWS } from './dmv-catalog';
 import { IO_VIEWS, dataPath } from './dmv-db';
 import { OS_VIEWS } from './dmv-os';
+import { XE_VIEWS } from './xe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
@@ -10,7 +11,7 @@ import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { conformToCatalog } from '../catalog';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
+export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
 
 export function findView(name: string): SystemView | undefined {
   const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');

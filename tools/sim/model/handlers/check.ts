@@ -12,6 +12,7 @@ const ASKED: [string, 'SERVER' | 'DATABASE', number][] = [
   ['VIEW SERVER STATE', 'SERVER', 13], ['VIEW SERVER PERFORMANCE STATE', 'SERVER', 16],
   ['ALTER SETTINGS', 'SERVER', 13], ['CREATE ANY DATABASE', 'SERVER', 13],
   ['ALTER ANY DATABASE', 'SERVER', 13], ['ALTER ANY EVENT SESSION', 'SERVER', 13],
+  ['CREATE ANY EVENT SESSION', 'SERVER', 16], ['ALTER ANY EVENT SESSION ENABLE', 'SERVER', 16], ['DROP ANY EVENT SESSION', 'SERVER', 16],
   ['VIEW DATABASE STATE', 'DATABASE', 13], ['VIEW DATABASE PERFORMANCE STATE', 'DATABASE', 16],
   ['ALTER', 'DATABASE', 13], ['CREATE TABLE', 'DATABASE', 13], ['CREATE PROCEDURE', 'DATABASE', 13],
 ];
@@ -47,7 +48,11 @@ const check: BatchHandler = (c) => {
       min > m.version ? null
         : scope === 'SERVER' ? (m.hasPermission(c.session.login, name as Permission) ? 1 : 0)
           : !exists ? null : databasePermission(c, dbName!, name)]));
-  return [server, perms];
+  // Our leftover event sessions, only for a login that may see sys.server_event_sessions (VIEW SERVER STATE).
+  const leftover = resultSet(cols([['name', T.sysname], ['running', T.int]]), m.hasPermission(c.session.login, 'VIEW SERVER STATE')
+    ? [...m.xe.sessions.values()].filter((x) => /^spinlocklab_/i.test(x.name)).sort((a, b) => a.name.localeCompare(b.name)).map((x) => [x.name, x.running ? 1 : 0])
+    : []);
+  return [server, perms, leftover];
 };
 
 export const CHECK_HANDLERS: Record<string, BatchHandler[]> = { 'server/check': [check] };

@@ -9,6 +9,7 @@ import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
 import { WATCH_HANDLERS } from './watch';
+import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -20,4 +21,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
+  ...XE_HANDLERS,
 };
