@@ -73,6 +73,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       }
       await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'stacks-duration');
       await p.page.selectOption('#stacks-duration', '5000');
+      await p.page.locator('#section-stacks').screenshot({ path: path.join(ARTIFACTS, 'stacks-confirm-dark.png') });
       assert.equal((await p.posted()).some((m) => m.type === 'captureStacks'), false, 'nothing is captured before the user confirms');
       await p.page.keyboard.press('Tab');
       assert.equal(await focused(p.page), 'btn-stacks-capture');
@@ -109,6 +110,9 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       assert.match(await p.page.textContent('#stacks-detail') ?? '', /^sqldk.dll\+0x004400: 1,000 backoff events, 100% of all$/);
       assert.equal(await p.page.locator('#stacks-flame rect[tabindex="0"]').count(), 1, 'a single tab stop');
 
+      await p.send({ type: 'stacksResult', payload: { capture } });
+      await p.page.waitForTimeout(100);
+      assert.match(await p.page.textContent('#stacks-detail') ?? '', /^sqldk/, 'the same capture again (the panel shown again) keeps the bar in focus');
       await p.page.click('#btn-stacks-resolver');
       assert.deepEqual((await waitForPosted(p, 'exportStacks')).payload, { to: 'clipboard' });
     }));

@@ -57,6 +57,9 @@ export class StacksModel {
   }
 
   onResult(c: StackCapture): void {
+    // The host sends the last capture again on every `ready` (also when the panel is only shown again): the same one
+    // leaves the view as it is (a question being asked, the bar in focus).
+    if (this.capture && this.capture.session === c.session && this.capture.startedAt === c.startedAt) return;
     this.capture = c;
     this.spinlock = c.spinlock;
     this.phase = 'done';

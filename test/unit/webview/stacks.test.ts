@@ -114,6 +114,8 @@ describe('the spinlocks offered and the capture states', () => {
     m.onResult(b.stackCapture());
     assert.equal(m.phase, 'done');
     m.ask('XDESMGR', 'saved');
+    m.onResult(b.stackCapture());
+    assert.equal(m.phase, 'confirm', 'the same capture sent again (the panel shown again) leaves the question open');
     m.dismiss();
     assert.equal(m.phase, 'done', 'Not now goes back to the last answer');
     m.onError({ spinlock: 'LOCK_HASH', message: 'denied', grant: 'GRANT ALTER ANY EVENT SESSION TO [sa];' });
