@@ -59,7 +59,7 @@ function confirmView(app: ViewContext): TemplateResult {
     <ul id="stacks-what">
       <li>It creates a short-lived Extended Events session named <code>SpinlockLab_…</code>: the <code>sqlos.spinlock_backoff</code> event for ${name} only,
         with the <code>package0.callstack</code> action, into a histogram target.</li>
-      <li>It needs <code>ALTER ANY EVENT SESSION</code> (SQL Server 2022 and later, or the finer <code>CREATE ANY EVENT SESSION</code>,
+      <li>It needs <code>ALTER ANY EVENT SESSION</code> (or, on SQL Server 2022 and later, the finer <code>CREATE ANY EVENT SESSION</code>,
         <code>ALTER ANY EVENT SESSION ENABLE</code> and <code>DROP ANY EVENT SESSION</code>), and <code>VIEW SERVER STATE</code>
         (2022 and later: <code>VIEW SERVER PERFORMANCE STATE</code>) to read the target.</li>
       <li>It costs a call stack per backoff event while it runs: keep it short on a busy production server.</li>
