@@ -6,12 +6,12 @@ import type { Command } from 'commander';
 import { parseDuration } from '../shared/params';
 import type { StackCapture } from '../shared/stacks';
 import { defaultStateDir } from '../engine/journal';
-import { captureStacksDetailed, frameLabel, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
+import { addStacksToExperiment, captureStacksDetailed, frameLabel, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
-interface StacksArgs { connection?: string; spinlock: string; duration: string; top: string; json?: boolean; export?: string; slots: string }
+interface StacksArgs { connection?: string; spinlock: string; duration: string; top: string; json?: boolean; export?: string; slots: string; addTo?: string; run?: string }
 
 /** The capture as text for a terminal. */
 export function stacksText(c: StackCapture): string {
@@ -44,6 +44,8 @@ export function addStacksCommand(program: Command, out: (s: string) => void, err
     .option('--slots <n>', 'histogram buckets, 16 to 16384 (the target\'s default is 256)', '256')
     .option('--json', 'print the capture as JSON (src/shared/stacks.ts StackCapture)')
     .option('--export <file>', 'also write every stack as SQLCallStackResolver input (histogram XML, one frame per line)')
+    .option('--add-to <dir>', 'also save the capture in a finished experiment (its experiment.json; the notebook export shows it)')
+    .option('--run <n>', 'with --add-to: attach it to this run (its index, from 0) instead of the experiment')
     .action(async (o: StacksArgs) => setExit(await stacksCommand(o, out, err, withCancel)));
 }
 
@@ -55,6 +57,8 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   const slots = Number(o.slots);
   if (!Number.isInteger(slots) || slots < 16 || slots > 16384) throw new UsageError(`--slots must be a whole number from 16 to 16384, not "${o.slots}".`);
   if (!/^[A-Za-z0-9_]+$/.test(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
+  const runIndex = o.run === undefined ? undefined : Number(o.run);
+  if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0)) throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
   const target = targetFromArgs(o.connection);
   const detail = await withCancel(err, (signal) => captureStacksDetailed(target, {
     spinlock: o.spinlock, durationMs, top, slots, signal, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
@@ -69,5 +73,6 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
     fs.writeFileSync(o.export, toCallStackResolverXml(detail.slots, detail.buckets));
     out(`Saved ${o.export} (SQLCallStackResolver input: ${detail.slots.length} stacks as histogram XML)\n`);
   }
+  if (o.addTo) out(`Added to ${addStacksToExperiment(o.addTo, c, runIndex)}\n`);
   return 0;
 }

@@ -99,11 +99,20 @@ function v3ToV4(e: Raw): Raw {
   return { ...e, schemaVersion: 4, runs: Array.isArray(e.runs) ? e.runs.map(run) : e.runs };
 }
 
+/**
+ * Version 4 -> 5: experiments and runs may carry `stacks`, spinlock backoff call-stack captures (issue #18). A record
+ * of version 4 had none, and absent means none: nothing else changes.
+ */
+function v4ToV5(e: Raw): Raw {
+  return { ...e, schemaVersion: 5 };
+}
+
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   1: v1ToV2,
   2: v2ToV3,
   3: v3ToV4,
+  4: v4ToV5,
 };
 
 /** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */

@@ -1,8 +1,9 @@
 // The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
+import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 
-export const EXPERIMENT_SCHEMA_VERSION = 4;
+export const EXPERIMENT_SCHEMA_VERSION = 5;
 
 export type ParamValue = number | string | boolean;
 
@@ -189,6 +190,8 @@ export interface PresetInfo {
 }
 
 export interface RunRecord {
+  /** Since version 5: spinlock backoff call stacks captured during this run (issue #18). */
+  stacks?: StackCapture[];
   index: number;
   threads: number;
   arm: RunArm;
@@ -245,6 +248,8 @@ export interface LoadSettings {
 
 export interface Experiment {
   schemaVersion: typeof EXPERIMENT_SCHEMA_VERSION;
+  /** Since version 5: spinlock backoff call stacks captured for this experiment (spinlab stacks --add-to, issue #18). */
+  stacks?: StackCapture[];
   /** Since version 3 (a watch is the other kind, src/shared/watch.ts); records of version 2 and before are experiments. */
   kind?: 'experiment';
   id: string;

@@ -89,7 +89,7 @@ export interface WatchSettings {
 
 /** experiment.json of a watch: the summary; every tick is in samples.jsonl beside it. */
 export interface WatchRecord {
-  schemaVersion: 4;
+  schemaVersion: 5;
   kind: 'watch';
   id: string;
   title: string;

@@ -16,6 +16,7 @@ function server(over: Record<string, unknown> = {}) {
 function perms(granted: string[], major = 16, dbExists = false) {
   const all: [string, string, number][] = [['VIEW SERVER STATE', 'SERVER', 13], ['VIEW SERVER PERFORMANCE STATE', 'SERVER', 16], ['ALTER SETTINGS', 'SERVER', 13],
     ['CREATE ANY DATABASE', 'SERVER', 13], ['ALTER ANY DATABASE', 'SERVER', 13], ['ALTER ANY EVENT SESSION', 'SERVER', 13],
+    ['CREATE ANY EVENT SESSION', 'SERVER', 16], ['ALTER ANY EVENT SESSION ENABLE', 'SERVER', 16], ['DROP ANY EVENT SESSION', 'SERVER', 16],
     ['VIEW DATABASE STATE', 'DATABASE', 13], ['VIEW DATABASE PERFORMANCE STATE', 'DATABASE', 16], ['ALTER', 'DATABASE', 13],
     ['CREATE TABLE', 'DATABASE', 13], ['CREATE PROCEDURE', 'DATABASE', 13]];
   return all.map(([n, s, min]) => ({ permission_name: n, scope: s, has_permission: min > major ? null : s === 'DATABASE' && !dbExists ? null : granted.includes(n) ? 1 : 0 }));
@@ -79,5 +80,20 @@ describe('spinlab check report', () => {
     assert.equal(feature(r, 'sample').canRun, true);
     assert.equal(feature(r, 'deploy').canRun, false);
     assert.ok(feature(r, 'delayed-durability').grants.some((g) => g.startsWith('USE [SpinlockLab]; GRANT ALTER')));
+  });
+
+  it('event sessions: ALTER ANY EVENT SESSION, or on 2022+ the three finer permissions; server state to read the target; leftovers named', () => {
+    const fine = ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION'];
+    assert.equal(feature(buildReport(server(), perms(['VIEW SERVER PERFORMANCE STATE', ...fine]), 'SpinlockLab', all), 'event-sessions').canRun, true);
+    const partial = feature(buildReport(server(), perms(['VIEW SERVER PERFORMANCE STATE', 'CREATE ANY EVENT SESSION']), 'SpinlockLab', all), 'event-sessions');
+    assert.equal(partial.canRun, false);
+    assert.match(partial.reasons[0], /missing: ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION/);
+    assert.ok(partial.grants.includes('USE master; GRANT ALTER ANY EVENT SESSION TO [lab];  -- or: GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION TO [lab];'));
+    // 2019 knows only the one permission; without server state the target cannot be read.
+    const old = feature(buildReport(server({ major_version: 15 }), perms(['ALTER ANY EVENT SESSION'], 15), 'SpinlockLab', all), 'event-sessions');
+    assert.deepEqual([old.canRun, old.grants], [false, ['USE master; GRANT VIEW SERVER STATE TO [lab];']]);
+    const r = buildReport(server(), perms(['VIEW SERVER STATE', 'ALTER ANY EVENT SESSION']), 'SpinlockLab', all, [{ name: 'SpinlockLab_XDESMGR_x', running: 1 }]);
+    assert.ok(r.notes.some((n) => /event sessions are left on this server: SpinlockLab_XDESMGR_x \(running\)/.test(n)));
+    assert.equal(validate(r), true);
   });
 });

@@ -6,8 +6,7 @@ import { findSyntaxError } from '../../tools/sim/grammar/tsql';
 import { dynamicStatements } from '../../tools/sim/model/handlers/xe';
 import { loadSqlFile } from '../../src/db/sqlFiles';
 import { SimModel } from '../../tools/sim/model/instance';
-import { BACKOFFS_PER_EVENT, spinlockMapKey } from '../../tools/sim/model/xe';
-import { SqlError } from '../../tools/sim/model/errors';
+import { BACKOFFS_PER_EVENT, spinlockMapKey, XeError } from '../../tools/sim/model/xe';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
 const CREATE = "CREATE EVENT SESSION [SpinlockLab_t] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (5))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256)) WITH (MAX_MEMORY = 4096 KB, MAX_DISPATCH_LATENCY = 1 SECONDS);";
@@ -83,12 +82,12 @@ describe('simulator: event sessions and the histogram target', () => {
 
   it('answers a login without the permission with Msg 297, and 2022\'s finer permissions are enough there only', () => {
     const m16 = new SimModel({ version: 16, password: 'x', logins: [{ name: 'weak', password: 'p', permissions: ['VIEW SERVER STATE'] }, { name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION'] }] });
-    assert.throws(() => run(m16, 'weak', CREATE), (e: unknown) => e instanceof SqlError && e.messages[0].kind === 'error' && e.messages[0].number === 297);
+    assert.throws(() => run(m16, 'weak', CREATE), (e: unknown) => e instanceof XeError && e.number === 297);
     run(m16, 'fine', CREATE);
     run(m16, 'fine', 'ALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START');
     run(m16, 'fine', 'DROP EVENT SESSION [SpinlockLab_t] ON SERVER');
     const m15 = new SimModel({ version: 15, password: 'x', logins: [{ name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION'] }] });
-    assert.throws(() => run(m15, 'fine', CREATE), SqlError);
+    assert.throws(() => run(m15, 'fine', CREATE), XeError);
   });
 
   it('refuses a duplicate name, an unknown event and a histogram on an action the event lacks', () => {

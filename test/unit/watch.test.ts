@@ -2,6 +2,7 @@
 // (memory flat), the top-N cut, the windows around a mark, the diagnosis thresholds, marks read as they are appended,
 // --background parsing and the tick handler's column check.
 import assert from 'node:assert/strict';
+import { EXPERIMENT_SCHEMA_VERSION } from '../../src/shared/experiment';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -175,9 +176,9 @@ describe('simulator: --background and the watch tick', () => {
 describe('watch: the versioned record', () => {
   const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
 
-  it('an older experiment record is migrated to the current version (4) as kind experiment; a watch is refused where an experiment is read, and the other way round', () => {
+  it('an older experiment record is migrated to the current version as kind experiment; a watch is refused where an experiment is read, and the other way round', () => {
     const e = migrateExperiment(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json');
-    assert.equal(e.schemaVersion, 4);
+    assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
     assert.equal(e.kind, 'experiment');
     assert.throws(() => migrateWatch(JSON.parse(fs.readFileSync(FIXTURE, 'utf8')), 'v1.json'), (x: Error) => x instanceof NotebookError && /an experiment, not a watch/.test(x.message));
     const watch = { ...JSON.parse(JSON.stringify(e)), kind: 'watch' } as Record<string, unknown>;

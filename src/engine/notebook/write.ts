@@ -14,6 +14,7 @@ import { resultsReport, table } from '../report';
 import { NotebookBuilder, displayData, type DisplayDataOutput, type Notebook } from './nbformat';
 import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
 import { escapeXml, svgLineChart, type SvgSeries } from './svgChart';
+import { addStacksSection } from './stacks';
 import type { SeriesPayload } from '../../shared/seriesPayload';
 
 /** Version of metadata.spinlab. Bump it with a migration in read.ts when its shape changes. */
@@ -291,6 +292,8 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
       series: curves.flatMap(({ e, c }) => c.topSpinlocks.map((n) => ({ name: `${label(e, many) ? label(e, many) + ' ' : ''}${n}`, points: c.points.map((p) => [p.threads, p.bySpinlock[n] ?? 0] as [number, number]) }))) });
   }
   for (const c of charts) nb.sql(`-- Chart: ${c.title}. This cell only carries outputs.`, [chartOutput(c)], { spinlab: { role: 'chart' } });
+
+  addStacksSection(nb, experiments, (e) => label(e, many));
 
   const analysed = experiments.filter((e) => e.preset);
   if (analysed.length) {

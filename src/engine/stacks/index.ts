@@ -5,3 +5,4 @@ export { parseHistogram, parseFrames, parseFrame, HistogramFormatError, type His
 export { toCallStackResolverXml } from './export';
 export { FIRING_NOTES, SOURCES } from './notes';
 export { SESSION_PREFIX, listOurSessions } from './sessions';
+export { addStacksToExperiment } from './save';

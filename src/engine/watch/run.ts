@@ -18,7 +18,7 @@ import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
 import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
 
-export const WATCH_SCHEMA_VERSION = 4;
+export const WATCH_SCHEMA_VERSION = 5;
 
 export interface WatchOptions {
   target: DbTarget;

@@ -10,7 +10,7 @@ import { tmpDir } from './fakePorts';
 
 function experiment(id: string, createdAt: string, serverName = 'LAB1', over: Partial<Experiment> = {}): Experiment {
   return {
-    schemaVersion: 4, id, title: `t ${id}`, question: null, createdAt, tool: { name: 'spinlock-lab', version: '0.1.0' }, simulated: true,
+    schemaVersion: 5, id, title: `t ${id}`, question: null, createdAt, tool: { name: 'spinlock-lab', version: '0.1.0' }, simulated: true,
     server: identity({ serverName }), topology: topology(), labDatabase: 'SpinlockLab', scenario: { id: 'disk-insert', parameters: {} },
     load: { mode: 'server-loop', threads: [1, 2], durationMs: 1000, rows: null, warmupMs: 0, intervalMs: 250 },
     knobs: { before: null, applied: {}, restored: null }, status: 'completed',

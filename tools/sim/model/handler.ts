@@ -10,6 +10,7 @@ import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
+import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { runCustomBatch } from './custom';
 import { bindParameters } from '../session/params';
@@ -80,7 +81,7 @@ export class ModelHandler implements SimHandler {
     if (isXeDdl(text)) {
       const xe = parseXeDdl(text);
       if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
-      this.model.xe.execute(this.model, session.login, xe.statement);
+      executeXe(this.model, session.login, xe.statement);
       return [];
     }
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.

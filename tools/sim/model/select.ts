@@ -2,7 +2,7 @@
 import { CATALOG_VIEWS } from './dmv-catalog';
 import { IO_VIEWS, dataPath } from './dmv-db';
 import { OS_VIEWS } from './dmv-os';
-import { XE_VIEWS } from './xe';
+import { XE_VIEWS } from './dmv-xe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';

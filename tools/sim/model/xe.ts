@@ -6,14 +6,28 @@
 // Every frame is synthetic and says so (SIMULATED!...); the names after it are those Chris Adkin's posts and
 // Microsoft's SQLCAT article name for these code paths.
 import type { XeEventDef, XeStatement, XeTargetDef } from '../grammar/xe';
-import { err, SqlError } from './errors';
 import { SPINLOCK_NAMES } from './names';
-import { addr, cols, SystemView, T } from './types';
-import type { SimModel } from './instance';
+
+/** An error SQL Server would answer (the handlers turn it into the ERROR token); kept apart from errors.ts, which
+ *  depends on the model this state belongs to. */
+export class XeError extends Error {
+  constructor(readonly number: number, message: string) {
+    super(message);
+  }
+}
+
+/** What the event sessions need of the instance (SimModel satisfies it). */
+export interface XeHost {
+  readonly version: number;
+  readonly clock: { now(): number };
+  readonly counters: { spinlocks: Map<string, { backoffs: number }> };
+  hasPermission(login: string, perm: 'ALTER ANY EVENT SESSION' | 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE'): boolean;
+  advance(): void;
+}
 
 export const BACKOFFS_PER_EVENT = 8;
-const PKG0 = '60aa9fbf-673b-4553-b7ed-71dca7f5e972';
-const SQLOS = 'bd97cc63-3f38-4922-aa93-607bd12e78b2';
+export const PKG0 = '60aa9fbf-673b-4553-b7ed-71dca7f5e972';
+export const SQLOS = 'bd97cc63-3f38-4922-aa93-607bd12e78b2';
 
 /** The map key of a spinlock type at a version: shifted per version, so a key hard-coded for one version is wrong on another. */
 export function spinlockMapKey(name: string, version: number): number | undefined {
@@ -55,10 +69,10 @@ export interface XeSession {
   running: null | { address: number; startedAt: Date; backoffsAtStart: Map<string, number> };
 }
 
-function denied(): SqlError {
+function denied(): XeError {
   // SQL Server answers a missing event-session permission with Msg 297 "The user does not have permission to perform
   // this action." (seen for event sessions in the concurrency.com post "Rights Required for Creating Extended Events Sessions").
-  return new SqlError([err(297, 'The user does not have permission to perform this action.', 16, 1)]);
+  return new XeError(297, 'The user does not have permission to perform this action.');
 }
 
 export class XeState {
@@ -71,7 +85,7 @@ export class XeState {
   }
 
   /** Executes one parsed statement for `login` on `model`. */
-  execute(model: SimModel, login: string, st: XeStatement): void {
+  execute(model: XeHost, login: string, st: XeStatement): void {
     const may = (fine: 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE' | null) =>
       model.hasPermission(login, 'ALTER ANY EVENT SESSION') || (fine !== null && model.version >= 16 && model.hasPermission(login, fine));
     const key = st.name.toLowerCase();
@@ -79,7 +93,7 @@ export class XeState {
     switch (st.kind) {
       case 'create': {
         if (!may('CREATE ANY EVENT SESSION')) throw denied();
-        if (existing) throw new SqlError([err(25631, `The event session, "${st.name}", already exists.  Choose a unique name for the event session.`, 16, 1)]);
+        if (existing) throw new XeError(25631, `The event session, "${st.name}", already exists.  Choose a unique name for the event session.`);
         for (const ev of st.events) this.checkEvent(ev);
         for (const t of st.targets) this.checkTarget(t, st.events);
         this.sessions.set(key, { id: this.nextId++, name: st.name, events: st.events, targets: st.targets, options: st.options, running: null });
@@ -87,60 +101,60 @@ export class XeState {
       }
       case 'drop':
         if (!may('DROP ANY EVENT SESSION')) throw denied();
-        if (!existing) throw new SqlError([err(15151, `Cannot drop the event session '${st.name}', because it does not exist or you do not have permission.`, 16, 1)]);
+        if (!existing) throw new XeError(15151, `Cannot drop the event session '${st.name}', because it does not exist or you do not have permission.`);
         this.sessions.delete(key);
         return;
       case 'alter-state':
         if (!may(st.state === 'START' ? 'ALTER ANY EVENT SESSION ENABLE' : 'ALTER ANY EVENT SESSION DISABLE')) throw denied();
-        if (!existing) throw new SqlError([err(15151, `Cannot alter the event session '${st.name}', because it does not exist or you do not have permission.`, 16, 1)]);
+        if (!existing) throw new XeError(15151, `Cannot alter the event session '${st.name}', because it does not exist or you do not have permission.`);
         if (st.state === 'START') {
-          if (existing.running) throw new SqlError([err(25705, `The event session has already been started.`, 16, 1)]);
+          if (existing.running) throw new XeError(25705, `The event session has already been started.`);
           model.advance();
           existing.running = { address: this.nextAddress++, startedAt: new Date(model.clock.now()), backoffsAtStart: new Map([...model.counters.spinlocks].map(([n, s]) => [n, s.backoffs])) };
         } else {
-          if (!existing.running) throw new SqlError([err(25704, `The event session has not been started.`, 16, 1)]);
+          if (!existing.running) throw new XeError(25704, `The event session has not been started.`);
           existing.running = null; // an in-memory target's data goes with it
         }
         return;
       case 'alter-change':
-        throw new SqlError([err(50000, 'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support adding or dropping events and targets of an existing event session.', 16, 1)]);
+        throw new XeError(50000, 'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support adding or dropping events and targets of an existing event session.');
     }
   }
 
   private checkEvent(ev: XeEventDef): void {
     const name = `${ev.event.package}.${ev.event.name}`;
     const fields = EVENTS[name];
-    if (!fields) throw new SqlError([err(25623, `The event name, "${name}", is invalid, or the object could not be found`, 16, 1)]);
+    if (!fields) throw new XeError(25623, `The event name, "${name}", is invalid, or the object could not be found`);
     for (const a of ev.actions) {
-      if (!ACTIONS.has(`${a.package}.${a.name}`)) throw new SqlError([err(25623, `The action name, "${a.package}.${a.name}", is invalid, or the object could not be found`, 16, 1)]);
+      if (!ACTIONS.has(`${a.package}.${a.name}`)) throw new XeError(25623, `The action name, "${a.package}.${a.name}", is invalid, or the object could not be found`);
     }
     for (const p of ev.where) {
-      if (!fields.includes(p.field)) throw new SqlError([err(25706, `The event attribute or predicate source, "${p.field}", could not be found.`, 16, 1)]);
-      if (typeof p.value !== 'number') throw new SqlError([err(25716, `The predicate on "${p.field}" compares it with a value of the wrong type.`, 16, 1)]);
+      if (!fields.includes(p.field)) throw new XeError(25706, `The event attribute or predicate source, "${p.field}", could not be found.`);
+      if (typeof p.value !== 'number') throw new XeError(25716, `The predicate on "${p.field}" compares it with a value of the wrong type.`);
     }
   }
 
   private checkTarget(t: XeTargetDef, events: XeEventDef[]): void {
     const name = `${t.target.package}.${t.target.name}`;
     const params = TARGETS[name];
-    if (!params) throw new SqlError([err(25629, `For target, "${name}", the target name is invalid, or the object could not be found.`, 16, 1)]);
+    if (!params) throw new XeError(25629, `For target, "${name}", the target name is invalid, or the object could not be found.`);
     for (const p of Object.keys(t.set)) {
-      if (!params.includes(p)) throw new SqlError([err(25629, `For target, "${name}", the customizable attribute, "${p}", does not exist.`, 16, 1)]);
+      if (!params.includes(p)) throw new XeError(25629, `For target, "${name}", the customizable attribute, "${p}", does not exist.`);
     }
     if (name === 'package0.histogram') {
       const filter = String(t.set.filtering_event_name ?? '').toLowerCase();
       if (filter && !events.some((e) => `${e.event.package}.${e.event.name}` === filter)) {
-        throw new SqlError([err(25629, `For target, "${name}", the filtering_event_name "${filter}" is not an event of the session.`, 16, 1)]);
+        throw new XeError(25629, `For target, "${name}", the filtering_event_name "${filter}" is not an event of the session.`);
       }
       const source = String(t.set.source ?? '').toLowerCase();
       if (Number(t.set.source_type ?? 0) === 1 && !events.some((e) => e.actions.some((a) => `${a.package}.${a.name}` === source))) {
-        throw new SqlError([err(25629, `For target, "${name}", the source "${source}" is not an action of the session's events.`, 16, 1)]);
+        throw new XeError(25629, `For target, "${name}", the source "${source}" is not an action of the session's events.`);
       }
     }
   }
 
   /** The histogram's slots for a running session: events fired since START for the spinlock types its predicate selects. */
-  histogram(model: SimModel, s: XeSession): { slots: { count: number; frames: string[] }[]; buckets: number } {
+  histogram(model: XeHost, s: XeSession): { slots: { count: number; frames: string[] }[]; buckets: number } {
     const target = s.targets.find((t) => `${t.target.package}.${t.target.name}` === 'package0.histogram');
     const buckets = Number(target?.set.slots ?? 256);
     if (!s.running || !target) return { slots: [], buckets };
@@ -184,52 +198,10 @@ export class XeState {
     return ok;
   }
 
-  targetData(model: SimModel, s: XeSession): string {
+  targetData(model: XeHost, s: XeSession): string {
     const { slots, buckets } = this.histogram(model, s);
     const esc = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
     return `<HistogramTarget truncated="0" buckets="${buckets}">${slots.map((x) => `<Slot count="${x.count}"><value>${x.frames.map(esc).join('\n')}</value></Slot>`).join('')}</HistogramTarget>`;
   }
 }
 
-const uuid = (s: string) => s;
-
-export const XE_VIEWS: SystemView[] = [
-  {
-    name: 'sys.dm_xe_map_values', scope: 'server',
-    columns: () => cols([['name', T.nvarchar(256)], ['object_package_guid', { type: 'uniqueidentifier' }], ['map_key', T.int], ['map_value', T.nvarchar(3072)]]),
-    rows: (c) => SPINLOCK_NAMES.map((n) => ['spinlock_types', uuid(SQLOS), spinlockMapKey(n, c.model.version)!, n]),
-  },
-  {
-    // Its docs page: "Requires VIEW SERVER STATE permission on the server."
-    name: 'sys.server_event_sessions', scope: 'server',
-    columns: () => cols([['event_session_id', T.int], ['name', T.sysname], ['event_retention_mode', T.nchar(1)], ['event_retention_mode_desc', T.sysname],
-      ['max_dispatch_latency', T.int], ['max_memory', T.int], ['max_event_size', T.int], ['memory_partition_mode', T.nchar(1)],
-      ['memory_partition_mode_desc', T.sysname], ['track_causality', T.bit], ['startup_state', T.bit]]),
-    rows: (c) => [...c.model.xe.sessions.values()].map((s) => {
-      const retention = s.options.EVENT_RETENTION_MODE ?? 'ALLOW_SINGLE_EVENT_LOSS';
-      const latency = s.options.MAX_DISPATCH_LATENCY ?? '30 SECONDS';
-      const partition = s.options.MEMORY_PARTITION_MODE ?? 'NONE';
-      const kb = (v: string | undefined, d: number) => (v ? Number(v.split(' ')[0]) * (v.endsWith('MB') ? 1024 : 1) : d);
-      return [s.id, s.name, retention === 'NO_EVENT_LOSS' ? 'N' : retention === 'ALLOW_MULTIPLE_EVENT_LOSS' ? 'M' : 'S', retention,
-        latency === 'INFINITE' ? -1 : Number(latency.split(' ')[0]) * 1000, kb(s.options.MAX_MEMORY, 4096), kb(s.options.MAX_EVENT_SIZE, 0),
-        partition === 'PER_NODE' ? 'N' : partition === 'PER_CPU' ? 'C' : 'G', partition, s.options.TRACK_CAUSALITY === 'ON', s.options.STARTUP_STATE === 'ON'];
-    }),
-  },
-  {
-    name: 'sys.dm_xe_sessions', scope: 'server',
-    columns: () => cols([['address', T.varbinary(8)], ['name', T.nvarchar(256)], ['pending_buffers', T.int], ['total_regular_buffers', T.int],
-      ['regular_buffer_size', T.bigint], ['total_large_buffers', T.int], ['large_buffer_size', T.bigint], ['total_buffer_size', T.bigint],
-      ['buffer_policy_flags', T.int], ['buffer_policy_desc', T.nvarchar(256)], ['flags', T.int], ['flag_desc', T.nvarchar(256)],
-      ['dropped_event_count', T.int], ['dropped_buffer_count', T.int], ['blocked_event_fire_time', T.int], ['create_time', T.datetime],
-      ['largest_event_dropped_size', T.int]]),
-    rows: (c) => [...c.model.xe.sessions.values()].filter((s) => s.running).map((s) => [addr(50_000 + s.running!.address), s.name, 0, 3, 1_398_101,
-      0, 0, 4_194_303, 0, 'drop_event', 0, 'dispatch_latency', 0, 0, 0, s.running!.startedAt, 0]),
-  },
-  {
-    name: 'sys.dm_xe_session_targets', scope: 'server',
-    columns: () => cols([['event_session_address', T.varbinary(8)], ['target_name', T.nvarchar(60)], ['target_package_guid', { type: 'uniqueidentifier' }],
-      ['execution_count', T.bigint], ['execution_duration_ms', T.bigint], ['target_data', T.nvarchar('max')]]),
-    rows: (c) => [...c.model.xe.sessions.values()].filter((s) => s.running).flatMap((s) => s.targets.map((t) => [addr(50_000 + s.running!.address),
-      t.target.name, uuid(PKG0), 0, 0, t.target.name === 'histogram' ? c.model.xe.targetData(c.model, s) : null])),
-  },
-];

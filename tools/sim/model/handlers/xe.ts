@@ -2,7 +2,9 @@
 // the batch's own DECLARE @x nvarchar(max) = <N'...' + QUOTENAME(@p) + CAST(@p AS nvarchar(n)) ...> expressions with
 // the parameters that arrived, and runs each string passed to EXEC sys.sp_executesql through the Extended Events
 // parser (grammar/xe.ts) and model (model/xe.ts), as SQL Server would run the dynamic statement.
-import { parseXeDdl } from '../../grammar/xe';
+import { parseXeDdl, type XeStatement } from '../../grammar/xe';
+import type { SimModel } from '../instance';
+import { XeError } from '../xe';
 import { syntaxErrorMessage } from '../../grammar/tsql';
 import { err, serverStateDenied, SqlError, unsupported } from '../errors';
 import { tokenize, type Tok } from '../sqlparse';
@@ -60,7 +62,17 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
 function runXe(c: BatchCall, ddl: string): void {
   const parsed = parseXeDdl(ddl);
   if ('fault' in parsed) throw new SqlError([syntaxErrorMessage(parsed.fault)]);
-  c.model.xe.execute(c.model, c.session.login, parsed.statement);
+  executeXe(c.model, c.session.login, parsed.statement);
+}
+
+/** Runs a parsed statement on the model, answering its failure as SQL Server's ERROR token. */
+export function executeXe(model: SimModel, login: string, st: XeStatement): void {
+  try {
+    model.xe.execute(model, login, st);
+  } catch (e) {
+    if (e instanceof XeError) throw new SqlError([err(e.number, e.message, 16, 1)]);
+    throw e;
+  }
 }
 
 const ours = (s: string | null) => s !== null && /^SpinlockLab_/i.test(s);
