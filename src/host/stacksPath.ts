@@ -7,11 +7,14 @@ import * as path from 'node:path';
 import { DbError } from '../db/client';
 import { SpinlabError } from '../engine/errors';
 import { eventSessionGrant, toCallStackResolverXml } from '../engine/stacks';
+import { addStacksToExperiment } from '../engine/stacks/save';
+import type { StackCapture } from '../shared/stacks';
 import { message, ToWebview } from '../shared/protocol';
 import type { CaptureStacksRequest } from '../shared/stacksMessages';
 import type { ServerConnection } from './serverView';
 import type { CapturedStacks, CaptureStacks } from './stacksCapture';
 import { UiFailure } from './uiErrors';
+import { experimentDir } from './history';
 import type { LabSession } from './labSession';
 
 /** How many distinct stacks the panel asks for (the rest are summed as "other"). */
@@ -98,6 +101,7 @@ export async function captureStacksNow(s: LabSession, p: CaptureStacksRequest, c
     const c = result.capture;
     post(message(ToWebview.stacksResult, { capture: c }));
     s.ports.log.info(`captured ${c.events} backoff events of ${c.spinlock} in ${c.buckets.length} stacks (session ${c.session}, dropped)`);
+    void keepWithExperiment(s, p.experimentId === undefined ? (s.state.active?.experimentId ?? null) : p.experimentId, c);
   } catch (err) {
     if (signal.aborted) {
       fail(p.spinlock, { message: `The capture of ${p.spinlock} was cancelled; its event session was dropped.`, cancelled: true });
@@ -109,6 +113,27 @@ export async function captureStacksNow(s: LabSession, p: CaptureStacksRequest, c
   } finally {
     runs.delete(s);
     resolveDone();
+  }
+}
+
+/**
+ * Saves the capture in the experiment's experiment.json (its `stacks`, schema version 5). The live experiment's file is
+ * rewritten by its run when it ends, so the capture is added once it has ended.
+ */
+async function keepWithExperiment(s: LabSession, id: string | null, c: StackCapture): Promise<void> {
+  const dir = id ? experimentDir(s.ports.settings().resultsFolder, id) : null;
+  if (!id || !dir) return;
+  const running = s.running && s.state.active?.experimentId === id ? s.running.done : null;
+  if (running) {
+    s.ports.log.info(`the ${c.spinlock} stacks go into ${id} once it ends`);
+    await running;
+  }
+  try {
+    addStacksToExperiment(dir, c);
+    s.toast(`Saved the ${c.spinlock} stacks with the experiment`);
+    s.ports.log.info(`saved the ${c.spinlock} stacks (session ${c.session}) in ${dir}`);
+  } catch (err) {
+    s.ports.log.warn(`could not save the ${c.spinlock} stacks with ${id}: ${(err as Error).message}`);
   }
 }
 

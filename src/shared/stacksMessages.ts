@@ -16,6 +16,8 @@ export const spinlockNameSchema = z.string().regex(/^[A-Za-z0-9_]{1,128}$/, 'not
 export const captureStacksSchema = z.object({
   spinlock: spinlockNameSchema,
   durationMs: z.union([z.literal(5000), z.literal(10_000), z.literal(30_000)]),
+  /** Keep the capture with this saved experiment; null: with none (a watch); absent: with the live experiment, if any. */
+  experimentId: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id').nullable().optional(),
 });
 export type CaptureStacksRequest = z.infer<typeof captureStacksSchema>;
 

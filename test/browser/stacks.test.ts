@@ -127,7 +127,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
         logByDb: {}, cpuByScheduler: {}, pendingIo: 0, requests: [], waitingNow: [] } } });
       await p.page.click('#watch-spin-rows button[data-why="XDESMGR"]');
       await p.page.click('#btn-stacks-capture');
-      assert.deepEqual((await waitForPosted(p, 'captureStacks')).payload, { spinlock: 'XDESMGR', durationMs: 10_000 });
+      assert.deepEqual((await waitForPosted(p, 'captureStacks')).payload, { spinlock: 'XDESMGR', durationMs: 10_000, experimentId: null });
       await p.send({ type: 'stacksError', payload: { spinlock: 'XDESMGR', message: 'Creating the event session failed: permission denied.', grant: 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];' } });
       await p.page.locator('#stacks-grant').waitFor();
       assert.equal(await p.page.textContent('#stacks-grant'), 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');

@@ -4,6 +4,8 @@
 // here (LabControllerOptions.captureStacks) that records what the host asked for.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Experiment } from '../../src/shared/experiment';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import { simProfile, waitFor } from '../helpers/host';
 import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
@@ -145,6 +147,29 @@ describe('"Why is it spinning?" in the panel (host)', function () {
         ports.saveFileAnswer = file;
         await c.receive({ type: 'exportStacks', payload: { to: 'file' } });
         assert.equal(fs.readFileSync(file, 'utf8'), xml);
+      } finally {
+        await c.dispose();
+      }
+    }));
+
+  it('keeps the capture with the saved experiment it was asked from, in its experiment.json', () =>
+    withSim({}, async (sim) => {
+      const ports = fakePorts();
+      const saved = b.experiment('exp-6', [1, 2], { ticks: 3 });
+      const dir = path.join(ports.settingsValue.resultsFolder, saved.id);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'experiment.json'), JSON.stringify(saved));
+      const c = await controller(sim, ports, async (_conn, o) => ({ capture: b.stackCapture({ spinlock: o.spinlock }) }));
+      try {
+        await c.receive({ type: 'captureStacks', payload: { spinlock: 'XDESMGR', durationMs: 5000, experimentId: 'exp-6' } });
+        await waitFor('the saved toast', () => ports.ofType('toast').some((m) => /Saved the XDESMGR stacks/.test(m.payload.message)));
+        const after = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
+        assert.deepEqual(after.stacks?.map((x) => x.spinlock), ['XDESMGR']);
+        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 5000, experimentId: null } });
+        await waitFor('the second capture', () => ports.ofType('stacksResult').length === 2);
+        await new Promise((r) => setTimeout(r, 200));
+        const again = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
+        assert.equal(again.stacks?.length, 1, 'a capture asked from the watch goes with no experiment');
       } finally {
         await c.dispose();
       }

@@ -21,6 +21,8 @@ export class StacksModel {
   phase: StacksPhase = 'idle';
   spinlock: string | null = null;
   source: StacksSource = 'live';
+  /** The saved experiment asked from (its capture is kept with it), when source is 'saved'. */
+  experimentId: string | null = null;
   durationMs: StackDurationMs = 10_000;
   progress = { elapsedMs: 0, durationMs: 0 };
   capture: StackCapture | null = null;
@@ -30,10 +32,11 @@ export class StacksModel {
   hovered: number | null = null;
 
   /** The user pressed "Why is it spinning?" on a spinlock: the panel says what a capture does before it runs. */
-  ask(spinlock: string, source: StacksSource): void {
+  ask(spinlock: string, source: StacksSource, experimentId: string | null = null): void {
     if (this.phase === 'running') return;
     this.spinlock = spinlock;
     this.source = source;
+    this.experimentId = experimentId;
     this.phase = 'confirm';
     this.error = null;
   }
@@ -43,11 +46,13 @@ export class StacksModel {
   }
 
   /** Confirmed: the request to send. */
-  start(): { spinlock: string; durationMs: StackDurationMs } | null {
+  start(): { spinlock: string; durationMs: StackDurationMs; experimentId?: string | null } | null {
     if (this.phase !== 'confirm' || !this.spinlock) return null;
     this.phase = 'running';
     this.progress = { elapsedMs: 0, durationMs: this.durationMs };
-    return { spinlock: this.spinlock, durationMs: this.durationMs };
+    // Kept with: the saved experiment asked from, none for the watch, the live experiment (the host knows it) otherwise.
+    const keep = this.source === 'saved' ? { experimentId: this.experimentId } : this.source === 'watch' ? { experimentId: null } : {};
+    return { spinlock: this.spinlock, durationMs: this.durationMs, ...keep };
   }
 
   onProgress(p: { spinlock: string; elapsedMs: number; durationMs: number }): void {

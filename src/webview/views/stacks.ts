@@ -15,7 +15,7 @@ const SOURCE_WORDS: Record<StacksSource, string> = { live: 'the live experiment'
 
 /** Opens the statement of what a capture does, and moves the keyboard focus there. */
 function ask(app: ViewContext, name: string, source: StacksSource): void {
-  app.stacks.ask(name, source);
+  app.stacks.ask(name, source, source === 'saved' ? app.view.analysis : null);
   app.setView({ open: { ...app.view.open, stacks: true } });
   requestAnimationFrame(() => {
     const el = document.getElementById('stacks-duration');

@@ -103,7 +103,7 @@ describe('the spinlocks offered and the capture states', () => {
     m.ask('LOCK_HASH', 'watch');
     assert.equal(m.phase, 'confirm');
     m.durationMs = 30_000;
-    assert.deepEqual(m.start(), { spinlock: 'LOCK_HASH', durationMs: 30_000 });
+    assert.deepEqual(m.start(), { spinlock: 'LOCK_HASH', durationMs: 30_000, experimentId: null }, 'a watch\'s capture is kept with no experiment');
     assert.equal(m.phase, 'running');
     m.ask('XDESMGR', 'live');
     assert.equal(m.spinlock, 'LOCK_HASH', 'no second question while one runs');
@@ -120,5 +120,10 @@ describe('the spinlocks offered and the capture states', () => {
     assert.equal(m.phase, 'done', 'Not now goes back to the last answer');
     m.onError({ spinlock: 'LOCK_HASH', message: 'denied', grant: 'GRANT ALTER ANY EVENT SESSION TO [sa];' });
     assert.equal(m.phase, 'error');
+    m.ask('XDESMGR', 'saved', 'exp-6');
+    assert.deepEqual(m.start(), { spinlock: 'XDESMGR', durationMs: 30_000, experimentId: 'exp-6' }, 'a saved experiment\'s capture is kept with it');
+    m.onError({ spinlock: 'XDESMGR', message: 'x' });
+    m.ask('XDESMGR', 'live');
+    assert.deepEqual(m.start(), { spinlock: 'XDESMGR', durationMs: 30_000 }, 'the live experiment: the host knows which');
   });
 });
