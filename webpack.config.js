@@ -3,7 +3,6 @@
 // ts-loader only transpiles here.
 'use strict';
 const path = require('node:path');
-const webpack = require('webpack');
 
 const common = (tsconfig) => ({
   mode: 'production',
@@ -20,19 +19,36 @@ const common = (tsconfig) => ({
   infrastructureLogging: { level: 'warn' },
 });
 
-/** @type {import('webpack').Configuration} */
+/**
+ * The extension host's code in two chunks (issue #17): dist/extension.js, what activation loads (commands, the
+ * Activity Bar tree, the status bar, the panel's serializer), and dist/lab.js, the panel with the engine, the driver
+ * and the notebook code, which src/extension/loadLab.ts loads on first use. ts-loader keeps ES modules here (tsc's
+ * CommonJS would turn that dynamic import() into a plain require and so into one chunk).
+ * @type {import('webpack').Configuration}
+ */
 const extension = {
   ...common('tsconfig.json'),
   name: 'extension',
   target: 'node18',
   entry: { extension: './src/extension/extension.ts' },
-  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', libraryTarget: 'commonjs2' },
+  output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', chunkFilename: '[name].js', libraryTarget: 'commonjs2' },
   // vscode and azdata are given by the host at run time; azdata only inside Azure Data Studio.
   externals: { vscode: 'commonjs vscode', azdata: 'commonjs azdata' },
   // Keep Node's own __dirname: the engine finds sql/ by walking up from the bundle (dist/ -> the extension root).
   node: { __dirname: false, __filename: false },
-  // One file: the driver's lazy imports would otherwise become numbered chunks beside it.
-  plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+  module: {
+    rules: [{
+      test: /\.ts$/,
+      exclude: /node_modules/,
+      use: [{ loader: 'ts-loader', options: { configFile: path.resolve(__dirname, 'tsconfig.json'), transpileOnly: true,
+        compilerOptions: { sourceMap: true, module: 'es2022', moduleResolution: 'bundler' } } }],
+    }],
+    // The driver's own lazy imports stay inside the chunk that holds the driver (lab.js) rather than becoming
+    // numbered chunks; loadLab.ts's import asks for "lazy" by name, so it alone is a chunk of its own.
+    parser: { javascript: { dynamicImportMode: 'eager' } },
+  },
+  // No shared or vendor chunks: exactly extension.js and lab.js.
+  optimization: { splitChunks: false },
   ignoreWarnings: [
     // Optional or dynamic requires inside the driver's Azure identity stack; not used by the paths we call.
     { module: /node_modules[\\/](@azure|@azure-rest|@js-joda|keytar|open|jsonwebtoken)/ },
@@ -59,4 +75,10 @@ const renderer = {
   output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js', library: { type: 'module' } },
 };
 
-module.exports = [extension, webview, renderer];
+/**
+ * The client loop's worker thread (src/engine/workers/clientWorker.ts): a thread starts from a file, so it is a bundle of
+ * its own beside extension.js (the engine finds it as dist/clientWorker.js; without it, runs use one event loop).
+ */
+const clientWorker = { ...extension, name: 'clientWorker', entry: { clientWorker: './src/engine/workers/clientWorker.ts' } };
+
+module.exports = [extension, webview, renderer, clientWorker];

@@ -5,6 +5,8 @@
 //   ours     Spinlock Lab's WorkloadSessions.runPhase (DbSession.callProc over mssql over tedious, latency recorded)
 //   tedious  a bare tedious loop: one Connection per session, Request + callProcedure, no mssql, no latency histogram
 //   native   bench/native/dblib_loop.c, FreeTDS db-lib, one process per session (dbrpcinit/dbrpcparam/dbrpcsend)
+//   workers1 / workers2  ours on client worker threads (src/engine/workers/clientPool.ts), the same sessions on 1 or 2
+//            workers, as `spinlab run --client-workers 1|2` runs them: the client's CPU is the whole process's (every thread)
 // Client CPU comes from process.cpuUsage() (getrusage for the C client) over the measured window only; the
 // simulator's CPU over the same window is reported apart. Rounds alternate the clients so drift hits all of them.
 //
@@ -19,17 +21,19 @@ import { withAdmin } from '../src/cli/commands';
 import { deployScenario } from '../src/engine/lab';
 import { KEY_BLOCK_SIZE, WorkloadSessions } from '../src/engine/load';
 import { LatencyRecorder } from '../src/engine/histogram';
+import { ClientWorkerPool } from '../src/engine/workers/clientPool';
 import { defaultParameters, getScenario, type ScenarioManifest } from '../src/engine/scenarios';
 import { cpuMicros, forkRole, fromParent, next, runRole, stopChild, toParent, type Msg } from './ipc';
 import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
 import { median } from './stats';
+import { summariseFile, type Breakdown } from './cpuprofile';
 
 export const SCENARIO = 'disk-insert';
 export const PROCEDURE = BENCH_PROCEDURE;
 export const LAB_DB = 'SpinlockLab';
 const BATCH_SIZE = 1;
 
-export type ClientKind = 'ours' | 'tedious' | 'native';
+export type ClientKind = 'ours' | 'tedious' | 'native' | 'workers1' | 'workers2';
 
 export interface ClientRun {
   kind: ClientKind;
@@ -51,12 +55,16 @@ export interface ClientFigures {
 
 export interface DriverResult {
   sessions: number;
+  /** The machine's CPUs, shared by the client under test and the simulator. */
+  cores?: number;
   seconds: number;
   rounds: number;
   procedure: string;
   clients: ClientFigures[];
   /** Why the native client has no figures, when it has none. */
   nativeMissing: string | null;
+  /** One extra, unmeasured run of ours and of bare tedious under node --cpu-prof: where each one's client CPU goes. */
+  profiles?: { kind: 'ours' | 'tedious'; calls: number; clientUsPerCall: number; breakdown: Breakdown }[];
 }
 
 export function benchTarget(port: number, database = LAB_DB): DbTarget {
@@ -101,6 +109,21 @@ async function oursLoop(port: number, sessions: number): Promise<Loop> {
       return { calls: r.calls, errors: r.failures.length };
     },
     close: () => ws.close(),
+  };
+}
+
+async function poolLoop(port: number, sessions: number, workers: number): Promise<Loop> {
+  const scenario = benchScenario();
+  const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
+  const failures: { session: number; message: string }[] = [];
+  const pool = await ClientWorkerPool.open({ kind: 'builtin', target: benchTarget(port), labDatabase: LAB_DB, scenario, params }, sessions, workers, failures);
+  if (failures.length) throw new Error(`workers${workers}: ${failures[0].message}`);
+  return {
+    async run(ms) {
+      const r = await pool.runPhase({ mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      return { calls: r.calls, errors: r.failures.length };
+    },
+    close: () => pool.close(),
   };
 }
 
@@ -158,7 +181,9 @@ async function clientRole(argv: string[]): Promise<void> {
   const port = Number(opt('port'));
   const sessions = Number(opt('sessions'));
   const warmupMs = Number(opt('warmup-ms'));
-  const loop = kind === 'ours' ? await oursLoop(port, sessions) : await tediousLoop(port, sessions);
+  const loop = kind === 'ours' ? await oursLoop(port, sessions)
+    : kind === 'workers1' || kind === 'workers2' ? await poolLoop(port, sessions, kind === 'workers1' ? 1 : 2)
+      : await tediousLoop(port, sessions);
   await loop.run(warmupMs);
   toParent({ kind: 'ready' });
   const { ms } = await fromParent<Msg & { ms: number }>('go');
@@ -242,6 +267,10 @@ export interface DriverOptions {
   log: (s: string) => void;
   /** Write a V8 CPU profile of each Node client here (node --cpu-prof). */
   profileDir?: string;
+  /** Also run ours on 1 and 2 client worker threads (default true). */
+  workers?: boolean;
+  /** After the rounds, profile ours and bare tedious once each (default true). */
+  profile?: boolean;
 }
 
 async function simCpu(sim: ReturnType<typeof forkRole>): Promise<number> {
@@ -250,9 +279,11 @@ async function simCpu(sim: ReturnType<typeof forkRole>): Promise<number> {
   return c.user + c.system;
 }
 
-async function nodeClient(kind: 'ours' | 'tedious', sim: ReturnType<typeof forkRole>, port: number, o: DriverOptions): Promise<ClientRun> {
+async function nodeClient(kind: Exclude<ClientKind, 'native'>, sim: ReturnType<typeof forkRole>, port: number, o: DriverOptions, profileFile?: string): Promise<ClientRun> {
+  const prof = profileFile ? { dir: path.dirname(profileFile), name: path.basename(profileFile) }
+    : o.profileDir ? { dir: o.profileDir, name: `${kind}-${Date.now()}.cpuprofile` } : null;
   const child = forkRole(path.join(__dirname, 'driver.js'), ['client', '--kind', kind, '--port', String(port), '--sessions', String(o.sessions),
-    '--warmup-ms', String(o.warmupMs)], o.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${o.profileDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`] : []);
+    '--warmup-ms', String(o.warmupMs)], prof ? ['--cpu-prof', `--cpu-prof-dir=${prof.dir}`, `--cpu-prof-name=${prof.name}`] : []);
   try {
     await next(child, 'ready');
     const s0 = await simCpu(sim);
@@ -284,7 +315,7 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
     await deployDiskInsert(port);
     sim.send({ kind: 'bench-procedure', database: LAB_DB });
     await next(sim, 'bench-procedure');
-    const kinds: ClientKind[] = 'binary' in native ? ['ours', 'tedious', 'native'] : ['ours', 'tedious'];
+    const kinds: ClientKind[] = ['ours', 'tedious', ...('binary' in native ? ['native' as const] : []), ...(o.workers === false ? [] : ['workers1' as const, 'workers2' as const])];
     const runs = new Map<ClientKind, ClientRun[]>(kinds.map((k) => [k, []]));
     for (let round = 0; round < o.rounds; round++) {
       // Rotate the order each round so no client always runs first (after the simulator idled) or last.
@@ -305,10 +336,22 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
           (run.errors ? `, ${run.errors} errors` : ''));
       }
     }
+    const profiles: NonNullable<DriverResult['profiles']> = [];
+    if (o.profile !== false) {
+      // Not in the figures above: profiling slows the client. Its shares, applied to this run's measured CPU per call.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-cpuprof-'));
+      for (const kind of ['ours', 'tedious'] as const) {
+        const file = path.join(dir, `${kind}.cpuprofile`);
+        const run = await nodeClient(kind, sim, port, o, file);
+        profiles.push({ kind, calls: run.calls, clientUsPerCall: run.clientCpuUs / Math.max(1, run.calls), breakdown: summariseFile(file) });
+        o.log(`driver: profiled ${kind}: ${file}`);
+      }
+    }
     return {
-      sessions: o.sessions, seconds: o.seconds, rounds: o.rounds, procedure: PROCEDURE,
+      sessions: o.sessions, cores: os.cpus().length, seconds: o.seconds, rounds: o.rounds, procedure: PROCEDURE,
       clients: kinds.map((k) => figuresOf(k, runs.get(k)!)),
       nativeMissing: 'missing' in native ? native.missing : null,
+      ...(profiles.length ? { profiles } : {}),
     };
   } finally {
     await stopChild(sim);

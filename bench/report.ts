@@ -4,6 +4,7 @@ import type { ClientFigures, ClientKind, DriverResult } from './driver';
 import type { ActivationFigures, PanelFigures, VsixFigures } from './panel';
 import type { SamplerFigures } from './sampler';
 import { fmt, markdownTable, ratioText } from './stats';
+import { BUCKETS, type Bucket } from './cpuprofile';
 
 export interface Machine {
   date: string;
@@ -33,6 +34,8 @@ const CLIENT_NAMES: Record<ClientKind, string> = {
   ours: 'Spinlock Lab (WorkloadSessions: a pooled connection held per phase, one tedious RPC per call)',
   tedious: 'bare tedious (Connection + callProcedure)',
   native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
+  workers1: 'Spinlock Lab on 1 client worker thread (--client-workers 1)',
+  workers2: 'Spinlock Lab on 2 client worker threads (--client-workers 2)',
 };
 
 /** The 10% target: ours at least 90% of bare tedious's calls per second and per client CPU-second. */
@@ -73,8 +76,68 @@ export function driverSection(d: DriverResult): string[] {
   }
   if (d.nativeMissing) out.push(`- native client: not measured: ${d.nativeMissing}`);
   out.push('');
+  out.push(...workersSection(d), ...cpuSection(d));
   return out;
 }
+
+/** Calls/s and client CPU per call with 2 client worker threads against 1 (the same sessions). */
+export function workersSection(d: DriverResult): string[] {
+  const w1 = d.clients.find((c) => c.kind === 'workers1');
+  const w2 = d.clients.find((c) => c.kind === 'workers2');
+  if (!w1 || !w2) return [];
+  return ['### Client worker threads', '',
+    `The same ${d.sessions} sessions on 1 and on 2 client worker threads (\`--client-workers\`), the main thread idle beside them ` +
+    `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`, '',
+    `- 2 workers / 1 worker: calls/s ${ratioText(w2.callsPerSec, w1.callsPerSec)}; client CPU per call ${ratioText(w2.clientUsPerCall, w1.clientUsPerCall, false)}`,
+    `- ceiling: the simulator runs in its own process on the same ${d.cores ?? '?'} CPUs. One worker, saturated, makes 1e6 / ${fmt(w1.clientUsPerCall)} calls/s ` +
+    `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
+    `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
+    `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
+    `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
+    `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`, ''];
+}
+
+/** The calls/s ratio 2 workers can reach over 1 when a server of `serverUs` per call shares the client's `cores`. */
+export function workersCeiling(cores: number, clientUs: number, serverUs: number): number {
+  return Math.min(2, (cores * clientUs) / (clientUs + serverUs));
+}
+
+/** Where each Node client's CPU goes (node --cpu-prof, self time by module), against the C client's whole cost. */
+export function cpuSection(d: DriverResult): string[] {
+  if (!d.profiles?.length) return [];
+  const out = ['### Where the client CPU goes', '',
+    'One more run of each Node client under `node --cpu-prof` (not in the figures above: profiling slows it), its samples\' ' +
+    'self time grouped by module (bench/cpuprofile.ts), idle left out; each share applied to that run\'s measured client CPU ' +
+    'per call. The whole process is profiled (start-up, login and warm-up included), so small shares are approximate.', ''];
+  const cols = d.profiles;
+  out.push(markdownTable(['where', ...cols.map((c) => `${c.kind} µs/call (share)`)],
+    BUCKETS.map((b) => [BUCKET_NAMES[b], ...cols.map((c) => `${fmt((c.breakdown.byBucket[b] / c.breakdown.cpuUs) * c.clientUsPerCall)} (${Math.round((100 * c.breakdown.byBucket[b]) / c.breakdown.cpuUs)}%)`)])
+      .concat([['total (measured, profiled run)', ...cols.map((c) => fmt(c.clientUsPerCall))]])));
+  const nat = d.clients.find((c) => c.kind === 'native');
+  const ours = cols.find((c) => c.kind === 'ours');
+  if (nat && ours) {
+    out.push('', `- the floor: the C client (FreeTDS db-lib) spends ${fmt(nat.clientUsPerCall)} µs per call in all; ours spends ` +
+      `${fmt(ours.clientUsPerCall)} µs (profiled run), ${fmt(ours.clientUsPerCall - nat.clientUsPerCall)} µs more, almost all of it in tedious, ` +
+      `Node's streams and sockets, and V8's garbage collector, not in Spinlock Lab's own code.`);
+  }
+  if (ours) {
+    const top = ours.breakdown.top.filter((t) => t.bucket === 'ours').slice(0, 3);
+    if (top.length) out.push(`- ours' own costliest functions: ${top.map((t) => `${t.frame} ${fmt((t.us / ours.breakdown.cpuUs) * ours.clientUsPerCall)} µs`).join('; ')}`);
+  }
+  out.push('');
+  return out;
+}
+
+const BUCKET_NAMES: Record<Bucket, string> = {
+  ours: 'Spinlock Lab (out/src, out/bench)',
+  tedious: 'tedious',
+  mssql: 'mssql (+ tarn)',
+  'other packages': 'other packages (bl, hdr-histogram-js, ...)',
+  'node net/tls/stream': "Node's net, TLS and streams (with the socket's native writes)",
+  'node other': 'other Node internals (events, buffers, timers, promises)',
+  GC: "V8's garbage collector",
+  'V8/native': 'V8 builtins and other native code',
+};
 
 export function samplerSection(s: SamplerFigures[]): string[] {
   const out: string[] = ['## Sampler', ''];
@@ -101,15 +164,17 @@ export function panelSection(p: PanelFigures | null, a: ActivationFigures | null
     rows.push(['the hour itself loaded and drawn (once)', `${fmt(p.loadMs)} ms`]);
   }
   if (a) {
-    rows.push([`extension activation: code loading of dist/extension.js (Node, stub vscode, median of ${a.runs})`, `${fmt(a.codeLoadingMs)} ms`]);
+    rows.push([`extension activation: code loading + activate() (Node, stub vscode, fresh process, median of ${a.runs})`, `${fmt(a.totalMs)} ms`]);
+    rows.push([`extension activation: code loading of dist/extension.js (chunks loaded: ${a.chunks})`, `${fmt(a.codeLoadingMs)} ms`]);
     rows.push(['extension activation: activate() call', `${fmt(a.activateMs)} ms`]);
+    rows.push(['first use: spinlab.open, loading dist/lab.js (the panel, engine, driver, notebook code)', `${fmt(a.firstUseMs)} ms`]);
   }
   if (v) rows.push(['spinlock-lab.vsix', `${fmt(v.bytes / 1024)} KiB${v.files !== null ? `, ${v.files} files` : ''}`]);
   if (!rows.length) return [];
   return ['## Panel', '',
     'Tick time measured in Chromium (the browser tier\'s harness: dist/webview.js under the real CSP, a stub VS Code API), from ' +
     'posting the tick message until the last chart shows it in a frame. Activation measured in Node with a stub `vscode` ' +
-    'module in a fresh process per run (VS Code shows its own figure only in "Show Running Extensions", not in its logs).',
+    'module in a fresh process per run; VS Code\'s own figure comes from the e2e tier (test-artifacts/e2e/activation.json).',
     '', markdownTable(['figure', 'value'], rows), ''];
 }
 
@@ -153,7 +218,7 @@ export function readmeSection(r: BenchResults): string[] {
       `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`]);
   }
   if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);
-  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.codeLoadingMs + r.activation.activateMs)} ms`]);
+  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.totalMs)} ms`]);
   if (r.vsix) rows.push(['VSIX', `${fmt(r.vsix.bytes / 1024)} KiB`]);
   out.push(markdownTable(['what', 'figure'], rows));
   out.push('```', '');

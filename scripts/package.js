@@ -10,7 +10,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'spinlock-lab.vsix');
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-for (const f of ['dist/extension.js', 'dist/webview.js', 'dist/renderer.js']) {
+for (const f of ['dist/extension.js', 'dist/lab.js', 'dist/webview.js', 'dist/renderer.js', 'dist/clientWorker.js']) {
   if (!fs.existsSync(path.join(root, f))) {
     console.error(`package: ${f} is missing; run npm run build first`);
     process.exit(1);
@@ -23,8 +23,13 @@ if (r.status !== 0) process.exit(r.status ?? 1);
 const list = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
 const files = list.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 const problems = [];
-for (const must of ['dist/extension.js', 'dist/webview.js', 'dist/renderer.js', 'sql/dmv/sample.sql', 'schema/experiment.schema.json']) {
+for (const must of ['dist/extension.js', 'dist/lab.js', 'dist/webview.js', 'dist/renderer.js', 'dist/clientWorker.js', 'sql/dmv/sample.sql', 'schema/experiment.schema.json']) {
   if (!files.includes(must)) problems.push(`missing ${must}`);
+}
+// Every chunk webpack wrote must ship: the extension loads dist/lab.js on first use, and a chunk left out of
+// .vscodeignore would fail only then, in the user's hands.
+for (const f of fs.readdirSync(path.join(root, 'dist')).filter((n) => n.endsWith('.js')).map((n) => `dist/${n}`)) {
+  if (!files.includes(f)) problems.push(`missing ${f} (a bundle chunk; list it in .vscodeignore)`);
 }
 for (const f of files) {
   if (/^(tools|test|src|bench|out|node_modules|scripts)\//.test(f) || /\.map$/.test(f)) problems.push(`should not ship ${f}`);

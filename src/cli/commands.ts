@@ -1,7 +1,7 @@
 // The CLI's small commands, each a thin call into the engine.
 import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
-import { cleanupScenario, deployScenario } from '../engine/lab';
+import { cleanupScenario, deployScenario, dropLab } from '../engine/lab';
 import { restoreServer } from '../engine/knobs';
 import { defaultStateDir, listJournals, readJournal, serverKey } from '../engine/journal';
 import { resolveParams } from '../shared/params';
@@ -90,6 +90,16 @@ export async function cleanupCommand(target: DbTarget, scenarioId: string, set: 
   const log: string[] = [];
   await withAdmin(target, (admin, identity) => cleanupScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)));
   return `${log.join('\n')}\nRemoved ${scenario.id} from [${labDb}].\n`;
+}
+
+/** `spinlab drop-lab`: drop the lab database (only one Spinlock Lab created), ending a session that holds it open. */
+export async function dropLabCommand(target: DbTarget, labDb: string): Promise<string> {
+  return withAdmin(target, async (admin, identity) => {
+    const r = await dropLab(admin, labDb, identity);
+    if (!r.existed) return `No database [${labDb}] on ${describeTarget(target)}: nothing to drop.\n`;
+    const ended = r.killed.length ? ` (ended session${r.killed.length > 1 ? 's' : ''} ${r.killed.join(', ')}, which held it open)` : '';
+    return `Dropped the lab database [${labDb}] on ${describeTarget(target)}${ended}.\n`;
+  });
 }
 
 export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {

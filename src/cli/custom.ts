@@ -109,7 +109,7 @@ export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string)
   if (!o.deploy) throw new UsageError('--no-deploy has no meaning for a custom workload: nothing is ever deployed in your database.');
   const target = targetFromArgs(o.connection);
   const { workload, csv } = customWorkloadFrom(o, target);
-  const load = customLoad(loadSettingsFrom({ mode: 'client-loop', threads: o.threads, duration: o.duration, warmup: o.warmup, interval: o.interval }), workload, !!o.rows);
+  const load = customLoad(loadSettingsFrom({ mode: 'client-loop', threads: o.threads, duration: o.duration, warmup: o.warmup, interval: o.interval, clientWorkers: o.clientWorkers }), workload, !!o.rows);
   const table = await resolveParamRows(target, workload, o, csv);
   err(workload.writes ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n` : `The workload only reads in [${workload.database}].\n`);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);

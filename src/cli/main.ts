@@ -5,7 +5,7 @@ import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
-import { targetFromArgs, UsageError, deployCommand, cleanupCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
+import { targetFromArgs, UsageError, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { parseGates } from './gates';
@@ -69,6 +69,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       .action(async (o) => { out(await fn(targetFromArgs(o.connection), o.scenario, o.set, o.labDb)); });
   }
 
+  program.command('drop-lab').description('drop the lab database (only one Spinlock Lab created: it carries its mark), with every scenario in it')
+    .addOption(conn()).addOption(labDb()).action(async (o) => { out(await dropLabCommand(targetFromArgs(o.connection), o.labDb)); });
+
   program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
     .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
 
@@ -81,6 +84,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--warmup <time>', 'unmeasured warm-up before each run (default 5s)')
     .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
     .addOption(new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency').choices(['server-loop', 'client-loop']).default('server-loop'))
+    .option('--client-workers <n>', 'client-loop and custom workloads: worker threads the sessions run on (default one per client core; 0: one event loop)')
     .option('--set <k=v>', 'scenario parameter, or preset setting (repeatable)', collect, [])
     .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment (allowed behaves as disabled: the scenarios\' commits do not ask for delayed durability)').choices(['disabled', 'allowed', 'forced']))
     .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')

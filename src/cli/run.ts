@@ -23,7 +23,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 export const exitOf = (status: string): number => (status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed);
 
 export interface RunArgs {
-  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
+  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string; clientWorkers?: string;
   mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
   out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
 }
@@ -33,7 +33,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
   const parameters = resolveParams(scenario.parameters, { set: o.set });
-  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
+  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval, clientWorkers: o.clientWorkers });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
   const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
   try {

@@ -20,11 +20,18 @@ export function grantFor(permission: string, login: string, majorVersion: number
     return `USE [${database.replace(/]/g, ']]')}]; GRANT VIEW DATABASE STATE TO <the login's database user>;`;
   }
   if (permission === 'ALTER SETTINGS') return `USE master; GRANT ALTER SETTINGS TO ${who};`;
+  // An event session (spinlab stacks): create, start and drop it, and read its target (Microsoft Learn, CREATE /
+  // ALTER / DROP EVENT SESSION; 2022 added the finer permissions ALTER ANY EVENT SESSION covers).
+  if (permission === 'ALTER ANY EVENT SESSION') {
+    return majorVersion !== null && majorVersion >= 16
+      ? `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};  -- or, finer (SQL Server 2022+): GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER PERFORMANCE STATE TO ${who}; to read the target`
+      : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER STATE TO ${who}; to read the target`;
+  }
   if (permission === 'CREATE DATABASE') return `USE master; GRANT CREATE ANY DATABASE TO ${who};`;
   return `GRANT ${permission} TO ${who};`;
 }
 
-function numbers(err: unknown): number[] {
+export function numbers(err: unknown): number[] {
   if (err instanceof DbError) return err.all.map((e) => e.number ?? 0).concat(err.number ?? 0);
   return [];
 }

@@ -11,6 +11,13 @@ import type { LatencySummary } from '../shared/experiment';
 const LOWEST_US = 1;
 const HIGHEST_US = 3_600_000_000;
 
+/** A recorder as a worker thread hands it over: the histogram plus what the encoding does not keep exactly. */
+export interface RecorderState {
+  histogram: string;
+  maxUs: number;
+  clamped: number;
+}
+
 function newHistogram(): JsHistogram {
   return new Int32Histogram(LOWEST_US, HIGHEST_US, 3);
 }
@@ -58,6 +65,18 @@ export class LatencyRecorder {
       this.clamped += other.clamped;
       this.maxSeen = Math.max(this.maxSeen, other.maxSeen);
     }
+    return this;
+  }
+
+  /** This recorder for another thread (structured-clone safe); mergeState there adds it exactly. */
+  state(): RecorderState {
+    return { histogram: this.encode(), maxUs: this.maxSeen, clamped: this.clamped };
+  }
+
+  mergeState(s: RecorderState): this {
+    this.h.add(decode(s.histogram));
+    this.clamped += s.clamped;
+    this.maxSeen = Math.max(this.maxSeen, s.maxUs);
     return this;
   }
 

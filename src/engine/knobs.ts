@@ -5,7 +5,7 @@ import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain } from './errors';
-import { deleteJournal, readJournal, serverKey, writeJournal, type Journal, type JournaledEventSession } from './journal';
+import { deleteJournal, processGone, readJournal, serverKey, writeJournal, type Journal, type JournaledEventSession } from './journal';
 import { dropSession } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
 import { recoverExperiment } from './recover';
@@ -208,17 +208,6 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
     actions.push(`the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`);
   }
   return { restored: after, actions };
-}
-
-/** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */
-export function processGone(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /**

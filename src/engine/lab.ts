@@ -3,7 +3,7 @@
 import { DbSession, parseParameterDeclaration, str, type DbTarget } from '../db/client';
 import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
-import { explain, SpinlabError } from './errors';
+import { explain, numbers, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
 import { labDatabaseLengthProblem } from './identifiers';
 import { loadSqlFile } from '../db/sqlFiles';
@@ -45,6 +45,42 @@ export async function ensureLab(admin: DbSession, db: string, identity: ServerId
     probe = await probeLab(admin, db);
   }
   return probe;
+}
+
+/** DROP failed because another session took the single-user slot (3702 in use, 5064 could not change state). */
+const SLOT_TAKEN = [3702, 5064];
+export const DROP_ATTEMPTS = 5;
+
+/**
+ * Drops the lab database (only one Spinlock Lab marked). Between SET SINGLE_USER and DROP the one connection allowed
+ * in can be taken by someone else (a monitor whose pool reconnects into the database): the drop then fails with 3702
+ * or 5064, so the session holding the slot is ended (KILL: ALTER ANY CONNECTION) and the drop tried again, a few times.
+ * Returns whether the database existed, and the sessions it ended.
+ */
+export async function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
+  const probe = await probeLab(admin, db);
+  if (!probe.exists) return { existed: false, killed: [] };
+  const killed: number[] = [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.runFile('lab/drop', { db });
+      return { existed: true, killed };
+    } catch (err) {
+      const nums = numbers(err);
+      if (!SLOT_TAKEN.some((n) => nums.includes(n)) || attempt >= DROP_ATTEMPTS) {
+        throw explain(err, `Dropping the lab database [${db}]`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'ALTER ANY DATABASE' });
+      }
+      const [[holder] = []] = await admin.runFile('lab/holder', { db });
+      const spid = holder ? Number(holder.session_id) : NaN;
+      if (!Number.isInteger(spid)) continue;
+      try {
+        await admin.runFile('lab/kill', { spid });
+        killed.push(spid);
+      } catch (killErr) {
+        throw explain(killErr, `Ending session ${spid}, which holds the lab database [${db}] open`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'ALTER ANY CONNECTION' });
+      }
+    }
+  }
 }
 
 /** Binds a file's declared parameters by name from the scenario's values. */

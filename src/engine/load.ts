@@ -12,6 +12,16 @@ export const KEY_BLOCK_SIZE = 10_000_000_000;
 
 export interface LatencySink {
   record(microseconds: number): void;
+  /** Adds a client worker's recorder (histogram.ts RecorderState); a sink without it cannot take worker threads' calls. */
+  mergeState?(state: { histogram: string; maxUs: number; clamped: number }): void;
+}
+
+/** Where a subset of a run's sessions sits: a client worker opens sessions first+1..first+n of the run's. */
+export interface SessionRange {
+  /** Sessions before this subset (failures are numbered in the run, not in the subset). */
+  first: number;
+  /** Open what connects and leave the "most could not connect" verdict to the caller, who sees every subset. */
+  tolerant: boolean;
 }
 
 export interface PhaseSpec {
@@ -39,24 +49,25 @@ export class WorkloadSessions {
     readonly ids: number[],
     private readonly scenario: ScenarioManifest,
     private readonly params: Record<string, ParamValue>,
+    private readonly first = 0,
   ) {}
 
   /** Opens `threads` connections to the lab database at once; fails if most cannot connect. */
   static async open(target: DbTarget, labDatabase: string, threads: number, scenario: ScenarioManifest,
-    params: Record<string, ParamValue>, failures: SessionFailure[]): Promise<WorkloadSessions> {
+    params: Record<string, ParamValue>, failures: SessionFailure[], range: SessionRange = { first: 0, tolerant: false }): Promise<WorkloadSessions> {
     const opened = await Promise.allSettled(
       Array.from({ length: threads }, () => DbSession.open(target, { database: labDatabase, appName: 'Spinlock Lab' })),
     );
     const sessions: DbSession[] = [];
     opened.forEach((r, i) => {
       if (r.status === 'fulfilled') sessions.push(r.value);
-      else failures.push({ session: i + 1, message: `could not connect: ${(r.reason as Error).message}` });
+      else failures.push({ session: range.first + i + 1, message: `could not connect: ${(r.reason as Error).message}` });
     });
-    if (sessions.length * 2 <= threads) {
+    if (!range.tolerant && sessions.length * 2 <= threads) {
       await Promise.all(sessions.map((s) => s.close()));
       throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect: ${failures[0]?.message ?? ''}`);
     }
-    return new WorkloadSessions(sessions, await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0))), scenario, params);
+    return new WorkloadSessions(sessions, await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0))), scenario, params, range.first);
   }
 
   get count(): number {
@@ -106,7 +117,7 @@ export class WorkloadSessions {
             result.calls += 1;
           } catch (err) {
             if (phase.signal.aborted) result.rowsUnknown = true;
-            else failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
           }
         }));
       } else {
@@ -122,7 +133,7 @@ export class WorkloadSessions {
           try {
             channel = await s.rpcChannel(phase.signal);
           } catch (err) {
-            failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
             return;
           }
           try {
@@ -134,7 +145,7 @@ export class WorkloadSessions {
               try {
                 await channel.call(proc.name, args);
               } catch (err) {
-                if (!phase.signal.aborted) failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+                if (!phase.signal.aborted) failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
                 break;
               }
               spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);

@@ -15,6 +15,7 @@ import { ClientStatsRecorder } from './clientStats';
 import { CustomSessions } from './custom/sessions';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
+import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -57,11 +58,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const failures: SessionFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
-  let sessions: WorkloadSessions | CustomSessions;
+  let sessions: WorkloadSessions | CustomSessions | ClientWorkerPool;
   try {
-    sessions = c.custom
-      ? await CustomSessions.open(c.target, c.custom.workload, c.custom.table, threads, failures)
-      : await WorkloadSessions.open(c.target, c.labDatabase, threads, c.scenario, c.arm.parameters, failures);
+    sessions = await openSessions(c, failures, runNote);
   } catch (err) {
     // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
     // of this run says why it never started.
@@ -97,7 +96,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     if (closing && active === null && timeline.length === 0 && closing.loadEndedAt > prev.clientTime) active = closing.loadEndedAt - prev.clientTime;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
     // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
-    if (r.kind === 'tick' && sessions instanceof CustomSessions) {
+    if (r.kind === 'tick' && !(sessions instanceof WorkloadSessions) && c.custom) {
       const done = sessions.liveCalls;
       r.tick.rows = Math.max(0, done - callsSeen);
       r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
@@ -138,7 +137,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     clientStats.start();
     sampler.start();
     // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
-    const ownBefore = sessions instanceof WorkloadSessions ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     const loadEndedAt = Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
@@ -152,7 +151,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);
       last = prev;
     }
-    if (sessions instanceof WorkloadSessions) {
+    if (!c.custom) {
       const ownAfter = ownBefore ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
       sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
       if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
@@ -163,7 +162,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     if (phase.cancelled) status = 'cancelled';
     else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
-    if (sessions instanceof CustomSessions) {
+    if (!(sessions instanceof WorkloadSessions)) {
       const stats = sessions.runStats();
       if (stats?.stoppedOnError) { status = 'failed'; runNote('error', `stopped on error (--stop-on-error) in ${stats.stoppedOnError}`); }
     }
@@ -196,8 +195,28 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     derived,
     client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
-    ...(sessions instanceof CustomSessions ? { custom: sessions.runStats() ?? undefined } : {}),
-    sessionWaits: sessions instanceof CustomSessions ? sessions.sessionWaits() : sessionWaits,
+    ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
+    sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
     events: runEvents,
   };
+}
+
+/**
+ * The run's sessions: on client worker threads for the client loop and custom workloads (one per client core unless
+ * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
+ */
+async function openSessions(c: RunContext, failures: SessionFailure[], note: (level: ExperimentEvent['level'], m: string) => void): Promise<WorkloadSessions | CustomSessions | ClientWorkerPool> {
+  const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads) : 0;
+  const entry = workers > 0 ? workerEntry() : null;
+  if (workers > 0 && !entry) note('info', 'this build has no client worker file (clientWorker.js); the sessions share one event loop');
+  if (entry) {
+    note('info', `the client's sessions run on ${workers} worker thread${workers > 1 ? 's' : ''}`);
+    const plan = c.custom
+      ? { kind: 'custom' as const, target: c.target, workload: c.custom.workload, table: c.custom.table }
+      : { kind: 'builtin' as const, target: c.target, labDatabase: c.labDatabase, scenario: c.scenario, params: c.arm.parameters };
+    return ClientWorkerPool.open(plan, c.threads, workers, failures, entry);
+  }
+  return c.custom
+    ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
+    : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures);
 }

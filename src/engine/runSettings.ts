@@ -13,6 +13,8 @@ export interface LoadInput {
   rows?: string;
   warmup?: string;
   interval?: string;
+  /** Client worker threads ('0' = one event loop); blank: one per client core (clientPool.ts). */
+  clientWorkers?: string;
 }
 
 export interface FieldNames {
@@ -21,9 +23,13 @@ export interface FieldNames {
   rows: string;
   warmup: string;
   interval: string;
+  clientWorkers?: string;
 }
 
-export const CLI_NAMES: FieldNames = { threads: '--threads', duration: '--duration', rows: '--rows', warmup: '--warmup', interval: '--interval' };
+export const CLI_NAMES: FieldNames = { threads: '--threads', duration: '--duration', rows: '--rows', warmup: '--warmup', interval: '--interval', clientWorkers: '--client-workers' };
+
+/** More client threads than this helps nothing (and an extra zero is a typo). */
+export const MAX_CLIENT_WORKERS = 256;
 
 /** The defaults when a field is left empty (the CLI's option defaults). */
 export const LOAD_DEFAULTS = { threads: '1,2,4', duration: '30s', warmup: '5s', interval: '1s' } as const;
@@ -54,6 +60,12 @@ export function loadSettingsFrom(input: LoadInput, names: FieldNames = CLI_NAMES
   if (intervalMs < MIN_INTERVAL_MS) {
     problems.push(`${names.interval} ${intervalText} is below the ${MIN_INTERVAL_MS}ms minimum: sampling faster would disturb what it measures. Write 250ms or more.`);
   }
+  let clientWorkers: number | undefined;
+  if (!blank(input.clientWorkers)) {
+    const t = input.clientWorkers!.trim();
+    if (/^\d+$/.test(t) && Number(t) <= MAX_CLIENT_WORKERS) clientWorkers = Number(t);
+    else problems.push(`${names.clientWorkers ?? 'Client workers'} '${t}' is not a whole number from 0 to ${MAX_CLIENT_WORKERS}: write e.g. 2 (0 runs every session on one event loop; leave it out for one per client core).`);
+  }
   if (problems.length) throw new ParamError(problems);
-  return { mode: input.mode, threads, durationMs, rows, warmupMs, intervalMs };
+  return { mode: input.mode, threads, durationMs, rows, warmupMs, intervalMs, ...(clientWorkers === undefined ? {} : { clientWorkers }) };
 }

@@ -1,10 +1,11 @@
 // The commands: open the panel, stop the experiment, restore from the journal, and open from another tool's Object
 // Explorer (the MSSQL extension's tree node: prefill only; Azure Data Studio: prefill and connect with its secret), and
-// run a saved notebook's experiment again against the connected server.
+// run a saved notebook's experiment again against the connected server. Registered at activation; each loads the
+// panel and what is behind it (loadLab.ts) when it first runs.
 import * as vscode from 'vscode';
-import { ProfileError, profileFromAzdata, profileFromMssqlNode } from '../host/profiles';
-import { LabPanel, type PanelDeps } from './panel';
 import { azdataSecret, type AzdataApi } from './azdata';
+import { currentPanel, loadLab } from './loadLab';
+import type { PanelDeps } from './panelDeps';
 
 /**
  * The notebook to re-run: the one the command was invoked on (toolbar or explorer), else the active notebook editor's,
@@ -26,15 +27,24 @@ export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined)
     deps.log.error(message);
     void vscode.window.showErrorMessage(`Spinlock Lab: ${message}`);
   };
+  /** The panel, loading the heavy half first when this is its first use. */
+  const show = async () => (await loadLab()).LabPanel.show(deps);
+  const register = <A extends unknown[]>(id: string, fn: (...args: A) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: A) => {
+      try {
+        await fn(...args);
+      } catch (err) {
+        fail(err);
+      }
+    });
   return [
-    vscode.commands.registerCommand('spinlab.open', () => {
-      LabPanel.show(deps);
-    }),
+    register('spinlab.open', show),
     vscode.commands.registerCommand('spinlab.stop', () => {
-      if (!LabPanel.current?.controller.stop()) void vscode.window.showInformationMessage('Spinlock Lab: no experiment is running.');
+      // Nothing loaded means no panel, so no experiment: no need to load anything to say so.
+      if (!currentPanel()?.controller.stop()) void vscode.window.showInformationMessage('Spinlock Lab: no experiment is running.');
     }),
     vscode.commands.registerCommand('spinlab.restore', async () => {
-      const panel = LabPanel.show(deps);
+      const panel = await show();
       if (panel.controller.state.connection.status !== 'connected') {
         void vscode.window.showInformationMessage('Spinlock Lab: connect to the server in the panel first; Restore then puts back what its journal recorded.');
         return;
@@ -44,29 +54,27 @@ export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined)
     vscode.commands.registerCommand('spinlab.rerunNotebook', async (arg?: unknown) => {
       const file = await notebookFile(arg);
       if (!file) return;
-      const panel = LabPanel.show(deps);
+      const panel = await show();
       await panel.controller.rerunNotebook(file);
     }),
-    vscode.commands.registerCommand('spinlab.openFromObjectExplorer', (node: unknown) => {
-      const panel = LabPanel.show(deps);
+    register('spinlab.openFromObjectExplorer', async (node: unknown) => {
+      const lab = await loadLab();
+      const panel = lab.LabPanel.show(deps);
       try {
-        panel.controller.prefill(profileFromMssqlNode(node));
+        panel.controller.prefill(lab.profileFromMssqlNode(node));
       } catch (err) {
-        fail(err instanceof ProfileError ? err : new Error(`could not read the Object Explorer item (${(err as Error).message})`));
+        fail(err instanceof lab.ProfileError ? err : new Error(`could not read the Object Explorer item (${(err as Error).message})`));
       }
     }),
-    vscode.commands.registerCommand('spinlab.openFromAzdataObjectExplorer', async (context: unknown) => {
-      const panel = LabPanel.show(deps);
-      try {
-        const { profile, connectionId } = profileFromAzdata(context);
-        const prefilled = panel.controller.prefill(profile);
-        if (!azdata || !connectionId) return; // the user types the password in the form
-        const secret = await azdataSecret(azdata, connectionId);
-        if (secret.password || secret.accessToken || prefilled.authentication === 'entra') {
-          await panel.controller.connectWithSecret(prefilled, secret);
-        }
-      } catch (err) {
-        fail(err);
+    register('spinlab.openFromAzdataObjectExplorer', async (context: unknown) => {
+      const lab = await loadLab();
+      const panel = lab.LabPanel.show(deps);
+      const { profile, connectionId } = lab.profileFromAzdata(context);
+      const prefilled = panel.controller.prefill(profile);
+      if (!azdata || !connectionId) return; // the user types the password in the form
+      const secret = await azdataSecret(azdata, connectionId);
+      if (secret.password || secret.accessToken || prefilled.authentication === 'entra') {
+        await panel.controller.connectWithSecret(prefilled, secret);
       }
     }),
   ];

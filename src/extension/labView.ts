@@ -1,9 +1,12 @@
 // The Activity Bar view and the status bar item: thin adapters over src/host/labTree.ts (which decides what they
 // show) and the commands their items run. The data is the panel's controller state; with no panel, nothing is
-// connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits.
+// connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
+// place at activation without the panel's code: until a command or a tree item loads it (loadLab.ts) there is no
+// panel, so the tree shows only the local journals, which host/labTree.ts reads without the engine or the driver.
 import * as vscode from 'vscode';
 import { buildLabTree, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
-import { LabPanel, type PanelDeps } from './panel';
+import { currentPanel, labChanged, loadLab, type LabModule } from './loadLab';
+import type { PanelDeps } from './panelDeps';
 
 export const HOME_VIEW = 'spinlab.home';
 
@@ -38,7 +41,7 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
     } catch (err) {
       this.log.warn(`could not read the restore journals: ${(err as Error).message}`);
     }
-    return buildLabTree({ state: LabPanel.current?.controller.state ?? null, journals });
+    return buildLabTree({ state: currentPanel()?.controller.state ?? null, journals });
   }
 }
 
@@ -56,7 +59,7 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
   stop.command = TREE_COMMANDS.stop;
 
   const showStatus = () => {
-    const s = runStatus(LabPanel.current?.controller.state ?? null);
+    const s = runStatus(currentPanel()?.controller.state ?? null);
     if (!s) {
       status.hide();
       stop.hide();
@@ -69,10 +72,12 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
     stop.show();
   };
 
-  const withPanel = <A extends unknown[]>(fn: (panel: LabPanel, ...args: A) => unknown) => (...args: A) => fn(LabPanel.show(deps), ...args);
+  type Panel = ReturnType<LabModule['LabPanel']['show']>;
+  const withPanel = <A extends unknown[]>(fn: (panel: Panel, ...args: A) => unknown) =>
+    async (...args: A) => fn((await loadLab()).LabPanel.show(deps), ...args);
   return [
     view, status, stop,
-    LabPanel.changed.event((kind) => {
+    labChanged.event((kind) => {
       if (kind === 'state') tree.refresh();
       showStatus();
     }),

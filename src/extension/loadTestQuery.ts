@@ -2,7 +2,8 @@
 // panel's Custom workload form through the host (LabController.fillCustom); nothing runs until the user presses Run.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LabPanel, type PanelDeps } from './panel';
+import { loadLab } from './loadLab';
+import type { PanelDeps } from './panelDeps';
 
 async function queryOf(arg: unknown): Promise<{ sql: string; source: string } | undefined> {
   const editor = vscode.window.activeTextEditor;
@@ -26,6 +27,6 @@ export function registerLoadTestQuery(deps: PanelDeps): vscode.Disposable {
       void vscode.window.showInformationMessage('Spinlock Lab: open a .sql file (or select a statement in it), then run Load Test This Query.');
       return;
     }
-    LabPanel.show(deps).controller.fillCustom(q);
+    (await loadLab()).LabPanel.show(deps).controller.fillCustom(q);
   });
 }

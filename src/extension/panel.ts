@@ -1,21 +1,14 @@
 // The Spinlock Lab panel: one WebviewPanel at a time, its HTML from host/html.ts, every webview message handed to
 // the LabController, and the controller disposed (a running experiment stopped and its settings restored) when the
 // panel closes. After a reload VS Code brings the panel back through the serializer registered in extension.ts.
+// Part of the heavy half (lab.ts), loaded on first use.
 import * as vscode from 'vscode';
 import { LabController } from '../host/labController';
 import { makeNonce, panelHtml } from '../host/html';
-import type { LogPort } from '../host/ports';
-import type { PanelState } from '../shared/protocol';
+import { TITLE, VIEW_TYPE, type PanelDeps } from './panelDeps';
 import { createVscodePorts } from './vscodePorts';
 
-export const VIEW_TYPE = 'spinlab.panel';
-export const TITLE = 'Spinlock Lab';
-
-export interface PanelDeps {
-  context: vscode.ExtensionContext;
-  log: LogPort;
-  host: PanelState['host'];
-}
+export { TITLE, VIEW_TYPE, type PanelDeps };
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {

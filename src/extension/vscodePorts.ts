@@ -9,11 +9,6 @@ import { connectionProfileSchema, type ConnectionProfile } from '../shared/proto
 const PROFILES_KEY = 'spinlab.profiles';
 export const ENTRA_SCOPES = ['https://database.windows.net//.default'];
 
-export function outputLog(channel: vscode.OutputChannel): LogPort {
-  const line = (level: string, text: string) => channel.appendLine(`${new Date().toISOString()} [${level}] ${text}`);
-  return { info: (t) => line('info', t), warn: (t) => line('warn', t), error: (t) => line('error', t) };
-}
-
 /** Profiles from globalState: each checked against the protocol's schema; a damaged one is dropped with a log line. */
 function loadProfiles(context: vscode.ExtensionContext, log: LogPort): ConnectionProfile[] {
   const raw = context.globalState.get<unknown>(PROFILES_KEY);

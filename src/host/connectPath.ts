@@ -6,6 +6,7 @@ import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, ty
 import { ServerConnection } from './serverView';
 import { UiFailure, toUiError } from './uiErrors';
 import { SELECTION_KEY, type LabSession } from './labSession';
+import { endWatch } from './watchPath';
 
 /** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
 export function prefill(s: LabSession, profile: ConnectionProfile): ConnectionProfile {
@@ -56,6 +57,7 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
   s.requireIdle('connecting');
   const typed = password !== undefined && password !== '';
   const key = passwordKey(profile.id);
+  await endWatch(s, `the panel connected to ${describeProfile(profile)}`);
   await s.closeConnection();
   s.state.draft = profile;
   s.state.connection = { status: 'connecting', profileId: profile.id, error: null };
@@ -106,6 +108,8 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
 
 export async function disconnect(s: LabSession): Promise<void> {
   s.requireIdle('disconnecting');
+  // A watch runs on connections of its own: disconnecting ends it too, its ticks kept (watchPath.ts).
+  await endWatch(s, 'the panel disconnected from the server');
   await s.closeConnection();
   s.state.connection = { status: 'disconnected', profileId: s.state.connection.profileId, error: null };
   s.postState();

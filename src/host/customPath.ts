@@ -1,7 +1,7 @@
 // The panel's Custom workload run: the form (checked by its schema and shared/customForm.ts) -> the same plan
 // `spinlab run --sql` builds (statements split on GO, variables bound by name to a CSV's or a query's columns, the
-// conservative write check), confirmed when the batch may write, then run as the active experiment. Nothing is
-// deployed in the user's database.
+// conservative write check, the Knobs section applied as for any run: journaled, confirmed, put back), confirmed when
+// the batch may write or a knob changes, then run as the active experiment. Nothing is deployed in the user's database.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CustomWorkload } from '../shared/experiment';
@@ -15,7 +15,10 @@ import { checkBinding, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTa
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { executeJob } from './experimentRun';
 import { checkJournal, runActive } from './runPath';
-import { PANEL_NAMES } from './runRequest';
+import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, describeChanges, type RunRequest } from './runRequest';
+import { parseAffinity, type AffinityResolution } from '../shared/affinity';
+import { readKnobState } from '../engine/knobs';
+import type { ServerConnection } from './serverView';
 import { UiFailure } from './uiErrors';
 import type { LabSession } from './labSession';
 
@@ -59,12 +62,13 @@ async function planOf(s: LabSession, f: CustomForm): Promise<{ workload: CustomW
     statements,
     database,
     params: table && f.paramsSource !== 'none'
-      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery, columns: table.columns, rows: table.rows.length, order: 'round-robin', scope: 'session' }
+      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery, columns: table.columns, rows: table.rows.length,
+        order: f.paramsOrder, scope: f.paramsScope }
       : null,
     iterations: f.stopBy === 'iterations' ? Number(f.iterations.trim()) : null,
     thinkTimeMs: parseDuration(f.thinkTime.trim() || '0ms', { allowZero: true }),
     queryTimeoutMs: f.queryTimeout.trim() ? parseDuration(f.queryTimeout) : null,
-    stopOnError: false,
+    stopOnError: f.stopOnError,
     writes: writeReason(statements.map((st) => st.text)),
   };
   return { workload, table };
@@ -76,29 +80,30 @@ export async function runCustom(s: LabSession, f: CustomForm, title?: string): P
   s.requireIdle('another run');
   const problems = Object.values(checkCustomForm(f));
   if (problems.length) fail(problems.join(' '), 'Correct the Custom workload form and run again.');
-  // The panel does not yet move knobs for a custom workload: refuse rather than run without the change asked for.
-  const knobs = s.state.selection.knobs;
-  if (knobs.delayedDurability !== 'unchanged' || knobs.affinity.trim()) {
-    fail('The panel runs a custom workload with the knobs unchanged; this form asks to change '
-      + [knobs.delayedDurability !== 'unchanged' ? `delayed durability to ${knobs.delayedDurability}` : '', knobs.affinity.trim() ? `CPU affinity to ${knobs.affinity.trim()}` : '']
-        .filter(Boolean).join(' and ') + '.',
-    'Set the knobs to unchanged to run it here, or run it from the command line, where the knobs are journaled and put back: '
-      + 'spinlab run --sql ... --delayed-durability ... --affinity ...');
-  }
   await checkJournal(s);
   const { workload, table } = await planOf(s, f);
   const sel = s.state.selection.run;
   const base = loadSettingsFrom({ mode: 'client-loop', threads: f.threads, duration: f.stopBy === 'duration' ? f.duration : '30s', warmup: sel.warmup, interval: sel.interval }, PANEL_NAMES);
   const load = { ...base, mode: 'client-loop' as const, durationMs: workload.iterations !== null ? null : base.durationMs, rows: null };
-  if (workload.writes) {
-    const detail = `The workload runs in [${workload.database}] on ${conn.identity.serverName} and may write to it (${workload.writes}).\n\n`
-      + 'Spinlock Lab deploys nothing there; the statements run as you wrote them, by every session, for the whole run.';
-    if (!(await s.ports.confirm(WRITE_CONFIRM_TITLE, detail, WRITE_CONFIRM_ACTION))) {
-      s.ports.log.info('custom run cancelled at the confirmation: nothing was run');
+  const knobs = await customKnobs(s, conn, workload.database);
+  const writeNote = workload.writes
+    ? `The workload runs in [${workload.database}] on ${conn.identity.serverName} and may write to it (${workload.writes}).\n\n`
+      + 'Spinlock Lab deploys nothing there; the statements run as you wrote them, by every session, for the whole run.'
+    : null;
+  // One question: the server-wide changes (journaled, put back) with the write note under them, or the write note alone.
+  const ask = knobs.changes.length && s.ports.settings().confirmServerChanges
+    ? { title: CONFIRM_TITLE, detail: confirmDetail(conn.identity.serverName, knobs.changes) + (writeNote ? `\n\n${writeNote}` : ''), action: CONFIRM_ACTION }
+    : writeNote ? { title: WRITE_CONFIRM_TITLE, detail: writeNote, action: WRITE_CONFIRM_ACTION } : null;
+  if (ask) {
+    if (!(await s.ports.confirm(ask.title, ask.detail, ask.action))) {
+      s.ports.log.info('custom run cancelled at the confirmation: nothing was run or changed');
       return null;
     }
     s.checkAlive();
+    if (s.conn !== conn) fail('The connection changed while the question was open; nothing was run.', 'Run again.');
+    if (s.running) fail('Another experiment started meanwhile.', 'Stop it first.');
   }
+  for (const c of knobs.changes) s.ports.log.info(`will change ${c}`);
   const name = title?.trim() || `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`;
   const settings = s.ports.settings();
   const outcome = await runActive(s, (hooks) => executeJob({
@@ -106,11 +111,41 @@ export async function runCustom(s: LabSession, f: CustomForm, title?: string): P
     describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}`,
     resultsFolder: settings.resultsFolder,
     start: ({ id, outDir }, signal, progress) => runExperiment({
-      target: conn.target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load, knobs: {},
+      target: conn.target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load, knobs: knobs.request,
       outDir, title: name, deploy: false, stateDir: s.stateDir, id, custom: { workload, table },
     }, signal, progress),
   }, hooks));
   return outcome.result;
+}
+
+/**
+ * The Knobs section's settings for a custom run, as the CLI applies them (`spinlab run --sql ... --delayed-durability
+ * --affinity`): delayed durability on the database the workload runs in (the engine journals it, changes it, and puts
+ * it back), affinity server-wide; and what will change, from what to what, for the confirmation.
+ */
+async function customKnobs(s: LabSession, conn: ServerConnection, database: string): Promise<{ request: RunRequest['knobs']; changes: string[] }> {
+  const facts = s.facts();
+  const asked = s.state.selection.knobs;
+  if (!facts || (asked.delayedDurability === 'unchanged' && !asked.affinity.trim())) return { request: {}, changes: [] };
+  let affinity: AffinityResolution | null = null;
+  if (asked.affinity.trim()) {
+    try {
+      affinity = parseAffinity(asked.affinity.trim(), facts.topology);
+    } catch (e) {
+      fail(`CPU affinity: ${(e as Error).message}`, 'Correct the affinity in the Knobs section, or clear it to leave affinity unchanged.');
+    }
+  }
+  const dd = asked.delayedDurability === 'unchanged' ? undefined : asked.delayedDurability;
+  // Delayed durability is the workload's database's, not the lab database's: read it there.
+  const now = await readKnobState(await conn.session(), database);
+  if (dd && now.delayedDurability === null) {
+    fail(`The database [${database}] was not found on ${conn.identity.serverName}, so its delayed durability cannot be set.`,
+      'Name a database that exists in the Custom workload form, or set delayed durability to unchanged.');
+  }
+  const request: RunRequest['knobs'] = {};
+  if (dd) request.delayedDurability = dd;
+  if (affinity) request.affinity = affinity.spec;
+  return { request, changes: describeChanges({ ...facts, knobs: { ...facts.knobs, delayedDurability: now.delayedDurability }, labDatabase: database }, dd, affinity) };
 }
 
 /** "Load Test This Query": hands the panel the T-SQL to fill in (it arrives with the next state). */

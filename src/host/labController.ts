@@ -17,6 +17,7 @@ import { fillCustom, runCustom } from './customPath';
 import type { CustomFill } from '../shared/customForm';
 import { previewPreset, runPresetNow } from './presetPath';
 import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
+import { compareWatch } from './watchComparePath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
 import { cancelStacks, captureStacksNow, disposeStacks, exportStacks, resendStacks } from './stacksPath';
 import { engineCaptureStacks, type CaptureStacks } from './stacksCapture';
@@ -100,6 +101,7 @@ export class LabController {
     on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
     on('cancelStacks', () => cancelStacks(s));
     on('exportStacks', (p) => exportStacks(s, p.to));
+    on('watchCompare', (p) => compareWatch(s, p));
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */

@@ -1,12 +1,11 @@
 // Spinlock Lab's home in the Activity Bar, as plain data: the tree (an unrestored journal at the top, the saved
 // connections, the presets, this server's experiments) and the status bar item of a running experiment, both pure
 // functions of the panel's state. src/extension/labView.ts only turns them into vscode TreeItems and a StatusBarItem.
-import { defaultStateDir, listJournals } from '../engine/journal';
-import { processGone } from '../engine/knobs';
+import { defaultStateDir, listJournals, processGone } from '../engine/journal';
 import type { CheckView } from '../shared/checkView';
 import { getPost } from '../shared/posts';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
-import { summariseJournal } from './serverView';
+import { summariseJournal } from './journalView';
 
 /** Commands the nodes run (contributed in package.json). */
 export const TREE_COMMANDS = {

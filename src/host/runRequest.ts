@@ -8,6 +8,9 @@ import { ParamError, resolveParams } from '../shared/params';
 import { formatSpec, parseAffinity, type AffinityResolution } from '../shared/affinity';
 import { getScenario, listScenarios, needsXtp } from '../engine/scenarios';
 import { loadSettingsFrom, type FieldNames } from '../engine/runSettings';
+import { affinityWords } from './journalView';
+
+export { describeKnobState } from './journalView';
 
 export class RunRequestError extends Error {
   override name = 'RunRequestError';
@@ -16,7 +19,7 @@ export class RunRequestError extends Error {
   }
 }
 
-export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval' };
+export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval', clientWorkers: 'Client workers' };
 
 export interface RunForm {
   scenarioId: string;
@@ -92,15 +95,6 @@ export function buildRunRequest(form: RunForm, server: ServerFacts): RunRequest 
   if (form.knobs.delayedDurability !== 'unchanged') knobs.delayedDurability = form.knobs.delayedDurability;
   if (affinity) knobs.affinity = affinity.spec;
   return { scenarioId, parameters, load: load!, knobs, affinity, changes: describeChanges(server, knobs.delayedDurability, affinity) };
-}
-
-function affinityWords(a: KnobState['affinity']): string {
-  return a.type === 'AUTO' ? `AUTO (every CPU${a.cpus.length ? `: ${formatSpec(a.cpus)}` : ''})` : `CPUs ${a.cpus.length ? formatSpec(a.cpus) : '(none online)'}`;
-}
-
-/** A knob state in words: 'CPU affinity AUTO (every CPU: 0-39); delayed durability DISABLED'. */
-export function describeKnobState(k: KnobState): string {
-  return `CPU affinity ${affinityWords(k.affinity)}; delayed durability ${k.delayedDurability ?? 'unknown (no lab database)'}`;
 }
 
 /** The server-wide settings that will change, from -> to; settings already as asked are left out. */

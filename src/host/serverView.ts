@@ -6,10 +6,9 @@ import { journalFor, readKnobState } from '../engine/knobs';
 import type { Journal } from '../engine/journal';
 import { deployedScenarios, probeLab } from '../engine/lab';
 import { readIdentity, readTopology } from '../engine/server';
-import type { JournalSummary } from '../shared/protocol';
 import type { KnobState } from '../shared/experiment';
 import type { ServerIdentity, Topology } from '../shared/types';
-import { describeKnobState } from './runRequest';
+export { summariseJournal } from './journalView';
 
 export interface ServerFactsRead {
   identity: ServerIdentity;
@@ -86,6 +85,3 @@ export class ServerConnection {
   }
 }
 
-export function summariseJournal(j: Journal): JournalSummary {
-  return { serverAddress: j.serverAddress, changes: [...j.changes], createdAt: j.createdAt, pid: j.pid, original: describeKnobState(j.original) };
-}

@@ -21,6 +21,10 @@ interface WatchRun {
   done: Promise<void>;
   dir: string;
   history: WatchHistory;
+  /** Why the host ended the watch (a disconnect), said in the panel; null when the user pressed Stop. */
+  stopReason: string | null;
+  /** The monitor connection failed and no tick has come since (a reconnect is under way). */
+  lost: boolean;
 }
 
 // The running (or last) watch of each panel, kept here so LabSession stays the experiments' state.
@@ -30,6 +34,11 @@ function view(s: LabSession): WatchView {
   const v = s.state.watch;
   if (!v) throw new UiFailure({ message: 'No watch has been started in this panel.', fix: 'Start a watch first.' });
   return v;
+}
+
+/** The folder of the panel's running (or last) watch, or null before any. */
+export function watchDir(s: LabSession): string | null {
+  return runs.get(s)?.dir ?? null;
 }
 
 export function isWatching(s: LabSession): boolean {
@@ -47,7 +56,8 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
   const ac = new AbortController();
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => { resolveDone = r; });
-  runs.set(s, { ac, done, dir, history });
+  const run: WatchRun = { ac, done, dir, history, stopReason: null, lost: false };
+  runs.set(s, run);
   const v: WatchView = {
     id: path.basename(dir), title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
     status: 'starting', intervalMs: p.intervalMs, showBenign: p.showBenign, ticks: 0, marks: [], diagnosis: [], requests: [], recent: [],
@@ -70,12 +80,20 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
         if (v.status === 'starting' && e.message.startsWith('watching')) v.status = 'running';
         s.postState();
       } else if (e.kind === 'event') {
-        if (e.event.level !== 'info') v.message = e.event.message;
+        // A dropped monitor connection (or a restarted server) is said as it happens; the engine reconnects and
+        // every tick already taken stays in samples.jsonl.
+        if (/monitor (sample failed|connection was lost)/.test(e.event.message)) run.lost = true;
+        if (e.event.level !== 'info') v.message = run.lost ? `${e.event.message}; the ${history.ticks} ticks so far are kept` : e.event.message;
         s.postState();
       } else if (e.kind === 'mark') {
         v.marks.push(e.mark);
         s.postState();
       } else {
+        if (run.lost || e.tick.gap) {
+          run.lost = false;
+          v.message = `reconnected: the tick at ${(e.tick.t / 1000).toFixed(1)} s spans the gap; watching again`;
+          s.postState();
+        }
         onTick(s, v, history, e.tick, Date.now() - lastDiagnosis > 5000 ? () => {
           lastDiagnosis = Date.now();
           v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
@@ -85,7 +103,9 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
     v.status = record.status === 'running' ? 'completed' : record.status;
     v.diagnosis = record.diagnosis;
     v.marks = record.marks;
-    v.message = `${record.ticks} ticks saved in ${dir}`;
+    v.message = run.stopReason
+      ? `Stopped: ${run.stopReason}. The ${record.ticks} ticks taken are kept in ${path.join(dir, record.samplesFile)}.`
+      : `${record.ticks} ticks saved in ${dir}`;
   } catch (err) {
     v.status = 'failed';
     throw err;
@@ -146,6 +166,19 @@ export async function saveWatchNotebook(s: LabSession): Promise<string | null> {
   await s.ports.openFile(saved);
   s.ports.log.info(`saved the watch ${v.id} as ${saved}`);
   return saved;
+}
+
+/**
+ * Ends a running watch for a reason of the host's (the panel disconnects, or connects elsewhere) and waits until its
+ * record is saved; every tick taken is in samples.jsonl, and the panel says why it stopped.
+ */
+export async function endWatch(s: LabSession, reason: string): Promise<void> {
+  const r = runs.get(s);
+  if (!r || !isWatching(s)) return;
+  s.ports.log.info(`stopping the watch: ${reason}`);
+  r.stopReason = reason;
+  r.ac.abort();
+  await r.done;
 }
 
 /** Stops the watch and waits for it (the panel closed). */

@@ -19,12 +19,18 @@ export const customFormSchema = z.object({
   threads: z.string().max(200),
   thinkTime: z.string().max(32),
   queryTimeout: z.string().max(32),
+  /** Which parameter row each call takes, and whose cursor it is (as --params-order / --params-scope). */
+  paramsOrder: z.enum(['round-robin', 'random']).default('round-robin'),
+  paramsScope: z.enum(['session', 'shared']).default('session'),
+  /** End the run at the first failing call (as --stop-on-error); otherwise failures are counted and the run goes on. */
+  stopOnError: z.boolean().default(false),
 });
 export type CustomForm = z.infer<typeof customFormSchema>;
 
 export const CUSTOM_FORM_DEFAULTS: CustomForm = {
   sql: '', sqlFile: '', database: '', paramsSource: 'none', paramsCsv: '', paramsQuery: '',
   stopBy: 'iterations', iterations: '50', duration: '30s', threads: '1,2,4', thinkTime: '0ms', queryTimeout: '',
+  paramsOrder: 'round-robin', paramsScope: 'session', stopOnError: false,
 };
 
 /** The T-SQL a "Load Test This Query" command hands the panel (the selection, or the whole file). */
@@ -54,6 +60,9 @@ export function checkCustomForm(f: CustomForm): Record<string, string> {
   else if (db.length > MAX_DB_NAME) errors.database = `A database name has at most ${MAX_DB_NAME} characters.`;
   if (f.paramsSource === 'csv' && !/\.csv$/i.test(f.paramsCsv.trim())) errors.paramsCsv = 'Give the path of a .csv file whose header names the variables (without @).';
   if (f.paramsSource === 'query' && f.paramsQuery.trim() === '') errors.paramsQuery = 'Type the query whose columns give the parameter values, e.g. SELECT id FROM dbo.Orders.';
+  // The selects offer only these; a value from elsewhere (a stale saved draft) is named rather than sent.
+  if (!['round-robin', 'random'].includes(f.paramsOrder)) errors.paramsOrder = `Row order "${f.paramsOrder}": pick round robin or random.`;
+  if (!['session', 'shared'].includes(f.paramsScope)) errors.paramsScope = `Rows per "${f.paramsScope}": pick per session or shared by all sessions.`;
   if (f.stopBy === 'iterations') {
     const t = f.iterations.trim();
     if (!/^\d+$/.test(t) || Number(t) < 1 || !Number.isSafeInteger(Number(t))) errors.iterations = `Iterations "${f.iterations}": write a whole number of 1 or more (calls per session).`;

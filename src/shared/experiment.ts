@@ -244,6 +244,8 @@ export interface LoadSettings {
   rows: number | null;
   warmupMs: number;
   intervalMs: number;
+  /** Client worker threads for the client loop (0: the sessions share one event loop); absent: one per client core. */
+  clientWorkers?: number;
 }
 
 export interface Experiment {

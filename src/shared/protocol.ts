@@ -11,6 +11,7 @@ import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
+import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 // ---------------------------------------------------------------- connection profiles (never hold a secret)
@@ -90,6 +91,8 @@ export interface RunSettings {
   rows: string;
   warmup: string;
   interval: string;
+  /** Client worker threads for the client loop ('0': one event loop); blank or absent: one per client core. */
+  clientWorkers?: string;
 }
 
 export interface KnobSettings {
@@ -284,6 +287,7 @@ export const runSettingsSchema = z.object({
   rows: text(32),
   warmup: text(32),
   interval: text(32),
+  clientWorkers: text(8).optional(),
 });
 export const knobSettingsSchema = z.object({
   delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),
@@ -357,6 +361,7 @@ export const ToHost = {
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
   ...StacksToHost, // "Why is it spinning?" (stacksMessages.ts)
+  watchCompare: fromWebview('watchCompare', watchCompareSchema), // two windows of the watch (shared/watchWindows.ts)
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -376,6 +381,7 @@ export const ToWebview = {
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
   ...StacksToWebview,
+  watchCompared: toWebview<WatchComparedPayload>()('watchCompared'), // the answer to watchCompare
 } as const;
 
 export type ToHostMap = typeof ToHost;

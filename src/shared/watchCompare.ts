@@ -18,20 +18,45 @@ export interface WindowFigures {
   cpuPct: number;
 }
 
-export function windowFigures(label: string, ticks: readonly WatchTick[]): WindowFigures {
-  const totals = emptyRunTotals();
-  let batches = 0, cpu = 0;
-  for (const t of ticks) {
-    addTickToTotals(totals, t);
-    batches += t.batchRequestsPerSec * (t.intervalMs / 1000);
+/** A window's figures built tick by tick, so a reader of samples.jsonl never holds the window's ticks. */
+export class WindowAccumulator {
+  private readonly totals = emptyRunTotals();
+  private batches = 0;
+  private cpu = 0;
+  private first: WatchTick | null = null;
+  private last: WatchTick | null = null;
+  private count = 0;
+
+  constructor(readonly label: string) {}
+
+  add(t: WatchTick): void {
+    addTickToTotals(this.totals, t);
+    this.batches += t.batchRequestsPerSec * (t.intervalMs / 1000);
     const nodes = Object.values(t.cpuByNode);
-    cpu += (nodes.length ? nodes.reduce((a, b) => a + b, 0) / nodes.length : 0) * t.intervalMs;
+    this.cpu += (nodes.length ? nodes.reduce((a, b) => a + b, 0) / nodes.length : 0) * t.intervalMs;
+    this.first ??= t;
+    this.last = t;
+    this.count++;
   }
-  const seconds = totals.elapsedMs / 1000;
-  return {
-    label, fromT: ticks.length ? ticks[0].t - ticks[0].intervalMs : 0, toT: ticks.at(-1)?.t ?? 0, ticks: ticks.length, seconds, totals,
-    batchRequestsPerSec: seconds > 0 ? batches / seconds : 0, cpuPct: totals.elapsedMs > 0 ? cpu / totals.elapsedMs : 0,
-  };
+
+  get ticks(): number {
+    return this.count;
+  }
+
+  figures(): WindowFigures {
+    const { totals, first, last } = this;
+    const seconds = totals.elapsedMs / 1000;
+    return {
+      label: this.label, fromT: first ? first.t - first.intervalMs : 0, toT: last?.t ?? 0, ticks: this.count, seconds, totals,
+      batchRequestsPerSec: seconds > 0 ? this.batches / seconds : 0, cpuPct: totals.elapsedMs > 0 ? this.cpu / totals.elapsedMs : 0,
+    };
+  }
+}
+
+export function windowFigures(label: string, ticks: readonly WatchTick[]): WindowFigures {
+  const acc = new WindowAccumulator(label);
+  for (const t of ticks) acc.add(t);
+  return acc.figures();
 }
 
 function fig(key: string, label: string, unit: string, a: number | null, b: number | null, direction: FigureDirection = 'lower-better'): ComparedFigure {

@@ -33,7 +33,8 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p))
   .on<'stacksProgress'>(ToWebview.stacksProgress, (p) => app.onStacksProgress(p))
   .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
-  .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p));
+  .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p))
+  .on<'watchCompared'>(ToWebview.watchCompared, (p) => { if (app.watch.compare.received(p)) app.requestRender(); });
 
 window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as { type?: unknown; payload?: unknown } | null;

@@ -57,4 +57,45 @@ describe('the Custom workload form in Chromium', () => {
       await p.close();
     }
   });
+
+  it('row order, row scope and stop-on-error: shown with a parameter source, set with the keyboard, and sent with Run', async () => {
+    const p = await openPanel(browser, harness);
+    try {
+      const base = b.connectedState();
+      const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id', source: 'q.sql', seq: 1 } };
+      await p.send({ type: 'state', payload: { state } });
+      await p.page.waitForSelector('#custom-workload');
+      assert.equal(await p.page.locator('#custom-paramsOrder').count(), 0, 'no row order without a parameter source');
+      assert.equal(await p.page.textContent('label[for="knob-dd"]'), 'Delayed durability ([master])', 'the knob names the workload\'s database');
+      // Pick a CSV source with the keyboard: the select opens on Enter, moves with the arrows, picks on Enter.
+      const pick = async (sel: string, downs: number) => {
+        await p.page.focus(sel);
+        await p.page.keyboard.press('Enter');
+        for (let i = 0; i < downs; i++) await p.page.keyboard.press('ArrowDown');
+        await p.page.keyboard.press('Enter');
+      };
+      await pick('#custom-paramsSource', 1);
+      await p.page.waitForSelector('#custom-paramsOrder');
+      await fill(p.page, '#custom-paramsCsv', 'ids.csv');
+      assert.equal(await p.page.$eval('#custom-paramsOrder', (e) => (e as unknown as { value: string }).value), 'round-robin');
+      assert.equal(await p.page.$eval('#custom-paramsScope', (e) => (e as unknown as { value: string }).value), 'session');
+      await pick('#custom-paramsOrder', 1);
+      await pick('#custom-paramsScope', 1);
+      await p.page.focus('#custom-stopOnError');
+      await p.page.keyboard.press('Space');
+      await p.page.waitForSelector('#btn-run-custom:not([disabled])');
+      await p.page.focus('#btn-run-custom');
+      await p.page.keyboard.press('Enter');
+      const m = await waitForPosted(p, 'runCustom');
+      assert.equal(m.payload.form.paramsSource, 'csv');
+      assert.equal(m.payload.form.paramsCsv, 'ids.csv');
+      assert.equal(m.payload.form.paramsOrder, 'random');
+      assert.equal(m.payload.form.paramsScope, 'shared');
+      assert.equal(m.payload.form.stopOnError, true);
+      assert.deepEqual(await p.violations(), [], 'no Content-Security-Policy violation');
+      assert.deepEqual(p.errors, [], 'no console error');
+    } finally {
+      await p.close();
+    }
+  });
 });

@@ -89,4 +89,78 @@ describe('the Watch section of the panel webview', () => {
         await p.page.locator('#section-watch').screenshot({ path: path.join(ARTIFACTS, `watch-${theme}.png`) });
       }, theme));
   }
+
+  it('compares two windows: marks by default, times typed with the keyboard, a range dragged on the timeline, and the answer in words and figures', () =>
+    withPanel(b.connectedState({ watch: watchView({ status: 'completed', ticks: 20, marks: [{ id: 'm1', name: 'index rebuilt', t: 2000, at: '2026-11-24T00:00:02Z' }] }) }), async (p) => {
+      const id = watchView().id;
+      for (let i = 0; i < 20; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+      await p.page.waitForSelector('#watch-compare');
+      // Until edited, the first mark splits the watch: before it, and after it.
+      assert.equal(await p.page.inputValue('#watch-cmp-a-from'), 'start');
+      assert.equal(await p.page.inputValue('#watch-cmp-a-to'), 'mark:m1');
+      assert.equal(await p.page.inputValue('#watch-cmp-b-from'), 'mark:m1');
+      assert.equal(await p.page.inputValue('#watch-cmp-b-to'), 'now');
+
+      // Window A by times, with the keyboard only: End picks "A time…", Tab reaches its field.
+      await p.page.focus('#watch-cmp-a-from');
+      await p.page.keyboard.press('End');
+      await p.page.waitForSelector('#watch-cmp-a-from-time');
+      await p.page.keyboard.press('Tab');
+      await p.page.keyboard.type('soon');
+      await p.page.waitForSelector('#watch-cmp-a-from-error');
+      assert.match(await p.page.textContent('#watch-cmp-a-from-error') ?? '', /not a duration/);
+      assert.equal(await p.page.getAttribute('#btn-watch-compare', 'disabled'), '', 'Compare waits for valid windows');
+      await p.page.fill('#watch-cmp-a-from-time', '');
+      await p.page.focus('#watch-cmp-a-from-time');
+      await p.page.keyboard.type('0.5');
+      await p.page.focus('#watch-cmp-a-to');
+      await p.page.keyboard.press('End');
+      await p.page.waitForSelector('#watch-cmp-a-to-time');
+      await p.page.keyboard.press('Tab');
+      await p.page.keyboard.type('0.2');
+      await p.page.waitForSelector('#watch-cmp-a-range');
+      assert.match(await p.page.textContent('#watch-cmp-a-range') ?? '', /Window A ends \(0\.2 s\) before it starts \(0\.5 s\)/);
+      for (let i = 0; i < 3; i++) await p.page.keyboard.press('Backspace');
+      await p.page.keyboard.type('1.5');
+      await p.page.waitForSelector('#btn-watch-compare:not([disabled])');
+      await p.page.focus('#btn-watch-compare');
+      await p.page.keyboard.press('Enter');
+      const m = await waitForPosted(p, 'watchCompare');
+      assert.deepEqual(m.payload, { watchId: id, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } });
+      await p.page.waitForSelector('#watch-compare-status:has-text("Reading the ticks")');
+
+      await p.send({ type: 'watchCompared', payload: { watchId: id, request: m.payload, error: null, result: {
+        a: { label: 'Window A', described: 'from 0.5 s to 1.5 s', fromT: 0, toT: 1000, ticks: 1, seconds: 1 },
+        b: { label: 'Window B', described: 'from "index rebuilt" (2.0 s) to now', fromT: 2000, toT: 20000, ticks: 18, seconds: 18 },
+        figures: [{ key: 'waitMsPerSec:WRITELOG', label: 'WRITELOG wait', unit: 'ms/s', a: 50, b: 500, changePct: 900, direction: 'lower-better' }],
+        summary: ['WRITELOG wait 10.0x higher in window B (500 vs 50 ms/s).'] } } });
+      await p.page.waitForSelector('#watch-compare-summary');
+      assert.match(await p.page.textContent('#watch-compare-summary') ?? '', /WRITELOG wait 10\.0x higher in window B/);
+      assert.match(await p.page.textContent('#watch-compare-table') ?? '', /WRITELOG wait.*ms\/s.*50.*500.*\+900\.0%/s);
+      assert.match(await p.page.textContent('#watch-compare-spans') ?? '', /B: from "index rebuilt" \(2\.0 s\) to now \(18 ticks/);
+      assert.equal(await p.page.textContent('#watch-compare-status'), '');
+
+      // A drag on the timeline sets window B's times (the watch is 20 s long: a quarter to three quarters is 5-15 s).
+      await p.page.check('#watch-brush-b');
+      const box = (await p.page.locator('#watch-timeline').boundingBox())!;
+      await p.page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await p.page.mouse.down();
+      await p.page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+      await p.page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 4 });
+      await p.page.mouse.up();
+      await p.page.waitForSelector('#watch-cmp-b-from-time');
+      const from = Number(await p.page.inputValue('#watch-cmp-b-from-time'));
+      const to = Number(await p.page.inputValue('#watch-cmp-b-to-time'));
+      assert.ok(Math.abs(from - 5) <= 0.2 && Math.abs(to - 15) <= 0.2, `dragged 5-15 s, got ${from}-${to}`);
+      const n = (await p.posted()).length;
+      await p.page.click('#btn-watch-compare');
+      const again = await waitForPosted(p, 'watchCompare', n);
+      assert.equal(again.payload.b.from.kind, 'time');
+      assert.deepEqual(again.payload.a, m.payload.a, 'window A is left as typed');
+
+      await p.send({ type: 'watchCompared', payload: { watchId: id, request: again.payload, result: null, error: 'Window B (from 5.0 s to 15.0 s) holds no tick of this watch: widen it.' } });
+      await p.page.waitForSelector('#watch-compare-error');
+      assert.match(await p.page.textContent('#watch-compare-error') ?? '', /holds no tick/);
+      await p.page.locator('#watch-compare').screenshot({ path: path.join(ARTIFACTS, 'watch-compare.png') });
+    }));
 });

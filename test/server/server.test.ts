@@ -14,7 +14,7 @@ import { checkServer, checkText, type CheckReport } from '../../src/engine/check
 import { runExperiment } from '../../src/engine/experiment';
 import { listJournals } from '../../src/engine/journal';
 import { readKnobState } from '../../src/engine/knobs';
-import { cleanupScenario } from '../../src/engine/lab';
+import { cleanupScenario, dropLab } from '../../src/engine/lab';
 import { presetRequest, runPreset } from '../../src/engine/presetRun';
 import { defaultParameters, getScenario, listScenarios, needsXtp } from '../../src/engine/scenarios';
 import { readIdentity, readTopology } from '../../src/engine/server';
@@ -72,7 +72,7 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
   after(async () => {
     if (!admin) return;
     try {
-      await admin.runFile('lab/drop', { db: LAB }).catch(() => undefined);
+      await dropLab(admin, LAB, identity).catch(() => undefined);
     } finally {
       await admin.close();
     }
@@ -139,7 +139,7 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
   });
 
   it('nothing left behind: lab database dropped, settings as found, no event session, no journal', async () => {
-    await admin.runFile('lab/drop', { db: LAB });
+    await dropLab(admin, LAB, identity);
     const [[left] = []] = await admin.runFile('server/leftovers', { db: LAB });
     assert.deepEqual([num(left.lab_db_exists), num(left.event_sessions_defined), num(left.event_sessions_running)], [0, 0, 0]);
     const now = await readKnobState(admin, LAB);

@@ -1,7 +1,9 @@
 // The client loop as the simulator models it: throughput that rises with sessions and flattens, latency that grows
 // smoothly, spins that grow smoothly, and no call starved by other calls starting and finishing (issue 13).
 import assert from 'node:assert/strict';
-import { computeRates, WorkerInput } from '../../tools/sim/model/contention';
+import { computeRates, WorkerInput, type WorkerRate } from '../../tools/sim/model/contention';
+import { ClientLoop, REFRESH_MS, steadyRefreshMs } from '../../tools/sim/model/clientloop';
+import type { Placement } from '../../tools/sim/model/placement';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { SimModel } from '../../tools/sim/model/instance';
 import { placeTask } from '../../tools/sim/model/placement';
@@ -107,4 +109,30 @@ it('server loop runner: a call that is due is not pushed out by other calls star
     await new Promise((r) => setImmediate(r));
   }
   assert.ok(done, 'the 20-row call finished within 20 ms');
+});
+
+it('client loop: a steady population\'s rates are recomputed less often as it grows (the simulator\'s own cost per call stays flat)', async () => {
+  // Each recomputation costs the simulator CPU in proportion to the members: 128 sessions calling steadily for 4 s
+  // may recompute at most every 800 ms, one session every 100 ms; anyone joining is counted within 100 ms.
+  const refreshes = async (n: number) => {
+    const clock = new ManualClock();
+    let count = 0;
+    const loop = new ClientLoop({
+      clock, place: () => ({ cpu: 0, node: 0 }) as unknown as Placement, advance: () => undefined,
+      ratesChanged: () => { count++; }, rateOf: () => ({ serviceUs: 50 }) as unknown as WorkerRate, countRows: () => undefined,
+    });
+    const signal = new AbortController().signal;
+    for (let ms = 0; ms < 4000; ms++) {
+      for (let i = 0; i < n; i++) void loop.call({ spid: 51 + i, database: 'lab', table: 'dbo.t', profile: disk(1), rows: 1 }, signal);
+      clock.advance(1);
+      await Promise.resolve();
+    }
+    return count;
+  };
+  const one = await refreshes(1);
+  const many = await refreshes(128);
+  assert.ok(one >= 35 && one <= 41, `one session: ${one} recomputations in 4 s`);
+  assert.ok(many <= 4000 / 800 + 2, `128 sessions: ${many} recomputations in 4 s`);
+  assert.equal(steadyRefreshMs(128), 800);
+  assert.equal(steadyRefreshMs(16), REFRESH_MS);
 });

@@ -69,6 +69,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     host, port: opts.port ?? 0, handler: new SessionLayer(handler, isSysadmin), serverName: model.serverName,
     productVersion: { major, minor: 0, build }, log: opts.log,
   });
+  model.connections = {
+    list: () => server.sessions().map((s) => ({ spid: s.spid, database: s.database })),
+    kill: (spid) => server.faults.dropSession(spid, 0),
+  };
   const addr = await server.listen();
   const stopBackground = startBackground(model, opts.background ?? []);
   const cs = (pw: string) => `Server=${host === '::1' ? '[::1]' : host},${addr.port};User Id=sa;Password=${pw};Encrypt=false;TrustServerCertificate=true`;

@@ -4,13 +4,43 @@
 // contract as the built-in driver (load.ts), so warm-up, sampling and the run record are shared.
 import { setMaxListeners } from 'node:events';
 import { DbSession, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
-import type { CustomRunStats, CustomWorkload, SessionFailure, WaitDelta } from '../../shared/experiment';
-import type { PhaseResult, PhaseSpec } from '../load';
+import type { CallErrorCount, CustomRunStats, CustomWorkload, SessionFailure, WaitDelta } from '../../shared/experiment';
+import type { PhaseResult, PhaseSpec, SessionRange } from '../load';
 import { unboundVariables } from './batch';
 import { RowPicker, type ParamTable } from './params';
-import { describeError, ErrorTally } from './tally';
+import { describeError, ErrorTally, mergeErrorCounts } from './tally';
 import { readOwnCounters, sessionIdOf, waitDeltas, type OwnCounters } from './ownSessions';
 
+/** One set of sessions' measured calls, before the counters around them: what a client worker hands back. */
+export interface CustomLoop {
+  result: PhaseResult;
+  failed: number;
+  errors: CallErrorCount[];
+  /** Sum of the completed calls' client-measured latency (µs). */
+  clientUs: number;
+  /** The stop-on-error verdict, when this set stopped on one. */
+  stopped: string | null;
+}
+
+/** The measured phase's calls, errors and per-call figures over one or more sets of sessions (client workers). */
+export function customRunStats(loops: readonly CustomLoop[], before: OwnCounters | null, after: OwnCounters | null): CustomRunStats {
+  const ok = loops.reduce((n, l) => n + l.result.calls, 0);
+  const failed = loops.reduce((n, l) => n + l.failed, 0);
+  const clientUs = loops.reduce((n, l) => n + l.clientUs, 0);
+  const calls = ok + failed;
+  const per = (x: number) => (calls > 0 ? x / calls : null);
+  return {
+    calls: ok,
+    failedCalls: failed,
+    errors: mergeErrorCounts(loops.map((l) => l.errors)),
+    perCall: {
+      clientSec: ok > 0 ? clientUs / ok / 1e6 : null,
+      serverCpuSec: before && after ? per((after.cpuMs - before.cpuMs) / 1000) : null,
+      logicalReads: before && after ? per(after.logicalReads - before.logicalReads) : null,
+    },
+    stoppedOnError: loops.find((l) => l.stopped)?.stopped ?? null,
+  };
+}
 
 export class CustomSessions {
   private stats: CustomRunStats | null = null;
@@ -19,14 +49,17 @@ export class CustomSessions {
   liveCalls = 0;
   private constructor(
     private readonly sessions: DbSession[],
-    private readonly ids: number[],
+    /** The sessions' server ids (their own counters and waits). */
+    readonly ids: number[],
     private readonly target: DbTarget,
     private readonly workload: CustomWorkload,
     private readonly table: ParamTable | null,
+    private readonly first = 0,
+    private readonly stride: { index: number; of: number } | null = null,
   ) {}
 
   static async open(target: DbTarget, workload: CustomWorkload, table: ParamTable | null, threads: number,
-    failures: SessionFailure[]): Promise<CustomSessions> {
+    failures: SessionFailure[], range: SessionRange & { stride?: { index: number; of: number } } = { first: 0, tolerant: false }): Promise<CustomSessions> {
     const opened = await Promise.allSettled(Array.from({ length: threads }, async () => {
       const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
       return { s, id: await sessionIdOf(s) };
@@ -35,13 +68,13 @@ export class CustomSessions {
     const ids: number[] = [];
     opened.forEach((r, i) => {
       if (r.status === 'fulfilled') { sessions.push(r.value.s); ids.push(r.value.id); }
-      else failures.push({ session: i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}` });
+      else failures.push({ session: range.first + i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}` });
     });
-    if (sessions.length * 2 <= threads) {
+    if (!range.tolerant && sessions.length * 2 <= threads) {
       await Promise.all(sessions.map((s) => s.close()));
       throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect to [${workload.database}]: ${failures[0]?.message ?? ''}`);
     }
-    return new CustomSessions(sessions, ids, target, workload, table);
+    return new CustomSessions(sessions, ids, target, workload, table, range.first, range.stride ?? null);
   }
 
   get count(): number {
@@ -68,16 +101,33 @@ export class CustomSessions {
     });
   }
 
-  private counters(): Promise<OwnCounters | null> {
+  counters(): Promise<OwnCounters | null> {
     return readOwnCounters(this.target, this.ids);
   }
 
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
+    const measured = spec.latency !== undefined;
+    if (measured) this.liveCalls = 0;
+    const before = measured ? await this.counters() : null;
+    const loop = await this.runLoop(spec, signal, () => { this.liveCalls++; });
+    if (measured) {
+      const after = await this.counters();
+      this.stats = customRunStats([loop], before, after);
+      this.waits = before && after ? waitDeltas(before.waits, after.waits) : null;
+    }
+    return loop.result;
+  }
+
+  /**
+   * The calls alone, without the sessions' counters around them (a client worker runs this; the main thread reads the
+   * counters of every worker's sessions at once). `onCall` counts each completed measured call for the live ticks;
+   * `onStop` hears a stop-on-error at once.
+   */
+  async runLoop(spec: PhaseSpec, signal: AbortSignal, onCall: () => void = () => undefined, onStop: () => void = () => undefined): Promise<CustomLoop> {
     const failures: SessionFailure[] = [];
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
     const measured = spec.latency !== undefined;
-    if (measured) this.liveCalls = 0;
     const perSession = measured ? this.workload.iterations : null;
     const tally = new ErrorTally();
     let stopped: string | null = null;
@@ -87,10 +137,12 @@ export class CustomSessions {
     const onAbort = () => phase.abort();
     signal.addEventListener('abort', onAbort, { once: true });
     const timer = spec.durationMs !== null && perSession === null ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
-    const before = measured ? await this.counters() : null;
     let clientUs = 0;
     try {
-      await Promise.all(this.sessions.map(async (s, i) => {
+      await Promise.all(this.sessions.map(async (s, k) => {
+        // The session's number in the run (a client worker holds sessions first+1..first+n): its statement rotation
+        // and parameter rows are the ones it has on one event loop.
+        const i = this.first + k;
         const statements = this.prepared();
         let channel: RpcChannel;
         try {
@@ -103,8 +155,8 @@ export class CustomSessions {
           for (let n = 0; !phase.signal.aborted && (perSession === null || n < perSession); n++) {
             const st = statements[(n + i) % statements.length];
             if (picker) {
-              const row = this.table!.rows[picker.next(i)];
-              st.args.forEach((a, k) => { a.value = row[st.columns[k]]; });
+              const row = this.table!.rows[this.pick(picker, i)];
+              st.args.forEach((a, c) => { a.value = row[st.columns[c]]; });
             }
             const t0 = process.hrtime.bigint();
             try {
@@ -114,13 +166,14 @@ export class CustomSessions {
               clientUs += us;
               result.calls += 1;
               result.rows += 1;
-              if (measured) this.liveCalls++;
+              if (measured) onCall();
             } catch (err) {
               if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') break;
               const c = tally.add(i + 1, err);
               if (this.workload.stopOnError) {
                 stopped = `session ${i + 1}: ${describeError({ ...c, count: 1, sessions: { [String(i + 1)]: 1 } })}`;
                 phase.abort();
+                onStop();
                 break;
               }
             }
@@ -135,24 +188,13 @@ export class CustomSessions {
       signal.removeEventListener('abort', onAbort);
     }
     result.cancelled = signal.aborted;
-    if (measured) {
-      const after = await this.counters();
-      const calls = result.calls + tally.failed;
-      const per = (x: number) => (calls > 0 ? x / calls : null);
-      this.stats = {
-        calls: result.calls,
-        failedCalls: tally.failed,
-        errors: tally.list(),
-        perCall: {
-          clientSec: result.calls > 0 ? clientUs / result.calls / 1e6 : null,
-          serverCpuSec: before && after ? per((after.cpuMs - before.cpuMs) / 1000) : null,
-          logicalReads: before && after ? per(after.logicalReads - before.logicalReads) : null,
-        },
-        stoppedOnError: stopped,
-      };
-      this.waits = before && after ? waitDeltas(before.waits, after.waits) : null;
-    }
-    return result;
+    return { result, failed: tally.failed, errors: tally.list(), clientUs, stopped };
+  }
+
+  /** A shared ('shared' scope) row order split over client workers: worker w of W takes rows w, w+W, w+2W, ... */
+  private pick(picker: RowPicker, session: number): number {
+    if (!this.stride || this.workload.params?.scope !== 'shared' || this.workload.params.order === 'random') return picker.next(session);
+    return (this.stride.index + this.stride.of * picker.next(session)) % this.table!.rows.length;
   }
 
   async close(): Promise<void> {

@@ -37,6 +37,21 @@ export class ErrorTally {
   }
 }
 
+/** Counts from several tallies (client workers) as one tally would have kept them: by number and message. */
+export function mergeErrorCounts(lists: readonly CallErrorCount[][]): CallErrorCount[] {
+  const byKey = new Map<string, CallErrorCount>();
+  for (const c of lists.flat()) {
+    const key = `${c.number}|${c.message}`;
+    const m = byKey.get(key);
+    if (!m) { byKey.set(key, { ...c, sessions: { ...c.sessions } }); continue; }
+    m.count += c.count;
+    if (c.first < m.first) m.first = c.first;
+    if (c.last > m.last) m.last = c.last;
+    for (const [s, n] of Object.entries(c.sessions)) m.sessions[s] = (m.sessions[s] ?? 0) + n;
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count);
+}
+
 /** One line naming an error count: "deadlock (1205) x3 in sessions 2, 4: Transaction ... was deadlocked ...". */
 export function describeError(c: CallErrorCount): string {
   const what = c.kind === 'error' ? `error${c.number !== null ? ` ${c.number}` : ''}` : `${c.kind}${c.number !== null ? ` (${c.number})` : ''}`;

@@ -3,7 +3,7 @@
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
 import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget } from '../../db/client';
 import type { StackCapture } from '../../shared/stacks';
-import { explain, SpinlabError } from '../errors';
+import { explain, grantFor, SpinlabError } from '../errors';
 import { defaultStateDir, serverKey } from '../journal';
 import { readIdentity } from '../server';
 import type { ServerIdentity } from '../../shared/types';
@@ -36,12 +36,9 @@ export interface CaptureDetail {
   buckets: number;
 }
 
-/** The GRANTs an event session needs, for the login the user connected as (Microsoft Learn: CREATE/ALTER/DROP EVENT SESSION). */
+/** The GRANTs an event session needs, for the login the user connected as. */
 export function eventSessionGrant(login: string, major: number | null): string {
-  const who = `[${login.replace(/]/g, ']]')}]`;
-  return major !== null && major >= 16
-    ? `USE master; GRANT ALTER ANY EVENT SESSION TO ${who};  -- or, finer (SQL Server 2022+): GRANT CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER PERFORMANCE STATE TO ${who}; to read the target`
-    : `USE master; GRANT ALTER ANY EVENT SESSION TO ${who}; and GRANT VIEW SERVER STATE TO ${who}; to read the target`;
+  return grantFor('ALTER ANY EVENT SESSION', login, major);
 }
 
 /** A permission failure (Msg 297/300/262/15247, or a message saying so) rather than any other error. */

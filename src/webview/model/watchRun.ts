@@ -5,6 +5,7 @@ import type { WatchView } from '../../shared/protocol';
 import type { WatchTick } from '../../shared/watch';
 import { emptyRunTotals } from '../../shared/analysis';
 import type { RunData } from './liveRuns';
+import { WatchCompareModel } from './watchCompare';
 
 /** 10 minutes at 250 ms. */
 export const WATCH_SCREEN_TICKS = 2400;
@@ -18,6 +19,8 @@ export class WatchModel {
   /** The Watch form: what the user picked before starting, and the mark's name as typed. */
   intervalMs: 1000 | 500 | 250 = 1000;
   markName = '';
+  /** The "Compare two windows" form and its last answer. */
+  readonly compare = new WatchCompareModel();
 
   private fresh(ticks: WatchTick[], running: boolean): RunData {
     return { index: 0, threads: 0, status: running ? 'running' : 'completed', ticks, totals: emptyRunTotals(), record: null, arm: null, derived: null };

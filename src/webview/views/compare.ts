@@ -1,7 +1,7 @@
 // Side-by-side comparison of any two runs the panel has (the current experiment and any opened from the history):
 // each figure in A and B with the change in %, a summary in words from those numbers, and both throughputs over time.
 import { html, nothing, type TemplateResult } from 'lit';
-import { compareRuns, formatNumber, runFigures } from '../../shared/analysis';
+import { compareRuns, formatNumber, runFigures, type ComparedFigure } from '../../shared/analysis';
 import type { RunRef } from '../model/viewState';
 import type { ViewContext } from './context';
 import { section } from './common';
@@ -24,6 +24,19 @@ function picker(app: ViewContext, id: string, which: 'compareA' | 'compareB', ru
     </select></label>`;
 }
 
+/** Each figure of A and B with its change (green when better, red when worse): runs here, a watch's windows too. */
+export function figuresTable(figures: readonly ComparedFigure[], o: { id: string; label: string; a: string; b: string }): TemplateResult {
+  return html`<table class="data-table" id=${o.id} aria-label=${o.label}>
+    <thead><tr><th scope="col">Figure</th><th scope="col" class="num">${o.a}</th><th scope="col" class="num">${o.b}</th><th scope="col" class="num">Change</th></tr></thead>
+    <tbody>${figures.map((f) => {
+      const better = f.changePct === null || Math.abs(f.changePct) < 5 ? '' : (f.changePct > 0) === (f.direction === 'higher-better') ? 'better' : 'worse';
+      return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
+        <td class="num">${f.a === null ? '' : formatNumber(f.a)}</td><td class="num">${f.b === null ? '' : formatNumber(f.b)}</td>
+        <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
+    })}</tbody>
+  </table>`;
+}
+
 export function compareView(app: ViewContext): TemplateResult {
   return section(app, 'compare', 'Compare two runs', () => {
     const runs = app.allRuns();
@@ -44,15 +57,7 @@ export function compareView(app: ViewContext): TemplateResult {
         <ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>
         <div class="compare-grid">
           <div class="table-wrap">
-            <table class="data-table" id="compare-table" aria-label="Figures of run A and run B">
-              <thead><tr><th scope="col">Figure</th><th scope="col" class="num">A</th><th scope="col" class="num">B</th><th scope="col" class="num">Change</th></tr></thead>
-              <tbody>${cmp.figures.map((f) => {
-                const better = f.changePct === null || Math.abs(f.changePct) < 5 ? '' : (f.changePct > 0) === (f.direction === 'higher-better') ? 'better' : 'worse';
-                return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
-                  <td class="num">${f.a === null ? '' : formatNumber(f.a)}</td><td class="num">${f.b === null ? '' : formatNumber(f.b)}</td>
-                  <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
-              })}</tbody>
-            </table>
+            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B' })}
           </div>
           ${app.compareChart.element}
         </div>` : html`<p class="empty">Pick two runs.</p>`}

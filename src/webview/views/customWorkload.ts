@@ -1,28 +1,30 @@
 // The "Custom workload" scenario's form: the user's own T-SQL (a monospace editor, or a .sql file of the workspace),
-// the database it runs in, a parameter source, iterations or a duration, threads, think time and query timeout,
-// validated as typed (shared/customForm.ts). Run sends runCustom; the host builds the plan as `spinlab run --sql`.
+// the database it runs in, a parameter source (row order and scope), iterations or a duration, threads, think time,
+// query timeout and stop-on-error, validated as typed (shared/customForm.ts). Run sends runCustom; the host builds the
+// plan as `spinlab run --sql`.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { CustomForm } from '../../shared/customForm';
 import type { ViewContext } from './context';
 import { applyFill, checkDraft, draftOf } from '../model/customDraft';
-import { field, inputValue } from './common';
+import { checkedOf, field, inputValue } from './common';
 
 function text(app: ViewContext, key: keyof CustomForm, label: string, err: string | undefined, help: string): TemplateResult {
   const id = `custom-${key}`;
   const d = draftOf(app);
   return field(id, label, html`<vscode-textfield id=${id} .value=${String(d.form[key])} ?invalid=${Boolean(err)} aria-label=${label}
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
-      @input=${(e: Event) => { (d.form as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}></vscode-textfield>`, err ?? null, help);
+      @input=${(e: Event) => { (d.form as unknown as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}></vscode-textfield>`, err ?? null, help);
 }
 
-function select(app: ViewContext, key: 'paramsSource' | 'stopBy', label: string, options: [string, string][]): TemplateResult {
+function select(app: ViewContext, key: 'paramsSource' | 'stopBy' | 'paramsOrder' | 'paramsScope', label: string, options: [string, string][],
+  err?: string, help?: string): TemplateResult {
   const id = `custom-${key}`;
   const d = draftOf(app);
-  return field(id, label, html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label}
-      @change=${(e: Event) => { (d.form as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}>
+  return field(id, label, html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label} ?invalid=${Boolean(err)}
+      @change=${(e: Event) => { (d.form as unknown as Record<string, string>)[key] = inputValue(e); app.requestRender(); }}>
       ${options.map(([v, l]) => html`<vscode-option value=${v}>${l}</vscode-option>`)}
-    </vscode-single-select>`);
+    </vscode-single-select>`, err ?? null, help);
 }
 
 function blocker(app: ViewContext, valid: boolean): string | null {
@@ -56,12 +58,19 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       ${select(app, 'paramsSource', 'Parameters', [['none', 'None'], ['csv', 'CSV file'], ['query', 'Parameter query']])}
       ${f.paramsSource === 'csv' ? text(app, 'paramsCsv', 'CSV file', errors.paramsCsv, 'Header row names the variables, without @') : nothing}
       ${f.paramsSource === 'query' ? text(app, 'paramsQuery', 'Parameter query', errors.paramsQuery, 'Its columns give the values, a different row per call') : nothing}
+      ${f.paramsSource !== 'none' ? html`
+        ${select(app, 'paramsOrder', 'Row order', [['round-robin', 'Round robin'], ['random', 'Random']], errors.paramsOrder, 'Which row each call takes')}
+        ${select(app, 'paramsScope', 'Rows per', [['session', 'Session (each its own cursor)'], ['shared', 'Shared by all sessions']], errors.paramsScope,
+          'Per session: every session walks the rows; shared: one cursor for all')}` : nothing}
       ${select(app, 'stopBy', 'Stop after', [['iterations', 'Iterations per session'], ['duration', 'A duration']])}
       ${f.stopBy === 'iterations' ? text(app, 'iterations', 'Iterations', errors.iterations, 'Calls per session') : text(app, 'duration', 'Duration', errors.duration, 'e.g. 30s, 5m')}
       ${text(app, 'threads', 'Threads', errors.threads, 'Sessions, or a sweep: 1,2,4 or 1-8')}
       ${text(app, 'thinkTime', 'Think time', errors.thinkTime, 'Pause between calls, e.g. 0ms, 50ms')}
       ${text(app, 'queryTimeout', 'Query timeout', errors.queryTimeout, 'Per call, e.g. 30s; empty for none')}
     </div>
+    <vscode-checkbox id="custom-stopOnError" .checked=${f.stopOnError} aria-describedby="custom-stopOnError-help"
+      @change=${(e: Event) => { f.stopOnError = checkedOf(e); app.requestRender(); }}>Stop on the first error</vscode-checkbox>
+    <p class="field-help" id="custom-stopOnError-help">Otherwise a failing call is counted by error number and the run goes on.</p>
     <div class="actions">
       <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {

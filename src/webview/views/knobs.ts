@@ -6,6 +6,7 @@ import type { KnobSettings } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { field, inputValue, section } from './common';
+import { CUSTOM_ID, draftOf } from '../model/customDraft';
 
 export function knobsView(app: ViewContext, check: FormCheck | null): TemplateResult {
   return section(app, 'knobs', 'Knobs', () => {
@@ -15,10 +16,13 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
     const t = server?.topology ?? null;
     const setAff = (v: string) => app.editForm((f) => { f.knobs.affinity = v; });
     const nodes = t ? [...cpusByNode(t).keys()] : [];
-    const now = server ? `now ${server.knobs.delayedDurability ?? 'unknown'}` : '';
+    // A custom workload's delayed durability is its own database's (as `spinlab run --sql --database`); the host reads
+    // it there and the confirmation says from what to what.
+    const customDb = form.scenarioId === CUSTOM_ID ? draftOf(app).form.database.trim() : null;
+    const now = server && customDb === null ? `now ${server.knobs.delayedDurability ?? 'unknown'}` : '';
     return html`
       <div class="knob-grid">
-        ${field('knob-dd', 'Delayed durability (lab database)', html`<vscode-single-select id="knob-dd" .value=${form.knobs.delayedDurability}
+        ${field('knob-dd', customDb === null ? 'Delayed durability (lab database)' : `Delayed durability (${customDb ? `[${customDb}]` : 'the workload\'s database'})`, html`<vscode-single-select id="knob-dd" .value=${form.knobs.delayedDurability}
             aria-label="Delayed durability" @change=${(e: Event) => app.editForm((f) => { f.knobs.delayedDurability = inputValue(e) as KnobSettings['delayedDurability']; })}>
             <vscode-option value="unchanged">unchanged</vscode-option>
             <vscode-option value="DISABLED">DISABLED</vscode-option>

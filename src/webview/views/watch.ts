@@ -1,6 +1,6 @@
 // The Watch mode: a read-only watch of the connected server (the host runs it: src/host/watchPath.ts). Start with an
 // interval, the live charts of its deltas (the experiments' chart view, a second instance), named marks, Stop, Save
-// as notebook, what stands out so far, and who is waiting now (the last tick's requests).
+// as notebook, what stands out so far, who is waiting now (the last tick's requests), and two windows compared.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
 import type { WatchRequest } from '../../shared/watch';
@@ -8,6 +8,7 @@ import type { ViewContext } from './context';
 import { checkedOf, inputValue, plural } from './common';
 import { spinlockRowsView } from './stacks';
 import { spinlockRows } from '../model/stacks';
+import { watchCompareView } from './watchCompare';
 
 const INTERVALS = [[1000, '1 s'], [500, '500 ms'], [250, '250 ms']] as const;
 
@@ -80,7 +81,8 @@ export function watchView(app: ViewContext): TemplateResult {
       ${w ? html`<h3>What stands out</h3>
         ${w.diagnosis.length ? html`<ul id="watch-diagnosis">${w.diagnosis.map((d) => html`<li>${d}</li>`)}</ul>`
           : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`}
-        ${requestsTable(app.watch.last?.requests ?? w.requests)}` : nothing}
+        ${requestsTable(app.watch.last?.requests ?? w.requests)}
+        ${watchCompareView(app, w)}` : nothing}
     </div>
   </details>`;
 }

@@ -20,8 +20,20 @@ import type { WorkloadResult } from './workloads';
 
 /** A session that stops calling for this long leaves the population. */
 export const IDLE_MS = 250;
-/** Rates are refreshed at most this often while the population is unchanged. */
+/** Rates are refreshed at most this often (a member joining or leaving waits no longer than this to be counted). */
 export const REFRESH_MS = 100;
+/**
+ * While the population is unchanged only the members' think times drift, and a refresh costs the simulator's CPU in
+ * proportion to the members (~0.1 ms each): with 128 sessions, 10 refreshes a second took more of the simulator's CPU
+ * per call than the calls themselves, and throughput fell as sessions were added on a small client machine (issue 13).
+ * So the steady refresh slows with the population: every REFRESH_MS per STEADY_MEMBERS members.
+ */
+export const STEADY_MEMBERS = 16;
+
+/** How long rates stand while nobody joins or leaves. */
+export function steadyRefreshMs(members: number): number {
+  return REFRESH_MS * Math.max(1, Math.ceil(members / STEADY_MEMBERS));
+}
 /** Think time assumed for a session's first call (a loopback round trip with a thin client). */
 const FIRST_THINK_US = 150;
 const EWMA = 0.2;
@@ -142,10 +154,13 @@ export class ClientLoop {
     }
   }
 
-  /** At most one recomputation per REFRESH_MS, whatever the call rate; a change in between is picked up by one timer. */
+  /**
+   * At most one recomputation per REFRESH_MS, whatever the call rate; a change in between is picked up by one timer.
+   * With nobody joining or leaving, one per steadyRefreshMs (think times drift slowly; the population is what matters).
+   */
   private maybeRefresh(): void {
     const now = this.host.clock.now();
-    if (now - this.lastRefresh >= REFRESH_MS) return this.refresh();
+    if (now - this.lastRefresh >= (this.dirty ? REFRESH_MS : steadyRefreshMs(this.sessions.size))) return this.refresh();
     if (!this.dirty || this.pending) return;
     this.pending = this.host.clock.setTimer(() => {
       this.pending = undefined;

@@ -13,6 +13,7 @@ import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 
 export type Permission =
   | 'CONTROL SERVER'
+  | 'ALTER ANY CONNECTION'
   | 'VIEW SERVER STATE'
   | 'VIEW SERVER PERFORMANCE STATE'
   | 'ALTER SETTINGS'
@@ -138,6 +139,8 @@ export class SimModel {
   readonly background = new Map<number, BackgroundSession>();
   /** Extended Events sessions (model/xe.ts). */
   readonly xe = new XeState();
+  /** The wire sessions (set by the simulator): their current databases, and ending one (KILL, SINGLE_USER). */
+  connections: { list(): { spid: number; database: string }[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;

@@ -2,7 +2,7 @@
 import { err, SqlError } from '../errors';
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
-import { currentDb, requireDb, resultSet, strParam, throwUser } from './util';
+import { currentDb, param, requireDb, resultSet, strParam, throwUser } from './util';
 
 /** QUOTENAME(@db + N'_xtp_container') is NULL past 128 characters: both files refuse such a name (50005). */
 function refuseLongName(name: string | null): void {
@@ -33,8 +33,29 @@ const drop: BatchHandler = (c) => {
   if (!db.properties.has('SpinlockLab')) {
     throwUser(50004, 'Spinlock Lab: refusing to drop a database that Spinlock Lab did not create (no SpinlockLab extended property).');
   }
+  // SET SINGLE_USER WITH ROLLBACK IMMEDIATE ends every other session in the database before DROP.
+  for (const o of c.model.connections.list()) {
+    if (o.spid !== c.session.spid && o.database.toLowerCase() === db.name.toLowerCase()) c.model.connections.kill(o.spid);
+  }
   c.model.dropDatabase(db.name);
   return [{ kind: 'info', number: 5069, state: 1, class: 0, message: 'ALTER DATABASE statement completed successfully.' }];
+};
+
+/** Other sessions in the database; without VIEW SERVER STATE a login sees only its own session, as on SQL Server. */
+const holder: BatchHandler = (c) => {
+  const name = strParam(c, '@db') ?? '';
+  const rows = c.model.canViewServerState(c.session.login)
+    ? c.model.connections.list().filter((o) => o.spid !== c.session.spid && o.database.toLowerCase() === name.toLowerCase()).map((o) => [o.spid]).slice(0, 1)
+    : [];
+  return [resultSet(cols([['session_id', T.smallint]]), rows)];
+};
+
+const kill: BatchHandler = (c) => {
+  const spid = Number(param(c, '@spid'));
+  if (!c.model.hasPermission(c.session.login, 'ALTER ANY CONNECTION')) throw new SqlError([err(6102, 'User does not have permission to use the KILL statement.', 14, 1)]);
+  if (spid === c.session.spid) throw new SqlError([err(6104, 'Cannot use KILL to kill your own process.', 16, 1)]);
+  if (!c.model.connections.kill(spid)) throw new SqlError([err(6106, `Process ID ${spid} is not an active process ID.`, 16, 1)]);
+  return [];
 };
 
 const probe: BatchHandler = (c) => {
@@ -79,6 +100,8 @@ export const LAB_HANDLERS: Record<string, BatchHandler[]> = {
   'lab/create': [create],
   'lab/drop': [drop],
   'lab/probe': [probe],
+  'lab/holder': [holder],
+  'lab/kill': [kill],
   'lab/tables': [tables],
   'lab/add-xtp-filegroup': [addXtp],
   'lab/common': [common],

@@ -1,0 +1,19 @@
+// A restore journal and a knob state in words, for the panel and the Activity Bar tree. Its own module, light on
+// purpose: the tree lists unrestored journals at activation, before the engine and the driver load (issue #17).
+import type { Journal } from '../engine/journal';
+import { formatSpec } from '../shared/affinity';
+import type { KnobState } from '../shared/experiment';
+import type { JournalSummary } from '../shared/protocol';
+
+export function affinityWords(a: KnobState['affinity']): string {
+  return a.type === 'AUTO' ? `AUTO (every CPU${a.cpus.length ? `: ${formatSpec(a.cpus)}` : ''})` : `CPUs ${a.cpus.length ? formatSpec(a.cpus) : '(none online)'}`;
+}
+
+/** A knob state in words: 'CPU affinity AUTO (every CPU: 0-39); delayed durability DISABLED'. */
+export function describeKnobState(k: KnobState): string {
+  return `CPU affinity ${affinityWords(k.affinity)}; delayed durability ${k.delayedDurability ?? 'unknown (no lab database)'}`;
+}
+
+export function summariseJournal(j: Journal): JournalSummary {
+  return { serverAddress: j.serverAddress, changes: [...j.changes], createdAt: j.createdAt, pid: j.pid, original: describeKnobState(j.original) };
+}
