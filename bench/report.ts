@@ -142,13 +142,14 @@ const BUCKET_NAMES: Record<Bucket, string> = {
 export function samplerSection(s: SamplerFigures[]): string[] {
   const out: string[] = ['## Sampler', ''];
   const sessions = s[0]?.sessions ?? 64;
-  out.push(`One monitor connection running sql/dmv/sample.sql every interval while ${sessions} sessions run disk-insert's ` +
+  out.push(`One monitor connection ticking every interval while ${sessions} sessions run disk-insert's ` +
     `server-loop procedure. Bytes counted on the wire (a counting proxy on loopback; TDS packets both ways) per tick; ` +
     `round trip from the start of a tick to its result sets parsed; jitter is how far each tick started from its slot on ` +
-    `the fixed schedule.`);
+    `the fixed schedule. delta: the product's ticks (sql/dmv/sample-delta.sql prepared once per connection, each tick a ` +
+    `short sp_execute returning only the rows that moved); full: the whole sql/dmv/sample.sql batch every tick.`);
   out.push('');
-  out.push(markdownTable(['interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
-    s.map((f) => [`${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
+  out.push(markdownTable(['ticks as', 'interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
+    s.map((f) => [f.way, `${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
       `${fmt(f.jitter.p50Ms)} / ${fmt(f.jitter.p99Ms)} / ${fmt(f.jitter.maxMs)} ms`, String(f.jitter.skipped)])));
   const problems = s.flatMap((f) => f.problems);
   if (problems.length) out.push('', `Problems reported: ${problems.join('; ')}`);
@@ -214,7 +215,7 @@ export function readmeSection(r: BenchResults): string[] {
     else if (d.nativeMissing) rows.push(['same, FreeTDS db-lib in C', 'not measured']);
   }
   for (const s of r.sampler ?? []) {
-    rows.push([`sampler every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
+    rows.push([`sampler (${s.way}) every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
       `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`]);
   }
   if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);

@@ -97,8 +97,17 @@ function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] |
     addFigure(f, 'activation_activate_ms', activation.activateMs, 'ms');
     addFigure(f, 'activation_first_use_ms', activation.firstUseMs, 'ms', undefined, 'the first spinlab.open: loads dist/lab.js');
   }
-  const oneSecond = sampler?.find((s) => s.intervalMs === 1000);
-  if (oneSecond) addFigure(f, 'sampler_bytes_per_tick_1s', oneSecond.bytesReceived + oneSecond.bytesSent, 'bytes', { op: '<=', target: 4096 });
+  const oneSecond = sampler?.find((s) => s.intervalMs === 1000 && s.way === 'delta');
+  if (oneSecond) {
+    addFigure(f, 'sampler_bytes_per_tick_1s', oneSecond.bytesReceived + oneSecond.bytesSent, 'bytes', { op: '<=', target: 4096 });
+    addFigure(f, 'sampler_bytes_sent_per_tick_1s', oneSecond.bytesSent, 'bytes');
+    addFigure(f, 'sampler_round_trip_1s_p50_ms', oneSecond.rttP50Ms, 'ms');
+  }
+  const oneSecondFull = sampler?.find((s) => s.intervalMs === 1000 && s.way === 'full');
+  if (oneSecondFull) {
+    addFigure(f, 'sampler_full_bytes_per_tick_1s', oneSecondFull.bytesReceived + oneSecondFull.bytesSent, 'bytes', undefined, 'sql/dmv/sample.sql every tick, for comparison');
+    addFigure(f, 'sampler_full_round_trip_1s_p50_ms', oneSecondFull.rttP50Ms, 'ms');
+  }
   const ours = driver?.clients.find((c) => c.kind === 'ours');
   const bare = driver?.clients.find((c) => c.kind === 'tedious');
   if (ours && bare) {

@@ -1,10 +1,12 @@
 // Sampler: bytes and milliseconds per tick, and how far tick starts stray from the schedule, at 1 s and 250 ms with
-// 64 busy sessions in the server loop (disk-insert's loop procedure, one EXEC per session for the whole time).
+// 64 busy sessions in the server loop (disk-insert's loop procedure, one EXEC per session for the whole time), both
+// ways: the product's delta ticks (sql/dmv/sample-delta.sql prepared once, then only moved rows) and, for comparison,
+// the whole sql/dmv/sample.sql batch every tick.
 // The simulator runs in its own process; the monitor connection goes through a counting proxy on loopback, so its
 // bytes are counted on the wire (TDS packets, both directions); the workload sessions connect directly.
 import * as path from 'node:path';
 import type { SampleEvent } from '../src/engine/sampler';
-import { Sampler } from '../src/engine/sampler';
+import { readFullSample, Sampler } from '../src/engine/sampler';
 import { WorkloadSessions } from '../src/engine/load';
 import { defaultParameters, getScenario } from '../src/engine/scenarios';
 import { benchTarget, deployDiskInsert, LAB_DB, SCENARIO } from './driver';
@@ -12,7 +14,11 @@ import { forkRole, next, stopChild, type Msg } from './ipc';
 import { median, percentile, tickJitter, type Jitter } from './stats';
 import { startCountingProxy } from './wire';
 
+/** delta: the product's ticks (only moved rows); full: sql/dmv/sample.sql as one batch every tick. */
+export type SampleWay = 'delta' | 'full';
+
 export interface SamplerFigures {
+  way: SampleWay;
   intervalMs: number;
   sessions: number;
   ticks: number;
@@ -35,7 +41,7 @@ export interface SamplerOptions {
 
 const now = () => performance.timeOrigin + performance.now();
 
-async function measureInterval(port: number, intervalMs: number, ticks: number, sessions: number, log: (s: string) => void): Promise<SamplerFigures> {
+async function measureInterval(port: number, way: SampleWay, intervalMs: number, ticks: number, sessions: number, log: (s: string) => void): Promise<SamplerFigures> {
   const proxy = await startCountingProxy(port);
   const scenario = getScenario(SCENARIO);
   const params = { ...defaultParameters(scenario), seed_rows: 0 };
@@ -52,6 +58,7 @@ async function measureInterval(port: number, intervalMs: number, ticks: number, 
   const finished = new Promise<void>((r) => { done = r; });
   const sampler = new Sampler({
     target: benchTarget(proxy.port), labDatabase: LAB_DB, intervalMs,
+    ...(way === 'full' ? { read: readFullSample(LAB_DB) } : {}),
     onSample: (_e: SampleEvent) => { if (++seen === ticks) done(); },
     onProblem: (m) => problems.push(m),
   });
@@ -86,11 +93,11 @@ async function measureInterval(port: number, intervalMs: number, ticks: number, 
     if (r.failures.length) problems.push(`${r.failures.length} workload sessions failed: ${r.failures[0].message}`);
     const jitter = tickJitter(starts, firstAt, intervalMs);
     const fig: SamplerFigures = {
-      intervalMs, sessions: ws.count, ticks: starts.length,
+      way, intervalMs, sessions: ws.count, ticks: starts.length,
       bytesSent: median(sent), bytesReceived: median(received),
       rttP50Ms: median(rtts), rttP99Ms: percentile(rtts, 99), jitter, problems,
     };
-    log(`sampler: ${intervalMs} ms x ${fig.ticks} ticks, ${fig.sessions} busy sessions: ${Math.round(fig.bytesSent)} B out + ${Math.round(fig.bytesReceived)} B in per tick, ` +
+    log(`sampler (${way}): ${intervalMs} ms x ${fig.ticks} ticks, ${fig.sessions} busy sessions: ${Math.round(fig.bytesSent)} B out + ${Math.round(fig.bytesReceived)} B in per tick, ` +
       `round trip p50 ${fig.rttP50Ms.toFixed(1)} ms p99 ${fig.rttP99Ms.toFixed(1)} ms, start jitter p50 ${jitter.p50Ms.toFixed(2)} p99 ${jitter.p99Ms.toFixed(2)} max ${jitter.maxMs.toFixed(2)} ms` +
       (jitter.skipped ? `, ${jitter.skipped} slots skipped` : '') + (problems.length ? `; problems: ${problems.join('; ')}` : ''));
     return fig;
@@ -108,7 +115,9 @@ export async function benchSampler(o: SamplerOptions): Promise<SamplerFigures[]>
     const { port } = await next<Msg & { port: number }>(sim, 'listening');
     await deployDiskInsert(port);
     const out: SamplerFigures[] = [];
-    for (const [intervalMs, ticks] of o.plans) out.push(await measureInterval(port, intervalMs, ticks, o.sessions, o.log));
+    for (const [intervalMs, ticks] of o.plans) {
+      for (const way of ['delta', 'full'] as const) out.push(await measureInterval(port, way, intervalMs, ticks, o.sessions, o.log));
+    }
     return out;
   } finally {
     await stopChild(sim);

@@ -258,6 +258,12 @@ function abortable<T>(signal: AbortSignal | undefined, request: sql.Request, run
   return run().finally(() => signal.removeEventListener('abort', onAbort));
 }
 
+/** A file prepared on one connection (DbSession.prepare). */
+export interface PreparedFile {
+  file: SqlFile;
+  handle: number;
+}
+
 export interface ProcArg {
   name: string;
   type: string;
@@ -324,6 +330,33 @@ export class DbSession {
       sets.push(...((result.recordsets as unknown as Row[][]) ?? []));
     }
     return sets;
+  }
+
+  /**
+   * Prepares a parameterised single-batch file on this session's connection (sp_prepare): its text crosses the wire
+   * once; each run is then a short sp_execute. The handle lives as long as the connection (Msg 8179 after a reconnect).
+   */
+  async prepare(id: string): Promise<PreparedFile> {
+    const file = loadSqlFile(id);
+    const request = this.pool.request();
+    request.output('handle', sql.Int);
+    request.input('params', sql.NVarChar(sql.MAX), file.parameters || null);
+    request.input('stmt', sql.NVarChar(sql.MAX), file.batches[0]);
+    request.input('options', sql.Int, 1);
+    const result = await request.execute('sp_prepare').catch((err) => { throw withFileLine(wrapError(err), file, 0); });
+    return { file, handle: num(result.output.handle) };
+  }
+
+  /** Runs a prepared file (sp_execute) with its declared parameters bound by name from `params`. */
+  async executePrepared(p: PreparedFile, params: Record<string, unknown> = {}): Promise<ResultSets> {
+    const request = this.pool.request();
+    request.input('handle', sql.Int, p.handle);
+    for (const [name, type] of parseParameterDeclaration(p.file.parameters)) {
+      if (!(name in params)) throw new Error(`sql/${p.file.id}.sql needs parameter @${name}`);
+      request.input(name, driverType(type), params[name] ?? null);
+    }
+    const result = await request.execute('sp_execute').catch((err) => { throw withFileLine(wrapError(err), p.file, 0); });
+    return (result.recordsets as unknown as Row[][]) ?? [];
   }
 
   /** This session's connection for a phase of calls (see RpcChannel); release it before the next request. */

@@ -1,8 +1,12 @@
-// The monitor: one connection (in the lab database), one round trip per tick (sql/dmv/sample.sql). Ticks are
-// scheduled against a fixed timeline so they do not drift; a tick never overlaps the previous one. A lost connection
-// is reported, re-opened with backoff, and the first sample after it is flagged so its interval is marked as a gap.
+// The monitor: one connection (in the lab database), one round trip per tick. Each tick is a short sp_execute of
+// sql/dmv/sample-delta.sql, prepared once per connection, which returns only the rows that moved since the previous
+// tick (the snapshot is kept in the session's #temp tables; snapshot.ts rebuilds the full sets sql/dmv/sample.sql
+// returns). Ticks are scheduled against a fixed timeline so they do not drift; a tick never overlaps the previous one.
+// A lost connection is reported, re-opened with backoff, and the first sample after it is flagged so its interval is
+// marked as a gap (its tick is a full snapshot again).
 import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
 import type { RawSample } from '../shared/types';
+import { DeltaReader, SAMPLE_KEYS } from './snapshot';
 
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
   const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = []] = sets;
@@ -41,13 +45,20 @@ export interface SamplerOptions<T = RawSample> {
   intervalMs: number;
   onSample: (e: SampleEvent<T>) => void;
   onProblem: (message: string) => void;
-  /** One tick's round trip and its parsing; default: sql/dmv/sample for the lab database. */
+  /** One tick's round trip and its parsing; default: sql/dmv/sample-delta for the lab database. */
   read?: (db: DbSession) => Promise<T>;
   appName?: string;
 }
 
-const readLabSample = (labDatabase: string) => async (db: DbSession): Promise<RawSample> =>
+/** The whole picture every tick (sql/dmv/sample.sql as one batch): the bench's comparison, and what notebooks run. */
+export const readFullSample = (labDatabase: string) => async (db: DbSession): Promise<RawSample> =>
   parseSample(await db.runFile('dmv/sample', { db: labDatabase }), Date.now());
+
+/** Only what moved (sql/dmv/sample-delta.sql), rebuilt into the full picture; one reader per monitor connection. */
+export function readDeltaSample(labDatabase: string): (db: DbSession) => Promise<RawSample> {
+  const reader = new DeltaReader('dmv/sample-delta', SAMPLE_KEYS);
+  return async (db) => parseSample((await reader.read(db, { db: labDatabase })).sets, Date.now());
+}
 
 export class Sampler<T = RawSample> {
   private db: DbSession | undefined;
@@ -62,7 +73,7 @@ export class Sampler<T = RawSample> {
   private readonly read: (db: DbSession) => Promise<T>;
 
   constructor(private readonly opts: SamplerOptions<T>) {
-    this.read = opts.read ?? (readLabSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T>);
+    this.read = opts.read ?? (readDeltaSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T>);
   }
 
   private async connection(): Promise<DbSession> {

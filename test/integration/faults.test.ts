@@ -266,7 +266,7 @@ it('a statement failing mid-run (one session\'s call in the client loop): the se
 it('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-marked tick, knobs put back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
-      inject: (s) => s.faults.failStatement('dmv/sample', { number: 1222, message: 'Lock request time out period exceeded (injected).', times: 1 }),
+      inject: (s) => s.faults.failStatement('dmv/sample-delta', { number: 1222, message: 'Lock request time out period exceeded (injected).', times: 1 }),
     });
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'completed', r.said);

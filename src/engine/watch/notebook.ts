@@ -96,7 +96,7 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
     latches.map(([k, l]) => [k, formatNumber(l.waitMs / sec), formatNumber(l.count / sec)]))], { spinlab: { role: 'results' } });
 
   const tick = step('The watch tick', 'watch/tick', { top_requests: r.settings.topRequests, text_chars: r.settings.textChars }, 'master');
-  nb.markdown(`## The tick, to run by hand\n\nWhat Spinlock Lab sent every tick (needs ${mdEscape(tick.permission)}). Run it twice and subtract; it creates and changes nothing.`);
+  nb.markdown(`## The tick, to run by hand\n\nWhat Spinlock Lab reads every tick, in full (needs ${mdEscape(tick.permission)}): the watch itself sends only the rows that moved, comparing with the previous tick kept in #temp tables on its own connection. Run this twice and subtract; it creates and changes nothing.`);
   nb.sql(tick.sql, [], { spinlab: { role: 'replay' } });
   // The record travels in the metadata under its own key: the experiments' notebook reader does not mistake it.
   return nb.build({ spinlab_watch: record });

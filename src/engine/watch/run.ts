@@ -1,5 +1,6 @@
 // `spinlab watch`: connect to any server, read-only, and record spinlock, wait and latch deltas under its own workload.
-// One monitor connection (in master), one round trip per tick (sql/watch/tick.sql) through the experiments' Sampler;
+// One monitor connection (in master), one round trip per tick (sql/watch/tick-delta.sql: only what moved, kept in the
+// session's #temp tables, the only thing a watch creates) through the experiments' Sampler;
 // every tick is appended to samples.jsonl as it arrives; experiment.json (kind watch) is written at the start, on
 // each mark, and at the end. Memory stays bounded for hours (WatchHistory).
 import * as fs from 'node:fs';
@@ -13,6 +14,7 @@ import { diagnoseWatch } from '../../shared/watchDiagnosis';
 import { explain, grantFor, SpinlabError } from '../errors';
 import { TOOL_VERSION } from '../lab';
 import { Sampler } from '../sampler';
+import { DeltaReader, WATCH_KEYS } from '../snapshot';
 import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
@@ -92,8 +94,10 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   let marksOffset = 0;
   const nodeOfScheduler = new Map(topology.schedulers.map((s) => [s.schedulerId, s.nodeId]));
   const roundTrips: number[] = [];
+  // Only what moved each tick (sql/watch/tick-delta.sql, prepared once per connection), rebuilt into the full sets.
+  const reader = new DeltaReader('watch/tick-delta', WATCH_KEYS);
   const read = async (db: DbSession): Promise<WatchSample> =>
-    parseWatchSample(await db.runFile('watch/tick', { top_requests: settings.topRequests, text_chars: settings.textChars }), Date.now());
+    parseWatchSample((await reader.read(db, { top_requests: settings.topRequests, text_chars: settings.textChars })).sets, Date.now());
   let baseline: WatchSample | undefined;
   let startMsTicks = 0;
   let firstOwnCpu: number | null = null;

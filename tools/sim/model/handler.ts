@@ -13,6 +13,7 @@ import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { runCustomBatch } from './custom';
+import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 
 export class ModelHandler implements SimHandler {
@@ -94,6 +95,11 @@ export class ModelHandler implements SimHandler {
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
+    // A session's own #temp tables, for any batch (not only the product's): created, filled, read and dropped for real.
+    if (isTempStatement(text)) {
+      const rs = runTempStatement({ model: this.model, session, params, signal: new AbortController().signal, text }, text);
+      return rs ? [rs] : [];
+    }
     let st;
     try {
       st = parseStatement(text);

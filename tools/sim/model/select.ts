@@ -9,6 +9,7 @@ import type { Expr, Select } from './sqlparse';
 import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { conformToCatalog } from '../catalog';
+import { tempView } from './tempstore';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
 export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
@@ -33,7 +34,7 @@ export function runSelect(ctx: QueryContext, q: Select): ResultSet {
   let source: Row[] = [{ cols: [], vals: [] }];
   let viewCols: Column[] = [];
   if (q.from) {
-    const v = findView(q.from.name);
+    const v = q.from.name.startsWith('#') ? tempView(ctx.session, q.from.name) : findView(q.from.name);
     if (!v) throw new SqlError([err(208, `Invalid object name '${q.from.name}'.`)]);
     checkViewPermission(ctx, v);
     ctx.model.advance();

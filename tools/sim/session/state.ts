@@ -1,6 +1,6 @@
 // Per-connection session state SQL Server keeps and drivers rely on: the transaction count and its descriptor, the
 // SET options, and prepared statement handles. Kept in the wire layer's SessionContext.state under one key.
-import type { SessionContext } from '../tds/contract';
+import type { Column, SessionContext, Value } from '../tds/contract';
 
 export interface Prepared {
   /** The parameter definitions ('@a int, @b nvarchar(10)'), as sp_prepare got them. */
@@ -19,6 +19,8 @@ export interface SessionState {
   options: Map<string, string>;
   prepared: Map<number, Prepared>;
   nextHandle: number;
+  /** Local #temp tables by lower-case name (model/tempstore.ts); a reset drops them, as sp_reset_connection does. */
+  tempTables: Map<string, { name: string; columns: Column[]; rows: Value[][] }>;
 }
 
 const KEY = 'spinlab.session';
@@ -36,7 +38,7 @@ export function sessionState(s: SessionContext): SessionState {
 function fresh(): SessionState {
   return {
     tranCount: 0, descriptor: null, savepoints: [], implicitTransactions: false, isolation: 'READ COMMITTED',
-    options: new Map(), prepared: new Map(), nextHandle: 1,
+    options: new Map(), prepared: new Map(), nextHandle: 1, tempTables: new Map(),
   };
 }
 

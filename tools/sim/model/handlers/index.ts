@@ -2,6 +2,7 @@
 import type { BatchHandler } from '../statements';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
+import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
 import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
@@ -22,4 +23,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
   ...XE_HANDLERS,
+  ...DELTA_HANDLERS,
 };

@@ -3,19 +3,17 @@
 import { filesOf } from '../dmv-db';
 import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
-import type { BatchHandler } from '../statements';
+import type { BatchCall, BatchHandler } from '../statements';
+import type { ResultSet } from '../../tds/contract';
 import { columnIndex, currentDb, resultSet, select, statements } from './util';
 
 
-const sample: BatchHandler = (c) => {
+/** The statements of the sample that join or aggregate (log file I/O, pending I/O, row operations), answered directly. */
+export function sampleParts(c: BatchCall): { logIo: ResultSet; pend: ResultSet; progress: ResultSet } {
   const m = c.model;
-  for (const v of ['sys.dm_os_spinlock_stats', 'sys.dm_db_index_operational_stats']) checkViewPermission(c, findView(v)!);
-  m.advance();
-  const st = statements(c.text);
   const db = currentDb(c);
   const files = filesOf(m, db);
   const logIds = new Set(files.filter((f) => f.type === 1).map((f) => f.fileId));
-  const d = m.counters.db(db.name);
   const vfsView = findView('sys.dm_io_virtual_file_stats')!;
   const vfs = vfsView.rows(c, [db.id, null]);
   const v = columnIndex(vfsView.columns(c));
@@ -24,7 +22,6 @@ const sample: BatchHandler = (c) => {
     if (!logIds.has(Number(r[v.file_id]))) continue;
     writes += BigInt(r[v.num_of_writes] as number); bytes += BigInt(r[v.num_of_bytes_written] as number); stall += BigInt(r[v.io_stall_write_ms] as number);
   }
-  void d;
   const logIo = resultSet(cols([['num_of_writes', T.bigint], ['num_of_bytes_written', T.bigint], ['io_stall_write_ms', T.bigint]]), [[writes, bytes, stall]]);
   const pendingView = findView('sys.dm_io_pending_io_requests')!;
   const p = columnIndex(pendingView.columns(c));
@@ -38,6 +35,18 @@ const sample: BatchHandler = (c) => {
       const ops = m.counters.table(db.name, o.name);
       return [o.name.split('.')[1], Math.floor(ops.inserts), Math.floor(ops.updates), Math.floor(ops.deletes)];
     }));
+  return { logIo, pend, progress };
+}
+
+export function checkSamplePermission(c: BatchCall): void {
+  for (const v of ['sys.dm_os_spinlock_stats', 'sys.dm_db_index_operational_stats']) checkViewPermission(c, findView(v)!);
+}
+
+const sample: BatchHandler = (c) => {
+  checkSamplePermission(c);
+  c.model.advance();
+  const st = statements(c.text);
+  const { logIo, pend, progress } = sampleParts(c);
   return [select(c, st[0]), select(c, st[1]), select(c, st[2]), select(c, st[3]), select(c, st[4]), logIo, pend, select(c, st[7]), progress];
 };
 

@@ -8,7 +8,7 @@ import { err, SqlError } from '../errors';
 import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
-import type { Value } from '../../tds/contract';
+import type { ResultSet, Value } from '../../tds/contract';
 import { columnIndex, param, resultSet, select, statements } from './util';
 
 // Columns of the views the tick reads that the mini engine does not model, as Microsoft documents them for 2016..2025
@@ -84,16 +84,23 @@ const tickCounts = new Map<number, number>();
 
 const queryHash = (text: string) => `0x${createHash('sha256').update(text).digest('hex').slice(0, 16).toUpperCase()}`;
 
-const tick: BatchHandler = (c) => {
-  const m = c.model;
+/** The tick's @top_requests, checked as SQL Server checks a TOP row count. */
+function topOf(c: BatchCall): number {
+  const top = Number(param(c, '@top_requests'));
+  if (!Number.isInteger(top) || top < 0) throw new SqlError([err(1014, 'The number of rows provided for a TOP or FETCH clauses row count parameter must be an integer.', 15)]);
+  return top;
+}
+
+export function checkWatch(c: BatchCall): number {
   checkViewPermission(c, findView('sys.dm_os_spinlock_stats')!);
   checkColumns(c, c.text);
-  const top = Number(param(c, '@top_requests'));
+  return topOf(c);
+}
+
+/** The tick's statements that join, apply or group (log files, pending I/O, requests, waiting tasks, own CPU), answered directly. */
+export function watchParts(c: BatchCall, top: number): { logIo: ResultSet; pend: ResultSet; requests: ResultSet; waiting: ResultSet; own: ResultSet } {
+  const m = c.model;
   const chars = Number(param(c, '@text_chars'));
-  if (!Number.isInteger(top) || top < 0) throw new SqlError([err(1014, 'The number of rows provided for a TOP or FETCH clauses row count parameter must be an integer.', 15)]);
-  m.advance();
-  const st = statements(c.text);
-  // st[0], st[1]: the SET options, which last for this batch only.
   // Columns by name: which columns the views serve (and in which order) follows the docs catalogue and --version.
   const vfsView = findView('sys.dm_io_virtual_file_stats')!;
   const v = columnIndex(vfsView.columns(c));
@@ -128,6 +135,15 @@ const tick: BatchHandler = (c) => {
   const ticks = (tickCounts.get(c.session.spid) ?? 0) + 1;
   tickCounts.set(c.session.spid, ticks);
   const own = resultSet(cols([['cpu_time', T.int]]), [[Math.floor(ticks * 0.4)]]);
+  return { logIo, pend, requests, waiting, own };
+}
+
+const tick: BatchHandler = (c) => {
+  const top = checkWatch(c);
+  c.model.advance();
+  const st = statements(c.text);
+  // st[0], st[1]: the SET options, which last for this batch only.
+  const { logIo, pend, requests, waiting, own } = watchParts(c, top);
   return [select(c, st[2]), select(c, st[3]), select(c, st[4]), select(c, st[5]), select(c, st[6]), logIo, pend, select(c, st[9]), requests, waiting, own];
 };
 

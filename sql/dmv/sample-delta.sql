@@ -1,0 +1,79 @@
+-- Purpose: One monitor tick that returns only what moved: sql/dmv/sample.sql's reads, with spinlocks, waits, latches, performance counters and schedulers compared with the previous tick's snapshot kept in this session's #temp tables (sql/dmv/snapshot-setup.sql), so only rows that are new or whose values changed come back; the engine keeps the last values of the rest. The first result set says how many ticks the snapshot holds: 0 means this tick is a full snapshot (a new or re-opened connection). Writes only to this session's own #temp tables in tempdb; reads the DMVs like sample.sql and changes nothing else.
+-- Permission: VIEW SERVER STATE and VIEW DATABASE STATE on the lab database (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE and VIEW DATABASE PERFORMANCE STATE); the #temp tables need none
+-- Parameters: @db sysname
+-- Prepared once per monitor connection (sp_prepare) after snapshot-setup.sql; each tick is one short sp_execute call.
+-- Each DMV is read once into a _now table: the rows returned and the snapshot kept are the same reading.
+SET NOCOUNT ON;
+SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick;
+DELETE FROM #spinlab_tick;
+INSERT INTO #spinlab_tick (n) VALUES (1);
+SELECT SYSUTCDATETIME() AS server_time_utc, i.ms_ticks, i.cpu_ticks, i.sqlserver_start_time
+FROM sys.dm_os_sys_info AS i;
+INSERT INTO #spinlab_spin_now
+SELECT sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
+FROM sys.dm_os_spinlock_stats AS sl
+WHERE sl.spins > 0 OR sl.collisions > 0;
+SELECT * FROM #spinlab_spin_now EXCEPT SELECT * FROM #spinlab_spin;
+INSERT INTO #spinlab_wait_now
+SELECT ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
+FROM sys.dm_os_wait_stats AS ws
+WHERE ws.waiting_tasks_count > 0;
+SELECT * FROM #spinlab_wait_now EXCEPT SELECT * FROM #spinlab_wait;
+INSERT INTO #spinlab_latch_now
+SELECT ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
+FROM sys.dm_os_latch_stats AS ls
+WHERE ls.waiting_requests_count > 0;
+SELECT * FROM #spinlab_latch_now EXCEPT SELECT * FROM #spinlab_latch;
+-- nchar names: trailing blanks count in a Unicode LIKE, hence RTRIM (see sample.sql)
+INSERT INTO #spinlab_counter_now
+SELECT RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
+FROM sys.dm_os_performance_counters AS pc
+WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
+       AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
+                               N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
+   OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
+SELECT * FROM #spinlab_counter_now EXCEPT SELECT * FROM #spinlab_counter;
+SELECT SUM(vfs.num_of_writes) AS num_of_writes, SUM(vfs.num_of_bytes_written) AS num_of_bytes_written,
+       SUM(vfs.io_stall_write_ms) AS io_stall_write_ms
+FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
+JOIN sys.database_files AS df ON df.file_id = vfs.file_id
+WHERE df.type = 1;
+SELECT COUNT(*) AS pending_total,
+       ISNULL(SUM(CASE WHEN df.type = 1 THEN 1 ELSE 0 END), 0) AS pending_log
+FROM sys.dm_io_pending_io_requests AS ior
+LEFT JOIN sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs ON vfs.file_handle = ior.io_handle
+LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id
+WHERE ior.io_pending = 1;
+INSERT INTO #spinlab_sched_now
+SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
+       s.runnable_tasks_count, s.current_tasks_count
+FROM sys.dm_os_schedulers AS s
+WHERE s.status NOT LIKE N'%DAC%';
+SELECT * FROM #spinlab_sched_now EXCEPT SELECT * FROM #spinlab_sched;
+SELECT t.name AS table_name, SUM(ios.leaf_insert_count) AS inserts, SUM(ios.leaf_update_count) AS updates,
+       SUM(ios.leaf_delete_count) AS deletes
+FROM sys.dm_db_index_operational_stats(DB_ID(), NULL, NULL, NULL) AS ios
+JOIN sys.tables AS t ON t.object_id = ios.object_id
+WHERE t.is_ms_shipped = 0 AND t.is_memory_optimized = 0 AND ios.index_id IN (0, 1)
+GROUP BY t.name
+UNION ALL
+SELECT t.name, xos.row_insert_attempts, xos.row_update_attempts, xos.row_delete_attempts
+FROM sys.dm_db_xtp_object_stats AS xos
+JOIN sys.tables AS t ON t.object_id = xos.object_id
+WHERE t.is_ms_shipped = 0;
+-- This tick's readings become the snapshot the next tick compares with.
+DELETE FROM #spinlab_spin;
+INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now;
+DELETE FROM #spinlab_spin_now;
+DELETE FROM #spinlab_wait;
+INSERT INTO #spinlab_wait SELECT * FROM #spinlab_wait_now;
+DELETE FROM #spinlab_wait_now;
+DELETE FROM #spinlab_latch;
+INSERT INTO #spinlab_latch SELECT * FROM #spinlab_latch_now;
+DELETE FROM #spinlab_latch_now;
+DELETE FROM #spinlab_counter;
+INSERT INTO #spinlab_counter SELECT * FROM #spinlab_counter_now;
+DELETE FROM #spinlab_counter_now;
+DELETE FROM #spinlab_sched;
+INSERT INTO #spinlab_sched SELECT * FROM #spinlab_sched_now;
+DELETE FROM #spinlab_sched_now;

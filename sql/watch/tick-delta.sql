@@ -1,0 +1,90 @@
+-- Purpose: One tick of spinlab watch that returns only what moved: sql/watch/tick.sql's reads, with spinlocks, waits, latches, performance counters, log files and schedulers compared with the previous tick's snapshot kept in this session's #temp tables (sql/dmv/snapshot-setup.sql), so only rows that are new or whose values changed come back; the engine keeps the last values of the rest. The first result set says how many ticks the snapshot holds: 0 means a full snapshot (a new or re-opened connection). Writes only to this session's own #temp tables in tempdb (they go with the session); creates and changes nothing else on the server.
+-- Permission: VIEW SERVER STATE (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE), nothing else (the #temp tables need none)
+-- Parameters: @top_requests int, @text_chars int
+-- Prepared once per watch connection (sp_prepare) after snapshot-setup.sql; each tick is one short sp_execute call.
+SET NOCOUNT ON;
+SET LOCK_TIMEOUT 1000;
+SET DEADLOCK_PRIORITY LOW;
+SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick;
+DELETE FROM #spinlab_tick;
+INSERT INTO #spinlab_tick (n) VALUES (1);
+SELECT SYSUTCDATETIME() AS server_time_utc, i.ms_ticks, i.cpu_ticks, i.sqlserver_start_time
+FROM sys.dm_os_sys_info AS i;
+INSERT INTO #spinlab_spin_now
+SELECT sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
+FROM sys.dm_os_spinlock_stats AS sl
+WHERE sl.spins > 0 OR sl.collisions > 0;
+SELECT * FROM #spinlab_spin_now EXCEPT SELECT * FROM #spinlab_spin;
+INSERT INTO #spinlab_wait_now
+SELECT ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
+FROM sys.dm_os_wait_stats AS ws
+WHERE ws.waiting_tasks_count > 0;
+SELECT * FROM #spinlab_wait_now EXCEPT SELECT * FROM #spinlab_wait;
+INSERT INTO #spinlab_latch_now
+SELECT ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
+FROM sys.dm_os_latch_stats AS ls
+WHERE ls.waiting_requests_count > 0;
+SELECT * FROM #spinlab_latch_now EXCEPT SELECT * FROM #spinlab_latch;
+INSERT INTO #spinlab_counter_now
+SELECT RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
+FROM sys.dm_os_performance_counters AS pc
+WHERE (RTRIM(pc.object_name) LIKE N'%:Databases'
+       AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
+                               N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
+   OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
+SELECT * FROM #spinlab_counter_now EXCEPT SELECT * FROM #spinlab_counter;
+-- file_id 2: a database's first log file
+INSERT INTO #spinlab_log_now
+SELECT DB_NAME(vfs.database_id), vfs.num_of_writes, vfs.num_of_bytes_written, vfs.io_stall_write_ms
+FROM sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs
+WHERE vfs.file_id = 2 AND vfs.num_of_writes > 0;
+SELECT * FROM #spinlab_log_now EXCEPT SELECT * FROM #spinlab_log;
+SELECT COUNT(*) AS pending_total,
+       ISNULL(SUM(CASE WHEN vfs.file_id = 2 THEN 1 ELSE 0 END), 0) AS pending_log
+FROM sys.dm_io_pending_io_requests AS ior
+LEFT JOIN sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs ON vfs.file_handle = ior.io_handle;
+INSERT INTO #spinlab_sched_now
+SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
+       s.runnable_tasks_count, s.current_tasks_count
+FROM sys.dm_os_schedulers AS s
+WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
+SELECT * FROM #spinlab_sched_now EXCEPT SELECT * FROM #spinlab_sched;
+-- statement text as compiled: parameter names, never values
+SELECT TOP (@top_requests) r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
+       r.wait_type, r.wait_time, r.last_wait_type, r.blocking_session_id, r.scheduler_id, r.cpu_time,
+       r.total_elapsed_time, CONVERT(varchar(18), r.query_hash, 1) AS query_hash,
+       SUBSTRING(t.text, r.statement_start_offset / 2 + 1, @text_chars) AS statement_start
+FROM sys.dm_exec_requests AS r
+JOIN sys.dm_exec_sessions AS s ON s.session_id = r.session_id
+OUTER APPLY sys.dm_exec_sql_text(r.sql_handle) AS t
+WHERE s.is_user_process = 1 AND r.session_id <> @@SPID
+ORDER BY r.wait_time DESC, r.total_elapsed_time DESC;
+SELECT TOP (@top_requests) wt.wait_type, COUNT(*) AS tasks, MAX(wt.wait_duration_ms) AS max_wait_ms,
+       SUM(wt.wait_duration_ms) AS total_wait_ms
+FROM sys.dm_os_waiting_tasks AS wt
+JOIN sys.dm_exec_sessions AS s ON s.session_id = wt.session_id
+WHERE s.is_user_process = 1 AND wt.session_id <> @@SPID
+GROUP BY wt.wait_type
+ORDER BY COUNT(*) DESC, wt.wait_type;
+SELECT s.cpu_time
+FROM sys.dm_exec_sessions AS s
+WHERE s.session_id = @@SPID;
+-- This tick's readings become the snapshot the next tick compares with.
+DELETE FROM #spinlab_spin;
+INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now;
+DELETE FROM #spinlab_spin_now;
+DELETE FROM #spinlab_wait;
+INSERT INTO #spinlab_wait SELECT * FROM #spinlab_wait_now;
+DELETE FROM #spinlab_wait_now;
+DELETE FROM #spinlab_latch;
+INSERT INTO #spinlab_latch SELECT * FROM #spinlab_latch_now;
+DELETE FROM #spinlab_latch_now;
+DELETE FROM #spinlab_counter;
+INSERT INTO #spinlab_counter SELECT * FROM #spinlab_counter_now;
+DELETE FROM #spinlab_counter_now;
+DELETE FROM #spinlab_log;
+INSERT INTO #spinlab_log SELECT * FROM #spinlab_log_now;
+DELETE FROM #spinlab_log_now;
+DELETE FROM #spinlab_sched;
+INSERT INTO #spinlab_sched SELECT * FROM #spinlab_sched_now;
+DELETE FROM #spinlab_sched_now;

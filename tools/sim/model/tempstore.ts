@@ -1,0 +1,34 @@
+// Local temporary tables (#name): created by a session, seen only by it, dropped when it ends or is reset
+// (sp_reset_connection), as SQL Server keeps them in tempdb. Kept in the session layer's per-connection state.
+import type { Column, SessionContext, Value } from '../tds/contract';
+import { sessionState } from '../session/state';
+import { err, SqlError } from './errors';
+import type { SystemView } from './types';
+
+export interface TempTable {
+  /** As created ('#spinlab_spin'); looked up case-insensitively. */
+  name: string;
+  columns: Column[];
+  rows: Value[][];
+}
+
+export function tempTables(session: SessionContext): Map<string, TempTable> {
+  return sessionState(session).tempTables;
+}
+
+export function findTemp(session: SessionContext, name: string): TempTable | undefined {
+  return tempTables(session).get(name.toLowerCase());
+}
+
+/** The table, or Msg 208 as SQL Server gives for a #table this session does not have. */
+export function requireTemp(session: SessionContext, name: string): TempTable {
+  const t = findTemp(session, name);
+  if (!t) throw new SqlError([err(208, `Invalid object name '${name}'.`, 16, 0)]);
+  return t;
+}
+
+/** A #table as a FROM source of the mini SELECT engine (anyone may read their own #tables). */
+export function tempView(session: SessionContext, name: string): SystemView {
+  const t = requireTemp(session, name);
+  return { name: t.name, scope: 'public', columns: () => t.columns, rows: () => t.rows.map((r) => [...r]) };
+}
