@@ -132,6 +132,9 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       await p.page.locator('#stacks-grant').waitFor();
       assert.equal(await p.page.textContent('#stacks-grant'), 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');
       assert.equal(await p.page.getAttribute('#stacks-error', 'role'), 'alert');
+      assert.equal(await p.page.getAttribute('#stacks-grant', 'tabindex'), '0', 'the GRANT is reachable by keyboard');
+      await p.page.click('#btn-stacks-copy-grant');
+      assert.equal((await waitForPosted(p, 'copyText')).payload.text, 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');
     }));
 
   for (const theme of ['light', 'dark', 'hc'] as Theme[]) {

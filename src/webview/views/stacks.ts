@@ -92,7 +92,7 @@ function errorView(app: ViewContext): TemplateResult | typeof nothing {
   if (!e) return nothing;
   return html`<div id="stacks-error" class=${e.cancelled ? 'stacks-cancelled' : 'stacks-failed'} role=${e.cancelled ? 'status' : 'alert'}>
     <p>${e.message}</p>
-    ${e.grant ? html`<p>To allow it, run as an administrator:</p><pre id="stacks-grant"><code>${e.grant}</code></pre>
+    ${e.grant ? html`<p>To allow it, run as an administrator:</p><pre id="stacks-grant" tabindex="0"><code>${e.grant}</code></pre>
       <button class="chip" id="btn-stacks-copy-grant" @click=${() => app.post(ToHost.copyText, { text: e.grant! })}>Copy the GRANT</button>` : nothing}
   </div>`;
 }
