@@ -10,6 +10,7 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import { StacksToHost, StacksToWebview } from './stacksMessages';
 import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
@@ -359,6 +360,7 @@ export const ToHost = {
   watchMark: fromWebview('watchMark', z.object({ name: z.string().trim().min(1, 'a mark needs a name').max(200) })),
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
+  ...StacksToHost, // "Why is it spinning?" (stacksMessages.ts)
   watchCompare: fromWebview('watchCompare', watchCompareSchema), // two windows of the watch (shared/watchWindows.ts)
 } as const;
 
@@ -378,6 +380,7 @@ export const ToWebview = {
   toast: toWebview<{ message: string }>()('toast'),
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
+  ...StacksToWebview,
   watchCompared: toWebview<WatchComparedPayload>()('watchCompared'), // the answer to watchCompare
 } as const;
 
