@@ -60,13 +60,21 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   const runIndex = o.run === undefined ? undefined : Number(o.run);
   if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0)) throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
   const target = targetFromArgs(o.connection);
+  // The progress line is rewritten in place (\r); it is ended before anything else is written, however the capture ends.
+  let lineOpen = false;
+  const endLine = () => { if (lineOpen) err('\n'); lineOpen = false; };
   const detail = await withCancel(err, (signal) => captureStacksDetailed(target, {
     spinlock: o.spinlock, durationMs, top, slots, signal, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
     onProgress: (p: CaptureProgress) => {
-      if (p.kind === 'status') err(`${p.message}\n`);
-      else err(`\rcapturing ${(p.elapsedMs / 1000).toFixed(0)} / ${(p.durationMs / 1000).toFixed(0)} s${p.elapsedMs >= p.durationMs ? '\n' : ''}`);
+      if (p.kind === 'status') {
+        endLine();
+        err(`${p.message}\n`);
+      } else {
+        err(`\rcapturing ${Math.min(p.durationMs, p.elapsedMs) / 1000 | 0} / ${(p.durationMs / 1000).toFixed(0)} s`);
+        lineOpen = true;
+      }
     },
-  }), 'ending the capture and dropping the event session');
+  }), 'ending the capture and dropping the event session').finally(endLine);
   const c = detail.capture;
   out(o.json ? JSON.stringify(c, null, 2) + '\n' : stacksText(c));
   if (o.export) {

@@ -19,6 +19,8 @@ import { previewPreset, runPresetNow } from './presetPath';
 import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
 import { compareWatch } from './watchComparePath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
+import { cancelStacks, captureStacksNow, disposeStacks, exportStacks, resendStacks } from './stacksPath';
+import { engineCaptureStacks, type CaptureStacks } from './stacksCapture';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -28,9 +30,11 @@ type Payload<K extends keyof ToHostMap> = PayloadOf<ToHostMap[K]>;
 export class LabController {
   private readonly s: LabSession;
   private readonly router = new MessageRouter<ToHostMap>();
+  private readonly captureStacks: CaptureStacks;
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.s = new LabSession(ports, opts);
+    this.captureStacks = opts.captureStacks ?? engineCaptureStacks;
     this.register();
   }
 
@@ -66,7 +70,7 @@ export class LabController {
   private register(): void {
     const s = this.s;
     const on = <K extends keyof ToHostMap & string>(k: K, h: (p: Payload<K>) => unknown) => this.router.on<K>(ToHost[k], h);
-    on('ready', () => s.postState(true));
+    on('ready', () => { s.postState(true); resendStacks(s); });
     on('pickProfile', (p) => pickProfile(s, p.id));
     on('connect', (p) => connect(s, p.profile, p.password, p.savePassword));
     on('disconnect', () => disconnect(s));
@@ -93,6 +97,10 @@ export class LabController {
     on('watchBenign', (p) => setBenign(s, p.show));
     on('watchMark', (p) => markWatch(s, p.name));
     on('watchSaveNotebook', () => saveWatchNotebook(s));
+    // A capture runs beside an experiment or a watch: like watchStart it returns at once, so Cancel is handled meanwhile.
+    on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
+    on('cancelStacks', () => cancelStacks(s));
+    on('exportStacks', (p) => exportStacks(s, p.to));
     on('watchCompare', (p) => compareWatch(s, p));
   }
 
@@ -157,6 +165,7 @@ export class LabController {
     s.disposing = (async () => {
       s.lifetime.abort();
       await disposeWatch(s);
+      await disposeStacks(s);
       const r = s.running;
       if (r) {
         s.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');

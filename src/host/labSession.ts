@@ -4,6 +4,7 @@
 import { defaultStateDir } from '../engine/journal';
 import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
+import type { CaptureStacks } from './stacksCapture';
 import { defaultProfile } from './profiles';
 import { presetSummaries, defaultPlanViews } from './presetPlans';
 import { listHistory } from './history';
@@ -16,6 +17,8 @@ export interface LabControllerOptions {
   host: PanelState['host'];
   /** The restore journal folder; default the CLI's (~/.spinlab or SPINLAB_STATE_DIR), so either can restore. */
   stateDir?: string;
+  /** The engine's stack capture ("Why is it spinning?", stacksPath.ts); tests hand in their own. */
+  captureStacks?: CaptureStacks;
 }
 
 export const SELECTION_KEY = 'spinlab.selection';

@@ -10,32 +10,12 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import { StacksToHost, StacksToWebview } from './stacksMessages';
 import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
-// ---------------------------------------------------------------- connection profiles (never hold a secret)
-
-const name = (max: number) => z.string().trim().max(max);
-
-export const connectionProfileSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, - and _'),
-  /** What the user calls it; defaults to the server. */
-  label: name(128),
-  server: z.string().trim().min(1, 'Enter the server name or address').max(255),
-  /** null: 1433, or the SQL Browser's answer when instanceName is set. */
-  port: z.number().int().min(1).max(65535).nullable(),
-  instanceName: name(128).nullable(),
-  authentication: z.enum(['sql', 'entra', 'ntlm']),
-  /** SQL login or Windows user; empty for Entra. */
-  user: name(128),
-  /** Windows domain for NTLM. */
-  domain: name(128),
-  encrypt: z.enum(['mandatory', 'optional', 'strict']),
-  trustServerCertificate: z.boolean(),
-  // eslint-disable-next-line no-control-regex -- NUL is the character a database name must not hold
-  labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
-});
-export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;
+import { connectionProfileSchema, type ConnectionProfile } from './connectionProfile';
+export { connectionProfileSchema, type ConnectionProfile };
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
 
@@ -359,6 +339,7 @@ export const ToHost = {
   watchMark: fromWebview('watchMark', z.object({ name: z.string().trim().min(1, 'a mark needs a name').max(200) })),
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
+  ...StacksToHost, // "Why is it spinning?" (stacksMessages.ts)
   watchCompare: fromWebview('watchCompare', watchCompareSchema), // two windows of the watch (shared/watchWindows.ts)
 } as const;
 
@@ -378,6 +359,7 @@ export const ToWebview = {
   toast: toWebview<{ message: string }>()('toast'),
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
+  ...StacksToWebview,
   watchCompared: toWebview<WatchComparedPayload>()('watchCompared'), // the answer to watchCompare
 } as const;
 

@@ -19,6 +19,8 @@ import type { ViewContext } from './views/context';
 import type { WatchTick } from '../shared/watch';
 import { WatchModel, type WatchChange } from './model/watchRun';
 import { WATCH_THROUGHPUT } from './model/metrics';
+import { StacksModel, type StacksError } from './model/stacks';
+import type { StackCapture } from '../shared/stacks';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -51,6 +53,7 @@ export class App implements ViewContext {
   readonly abChart: CompareChart;
   readonly watch = new WatchModel();
   readonly watchCharts: LiveChartsView;
+  readonly stacks = new StacksModel();
   private frame = 0;
   private regionFrame = 0;
   private renders = 0;
@@ -156,6 +159,21 @@ export class App implements ViewContext {
     if (c.kind === 'reset') this.watchCharts.setRuns(run ? [run] : [], run, null);
     else if (c.kind === 'ticks' && run) this.watchCharts.ticksAdded(run, c.from);
     if (run) this.watchCharts.runChanged();
+  }
+
+  onStacksProgress(p: { spinlock: string; elapsedMs: number; durationMs: number }): void {
+    this.stacks.onProgress(p);
+    this.requestRender();
+  }
+
+  onStacksResult(c: StackCapture): void {
+    this.stacks.onResult(c);
+    this.requestRender();
+  }
+
+  onStacksError(e: StacksError): void {
+    this.stacks.onError(e);
+    this.requestRender();
   }
 
   onExperiment(e: Experiment, preset?: PresetAnalysisInfo | null): void {

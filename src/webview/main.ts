@@ -31,6 +31,9 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'experiment'>(ToWebview.experiment, (p) => app.onExperiment(p.experiment, p.preset))
   .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message))
   .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p))
+  .on<'stacksProgress'>(ToWebview.stacksProgress, (p) => app.onStacksProgress(p))
+  .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
+  .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p))
   .on<'watchCompared'>(ToWebview.watchCompared, (p) => { if (app.watch.compare.received(p)) app.requestRender(); });
 
 window.addEventListener('message', (event: MessageEvent) => {

@@ -49,6 +49,8 @@ describe('the live charts with an hour loaded', () => {
         .document.querySelector('#run-status')?.textContent.includes('1:00:00'));
       const before = await renders(p);
       assert.ok(before >= 1, 'the state message rendered the panel');
+      const topBackoffs = () => p.page.locator('#live-spin-rows tbody tr').first().locator('td').first().textContent();
+      const backoffsBefore = await topBackoffs();
       const runButton = await p.page.$('#btn-run');
       for (let i = 0; i < 3; i++) {
         await tick(p, HOUR + i);
@@ -58,6 +60,7 @@ describe('the live charts with an hour loaded', () => {
       await p.page.locator('#run-status', { hasText: '1:00:03' }).waitFor();
       await p.page.waitForTimeout(100);
       assert.equal(await renders(p), before, 'three ticks rendered no whole-panel template');
+      assert.notEqual(await topBackoffs(), backoffsBefore, 'the spinlock rows under the charts follow the ticks');
       assert.ok(await runButton?.evaluate((el) => el.isConnected && el === el.ownerDocument.getElementById('btn-run')), 'the Run button is the same node');
       for (const c of ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu']) assert.equal(await points(p.page, c), HOUR + 3, c);
     }));

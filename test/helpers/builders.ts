@@ -8,6 +8,7 @@ import { listScenarios } from '../../src/engine/scenarios';
 import { presetSummaries } from '../../src/host/presetPlans';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from '../../src/engine/totals';
 import { summarise } from '../../src/host/history';
+import type { StackCapture, StackFrame, StackNode } from '../../src/shared/stacks';
 
 /** Mulberry32: a tiny seeded generator. */
 export function rng(seed: number): () => number {
@@ -273,6 +274,43 @@ export function connectedState(over: Partial<PanelState> = {}): PanelState {
       deployed: ['disk-insert'],
       labExists: true,
     },
+    ...over,
+  };
+}
+
+/** A frame as the server gives it: module+offset, or a resolved name. */
+export function stackFrame(raw: string): StackFrame {
+  const m = /^([A-Za-z0-9_.]+)\+(0x[0-9A-Fa-f]+)$/.exec(raw);
+  return m ? { raw, module: m[1], offset: m[2], symbol: null } : { raw, module: null, offset: null, symbol: raw };
+}
+
+/**
+ * A capture of LOCK_HASH backoffs: stacks given innermost frame first (as package0.callstack lists them) with their
+ * counts; the tree folds them outermost first under a root that holds every counted event.
+ */
+export function stackCapture(over: Partial<StackCapture> = {}, stacks: { frames: string[]; count: number }[] = [
+  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x22AA10', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'], count: 600 },
+  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x77BB20', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'], count: 300 },
+  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x5E5E00', 'sqllang.dll+0x440002', 'sqldk.dll+0x004400'], count: 100 },
+]): StackCapture {
+  const events = stacks.reduce((a, s) => a + s.count, 0);
+  const tree: StackNode = { frame: 'all stacks', count: events, children: [] };
+  for (const st of stacks) {
+    let node = tree;
+    for (const f of [...st.frames].reverse()) {
+      let child = node.children.find((c) => c.frame === f);
+      if (!child) node.children.push(child = { frame: f, count: 0, children: [] });
+      child.count += st.count;
+      node = child;
+    }
+  }
+  return {
+    spinlock: 'LOCK_HASH', mapKey: 42, session: 'SpinlockLab_stacks_1', startedAt: '2026-11-24T01:00:00.000Z', durationMs: 10_000,
+    events, dmvBackoffs: events + 20, simulated: true,
+    buckets: stacks.map((s) => ({ count: s.count, share: events ? s.count / events : 0, frames: s.frames.map(stackFrame) })),
+    otherCount: 0, tree,
+    notes: ['The event fired for every backoff of LOCK_HASH the server counted while the session ran.',
+      'The simulator\'s frames are synthetic and labelled: no real call stack was read.'],
     ...over,
   };
 }

@@ -297,6 +297,10 @@ const validMessages: unknown[] = [
   { type: 'restore', payload: {} },
   { type: 'openExperiment', payload: { id: 'abc' } },
   { type: 'exportExperiment', payload: { id: 'abc', kind: 'csv' } },
+  { type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
+  { type: 'cancelStacks', payload: {} },
+  { type: 'exportStacks', payload: { to: 'file' } },
+  { type: 'watchCompare', payload: { watchId: 'watch-1', a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } } },
 ];
 
 it('parseToHost: the valid messages pass (the generator starts from real ones)', () => {

@@ -20,6 +20,7 @@ import { SimModel } from '../../tools/sim/model/instance';
 import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { BatchCall } from '../../tools/sim/model/statements';
 import { migrateExperiment, migrateWatch, NotebookError } from '../../src/engine/migrate';
+import { WatchModel, WATCH_SCREEN_TICKS } from '../../src/webview/model/watchRun';
 
 const SPINS = ['LOGCACHE_ACCESS', 'XDESMGR', 'LOGFLUSHQ', 'SOS_CACHESTORE', 'LOCK_HASH', 'SOS_SCHEDULER', 'SOS_SUSPEND_QUEUE', 'BLOCKER_ENUM'];
 
@@ -184,5 +185,29 @@ describe('watch: the versioned record', () => {
     const watch = { ...JSON.parse(JSON.stringify(e)), kind: 'watch' } as Record<string, unknown>;
     assert.throws(() => migrateExperiment(watch, 'w.json'), (x: Error) => x instanceof NotebookError && /this is a watch/.test(x.message) && /spinlab watch --compare/.test(x.message));
     assert.throws(() => migrateWatch(watch, 'w.json'), (x: Error) => x instanceof NotebookError && /must have required property 'settings'/.test(x.message));
+  });
+});
+
+describe('watch: the panel over hours', () => {
+  it('8 hours of 1 s ticks in the panel: bounded, the whole watch on the charts, every delta counted, the recent window at full resolution', () => {
+    const m = new WatchModel();
+    let spins = 0, waitMs = 0, flushes = 0;
+    for (let i = 0; i < 8 * 3600; i++) {
+      const t = tick(i, { txns: 100 + (i % 50) });
+      spins += t.all.spins;
+      waitMs += t.waits.WRITELOG.waitMs;
+      flushes += t.log.flushes;
+      m.tick('w1', t);
+      assert.ok(m.run!.ticks.length <= WATCH_SCREEN_TICKS);
+    }
+    const ticks = m.run!.ticks as WatchTick[];
+    assert.equal(ticks.reduce((a, t) => a + t.intervalMs, 0), 8 * 3600 * 1000, 'the ticks cover the whole watch');
+    assert.equal(ticks[0].t - ticks[0].intervalMs, 0, 'from its first second');
+    assert.equal(ticks.at(-1)!.t, 8 * 3600 * 1000);
+    assert.equal(ticks.reduce((a, t) => a + t.all.spins, 0), spins, 'every spin counted');
+    assert.equal(ticks.reduce((a, t) => a + t.waits.WRITELOG.waitMs, 0), waitMs);
+    assert.equal(ticks.reduce((a, t) => a + t.log.flushes, 0), flushes);
+    assert.ok(ticks.every((t) => Math.abs(t.batchRequestsPerSec - 500) < 1e-9), 'a steady rate stays that rate when ticks merge');
+    assert.ok(ticks.slice(-WATCH_SCREEN_TICKS / 2).every((t) => t.intervalMs === 1000), 'the newest half at full resolution');
   });
 });

@@ -1,11 +1,13 @@
-// The Watch mode's ticks as the live charts read them: one RunData (the charts' own model) holding the ticks on
-// screen, bounded: past WATCH_SCREEN_TICKS the older half is dropped and the charts rebuilt (every tick is on disk on
-// the host side; a reloaded webview gets the host's recent ticks).
+// The Watch mode's ticks as the live charts read them: one RunData (the charts' own model), bounded for hours: past
+// WATCH_SCREEN_TICKS the newest half stays at full resolution and everything older is merged in neighbouring pairs
+// (each merged tick covers twice the time), so the whole watch stays on the charts in bounded memory (every tick is
+// on disk on the host side; a reloaded webview gets the host's recent ticks).
 import type { WatchView } from '../../shared/protocol';
 import type { WatchTick } from '../../shared/watch';
 import { emptyRunTotals } from '../../shared/analysis';
 import type { RunData } from './liveRuns';
 import { WatchCompareModel } from './watchCompare';
+import { halveWatchTicks } from '../../shared/tickMerge';
 
 /** 10 minutes at 250 ms. */
 export const WATCH_SCREEN_TICKS = 2400;
@@ -50,7 +52,9 @@ export class WatchModel {
     this.last = t;
     this.run.ticks.push(t);
     if (this.run.ticks.length > WATCH_SCREEN_TICKS) {
-      this.run = this.fresh(this.run.ticks.slice(-WATCH_SCREEN_TICKS / 2) as WatchTick[], true);
+      const ticks = this.run.ticks as WatchTick[];
+      const keep = WATCH_SCREEN_TICKS / 2;
+      this.run = this.fresh([...halveWatchTicks(ticks.slice(0, -keep)), ...ticks.slice(-keep)], true);
       return { kind: 'reset' };
     }
     return { kind: 'ticks', from: this.run.ticks.length - 1 };

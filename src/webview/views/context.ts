@@ -8,6 +8,7 @@ import type { ConnDraft, FormCheck, FormState } from '../model/form';
 import type { LiveRuns } from '../model/liveRuns';
 import type { PresetFormState } from '../model/presetForm';
 import type { WatchModel } from '../model/watchRun';
+import type { StacksModel } from '../model/stacks';
 import type { RunRef, ViewState } from '../model/viewState';
 import type { CompareChart, ScalingChart } from './analysisCharts';
 import type { LiveChartsView } from './liveCharts';
@@ -31,6 +32,8 @@ export interface ViewContext {
   /** The Watch mode's ticks on screen and its form. */
   readonly watch: WatchModel;
   readonly watchCharts: LiveChartsView;
+  /** "Why is it spinning?": the capture asked for, running or shown. */
+  readonly stacks: StacksModel;
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;

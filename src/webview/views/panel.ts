@@ -1,6 +1,6 @@
 // The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the live charts, results,
 // and the analysis (history, comparison, scaling).
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { ViewContext } from './context';
 import { bannersView } from './banners';
 import { section } from './common';
@@ -16,6 +16,9 @@ import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
 import { watchView } from './watch';
+import { spinlockRowsView, stacksView } from './stacks';
+import { spinlockRows, spinlockRowsOfRuns } from '../model/stacks';
+import { ACTIVE } from '../model/viewState';
 
 function chartsView(app: ViewContext): TemplateResult {
   // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
@@ -27,12 +30,25 @@ function chartsView(app: ViewContext): TemplateResult {
   };
   return html`<details class="section" id="section-charts" ?open=${open} @toggle=${onToggle}>
     <summary><span class="section-title">Live charts</span></summary>
-    <div class="section-body">${app.charts.element}</div>
+    <div class="section-body">${app.charts.element}${app.region('liveSpinlocks', () => html`${liveSpinlocks(app)}`)}</div>
   </details>`;
 }
 
 /** The regions a tick of the active experiment changes (rendered alone after one; the Watch's is 'watch'). */
-export const TICK_REGIONS = ['run', 'results', 'armAnalysis', 'compare', 'scaling'] as const;
+export const TICK_REGIONS = ['run', 'liveSpinlocks', 'results', 'armAnalysis', 'compare', 'scaling'] as const;
+
+/** "Why is it spinning?" on the current run's spinlocks, under the charts (keyboard-reachable, unlike the legend). */
+function liveSpinlocks(app: ViewContext): TemplateResult | typeof nothing {
+  const idx = app.live.currentIndex;
+  const run = idx === null ? null : app.live.runs.get(idx);
+  return run ? spinlockRowsView(app, spinlockRows(run.ticks), 'live', 'live-spin-rows') : nothing;
+}
+
+/** The saved experiment the analysis views show (not the live one): its spinlocks, to capture again now. */
+function savedSpinlocks(app: ViewContext) {
+  const e = app.view.analysis === ACTIVE ? null : app.shownExperiment();
+  return e ? spinlockRowsOfRuns(e.runs) : [];
+}
 
 export function panelTemplate(app: ViewContext): TemplateResult {
   const check = app.check();
@@ -50,6 +66,7 @@ export function panelTemplate(app: ViewContext): TemplateResult {
     ${presetsView(app)}
     ${chartsView(app)}
     ${app.region('watch', () => watchView(app))}
+    ${stacksView(app, savedSpinlocks(app))}
     ${app.region('results', () => resultsView(app))}
     ${app.region('armAnalysis', () => armAnalysisView(app))}
     ${historyView(app)}

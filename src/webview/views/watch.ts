@@ -6,6 +6,8 @@ import { ToHost, type WatchView } from '../../shared/protocol';
 import type { WatchRequest } from '../../shared/watch';
 import type { ViewContext } from './context';
 import { checkedOf, inputValue, plural } from './common';
+import { spinlockRowsView } from './stacks';
+import { spinlockRows } from '../model/stacks';
 import { watchCompareView } from './watchCompare';
 
 const INTERVALS = [[1000, '1 s'], [500, '500 ms'], [250, '250 ms']] as const;
@@ -75,6 +77,7 @@ export function watchView(app: ViewContext): TemplateResult {
       ${controls(app, w)}
       ${w?.marks.length ? html`<p id="watch-marks" class="muted">Marks: ${w.marks.map((m) => `${m.name} (${(m.t / 1000).toFixed(1)} s)`).join('; ')}</p>` : nothing}
       <div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
+      ${w ? spinlockRowsView(app, spinlockRows(app.watch.run?.ticks.slice(-240) ?? []), 'watch', 'watch-spin-rows') : nothing}
       ${w ? html`<h3>What stands out</h3>
         ${w.diagnosis.length ? html`<ul id="watch-diagnosis">${w.diagnosis.map((d) => html`<li>${d}</li>`)}</ul>`
           : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`}

@@ -1,0 +1,25 @@
+// A connection profile as the panel saves it and sends it: where and how to connect, never a secret (passwords go
+// to SecretStorage or the environment). Untrusted when it comes from the webview: the host checks it with this schema.
+import { z } from 'zod';
+
+const name = (max: number) => z.string().trim().max(max);
+
+export const connectionProfileSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, - and _'),
+  /** What the user calls it; defaults to the server. */
+  label: name(128),
+  server: z.string().trim().min(1, 'Enter the server name or address').max(255),
+  /** null: 1433, or the SQL Browser's answer when instanceName is set. */
+  port: z.number().int().min(1).max(65535).nullable(),
+  instanceName: name(128).nullable(),
+  authentication: z.enum(['sql', 'entra', 'ntlm']),
+  /** SQL login or Windows user; empty for Entra. */
+  user: name(128),
+  /** Windows domain for NTLM. */
+  domain: name(128),
+  encrypt: z.enum(['mandatory', 'optional', 'strict']),
+  trustServerCertificate: z.boolean(),
+  // eslint-disable-next-line no-control-regex -- NUL is the character a database name must not hold
+  labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
+});
+export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;
