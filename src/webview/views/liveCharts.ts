@@ -6,42 +6,16 @@
 import { html, render } from 'lit';
 import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
-import { decimateIndices, type MinMaxBuckets } from '../model/decimate';
-import { clock } from '../model/format';
+import { decimateIndices } from '../model/decimate';
 import type { RunData } from '../model/liveRuns';
 import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
-import type { SeriesSet } from '../model/series';
-import { applyBounds, boundsOf, redrawDataOnly, sameBounds, type Bounds } from './chartBounds';
+import { applyBounds, boundsOf, redrawDataOnly, sameBounds } from './chartBounds';
 import { ChartLegend } from './chartLegend';
 import { toolbarTemplate } from './liveChartsToolbar';
+import { bucketsFor, writeChartNote, type Entry } from './liveChartEntry';
+export { bucketsFor };
 import { Chart, lineChartConfig, setZoomable, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
-
-interface Entry {
-  spec: ChartSpec;
-  chart: Chart<'line', { x: number; y: number }[]>;
-  series: SeriesSet;
-  colors: ColorAssigner;
-  section: HTMLElement;
-  controls: HTMLElement;
-  note: HTMLElement;
-  legend: ChartLegend;
-  canvas: HTMLCanvasElement;
-  range: { min: number; max: number } | null;
-  /** On screen (or near it): drawn as ticks arrive. */
-  visible: boolean;
-  /** Holds fewer samples than its series: drawn when it comes into view. */
-  stale: boolean;
-  /** What the datasets hold of the live view: rewritten from bucket `count - 1` on while this still matches. */
-  drawn: { view: MinMaxBuckets; generation: number; count: number; names: string[] } | null;
-  /** The axis bounds last written into the chart's options by a full update() (null: none written). */
-  bounds: Bounds | null;
-}
-
-/** Buckets for a plot this wide: two points each, so half a point to one point per 2 px (even, as pairs merge). */
-export function bucketsFor(plotWidth: number): number {
-  return Math.max(40, Math.floor(plotWidth / 8) * 2);
-}
 
 export interface LiveChartsCallbacks {
   onToggles(t: ChartToggles): void;
@@ -348,18 +322,8 @@ export class LiveChartsView {
    * have drawn: a text change between two charts' updates would make the next one wait for a style recalculation.
    */
   private flushNotes(): void {
-    for (const [e, { samples, shown }] of this.notes) this.writeNote(e, samples, shown);
+    for (const [e, { samples, shown }] of this.notes) writeChartNote(e, samples, shown);
     this.notes.clear();
-  }
-
-  private writeNote(e: Entry, samples: number, shown: number): void {
-    const s = e.series;
-    e.section.dataset.points = String(samples);
-    const hidden = s.hiddenNames().length;
-    const last = samples ? s.xs.at(samples - 1) : 0;
-    e.note.textContent = samples === 0
-      ? 'Waiting for the first sample.'
-      : `${samples} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${shown === 0 ? '; nothing moved yet' : ''}`;
   }
 
   /** A legend entry was toggled: the series hides or shows at once (even while paused), the points unchanged. */
