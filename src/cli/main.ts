@@ -84,7 +84,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--warmup <time>', 'unmeasured warm-up before each run (default 5s)')
     .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
     .addOption(new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency').choices(['server-loop', 'client-loop']).default('server-loop'))
-    .option('--client-workers <n>', 'client-loop and custom workloads: worker threads the sessions run on (default one per client core, one fewer when the server is on this machine; 0: one event loop)')
+    .option('--client-workers <n>', 'client-loop and custom workloads: worker threads the sessions run on (default one per client core; 0: one event loop)')
     .option('--set <k=v>', 'scenario parameter, or preset setting (repeatable)', collect, [])
     .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment (allowed behaves as disabled: the scenarios\' commits do not ask for delayed durability)').choices(['disabled', 'allowed', 'forced']))
     .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')

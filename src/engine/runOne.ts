@@ -15,7 +15,7 @@ import { ClientStatsRecorder } from './clientStats';
 import { CustomSessions } from './custom/sessions';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
-import { ClientWorkerPool, clientWorkerCount, serverOnThisMachine, workerEntry } from './workers/clientPool';
+import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -206,7 +206,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
  * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
  */
 async function openSessions(c: RunContext, failures: SessionFailure[], note: (level: ExperimentEvent['level'], m: string) => void): Promise<WorkloadSessions | CustomSessions | ClientWorkerPool> {
-  const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads, serverOnThisMachine(c.target.server)) : 0;
+  const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads) : 0;
   const entry = workers > 0 ? workerEntry() : null;
   if (workers > 0 && !entry) note('info', 'this build has no client worker file (clientWorker.js); the sessions share one event loop');
   if (entry) {

@@ -1,8 +1,7 @@
 // The pieces of the client worker pool that need no server: how many workers a run gets, the --client-workers field,
 // error tallies merged across workers, and a latency recorder handed from one thread to another exactly.
 import assert from 'node:assert/strict';
-import * as os from 'node:os';
-import { clientCores, clientWorkerCount, serverOnThisMachine, workerEntry, WORKER_FILE } from '../../src/engine/workers/clientPool';
+import { clientCores, clientWorkerCount, workerEntry, WORKER_FILE } from '../../src/engine/workers/clientPool';
 import { loadSettingsFrom } from '../../src/engine/runSettings';
 import { ParamError } from '../../src/shared/params';
 import { ErrorTally, mergeErrorCounts } from '../../src/engine/custom/tally';
@@ -15,13 +14,6 @@ describe('client workers', () => {
     assert.equal(clientWorkerCount(8, 3), 3);
     assert.equal(clientWorkerCount(2, 128), 2);
     assert.equal(clientWorkerCount(0, 16), 0);
-  });
-
-  it('a server on this machine leaves it a core: one worker fewer by default, at least one; asked-for counts stand', () => {
-    assert.equal(clientWorkerCount(undefined, 1000, true), Math.max(1, clientCores() - 1));
-    assert.equal(clientWorkerCount(2, 1000, true), 2);
-    for (const local of ['localhost', '127.0.0.1', '[::1]', '(local)', '.', os.hostname()]) assert.equal(serverOnThisMachine(local), true, local);
-    for (const remote of ['sql01.contoso.com', '10.0.0.5', 'myhost']) assert.equal(serverOnThisMachine(remote), remote === os.hostname(), remote);
   });
 
   it('the worker file exists beside the pool after tsc; a missing one is reported as null', () => {

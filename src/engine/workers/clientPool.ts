@@ -27,20 +27,9 @@ export function clientCores(): number {
   return Math.max(1, o.availableParallelism ? o.availableParallelism() : os.cpus().length);
 }
 
-/** Whether the server named is this machine (loopback or its own host name): it then shares the client's cores. */
-export function serverOnThisMachine(server: string): boolean {
-  const s = server.trim().toLowerCase().replace(/^\[|\]$/g, '');
-  return s === 'localhost' || s === '.' || s === '(local)' || s === '::1' || /^127\./.test(s) || s === os.hostname().toLowerCase();
-}
-
-/**
- * Worker threads for a run of `sessions`: as asked (0 = none: one event loop), else one per client core, less one
- * when the server runs on this machine (it needs a core to answer: measured on 2 CPUs with the simulator, two
- * workers made fewer calls than one); never more than sessions.
- */
-export function clientWorkerCount(requested: number | undefined, sessions: number, serverLocal = false): number {
-  const byDefault = serverLocal ? Math.max(1, clientCores() - 1) : clientCores();
-  return Math.max(0, Math.min(requested ?? byDefault, sessions));
+/** Worker threads for a run of `sessions`: as asked (0 = none: one event loop), else one per client core; never more than sessions. */
+export function clientWorkerCount(requested: number | undefined, sessions: number): number {
+  return Math.max(0, Math.min(requested ?? clientCores(), sessions));
 }
 
 type Reply = FromWorker | { type: 'crashed'; message: string };
