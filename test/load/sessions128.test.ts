@@ -26,7 +26,7 @@ const SESSIONS = 128;
 const PASSWORD = 'Load-Test-Pw1!';
 const P50_ONE_MS = 10;
 const P50_MANY_MS = 1000;
-const THROUGHPUT_FLOOR = 0.5;
+const THROUGHPUT_FLOOR = 1.0;
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -145,11 +145,10 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     figures.push(`baseline: 1 client-loop session, ${Math.round(one.derived.rowsPerSec).toLocaleString('en-US')} rows/s, latency p50 ${one.latency!.p50Us} us p99 ${one.latency!.p99Us} us`);
     for (const f of figures) console.log(f);
     fs.writeFileSync(path.join(outDir, 'memory.json'), JSON.stringify({ figures, memory }, null, 2));
-    // One session is latency-bound; 128 are bound by the CPUs that the client and the simulator share on a small
-    // machine, so the two meet near its limit (with the CLI, back to back on 2 shared CPUs: 6,279 and 6,234 rows/s;
-    // 6,886 and 5,867 over 20 s). This test's own full GCs for the memory samples cost the 128-session run more, and
-    // other work on a shared machine comes and goes: THROUGHPUT_FLOOR allows for both. The collapse it guards against
-    // was 0.01x (338 -> 22 rows/s).
+    // One session is latency-bound; 128 spread over one client worker per core are bound by the CPUs the client and
+    // the simulator share, so throughput rises with sessions and flattens but must never fall below one session's
+    // (issue #13; the CLI sweep on 2 quiet CPUs: 7,545 / 17,016 / 15,400 / 17,761 rows/s at 1 / 16 / 64 / 128). The
+    // collapse it guards against was 0.01x (338 -> 22 rows/s).
     assert.ok(run.derived.rowsPerSec >= THROUGHPUT_FLOOR * one.derived.rowsPerSec, `${SESSIONS} sessions give at least ${THROUGHPUT_FLOOR} of one session's throughput\n${figures.join('\n')}`);
     assert.ok(one.latency!.p50Us < P50_ONE_MS * 1000, `one session's p50 under ${P50_ONE_MS} ms\n${figures.join('\n')}`);
     assert.ok(run.latency!.p50Us < P50_MANY_MS * 1000, `${SESSIONS} sessions' p50 under ${P50_MANY_MS} ms\n${figures.join('\n')}`);
