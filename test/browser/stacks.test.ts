@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { launch, openPanel, root, startHarness, waitForPosted, type Harness, type Panel, type Theme } from './harness';
+import { root, waitForPosted, type Theme, usePanels } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
@@ -34,29 +34,8 @@ function focused(page: Page): Promise<string> {
 }
 
 describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
-  let browser: Browser;
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-    browser = await launch();
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  after(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
-
-  async function withPanel(state: PanelState, fn: (p: Panel) => Promise<void>, theme: Theme = 'dark'): Promise<void> {
-    const panel = await openPanel(browser, harness, theme);
-    try {
-      await panel.send({ type: 'state', payload: { state } });
-      await fn(panel);
-      assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
-      assert.deepEqual(panel.errors, [], 'no console error');
-    } finally {
-      await panel.close();
-    }
-  }
+  const { withPanel } = usePanels();
+  before(() => fs.mkdirSync(ARTIFACTS, { recursive: true }));
 
   it('asks about a spinlock of the live run with the keyboard, posts the capture, and shows the flame view it gets back', () =>
     withPanel(runningState(), async (p) => {
@@ -82,7 +61,8 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       assert.deepEqual(req.payload, { spinlock: 'LOCK_HASH', durationMs: 5000 });
 
       await p.send({ type: 'stacksProgress', payload: { spinlock: 'LOCK_HASH', elapsedMs: 2000, durationMs: 5000 } });
-      await p.page.locator('#stacks-running').waitFor();
+      // The running view is there since the click; wait for the frame that renders the progress, then read it.
+      await p.page.locator('#stacks-running', { hasText: /LOCK_HASH: 2 of 5 s/ }).waitFor({ timeout: 5000 }).catch(() => undefined);
       assert.match(await p.page.textContent('#stacks-running') ?? '', /LOCK_HASH: 2 of 5 s/);
       await p.page.click('#btn-stacks-cancel');
       await waitForPosted(p, 'cancelStacks');
