@@ -2,12 +2,13 @@
 // (the same CSP as a <meta>, a nonce on the scripts, media/panel.css, dist/webview.js), a stub acquireVsCodeApi, and
 // one stylesheet per theme with the --vscode-* variables and the body class VS Code sets. Plus Chromium through
 // playwright-core and helpers to post host messages and read what the panel posted back.
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { ToHostMessage, ToWebviewMessage } from '../../src/shared/protocol';
+import type { PanelState, ToHostMessage, ToWebviewMessage } from '../../src/shared/protocol';
 
 /** What the page callbacks reach through globalThis (this tsconfig has no DOM types). */
 export interface PageGlobals {
@@ -133,6 +134,37 @@ export async function openPanel(browser: Browser, harness: Harness, theme: Theme
     posted: () => p.evaluate(() => (globalThis as unknown as PageGlobals).__posted),
     violations: () => p.evaluate(() => (globalThis as unknown as PageGlobals).__violations),
     close: () => context.close(),
+  };
+}
+
+/**
+ * The hooks every browser test file shares: a harness and Chromium started before the enclosing suite (or the file)
+ * and stopped after it, and withPanel, which opens a panel, posts `state` when given one, runs the test body, checks
+ * that nothing broke the Content-Security-Policy or logged a console error, and closes the panel however it ended.
+ */
+export function usePanels(): { withPanel(state: PanelState | null, fn: (p: Panel) => Promise<void>, theme?: Theme): Promise<void> } {
+  let browser: Browser | undefined;
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await startHarness();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+  return {
+    async withPanel(state, fn, theme = 'dark') {
+      const panel = await openPanel(browser!, harness!, theme);
+      try {
+        if (state) await panel.send({ type: 'state', payload: { state } });
+        await fn(panel);
+        assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
+        assert.deepEqual(panel.errors, [], 'no console error');
+      } finally {
+        await panel.close();
+      }
+    },
   };
 }
 

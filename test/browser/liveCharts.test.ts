@@ -1,22 +1,12 @@
 // The live charts with an hour loaded: a tick re-renders only what it changed (not the whole panel template), and a
 // chart off screen is not drawn until it scrolls into view, then catches up.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { ActiveExperimentView } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { launch, openPanel, points, showCharts, startHarness, waitForPoints, type Harness, type Panel } from './harness';
+import { points, showCharts, waitForPoints, type Panel, usePanels } from './harness';
 
 describe('the live charts with an hour loaded', () => {
-  let browser: Browser;
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
+  const panels = usePanels();
 
   const HOUR = 3600;
   const hourState = () => {
@@ -29,16 +19,7 @@ describe('the live charts with an hour loaded', () => {
   const tick = (p: Panel, i: number) => p.send({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
   const renders = async (p: Panel) => Number(await p.page.getAttribute('#app', 'data-renders'));
 
-  async function withPanel(fn: (p: Panel) => Promise<void>): Promise<void> {
-    const panel = await openPanel(browser, harness);
-    try {
-      await fn(panel);
-      assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
-      assert.deepEqual(panel.errors, [], 'no console error');
-    } finally {
-      await panel.close();
-    }
-  }
+  const withPanel = (fn: (p: Panel) => Promise<void>) => panels.withPanel(null, fn);
 
   it('a tick draws on every chart and updates the run status, without rendering the whole panel again', () =>
     withPanel(async (p) => {

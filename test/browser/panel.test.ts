@@ -1,41 +1,18 @@
 // The panel's webview bundle in Chromium under the real CSP, fed host messages exactly as the extension posts them.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { fill, launch, openPanel, points, showCharts, startHarness, waitForPoints, waitForPosted, waitForValue, type Harness, type Panel, type PageGlobals } from './harness';
+import { fill, points, showCharts, waitForPoints, waitForPosted, waitForValue, type PageGlobals, usePanels } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel webview in Chromium under the real CSP", () => {
 
-let browser: Browser;
-let harness: Harness;
-
-before(async () => {
-  harness = await startHarness();
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await harness?.close();
-});
+const { withPanel } = usePanels();
 
 const CHARTS = ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu'];
 
 function active(over: Partial<ActiveExperimentView> = {}): ActiveExperimentView {
   return { experimentId: 'exp-1', title: 'disk-insert sweep', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', runs: [], events: [], ...over };
-}
-
-async function withPanel(state: PanelState, fn: (p: Panel) => Promise<void>): Promise<void> {
-  const panel = await openPanel(browser, harness);
-  try {
-    await panel.send({ type: 'state', payload: { state } });
-    await fn(panel);
-    assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
-    assert.deepEqual(panel.errors, [], 'no console error');
-  } finally {
-    await panel.close();
-  }
 }
 
 it('loads under the CSP, says ready, and shows the connection form with a hint when disconnected', () =>

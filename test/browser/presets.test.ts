@@ -5,31 +5,20 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import type { PanelState, PresetPlanView } from '../../src/shared/protocol';
 import { runFigures, formatNumber } from '../../src/shared/analysis';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
 import { cpuCountFor } from '../../src/engine/totals';
-import { fill, launch, openPanel, root, startHarness, waitForPosted, type Harness, type Panel, type Theme } from './harness';
+import { fill, root, waitForPosted, type Panel, type Theme, usePanels } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the Presets section and analysis views in Chromium", () => {
 
-let browser: Browser;
-let harness: Harness;
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
-
-before(async () => {
-  harness = await startHarness();
-  browser = await launch();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await harness?.close();
-});
+const panels = usePanels();
+before(() => fs.mkdirSync(ARTIFACTS, { recursive: true }));
 
 const ARMS = [
   { id: 'dd-disabled', label: 'delayed durability DISABLED (every commit waits for its flush)', dd: 'DISABLED' as const, contention: 1 },
@@ -77,17 +66,7 @@ function state(plans: PresetPlanView[]): PanelState {
   };
 }
 
-async function withPanel(theme: Theme, fn: (p: Panel) => Promise<void>): Promise<void> {
-  const p = await openPanel(browser, harness, theme, { width: 1280, height: 900 });
-  try {
-    await p.send({ type: 'state', payload: { state: state([]) } });
-    await fn(p);
-    assert.deepEqual(await p.violations(), [], 'no Content-Security-Policy violation');
-    assert.deepEqual(p.errors, [], 'no console error');
-  } finally {
-    await p.close();
-  }
-}
+const withPanel = (theme: Theme, fn: (p: Panel) => Promise<void>) => panels.withPanel(state([]), fn, theme);
 
 it('Presets: pick one, read the post it cites, its question and plan for this server, change settings as typed, Run posts runPreset', () =>
   withPanel('dark', async (p) => {

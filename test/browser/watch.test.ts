@@ -2,11 +2,10 @@
 // extension posts them, it charts the ticks, shows what stands out and who is waiting, and posts its intents.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { PanelState, WatchView } from '../../src/shared/protocol';
+import type { WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
-import { launch, openPanel, root, showCharts, startHarness, waitForPoints, waitForPosted, type Harness, type Panel, type Theme } from './harness';
+import { root, showCharts, waitForPoints, waitForPosted, usePanels } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
@@ -28,28 +27,7 @@ function watchView(over: Partial<WatchView> = {}): WatchView {
 }
 
 describe('the Watch section of the panel webview', () => {
-  let browser: Browser;
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
-
-  async function withPanel(state: PanelState, fn: (p: Panel) => Promise<void>, theme: Theme = 'dark'): Promise<void> {
-    const panel = await openPanel(browser, harness, theme);
-    try {
-      await panel.send({ type: 'state', payload: { state } });
-      await fn(panel);
-      assert.deepEqual(await panel.violations(), [], 'no Content-Security-Policy violation');
-      assert.deepEqual(panel.errors, [], 'no console error');
-    } finally {
-      await panel.close();
-    }
-  }
+  const { withPanel } = usePanels();
 
   it('starts a watch with the interval picked', () =>
     withPanel(b.connectedState(), async (p) => {
