@@ -44,6 +44,9 @@ it('connect sends the profile as typed, with the password only in that message',
     assert.equal(c.payload.profile.user, 'spinlab');
     assert.equal(c.payload.password, 's3cret!');
     assert.equal(c.payload.savePassword, true);
+    // Cleared by the render after the post (the next frame): wait for it, bounded, then read it.
+    const field = p.page.locator('#conn-password input');
+    for (let i = 0; i < 50 && (await field.inputValue()) !== ''; i++) await p.page.waitForTimeout(100);
     assert.equal(await p.page.locator('#conn-password input').inputValue(), '', 'the password field is cleared once sent');
   }));
 
