@@ -1,6 +1,7 @@
 // "Doing the math" (the NUMA post): the CPU cycles a run had, elapsed seconds x CPUs used x clock rate, divided by the
 // spins of each spinlock and by the rows written. A spinlock that burns a large share of the cycles shows as few
 // cycles per spin. Pure: every input comes back with the results, so a view can show how each number was reached.
+import { thousands } from './numberText';
 
 export interface CycleMathInput {
   /** Server-measured elapsed seconds of the run. */
@@ -61,7 +62,7 @@ function ghz(hz: number): string {
 }
 
 function whole(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  return thousands(n);
 }
 
 export function cycleMath(input: CycleMathInput): CycleMath {

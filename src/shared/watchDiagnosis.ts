@@ -5,6 +5,7 @@ import type { RunTotals } from './experiment';
 import type { Topology } from './types';
 import type { WatchTick } from './watch';
 import { AT_LIMIT_SHARE, logWriterQueueLimit, WAIT_OVER_STALL_RATIO } from './writelogDiagnosis';
+import { thousands } from './numberText';
 
 export const LOGCACHE_SPINS_PER_SEC = 1_000_000;
 /** Share of the running requests off the log writer's NUMA node that counts as "the workers are elsewhere". */
@@ -31,7 +32,7 @@ const POSTS = {
   ring: '"Ring Buffer Shock Absorb-er Pattern and SQL Server" (Chris Adkin)',
 };
 
-const fmt = (v: number) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(3))));
+const fmt = (v: number) => (Math.abs(v) >= 100 ? thousands(v) : String(Number(v.toPrecision(3))));
 const sec = (ticks: readonly WatchTick[]) => ticks.reduce((a, t) => a + t.intervalMs, 0) / 1000;
 
 function rateIn(ticks: readonly WatchTick[], value: (t: WatchTick) => number): number {

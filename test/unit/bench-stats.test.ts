@@ -79,7 +79,7 @@ it('results name the machine, the simulator caveat, the ratios, and end with a R
       clients: [client('ours', 4000, 200), client('tedious', 4200, 190), client('native', 20000, 30)] },
     sampler: [{ way: 'full', intervalMs: 1000, sessions: 64, ticks: 60, bytesSent: 8000, bytesReceived: 7000, rttP50Ms: 40, rttP99Ms: 60,
       jitter: { ticks: 60, p50Ms: 0.5, p99Ms: 1.2, maxMs: 1.5, skipped: 0 }, problems: [] }],
-    panel: { loadedTicks: 3600, loadMs: 400, loadFrameMs: 410, tickSamples: [10, 12], tickP50Ms: 11, tickP95Ms: 12, tickFrameP50Ms: 20, tickFrameP95Ms: 25, eightHours: null },
+    panel: { loadedTicks: 3600, loadMs: 400, loadFrameMs: 410, loadSamples: [390, 400, 420], tickSamples: [10, 12], tickP50Ms: 11, tickP95Ms: 12, tickFrameP50Ms: 20, tickFrameP95Ms: 25, eightHours: null },
     activation: { codeLoadingMs: 1.5, activateMs: 0.5, totalMs: 2, firstUseMs: 120, chunks: 'extension.js', runs: 10 },
     vsix: { bytes: 880_000, files: 39, built: false },
   };

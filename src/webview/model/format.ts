@@ -1,4 +1,5 @@
 // Number formats for axes, tooltips and status lines.
+import { thousands } from '../../shared/numberText';
 
 /** Axis ticks: 950, 12k, 1.2M, 3.4G; small values to 2 significant digits. */
 export function shortNumber(v: number): string {
@@ -17,7 +18,7 @@ function trim(v: number): string {
 /** Tooltips: grouped whole numbers above 100, 3 significant digits below. */
 export function exactNumber(v: number): string {
   if (!Number.isFinite(v)) return '–';
-  if (Math.abs(v) >= 100) return Math.round(v).toLocaleString('en-US');
+  if (Math.abs(v) >= 100) return thousands(v);
   return String(Number(v.toPrecision(3)));
 }
 

@@ -100,30 +100,57 @@ export class SeriesSet {
     return this.xs.length;
   }
 
-  /** Adds one sample: x (seconds) and the value of each name that moved (missing names count as 0). */
-  append(x: number, sample: Readonly<Record<string, number>>): void {
+  /**
+   * Adds one sample: x (seconds) and the value of each name that moved (missing names count as 0). `rank` false leaves
+   * the shown set for one rank() after a batch (a loaded history): it then holds the largest totals over the whole
+   * batch, and hysteresis applies from there on, to live samples.
+   */
+  append(x: number, sample: Readonly<Record<string, number>>, rank = true): void {
     const n = this.xs.length;
-    const vals: number[] = [];
-    for (const [name, v] of Object.entries(sample)) {
+    let vals = this.scratch(this.bucketsView.columns);
+    for (const name in sample) {
+      const v = sample[name];
       if (!Number.isFinite(v)) continue;
       let col = this.columns.get(name);
       if (!col) {
         if (this.options.fixed) continue;
-        col = new Column();
-        for (let i = 0; i < n; i++) col.push(0);
-        this.columns.set(name, col);
-        this.bucketIndex.set(name, this.bucketsView.addColumn());
-        this.totals.set(name, 0);
+        col = this.addName(name, n);
       }
       col.push(v);
-      vals[this.bucketIndex.get(name) as number] = v;
-      this.totals.set(name, (this.totals.get(name) ?? 0) + v);
+      const c = this.bucketIndex.get(name) as number;
+      if (c >= vals.length) vals = this.scratch(c + 1, true);
+      vals[c] = v;
+      this.totals.set(name, (this.totals.get(name) as number) + v);
     }
     for (const col of this.columns.values()) if (col.length === n) col.push(0);
-    for (let c = 0; c < this.bucketsView.columns; c++) vals[c] ??= 0;
     this.xs.push(x);
     this.bucketsView.append(x, vals);
+    if (rank && !this.options.fixed) this.updateShown();
+  }
+
+  private addName(name: string, zeros: number): Column {
+    const col = new Column();
+    for (let i = 0; i < zeros; i++) col.push(0);
+    this.columns.set(name, col);
+    this.bucketIndex.set(name, this.bucketsView.addColumn());
+    this.totals.set(name, 0);
+    return col;
+  }
+
+  /** Ranks the shown set after appends made with `rank` false. */
+  rank(): void {
     if (!this.options.fixed) this.updateShown();
+  }
+
+  /** One sample's values by bucket column, zeroed; reused from sample to sample (the buckets copy what they keep). */
+  private scratchValues = new Float64Array(16);
+  private scratch(width: number, keep = false): Float64Array {
+    if (this.scratchValues.length < width) {
+      const next = new Float64Array(Math.max(width, this.scratchValues.length * 2));
+      if (keep) next.set(this.scratchValues);
+      this.scratchValues = next;
+    } else if (!keep) this.scratchValues.fill(0);
+    return this.scratchValues;
   }
 
   private updateShown(): void {

@@ -10,6 +10,7 @@ import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type
 import { exactNumber } from '../model/format';
 import { section } from './common';
 import { citeHtml } from './cite';
+import { thousands } from '../../shared/numberText';
 
 const num = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : formatNumber(v));
 
@@ -78,7 +79,7 @@ function cycleMathView(e: ShownExperiment): TemplateResult | typeof nothing {
     ${rows.map((r) => html`<div class="math-run" data-run=${String(r.run.index)}>
       <p class="formula"><strong>${runLabel(r.run, e)}:</strong> <code>${r.math.formula}</code></p>
       ${r.cores ? html`<p class="formula small">On physical cores, as the post counts them: <code>${r.cores.formula}</code></p>` : nothing}
-      ${r.math.measured ? html`<p class="formula small">Measured, from the schedulers' busy time: <code>${r.math.measured.formula}</code>; ${r.math.measured.cyclesPerRow === null ? 'cycles per row unknown' : `${Math.round(r.math.measured.cyclesPerRow).toLocaleString('en-US')} cycles per row`}</p>` : nothing}
+      ${r.math.measured ? html`<p class="formula small">Measured, from the schedulers' busy time: <code>${r.math.measured.formula}</code>; ${r.math.measured.cyclesPerRow === null ? 'cycles per row unknown' : `${thousands(r.math.measured.cyclesPerRow)} cycles per row`}</p>` : nothing}
       ${r.spinlocks.length ? html`<ul class="summary">${r.spinlocks.map((s) => html`<li data-spinlock=${s.name}><strong>${s.name}</strong>: ${exactNumber(s.spins)} spins,
         ${num(s.cyclesPerSpin)} cycles per spin, ${num(s.spinsPerRow)} spins per row</li>`)}</ul>` : html`<p class="muted small">No spinlock spun.</p>`}
     </div>`)}

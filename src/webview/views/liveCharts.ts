@@ -149,7 +149,8 @@ export class LiveChartsView {
     const ticks: Tick[] = run.ticks;
     for (const e of this.entries.values()) {
       if (e.series.length >= ticks.length) continue;
-      for (let i = Math.max(from, e.series.length); i < ticks.length; i++) appendTick(e.series, e.spec, ticks[i], this.toggles);
+      // A catch-up of many ticks is one batch, ranked once; a live tick ranks with hysteresis.
+      for (let i = Math.max(from, e.series.length); i < ticks.length; i++) appendTick(e.series, e.spec, ticks[i], this.toggles, i === ticks.length - 1);
       e.stale = true;
       if (!this.paused && e.visible) this.draw(e);
     }

@@ -5,6 +5,7 @@
 // names the frame, its count and share in the line under the graph.
 import { html, svg, nothing, type TemplateResult } from 'lit';
 import { flameLayout, flameMove, pct, type FlameBar, type FlameLayout, type StacksModel } from '../model/stacks';
+import { thousands } from '../../shared/numberText';
 
 const WIDTH = 1000;
 const ROW = 18;
@@ -35,7 +36,7 @@ function colourClass(frame: string): string {
 }
 
 export function barText(b: FlameBar): string {
-  return `${b.frame}: ${b.count.toLocaleString('en-US')} backoff event${b.count === 1 ? '' : 's'}, ${pct(b.share)} of all`;
+  return `${b.frame}: ${thousands(b.count)} backoff event${b.count === 1 ? '' : 's'}, ${pct(b.share)} of all`;
 }
 
 export function flameView(m: StacksModel, requestRender: () => void): TemplateResult {

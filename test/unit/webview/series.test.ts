@@ -35,6 +35,26 @@ it('top-N by cumulative total, stable against near ties', () => {
   assert.deepEqual(s.shownNames(), ['c', 'a']);
 });
 
+it('a loaded history is ranked once, over all of it; live samples after it keep the hysteresis', () => {
+  const s = new SeriesSet({ maxShown: 2, hysteresis: 1.2 });
+  s.append(1, { a: 10, b: 9, c: 8 }, false);
+  s.append(2, { c: 2 }, false); // c = 10 > b = 9: not by 20%, but a batch takes the largest totals of the whole history
+  assert.deepEqual(s.shownNames(), [], 'nothing is ranked until the batch ends');
+  s.rank();
+  assert.deepEqual(s.shownNames(), ['a', 'c']);
+  s.append(3, { b: 2 }); // b = 11 > c = 10, not by 20%: c stays
+  assert.deepEqual(s.shownNames(), ['a', 'c']);
+  // buildSeries is such a batch, so loading the same ticks gives the same set however the shown set moved live.
+  const ticks = b.ticks(120, { threads: 16 });
+  const live = new SeriesSet({ maxShown: CHART_SPECS.spinlocks.maxShown });
+  const built = buildSeries(CHART_SPECS.spinlocks, ticks, DEFAULT_TOGGLES);
+  for (const t of ticks) live.append(t.t / 1000, CHART_SPECS.spinlocks.extract(t, DEFAULT_TOGGLES));
+  const top = built.hiddenNames().concat(built.shownNames()).sort((x, y) => built.total(y) - built.total(x)).slice(0, CHART_SPECS.spinlocks.maxShown);
+  assert.deepEqual(new Set(built.shownNames()), new Set(top));
+  assert.equal(built.length, live.length);
+  for (const n of top) assert.deepEqual([...(built.column(n)?.view() ?? [])], [...(live.column(n)?.view() ?? [])]);
+});
+
 it('fixed series are always shown, in order, whatever their totals', () => {
   const s = new SeriesSet({ maxShown: 2, fixed: ['rows/s', 'transactions/s'] });
   s.append(1, { 'transactions/s': 5, 'rows/s': 1, other: 100 });
