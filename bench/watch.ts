@@ -3,7 +3,7 @@
 // Figures against the simulator on loopback: what the tick sends and gets back, not SQL Server's CPU.
 import { DbSession } from '../src/db/client';
 import { targetFromArgs } from '../src/cli/commands';
-import { DeltaReader, WATCH_KEYS } from '../src/engine/snapshot';
+import { DeltaReader, WATCH_LAYOUT } from '../src/engine/snapshot';
 import { startSimulator } from '../tools/sim/simulator';
 import { startCountingProxy } from './wire';
 import { median, percentile } from './stats';
@@ -16,7 +16,7 @@ export async function benchWatchWire(ticks = 30, way: 'delta' | 'full' = 'delta'
   const proxy = await startCountingProxy(sim.port);
   const db = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${proxy.port};User ID=sa;Password=${sim.password};Encrypt=false`, {}), { database: 'master' });
   const sent: number[] = [], received: number[] = [], rtt: number[] = [];
-  const reader = new DeltaReader('watch/tick-delta', WATCH_KEYS);
+  const reader = new DeltaReader('watch/tick-delta', WATCH_LAYOUT, 'watch/tick', (m) => { throw new Error(m); });
   const params = { top_requests: topRequests, text_chars: textChars };
   try {
     for (let i = 0; i <= ticks; i++) {

@@ -3,36 +3,51 @@
 -- Parameters: @db sysname
 -- Prepared once per monitor connection (sp_prepare) after snapshot-setup.sql; each tick is one short sp_execute call.
 -- Each DMV is read once into a _now table: the rows returned and the snapshot kept are the same reading.
+-- Names travel once: spinlocks, waits, latches and counters are keyed by k, the first 4 bytes of the SHA-256 of the
+-- name as an int. A name comes back with its key (and the counter's type) only when first seen on this connection;
+-- moved values come back by key alone. Schedulers likewise: placement (cpu, node, online) only when it changes, the
+-- busy figures when they move. The engine rebuilds the full rows, and falls back to the full file if two names on
+-- the server ever share a key. Columns a tick returns carry short aliases: TDS repeats every column's name in each
+-- result set's metadata on every call, which was a third of a tick's bytes; src/engine/snapshot.ts names them back.
 SET NOCOUNT ON;
 SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick;
 DELETE FROM #spinlab_tick;
 INSERT INTO #spinlab_tick (n) VALUES (1);
-SELECT SYSUTCDATETIME() AS server_time_utc, i.ms_ticks, i.cpu_ticks, i.sqlserver_start_time
+SELECT SYSUTCDATETIME() AS t, i.ms_ticks AS ms, i.cpu_ticks AS cpu, i.sqlserver_start_time AS st
 FROM sys.dm_os_sys_info AS i;
 INSERT INTO #spinlab_spin_now
-SELECT sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', sl.name), 1, 4) AS int), sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
 FROM sys.dm_os_spinlock_stats AS sl
 WHERE sl.spins > 0 OR sl.collisions > 0;
-SELECT * FROM #spinlab_spin_now EXCEPT SELECT * FROM #spinlab_spin;
+SELECT k, name AS n FROM #spinlab_spin_now EXCEPT SELECT k, name FROM #spinlab_spin;
+SELECT k, collisions AS c, spins AS s, sleep_time AS sl, backoffs AS b FROM #spinlab_spin_now
+EXCEPT SELECT k, collisions, spins, sleep_time, backoffs FROM #spinlab_spin;
 INSERT INTO #spinlab_wait_now
-SELECT ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ws.wait_type), 1, 4) AS int), ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
 FROM sys.dm_os_wait_stats AS ws
 WHERE ws.waiting_tasks_count > 0;
-SELECT * FROM #spinlab_wait_now EXCEPT SELECT * FROM #spinlab_wait;
+SELECT k, wait_type AS n FROM #spinlab_wait_now EXCEPT SELECT k, wait_type FROM #spinlab_wait;
+SELECT k, waiting_tasks_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx, signal_wait_time_ms AS sg FROM #spinlab_wait_now
+EXCEPT SELECT k, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms FROM #spinlab_wait;
 INSERT INTO #spinlab_latch_now
-SELECT ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ls.latch_class), 1, 4) AS int), ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
 FROM sys.dm_os_latch_stats AS ls
 WHERE ls.waiting_requests_count > 0;
-SELECT * FROM #spinlab_latch_now EXCEPT SELECT * FROM #spinlab_latch;
+SELECT k, latch_class AS n FROM #spinlab_latch_now EXCEPT SELECT k, latch_class FROM #spinlab_latch;
+SELECT k, waiting_requests_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx FROM #spinlab_latch_now
+EXCEPT SELECT k, waiting_requests_count, wait_time_ms, max_wait_time_ms FROM #spinlab_latch;
 -- nchar names: trailing blanks count in a Unicode LIKE, hence RTRIM (see sample.sql)
 INSERT INTO #spinlab_counter_now
-SELECT RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', RTRIM(pc.object_name) + N'|' + RTRIM(pc.counter_name) + N'|' + RTRIM(pc.instance_name)), 1, 4) AS int),
+       RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
 FROM sys.dm_os_performance_counters AS pc
 WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
-SELECT * FROM #spinlab_counter_now EXCEPT SELECT * FROM #spinlab_counter;
+SELECT k, object_name AS o, counter_name AS c, instance_name AS i, cntr_type AS ty FROM #spinlab_counter_now
+EXCEPT SELECT k, object_name, counter_name, instance_name, cntr_type FROM #spinlab_counter;
+SELECT k, cntr_value AS v FROM #spinlab_counter_now EXCEPT SELECT k, cntr_value FROM #spinlab_counter;
 SELECT SUM(vfs.num_of_writes) AS num_of_writes, SUM(vfs.num_of_bytes_written) AS num_of_bytes_written,
        SUM(vfs.io_stall_write_ms) AS io_stall_write_ms
 FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
@@ -46,10 +61,13 @@ LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 WHERE ior.io_pending = 1;
 INSERT INTO #spinlab_sched_now
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
-       s.runnable_tasks_count, s.current_tasks_count
+       s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s
 WHERE s.status NOT LIKE N'%DAC%';
-SELECT * FROM #spinlab_sched_now EXCEPT SELECT * FROM #spinlab_sched;
+SELECT scheduler_id AS id, cpu_id AS cpu, parent_node_id AS node, is_online AS up FROM #spinlab_sched_now
+EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched;
+SELECT scheduler_id AS id, total_cpu_usage_ms AS ms, runnable_tasks_count AS r FROM #spinlab_sched_now
+EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched;
 SELECT t.name AS table_name, SUM(ios.leaf_insert_count) AS inserts, SUM(ios.leaf_update_count) AS updates,
        SUM(ios.leaf_delete_count) AS deletes
 FROM sys.dm_db_index_operational_stats(DB_ID(), NULL, NULL, NULL) AS ios

@@ -53,7 +53,7 @@ WHERE ior.io_pending = 1;
 -- 8. Per-scheduler CPU (total_cpu_usage_ms, 2016+) and queueing. Hidden schedulers (ids >= 1048576: the log writers
 --    and other system tasks) are included for the run's CPU and counted apart from the user schedulers.
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
-       s.runnable_tasks_count, s.current_tasks_count
+       s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s
 WHERE s.status NOT LIKE N'%DAC%';
 

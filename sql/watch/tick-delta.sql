@@ -2,53 +2,72 @@
 -- Permission: VIEW SERVER STATE (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE), nothing else (the #temp tables need none)
 -- Parameters: @top_requests int, @text_chars int
 -- Prepared once per watch connection (sp_prepare) after snapshot-setup.sql; each tick is one short sp_execute call.
+-- Names travel once: spinlocks, waits, latches and counters are keyed by k, the first 4 bytes of the SHA-256 of the
+-- name as an int. A name comes back with its key (and the counter's type) only when first seen on this connection;
+-- moved values come back by key alone. Schedulers likewise: placement (cpu, node, online) only when it changes, the
+-- busy figures when they move. The engine rebuilds the full rows, and falls back to the full file if two names on
+-- the server ever share a key. Columns a tick returns carry short aliases: TDS repeats every column's name in each
+-- result set's metadata on every call, which was a third of a tick's bytes; src/engine/snapshot.ts names them back.
 SET NOCOUNT ON;
 SET LOCK_TIMEOUT 1000;
 SET DEADLOCK_PRIORITY LOW;
 SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick;
 DELETE FROM #spinlab_tick;
 INSERT INTO #spinlab_tick (n) VALUES (1);
-SELECT SYSUTCDATETIME() AS server_time_utc, i.ms_ticks, i.cpu_ticks, i.sqlserver_start_time
+SELECT SYSUTCDATETIME() AS t, i.ms_ticks AS ms, i.cpu_ticks AS cpu, i.sqlserver_start_time AS st
 FROM sys.dm_os_sys_info AS i;
 INSERT INTO #spinlab_spin_now
-SELECT sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', sl.name), 1, 4) AS int), sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
 FROM sys.dm_os_spinlock_stats AS sl
 WHERE sl.spins > 0 OR sl.collisions > 0;
-SELECT * FROM #spinlab_spin_now EXCEPT SELECT * FROM #spinlab_spin;
+SELECT k, name AS n FROM #spinlab_spin_now EXCEPT SELECT k, name FROM #spinlab_spin;
+SELECT k, collisions AS c, spins AS s, sleep_time AS sl, backoffs AS b FROM #spinlab_spin_now
+EXCEPT SELECT k, collisions, spins, sleep_time, backoffs FROM #spinlab_spin;
 INSERT INTO #spinlab_wait_now
-SELECT ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ws.wait_type), 1, 4) AS int), ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
 FROM sys.dm_os_wait_stats AS ws
 WHERE ws.waiting_tasks_count > 0;
-SELECT * FROM #spinlab_wait_now EXCEPT SELECT * FROM #spinlab_wait;
+SELECT k, wait_type AS n FROM #spinlab_wait_now EXCEPT SELECT k, wait_type FROM #spinlab_wait;
+SELECT k, waiting_tasks_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx, signal_wait_time_ms AS sg FROM #spinlab_wait_now
+EXCEPT SELECT k, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms FROM #spinlab_wait;
 INSERT INTO #spinlab_latch_now
-SELECT ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ls.latch_class), 1, 4) AS int), ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
 FROM sys.dm_os_latch_stats AS ls
 WHERE ls.waiting_requests_count > 0;
-SELECT * FROM #spinlab_latch_now EXCEPT SELECT * FROM #spinlab_latch;
+SELECT k, latch_class AS n FROM #spinlab_latch_now EXCEPT SELECT k, latch_class FROM #spinlab_latch;
+SELECT k, waiting_requests_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx FROM #spinlab_latch_now
+EXCEPT SELECT k, waiting_requests_count, wait_time_ms, max_wait_time_ms FROM #spinlab_latch;
 INSERT INTO #spinlab_counter_now
-SELECT RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
+SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', RTRIM(pc.object_name) + N'|' + RTRIM(pc.counter_name) + N'|' + RTRIM(pc.instance_name)), 1, 4) AS int),
+       RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
 FROM sys.dm_os_performance_counters AS pc
 WHERE (RTRIM(pc.object_name) LIKE N'%:Databases'
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
-SELECT * FROM #spinlab_counter_now EXCEPT SELECT * FROM #spinlab_counter;
+SELECT k, object_name AS o, counter_name AS c, instance_name AS i, cntr_type AS ty FROM #spinlab_counter_now
+EXCEPT SELECT k, object_name, counter_name, instance_name, cntr_type FROM #spinlab_counter;
+SELECT k, cntr_value AS v FROM #spinlab_counter_now EXCEPT SELECT k, cntr_value FROM #spinlab_counter;
 -- file_id 2: a database's first log file
 INSERT INTO #spinlab_log_now
 SELECT DB_NAME(vfs.database_id), vfs.num_of_writes, vfs.num_of_bytes_written, vfs.io_stall_write_ms
 FROM sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs
 WHERE vfs.file_id = 2 AND vfs.num_of_writes > 0;
-SELECT * FROM #spinlab_log_now EXCEPT SELECT * FROM #spinlab_log;
+SELECT database_name AS db, num_of_writes AS w, num_of_bytes_written AS b, io_stall_write_ms AS st FROM #spinlab_log_now
+EXCEPT SELECT * FROM #spinlab_log;
 SELECT COUNT(*) AS pending_total,
        ISNULL(SUM(CASE WHEN vfs.file_id = 2 THEN 1 ELSE 0 END), 0) AS pending_log
 FROM sys.dm_io_pending_io_requests AS ior
 LEFT JOIN sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs ON vfs.file_handle = ior.io_handle;
 INSERT INTO #spinlab_sched_now
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
-       s.runnable_tasks_count, s.current_tasks_count
+       s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s
 WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
-SELECT * FROM #spinlab_sched_now EXCEPT SELECT * FROM #spinlab_sched;
+SELECT scheduler_id AS id, cpu_id AS cpu, parent_node_id AS node, is_online AS up FROM #spinlab_sched_now
+EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched;
+SELECT scheduler_id AS id, total_cpu_usage_ms AS ms, runnable_tasks_count AS r FROM #spinlab_sched_now
+EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched;
 -- statement text as compiled: parameter names, never values
 SELECT TOP (@top_requests) r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
        r.wait_type, r.wait_time, r.last_wait_type, r.blocking_session_id, r.scheduler_id, r.cpu_time,

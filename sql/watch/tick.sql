@@ -31,7 +31,7 @@ SELECT COUNT(*) AS pending_total,
 FROM sys.dm_io_pending_io_requests AS ior
 LEFT JOIN sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs ON vfs.file_handle = ior.io_handle;
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
-       s.runnable_tasks_count, s.current_tasks_count
+       s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s
 WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
 -- statement text as compiled: parameter names, never values

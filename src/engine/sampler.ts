@@ -6,7 +6,7 @@
 // marked as a gap (its tick is a full snapshot again).
 import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
 import type { RawSample } from '../shared/types';
-import { DeltaReader, SAMPLE_KEYS } from './snapshot';
+import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
 
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
   const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = []] = sets;
@@ -25,7 +25,7 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
     counters: counters.map((r) => ({ object: str(r.object_name).trim(), counter: str(r.counter_name).trim(), instance: str(r.instance_name).trim(), value: num(r.cntr_value), type: num(r.cntr_type) })),
     logFile: l && l.num_of_writes !== null ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) } : null,
     pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
-    schedulers: scheds.map((r) => ({ hidden: num(r.scheduler_id) >= 1048576, schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count), currentTasks: num(r.current_tasks_count) })),
+    schedulers: scheds.map((r) => ({ hidden: num(r.scheduler_id) >= 1048576, schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count) })),
     progress: progress.map((r) => ({ table: str(r.table_name), inserts: num(r.inserts), updates: num(r.updates), deletes: num(r.deletes) })),
   };
 }
@@ -55,8 +55,8 @@ export const readFullSample = (labDatabase: string) => async (db: DbSession): Pr
   parseSample(await db.runFile('dmv/sample', { db: labDatabase }), Date.now());
 
 /** Only what moved (sql/dmv/sample-delta.sql), rebuilt into the full picture; one reader per monitor connection. */
-export function readDeltaSample(labDatabase: string): (db: DbSession) => Promise<RawSample> {
-  const reader = new DeltaReader('dmv/sample-delta', SAMPLE_KEYS);
+export function readDeltaSample(labDatabase: string, onProblem: (message: string) => void = () => undefined): (db: DbSession) => Promise<RawSample> {
+  const reader = new DeltaReader('dmv/sample-delta', SAMPLE_LAYOUT, 'dmv/sample', onProblem);
   return async (db) => parseSample((await reader.read(db, { db: labDatabase })).sets, Date.now());
 }
 
@@ -73,7 +73,7 @@ export class Sampler<T = RawSample> {
   private readonly read: (db: DbSession) => Promise<T>;
 
   constructor(private readonly opts: SamplerOptions<T>) {
-    this.read = opts.read ?? (readDeltaSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T>);
+    this.read = opts.read ?? (readDeltaSample(opts.labDatabase, (m) => opts.onProblem(m)) as unknown as (db: DbSession) => Promise<T>);
   }
 
   private async connection(): Promise<DbSession> {

@@ -2,39 +2,115 @@
 // into the full result sets sql/dmv/sample and sql/watch/tick return, so the parsing and the deltas downstream are
 // the same. The server keeps the previous tick's snapshot in the session's #temp tables (sql/dmv/snapshot-setup) and
 // returns, for the keyed sets, only rows that are new or changed; here a row that stopped moving keeps its last values.
-// The first result set says whether the tick is a full snapshot (the snapshot held 0 ticks: a new connection), which
-// replaces everything kept; a reconnect therefore resets itself. Rows a full snapshot would no longer list (a
-// database dropped, wait stats cleared to zero) are kept at their last values until the next full snapshot.
+// A keyed set may come in parts that share its key: a name part (the name and what never moves, sent when first seen)
+// and a value part (the figures, sent when they move), merged here into one row. Names are keyed by the first 4 bytes
+// of their SHA-256; two names on one key would merge wrongly, so it is caught and the reader falls back to the full
+// file on that connection. The first result set says whether the tick is a full snapshot (the snapshot held 0 ticks:
+// a new connection), which replaces everything kept; a reconnect therefore resets itself. Rows a full snapshot would no
+// longer list (a database dropped, wait stats cleared to zero) are kept at their last values until the next full one.
 import { num, str, type DbSession, type PreparedFile, type Row } from '../db/client';
 
-/** For each keyed result set (its index in the full layout), the columns that identify a row. */
-export type KeyedSets = ReadonlyMap<number, readonly string[]>;
+/** One result set of a delta file (after its marker): which set of the full file it builds, and how. */
+export interface DeltaPart {
+  /** Index of the set in the full file's layout. */
+  target: number;
+  /** Columns that identify a row; none: the set is taken as sent. */
+  key?: readonly string[];
+  /** A name part: a key it already holds under another name is a key collision. */
+  names?: boolean;
+  /** A value part of a named set: its keys must have arrived by name first. */
+  named?: boolean;
+  /** The file's short column aliases and the full file's names they stand for (key columns are named after renaming). */
+  as?: Readonly<Record<string, string>>;
+}
+/** The parts in the order the file returns them; sets past the end build the full sets that follow, as sent. */
+export type DeltaLayout = readonly DeltaPart[];
 
-export const SAMPLE_KEYS: KeyedSets = new Map([
-  [1, ['name']], [2, ['wait_type']], [3, ['latch_class']], [4, ['object_name', 'counter_name', 'instance_name']], [7, ['scheduler_id']],
-]);
-export const WATCH_KEYS: KeyedSets = new Map([
-  [1, ['name']], [2, ['wait_type']], [3, ['latch_class']], [4, ['object_name', 'counter_name', 'instance_name']], [5, ['database_name']], [7, ['scheduler_id']],
-]);
+/** A synthetic key column the full file does not have, removed from rebuilt rows. */
+const HASH_KEY = 'k';
+type Aliases = Readonly<Record<string, string>>;
+const named = (target: number, name: string, values: Aliases): DeltaPart[] => [
+  { target, key: [HASH_KEY], names: true, as: { n: name } }, { target, key: [HASH_KEY], named: true, as: values }];
+const SCHED_ID = { id: 'scheduler_id' };
+const KEYED: DeltaPart[] = [
+  { target: 0, as: { t: 'server_time_utc', ms: 'ms_ticks', cpu: 'cpu_ticks', st: 'sqlserver_start_time' } },
+  ...named(1, 'name', { c: 'collisions', s: 'spins', sl: 'sleep_time', b: 'backoffs' }),
+  ...named(2, 'wait_type', { c: 'waiting_tasks_count', ms: 'wait_time_ms', mx: 'max_wait_time_ms', sg: 'signal_wait_time_ms' }),
+  ...named(3, 'latch_class', { c: 'waiting_requests_count', ms: 'wait_time_ms', mx: 'max_wait_time_ms' }),
+  { target: 4, key: [HASH_KEY], names: true, as: { o: 'object_name', c: 'counter_name', i: 'instance_name', ty: 'cntr_type' } },
+  { target: 4, key: [HASH_KEY], named: true, as: { v: 'cntr_value' } },
+];
+const SCHEDULERS = (target: number): DeltaPart[] => [
+  { target, key: ['scheduler_id'], as: { ...SCHED_ID, cpu: 'cpu_id', node: 'parent_node_id', up: 'is_online' } },
+  { target, key: ['scheduler_id'], as: { ...SCHED_ID, ms: 'total_cpu_usage_ms', r: 'runnable_tasks_count' } },
+];
+
+/** sql/dmv/sample-delta: clock, spinlocks, waits, latches, counters, log (as sent), pending I/O, schedulers, tables. */
+export const SAMPLE_LAYOUT: DeltaLayout = [...KEYED, { target: 5 }, { target: 6 }, ...SCHEDULERS(7), { target: 8 }];
+/** sql/watch/tick-delta: the same keyed sets, the log files by database, then requests and the rest as sent. */
+export const WATCH_LAYOUT: DeltaLayout = [...KEYED,
+  { target: 5, key: ['database_name'], as: { db: 'database_name', w: 'num_of_writes', b: 'num_of_bytes_written', st: 'io_stall_write_ms' } },
+  { target: 6 }, ...SCHEDULERS(7)];
+
+/** A row with the part's aliases replaced by the full file's column names. */
+function renamed(r: Row, as: Aliases | undefined): Row {
+  if (!as) return r;
+  const out: Row = {};
+  for (const c in r) out[as[c] ?? c] = r[c];
+  return out;
+}
+
+/** Thrown when the key of a name is held by another name, or a value arrives for a key never named. */
+export class KeyMismatch extends Error {}
+
+function partAt(layout: DeltaLayout, i: number): DeltaPart {
+  if (i < layout.length) return layout[i];
+  return { target: layout[layout.length - 1].target + (i - layout.length + 1) };
+}
+
+/** The key columns of each full set that is rebuilt from keyed parts (for comparing rebuilt with full sets). */
+export function keyedTargets(layout: DeltaLayout): Map<number, readonly string[]> {
+  const out = new Map<number, readonly string[]>();
+  for (const p of layout) if (p.key && p.key[0] !== HASH_KEY) out.set(p.target, p.key);
+  return out;
+}
 
 /** The last known row of every keyed set, updated by each tick's moved rows. */
 export class SnapshotKeeper {
   private kept: Map<number, Map<string, Row>> | null = null;
-  constructor(private readonly keyed: KeyedSets) {}
+  constructor(private readonly layout: DeltaLayout) {}
 
   /** The tick's sets (marker removed) rebuilt into full sets; `full` replaces what was kept. */
   apply(sets: Row[][], full: boolean): Row[][] {
     if (!full && !this.kept) throw new Error('a delta tick arrived before any full snapshot on this connection');
-    if (full) this.kept = new Map();
-    const kept = this.kept!;
-    return sets.map((rows, i) => {
-      const cols = this.keyed.get(i);
-      if (!cols) return rows;
-      let m = kept.get(i);
-      if (!m) kept.set(i, (m = new Map()));
-      for (const r of rows) m.set(cols.map((c) => str(r[c])).join('\u0000'), r);
-      return [...m.values()];
+    const kept = full ? new Map<number, Map<string, Row>>() : this.kept!;
+    const out: Row[][] = [];
+    sets.forEach((rows, i) => {
+      const part = partAt(this.layout, i);
+      if (!part.key) { out[part.target] = part.as ? rows.map((r) => renamed(r, part.as)) : rows; return; }
+      let m = kept.get(part.target);
+      if (!m) kept.set(part.target, (m = new Map()));
+      for (const sent of rows) {
+        const r = renamed(sent, part.as);
+        const id = part.key.length === 1 ? str(r[part.key[0]]) : part.key.map((c) => str(r[c])).join('\u0000');
+        const before = m.get(id);
+        if (part.names && before && Object.keys(r).some((c) => c in before && str(before[c]) !== str(r[c]))) {
+          throw new KeyMismatch(`two names share the key ${id} in result set ${part.target}`);
+        }
+        if (part.named && !before) throw new KeyMismatch(`values arrived for key ${id} in result set ${part.target} before its name`);
+        m.set(id, before ? { ...before, ...r } : r);
+      }
     });
+    for (const [target, m] of kept) {
+      out[target] = [...m.values()].map((r) => {
+        if (!(HASH_KEY in r)) return r;
+        const { [HASH_KEY]: _k, ...rest } = r;
+        return rest;
+      });
+    }
+    // Only now: a tick refused above leaves what was kept as it was.
+    this.kept = kept;
+    return out;
   }
 
   reset(): void {
@@ -44,7 +120,7 @@ export class SnapshotKeeper {
 
 export interface DeltaRead {
   sets: Row[][];
-  /** True when the server's snapshot was empty: this tick listed everything. */
+  /** True when the server's snapshot was empty, or the full file was read: this tick listed everything. */
   full: boolean;
 }
 
@@ -53,14 +129,16 @@ const GONE = new Set([8179, 208]);
 
 /**
  * One monitor connection's delta reader: sets up the #temp tables and prepares the tick file on first use and again on
- * a new connection, then runs the tick as one sp_execute and rebuilds the full sets.
+ * a new connection, then runs the tick as one sp_execute and rebuilds the full sets. After a key mismatch it reads the
+ * full file every tick instead, and says so once through onFallback.
  */
 export class DeltaReader {
   private prepared: { db: DbSession; lost: number; p: PreparedFile } | undefined;
   private readonly keeper: SnapshotKeeper;
+  private fallback = false;
 
-  constructor(private readonly fileId: string, keyed: KeyedSets) {
-    this.keeper = new SnapshotKeeper(keyed);
+  constructor(private readonly fileId: string, layout: DeltaLayout, private readonly fullFileId: string, private readonly onFallback: (why: string) => void = () => undefined) {
+    this.keeper = new SnapshotKeeper(layout);
   }
 
   private async prepare(db: DbSession): Promise<PreparedFile> {
@@ -71,6 +149,7 @@ export class DeltaReader {
   }
 
   async read(db: DbSession, params: Record<string, unknown>): Promise<DeltaRead> {
+    if (this.fallback) return { sets: await db.runFile(this.fullFileId, params), full: true };
     const current = this.prepared && this.prepared.db === db && this.prepared.lost === db.connectionsLost ? this.prepared.p : await this.prepare(db);
     let sets: Row[][];
     try {
@@ -83,6 +162,13 @@ export class DeltaReader {
     const marker = sets[0]?.[0];
     if (!marker || !('ticks_kept' in marker)) throw new Error(`sql/${this.fileId}.sql returned no snapshot marker`);
     const full = num(marker.ticks_kept) === 0;
-    return { sets: this.keeper.apply(sets.slice(1), full), full };
+    try {
+      return { sets: this.keeper.apply(sets.slice(1), full), full };
+    } catch (err) {
+      if (!(err instanceof KeyMismatch)) throw err;
+      this.fallback = true;
+      this.onFallback(`${err.message}: reading sql/${this.fullFileId}.sql in full every tick from now on (more bytes per tick, same figures)`);
+      return { sets: await db.runFile(this.fullFileId, params), full: true };
+    }
   }
 }

@@ -111,7 +111,6 @@ export interface SchedulerSampleRow {
   isOnline: boolean;
   totalCpuMs: number;
   runnableTasks: number;
-  currentTasks: number;
   /** A hidden scheduler (scheduler_id >= 1048576): log writers and other system tasks, not user work. */
   hidden?: boolean;
 }

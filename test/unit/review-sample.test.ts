@@ -44,7 +44,7 @@ describe('review: CPU includes the hidden schedulers (log writers), labelled apa
   it('hidden scheduler CPU goes to hiddenCpuMs, not to cpuMs, the per-node busy % or the online scheduler count', () => {
     const prev = sample({ msTicks: 11_000, cpu: [[0, 1000], [0, 1000]] });
     const cur = sample({ msTicks: 12_000, cpu: [[0, 1500], [0, 1500]] });
-    const hidden = (s: ReturnType<typeof sample>, ms: number) => s.schedulers.push({ schedulerId: 1048577, cpuId: 0, nodeId: 0, isOnline: true, totalCpuMs: ms, runnableTasks: 0, currentTasks: 1, hidden: true });
+    const hidden = (s: ReturnType<typeof sample>, ms: number) => s.schedulers.push({ schedulerId: 1048577, cpuId: 0, nodeId: 0, isOnline: true, totalCpuMs: ms, runnableTasks: 0, hidden: true });
     hidden(prev, 5000);
     hidden(cur, 5300);
     const r = computeTick(prev, cur, { labDatabase: DB, progressTables: [], runStartMsTicks: 10_000 });

@@ -39,7 +39,6 @@ export function sample(s: SampleSpec): RawSample {
     isOnline: online ?? true,
     totalCpuMs,
     runnableTasks: 1,
-    currentTasks: 2,
   }));
   return {
     clientTime: 1_700_000_000_000 + s.msTicks,

@@ -14,7 +14,7 @@ import { diagnoseWatch } from '../../shared/watchDiagnosis';
 import { explain, grantFor, SpinlabError } from '../errors';
 import { TOOL_VERSION } from '../lab';
 import { Sampler } from '../sampler';
-import { DeltaReader, WATCH_KEYS } from '../snapshot';
+import { DeltaReader, WATCH_LAYOUT } from '../snapshot';
 import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
@@ -99,7 +99,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const roundTrips: number[] = [];
   // Only what moved each tick (sql/watch/tick-delta.sql, prepared once per connection), rebuilt into the full sets.
   // With fullTicks, the whole batch every tick (sql/watch/tick.sql) and nothing created, not even in tempdb.
-  const reader = new DeltaReader('watch/tick-delta', WATCH_KEYS);
+  const reader = new DeltaReader('watch/tick-delta', WATCH_LAYOUT, 'watch/tick', (m) => note('warning', m));
   const tickParams = { top_requests: settings.topRequests, text_chars: settings.textChars };
   const read = async (db: DbSession): Promise<WatchSample> =>
     parseWatchSample(settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets, Date.now());

@@ -10,6 +10,7 @@ import { QueryContext, SystemView, T } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { conformToCatalog } from '../catalog';
 import { tempView } from './tempstore';
+import { binaryToInteger, hashBytes, substring } from './binaryFns';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
 export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
@@ -205,6 +206,7 @@ function castValue(x: Typed, type: string): Typed {
     return { v: fixed, type: t };
   }
   if (x.v === null) return { v: null, type: sqlTypeOf(base, len) };
+  if (Buffer.isBuffer(x.v) && ['int', 'smallint', 'tinyint', 'bigint'].includes(base)) return { v: binaryToInteger(x.v, base), type: sqlTypeOf(base, len) };
   if (['int', 'smallint', 'tinyint', 'bigint', 'bit'].includes(base)) {
     const n = Math.trunc(Number(x.v));
     return { v: base === 'bigint' ? BigInt(n) : base === 'bit' ? n !== 0 : n, type: sqlTypeOf(base, len) };
@@ -323,6 +325,8 @@ function builtinFn(ctx: QueryContext, name: string, args: Typed[]): Typed {
     case 'RTRIM': return { v: a(0) === null ? null : String(a(0)).trimEnd(), type: T.nvarchar(4000) };
     case 'LTRIM': return { v: a(0) === null ? null : String(a(0)).trimStart(), type: T.nvarchar(4000) };
     case 'ISNULL': return a(0) === null ? args[1] : args[0];
+    case 'HASHBYTES': return hashBytes(args[0], args[1]);
+    case 'SUBSTRING': return substring(args[0], args[1], args[2]);
     default: throw new SqlError([err(195, `'${name}' is not a recognized built-in function name.`, 15, 10)]);
   }
 }
