@@ -18,6 +18,7 @@ import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import type { Gate } from '../shared/gates';
 import { applyGates } from './gates';
 import { Progress } from './progress';
+import { RunStacks, runStacksPlan } from './runStacks';
 import { exitOf, withCancel, type RunArgs } from './run';
 
 export interface CustomArgs {
@@ -113,6 +114,8 @@ export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string)
   const table = await resolveParamRows(target, workload, o, csv);
   err(workload.writes ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n` : `The workload only reads in [${workload.database}].\n`);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
+  const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
+  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
   const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
   try {
     const { experiment, file } = await withCancel(err, (signal) => runExperiment({
@@ -120,9 +123,10 @@ export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string)
       knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
       outDir, title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`, question: o.question, deploy: false,
       custom: { workload, table },
-    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    }, signal, (p: ExperimentProgress) => { bar.update(p); stacks?.progress(p, signal); }));
     bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n\nSaved ${file}\n`);
+    const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {

@@ -93,6 +93,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
+    .option('--stacks <spinlock>', 'also capture the call stacks behind this spinlock\'s backoffs during the last run (as spinlab stacks does; kept with that run)')
+    .option('--stacks-duration <time>', 'with --stacks: how long to capture (default 10s, at most the run\'s measured time less 1 s)')
     .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable: calls take each in turn)', collect, [])
     .option('--sql-file <file>', 'custom workload: a .sql file (GO splits batches; repeatable)', collect, [])
     .option('--database <name>', 'custom workload: the database it runs in (default: the connection\'s, else master)')

@@ -17,6 +17,7 @@ import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
 import { applyGates } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
+import { RunStacks, runStacksPlan } from './runStacks';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -26,6 +27,7 @@ export interface RunArgs {
   connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string; clientWorkers?: string;
   mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
   out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
+  stacks?: string; stacksDuration?: string;
 }
 
 export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
@@ -35,15 +37,18 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   const parameters = resolveParams(scenario.parameters, { set: o.set });
   const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval, clientWorkers: o.clientWorkers });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
+  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
   const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
   try {
     const { experiment, file } = await withCancel(err, (signal) => runExperiment({
       target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
       knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
       outDir, title: o.title, question: o.question, deploy: o.deploy,
-    }, signal, (p: ExperimentProgress) => bar.update(p)));
+    }, signal, (p: ExperimentProgress) => { bar.update(p); stacks?.progress(p, signal); }));
     bar.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n\nSaved ${file}\n`);
+    const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
@@ -53,6 +58,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
 
 export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
+  if (o.stacks || o.stacksDuration) throw new UsageError('--stacks goes with --scenario or a custom workload; for a preset, run spinlab stacks beside it (or use the panel).');
   if (o.delayedDurability || o.affinity) {
     throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
   }

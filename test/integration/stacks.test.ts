@@ -70,6 +70,30 @@ describe('spinlab stacks against the simulator under load', function () {
     assert.equal(readJournal(stateDir, key()), null, 'the journal entry is gone once the session is dropped');
   });
 
+  it('spinlab run --stacks captures during the last run, prints it after the results and keeps it with that run and its notebook', async () => {
+    const stateDir = tmp('run-stacks-state');
+    const dir = tmp('run-stacks');
+    const child = spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1,4', '--duration', '4s', '--warmup', '1s',
+      '--set', 'seed_rows=0', '--stacks', 'LOGCACHE_ACCESS', '--stacks-duration', '2s', '--out', path.join(dir, 'exp'), '--notebook', path.join(dir, 'exp.ipynb')]);
+    const { code } = await child.exited;
+    const out = child.out();
+    assert.equal(code, 0, out);
+    assert.match(out, /stacks: capturing LOGCACHE_ACCESS during run 2 for 2 s/);
+    assert.match(out, /^#1 +\d+\.\d% +\d+ events$/m, 'the stacks are printed');
+    assert.ok(out.indexOf('Event session SpinlockLab_') < out.indexOf('Saved '), 'before the files it saved');
+    const e = JSON.parse(fs.readFileSync(path.join(dir, 'exp', 'experiment.json'), 'utf8')) as { runs: { index: number; stacks?: { spinlock: string; events: number; notes: string[] }[] }[] };
+    assert.deepEqual(e.runs.map((r) => (r.stacks ?? []).map((c) => c.spinlock)), [[], ['LOGCACHE_ACCESS']], 'kept with the last run only');
+    assert.ok(e.runs[1].stacks![0].events > 0);
+    assert.ok(e.runs[1].stacks![0].notes.some((n) => /Captured during run 2 .* include the event session's cost/.test(n)));
+    assert.match(fs.readFileSync(path.join(dir, 'exp.ipynb'), 'utf8'), /SpinToAcquireWithExponentialBackoff/, 'the notebook shows the stacks');
+    assert.deepEqual(await ourSessions(sim), []);
+    assert.equal(readJournal(stateDir, key()), null);
+    // Presets plan their own arms: --stacks is refused there with what to do instead.
+    const preset = spinlab(sim, stateDir, ['run', '--preset', 'writelog', '--stacks', 'LOGCACHE_ACCESS']);
+    assert.equal((await preset.exited).code, 2);
+    assert.match(preset.out(), /--stacks goes with --scenario or a custom workload/);
+  });
+
   it('SIGKILL mid-capture leaves the session journaled; `spinlab restore` drops it', async () => {
     const stateDir = tmp('stacks-kill');
     const child = spinlab(sim, stateDir, ['stacks', '--spinlock', 'XDESMGR', '--duration', '120s']);
