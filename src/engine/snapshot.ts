@@ -68,13 +68,6 @@ function partAt(layout: DeltaLayout, i: number): DeltaPart {
   return { target: layout[layout.length - 1].target + (i - layout.length + 1) };
 }
 
-/** The key columns of each full set that is rebuilt from keyed parts (for comparing rebuilt with full sets). */
-export function keyedTargets(layout: DeltaLayout): Map<number, readonly string[]> {
-  const out = new Map<number, readonly string[]>();
-  for (const p of layout) if (p.key && p.key[0] !== HASH_KEY) out.set(p.target, p.key);
-  return out;
-}
-
 /** The last known row of every keyed set, updated by each tick's moved rows. */
 export class SnapshotKeeper {
   private kept: Map<number, Map<string, Row>> | null = null;
@@ -98,17 +91,12 @@ export class SnapshotKeeper {
           throw new KeyMismatch(`two names share the key ${id} in result set ${part.target}`);
         }
         if (part.named && !before) throw new KeyMismatch(`values arrived for key ${id} in result set ${part.target} before its name`);
-        m.set(id, before ? { ...before, ...r } : r);
+        // Kept without the hash key, which the full file does not have: dropped once per moved row, not per tick.
+        const { [HASH_KEY]: _k, ...merged } = before ? { ...before, ...r } : r;
+        m.set(id, merged);
       }
     });
-    for (const [target, m] of kept) {
-      out[target] = [...m.values()].map((r) => {
-        if (!(HASH_KEY in r)) return r;
-        const { [HASH_KEY]: _k, ...rest } = r;
-        return rest;
-      });
-    }
-    // Only now: a tick refused above leaves what was kept as it was.
+    for (const [target, m] of kept) out[target] = [...m.values()];
     this.kept = kept;
     return out;
   }
