@@ -7,7 +7,7 @@ import type { Experiment } from '../shared/experiment';
 import type { StackCapture } from '../shared/stacks';
 import { parseDuration } from '../shared/params';
 import { defaultStateDir } from '../engine/journal';
-import { addStacksToExperiment, captureStacksDetailed } from '../engine/stacks';
+import { addStacksToExperiment, captureStacksDetailed, isSpinlockName } from '../engine/stacks';
 import { UsageError } from './commands';
 import { stacksText } from './stacks';
 
@@ -19,7 +19,7 @@ export function runStacksPlan(spinlock: string | undefined, duration: string | u
     if (duration !== undefined) throw new UsageError('--stacks-duration goes with --stacks NAME (the spinlock to capture).');
     return null;
   }
-  if (!/^[A-Za-z0-9_]{1,256}$/.test(spinlock)) throw new UsageError(`--stacks takes a spinlock name such as LOGCACHE_ACCESS, not "${spinlock}".`);
+  if (!isSpinlockName(spinlock)) throw new UsageError(`--stacks takes a spinlock name such as LOGCACHE_ACCESS, not "${spinlock}".`);
   const durationMs = parseDuration(duration ?? '10s');
   if (durationMs < 1000) throw new UsageError(`--stacks-duration must be 1s or more, not ${duration}.`);
   return { spinlock, durationMs };

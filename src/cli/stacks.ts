@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { parseDuration } from '../shared/params';
 import type { StackCapture } from '../shared/stacks';
 import { defaultStateDir } from '../engine/journal';
-import { addStacksToExperiment, captureStacksDetailed, frameLabel, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
+import { addStacksToExperiment, captureStacksDetailed, frameLabel, isSpinlockName, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
@@ -56,7 +56,7 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   if (!Number.isInteger(top) || top < 1 || top > 1000) throw new UsageError(`--top must be a whole number from 1 to 1000, not "${o.top}".`);
   const slots = Number(o.slots);
   if (!Number.isInteger(slots) || slots < 16 || slots > 16384) throw new UsageError(`--slots must be a whole number from 16 to 16384, not "${o.slots}".`);
-  if (!/^[A-Za-z0-9_]+$/.test(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
+  if (!isSpinlockName(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
   const runIndex = o.run === undefined ? undefined : Number(o.run);
   if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0)) throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
   const target = targetFromArgs(o.connection);

@@ -68,9 +68,14 @@ async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIde
 }
 
 /** Captures backoff call stacks for one spinlock for `durationMs` and returns them with every bucket (for the export). */
+/** A name as sys.dm_os_spinlock_stats gives it (letters, digits, _): the only text the capture's DDL takes from a user. */
+export function isSpinlockName(s: string): boolean {
+  return /^[A-Za-z0-9_]{1,256}$/.test(s);
+}
+
 export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptions): Promise<CaptureDetail> {
   const progress = opts.onProgress ?? (() => undefined);
-  if (!/^[A-Za-z0-9_]{1,256}$/.test(opts.spinlock)) {
+  if (!isSpinlockName(opts.spinlock)) {
     throw new SpinlabError(`"${opts.spinlock}" is not a spinlock name.`, 'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.');
   }
   if (!(opts.durationMs >= 1000)) throw new SpinlabError(`The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');

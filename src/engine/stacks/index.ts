@@ -1,5 +1,5 @@
 // The stack capture's public face for the host and the CLI (issue #18).
-export { captureStacks, captureStacksDetailed, eventSessionGrant, type CaptureOptions, type CaptureProgress, type CaptureDetail } from './capture';
+export { captureStacks, captureStacksDetailed, eventSessionGrant, isSpinlockName, type CaptureOptions, type CaptureProgress, type CaptureDetail } from './capture';
 export { foldTree, frameLabel, topBuckets, treeText } from './fold';
 export { parseHistogram, parseFrames, parseFrame, HistogramFormatError, type Histogram, type HistogramSlot } from './parse';
 export { toCallStackResolverXml } from './export';
