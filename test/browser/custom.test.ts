@@ -2,26 +2,16 @@
 // T-SQL in a monospace editor, fields are validated as typed (Run waits until they are right), and Run posts
 // runCustom with the form as the user left it.
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import * as b from '../helpers/builders';
-import { fill, launch, openPanel, startHarness, waitForPosted, type Harness } from './harness';
+import { fill, useBrowser, waitForPosted } from './harness';
 
 const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
 
 describe('the Custom workload form in Chromium', () => {
-  let browser: Browser;
-  let harness: Harness;
-  before(async () => {
-    harness = await startHarness();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await harness?.close();
-  });
+  const ui = useBrowser();
 
   it('filled from a .sql file, validated as typed, and Run posts runCustom', async () => {
-    const p = await openPanel(browser, harness);
+    const p = await ui.open();
     try {
       const base = b.connectedState();
       const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: SPINS, source: 'spins.sql', seq: 1 } };
@@ -59,7 +49,7 @@ describe('the Custom workload form in Chromium', () => {
   });
 
   it('row order, row scope and stop-on-error: shown with a parameter source, set with the keyboard, and sent with Run', async () => {
-    const p = await openPanel(browser, harness);
+    const p = await ui.open();
     try {
       const base = b.connectedState();
       const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id', source: 'q.sql', seq: 1 } };

@@ -138,11 +138,10 @@ export async function openPanel(browser: Browser, harness: Harness, theme: Theme
 }
 
 /**
- * The hooks every browser test file shares: a harness and Chromium started before the enclosing suite (or the file)
- * and stopped after it, and withPanel, which opens a panel, posts `state` when given one, runs the test body, checks
- * that nothing broke the Content-Security-Policy or logged a console error, and closes the panel however it ended.
+ * A harness and Chromium started before the enclosing suite (or the file) and stopped after it: `open` opens a panel
+ * on them, `origin` is the harness's address.
  */
-export function usePanels(): { withPanel(state: PanelState | null, fn: (p: Panel) => Promise<void>, theme?: Theme): Promise<void> } {
+export function useBrowser(): { open(theme?: Theme, viewport?: { width: number; height: number }): Promise<Panel>; origin(): string } {
   let browser: Browser | undefined;
   let harness: Harness | undefined;
   before(async () => {
@@ -154,8 +153,20 @@ export function usePanels(): { withPanel(state: PanelState | null, fn: (p: Panel
     await harness?.close();
   });
   return {
+    open: (theme = 'dark', viewport) => openPanel(browser!, harness!, theme, viewport),
+    origin: () => harness!.origin,
+  };
+}
+
+/**
+ * The hooks most browser test files share: useBrowser's, and withPanel, which opens a panel, posts `state` when given one, runs the test body, checks
+ * that nothing broke the Content-Security-Policy or logged a console error, and closes the panel however it ended.
+ */
+export function usePanels(): { withPanel(state: PanelState | null, fn: (p: Panel) => Promise<void>, theme?: Theme): Promise<void> } {
+  const ui = useBrowser();
+  return {
     async withPanel(state, fn, theme = 'dark') {
-      const panel = await openPanel(browser!, harness!, theme);
+      const panel = await ui.open(theme);
       try {
         if (state) await panel.send({ type: 'state', payload: { state } });
         await fn(panel);

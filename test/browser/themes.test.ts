@@ -3,26 +3,16 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser } from 'playwright-core';
 import * as b from '../helpers/builders';
-import { launch, openPanel, root, showCharts, startHarness, waitForPoints, type Harness, type Panel, type Theme } from './harness';
+import { root, showCharts, useBrowser, waitForPoints, type Panel, type Theme } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel in light, dark and high-contrast themes (Chromium)", () => {
 
-let browser: Browser;
-let harness: Harness;
+const ui = useBrowser();
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
-before(async () => {
-  harness = await startHarness();
-  browser = await launch();
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await harness?.close();
-});
+before(() => fs.mkdirSync(ARTIFACTS, { recursive: true }));
 
 const sweep = b.experiment('exp-7', [1, 2, 4, 8], { ticks: 30, latency: true, title: 'disk-insert, batch 1: 1-8 threads' });
 const earlier = b.experiment('exp-6', [1, 2, 4, 8], { ticks: 30, contention: 0.4, title: 'disk-insert, batch 2' });
@@ -45,7 +35,7 @@ async function showSweep(p: Panel): Promise<void> {
 
 for (const theme of ['light', 'dark', 'hc'] as Theme[]) {
   it(`screenshot in the ${theme} theme`, async () => {
-    const p = await openPanel(browser, harness, theme, { width: 1280, height: 900 });
+    const p = await ui.open(theme, { width: 1280, height: 900 });
     try {
       await showSweep(p);
       await p.page.click('[data-experiment="exp-6"] button[aria-pressed]:has-text("Scaling")');
@@ -62,7 +52,7 @@ for (const theme of ['light', 'dark', 'hc'] as Theme[]) {
 }
 
 it('switching the theme while open re-reads the chart colours', async () => {
-  const p = await openPanel(browser, harness, 'dark');
+  const p = await ui.open('dark');
   try {
     await showSweep(p);
     const colour = () => p.page.evaluate(() => {
@@ -75,7 +65,7 @@ it('switching the theme while open re-reads the chart colours', async () => {
       const g = globalThis as unknown as { document: { querySelector(s: string): { setAttribute(n: string, v: string): void }; body: { className: string } } };
       g.document.querySelector('link[href$="/themes/dark.css"]').setAttribute('href', href);
       g.document.body.className = 'vscode-light';
-    }, `${harness.origin}/themes/light.css`);
+    }, `${ui.origin()}/themes/light.css`);
     await p.page.waitForTimeout(300);
     const file = path.join(ARTIFACTS, 'panel-switched-to-light.png');
     await p.page.locator('#section-charts').screenshot({ path: file });

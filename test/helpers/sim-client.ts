@@ -23,6 +23,17 @@ export async function connect(sim: Simulator, user = 'sa', password = SIM_PASSWO
 }
 
 /** A result row by column name, as a test reads the driver's untyped record sets (cast to Row[][]). */
+/** Spinlock Lab's event sessions (SpinlockLab_...) as another connection sees them in sys.server_event_sessions. */
+export async function ourEventSessions(sim: Simulator): Promise<string[]> {
+  const pool = await connect(sim);
+  try {
+    const r = await pool.request().query('SELECT name FROM sys.server_event_sessions');
+    return (r.recordset as { name: string }[]).map((x) => x.name).filter((n) => n.startsWith('SpinlockLab_'));
+  } finally {
+    await pool.close();
+  }
+}
+
 export type Row = Record<string, unknown>;
 
 /** Runs a sql/ file's batch the way the engine does: plain batch, or sp_executesql with typed parameters. */

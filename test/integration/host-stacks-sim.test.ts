@@ -3,23 +3,13 @@
 // session (seen from another connection); a login without the event-session permission gets the GRANT and nothing
 // is left behind; Cancel part-way ends the capture at once with what it counted so far.
 import assert from 'node:assert/strict';
-import { connect, withSim } from '../helpers/sim-client';
+import { ourEventSessions, withSim } from '../helpers/sim-client';
 import { connectedController, waitFor } from '../helpers/host';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
-import type { Simulator, SimulatorOptions } from '../../tools/sim/simulator';
+import type { SimulatorOptions } from '../../tools/sim/simulator';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 const LOAD: SimulatorOptions = { background: [{ scenario: 'disk-insert', sessions: 8 }], logins: [WATCHER] };
-
-async function ourSessions(sim: Simulator): Promise<string[]> {
-  const pool = await connect(sim);
-  try {
-    const r = await pool.request().query('SELECT name FROM sys.server_event_sessions');
-    return (r.recordset as { name: string }[]).map((x) => x.name).filter((n) => n.startsWith('SpinlockLab_'));
-  } finally {
-    await pool.close();
-  }
-}
 
 describe('"Why is it spinning?" from the panel host against the simulator', function () {
   this.timeout(90_000);
@@ -38,7 +28,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
         assert.ok(capture.events > 0 && capture.buckets.length > 0, `events ${capture.events}`);
         assert.ok(capture.session.startsWith('SpinlockLab_'));
         assert.ok(ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0), 'progress from the engine');
-        assert.deepEqual(await ourSessions(sim), [], 'no event session left');
+        assert.deepEqual(await ourEventSessions(sim), [], 'no event session left');
         await c.receive({ type: 'exportStacks', payload: { to: 'clipboard' } });
         assert.match(ports.clipboard.at(-1) ?? '', /^<HistogramTarget /);
       } finally {
@@ -56,7 +46,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
         const e = ports.ofType('stacksError')[0]?.payload;
         assert.ok(e, 'an error');
         assert.match(e.grant ?? '', /GRANT ALTER ANY EVENT SESSION TO \[watcher\]/);
-        assert.deepEqual(await ourSessions(sim), []);
+        assert.deepEqual(await ourEventSessions(sim), []);
       } finally {
         await c.dispose();
       }
@@ -76,7 +66,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
         assert.ok(capture, JSON.stringify(ports.ofType('stacksError')));
         assert.ok(capture.durationMs < 30_000);
         assert.match(capture.notes.join(' '), /Cancelled after/);
-        assert.deepEqual(await ourSessions(sim), []);
+        assert.deepEqual(await ourEventSessions(sim), []);
       } finally {
         await c.dispose();
       }

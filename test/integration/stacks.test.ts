@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
-import { connect, SIM_PASSWORD } from '../helpers/sim-client';
+import { ourEventSessions, SIM_PASSWORD } from '../helpers/sim-client';
 import { readJournal, serverKey } from '../../src/engine/journal';
 import { targetFromArgs } from '../../src/cli/commands';
 import { captureStacks } from '../../src/engine/stacks';
@@ -34,17 +34,6 @@ function spinlab(sim: Simulator, stateDir: string, args: string[]): Child {
   return { proc, out: () => text, exited };
 }
 
-/** Spinlock Lab's event sessions as another connection sees them in sys.server_event_sessions. */
-async function ourSessions(sim: Simulator): Promise<string[]> {
-  const pool = await connect(sim);
-  try {
-    const r = await pool.request().query('SELECT name FROM sys.server_event_sessions');
-    return (r.recordset as { name: string }[]).map((x) => x.name).filter((n) => n.startsWith('SpinlockLab_'));
-  } finally {
-    await pool.close();
-  }
-}
-
 describe('spinlab stacks against the simulator under load', function () {
   this.timeout(180_000);
   let sim: Simulator;
@@ -66,7 +55,7 @@ describe('spinlab stacks against the simulator under load', function () {
     assert.match(out, /^#1 +\d+\.\d% +\d+ events\n +SIMULATED!sqldk!XeSosPkg::spinlock_backoff::Publish/m);
     assert.match(out, /SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest/);
     assert.match(out, /every eighth backoff/);
-    assert.deepEqual(await ourSessions(sim), []);
+    assert.deepEqual(await ourEventSessions(sim), []);
     assert.equal(readJournal(stateDir, key()), null, 'the journal entry is gone once the session is dropped');
   });
 
@@ -86,7 +75,7 @@ describe('spinlab stacks against the simulator under load', function () {
     assert.ok(e.runs[1].stacks![0].events > 0);
     assert.ok(e.runs[1].stacks![0].notes.some((n) => /Captured during run 2 .* include the event session's cost/.test(n)));
     assert.match(fs.readFileSync(path.join(dir, 'exp.ipynb'), 'utf8'), /SpinToAcquireWithExponentialBackoff/, 'the notebook shows the stacks');
-    assert.deepEqual(await ourSessions(sim), []);
+    assert.deepEqual(await ourEventSessions(sim), []);
     assert.equal(readJournal(stateDir, key()), null);
     // Presets plan their own arms: --stacks is refused there with what to do instead.
     const preset = spinlab(sim, stateDir, ['run', '--preset', 'writelog', '--stacks', 'LOGCACHE_ACCESS']);
@@ -104,17 +93,17 @@ describe('spinlab stacks against the simulator under load', function () {
         if (Date.now() > end) assert.fail(`no capture within 60 s:\n${child.out()}`);
         await sleep(50);
       }
-      const live = await ourSessions(sim);
+      const live = await ourEventSessions(sim);
       assert.equal(live.length, 1, 'the capture\'s session exists while it runs');
       child.proc.kill('SIGKILL');
       assert.equal((await child.exited).signal, 'SIGKILL');
-      assert.deepEqual(await ourSessions(sim), live, 'a kill leaves the session on the server');
+      assert.deepEqual(await ourEventSessions(sim), live, 'a kill leaves the session on the server');
       assert.deepEqual(readJournal(stateDir, key())?.eventSessions?.map((s) => s.name), live, 'and in the journal');
       const restore = spinlab(sim, stateDir, ['restore']);
       const { code } = await restore.exited;
       assert.equal(code, 0, restore.out());
       assert.match(restore.out(), new RegExp(`event session ${live[0]} \\(left by process ${child.proc.pid}\\) dropped`));
-      assert.deepEqual(await ourSessions(sim), []);
+      assert.deepEqual(await ourEventSessions(sim), []);
       assert.equal(readJournal(stateDir, key()), null);
     } finally {
       if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
@@ -124,10 +113,10 @@ describe('spinlab stacks against the simulator under load', function () {
   it('a login without ALTER ANY EVENT SESSION is told the GRANT, and nothing is left behind', async () => {
     const stateDir = tmp('stacks-weak');
     const target = targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=weak;Password=${WEAK};Encrypt=false`, {});
-    const before = await ourSessions(sim);
+    const before = await ourEventSessions(sim);
     await assert.rejects(captureStacks(target, { spinlock: 'LOGCACHE_ACCESS', durationMs: 2000, top: 5, signal: new AbortController().signal, stateDir }),
       (e: Error & { original?: { number?: number } }) => e.original?.number === 297 && /GRANT ALTER ANY EVENT SESSION TO \[weak\]/.test(e.message) && /CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION/.test(e.message));
-    assert.deepEqual(await ourSessions(sim), before);
+    assert.deepEqual(await ourEventSessions(sim), before);
     assert.equal(readJournal(stateDir, key()), null);
   });
 
@@ -148,7 +137,7 @@ describe('spinlab stacks against the simulator under load', function () {
     // The wait ends at the abort (not at the next second, nor at the end of the 120 s).
     assert.ok(c.durationMs <= abortedAt + 1500, `captured ${c.durationMs} ms; aborted at ${abortedAt} ms`);
     assert.ok(c.session.startsWith('SpinlockLab_LOGCACHE_ACCESS_'));
-    assert.ok(!(await ourSessions(sim)).includes(c.session), 'its session is dropped');
+    assert.ok(!(await ourEventSessions(sim)).includes(c.session), 'its session is dropped');
     assert.equal(readJournal(stateDir, key()), null);
   });
 });
