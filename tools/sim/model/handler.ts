@@ -15,6 +15,7 @@ import { BatchCall, recognise } from './statements';
 import { runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
+import { noteDatabaseChange } from './holds';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -111,6 +112,7 @@ export class ModelHandler implements SimHandler {
       const db = this.model.database(st.db);
       if (!db) return [err(911, `Database '${st.db}' does not exist. Make sure that the name is entered correctly.`, 16, 1)];
       const old = session.database;
+      noteDatabaseChange(this.model, session, old);
       session.database = db.name;
       return [{ kind: 'database', newName: db.name, oldName: old }, { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` }];
     }
