@@ -78,3 +78,21 @@ export interface StackSessionOptions {
   regularBuffers: number | null;
   regularBufferBytes: number | null;
 }
+
+/**
+ * What the session lost, in one line for every view (CLI, notebook, panel): "2547 events and 0 buffers dropped
+ * (sys.dm_xe_sessions; MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB)". null for a capture saved before the
+ * counters were read.
+ */
+export function lossSummary(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers' | 'sessionOptions'>): string | null {
+  if (c.droppedEvents === undefined && c.droppedBuffers === undefined) return null;
+  const n = (v: number | null | undefined, one: string) => (v === null || v === undefined ? `unknown ${one}s` : `${v} ${one}${v === 1 ? '' : 's'}`);
+  const o = c.sessionOptions;
+  const opts = o ? `; MEMORY_PARTITION_MODE = ${o.partition}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB${o.maxDurationS === null ? '' : `, MAX_DURATION = ${o.maxDurationS} SECONDS`}` : '';
+  return `${n(c.droppedEvents, 'event')} and ${n(c.droppedBuffers, 'buffer')} dropped for full buffers (sys.dm_xe_sessions${opts})`;
+}
+
+/** True when the session is known to have dropped something. */
+export function lostAny(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers'>): boolean {
+  return (c.droppedEvents ?? 0) > 0 || (c.droppedBuffers ?? 0) > 0;
+}
