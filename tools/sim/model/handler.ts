@@ -81,7 +81,7 @@ export class ModelHandler implements SimHandler {
     }
     // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
     if (isXeDdl(text)) {
-      const xe = parseXeDdl(text);
+      const xe = parseXeDdl(text, this.model.version);
       if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
       executeXe(this.model, session.login, xe.statement);
       return [];
