@@ -8,8 +8,8 @@ const f = Math.floor;
 const spinlockStats: SystemView = {
   name: 'sys.dm_os_spinlock_stats',
   scope: 'server',
-  columns: (c) => cols([['name', T.nvarchar(256)], ['collisions', T.bigint], ['spins', T.bigint], ['spins_per_collision', T.real],
-    ['sleep_time', T.bigint], ['backoffs', c.model.version >= 14 ? T.bigint : T.int]]),
+  columns: () => cols([['name', T.nvarchar(256)], ['collisions', T.bigint], ['spins', T.bigint], ['spins_per_collision', T.real],
+    ['sleep_time', T.bigint], ['backoffs', T.bigint]]),
   rows: (c) => [...c.model.counters.spinlocks].map(([name, s]) => {
     const coll = f(s.collisions), spins = f(s.spins);
     return [name, coll, spins, coll > 0 ? spins / coll : 0, f(s.sleepMs), f(s.backoffs)];
