@@ -6,6 +6,7 @@ import { ManualClock } from '../../tools/sim/model/clock';
 import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
 import { parseUptime } from '../../tools/sim/model/uptime';
+import { runSimCommand } from '../../tools/sim/simulator';
 import { sessionState } from '../../tools/sim/session/state';
 import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
@@ -42,6 +43,12 @@ describe('simulator: --uptime', () => {
     assert.equal(parseUptime('30m'), 1_800_000);
     assert.equal(parseUptime('1d12h'), 1.5 * DAY);
     for (const bad of ['400', '0d', '-1d', '4000d', 'd', '']) assert.throws(() => parseUptime(bad), /uptime/, bad);
+  });
+
+  it('spinlab sim --uptime refuses a value without a unit, exit code 2, before it listens', async () => {
+    let out = '';
+    assert.equal(await runSimCommand(['--uptime', '400'], (t) => { out += t; }), 2);
+    assert.match(out, /uptime "400" must be a duration such as 400d/);
   });
 
   it('400d: the start time 400 days back and a busy server\'s counters past 2^31, served in their documented types', async () => {
