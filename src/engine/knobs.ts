@@ -6,7 +6,7 @@ import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain } from './errors';
 import { deleteJournal, processGone, readJournal, serverKey, writeJournal, type Journal, type JournaledEventSession } from './journal';
-import { dropSession } from './stacks/sessions';
+import { dropSession, UNCONFIRMED_DROP } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
 import { recoverExperiment } from './recover';
 
@@ -221,12 +221,19 @@ async function restoreEventSessions(ctx: KnobContext, j: Journal, actions: strin
       kept.push(s);
       continue;
     }
+    let gone: boolean | null;
     try {
-      await dropSession(ctx.admin, s.name);
+      gone = await dropSession(ctx.admin, s.name);
     } catch (err) {
       throw explain(err, `Dropping the event session ${s.name}`, { login: ctx.login, majorVersion: ctx.majorVersion, needs: 'ALTER ANY EVENT SESSION' });
     }
-    actions.push(`event session ${s.name} (left by process ${s.pid}) dropped`);
+    if (gone === false) {
+      kept.push(s);
+      actions.push(`event session ${s.name} (left by process ${s.pid}) is still defined after DROP EVENT SESSION: it stays journaled`);
+    } else {
+      actions.push(gone ? `event session ${s.name} (left by process ${s.pid}) dropped`
+        : `event session ${s.name} (left by process ${s.pid}): DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}`);
+    }
   }
   return kept;
 }

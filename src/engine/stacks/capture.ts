@@ -10,7 +10,7 @@ import type { ServerIdentity } from '../../shared/types';
 import { foldTree, topBuckets } from './fold';
 import { FIRING_NOTES, countNotes } from './notes';
 import { parseHistogram, type HistogramSlot } from './parse';
-import { dropSession, journalSession, newSessionName, releaseSession, type SessionJournalContext } from './sessions';
+import { dropSession, journalSession, newSessionName, releaseSession, UNCONFIRMED_DROP, type SessionJournalContext } from './sessions';
 import { maxDurationSeconds, readBufferTopology, sessionOptions, sessionSizing, supportsMaxDuration, type SessionSizing } from './sizing';
 
 export interface CaptureOptions {
@@ -125,7 +125,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
     const session = newSessionName(spinlock);
     const startedAt = new Date();
     journalSession(jctx, session);
-    let dropped = false;
+    let dropped: boolean | null = false;
     try {
       progress({ kind: 'status', message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock}; ${describeOptions(options)})` });
       try {
@@ -170,15 +170,16 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       };
       return { capture, slots: histogram.slots, buckets: histogram.buckets };
     } finally {
-      if (!dropped) {
+      if (dropped === false) {
         try {
           dropped = await dropSession(db, session);
         } catch {
           // Left journaled: `spinlab restore` drops it once this process is gone.
         }
       }
-      if (dropped) releaseSession(jctx, session);
-      else progress({ kind: 'status', message: `could not drop event session ${session}: run \`spinlab restore\` to drop it` });
+      if (dropped !== false) releaseSession(jctx, session);
+      if (dropped === null) progress({ kind: 'status', message: `event session ${session}: DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}` });
+      if (dropped === false) progress({ kind: 'status', message: `could not drop event session ${session}: run \`spinlab restore\` to drop it` });
     }
   } finally {
     await db.close();

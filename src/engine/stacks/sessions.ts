@@ -45,13 +45,20 @@ export function releaseSession(ctx: SessionJournalContext, name: string): void {
   else writeJournal(ctx.stateDir, j);
 }
 
-/** Drops one of our sessions if it exists (sql/xe/drop-session.sql); true when it is gone afterwards. */
-export async function dropSession(db: DbSession, name: string): Promise<boolean> {
+/**
+ * Drops one of our sessions if it exists (sql/xe/drop-session.sql): true when it is gone afterwards, false when it is
+ * still there, null when the drop was sent but this login cannot see sys.server_event_sessions to confirm it.
+ */
+export async function dropSession(db: DbSession, name: string): Promise<boolean | null> {
   if (!isOurs(name)) throw new Error(`refusing to drop event session ${name}: not a Spinlock Lab session`);
   const sets = await db.runFile('xe/drop-session', { session: name });
   const last = sets[sets.length - 1]?.[0];
-  return last ? num(last.remaining) === 0 : true;
+  if (!last) return true;
+  return last.remaining === null ? null : num(last.remaining) === 0;
 }
+
+/** Said when a drop could not be confirmed: what the login lacks to see the catalogue. */
+export const UNCONFIRMED_DROP = 'this login cannot see sys.server_event_sessions to confirm it is gone (VIEW SERVER STATE; 2022+: VIEW SERVER PERFORMANCE STATE)';
 
 /** Our sessions on the server, defined or running (sql/xe/list-sessions.sql). */
 export async function listOurSessions(db: DbSession): Promise<{ name: string; running: boolean }[]> {
