@@ -1,4 +1,4 @@
--- Purpose: Deploy the ring-buffer step and loop procedures: a step pushes one message (and pops one in push-pop mode) and returns the slot operations it made; the loop repeats steps until @rows operations or @run_ms milliseconds. In push mode a full ring is an error that says what to change.
+-- Purpose: Deploy the ring-buffer step and loop procedures: a step pushes one message (and pops one in push-pop mode) and returns the slot operations it made; the loop repeats steps until @rows operations or @run_ms milliseconds. In push mode a full ring is an error that says what to change; a write conflict on memory-optimized slots (Microsoft Learn: "Transactions with Memory-Optimized Tables", error 41302 and its kin) is a try with no slot operation.
 -- Permission: CREATE PROCEDURE in the lab database (db_ddladmin or db_owner)
 -- Parameters: none
 CREATE PROCEDURE dbo.spinlab_ring_step
@@ -8,12 +8,29 @@ CREATE PROCEDURE dbo.spinlab_ring_step
 AS
 BEGIN
     SET NOCOUNT ON;
-    DECLARE @pushed int = 0, @popped int = 0;
-    EXEC dbo.spinlab_ring_push @slots = @slots, @pushed = @pushed OUTPUT;
-    IF @pushed = 0 AND @mode = N'push'
+    DECLARE @pushed int = 0, @popped int = 0, @conflict bit = 0;
+    -- Memory-optimized slots: two sessions updating one row is a write conflict (41302; 41305, 41325 validation,
+    -- 41301 dependency, 41839 too many dependencies), which fails that transaction only. It counts as a try that
+    -- made no slot operation, not as a full ring; anything else is raised.
+    BEGIN TRY
+        EXEC dbo.spinlab_ring_push @slots = @slots, @pushed = @pushed OUTPUT;
+    END TRY
+    BEGIN CATCH
+        IF ERROR_NUMBER() NOT IN (41302, 41305, 41325, 41301, 41839) THROW;
+        SELECT @pushed = 0, @conflict = 1;
+    END CATCH;
+    IF @pushed = 0 AND @conflict = 0 AND @mode = N'push'
         THROW 50035, N'Spinlock Lab: the ring buffer is full (every slot holds a message). Deploy with more slots, or run in push-pop mode.', 1;
     IF @mode = N'push-pop'
-        EXEC dbo.spinlab_ring_pop @slots = @slots, @popped = @popped OUTPUT;
+    BEGIN
+        BEGIN TRY
+            EXEC dbo.spinlab_ring_pop @slots = @slots, @popped = @popped OUTPUT;
+        END TRY
+        BEGIN CATCH
+            IF ERROR_NUMBER() NOT IN (41302, 41305, 41325, 41301, 41839) THROW;
+            SET @popped = 0;
+        END CATCH;
+    END;
     SET @ops = @pushed + @popped;
 END;
 GO
