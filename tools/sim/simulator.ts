@@ -131,6 +131,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
     .option('--login <spec>', 'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)', (v, acc: LoginSpec[]) => [...acc, parseLogin(v)], [] as LoginSpec[])
     .option('--seed <n>', 'noise seed', int)
+    .option('--watcher-cost-ms <ms>', 'extra server CPU (ms) each monitor tick costs its own session, to see the watch keep to its budget', (v) => Number(v), 0)
     .option('--background <scenario:sessions>', 'a synthetic workload of the simulator\'s own, e.g. disk-insert:8 (repeatable)',
       (v, acc: BackgroundSpec[]) => { try { return [...acc, parseBackground(v)]; } catch (e) { throw new InvalidArgumentError((e as Error).message); } }, [] as BackgroundSpec[])
     .exitOverride()
@@ -151,6 +152,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     sim = await startSimulator({
       port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, memoryModel: mm as 'CONVENTIONAL',
       traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
+      watcherCostMs: o.watcherCostMs,
     });
   } catch (e) {
     out(`spinlab sim: ${(e as Error).message}\n`);

@@ -54,6 +54,8 @@ export interface ModelOptions {
   serverName?: string;
   seed?: number;
   clock?: Clock;
+  /** Extra CPU (ms) each monitor tick batch costs its session, to make the watcher expensive in tests; default 0. */
+  watcherCostMs?: number;
 }
 
 export interface ProcCall {
@@ -124,6 +126,8 @@ export class SimModel {
   readonly version: number;
   readonly machine: Machine;
   readonly clockHz: number;
+  /** Extra CPU (ms) charged to the session of each monitor tick batch (--watcher-cost-ms). */
+  readonly watcherCostMs: number;
   readonly memoryModel: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
   readonly traceFlags: number[];
   readonly serverName: string;
@@ -158,6 +162,7 @@ export class SimModel {
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
     this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
+    this.watcherCostMs = opts.watcherCostMs ?? 0;
     this.memoryModel = opts.memoryModel ?? 'CONVENTIONAL';
     this.traceFlags = [...(opts.traceFlags ?? [])].sort((a, b) => a - b);
     this.serverName = opts.serverName ?? 'SPINLAB-SIM';

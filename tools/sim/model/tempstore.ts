@@ -4,12 +4,15 @@ import type { Column, SessionContext, Value } from '../tds/contract';
 import { sessionState } from '../session/state';
 import { err, SqlError } from './errors';
 import type { SystemView } from './types';
+import type { TempStats } from './planCost';
 
 export interface TempTable {
   /** As created ('#spinlab_spin'); looked up case-insensitively. */
   name: string;
   columns: Column[];
   rows: Value[][];
+  /** Its statistics and row modifications since, for the recompile rules (model/planCost.ts). */
+  stats: TempStats;
 }
 
 export function tempTables(session: SessionContext): Map<string, TempTable> {

@@ -5,11 +5,14 @@
 // the simple DMV SELECTs go through the mini SELECT engine; the few that join, apply or group are answered from the
 // model as sql/dmv/sample and sql/watch/tick answer them.
 import type { ResponseItem, ResultSet } from '../../tds/contract';
+import { sessionCost } from '../custom';
 import { unsupported } from '../errors';
+import { charge, COST, pages } from '../planCost';
+import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import { codeOf, isTempStatement, runTempStatement } from '../temptables';
 import { checkSamplePermission, sampleParts } from './sample';
-import { select, statements } from './util';
+import { resultSet, select, statements } from './util';
 import { checkWatch, watchParts } from './watch';
 
 type Parts = Record<string, ResultSet>;
@@ -25,9 +28,24 @@ function partOf(code: string): string | null {
   return null;
 }
 
+/**
+ * The session's own row of sys.dm_exec_sessions as the monitor's statement selects it: what the simulated statements
+ * of this and earlier batches charged it (model/planCost.ts), cpu_time and total_scheduled_time int as documented.
+ */
+export function ownSession(c: BatchCall, code: string): ResultSet {
+  const k = sessionCost(c.model, c.session.spid);
+  const all: [string, ResultSet['columns'][number]['sqlType'], number | bigint][] = [
+    ['cpu_time', T.int, Math.floor(k.cpuMs)], ['logical_reads', T.bigint, BigInt(Math.floor(k.logicalReads))], ['reads', T.bigint, BigInt(Math.floor(k.reads))],
+    ['writes', T.bigint, BigInt(Math.floor(k.writes))], ['total_scheduled_time', T.int, Math.floor(k.scheduledMs)]];
+  const picked = all.filter(([name]) => new RegExp(`\\bs\\.${name}\\b`, 'i').test(code));
+  return resultSet(cols(picked.map(([n, t]) => [n, t, false])), [picked.map(([, , v]) => v)]);
+}
+
 function runStatements(c: BatchCall, parts: () => Parts): ResponseItem[] {
   const out: ResponseItem[] = [];
   let direct: Parts | undefined;
+  // The knob that makes a monitor expensive (--watcher-cost-ms), charged before the batch reads its own row.
+  if (c.model.watcherCostMs > 0) charge(c.model, c.session, { cpuMs: c.model.watcherCostMs });
   for (const s of statements(c.text)) {
     const code = codeOf(s);
     if (/^SET\s/i.test(code)) continue; // NOCOUNT, LOCK_TIMEOUT, DEADLOCK_PRIORITY: no rows either way
@@ -37,14 +55,21 @@ function runStatements(c: BatchCall, parts: () => Parts): ResponseItem[] {
       continue;
     }
     const part = partOf(code);
-    if (part) {
-      direct ??= parts();
-      const rs = direct[part];
-      if (!rs) return [...out, unsupported(code)];
-      out.push(rs);
+    if (part === 'own') {
+      out.push(ownSession(c, code));
       continue;
     }
-    out.push(select(c, code));
+    let rs: ResultSet | ResponseItem;
+    if (part) {
+      direct ??= parts();
+      const found = direct[part];
+      if (!found) return [...out, unsupported(code)];
+      rs = found;
+    } else rs = select(c, code);
+    out.push(rs);
+    // A DMV read: a statement's CPU, a little per row, and the pages it touched.
+    const rows = rs.kind === 'resultSet' ? rs.rows.length : 0;
+    charge(c.model, c.session, { cpuMs: COST.statementMs + rows * COST.rowMs, logicalReads: 1 + pages(rows) });
   }
   return out;
 }
