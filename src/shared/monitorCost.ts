@@ -95,20 +95,32 @@ export function summariseMonitorCost(ticks: readonly CostTick[]): MonitorCostSum
 export type BudgetDecision = { kind: 'keep' } | { kind: 'lengthen'; intervalMs: number; cpuMsPerSec: number; message: string | null };
 
 /**
- * A watch's cost budget: over the last few ticks, the monitor's CPU per second of watching against the budget. Over
+ * A watch's cost budget: over the last few ticks (a connection's first costed tick, with its one-time compiles, left
+ * out), the monitor's CPU per second of watching against the budget. Over
  * it, the interval doubles (up to a cap) and the window starts again at the new interval; the first time is said,
  * later ones only recorded in the ticks. A budget of 0 never lengthens.
  */
 export class CostBudget {
   private window: { cpuMs: number; intervalMs: number }[] = [];
   private said = false;
+  /** The first costed tick of a connection carries its one-time work (the statements' first compiles): not a trend. */
+  private skipNext = true;
 
   constructor(readonly budgetMsPerSec: number, private intervalMs: number, private readonly maxIntervalMs = MAX_BUDGET_INTERVAL_MS) {}
 
   get currentIntervalMs(): number { return this.intervalMs; }
 
+  /** A new monitor connection: its first costed tick is left out again. */
+  reconnected(): void {
+    this.skipNext = true;
+  }
+
   observe(cost: MonitorCost | null | undefined, tickIntervalMs: number): BudgetDecision {
     if (!cost || this.budgetMsPerSec <= 0 || tickIntervalMs <= 0) return { kind: 'keep' };
+    if (this.skipNext) {
+      this.skipNext = false;
+      return { kind: 'keep' };
+    }
     this.window.push({ cpuMs: cost.cpuMs, intervalMs: tickIntervalMs });
     if (this.window.length > BUDGET_WINDOW_TICKS) this.window.shift();
     if (this.window.length < BUDGET_WINDOW_TICKS) return { kind: 'keep' };

@@ -124,7 +124,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     },
     onSample: (e) => {
       if (!baseline) return;
-      if (e.afterGap) firstOwnCpu = null; // a new connection is a new session: its cpu_time starts again
+      if (e.afterGap) { firstOwnCpu = null; budget.reconnected(); } // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
       const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
       baseline = e.sample;
