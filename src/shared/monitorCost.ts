@@ -2,6 +2,7 @@
 // of sys.dm_exec_sessions (cpu_time, logical_reads, reads, writes, total_scheduled_time) and the SQL Statistics
 // compilation counters, read by every delta tick. Per tick deltas, a summary over a window beside the server's totals,
 // and the budget a watch keeps to (lengthening its interval when over). Pure: no vscode, no DOM, no driver.
+import { thousands } from './numberText';
 
 /** One tick's cumulative reading (the session's figures since it connected; the server's counters since start). */
 export interface MonitorReading {
@@ -136,7 +137,7 @@ export class CostBudget {
   }
 }
 
-const fmt = (v: number, digits = 1) => (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(digits));
+const fmt = (v: number, digits = 1) => (Math.abs(v) >= 100 ? thousands(Math.round(v)) : v.toFixed(digits));
 
 /** The cost in one sentence, as the CLI, the panel and the notebooks say it. */
 export function describeMonitorCost(c: MonitorCostSummary, simulated = false): string {
