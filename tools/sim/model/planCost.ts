@@ -14,14 +14,6 @@ import type { TempTable } from './tempstore';
 /** Synthetic costs: CPU per statement and per row, rows per 8 KB page, and a (re)compile's and a statistics update's CPU. */
 export const COST = { statementMs: 0.02, rowMs: 0.002, rowsPerPage: 50, compileMs: 1.5, statsUpdateMs: 0.8 } as const;
 
-/** A #temp table's statistics and its row modifications since they were taken (SQL Server's colmodctr). */
-export interface TempStats {
-  modifications: number;
-  /** Rows when the statistics were taken; undefined before any plan read the table (auto-created on first compile). */
-  rowsAtStats?: number;
-  version: number;
-}
-
 /** Modifications after which a #temp table's statistics are stale, for the rows it had when they were taken. */
 export function recompileThreshold(rows: number): number {
   return rows < 6 ? 6 : rows <= 500 ? 500 : 500 + 0.2 * rows;

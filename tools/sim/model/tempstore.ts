@@ -4,7 +4,14 @@ import type { Column, SessionContext, Value } from '../tds/contract';
 import { sessionState } from '../session/state';
 import { err, SqlError } from './errors';
 import type { SystemView } from './types';
-import type { TempStats } from './planCost';
+
+/** A #temp table's statistics (model/planCost.ts) and its row modifications since they were taken (SQL Server's colmodctr). */
+export interface TempStats {
+  modifications: number;
+  /** Rows when the statistics were taken; undefined before any plan read the table (auto-created on first compile). */
+  rowsAtStats?: number;
+  version: number;
+}
 
 export interface TempTable {
   /** As created ('#spinlab_spin'); looked up case-insensitively. */
