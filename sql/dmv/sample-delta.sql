@@ -9,9 +9,15 @@
 -- busy figures when they move. The engine rebuilds the full rows, and falls back to the full file if two names on
 -- the server ever share a key. Columns a tick returns carry short aliases: TDS repeats every column's name in each
 -- result set's metadata on every call, which was a third of a tick's bytes; src/engine/snapshot.ts names them back.
+-- Every statement that reads the #temp tables carries OPTION (KEEPFIXED PLAN): their row changes pass a temporary
+-- table's recompilation threshold (6 modifications under 6 rows, 500 up to 500, then 500 + 20%) every few ticks,
+-- and each pass would update statistics and recompile the statements over it on the watched server, every second;
+-- the hint keeps their plans, which then recompile only if the tables' schema changes (Query hints (Transact-SQL):
+-- KEEPFIXED PLAN; Query processing architecture guide: Recompilation thresholds). The plans are trivial scans.
+-- The INSERTs from the DMVs only write their #table (no statistics of it in their plans) and go without it.
 SET NOCOUNT ON;
-SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick;
-DELETE FROM #spinlab_tick;
+SELECT COUNT(*) AS ticks_kept FROM #spinlab_tick OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_tick OPTION (KEEPFIXED PLAN);
 INSERT INTO #spinlab_tick (n) VALUES (1);
 SELECT SYSUTCDATETIME() AS t, i.ms_ticks AS ms, i.cpu_ticks AS cpu, i.sqlserver_start_time AS st
 FROM sys.dm_os_sys_info AS i;
@@ -19,23 +25,23 @@ INSERT INTO #spinlab_spin_now
 SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', sl.name), 1, 4) AS int), sl.name, sl.collisions, sl.spins, sl.sleep_time, sl.backoffs
 FROM sys.dm_os_spinlock_stats AS sl
 WHERE sl.spins > 0 OR sl.collisions > 0;
-SELECT k, name AS n FROM #spinlab_spin_now EXCEPT SELECT k, name FROM #spinlab_spin;
+SELECT k, name AS n FROM #spinlab_spin_now EXCEPT SELECT k, name FROM #spinlab_spin OPTION (KEEPFIXED PLAN);
 SELECT k, collisions AS c, spins AS s, sleep_time AS sl, backoffs AS b FROM #spinlab_spin_now
-EXCEPT SELECT k, collisions, spins, sleep_time, backoffs FROM #spinlab_spin;
+EXCEPT SELECT k, collisions, spins, sleep_time, backoffs FROM #spinlab_spin OPTION (KEEPFIXED PLAN);
 INSERT INTO #spinlab_wait_now
 SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ws.wait_type), 1, 4) AS int), ws.wait_type, ws.waiting_tasks_count, ws.wait_time_ms, ws.max_wait_time_ms, ws.signal_wait_time_ms
 FROM sys.dm_os_wait_stats AS ws
 WHERE ws.waiting_tasks_count > 0;
-SELECT k, wait_type AS n FROM #spinlab_wait_now EXCEPT SELECT k, wait_type FROM #spinlab_wait;
+SELECT k, wait_type AS n FROM #spinlab_wait_now EXCEPT SELECT k, wait_type FROM #spinlab_wait OPTION (KEEPFIXED PLAN);
 SELECT k, waiting_tasks_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx, signal_wait_time_ms AS sg FROM #spinlab_wait_now
-EXCEPT SELECT k, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms FROM #spinlab_wait;
+EXCEPT SELECT k, waiting_tasks_count, wait_time_ms, max_wait_time_ms, signal_wait_time_ms FROM #spinlab_wait OPTION (KEEPFIXED PLAN);
 INSERT INTO #spinlab_latch_now
 SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', ls.latch_class), 1, 4) AS int), ls.latch_class, ls.waiting_requests_count, ls.wait_time_ms, ls.max_wait_time_ms
 FROM sys.dm_os_latch_stats AS ls
 WHERE ls.waiting_requests_count > 0;
-SELECT k, latch_class AS n FROM #spinlab_latch_now EXCEPT SELECT k, latch_class FROM #spinlab_latch;
+SELECT k, latch_class AS n FROM #spinlab_latch_now EXCEPT SELECT k, latch_class FROM #spinlab_latch OPTION (KEEPFIXED PLAN);
 SELECT k, waiting_requests_count AS c, wait_time_ms AS ms, max_wait_time_ms AS mx FROM #spinlab_latch_now
-EXCEPT SELECT k, waiting_requests_count, wait_time_ms, max_wait_time_ms FROM #spinlab_latch;
+EXCEPT SELECT k, waiting_requests_count, wait_time_ms, max_wait_time_ms FROM #spinlab_latch OPTION (KEEPFIXED PLAN);
 -- nchar names: trailing blanks count in a Unicode LIKE, hence RTRIM (see sample.sql)
 INSERT INTO #spinlab_counter_now
 SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', RTRIM(pc.object_name) + N'|' + RTRIM(pc.counter_name) + N'|' + RTRIM(pc.instance_name)), 1, 4) AS int),
@@ -46,8 +52,8 @@ WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');
 SELECT k, object_name AS o, counter_name AS c, instance_name AS i, cntr_type AS ty FROM #spinlab_counter_now
-EXCEPT SELECT k, object_name, counter_name, instance_name, cntr_type FROM #spinlab_counter;
-SELECT k, cntr_value AS v FROM #spinlab_counter_now EXCEPT SELECT k, cntr_value FROM #spinlab_counter;
+EXCEPT SELECT k, object_name, counter_name, instance_name, cntr_type FROM #spinlab_counter OPTION (KEEPFIXED PLAN);
+SELECT k, cntr_value AS v FROM #spinlab_counter_now EXCEPT SELECT k, cntr_value FROM #spinlab_counter OPTION (KEEPFIXED PLAN);
 SELECT SUM(vfs.num_of_writes) AS num_of_writes, SUM(vfs.num_of_bytes_written) AS num_of_bytes_written,
        SUM(vfs.io_stall_write_ms) AS io_stall_write_ms
 FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
@@ -65,9 +71,9 @@ SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usag
 FROM sys.dm_os_schedulers AS s
 WHERE s.status NOT LIKE N'%DAC%';
 SELECT scheduler_id AS id, cpu_id AS cpu, parent_node_id AS node, is_online AS up FROM #spinlab_sched_now
-EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched;
+EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
 SELECT scheduler_id AS id, total_cpu_usage_ms AS ms, runnable_tasks_count AS r FROM #spinlab_sched_now
-EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched;
+EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
 SELECT t.name AS table_name, SUM(ios.leaf_insert_count) AS inserts, SUM(ios.leaf_update_count) AS updates,
        SUM(ios.leaf_delete_count) AS deletes
 FROM sys.dm_db_index_operational_stats(DB_ID(), NULL, NULL, NULL) AS ios
@@ -79,19 +85,29 @@ SELECT t.name, xos.row_insert_attempts, xos.row_update_attempts, xos.row_delete_
 FROM sys.dm_db_xtp_object_stats AS xos
 JOIN sys.tables AS t ON t.object_id = xos.object_id
 WHERE t.is_ms_shipped = 0;
+-- What this monitor costs the server, read as SQL Server counts it: this session's own row (anyone may read it) and
+-- the server's compilations (SQL Statistics object; the rate counters are cumulative values). The engine takes the
+-- deltas per tick (CPU, logical reads, page writes, time scheduled; recompilations) beside the server's totals.
+SELECT s.cpu_time, s.logical_reads, s.reads, s.writes, s.total_scheduled_time
+FROM sys.dm_exec_sessions AS s
+WHERE s.session_id = @@SPID;
+SELECT RTRIM(pc.counter_name) AS counter_name, pc.cntr_value
+FROM sys.dm_os_performance_counters AS pc
+WHERE RTRIM(pc.object_name) LIKE N'%:SQL Statistics'
+  AND pc.counter_name IN (N'SQL Compilations/sec', N'SQL Re-Compilations/sec');
 -- This tick's readings become the snapshot the next tick compares with.
-DELETE FROM #spinlab_spin;
-INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now;
-DELETE FROM #spinlab_spin_now;
-DELETE FROM #spinlab_wait;
-INSERT INTO #spinlab_wait SELECT * FROM #spinlab_wait_now;
-DELETE FROM #spinlab_wait_now;
-DELETE FROM #spinlab_latch;
-INSERT INTO #spinlab_latch SELECT * FROM #spinlab_latch_now;
-DELETE FROM #spinlab_latch_now;
-DELETE FROM #spinlab_counter;
-INSERT INTO #spinlab_counter SELECT * FROM #spinlab_counter_now;
-DELETE FROM #spinlab_counter_now;
-DELETE FROM #spinlab_sched;
-INSERT INTO #spinlab_sched SELECT * FROM #spinlab_sched_now;
-DELETE FROM #spinlab_sched_now;
+DELETE FROM #spinlab_spin OPTION (KEEPFIXED PLAN);
+INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_spin_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_wait OPTION (KEEPFIXED PLAN);
+INSERT INTO #spinlab_wait SELECT * FROM #spinlab_wait_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_wait_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_latch OPTION (KEEPFIXED PLAN);
+INSERT INTO #spinlab_latch SELECT * FROM #spinlab_latch_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_latch_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_counter OPTION (KEEPFIXED PLAN);
+INSERT INTO #spinlab_counter SELECT * FROM #spinlab_counter_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_counter_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
+INSERT INTO #spinlab_sched SELECT * FROM #spinlab_sched_now OPTION (KEEPFIXED PLAN);
+DELETE FROM #spinlab_sched_now OPTION (KEEPFIXED PLAN);

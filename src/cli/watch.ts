@@ -7,6 +7,7 @@ import { parseDuration } from '../shared/params';
 import { formatNumber } from '../shared/analysis';
 import type { WatchTick } from '../shared/watch';
 import { isBenignWait } from '../shared/benign';
+import { DEFAULT_COST_BUDGET_MS_PER_SEC, describeMonitorCost } from '../shared/monitorCost';
 import { defaultStateDir } from '../engine/journal';
 import { runWatch, type WatchProgress } from '../engine/watch/run';
 import { compareAroundMark } from '../engine/watch/read';
@@ -20,6 +21,12 @@ type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => P
 const int = (name: string, lo: number, hi: number) => (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < lo || n > hi) throw new UsageError(`${name} must be a whole number from ${lo} to ${hi}, not "${v}".`);
+  return n;
+};
+
+const num = (name: string, lo: number, hi: number) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < lo || n > hi) throw new UsageError(`${name} must be a number from ${lo} to ${hi}, not "${v}".`);
   return n;
 };
 
@@ -44,6 +51,7 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     .option('--text-chars <n>', 'characters of each request\'s statement kept (default 100; 0 keeps none)', int('--text-chars', 0, 4000), 100)
     .option('--title <text>', 'a title for the watch')
     .option('--notebook <file>', 'also save the watch as a Jupyter notebook (.ipynb) when it ends')
+    .option('--cost-budget <ms>', 'server CPU the watch may cost, in ms per second of watching (default 10: 1% of one core); over it the interval doubles, up to 60 s; 0: no budget', num('--cost-budget', 0, 1000), DEFAULT_COST_BUDGET_MS_PER_SEC)
     .option('--full-ticks', 'send the whole tick batch every tick and create nothing, not even session temporary tables in tempdb (more bytes per tick)')
     .option('--quiet', 'no line per tick')
     .option('--compare <dir>', 'instead of watching: compare the windows before and after a mark of a saved watch')
@@ -65,7 +73,7 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     });
 }
 
-interface WatchArgs { connection?: string; duration?: string; interval: string; out?: string; topRequests: number; textChars: number; title?: string; notebook?: string; quiet?: boolean; fullTicks?: boolean }
+interface WatchArgs { connection?: string; duration?: string; interval: string; out?: string; topRequests: number; textChars: number; title?: string; notebook?: string; quiet?: boolean; fullTicks?: boolean; costBudget: number }
 
 async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: string) => void, withCancel: WithCancel): Promise<number> {
   const intervalMs = parseDuration(o.interval);
@@ -75,7 +83,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-watch`);
   const { record, file } = await withCancel(err, (signal) => runWatch({
     target, outDir, title: o.title, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
-    settings: { intervalMs, durationMs, topRequests: o.topRequests, textChars: o.textChars, ...(o.fullTicks ? { fullTicks: true } : {}) },
+    settings: { intervalMs, durationMs, topRequests: o.topRequests, textChars: o.textChars, costBudgetMsPerSec: o.costBudget, ...(o.fullTicks ? { fullTicks: true } : {}) },
   }, signal, (p: WatchProgress) => {
     if (p.kind === 'status') err(`${p.message}\n`);
     else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);
@@ -85,7 +93,8 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
   out(`${record.ticks} ticks over ${formatNumber(record.totals.elapsedMs / 1000)} s, ${record.marks.length} mark(s); status ${record.status}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
-  if (record.serverCpuMsPerTick != null) out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
+  if (record.cost) out(`${describeMonitorCost(record.cost, record.simulated)}\n`);
+  else if (record.serverCpuMsPerTick != null) out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
   if (record.diagnosis.length) out(`\nWhat stands out:\n${record.diagnosis.map((d) => `- ${d}`).join('\n')}\n`);
   out(`\nSaved ${file} and ${path.join(outDir, record.samplesFile)}\n`);
   if (o.notebook) out(`Saved ${await writeWatchNotebookFile(outDir, o.notebook)}\n`);

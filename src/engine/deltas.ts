@@ -5,6 +5,7 @@
 import type { LatchDelta, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { type CounterKey, type CounterReading, readCounter, readingAmount, readingDelta, readingValue } from './perfCounters';
+import { monitorDelta } from '../shared/monitorCost';
 
 export interface TickContext {
   /** The lab database: the instance_name of its `*:Databases` counters. */
@@ -293,5 +294,7 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
     runnableTasks: online.reduce((a, s) => a + s.runnableTasks, 0),
   };
   if (ctx.gap) tick.gap = true;
+  const monitor = ctx.gap ? null : monitorDelta(prev.monitor, cur.monitor);
+  if (monitor) tick.monitor = monitor;
   return { kind: 'tick', tick, warnings };
 }

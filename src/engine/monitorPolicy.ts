@@ -30,9 +30,19 @@ export class MonitorPolicy {
   /**
    * @param fullQuery the file read when the delta tick is given up (null: the monitor already reads in full)
    */
-  constructor(private readonly baseMs: number, private readonly fullQuery: string | null) {
+  constructor(private baseMs: number, private readonly fullQuery: string | null) {
     this.interval = baseMs;
     this.stats = { reconnects: 0, failedTicks: 0, fallbacks: 0, fullQuery: fullQuery === null, longestIntervalMs: baseMs };
+  }
+
+  /**
+   * A new interval asked for (a watch over its cost budget lengthens it): taken at once unless the monitor is backing
+   * off after failures, which then returns to it.
+   */
+  setBase(ms: number): void {
+    if (this.interval === this.baseMs) this.interval = ms;
+    this.baseMs = ms;
+    this.stats.longestIntervalMs = Math.max(this.stats.longestIntervalMs, this.interval);
   }
 
   /** The interval to the next tick now (longer than asked while backing off). */
@@ -87,6 +97,7 @@ export class MonitorPolicy {
     this.consecutive = 0;
     if (this.interval === this.baseMs) return [];
     this.interval = this.baseMs;
+    this.stats.longestIntervalMs = Math.max(this.stats.longestIntervalMs, this.interval);
     return [`the monitor's ticks succeed again${failed ? ` after ${failed} failed in a row` : ''}: back to every ${this.baseMs} ms`];
   }
 

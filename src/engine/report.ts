@@ -48,6 +48,16 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
   mathSection(e, out);
+  const costed = e.runs.filter((r) => r.monitorCost);
+  if (costed.length) {
+    out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
+    out.push(table(['threads', 'CPU ms', 'logical reads', 'page writes', 'scheduled ms', 'recompiles (server)', 'server CPU ms', 'batches'],
+      costed.map((r) => {
+        const c = r.monitorCost!;
+        return [runLabel(r), fmt(c.cpuMsPerTick, 2), fmt(c.logicalReadsPerTick), fmt(c.writesPerTick), fmt(c.scheduledMsPerTick, 2),
+          c.recompilesPerTick === null ? '-' : fmt(c.recompilesPerTick, 2), fmt(c.serverCpuMsPerTick), fmt(c.batchRequestsPerTick)];
+      })));
+  }
   const problems = e.events.filter((x) => x.level !== 'info');
   if (problems.length) {
     out.push('\nWhat happened');

@@ -16,6 +16,7 @@ import { CustomSessions } from './custom/sessions';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
+import { summariseMonitorCost } from '../shared/monitorCost';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -197,6 +198,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     latency: latency ? latency.summary() : null,
     ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
     sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
+    monitorCost: summariseMonitorCost(timeline),
     events: runEvents,
     monitor: sampler.stats,
   };

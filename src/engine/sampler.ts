@@ -7,12 +7,28 @@
 // then to a longer interval, said once each; the run or watch records the reconnects and fallbacks (stats).
 import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
 import type { MonitorStats } from '../shared/experiment';
+import type { MonitorReading } from '../shared/monitorCost';
 import type { RawSample } from '../shared/types';
 import { MonitorPolicy } from './monitorPolicy';
 import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
 
+/**
+ * The monitor's own row of sys.dm_exec_sessions and the SQL Statistics compilation counters, as the delta ticks
+ * return them; null when the tick did not (a full tick reads neither, or only cpu_time).
+ */
+export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined): MonitorReading | null {
+  const o = own?.[0];
+  if (!o || !('logical_reads' in o)) return null;
+  const counter = (name: string) => {
+    const r = compiles?.find((x) => str(x.counter_name).trim() === name);
+    return r ? num(r.cntr_value) : null;
+  };
+  return { cpuMs: num(o.cpu_time), logicalReads: num(o.logical_reads), reads: num(o.reads), writes: num(o.writes), scheduledMs: num(o.total_scheduled_time),
+    compilations: counter('SQL Compilations/sec'), recompilations: counter('SQL Re-Compilations/sec') };
+}
+
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
-  const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = []] = sets;
+  const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = [], own, compiles] = sets;
   const c = clock[0];
   if (!c) throw new Error('sample returned no clock row');
   const l = log[0];
@@ -30,6 +46,7 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
     pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
     schedulers: scheds.map((r) => ({ hidden: num(r.scheduler_id) >= 1048576, schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count) })),
     progress: progress.map((r) => ({ table: str(r.table_name), inserts: num(r.inserts), updates: num(r.updates), deletes: num(r.deletes) })),
+    monitor: parseMonitor(own, compiles),
   };
 }
 
@@ -112,6 +129,12 @@ export class Sampler<T = RawSample> {
       this.lostSeen = 0;
     }
     return this.db;
+  }
+
+  /** A new interval from the next tick on (a watch over its cost budget lengthens it). */
+  setIntervalMs(ms: number): void {
+    this.opts.intervalMs = ms;
+    this.policy.setBase(ms);
   }
 
   /** One sample now (used for baselines); reconnects if needed. */

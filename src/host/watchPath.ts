@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { message, ToWebview, type PayloadOf, type ToHostMap, type WatchView } from '../shared/protocol';
 import type { WatchTick } from '../shared/watch';
 import { diagnoseWatch } from '../shared/watchDiagnosis';
+import { summariseMonitorCost } from '../shared/monitorCost';
 import { runWatch } from '../engine/watch/run';
 import { WatchHistory } from '../engine/watch/history';
 import { dropMark, MarkError } from '../engine/watch/marks';
@@ -97,11 +98,13 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
         onTick(s, v, history, e.tick, Date.now() - lastDiagnosis > 5000 ? () => {
           lastDiagnosis = Date.now();
           v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
+          v.cost = summariseMonitorCost(history.window());
         } : null);
       }
     });
     v.status = record.status === 'running' ? 'completed' : record.status;
     v.diagnosis = record.diagnosis;
+    v.cost = record.cost ?? null;
     v.marks = record.marks;
     v.message = run.stopReason
       ? `Stopped: ${run.stopReason}. The ${record.ticks} ticks taken are kept in ${path.join(dir, record.samplesFile)}.`
@@ -121,11 +124,12 @@ function onTick(s: LabSession, v: WatchView, history: WatchHistory, tick: WatchT
   v.status = 'running';
   v.ticks = history.ticks;
   v.requests = tick.requests;
+  if (tick.intervalSetMs) v.intervalMs = tick.intervalSetMs; // over its cost budget: the watch ticks less often
   v.recent = history.window().slice(-WATCH_RECENT_TICKS);
   diagnose?.();
   // The tick carries its own requests; the whole state goes only when the status or the diagnosis changed.
   s.ports.post(message(ToWebview.watchTick, { watchId: v.id, tick }));
-  if (started || diagnose) s.postState();
+  if (started || diagnose || tick.intervalSetMs) s.postState();
 }
 
 export function stopWatch(s: LabSession): boolean {

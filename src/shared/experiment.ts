@@ -1,4 +1,5 @@
 // The experiment record: what experiment.json holds (schema/experiment.schema.json is its contract).
+import type { MonitorCost, MonitorCostSummary } from './monitorCost';
 import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
@@ -69,6 +70,8 @@ export interface Tick {
   runnableTasks: number;
   /** Set on the first tick after a monitor reconnect: the interval spans a gap in sampling. */
   gap?: boolean;
+  /** What Spinlock Lab's own monitor session cost the server in this interval (delta ticks; absent in older records). */
+  monitor?: MonitorCost | null;
 }
 
 export interface LatencySummary {
@@ -211,6 +214,8 @@ export interface RunRecord {
   custom?: CustomRunStats;
   /** The waits of the run's own workload sessions (sys.dm_exec_session_wait_stats, 2016+); null when unreadable. */
   sessionWaits?: Record<string, WaitDelta> | null;
+  /** What Spinlock Lab's monitor session cost the server over the run, beside the server's totals (absent in older records). */
+  monitorCost?: MonitorCostSummary | null;
   /** What happened that the reader must know: restarts, reconnects, dropped sessions. */
   events: ExperimentEvent[];
   /** How the monitor connection fared (absent in records before it was kept). */

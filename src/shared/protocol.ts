@@ -10,6 +10,7 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import type { MonitorCostSummary } from './monitorCost';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
 import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
@@ -249,6 +250,8 @@ export interface WatchView {
   /** The last ticks at full resolution (bounded), for a reloaded webview. */
   recent: WatchTick[];
   message: string;
+  /** What the watch's own session cost the server so far (the window in memory), beside the server's totals. */
+  cost?: MonitorCostSummary | null;
 }
 
 // ---------------------------------------------------------------- message descriptors

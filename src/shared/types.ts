@@ -1,4 +1,5 @@
 // Data shapes shared by the engine, the CLI, the extension host and the webview. No vscode, no DOM, no driver.
+import type { MonitorReading } from './monitorCost';
 
 /** One scheduler that runs user work (scheduler_id < 1048576), from sys.dm_os_schedulers. */
 export interface SchedulerInfo {
@@ -142,4 +143,6 @@ export interface RawSample {
   pendingIo: { total: number; log: number };
   schedulers: SchedulerSampleRow[];
   progress: ProgressRow[];
+  /** The monitor session's own cost so far and the server's compilations (delta ticks); null or absent otherwise. */
+  monitor?: MonitorReading | null;
 }

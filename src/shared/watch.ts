@@ -3,6 +3,7 @@
 // is running or waiting right now. Pure: no vscode, no DOM, no driver.
 import { isBenignWait } from './benign';
 import type { ExperimentEvent, LatchDelta, MonitorStats, RunTotals, SpinDelta, Tick, WaitDelta } from './experiment';
+import type { MonitorCostSummary } from './monitorCost';
 import type { ServerIdentity, Topology } from './types';
 
 /** Names kept per tick in each of spinlocks (by spins, and by backoffs), waits and latches. */
@@ -70,6 +71,8 @@ export interface WatchTick extends Tick {
   waitingNow: WaitingNow[];
   /** Ids of the marks dropped during this interval. */
   marks?: string[];
+  /** Set when the watch's cost passed its budget at this tick: the interval it ticks at from now on (ms). */
+  intervalSetMs?: number;
 }
 
 export interface WatchMark {
@@ -87,6 +90,8 @@ export interface WatchSettings {
   textChars: number;
   /** The whole tick batch every tick, no session temporary tables (for servers where even those are not allowed). */
   fullTicks?: boolean;
+  /** The monitor's budget, ms of server CPU per second of watching (default 10: 1% of one core); 0: none. */
+  costBudgetMsPerSec?: number;
 }
 
 /** experiment.json of a watch: the summary; every tick is in samples.jsonl beside it. */
@@ -113,6 +118,8 @@ export interface WatchRecord {
   serverCpuMsPerTick?: number | null;
   /** The monitor connection's reconnects, failed ticks and fallbacks over the watch. */
   monitor?: MonitorStats;
+  /** What the watch's own session cost the server per tick (delta ticks), beside the server's totals; absent in older records. */
+  cost?: MonitorCostSummary | null;
   /** What stands out, computed from the whole watch at its end. */
   diagnosis: string[];
   samplesFile: string;

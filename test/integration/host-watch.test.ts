@@ -67,6 +67,7 @@ describe('the Watch mode of the panel (host)', function () {
         const w = ports.lastState().watch!;
         assert.match(w.id, /-watch$/);
         assert.ok(ports.ofType('watchTick').every((m) => m.payload.watchId === w.id));
+        assert.ok(w.cost && w.cost.cpuMsPerTick > 0 && w.cost.serverCpuMsPerTick > 0, `the panel shows what the watch cost: ${JSON.stringify(w.cost)}`);
         assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
 
         const nb = path.join(tmpDir('nb'), 'watch.ipynb');
@@ -75,6 +76,7 @@ describe('the Watch mode of the panel (host)', function () {
         assert.deepEqual(ports.opened, [nb]);
         const cells = JSON.parse(fs.readFileSync(nb, 'utf8')).cells as { source: string | string[] }[];
         assert.match(cells.map((x) => [x.source].flat().join('')).join('\n'), /index rebuilt/, 'the notebook shows the mark');
+        assert.match(cells.map((x) => [x.source].flat().join('')).join('\n'), /## What the watch cost the server\n\nSpinlock Lab's own session cost the server/, 'and what the watch cost');
 
         const dir = path.join(ports.settingsValue.resultsFolder, 'watches');
         const [folder] = fs.readdirSync(dir);

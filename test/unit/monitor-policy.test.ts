@@ -61,4 +61,17 @@ describe('monitor policy for failing ticks', () => {
     assert.equal(a.messages.length, 2, 'a new failure is said, with the back-off');
     assert.equal(p.failed(new Error('Login failed for user 6.')).messages.length, 0, 'the same failure with another number in it is a repeat');
   });
+
+  it('a new interval asked for (the watch over its cost budget) is taken at once, or after a back-off ends', () => {
+    const p = new MonitorPolicy(250, null);
+    p.setBase(500);
+    assert.equal(p.intervalMs, 500, 'taken at once');
+    for (let i = 0; i < FAILURES_BEFORE_FALLBACK; i++) p.failed(overflow());
+    assert.equal(p.intervalMs, 1000, 'backing off from the new interval');
+    p.setBase(2000);
+    assert.equal(p.intervalMs, 1000, 'the back-off is not cut short');
+    p.succeeded();
+    assert.equal(p.intervalMs, 2000, 'after it, the interval asked for');
+    assert.equal(p.stats.longestIntervalMs, 2000);
+  });
 });

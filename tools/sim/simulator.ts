@@ -134,6 +134,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--seed <n>', 'noise seed', int)
     .option('--uptime <duration>', 'how long the instance has been up, e.g. 400d, 12h, 30m: its start time that far back and a busy server\'s counters (past 2^31 where that long makes them)',
       (v) => { try { return parseUptime(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); } })
+    .option('--watcher-cost-ms <ms>', 'extra server CPU (ms) each monitor tick costs its own session, to see the watch keep to its budget', (v) => Number(v), 0)
     .option('--background <scenario:sessions>', 'a synthetic workload of the simulator\'s own, e.g. disk-insert:8 (repeatable)',
       (v, acc: BackgroundSpec[]) => { try { return [...acc, parseBackground(v)]; } catch (e) { throw new InvalidArgumentError((e as Error).message); } }, [] as BackgroundSpec[])
     .exitOverride()
@@ -155,6 +156,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
       port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, memoryModel: mm as 'CONVENTIONAL',
       traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
       uptimeMs: o.uptime,
+      watcherCostMs: o.watcherCostMs,
     });
   } catch (e) {
     out(`spinlab sim: ${(e as Error).message}\n`);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
+import { describeMonitorCost } from '../../shared/monitorCost';
 import type { WatchRecord, WatchTick } from '../../shared/watch';
 import { compareWindows, windowFigures, windowsAroundMark } from '../../shared/watchCompare';
 import { displayData, NotebookBuilder, type Notebook } from '../notebook/nbformat';
@@ -49,6 +50,10 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
     `Topology: ${r.topology.socketCount} socket(s), ${r.topology.numaNodeCount} NUMA node(s), ${r.topology.cpuCount} logical CPUs; log writer on ${lw}.`,
     r.roundTripMs ? `\nOne round trip per tick: median ${r.roundTripMs.p50} ms, max ${r.roundTripMs.max} ms.` : '',
   ].join('\n'));
+  if (r.cost) {
+    nb.markdown(['## What the watch cost the server', '',
+      `${mdEscape(describeMonitorCost(r.cost, r.simulated))} Read from the watch's own row of sys.dm_exec_sessions and the SQL Statistics counters every tick.`].join('\n'));
+  }
 
   nb.markdown(['## What stands out', '', ...(r.diagnosis.length ? r.diagnosis.map((d) => `- ${mdEscape(d)}`) : ['- Nothing crossed a threshold.'])].join('\n'));
 

@@ -10,6 +10,7 @@ import { DbSession, describeTarget, type DbTarget } from '../../db/client';
 import type { ExperimentEvent } from '../../shared/experiment';
 import type { WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
 import { WATCH_TOP_N } from '../../shared/watch';
+import { CostBudget, DEFAULT_COST_BUDGET_MS_PER_SEC, summariseMonitorCost, type CostTick } from '../../shared/monitorCost';
 import { diagnoseWatch } from '../../shared/watchDiagnosis';
 import { explain, grantFor, SpinlabError } from '../errors';
 import { TOOL_VERSION } from '../lab';
@@ -109,6 +110,9 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   let failed: Error | undefined;
   const warned = new Set<string>();
   const problems = new Map<string, number>();
+  // The watch's own cost against its budget; over it, the interval lengthens (said once, recorded on the tick).
+  const budget = new CostBudget(settings.costBudgetMsPerSec ?? DEFAULT_COST_BUDGET_MS_PER_SEC, settings.intervalMs);
+  const costTicks: CostTick[] = [];
   const sampler = new Sampler<WatchSample>({
     target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
     // After repeated failures of the delta tick: the whole batch every tick, which creates nothing.
@@ -122,13 +126,20 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     },
     onSample: (e) => {
       if (!baseline) return;
-      if (e.afterGap) firstOwnCpu = null; // a new connection is a new session: its cpu_time starts again
+      if (e.afterGap) { firstOwnCpu = null; budget.reconnected(); } // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
       const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
       baseline = e.sample;
       if (r.kind !== 'tick') return note(r.kind === 'restart' ? 'warning' : 'info', r.message);
       for (const w of r.warnings) if (!warned.has(w)) { warned.add(w); note('warning', w); }
       const tick = r.tick;
+      if (tick.monitor && costTicks.length < 100_000) costTicks.push({ intervalMs: tick.intervalMs, cpuMs: tick.cpuMs, hiddenCpuMs: tick.hiddenCpuMs, batchRequestsPerSec: tick.batchRequestsPerSec, monitor: tick.monitor });
+      const verdict = budget.observe(tick.monitor, tick.intervalMs);
+      if (verdict.kind === 'lengthen') {
+        sampler.setIntervalMs(verdict.intervalMs);
+        tick.intervalSetMs = verdict.intervalMs;
+        if (verdict.message) note('warning', verdict.message);
+      }
       const fresh = readNewMarks(opts.outDir, marksOffset);
       marksOffset = fresh.offset;
       if (fresh.marks.length) {
@@ -178,6 +189,8 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
     record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
   }
+  const cost = summariseMonitorCost(costTicks);
+  record.cost = cost ? { ...cost, budgetMsPerSec: budget.budgetMsPerSec, finalIntervalMs: budget.currentIntervalMs } : null;
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
   record.monitor = sampler.stats;
   record.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion: identity.majorVersion }).map((d) => d.text);

@@ -5,7 +5,7 @@ import { num, str, type Row } from '../../db/client';
 import type { RawSample } from '../../shared/types';
 import { boundTick, type WatchDbLog, type WatchRequest, type WatchTick, type WaitingNow } from '../../shared/watch';
 import { computeTick } from '../deltas';
-import { parseSample } from '../sampler';
+import { parseMonitor, parseSample } from '../sampler';
 import { readCounter, readingAmount, readingDelta } from '../perfCounters';
 
 export interface WatchSample {
@@ -20,9 +20,9 @@ export interface WatchSample {
 const nullable = (v: unknown): string | null => (v === null || v === undefined ? null : str(v));
 
 export function parseWatchSample(sets: Row[][], clientTime: number): WatchSample {
-  const [clock, spin, waits, latches, counters, logIo = [], pending = [], scheds, requests = [], waiting = [], own = []] = sets;
+  const [clock, spin, waits, latches, counters, logIo = [], pending = [], scheds, requests = [], waiting = [], own = [], compiles] = sets;
   // parseSample reads the experiments' layout; the watch's log rows are per database, so the lab log file is none.
-  const raw = parseSample([clock, spin, waits, latches, counters, [], pending, scheds, []], clientTime);
+  const raw = { ...parseSample([clock, spin, waits, latches, counters, [], pending, scheds, []], clientTime), monitor: parseMonitor(own, compiles) };
   const logFiles = new Map<string, { writes: number; bytesWritten: number; ioStallWriteMs: number }>();
   for (const r of logIo) {
     const name = str(r.database_name);

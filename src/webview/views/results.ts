@@ -2,6 +2,7 @@
 // (buttons in the headers, aria-sort), copied as TSV through the host's clipboard.
 import { html, nothing, type TemplateResult } from 'lit';
 import { runFigures } from '../../shared/analysis';
+import { describeMonitorCost, type MonitorCostSummary } from '../../shared/monitorCost';
 import { ToHost } from '../../shared/protocol';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
@@ -18,6 +19,21 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
     figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null }),
   }));
   return { title: app.state?.active?.title ?? '', rows };
+}
+
+function costView(notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
+  if (!notes.length) return nothing;
+  return html`<h3>What Spinlock Lab cost the server</h3>
+    <ul id="results-cost">${notes.map((n) => html`<li data-run=${String(n.run)}>Run ${n.run + 1}: ${describeMonitorCost(n.cost, n.simulated)}</li>`)}</ul>`;
+}
+
+/** What the monitor session cost the server in each run that says (delta ticks; older records have none). */
+function costNotes(app: ViewContext): { run: number; cost: MonitorCostSummary; simulated: boolean }[] {
+  const which = app.view.results;
+  const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
+  if (opened) return opened.runs.flatMap((r) => (r.monitorCost ? [{ run: r.index, cost: r.monitorCost, simulated: opened.simulated }] : []));
+  const simulated = app.state?.server?.identity.simulated ?? false;
+  return app.live.ordered().flatMap((r) => (r.record?.monitorCost ? [{ run: r.index, cost: r.record.monitorCost, simulated }] : []));
 }
 
 export function resultsView(app: ViewContext): TemplateResult {
@@ -50,6 +66,7 @@ export function resultsView(app: ViewContext): TemplateResult {
           })}</tr></thead>
           <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}</tr>`)}</tbody>
         </table>
-      </div>`;
+      </div>
+      ${costView(costNotes(app))}`;
   });
 }

@@ -9,6 +9,7 @@ import { checkedOf, inputValue, plural } from './common';
 import { spinlockRowsView } from './stacks';
 import { spinlockRows } from '../model/stacks';
 import { watchCompareView } from './watchCompare';
+import { describeMonitorCost } from '../../shared/monitorCost';
 
 const INTERVALS = [[1000, '1 s'], [500, '500 ms'], [250, '250 ms']] as const;
 
@@ -81,6 +82,7 @@ export function watchView(app: ViewContext): TemplateResult {
       ${w ? html`<h3>What stands out</h3>
         ${w.diagnosis.length ? html`<ul id="watch-diagnosis">${w.diagnosis.map((d) => html`<li>${d}</li>`)}</ul>`
           : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`}
+        ${w.cost ? html`<h3>What the watch costs the server</h3><p id="watch-cost">${describeMonitorCost(w.cost, w.simulated)}</p>` : nothing}
         ${requestsTable(app.watch.last?.requests ?? w.requests)}
         ${watchCompareView(app, w)}` : nothing}
     </div>

@@ -49,6 +49,9 @@ export class CounterStore {
   /** db (lower case) -> table (lower case, 'dbo.x') -> ops */
   tableOps = new Map<string, Map<string, TableOps>>();
   batchRequests = 0;
+  /** Statement compilations (recompilations included, as SQL Compilations/sec counts them) and recompilations. */
+  compilations = 0;
+  recompilations = 0;
   /** Per database: data file writes/reads, to keep sys.dm_io_virtual_file_stats moving. */
   dataIo = new Map<string, { reads: number; bytesRead: number; readStallMs: number; writes: number; bytesWritten: number; writeStallMs: number }>();
   pendingLogIo = 0;
@@ -66,6 +69,8 @@ export class CounterStore {
     this.tableOps = new Map();
     this.dataIo = new Map();
     this.batchRequests = 0;
+    this.compilations = 0;
+    this.recompilations = 0;
     this.pendingLogIo = 0;
   }
 

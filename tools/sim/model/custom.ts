@@ -12,6 +12,11 @@ import { T } from './types';
 export interface SessionCost {
   cpuMs: number;
   logicalReads: number;
+  /** Physical reads and page writes (a monitor's #temp tables are written in tempdb). */
+  reads: number;
+  writes: number;
+  /** Time its requests were scheduled (sys.dm_exec_sessions.total_scheduled_time). */
+  scheduledMs: number;
   waits: Map<string, { count: number; ms: number; signalMs: number }>;
 }
 
@@ -23,8 +28,13 @@ export function sessionCost(model: SimModel, spid: number): SessionCost {
   let m = costs.get(model);
   if (!m) costs.set(model, (m = new Map()));
   let c = m.get(spid);
-  if (!c) m.set(spid, (c = { cpuMs: 0, logicalReads: 0, waits: new Map() }));
+  if (!c) m.set(spid, (c = { cpuMs: 0, logicalReads: 0, reads: 0, writes: 0, scheduledMs: 0, waits: new Map() }));
   return c;
+}
+
+/** A session ended: its figures go with it (a later session that gets the same id starts from zero, as on SQL Server). */
+export function dropSessionCost(model: SimModel, spid: number): void {
+  costs.get(model)?.delete(spid);
 }
 
 export function observedCalls(model: SimModel): { spid: number; text: string; params: Record<string, Value> }[] {

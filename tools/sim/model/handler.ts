@@ -12,7 +12,7 @@ import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
-import { runCustomBatch } from './custom';
+import { dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 import { noteDatabaseChange } from './holds';
@@ -35,6 +35,7 @@ export class ModelHandler implements SimHandler {
   }
   sessionEnded(s: SessionContext): void {
     this.model.sessionEnded(s.spid);
+    dropSessionCost(this.model, s.spid);
   }
 
   async sqlBatch(session: SessionContext, text: string, signal: AbortSignal): Promise<ResponseItem[]> {

@@ -57,6 +57,8 @@ export interface ModelOptions {
   clock?: Clock;
   /** How long the instance has been up when the simulator starts (ms; default 0): a busy server's counters that long. */
   uptimeMs?: number;
+  /** Extra CPU (ms) each monitor tick batch costs its session, to make the watcher expensive in tests; default 0. */
+  watcherCostMs?: number;
 }
 
 export interface ProcCall {
@@ -127,6 +129,8 @@ export class SimModel {
   readonly version: number;
   readonly machine: Machine;
   readonly clockHz: number;
+  /** Extra CPU (ms) charged to the session of each monitor tick batch (--watcher-cost-ms). */
+  readonly watcherCostMs: number;
   readonly memoryModel: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
   readonly traceFlags: number[];
   readonly serverName: string;
@@ -161,6 +165,7 @@ export class SimModel {
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
     this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
+    this.watcherCostMs = opts.watcherCostMs ?? 0;
     this.memoryModel = opts.memoryModel ?? 'CONVENTIONAL';
     this.traceFlags = [...(opts.traceFlags ?? [])].sort((a, b) => a - b);
     this.serverName = opts.serverName ?? 'SPINLAB-SIM';

@@ -5,11 +5,21 @@ import { sessionState } from '../session/state';
 import { err, SqlError } from './errors';
 import type { SystemView } from './types';
 
+/** A #temp table's statistics (model/planCost.ts) and its row modifications since they were taken (SQL Server's colmodctr). */
+export interface TempStats {
+  modifications: number;
+  /** Rows when the statistics were taken; undefined before any plan read the table (auto-created on first compile). */
+  rowsAtStats?: number;
+  version: number;
+}
+
 export interface TempTable {
   /** As created ('#spinlab_spin'); looked up case-insensitively. */
   name: string;
   columns: Column[];
   rows: Value[][];
+  /** Its statistics and row modifications since, for the recompile rules (model/planCost.ts). */
+  stats: TempStats;
 }
 
 export function tempTables(session: SessionContext): Map<string, TempTable> {

@@ -12,6 +12,7 @@ import type { BatchCall } from './statements';
 import { findTemp, requireTemp, tempTables } from './tempstore';
 import { T } from './types';
 import { select } from './handlers/util';
+import { charge, COST, hasKeepFixed, pages, usePlan } from './planCost';
 
 const fail = (number: number, message: string, state = 1): never => { throw new SqlError([err(number, message, 16, state)]); };
 
@@ -66,7 +67,7 @@ function createTable(c: BatchCall, name: string, body: string): void {
     if (!m) throw new SqlError([unsupported(`the column definition '${def}'`)]);
     return { name: m[1], sqlType: columnType(m[2]), nullable: !/NOT/i.test(m[3] ?? '') && !m[4] };
   });
-  tempTables(c.session).set(name.toLowerCase(), { name, columns, rows: [] });
+  tempTables(c.session).set(name.toLowerCase(), { name, columns, rows: [], stats: { modifications: 0, version: 0 } });
 }
 
 /** The range of each integer type (docs: int, bigint, smallint, and tinyint). */
@@ -133,7 +134,12 @@ function insertRows(c: BatchCall, name: string, list: string | undefined, rows: 
     return out.map((v, i) => store(v, t.columns[i], t.name, literal));
   });
   t.rows.push(...add);
+  t.stats.modifications += add.length;
+  work.written += add.length;
 }
+
+/** Rows the statement running now read and wrote, for its synthetic cost. */
+const work = { read: 0, written: 0, deleted: 0 };
 
 function literalValue(s: string): Value {
   if (/^null$/i.test(s)) return null;
@@ -166,6 +172,7 @@ function topLevelExcept(code: string): number {
 
 function except(c: BatchCall, left: string, right: string): ResultSet {
   const a = select(c, left), b = select(c, right);
+  work.read += a.rows.length + b.rows.length;
   if (a.columns.length !== b.columns.length) fail(205, 'All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.');
   const gone = new Set(b.rows.map(rowKey));
   const seen = new Set<string>();
@@ -183,14 +190,37 @@ function except(c: BatchCall, left: string, right: string): ResultSet {
  * Anything else about #tables is refused as not supported by the simulator.
  */
 export function runTempStatement(c: BatchCall, text: string): ResultSet | null {
-  const code = codeOf(text);
+  const full = codeOf(text);
   let m: RegExpExecArray | null;
-  if ((m = /^CREATE TABLE (#\w+) \((.*)\)$/i.exec(code))) { createTable(c, m[1], m[2]); return null; }
-  if ((m = /^DROP TABLE (IF EXISTS )?(#\w+)$/i.exec(code))) {
+  if ((m = /^CREATE TABLE (#\w+) \((.*)\)$/i.exec(full))) { createTable(c, m[1], m[2]); return null; }
+  if ((m = /^DROP TABLE (IF EXISTS )?(#\w+)$/i.exec(full))) {
     if (!tempTables(c.session).delete(m[2].toLowerCase()) && !m[1]) fail(3701, `Cannot drop the table '${m[2]}', because it does not exist or you do not have permission.`, 5);
     return null;
   }
-  if ((m = /^DELETE (?:FROM )?(#\w+)$/i.exec(code))) { requireTemp(c.session, m[1]).rows = []; return null; }
+  // A DML statement or query over #tables: its plan is checked (and maybe recompiled) first, then it runs and is charged.
+  // The plan rests on the statistics of the tables it reads; an INSERT's target is written, not read.
+  const refs = [...full.replace(/N?'(?:[^']|'')*'/g, "''").matchAll(/#\w+/g)].map((x) => x[0].toLowerCase());
+  const target = /^INSERT (?:INTO )?(#\w+)/i.exec(full)?.[1].toLowerCase();
+  const read = [...new Set(refs.filter((n, i) => n !== target || refs.indexOf(n) !== i))];
+  const tables = [...new Set(refs)].map((n) => requireTemp(c.session, n));
+  usePlan(c.model, c.session, full, { tables: read.map((n) => requireTemp(c.session, n)), keepFixed: hasKeepFixed(full) });
+  work.read = 0; work.written = 0; work.deleted = 0;
+  const rs = runTempDml(c, full.replace(/\s*\bOPTION\s*\([^)]*\)\s*$/i, ''));
+  const rows = work.read + work.written + work.deleted;
+  charge(c.model, c.session, { cpuMs: COST.statementMs + rows * COST.rowMs, logicalReads: tables.length + pages(work.read + work.deleted),
+    writes: pages(work.written) + pages(work.deleted) });
+  return rs;
+}
+
+function runTempDml(c: BatchCall, code: string): ResultSet | null {
+  let m: RegExpExecArray | null;
+  if ((m = /^DELETE (?:FROM )?(#\w+)$/i.exec(code))) {
+    const t = requireTemp(c.session, m[1]);
+    work.deleted += t.rows.length;
+    t.stats.modifications += t.rows.length;
+    t.rows = [];
+    return null;
+  }
   if ((m = /^INSERT (?:INTO )?(#\w+)(?: ?\(([^)]*)\))? VALUES ?\((.*)\)$/i.exec(code))) {
     insertRows(c, m[1], m[2], [splitTop(m[3]).map(literalValue)], true);
     return null;
@@ -199,15 +229,21 @@ export function runTempStatement(c: BatchCall, text: string): ResultSet | null {
     requireTemp(c.session, m[1]);
     const from = topLevelExcept(m[3]) >= 0 ? null : select(c, m[3]);
     if (!from) throw new SqlError([unsupported('INSERT ... SELECT ... EXCEPT')]);
+    work.read += from.rows.length;
     insertRows(c, m[1], m[2], from.rows, false);
     return null;
   }
   if ((m = /^SELECT COUNT\(\*\)(?: AS (\w+))? FROM (#\w+)$/i.exec(code))) {
     const t = requireTemp(c.session, m[2]);
+    work.read += t.rows.length;
     return { kind: 'resultSet', columns: [{ name: m[1] ?? '', sqlType: T.int, nullable: true }], rows: [[t.rows.length]] };
   }
   const at = topLevelExcept(code);
   if (/^SELECT\b/i.test(code) && at > 0) return except(c, code.slice(0, at).trim(), code.slice(at + 'EXCEPT'.length).trim());
-  if (/^SELECT\b/i.test(code)) return select(c, code);
+  if (/^SELECT\b/i.test(code)) {
+    const rs = select(c, code);
+    work.read += rs.rows.length;
+    return rs;
+  }
   throw new SqlError([unsupported(code.slice(0, 120))]);
 }

@@ -20,7 +20,7 @@ export interface SessionState {
   prepared: Map<number, Prepared>;
   nextHandle: number;
   /** Local #temp tables by lower-case name (model/tempstore.ts); a reset drops them, as sp_reset_connection does. */
-  tempTables: Map<string, { name: string; columns: Column[]; rows: Value[][] }>;
+  tempTables: Map<string, { name: string; columns: Column[]; rows: Value[][]; stats: { modifications: number; rowsAtStats?: number; version: number } }>;
 }
 
 const KEY = 'spinlab.session';

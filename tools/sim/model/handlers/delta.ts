@@ -6,11 +6,14 @@
 // model as sql/dmv/sample and sql/watch/tick answer them.
 import type { ResponseItem, ResultSet } from '../../tds/contract';
 import { sessionState } from '../../session/state';
+import { sessionCost } from '../custom';
 import { SqlError, unsupported } from '../errors';
+import { charge, COST, pages } from '../planCost';
+import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import { codeOf, isTempStatement, runTempStatement } from '../temptables';
 import { checkSamplePermission, sampleParts } from './sample';
-import { select, statements } from './util';
+import { resultSet, select, statements } from './util';
 import { checkWatch, watchParts } from './watch';
 
 type Parts = Record<string, ResultSet>;
@@ -43,13 +46,30 @@ function endsBatch(c: BatchCall, e: SqlError): boolean {
   return e.messages.some((m) => ARITHMETIC.has(m.number)) && opts.get('ANSI_WARNINGS') === 'OFF' && opts.get('ARITHABORT') === 'ON';
 }
 
+/**
+ * The session's own row of sys.dm_exec_sessions as the monitor's statement selects it: what the simulated statements
+ * of this and earlier batches charged it (model/planCost.ts), cpu_time and total_scheduled_time int as documented.
+ */
+export function ownSession(c: BatchCall, code: string): ResultSet {
+  const k = sessionCost(c.model, c.session.spid);
+  const all: [string, ResultSet['columns'][number]['sqlType'], number | bigint][] = [
+    ['cpu_time', T.int, Math.floor(k.cpuMs)], ['logical_reads', T.bigint, BigInt(Math.floor(k.logicalReads))], ['reads', T.bigint, BigInt(Math.floor(k.reads))],
+    ['writes', T.bigint, BigInt(Math.floor(k.writes))], ['total_scheduled_time', T.int, Math.floor(k.scheduledMs)]];
+  const picked = all.filter(([name]) => new RegExp(`\\bs\\.${name}\\b`, 'i').test(code));
+  return resultSet(cols(picked.map(([n, t]) => [n, t, false])), [picked.map(([, , v]) => v)]);
+}
+
 function runStatement(c: BatchCall, s: string, direct: () => Parts): ResultSet | ResponseItem | null {
   const code = codeOf(s);
   if (/^SET\s/i.test(code)) return null; // NOCOUNT, LOCK_TIMEOUT, DEADLOCK_PRIORITY: no rows either way
   if (isTempStatement(s)) return runTempStatement(c, s);
   const part = partOf(code);
-  if (part) return direct()[part] ?? unsupported(code);
-  return select(c, code);
+  if (part === 'own') return ownSession(c, code);
+  const rs = part ? direct()[part] ?? unsupported(code) : select(c, code);
+  // A DMV read: a statement's CPU, a little per row, and the pages it touched.
+  const rows = rs.kind === 'resultSet' ? rs.rows.length : 0;
+  charge(c.model, c.session, { cpuMs: COST.statementMs + rows * COST.rowMs, logicalReads: 1 + pages(rows) });
+  return rs;
 }
 
 /** The batch statement by statement: what each returned, its errors, and the rest unless an error ends the batch. */
@@ -57,6 +77,8 @@ function runStatements(c: BatchCall, parts: () => Parts): ResponseItem[] {
   const out: ResponseItem[] = [];
   let cached: Parts | undefined;
   const direct = () => (cached ??= parts());
+  // The knob that makes a monitor expensive (--watcher-cost-ms), charged before the batch reads its own row.
+  if (c.model.watcherCostMs > 0) charge(c.model, c.session, { cpuMs: c.model.watcherCostMs });
   for (const s of statements(c.text)) {
     try {
       const item = runStatement(c, s, direct);

@@ -10,6 +10,8 @@ import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import type { ResultSet, Value } from '../../tds/contract';
 import { columnIndex, param, resultSet, select, statements } from './util';
+import { sessionCost } from '../custom';
+import { charge } from '../planCost';
 
 // Columns of the views the tick reads that the mini engine does not model, as Microsoft documents them for 2016..2025
 // (only those present in every version from 2016 on).
@@ -79,9 +81,6 @@ function requestsNow(c: BatchCall): Req[] {
   });
 }
 
-/** Tick batches per session (spids are reused, which a synthetic counter can live with). */
-const tickCounts = new Map<number, number>();
-
 const queryHash = (text: string) => `0x${createHash('sha256').update(text).digest('hex').slice(0, 16).toUpperCase()}`;
 
 /** The tick's @top_requests, checked as SQL Server checks a TOP row count. */
@@ -134,16 +133,16 @@ export function watchParts(c: BatchCall, top: number): { logIo: ResultSet; pend:
   }
   const waiting = resultSet(cols([['wait_type', T.nvarchar(60)], ['tasks', T.int], ['max_wait_ms', T.bigint], ['total_wait_ms', T.bigint]]),
     [...byWait].sort((a, b) => b[1].tasks - a[1].tasks || (a[0] < b[0] ? -1 : 1)).slice(0, top).map(([k, w]) => [k, w.tasks, BigInt(w.max), BigInt(w.total)]));
-  // The monitor's own CPU: synthetic, a fixed cost per tick batch this session has sent.
-  const ticks = (tickCounts.get(c.session.spid) ?? 0) + 1;
-  tickCounts.set(c.session.spid, ticks);
-  const own = resultSet(cols([['cpu_time', T.int]]), [[Math.floor(ticks * 0.4)]]);
+  // The monitor's own CPU so far: what its batches were charged (synthetic).
+  const own = resultSet(cols([['cpu_time', T.int, false]]), [[Math.floor(sessionCost(m, c.session.spid).cpuMs)]]);
   return { logIo, pend, requests, waiting, own };
 }
 
 const tick: BatchHandler = (c) => {
   const top = checkWatch(c);
   c.model.advance();
+  // A full tick batch's synthetic cost (plus --watcher-cost-ms), charged to its session before it reads its own row.
+  charge(c.model, c.session, { cpuMs: 0.4 + c.model.watcherCostMs, logicalReads: 40 });
   const st = statements(c.text);
   // st[0], st[1]: the SET options, which last for this batch only.
   const { logIo, pend, requests, waiting, own } = watchParts(c, top);
