@@ -11,6 +11,7 @@ import { foldTree, topBuckets } from './fold';
 import { FIRING_NOTES, countNotes } from './notes';
 import { parseHistogram, type HistogramSlot } from './parse';
 import { dropSession, journalSession, newSessionName, releaseSession, type SessionJournalContext } from './sessions';
+import { featureVersion } from '../../shared/serverLevel';
 
 export interface CaptureOptions {
   spinlock: string;
@@ -63,7 +64,7 @@ async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIde
     const [types = [], stats = []] = await db.runFile('xe/spinlock-type', { spinlock });
     return { mapKey: types[0] ? num(types[0].map_key) : null, backoffs: stats[0] ? numOrNull(stats[0].backoffs) : null };
   } catch (err) {
-    throw explain(err, `Looking up the spinlock type ${spinlock}`, { login: identity.login, majorVersion: identity.majorVersion });
+    throw explain(err, `Looking up the spinlock type ${spinlock}`, { login: identity.login, majorVersion: featureVersion(identity) });
   }
 }
 
@@ -100,7 +101,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       try {
         await db.runFile('xe/create-session', { session, type: before.mapKey, slots: opts.slots ?? 256 });
       } catch (err) {
-        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, identity.majorVersion) : undefined, err);
+        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
       }
       const t0 = Date.now();
       while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {
@@ -115,7 +116,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
         const [rows = []] = await db.runFile('xe/read-target', { session });
         targetData = rows[0] ? (rows[0].target_data === null ? null : str(rows[0].target_data)) : null;
       } catch (err) {
-        throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: identity.majorVersion });
+        throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: featureVersion(identity) });
       }
       const after = await readSpinlock(db, spinlock, identity);
       dropped = await dropSession(db, session);
