@@ -7,6 +7,7 @@
 import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
 import type { RawSample } from '../shared/types';
 import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
+import { LabCounterNames } from './databaseNames';
 
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
   const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = []] = sets;
@@ -51,13 +52,24 @@ export interface SamplerOptions<T = RawSample> {
 }
 
 /** The whole picture every tick (sql/dmv/sample.sql as one batch): the bench's comparison, and what notebooks run. */
-export const readFullSample = (labDatabase: string) => async (db: DbSession): Promise<RawSample> =>
-  parseSample(await db.runFile('dmv/sample', { db: labDatabase }), Date.now());
+export function readFullSample(labDatabase: string): (db: DbSession) => Promise<RawSample> {
+  const names = new LabCounterNames(labDatabase);
+  return async (db) => {
+    const sample = parseSample(await db.runFile('dmv/sample', await names.params(db)), Date.now());
+    names.rename(sample.counters);
+    return sample;
+  };
+}
 
 /** Only what moved (sql/dmv/sample-delta.sql), rebuilt into the full picture; one reader per monitor connection. */
 export function readDeltaSample(labDatabase: string, onProblem: (message: string) => void = () => undefined): (db: DbSession) => Promise<RawSample> {
   const reader = new DeltaReader('dmv/sample-delta', SAMPLE_LAYOUT, 'dmv/sample', onProblem);
-  return async (db) => parseSample((await reader.read(db, { db: labDatabase })).sets, Date.now());
+  const names = new LabCounterNames(labDatabase);
+  return async (db) => {
+    const sample = parseSample((await reader.read(db, await names.params(db))).sets, Date.now());
+    names.rename(sample.counters);
+    return sample;
+  };
 }
 
 export class Sampler<T = RawSample> {
