@@ -29,7 +29,8 @@ WHERE vfs.file_id = 2 AND vfs.num_of_writes > 0;
 SELECT COUNT(*) AS pending_total,
        ISNULL(SUM(CASE WHEN vfs.file_id = 2 THEN 1 ELSE 0 END), 0) AS pending_log
 FROM sys.dm_io_pending_io_requests AS ior
-LEFT JOIN sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs ON vfs.file_handle = ior.io_handle;
+LEFT JOIN sys.dm_io_virtual_file_stats(NULL, NULL) AS vfs ON vfs.file_handle = ior.io_handle
+WHERE ior.io_pending = 1;
 SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usage_ms,
        s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s

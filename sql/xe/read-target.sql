@@ -1,7 +1,7 @@
--- Purpose: Read the histogram target of Spinlock Lab's running event session: one row with its target_data (the <HistogramTarget> XML: one <Slot count="N"><value>call stack</value></Slot> per distinct stack) and how often the target ran. Column names: Microsoft Learn "sys.dm_xe_session_targets" and "sys.dm_xe_sessions".
+-- Purpose: Read Spinlock Lab's running event session: its histogram target's target_data (the <HistogramTarget> XML: one <Slot count="N"><value>call stack</value></Slot> per distinct stack) and how often the target ran, and from the same row of sys.dm_xe_sessions what the session lost while its buffers were full: dropped_event_count (single events dropped; 0 unless the retention mode drops events) and dropped_buffer_count (whole buffers dropped; 0 unless ALLOW_MULTIPLE_EVENT_LOSS), with the regular buffers it had. Read while the session runs: a stopped or dropped session leaves sys.dm_xe_sessions and takes its counters with it. Column names and types (dropped_event_count, dropped_buffer_count and total_regular_buffers int, regular_buffer_size bigint, all not null; the same from SQL Server 2016 to 2025 and on Managed Instance): Microsoft Learn "sys.dm_xe_sessions (Transact-SQL)" and "sys.dm_xe_session_targets (Transact-SQL)".
 -- Permission: VIEW SERVER STATE (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE)
 -- Parameters: @session sysname
-SELECT xs.name AS session_name, xst.target_name, xst.execution_count, CAST(xst.target_data AS nvarchar(max)) AS target_data
+SELECT xs.name AS session_name, xs.dropped_event_count, xs.dropped_buffer_count, xs.total_regular_buffers, xs.regular_buffer_size, xst.target_name, xst.execution_count, CAST(xst.target_data AS nvarchar(max)) AS target_data
 FROM sys.dm_xe_sessions AS xs
 INNER JOIN sys.dm_xe_session_targets AS xst ON xst.event_session_address = xs.address
 WHERE xs.name = @session AND xst.target_name = N'histogram';

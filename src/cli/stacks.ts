@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import { parseDuration } from '../shared/params';
-import type { StackCapture } from '../shared/stacks';
+import { lossSummary, lostAny, type StackCapture } from '../shared/stacks';
 import { defaultStateDir } from '../engine/journal';
 import { addStacksToExperiment, captureStacksDetailed, frameLabel, isSpinlockName, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
@@ -18,6 +18,8 @@ export function stacksText(c: StackCapture): string {
   const lines: string[] = [];
   if (c.simulated) lines.push('SIMULATED: the Spinlock Lab simulator; every frame and count below is synthetic.');
   lines.push(`${c.spinlock} (spinlock_types map_key ${c.mapKey}): ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; sys.dm_os_spinlock_stats backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`);
+  const loss = lossSummary(c);
+  if (loss) lines.push(`${lostAny(c) ? 'EVENTS LOST: ' : 'Lost: '}${loss}`);
   lines.push('');
   if (!c.buckets.length) lines.push('No stacks: no event fired (see the notes).');
   c.buckets.forEach((b, i) => {

@@ -92,8 +92,9 @@ export const DROP_ATTEMPTS = 5;
 
 /**
  * Drops the lab database (only one Spinlock Lab marked). Between SET SINGLE_USER and DROP the one connection allowed
- * in can be taken by someone else (a monitor whose pool reconnects into the database): the drop then fails with 3702
- * or 5064, so the session holding the slot is ended (KILL: ALTER ANY CONNECTION) and the drop tried again, a few times.
+ * in can be taken by someone else (a monitor whose pool reconnects into the database, or a session elsewhere whose
+ * transaction works in it): the drop then fails with 3702 or 5064, so the user session holding it (sql/lab/holder.sql)
+ * is ended (KILL: ALTER ANY CONNECTION) and the drop tried again, a few times.
  * Returns whether the database existed, and the sessions it ended.
  */
 export async function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
@@ -112,7 +113,11 @@ export async function dropLab(admin: DbSession, db: string, identity: ServerIden
       }
       const [[holder] = []] = await admin.runFile('lab/holder', { db });
       const spid = holder ? Number(holder.session_id) : NaN;
-      if (!Number.isInteger(spid)) continue;
+      // No user session holds it (a system task, or the holder already left): give it a moment before the next try.
+      if (!Number.isInteger(spid)) {
+        await new Promise((r) => setTimeout(r, 250 * attempt));
+        continue;
+      }
       await killHolder(admin, db, spid, identity);
       killed.push(spid);
     }

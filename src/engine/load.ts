@@ -9,6 +9,8 @@ import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type S
 
 /** Keys of one session live in [block * 1e10, (block + 1) * 1e10): the posts' @@SPID * 10000000000, made unique. */
 export const KEY_BLOCK_SIZE = 10_000_000_000;
+/** Each phase of a set of sessions starts this far into their blocks, so warm-up and measured keys never collide. */
+export const PHASE_KEY_STRIDE = KEY_BLOCK_SIZE / 10;
 
 export interface LatencySink {
   record(microseconds: number): void;
@@ -49,8 +51,13 @@ export class WorkloadSessions {
     readonly ids: number[],
     private readonly scenario: ScenarioManifest,
     private readonly params: Record<string, ParamValue>,
-    private readonly first = 0,
+    private readonly first: number,
+    /** Each session's key block, drawn when the sessions opened (none when the scenario's procedures take no key). */
+    private blocks: number[] | null,
   ) {}
+
+  /** Phases run so far: each one's keys start PHASE_KEY_STRIDE further into the blocks. */
+  private phases = 0;
 
   /** Opens `threads` connections to the lab database at once; fails if most cannot connect. */
   static async open(target: DbTarget, labDatabase: string, threads: number, scenario: ScenarioManifest,
@@ -67,7 +74,18 @@ export class WorkloadSessions {
       await Promise.all(sessions.map((s) => s.close()));
       throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect: ${failures[0]?.message ?? ''}`);
     }
-    return new WorkloadSessions(sessions, await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0))), scenario, params, range.first);
+    const ids = await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0)));
+    // NEXT VALUE FOR on the NO CACHE sequence writes metadata (and shows as METADATA_SEQUENCE_GENERATOR latch waits):
+    // drawn here, before any phase and its baseline sample, never inside a measured window.
+    const takesKey = (['server-loop', 'client-loop'] as const).some((m) => workloadProcedure(scenario, m, params).args.includes('key_base'));
+    let blocks: number[] | null;
+    try {
+      blocks = takesKey ? await Promise.all(sessions.map((s) => drawKeyBlock(s))) : null;
+    } catch (err) {
+      await Promise.all(sessions.map((s) => s.close()));
+      throw err;
+    }
+    return new WorkloadSessions(sessions, ids, scenario, params, range.first, blocks);
   }
 
   get count(): number {
@@ -83,9 +101,16 @@ export class WorkloadSessions {
     });
   }
 
-  private async keyBase(s: DbSession): Promise<number> {
-    const [[row] = []] = await s.runFile('lab/key-block');
-    return num(row?.key_block) * KEY_BLOCK_SIZE;
+  /** This phase's key base per session: further into each block per phase; fresh blocks after ten phases. */
+  private async phaseBases(): Promise<number[]> {
+    if (!this.blocks) return this.sessions.map(() => 0);
+    if (this.phases * PHASE_KEY_STRIDE >= KEY_BLOCK_SIZE) {
+      // runOne runs two phases per set of sessions; this is only for a caller that runs more.
+      this.blocks = await Promise.all(this.sessions.map((s) => drawKeyBlock(s)));
+      this.phases = 0;
+    }
+    const offset = this.phases++ * PHASE_KEY_STRIDE;
+    return this.blocks.map((b) => b + offset);
   }
 
   /**
@@ -96,7 +121,7 @@ export class WorkloadSessions {
     const failures: SessionFailure[] = [];
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
     const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
-    const bases = await Promise.all(this.sessions.map((s) => this.keyBase(s)));
+    const bases = await this.phaseBases();
     // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
     const phase = new AbortController();
     // Every session's call in flight listens on this one signal: more than 10 sessions is normal, not a leak.
@@ -169,4 +194,10 @@ export class WorkloadSessions {
   async close(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.close()));
   }
+}
+
+/** One key block from the lab's sequence (sql/lab/key-block.sql): the session's keys start at block * KEY_BLOCK_SIZE. */
+async function drawKeyBlock(s: DbSession): Promise<number> {
+  const [[row] = []] = await s.runFile('lab/key-block');
+  return num(row?.key_block) * KEY_BLOCK_SIZE;
 }

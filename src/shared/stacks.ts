@@ -41,6 +41,15 @@ export interface StackCapture {
   events: number;
   /** The DMV's own backoffs delta for the same spinlock over the same window (sys.dm_os_spinlock_stats), to compare. */
   dmvBackoffs: number | null;
+  /**
+   * Events the session dropped because its buffers were full (sys.dm_xe_sessions.dropped_event_count, read while it
+   * ran): fired but never counted in `events`. null: could not be read; absent in captures saved before it was read.
+   */
+  droppedEvents?: number | null;
+  /** Whole buffers the session dropped (sys.dm_xe_sessions.dropped_buffer_count; 0 unless buffers may be dropped). */
+  droppedBuffers?: number | null;
+  /** How the event session was sized and bounded (absent in captures saved before it was recorded). */
+  sessionOptions?: StackSessionOptions;
   /** True when the frames are the simulator's synthetic, labelled frames. */
   simulated: boolean;
   /** Top buckets, largest first. */
@@ -50,4 +59,40 @@ export interface StackCapture {
   tree: StackNode;
   /** Plain words: when the event fired, when it did not and why (e.g. no backoffs, or backoffs the event does not see). */
   notes: string[];
+}
+
+export type XePartition = 'NONE' | 'PER_NODE' | 'PER_CPU';
+
+/** The capture's event session options (CREATE EVENT SESSION ... WITH), and the buffers the server gave it. */
+export interface StackSessionOptions {
+  partition: XePartition;
+  maxMemoryKb: number;
+  retention: 'ALLOW_SINGLE_EVENT_LOSS';
+  dispatchLatencyS: number;
+  /** MAX_DURATION in seconds; null: not set (the server does not take it). */
+  maxDurationS: number | null;
+  /** The CPUs (schedulers VISIBLE ONLINE) and NUMA nodes the sizing was made for; null: not known. */
+  cpus: number | null;
+  numaNodes: number | null;
+  /** sys.dm_xe_sessions.total_regular_buffers and regular_buffer_size (bytes), as the server allotted them. */
+  regularBuffers: number | null;
+  regularBufferBytes: number | null;
+}
+
+/**
+ * What the session lost, in one line for every view (CLI, notebook, panel): "2547 events and 0 buffers dropped
+ * (sys.dm_xe_sessions; MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB)". null for a capture saved before the
+ * counters were read.
+ */
+export function lossSummary(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers' | 'sessionOptions'>): string | null {
+  if (c.droppedEvents === undefined && c.droppedBuffers === undefined) return null;
+  const n = (v: number | null | undefined, one: string) => (v === null || v === undefined ? `unknown ${one}s` : `${v} ${one}${v === 1 ? '' : 's'}`);
+  const o = c.sessionOptions;
+  const opts = o ? `; MEMORY_PARTITION_MODE = ${o.partition}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB${o.maxDurationS === null ? '' : `, MAX_DURATION = ${o.maxDurationS} SECONDS`}` : '';
+  return `${n(c.droppedEvents, 'event')} and ${n(c.droppedBuffers, 'buffer')} dropped for full buffers (sys.dm_xe_sessions${opts})`;
+}
+
+/** True when the session is known to have dropped something. */
+export function lostAny(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers'>): boolean {
+  return (c.droppedEvents ?? 0) > 0 || (c.droppedBuffers ?? 0) > 0;
 }

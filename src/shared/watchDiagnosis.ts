@@ -20,6 +20,9 @@ export const WAIT_JUMP_RATIO = 3;
 /** ... and at least this many ms of waiting per second. */
 export const WAIT_JUMP_MIN_MS_PER_SEC = 100;
 
+/** The waits of optimized locking's transaction-id (TID) locks: to read, to modify, intent unknown (SQL Server 2025). */
+export const OPTIMIZED_LOCKING_WAITS = ['LCK_M_S_XACT_READ', 'LCK_M_S_XACT_MODIFY', 'LCK_M_S_XACT'] as const;
+
 export interface WatchVerdict {
   key: string;
   text: string;
@@ -85,6 +88,14 @@ export function diagnoseWatch(totals: RunTotals, window: readonly WatchTick[], c
   const seqMs = rateIn(window, (t) => t.latches.METADATA_SEQUENCE_GENERATOR?.waitMs ?? 0);
   if (seqMs > 0) {
     out.push({ key: 'sequence-latch', text: `METADATA_SEQUENCE_GENERATOR latch waits ${fmt(seqMs)} ms/s (threshold: any): sessions queue for NEXT VALUE FOR a sequence; an identity-based slot generator removed it in ${POSTS.ring}.` });
+  }
+
+  // Optimized locking (SQL Server 2025, Azure SQL): a writer keeps one lock on its transaction id (TID) instead of its
+  // row locks, and a session that needs a row another open transaction modified waits on that TID.
+  const tidWaits = OPTIMIZED_LOCKING_WAITS.map((w) => [w, rateIn(window, (t) => t.waits[w]?.waitMs ?? 0)] as const).filter(([, ms]) => ms > 0);
+  if (tidWaits.length > 0) {
+    const total = tidWaits.reduce((a, [, ms]) => a + ms, 0);
+    out.push({ key: 'optimized-locking-tid', text: `Transaction-id lock waits ${fmt(total)} ms/s (${tidWaits.map(([w, ms]) => `${w} ${fmt(ms)}`).join(', ')}; threshold: any): with optimized locking, sessions wait for the transaction that last modified a row to commit, so the open transactions' length, not lock escalation or row locks, decides this wait (Microsoft Learn, "Optimized locking").` });
   }
 
   const blocker = rateIn(window, (t) => (t.spinlocks.BLOCKER_ENUM?.spins ?? 0));

@@ -72,6 +72,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       await p.page.locator('#stacks-flame svg').waitFor();
       assert.match(await p.page.textContent('#stacks-simulated') ?? '', /SIMULATED/);
       assert.match(await p.page.textContent('#stacks-notes') ?? '', /fired for every backoff/);
+      assert.equal(await p.page.locator('#stacks-loss').count(), 0, 'a capture without drop counters (saved before them) shows none');
       assert.equal(await p.page.locator('#stacks-top > li').count(), 3);
       assert.match(await p.page.textContent('#stacks-top > li:first-child summary') ?? '', /600 events \(60%\)/);
       assert.match(await p.page.textContent('#stacks-flame-help') ?? '', /Outermost frame .* at the bottom/);
@@ -95,6 +96,17 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       assert.match(await p.page.textContent('#stacks-detail') ?? '', /^sqldk/, 'the same capture again (the panel shown again) keeps the bar in focus');
       await p.page.click('#btn-stacks-resolver');
       assert.deepEqual((await waitForPosted(p, 'exportStacks')).payload, { to: 'clipboard' });
+
+      // The session's losses beside the counts: a warning when it dropped events, a plain line when it dropped none.
+      const options = { partition: 'NONE' as const, maxMemoryKb: 4096, retention: 'ALLOW_SINGLE_EVENT_LOSS' as const, dispatchLatencyS: 1, maxDurationS: null,
+        cpus: 256, numaNodes: 8, regularBuffers: 3, regularBufferBytes: 1_398_101 };
+      await p.send({ type: 'stacksResult', payload: { capture: b.stackCapture({ session: 'SpinlockLab_LOCK_HASH_lost', droppedEvents: 2547, droppedBuffers: 0, sessionOptions: options }) } });
+      await p.page.locator('#stacks-loss[data-lost="true"]').waitFor({ timeout: 5000 });
+      assert.match(await p.page.textContent('#stacks-loss') ?? '', /Events were lost: 2547 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions; MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB\)/);
+      assert.equal(await p.page.getAttribute('#stacks-loss', 'role'), 'alert');
+      await p.send({ type: 'stacksResult', payload: { capture: b.stackCapture({ session: 'SpinlockLab_LOCK_HASH_none', droppedEvents: 0, droppedBuffers: 0, sessionOptions: { ...options, partition: 'PER_CPU', maxMemoryKb: 262144 } }) } });
+      await p.page.locator('#stacks-loss[data-lost="false"]').waitFor({ timeout: 5000 });
+      assert.match(await p.page.textContent('#stacks-loss') ?? '', /^0 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions; MEMORY_PARTITION_MODE = PER_CPU, MAX_MEMORY = 256 MB\)\.$/);
     }));
 
   it('offers the watch\'s spinlocks too, and shows the GRANT when a permission is missing', () =>

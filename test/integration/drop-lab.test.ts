@@ -66,6 +66,49 @@ describe('drop-lab', function () {
       }
     }));
 
+  it('ends the user session, never a system one: an In-Memory lab has checkpoint workers in it (KILL refuses them, 6107)', () =>
+    withSim({}, async (sim) => {
+      await createLab(sim);
+      const pool = await connect(sim);
+      try {
+        await runFile(pool, 'lab/add-xtp-filegroup', { db: [sql.NVarChar(128), LAB] });
+      } finally {
+        await pool.close();
+      }
+      const holder = await connect(sim, 'sa', undefined, LAB);
+      const holderSpid = (await holder.request().query('SELECT @@SPID AS spid')).recordset[0].spid as number;
+      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.`, times: 1 });
+      const admin = await DbSession.open(targetFor(sim), { database: 'master' });
+      try {
+        assert.deepEqual(await dropLab(admin, LAB, identity), { existed: true, killed: [holderSpid] });
+        assert.equal(sim.model.database(LAB), undefined);
+      } finally {
+        await admin.close();
+        await holder.close().catch(() => undefined);
+      }
+    }));
+
+  it('finds a session in another database whose open transaction holds locks in the lab', () =>
+    withSim({}, async (sim) => {
+      await createLab(sim);
+      // A transaction opened in the lab that then moves to master: its locks in the lab stay until it ends.
+      const holder = await connect(sim, 'sa', undefined, LAB);
+      const tx = new sql.Transaction(holder);
+      await tx.begin();
+      const holderSpid = (await new sql.Request(tx).query('SELECT @@SPID AS spid')).recordset[0].spid as number;
+      await new sql.Request(tx).batch('USE master');
+      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.`, times: 1 });
+      const admin = await DbSession.open(targetFor(sim), { database: 'master' });
+      try {
+        assert.deepEqual(await dropLab(admin, LAB, identity), { existed: true, killed: [holderSpid] });
+      } finally {
+        await admin.close();
+        // The killed session's transaction object still holds its pooled connection until it is ended.
+        await tx.rollback().catch(() => undefined);
+        await holder.close().catch(() => undefined);
+      }
+    }));
+
   it('spinlab drop-lab drops a marked lab database and says so; a second run finds nothing', () =>
     withSim({}, async (sim) => {
       await createLab(sim);

@@ -9,6 +9,7 @@ import { downsample, escapeXml, niceTicks, svgLineChart } from '../../src/engine
 import { lines } from '../../src/engine/notebook/nbformat';
 import { checkSeriesPayload } from '../../src/shared/seriesPayload';
 import { experiment } from '../helpers/builders';
+import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import type { Experiment } from '../../src/shared/experiment';
 
 const sweep = (): Experiment => {
@@ -114,6 +115,16 @@ it('any mangled notebook text gives a NotebookError, never another exception', (
     }
     return true;
   }), { numRuns: 200 });
+});
+
+it('replay T-SQL draws a key block only for a workload procedure that takes a key (the sequence is NO CACHE)', () => {
+  const disk = sweep();
+  assert.match(buildReplay(disk).workload.sql, /NEXT VALUE FOR dbo\.spinlab_key_block/);
+  const ring = sweep();
+  ring.scenario = { id: 'ring-buffer', parameters: defaultParameters(getScenario('ring-buffer')) };
+  const sql = buildReplay(ring).workload.sql;
+  assert.doesNotMatch(sql, /NEXT VALUE FOR|@key_base/);
+  assert.match(sql, /EXEC dbo\.spinlab_ring/);
 });
 
 it('replay T-SQL declares each file\'s parameters as literals and quotes the database name', () => {

@@ -47,7 +47,8 @@ describe('simulator: sql/xe/create-session.sql as sent', () => {
   const file = loadSqlFile('xe/create-session');
 
   it('evaluates the DDL the batch builds from its parameters (QUOTENAME, CAST) and it parses', () => {
-    const ddl = dynamicStatements(file.batches[0], new Map<string, string | number>([['@session', 'SpinlockLab_a]b'], ['@type', 53], ['@slots', 256]]));
+    const ddl = dynamicStatements(file.batches[0], new Map<string, string | number | null>([['@session', 'SpinlockLab_a]b'], ['@type', 53], ['@slots', 256],
+      ['@partition', 'PER_NODE'], ['@max_memory_kb', 49152], ['@max_duration_s', null]]));
     assert.equal(ddl.length, 2);
     assert.match(ddl[0], /^CREATE EVENT SESSION \[SpinlockLab_a\]\]b\] ON SERVER ADD EVENT sqlos\.spinlock_backoff .*WHERE \(\[type\] = \(53\)\)/);
     assert.equal(ddl[1], 'ALTER EVENT SESSION [SpinlockLab_a]]b] ON SERVER STATE = START;');

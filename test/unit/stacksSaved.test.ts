@@ -67,6 +67,15 @@ describe('stack captures saved with an experiment', () => {
     assert.match(out['image/svg+xml'], /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     assert.match(out['image/svg+xml'], /XDesMgr::GetXdesId/);
     assert.match(out['text/plain'], /XDESMGR: 40 sqlos\.spinlock_backoff events/);
+    // The session's losses beside the counts, plainly when anything was dropped; the record with them validates.
+    const lost = { ...capture(), session: 'SpinlockLab_XDESMGR_lost', droppedEvents: 12, droppedBuffers: 0,
+      sessionOptions: { partition: 'NONE' as const, maxMemoryKb: 4096, retention: 'ALLOW_SINGLE_EVENT_LOSS' as const, dispatchLatencyS: 1, maxDurationS: 40, cpus: 256, numaNodes: 8, regularBuffers: 3, regularBufferBytes: 1_398_101 } };
+    const e5 = experiment('e5', [1]);
+    e5.stacks = [lost];
+    assert.equal(validateExperiment(JSON.parse(JSON.stringify(e5))), null);
+    const lostSection = buildNotebook([e5]).cells.map((c) => c.source.join('')).find((t) => t.startsWith('### XDESMGR'))!;
+    assert.match(lostSection, /> \*\*Events were lost:\*\* 12 events and 0 buffers dropped for full buffers \(sys\.dm\\_xe\\_sessions; MEMORY\\_PARTITION\\_MODE = NONE, MAX\\_MEMORY = 4 MB, MAX\\_DURATION = 40 SECONDS\)/);
+    assert.doesNotMatch(section, /dropped for full buffers/, 'a capture saved before the counters says nothing of them');
     // Without captures there is no such section.
     assert.ok(!buildNotebook([experiment('e4', [1])]).cells.some((c) => c.source.join('').startsWith('## Call stacks')));
   });

@@ -126,6 +126,21 @@ describe('watch: ticks, windows, diagnosis', () => {
     assert.ok(!run(below).includes('xdesmgr-per-txn'));
   });
 
+  it('optimized locking\'s transaction-id lock waits are named with each wait\'s rate, and not without them', () => {
+    const w = Array.from({ length: 4 }, (_, i) => {
+      const t = tick(i);
+      t.waits.LCK_M_S_XACT_MODIFY = { waitMs: 300, count: 3, signalMs: 0 };
+      t.waits.LCK_M_S_XACT_READ = { waitMs: 100, count: 2, signalMs: 0 };
+      return t;
+    });
+    const v = diagnoseWatch(w.reduce(addTickToTotals, emptyRunTotals()), w, { topology: null, majorVersion: 17 });
+    const tid = v.find((x) => x.key === 'optimized-locking-tid');
+    assert.ok(tid, v.map((x) => x.key).join(', '));
+    assert.match(tid.text, /LCK_M_S_XACT_READ \d+, LCK_M_S_XACT_MODIFY \d+/);
+    const plain = [tick(0)];
+    assert.ok(!diagnoseWatch(plain.reduce(addTickToTotals, emptyRunTotals()), plain, { topology: null, majorVersion: 17 }).some((x) => x.key === 'optimized-locking-tid'));
+  });
+
   it('a wait that jumps against the watch\'s own baseline is named; pending log I/O near the log writer\'s limit too', () => {
     const w = Array.from({ length: 90 }, (_, i) => tick(i, { writelogMs: i < 60 ? 50 : 2000, pendingLogIo: i === 89 ? 100 : 1 }));
     const totals = w.reduce(addTickToTotals, emptyRunTotals());

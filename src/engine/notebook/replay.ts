@@ -75,8 +75,10 @@ function workloadCall(e: Experiment): ReplayStep {
     `USE ${quoteName(e.labDatabase)};`,
     'GO',
     `-- One session's share of the load. Run it from ${e.load.threads.join(', ')} sessions at once (the load command lines`,
-    '-- in this notebook do that); each session takes its own key block so their keys never collide.',
-    `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
+    ...(proc.args.includes('key_base') ? [
+      '-- in this notebook do that); each session takes its own key block so their keys never collide.',
+      `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
+    ] : ['-- in this notebook do that).']),
     `EXEC ${proc.name}\n    ${args.join(',\n    ')};`,
     'GO',
   ].join('\n');

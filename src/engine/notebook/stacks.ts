@@ -2,7 +2,7 @@
 // (experiment.stacks and each run's stacks), a markdown cell with the top stacks as text and the notes, and an output
 // cell with a bar chart of the top stacks' shares as SVG (GitHub and Jupyter render image/svg+xml) plus a text form.
 import type { Experiment } from '../../shared/experiment';
-import type { StackCapture } from '../../shared/stacks';
+import { lossSummary, lostAny, type StackCapture } from '../../shared/stacks';
 import { frameLabel, treeText } from '../stacks/fold';
 import { displayData, type DisplayDataOutput, type NotebookBuilder } from './nbformat';
 import { escapeXml } from './svgChart';
@@ -40,7 +40,7 @@ export function svgStackBars(c: StackCapture, width = 720): string {
       + `<rect x="${left}" y="${y + 4}" width="${Math.max(1, b.share * scale).toFixed(1)}" height="${rowH - 8}" fill="#0072B2"><title>${escapeXml(b.frames.map(frameLabel).join(' < '))}</title></rect>`
       + `<text x="${(left + b.share * scale + 6).toFixed(1)}" y="${y + 16}" font-size="12">${(100 * b.share).toFixed(1)}% (${b.count})</text>`;
   }).join('');
-  const title = `${c.simulated ? 'SIMULATED: ' : ''}${c.spinlock} backoff stacks: ${c.events} events in ${(c.durationMs / 1000).toFixed(1)} s`;
+  const title = `${c.simulated ? 'SIMULATED: ' : ''}${c.spinlock} backoff stacks: ${c.events} events in ${(c.durationMs / 1000).toFixed(1)} s${lostAny(c) ? ` (${c.droppedEvents ?? 0} more dropped)` : ''}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`
     + `<rect width="100%" height="100%" fill="#ffffff"/><text x="12" y="22" font-size="14" font-weight="bold" fill="#000000">${escapeXml(title)}</text>`
     + `<g fill="#000000">${bars}</g></svg>`;
@@ -49,6 +49,8 @@ export function svgStackBars(c: StackCapture, width = 720): string {
 /** The capture as plain text: the top stacks, frame by frame, then the tree of shared callers. */
 export function captureText(c: StackCapture): string {
   const lines = [`${c.spinlock}: ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; DMV backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`];
+  const loss = lossSummary(c);
+  if (loss) lines.push(`${lostAny(c) ? 'EVENTS LOST: ' : 'Lost: '}${loss}`);
   c.buckets.forEach((b, i) => {
     lines.push(`#${i + 1} ${(100 * b.share).toFixed(1)}% (${b.count} events)`);
     for (const f of b.frames) lines.push(`    ${frameLabel(f)}`);
@@ -75,6 +77,7 @@ export function addStacksSection(nb: NotebookBuilder, experiments: readonly Expe
       c.simulated ? '> **SIMULATED.** The simulator\'s frames and counts are synthetic, not a real server\'s stacks.\n' : '',
       `${c.events} events in ${(c.durationMs / 1000).toFixed(1)} s against ${c.dmvBackoffs ?? 'unknown'} DMV backoffs (spinlock_types map_key ${c.mapKey}).`,
       '',
+      ...(lossSummary(c) ? [`${lostAny(c) ? '> **Events were lost:** ' : 'Lost: '}${md(lossSummary(c)!)}.`, ''] : []),
       '```text',
       ...c.buckets.flatMap((b, i) => [`#${i + 1} ${(100 * b.share).toFixed(1)}% (${b.count} events)`, ...b.frames.map((f) => `    ${frameLabel(f)}`)]),
       '```',

@@ -1,8 +1,8 @@
 // `spinlab stacks` and the panel's "Why is it spinning?": one Extended Events capture of sqlos.spinlock_backoff call
 // stacks for one spinlock type (issue #18). The session is journaled before it is created and dropped afterwards
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
-import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget } from '../../db/client';
-import type { StackCapture } from '../../shared/stacks';
+import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget, type Row } from '../../db/client';
+import type { StackCapture, StackSessionOptions } from '../../shared/stacks';
 import { explain, grantFor, SpinlabError } from '../errors';
 import { defaultStateDir, serverKey } from '../journal';
 import { readIdentity } from '../server';
@@ -12,6 +12,7 @@ import { FIRING_NOTES, countNotes } from './notes';
 import { parseHistogram, type HistogramSlot } from './parse';
 import { dropSession, journalSession, newSessionName, releaseSession, type SessionJournalContext } from './sessions';
 import { featureVersion } from '../../shared/serverLevel';
+import { maxDurationSeconds, readBufferTopology, sessionOptions, sessionSizing, supportsMaxDuration, type SessionSizing } from './sizing';
 
 export interface CaptureOptions {
   spinlock: string;
@@ -24,6 +25,14 @@ export interface CaptureOptions {
   stateDir?: string;
   /** Histogram buckets (the target's slots), 16..16384; default 256 as the target's own default. */
   slots?: number;
+  /** The session's buffers; default: sized from the server's CPUs and NUMA nodes (sizing.ts). */
+  sizing?: SessionSizing;
+  /**
+   * MAX_DURATION, so the session stops itself if this process dies. Default: where the server takes it (SQL Server
+   * 2025+). true also asks it of a Managed Instance, which has it only under the Always-up-to-date update policy;
+   * false never sends it.
+   */
+  maxDuration?: boolean;
 }
 
 export type CaptureProgress =
@@ -68,12 +77,30 @@ async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIde
   }
 }
 
-/** Captures backoff call stacks for one spinlock for `durationMs` and returns them with every bucket (for the export). */
 /** A name as sys.dm_os_spinlock_stats gives it (letters, digits, _): the only text the capture's DDL takes from a user. */
 export function isSpinlockName(s: string): boolean {
   return /^[A-Za-z0-9_]{1,256}$/.test(s);
 }
 
+interface TargetLoss { droppedEvents: number | null; droppedBuffers: number | null }
+
+/** A column of the read-target row; null when the row lacks it or holds NULL. */
+function column(row: Row, name: string): number | null {
+  return name in row ? numOrNull(row[name]) : null;
+}
+
+/** The drop counters of sys.dm_xe_sessions, as read while the session ran. */
+function readLoss(row: Row): TargetLoss {
+  return { droppedEvents: column(row, 'dropped_event_count'), droppedBuffers: column(row, 'dropped_buffer_count') };
+}
+
+/** The session's options in words, for the progress line. */
+export function describeOptions(o: StackSessionOptions): string {
+  const shape = o.cpus === null ? '' : ` for ${o.cpus} CPUs on ${o.numaNodes} NUMA node${o.numaNodes === 1 ? '' : 's'}`;
+  return `MEMORY_PARTITION_MODE = ${o.partition}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB${shape}${o.maxDurationS === null ? '' : `, MAX_DURATION = ${o.maxDurationS} SECONDS`}`;
+}
+
+/** Captures backoff call stacks for one spinlock for `durationMs` and returns them with every bucket (for the export). */
 export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptions): Promise<CaptureDetail> {
   const progress = opts.onProgress ?? (() => undefined);
   if (!isSpinlockName(opts.spinlock)) {
@@ -92,14 +119,20 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
     }
     const address = targetAddress(target);
     const jctx: SessionJournalContext = { stateDir: opts.stateDir ?? defaultStateDir(), serverKey: serverKey(address, identity.serverName), serverAddress: address, serverName: identity.serverName };
+    const topology = opts.sizing ? null : await readBufferTopology(db);
+    const sizing = opts.sizing ?? sessionSizing(topology);
+    const maxDurationS = opts.maxDuration !== false && supportsMaxDuration(identity, opts.maxDuration) ? maxDurationSeconds(opts.durationMs) : null;
+    const options = sessionOptions(sizing, topology, maxDurationS);
     const session = newSessionName(spinlock);
     const startedAt = new Date();
     journalSession(jctx, session);
     let dropped = false;
     try {
-      progress({ kind: 'status', message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock})` });
+      progress({ kind: 'status', message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock}; ${describeOptions(options)})` });
       try {
-        await db.runFile('xe/create-session', { session, type: before.mapKey, slots: opts.slots ?? 256 });
+        await db.runFile('xe/create-session', {
+          session, type: before.mapKey, slots: opts.slots ?? 256, partition: sizing.partition, max_memory_kb: sizing.maxMemoryKb, max_duration_s: maxDurationS,
+        });
       } catch (err) {
         throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
       }
@@ -112,9 +145,15 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       // The target receives events within MAX_DISPATCH_LATENCY (1 s): wait it out before reading.
       await new Promise((r) => setTimeout(r, 1100));
       let targetData: string | null = null;
+      let loss: TargetLoss = { droppedEvents: null, droppedBuffers: null };
       try {
         const [rows = []] = await db.runFile('xe/read-target', { session });
         targetData = rows[0] ? (rows[0].target_data === null ? null : str(rows[0].target_data)) : null;
+        if (rows[0]) {
+          loss = readLoss(rows[0]);
+          options.regularBuffers = column(rows[0], 'total_regular_buffers');
+          options.regularBufferBytes = column(rows[0], 'regular_buffer_size');
+        }
       } catch (err) {
         throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: featureVersion(identity) });
       }
@@ -123,12 +162,12 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       const histogram = parseHistogram(targetData);
       const { buckets, otherCount, events } = topBuckets(histogram.slots, opts.top);
       const dmvBackoffs = before.backoffs !== null && after.backoffs !== null ? Math.max(0, after.backoffs - before.backoffs) : null;
-      const notes = [...countNotes(spinlock, events, dmvBackoffs, elapsed, identity.simulated), ...FIRING_NOTES];
+      const notes = [...countNotes(spinlock, events, dmvBackoffs, elapsed, identity.simulated, { ...loss, options }), ...FIRING_NOTES];
       if (opts.signal.aborted) notes.unshift(`Cancelled after ${(elapsed / 1000).toFixed(1)} s of the ${(opts.durationMs / 1000).toFixed(1)} s asked: these are the stacks counted until then.`);
       if (!targetData) notes.unshift('The histogram target returned no data (the session may not have dispatched any event yet).');
       const capture: StackCapture = {
         spinlock, mapKey: before.mapKey, session, startedAt: startedAt.toISOString(), durationMs: elapsed, events, dmvBackoffs,
-        simulated: identity.simulated, buckets, otherCount, tree: foldTree(histogram.slots), notes,
+        droppedEvents: loss.droppedEvents, droppedBuffers: loss.droppedBuffers, sessionOptions: options, simulated: identity.simulated, buckets, otherCount, tree: foldTree(histogram.slots), notes,
       };
       return { capture, slots: histogram.slots, buckets: histogram.buckets };
     } finally {

@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import { STACK_DURATIONS_MS, type StackDurationMs } from '../../shared/stacksMessages';
-import type { StackCapture } from '../../shared/stacks';
+import { lossSummary, lostAny, type StackCapture } from '../../shared/stacks';
 import { frameText, pct, type SpinlockRow, type StacksSource } from '../model/stacks';
 import { exactNumber } from '../model/format';
 import type { ViewContext } from './context';
@@ -102,6 +102,15 @@ export function stacksAsText(c: StackCapture): string {
   return c.buckets.map((b, i) => `-- stack ${i + 1}: ${b.count} backoff events (${pct(b.share)})\n${b.frames.map((f) => f.raw).join('\n')}`).join('\n\n');
 }
 
+/** The drop counters beside the counts: a warning when the session lost events (nothing for an older capture). */
+function lossView(c: StackCapture): TemplateResult | typeof nothing {
+  const loss = lossSummary(c);
+  if (!loss) return nothing;
+  return lostAny(c)
+    ? html`<p class="stacks-lost" id="stacks-loss" role="alert" data-lost="true"><strong>Events were lost:</strong> ${loss}. The counts below are low.</p>`
+    : html`<p class="small muted" id="stacks-loss" data-lost="false">${loss}.</p>`;
+}
+
 function resultView(app: ViewContext, c: StackCapture): TemplateResult {
   const started = new Date(c.startedAt);
   return html`<div id="stacks-result" data-spinlock=${c.spinlock} data-simulated=${String(c.simulated)}>
@@ -110,6 +119,7 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
     <h3>Why ${c.spinlock} spins: ${exactNumber(c.events)} backoff event${c.events === 1 ? '' : 's'} in ${c.durationMs / 1000} s</h3>
     <p class="small muted">Session ${c.session}, started ${Number.isNaN(started.getTime()) ? c.startedAt : started.toLocaleTimeString()}${c.dmvBackoffs === null ? ''
       : `; sys.dm_os_spinlock_stats counted ${exactNumber(c.dmvBackoffs)} backoffs of ${c.spinlock} over the same window`}.</p>
+    ${lossView(c)}
     ${c.notes.length ? html`<ul id="stacks-notes">${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
     ${flameView(app.stacks, () => app.requestRender())}
     <h4>Top stacks</h4>

@@ -77,6 +77,7 @@ function tokenize(text: string): Tok[] {
   return out;
 }
 
+/** The WITH options and their values; MAX_DURATION only from SQL Server 2025 (17.x), as CREATE EVENT SESSION's docs say. */
 const SESSION_OPTIONS: Record<string, RegExp> = {
   MAX_MEMORY: /^\d+ (KB|MB)$/,
   EVENT_RETENTION_MODE: /^(ALLOW_SINGLE_EVENT_LOSS|ALLOW_MULTIPLE_EVENT_LOSS|NO_EVENT_LOSS)$/,
@@ -85,11 +86,13 @@ const SESSION_OPTIONS: Record<string, RegExp> = {
   MEMORY_PARTITION_MODE: /^(NONE|PER_NODE|PER_CPU)$/,
   TRACK_CAUSALITY: /^(ON|OFF)$/,
   STARTUP_STATE: /^(ON|OFF)$/,
+  MAX_DURATION: /^(\d+ (SECONDS|MINUTES|HOURS|DAYS)|UNLIMITED)$/,
 };
+const OPTION_SINCE: Record<string, number> = { MAX_DURATION: 17 };
 
 class Parser {
   private p = 0;
-  constructor(private toks: Tok[]) {}
+  constructor(private toks: Tok[], private version: number) {}
   private get t(): Tok { return this.toks[this.p]; }
   private fail(t: Tok = this.t): never {
     const near = t.k === 'eof' ? (this.toks[this.p - 1]?.text ?? '') : t.text;
@@ -177,7 +180,8 @@ class Parser {
       const at = this.t;
       const name = this.ident().toUpperCase();
       const re = SESSION_OPTIONS[name];
-      if (!re || name in into) this.fail(at);
+      // An option a version does not know is a syntax error there (Msg 102 near it), as an unknown word is.
+      if (!re || name in into || (OPTION_SINCE[name] ?? 0) > this.version) this.fail(at);
       this.op('=');
       let v = this.t.k === 'num' ? this.toks[this.p++].v : this.ident().toUpperCase();
       if (/^\d+$/.test(v) && this.t.k === 'id') v += ` ${this.ident().toUpperCase()}`;
@@ -251,10 +255,13 @@ export function isXeDdl(text: string): boolean {
   return /^\s*(?:--[^\n]*\n\s*)*(CREATE|ALTER|DROP)\s+EVENT\s+SESSION\b/i.test(text);
 }
 
-/** Parses one statement; a fault names the token SQL Server would name. */
-export function parseXeDdl(text: string): { statement: XeStatement } | { fault: SyntaxFault } {
+/**
+ * Parses one statement as SQL Server `version` would (default: the newest, which accepts every option; the model
+ * parses again at its own version before it runs anything); a fault names the token SQL Server would name.
+ */
+export function parseXeDdl(text: string, version = 17): { statement: XeStatement } | { fault: SyntaxFault } {
   try {
-    return { statement: new Parser(tokenize(text)).statement() };
+    return { statement: new Parser(tokenize(text), version).statement() };
   } catch (e) {
     if (e instanceof Fault) return { fault: e.fault };
     throw e;

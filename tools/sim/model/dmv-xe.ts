@@ -1,6 +1,6 @@
 // sys.dm_xe_map_values (spinlock_types), sys.server_event_sessions, sys.dm_xe_sessions and sys.dm_xe_session_targets,
 // served from the event sessions of model/xe.ts with the columns Microsoft's docs give them.
-import { PKG0, SQLOS, spinlockMapKey } from './xe';
+import { bufferOptions, PKG0, SQLOS, spinlockMapKey } from './xe';
 import { SPINLOCK_NAMES } from './names';
 import { addr, cols, SystemView, T } from './types';
 
@@ -35,8 +35,18 @@ export const XE_VIEWS: SystemView[] = [
       ['buffer_policy_flags', T.int], ['buffer_policy_desc', T.nvarchar(256)], ['flags', T.int], ['flag_desc', T.nvarchar(256)],
       ['dropped_event_count', T.int], ['dropped_buffer_count', T.int], ['blocked_event_fire_time', T.int], ['create_time', T.datetime],
       ['largest_event_dropped_size', T.int]]),
-    rows: (c) => [...c.model.xe.sessions.values()].filter((s) => s.running).map((s) => [addr(50_000 + s.running!.address), s.name, 0, 3, 1_398_101,
-      0, 0, 4_194_303, 0, 'drop_event', 0, 'dispatch_latency', 0, 0, 0, s.running!.startedAt, 0]),
+    // The buffers and the drop counters follow the session's options and the events it fired (model/xe-buffers.ts).
+    rows: (c) => {
+      c.model.xe.expire(c.model);
+      return [...c.model.xe.sessions.values()].filter((s) => s.running).map((s) => {
+        const o = bufferOptions(s);
+        const shape = c.model.xe.shape(c.model, s);
+        const lost = c.model.xe.lost(c.model, s);
+        const policy = o.retention === 'NO_EVENT_LOSS' ? 'do_not_drop_event' : o.retention === 'ALLOW_MULTIPLE_EVENT_LOSS' ? 'drop_full_buffer' : 'drop_event';
+        return [addr(50_000 + s.running!.address), s.name, 0, shape.regularBuffers, shape.regularBufferSize, 0, 0, o.maxMemoryBytes,
+          0, policy, 0, 'dispatch_latency', lost.events, lost.buffers, 0, s.running!.startedAt, 0];
+      });
+    },
   },
   {
     name: 'sys.dm_xe_session_targets', scope: 'server',

@@ -16,6 +16,7 @@ import { runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 import { runAdHocDdl } from './handlers/ddl';
+import { noteDatabaseChange } from './holds';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -81,7 +82,7 @@ export class ModelHandler implements SimHandler {
     }
     // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
     if (isXeDdl(text)) {
-      const xe = parseXeDdl(text);
+      const xe = parseXeDdl(text, this.model.version);
       if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
       executeXe(this.model, session.login, xe.statement);
       return [];
@@ -114,6 +115,7 @@ export class ModelHandler implements SimHandler {
       const db = this.model.database(st.db);
       if (!db) return [err(911, `Database '${st.db}' does not exist. Make sure that the name is entered correctly.`, 16, 1)];
       const old = session.database;
+      noteDatabaseChange(this.model, session, old);
       session.database = db.name;
       return [{ kind: 'database', newName: db.name, oldName: old }, { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` }];
     }

@@ -7,6 +7,7 @@
 // Microsoft's SQLCAT article name for these code paths.
 import type { XeEventDef, XeStatement, XeTargetDef } from '../grammar/xe';
 import { SPINLOCK_NAMES } from './names';
+import { bufferShape, durationMs, loss, memoryBytes, type BufferOptions, type BufferShape, type Loss } from './xe-buffers';
 
 /** An error SQL Server would answer (the handlers turn it into the ERROR token); kept apart from errors.ts, which
  *  depends on the model this state belongs to. */
@@ -21,6 +22,8 @@ export interface XeHost {
   readonly version: number;
   readonly clock: { now(): number };
   readonly counters: { spinlocks: Map<string, { backoffs: number }> };
+  /** The CPUs and the NUMA node of each (MEMORY_PARTITION_MODE's sets). */
+  readonly machine: { cpus: readonly { node: number }[] };
   hasPermission(login: string, perm: 'ALTER ANY EVENT SESSION' | 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE'): boolean;
   advance(): void;
 }
@@ -66,7 +69,14 @@ export interface XeSession {
   events: XeEventDef[];
   targets: XeTargetDef[];
   options: Record<string, string>;
-  running: null | { address: number; startedAt: Date; backoffsAtStart: Map<string, number> };
+  running: null | { address: number; startedAt: Date; backoffsAtStart: Map<string, number>; lost: Loss };
+}
+
+/** The session's buffer options as created (the documented defaults where the statement said nothing). */
+export function bufferOptions(s: XeSession): BufferOptions {
+  const partition = (s.options.MEMORY_PARTITION_MODE ?? 'NONE') as BufferOptions['partition'];
+  const retention = (s.options.EVENT_RETENTION_MODE ?? 'ALLOW_SINGLE_EVENT_LOSS') as BufferOptions['retention'];
+  return { partition, retention, maxMemoryBytes: memoryBytes(s.options.MAX_MEMORY) };
 }
 
 function denied(): XeError {
@@ -84,8 +94,48 @@ export class XeState {
     for (const s of this.sessions.values()) s.running = null;
   }
 
+  /** Stops the sessions whose MAX_DURATION has passed, as the server does on its own (an in-memory target's data goes). */
+  expire(model: XeHost): void {
+    for (const s of this.sessions.values()) {
+      const limit = durationMs(s.options.MAX_DURATION);
+      if (s.running && limit !== null && model.clock.now() - s.running.startedAt.getTime() >= limit) s.running = null;
+    }
+  }
+
+  /** The buffer sets of a session on this machine. */
+  shape(model: XeHost, s: XeSession): BufferShape {
+    return bufferShape(bufferOptions(s), model.machine.cpus.length, new Set(model.machine.cpus.map((c) => c.node)).size);
+  }
+
+  /** What the running session has dropped so far (the counters only grow: the highest loss seen is kept). */
+  lost(model: XeHost, s: XeSession): Loss {
+    if (!s.running) return { events: 0, buffers: 0, lostEvents: 0 };
+    const fired = [...this.fired(model, s).values()].reduce((a, n) => a + n, 0);
+    const seconds = (model.clock.now() - s.running.startedAt.getTime()) / 1000;
+    const now = loss(bufferOptions(s), this.shape(model, s), fired, seconds);
+    const was = s.running.lost;
+    if (now.lostEvents > was.lostEvents) s.running.lost = now;
+    return s.running.lost;
+  }
+
+  /** Events fired since START per spinlock type the session's predicate passes (kept or not). */
+  private fired(model: XeHost, s: XeSession): Map<string, number> {
+    const out = new Map<string, number>();
+    const ev = s.events.find((e) => `${e.event.package}.${e.event.name}` === 'sqlos.spinlock_backoff');
+    if (!s.running || !ev) return out;
+    model.advance();
+    for (const [name, totals] of model.counters.spinlocks) {
+      const k = spinlockMapKey(name, model.version);
+      if (k === undefined || !this.passes(ev, k)) continue;
+      const events = Math.floor((totals.backoffs - (s.running.backoffsAtStart.get(name) ?? 0)) / BACKOFFS_PER_EVENT);
+      if (events > 0) out.set(name, events);
+    }
+    return out;
+  }
+
   /** Executes one parsed statement for `login` on `model`. */
   execute(model: XeHost, login: string, st: XeStatement): void {
+    this.expire(model);
     const may = (fine: 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE' | null) =>
       model.hasPermission(login, 'ALTER ANY EVENT SESSION') || (fine !== null && model.version >= 16 && model.hasPermission(login, fine));
     const key = st.name.toLowerCase();
@@ -110,7 +160,8 @@ export class XeState {
         if (st.state === 'START') {
           if (existing.running) throw new XeError(25705, `The event session has already been started.`);
           model.advance();
-          existing.running = { address: this.nextAddress++, startedAt: new Date(model.clock.now()), backoffsAtStart: new Map([...model.counters.spinlocks].map(([n, s]) => [n, s.backoffs])) };
+          existing.running = { address: this.nextAddress++, startedAt: new Date(model.clock.now()), backoffsAtStart: new Map([...model.counters.spinlocks].map(([n, s]) => [n, s.backoffs])),
+            lost: { events: 0, buffers: 0, lostEvents: 0 } };
         } else {
           if (!existing.running) throw new XeError(25704, `The event session has not been started.`);
           existing.running = null; // an in-memory target's data goes with it
@@ -153,19 +204,21 @@ export class XeState {
     }
   }
 
-  /** The histogram's slots for a running session: events fired since START for the spinlock types its predicate selects. */
+  /**
+   * The histogram's slots for a running session: events fired since START for the spinlock types its predicate
+   * selects, less those its buffers dropped (spread over the types in proportion).
+   */
   histogram(model: XeHost, s: XeSession): { slots: { count: number; frames: string[] }[]; buckets: number } {
+    this.expire(model);
     const target = s.targets.find((t) => `${t.target.package}.${t.target.name}` === 'package0.histogram');
     const buckets = Number(target?.set.slots ?? 256);
-    if (!s.running || !target) return { slots: [], buckets };
-    const ev = s.events.find((e) => `${e.event.package}.${e.event.name}` === 'sqlos.spinlock_backoff');
-    if (!ev || String(target.set.source ?? '').toLowerCase() !== 'package0.callstack') return { slots: [], buckets };
-    model.advance();
+    if (!s.running || !target || String(target.set.source ?? '').toLowerCase() !== 'package0.callstack') return { slots: [], buckets };
+    const fired = this.fired(model, s);
+    const total = [...fired.values()].reduce((a, n) => a + n, 0);
+    const kept = total > 0 ? (total - this.lost(model, s).lostEvents) / total : 0;
     const slots: { count: number; frames: string[] }[] = [];
-    for (const [name, totals] of model.counters.spinlocks) {
-      const k = spinlockMapKey(name, model.version);
-      if (k === undefined || !this.passes(ev, k)) continue;
-      const events = Math.floor((totals.backoffs - (s.running.backoffsAtStart.get(name) ?? 0)) / BACKOFFS_PER_EVENT);
+    for (const [name, firedEvents] of fired) {
+      const events = Math.floor(firedEvents * kept);
       if (events <= 0) continue;
       let left = events;
       const stacks = stacksFor(name);

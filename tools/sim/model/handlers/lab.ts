@@ -2,6 +2,7 @@
 import { err, SqlError } from '../errors';
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
+import { holdersOf, isSystemSession } from '../holds';
 import { currentDb, param, requireDb, resultSet, strParam, throwUser } from './util';
 import { addXtpFilegroup, dropDatabase, setRecovery, setSingleUser } from './ddl';
 
@@ -45,11 +46,21 @@ const drop: BatchHandler = (c) => {
   return [{ kind: 'info', number: 5069, state: 1, class: 0, message: 'ALTER DATABASE statement completed successfully.' }];
 };
 
-/** Other sessions in the database; without VIEW SERVER STATE a login sees only its own session, as on SQL Server. */
+/**
+ * The session holding the lab database, as the file's SELECT finds it over sys.dm_exec_sessions and sys.dm_tran_locks:
+ * the predicates the batch carries are applied to every holder the model has (system sessions among them), so a file
+ * that leaves one out is answered as SQL Server would answer it. Without VIEW SERVER STATE a login sees only itself.
+ */
 const holder: BatchHandler = (c) => {
-  const name = strParam(c, '@db') ?? '';
-  const rows = c.model.canViewServerState(c.session.login)
-    ? c.model.connections.list().filter((o) => o.spid !== c.session.spid && o.database.toLowerCase() === name.toLowerCase()).map((o) => [o.spid]).slice(0, 1)
+  const db = c.model.database(strParam(c, '@db') ?? '');
+  const code = c.text.replace(/--[^\n]*/g, ' ');
+  const userOnly = /\bis_user_process\s*=\s*1\b/i.test(code);
+  const viaLocks = /\bsys\.dm_tran_locks\b/i.test(code);
+  const rows = db && c.model.canViewServerState(c.session.login)
+    ? holdersOf(c.model, db)
+      .filter((h) => h.spid !== c.session.spid && (!userOnly || h.user) && (viaLocks || !h.viaLocks))
+      .sort((a, b) => Number(a.viaLocks) - Number(b.viaLocks) || a.spid - b.spid)
+      .map((h) => [h.spid]).slice(0, 1)
     : [];
   return [resultSet(cols([['session_id', T.smallint]]), rows)];
 };
@@ -58,6 +69,7 @@ const kill: BatchHandler = (c) => {
   const spid = Number(param(c, '@spid'));
   if (!c.model.hasPermission(c.session.login, 'ALTER ANY CONNECTION')) throw new SqlError([err(6102, 'User does not have permission to use the KILL statement.', 14, 1)]);
   if (spid === c.session.spid) throw new SqlError([err(6104, 'Cannot use KILL to kill your own process.', 16, 1)]);
+  if (isSystemSession(c.model, spid)) throw new SqlError([err(6107, 'Only user processes can be killed.', 14, 1)]);
   if (!c.model.connections.kill(spid)) throw new SqlError([err(6106, `Process ID ${spid} is not an active process ID.`, 16, 1)]);
   return [];
 };
@@ -101,6 +113,14 @@ const keyBlock: BatchHandler = (c) => {
   if (!seq || seq.type !== 'SO') throwUser(208, "Invalid object name 'dbo.spinlab_key_block'.");
   const v = seq.nextValue ?? 1n;
   seq.nextValue = v + 1n;
+  // The sequence is NO CACHE: every draw writes its metadata under the METADATA_SEQUENCE_GENERATOR latch, which a
+  // burst of sessions drawing at once queues on (the ring buffer post's latch). Synthetic: 1 ms a draw.
+  const latch = c.model.counters.latches.get('METADATA_SEQUENCE_GENERATOR');
+  if (latch) {
+    latch.count += 1;
+    latch.ms += 1;
+    latch.maxMs = Math.max(latch.maxMs, 1);
+  }
   return [resultSet(cols([['key_block', T.bigint]]), [[v]])];
 };
 

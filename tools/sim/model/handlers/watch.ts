@@ -112,7 +112,10 @@ export function watchParts(c: BatchCall, top: number): { logIo: ResultSet; pend:
       .map((r) => [dbName(r[v.database_id]), r[v.num_of_writes], r[v.num_of_bytes_written], r[v.io_stall_write_ms]]));
   const pendingView = findView('sys.dm_io_pending_io_requests')!;
   const p = columnIndex(pendingView.columns(c));
-  const pending = pendingView.rows(c, null);
+  // A completed request its scheduler has not reaped yet is still listed (io_pending = 0): counted only by a batch
+  // that does not filter it out, as SQL Server would count it.
+  const stillPending = /\bio_pending\s*=\s*1\b/i.test(c.text);
+  const pending = pendingView.rows(c, null).filter((r) => !stillPending || r[p.io_pending] === 1);
   const logHandles = new Set(logFiles.map((r) => (r[v.file_handle] as Buffer).toString('hex')));
   const pend = resultSet(cols([['pending_total', T.int], ['pending_log', T.int]]),
     [[pending.length, pending.filter((r) => r[p.io_handle] !== null && logHandles.has((r[p.io_handle] as Buffer).toString('hex'))).length]]);

@@ -9,49 +9,103 @@ import { syntaxErrorMessage } from '../../grammar/tsql';
 import { err, serverStateDenied, SqlError, unsupported } from '../errors';
 import { tokenize, type Tok } from '../sqlparse';
 import type { BatchCall, BatchHandler } from '../statements';
-import { cols, T } from '../types';
+import { cols, T, type SystemView } from '../types';
+import { findView } from '../select';
 import type { Value } from '../../tds/contract';
 import { param, resultSet, select, statements, strParam, throwUser } from './util';
 
-/** The strings the batch hands to EXEC sys.sp_executesql, in order, evaluated from its DECLAREs and the parameters. */
+/**
+ * The strings the batch hands to EXEC sys.sp_executesql, in order, evaluated from its DECLAREs and the parameters:
+ * concatenations (+) of N'...' literals, QUOTENAME(@p), CAST(@p AS nvarchar(n)), a simple CASE @p WHEN N'..' THEN ..
+ * ELSE .. END and a searched CASE WHEN @p IS [NOT] NULL THEN .. ELSE .. END. NULL propagates through + as
+ * CONCAT_NULL_YIELDS_NULL does, and EXEC sys.sp_executesql NULL runs nothing.
+ */
 export function dynamicStatements(text: string, params: Map<string, Value>): string[] {
   const toks = tokenize(text);
-  const vars = new Map<string, string>();
+  const vars = new Map<string, string | null>();
   const out: string[] = [];
   const isId = (t: Tok | undefined, v: string) => t?.k === 'id' && t.v.toUpperCase() === v;
   const isOp = (t: Tok | undefined, v: string) => t?.k === 'op' && t.v === v;
   const value = (name: string): Value => params.get(name.toLowerCase()) ?? null;
+  const cannot = (a: Tok | undefined): never => {
+    throw new SqlError([unsupported(`an expression the simulator cannot evaluate near ${a?.k === 'op' || a?.k === 'id' ? a.v : '?'}`)]);
+  };
+  let j = 0;
+  const expect = (ok: boolean) => { if (!ok) cannot(toks[j]); j++; };
+  const varName = (): string => { const t = toks[j]; if (t?.k !== 'var') cannot(t); j++; return (t as { v: string }).v; };
+  const caseExpr = (): string | null => {
+    expect(isId(toks[j], 'CASE'));
+    let result: string | null | undefined;
+    if (toks[j]?.k === 'var') {
+      const v = value(varName());
+      while (isId(toks[j], 'WHEN')) {
+        j++;
+        const w = toks[j];
+        if (w?.k !== 'str') cannot(w);
+        j++;
+        expect(isId(toks[j], 'THEN'));
+        const then = concat();
+        if (result === undefined && v !== null && String(v).trimEnd().toLowerCase() === (w as { v: string }).v.trimEnd().toLowerCase()) result = then;
+      }
+    } else {
+      while (isId(toks[j], 'WHEN')) {
+        j++;
+        const v = value(varName());
+        expect(isId(toks[j], 'IS'));
+        const not = isId(toks[j], 'NOT');
+        if (not) j++;
+        expect(isId(toks[j], 'NULL'));
+        expect(isId(toks[j], 'THEN'));
+        const then = concat();
+        if (result === undefined && (v === null) !== not) result = then;
+      }
+    }
+    let otherwise: string | null = null;
+    if (isId(toks[j], 'ELSE')) { j++; otherwise = concat(); }
+    expect(isId(toks[j], 'END'));
+    return result === undefined ? otherwise : result;
+  };
+  const term = (): string | null => {
+    const a = toks[j];
+    if (a?.k === 'str') { j++; return a.v; }
+    if (isId(a, 'QUOTENAME')) {
+      j++; expect(isOp(toks[j], '('));
+      const v = value(varName());
+      expect(isOp(toks[j], ')'));
+      return v === null ? null : `[${String(v).replace(/]/g, ']]')}]`;
+    }
+    if (isId(a, 'CAST')) {
+      j++; expect(isOp(toks[j], '('));
+      const v = value(varName());
+      expect(isId(toks[j], 'AS')); expect(isId(toks[j], 'NVARCHAR')); expect(isOp(toks[j], '(')); expect(toks[j]?.k === 'num'); expect(isOp(toks[j], ')')); expect(isOp(toks[j], ')'));
+      return v === null ? null : String(v);
+    }
+    if (isId(a, 'CASE')) return caseExpr();
+    return cannot(a);
+  };
+  function concat(): string | null {
+    let acc: string | null = term();
+    while (isOp(toks[j], '+')) {
+      j++;
+      const t = term();
+      acc = acc === null || t === null ? null : acc + t;
+    }
+    return acc;
+  }
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
     if (isId(t, 'DECLARE') && toks[i + 1]?.k === 'var' && isId(toks[i + 2], 'NVARCHAR') && isOp(toks[i + 3], '(') && isId(toks[i + 4], 'MAX') && isOp(toks[i + 5], ')') && isOp(toks[i + 6], '=')) {
       const name = (toks[i + 1] as { v: string }).v.toLowerCase();
-      let j = i + 7;
-      let s = '';
-      for (;;) {
-        const a = toks[j];
-        if (a?.k === 'str') { s += a.v; j++; }
-        else if (isId(a, 'QUOTENAME') && isOp(toks[j + 1], '(') && toks[j + 2]?.k === 'var' && isOp(toks[j + 3], ')')) {
-          const v = value((toks[j + 2] as { v: string }).v);
-          if (v === null) return []; // QUOTENAME(NULL) is NULL, and so is the whole string: nothing runs
-          s += `[${String(v).replace(/]/g, ']]')}]`;
-          j += 4;
-        } else if (isId(a, 'CAST') && isOp(toks[j + 1], '(') && toks[j + 2]?.k === 'var' && isId(toks[j + 3], 'AS') && isId(toks[j + 4], 'NVARCHAR')
-          && isOp(toks[j + 5], '(') && toks[j + 6]?.k === 'num' && isOp(toks[j + 7], ')') && isOp(toks[j + 8], ')')) {
-          const v = value((toks[j + 2] as { v: string }).v);
-          if (v === null) return [];
-          s += String(v);
-          j += 9;
-        } else throw new SqlError([unsupported(`an expression the simulator cannot evaluate near ${a?.k === 'op' || a?.k === 'id' ? a.v : '?'}`)]);
-        if (isOp(toks[j], '+')) { j++; continue; }
-        if (isOp(toks[j], ';')) break;
-        throw new SqlError([unsupported('a DECLARE that is not a plain string concatenation')]);
-      }
-      vars.set(name, s);
+      j = i + 7;
+      const v = concat();
+      if (!isOp(toks[j], ';')) throw new SqlError([unsupported('a DECLARE that is not a plain string concatenation')]);
+      vars.set(name, v);
       i = j;
     } else if ((isId(t, 'EXEC') || isId(t, 'EXECUTE')) && isId(toks[i + 1], 'SYS') && isOp(toks[i + 2], '.') && isId(toks[i + 3], 'SP_EXECUTESQL') && toks[i + 4]?.k === 'var') {
-      const v = vars.get((toks[i + 4] as { v: string }).v.toLowerCase());
-      if (v === undefined) throw new SqlError([err(137, `Must declare the scalar variable "${(toks[i + 4] as { v: string }).v}".`, 15, 2)]);
-      out.push(v);
+      const name = (toks[i + 4] as { v: string }).v.toLowerCase();
+      if (!vars.has(name)) throw new SqlError([err(137, `Must declare the scalar variable "${(toks[i + 4] as { v: string }).v}".`, 15, 2)]);
+      const v = vars.get(name);
+      if (v !== null && v !== undefined) out.push(v);
       i += 4;
     }
   }
@@ -60,7 +114,7 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
 
 /** Runs one dynamic statement: the Extended Events parser, then the model. */
 function runXe(c: BatchCall, ddl: string): void {
-  const parsed = parseXeDdl(ddl);
+  const parsed = parseXeDdl(ddl, c.model.version);
   if ('fault' in parsed) throw new SqlError([syntaxErrorMessage(parsed.fault)]);
   executeXe(c.model, c.session.login, parsed.statement);
 }
@@ -84,6 +138,13 @@ const createSession: BatchHandler = (c) => {
   if (!ours(session) || session!.length > 100) throwUser(50020, 'Spinlock Lab: the event session name must start with SpinlockLab_ and be at most 100 characters.');
   if (type === null || Number(type) < 0) throwUser(50021, 'Spinlock Lab: the spinlock type must be a map_key from sys.dm_xe_map_values (name = spinlock_types).');
   if (slots === null || Number(slots) < 16 || Number(slots) > 16384) throwUser(50022, 'Spinlock Lab: the histogram slots must be from 16 to 16384.');
+  const partition = strParam(c, '@partition');
+  const memory = param(c, '@max_memory_kb');
+  if (partition === null || !['NONE', 'PER_NODE', 'PER_CPU'].includes(partition.toUpperCase()) || memory === null || Number(memory) < 4096 || Number(memory) > 262144) {
+    throwUser(50023, 'Spinlock Lab: MEMORY_PARTITION_MODE must be NONE, PER_NODE or PER_CPU, and MAX_MEMORY from 4096 to 262144 KB.');
+  }
+  const duration = param(c, '@max_duration_s');
+  if (duration !== null && (Number(duration) < 1 || Number(duration) > 2147483)) throwUser(50024, 'Spinlock Lab: MAX_DURATION must be from 1 to 2147483 seconds, or NULL for none.');
   for (const ddl of dynamicStatements(c.text, c.params)) runXe(c, ddl);
   return [];
 };
@@ -95,13 +156,43 @@ const dropSession: BatchHandler = (c) => {
   return [resultSet(cols([['remaining', T.int]]), [[c.model.xe.sessions.has(session!.toLowerCase()) ? 1 : 0]])];
 };
 
+/**
+ * sql/xe/read-target.sql: sys.dm_xe_sessions joined to sys.dm_xe_session_targets on the session's address, for the
+ * named session's histogram. The select list is served as the file writes it (alias.column [AS name], or
+ * CAST(alias.column AS nvarchar(max)) AS name), from the views' documented columns: a column the file does not name is
+ * not sent, and one the views lack is Msg 207, as on SQL Server.
+ */
+const sameAddress = (a: Value, b: Value) => (Buffer.isBuffer(a) && Buffer.isBuffer(b) ? a.equals(b) : a === b);
+
 const readTarget: BatchHandler = (c) => {
   if (!c.model.canViewServerState(c.session.login)) throw new SqlError(serverStateDenied(c.model));
   const name = strParam(c, '@session');
-  const s = name === null ? undefined : c.model.xe.sessions.get(name.toLowerCase());
+  const sessions = findView('sys.dm_xe_sessions')!;
+  const targets = findView('sys.dm_xe_session_targets')!;
+  const aliases = new Map<string, SystemView>();
+  for (const m of c.text.matchAll(/\b(sys\.dm_xe_sessions|sys\.dm_xe_session_targets)\s+AS\s+(\w+)/gi)) aliases.set(m[2].toLowerCase(), m[1].toLowerCase() === 'sys.dm_xe_sessions' ? sessions : targets);
+  const list = /^\s*SELECT\s+([\s\S]*?)\s+FROM\s/im.exec(c.text.replace(/^--.*$/gm, ''))?.[1] ?? '';
+  const items = list.split(/,(?![^()]*\))/).map((x) => x.trim()).map((item) => {
+    const m = /^(?:CAST\(\s*(\w+)\.(\w+)\s+AS\s+nvarchar\(max\)\s*\)|(\w+)\.(\w+))(?:\s+AS\s+(\w+))?$/i.exec(item);
+    if (!m) throw new SqlError([unsupported(`a select item the simulator cannot serve: ${item}`)]);
+    const alias = (m[1] ?? m[3]).toLowerCase();
+    const col = (m[2] ?? m[4]).toLowerCase();
+    const view = aliases.get(alias);
+    if (!view) throw new SqlError([err(4104, `The multi-part identifier "${alias}.${col}" could not be bound.`)]);
+    const cols = view.columns(c);
+    const i = cols.findIndex((x) => x.name.toLowerCase() === col);
+    if (i < 0) throw new SqlError([err(207, `Invalid column name '${col}'.`)]);
+    const type = m[1] ? T.nvarchar('max') : cols[i].sqlType;
+    return { view, i, column: { name: m[5] ?? cols[i].name, sqlType: type, nullable: cols[i].nullable } };
+  });
+  const sRows = sessions.rows(c, null).filter((r) => name !== null && String(r[1]).toLowerCase() === name.toLowerCase());
   const rows: Value[][] = [];
-  if (s?.running && s.targets.some((t) => t.target.name === 'histogram')) rows.push([s.name, 'histogram', 1, c.model.xe.targetData(c.model, s)]);
-  return [resultSet(cols([['session_name', T.nvarchar(256)], ['target_name', T.nvarchar(60)], ['execution_count', T.bigint], ['target_data', T.nvarchar('max')]]), rows)];
+  for (const sr of sRows) {
+    for (const tr of targets.rows(c, null).filter((t) => sameAddress(t[0], sr[0]) && t[1] === 'histogram')) {
+      rows.push(items.map((it) => (it.view === sessions ? sr : tr)[it.i]));
+    }
+  }
+  return [resultSet(items.map((it) => it.column), rows)];
 };
 
 const listSessions: BatchHandler = (c) => {
@@ -113,6 +204,7 @@ const listSessions: BatchHandler = (c) => {
 
 export const XE_HANDLERS: Record<string, BatchHandler[]> = {
   'xe/spinlock-type': [(c) => statements(c.text).map((s) => select(c, s))],
+  'xe/cpus': [(c) => statements(c.text).map((s) => select(c, s))],
   'xe/create-session': [createSession],
   'xe/read-target': [readTarget],
   'xe/drop-session': [dropSession],
