@@ -161,7 +161,8 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
     }
     const serverState = () => {
       if (major !== null && major >= 16) {
-        if (has('VIEW SERVER PERFORMANCE STATE') !== true) no('needs VIEW SERVER PERFORMANCE STATE (SQL Server 2022+; VIEW SERVER STATE includes it).', `USE master; GRANT VIEW SERVER PERFORMANCE STATE TO ${who};`);
+        // VIEW SERVER STATE covers it; asked apart in case a server does not know the finer name (NULL from HAS_PERMS_BY_NAME).
+        if (has('VIEW SERVER PERFORMANCE STATE') !== true && has('VIEW SERVER STATE') !== true) no('needs VIEW SERVER PERFORMANCE STATE (SQL Server 2022+; VIEW SERVER STATE includes it).', `USE master; GRANT VIEW SERVER PERFORMANCE STATE TO ${who};`);
       } else if (has('VIEW SERVER STATE') !== true) {
         no('needs VIEW SERVER STATE.', `USE master; GRANT VIEW SERVER STATE TO ${who};`);
       }

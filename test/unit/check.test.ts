@@ -111,6 +111,12 @@ describe('spinlab check report', () => {
       assert.match(grantFor('VIEW SERVER STATE', 'lab', featureVersion({ majorVersion: 12, engineEdition: 8 })), /VIEW SERVER PERFORMANCE STATE/);
     });
 
+    it('VIEW SERVER STATE is enough should a Managed Instance not know the 2022 name (HAS_PERMS_BY_NAME NULL)', () => {
+      const unknown = perms(['VIEW SERVER STATE'], 17).map((p) => (p.permission_name === 'VIEW SERVER PERFORMANCE STATE' ? { ...p, has_permission: null } : p));
+      assert.equal(feature(buildReport(mi(), unknown, 'SpinlockLab', all), 'watch').canRun, true);
+      assert.equal(feature(buildReport(mi(), perms([], 17), 'SpinlockLab', all), 'watch').canRun, false);
+    });
+
     it('no data path is needed there (the service places the files)', () => {
       const r = buildReport(mi({ default_data_path: null }), miPerms(['CREATE ANY DATABASE']), 'SpinlockLab', ['in-memory']);
       assert.equal(feature(r, 'in-memory').canRun, true);
