@@ -3,9 +3,8 @@
 // 8, Edition 'SQL Azure', a product version of 12.0.2000.8 that does not compare with SQL Server's while it runs the
 // newest engine (so the model's feature version is the newest), a memory-optimized filegroup named XTP in every user
 // database, database counters named by a GUID (sys.databases.physical_database_name), and ALTER DATABASE options and
-// statements it refuses. The simulator is a Business Critical instance (In-Memory OLTP works there).
+// statements it refuses (handlers/ddl.ts). The simulator is a Business Critical instance (In-Memory OLTP works there).
 import { createHash } from 'node:crypto';
-import { err, SqlError } from './errors';
 
 export type Platform = 'box' | 'managed-instance';
 
@@ -37,18 +36,4 @@ export function physicalDatabaseName(platform: Platform, id: number, name: strin
   if (platform !== 'managed-instance' || id <= 4) return name;
   const h = createHash('sha256').update(`${id}|${name}|${created.getTime()}`).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`.toUpperCase();
-}
-
-/**
- * What Managed Instance refuses of what the product (or a user) sends. The T-SQL differences page names the options
- * ("can't be modified": RECOVERY SIMPLE, SINGLE_USER, RESTRICTED_USER; "Altering XTP file or filegroup is not
- * allowed") but not the error numbers: ALTER DATABASE gets Msg 5008, the Database Engine's documented "This ALTER
- * DATABASE statement is not supported", which is what Managed Instance answers to SET RECOVERY SIMPLE. ALTER SERVER
- * CONFIGURATION is SQL Server only (its page): Msg 40510, Azure SQL's "Statement '%.*ls' is not supported in this
- * version of SQL Server", the closest documented message (Managed Instance's own number for it is not documented).
- */
-export function managedInstanceRefusal(kind: 'alter-database' | 'server-configuration'): SqlError {
-  return kind === 'alter-database'
-    ? new SqlError([err(5008, 'This ALTER DATABASE statement is not supported. Correct the syntax and execute the statement again.', 16, 9)])
-    : new SqlError([err(40510, "Statement 'ALTER SERVER CONFIGURATION' is not supported in this version of SQL Server.", 16, 1)]);
 }

@@ -6,9 +6,22 @@
 import type { ResponseItem } from '../../tds/contract';
 import { alterSettingsDenied, err, SqlError } from '../errors';
 import type { Database, SimModel } from '../instance';
-import { managedInstanceRefusal } from '../platform';
 import { codeOf } from '../temptables';
 import { AffinityError } from '../topology';
+
+/**
+ * What Managed Instance refuses of what the product (or a user) sends. The T-SQL differences page names the options
+ * ("can't be modified": RECOVERY SIMPLE, SINGLE_USER, RESTRICTED_USER; "Altering XTP file or filegroup is not
+ * allowed") but not the error numbers: ALTER DATABASE gets Msg 5008, the Database Engine's documented "This ALTER
+ * DATABASE statement is not supported", which is what Managed Instance answers to SET RECOVERY SIMPLE. ALTER SERVER
+ * CONFIGURATION is SQL Server only (its page): Msg 40510, Azure SQL's "Statement '%.*ls' is not supported in this
+ * version of SQL Server", the closest documented message (Managed Instance's own number for it is not documented).
+ */
+function managedInstanceRefusal(kind: 'alter-database' | 'server-configuration'): SqlError {
+  return kind === 'alter-database'
+    ? new SqlError([err(5008, 'This ALTER DATABASE statement is not supported. Correct the syntax and execute the statement again.', 16, 9)])
+    : new SqlError([err(40510, "Statement 'ALTER SERVER CONFIGURATION' is not supported in this version of SQL Server.", 16, 1)]);
+}
 
 export function setRecovery(m: SimModel, db: Database, model: 'SIMPLE' | 'FULL' | 'BULK_LOGGED'): void {
   if (m.managedInstance && model !== 'FULL') throw managedInstanceRefusal('alter-database');
