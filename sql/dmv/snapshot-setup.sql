@@ -3,6 +3,9 @@
 -- Parameters: none
 -- A plain batch, not sp_executesql: a #table created inside sp_executesql or sp_execute is dropped when that call ends.
 -- DROP ... IF EXISTS first, so the file can run again on the same connection (after a failed prepare).
+-- Each column has its view's type (docs pages: sys.dm_os_spinlock_stats, where backoffs is bigint; sys.dm_os_wait_stats;
+-- sys.dm_os_latch_stats; sys.dm_os_performance_counters; sys.dm_os_schedulers; sys.dm_io_virtual_file_stats): a
+-- narrower one overflows (Msg 8115) on a server up long enough for its counter to pass 2,147,483,647.
 DROP TABLE IF EXISTS #spinlab_tick;
 DROP TABLE IF EXISTS #spinlab_spin;
 DROP TABLE IF EXISTS #spinlab_spin_now;
@@ -17,8 +20,8 @@ DROP TABLE IF EXISTS #spinlab_sched_now;
 DROP TABLE IF EXISTS #spinlab_log;
 DROP TABLE IF EXISTS #spinlab_log_now;
 CREATE TABLE #spinlab_tick (n int NOT NULL);
-CREATE TABLE #spinlab_spin (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs int NULL);
-CREATE TABLE #spinlab_spin_now (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs int NULL);
+CREATE TABLE #spinlab_spin (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs bigint NULL);
+CREATE TABLE #spinlab_spin_now (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs bigint NULL);
 CREATE TABLE #spinlab_wait (k int NOT NULL, wait_type nvarchar(60) NOT NULL, waiting_tasks_count bigint NULL, wait_time_ms bigint NULL, max_wait_time_ms bigint NULL, signal_wait_time_ms bigint NULL);
 CREATE TABLE #spinlab_wait_now (k int NOT NULL, wait_type nvarchar(60) NOT NULL, waiting_tasks_count bigint NULL, wait_time_ms bigint NULL, max_wait_time_ms bigint NULL, signal_wait_time_ms bigint NULL);
 CREATE TABLE #spinlab_latch (k int NOT NULL, latch_class nvarchar(60) NOT NULL, waiting_requests_count bigint NULL, wait_time_ms bigint NULL, max_wait_time_ms bigint NULL);

@@ -198,6 +198,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
     sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
     events: runEvents,
+    monitor: sampler.stats,
   };
 }
 

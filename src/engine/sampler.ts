@@ -2,10 +2,13 @@
 // sql/dmv/sample-delta.sql, prepared once per connection, which returns only the rows that moved since the previous
 // tick (the snapshot is kept in the session's #temp tables; snapshot.ts rebuilds the full sets sql/dmv/sample.sql
 // returns). Ticks are scheduled against a fixed timeline so they do not drift; a tick never overlaps the previous one.
-// A lost connection is reported, re-opened with backoff, and the first sample after it is flagged so its interval is
-// marked as a gap (its tick is a full snapshot again).
+// A lost connection is reported and re-opened, and the first sample after it is flagged so its interval is marked as
+// a gap (its tick is a full snapshot again). Ticks that keep failing fall back (monitorPolicy.ts): to the full query,
+// then to a longer interval, said once each; the run or watch records the reconnects and fallbacks (stats).
 import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
+import type { MonitorStats } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
+import { MonitorPolicy } from './monitorPolicy';
 import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
 import { LabCounterNames } from './databaseNames';
 
@@ -48,6 +51,11 @@ export interface SamplerOptions<T = RawSample> {
   onProblem: (message: string) => void;
   /** One tick's round trip and its parsing; default: sql/dmv/sample-delta for the lab database. */
   read?: (db: DbSession) => Promise<T>;
+  /**
+   * The full query that replaces `read` after repeated failures, and its file id (default with the default read:
+   * sql/dmv/sample); none when `read` already reads in full.
+   */
+  readFull?: { file: string; read: (db: DbSession) => Promise<T> };
   appName?: string;
 }
 
@@ -81,23 +89,37 @@ export class Sampler<T = RawSample> {
   private nextAt = 0;
   private lostSeen = 0;
   private warnedSlow = false;
+  private opened = false;
 
   private readonly read: (db: DbSession) => Promise<T>;
+  private readonly readFull: SamplerOptions<T>['readFull'];
+  private readonly policy: MonitorPolicy;
 
   constructor(private readonly opts: SamplerOptions<T>) {
     this.read = opts.read ?? (readDeltaSample(opts.labDatabase, (m) => opts.onProblem(m)) as unknown as (db: DbSession) => Promise<T>);
+    this.readFull = opts.readFull ?? (opts.read ? undefined : { file: 'dmv/sample', read: readFullSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T> });
+    this.policy = new MonitorPolicy(opts.intervalMs, this.readFull?.file ?? null);
+  }
+
+  /** Reconnects, failed ticks and fallbacks so far. */
+  get stats(): MonitorStats {
+    return { ...this.policy.stats };
   }
 
   private async connection(): Promise<DbSession> {
     if (this.db && this.db.connectionsLost > this.lostSeen) {
       // Dropped between two ticks: the driver opens a new connection on the next request without a word, so say it
-      // here, and mark the interval it ends, which spans the reconnect.
+      // (once per run) here, and mark the interval it ends, which spans the reconnect.
       this.lostSeen = this.db.connectionsLost;
       this.pendingGap = true;
-      this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the next tick spans the gap)');
+      this.policy.reconnected();
+      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the next tick spans the gap)');
     }
     if (!this.db || !this.db.connected) {
       await this.db?.close();
+      this.db = undefined;
+      if (this.opened) this.policy.reconnected();
+      this.opened = true;
       this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: this.opts.appName ?? 'Spinlock Lab monitor' });
       this.lostSeen = 0;
     }
@@ -108,7 +130,7 @@ export class Sampler<T = RawSample> {
   async sampleNow(): Promise<SampleEvent<T>> {
     const started = Date.now();
     const db = await this.connection();
-    const sample = await this.read(db);
+    const sample = this.policy.readFull && this.readFull ? await this.readFull.read(db) : await this.read(db);
     const afterGap = this.pendingGap;
     this.pendingGap = false;
     return { sample, afterGap, roundTripMs: Date.now() - started };
@@ -127,9 +149,9 @@ export class Sampler<T = RawSample> {
     this.timer = setTimeout(() => {
       this.running = this.tick().finally(() => {
         this.running = undefined;
-        // Skip slots we overran rather than firing a burst to catch up.
+        // Skip slots we overran rather than firing a burst to catch up; backing off, the slots are farther apart.
         const now = Date.now();
-        do this.nextAt += this.opts.intervalMs; while (this.nextAt <= now);
+        do this.nextAt += this.policy.intervalMs; while (this.nextAt <= now);
         this.schedule();
       });
     }, delay);
@@ -142,13 +164,17 @@ export class Sampler<T = RawSample> {
         this.warnedSlow = true; // once per run: the timeline shows every stretched interval
         this.opts.onProblem(`a monitor sample took ${e.roundTripMs} ms, longer than the ${this.opts.intervalMs} ms interval: the server or the network is slow, so ticks come late and their intervals stretch to fit`);
       }
+      for (const m of this.policy.succeeded()) this.opts.onProblem(m);
       this.opts.onSample(e);
     } catch (err) {
       if (this.stopped) return;
       this.pendingGap = true;
-      this.opts.onProblem(`monitor sample failed: ${(err as Error).message}; reconnecting`);
-      await this.db?.close();
-      this.db = undefined;
+      const action = this.policy.failed(err);
+      for (const m of action.messages) this.opts.onProblem(m);
+      if (action.reconnect) {
+        await this.db?.close();
+        this.db = undefined;
+      }
     }
   }
 

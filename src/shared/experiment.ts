@@ -213,6 +213,21 @@ export interface RunRecord {
   sessionWaits?: Record<string, WaitDelta> | null;
   /** What happened that the reader must know: restarts, reconnects, dropped sessions. */
   events: ExperimentEvent[];
+  /** How the monitor connection fared (absent in records before it was kept). */
+  monitor?: MonitorStats;
+}
+
+/** The monitor's reconnects, failed ticks and fallbacks over a run or a watch (engine/monitorPolicy.ts). */
+export interface MonitorStats {
+  /** Connections opened after the first (after a failed tick, a lost connection, or a fallback). */
+  reconnects: number;
+  failedTicks: number;
+  /** Fallbacks taken after failures in a row: to the full query, then to a longer interval. */
+  fallbacks: number;
+  /** True when it read the full query at the end (from the start with --full-ticks, or after a fallback). */
+  fullQuery: boolean;
+  /** The longest interval it backed off to (ms); the interval asked for when it never did. */
+  longestIntervalMs: number;
 }
 
 export interface ExperimentEvent {

@@ -2,7 +2,7 @@
 // bounded top-N with the totals of everything, plus what only a watch has: log per database, CPU per scheduler, and who
 // is running or waiting right now. Pure: no vscode, no DOM, no driver.
 import { isBenignWait } from './benign';
-import type { ExperimentEvent, LatchDelta, RunTotals, SpinDelta, Tick, WaitDelta } from './experiment';
+import type { ExperimentEvent, LatchDelta, MonitorStats, RunTotals, SpinDelta, Tick, WaitDelta } from './experiment';
 import type { ServerIdentity, Topology } from './types';
 
 /** Names kept per tick in each of spinlocks (by spins, and by backoffs), waits and latches. */
@@ -111,6 +111,8 @@ export interface WatchRecord {
   roundTripMs: { p50: number; max: number } | null;
   /** Server CPU the watch's own session used, per tick on average (ms; sys.dm_exec_sessions.cpu_time), or null. */
   serverCpuMsPerTick?: number | null;
+  /** The monitor connection's reconnects, failed ticks and fallbacks over the watch. */
+  monitor?: MonitorStats;
   /** What stands out, computed from the whole watch at its end. */
   diagnosis: string[];
   samplesFile: string;

@@ -10,6 +10,7 @@ import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance'
 import type { StatementFault } from './model/faults';
 import { BackgroundSpec, parseBackground, startBackground } from './model/background';
 import { parsePlatform, type Platform } from './model/platform';
+import { parseUptime } from './model/uptime';
 
 export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
   /** 0 (default) picks a free port. */
@@ -133,6 +134,8 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
     .option('--login <spec>', 'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)', (v, acc: LoginSpec[]) => [...acc, parseLogin(v)], [] as LoginSpec[])
     .option('--seed <n>', 'noise seed', int)
+    .option('--uptime <duration>', 'how long the instance has been up, e.g. 400d, 12h, 30m: its start time that far back and a busy server\'s counters (past 2^31 where that long makes them)',
+      (v) => { try { return parseUptime(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); } })
     .option('--background <scenario:sessions>', 'a synthetic workload of the simulator\'s own, e.g. disk-insert:8 (repeatable)',
       (v, acc: BackgroundSpec[]) => { try { return [...acc, parseBackground(v)]; } catch (e) { throw new InvalidArgumentError((e as Error).message); } }, [] as BackgroundSpec[])
     .exitOverride()
@@ -158,6 +161,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     sim = await startSimulator({
       port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, platform, memoryModel: mm as 'CONVENTIONAL',
       traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
+      uptimeMs: o.uptime,
     });
   } catch (e) {
     out(`spinlab sim: ${(e as Error).message}\n`);
@@ -169,6 +173,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
     `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
     `  Listening on ${sim.host}:${sim.port} (loopback only).`,
+    ...(o.uptime ? [`  Up since ${m.startTime.toISOString()} (--uptime): counters as a busy server's after that long (synthetic).`] : []),
     ...(o.background.length ? [`  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`] : []),
     `  Connection string: ${sim.connectionString}`,
     o.password || envPw ? '' : `  (generated password for sa: ${password})`,

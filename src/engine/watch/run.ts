@@ -117,6 +117,8 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const problems = new Map<string, number>();
   const sampler = new Sampler<WatchSample>({
     target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
+    // After repeated failures of the delta tick: the whole batch every tick, which creates nothing.
+    readFull: settings.fullTicks ? undefined : { file: 'watch/tick', read: async (db) => parseWatchSample(await db.runFile('watch/tick', tickParams), Date.now()) },
     // A server gone for hours fails every tick with the same message: list it a few times, then count it.
     onProblem: (m) => {
       const n = (problems.get(m) ?? 0) + 1;
@@ -183,6 +185,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
   }
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
+  record.monitor = sampler.stats;
   record.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
   if (failed) note('error', failed.message);
   save();

@@ -106,7 +106,7 @@ const execRequests: SystemView = {
     const all = m.canViewServerState(c.session.login);
     if (all) {
       logWriterSchedulers(c).forEach((sched, i) => out.push([2 + i, 0, m.startTime, 'background', 'LOG WRITER', null, 1, 1, 0, 'LOGMGR_QUEUE',
-        f(m.random() * 5), 'LOGMGR_QUEUE', '', 0, f(up / 100), up % 2147483647, sched, addr(sched), 0n, 0n, 0n, 1n]));
+        f(m.random() * 5), 'LOGMGR_QUEUE', '', 0, f(up / 100) % 2147483647, up % 2147483647, sched, addr(sched), 0n, 0n, 0n, 1n]));
       for (const a of m.workloads.active()) {
         if (a.spid === c.session.spid) continue;
         out.push([a.spid, 0, new Date(a.startedAt), 'running', 'EXECUTE', addr(a.id), m.database(a.database)?.id ?? 1, 1, 0, null, 0,

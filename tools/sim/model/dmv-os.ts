@@ -8,8 +8,8 @@ const f = Math.floor;
 const spinlockStats: SystemView = {
   name: 'sys.dm_os_spinlock_stats',
   scope: 'server',
-  columns: (c) => cols([['name', T.nvarchar(256)], ['collisions', T.bigint], ['spins', T.bigint], ['spins_per_collision', T.real],
-    ['sleep_time', T.bigint], ['backoffs', c.model.version >= 14 ? T.bigint : T.int]]),
+  columns: () => cols([['name', T.nvarchar(256)], ['collisions', T.bigint], ['spins', T.bigint], ['spins_per_collision', T.real],
+    ['sleep_time', T.bigint], ['backoffs', T.bigint]]),
   rows: (c) => [...c.model.counters.spinlocks].map(([name, s]) => {
     const coll = f(s.collisions), spins = f(s.spins);
     return [name, coll, spins, coll > 0 ? spins / coll : 0, f(s.sleepMs), f(s.backoffs)];
@@ -75,7 +75,7 @@ const schedulers: SystemView = {
       const tasks = active.filter((a) => a.placement.cpu === s.cpu && s.id < 1048576).length;
       const busy = f(s.id < 1048576 ? m.counters.cpuBusyMs.get(s.cpu) ?? 0 : s.status === 'HIDDEN ONLINE' ? ticks / 200 : 0);
       const yields = f(busy / 4) % 2147483647;
-      return [addr(s.id), s.node, s.id, s.cpu, s.status, s.online, tasks === 0, f(busy / 50) % 2147483647, yields + 1000, f(ticks / 4) % 2147483647,
+      return [addr(s.id), s.node, s.id, s.cpu, s.status, s.online, tasks === 0, f(busy / 50) % 2147483647, (yields + 1000) % 2147483647, f(ticks / 4) % 2147483647,
         tasks + (s.online ? 1 : 0), Math.max(0, tasks - 1), tasks + (s.online ? 2 : 0), tasks + (s.online ? 1 : 0), 0, 0, tasks,
         yields, ticks, false, tasks ? addr(s.id + 7) : null, addr(s.id + 3), addr(s.id + 5), 4000, busy, 0, f(busy / 400), 32] as Value[];
     });
@@ -130,7 +130,7 @@ const sysInfo: SystemView = {
     let userMs = 0;
     for (const v of m.counters.cpuBusyMs.values()) userMs += v;
     return [[m.cpuTicks(), ticks, m.machine.cpuCount, sh.coresPerSocket * sh.threadsPerCore, 268_435_456n, 137_438_953_344n,
-      8_388_608n + BigInt(f(ticks / 10)), 251_658_240n, 251_658_240n, 2_093_056, 4, 5, 32, 1152, m.onlineCpus().length,
+      8_388_608n + BigInt(Math.min(f(ticks / 10), 1_048_576)), 251_658_240n, 251_658_240n, 2_093_056, 4, 5, 32, 1152, m.onlineCpus().length,
       m.machine.cpuCount + m.machine.nodeCount + logWriterCount(c) + 1, 0, 90_000, m.startTime, manual ? 1 : 2, manual ? 'MANUAL' : 'AUTO',
       f(userMs / 20), f(userMs), 0, 'QUERY_PERFORMANCE_COUNTER', 0, 'NONE', m.machine.nodesPerSocket > 1 ? 1 : 0, m.machine.nodesPerSocket > 1 ? 'ON' : 'OFF', '', memModel, m.memoryModel, sh.sockets,
       sh.coresPerSocket, m.machine.nodeCount, 0, 'NONE']];

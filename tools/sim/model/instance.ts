@@ -9,6 +9,7 @@ import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHA
 import { WorkloadResult, WorkloadRunner } from './workloads';
 import { ClientCall, ClientLoop } from './clientloop';
 import { XeState } from './xe';
+import { addBusyHistory } from './uptime';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 import { MANAGED_INSTANCE, MANAGED_INSTANCE_FEATURE_VERSION, physicalDatabaseName, VERSIONS, type Platform } from './platform';
 
@@ -57,6 +58,8 @@ export interface ModelOptions {
   serverName?: string;
   seed?: number;
   clock?: Clock;
+  /** How long the instance has been up when the simulator starts (ms; default 0): a busy server's counters that long. */
+  uptimeMs?: number;
 }
 
 export interface ProcCall {
@@ -169,8 +172,9 @@ export class SimModel {
     for (const l of opts.logins ?? []) this.logins.set(l.name.toLowerCase(), l);
     this.affinity = autoAffinity(this.machine);
     this.startupAffinity = this.affinity;
+    const uptimeMs = opts.uptimeMs ?? 0;
     for (const [i, name] of ['master', 'tempdb', 'model', 'msdb'].entries()) {
-      this.databases.set(name, this.newDb(i + 1, name, new Date(this.clock.now() - 86_400_000 * 30)));
+      this.databases.set(name, this.newDb(i + 1, name, new Date(this.clock.now() - uptimeMs - 86_400_000 * 30)));
     }
     this.workloads = new WorkloadRunner({
       clock: this.clock,
@@ -185,19 +189,13 @@ export class SimModel {
       rateOf: (id) => this.rates?.workers.get(id),
       countRows: (call, rows) => this.countRows(call, rows),
     });
-    this.boot();
+    this.boot(uptimeMs);
   }
 
-  get versionInfo() {
-    return this.managedInstance ? MANAGED_INSTANCE : VERSIONS[this.version];
-  }
-  get managedInstance(): boolean {
-    return this.platform === 'managed-instance';
-  }
+  get versionInfo() { return this.managedInstance ? MANAGED_INSTANCE : VERSIONS[this.version]; }
+  get managedInstance(): boolean { return this.platform === 'managed-instance'; }
   /** The major version the server reports (ProductMajorVersion): 12 on Managed Instance. */
-  get productMajor(): number {
-    return Number(this.versionInfo.build.split('.')[0]);
-  }
+  get productMajor(): number { return Number(this.versionInfo.build.split('.')[0]); }
 
   private newDb(id: number, name: string, createDate: Date): Database {
     const sys = id <= 4;
@@ -209,14 +207,20 @@ export class SimModel {
     };
   }
 
-  /** Start (or restart): counters from zero, clocks from zero, a little startup activity. */
-  private boot(): void {
+  /**
+   * Start (or restart): counters from zero, clocks from zero, a little startup activity; with an uptime, the start lies
+   * that far back and the counters hold a busy server's history of that length. tempdb is recreated at every start.
+   */
+  private boot(uptimeMs = 0): void {
     const now = this.clock.now();
-    this.startMs = now;
-    this.startTime = new Date(Math.floor(now));
+    this.startMs = now - uptimeMs;
+    this.startTime = new Date(Math.floor(this.startMs));
     this.lastAdvance = now;
     this.counters.reset();
     this.counters.integrate({ ...emptyRates() }, 30, this.machine.cpuCount, this.onlineCpus());
+    if (uptimeMs > 0) addBusyHistory(this.counters, uptimeMs / 1000, this.onlineCpus(), [...this.databases.values()].map((d) => d.name));
+    const tempdb = this.databases.get('tempdb');
+    if (tempdb) tempdb.createDate = this.startTime;
   }
 
   restart(): void {

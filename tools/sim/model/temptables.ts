@@ -3,7 +3,9 @@
 // SELECT ... EXCEPT SELECT ... (distinct rows of the first not in the second; NULLs compare equal, strings by the
 // server's case-insensitive collation). The rows are whatever earlier statements put there: nothing here knows what a
 // caller keeps in them. Errors as SQL Server gives them: 2714 (exists), 208 (no such table), 3701 (drop of none),
-// 213 (column count), 205 (EXCEPT column count), 515 (NULL into NOT NULL), 8152 (string too long).
+// 213 (column count), 205 (EXCEPT column count), 515 (NULL into NOT NULL), 8152 (string too long), and a value outside
+// an integer column's type: 8115 (an expression, e.g. a bigint column into int), 220 (an integer literal into
+// smallint/tinyint), 232 (a fractional number). A failed INSERT stores none of its rows.
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { err, SqlError, unsupported } from './errors';
 import type { BatchCall } from './statements';
@@ -67,16 +69,43 @@ function createTable(c: BatchCall, name: string, body: string): void {
   tempTables(c.session).set(name.toLowerCase(), { name, columns, rows: [] });
 }
 
+/** The range of each integer type (docs: int, bigint, smallint, and tinyint). */
+const INT_RANGE: Record<string, [bigint, bigint]> = {
+  bigint: [-(2n ** 63n), 2n ** 63n - 1n], int: [-(2n ** 31n), 2n ** 31n - 1n], smallint: [-32768n, 32767n], tinyint: [0n, 255n],
+};
+
+/** Msg 8115 as SQL Server raises it: statement-terminating (the batch goes on unless XACT_ABORT is ON). */
+export const ARITH_OVERFLOW = 8115;
+
+/**
+ * An integer value in a column of integer type `type`, or the overflow SQL Server raises: 8115 for an expression
+ * (a column's value), 220 for an integer literal into smallint or tinyint, 232 for a fractional number out of range.
+ */
+function storeInteger(v: Value, type: string, literal: boolean): Value {
+  const [lo, hi] = INT_RANGE[type];
+  if (!(typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v))) || Number.isNaN(v)) {
+    fail(245, `Conversion failed when converting the value '${String(v)}' to data type ${type}.`, 1);
+  }
+  const fractional = typeof v === 'number' && !Number.isInteger(v);
+  const n = typeof v === 'bigint' ? v : typeof v === 'boolean' ? BigInt(Number(v)) : typeof v === 'string' ? BigInt(v.trim()) : BigInt(Math.trunc(v as number));
+  if (n < lo || n > hi) {
+    if (fractional) fail(232, `Arithmetic overflow error for type ${type}, value = ${(v as number).toFixed(6)}.`, 1);
+    if (literal && (type === 'smallint' || type === 'tinyint')) fail(220, `Arithmetic overflow error for data type ${type}, value = ${n}.`, 1);
+    fail(ARITH_OVERFLOW, `Arithmetic overflow error converting expression to data type ${type}.`, 2);
+  }
+  return type === 'bigint' ? n : Number(n);
+}
+
 /** A value stored in a column of the given type, converted as an implicit conversion would. */
-function store(v: Value, col: Column, table: string): Value {
+function store(v: Value, col: Column, table: string, literal: boolean): Value {
   if (v === null) {
     if (col.nullable === false) fail(515, `Cannot insert the value NULL into column '${col.name}', table 'tempdb.dbo.${table}'; column does not allow nulls. INSERT fails.`, 2);
     return null;
   }
   const t = col.sqlType;
   switch (t.type) {
-    case 'bigint': return typeof v === 'bigint' ? v : BigInt(Math.trunc(Number(v)));
-    case 'int': case 'smallint': case 'tinyint': return Math.trunc(Number(v));
+    case 'bigint': case 'int': case 'smallint': case 'tinyint': return storeInteger(v, t.type, literal);
+    // Any non-zero number converts to 1: bit never overflows.
     case 'bit': return v === true || Number(v) !== 0;
     case 'float': case 'real': return Number(v);
     case 'nvarchar': case 'varchar': {
@@ -89,7 +118,7 @@ function store(v: Value, col: Column, table: string): Value {
   }
 }
 
-function insertRows(c: BatchCall, name: string, list: string | undefined, rows: Value[][]): void {
+function insertRows(c: BatchCall, name: string, list: string | undefined, rows: Value[][], literal: boolean): void {
   const t = requireTemp(c.session, name);
   const targets = list ? splitTop(list).map((n) => {
     const i = t.columns.findIndex((col) => col.name.toLowerCase() === n.replace(/[[\]]/g, '').toLowerCase());
@@ -101,13 +130,15 @@ function insertRows(c: BatchCall, name: string, list: string | undefined, rows: 
   const add = rows.map((r) => {
     const out: Value[] = t.columns.map(() => null);
     targets.forEach((ti, k) => { out[ti] = r[k]; });
-    return out.map((v, i) => store(v, t.columns[i], t.name));
+    return out.map((v, i) => store(v, t.columns[i], t.name, literal));
   });
   t.rows.push(...add);
 }
 
 function literalValue(s: string): Value {
   if (/^null$/i.test(s)) return null;
+  // An integer literal past 2^53 keeps its digits (SQL Server types it numeric, which converts exactly).
+  if (/^-?\d+$/.test(s) && !Number.isSafeInteger(Number(s))) return BigInt(s);
   if (/^-?\d+(\.\d+)?$/.test(s)) return Number(s);
   const m = /^N?'((?:[^']|'')*)'$/s.exec(s);
   if (m) return m[1].replace(/''/g, "'");
@@ -161,14 +192,14 @@ export function runTempStatement(c: BatchCall, text: string): ResultSet | null {
   }
   if ((m = /^DELETE (?:FROM )?(#\w+)$/i.exec(code))) { requireTemp(c.session, m[1]).rows = []; return null; }
   if ((m = /^INSERT (?:INTO )?(#\w+)(?: ?\(([^)]*)\))? VALUES ?\((.*)\)$/i.exec(code))) {
-    insertRows(c, m[1], m[2], [splitTop(m[3]).map(literalValue)]);
+    insertRows(c, m[1], m[2], [splitTop(m[3]).map(literalValue)], true);
     return null;
   }
   if ((m = /^INSERT (?:INTO )?(#\w+)(?: ?\(([^)]*)\))? (SELECT .*)$/i.exec(code))) {
     requireTemp(c.session, m[1]);
     const from = topLevelExcept(m[3]) >= 0 ? null : select(c, m[3]);
     if (!from) throw new SqlError([unsupported('INSERT ... SELECT ... EXCEPT')]);
-    insertRows(c, m[1], m[2], from.rows);
+    insertRows(c, m[1], m[2], from.rows, false);
     return null;
   }
   if ((m = /^SELECT COUNT\(\*\)(?: AS (\w+))? FROM (#\w+)$/i.exec(code))) {

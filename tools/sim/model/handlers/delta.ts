@@ -5,7 +5,8 @@
 // the simple DMV SELECTs go through the mini SELECT engine; the few that join, apply or group are answered from the
 // model as sql/dmv/sample and sql/watch/tick answer them.
 import type { ResponseItem, ResultSet } from '../../tds/contract';
-import { unsupported } from '../errors';
+import { sessionState } from '../../session/state';
+import { SqlError, unsupported } from '../errors';
 import type { BatchCall, BatchHandler } from '../statements';
 import { codeOf, isTempStatement, runTempStatement } from '../temptables';
 import { checkSamplePermission, sampleParts } from './sample';
@@ -25,26 +26,47 @@ function partOf(code: string): string | null {
   return null;
 }
 
+/** Errors that end the batch whatever the options: a name that does not resolve, a statement that does not compile. */
+const ENDS_BATCH = new Set([205, 207, 208, 213, 2715, 50000]);
+const ARITHMETIC = new Set([220, 232, 8115]);
+
+/**
+ * Whether a statement's error ends the batch, as SQL Server decides (docs: SET ARITHABORT, SET XACT_ABORT): with
+ * ANSI_WARNINGS ON (every driver's default) an arithmetic error ends its statement and the batch goes on, unless
+ * XACT_ABORT is ON; with ANSI_WARNINGS OFF and ARITHABORT ON it ends the batch. (With both OFF SQL Server stores NULL
+ * with a warning; the simulator still ends the statement with the error: stricter, never looser.)
+ */
+function endsBatch(c: BatchCall, e: SqlError): boolean {
+  const opts = sessionState(c.session).options;
+  if (e.messages.some((m) => m.class !== 16 || ENDS_BATCH.has(m.number))) return true;
+  if (opts.get('XACT_ABORT') === 'ON') return true;
+  return e.messages.some((m) => ARITHMETIC.has(m.number)) && opts.get('ANSI_WARNINGS') === 'OFF' && opts.get('ARITHABORT') === 'ON';
+}
+
+function runStatement(c: BatchCall, s: string, direct: () => Parts): ResultSet | ResponseItem | null {
+  const code = codeOf(s);
+  if (/^SET\s/i.test(code)) return null; // NOCOUNT, LOCK_TIMEOUT, DEADLOCK_PRIORITY: no rows either way
+  if (isTempStatement(s)) return runTempStatement(c, s);
+  const part = partOf(code);
+  if (part) return direct()[part] ?? unsupported(code);
+  return select(c, code);
+}
+
+/** The batch statement by statement: what each returned, its errors, and the rest unless an error ends the batch. */
 function runStatements(c: BatchCall, parts: () => Parts): ResponseItem[] {
   const out: ResponseItem[] = [];
-  let direct: Parts | undefined;
+  let cached: Parts | undefined;
+  const direct = () => (cached ??= parts());
   for (const s of statements(c.text)) {
-    const code = codeOf(s);
-    if (/^SET\s/i.test(code)) continue; // NOCOUNT, LOCK_TIMEOUT, DEADLOCK_PRIORITY: no rows either way
-    if (isTempStatement(s)) {
-      const rs = runTempStatement(c, s);
-      if (rs) out.push(rs);
-      continue;
+    try {
+      const item = runStatement(c, s, direct);
+      if (item) out.push(item);
+      if (item?.kind === 'error') break;
+    } catch (e) {
+      if (!(e instanceof SqlError)) throw e;
+      out.push(...e.messages);
+      if (endsBatch(c, e)) break;
     }
-    const part = partOf(code);
-    if (part) {
-      direct ??= parts();
-      const rs = direct[part];
-      if (!rs) return [...out, unsupported(code)];
-      out.push(rs);
-      continue;
-    }
-    out.push(select(c, code));
   }
   return out;
 }
