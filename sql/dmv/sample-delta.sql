@@ -1,6 +1,8 @@
 -- Purpose: One monitor tick that returns only what moved: sql/dmv/sample.sql's reads, with spinlocks, waits, latches, performance counters and schedulers compared with the previous tick's snapshot kept in this session's #temp tables (sql/dmv/snapshot-setup.sql), so only rows that are new or whose values changed come back; the engine keeps the last values of the rest. The first result set says how many ticks the snapshot holds: 0 means this tick is a full snapshot (a new or re-opened connection). Writes only to this session's own #temp tables in tempdb; reads the DMVs like sample.sql and changes nothing else.
 -- Permission: VIEW SERVER STATE and VIEW DATABASE STATE on the lab database (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE and VIEW DATABASE PERFORMANCE STATE); the #temp tables need none
--- Parameters: @db sysname
+-- Parameters: @db sysname, @db_physical nvarchar(128)
+-- @db_physical: the lab database's sys.databases.physical_database_name where it differs from its name, else NULL:
+-- Azure SQL Managed Instance names database counters by it (a GUID), and the engine maps it back (sql/server/database-names.sql).
 -- Prepared once per monitor connection (sp_prepare) after snapshot-setup.sql; each tick is one short sp_execute call.
 -- Each DMV is read once into a _now table: the rows returned and the snapshot kept are the same reading.
 -- Names travel once: spinlocks, waits, latches and counters are keyed by k, the first 4 bytes of the SHA-256 of the
@@ -47,7 +49,7 @@ INSERT INTO #spinlab_counter_now
 SELECT CAST(SUBSTRING(HASHBYTES('SHA2_256', RTRIM(pc.object_name) + N'|' + RTRIM(pc.counter_name) + N'|' + RTRIM(pc.instance_name)), 1, 4) AS int),
        RTRIM(pc.object_name), RTRIM(pc.counter_name), RTRIM(pc.instance_name), pc.cntr_value, pc.cntr_type
 FROM sys.dm_os_performance_counters AS pc
-WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
+WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name IN (@db, @db_physical)
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');

@@ -1,6 +1,8 @@
 -- Purpose: One monitor tick in one round trip: server clock, spinlocks, waits, latches, the lab database's performance counters, its log file I/O, pending I/O, per-scheduler CPU, and row operations on the lab tables. Cumulative values only: the engine subtracts consecutive ticks and never clears the DMVs.
 -- Permission: VIEW SERVER STATE and VIEW DATABASE STATE on the lab database (SQL Server 2022+: VIEW SERVER PERFORMANCE STATE and VIEW DATABASE PERFORMANCE STATE)
--- Parameters: @db sysname
+-- Parameters: @db sysname, @db_physical nvarchar(128)
+-- @db_physical: the lab database's sys.databases.physical_database_name where it differs from its name, else NULL:
+-- Azure SQL Managed Instance names database counters by it (a GUID), and the engine maps it back (sql/server/database-names.sql).
 -- Runs on the monitor connection, whose current database is the lab database (sys.dm_db_* views see only it).
 -- Rows whose counters are all zero are left out to keep the tick small; the engine treats a new row as rising from 0.
 
@@ -29,7 +31,7 @@ WHERE ls.waiting_requests_count > 0;
 SELECT RTRIM(pc.object_name) AS object_name, RTRIM(pc.counter_name) AS counter_name,
        RTRIM(pc.instance_name) AS instance_name, pc.cntr_value, pc.cntr_type
 FROM sys.dm_os_performance_counters AS pc
-WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name = @db
+WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name IN (@db, @db_physical)
        AND pc.counter_name IN (N'Transactions/sec', N'Write Transactions/sec', N'Log Flushes/sec',
                                N'Log Bytes Flushed/sec', N'Log Flush Waits/sec', N'Log Flush Wait Time'))
    OR (RTRIM(pc.object_name) LIKE N'%:SQL Statistics' AND pc.counter_name = N'Batch Requests/sec');

@@ -1,4 +1,4 @@
--- Purpose: Create the dedicated lab database, in SIMPLE recovery so the workload's log does not grow without bound, and mark it as Spinlock Lab's own with a database-level extended property.
+-- Purpose: Create the dedicated lab database, in SIMPLE recovery so the workload's log does not grow without bound (except on Azure SQL Managed Instance, which refuses it: the database stays in FULL recovery there and the engine says so), and mark it as Spinlock Lab's own with a database-level extended property.
 -- Permission: CREATE DATABASE (or CREATE ANY DATABASE / ALTER ANY DATABASE)
 -- Parameters: @db sysname, @mark nvarchar(256)
 -- The name is also the stem of the In-Memory OLTP filegroup and container (+ '_xtp_container'): QUOTENAME returns
@@ -9,7 +9,12 @@ IF DB_ID(@db) IS NOT NULL
     THROW 50001, N'Spinlock Lab: the lab database already exists; it is not created again.', 1;
 DECLARE @sql nvarchar(max) = N'CREATE DATABASE ' + QUOTENAME(@db) + N';';
 EXEC sys.sp_executesql @sql;
-SET @sql = N'ALTER DATABASE ' + QUOTENAME(@db) + N' SET RECOVERY SIMPLE;';
-EXEC sys.sp_executesql @sql;
+-- Azure SQL Managed Instance (EngineEdition 8) refuses SET RECOVERY SIMPLE with Msg 5008 ("T-SQL differences between
+-- SQL Server & Azure SQL Managed Instance", ALTER DATABASE statement): its service takes the log backups.
+IF CAST(SERVERPROPERTY('EngineEdition') AS int) <> 8
+BEGIN
+    SET @sql = N'ALTER DATABASE ' + QUOTENAME(@db) + N' SET RECOVERY SIMPLE;';
+    EXEC sys.sp_executesql @sql;
+END;
 SET @sql = N'EXEC ' + QUOTENAME(@db) + N'.sys.sp_addextendedproperty @name = N''SpinlockLab'', @value = @mark;';
 EXEC sys.sp_executesql @sql, N'@mark nvarchar(256)', @mark = @mark;

@@ -2,12 +2,15 @@
 -- Permission: public (HAS_PERMS_BY_NAME reports what is missing instead of failing; sys.dm_os_host_info is public before 2022, and needs VIEW SERVER PERFORMANCE STATE from 2022)
 -- Parameters: @db sysname
 -- Third result set: Spinlock Lab's event sessions left on the server (names starting SpinlockLab_), read only when the login may see sys.server_event_sessions (VIEW SERVER STATE, per its docs page); otherwise empty.
--- Version guards: sys.dm_os_host_info exists from 2017 (2016 runs on Windows only); the 2022 permission names are only asked from 2022 (HAS_PERMS_BY_NAME returns NULL
+-- Version guards: sys.dm_os_host_info exists from 2017 (2016 runs on Windows only); the 2022 permission names are only asked from 2022 and on Managed Instance (HAS_PERMS_BY_NAME returns NULL
 -- for a permission name the server does not know). Dynamic SQL keeps an older server from failing to compile the batch.
 DECLARE @major int = CAST(SERVERPROPERTY('ProductMajorVersion') AS int);
 IF @major IS NULL
     SET @major = TRY_CAST(PARSENAME(CAST(SERVERPROPERTY('ProductVersion') AS nvarchar(128)), 4) AS int);
 DECLARE @engine int = CAST(SERVERPROPERTY('EngineEdition') AS int);
+-- Azure SQL Managed Instance (EngineEdition 8) reports 12.x, which does not compare with SQL Server's versions
+-- (SERVERPROPERTY remarks); it runs the newest engine, so the permission names of the newest SQL Server apply there.
+DECLARE @level int = CASE WHEN @engine = 8 THEN 17 ELSE @major END;
 DECLARE @platform nvarchar(256) = NULL, @distribution nvarchar(256) = NULL, @container nvarchar(60) = NULL, @tier nvarchar(128) = NULL;
 IF OBJECT_ID(N'sys.dm_os_host_info') IS NOT NULL
 BEGIN
@@ -51,7 +54,7 @@ SELECT @major                                                         AS major_v
 -- Effective permissions (granted, implied by a higher one, or through a role). NULL: not asked on this version, or the
 -- lab database does not exist yet (whoever creates it owns it).
 SELECT p.permission_name, p.scope,
-       CASE WHEN p.min_major > ISNULL(@major, 0) THEN NULL
+       CASE WHEN p.min_major > ISNULL(@level, 0) THEN NULL
             WHEN p.scope = N'SERVER' THEN HAS_PERMS_BY_NAME(NULL, NULL, p.permission_name)
             WHEN DB_ID(@db) IS NULL THEN NULL
             ELSE HAS_PERMS_BY_NAME(@db, N'DATABASE', p.permission_name) END AS has_permission

@@ -14,7 +14,8 @@ SELECT
     @@SPID                                                             AS session_id,
     SUSER_SNAME()                                                      AS login_name,
     HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER STATE')                AS has_view_server_state,
-    -- 2022+ splits out a narrower permission that is enough for the DMVs; older versions do not know the name.
-    CASE WHEN CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 16
+    -- 2022+ and Managed Instance (EngineEdition 8, whose 12.x version does not compare) split out a narrower permission
+    -- that is enough for the DMVs; older versions do not know the name.
+    CASE WHEN CAST(SERVERPROPERTY('EngineEdition') AS int) = 8 OR CAST(SERVERPROPERTY('ProductMajorVersion') AS int) >= 16
          THEN HAS_PERMS_BY_NAME(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE') END AS has_view_server_performance_state,
     HAS_PERMS_BY_NAME(NULL, NULL, N'ALTER SETTINGS')                   AS has_alter_settings;

@@ -4,6 +4,7 @@
 import type { DbSession, Row } from '../db/client';
 import { num, numOrNull, str } from '../db/client';
 import { isSimulator } from './server';
+import { featureVersion, isManagedInstance, NEWEST_MAJOR_VERSION } from '../shared/serverLevel';
 
 export const FEATURES = ['sample', 'deploy', 'affinity', 'delayed-durability', 'in-memory', 'watch', 'event-sessions'] as const;
 export type FeatureId = (typeof FEATURES)[number];
@@ -72,8 +73,9 @@ const BOX = new Set([2, 3, 4]);
 
 const q = (name: string) => `[${name.replace(/]/g, ']]')}]`;
 
-export function parseFeatures(list: string | undefined): FeatureId[] {
-  if (!list) return [...FEATURES];
+/** The features a --feature list names; undefined (no list): every feature that applies to the server checked. */
+export function parseFeatures(list: string | undefined): FeatureId[] | undefined {
+  if (!list) return undefined;
   const out: FeatureId[] = [];
   for (const f of list.split(',').map((s) => s.trim()).filter(Boolean)) {
     if (!(FEATURES as readonly string[]).includes(f)) throw new Error(`unknown feature '${f}': one of ${FEATURES.join(', ')}`);
@@ -82,14 +84,17 @@ export function parseFeatures(list: string | undefined): FeatureId[] {
   return out;
 }
 
-export async function checkServer(admin: DbSession, labDatabase: string, asked: FeatureId[] = [...FEATURES]): Promise<CheckReport> {
+export async function checkServer(admin: DbSession, labDatabase: string, asked?: FeatureId[]): Promise<CheckReport> {
   const [[row] = [], perms = [], leftover = []] = await admin.runFile('server/check', { db: labDatabase });
   if (!row) throw new Error('server/check returned no row');
   return buildReport(row, perms, labDatabase, asked, leftover);
 }
 
-/** The report from the two result sets of sql/server/check.sql (pure: unit-tested without a server). */
-export function buildReport(row: Row, permRows: Row[], labDatabase: string, asked: FeatureId[], leftoverSessions: Row[] = []): CheckReport {
+/**
+ * The report from the result sets of sql/server/check.sql (pure: unit-tested without a server). `asked` undefined:
+ * every feature that applies to this server (not process affinity on Azure SQL, which has none to set).
+ */
+export function buildReport(row: Row, permRows: Row[], labDatabase: string, askedFeatures: FeatureId[] | undefined, leftoverSessions: Row[] = []): CheckReport {
   const engineEdition = numOrNull(row.engine_edition);
   const platformText = row.host_platform === null || row.host_platform === undefined ? null : str(row.host_platform);
   const server: CheckServer = {
@@ -117,19 +122,22 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
   }));
   const notes: string[] = [];
   let supported = true;
-  const major = server.majorVersion;
-  if (engineEdition === null || (!BOX.has(engineEdition) && engineEdition !== 8)) {
+  const mi = isManagedInstance(engineEdition);
+  // Permission names and features follow the SQL Server this engine behaves like: the newest on Managed Instance,
+  // whose 12.x version does not compare with SQL Server's.
+  const major = featureVersion(server);
+  if (engineEdition === null || (!BOX.has(engineEdition) && !mi)) {
     supported = false;
     notes.push(engineEdition === 5
       ? 'Azure SQL Database is not supported: Spinlock Lab needs server-level DMVs and a lab database it creates, alters and drops on a SQL Server instance. Use SQL Server 2016 or later, or Azure SQL Managed Instance.'
       : `This engine (${server.engineEditionName}) is not one Spinlock Lab supports: use SQL Server 2016 or later (Windows or Linux), or Azure SQL Managed Instance.`);
-  } else if (major === null || major < 13) {
+  } else if (!mi && (major === null || major < 13)) {
     supported = false;
     notes.push(`SQL Server ${server.productVersion || '(unknown version)'} is older than SQL Server 2016 (13.x), which Spinlock Lab needs (its DMV columns, DROP ... IF EXISTS, In-Memory OLTP as used here). Use SQL Server 2016 SP1 or later.`);
-  } else if (major > 17) {
+  } else if (!mi && major !== null && major > NEWEST_MAJOR_VERSION) {
     notes.push(`SQL Server major version ${major} is newer than the versions Spinlock Lab was checked against (2016 to 2025): it should work, but nothing has verified it.`);
   }
-  if (server.azure === 'managed-instance') notes.push('Azure SQL Managed Instance: process affinity cannot be changed; In-Memory OLTP needs the Business Critical tier.');
+  if (mi) notes.push(...managedInstanceNotes(server.serviceTier));
   if (server.container) notes.push(`Running in a container (${server.container}): CPU and NUMA figures are the container's view.`);
   if (server.simulated) notes.push('This is the Spinlock Lab simulator: its numbers are synthetic, not measurements.');
   if (leftoverSessions.length) {
@@ -153,7 +161,8 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
     }
     const serverState = () => {
       if (major !== null && major >= 16) {
-        if (has('VIEW SERVER PERFORMANCE STATE') !== true) no('needs VIEW SERVER PERFORMANCE STATE (SQL Server 2022+; VIEW SERVER STATE includes it).', `USE master; GRANT VIEW SERVER PERFORMANCE STATE TO ${who};`);
+        // VIEW SERVER STATE covers it; asked apart in case a server does not know the finer name (NULL from HAS_PERMS_BY_NAME).
+        if (has('VIEW SERVER PERFORMANCE STATE') !== true && has('VIEW SERVER STATE') !== true) no('needs VIEW SERVER PERFORMANCE STATE (SQL Server 2022+; VIEW SERVER STATE includes it).', `USE master; GRANT VIEW SERVER PERFORMANCE STATE TO ${who};`);
       } else if (has('VIEW SERVER STATE') !== true) {
         no('needs VIEW SERVER STATE.', `USE master; GRANT VIEW SERVER STATE TO ${who};`);
       }
@@ -197,7 +206,7 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
           no(`In-Memory OLTP on Azure SQL Managed Instance needs the Business Critical tier (this one: ${server.serviceTier ?? 'unknown'}).`);
         }
         if (!server.azure && server.defaultDataPath === null) no("SERVERPROPERTY('InstanceDefaultDataPath') is NULL, so there is nowhere to put the memory-optimized container.");
-        labAccess('ALTER', 'adding the MEMORY_OPTIMIZED_DATA filegroup');
+        labAccess('ALTER', mi ? 'memory-optimized tables in it' : 'adding the MEMORY_OPTIMIZED_DATA filegroup');
         break;
       case 'watch':
         serverState();
@@ -222,15 +231,34 @@ export function buildReport(row: Row, permRows: Row[], labDatabase: string, aske
   if (supported && server.xtpSupported && server.defaultDataPath && !server.azure) {
     notes.push(`The memory-optimized container would go to ${server.defaultDataPath}${labDatabase}_xtp (the instance's default data path).`);
   }
+  const asked = askedFeatures ?? FEATURES.filter((f) => !(f === 'affinity' && server.azure));
+  if (!askedFeatures && server.azure) notes.push('Process affinity is not asked here (it cannot be set on Azure SQL); name it with --feature affinity to make it count.');
   const ok = asked.every((a) => features.find((f) => f.id === a)?.canRun);
   return { version: 1, server, supported, notes, permissions, features, asked, ok };
+}
+
+/**
+ * What differs on Azure SQL Managed Instance, from "T-SQL differences between SQL Server & Azure SQL Managed Instance"
+ * (ALTER DATABASE and CREATE DATABASE statements, Tables, Stored procedures) and ALTER SERVER CONFIGURATION (SQL
+ * Server only), and what the product does instead.
+ */
+export function managedInstanceNotes(serviceTier: string | null): string[] {
+  return [
+    'Azure SQL Managed Instance: versionless (its 12.x version does not compare with SQL Server\'s), so Spinlock Lab treats it as the newest SQL Server for permission names and features.',
+    'Managed Instance refuses ALTER DATABASE ... SET RECOVERY SIMPLE: the lab database stays in FULL recovery (the service backs up its log), so its log grows with the workload between log backups.',
+    'Managed Instance refuses SET SINGLE_USER: dropping the lab database ends the sessions in it first (KILL, which needs ALTER ANY CONNECTION), then drops it.',
+    'Managed Instance creates the memory-optimized filegroup (XTP) in every database itself and refuses to add or alter one; Spinlock Lab uses that one.',
+    `Managed Instance cannot change process affinity (ALTER SERVER CONFIGURATION is SQL Server only): the affinity presets and --affinity do not run there. In-Memory OLTP needs the Business Critical tier (this one: ${serviceTier ?? 'unknown'}).`,
+    'Managed Instance names database performance counters by sys.databases.physical_database_name (a GUID) in instance_name: Spinlock Lab matches both names and reports the database by its name.',
+  ];
 }
 
 /** The report as text for a terminal. */
 export function checkText(r: CheckReport): string {
   const s = r.server;
   const lines: string[] = [];
-  lines.push(`Server: SQL Server ${s.majorVersion ?? '?'} (${s.productVersion}), ${s.edition}; EngineEdition ${s.engineEdition ?? '?'} = ${s.engineEditionName}`);
+  const product = isManagedInstance(s.engineEdition) ? 'Azure SQL Managed Instance' : `SQL Server ${s.majorVersion ?? '?'}`;
+  lines.push(`Server: ${product} (${s.productVersion}), ${s.edition}; EngineEdition ${s.engineEdition ?? '?'} = ${s.engineEditionName}`);
   lines.push(`Platform: ${s.platform ?? 'unknown'}${s.distribution ? ` (${s.distribution})` : ''}${s.container ? `; container ${s.container}` : ''}${s.azure ? `; ${s.azure === 'managed-instance' ? 'Azure SQL Managed Instance' : 'Azure SQL Database'}${s.serviceTier ? ` (${s.serviceTier})` : ''}` : ''}`);
   lines.push(`In-Memory OLTP: ${s.xtpSupported ? 'supported' : 'not supported'}; default data path: ${s.defaultDataPath ?? 'NULL'}`);
   lines.push(`Login: ${s.login}; lab database [${s.labDatabase}]: ${s.labDatabaseExists ? 'exists' : 'not created yet'}`);

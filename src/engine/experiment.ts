@@ -21,6 +21,7 @@ import { readJournal, defaultStateDir, processGone } from './journal';
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
 import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
+import { featureVersion } from '../shared/serverLevel';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
 
@@ -155,7 +156,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
       throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab samples needs.`,
-        grantFor('VIEW SERVER STATE', identity.login, identity.majorVersion));
+        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
@@ -211,7 +212,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       const key = deployKey(scenario, arm.parameters);
       if (opts.deploy !== false && !opts.custom && key !== deployed) {
         status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
-        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal);
+        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal, (m) => note('warning', m));
         deployed = key;
       }
       status('applying knobs');

@@ -9,6 +9,7 @@ import { deleteJournal, processGone, readJournal, serverKey, writeJournal, type 
 import { dropSession, UNCONFIRMED_DROP } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
 import { recoverExperiment } from './recover';
+import { featureVersion } from '../shared/serverLevel';
 
 export interface KnobContext {
   admin: DbSession;
@@ -30,7 +31,7 @@ export interface KnobContext {
 export function knobContextFor(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string, labDatabase = ''): KnobContext {
   const address = targetAddress(target);
   return { admin, labDatabase, stateDir, serverKey: serverKey(address, identity.serverName), serverAddress: address,
-    serverName: identity.serverName, login: identity.login, majorVersion: identity.majorVersion };
+    serverName: identity.serverName, login: identity.login, majorVersion: featureVersion(identity) };
 }
 
 /** The unrestored journal for this server, or null. */

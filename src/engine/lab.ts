@@ -8,6 +8,7 @@ import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManife
 import { labDatabaseLengthProblem } from './identifiers';
 import { loadSqlFile } from '../db/sqlFiles';
 import pkg from '../../package.json';
+import { featureVersion, isManagedInstance } from '../shared/serverLevel';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
 export const TOOL_VERSION: string = pkg.version;
@@ -17,16 +18,19 @@ export interface LabProbe {
   ours: boolean;
   hasXtp: boolean;
   delayedDurability: string | null;
+  /** recovery_model_desc: SIMPLE as created, except on Managed Instance (FULL, which it will not change). */
+  recovery: string | null;
 }
 
 export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> {
   const [[row] = []] = await admin.runFile('lab/probe', { db });
-  if (!row) return { exists: false, ours: false, hasXtp: false, delayedDurability: null };
-  return { exists: true, ours: row.spinlab_mark !== null && row.spinlab_mark !== undefined, hasXtp: row.has_xtp_filegroup === true || Number(row.has_xtp_filegroup) === 1, delayedDurability: str(row.delayed_durability_desc) || null };
+  if (!row) return { exists: false, ours: false, hasXtp: false, delayedDurability: null, recovery: null };
+  return { exists: true, ours: row.spinlab_mark !== null && row.spinlab_mark !== undefined, hasXtp: row.has_xtp_filegroup === true || Number(row.has_xtp_filegroup) === 1,
+    delayedDurability: str(row.delayed_durability_desc) || null, recovery: str(row.recovery_model_desc) || null };
 }
 
-/** Makes sure the lab database exists and is ours; creates it when missing. */
-export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<LabProbe> {
+/** Makes sure the lab database exists and is ours; creates it when missing, and says what it could not set there. */
+export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity, log: (m: string) => void = () => undefined): Promise<LabProbe> {
   const tooLong = labDatabaseLengthProblem(db);
   if (tooLong) throw new SpinlabError(tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
   let probe = await probeLab(admin, db);
@@ -40,11 +44,46 @@ export async function ensureLab(admin: DbSession, db: string, identity: ServerId
     try {
       await admin.runFile('lab/create', { db, mark: `Created by Spinlock Lab ${TOOL_VERSION} on ${new Date().toISOString()}` });
     } catch (err) {
-      throw explain(err, `Creating the lab database [${db}]`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'CREATE DATABASE' });
+      throw explain(err, `Creating the lab database [${db}]`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'CREATE DATABASE' });
     }
     probe = await probeLab(admin, db);
+    if (probe.recovery !== 'SIMPLE') log(labRecoveryNote(db, probe.recovery, identity));
   }
   return probe;
+}
+
+/** Why the new lab database is not in SIMPLE recovery (sql/lab/create.sql leaves it so on Managed Instance). */
+export function labRecoveryNote(db: string, recovery: string | null, identity: Pick<ServerIdentity, 'engineEdition'>): string {
+  return isManagedInstance(identity.engineEdition)
+    ? `the lab database [${db}] stays in ${recovery ?? 'FULL'} recovery: Azure SQL Managed Instance refuses SET RECOVERY SIMPLE (its service backs up the log), so the log grows with the workload between its log backups.`
+    : `the lab database [${db}] is in ${recovery ?? 'an unknown'} recovery, not SIMPLE as created: its log grows with the workload until the log is backed up.`;
+}
+
+/** Sessions ended before a drop, at most: a lab left with more sessions than this is ended by the drop's retries. */
+const MAX_SESSIONS_ENDED = 256;
+
+/**
+ * Ends the sessions using the lab database, one at a time as lab/holder names them (Managed Instance, which refuses
+ * SINGLE_USER's ROLLBACK IMMEDIATE that ends them elsewhere). Returns the sessions it ended.
+ */
+async function endLabSessions(admin: DbSession, db: string, identity: ServerIdentity): Promise<number[]> {
+  const killed: number[] = [];
+  while (killed.length < MAX_SESSIONS_ENDED) {
+    const [[holder] = []] = await admin.runFile('lab/holder', { db });
+    const spid = holder ? Number(holder.session_id) : NaN;
+    if (!Number.isInteger(spid) || killed.includes(spid)) break;
+    await killHolder(admin, db, spid, identity);
+    killed.push(spid);
+  }
+  return killed;
+}
+
+async function killHolder(admin: DbSession, db: string, spid: number, identity: ServerIdentity): Promise<void> {
+  try {
+    await admin.runFile('lab/kill', { spid });
+  } catch (killErr) {
+    throw explain(killErr, `Ending session ${spid}, which holds the lab database [${db}] open`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'ALTER ANY CONNECTION' });
+  }
 }
 
 /** DROP failed because another session took the single-user slot (3702 in use, 5064 could not change state). */
@@ -61,7 +100,8 @@ export const DROP_ATTEMPTS = 5;
 export async function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
   const probe = await probeLab(admin, db);
   if (!probe.exists) return { existed: false, killed: [] };
-  const killed: number[] = [];
+  // Managed Instance refuses SET SINGLE_USER (sql/lab/drop.sql drops without it there): end the lab's sessions first.
+  const killed: number[] = isManagedInstance(identity.engineEdition) ? await endLabSessions(admin, db, identity) : [];
   for (let attempt = 1; ; attempt++) {
     try {
       await admin.runFile('lab/drop', { db });
@@ -69,7 +109,7 @@ export async function dropLab(admin: DbSession, db: string, identity: ServerIden
     } catch (err) {
       const nums = numbers(err);
       if (!SLOT_TAKEN.some((n) => nums.includes(n)) || attempt >= DROP_ATTEMPTS) {
-        throw explain(err, `Dropping the lab database [${db}]`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'ALTER ANY DATABASE' });
+        throw explain(err, `Dropping the lab database [${db}]`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'ALTER ANY DATABASE' });
       }
       const [[holder] = []] = await admin.runFile('lab/holder', { db });
       const spid = holder ? Number(holder.session_id) : NaN;
@@ -78,12 +118,8 @@ export async function dropLab(admin: DbSession, db: string, identity: ServerIden
         await new Promise((r) => setTimeout(r, 250 * attempt));
         continue;
       }
-      try {
-        await admin.runFile('lab/kill', { spid });
-        killed.push(spid);
-      } catch (killErr) {
-        throw explain(killErr, `Ending session ${spid}, which holds the lab database [${db}] open`, { login: identity.login, majorVersion: identity.majorVersion, needs: 'ALTER ANY CONNECTION' });
-      }
+      await killHolder(admin, db, spid, identity);
+      killed.push(spid);
     }
   }
 }
@@ -106,8 +142,9 @@ export async function deployedScenarios(admin: DbSession, db: string): Promise<s
 }
 
 export async function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
-  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal?: AbortSignal): Promise<void> {
-  const probe = await ensureLab(admin, db, identity);
+  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal?: AbortSignal,
+  warn: (m: string) => void = log): Promise<void> {
+  const probe = await ensureLab(admin, db, identity, warn);
   if (needsXtp(scenario, values)) {
     if (!identity.xtpSupported) {
       throw new SpinlabError(`The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
@@ -116,7 +153,7 @@ export async function deployScenario(target: DbTarget, admin: DbSession, identit
     if (!probe.hasXtp) {
       log(`adding a MEMORY_OPTIMIZED_DATA filegroup to [${db}]`);
       await admin.runFile('lab/add-xtp-filegroup', { db }, signal).catch((err) => {
-        throw explain(err, 'Adding the memory-optimized filegroup', { login: identity.login, majorVersion: identity.majorVersion, needs: `ALTER ON DATABASE::[${db}]` });
+        throw explain(err, 'Adding the memory-optimized filegroup', { login: identity.login, majorVersion: featureVersion(identity), needs: `ALTER ON DATABASE::[${db}]` });
       });
     }
   }
@@ -126,7 +163,7 @@ export async function deployScenario(target: DbTarget, admin: DbSession, identit
     for (const id of deploySteps(scenario, values)) {
       log(`running sql/${id}.sql`);
       await lab.runFile(id, fileParams(id, values), signal).catch((err) => {
-        throw explain(err, `Deploying ${scenario.id} (sql/${id}.sql)`, { login: identity.login, majorVersion: identity.majorVersion, database: db });
+        throw explain(err, `Deploying ${scenario.id} (sql/${id}.sql)`, { login: identity.login, majorVersion: featureVersion(identity), database: db });
       });
     }
   } finally {

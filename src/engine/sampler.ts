@@ -11,6 +11,7 @@ import type { MonitorReading } from '../shared/monitorCost';
 import type { RawSample } from '../shared/types';
 import { MonitorPolicy } from './monitorPolicy';
 import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
+import { LabCounterNames } from './databaseNames';
 
 /**
  * The monitor's own row of sys.dm_exec_sessions and the SQL Statistics compilation counters, as the delta ticks
@@ -76,13 +77,24 @@ export interface SamplerOptions<T = RawSample> {
 }
 
 /** The whole picture every tick (sql/dmv/sample.sql as one batch): the bench's comparison, and what notebooks run. */
-export const readFullSample = (labDatabase: string) => async (db: DbSession): Promise<RawSample> =>
-  parseSample(await db.runFile('dmv/sample', { db: labDatabase }), Date.now());
+export function readFullSample(labDatabase: string): (db: DbSession) => Promise<RawSample> {
+  const names = new LabCounterNames(labDatabase);
+  return async (db) => {
+    const sample = parseSample(await db.runFile('dmv/sample', await names.params(db)), Date.now());
+    names.rename(sample.counters);
+    return sample;
+  };
+}
 
 /** Only what moved (sql/dmv/sample-delta.sql), rebuilt into the full picture; one reader per monitor connection. */
 export function readDeltaSample(labDatabase: string, onProblem: (message: string) => void = () => undefined): (db: DbSession) => Promise<RawSample> {
   const reader = new DeltaReader('dmv/sample-delta', SAMPLE_LAYOUT, 'dmv/sample', onProblem);
-  return async (db) => parseSample((await reader.read(db, { db: labDatabase })).sets, Date.now());
+  const names = new LabCounterNames(labDatabase);
+  return async (db) => {
+    const sample = parseSample((await reader.read(db, await names.params(db))).sets, Date.now());
+    names.rename(sample.counters);
+    return sample;
+  };
 }
 
 export class Sampler<T = RawSample> {

@@ -3,6 +3,7 @@ import type { DbSession, Row } from '../db/client';
 import { num, numOrNull, str } from '../db/client';
 import type { LogWriterInfo, ServerIdentity, Topology, TraceFlagInfo } from '../shared/types';
 import { explain } from './errors';
+import { featureVersion } from '../shared/serverLevel';
 
 /** The simulator says so in @@VERSION and in its edition; the product shows a badge and labels numbers as synthetic. */
 export function isSimulator(versionBanner: string, edition: string): boolean {
@@ -46,7 +47,7 @@ export async function readTopology(db: DbSession, identity: ServerIdentity): Pro
   try {
     sets = await db.runFile('server/topology');
   } catch (err) {
-    throw explain(err, 'Reading the server topology', { login: identity.login, majorVersion: identity.majorVersion });
+    throw explain(err, 'Reading the server topology', { login: identity.login, majorVersion: featureVersion(identity) });
   }
   const [info = [], schedulers = [], nodes = [], logWriters = [], memory = []] = sets;
   const i = info[0] ?? {};

@@ -8,6 +8,7 @@ import { deployedScenarios, probeLab } from '../engine/lab';
 import { readIdentity, readTopology } from '../engine/server';
 import type { KnobState } from '../shared/experiment';
 import type { ServerIdentity, Topology } from '../shared/types';
+import { featureVersion } from '../shared/serverLevel';
 export { summariseJournal } from './journalView';
 
 export interface ServerFactsRead {
@@ -31,7 +32,7 @@ export class ServerConnection {
       const identity = await readIdentity(admin);
       if (!identity.permissions.viewServerState) {
         throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab reads needs.`,
-          grantFor('VIEW SERVER STATE', identity.login, identity.majorVersion));
+          grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
       }
       return new ServerConnection(target, labDatabase, admin, identity);
     } catch (err) {

@@ -16,6 +16,7 @@ import type { CapturedStacks, CaptureStacks } from './stacksCapture';
 import { UiFailure } from './uiErrors';
 import { experimentDir } from './history';
 import type { LabSession } from './labSession';
+import { featureVersion } from '../shared/serverLevel';
 
 /** How many distinct stacks the panel asks for (the rest are summed as "other"). */
 export const PANEL_TOP_STACKS = 20;
@@ -106,7 +107,7 @@ export async function captureStacksNow(s: LabSession, p: CaptureStacksRequest, c
     if (signal.aborted) {
       fail(p.spinlock, { message: `The capture of ${p.spinlock} was cancelled; its event session was dropped.`, cancelled: true });
     } else {
-      const f = stacksFailure(err, conn.identity.login, conn.identity.majorVersion);
+      const f = stacksFailure(err, conn.identity.login, featureVersion(conn.identity));
       s.ports.log.error(`capturing the stacks of ${p.spinlock} failed: ${f.message}`);
       fail(p.spinlock, f);
     }

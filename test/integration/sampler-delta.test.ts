@@ -74,7 +74,7 @@ function changedRows(before: Row[][], after: Row[][], layout: DeltaLayout): Map<
 }
 
 const plans: { name: string; file: string; full: string; layout: DeltaLayout; db: string; params: Record<string, unknown>; skip: number[]; extra: number }[] = [
-  { name: 'sample', file: 'dmv/sample-delta', full: 'dmv/sample', layout: SAMPLE_LAYOUT, db: 'master', params: { db: 'master' }, skip: [], extra: 2 },
+  { name: 'sample', file: 'dmv/sample-delta', full: 'dmv/sample', layout: SAMPLE_LAYOUT, db: 'master', params: { db: 'master', db_physical: null }, skip: [], extra: 2 },
   // The watch's pending I/O, requests, waiting tasks and own CPU are drawn per read (synthetic, instantaneous): not compared.
   { name: 'watch tick', file: 'watch/tick-delta', full: 'watch/tick', layout: WATCH_LAYOUT, db: 'master', params: { top_requests: 10, text_chars: 40 }, skip: [6, 8, 9, 10], extra: 1 },
 ];
@@ -147,7 +147,7 @@ it('the #temp snapshot tables belong to the session: a second CREATE is refused 
     try {
       await a.runFile('dmv/snapshot-setup');
       const p = await a.prepare('dmv/sample-delta');
-      const sets = await a.executePrepared(p, { db: 'master' });
+      const sets = await a.executePrepared(p, { db: 'master', db_physical: null });
       assert.equal(num(sets[0][0].ticks_kept), 0);
       const ad = await a.rpcChannel();
       try {
@@ -158,7 +158,7 @@ it('the #temp snapshot tables belong to the session: a second CREATE is refused 
         ad.release();
       }
       await a.runFile('dmv/snapshot-setup'); // runs again on the same connection: it drops what it creates first
-      await assert.rejects(b.prepare('dmv/sample-delta').then((q) => b.executePrepared(q, { db: 'master' })), (e: Error & { number?: number }) => e.number === 208 || e.number === 8179);
+      await assert.rejects(b.prepare('dmv/sample-delta').then((q) => b.executePrepared(q, { db: 'master', db_physical: null })), (e: Error & { number?: number }) => e.number === 208 || e.number === 8179);
     } finally {
       await a.close();
       await b.close();

@@ -72,7 +72,7 @@ it('lab database, deploy, concurrent workload, sample; affinity visible in the s
         const after = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0].spins;
         assert.ok(Number(after) > Number(before));
 
-        const sample = await runFile(lab, 'dmv/sample', { db: [sql.NVarChar(128), 'SpinlockLab'] });
+        const sample = await runFile(lab, 'dmv/sample', { db: [sql.NVarChar(128), 'SpinlockLab'], db_physical: [sql.NVarChar(128), null] });
         const s = sample.recordsets as Row[][];
         assert.equal(s.length, 9);
         assert.deepEqual(Object.keys(s[0][0]), ['server_time_utc', 'ms_ticks', 'cpu_ticks', 'sqlserver_start_time']);

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';
-import { buildReport, FEATURES, type CheckReport } from '../../src/engine/check';
+import { buildReport, FEATURES, parseFeatures, type CheckReport } from '../../src/engine/check';
+import { grantFor } from '../../src/engine/errors';
+import { featureVersion } from '../../src/shared/serverLevel';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<CheckReport>(schema);
@@ -73,6 +75,58 @@ describe('spinlab check report', () => {
     assert.match(feature(gp, 'in-memory').reasons.join(' '), /Business Critical/);
     const bc = buildReport(server({ engine_edition: 8, service_tier: 'BusinessCritical' }), perms(sysadmin), 'SpinlockLab', all);
     assert.equal(feature(bc, 'in-memory').canRun, true);
+  });
+
+  describe('Azure SQL Managed Instance: decided by EngineEdition 8 before its 12.x version', () => {
+    const mi = (over: Record<string, unknown> = {}) => server({ engine_edition: 8, major_version: 12, product_version: '12.0.2000.8', edition: 'SQL Azure',
+      host_platform: 'Windows', host_distribution: 'Windows Server 2019 Datacenter', default_data_path: null, service_tier: 'BusinessCritical', ...over });
+    // check.sql asks the 2022 permission names there (@level 17), as it does on SQL Server 2022+.
+    const miPerms = (granted: string[]) => perms(granted, 17);
+
+    it('is supported, not "older than SQL Server 2016"; a sysadmin can run everything that applies; exit 0', () => {
+      const r = buildReport(mi(), miPerms(['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION']), 'SpinlockLab', parseFeatures(undefined));
+      assert.equal(r.supported, true);
+      assert.doesNotMatch(r.notes.join(' '), /older than SQL Server 2016/);
+      assert.deepEqual(r.asked, FEATURES.filter((f) => f !== 'affinity'));
+      assert.equal(r.ok, true);
+      assert.equal(feature(r, 'affinity').canRun, false, 'affinity is reported, not asked');
+      assert.deepEqual(r.features.map((f) => f.id), [...FEATURES]);
+      assert.equal(validate(r), true, ajv.errorsText(validate.errors));
+    });
+
+    it('says what differs there: recovery model, SINGLE_USER, the XTP filegroup, affinity, counter names', () => {
+      const notes = buildReport(mi(), miPerms([]), 'SpinlockLab', all).notes.join('\n');
+      for (const re of [/RECOVERY SIMPLE.*FULL recovery/, /SINGLE_USER.*ends the sessions/, /creates the memory-optimized filegroup \(XTP\)/,
+        /cannot change process affinity/, /physical_database_name \(a GUID\)/]) assert.match(notes, re);
+    });
+
+    it('uses the newest permission names: VIEW SERVER PERFORMANCE STATE and the 2022 event-session permissions', () => {
+      const onlyPerf = buildReport(mi(), miPerms(['VIEW SERVER PERFORMANCE STATE', 'CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION']), 'SpinlockLab', all);
+      assert.equal(feature(onlyPerf, 'sample').canRun, true);
+      assert.equal(feature(onlyPerf, 'event-sessions').canRun, true);
+      const none = buildReport(mi(), miPerms([]), 'SpinlockLab', all);
+      assert.deepEqual(feature(none, 'watch').grants, ['USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [lab];']);
+      assert.equal(featureVersion({ majorVersion: 12, engineEdition: 8 }), 17);
+      assert.equal(featureVersion({ majorVersion: 15, engineEdition: 3 }), 15);
+      assert.match(grantFor('VIEW SERVER STATE', 'lab', featureVersion({ majorVersion: 12, engineEdition: 8 })), /VIEW SERVER PERFORMANCE STATE/);
+    });
+
+    it('VIEW SERVER STATE is enough should a Managed Instance not know the 2022 name (HAS_PERMS_BY_NAME NULL)', () => {
+      const unknown = perms(['VIEW SERVER STATE'], 17).map((p) => (p.permission_name === 'VIEW SERVER PERFORMANCE STATE' ? { ...p, has_permission: null } : p));
+      assert.equal(feature(buildReport(mi(), unknown, 'SpinlockLab', all), 'watch').canRun, true);
+      assert.equal(feature(buildReport(mi(), perms([], 17), 'SpinlockLab', all), 'watch').canRun, false);
+    });
+
+    it('no data path is needed there (the service places the files)', () => {
+      const r = buildReport(mi({ default_data_path: null }), miPerms(['CREATE ANY DATABASE']), 'SpinlockLab', ['in-memory']);
+      assert.equal(feature(r, 'in-memory').canRun, true);
+    });
+
+    it('on SQL Server the default still asks every feature, affinity included', () => {
+      assert.equal(parseFeatures(undefined), undefined);
+      const r = buildReport(server(), perms(['VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE']), 'SpinlockLab', undefined);
+      assert.deepEqual(r.asked, [...FEATURES]);
+    });
   });
 
   it('an existing lab database: database permissions decide deploy and delayed durability', () => {

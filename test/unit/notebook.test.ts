@@ -133,7 +133,7 @@ it('replay T-SQL declares each file\'s parameters as literals and quotes the dat
   const r = buildReplay(e);
   const sample = r.sample.sql;
   assert.match(sample, /^USE \[Lab\]\]'; DROP DATABASE x; --\];/);
-  assert.match(sample, /DECLARE @db sysname = N'Lab]''; DROP DATABASE x; --';/);
+  assert.match(sample, /DECLARE @db sysname = N'Lab]''; DROP DATABASE x; --',\n\s+@db_physical nvarchar\(128\) = NULL;/);
   assert.equal(r.knobs.length, 2);
   assert.match(r.knobs[0].sql, /@mode nvarchar\(16\) = N'FORCED'/);
   assert.match(r.knobs[1].sql, /@cpu_ranges nvarchar\(4000\) = N'1 TO 3'/);

@@ -13,7 +13,7 @@ import { DB, sample } from './samples';
 
 const sig = () => new AbortController().signal;
 const sets = (items: ResponseItem[]) => items.filter((x) => x.kind === 'resultSet') as ResultSet[];
-const p = (name: string, value: string): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 } as RpcParam['sqlType'], output: false });
+const p = (name: string, value: string | null): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 } as RpcParam['sqlType'], output: false });
 
 describe('review: sql/dmv/sample.sql', () => {
   it('counts pending I/O with io_pending = 1 only (a completed request not yet reaped is still listed)', async () => {
@@ -27,7 +27,7 @@ describe('review: sql/dmv/sample.sql', () => {
     const view = sets(await h.sqlBatch(s, 'SELECT io_pending FROM sys.dm_io_pending_io_requests', sig()))[0];
     assert.ok(view.rows.some((r) => r[0] === 0), 'the simulator lists completed, unreaped requests as SQL Server does');
     const f = loadSqlFile('dmv/sample');
-    const out = sets(await h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', db.name)], sig()));
+    const out = sets(await h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', db.name), p('@db_physical', null)], sig()));
     const inFlight = view.rows.filter((r) => r[0] === 1).length;
     assert.deepEqual(out[6].rows[0], [inFlight, inFlight]);
   });

@@ -11,6 +11,7 @@ const GUARDED: Record<string, string> = {
   'server/check:sys.dm_os_host_info.host_platform': 'IF OBJECT_ID(N\'sys.dm_os_host_info\') IS NOT NULL, then sp_executesql (2017+)',
   'server/check:sys.dm_os_host_info.host_distribution': 'IF OBJECT_ID(N\'sys.dm_os_host_info\') IS NOT NULL, then sp_executesql (2017+)',
   'server/check:sys.server_resource_stats.sku': 'IF @engine = 8 (SERVERPROPERTY(\'EngineEdition\'), Azure SQL Managed Instance), then sp_executesql',
+  'server/database-names:sys.databases.physical_database_name': 'IF COL_LENGTH(N\'sys.databases\', N\'physical_database_name\') IS NOT NULL, then sp_executesql (2019+, Azure SQL)',
   'server/check:sys.server_resource_stats.end_time': 'IF @engine = 8 (SERVERPROPERTY(\'EngineEdition\'), Azure SQL Managed Instance), then sp_executesql',
 };
 

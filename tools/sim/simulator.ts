@@ -9,6 +9,7 @@ import { SessionLayer } from './session/layer';
 import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance';
 import type { StatementFault } from './model/faults';
 import { BackgroundSpec, parseBackground, startBackground } from './model/background';
+import { parsePlatform, type Platform } from './model/platform';
 import { parseUptime } from './model/uptime';
 
 export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
@@ -126,7 +127,8 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--password <password>', 'password of the sa login (default: SPINLAB_SIM_PASSWORD, else generated)')
     .option('--topology <SxCxT>', 'sockets x cores per socket x threads per core', '2x10x2')
     .option('--soft-numa', 'split sockets of more than 8 cores into soft-NUMA nodes, as SQL Server 2016+ does automatically')
-    .option('--version <major>', 'SQL Server major version to imitate, 13 (2016) to 17 (2025)', int, 16)
+    .option('--platform <platform>', 'box (SQL Server, the default) or managed-instance (Azure SQL Managed Instance: EngineEdition 8, version 12.x, the newest engine)', 'box')
+    .option('--version <major>', 'SQL Server major version to imitate, 13 (2016) to 17 (2025); default 16 (SQL Server only)', int)
     .option('--memory-model <model>', 'CONVENTIONAL, LOCK_PAGES or LARGE_PAGES (read-only)', 'CONVENTIONAL')
     .option('--trace-flags <list>', 'global trace flags to report, e.g. 1117,8008 (read-only)', '')
     .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
@@ -148,12 +150,17 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
   const o = program.opts();
   const mm = String(o.memoryModel).toUpperCase();
   if (!['CONVENTIONAL', 'LOCK_PAGES', 'LARGE_PAGES'].includes(mm)) { out(`--memory-model must be CONVENTIONAL, LOCK_PAGES or LARGE_PAGES\n`); return 2; }
+  let platform: Platform;
+  try {
+    platform = parsePlatform(String(o.platform));
+  } catch (e) { out(`${(e as Error).message}\n`); return 2; }
+  if (platform === 'managed-instance' && o.version !== undefined) { out('--version does not apply to --platform managed-instance: a Managed Instance runs the newest engine and reports 12.x\n'); return 2; }
   const envPw = process.env.SPINLAB_SIM_PASSWORD;
   const password: string = o.password ?? envPw ?? generatePassword();
   let sim: Simulator;
   try {
     sim = await startSimulator({
-      port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, memoryModel: mm as 'CONVENTIONAL',
+      port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, platform, memoryModel: mm as 'CONVENTIONAL',
       traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
       uptimeMs: o.uptime,
       watcherCostMs: o.watcherCostMs,

@@ -120,7 +120,9 @@ export function buildReplay(e: Experiment): ReplayScript {
     deploy,
     knobs,
     workload: workloadCall(e),
-    sample: step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db }, db),
+    // @db_physical NULL: on Azure SQL Managed Instance set it to the lab database's sys.databases.physical_database_name
+    // to see its counters (sql/server/database-names.sql lists it).
+    sample: step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db, db_physical: null }, db),
     restore,
     cleanup: cleanupSteps(scenario, values).map((id) => step('Clean up', id, fileParams(id, values), db)),
   };

@@ -11,6 +11,7 @@ import { foldTree, topBuckets } from './fold';
 import { FIRING_NOTES, countNotes } from './notes';
 import { parseHistogram, type HistogramSlot } from './parse';
 import { dropSession, journalSession, newSessionName, releaseSession, UNCONFIRMED_DROP, type SessionJournalContext } from './sessions';
+import { featureVersion } from '../../shared/serverLevel';
 import { maxDurationSeconds, readBufferTopology, sessionOptions, sessionSizing, supportsMaxDuration, type SessionSizing } from './sizing';
 
 export interface CaptureOptions {
@@ -72,7 +73,7 @@ async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIde
     const [types = [], stats = []] = await db.runFile('xe/spinlock-type', { spinlock });
     return { mapKey: types[0] ? num(types[0].map_key) : null, backoffs: stats[0] ? numOrNull(stats[0].backoffs) : null };
   } catch (err) {
-    throw explain(err, `Looking up the spinlock type ${spinlock}`, { login: identity.login, majorVersion: identity.majorVersion });
+    throw explain(err, `Looking up the spinlock type ${spinlock}`, { login: identity.login, majorVersion: featureVersion(identity) });
   }
 }
 
@@ -133,7 +134,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
           session, type: before.mapKey, slots: opts.slots ?? 256, partition: sizing.partition, max_memory_kb: sizing.maxMemoryKb, max_duration_s: maxDurationS,
         });
       } catch (err) {
-        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, identity.majorVersion) : undefined, err);
+        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
       }
       const t0 = Date.now();
       while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {
@@ -154,7 +155,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
           options.regularBufferBytes = column(rows[0], 'regular_buffer_size');
         }
       } catch (err) {
-        throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: identity.majorVersion });
+        throw explain(err, 'Reading the histogram target', { login: identity.login, majorVersion: featureVersion(identity) });
       }
       const after = await readSpinlock(db, spinlock, identity);
       dropped = await dropSession(db, session);

@@ -20,6 +20,8 @@ import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
 import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
+import { WatchCounterNames } from '../databaseNames';
+import { featureVersion } from '../../shared/serverLevel';
 
 export const WATCH_SCHEMA_VERSION = 5;
 
@@ -69,7 +71,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
       throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
-        grantFor('VIEW SERVER STATE', identity.login, identity.majorVersion));
+        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
     }
     const t = await readTopology(admin, identity);
     identity.startTime = t.startTime;
@@ -102,8 +104,12 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   // With fullTicks, the whole batch every tick (sql/watch/tick.sql) and nothing created, not even in tempdb.
   const reader = new DeltaReader('watch/tick-delta', WATCH_LAYOUT, 'watch/tick', (m) => note('warning', m));
   const tickParams = { top_requests: settings.topRequests, text_chars: settings.textChars };
-  const read = async (db: DbSession): Promise<WatchSample> =>
-    parseWatchSample(settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets, Date.now());
+  const names = new WatchCounterNames();
+  const read = async (db: DbSession): Promise<WatchSample> => {
+    const sample = parseWatchSample(settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets, Date.now());
+    await names.apply(db, sample.raw.counters); // Managed Instance names database counters by a GUID
+    return sample;
+  };
   let baseline: WatchSample | undefined;
   let startMsTicks = 0;
   let firstOwnCpu: number | null = null;
@@ -164,7 +170,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
       startMsTicks = first.sample.raw.msTicks;
       firstOwnCpu = first.sample.ownCpuMs;
     } catch (err) {
-      throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: identity.majorVersion, needs: 'VIEW SERVER STATE' });
+      throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: featureVersion(identity), needs: 'VIEW SERVER STATE' });
     }
     progress({ kind: 'status', message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}` });
     sampler.start();

@@ -17,10 +17,11 @@ const databases: SystemView = {
     ['create_date', T.datetime], ['compatibility_level', T.tinyint], ['collation_name', T.sysname], ['user_access', T.tinyint],
     ['user_access_desc', T.nvarchar(60)], ['is_read_only', T.bit], ['state', T.tinyint], ['state_desc', T.nvarchar(60)],
     ['recovery_model', T.tinyint], ['recovery_model_desc', T.nvarchar(60)], ['is_memory_optimized_elevate_to_snapshot_on', T.bit],
-    ['delayed_durability', T.int], ['delayed_durability_desc', T.nvarchar(60)]]),
+    ['delayed_durability', T.int], ['delayed_durability_desc', T.nvarchar(60)], ['physical_database_name', T.nvarchar(128)]]),
+  // physical_database_name: 2019+ and Azure SQL (the catalogue drops it before 2019); a GUID on Managed Instance.
   rows: (c) => [...c.model.databases.values()].sort((a, b) => a.id - b.id).map((d) => [d.name, d.id, null, Buffer.from([1]), d.createDate,
-    c.model.version * 10, 'SQL_Latin1_General_CP1_CI_AS', 0, 'MULTI_USER', false, 0, 'ONLINE', d.recovery === 'FULL' ? 1 : 3, d.recovery,
-    false, { DISABLED: 0, ALLOWED: 1, FORCED: 2 }[d.delayedDurability], d.delayedDurability]),
+    c.model.managedInstance ? 160 : c.model.version * 10, 'SQL_Latin1_General_CP1_CI_AS', 0, 'MULTI_USER', false, 0, 'ONLINE', d.recovery === 'FULL' ? 1 : 3, d.recovery,
+    false, { DISABLED: 0, ALLOWED: 1, FORCED: 2 }[d.delayedDurability], d.delayedDurability, d.physicalName]),
 };
 
 const fileCols = (withDb: boolean) => cols([...(withDb ? ([['database_id', T.int]] as [string, SqlType][]) : []), ['file_id', T.int],
@@ -61,7 +62,8 @@ const filegroups: SystemView = {
   rows: (c) => {
     const d = current(c);
     const out: Value[][] = [['PRIMARY', 1, 'FG', 'ROWS_FILEGROUP', true, false]];
-    if (d.hasXtpFilegroup) out.push([`${d.name}_xtp`, 65537, 'FX', 'MEMORY_OPTIMIZED_DATA_FILEGROUP', false, false]);
+    // Managed Instance names the one it adds XTP (T-SQL differences page, CREATE DATABASE statement).
+    if (d.hasXtpFilegroup) out.push([c.model.managedInstance ? 'XTP' : `${d.name}_xtp`, 65537, 'FX', 'MEMORY_OPTIMIZED_DATA_FILEGROUP', false, false]);
     return out;
   },
 };

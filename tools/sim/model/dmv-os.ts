@@ -164,16 +164,18 @@ const perfCounters: SystemView = {
     const totals = { t: 0, w: 0, f: 0, b: 0, fw: 0, fwt: 0, fwr: 0 };
     for (const db of m.databases.values()) {
       const d = m.counters.db(db.name);
+      // Managed Instance names a database's counters by its physical name, a GUID (its "Known issues" page).
+      const inst = db.physicalName;
       const idle = m.counters.dataIo.get(db.name.toLowerCase());
       const t = d.transactions + (m.msTicks() / 1000) * 0.05 + (idle ? 0 : 0);
-      add('Databases', 'Transactions/sec', db.name, t, CNTR.rate);
-      add('Databases', 'Write Transactions/sec', db.name, d.writeTransactions, CNTR.rate);
-      add('Databases', 'Log Flushes/sec', db.name, d.logFlushes, CNTR.rate);
-      add('Databases', 'Log Bytes Flushed/sec', db.name, d.logBytes, CNTR.rate);
-      add('Databases', 'Log Flush Waits/sec', db.name, d.flushWaits, CNTR.rate);
-      add('Databases', 'Log Flush Wait Time', db.name, d.flushWaitMs, CNTR.raw);
-      add('Databases', 'Log Flush Write Time (ms)', db.name, d.flushWriteMs, CNTR.raw);
-      add('Databases', 'Active Transactions', db.name, m.workloads.active().filter((a) => a.database === db.name).length, CNTR.raw);
+      add('Databases', 'Transactions/sec', inst, t, CNTR.rate);
+      add('Databases', 'Write Transactions/sec', inst, d.writeTransactions, CNTR.rate);
+      add('Databases', 'Log Flushes/sec', inst, d.logFlushes, CNTR.rate);
+      add('Databases', 'Log Bytes Flushed/sec', inst, d.logBytes, CNTR.rate);
+      add('Databases', 'Log Flush Waits/sec', inst, d.flushWaits, CNTR.rate);
+      add('Databases', 'Log Flush Wait Time', inst, d.flushWaitMs, CNTR.raw);
+      add('Databases', 'Log Flush Write Time (ms)', inst, d.flushWriteMs, CNTR.raw);
+      add('Databases', 'Active Transactions', inst, m.workloads.active().filter((a) => a.database === db.name).length, CNTR.raw);
       totals.t += t; totals.w += d.writeTransactions; totals.f += d.logFlushes; totals.b += d.logBytes;
       totals.fw += d.flushWaits; totals.fwt += d.flushWaitMs; totals.fwr += d.flushWriteMs;
     }

@@ -15,6 +15,7 @@ import { BatchCall, recognise } from './statements';
 import { dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
+import { runAdHocDdl } from './handlers/ddl';
 import { noteDatabaseChange } from './holds';
 
 export class ModelHandler implements SimHandler {
@@ -97,6 +98,8 @@ export class ModelHandler implements SimHandler {
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
+    const ddl = runAdHocDdl(this.model, session, text);
+    if (ddl) return ddl;
     // A session's own #temp tables, for any batch (not only the product's): created, filled, read and dropped for real.
     if (isTempStatement(text)) {
       const rs = runTempStatement({ model: this.model, session, params, signal: new AbortController().signal, text }, text);

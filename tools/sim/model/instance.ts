@@ -11,6 +11,7 @@ import { ClientCall, ClientLoop } from './clientloop';
 import { XeState } from './xe';
 import { addBusyHistory } from './uptime';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
+import { MANAGED_INSTANCE, MANAGED_INSTANCE_FEATURE_VERSION, physicalDatabaseName, VERSIONS, type Platform } from './platform';
 
 export type Permission =
   | 'CONTROL SERVER'
@@ -38,8 +39,10 @@ export interface LoginSpec {
 }
 
 export interface ModelOptions {
-  /** Major version 13-17 (2016-2025); default 16 (SQL Server 2022). */
+  /** Major version 13-17 (2016-2025); default 16 (SQL Server 2022). SQL Server only: a Managed Instance has none to choose. */
   version?: number;
+  /** SQL Server ('box', the default) or Azure SQL Managed Instance (model/platform.ts). */
+  platform?: Platform;
   /** SOCKETSxCORESxTHREADS, default 2x10x2. */
   topology?: string;
   /** Automatic soft-NUMA as SQL Server 2016+ does it (sockets of more than 8 cores split); default off. */
@@ -95,6 +98,8 @@ export interface Database {
   delayedDurability: 'DISABLED' | 'ALLOWED' | 'FORCED';
   properties: Map<string, string>;
   hasXtpFilegroup: boolean;
+  /** sys.databases.physical_database_name: a GUID for a user database on Managed Instance (its counters' instance_name). */
+  physicalName: string;
   objects: Map<string, SimObject>;
   /** The login that created it (its dbo, holding every permission in it); undefined: sa's. */
   owner?: string;
@@ -117,16 +122,10 @@ export interface SessionInfo {
   loginTime: Date;
 }
 
-const VERSIONS: Record<number, { year: number; build: string; name: string }> = {
-  13: { year: 2016, build: '13.0.7050.2', name: 'SQL Server 2016 (SP3)' },
-  14: { year: 2017, build: '14.0.3485.1', name: 'SQL Server 2017' },
-  15: { year: 2019, build: '15.0.4415.2', name: 'SQL Server 2019' },
-  16: { year: 2022, build: '16.0.4175.1', name: 'SQL Server 2022' },
-  17: { year: 2025, build: '17.0.1000.7', name: 'SQL Server 2025' },
-};
-
 export class SimModel {
+  /** The SQL Server major version whose features and permissions the model has (the newest on Managed Instance). */
   readonly version: number;
+  readonly platform: Platform;
   readonly machine: Machine;
   readonly clockHz: number;
   /** Extra CPU (ms) charged to the session of each monitor tick batch (--watcher-cost-ms). */
@@ -161,7 +160,9 @@ export class SimModel {
   private rand: () => number;
 
   constructor(opts: ModelOptions = {}) {
-    this.version = opts.version ?? 16;
+    this.platform = opts.platform ?? 'box';
+    if (this.platform === 'managed-instance' && opts.version !== undefined) throw new Error('a Managed Instance has no version to choose: it runs the newest engine');
+    this.version = this.platform === 'managed-instance' ? MANAGED_INSTANCE_FEATURE_VERSION : opts.version ?? 16;
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
     this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
@@ -196,15 +197,18 @@ export class SimModel {
     this.boot(uptimeMs);
   }
 
-  get versionInfo() {
-    return VERSIONS[this.version];
-  }
+  get versionInfo() { return this.managedInstance ? MANAGED_INSTANCE : VERSIONS[this.version]; }
+  get managedInstance(): boolean { return this.platform === 'managed-instance'; }
+  /** The major version the server reports (ProductMajorVersion): 12 on Managed Instance. */
+  get productMajor(): number { return Number(this.versionInfo.build.split('.')[0]); }
 
   private newDb(id: number, name: string, createDate: Date): Database {
     const sys = id <= 4;
     return {
       id, name, createDate, recovery: sys && name !== 'model' ? 'SIMPLE' : 'FULL', delayedDurability: 'DISABLED',
-      properties: new Map(), hasXtpFilegroup: false, objects: new Map(),
+      // Managed Instance adds a memory-optimized filegroup (XTP) to every database it creates.
+      properties: new Map(), hasXtpFilegroup: !sys && this.managedInstance, objects: new Map(),
+      physicalName: physicalDatabaseName(this.platform, id, name, createDate),
     };
   }
 

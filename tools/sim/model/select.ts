@@ -240,7 +240,7 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
     case '@@servername': return { v: m.serverName, type: T.nvarchar(128) };
     case '@@trancount': return { v: 0, type: T.int };
     case '@@language': return { v: 'us_english', type: T.nvarchar(128) };
-    case '@@microsoftversion': return { v: m.version * 16777216, type: T.int };
+    case '@@microsoftversion': return { v: m.productMajor * 16777216, type: T.int };
     default: {
       const params = (ctx as { params?: Map<string, Value> }).params;
       if (params?.has(name)) {
@@ -258,6 +258,10 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
 
 export function versionBanner(ctx: QueryContext): string {
   const v = ctx.model.versionInfo;
+  if (ctx.model.managedInstance) {
+    return `Microsoft SQL Azure (RTM) - ${v.build} (X64) \n\tSpinlock Lab simulator imitating Azure SQL Managed Instance: synthetic numbers, not a SQL Server\n` +
+      '\tCopyright (C) 2022 Microsoft Corporation\n';
+  }
   return `Microsoft SQL Server ${v.year} (Spinlock Lab simulator: synthetic numbers, not a SQL Server) - ${v.build} (X64) \n` +
     `\tSpinlock Lab simulated instance\n\tSpinlock Lab Simulator Edition (64-bit) on Simulated Windows Server 2022 <X64>\n`;
 }
@@ -268,15 +272,17 @@ export function serverProperty(ctx: QueryContext, prop: string): Typed {
   const i = (v: number | null): Typed => ({ v, type: T.int });
   switch (prop.toLowerCase()) {
     case 'productversion': return s(m.versionInfo.build);
-    case 'productmajorversion': return s(String(m.version));
+    case 'productmajorversion': return s(String(m.productMajor));
     case 'productminorversion': return s('0');
     case 'productlevel': return s('RTM');
-    case 'edition': return s('Spinlock Lab Simulator Edition (64-bit)');
-    case 'engineedition': return i(3); // Enterprise-class engine: every feature the lab uses
+    // Managed Instance: 'SQL Azure' and EngineEdition 8 (SERVERPROPERTY; T-SQL differences page, System functions).
+    case 'edition': return s(m.managedInstance ? 'SQL Azure' : 'Spinlock Lab Simulator Edition (64-bit)');
+    case 'engineedition': return i(m.managedInstance ? 8 : 3); // 3: Enterprise-class engine, every feature the lab uses
     case 'editionid': return i(-1);
     case 'isxtpsupported': return i(1);
-    case 'instancedefaultdatapath': return s(dataPath(m));
-    case 'instancedefaultlogpath': return s(dataPath(m));
+    // Managed Instance places every file itself (T-SQL differences page): no path to give.
+    case 'instancedefaultdatapath': return s(m.managedInstance ? null : dataPath(m));
+    case 'instancedefaultlogpath': return s(m.managedInstance ? null : dataPath(m));
     case 'machinename': return s(m.serverName);
     case 'servername': return s(m.serverName);
     case 'instancename': return s(null);

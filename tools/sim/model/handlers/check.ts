@@ -1,5 +1,6 @@
 // sql/server/check: the preflight's two result sets, answered from the model as SQL Server would: version by number,
-// the platform the simulator imitates (Windows, per its @@VERSION and default data path), no container, not Azure, and
+// the platform the simulator imitates (Windows, per its @@VERSION and default data path), no container, Managed
+// Instance's tier when it imitates one, and
 // each permission through HAS_PERMS_BY_NAME's rules (effective: granted, implied, or owned; NULL for a permission name
 // the version does not know and for a database that does not exist).
 import { serverProperty, versionBanner } from '../select';
@@ -7,6 +8,7 @@ import { cols, T } from '../types';
 import type { Permission } from '../instance';
 import type { BatchCall, BatchHandler } from '../statements';
 import { resultSet, strParam } from './util';
+import { MANAGED_INSTANCE_SKU } from '../platform';
 
 const ASKED: [string, 'SERVER' | 'DATABASE', number][] = [
   ['VIEW SERVER STATE', 'SERVER', 13], ['VIEW SERVER PERFORMANCE STATE', 'SERVER', 16],
@@ -37,12 +39,15 @@ const check: BatchHandler = (c) => {
     ['engine_edition', T.int], ['is_xtp_supported', T.int], ['default_data_path', T.nvarchar(4000)], ['login_name', T.nvarchar(128)],
     ['version_banner', T.nvarchar(4000)], ['host_platform', T.nvarchar(256)], ['host_distribution', T.nvarchar(256)],
     ['container_type_desc', T.nvarchar(60)], ['service_tier', T.nvarchar(128)], ['lab_db_exists', T.int]]),
-  [[m.version, p('ProductVersion'), p('Edition'), p('EngineEdition'), p('IsXTPSupported'), p('InstanceDefaultDataPath'),
+  [[m.productMajor, p('ProductVersion'), p('Edition'), p('EngineEdition'), p('IsXTPSupported'), p('InstanceDefaultDataPath'),
     c.session.login, versionBanner(c),
-    // sys.dm_os_host_info: 2017+; on 2016 the file assumes Windows. From 2022 it needs VIEW SERVER PERFORMANCE STATE.
+    // sys.dm_os_host_info: 2017+; on 2016 the file assumes Windows. From 2022 (and on Managed Instance, which runs the
+    // newest engine on Windows) it needs VIEW SERVER PERFORMANCE STATE.
     m.version < 16 || m.canViewServerState(c.session.login) ? 'Windows' : null,
     m.version >= 14 && (m.version < 16 || m.canViewServerState(c.session.login)) ? 'Simulated Windows Server 2022' : null,
-    null, null, exists ? 1 : 0]]);
+    // Managed Instance: the tier from sys.server_resource_stats (read behind a TRY, so any login gets a value or NULL).
+    null, m.managedInstance ? MANAGED_INSTANCE_SKU : null, exists ? 1 : 0]]);
+  // @level: the newest SQL Server's permission names on Managed Instance (m.version is its feature version there).
   const perms = resultSet(cols([['permission_name', T.nvarchar(128)], ['scope', T.nvarchar(8)], ['has_permission', T.int]]),
     ASKED.map(([name, scope, min]) => [name, scope,
       min > m.version ? null

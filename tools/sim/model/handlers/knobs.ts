@@ -1,17 +1,10 @@
 // sql/knobs/*: affinity and delayed durability, and reading them back.
-import { alterSettingsDenied, err, SqlError } from '../errors';
-import { AffinityError } from '../topology';
+import { setProcessAffinity } from './ddl';
 import type { BatchCall, BatchHandler } from '../statements';
 import { requireDb, select, statements, strParam, throwUser } from './util';
 
 function setAffinity(c: BatchCall, spec: string): [] {
-  if (!c.model.hasPermission(c.session.login, 'ALTER SETTINGS')) throw new SqlError(alterSettingsDenied());
-  try {
-    c.model.setAffinity(spec);
-  } catch (e) {
-    if (e instanceof AffinityError) throw new SqlError([err(e.number, e.message, e.number === 102 ? 15 : 16, 1)]);
-    throw e;
-  }
+  setProcessAffinity(c.model, c.session.login, spec);
   return [];
 }
 

@@ -4,6 +4,7 @@ import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { holdersOf, isSystemSession } from '../holds';
 import { currentDb, param, requireDb, resultSet, strParam, throwUser } from './util';
+import { addXtpFilegroup, dropDatabase, setRecovery, setSingleUser } from './ddl';
 
 /** QUOTENAME(@db + N'_xtp_container') is NULL past 128 characters: both files refuse such a name (50005). */
 function refuseLongName(name: string | null): void {
@@ -22,7 +23,8 @@ const create: BatchHandler = (c) => {
   if (c.model.database(name)) throwUser(50001, 'Spinlock Lab: the lab database already exists; it is not created again.');
   const db = c.model.createDatabase(name);
   db.owner = c.session.login;
-  db.recovery = 'SIMPLE';
+  // The file sets SIMPLE recovery except on Managed Instance (EngineEdition 8), which refuses it.
+  if (!c.model.managedInstance) setRecovery(c.model, db, 'SIMPLE');
   db.properties.set('SpinlockLab', strParam(c, '@mark') ?? '');
   return [];
 };
@@ -34,11 +36,13 @@ const drop: BatchHandler = (c) => {
   if (!db.properties.has('SpinlockLab')) {
     throwUser(50004, 'Spinlock Lab: refusing to drop a database that Spinlock Lab did not create (no SpinlockLab extended property).');
   }
-  // SET SINGLE_USER WITH ROLLBACK IMMEDIATE ends every other session in the database before DROP.
-  for (const o of c.model.connections.list()) {
-    if (o.spid !== c.session.spid && o.database.toLowerCase() === db.name.toLowerCase()) c.model.connections.kill(o.spid);
+  // Managed Instance: a plain DROP, refused while another session uses the database (the engine ends them first).
+  if (c.model.managedInstance) {
+    dropDatabase(c.model, db, c.session.spid);
+    return [];
   }
-  c.model.dropDatabase(db.name);
+  setSingleUser(c.model, db, c.session.spid);
+  dropDatabase(c.model, db, c.session.spid);
   return [{ kind: 'info', number: 5069, state: 1, class: 0, message: 'ALTER DATABASE statement completed successfully.' }];
 };
 
@@ -89,7 +93,11 @@ const tables: BatchHandler = (c) => {
 const addXtp: BatchHandler = (c) => {
   refuseLongName(strParam(c, '@db'));
   const db = requireDb(c, strParam(c, '@db'));
-  db.hasXtpFilegroup = true;
+  if (db.hasXtpFilegroup) return [];
+  if (c.model.managedInstance) {
+    throwUser(50006, 'Spinlock Lab: this Azure SQL Managed Instance gave the lab database no memory-optimized filegroup (it adds one, named XTP, on the Business Critical tier only) and refuses to add one.');
+  }
+  addXtpFilegroup(c.model, db);
   return [];
 };
 

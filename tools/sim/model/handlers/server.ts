@@ -15,7 +15,7 @@ const identity: BatchHandler = (c) => {
     ['major_version', T.int], ['edition', T.nvarchar(256)], ['engine_edition', T.int], ['is_xtp_supported', T.int],
     ['default_data_path', T.nvarchar(4000)], ['version_banner', T.nvarchar(4000)], ['session_id', T.smallint], ['login_name', T.nvarchar(128)],
     ['has_view_server_state', T.int], ['has_view_server_performance_state', T.int], ['has_alter_settings', T.int]]),
-  [[m.serverName, p('MachineName'), p('ProductVersion'), m.version, p('Edition'), p('EngineEdition'), p('IsXTPSupported'),
+  [[m.serverName, p('MachineName'), p('ProductVersion'), m.productMajor, p('Edition'), p('EngineEdition'), p('IsXTPSupported'),
     p('InstanceDefaultDataPath'), versionBanner(c), c.session.spid, c.session.login, has('VIEW SERVER STATE'),
     m.version >= 16 ? has('VIEW SERVER PERFORMANCE STATE') : null, has('ALTER SETTINGS')]])];
 };
@@ -32,7 +32,12 @@ const topology: BatchHandler = (c) => {
 const traceFlags: BatchHandler = (c) => [resultSet(cols([['TraceFlag', T.smallint], ['Status', T.smallint], ['Global', T.smallint], ['Session', T.smallint]]),
   c.model.traceFlags.map((f) => [f, 1, 1, 0]))];
 
+/** Databases whose physical_database_name (2019+ and Azure SQL, behind COL_LENGTH in the file) differs from the name. */
+const databaseNames: BatchHandler = (c) => [resultSet(cols([['name', T.sysname], ['physical_database_name', T.nvarchar(128)]]),
+  c.model.version < 15 ? [] : [...c.model.databases.values()].filter((d) => d.physicalName !== d.name).map((d) => [d.name, d.physicalName]))];
+
 export const SERVER_HANDLERS: Record<string, BatchHandler[]> = {
+  'server/database-names': [databaseNames],
   'server/identity': [identity],
   'server/topology': [topology],
   'server/trace-flags': [traceFlags],

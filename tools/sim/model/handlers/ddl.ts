@@ -1,0 +1,88 @@
+// The ALTER DATABASE options and server configuration the lab's files change, as one set of model operations shared
+// by the file handlers and, for SET RECOVERY, SET SINGLE_USER / RESTRICTED_USER / MULTI_USER and ALTER SERVER
+// CONFIGURATION SET PROCESS AFFINITY, by the same statements sent ad hoc (a user, a test): each refused where SQL
+// Server or Azure SQL Managed Instance refuses it. (ADD FILEGROUP and DROP DATABASE come only from the lab's files: the
+// grammar the simulator parses batches with has no ADD FILEGROUP.)
+import type { ResponseItem } from '../../tds/contract';
+import { alterSettingsDenied, err, SqlError } from '../errors';
+import type { Database, SimModel } from '../instance';
+import { codeOf } from '../temptables';
+import { AffinityError } from '../topology';
+
+/**
+ * What Managed Instance refuses of what the product (or a user) sends. The T-SQL differences page names the options
+ * ("can't be modified": RECOVERY SIMPLE, SINGLE_USER, RESTRICTED_USER; "Altering XTP file or filegroup is not
+ * allowed") but not the error numbers: ALTER DATABASE gets Msg 5008, the Database Engine's documented "This ALTER
+ * DATABASE statement is not supported", which is what Managed Instance answers to SET RECOVERY SIMPLE. ALTER SERVER
+ * CONFIGURATION is SQL Server only (its page): Msg 40510, Azure SQL's "Statement '%.*ls' is not supported in this
+ * version of SQL Server", the closest documented message (Managed Instance's own number for it is not documented).
+ */
+function managedInstanceRefusal(kind: 'alter-database' | 'server-configuration'): SqlError {
+  return kind === 'alter-database'
+    ? new SqlError([err(5008, 'This ALTER DATABASE statement is not supported. Correct the syntax and execute the statement again.', 16, 9)])
+    : new SqlError([err(40510, "Statement 'ALTER SERVER CONFIGURATION' is not supported in this version of SQL Server.", 16, 1)]);
+}
+
+export function setRecovery(m: SimModel, db: Database, model: 'SIMPLE' | 'FULL' | 'BULK_LOGGED'): void {
+  if (m.managedInstance && model !== 'FULL') throw managedInstanceRefusal('alter-database');
+  db.recovery = model === 'SIMPLE' ? 'SIMPLE' : 'FULL';
+}
+
+/** SET SINGLE_USER WITH ROLLBACK IMMEDIATE: every other session in the database is ended. */
+export function setSingleUser(m: SimModel, db: Database, spid: number): void {
+  if (m.managedInstance) throw managedInstanceRefusal('alter-database');
+  for (const o of m.connections.list()) {
+    if (o.spid !== spid && o.database.toLowerCase() === db.name.toLowerCase()) m.connections.kill(o.spid);
+  }
+}
+
+/** DROP DATABASE: refused (Msg 3702) while another session uses the database. */
+export function dropDatabase(m: SimModel, db: Database, spid: number): void {
+  if (m.connections.list().some((o) => o.spid !== spid && o.database.toLowerCase() === db.name.toLowerCase())) {
+    throw new SqlError([err(3702, `Cannot drop database "${db.name}" because it is currently in use.`, 16, 4)]);
+  }
+  m.dropDatabase(db.name);
+}
+
+export function addXtpFilegroup(m: SimModel, db: Database): void {
+  if (m.managedInstance) throw managedInstanceRefusal('alter-database');
+  db.hasXtpFilegroup = true;
+}
+
+/** ALTER SERVER CONFIGURATION SET PROCESS AFFINITY (SQL Server only): ALTER SETTINGS, then valid CPU or node ids. */
+export function setProcessAffinity(m: SimModel, login: string, spec: string): void {
+  if (m.managedInstance) throw managedInstanceRefusal('server-configuration');
+  if (!m.hasPermission(login, 'ALTER SETTINGS')) throw new SqlError(alterSettingsDenied());
+  try {
+    m.setAffinity(spec);
+  } catch (e) {
+    if (e instanceof AffinityError) throw new SqlError([err(e.number, e.message, e.number === 102 ? 15 : 16, 1)]);
+    throw e;
+  }
+}
+
+const NAME = String.raw`(\[(?:[^\]]|\]\])+\]|[A-Za-z_][\w@$#]*)`;
+const unquote = (n: string) => (n.startsWith('[') ? n.slice(1, -1).replace(/]]/g, ']') : n);
+
+/** One of the statements above sent on its own; null when the text is none of them. */
+export function runAdHocDdl(m: SimModel, session: { spid: number; login: string }, text: string): ResponseItem[] | null {
+  const code = codeOf(text);
+  let r: RegExpExecArray | null;
+  if ((r = /^ALTER SERVER CONFIGURATION SET PROCESS AFFINITY (.+)$/i.exec(code))) {
+    setProcessAffinity(m, session.login, r[1]);
+    return [];
+  }
+  const alter = new RegExp(`^ALTER DATABASE ${NAME} (.+)$`, 'i').exec(code);
+  if (!alter) return null;
+  const db = m.database(unquote(alter[1]));
+  const owner = db?.owner?.toLowerCase() === session.login.toLowerCase();
+  if (!db || (!owner && !m.hasPermission(session.login, 'ALTER ANY DATABASE'))) {
+    throw new SqlError([err(5011, `User does not have permission to alter database '${unquote(alter[1])}', the database does not exist, or the database is not in a state that allows access checks.`, 14, 9)]);
+  }
+  const rest = alter[2];
+  if ((r = /^SET RECOVERY (SIMPLE|FULL|BULK_LOGGED)$/i.exec(rest))) setRecovery(m, db, r[1].toUpperCase() as 'SIMPLE');
+  else if (/^SET (SINGLE_USER|RESTRICTED_USER)( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) setSingleUser(m, db, session.spid);
+  else if (/^SET MULTI_USER( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) { /* the default: nothing to change */ }
+  else return null;
+  return [];
+}
