@@ -53,8 +53,12 @@ const check: BatchHandler = (c) => {
       min > m.version ? null
         : scope === 'SERVER' ? (m.hasPermission(c.session.login, name as Permission) ? 1 : 0)
           : !exists ? null : databasePermission(c, dbName!, name)]));
-  // Our leftover event sessions, only for a login that may see sys.server_event_sessions (VIEW SERVER STATE).
-  const leftover = resultSet(cols([['name', T.sysname], ['running', T.int]]), m.hasPermission(c.session.login, 'VIEW SERVER STATE')
+  // Our leftover event sessions, for a login the batch's gate lets read sys.server_event_sessions: VIEW SERVER STATE,
+  // or from 2022 VIEW SERVER PERFORMANCE STATE where the gate asks for it too (a name older versions do not know).
+  const fineGate = /HAS_PERMS_BY_NAME\(NULL, NULL, N'VIEW SERVER PERFORMANCE STATE'\) = 1/.test(c.text);
+  const mayList = m.hasPermission(c.session.login, 'VIEW SERVER STATE')
+    || (fineGate && m.version >= 16 && m.hasPermission(c.session.login, 'VIEW SERVER PERFORMANCE STATE'));
+  const leftover = resultSet(cols([['name', T.sysname], ['running', T.int]]), mayList
     ? [...m.xe.sessions.values()].filter((x) => /^spinlocklab_/i.test(x.name)).sort((a, b) => a.name.localeCompare(b.name)).map((x) => [x.name, x.running ? 1 : 0])
     : []);
   return [server, perms, leftover];
