@@ -54,6 +54,17 @@ describe('the Watch section of the panel webview', () => {
       await waitForPosted(p, 'watchStop');
     }));
 
+  it('shows what the watch costs the server, beside the server\'s totals and its budget', () =>
+    withPanel(b.connectedState({ watch: watchView({ cost: { ticks: 30, cpuMsPerTick: 3.4, logicalReadsPerTick: 109, writesPerTick: 26, scheduledMsPerTick: 3.9,
+      recompilesPerTick: 0, cpuMsPerSec: 13.6, serverCpuMsPerTick: 420, batchRequestsPerTick: 1, shareOfServerCpu: 0.0081, budgetMsPerSec: 10, finalIntervalMs: 500 } }) }), async (p) => {
+      await p.page.waitForSelector('#watch-cost');
+      const text = await p.page.textContent('#watch-cost') ?? '';
+      assert.match(text, /3\.40 ms CPU, 109 logical reads, 26\.0 page writes and 3\.90 ms scheduled per tick over 30 ticks/);
+      assert.match(text, /server's 420 ms CPU \(0\.81% of it\)/);
+      assert.match(text, /recompiled 0\.00 statements per tick/);
+      assert.match(text, /budget of 10 ms\/s, ending at a 0\.5 s interval \(synthetic: the simulator\)/);
+    }));
+
   it('a reloaded webview charts the recent ticks the host sends in its snapshot', () =>
     withPanel(b.connectedState({ watch: watchView({ recent: [0, 1, 2, 3].map(watchTick), ticks: 4 }) }), async (p) => {
       await showCharts(p.page, '#watch-charts');
