@@ -102,10 +102,10 @@ export async function dropLabCommand(target: DbTarget, labDb: string): Promise<s
   });
 }
 
-export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {
+export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir(), force = false): Promise<string> {
   return withAdmin(target, async (admin, identity) => {
     const address = targetAddress(target);
-    const r = await restoreServer(admin, identity, target, stateDir);
+    const r = await restoreServer(admin, identity, target, stateDir, { force });
     if (!r.restored && !r.actions.length) {
       const others = listJournals(stateDir).map((j) => j.serverAddress);
       return `Nothing to restore for ${address}: no restore journal${others.length ? ` (journals exist for: ${others.join(', ')})` : ''}.\n`;

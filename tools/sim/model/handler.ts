@@ -16,6 +16,7 @@ import { runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 import { noteDatabaseChange } from './holds';
+import { endSessionLocks } from './applocks';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -34,6 +35,7 @@ export class ModelHandler implements SimHandler {
     this.model.sessionStarted(s.spid, s.login);
   }
   sessionEnded(s: SessionContext): void {
+    endSessionLocks(this.model, s);
     this.model.sessionEnded(s.spid);
   }
 
