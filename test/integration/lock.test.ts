@@ -14,6 +14,9 @@ import { deployCommand, targetFromArgs } from '../../src/cli/commands';
 import { readJournal, serverKey } from '../../src/engine/journal';
 import { validateExperiment } from '../../src/engine/migrate';
 import type { Experiment } from '../../src/shared/experiment';
+import { LabController } from '../../src/host/labController';
+import { defaultProfile } from '../../src/host/profiles';
+import { fakePorts } from '../unit/host/fakePorts';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BIN = path.join(ROOT, 'bin', 'spinlab.js');
@@ -132,6 +135,28 @@ describe('one experiment per lab (application locks)', () => {
         assert.equal(forced.code, 0, forced.out);
         assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'DISABLED');
       } finally {
+        await stop(first.child);
+      }
+    })).timeout(180_000);
+
+  it('the panel\'s Restore during a live run is refused the same way and leaves its knob alone', () =>
+    withSim({}, async (sim) => {
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
+      const stateDir = tmp('lock-state');
+      const first = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
+      const ports = fakePorts();
+      const c = new LabController(ports, { host: 'vscode', stateDir });
+      try {
+        await c.start();
+        const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
+        await c.receive({ type: 'connect', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
+        await c.receive({ type: 'restore', payload: {} });
+        const s = ports.lastState();
+        assert.match(s.lastError?.message ?? '', /is refused: the journal is not restored under a live experiment; another experiment is running now/);
+        assert.ok(holderNamed(s.lastError?.message ?? '', first.child.proc.pid!), JSON.stringify(s.lastError));
+        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED');
+      } finally {
+        await c.dispose();
         await stop(first.child);
       }
     })).timeout(180_000);
