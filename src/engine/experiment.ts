@@ -130,6 +130,16 @@ function deployKey(scenario: ScenarioManifest, values: Record<string, ParamValue
   return JSON.stringify([scenario.id, steps, steps.map((id) => fileParams(id, values)), needsXtp(scenario, values)]);
 }
 
+/** The server's journal was written by this experiment (applyKnobs records its process and output folder). */
+function ownJournal(stateDir: string, ctx: KnobContext): boolean {
+  try {
+    const j = readJournal(stateDir, ctx.serverKey);
+    return !!j && j.pid === process.pid && j.experimentDir === ctx.experimentDir;
+  } catch {
+    return true; // unreadable: restoreFromJournal reports it
+  }
+}
+
 export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
   if (opts.arms.length === 0) throw new SpinlabError('The experiment has no arms to run.');
@@ -268,9 +278,11 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     }
     throw err;
   } finally {
-    if (knobCtx) {
+    // Only a journal this experiment wrote: one written meanwhile by an experiment on another lab is its own to restore.
+    const ctx = knobCtx;
+    if (ctx && ownJournal(stateDir, ctx)) {
       try {
-        const r = await restoreFromJournal(knobCtx);
+        const r = await restoreFromJournal(ctx);
         for (const a of r.actions) note('info', `restored: ${a}`);
         if (experiment) experiment.knobs.restored = r.restored;
       } catch (err) {

@@ -117,6 +117,25 @@ describe('one experiment per lab (application locks)', () => {
       }
     })).timeout(180_000);
 
+  it('a run on another lab that changes no knob, ending while a second one has changed delayed durability, leaves that change alone', () =>
+    withSim({}, async (sim) => {
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], 'SpinlockLabB');
+      const stateDir = tmp('lock-state');
+      const plain = await startRun(sim, stateDir, ['--lab-db', 'SpinlockLabB']);
+      const forced = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
+      try {
+        plain.child.proc.kill('SIGINT');
+        const r = await finish(plain.child);
+        assert.equal(r.code, 130, r.out);
+        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED', 'the other experiment\'s knob is untouched');
+        assert.ok(readJournal(stateDir, serverKey(`127.0.0.1,${sim.port}`, sim.model.serverName)), 'its journal is kept for it');
+      } finally {
+        await stop(plain.child);
+        await stop(forced.child);
+      }
+    })).timeout(180_000);
+
   it('`spinlab restore` during a live run is refused (another experiment is running now) and leaves its knob alone; --force overrides', () =>
     withSim({}, async (sim) => {
       await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
