@@ -136,6 +136,24 @@ describe('one experiment per lab (application locks)', () => {
       }
     })).timeout(180_000);
 
+  it('a run that would change affinity (server-wide) is refused while an experiment runs on another lab, naming it', () =>
+    withSim({}, async (sim) => {
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
+      const stateDir = tmp('lock-state');
+      const first = await startRun(sim, stateDir);
+      try {
+        const r = await finish(spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '2s', '--warmup', '0s',
+          '--set', 'seed_rows=0', '--lab-db', 'SpinlockLabB', '--affinity', 'exclude-core0', '--out', tmp('lock-aff')]));
+        assert.equal(r.code, 1, r.out);
+        assert.match(r.out, /This run is refused: another experiment is running now and holds the server's process affinity/);
+        assert.ok(holderNamed(r.out, first.child.proc.pid!), r.out);
+        assert.equal(sim.model.affinity.type, 'AUTO', 'affinity never changed');
+        assert.equal(sim.model.databases.get('spinlocklabb'), undefined, 'nothing was created for the refused run');
+      } finally {
+        await stop(first.child);
+      }
+    })).timeout(180_000);
+
   it('`spinlab restore` during a live run is refused (another experiment is running now) and leaves its knob alone; --force overrides', () =>
     withSim({}, async (sim) => {
       await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
