@@ -37,7 +37,8 @@ export function targetFromArgs(connection: string | undefined, env: NodeJS.Proce
 }
 
 export async function withAdmin<T>(target: DbTarget, fn: (admin: DbSession, identity: ServerIdentity) => Promise<T>): Promise<T> {
-  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  // keep: deploy, cleanup, drop-lab and restore hold the lab's lock on this session while other sessions do the work.
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab', keep: true });
   try {
     return await fn(admin, await readIdentity(admin));
   } finally {

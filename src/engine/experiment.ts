@@ -266,8 +266,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         experiment.runs.push(record);
         save();
         progress({ kind: 'run-end', record });
-        if (record.status === 'invalid') break arms;
-        if (record.status === 'failed') break arms;
+        if (record.status === 'failed' || record.status === 'invalid') break arms;
       }
     }
     experiment.status = signal.aborted ? 'cancelled' : experiment.runs.some((r) => r.status === 'failed' || r.status === 'invalid') ? 'failed' : 'completed';
