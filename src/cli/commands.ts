@@ -37,7 +37,8 @@ export function targetFromArgs(connection: string | undefined, env: NodeJS.Proce
 }
 
 export async function withAdmin<T>(target: DbTarget, fn: (admin: DbSession, identity: ServerIdentity) => Promise<T>): Promise<T> {
-  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
+  // keep: deploy, cleanup, drop-lab and restore hold the lab's lock on this session while other sessions do the work.
+  const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab', keep: true });
   try {
     return await fn(admin, await readIdentity(admin));
   } finally {
@@ -102,10 +103,10 @@ export async function dropLabCommand(target: DbTarget, labDb: string): Promise<s
   });
 }
 
-export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir()): Promise<string> {
+export async function restoreCommand(target: DbTarget, stateDir = defaultStateDir(), force = false): Promise<string> {
   return withAdmin(target, async (admin, identity) => {
     const address = targetAddress(target);
-    const r = await restoreServer(admin, identity, target, stateDir);
+    const r = await restoreServer(admin, identity, target, stateDir, { force });
     if (!r.restored && !r.actions.length) {
       const others = listJournals(stateDir).map((j) => j.serverAddress);
       return `Nothing to restore for ${address}: no restore journal${others.length ? ` (journals exist for: ${others.join(', ')})` : ''}.\n`;

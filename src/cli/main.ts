@@ -72,8 +72,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('drop-lab').description('drop the lab database (only one Spinlock Lab created: it carries its mark), with every scenario in it')
     .addOption(conn()).addOption(labDb()).action(async (o) => { out(await dropLabCommand(targetFromArgs(o.connection), o.labDb)); });
 
-  program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal)')
-    .addOption(conn()).action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection))); });
+  program.command('restore').description('put back the settings an interrupted experiment changed (from its restore journal); refused while that experiment still runs')
+    .addOption(conn()).option('--force', 'restore even though the experiment that wrote the journal still holds its lock (it is stuck)')
+    .action(async (o) => { out(await restoreCommand(targetFromArgs(o.connection), undefined, !!o.force)); });
 
   program.command('run').description('run a scenario at one or more thread counts, or a preset that reproduces one of the posts it is built on, and print the results')
     .addOption(conn()).option('--scenario <id>', 'scenario id (spinlab scenarios)')

@@ -54,7 +54,7 @@ export function targetAddress(t: DbTarget): string {
   return t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
 }
 
-function toMssqlConfig(t: DbTarget, database: string | undefined, appName: string, poolMax: number): sql.config {
+function toMssqlConfig(t: DbTarget, database: string | undefined, appName: string, poolMax: number, keep = false): sql.config {
   const authentication: sql.config['authentication'] =
     t.authentication === 'ntlm'
       ? { type: 'ntlm', options: { userName: t.user ?? '', password: t.password ?? '', domain: t.domain ?? '' } }
@@ -70,7 +70,8 @@ function toMssqlConfig(t: DbTarget, database: string | undefined, appName: strin
     authentication,
     connectionTimeout: t.connectTimeoutMs,
     requestTimeout: t.requestTimeoutMs ?? 0, // 0 = none: workload calls run for the whole measured interval
-    pool: { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
+    // keep: a session that holds session-owned locks must never be closed for idleness (the locks would go with it).
+    pool: keep ? { min: 1, max: poolMax, idleTimeoutMillis: 2_147_483_647 } : { min: 0, max: poolMax, idleTimeoutMillis: 30_000 },
     // mssql's default validates a connection with a 'SELECT 1;' round trip every time a request takes it from the
     // pool: one extra batch per workload call (half the client loop's throughput, and batches on the server that no
     // sql/ file sends). 'socket' checks the connection's state and socket instead, with no round trip.
@@ -275,12 +276,13 @@ export class DbSession {
   private closed = false;
   private constructor(private readonly pool: sql.ConnectionPool, readonly database: string | undefined, private readonly lost: { count: number }) {}
 
-  static async open(target: DbTarget, opts: { database?: string; appName?: string } = {}): Promise<DbSession> {
+  /** keep: never close the connection for idleness (a session holding an experiment's application locks). */
+  static async open(target: DbTarget, opts: { database?: string; appName?: string; keep?: boolean } = {}): Promise<DbSession> {
     const lost = { count: 0 };
     // The pool replaces a lost connection silently on the next request; counting the connections that failed at the
     // socket (not those the pool closed itself when idle) lets a caller, the monitor, notice that it happened.
     const config: sql.config = {
-      ...toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1),
+      ...toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1, opts.keep),
       beforeConnect: (conn) => {
         let counted = false;
         (conn as unknown as NodeJS.EventEmitter).on('error', (e: { code?: string }) => {

@@ -15,7 +15,9 @@ import type { Topology } from '../shared/types';
 import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
-import { applyKnobs, completeRequest, knobContextFor, restoreFromJournal, type KnobContext } from './knobs';
+import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
+import { describeHolder, experimentLocks, journalOwner, takeLocks } from './labLock';
+import { knobDrift, lockLost } from './knobWatch';
 import { onlyLiveSessions } from './stacks/sessions';
 import { readJournal, defaultStateDir, processGone } from './journal';
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
@@ -129,6 +131,16 @@ function deployKey(scenario: ScenarioManifest, values: Record<string, ParamValue
   return JSON.stringify([scenario.id, steps, steps.map((id) => fileParams(id, values)), needsXtp(scenario, values)]);
 }
 
+/** The server's journal was written by this experiment (applyKnobs records its process and output folder). */
+function ownJournal(stateDir: string, ctx: KnobContext): boolean {
+  try {
+    const j = readJournal(stateDir, ctx.serverKey);
+    return !!j && j.pid === process.pid && j.experimentDir === ctx.experimentDir;
+  } catch {
+    return true; // unreadable: restoreFromJournal reports it
+  }
+}
+
 export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
   if (opts.arms.length === 0) throw new SpinlabError('The experiment has no arms to run.');
@@ -149,7 +161,8 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   const status = (message: string) => progress({ kind: 'status', message });
 
   status(`connecting to ${describeTarget(opts.target)}`);
-  const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab' });
+  // This session holds the experiment's locks (labLock.ts) until it closes: it is never closed for idleness.
+  const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab', keep: true });
   let knobCtx: KnobContext | undefined;
   let experiment: Experiment | undefined;
   try {
@@ -160,11 +173,22 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
+    // One experiment per lab database and per server-wide knob: a custom workload locks its database only when it
+    // changes delayed durability there.
+    const locks = experimentLocks(opts.custom && !opts.arms.some((a) => a.knobs.delayedDurability) ? null : opts.labDatabase,
+      opts.arms.some((a) => !!a.knobs.affinity));
+    await takeLocks(admin, locks, 'This run');
     knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
     const leftover = readJournal(stateDir, knobCtx.serverKey);
     // A stack capture running beside the experiment journals only its own event session: not a leftover.
     if (leftover && !onlyLiveSessions(leftover, processGone)) {
       knobCtx = undefined; // not ours to restore implicitly
+      const owner = await journalOwner(admin, leftover);
+      if (owner) {
+        throw new SpinlabError(`This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} `
+          + `(on [${leftover.labDatabase}]) and will put ${leftover.changes.length > 1 ? 'them' : 'it'} back when it ends.`,
+        'wait for it to finish, or stop it (Ctrl+C in its terminal, Stop in its panel); do not run spinlab restore while it runs.');
+      }
       throw new SpinlabError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
         'run `spinlab restore -c <connection>` (or the panel\'s Restore button) first.');
     }
@@ -222,6 +246,8 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         original = before;
         experiment.knobs.before = before;
       }
+      // What every run of this arm must still find at its end: a change by anyone else makes the run invalid.
+      const expected = await readKnobState(admin, opts.labDatabase);
       save();
       const armRecord: RunArm = { id: arm.id, label: arm.label, scenarioId: scenario.id, parameters: arm.parameters, knobs: requests[i], mode: arm.mode };
       for (const threads of arm.threads) {
@@ -231,13 +257,20 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
           scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status, custom: opts.custom ?? null,
           threadsPerCore: threadsPerCore(topology),
         });
+        const drift = knobDrift(expected, await readKnobState(admin, opts.labDatabase), opts.labDatabase) ?? await lockLost(admin, locks);
+        if (drift && record.status === 'completed') {
+          record.status = 'invalid';
+          record.invalidReason = drift;
+          record.events.push({ time: new Date().toISOString(), level: 'error', message: `This run is invalid: ${drift}` });
+          note('error', `Run ${record.index + 1} (${threads} threads) is invalid: ${drift} The experiment stops here.`);
+        }
         experiment.runs.push(record);
         save();
         progress({ kind: 'run-end', record });
-        if (record.status === 'failed') break arms;
+        if (record.status === 'failed' || record.status === 'invalid') break arms;
       }
     }
-    experiment.status = signal.aborted ? 'cancelled' : experiment.runs.some((r) => r.status === 'failed') ? 'failed' : 'completed';
+    experiment.status = signal.aborted ? 'cancelled' : experiment.runs.some((r) => r.status === 'failed' || r.status === 'invalid') ? 'failed' : 'completed';
   } catch (err) {
     if (experiment) {
       experiment.status = signal.aborted ? 'cancelled' : 'failed';
@@ -245,9 +278,11 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     }
     throw err;
   } finally {
-    if (knobCtx) {
+    // Only a journal this experiment wrote: one written meanwhile by an experiment on another lab is its own to restore.
+    const ctx = knobCtx;
+    if (ctx && ownJournal(stateDir, ctx)) {
       try {
-        const r = await restoreFromJournal(knobCtx);
+        const r = await restoreFromJournal(ctx);
         for (const a of r.actions) note('info', `restored: ${a}`);
         if (experiment) experiment.knobs.restored = r.restored;
       } catch (err) {

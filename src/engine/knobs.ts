@@ -4,7 +4,8 @@ import type { DbSession, DbTarget, Row } from '../db/client';
 import { num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
-import { explain } from './errors';
+import { explain, SpinlabError } from './errors';
+import { AFFINITY_LOCK, labLockResource, releaseLocks, takeLocks, type LockRequest } from './labLock';
 import { deleteJournal, processGone, readJournal, serverKey, writeJournal, type Journal, type JournaledEventSession } from './journal';
 import { dropSession, UNCONFIRMED_DROP } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
@@ -39,9 +40,37 @@ export function journalFor(identity: ServerIdentity, target: DbTarget, stateDir:
   return readJournal(stateDir, serverKey(targetAddress(target), identity.serverName));
 }
 
-/** What `spinlab restore` and the panel's Restore do: put back what this server's journal recorded. */
-export function restoreServer(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string): Promise<RestoreResult> {
-  return restoreFromJournal(knobContextFor(admin, identity, target, stateDir));
+/**
+ * What `spinlab restore` and the panel's Restore do: put back what this server's journal recorded. A journal whose
+ * experiment is still running (it holds the lab's lock, or the affinity lock) is refused: putting its knobs back
+ * would change them under it. It restores them itself when it ends; `force` overrides (a holder known to be stuck).
+ */
+export async function restoreServer(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string,
+  opts: { force?: boolean } = {}): Promise<RestoreResult> {
+  const ctx = knobContextFor(admin, identity, target, stateDir);
+  const j = readJournal(stateDir, ctx.serverKey);
+  if (!j || !j.changes.length || opts.force) return restoreFromJournal(ctx);
+  const locks: LockRequest[] = [
+    { resource: labLockResource(j.labDatabase), mode: 'Exclusive', what: `the lab database [${j.labDatabase}]` },
+    ...(j.changes.includes('affinity') ? [{ resource: AFFINITY_LOCK, mode: 'Exclusive' as const, what: 'the server\'s process affinity' }] : []),
+  ];
+  try {
+    await takeLocks(admin, locks, `Restoring the journal of process ${j.pid} (${knobWords(j.changes)})`);
+  } catch (err) {
+    if (!(err instanceof SpinlabError)) throw err;
+    throw new SpinlabError(err.message.split('\n')[0].replace(/ is refused: /, ' is refused: the journal is not restored under a live experiment; '),
+      'wait for that experiment to finish: it puts its settings back itself. If it is stuck, stop it; `spinlab restore --force` restores anyway.');
+  }
+  try {
+    return await restoreFromJournal(ctx);
+  } finally {
+    await releaseLocks(admin, locks);
+  }
+}
+
+/** ['delayedDurability', 'affinity'] -> "delayed durability and process affinity" */
+export function knobWords(changes: Journal['changes']): string {
+  return changes.map((c) => (c === 'affinity' ? 'process affinity' : 'delayed durability')).join(' and ');
 }
 
 export async function readKnobState(db: DbSession, labDatabase: string): Promise<KnobState> {

@@ -7,6 +7,7 @@ import { explain, numbers, SpinlabError } from './errors';
 import { cleanupSteps, deploySteps, listScenarios, needsXtp, type ScenarioManifest } from './scenarios';
 import { labDatabaseLengthProblem } from './identifiers';
 import { loadSqlFile } from '../db/sqlFiles';
+import { withLabLock } from './labLock';
 import pkg from '../../package.json';
 import { featureVersion, isManagedInstance } from '../shared/serverLevel';
 
@@ -97,7 +98,11 @@ export const DROP_ATTEMPTS = 5;
  * is ended (KILL: ALTER ANY CONNECTION) and the drop tried again, a few times.
  * Returns whether the database existed, and the sessions it ended.
  */
-export async function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
+export function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
+  return withLabLock(admin, db, `Dropping the lab database [${db}]`, () => dropLabUnlocked(admin, db, identity));
+}
+
+async function dropLabUnlocked(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
   const probe = await probeLab(admin, db);
   if (!probe.exists) return { existed: false, killed: [] };
   // Managed Instance refuses SET SINGLE_USER (sql/lab/drop.sql drops without it there): end the lab's sessions first.
@@ -141,9 +146,16 @@ export async function deployedScenarios(admin: DbSession, db: string): Promise<s
   return listScenarios().filter((s) => s.progress.tables.some((t) => present.has(t.toLowerCase()))).map((s) => s.id);
 }
 
-export async function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+/** Deploys holding the lab's lock: refused while another experiment runs there (re-entrant inside the experiment's own). */
+export function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
   scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal?: AbortSignal,
   warn: (m: string) => void = log): Promise<void> {
+  return withLabLock(admin, db, `Deploying ${scenario.id} into [${db}]`, () => deployUnlocked(target, admin, identity, db, scenario, values, log, signal, warn));
+}
+
+async function deployUnlocked(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal: AbortSignal | undefined,
+  warn: (m: string) => void): Promise<void> {
   const probe = await ensureLab(admin, db, identity, warn);
   if (needsXtp(scenario, values)) {
     if (!identity.xtpSupported) {
@@ -171,7 +183,12 @@ export async function deployScenario(target: DbTarget, admin: DbSession, identit
   }
 }
 
-export async function cleanupScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+export function cleanupScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
+  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
+  return withLabLock(admin, db, `Removing ${scenario.id} from [${db}]`, () => cleanupUnlocked(target, admin, identity, db, scenario, values, log));
+}
+
+async function cleanupUnlocked(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
   scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
   const probe = await probeLab(admin, db);
   if (!probe.exists) return;

@@ -198,7 +198,10 @@ export interface RunRecord {
   index: number;
   threads: number;
   arm: RunArm;
-  status: 'completed' | 'failed' | 'cancelled';
+  /** invalid: the run completed but its conditions changed under it (invalidReason says how); absent before version 5. */
+  status: 'completed' | 'failed' | 'cancelled' | 'invalid';
+  /** Why the run is invalid: a knob changed by another connection, or the experiment's lock lost with its connection. */
+  invalidReason?: string;
   startedAt: string;
   endedAt: string;
   elapsedMs: number;

@@ -17,6 +17,7 @@ import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 import { runAdHocDdl } from './handlers/ddl';
 import { noteDatabaseChange } from './holds';
+import { endSessionLocks } from './applocks';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -35,6 +36,7 @@ export class ModelHandler implements SimHandler {
     this.model.sessionStarted(s.spid, s.login);
   }
   sessionEnded(s: SessionContext): void {
+    endSessionLocks(this.model, s);
     this.model.sessionEnded(s.spid);
     dropSessionCost(this.model, s.spid);
   }

@@ -284,7 +284,7 @@ export class Connection {
           (requested >= MIN_PACKET_SIZE && requested <= MAX_PACKET_SIZE ? requested : DEFAULT_PACKET_SIZE);
         this.loginDatabase = result.database;
         this.session = {
-          spid: this.spid, login: req.userName, appName: req.appName, hostName: req.hostName,
+          spid: this.spid, login: req.userName, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid,
           encrypted: this.encrypted, database: result.database, state: new Map(),
         };
         writeLoginSuccess(this.out, {

@@ -122,6 +122,8 @@ export interface SessionContext {
   readonly login: string;
   readonly appName: string;
   readonly hostName: string;
+  /** The client's process id from LOGIN7 (sys.dm_exec_sessions.host_process_id). */
+  readonly clientPid?: number;
   readonly encrypted: boolean;
   /** Current database; the model updates it on USE (and returns a DatabaseChange item). */
   database: string;

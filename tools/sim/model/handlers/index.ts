@@ -1,5 +1,6 @@
 // Every sql/ file's handlers, by file id: one handler per batch, in batch order.
 import type { BatchHandler } from '../statements';
+import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
 import { DELTA_HANDLERS } from './delta';
@@ -19,6 +20,7 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
+  ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
   ...WATCH_HANDLERS,
