@@ -6,11 +6,11 @@
 import { validateExperiment } from '../../src/engine/migrate';
 import type { Experiment } from '../../src/shared/experiment';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { spinlabChild } from '../helpers/cli-child';
 import type { Simulator } from '../../tools/sim/simulator';
 import { DbSession, type DbTarget } from '../../src/db/client';
 import { readKnobState } from '../../src/engine/knobs';
@@ -21,8 +21,6 @@ import { defaultProfile } from '../../src/host/profiles';
 import type { KnobState, Tick } from '../../src/shared/experiment';
 import { fakePorts } from '../unit/host/fakePorts';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const BIN = path.join(ROOT, 'bin', 'spinlab.js');
 const LAB = 'SpinlockLab';
 // The original affinity is NUMANODE = 0 (CPUs 0-19): restored as NUMANODE, not as a CPU list (knobs.ts).
 const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i), numaNodes: [0] } };
@@ -56,30 +54,7 @@ async function prepare(sim: Simulator): Promise<void> {
   assert.deepEqual(await knobsNow(sim), ORIGINAL);
 }
 
-interface Child {
-  proc: ChildProcess;
-  out: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function spinlab(sim: Simulator, stateDir: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      // The password comes separately, as the README says to do: never in the connection string.
-      SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=sa;Encrypt=false`,
-      SPINLAB_PASSWORD: SIM_PASSWORD,
-      SPINLAB_STATE_DIR: stateDir,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  proc.stdout!.on('data', (d) => { text += d; });
-  proc.stderr!.on('data', (d) => { text += d; });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, out: () => text, exited };
-}
+const spinlab = spinlabChild;
 
 function readSamples(outDir: string): { run: number; tick: Tick }[] {
   const file = path.join(outDir, 'samples.jsonl');

@@ -3,11 +3,11 @@
 // process id); a knob changed under a run by another connection makes the run invalid; a killed holder's locks go
 // with its connection, and the next run proceeds. Against a simulator in this process.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { spinlabChild, type Child } from '../helpers/cli-child';
 import type { Simulator } from '../../tools/sim/simulator';
 import { DbSession, type DbTarget } from '../../src/db/client';
 import { deployCommand, targetFromArgs } from '../../src/cli/commands';
@@ -18,8 +18,6 @@ import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import { fakePorts } from '../unit/host/fakePorts';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const BIN = path.join(ROOT, 'bin', 'spinlab.js');
 const LAB = 'SpinlockLab';
 
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
@@ -29,24 +27,8 @@ function targetFor(sim: Simulator): DbTarget {
   return targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
 }
 
-interface Child {
-  proc: ChildProcess;
-  out: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
 
-function spinlab(sim: Simulator, stateDir: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=sa;Encrypt=false`, SPINLAB_PASSWORD: SIM_PASSWORD, SPINLAB_STATE_DIR: stateDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  proc.stdout!.on('data', (d) => { text += d; });
-  proc.stderr!.on('data', (d) => { text += d; });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, out: () => text, exited };
-}
+const spinlab = spinlabChild;
 
 function ticks(outDir: string): number {
   const file = path.join(outDir, 'samples.jsonl');

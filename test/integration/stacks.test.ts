@@ -3,36 +3,21 @@
 // mid-way leaves its session journaled and `spinlab restore` drops it; a login without the permission gets the
 // GRANT and leaves nothing; a cancelled capture returns what it counted and drops its session.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { ourEventSessions, SIM_PASSWORD } from '../helpers/sim-client';
+import { spinlabChild } from '../helpers/cli-child';
 import { readJournal, serverKey } from '../../src/engine/journal';
 import { targetFromArgs } from '../../src/cli/commands';
 import { captureStacks } from '../../src/engine/stacks';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
-const BIN = path.join(ROOT, 'bin', 'spinlab.js');
 const WEAK = 'Weak-Pw1!';
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Child { proc: ChildProcess; out: () => string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }
-
-function spinlab(sim: Simulator, stateDir: string, args: string[]): Child {
-  const proc = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=sa;Encrypt=false`, SPINLAB_PASSWORD: SIM_PASSWORD, SPINLAB_STATE_DIR: stateDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  proc.stdout!.on('data', (d) => { text += d; });
-  proc.stderr!.on('data', (d) => { text += d; });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
-  return { proc, out: () => text, exited };
-}
+const spinlab = spinlabChild;
 
 describe('spinlab stacks against the simulator under load', function () {
   this.timeout(180_000);
