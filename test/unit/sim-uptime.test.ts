@@ -27,7 +27,7 @@ function setup(uptimeMs?: number) {
   const batch = (text: string) => h.sqlBatch(s, text, sig());
   const delta = () => {
     const f = loadSqlFile('dmv/sample-delta');
-    return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', 'master')], sig());
+    return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', 'master'), p('@db_physical', null)], sig());
   };
   const count = async (table: string) => Number(sets(await batch(`SELECT COUNT(*) AS n FROM ${table}`))[0].rows[0][0]);
   return { clock, model, h, s, batch, delta, count };
