@@ -68,7 +68,11 @@ export async function measureTickCost(file: TickFile, version: TickVersion, tick
       clock.advance(1000);
       const r = pool.request();
       r.input('handle', sql.Int, handle);
-      if (file === 'dmv/sample-delta') r.input('db', sql.NVarChar(128), 'SpinlabSimBackground');
+      if (file === 'dmv/sample-delta') {
+        r.input('db', sql.NVarChar(128), 'SpinlabSimBackground');
+        // The saved tick from before KEEPFIXED PLAN predates @db_physical (Managed Instance's counter names).
+        if (/@db_physical\b/.test(parameters)) r.input('db_physical', sql.NVarChar(128), null);
+      }
       else { r.input('top_requests', sql.Int, 10); r.input('text_chars', sql.Int, 100); }
       await r.execute('sp_execute');
     };
