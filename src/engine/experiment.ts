@@ -16,7 +16,7 @@ import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
-import { describeHolder, experimentLocks, journalOwner, takeLocks } from './labLock';
+import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
 import { knobDrift, lockLost } from './knobWatch';
 import { onlyLiveSessions } from './stacks/sessions';
 import { readJournal, defaultStateDir, processGone } from './journal';
@@ -165,6 +165,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab', keep: true });
   let knobCtx: KnobContext | undefined;
   let experiment: Experiment | undefined;
+  let locks: LockRequest[] = [];
   try {
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
@@ -175,7 +176,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     identity.startTime = startTime;
     // One experiment per lab database and per server-wide knob: a custom workload locks its database only when it
     // changes delayed durability there.
-    const locks = experimentLocks(opts.custom && !opts.arms.some((a) => a.knobs.delayedDurability) ? null : opts.labDatabase,
+    locks = experimentLocks(opts.custom && !opts.arms.some((a) => a.knobs.delayedDurability) ? null : opts.labDatabase,
       opts.arms.some((a) => !!a.knobs.affinity));
     await takeLocks(admin, locks, 'This run');
     knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
@@ -290,6 +291,10 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       }
     }
     if (experiment) fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
+    // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
+    // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a
+    // refused release, which releaseLocks ignores.)
+    await releaseLocks(admin, locks);
     await admin.close();
   }
   return { experiment: experiment!, file };
