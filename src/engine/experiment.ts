@@ -14,6 +14,7 @@ import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type 
 import type { Topology } from '../shared/types';
 import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
+import { outputError, writeWhole } from './outFiles';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
@@ -149,7 +150,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   const stateDir = opts.stateDir ?? defaultStateDir();
   const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
   const first = opts.arms[0];
-  fs.mkdirSync(opts.outDir, { recursive: true });
+  try { fs.mkdirSync(opts.outDir, { recursive: true }); } catch (err) { throw outputError(err, opts.outDir); }
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
   const file = path.join(opts.outDir, 'experiment.json');
   const events: ExperimentEvent[] = [];
@@ -166,6 +167,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   let knobCtx: KnobContext | undefined;
   let experiment: Experiment | undefined;
   let locks: LockRequest[] = [];
+  let saveError: unknown = null;
   try {
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
@@ -224,7 +226,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       runs: [],
       events,
     };
-    const save = () => fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
+    const save = () => writeWhole(file, JSON.stringify(experiment, null, 2));
     save();
 
     let deployed: string | null = null;
@@ -290,12 +292,17 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         note('error', `Could not restore the server's settings: ${(err as Error).message}. Run \`spinlab restore\` to retry.`);
       }
     }
-    if (experiment) fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
+    // A record that cannot be written (a full disk) must not stop the clean-up below: the locks would stay with a
+    // connection kept open, and the process would never end.
+    if (experiment) {
+      try { writeWhole(file, JSON.stringify(experiment, null, 2)); } catch (err) { saveError = err; }
+    }
     // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
     // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a
     // refused release, which releaseLocks ignores.)
-    await releaseLocks(admin, locks);
+    await releaseLocks(admin, locks).catch(() => undefined);
     await admin.close();
   }
+  if (saveError) throw saveError;
   return { experiment: experiment!, file };
 }

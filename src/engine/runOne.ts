@@ -1,7 +1,7 @@
 // One run of an experiment: warm-up, baseline sample, the measured phase with a tick every interval, final sample,
 // and the run's record (figures, latency, client cost, failures, events). The experiment (experiment.ts) calls it per
 // thread count of each arm, with the knobs already in place.
-import * as fs from 'node:fs';
+import { appendLine } from './outFiles';
 import type { DbTarget } from '../db/client';
 import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
@@ -89,6 +89,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   });
   // closing: the run's final sample, taken after the load ended at that client time.
   let callsSeen = 0;
+  let writeError: string | null = null;
   const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
     if (!prev) { prev = cur; first = first ?? cur; return; }
     let active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
@@ -114,7 +115,13 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     }
     prev = cur;
     timeline.push(r.tick);
-    fs.appendFileSync(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick }) + '\n');
+    // A tick that cannot be appended (a full disk) stays in memory; the run then fails, saying why, once.
+    if (!writeError) {
+      try { appendLine(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick })); } catch (err) {
+        writeError = (err as Error).message;
+        runNote('error', `The run's later ticks are not saved, and it counts as failed: ${writeError}`);
+      }
+    }
     c.progress({ kind: 'tick', run: index, threads, tick: r.tick });
   };
 
@@ -161,6 +168,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     if (phase.cancelled) status = 'cancelled';
+    else if (writeError) status = 'failed';
     else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
     if (!(sessions instanceof WorkloadSessions)) {

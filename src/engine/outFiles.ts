@@ -1,0 +1,45 @@
+// Writing a result's files: a failure (a full disk, a folder that became read-only) says which file and what to do,
+// instead of a bare ENOSPC, and a record is replaced whole (temporary file, then rename) so a crash or a full disk
+// mid-write never leaves half of one where the last good copy was.
+import * as fs from 'node:fs';
+import { SpinlabError } from './errors';
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the file system is read-only',
+  EACCES: 'no permission to write there',
+  EPERM: 'no permission to write there',
+  ENOENT: 'its folder does not exist (any more)',
+  ENOTDIR: 'a part of its path is a file, not a folder',
+  EISDIR: 'it is a folder',
+};
+
+/** A file-system failure as a message naming the file, the reason in words and what to do. */
+export function outputError(err: unknown, file: string): SpinlabError {
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  const reason = REASONS[code] ?? (err as Error)?.message ?? String(err);
+  return new SpinlabError(`Could not write ${file}: ${reason}${code ? ` (${code})` : ''}.`,
+    code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space, or give another folder with --out.' : 'give a folder you can write to with --out.', err);
+}
+
+/** Replaces `file` with `text` whole; on failure nothing is left beside it and the old copy stays. */
+export function writeWhole(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    try { fs.rmSync(tmp, { force: true }); } catch { /* the failure below is the one to report */ }
+    throw outputError(err, file);
+  }
+}
+
+/** Appends one line to `file`. */
+export function appendLine(file: string, line: string): void {
+  try {
+    fs.appendFileSync(file, line + '\n');
+  } catch (err) {
+    throw outputError(err, file);
+  }
+}
