@@ -4,6 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { KnobState } from '../shared/experiment';
+import { SpinlabError } from './errors';
+import { failureReason } from './outFiles';
 
 export interface Journal {
   version: 1;
@@ -44,19 +46,28 @@ function journalPath(stateDir: string, key: string): string {
   return path.join(stateDir, 'journal', `${safe}.json`);
 }
 
-/** Writes the journal durably: a temp file, fsync, rename, fsync of the folder. */
+/**
+ * Writes the journal durably: a temp file, fsync, rename, fsync of the folder. It is written before any change, so a
+ * failure here means nothing was changed: the error says so and where to point SPINLAB_STATE_DIR.
+ */
 export function writeJournal(stateDir: string, j: Journal): string {
   const file = journalPath(stateDir, j.serverKey);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify(j, null, 2));
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, JSON.stringify(j, null, 2));
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    try { fs.rmSync(tmp, { force: true }); } catch { /* the failure below is the one to report */ }
+    throw new SpinlabError(`Could not write the restore journal ${file}: ${failureReason(err)}. It is written before any setting changes, so nothing was changed.`,
+      'set SPINLAB_STATE_DIR to a folder you can write to (the default is ~/.spinlab), or free some space.', err);
   }
-  fs.renameSync(tmp, file);
   try {
     const dfd = fs.openSync(path.dirname(file), 'r');
     fs.fsyncSync(dfd);

@@ -15,11 +15,16 @@ const REASONS: Record<string, string> = {
   EISDIR: 'it is a folder',
 };
 
+/** Why a file-system call failed, in words. */
+export function failureReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code ?? '';
+  return `${REASONS[code] ?? (err as Error)?.message ?? String(err)}${code ? ` (${code})` : ''}`;
+}
+
 /** A file-system failure as a message naming the file, the reason in words and what to do. */
 export function outputError(err: unknown, file: string): SpinlabError {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
-  const reason = REASONS[code] ?? (err as Error)?.message ?? String(err);
-  return new SpinlabError(`Could not write ${file}: ${reason}${code ? ` (${code})` : ''}.`,
+  return new SpinlabError(`Could not write ${file}: ${failureReason(err)}.`,
     code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space, or give another folder with --out.' : 'give a folder you can write to with --out.', err);
 }
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
 import { sqlRoot } from '../db/sqlFiles';
 import { CUSTOM_MANIFEST, CUSTOM_SCENARIO_ID } from './custom/manifest';
-import type { ByParam, Condition, ParamSpec, ProcedureSpec, ScenarioManifest as ManifestShape, Step } from '../shared/params';
+import { ParamError, type ByParam, type Condition, type ParamSpec, type ProcedureSpec, type ScenarioManifest as ManifestShape, type Step } from '../shared/params';
 import { isPostId, POST_IDS } from '../shared/posts';
 
 export type { Condition, Step, ByParam, ProcedureSpec };
@@ -37,7 +37,7 @@ export function getScenario(id: string): ScenarioManifest {
   const found = listScenarios().find((s) => s.id === id);
   if (!found) {
     const known = listScenarios().map((s) => s.id).join(', ');
-    throw new Error(`Unknown scenario '${id}'. Known scenarios: ${known}.`);
+    throw new ParamError([`Unknown scenario '${id}'. Known scenarios: ${known}.`]);
   }
   return found;
 }

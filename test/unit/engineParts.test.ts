@@ -22,6 +22,23 @@ it('the journal survives a round trip and is keyed by server', () => {
   assert.equal(readJournal(dir, key), null);
 });
 
+it('a journal that cannot be written says where, why, that nothing was changed, and how to fix it, leaving no temporary file', () => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
+  fs.writeFileSync(path.join(parent, 'a-file'), '');
+  const key = serverKey('h,1', 'S');
+  const j = { version: 1 as const, serverKey: key, serverAddress: 'h,1', serverName: 'S', labDatabase: 'L', createdAt: '', pid: 1,
+    original: { delayedDurability: null, affinity: { type: 'AUTO' as const, cpus: [] } }, changes: [] };
+  assert.throws(() => writeJournal(path.join(parent, 'a-file'), j),
+    /Could not write the restore journal .*a part of its path is a file, not a folder \(ENOTDIR\)\. It is written before any setting changes, so nothing was changed\.\n {2}How to fix: set SPINLAB_STATE_DIR/);
+  // A journal folder on a full disk: the temporary file is what fails, and it does not stay behind.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
+  fs.mkdirSync(path.join(dir, 'journal'));
+  const file = path.join(dir, 'journal', `${key.replace(/[^a-z0-9._-]+/gi, '_')}.json`);
+  fs.symlinkSync('/dev/full', `${file}.${process.pid}.tmp`);
+  assert.throws(() => writeJournal(dir, j), /the disk is full \(ENOSPC\)/);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'journal')), []);
+});
+
 it('a corrupt journal is an error that says what to do, not a crash or a silent skip', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
   const key = serverKey('h,1', 'S');
@@ -49,7 +66,8 @@ it('inmem-insert picks native or interpreted procedures; disk-insert skips seedi
   assert.equal(workloadProcedure(im, 'client-loop', defaultParameters(im)).name, 'dbo.spinlab_inmem_insert_native');
   const d = getScenario('disk-insert');
   assert.deepEqual(deploySteps(d, { ...defaultParameters(d), seed_rows: 0 }), ['scenarios/disk-insert/deploy']);
-  assert.throws(() => getScenario('nope'), /Unknown scenario 'nope'. Known scenarios: disk-insert, inmem-insert, ring-buffer/);
+  // A usage error (spinlab exits 2), not a failure of the server.
+  assert.throws(() => getScenario('nope'), (e: Error) => e.name === 'ParamError' && /Unknown scenario 'nope'. Known scenarios: disk-insert, inmem-insert, ring-buffer/.test(e.message));
 });
 
 it('parameter declarations parse, including types with a length', () => {

@@ -166,7 +166,9 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
       watcherCostMs: o.watcherCostMs,
     });
   } catch (e) {
-    out(`spinlab sim: ${(e as Error).message}\n`);
+    const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    out(inUse ? `spinlab sim: port ${o.port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
+      : `spinlab sim: ${(e as Error).message}\n`);
     return 1;
   }
   const m = sim.model;
