@@ -18,7 +18,7 @@ import { outputError, writeWhole } from './outFiles';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
-import { knobDrift, lockLost } from './knobWatch';
+import { runDrift } from './knobWatch';
 import { onlyLiveSessions } from './stacks/sessions';
 import { readJournal, defaultStateDir, processGone } from './journal';
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
@@ -260,7 +260,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
           scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status, custom: opts.custom ?? null,
           threadsPerCore: threadsPerCore(topology),
         });
-        const drift = knobDrift(expected, await readKnobState(admin, opts.labDatabase), opts.labDatabase) ?? await lockLost(admin, locks);
+        const drift = await runDrift(admin, expected, opts.labDatabase, locks, readKnobState);
         if (drift && record.status === 'completed') {
           record.status = 'invalid';
           record.invalidReason = drift;

@@ -28,3 +28,16 @@ export async function lockLost(session: DbSession, locks: LockRequest[]): Promis
   for (const l of locks) if (!(await holdsLock(session, l.resource))) lost.push(l.what);
   return lost.length ? `the experiment's connection was lost during the run, and with it its lock on ${lost.join(' and ')}: another experiment may have started.` : null;
 }
+
+/**
+ * The drift after a run, or why it cannot be checked: a server that went away cannot say its settings held, and the
+ * run (kept, with its samples) is not counted as a measurement of them.
+ */
+export async function runDrift(session: DbSession, expected: KnobState, labDatabase: string, locks: LockRequest[],
+  read: (s: DbSession, db: string) => Promise<KnobState>): Promise<string | null> {
+  try {
+    return knobDrift(expected, await read(session, labDatabase), labDatabase) ?? await lockLost(session, locks);
+  } catch (err) {
+    return `the server's settings could not be read back after the run (${(err as Error).message}), so it cannot be shown they held.`;
+  }
+}

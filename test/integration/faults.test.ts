@@ -276,6 +276,25 @@ it('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-mark
     await assertRestoredExactly(sim, r);
   }));
 
+it('the server goes away mid-run (every connection dropped, new ones refused): the run and its ticks stay in the record, the experiment fails and keeps the journal; spinlab restore puts both back once it returns', () =>
+  withSim({}, async (sim) => {
+    const r = await runWithFault(sim, {
+      load: { threads: [2, 4], durationMs: 3000 },
+      inject: async (s) => { await s.faults.refuseConnections(true); s.faults.restart(); },
+    });
+    assert.equal(r.error, null, `the experiment ends with a result, not an exception: ${r.error?.message}`);
+    assert.equal(r.experiment.status, 'failed', r.said);
+    assert.equal(r.experiment.runs.length, 1, 'the run in progress is recorded, and the next one does not start');
+    assert.notEqual(r.experiment.runs[0].status, 'completed');
+    assertTicksKept(r);
+    assert.match(r.said, /Could not restore the server's settings: .*Run `spinlab restore` to retry/);
+    assert.ok(readJournal(r.stateDir, r.journalKey), 'the journal is kept');
+    await sim.faults.refuseConnections(false);
+    await restoreCommand(targetFor(sim), r.stateDir);
+    assert.deepEqual(await knobsNow(sim), ORIGINAL);
+    assert.equal(readJournal(r.stateDir, r.journalKey), null);
+  }));
+
 it('a restore that cannot take (the affinity statement fails): the journal is kept and the message says spinlab restore, which then puts both back', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
