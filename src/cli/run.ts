@@ -101,7 +101,11 @@ export async function withCancel<T>(err: (s: string) => void, task: (signal: Abo
   const onSignal = () => {
     interrupts++;
     if (interrupts === 1) { err(`\nCancelling: ${what} (Ctrl+C again to quit at once)...\n`); ac.abort(); }
-    else process.exit(EXIT.cancelled);
+    else {
+      // No clean-up on this path: say what that leaves, and the command that finishes it.
+      err('\nQuit at once: anything this command changed on the server (a knob, an event session) stays changed until `spinlab restore` puts it back; the samples taken so far are on disk.\n');
+      process.exit(EXIT.cancelled);
+    }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

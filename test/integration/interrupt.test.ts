@@ -26,10 +26,16 @@ it('Ctrl+C twice: exit 130 at once, the message names spinlab restore, which put
       await sleep(50);
     }
     assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED');
+    // The first interrupt starts the clean-up; every reply held back keeps it going while the second one arrives.
+    await sim.faults.setResponseDelay(3000);
     run.proc.kill('SIGINT');
-    await sleep(20);
+    while (!/Cancelling:/.test(run.out())) {
+      if (run.proc.exitCode !== null) assert.fail(`ended before the second interrupt:\n${run.out()}`);
+      await sleep(20);
+    }
     run.proc.kill('SIGINT');
     const { code } = await run.exited;
+    await sim.faults.setResponseDelay(0);
     assert.equal(code, 130, run.out());
     assert.match(run.out(), /Quit at once: anything this command changed on the server .* stays changed until `spinlab restore` puts it back/);
     const next = spinlabChild(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '1s', '--warmup', '0s', '--no-deploy',
