@@ -59,7 +59,7 @@ export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSig
     // The user's own T-SQL again, in its database; parameter rows from the record's CSV text, the file, or the query.
     const w = e.custom;
     return reloadParams(o.target, w, o.notebookDir).then((table) => runExperiment({
-      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), deploy: false, custom: { workload: w, table },
+      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), id: o.id, deploy: false, custom: { workload: w, table },
     }, signal, progress));
   }
   return runExperiment(rerunOptions(e, o.target, o.outDir, { labDatabase: o.labDatabase, stateDir: o.stateDir }), signal, progress);
