@@ -99,6 +99,8 @@ it('panel: a preset\'s notebook run again from the panel is planned again as the
       nbformatValid(file);
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
+      assert.equal(ports.confirms[0]?.title, 'Run this notebook\'s experiment again?', 'the plan is shown first, and a saved preset notebook agrees with itself');
+      assert.match(ports.confirms[0].detail, /preset writelog/);
       const { record } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       const rerun = record.experiments[1];
