@@ -2,10 +2,11 @@
 // printed first, then asked about on a terminal; --yes answers for scripts, and without a terminal or --yes nothing runs.
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import type { DbTarget } from '../db/client';
+import { describeTarget, type DbTarget } from '../db/client';
 import type { ReadNotebook } from '../engine/notebook/read';
 import { cellMismatches } from '../engine/notebook/cells';
 import { planRerun, renderPlan } from '../engine/notebook/plan';
+import { targetFromArgs } from './commands';
 
 /** Asks a yes/no question; true only for an explicit yes. */
 export type Ask = (question: string) => Promise<boolean>;
@@ -19,11 +20,18 @@ export function terminalAsk(): Ask | null {
   });
 }
 
-/** host,port\instance and the login, as the user typed them: never a password. */
-export function describeTarget(t: DbTarget): string {
-  const where = `${t.server}${t.instanceName ? `\\${t.instanceName}` : ''}${t.port ? `,${t.port}` : ''}`;
-  const who = t.authentication === 'sql' && t.user ? ` as ${t.user}` : t.authentication === 'ntlm' ? ' (Windows login)' : t.authentication === 'sql' ? '' : ' (Microsoft Entra token)';
-  return where + who;
+/** The connection when one is given; null for a --dry-run without one (the plan then says so). */
+export function connectionIfGiven(connection: string | undefined): DbTarget | null {
+  try {
+    return targetFromArgs(connection);
+  } catch {
+    return null;
+  }
+}
+
+/** The server as the connection names it (never a password), or what to give when there is none. */
+function serverOf(t: DbTarget | null): string {
+  return t ? describeTarget(t) : '(no connection given: pass -c or set SPINLAB_CONNECTION to run it)';
 }
 
 export interface RerunConfirm { yes?: boolean; dryRun?: boolean; labDb?: string }
@@ -32,9 +40,9 @@ export interface RerunConfirm { yes?: boolean; dryRun?: boolean; labDb?: string 
  * Prints the plan; 'run' when it may go ahead, else the exit code (0 for --dry-run, 2 when not confirmed).
  * The plan is printed in every case, so a script that was refused shows what it would have run.
  */
-export async function confirmRerun(file: string, nb: ReadNotebook, target: DbTarget, o: RerunConfirm, out: (s: string) => void,
+export async function confirmRerun(file: string, nb: ReadNotebook, target: DbTarget | null, o: RerunConfirm, out: (s: string) => void,
   err: (s: string) => void, ask: Ask | null): Promise<'run' | number> {
-  const plan = planRerun(nb.record.experiments[0], { server: describeTarget(target), labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) });
+  const plan = planRerun(nb.record.experiments[0], { server: serverOf(target), labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) });
   const cells = cellMismatches(nb.notebook, nb.record);
   out(renderPlan(plan, cells));
   if (o.dryRun) return 0;

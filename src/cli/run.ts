@@ -18,7 +18,7 @@ import { applyGates } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { confirmRerun, type Ask } from './rerunPlan';
+import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -84,9 +84,9 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   err: (s: string) => void, ask: Ask | null = null): Promise<number> {
   const nb = readNotebookFile(file);
   const original = nb.record.experiments[0];
-  const target = targetFromArgs(o.connection);
-  const go = await confirmRerun(file, nb, target, o, out, err, ask);
+  const go = await confirmRerun(file, nb, o.dryRun ? connectionIfGiven(o.connection) : targetFromArgs(o.connection), o, out, err, ask);
   if (go !== 'run') return go;
+  const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
   const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) }, signal)
     .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));

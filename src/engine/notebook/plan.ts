@@ -40,6 +40,8 @@ export interface RerunPlan {
   paramsLine: string | null;
   /** What in the record itself contradicts what will run (a stored label, the recorded runs, the title). */
   warnings: string[];
+  /** What may stop it here (a parameter file not found). */
+  notes: string[];
 }
 
 /** A statement classified now by the custom workload's conservative classifier (anything not plainly a read writes). */
@@ -81,7 +83,7 @@ function knobChanges(e: Experiment, database: string): string[] {
   return out;
 }
 
-function paramsLine(w: CustomWorkload, notebookDir: string | undefined, warnings: string[]): string | null {
+function paramsLine(w: CustomWorkload, notebookDir: string | undefined, notes: string[]): string | null {
   const p = w.params;
   if (!p) return null;
   const cols = p.columns.map((c) => `@${c.name}`).join(', ');
@@ -90,7 +92,7 @@ function paramsLine(w: CustomWorkload, notebookDir: string | undefined, warnings
   const src = csvSource(p, notebookDir);
   if (src.kind === 'embedded') return `${p.rows} rows (${cols}) from ${path.basename(p.from)}, saved inside the notebook (${how})`;
   const where = src.why === 'near-notebook' ? `${p.nearNotebook} relative to the notebook (over ${EMBED_CSV_MAX_BYTES / 1024} KB, so not embedded)` : `${p.from}, the path it was read from when it ran`;
-  if (!fs.existsSync(src.file)) warnings.push(`The parameter file ${src.file} does not exist here: the re-run will fail until it is put there.`);
+  if (!fs.existsSync(src.file)) notes.push(`The parameter file ${src.file} does not exist here: the re-run will fail until it is put there.`);
   return `${p.rows} rows (${cols}) read from ${where} (${how})`;
 }
 
@@ -111,6 +113,7 @@ export interface PlanContext {
 /** The plan for re-running `e`: throws NotebookError when the record cannot be run as it stands. */
 export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
   const warnings: string[] = [];
+  const notes: string[] = [];
   const load = e.load;
   const amount = e.custom?.iterations ? `${formatNumber(e.custom.iterations)} calls per session`
     : load.rows !== null ? `${formatNumber(load.rows)} rows` : `${(load.durationMs ?? 0) / 1000} s`;
@@ -132,7 +135,7 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
     plan = { ...base, what: [`custom workload: your T-SQL, ${statements.length} statement${statements.length === 1 ? '' : 's'} run in turn by each session; nothing is deployed`,
       ...(w.thinkTimeMs ? [`think time ${w.thinkTimeMs} ms after each call`] : []), ...(w.queryTimeoutMs ? [`query timeout ${w.queryTimeoutMs} ms`] : []),
       ...(w.stopOnError ? ['stops at the first failing call'] : [])],
-    database: w.database, changes: knobChanges(e, w.database), statements, paramsQuery, paramsLine: paramsLine(w, ctx.notebookDir, warnings), warnings };
+    database: w.database, changes: knobChanges(e, w.database), statements, paramsQuery, paramsLine: paramsLine(w, ctx.notebookDir, notes), warnings, notes };
   } else if (e.preset) {
     const req = presetRequestOf(e);
     const db = ctx.labDatabase ?? e.labDatabase;
@@ -144,14 +147,14 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
     plan = { ...base, threads: req.threads ?? [...load.threads],
       what: [`preset ${req.preset.id} (${req.preset.name}) with ${settings}`, 'its arms are planned again for the server it now runs on; as recorded:', ...arms],
       database: db, changes: [`drops and recreates the preset's lab tables in [${db}]`, 'knobs as each arm needs them (delayed durability, process affinity), put back after each arm'],
-      warnings };
+      warnings, notes };
   } else {
     const scenario = getScenario(e.scenario.id);
     const parameters = resolveParams(scenario.parameters, { json: e.scenario.parameters });
     const params = Object.entries(parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ') || 'none';
     const db = ctx.labDatabase ?? e.labDatabase;
     plan = { ...base, what: [`scenario ${scenario.id} (${scenario.name}) with ${params}`], database: db,
-      changes: [`drops and recreates the scenario's tables in the lab database [${db}]`, ...knobChanges(e, db)], warnings };
+      changes: [`drops and recreates the scenario's tables in the lab database [${db}]`, ...knobChanges(e, db)], warnings, notes };
   }
   const said = titleThreads(e.title);
   if (said && !e.preset && said.join(',') !== plan.threads.join(',')) {
@@ -196,5 +199,6 @@ export function renderPlan(plan: RerunPlan, cellWarnings: string[] = []): string
     out.push(`  Parameter query, ${KIND_LABEL[plan.paramsQuery.kind]}${plan.paramsQuery.reason ? `: ${plan.paramsQuery.reason}` : ''}:`);
     out.push(indent(plan.paramsQuery.text, '       '));
   }
+  for (const n of plan.notes) out.push(`  Note: ${n}`);
   return out.join('\n') + '\n';
 }
