@@ -7,7 +7,7 @@ import type { DbTarget } from '../db/client';
 import type { CustomWorkload, LoadSettings } from '../shared/experiment';
 import { parseDuration } from '../shared/params';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
-import { checkBinding, paramsFromCsv, paramsFromQuery, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
+import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
 import { targetFromArgs, UsageError } from './commands';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
@@ -78,7 +78,7 @@ export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload:
   const workload: CustomWorkload = {
     statements,
     database,
-    params: csv ? { kind: 'csv', from: path.resolve(o.paramsCsv!), columns: csv.columns, rows: csv.rows.length, order, scope }
+    params: csv ? { kind: 'csv', from: path.resolve(o.paramsCsv!), ...embeddedCsv(path.resolve(o.paramsCsv!)), columns: csv.columns, rows: csv.rows.length, order, scope }
       : o.paramsQuery ? { kind: 'query', from: o.paramsQuery, columns: [], rows: 0, order, scope } : null,
     iterations: o.iterations ? positiveInt('--iterations', o.iterations) : null,
     thinkTimeMs: o.thinkTime ? parseDuration(o.thinkTime, { allowZero: true }) : 0,

@@ -8,6 +8,7 @@ import { describePreset, listPresets } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
+import { terminalAsk, type Ask } from './rerunPlan';
 import { parseGates } from './gates';
 import { isCustom, runCustomCommand } from './custom';
 import { translateOstress } from './ostress';
@@ -20,7 +21,8 @@ function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
-export function buildProgram(out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void): Command {
+/** ask: how rerun asks before running (undefined: on the terminal when there is one; null: never, as without one). */
+export function buildProgram(out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void, ask?: Ask | null): Command {
   const program = new Command('spinlab')
     .description('Spinlock Lab: deploy SQL Server contention scenarios, run concurrent load, and measure spinlock, wait and latch deltas.')
     .exitOverride()
@@ -145,7 +147,10 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   program.command('rerun').description('run a saved notebook\'s experiment again against a server and add the new runs beside the originals')
     .argument('<notebook>', 'a .ipynb saved by Spinlock Lab').addOption(conn()).addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)'))
     .option('--out <dir>', 'output folder for the new experiment.json and samples.jsonl')
-    .action(async (file: string, o: { connection?: string; labDb?: string; out?: string }) => setExit(await rerunCommand(file, o, out, err)));
+    .option('-y, --yes', 'run the printed plan without asking (for scripts: read the plan first)')
+    .option('--dry-run', 'print the plan (what the notebook\'s record will run, and where its cells disagree) and stop')
+    .action(async (file: string, o: { connection?: string; labDb?: string; out?: string; yes?: boolean; dryRun?: boolean }) =>
+      setExit(await rerunCommand(file, o, out, err, ask === undefined ? terminalAsk() : ask)));
 
   program.command('sim').description('start the Spinlock Lab TDS simulator (synthetic numbers, not a SQL Server)')
     .allowUnknownOption().helpOption(false).argument('[args...]')

@@ -18,6 +18,7 @@ import { applyGates } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
+import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -79,12 +80,15 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
   }
 }
 
-export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string }, out: (s: string) => void, err: (s: string) => void): Promise<number> {
-  const { record } = readNotebookFile(file);
-  const original = record.experiments[0];
+export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string; yes?: boolean; dryRun?: boolean }, out: (s: string) => void,
+  err: (s: string) => void, ask: Ask | null = null): Promise<number> {
+  const nb = readNotebookFile(file);
+  const original = nb.record.experiments[0];
+  const go = await confirmRerun(file, nb, o.dryRun ? connectionIfGiven(o.connection) : targetFromArgs(o.connection), o, out, err, ask);
+  if (go !== 'run') return go;
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
-  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb }, signal)
+  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) }, signal)
     .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
   const all = appendToNotebook(file, experiment);
   const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))

@@ -11,7 +11,7 @@ import type { ExperimentResult } from '../engine/experiment';
 import { runExperiment } from '../engine/experiment';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
-import { checkBinding, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../engine/custom/params';
+import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../engine/custom/params';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { executeJob } from './experimentRun';
 import { checkJournal, runActive } from './runPath';
@@ -62,7 +62,8 @@ async function planOf(s: LabSession, f: CustomForm): Promise<{ workload: CustomW
     statements,
     database,
     params: table && f.paramsSource !== 'none'
-      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery, columns: table.columns, rows: table.rows.length,
+      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery,
+        ...(f.paramsSource === 'csv' ? embeddedCsv(path.resolve(f.paramsCsv.trim())) : {}), columns: table.columns, rows: table.rows.length,
         order: f.paramsOrder, scope: f.paramsScope }
       : null,
     iterations: f.stopBy === 'iterations' ? Number(f.iterations.trim()) : null,

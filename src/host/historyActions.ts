@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import { message, ToWebview } from '../shared/protocol';
 import { appendToNotebook } from '../engine/notebook/rerun';
 import { experimentDir, readExperiment } from './history';
-import { exportTo, notebookOriginal, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookActions';
+import { exportTo, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookActions';
 import { analysisForExperiment } from './presetPlans';
 import { runScenario } from './runPath';
 import { runPresetNow } from './presetPath';
+import { confirmNotebookPlan, rerunCustomNow } from './rerunPath';
 import { UiFailure } from './uiErrors';
 import type { LabSession } from './labSession';
 
@@ -37,18 +38,17 @@ export async function exportExperiment(s: LabSession, id: string, kind: 'csv' | 
 }
 
 /**
- * "Run this experiment again": the notebook's original experiment, repeated on the connected server through the same
- * confirmed, cancellable run as the Run button; the new experiment is then added to the notebook beside the others.
+ * "Run this experiment again": the plan from the notebook's record shown and confirmed first; then its original experiment,
+ * repeated on the connected server through the same confirmed, cancellable run as the Run button; the new experiment is then added to the notebook beside the others.
  */
 export async function rerunNotebook(s: LabSession, file: string): Promise<void> {
-  const original = notebookOriginal(file);
-  if (!s.conn) {
-    throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
-  }
+  const original = await confirmNotebookPlan(s, file);
+  if (!original) return;
   const preset = rerunPresetArgs(original);
   const result = preset
     ? await runPresetNow(s, preset.presetId, preset.settings, preset.load, preset.title)
-    : await runScenario(s, rerunPayload(original));
+    : original.custom ? await rerunCustomNow(s, original, file)
+      : await runScenario(s, rerunPayload(original));
   if (!result) return;
   const all = appendToNotebook(file, result.experiment);
   s.ports.log.info(`added ${result.experiment.id} to ${file} (${all.length} experiments)`);

@@ -1,14 +1,12 @@
 // The panel's notebook and export actions over saved experiments: save as a notebook, export CSV or the T-SQL
-// bundle, and turn a saved notebook into a run request for "Run this experiment again". Plain Node; the host's
+// bundle, and turn a notebook's experiment into a run request for "Run this experiment again". Plain Node; the host's
 // dialogs come through HostPorts.
 import * as path from 'node:path';
 import type { Experiment, ParamValue } from '../shared/experiment';
 import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../shared/protocol';
 import { exportExperiment, writeNotebookFile } from '../engine/notebook/export';
-import { readNotebookFile, NotebookError } from '../engine/notebook/read';
 import { rerunTitle } from '../engine/notebook/rerun';
 import type { HostPorts } from './ports';
-import { UiFailure } from './uiErrors';
 
 export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): Promise<string | null> {
   const file = await ports.pickSaveFile(`${experiment.id}.ipynb`, { 'Jupyter notebook': ['ipynb'] });
@@ -25,16 +23,6 @@ export async function exportTo(ports: HostPorts, experiment: Experiment, kind: '
   const written = exportExperiment([experiment], kind === 'csv' ? { csvDir: target } : { tsqlDir: target });
   ports.log.info(`exported ${experiment.id} (${kind}): ${written.length} files in ${target}`);
   return target;
-}
-
-/** The original experiment of a saved notebook, validated; a bad file becomes a UiFailure that says why. */
-export function notebookOriginal(file: string): Experiment {
-  try {
-    return readNotebookFile(file).record.experiments[0];
-  } catch (err) {
-    if (err instanceof NotebookError) throw new UiFailure({ message: err.message, fix: 'Open a notebook saved by Spinlock Lab (from the panel or `spinlab export --notebook`).' });
-    throw err;
-  }
 }
 
 const ms = (n: number) => `${n}ms`;

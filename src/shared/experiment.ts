@@ -307,8 +307,14 @@ export interface CustomWorkload {
   /** Each call runs the next of these in turn (the session's own rotation). */
   statements: { source: string; text: string }[];
   database: string;
-  /** Where parameter rows come from (the rows themselves are not kept: they are the user's data). */
-  params: { kind: 'csv' | 'query'; from: string; columns: { name: string; type: string }[]; rows: number; order: 'round-robin' | 'random'; scope: 'session' | 'shared' } | null;
+  /**
+   * Where parameter rows come from. A CSV file small enough travels as its text (csvText), so a re-run elsewhere does
+   * not need the author's path; a larger one is found by nearNotebook, its path relative to the notebook it was saved in.
+   */
+  params: {
+    kind: 'csv' | 'query'; from: string; columns: { name: string; type: string }[]; rows: number; order: 'round-robin' | 'random'; scope: 'session' | 'shared';
+    csvText?: string; nearNotebook?: string;
+  } | null;
   /** Calls per session in the measured phase; null when the phase runs for a duration. */
   iterations: number | null;
   thinkTimeMs: number;

@@ -58,7 +58,7 @@ describe('custom workloads against the simulator', function () {
       assert.ok(e.runs[0].custom!.perCall.logicalReads! > 0, 'per-call logical reads from the sessions\' own counters');
       assert.ok(e.runs[0].sessionWaits !== undefined);
       // Re-run from the notebook: the same workload again, appended beside the original.
-      const again = await cli(['rerun', nb, '-c', conn(sim), '--out', tmp()]);
+      const again = await cli(['rerun', nb, '--yes', '-c', conn(sim), '--out', tmp()]);
       assert.equal(again.code, 0, again.err);
       assert.match(again.out, /Added to .* \(2 experiments\)/);
       assert.match(again.out, /Custom workload in \[master\]: 1 statement/);

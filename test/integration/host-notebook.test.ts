@@ -59,7 +59,9 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
       const confirmsBefore = ports.confirms.length;
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
-      assert.equal(ports.confirms.length, confirmsBefore + 1, 'the re-run asks before changing server-wide settings, as a run does');
+      assert.equal(ports.confirms.length, confirmsBefore + 2, 'the re-run shows its plan, then asks before changing server-wide settings, as a run does');
+      assert.equal(ports.confirms[confirmsBefore].title, 'Run this notebook\'s experiment again?');
+      assert.match(ports.confirms[confirmsBefore].detail, /Threads: +1, 2 \(one run per count\)/);
       const { record, notebook } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       assert.equal(record.experiments[0].id, id, 'the original is kept first');
@@ -97,6 +99,8 @@ it('panel: a preset\'s notebook run again from the panel is planned again as the
       nbformatValid(file);
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
+      assert.equal(ports.confirms[0]?.title, 'Run this notebook\'s experiment again?', 'the plan is shown first, and a saved preset notebook agrees with itself');
+      assert.match(ports.confirms[0].detail, /preset writelog/);
       const { record } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       const rerun = record.experiments[1];

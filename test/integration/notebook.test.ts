@@ -87,7 +87,7 @@ it('run --notebook, export, rerun: valid notebooks that render with charts, a re
     assert.match(html, /<table>/);
 
     // The round trip: open the saved notebook, run it again, and find both experiments compared.
-    const rerun = await cli(['rerun', nbFile, '--out', path.join(work, 'run2')], env);
+    const rerun = await cli(['rerun', nbFile, '--yes', '--out', path.join(work, 'run2')], env);
     assert.equal(rerun.code, 0, rerun.output);
     assert.match(rerun.output, /Added to .* \(2 experiments\)/);
     validateWithNbformat(nbFile);
@@ -148,7 +148,7 @@ it('a preset\'s notebook: its plan, arms and analysis views; re-run on a one-nod
   // The colleague's server has one NUMA node: the re-run plans again there and says what it could not do.
   await withSim({ topology: '1x4x2', logins: [{ name: 'labuser', password: PASSWORD, permissions: 'all' }] }, async (sim) => {
     const env = { SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=labuser;Encrypt=false`, SPINLAB_PASSWORD: PASSWORD, SPINLAB_STATE_DIR: state };
-    const rerun = await cli(['rerun', nbFile, '--out', path.join(work, 'run2')], env);
+    const rerun = await cli(['rerun', nbFile, '--yes', '--out', path.join(work, 'run2')], env);
     assert.equal(rerun.code, 0, rerun.output);
     assert.match(rerun.output, /one NUMA node/i);
   });

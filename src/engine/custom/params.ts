@@ -2,6 +2,7 @@
 // by column name to the batch's variables, a different row for each call. Values always travel as typed RPC
 // parameters (sp_executesql), never spliced into the text; each column's type is inferred once from all its values.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { DbSession, type DbTarget } from '../../db/client';
 import type { CustomWorkload } from '../../shared/experiment';
 
@@ -88,9 +89,26 @@ export function paramsFromCsv(file: string): ParamTable {
   } catch (e) {
     throw new ParamsError(`--params-csv ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`);
   }
+  return paramsFromCsvText(text, `--params-csv ${file}`);
+}
+
+export function paramsFromCsvText(text: string, where: string): ParamTable {
   const [header, ...rows] = parseCsv(text);
-  if (!header) throw new ParamsError(`--params-csv ${file}: the file is empty; write a header row of variable names, then one row per call.`);
-  return paramTable(header, rows.map((r) => r.map((v) => (v === '' ? null : v))), `--params-csv ${file}`);
+  if (!header) throw new ParamsError(`${where}: the file is empty; write a header row of variable names, then one row per call.`);
+  return paramTable(header, rows.map((r) => r.map((v) => (v === '' ? null : v))), where);
+}
+
+/** CSV text up to this size travels inside the experiment record (and so the notebook); a larger file by its path. */
+export const EMBED_CSV_MAX_BYTES = 256 * 1024;
+
+/** { csvText } for a parameter file small enough to keep in the record, else {}. */
+export function embeddedCsv(file: string): { csvText?: string } {
+  try {
+    if (fs.statSync(file).size > EMBED_CSV_MAX_BYTES) return {};
+    return { csvText: fs.readFileSync(file, 'utf8') };
+  } catch {
+    return {};
+  }
 }
 
 /** Checks every variable the batches use is a column of the table (or there is no table and no variable). */
@@ -138,8 +156,20 @@ export async function paramsFromQuery(target: DbTarget, database: string, query:
   }
 }
 
+/**
+ * Where a saved workload's CSV rows come from on a re-run: the text the record carries; else the file beside the
+ * notebook (its path relative to it); else the path it was read from when it ran.
+ */
+export function csvSource(p: NonNullable<CustomWorkload['params']>, notebookDir?: string): { kind: 'embedded' } | { kind: 'file'; file: string; why: 'near-notebook' | 'original' } {
+  if (typeof p.csvText === 'string') return { kind: 'embedded' };
+  if (p.nearNotebook && notebookDir) return { kind: 'file', file: path.resolve(notebookDir, p.nearNotebook), why: 'near-notebook' };
+  return { kind: 'file', file: p.from, why: 'original' };
+}
+
 /** A saved workload's parameter rows, read again from where they came from (for a re-run). */
-export async function reloadParams(target: DbTarget, w: CustomWorkload): Promise<ParamTable | null> {
+export async function reloadParams(target: DbTarget, w: CustomWorkload, notebookDir?: string): Promise<ParamTable | null> {
   if (!w.params) return null;
-  return w.params.kind === 'csv' ? paramsFromCsv(w.params.from) : paramsFromQuery(target, w.database, w.params.from);
+  if (w.params.kind === 'query') return paramsFromQuery(target, w.database, w.params.from);
+  const src = csvSource(w.params, notebookDir);
+  return src.kind === 'embedded' ? paramsFromCsvText(w.params.csvText!, `the parameter rows saved with the notebook (from ${path.basename(w.params.from)})`) : paramsFromCsv(src.file);
 }

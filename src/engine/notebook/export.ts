@@ -23,10 +23,21 @@ export function readExperimentFile(dirOrFile: string): Experiment {
   return migrateExperiment(raw as Record<string, unknown>, file);
 }
 
+/**
+ * A parameter file too large to travel inside the record is found again by its path relative to the notebook, so a
+ * colleague who keeps the two side by side can re-run it.
+ */
+function withParamsNearNotebook(e: Experiment, file: string): Experiment {
+  const p = e.custom?.params;
+  if (!p || p.kind !== 'csv' || p.csvText !== undefined || p.nearNotebook || !path.isAbsolute(p.from)) return e;
+  const nearNotebook = path.relative(path.dirname(path.resolve(file)), p.from).split(path.sep).join('/');
+  return { ...e, custom: { ...e.custom!, params: { ...p, nearNotebook } } };
+}
+
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments), null, 1) + '\n');
+  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n');
   fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the earlier file
   return file;
 }

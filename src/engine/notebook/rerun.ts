@@ -41,6 +41,8 @@ export interface RerunOptions {
   labDatabase?: string;
   stateDir?: string;
   id?: string;
+  /** The notebook's folder: a parameter file too large to embed is looked for relative to it. */
+  notebookDir?: string;
 }
 
 /**
@@ -54,10 +56,10 @@ export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSig
       signal, progress);
   }
   if (e.custom) {
-    // The user's own T-SQL again, in its database; parameter rows read again from their CSV file or query.
+    // The user's own T-SQL again, in its database; parameter rows from the record's CSV text, the file, or the query.
     const w = e.custom;
-    return reloadParams(o.target, w).then((table) => runExperiment({
-      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), deploy: false, custom: { workload: w, table },
+    return reloadParams(o.target, w, o.notebookDir).then((table) => runExperiment({
+      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), id: o.id, deploy: false, custom: { workload: w, table },
     }, signal, progress));
   }
   return runExperiment(rerunOptions(e, o.target, o.outDir, { labDatabase: o.labDatabase, stateDir: o.stateDir }), signal, progress);

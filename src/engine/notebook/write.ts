@@ -16,6 +16,8 @@ import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
 import { escapeXml, svgLineChart, type SvgSeries } from './svgChart';
 import { addStacksSection } from './stacks';
 import type { SeriesPayload } from '../../shared/seriesPayload';
+import * as path from 'node:path';
+import { writeReason } from '../custom/batch';
 
 /** Version of metadata.spinlab. Bump it with a migration in read.ts when its shape changes. */
 export const NOTEBOOK_RECORD_VERSION = 1;
@@ -204,6 +206,51 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
   return out;
 }
 
+/** The T-SQL to replay a scenario by hand, with the equivalent command lines. */
+function replaySection(nb: NotebookBuilder, first: Experiment): void {
+  const replay = buildReplay(first);
+  const cmd = loadCommandLines(first);
+  nb.markdown([
+    '## Replay by hand',
+    '',
+    'The statements Spinlock Lab sent, in order, with their parameters declared. Run the workload from several sessions at once:',
+    '',
+    '```sh',
+    '# Spinlock Lab (connection in SPINLAB_CONNECTION, password in SPINLAB_PASSWORD)',
+    cmd.spinlab,
+    '# ostress (RML Utilities), one line per thread count; set SPINLAB_SERVER, SPINLAB_USER, SPINLAB_PASSWORD first',
+    ...cmd.ostress,
+    '```',
+    '',
+    'Sample the DMVs with the snapshot query before and after the load and subtract; put the knobs back afterwards.',
+  ].join('\n'));
+  replayCells(nb, replay.deploy);
+  replayCells(nb, replay.knobs);
+  replayCells(nb, [replay.workload, replay.sample]);
+  replayCells(nb, replay.restore);
+  replayCells(nb, replay.cleanup);
+}
+
+/**
+ * A custom workload's own T-SQL, one SQL cell per statement as it runs, each classified from its text (not from a
+ * stored label): these are the cells a reader checks before running it again.
+ */
+function customCells(nb: NotebookBuilder, e: Experiment): void {
+  const w = e.custom!;
+  const p = w.params;
+  const each = w.iterations !== null ? `${formatNumber(w.iterations)} calls per session` : `${(e.load.durationMs ?? 0) / 1000} s per run`;
+  nb.markdown([
+    '## Custom workload',
+    '',
+    `Runs in database \`${w.database}\` by threads ${e.load.threads.join(', ')}, ${each}: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}, run in turn by each session. Spinlock Lab deploys nothing there.`,
+    '',
+    ...w.statements.map((st, i) => `- Statement ${i + 1} (${mdEscape(st.source)}): ${writeReason([st.text]) === null ? 'reads' : `**writes** (${mdEscape(writeReason([st.text])!)})`}`),
+    ...(p ? ['', `Parameters: ${p.rows} rows (${p.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}) ${p.kind === 'csv' ? `from ${mdEscape(path.basename(p.from))}${p.csvText !== undefined ? ', saved inside this notebook' : ''}` : 'from a parameter query'}, ${p.order}, ${p.scope}.`] : []),
+  ].join('\n'));
+  w.statements.forEach((st, i) => nb.sql(st.text, [], { spinlab: { role: 'workload', statement: i + 1 } }));
+  if (p?.kind === 'query') nb.sql(`-- The parameter query (run once before the runs; its rows are not saved)\n${p.from}`, [], { spinlab: { role: 'workload', statement: 'params' } });
+}
+
 export function buildNotebook(experiments: readonly Experiment[]): Notebook {
   if (!experiments.length) throw new Error('a notebook needs at least one experiment');
   const [first] = experiments;
@@ -227,27 +274,8 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
     nb.markdown(`## Knobs${many ? `: ${mdEscape(label(e, true))}` : ''}\n\n${knobsSection(e)}`);
   }
 
-  const replay = buildReplay(first);
-  const cmd = loadCommandLines(first);
-  nb.markdown([
-    '## Replay by hand',
-    '',
-    'The statements Spinlock Lab sent, in order, with their parameters declared. Run the workload from several sessions at once:',
-    '',
-    '```sh',
-    '# Spinlock Lab (connection in SPINLAB_CONNECTION, password in SPINLAB_PASSWORD)',
-    cmd.spinlab,
-    '# ostress (RML Utilities), one line per thread count; set SPINLAB_SERVER, SPINLAB_USER, SPINLAB_PASSWORD first',
-    ...cmd.ostress,
-    '```',
-    '',
-    'Sample the DMVs with the snapshot query before and after the load and subtract; put the knobs back afterwards.',
-  ].join('\n'));
-  replayCells(nb, replay.deploy);
-  replayCells(nb, replay.knobs);
-  replayCells(nb, [replay.workload, replay.sample]);
-  replayCells(nb, replay.restore);
-  replayCells(nb, replay.cleanup);
+  if (first.custom) customCells(nb, first);
+  else replaySection(nb, first);
 
   nb.markdown('## Results');
   for (const e of experiments) {
