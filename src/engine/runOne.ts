@@ -122,7 +122,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const latency = load.mode === 'client-loop' ? new LatencyRecorder() : null;
   const clientStats = new ClientStatsRecorder();
   let client: RunRecord['client'] | null = null;
-  let status: RunRecord['status'] = 'completed';
+  // Decided at the end: by the run's verdict (runVerdict.ts), a cancel, or an error that ended it.
+  let status: RunRecord['status'];
   let rows = 0;
   let last: RawSample | null = null;
   let sessionWaits: RunRecord['sessionWaits'] = null;
