@@ -95,21 +95,24 @@ export class LatencyRecorder {
     return new LatencyRecorder().merge(encoded);
   }
 
-  /** Percentiles in µs; with keepHistogram the encoded histogram rides along so summaries can be merged later. */
+  /**
+   * Percentiles in µs, or null without a single call (a latency of 0 would read as a fast run); with keepHistogram
+   * the encoded histogram rides along so summaries can be merged later.
+   */
   summary(options: { keepHistogram?: boolean } = {}): LatencySummary {
     const h = this.h;
     const n = h.totalCount;
-    const max = n ? this.maxSeen : 0;
+    const max = this.maxSeen;
     // A percentile is reported as the top of its bucket, which can exceed the largest value actually seen.
-    const at = (p: number) => (n ? Math.min(h.getValueAtPercentile(p), max) : 0);
+    const at = (p: number) => (n ? Math.min(h.getValueAtPercentile(p), max) : null);
     const s: LatencySummary = {
       count: n,
-      meanUs: n ? h.mean : 0,
+      meanUs: n ? h.mean : null,
       p50Us: at(50),
       p90Us: at(90),
       p99Us: at(99),
       p999Us: at(99.9),
-      maxUs: max,
+      maxUs: n ? max : null,
     };
     if (options.keepHistogram) s.histogram = this.encode();
     return s;

@@ -40,6 +40,8 @@ export interface PhaseResult {
   /** Sessions whose count is unknown (cancelled mid-EXEC): the caller falls back to the server's counters. */
   rowsUnknown: boolean;
   calls: number;
+  /** Calls in flight when the phase ended (its duration, or a cancel), cancelled with ATTENTION: in no other count. */
+  cancelledCalls: number;
   failures: SessionFailure[];
   cancelled: boolean;
 }
@@ -119,7 +121,7 @@ export class WorkloadSessions {
    */
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
     const failures: SessionFailure[] = [];
-    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
     const bases = await this.phaseBases();
     // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
@@ -141,8 +143,10 @@ export class WorkloadSessions {
             else result.rows += num(done);
             result.calls += 1;
           } catch (err) {
-            if (phase.signal.aborted) result.rowsUnknown = true;
-            else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            if (phase.signal.aborted) {
+              result.rowsUnknown = true;
+              result.cancelledCalls += 1;
+            } else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
           }
         }));
       } else {
@@ -170,7 +174,8 @@ export class WorkloadSessions {
               try {
                 await channel.call(proc.name, args);
               } catch (err) {
-                if (!phase.signal.aborted) failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+                if (phase.signal.aborted) result.cancelledCalls += 1;
+                else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
                 break;
               }
               spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);

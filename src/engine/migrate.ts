@@ -115,6 +115,22 @@ export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   4: v4ToV5,
 };
 
+const LATENCY_FIGURES = ['meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs'] as const;
+
+/**
+ * Records written before a run with no completed call said so wrote its latency as zeros (count 0, p50 0): read as
+ * nulls, as they are written now, so no reader shows or gates on a latency that was never measured. Same version:
+ * the schema only widened (a figure may be null), and a record with samples is unchanged.
+ */
+function noSampleNoLatency(e: Raw): Raw {
+  if (!Array.isArray(e.runs) || !e.runs.some((r) => isObject(r) && isObject(r.latency) && r.latency.count === 0)) return e;
+  const run = (r: unknown) => {
+    if (!isObject(r) || !isObject(r.latency) || r.latency.count !== 0) return r;
+    return { ...r, latency: { ...r.latency, ...Object.fromEntries(LATENCY_FIGURES.map((k) => [k, null])) } };
+  };
+  return { ...e, runs: e.runs.map(run) };
+}
+
 /** Brings a record to the current schemaVersion without validating it (for readers that only summarise). */
 export function upgradeExperiment(raw: Raw, where: string): Raw {
   let e = raw;
@@ -129,7 +145,7 @@ export function upgradeExperiment(raw: Raw, where: string): Raw {
     e = step(e);
     v = e.schemaVersion as number;
   }
-  return e;
+  return noSampleNoLatency(e);
 }
 
 let validator: ReturnType<Ajv2020['compile']> | undefined;

@@ -8,6 +8,9 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
+/** A latency with no sample (no call completed, or the server loop) is '-', never 0. */
+const latencyCell = (us: number | null | undefined) => (us === null || us === undefined ? '-' : fmt(us));
+
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
@@ -25,7 +28,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   out.push('');
   out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p50 µs', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
     e.runs.map((r) => [runLabel(r), fmt(r.derived.rowsPerSec), fmt(r.rows), fmt(r.elapsedMs / 1000, 1),
-      r.latency ? fmt(r.latency.p50Us) : '-', r.latency ? fmt(r.latency.p99Us) : '-', r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
+      latencyCell(r.latency?.p50Us), latencyCell(r.latency?.p99Us), r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
       String(r.sessionFailures.length)])));
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
     const merged: Record<string, { v: number }> = {};

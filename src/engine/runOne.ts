@@ -17,6 +17,7 @@ import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
 import { summariseMonitorCost } from '../shared/monitorCost';
+import { runVerdict } from './runVerdict';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -69,7 +70,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     runNote('error', (err as Error).message);
     const totals = foldTicks([]);
     return {
-      index, threads, arm: c.arm, status: 'failed', startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
+      index, threads, arm: c.arm, status: 'failed', failedReason: (err as Error).message, cancelledCalls: 0, startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
       sessionsOk: 0, sessionFailures: failures, timeline: [], totals,
       derived: computeDerived(totals, { cpusUsed: 0, threads, threadsPerCore: c.threadsPerCore, first: null, last: null }),
       client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
@@ -128,11 +129,14 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const latency = load.mode === 'client-loop' ? new LatencyRecorder() : null;
   const clientStats = new ClientStatsRecorder();
   let client: RunRecord['client'] | null = null;
-  let status: RunRecord['status'] = 'completed';
+  // Decided at the end: by the run's verdict (runVerdict.ts), a cancel, or an error that ended it.
+  let status: RunRecord['status'];
   let rows = 0;
   let last: RawSample | null = null;
   let sessionWaits: RunRecord['sessionWaits'] = null;
   let closingRows = 0;
+  let cancelledCalls = 0;
+  let failedReason: string | undefined;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
@@ -167,16 +171,34 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     failures.push(...phase.failures);
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
-    if (phase.cancelled) status = 'cancelled';
-    else if (writeError) status = 'failed';
-    else if (failures.filter((f) => !f.message.startsWith('warm-up')).length * 2 > threads) status = 'failed';
+    cancelledCalls = phase.cancelledCalls;
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
-    if (!(sessions instanceof WorkloadSessions)) {
-      const stats = sessions.runStats();
-      if (stats?.stoppedOnError) { status = 'failed'; runNote('error', `stopped on error (--stop-on-error) in ${stats.stoppedOnError}`); }
+    const stats = sessions instanceof WorkloadSessions ? null : sessions.runStats();
+    if (phase.cancelled) status = 'cancelled';
+    else if (writeError) {
+      status = 'failed';
+      failedReason = writeError;
+    } else if (stats?.stoppedOnError) {
+      status = 'failed';
+      failedReason = `stopped on error (--stop-on-error) in ${stats.stoppedOnError}`;
+      runNote('error', failedReason);
+    } else {
+      const verdict = runVerdict({
+        threads, calls: phase.calls, rows, cancelledCalls, sessionFailures: failures.filter((f) => !f.message.startsWith('warm-up')),
+        custom: stats && c.custom ? { failedCalls: stats.failedCalls, errors: stats.errors, queryTimeoutMs: c.custom.workload.queryTimeoutMs } : null,
+      });
+      status = verdict.status;
+      if (verdict.reason) {
+        failedReason = verdict.reason;
+        runNote('error', `the run failed: ${verdict.reason}`);
+      } else if (cancelledCalls > 0) {
+        runNote('warning', `${cancelledCalls} call${cancelledCalls === 1 ? ' was' : 's were'} in flight at the end of the measured time: cancelled and not counted`);
+      }
+      if (verdict.warning) runNote('warning', verdict.warning);
     }
   } catch (err) {
     status = c.signal.aborted ? 'cancelled' : 'failed';
+    if (status === 'failed') failedReason = (err as Error).message;
     runNote('error', (err as Error).message);
   } finally {
     await sampler.close();
@@ -193,6 +215,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     threads,
     arm: c.arm,
     status,
+    ...(failedReason ? { failedReason } : {}),
+    cancelledCalls,
     startedAt,
     endedAt: new Date().toISOString(),
     elapsedMs: totals.elapsedMs,

@@ -74,7 +74,8 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
       }));
     });
     view.status = result.experiment.status;
-    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${job.runCount} runs; saved ${result.file}`;
+    const failed = result.experiment.runs.find((r) => r.failedReason);
+    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${job.runCount} runs${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
     ports.log.info(`experiment ${id} ${result.experiment.status}`);
     for (const e of result.experiment.events) if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);
     return { view, result, error: null };

@@ -74,14 +74,15 @@ export interface Tick {
   monitor?: MonitorCost | null;
 }
 
+/** Client latency of the completed calls; with none (count 0) every figure is null, never 0. */
 export interface LatencySummary {
   count: number;
-  meanUs: number;
-  p50Us: number;
-  p90Us: number;
-  p99Us: number;
-  p999Us: number;
-  maxUs: number;
+  meanUs: number | null;
+  p50Us: number | null;
+  p90Us: number | null;
+  p99Us: number | null;
+  p999Us: number | null;
+  maxUs: number | null;
   /** The HDR histogram itself (compressed base64), so summaries can be merged later; absent when not kept. */
   histogram?: string;
 }
@@ -202,6 +203,13 @@ export interface RunRecord {
   status: 'completed' | 'failed' | 'cancelled' | 'invalid';
   /** Why the run is invalid: a knob changed by another connection, or the experiment's lock lost with its connection. */
   invalidReason?: string;
+  /** Why the run failed: every call failed or timed out, no call completed, most sessions failed (runVerdict.ts). */
+  failedReason?: string;
+  /**
+   * Calls in flight when the measured time ended (or on cancel), cancelled with ATTENTION and counted nowhere else:
+   * not in calls, rows or latency. Absent in records written before it was kept.
+   */
+  cancelledCalls?: number;
   startedAt: string;
   endedAt: string;
   elapsedMs: number;

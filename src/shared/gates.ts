@@ -62,7 +62,9 @@ export function gateValue(metric: GateMetric, run: RunRecord): number | { missin
     case 'latency': {
       if (!run.latency || run.latency.count === 0) return { missing: 'no per-call latency (it is measured in --mode client-loop and for custom workloads)' };
       const l = run.latency;
-      return { p50: l.p50Us, p90: l.p90Us, p99: l.p99Us, p999: l.p999Us, max: l.maxUs, mean: l.meanUs }[metric.stat];
+      const v = { p50: l.p50Us, p90: l.p90Us, p99: l.p99Us, p999: l.p999Us, max: l.maxUs, mean: l.meanUs }[metric.stat];
+      // No sample is no latency: it must fail "p99<5ms", not pass it as 0.
+      return v ?? { missing: 'no call completed, so there is no latency' };
     }
     case 'rate':
       if (metric.stat === 'calls_per_sec' && run.custom) return run.elapsedMs > 0 ? run.custom.calls / (run.elapsedMs / 1000) : run.derived.rowsPerSec;
@@ -106,14 +108,16 @@ function show(metric: GateMetric, v: number): string {
   return String(+v.toPrecision(6));
 }
 
-/** Every gate against every run that completed; a gate with no runs to judge fails. */
+/** Every gate against every run that completed; a gate with no runs to judge fails, and so does a failed run. */
 export function evaluateGates(gates: Gate[], runs: RunRecord[]): GateResult[] {
-  const judged = runs.filter((r) => r.status === 'completed');
+  const judged = runs.filter((r) => r.status === 'completed' || r.status === 'failed');
   const out: GateResult[] = [];
   for (const g of gates) {
     if (judged.length === 0) { out.push({ gate: g.text, ok: false, run: '-', actual: 'no completed run to judge' }); continue; }
     for (const r of judged) {
       const label = `${r.threads} thread${r.threads === 1 ? '' : 's'}${r.arm && r.arm.id !== 'main' ? ` (${r.arm.label})` : ''}`;
+      // Its figures describe work that did not happen: no gate holds on them.
+      if (r.status === 'failed') { out.push({ gate: g.text, ok: false, run: label, actual: `the run failed${r.failedReason ? ` (${r.failedReason})` : ''}` }); continue; }
       const v = gateValue(g.metric, r);
       if (typeof v !== 'number') out.push({ gate: g.text, ok: false, run: label, actual: v.missing });
       else out.push({ gate: g.text, ok: holds(g.op, v, g.value), run: label, actual: show(g.metric, v) });

@@ -64,7 +64,7 @@ describe('client loop on worker threads', function () {
           const s = latency.summary();
           assert.deepEqual(Object.keys(s), ['count', 'meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs']);
           assert.equal(s.count, 400, `${workers} worker(s): every call in the merged histogram`);
-          assert.ok(s.p50Us > 0 && s.p50Us <= s.p90Us && s.p90Us <= s.p99Us && s.p99Us <= s.maxUs, JSON.stringify(s));
+          assert.ok(s.p50Us! > 0 && s.p50Us! <= s.p90Us! && s.p90Us! <= s.p99Us! && s.p99Us! <= s.maxUs!, JSON.stringify(s));
         } finally {
           await pool.close();
         }

@@ -67,7 +67,7 @@ for (const scenarioId of ['disk-insert', 'inmem-insert', 'ring-buffer']) {
           assert.ok(r.rows > 0, `rows in run ${r.threads}`);
           assert.ok(r.timeline.length >= 2, `ticks in run ${r.threads}`);
           assert.ok(Object.values(r.totals.spinlocks).some((s) => s.spins > 0), 'spinlock deltas');
-          if (mode === 'client-loop') assert.ok(r.latency && r.latency.count > 0 && r.latency.p99Us >= r.latency.p50Us);
+          if (mode === 'client-loop') assert.ok(r.latency && r.latency.count > 0 && r.latency.p99Us! >= r.latency.p50Us!);
         }
         assert.ok(ticks >= 4);
         assert.equal(fs.readFileSync(path.join(o.outDir, 'samples.jsonl'), 'utf8').trim().split('\n').length >= ticks, true);

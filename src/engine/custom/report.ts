@@ -7,7 +7,7 @@ import { table } from '../report';
 import { describeError } from './tally';
 
 const f = (v: number | null | undefined, digits = 0) => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
-const ms = (us: number | undefined) => (us === undefined ? '-' : f(us / 1000, 3));
+const ms = (us: number | null | undefined) => (us === null || us === undefined ? '-' : f(us / 1000, 3));
 
 export function callsPerSec(r: RunRecord): number {
   return r.custom && r.elapsedMs > 0 ? r.custom.calls / (r.elapsedMs / 1000) : r.derived.rowsPerSec;

@@ -125,7 +125,7 @@ export class CustomSessions {
    */
   async runLoop(spec: PhaseSpec, signal: AbortSignal, onCall: () => void = () => undefined, onStop: () => void = () => undefined): Promise<CustomLoop> {
     const failures: SessionFailure[] = [];
-    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
     const measured = spec.latency !== undefined;
     const perSession = measured ? this.workload.iterations : null;
@@ -168,7 +168,12 @@ export class CustomSessions {
               result.rows += 1;
               if (measured) onCall();
             } catch (err) {
-              if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') break;
+              // Cancelled by the end of the phase (its duration, a cancel, a stop-on-error elsewhere): not a failure, but
+              // counted, so a run whose every call was still running at the end says so.
+              if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') {
+                result.cancelledCalls += 1;
+                break;
+              }
               const c = tally.add(i + 1, err);
               if (this.workload.stopOnError) {
                 stopped = `session ${i + 1}: ${describeError({ ...c, count: 1, sessions: { [String(i + 1)]: 1 } })}`;

@@ -158,7 +158,7 @@ export class ClientWorkerPool {
     if (custom && measured) this.live.fill(0);
     const before = custom && measured ? await this.counters() : null;
     const failures: SessionFailure[] = [];
-    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, failures, cancelled: false };
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     const total = this.slots.reduce((n, s) => n + s.sessions, 0);
     const onAbort = () => this.tell({ type: 'cancel' });
     signal.addEventListener('abort', onAbort, { once: true });
@@ -177,6 +177,7 @@ export class ClientWorkerPool {
         if (m.type === 'phase-done') {
           result.rows += m.result.rows;
           result.calls += m.result.calls;
+          result.cancelledCalls += m.result.cancelledCalls;
           result.rowsUnknown ||= m.result.rowsUnknown;
           failures.push(...m.result.failures);
           if (m.latency) sink?.mergeState?.(m.latency);

@@ -71,9 +71,9 @@ export function nextSort(current: SortState | null, key: string): SortState {
   return { key, dir: 'ascending' };
 }
 
-/** A cell as shown: whole numbers grouped, small ones to 3 significant digits, '' for missing. */
+/** A cell as shown: whole numbers grouped, small ones to 3 significant digits, '-' for missing (never a 0 it lacks). */
 export function formatCell(v: number | string | null): string {
-  if (v === null) return '';
+  if (v === null) return '-';
   if (typeof v === 'string') return v;
   return formatNumber(v);
 }

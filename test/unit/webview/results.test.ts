@@ -41,5 +41,5 @@ it('TSV: a header line and one line per row, raw numbers, tabs only between cell
   assert.equal(lines[1].split('\t')[1], '1');
   assert.match(lines[4].split('\t')[3], /^\d+$/, 'rows without grouping');
   assert.equal(formatCell(1234567), '1,234,567');
-  assert.equal(formatCell(null), '');
+  assert.equal(formatCell(null), '-', 'a figure with no sample (a latency of a run with no call) is a dash, as in the CLI table');
 });
