@@ -290,12 +290,16 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         note('error', `Could not restore the server's settings: ${(err as Error).message}. Run \`spinlab restore\` to retry.`);
       }
     }
-    if (experiment) fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
-    // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
-    // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a
-    // refused release, which releaseLocks ignores.)
-    await releaseLocks(admin, locks);
-    await admin.close();
+    try {
+      if (experiment) fs.writeFileSync(file, JSON.stringify(experiment, null, 2));
+    } finally {
+      // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
+      // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a
+      // refused release, which releaseLocks ignores.) Also when the record cannot be written: an open session would
+      // keep the process alive.
+      await releaseLocks(admin, locks);
+      await admin.close();
+    }
   }
   return { experiment: experiment!, file };
 }

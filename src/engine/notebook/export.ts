@@ -7,6 +7,7 @@ import type { Experiment, RunRecord } from '../../shared/experiment';
 import { buildNotebook } from './write';
 import { buildReplay, loadCommandLines } from './replay';
 import { migrateExperiment, NotebookError } from './read';
+import { writeWholeFile } from '../wholeFile';
 
 export function readExperimentFile(dirOrFile: string): Experiment {
   const file = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory() ? path.join(dirOrFile, 'experiment.json') : dirOrFile;
@@ -25,9 +26,7 @@ export function readExperimentFile(dirOrFile: string): Experiment {
 
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments), null, 1) + '\n');
-  fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the earlier file
+  writeWholeFile(file, JSON.stringify(buildNotebook(experiments), null, 1) + '\n'); // a crash mid-write leaves the earlier file
   return file;
 }
 
