@@ -64,6 +64,10 @@ describe('precheck: gates the run can judge', () => {
     const [res] = evaluateGates(canonicalGates(gates('LCK_M_RIN_NL.wait_ms_per_row<1')), [r]);
     assert.equal(res.ok, false);
     assert.equal(res.actual, '3');
+    assert.deepEqual(canonicalGates(gates('lck_m_rin_nl.wait_ms_per_row<1'))[0].metric, { kind: 'per-row', name: 'LCK_M_RIn_NL', stat: 'wait_ms_per_row' });
+    // A name the catalogue lacks (--any-name) is matched in any case too.
+    r.derived = { ...r.derived, spinsPerRow: { New_Mixed: 7 } };
+    assert.equal(evaluateGates(gates('NEW_MIXED.spins_per_row<1'), [r])[0].actual, '7');
   });
 });
 
