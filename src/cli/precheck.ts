@@ -10,20 +10,23 @@ import { parseDuration } from '../shared/params';
 import { parseGates } from './gates';
 import { UsageError } from './commands';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
-import type { CustomArgs } from './custom';
-import type { RunArgs } from './run';
 
 export type RunKind = GateContext['kind'];
 
-export interface RunPrecheckArgs extends RunArgs, Partial<CustomArgs> {
-  assert?: string[];
-  anyName?: boolean;
+/** The options of `spinlab run` (RunArgs and CustomArgs; spelled out here so the check imports no command). */
+export interface RunPrecheckArgs {
+  scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
+  clientWorkers?: string; mode: 'server-loop' | 'client-loop'; set: string[]; affinity?: string; deploy?: boolean;
+  out?: string; title?: string; labDb: string; notebook?: string; stacks?: string; stacksDuration?: string;
+  sql?: string[]; sqlFile?: string[]; database?: string; iterations?: string; thinkTime?: string; paramsCsv?: string;
+  paramsQuery?: string; paramsOrder?: string; paramsScope?: string; queryTimeout?: string; stopOnError?: boolean;
+  assert?: string[]; anyName?: boolean;
 }
 
 /** Which options the user typed (not defaults): commander's value source, for the options that have a default. */
 export interface Typed { mode: boolean; labDb: boolean }
 
-const CUSTOM_ONLY: [keyof CustomArgs, string][] = [
+const CUSTOM_ONLY: [keyof RunPrecheckArgs, string][] = [
   ['database', '--database'], ['iterations', '--iterations'], ['thinkTime', '--think-time'], ['paramsCsv', '--params-csv'],
   ['paramsQuery', '--params-query'], ['paramsOrder', '--params-order'], ['paramsScope', '--params-scope'],
   ['queryTimeout', '--query-timeout'], ['stopOnError', '--stop-on-error'],
