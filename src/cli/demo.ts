@@ -2,6 +2,7 @@
 // sweep, print the results and leave the output folder (experiment.json, samples.jsonl, experiment.ipynb). Everything it prints is labelled as simulated.
 import * as path from 'node:path';
 import { runCommand } from './run';
+import { claimOutput } from './output';
 
 interface SimulatorModule {
   startSimulator(opts: { port: number; password: string }): Promise<{ port: number; close(): Promise<void> }>;
@@ -16,11 +17,13 @@ export async function runDemo(outDir: string | undefined, out: (s: string) => vo
     out(`The demo needs the built-in simulator (tools/sim/simulator), which this build does not have: ${(err as Error).message.split('\n')[0]}\n`);
     return 1;
   }
+  const output = claimOutput(outDir, 'demo');
+  const dir = output.dir;
   const password = `Demo-${Math.random().toString(36).slice(2)}!`;
-  const sim = await startSimulator({ port: 0, password });
-  out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
-  const dir = outDir ?? path.join('spinlab-results', `demo-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  let sim: Awaited<ReturnType<SimulatorModule['startSimulator']>> | null = null;
   try {
+    sim = await startSimulator({ port: 0, password });
+    out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
     return await runCommand({
       connection: `Server=127.0.0.1,${sim.port};User ID=sa;Password=${password};Encrypt=false;TrustServerCertificate=true`,
       scenario: 'disk-insert', threads: '1,2,4', duration: '3s', warmup: '1s', interval: '1s', mode: 'server-loop',
@@ -29,6 +32,7 @@ export async function runDemo(outDir: string | undefined, out: (s: string) => vo
       notebook: path.join(dir, 'experiment.ipynb'),
     }, out, (s) => process.stderr.write(s));
   } finally {
-    await sim.close();
+    await sim?.close();
+    output.releaseIfUnused();
   }
 }

@@ -10,6 +10,7 @@ import { exportExperiment, readExperimentFile } from '../engine/notebook/export'
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { terminalAsk, type Ask } from './rerunPlan';
 import { parseGates } from './gates';
+import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
 import { translateOstress } from './ostress';
 import { runDemo } from './demo';
@@ -92,7 +93,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .addOption(new Option('--delayed-durability <mode>', 'set on the lab database for the experiment (allowed behaves as disabled: the scenarios\' commits do not ask for delayed durability)').choices(['disabled', 'allowed', 'forced']))
     .option('--affinity <spec>', 'process affinity for the experiment: auto, cpu:2-11, numa:0, numa:1-first-core, exclude-core0')
     .option('--no-deploy', 'use the scenario as already deployed')
-    .option('--out <dir>', 'output folder (experiment.json, samples.jsonl)')
+    .option('--out <dir>', 'output folder for this experiment (experiment.json, samples.jsonl): new or empty; default a new one under spinlab-results/')
     .option('--title <text>', 'a title for the experiment').option('--question <text>', 'the question it asks')
     .addOption(labDb()).option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
@@ -110,9 +111,16 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--query-timeout <time>', 'custom workload: cancel a call that runs longer (counted as a timeout)')
     .option('--stop-on-error', 'custom workload: end the run at the first failing call')
     .option('--assert <gate>', 'a CI gate every run must pass, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50" (exit 1 when one fails)', collect, [])
-    .action(async (o) => {
-      const gates = parseGates(o.assert);
-      setExit(o.preset ? await runPresetCommand(o, out, err, gates) : isCustom(o) ? await runCustomCommand(o, out, err, gates) : await runCommand(o, out, err, gates));
+    .option('--any-name', 'with --assert and --stacks: accept a spinlock or wait name Spinlock Lab does not list (names differ between versions)')
+    .action(async (opts, cmd: Command) => {
+      // Checked before anything connects; the output folder is claimed for this experiment and removed if left unused.
+      const { gates, output } = precheckRun(opts, { mode: cmd.getOptionValueSource('mode') === 'cli', labDb: cmd.getOptionValueSource('labDb') === 'cli' });
+      try {
+        const o = { ...opts, out: output.dir };
+        setExit(o.preset ? await runPresetCommand(o, out, err, gates) : isCustom(o) ? await runCustomCommand(o, out, err, gates) : await runCommand(o, out, err, gates));
+      } finally {
+        output.releaseIfUnused();
+      }
     });
 
   program.command('ostress').description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')

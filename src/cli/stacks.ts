@@ -8,10 +8,11 @@ import { lossSummary, lostAny, type StackCapture } from '../shared/stacks';
 import { defaultStateDir } from '../engine/journal';
 import { addStacksToExperiment, captureStacksDetailed, frameLabel, isSpinlockName, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
+import { precheckStacks } from './precheck';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
-interface StacksArgs { connection?: string; spinlock: string; duration: string; top: string; json?: boolean; export?: string; slots: string; addTo?: string; run?: string }
+interface StacksArgs { connection?: string; spinlock: string; duration: string; top: string; json?: boolean; export?: string; slots: string; addTo?: string; run?: string; anyName?: boolean }
 
 /** The capture as text for a terminal. */
 export function stacksText(c: StackCapture): string {
@@ -48,6 +49,7 @@ export function addStacksCommand(program: Command, out: (s: string) => void, err
     .option('--export <file>', 'also write every stack as SQLCallStackResolver input (histogram XML, one frame per line)')
     .option('--add-to <dir>', 'also save the capture in a finished experiment (its experiment.json; the notebook export shows it)')
     .option('--run <n>', 'with --add-to: attach it to this run (its index, from 0) instead of the experiment')
+    .option('--any-name', 'accept a spinlock name Spinlock Lab does not list (names differ between versions; the server still checks it)')
     .action(async (o: StacksArgs) => setExit(await stacksCommand(o, out, err, withCancel)));
 }
 
@@ -61,6 +63,7 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   if (!isSpinlockName(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
   const runIndex = o.run === undefined ? undefined : Number(o.run);
   if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0)) throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
+  precheckStacks(o);
   const target = targetFromArgs(o.connection);
   // The progress line is rewritten in place (\r); it is ended before anything else is written, however the capture ends.
   let lineOpen = false;

@@ -15,6 +15,7 @@ import { activeWatchDir, dropMark } from '../engine/watch/marks';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { table } from '../engine/report';
 import { targetFromArgs, UsageError } from './commands';
+import { precheckWatch } from './precheck';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
@@ -46,7 +47,7 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     .option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)')
     .option('--duration <time>', 'how long to watch (e.g. 10s, 8h; default: until Ctrl+C)')
     .option('--interval <time>', 'time between ticks, 250ms or more (default 1s)', '1s')
-    .option('--out <dir>', 'output folder (experiment.json, samples.jsonl, marks.jsonl)')
+    .option('--out <dir>', 'output folder for this watch (experiment.json, samples.jsonl, marks.jsonl): new or empty')
     .option('--top-requests <n>', 'requests listed per tick (default 10)', int('--top-requests', 0, 100), 10)
     .option('--text-chars <n>', 'characters of each request\'s statement kept (default 100; 0 keeps none)', int('--text-chars', 0, 4000), 100)
     .option('--title <text>', 'a title for the watch')
@@ -59,8 +60,13 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     .option('--window <time>', 'with --compare: at most this long on each side of the mark (default: to the neighbouring marks)')
     .option('--json', 'with --compare: print the comparison as JSON')
     .action(async (o) => {
-      if (o.compare) return setExit(await compareCommand(o, out));
-      setExit(await watchCommand(o, out, err, withCancel));
+      const output = precheckWatch(o);
+      if (!output) return setExit(await compareCommand(o, out));
+      try {
+        setExit(await watchCommand({ ...o, out: output.dir }, out, err, withCancel));
+      } finally {
+        output.releaseIfUnused();
+      }
     });
 
   program.command('mark').description('drop a named mark into the running watch ("index rebuilt", "affinity changed")')

@@ -76,10 +76,11 @@ export function gateValue(metric: GateMetric, run: RunRecord): number | { missin
       return total > 0 ? failed / total : 0;
     }
     case 'per-row': {
-      // A spinlock or wait that did not move is absent from the per-row maps: zero per row.
-      if (metric.stat === 'spins_per_row') return run.derived.spinsPerRow[metric.name] ?? 0;
-      if (metric.stat === 'backoffs_per_row') return run.derived.backoffsPerRow[metric.name] ?? 0;
-      return run.derived.waitMsPerRow[metric.name] ?? 0;
+      // A spinlock or wait that did not move is absent from the per-row maps: zero per row. Names match in any case
+      // (the server spells a few in mixed case, LCK_M_RIn_NL; a gate's name is upper-cased).
+      const map = metric.stat === 'spins_per_row' ? run.derived.spinsPerRow : metric.stat === 'backoffs_per_row' ? run.derived.backoffsPerRow : run.derived.waitMsPerRow;
+      const key = metric.name in map ? metric.name : Object.keys(map).find((k) => k.toUpperCase() === metric.name.toUpperCase());
+      return key === undefined ? 0 : map[key];
     }
   }
 }

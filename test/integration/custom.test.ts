@@ -80,7 +80,7 @@ describe('custom workloads against the simulator', function () {
   it('a 3-row parameter CSV feeds 3 different values, sent as RPC parameters and not in the text', () =>
     withSim({}, async (sim) => {
       const dir = tmp();
-      const csv = path.join(dir, 'p.csv');
+      const csv = path.join(tmp(), 'p.csv'); // beside the output folder, not in it: an --out folder must be new or empty
       fs.writeFileSync(csv, 'id\n11\n22\n33\n');
       const text = 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id';
       const r = await cli(['run', '-c', conn(sim), '--sql', text, '--params-csv', csv, '--threads', '1', '--iterations', '6', '--warmup', '0s', '--out', dir]);

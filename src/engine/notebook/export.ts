@@ -7,6 +7,9 @@ import type { Experiment, RunRecord } from '../../shared/experiment';
 import { buildNotebook } from './write';
 import { buildReplay, loadCommandLines } from './replay';
 import { migrateExperiment, NotebookError } from './read';
+import { writeWhole } from '../outFiles';
+
+const NOTEBOOK_HINT = 'give a notebook path (.ipynb) in a folder you can write to, or free some space.';
 
 export function readExperimentFile(dirOrFile: string): Experiment {
   const file = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory() ? path.join(dirOrFile, 'experiment.json') : dirOrFile;
@@ -36,9 +39,7 @@ function withParamsNearNotebook(e: Experiment, file: string): Experiment {
 
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n');
-  fs.renameSync(tmp, file); // whole or nothing: a crash mid-write leaves the earlier file
+  writeWhole(file, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n', NOTEBOOK_HINT); // a crash mid-write leaves the earlier file
   return file;
 }
 

@@ -14,6 +14,7 @@ import { mdEscape, tableOutput } from '../notebook/write';
 import { step } from '../notebook/replay';
 import { WatchHistory, type WatchPoint } from './history';
 import { forEachTick, readWatchRecord } from './read';
+import { writeWhole } from '../outFiles';
 
 const CHART_POINTS = 600;
 const MARK_WINDOW_MS = 60_000;
@@ -110,8 +111,6 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
 export async function writeWatchNotebookFile(dir: string, file: string): Promise<string> {
   const nb = await buildWatchNotebook(dir);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(nb, null, 1) + '\n');
-  fs.renameSync(tmp, file);
+  writeWhole(file, JSON.stringify(nb, null, 1) + '\n', 'give a notebook path (.ipynb) in a folder you can write to, or free some space.');
   return file;
 }

@@ -1,0 +1,202 @@
+// Everything about a command that can be checked before it connects: options that do not apply to what runs, empty
+// values, gates the run cannot judge, spinlock names, and the output paths. Each problem names the option and what to
+// write instead; all are reported at once, as a usage error (exit 2), and nothing is created or left behind.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Gate } from '../shared/gates';
+import { canonicalGates, gateProblems, type GateContext } from '../shared/gateCheck';
+import { nameProblem } from '../shared/names';
+import { parseDuration } from '../shared/params';
+import { parseGates } from './gates';
+import { UsageError } from './commands';
+import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
+
+export type RunKind = GateContext['kind'];
+
+/** The options of `spinlab run` (RunArgs and CustomArgs; spelled out here so the check imports no command). */
+export interface RunPrecheckArgs {
+  scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
+  clientWorkers?: string; mode: 'server-loop' | 'client-loop'; set: string[]; affinity?: string; deploy?: boolean;
+  out?: string; title?: string; labDb: string; notebook?: string; stacks?: string; stacksDuration?: string;
+  sql?: string[]; sqlFile?: string[]; database?: string; iterations?: string; thinkTime?: string; paramsCsv?: string;
+  paramsQuery?: string; paramsOrder?: string; paramsScope?: string; queryTimeout?: string; stopOnError?: boolean;
+  assert?: string[]; anyName?: boolean;
+}
+
+/** Which options the user typed (not defaults): commander's value source, for the options that have a default. */
+export interface Typed { mode: boolean; labDb: boolean }
+
+const CUSTOM_ONLY: [keyof RunPrecheckArgs, string][] = [
+  ['database', '--database'], ['iterations', '--iterations'], ['thinkTime', '--think-time'], ['paramsCsv', '--params-csv'],
+  ['paramsQuery', '--params-query'], ['paramsOrder', '--params-order'], ['paramsScope', '--params-scope'],
+  ['queryTimeout', '--query-timeout'], ['stopOnError', '--stop-on-error'],
+];
+
+const VALUED: [keyof RunPrecheckArgs, string][] = [
+  ['scenario', '--scenario'], ['preset', '--preset'], ['threads', '--threads'], ['duration', '--duration'], ['rows', '--rows'],
+  ['warmup', '--warmup'], ['interval', '--interval'], ['clientWorkers', '--client-workers'], ['affinity', '--affinity'],
+  ['title', '--title'], ['stacks', '--stacks'], ['stacksDuration', '--stacks-duration'], ['labDb', '--lab-db'],
+  ['database', '--database'], ['iterations', '--iterations'], ['thinkTime', '--think-time'], ['paramsCsv', '--params-csv'],
+  ['paramsQuery', '--params-query'], ['queryTimeout', '--query-timeout'],
+];
+
+export function runKind(o: { preset?: string; sql?: string[]; sqlFile?: string[] }): RunKind {
+  return o.preset !== undefined ? 'preset' : (o.sql?.length ?? 0) + (o.sqlFile?.length ?? 0) > 0 ? 'custom' : 'scenario';
+}
+
+/** An option given as "" (or blanks) would quietly fall back to its default: refused instead. */
+export function emptyValueProblems(o: Record<string, unknown>, options: [string, string][]): string[] {
+  return options.filter(([k]) => typeof o[k] === 'string' && (o[k] as string).trim() === '')
+    .map(([, flag]) => `${flag} was given empty: write a value (spinlab run --help shows each one's form), or leave ${flag} out for its default.`);
+}
+
+/** The options of `spinlab run` that do not apply to what it runs. */
+export function inapplicableProblems(o: RunPrecheckArgs, kind: RunKind, typed: Typed): string[] {
+  const problems: string[] = [];
+  if (kind !== 'custom') {
+    for (const [k, flag] of CUSTOM_ONLY) {
+      if (o[k] !== undefined && o[k] !== false) problems.push(`${flag} goes with a custom workload (--sql or --sql-file); a ${kind} ${k === 'iterations' ? 'runs for --duration or --rows' : 'does not take it'}: leave it out.`);
+    }
+    if (o.clientWorkers !== undefined && o.mode === 'server-loop') {
+      problems.push('--client-workers sets the client threads of --mode client-loop; in server-loop each session runs its loop on the server and no client thread runs: add --mode client-loop, or leave --client-workers out.');
+    }
+  } else {
+    if (o.set.length) problems.push(`--set sets a scenario's parameter or a preset's setting; a custom workload has none (its values come from --params-csv or --params-query): leave --set out.`);
+    if (typed.mode && o.mode === 'server-loop') problems.push('--mode server-loop: a custom workload always runs one call per statement from the client (client-loop): leave --mode out.');
+    if (typed.labDb) problems.push('--lab-db names the lab database of the built-in scenarios; a custom workload runs in --database: use --database instead.');
+  }
+  return problems;
+}
+
+/** --stacks: a known spinlock, and a capture that fits in the run's measured time (it ends 1 s before the run). */
+export function stacksProblems(o: RunPrecheckArgs): string[] {
+  if (o.stacks === undefined || o.stacks.trim() === '') return [];
+  const problems: string[] = [];
+  const p = nameProblem('spinlock', o.stacks, `--stacks ${o.stacks}`, !!o.anyName);
+  if (p) problems.push(p);
+  const ms = (t: string | undefined) => {
+    try {
+      return t === undefined ? null : parseDuration(t);
+    } catch {
+      return null; // its own check reports it
+    }
+  };
+  const run = ms(o.duration);
+  const capture = ms(o.stacksDuration);
+  if (run !== null && run < 2000) problems.push(`--stacks needs runs of 2 s or more (a capture lasts at least 1 s and ends 1 s before the run); --duration is ${o.duration}.`);
+  else if (run !== null && capture !== null && capture > run - 1000) {
+    problems.push(`--stacks-duration ${o.stacksDuration} does not fit in --duration ${o.duration}: the capture ends 1 s before the run; write ${Math.floor((run - 1000) / 1000)}s or less.`);
+  }
+  return problems;
+}
+
+function fail(problems: string[]): void {
+  if (problems.length) throw new UsageError(problems.join('\n'));
+}
+
+export interface RunPrecheck {
+  gates: Gate[];
+  output: ClaimedOutput;
+}
+
+/**
+ * Checks a `spinlab run` before it connects and claims its output folder. Throws UsageError listing every problem;
+ * on success the caller runs into `output.dir` and calls `output.releaseIfUnused()` when it ends, whatever happened.
+ */
+export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
+  const kind = runKind(o);
+  const problems = [
+    ...(kind === 'scenario' && o.scenario === undefined ? ['Say what to run: --scenario ID, --preset ID (spinlab scenarios lists both) or --sql "..." for your own T-SQL.'] : []),
+    ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
+    ...inapplicableProblems(o, kind, typed),
+    ...stacksProblems(o),
+  ];
+  let gates: Gate[] = [];
+  try {
+    gates = parseGates(o.assert);
+    problems.push(...gateProblems(gates, { kind, mode: kind === 'custom' ? 'client-loop' : o.mode, anyName: !!o.anyName }));
+  } catch (e) {
+    problems.push((e as Error).message);
+  }
+  if (o.out !== undefined) problems.push(...outDirProblems(o.out));
+  // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
+  if (o.notebook !== undefined) problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  fail(problems);
+  const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : o.scenario ?? 'run';
+  return { gates: canonicalGates(gates), output: claimOutput(o.out, label) };
+}
+
+function inside(file: string, dir: string): boolean {
+  return path.dirname(path.resolve(file)) === path.resolve(dir);
+}
+
+export interface WatchPrecheckArgs { compare?: string; mark?: string; window?: string; json?: boolean; out?: string; notebook?: string; duration?: string; interval?: string; title?: string }
+
+/** Checks `spinlab watch` before it connects; claims the output folder of a watch (null for --compare, which reads). */
+export function precheckWatch(o: WatchPrecheckArgs): ClaimedOutput | null {
+  const problems = emptyValueProblems(o as Record<string, unknown>, [['duration', '--duration'], ['interval', '--interval'], ['title', '--title'], ['compare', '--compare'], ['mark', '--mark'], ['window', '--window']]);
+  if (o.compare !== undefined) {
+    for (const [k, flag] of [['out', '--out'], ['notebook', '--notebook'], ['duration', '--duration']] as const) {
+      if (o[k] !== undefined) problems.push(`${flag} goes with watching; --compare reads a saved watch and writes nothing: leave ${flag} out.`);
+    }
+    fail(problems);
+    return null;
+  }
+  for (const [k, flag] of [['mark', '--mark'], ['window', '--window'], ['json', '--json']] as const) {
+    if (o[k] !== undefined) problems.push(`${flag} goes with --compare DIR (comparing a saved watch around a mark); a live watch does not take it.`);
+  }
+  if (o.out !== undefined) problems.push(...outDirProblems(o.out));
+  if (o.notebook !== undefined) problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  fail(problems);
+  return claimOutput(o.out, 'watch');
+}
+
+export interface StacksPrecheckArgs { spinlock: string; anyName?: boolean; export?: string; addTo?: string; run?: string }
+
+/** Checks `spinlab stacks` before it connects: the spinlock's name, and the files it writes when the capture ends. */
+export function precheckStacks(o: StacksPrecheckArgs): void {
+  const problems: string[] = [];
+  const p = o.spinlock.trim() === '' ? '--spinlock was given empty: name the spinlock, e.g. LOGCACHE_ACCESS.' : nameProblem('spinlock', o.spinlock, `--spinlock ${o.spinlock}`, !!o.anyName);
+  if (p) problems.push(p);
+  if (o.export !== undefined) problems.push(...writableFileProblems(o.export, '--export'));
+  if (o.addTo !== undefined) problems.push(...addToProblems(o.addTo, o.run));
+  fail(problems);
+}
+
+/** A file the command will write at the end: not a folder, in a folder that exists and can be written. */
+export function writableFileProblems(file: string, flag: string): string[] {
+  if (file.trim() === '') return [`${flag} was given empty: name the file to write.`];
+  try {
+    if (fs.statSync(file).isDirectory()) return [`${flag} ${file} is a folder: name a file inside it.`];
+  } catch {
+    // a new file: its folder is checked below
+  }
+  const dir = path.dirname(path.resolve(file));
+  try {
+    if (!fs.statSync(dir).isDirectory()) return [`${flag} ${file}: ${dir} is a file, not a folder.`];
+    fs.accessSync(dir, fs.constants.W_OK);
+    return [];
+  } catch (e) {
+    return [(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${flag} ${file}: the folder ${dir} does not exist; create it first.` : `${flag} ${file}: the folder ${dir} cannot be written by this user.`];
+  }
+}
+
+/** --add-to DIR [--run N]: a finished experiment's record that has that run, read now rather than after the capture. */
+function addToProblems(dir: string, run: string | undefined): string[] {
+  const file = dir.endsWith('.json') ? dir : path.join(dir, 'experiment.json');
+  let record: { kind?: unknown; runs?: { index?: unknown }[] };
+  try {
+    record = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof record;
+  } catch (e) {
+    return [`--add-to ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read as an experiment record (${(e as Error).message})`}; give the folder a run wrote.`];
+  }
+  if (record.kind === 'watch') return [`--add-to ${dir} is a watch; a capture is added to an experiment (the folder of a spinlab run).`];
+  const runs = Array.isArray(record.runs) ? record.runs.map((r) => r.index) : [];
+  if (run !== undefined && /^\d+$/.test(run) && !runs.includes(Number(run))) return [`--run ${run}: ${file} has no run ${run} (runs: ${runs.join(', ') || 'none'}).`];
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+  } catch {
+    return [`--add-to ${dir}: ${file} cannot be written by this user.`];
+  }
+  return [];
+}
