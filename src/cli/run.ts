@@ -19,6 +19,8 @@ import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
 import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
+import { claimOutput, outDirProblems } from './output';
+import type { Experiment } from '../shared/experiment';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
 
@@ -84,12 +86,21 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   err: (s: string) => void, ask: Ask | null = null): Promise<number> {
   const nb = readNotebookFile(file);
   const original = nb.record.experiments[0];
+  // The output folder is checked before the plan is shown, and claimed (one experiment per folder) only to run.
+  const outProblems = o.out !== undefined && !o.dryRun ? outDirProblems(o.out) : [];
+  if (outProblems.length) throw new UsageError(outProblems.join('\n'));
   const go = await confirmRerun(file, nb, o.dryRun ? connectionIfGiven(o.connection) : targetFromArgs(o.connection), o, out, err, ask);
   if (go !== 'run') return go;
   const target = targetFromArgs(o.connection);
-  const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-rerun-${original.scenario.id}`);
-  const { experiment, status } = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) }, signal)
-    .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+  const output = claimOutput(o.out, `rerun-${original.scenario.id}`);
+  let result: { experiment: Experiment; status: Experiment['status'] };
+  try {
+    result = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir: output.dir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) }, signal)
+      .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+  } finally {
+    output.releaseIfUnused();
+  }
+  const { experiment, status } = result;
   const all = appendToNotebook(file, experiment);
   const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))
     : resultsReport(experiment, getScenario(experiment.scenario.id).unit) + (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));

@@ -79,6 +79,12 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       const ran = await cli(['rerun', nb, '--yes', '-c', conn(sim), '--out', path.join(dir, 'r4')]);
       assert.match(ran.out, /Added to .* \(2 experiments\)/, ran.err);
       assert.ok(updates() > 0, 'with --yes the plan (the record\'s statement) runs');
+
+      // One experiment per output folder, for a re-run as for a run: a used --out is refused before the plan is shown.
+      const reused = await cli(['rerun', nb, '--yes', '-c', conn(sim), '--out', path.join(dir, 'r4')]);
+      assert.equal(reused.code, 2, reused.err);
+      assert.match(reused.err, /--out .*r4.* (already holds|is not empty)/);
+      assert.equal(experimentsIn(nb), 2, 'the refused re-run added nothing');
     }));
 
   it('an edited thread list: the plan shows the record\'s threads and names the cells that still say 2', () =>
