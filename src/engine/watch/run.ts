@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DbSession, describeTarget, type DbTarget } from '../../db/client';
 import type { ExperimentEvent } from '../../shared/experiment';
-import type { WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
+import type { WatchGap, WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
 import { WATCH_TOP_N } from '../../shared/watch';
 import { CostBudget, DEFAULT_COST_BUDGET_MS_PER_SEC, summariseMonitorCost, type CostTick } from '../../shared/monitorCost';
 import { diagnoseWatch } from '../../shared/watchDiagnosis';
@@ -19,14 +19,15 @@ import { DeltaReader, WATCH_LAYOUT } from '../snapshot';
 import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
-import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
+import { parseWatchSample, type WatchSample } from './tick';
 import { WatchCounterNames } from '../databaseNames';
 import { featureVersion } from '../../shared/serverLevel';
+import { RepeatedWarnings } from '../../shared/repeatedWarnings';
+import { lostMs } from '../../shared/watchGaps';
+import { monotonicMs } from '../clock';
+import { WatchSequence } from './gaps';
 
 export const WATCH_SCHEMA_VERSION = 5;
-
-/** How many times one monitor problem is listed among the watch's events before it is only counted. */
-export const PROBLEM_REPEATS_LISTED = 3;
 
 export interface WatchOptions {
   target: DbTarget;
@@ -42,6 +43,8 @@ export type WatchProgress =
   | { kind: 'status'; message: string }
   | { kind: 'tick'; tick: WatchTick; index: number }
   | { kind: 'mark'; mark: WatchMark }
+  /** A gap closed (the monitor is back), or was still open when the watch ended. */
+  | { kind: 'gap'; gap: WatchGap }
   | { kind: 'event'; event: ExperimentEvent };
 
 export interface WatchResult {
@@ -58,10 +61,16 @@ function median(xs: number[]): number {
 export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress: (p: WatchProgress) => void = () => undefined): Promise<WatchResult> {
   const { settings } = opts;
   const events: ExperimentEvent[] = [];
-  const note = (level: ExperimentEvent['level'], message: string) => {
+  const emit = (level: ExperimentEvent['level'], message: string) => {
     const event = { time: new Date().toISOString(), level, message };
     events.push(event);
     progress({ kind: 'event', event });
+  };
+  // A warning that comes back every tick is said once, then counted (said when another comes, and at the end).
+  const repeats = new RepeatedWarnings();
+  const note = (level: ExperimentEvent['level'], message: string) => {
+    if (level !== 'warning') return emit(level, message);
+    for (const line of repeats.add(message)) emit('warning', line);
   };
   progress({ kind: 'status', message: `connecting to ${describeTarget(opts.target)}` });
   const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab watch' });
@@ -92,7 +101,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     title: opts.title ?? `Watch of ${identity.serverName}`, createdAt: new Date().toISOString(),
     tool: { name: 'spinlock-lab', version: TOOL_VERSION }, simulated: identity.simulated, server: identity, topology, settings,
     status: 'running', startedAt: new Date().toISOString(), endedAt: null, ticks: 0, totals: history.totals, marks: [],
-    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events,
+    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events, gaps: [], coverage: null,
   };
   const save = () => fs.writeFileSync(file, JSON.stringify(record, null, 2));
   save();
@@ -110,12 +119,15 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     await names.apply(db, sample.raw.counters); // Managed Instance names database counters by a GUID
     return sample;
   };
-  let baseline: WatchSample | undefined;
-  let startMsTicks = 0;
+  let seq: WatchSequence | undefined;
   let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
-  const warned = new Set<string>();
-  const problems = new Map<string, number>();
+  let endedAtMs = 0;
+  const closeGap = (gap: WatchGap) => {
+    record.gaps = seq!.gaps;
+    save();
+    progress({ kind: 'gap', gap });
+  };
   // The watch's own cost against its budget; over it, the interval lengthens (said once, recorded on the tick).
   const budget = new CostBudget(settings.costBudgetMsPerSec ?? DEFAULT_COST_BUDGET_MS_PER_SEC, settings.intervalMs);
   const costTicks: CostTick[] = [];
@@ -123,22 +135,21 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
     // After repeated failures of the delta tick: the whole batch every tick, which creates nothing.
     readFull: settings.fullTicks ? undefined : { file: 'watch/tick', read: async (db) => parseWatchSample(await db.runFile('watch/tick', tickParams), Date.now()) },
-    // A server gone for hours fails every tick with the same message: list it a few times, then count it.
-    onProblem: (m) => {
-      const n = (problems.get(m) ?? 0) + 1;
-      problems.set(m, n);
-      if (n <= PROBLEM_REPEATS_LISTED) note('warning', m);
-      else if (n === PROBLEM_REPEATS_LISTED + 1) note('warning', `${m} (again: further repeats of this message are counted, not listed)`);
-    },
+    // A server gone for hours fails every tick with the same message: said once, then counted.
+    onProblem: (m) => note('warning', m),
     onSample: (e) => {
-      if (!baseline) return;
+      if (!seq) return;
       if (e.afterGap) { firstOwnCpu = null; budget.reconnected(); } // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
-      const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
-      baseline = e.sample;
-      if (r.kind !== 'tick') return note(r.kind === 'restart' ? 'warning' : 'info', r.message);
-      for (const w of r.warnings) if (!warned.has(w)) { warned.add(w); note('warning', w); }
-      const tick = r.tick;
+      // Across an outage or a restart no delta is taken: the sample after it is the new baseline, the time a gap.
+      const step = seq.next(e);
+      if (step.kind === 'skip') return note('info', step.message);
+      if (step.kind === 'gap') {
+        if (step.warning) note('warning', step.warning);
+        return closeGap(step.gap);
+      }
+      for (const w of step.warnings) note('warning', w);
+      const tick = step.tick;
       if (tick.monitor && costTicks.length < 100_000) costTicks.push({ intervalMs: tick.intervalMs, cpuMs: tick.cpuMs, hiddenCpuMs: tick.hiddenCpuMs, batchRequestsPerSec: tick.batchRequestsPerSec, monitor: tick.monitor });
       const verdict = budget.observe(tick.monitor, tick.intervalMs);
       if (verdict.kind === 'lengthen') {
@@ -166,8 +177,8 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   try {
     try {
       const first = await sampler.sampleNow();
-      baseline = first.sample;
-      startMsTicks = first.sample.raw.msTicks;
+      // Every tick's t is on one clock anchored here: a reconnect or a restarted server never resets it.
+      seq = new WatchSequence(first, { topN: WATCH_TOP_N, nodeOfScheduler });
       firstOwnCpu = first.sample.ownCpuMs;
     } catch (err) {
       throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: featureVersion(identity), needs: 'VIEW SERVER STATE' });
@@ -183,17 +194,26 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     failed = err as Error;
   } finally {
     await sampler.close();
+    endedAtMs = monotonicMs(); // the watch's end: after the tick in flight, which is kept
     unregister();
+  }
+  if (seq) {
+    // Ticks still failing when the watch ended: a gap to the end, not recovered.
+    const open = seq.end(endedAtMs, Date.now(), sampler.currentOutage);
+    if (open) closeGap(open);
+    record.gaps = seq.gaps;
+    record.coverage = { watchedMs: seq.timeline.at(endedAtMs), coveredMs: history.totals.elapsedMs, lostMs: lostMs(seq.gaps) };
   }
   // A mark dropped after the last tick still belongs to the watch: it goes on the last tick's time.
   const late = readNewMarks(opts.outDir, marksOffset).marks;
   const lastT = history.window().at(-1)?.t ?? 0;
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
-  for (const [m, n] of problems) if (n > PROBLEM_REPEATS_LISTED) note('warning', `${n} times in all: ${m}`);
+  for (const line of repeats.flush()) emit('warning', line);
   record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
   record.endedAt = new Date().toISOString();
-  if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
-    record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
+  const last = seq?.baseline;
+  if (last && firstOwnCpu !== null && last.ownCpuMs !== null && history.ticks > 0) {
+    record.serverCpuMsPerTick = Math.max(0, last.ownCpuMs - firstOwnCpu) / history.ticks;
   }
   const cost = summariseMonitorCost(costTicks);
   record.cost = cost ? { ...cost, budgetMsPerSec: budget.budgetMsPerSec, finalIntervalMs: budget.currentIntervalMs } : null;
