@@ -156,7 +156,7 @@ export class Sampler<T = RawSample> {
       this.pendingGap = true;
       this.policy.reconnected();
       this.noteOutage(true, null);
-      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the next tick spans the gap)');
+      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the time between is marked as a gap)');
     }
     if (!this.db || !this.db.connected) {
       await this.db?.close();

@@ -122,7 +122,6 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   let seq: WatchSequence | undefined;
   let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
-  let endedAtMs = 0;
   const closeGap = (gap: WatchGap) => {
     record.gaps = seq!.gaps;
     save();
@@ -194,9 +193,9 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     failed = err as Error;
   } finally {
     await sampler.close();
-    endedAtMs = monotonicMs(); // the watch's end: after the tick in flight, which is kept
     unregister();
   }
+  const endedAtMs = monotonicMs(); // the watch's end: after the tick in flight, which is kept
   if (seq) {
     // Ticks still failing when the watch ended: a gap to the end, not recovered.
     const open = seq.end(endedAtMs, Date.now(), sampler.currentOutage);
