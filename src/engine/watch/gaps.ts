@@ -52,6 +52,11 @@ export class WatchSequence {
     this.prevEnd = { atMs: first.atMs, wallMs: first.sample.raw.clientTime };
   }
 
+  /** The arrival of the last sample taken (monotonic ms). */
+  get lastAtMs(): number {
+    return this.prevEnd.atMs;
+  }
+
   /** The baseline now: the last sample a delta was, or will be, taken from. */
   get baseline(): WatchSample {
     return this.prev;

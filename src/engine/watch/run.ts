@@ -122,6 +122,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   let seq: WatchSequence | undefined;
   let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
+  let stoppedAtMs: number;
   const closeGap = (gap: WatchGap) => {
     record.gaps = seq!.gaps;
     save();
@@ -185,17 +186,22 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     progress({ kind: 'status', message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}` });
     sampler.start();
     await new Promise<void>((resolve) => {
-      const timer = settings.durationMs !== null ? setTimeout(resolve, settings.durationMs) : undefined;
+      // The duration is counted on the watch's clock, from its first sample's request: "60 s" watches 60.0 s.
+      const left = settings.durationMs !== null ? Math.max(0, settings.durationMs - (monotonicMs() - seq!.timeline.anchorMs)) : null;
+      const timer = left !== null ? setTimeout(resolve, left) : undefined;
       if (signal.aborted) resolve();
       signal.addEventListener('abort', () => { if (timer) clearTimeout(timer); resolve(); }, { once: true });
     });
   } catch (err) {
     failed = err as Error;
   } finally {
+    stoppedAtMs = monotonicMs();
     await sampler.close();
     unregister();
   }
-  const endedAtMs = monotonicMs(); // the watch's end: after the tick in flight, which is kept
+  // The watch's end: when it was over, or the arrival of a tick that was in flight then (it is kept); a connect
+  // attempt still hanging does not lengthen it.
+  const endedAtMs = Math.max(stoppedAtMs, seq?.lastAtMs ?? 0);
   if (seq) {
     // Ticks still failing when the watch ended: a gap to the end, not recovered.
     const open = seq.end(endedAtMs, Date.now(), sampler.currentOutage);
