@@ -14,6 +14,7 @@ import { compareAroundMark } from '../engine/watch/read';
 import { activeWatchDir, dropMark } from '../engine/watch/marks';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { table } from '../engine/report';
+import { describeCoverage, describeGap } from '../shared/watchGaps';
 import { targetFromArgs, UsageError } from './commands';
 import { precheckWatch } from './precheck';
 
@@ -94,10 +95,13 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
     if (p.kind === 'status') err(`${p.message}\n`);
     else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);
     else if (p.kind === 'mark') err(`mark "${p.mark.name}" at ${(p.mark.t / 1000).toFixed(1)} s\n`);
+    else if (p.kind === 'gap') err(`gap at ${(p.gap.fromT / 1000).toFixed(1)}-${(p.gap.toT / 1000).toFixed(1)} s: ${describeGap(p.gap)} (${p.gap.detail})\n`);
     else if (!o.quiet) err(tickLine(p.tick));
   }), 'ending the watch; the ticks taken so far are kept');
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
-  out(`${record.ticks} ticks over ${formatNumber(record.totals.elapsedMs / 1000)} s, ${record.marks.length} mark(s); status ${record.status}.\n`);
+  out(`${record.ticks} ticks, ${record.marks.length} mark(s); status ${record.status}.\n`);
+  // The real length on the watch's one clock, the gaps, and the time the rates are per second of.
+  if (record.coverage) out(`${describeCoverage(record.coverage, record.gaps ?? [])}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
   if (record.cost) out(`${describeMonitorCost(record.cost, record.simulated)}\n`);
   else if (record.serverCpuMsPerTick != null) out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);

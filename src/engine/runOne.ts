@@ -6,6 +6,7 @@ import type { DbTarget } from '../db/client';
 import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';
+import { Timeline } from './clock';
 import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
 import type { ScenarioManifest } from './scenarios';
@@ -85,14 +86,17 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     target: c.target,
     labDatabase: c.labDatabase,
     intervalMs: load.intervalMs,
-    onSample: (e) => accept(e.sample, e.afterGap),
+    onSample: (e) => accept(e.sample, e.afterGap, e.atMs),
     onProblem: (m) => runNote('warning', m),
   });
   // closing: the run's final sample, taken after the load ended at that client time.
   let callsSeen = 0;
   let writeError: string | null = null;
-  const accept = (cur: RawSample, afterGap: boolean, closing?: { loadEndedAt: number }) => {
-    if (!prev) { prev = cur; first = first ?? cur; return; }
+  // Tick times on one monotonic clock anchored at the baseline sample: a restarted server's ms_ticks never resets them.
+  let timelineClock: Timeline | null = null;
+  let prevAtMs = 0;
+  const accept = (cur: RawSample, afterGap: boolean, atMs: number, closing?: { loadEndedAt: number }) => {
+    if (!prev) { prev = cur; first = first ?? cur; timelineClock = new Timeline(atMs); prevAtMs = atMs; return; }
     let active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
     // A run over before a quarter of an interval has this one interval only: it is the measurement, not a sliver
     // after others, so it stays, rated over the time it had load.
@@ -112,9 +116,13 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
       prev = cur;
+      prevAtMs = atMs;
       return;
     }
+    // The closing interval ends where the load did (activeMs after the previous sample), not at the final sample.
+    r.tick.t = closing ? timelineClock!.at(prevAtMs) + r.tick.intervalMs : timelineClock!.at(atMs);
     prev = cur;
+    prevAtMs = atMs;
     timeline.push(r.tick);
     // A tick that cannot be appended (a full disk) stays in memory; the run then fails, saying why, once.
     if (!writeError) {
@@ -144,7 +152,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
     }
     c.status(`run ${index + 1}: measuring`);
-    accept((await sampler.sampleNow()).sample, false);
+    const baseline = await sampler.sampleNow();
+    accept(baseline.sample, false, baseline.atMs);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
@@ -157,7 +166,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     await sampler.stop();
     try {
       const final = await sampler.sampleNow();
-      accept(final.sample, final.afterGap, { loadEndedAt });
+      accept(final.sample, final.afterGap, final.atMs, { loadEndedAt });
       last = final.sample;
     } catch (err) {
       runNote('warning', `the final sample failed (${(err as Error).message}); the run ends at its last tick`);

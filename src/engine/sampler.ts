@@ -12,6 +12,7 @@ import type { RawSample } from '../shared/types';
 import { MonitorPolicy } from './monitorPolicy';
 import { DeltaReader, SAMPLE_LAYOUT } from './snapshot';
 import { LabCounterNames } from './databaseNames';
+import { monotonicMs } from './clock';
 
 /**
  * The monitor's own row of sys.dm_exec_sessions and the SQL Statistics compilation counters, as the delta ticks
@@ -57,7 +58,29 @@ export interface SampleEvent<T = RawSample> {
   afterGap: boolean;
   /** Bytes the driver returned for this tick are not visible through mssql; round-trip time is. */
   roundTripMs: number;
+  /**
+   * When the sample arrived, and when it was asked for (a reconnect included), on the monotonic clock (clock.ts): the
+   * one clock a timeline is drawn on. The server read its counters between the two.
+   */
+  atMs: number;
+  sentAtMs: number;
+  /** What came between this sample and the previous one, when the monitor lost its connection or ticks failed. */
+  outage?: Outage;
 }
+
+/** A stretch without samples: the connection lost, or ticks that failed, between two samples. */
+export interface Outage {
+  /** The previous sample's arrival (monotonic ms); null before the first. */
+  sinceAtMs: number | null;
+  /** The monitor connection was lost (dropped, reset, refused), not only a statement that failed on it. */
+  connectionLost: boolean;
+  /** Tick slots that failed in it. */
+  failedTicks: number;
+  /** The first failure's message, or null when the loss was only seen at the next request. */
+  firstError: string | null;
+}
+
+const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|ECONNCLOSED|ESOCKET|ETIMEOUT|EPIPE|socket hang up|connection (was )?lost|connection is closed|Failed to connect|LoggedIn state/i;
 
 export interface SamplerOptions<T = RawSample> {
   target: DbTarget;
@@ -107,6 +130,8 @@ export class Sampler<T = RawSample> {
   private lostSeen = 0;
   private warnedSlow = false;
   private opened = false;
+  private lastAtMs: number | null = null;
+  private outage: Outage | null = null;
 
   private readonly read: (db: DbSession) => Promise<T>;
   private readonly readFull: SamplerOptions<T>['readFull'];
@@ -130,7 +155,8 @@ export class Sampler<T = RawSample> {
       this.lostSeen = this.db.connectionsLost;
       this.pendingGap = true;
       this.policy.reconnected();
-      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the next tick spans the gap)');
+      this.noteOutage(true, null);
+      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the time between is marked as a gap)');
     }
     if (!this.db || !this.db.connected) {
       await this.db?.close();
@@ -143,6 +169,18 @@ export class Sampler<T = RawSample> {
     return this.db;
   }
 
+  private noteOutage(connectionLost: boolean, error: string | null, failed = 0): void {
+    const o = this.outage ??= { sinceAtMs: this.lastAtMs, connectionLost: false, failedTicks: 0, firstError: null };
+    o.connectionLost ||= connectionLost;
+    o.failedTicks += failed;
+    o.firstError ??= error;
+  }
+
+  /** The outage under way now (ticks failing, no sample since), or null. */
+  get currentOutage(): Outage | null {
+    return this.outage ? { ...this.outage } : null;
+  }
+
   /** A new interval from the next tick on (a watch over its cost budget lengthens it). */
   setIntervalMs(ms: number): void {
     this.opts.intervalMs = ms;
@@ -152,11 +190,16 @@ export class Sampler<T = RawSample> {
   /** One sample now (used for baselines); reconnects if needed. */
   async sampleNow(): Promise<SampleEvent<T>> {
     const started = Date.now();
+    const sentAtMs = monotonicMs();
     const db = await this.connection();
     const sample = this.policy.readFull && this.readFull ? await this.readFull.read(db) : await this.read(db);
+    const atMs = monotonicMs();
     const afterGap = this.pendingGap;
     this.pendingGap = false;
-    return { sample, afterGap, roundTripMs: Date.now() - started };
+    const outage = this.outage ?? undefined;
+    this.outage = null;
+    this.lastAtMs = atMs;
+    return { sample, afterGap, roundTripMs: Date.now() - started, atMs, sentAtMs, ...(outage ? { outage } : {}) };
   }
 
   /** Starts ticking every intervalMs from now. */
@@ -192,6 +235,9 @@ export class Sampler<T = RawSample> {
     } catch (err) {
       if (this.stopped) return;
       this.pendingGap = true;
+      const text = err instanceof Error ? err.message : String(err);
+      const code = (err as { code?: unknown })?.code;
+      this.noteOutage(!this.db?.connected || CONNECTION_ERROR.test(`${text} ${typeof code === 'string' ? code : ''}`), text, 1);
       const action = this.policy.failed(err);
       for (const m of action.messages) this.opts.onProblem(m);
       if (action.reconnect) {

@@ -3,10 +3,11 @@
 // bounded by the engine's WatchHistory (the window on screen at full resolution). Every tick is on disk in the watch's
 // folder (samples.jsonl) under the results folder's `watches`; marks go through marks.jsonl as `spinlab mark` does.
 import * as path from 'node:path';
-import { message, ToWebview, type PayloadOf, type ToHostMap, type WatchView } from '../shared/protocol';
+import { message, ToWebview, WATCH_WARNINGS_KEPT, type PayloadOf, type ToHostMap, type WatchView } from '../shared/protocol';
 import type { WatchTick } from '../shared/watch';
 import { diagnoseWatch } from '../shared/watchDiagnosis';
 import { summariseMonitorCost } from '../shared/monitorCost';
+import { describeCoverage, describeGap } from '../shared/watchGaps';
 import { runWatch } from '../engine/watch/run';
 import { WatchHistory } from '../engine/watch/history';
 import { dropMark, MarkError } from '../engine/watch/marks';
@@ -62,7 +63,7 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
   const v: WatchView = {
     id: path.basename(dir), title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
     status: 'starting', intervalMs: p.intervalMs, showBenign: p.showBenign, ticks: 0, marks: [], diagnosis: [], requests: [], recent: [],
-    message: `connecting to ${conn.description}`,
+    message: `connecting to ${conn.description}`, warnings: [], gaps: [], coverage: null,
   };
   s.state.watch = v;
   s.state.lastError = null;
@@ -85,16 +86,18 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
         // every tick already taken stays in samples.jsonl.
         if (/monitor (sample failed|connection was lost)/.test(e.event.message)) run.lost = true;
         if (e.event.level !== 'info') v.message = run.lost ? `${e.event.message}; the ${history.ticks} ticks so far are kept` : e.event.message;
+        // The engine says a repeated warning once and counts it: the panel lists the same lines as the CLI.
+        if (e.event.level === 'warning') v.warnings = [...(v.warnings ?? []), e.event.message].slice(-WATCH_WARNINGS_KEPT);
+        s.postState();
+      } else if (e.kind === 'gap') {
+        run.lost = false;
+        v.gaps = [...(v.gaps ?? []), e.gap];
+        v.message = `${describeGap(e.gap)}: no tick and no delta across the gap; ${e.gap.recovered ? 'watching again' : 'the watch ended in it'}`;
         s.postState();
       } else if (e.kind === 'mark') {
         v.marks.push(e.mark);
         s.postState();
       } else {
-        if (run.lost || e.tick.gap) {
-          run.lost = false;
-          v.message = `reconnected: the tick at ${(e.tick.t / 1000).toFixed(1)} s spans the gap; watching again`;
-          s.postState();
-        }
         onTick(s, v, history, e.tick, Date.now() - lastDiagnosis > 5000 ? () => {
           lastDiagnosis = Date.now();
           v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
@@ -106,6 +109,8 @@ export async function startWatch(s: LabSession, p: PayloadOf<ToHostMap['watchSta
     v.diagnosis = record.diagnosis;
     v.cost = record.cost ?? null;
     v.marks = record.marks;
+    v.gaps = record.gaps ?? [];
+    v.coverage = record.coverage ? describeCoverage(record.coverage, v.gaps) : null;
     v.message = run.stopReason
       ? `Stopped: ${run.stopReason}. The ${record.ticks} ticks taken are kept in ${path.join(dir, record.samplesFile)}.`
       : `${record.ticks} ticks saved in ${dir}`;

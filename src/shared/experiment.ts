@@ -26,7 +26,11 @@ export interface LatchDelta {
 
 /** One sampling interval: deltas between two consecutive samples, and rates over the server-measured interval. */
 export interface Tick {
-  /** ms from the run's measured start to the end of this interval (server clock: ms_ticks). */
+  /**
+   * ms from the run's (or watch's) baseline sample to the end of this interval, on the client's monotonic clock
+   * anchored once (engine/clock.ts): a reconnect or a restarted server never resets it. The interval's length, and
+   * so every rate, is the server's (ms_ticks).
+   */
   t: number;
   /** Length of the interval in ms (server clock). */
   intervalMs: number;

@@ -9,7 +9,7 @@ import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import { fromWebview, toWebview, type Envelope } from './messages';
-import type { WatchMark, WatchRequest, WatchTick } from './watch';
+import type { WatchGap, WatchMark, WatchRequest, WatchTick } from './watch';
 import type { MonitorCostSummary } from './monitorCost';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
 import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
@@ -252,7 +252,16 @@ export interface WatchView {
   message: string;
   /** What the watch's own session cost the server so far (the window in memory), beside the server's totals. */
   cost?: MonitorCostSummary | null;
+  /** The warnings as the CLI prints them: each once, repeats counted ("(repeated 14 times) ..."); the last WATCH_WARNINGS_KEPT. */
+  warnings?: string[];
+  /** The gaps so far (connection lost, ticks failing, a restarted server): no tick and no delta across them. */
+  gaps?: WatchGap[];
+  /** When the watch ended: watched time, time lost in gaps, and the time the rates are per second of, in words. */
+  coverage?: string | null;
 }
+
+/** Warning lines a WatchView keeps. */
+export const WATCH_WARNINGS_KEPT = 50;
 
 // ---------------------------------------------------------------- message descriptors
 

@@ -83,6 +83,40 @@ export interface WatchMark {
   at: string;
 }
 
+/**
+ * Why a watch has no ticks for a while. 'connection-lost': the monitor connection dropped or was refused;
+ * 'failed-ticks': ticks failed on a live connection; 'server-restart': sqlserver_start_time changed (or ms_ticks went
+ * backwards); 'counter-reset': cumulative counters went backwards (DBCC SQLPERF ... CLEAR).
+ */
+export type WatchGapReason = 'connection-lost' | 'failed-ticks' | 'server-restart' | 'counter-reset';
+
+/**
+ * A stretch of a watch with no tick: no delta is taken across it (the first sample after it is a new baseline), and
+ * its time is not in the totals' elapsed time.
+ */
+export interface WatchGap {
+  reason: WatchGapReason;
+  /** ms on the watch's clock: the last sample before the gap, and the first after it (or the watch's end). */
+  fromT: number;
+  toT: number;
+  /** The same two moments on the wall clock (ISO). */
+  from: string;
+  to: string;
+  /** Tick slots that failed in it. */
+  failedTicks: number;
+  /** What happened, in a sentence (the first failure, or the server's start times). */
+  detail: string;
+  /** False when the watch ended before the monitor came back. */
+  recovered: boolean;
+}
+
+/** The watch's time: watched (its real length, on the one clock), covered by ticks (what rates divide by), lost in gaps. */
+export interface WatchCoverage {
+  watchedMs: number;
+  coveredMs: number;
+  lostMs: number;
+}
+
 export interface WatchSettings {
   intervalMs: number;
   durationMs: number | null;
@@ -112,6 +146,10 @@ export interface WatchRecord {
   ticks: number;
   totals: RunTotals;
   marks: WatchMark[];
+  /** The watch's gaps, in order (absent in records from before they were kept). */
+  gaps?: WatchGap[];
+  /** Watched, covered and lost time, set when the watch ends (absent in older records). */
+  coverage?: WatchCoverage | null;
   /** Round trip of a tick as the client saw it, median and max (ms). */
   roundTripMs: { p50: number; max: number } | null;
   /** Server CPU the watch's own session used, per tick on average (ms; sys.dm_exec_sessions.cpu_time), or null. */

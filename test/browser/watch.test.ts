@@ -65,6 +65,20 @@ describe('the Watch section of the panel webview', () => {
       assert.match(text, /budget of 10 ms\/s, ending at a 0\.5 s interval \(synthetic: the simulator\)/);
     }));
 
+  it('lists the gaps, the watch\'s time and its warnings as the CLI says them (each once, repeats counted)', () =>
+    withPanel(b.connectedState({ watch: watchView({ status: 'completed',
+      gaps: [{ reason: 'connection-lost', fromT: 3000, toT: 21_500, from: '2026-11-25T12:00:03.000Z', to: '2026-11-25T12:00:21.500Z', failedTicks: 6, detail: 'ECONNRESET', recovered: true }],
+      coverage: 'watched 60.0 s; 18.5 s lost in 1 gap: connection lost 12:00:03-12:00:21 UTC (18.5 s, 6 failed ticks), reconnected; rates are per second of the 41.5 s the ticks cover',
+      warnings: ['monitor sample failed: ECONNREFUSED; reconnecting', '(repeated 14 times) monitor sample failed: ECONNREFUSED; reconnecting'] }) }), async (p) => {
+      await p.page.waitForSelector('#watch-gaps');
+      assert.equal((await p.page.textContent('#watch-gaps li'))?.replace(/\s+/g, ' ').trim(),
+        '3.0-21.5 s: connection lost 12:00:03-12:00:21 UTC (18.5 s, 6 failed ticks), reconnected (ECONNRESET)');
+      assert.match(await p.page.textContent('#watch-coverage') ?? '', /^Watched 60\.0 s; 18\.5 s lost in 1 gap: .* the 41\.5 s the ticks cover\.$/);
+      await p.page.click('#watch-warnings summary');
+      const items = await p.page.locator('#watch-warnings li').allTextContents();
+      assert.deepEqual(items, ['monitor sample failed: ECONNREFUSED; reconnecting', '(repeated 14 times) monitor sample failed: ECONNREFUSED; reconnecting']);
+    }));
+
   it('a reloaded webview charts the recent ticks the host sends in its snapshot', () =>
     withPanel(b.connectedState({ watch: watchView({ recent: [0, 1, 2, 3].map(watchTick), ticks: 4 }) }), async (p) => {
       await showCharts(p.page, '#watch-charts');

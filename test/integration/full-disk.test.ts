@@ -13,6 +13,7 @@ import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { deployCommand, targetFromArgs } from '../../src/cli/commands';
 import { listJournals } from '../../src/engine/journal';
 import type { Experiment } from '../../src/shared/experiment';
+import { runWatch } from '../../src/engine/watch/run';
 
 const LAB = 'SpinlockLab';
 const FULL = '/dev/full';
@@ -77,5 +78,17 @@ describe('a full disk during an experiment', () => {
       const next = await runExperiment({ ...options(sim, tmp('full-next'), stateDir), load: { ...options(sim, '', '').load, threads: [1], durationMs: 500 } },
         new AbortController().signal);
       assert.equal(next.experiment.status, 'completed', 'the locks were released');
+    }));
+
+  it('a watch whose samples.jsonl is on a full disk ends at once, failed, naming the file (it would go on recording nothing)', () =>
+    withSim({}, async (sim) => {
+      const outDir = tmp('full-watch');
+      fs.symlinkSync(FULL, path.join(outDir, 'samples.jsonl'));
+      const r = await settles(runWatch({ target: target(sim), outDir, stateDir: tmp('full-state'),
+        settings: { intervalMs: 250, durationMs: 60_000, topRequests: 10, textChars: 80 } }, new AbortController().signal), 30_000);
+      // Either the record says so, or (no tick saved at all) the error does.
+      const text = r.error ? r.error.message : r.value!.record.events.map((e) => `${e.level}: ${e.message}`).join('\n');
+      if (!r.error) assert.equal(r.value!.record.status, 'failed');
+      assert.match(text, /Could not write .*samples\.jsonl: the disk is full \(ENOSPC\)/);
     }));
 });

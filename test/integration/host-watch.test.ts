@@ -141,7 +141,7 @@ describe('the Watch mode of the panel (host)', function () {
       }
     }));
 
-  it('a dropped monitor connection mid-watch is reported, reconnected, the gap marked, and every tick kept', () =>
+  it('a dropped monitor connection mid-watch is reported, reconnected, the gap shown with its time, the clock going on, and every tick kept', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }] }, async (sim) => {
       const ports = fakePorts();
       const c = await connectedController(sim, ports, tmpDir('state'));
@@ -152,10 +152,13 @@ describe('the Watch mode of the panel (host)', function () {
         assert.equal(monitor.length, 1, JSON.stringify(sim.server.sessions()));
         const before = ports.ofType('watchTick').length;
         assert.ok(sim.faults.dropSession(monitor[0].spid));
-        await waitFor('a tick after the gap', () => ports.ofType('watchTick').slice(before).some((m) => m.payload.tick.gap));
+        await waitFor('the gap in the state', () => (ports.lastState().watch?.gaps?.length ?? 0) === 1);
         const said = ports.ofType('state').map((m) => m.payload.state.watch?.message ?? '');
         assert.ok(said.some((m) => /(monitor sample failed|monitor connection was lost).*; the \d+ ticks so far are kept/.test(m)), said.join('\n'));
-        assert.ok(said.some((m) => /reconnected: the tick at [\d.]+ s spans the gap/.test(m)), said.join('\n'));
+        assert.ok(said.some((m) => /^connection lost \d\d:\d\d:\d\d-\d\d:\d\d:\d\d UTC \([\d.]+ s\), reconnected: no tick and no delta across the gap; watching again$/.test(m)), said.join('\n'));
+        const gap = ports.lastState().watch!.gaps![0];
+        assert.equal(gap.reason, 'connection-lost');
+        assert.ok(ports.lastState().watch!.warnings!.some((w) => /monitor connection was lost/.test(w)), 'the warning listed in the panel');
         assert.equal(ports.lastState().watch?.status, 'running');
         await waitFor('a tick after the reconnect', () => ports.ofType('watchTick').length >= before + 3);
         await c.receive({ type: 'watchStop', payload: {} });
@@ -164,6 +167,12 @@ describe('the Watch mode of the panel (host)', function () {
         assert.equal(lines.length, record.ticks);
         assert.ok(record.ticks >= ports.ofType('watchTick').length);
         assert.ok(record.events.some((e) => e.level === 'warning' && /reconnecting/.test(e.message)), 'the record says what happened');
+        // One clock: every tick after the gap is later than the gap, which is later than every tick before it.
+        const ts = lines.map((l) => (JSON.parse(l) as { t: number }).t);
+        assert.ok(ts.every((t, i) => i === 0 || t > ts[i - 1]), `tick times only go forward: ${ts.join(' ')}`);
+        assert.ok(ts.some((t) => t <= gap.fromT) && ts.some((t) => t > gap.toT), `ticks on both sides of the gap: ${ts.join(' ')} / ${gap.fromT}-${gap.toT}`);
+        assert.deepEqual(record.gaps, [gap]);
+        assert.match(ports.lastState().watch!.coverage ?? '', /^watched [\d.]+ s; [\d.]+ s lost in 1 gap: connection lost .* UTC .*, reconnected; rates are per second of the [\d.]+ s the ticks cover$/);
       } finally {
         await c.dispose();
       }

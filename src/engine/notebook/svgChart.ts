@@ -17,6 +17,8 @@ export interface SvgChartOptions {
   height?: number;
   /** At most this many points per series are drawn (min/max per bucket keeps the spikes). */
   maxPoints?: number;
+  /** Stretches of x with no data (a watch's gaps): shaded, and no line is drawn across one. */
+  gaps?: readonly (readonly [number, number])[];
 }
 
 const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7F7F7F', '#000000'];
@@ -108,11 +110,19 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
   parts.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}" stroke="#888888"/>`);
   parts.push(`<text x="${m.left + w / 2}" y="${m.top + h + 32}" text-anchor="middle" fill="#222222">${escapeXml(o.xLabel)}</text>`);
   parts.push(`<text transform="translate(14 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="#222222">${escapeXml(o.yLabel)}</text>`);
+  const gaps = o.gaps ?? [];
+  for (const [g0, g1] of gaps) {
+    const a = px(Math.max(g0, x0)), b = px(Math.min(g1, x1));
+    if (b <= a) continue;
+    parts.push(`<rect x="${f(a)}" y="${m.top}" width="${f(b - a)}" height="${h}" fill="#eeeeee"/>`);
+    parts.push(`<text x="${f((a + b) / 2)}" y="${m.top + 12}" text-anchor="middle" fill="#666666">gap</text>`);
+  }
+  const across = (a: number, b: number) => gaps.some(([g0, g1]) => g0 < b && g1 > a);
   drawn.forEach((s, i) => {
     const colour = PALETTE[i % PALETTE.length];
     const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : '';
     if (s.points.length) {
-      const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${f(px(p[0]))} ${f(py(p[1]))}`).join('');
+      const d = s.points.map((p, j) => `${j && !across(s.points[j - 1][0], p[0]) ? 'L' : 'M'}${f(px(p[0]))} ${f(py(p[1]))}`).join('');
       parts.push(`<path d="${d}" fill="none" stroke="${colour}" stroke-width="1.8"${dash}/>`);
       if (s.markers) for (const p of s.points) parts.push(`<circle cx="${f(px(p[0]))}" cy="${f(py(p[1]))}" r="3" fill="${colour}"/>`);
     }

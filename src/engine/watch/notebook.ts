@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import { formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
 import { describeMonitorCost } from '../../shared/monitorCost';
-import type { WatchRecord, WatchTick } from '../../shared/watch';
+import { describeCoverage, describeGap } from '../../shared/watchGaps';
+import type { WatchGap, WatchRecord, WatchTick } from '../../shared/watch';
 import { compareWindows, windowFigures, windowsAroundMark } from '../../shared/watchCompare';
 import { displayData, NotebookBuilder, type Notebook } from '../notebook/nbformat';
 import { svgLineChart, type SvgSeries } from '../notebook/svgChart';
@@ -19,9 +20,10 @@ import { writeWhole } from '../outFiles';
 const CHART_POINTS = 600;
 const MARK_WINDOW_MS = 60_000;
 
-function chart(title: string, yLabel: string, points: readonly WatchPoint[], series: [string, (p: WatchPoint) => number][]) {
+function chart(title: string, yLabel: string, points: readonly WatchPoint[], series: [string, (p: WatchPoint) => number][], gaps: readonly WatchGap[]) {
   const s: SvgSeries[] = series.map(([name, v]) => ({ name, points: points.map((p) => [p.t / 1000, v(p)] as [number, number]) }));
-  return displayData({ 'image/svg+xml': svgLineChart(s, { title, xLabel: 'seconds', yLabel, maxPoints: CHART_POINTS }), 'text/plain': `${title} (chart)` });
+  const svg = svgLineChart(s, { title, xLabel: 'seconds', yLabel, maxPoints: CHART_POINTS, gaps: gaps.map((g) => [g.fromT / 1000, g.toT / 1000] as const) });
+  return displayData({ 'image/svg+xml': svg, 'text/plain': `${title} (chart)` });
 }
 
 function namesOf(points: readonly WatchPoint[], key: 'spinlocks' | 'waits'): string[] {
@@ -42,6 +44,7 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
   const points = history.history();
   const nb = new NotebookBuilder();
   const r: WatchRecord = record;
+  const gaps = r.gaps ?? [];
   const lw = r.topology.logWriters.map((w) => `scheduler ${w.schedulerId} (node ${w.nodeId ?? '?'})`).join('; ') || 'not seen';
   nb.markdown([
     `# ${mdEscape(r.title)}`, '',
@@ -50,7 +53,12 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
     `${r.ticks} ticks every ${r.settings.intervalMs} ms from ${r.startedAt}${r.endedAt ? ` to ${r.endedAt}` : ''}; status ${r.status}.`, '',
     `Topology: ${r.topology.socketCount} socket(s), ${r.topology.numaNodeCount} NUMA node(s), ${r.topology.cpuCount} logical CPUs; log writer on ${lw}.`,
     r.roundTripMs ? `\nOne round trip per tick: median ${r.roundTripMs.p50} ms, max ${r.roundTripMs.max} ms.` : '',
+    r.coverage ? `\n${mdEscape(describeCoverage(r.coverage, gaps).replace(/^w/, 'W'))}.` : '',
   ].join('\n'));
+  if (gaps.length) {
+    nb.markdown(['## Gaps', '', 'No tick and no delta across a gap: the first sample after it is a new baseline, and its time is not in the totals (shaded in the charts).', '',
+      ...gaps.map((g) => `- ${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${mdEscape(describeGap(g))} (${mdEscape(g.detail)})`)].join('\n'));
+  }
   if (r.cost) {
     nb.markdown(['## What the watch cost the server', '',
       `${mdEscape(describeMonitorCost(r.cost, r.simulated))} Read from the watch's own row of sys.dm_exec_sessions and the SQL Statistics counters every tick.`].join('\n'));
@@ -79,13 +87,13 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
   const spinNames = namesOf(points, 'spinlocks');
   const waitNames = namesOf(points, 'waits').filter((n) => !isBenignWait(n));
   const charts = [
-    chart('Batch requests and transactions per second', 'per second', points, [['batch requests/s', (p) => p.batchRequestsPerSec], ['transactions/s', (p) => p.transactionsPerSec]]),
-    chart('Top spinlocks: spins per second', 'spins/s', points, spinNames.map((n) => [n, (p: WatchPoint) => p.spinlocks[n] ?? 0])),
-    chart('Spinlock backoffs per second (all)', 'backoffs/s', points, [['backoffs/s', (p) => p.backoffsPerSec]]),
-    chart('Top waits, benign excluded: ms per second', 'wait ms/s', points, waitNames.map((n) => [n, (p: WatchPoint) => p.waits[n] ?? 0])),
-    chart('Latch waits: ms per second (all)', 'latch ms/s', points, [['latch ms/s', (p) => p.latchMsPerSec]]),
-    chart('Log bytes flushed per second', 'bytes/s', points, [['log bytes/s', (p) => p.logBytesPerSec]]),
-    chart('CPU busy (mean of NUMA nodes) and runnable tasks', '% / tasks', points, [['CPU %', (p) => p.cpuPct], ['runnable tasks', (p) => p.runnableTasks]]),
+    chart('Batch requests and transactions per second', 'per second', points, [['batch requests/s', (p) => p.batchRequestsPerSec], ['transactions/s', (p) => p.transactionsPerSec]], gaps),
+    chart('Top spinlocks: spins per second', 'spins/s', points, spinNames.map((n) => [n, (p: WatchPoint) => p.spinlocks[n] ?? 0]), gaps),
+    chart('Spinlock backoffs per second (all)', 'backoffs/s', points, [['backoffs/s', (p) => p.backoffsPerSec]], gaps),
+    chart('Top waits, benign excluded: ms per second', 'wait ms/s', points, waitNames.map((n) => [n, (p: WatchPoint) => p.waits[n] ?? 0]), gaps),
+    chart('Latch waits: ms per second (all)', 'latch ms/s', points, [['latch ms/s', (p) => p.latchMsPerSec]], gaps),
+    chart('Log bytes flushed per second', 'bytes/s', points, [['log bytes/s', (p) => p.logBytesPerSec]], gaps),
+    chart('CPU busy (mean of NUMA nodes) and runnable tasks', '% / tasks', points, [['CPU %', (p) => p.cpuPct], ['runnable tasks', (p) => p.runnableTasks]], gaps),
   ];
   for (const c of charts) nb.sql('-- Chart. This cell only carries outputs.', [c], { spinlab: { role: 'chart' } });
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { DbSession, describeTarget, type DbTarget } from '../../db/client';
 import type { ExperimentEvent } from '../../shared/experiment';
-import type { WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
+import type { WatchGap, WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
 import { WATCH_TOP_N } from '../../shared/watch';
 import { CostBudget, DEFAULT_COST_BUDGET_MS_PER_SEC, summariseMonitorCost, type CostTick } from '../../shared/monitorCost';
 import { diagnoseWatch } from '../../shared/watchDiagnosis';
@@ -19,14 +19,16 @@ import { DeltaReader, WATCH_LAYOUT } from '../snapshot';
 import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
 import { readNewMarks, registerActiveWatch } from './marks';
-import { computeWatchTick, parseWatchSample, type WatchSample } from './tick';
+import { parseWatchSample, type WatchSample } from './tick';
 import { WatchCounterNames } from '../databaseNames';
 import { featureVersion } from '../../shared/serverLevel';
+import { RepeatedWarnings } from '../../shared/repeatedWarnings';
+import { lostMs } from '../../shared/watchGaps';
+import { monotonicMs } from '../clock';
+import { WatchSequence } from './gaps';
+import { appendLine, outputError, writeWhole } from '../outFiles';
 
 export const WATCH_SCHEMA_VERSION = 5;
-
-/** How many times one monitor problem is listed among the watch's events before it is only counted. */
-export const PROBLEM_REPEATS_LISTED = 3;
 
 export interface WatchOptions {
   target: DbTarget;
@@ -42,6 +44,8 @@ export type WatchProgress =
   | { kind: 'status'; message: string }
   | { kind: 'tick'; tick: WatchTick; index: number }
   | { kind: 'mark'; mark: WatchMark }
+  /** A gap closed (the monitor is back), or was still open when the watch ended. */
+  | { kind: 'gap'; gap: WatchGap }
   | { kind: 'event'; event: ExperimentEvent };
 
 export interface WatchResult {
@@ -58,10 +62,16 @@ function median(xs: number[]): number {
 export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress: (p: WatchProgress) => void = () => undefined): Promise<WatchResult> {
   const { settings } = opts;
   const events: ExperimentEvent[] = [];
-  const note = (level: ExperimentEvent['level'], message: string) => {
+  const emit = (level: ExperimentEvent['level'], message: string) => {
     const event = { time: new Date().toISOString(), level, message };
     events.push(event);
     progress({ kind: 'event', event });
+  };
+  // A warning that comes back every tick is said once, then counted (said when another comes, and at the end).
+  const repeats = new RepeatedWarnings();
+  const note = (level: ExperimentEvent['level'], message: string) => {
+    if (level !== 'warning') return emit(level, message);
+    for (const line of repeats.add(message)) emit('warning', line);
   };
   progress({ kind: 'status', message: `connecting to ${describeTarget(opts.target)}` });
   const admin = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab watch' });
@@ -81,10 +91,14 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   }
   if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this watch is synthetic, not a measurement.');
 
-  fs.mkdirSync(opts.outDir, { recursive: true });
   const file = path.join(opts.outDir, 'experiment.json');
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
-  fs.writeFileSync(samplesFile, '');
+  try {
+    fs.mkdirSync(opts.outDir, { recursive: true });
+    fs.writeFileSync(samplesFile, '');
+  } catch (err) {
+    throw outputError(err, samplesFile);
+  }
   const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)));
   const record: WatchRecord = {
     schemaVersion: WATCH_SCHEMA_VERSION, kind: 'watch',
@@ -92,9 +106,12 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     title: opts.title ?? `Watch of ${identity.serverName}`, createdAt: new Date().toISOString(),
     tool: { name: 'spinlock-lab', version: TOOL_VERSION }, simulated: identity.simulated, server: identity, topology, settings,
     status: 'running', startedAt: new Date().toISOString(), endedAt: null, ticks: 0, totals: history.totals, marks: [],
-    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events,
+    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events, gaps: [], coverage: null,
   };
-  const save = () => fs.writeFileSync(file, JSON.stringify(record, null, 2));
+  const save = () => writeWhole(file, JSON.stringify(record, null, 2));
+  // A tick that cannot be written (a full disk) ends the watch: it would go on recording nothing.
+  let writeFailure: Error | null = null;
+  let stopNow = () => undefined as void;
   save();
   const unregister = registerActiveWatch(opts.stateDir, opts.outDir);
   let marksOffset = 0;
@@ -110,12 +127,15 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     await names.apply(db, sample.raw.counters); // Managed Instance names database counters by a GUID
     return sample;
   };
-  let baseline: WatchSample | undefined;
-  let startMsTicks = 0;
+  let seq: WatchSequence | undefined;
   let firstOwnCpu: number | null = null;
   let failed: Error | undefined;
-  const warned = new Set<string>();
-  const problems = new Map<string, number>();
+  let stoppedAtMs: number;
+  const closeGap = (gap: WatchGap) => {
+    record.gaps = seq!.gaps;
+    save();
+    progress({ kind: 'gap', gap });
+  };
   // The watch's own cost against its budget; over it, the interval lengthens (said once, recorded on the tick).
   const budget = new CostBudget(settings.costBudgetMsPerSec ?? DEFAULT_COST_BUDGET_MS_PER_SEC, settings.intervalMs);
   const costTicks: CostTick[] = [];
@@ -123,22 +143,21 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
     // After repeated failures of the delta tick: the whole batch every tick, which creates nothing.
     readFull: settings.fullTicks ? undefined : { file: 'watch/tick', read: async (db) => parseWatchSample(await db.runFile('watch/tick', tickParams), Date.now()) },
-    // A server gone for hours fails every tick with the same message: list it a few times, then count it.
-    onProblem: (m) => {
-      const n = (problems.get(m) ?? 0) + 1;
-      problems.set(m, n);
-      if (n <= PROBLEM_REPEATS_LISTED) note('warning', m);
-      else if (n === PROBLEM_REPEATS_LISTED + 1) note('warning', `${m} (again: further repeats of this message are counted, not listed)`);
-    },
+    // A server gone for hours fails every tick with the same message: said once, then counted.
+    onProblem: (m) => note('warning', m),
     onSample: (e) => {
-      if (!baseline) return;
+      if (!seq) return;
       if (e.afterGap) { firstOwnCpu = null; budget.reconnected(); } // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
-      const r = computeWatchTick(baseline, e.sample, { startMsTicks, topN: WATCH_TOP_N, nodeOfScheduler, gap: e.afterGap });
-      baseline = e.sample;
-      if (r.kind !== 'tick') return note(r.kind === 'restart' ? 'warning' : 'info', r.message);
-      for (const w of r.warnings) if (!warned.has(w)) { warned.add(w); note('warning', w); }
-      const tick = r.tick;
+      // Across an outage or a restart no delta is taken: the sample after it is the new baseline, the time a gap.
+      const step = seq.next(e);
+      if (step.kind === 'skip') return note('info', step.message);
+      if (step.kind === 'gap') {
+        if (step.warning) note('warning', step.warning);
+        return closeGap(step.gap);
+      }
+      for (const w of step.warnings) note('warning', w);
+      const tick = step.tick;
       if (tick.monitor && costTicks.length < 100_000) costTicks.push({ intervalMs: tick.intervalMs, cpuMs: tick.cpuMs, hiddenCpuMs: tick.hiddenCpuMs, batchRequestsPerSec: tick.batchRequestsPerSec, monitor: tick.monitor });
       const verdict = budget.observe(tick.monitor, tick.intervalMs);
       if (verdict.kind === 'lengthen') {
@@ -156,7 +175,12 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
           progress({ kind: 'mark', mark });
         }
       }
-      fs.appendFileSync(samplesFile, JSON.stringify(tick) + '\n');
+      try {
+        appendLine(samplesFile, JSON.stringify(tick));
+      } catch (err) {
+        if (!writeFailure) { writeFailure = err as Error; stopNow(); }
+        return;
+      }
       history.add(tick);
       record.ticks = history.ticks;
       if (fresh.marks.length) save();
@@ -166,8 +190,8 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   try {
     try {
       const first = await sampler.sampleNow();
-      baseline = first.sample;
-      startMsTicks = first.sample.raw.msTicks;
+      // Every tick's t is on one clock anchored here: a reconnect or a restarted server never resets it.
+      seq = new WatchSequence(first, { topN: WATCH_TOP_N, nodeOfScheduler });
       firstOwnCpu = first.sample.ownCpuMs;
     } catch (err) {
       throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: featureVersion(identity), needs: 'VIEW SERVER STATE' });
@@ -175,25 +199,41 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     progress({ kind: 'status', message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}` });
     sampler.start();
     await new Promise<void>((resolve) => {
-      const timer = settings.durationMs !== null ? setTimeout(resolve, settings.durationMs) : undefined;
+      // The duration is counted on the watch's clock, from its first sample's request: "60 s" watches 60.0 s.
+      const left = settings.durationMs !== null ? Math.max(0, settings.durationMs - (monotonicMs() - seq!.timeline.anchorMs)) : null;
+      const timer = left !== null ? setTimeout(resolve, left) : undefined;
+      stopNow = () => { if (timer) clearTimeout(timer); resolve(); };
       if (signal.aborted) resolve();
-      signal.addEventListener('abort', () => { if (timer) clearTimeout(timer); resolve(); }, { once: true });
+      signal.addEventListener('abort', stopNow, { once: true });
     });
   } catch (err) {
     failed = err as Error;
   } finally {
+    stoppedAtMs = monotonicMs();
     await sampler.close();
     unregister();
+  }
+  failed = failed ?? writeFailure ?? undefined;
+  // The watch's end: when it was over, or the arrival of a tick that was in flight then (it is kept); a connect
+  // attempt still hanging does not lengthen it.
+  const endedAtMs = Math.max(stoppedAtMs, seq?.lastAtMs ?? 0);
+  if (seq) {
+    // Ticks still failing when the watch ended: a gap to the end, not recovered.
+    const open = seq.end(endedAtMs, Date.now(), sampler.currentOutage);
+    if (open) closeGap(open);
+    record.gaps = seq.gaps;
+    record.coverage = { watchedMs: seq.timeline.at(endedAtMs), coveredMs: history.totals.elapsedMs, lostMs: lostMs(seq.gaps) };
   }
   // A mark dropped after the last tick still belongs to the watch: it goes on the last tick's time.
   const late = readNewMarks(opts.outDir, marksOffset).marks;
   const lastT = history.window().at(-1)?.t ?? 0;
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
-  for (const [m, n] of problems) if (n > PROBLEM_REPEATS_LISTED) note('warning', `${n} times in all: ${m}`);
+  for (const line of repeats.flush()) emit('warning', line);
   record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
   record.endedAt = new Date().toISOString();
-  if (baseline && firstOwnCpu !== null && baseline.ownCpuMs !== null && history.ticks > 0) {
-    record.serverCpuMsPerTick = Math.max(0, baseline.ownCpuMs - firstOwnCpu) / history.ticks;
+  const last = seq?.baseline;
+  if (last && firstOwnCpu !== null && last.ownCpuMs !== null && history.ticks > 0) {
+    record.serverCpuMsPerTick = Math.max(0, last.ownCpuMs - firstOwnCpu) / history.ticks;
   }
   const cost = summariseMonitorCost(costTicks);
   record.cost = cost ? { ...cost, budgetMsPerSec: budget.budgetMsPerSec, finalIntervalMs: budget.currentIntervalMs } : null;

@@ -81,7 +81,8 @@ function cpuByScheduler(prev: RawSample, cur: RawSample, intervalMs: number): Re
 
 export type WatchTickResult =
   | { kind: 'tick'; tick: WatchTick; warnings: string[] }
-  | { kind: 'restart' | 'skip'; message: string };
+  | { kind: 'restart'; cause: 'server-restart' | 'counter-reset'; message: string }
+  | { kind: 'skip'; message: string };
 
 /**
  * The interval between two watch samples. Server-wide figures come from the _Total instance of the Databases
@@ -89,7 +90,8 @@ export type WatchTickResult =
  */
 export function computeWatchTick(prev: WatchSample, cur: WatchSample, ctx: { startMsTicks: number; topN: number; nodeOfScheduler: Map<number, number>; gap?: boolean }): WatchTickResult {
   const r = computeTick(prev.raw, cur.raw, { labDatabase: '_Total', progressTables: [], runStartMsTicks: ctx.startMsTicks, gap: ctx.gap });
-  if (r.kind !== 'tick') return { kind: r.kind, message: r.message };
+  if (r.kind === 'restart') return { kind: 'restart', cause: r.cause, message: r.message };
+  if (r.kind === 'skip') return r;
   const t = r.tick;
   const seconds = t.intervalMs / 1000;
   const bounded = boundTick(t, ctx.topN);

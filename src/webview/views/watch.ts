@@ -10,6 +10,7 @@ import { spinlockRowsView } from './stacks';
 import { spinlockRows } from '../model/stacks';
 import { watchCompareView } from './watchCompare';
 import { describeMonitorCost } from '../../shared/monitorCost';
+import { describeGap } from '../../shared/watchGaps';
 
 const INTERVALS = [[1000, '1 s'], [500, '500 ms'], [250, '250 ms']] as const;
 
@@ -77,6 +78,11 @@ export function watchView(app: ViewContext): TemplateResult {
       <p id="watch-status" aria-live="polite">${status}</p>
       ${controls(app, w)}
       ${w?.marks.length ? html`<p id="watch-marks" class="muted">Marks: ${w.marks.map((m) => `${m.name} (${(m.t / 1000).toFixed(1)} s)`).join('; ')}</p>` : nothing}
+      ${w?.coverage ? html`<p id="watch-coverage">${w.coverage[0].toUpperCase()}${w.coverage.slice(1)}.</p>` : nothing}
+      ${w?.gaps?.length ? html`<ul id="watch-gaps" aria-label="Gaps in the watch">${w.gaps.map((g) =>
+        html`<li>${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${describeGap(g)} <span class="muted">(${g.detail})</span></li>`)}</ul>` : nothing}
+      ${w?.warnings?.length ? html`<details id="watch-warnings"><summary>${plural(w.warnings.length, 'warning')} (each said once, repeats counted)</summary>
+        <ul>${w.warnings.map((m) => html`<li>${m}</li>`)}</ul></details>` : nothing}
       <div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
       ${w ? spinlockRowsView(app, spinlockRows(app.watch.run?.ticks.slice(-240) ?? []), 'watch', 'watch-spin-rows') : nothing}
       ${w ? html`<h3>What stands out</h3>
