@@ -200,8 +200,11 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     sampler.start();
     await new Promise<void>((resolve) => {
       // The duration is counted on the watch's clock, from its first sample's request: "60 s" watches 60.0 s.
-      const left = settings.durationMs !== null ? Math.max(0, settings.durationMs - (monotonicMs() - seq!.timeline.anchorMs)) : null;
-      const timer = left !== null ? setTimeout(resolve, left) : undefined;
+      // A timer may fire a millisecond early on this clock: it is set again for what is left.
+      const left = () => settings.durationMs! - (monotonicMs() - seq!.timeline.anchorMs);
+      let timer: NodeJS.Timeout | undefined;
+      const due = () => { const rest = left(); if (rest > 0) timer = setTimeout(due, Math.ceil(rest)); else resolve(); };
+      if (settings.durationMs !== null) due();
       stopNow = () => { if (timer) clearTimeout(timer); resolve(); };
       if (signal.aborted) resolve();
       signal.addEventListener('abort', stopNow, { once: true });
