@@ -10,6 +10,7 @@ import { WorkloadResult, WorkloadRunner } from './workloads';
 import { ClientCall, ClientLoop } from './clientloop';
 import { XeState } from './xe';
 import { addBusyHistory } from './uptime';
+import { chargeOwnWaits } from './custom';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 import { MANAGED_INSTANCE, MANAGED_INSTANCE_FEATURE_VERSION, physicalDatabaseName, VERSIONS, type Platform } from './platform';
 
@@ -264,7 +265,11 @@ export class SimModel {
       c.txns += r.txnsPerSec * k;
       this.countRows(c, rows);
     }
+    // The modelled waits are the workload sessions' own: each session's sys.dm_exec_session_wait_stats gets its part.
+    chargeOwnWaits(this, [...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
+      ...this.clientLoop.members().map((m) => ({ spid: m.spid, id: m.workerId }))], rates, dt);
   }
+
 
   private countRows(c: Pick<ClientCall, 'database' | 'table' | 'profile'>, rows: number): void {
     const ops = this.counters.table(c.database, c.table);
