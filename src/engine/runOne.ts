@@ -8,8 +8,8 @@ import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';
 import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
-import type { ScenarioManifest } from './scenarios';
-import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
+import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
+import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder } from './clientStats';
 import { CustomSessions } from './custom/sessions';
@@ -17,6 +17,7 @@ import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
 import { summariseMonitorCost } from '../shared/monitorCost';
+import { sessionSpread } from '../shared/sessionSpread';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -103,9 +104,14 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
       callsSeen = done;
     }
-    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
-    // in it is still reported below.)
-    if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
+    // A closing sliver has no honest rate of its own: not charted, not in the timeline. It still belongs to the run:
+    // its rows and what the server counted in it go into the totals, over the part of it the load ran, so the run's
+    // rates are its counts over the whole measured time (and the sessions' own waits cover the same span).
+    if (active === null && r.kind === 'tick') {
+      closingRows = r.tick.rows;
+      if (closing) closingTick = { ...r.tick, intervalMs: Math.min(r.tick.intervalMs, Math.max(0, closing.loadEndedAt - prev.clientTime)) };
+      return;
+    }
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
@@ -126,6 +132,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   let last: RawSample | null = null;
   let sessionWaits: RunRecord['sessionWaits'] = null;
   let closingRows = 0;
+  let closingTick: Tick | null = null;
+  let spread: RunRecord['sessionSpread'] = null;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
@@ -133,12 +141,13 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
     }
     c.status(`run ${index + 1}: measuring`);
+    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures), read
+    // before the baseline sample so they cover the span the run's server-wide figures do.
+    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     accept((await sampler.sampleNow()).sample, false);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
-    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
-    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     const loadEndedAt = Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
@@ -158,6 +167,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
     failures.push(...phase.failures);
+    if (load.rows !== null) spread = sessionSpread(phase.finished ?? []);
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     if (phase.cancelled) status = 'cancelled';
@@ -179,6 +189,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   // (A custom workload's ticks count no rows: its calls are counted by the client.)
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
+  if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
   const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
   return {
     index,
@@ -197,8 +208,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
     ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
+    ...(!c.custom && runsNativeProcedures(c.scenario, c.arm.parameters) ? { nativeProcedures: true } : {}),
     sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
     monitorCost: summariseMonitorCost(timeline),
+    ...(spread ? { sessionSpread: spread } : {}),
     events: runEvents,
     monitor: sampler.stats,
   };

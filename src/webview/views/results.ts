@@ -6,17 +6,17 @@ import { describeMonitorCost, type MonitorCostSummary } from '../../shared/monit
 import { ToHost } from '../../shared/protocol';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
-import { formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
+import { experimentRows, formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
 import { section } from './common';
 
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
 export function resultRows(app: ViewContext): { title: string; rows: ResultRow[] } {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
-  if (opened) return { title: opened.title, rows: opened.runs.map((r) => ({ run: r.index, figures: runFigures(r) })) };
+  if (opened) return { title: opened.title, rows: experimentRows(opened) };
   const rows = app.live.ordered().filter((r) => r.ticks.length > 0 || r.record).map((r) => ({
     run: r.index,
-    figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null }),
+    figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) }),
   }));
   return { title: app.state?.active?.title ?? '', rows };
 }
