@@ -10,7 +10,6 @@ import { WorkloadResult, WorkloadRunner } from './workloads';
 import { ClientCall, ClientLoop } from './clientloop';
 import { XeState } from './xe';
 import { addBusyHistory } from './uptime';
-import { chargeOwnWaits } from './custom';
 import type { ResponseItem, SessionContext, RpcParam } from '../tds/contract';
 import { MANAGED_INSTANCE, MANAGED_INSTANCE_FEATURE_VERSION, physicalDatabaseName, VERSIONS, type Platform } from './platform';
 
@@ -248,6 +247,9 @@ export class SimModel {
     return BigInt(Math.floor((this.clock.now() - this.startMs + 90_000) * (this.clockHz / 1000)));
   }
 
+  /** Called after each advance with the workload's sessions (spid, model worker id), the rates and the seconds. */
+  onAdvanced: ((members: { spid: number; id: number }[], rates: Rates, dt: number) => void) | null = null;
+
   /** Integrates the rates in force since the last call. */
   advance(): void {
     const now = this.clock.now();
@@ -266,7 +268,7 @@ export class SimModel {
       this.countRows(c, rows);
     }
     // The modelled waits are the workload sessions' own: each session's sys.dm_exec_session_wait_stats gets its part.
-    chargeOwnWaits(this, [...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
+    this.onAdvanced?.([...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
       ...this.clientLoop.members().map((m) => ({ spid: m.spid, id: m.workerId }))], rates, dt);
   }
 
