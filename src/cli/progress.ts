@@ -1,5 +1,7 @@
 // Run progress on stderr: one redrawn line on a terminal, plain lines otherwise (CI logs, pipes).
 import type { ExperimentProgress } from '../engine/experiment';
+import { runFigures } from '../shared/analysis';
+import { figureText } from '../shared/numberText';
 
 export class Progress {
   private readonly tty: boolean;
@@ -25,7 +27,7 @@ export class Progress {
           (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') + (p.tick.gap ? ' (after a gap)' : ''));
         break;
       }
-      case 'run-end': this.say(`run ${p.record.index + 1}/${this.runs}: ${p.record.threads} threads ${p.record.status}, ${Math.round(p.record.derived.rowsPerSec).toLocaleString('en-US')}/s`, true); break;
+      case 'run-end': this.say(`run ${p.record.index + 1}/${this.runs}: ${p.record.threads} threads ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`, true); break;
     }
   }
 

@@ -44,6 +44,8 @@ export interface PhaseResult {
   cancelledCalls: number;
   failures: SessionFailure[];
   cancelled: boolean;
+  /** Each session that finished its share: its rows and when it finished (ms after the phase began, client clock). */
+  finished?: { rows: number; endedMs: number }[];
 }
 
 export class WorkloadSessions {
@@ -121,8 +123,10 @@ export class WorkloadSessions {
    */
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
     const failures: SessionFailure[] = [];
-    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
+    const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false, finished: [] };
     const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
+    const began = Date.now();
+    const finished = (rows: number) => { if (!phase.signal.aborted) result.finished!.push({ rows, endedMs: Date.now() - began }); };
     const bases = await this.phaseBases();
     // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
     const phase = new AbortController();
@@ -140,7 +144,7 @@ export class WorkloadSessions {
             const sets = await s.callProc(proc.name, args, phase.signal);
             const done = sets[0]?.[0]?.rows_done;
             if (done === undefined) result.rowsUnknown = true;
-            else result.rows += num(done);
+            else { result.rows += num(done); finished(num(done)); }
             result.calls += 1;
           } catch (err) {
             if (phase.signal.aborted) {
@@ -165,6 +169,8 @@ export class WorkloadSessions {
             failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
             return;
           }
+          let mine = 0;
+          let ok = true;
           try {
             let offset = 0;
             while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
@@ -176,13 +182,16 @@ export class WorkloadSessions {
               } catch (err) {
                 if (phase.signal.aborted) result.cancelledCalls += 1;
                 else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+                ok = false;
                 break;
               }
               spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
               offset += step;
               result.calls += 1;
               result.rows += step;
+              mine += step;
             }
+            if (ok) finished(mine);
           } finally {
             channel.release();
           }

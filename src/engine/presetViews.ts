@@ -3,6 +3,7 @@
 // from the numbers), the scaling curves overlaid, doing the math, and the WRITELOG diagnosis. The terminal report
 // (presetReport.ts) prints them as text; the notebook writer renders them as HTML and text tables.
 import { formatNumber, runFigures, type RunFigures } from '../shared/analysis';
+import { figureText } from '../shared/numberText';
 import { armsInOrder, compareArms, overlayScaling } from '../shared/armAnalysis';
 import { coresFor, cycleMath, runCycleMath } from '../shared/cycleMath';
 import type { Experiment, PresetInfo, RunRecord } from '../shared/experiment';
@@ -22,6 +23,8 @@ export interface ViewTable {
 const num = (v: number | null | undefined, digits = 0): string =>
   v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 const small = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : formatNumber(v));
+/** One side of an A/B figure: 'n/a' where the figure does not apply (its note, said in the summary, tells why). */
+const side = (v: number | null, note: string | undefined): string => (v === null && note ? 'n/a' : small(v));
 const pct = (v: number | null): string => (v === null ? '-' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`);
 
 function knobsText(r: RunRecord): string {
@@ -57,7 +60,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
     rows: e.runs.map((r) => {
       const f = runFigures(r);
-      return [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), num(r.derived.rowsPerSec), num(r.rows),
+      return [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), figureText(f.rowsPerSec), figureText(f.rows),
         num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(f, w))];
     }),
   });
@@ -69,7 +72,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       out.push({
         kind: 'ab', title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
         headers: ['figure', 'A', 'B', 'change'],
-        rows: last ? last.comparison.figures.filter((f) => f.key !== 'threads').map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, small(f.a), small(f.b), pct(f.changePct)]) : [],
+        rows: last ? last.comparison.figures.filter((f) => f.key !== 'threads').map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, side(f.a, f.note), side(f.b, f.note), pct(f.changePct)]) : [],
         lines: last ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`)] : ['No thread count completed in both arms.'],
       });
     }
@@ -83,7 +86,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       headers: ['threads', ...ov.arms.flatMap((a) => [`${a.id} ${unit}/s`, `${a.id} spins/row`, `${a.id} wait ms/row`])],
       rows: ov.threads.map((t) => [String(t), ...ov.arms.flatMap((a) => {
         const p = a.curve.points.find((x) => x.threads === t);
-        return p ? [num(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
+        return p ? [figureText(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
       })]),
       lines: ov.arms.map((a) => `${a.id} = ${a.label}: ${a.summary}`),
     });

@@ -3,6 +3,9 @@ import { isBenignWait } from '../shared/benign';
 import type { Experiment, RunRecord } from '../shared/experiment';
 import { topN } from './topN';
 import { coresFor, runCycleMath } from '../shared/cycleMath';
+import { runFigures } from '../shared/analysis';
+import { figureText } from '../shared/numberText';
+import { describeSpread } from '../shared/sessionSpread';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -27,9 +30,11 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   out.push(`${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`);
   out.push('');
   out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p50 µs', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
-    e.runs.map((r) => [runLabel(r), fmt(r.derived.rowsPerSec), fmt(r.rows), fmt(r.elapsedMs / 1000, 1),
+    e.runs.map((r) => [runLabel(r), figureText(runFigures(r).rowsPerSec), figureText(runFigures(r).rows), fmt(r.elapsedMs / 1000, 1),
       latencyCell(r.latency?.p50Us), latencyCell(r.latency?.p99Us), r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
       String(r.sessionFailures.length)])));
+  out.push(`${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`);
+  for (const r of e.runs) if (r.sessionSpread) out.push(`  ${r.threads} threads: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
     const merged: Record<string, { v: number }> = {};
     for (const r of e.runs) for (const [k, v] of Object.entries(pick(r))) merged[k] = { v: (merged[k]?.v ?? 0) + v };
@@ -44,9 +49,9 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   section('Top spinlocks: spins per second (spins per row)', (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
     (r, name) => {
       const s = r.totals.spinlocks[name]?.spins ?? 0;
-      return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${fmt(r.derived.spinsPerRow[name] ?? 0, 2)})`;
+      return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${figureText(runFigures(r).spinsPerRow[name] ?? 0)})`;
     });
-  section('Top waits, benign excluded: ms per second', (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
+  section('Top waits, server-wide (every session on the server), benign excluded: ms per second', (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
   section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));

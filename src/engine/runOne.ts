@@ -9,8 +9,8 @@ import { closingActiveMs, computeTick } from './deltas';
 import { Timeline } from './clock';
 import { WorkloadSessions } from './load';
 import { Sampler } from './sampler';
-import type { ScenarioManifest } from './scenarios';
-import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
+import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
+import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder } from './clientStats';
 import { CustomSessions } from './custom/sessions';
@@ -19,6 +19,7 @@ import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
 import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
+import { sessionSpread } from '../shared/sessionSpread';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -109,9 +110,14 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
       callsSeen = done;
     }
-    // A closing sliver has no honest rate: not charted, not in the timeline; its rows still count. (A restart verdict
-    // in it is still reported below.)
-    if (active === null && r.kind === 'tick') { closingRows = r.tick.rows; return; }
+    // A closing sliver has no honest rate of its own: not charted, not in the timeline. It still belongs to the run:
+    // its rows and what the server counted in it go into the totals, over the part of it the load ran, so the run's
+    // rates are its counts over the whole measured time (and the sessions' own waits cover the same span).
+    if (active === null && r.kind === 'tick') {
+      closingRows = r.tick.rows;
+      if (closing) closingTick = { ...r.tick, intervalMs: Math.min(r.tick.intervalMs, Math.max(0, closing.loadEndedAt - prev.clientTime)) };
+      return;
+    }
     if (r.kind === 'skip') return;
     if (r.kind === 'restart') {
       runNote('error', `${r.message} The samples before it are kept.`);
@@ -145,6 +151,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   let closingRows = 0;
   let cancelledCalls = 0;
   let failedReason: string | undefined;
+  let closingTick: Tick | null = null;
+  let spread: RunRecord['sessionSpread'] = null;
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
@@ -152,15 +160,22 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
     }
     c.status(`run ${index + 1}: measuring`);
+    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures), read
+    // before the baseline sample so they cover the span the run's server-wide figures do.
+    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
     const baseline = await sampler.sampleNow();
     accept(baseline.sample, false, baseline.atMs);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
     clientStats.start();
     sampler.start();
-    // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures).
-    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+    // The measured time ends when the duration does: no periodic tick is taken while the sessions cancel the calls
+    // still in flight (those are not counted), so none shows an idle stretch as a slump.
+    const phaseStart = Date.now();
+    const timed = load.rows === null ? load.durationMs : null;
+    const endOfTime = timed !== null ? setTimeout(() => { void sampler.stop(); }, timed) : null;
     const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
-    const loadEndedAt = Date.now();
+    if (endOfTime) clearTimeout(endOfTime);
+    const loadEndedAt = timed !== null ? Math.min(Date.now(), phaseStart + timed) : Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
     client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
     await sampler.stop();
@@ -178,6 +193,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
     failures.push(...phase.failures);
+    if (load.rows !== null) spread = sessionSpread(phase.finished ?? []);
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
@@ -218,6 +234,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   // (A custom workload's ticks count no rows: its calls are counted by the client.)
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
+  if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
   const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
   return {
     index,
@@ -238,8 +255,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
     latency: latency ? latency.summary() : null,
     ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
+    ...(!c.custom && runsNativeProcedures(c.scenario, c.arm.parameters) ? { nativeProcedures: true } : {}),
     sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
     monitorCost: summariseMonitorCost(timeline),
+    ...(spread ? { sessionSpread: spread } : {}),
     events: runEvents,
     monitor: sampler.stats,
   };

@@ -90,6 +90,12 @@ export function rowsPerCall(m: ScenarioManifest, values: Record<string, ParamVal
   return Number(resolveByParam(m.workload.rowsPerCall, values, `${m.id} rowsPerCall`));
 }
 
+/** True when the workload's transactions run inside natively compiled procedures (not in Transactions/sec). */
+export function runsNativeProcedures(m: ScenarioManifest, values: Record<string, ParamValue>): boolean {
+  const when = m.workload.nativeWhen;
+  return when !== undefined && matches(when, values);
+}
+
 /** The T-SQL type a parameter travels as. */
 export function paramSqlType(p: ScenarioParam): string {
   return p.type === 'int' ? 'int' : p.type === 'bool' ? 'bit' : 'nvarchar(64)';

@@ -3,6 +3,7 @@
 import { isBenignWait } from '../shared/benign';
 import type { CpuCount, LatchDelta, MeasuredCpu, RunDerived, RunTotals, SpinDelta, Tick, WaitDelta } from '../shared/experiment';
 import { coresFor } from '../shared/cycleMath';
+import { perSecond } from '../shared/analysis';
 import type { RawSample } from '../shared/types';
 
 export function emptyTotals(): RunTotals {
@@ -127,7 +128,7 @@ export function computeDerived(totals: RunTotals, inputs: DerivedInputs): RunDer
     for (const [name, s] of Object.entries(totals.spinlocks)) if (s.spins > 0) cyclesPerSpin[name] = cyclesAvailable / s.spins;
   }
   return {
-    rowsPerSec: elapsedSec > 0 ? rows / elapsedSec : 0,
+    rowsPerSec: perSecond(rows, elapsedMs),
     spinsPerRow,
     backoffsPerRow,
     waitMsPerRow,

@@ -2,8 +2,10 @@
 // plain-language summary built from those numbers, and the scaling curve of a sweep. Pure (no DOM, no Node), so the
 // panel, notebooks and the CLI can share it.
 import { isBenignWait } from './benign';
-import type { LatencySummary, RunRecord, RunTotals, Tick } from './experiment';
-import { thousands } from './numberText';
+import type { LatencySummary, RunDerived, RunRecord, RunTotals, Tick } from './experiment';
+import { formatNumber } from './numberText';
+
+export { formatNumber };
 
 /** What a run measured, normalised so runs of different length and thread count compare. */
 export interface RunFigures {
@@ -11,8 +13,10 @@ export interface RunFigures {
   status: string;
   elapsedSec: number;
   rows: number;
+  /** The run's throughput: see perSecond; a finished run's is the one its record holds (RunDerived.rowsPerSec). */
   rowsPerSec: number;
-  transactionsPerSec: number;
+  /** The lab database's Transactions/sec counter over the run; null when it does not apply (see TX_NOT_COUNTED). */
+  transactionsPerSec: number | null;
   cpuMsPerRow: number | null;
   logBytesPerRow: number | null;
   logFlushesPerSec: number;
@@ -34,10 +38,30 @@ export interface RunFigures {
  * A run as the analysis needs it: a finished record, a live run with its totals folded so far (addTickToTotals), or
  * a live run with its ticks.
  */
-export type RunInput =
+export type RunInput = (
   | Pick<RunRecord, 'threads' | 'status' | 'totals' | 'latency'>
   | { threads: number; status: string; totals: RunTotals; latency?: LatencySummary | null }
-  | { threads: number; status: string; ticks: readonly Tick[]; latency?: LatencySummary | null };
+  | { threads: number; status: string; ticks: readonly Tick[]; latency?: LatencySummary | null }
+) & RecordedFigures;
+
+/** What a finished run's record adds: its exact row count and the figures computed once when it ended. */
+export interface RecordedFigures {
+  rows?: number;
+  derived?: Pick<RunDerived, 'rowsPerSec'>;
+  nativeProcedures?: boolean;
+}
+
+/**
+ * The one definition of a run's rates (rows/s, calls/s, tx/s, flushes/s): the count over the measured phase divided
+ * by its length on the server's clock (the sum of the ticks' ms_ticks intervals, RunTotals.elapsedMs); 0 for an
+ * empty phase. The engine stores rows/s in the record with it (RunDerived.rowsPerSec) and every view reads that.
+ */
+export function perSecond(count: number, elapsedMs: number): number {
+  return elapsedMs > 0 ? count / (elapsedMs / 1000) : 0;
+}
+
+/** Why a run's transactions per second is not shown. */
+export const TX_NOT_COUNTED = "n/a: natively compiled procedures' transactions are not counted by SQL Server's Transactions/sec counter";
 
 export function emptyRunTotals(): RunTotals {
   return { elapsedMs: 0, rows: 0, transactions: 0, spinlocks: {}, waits: {}, latches: {}, logFlushes: 0, logBytesFlushed: 0, cpuMs: 0 };
@@ -85,7 +109,9 @@ function perRow(values: Record<string, number>, rows: number): Record<string, nu
 /** The figures of one run, from its totals when finished or from its ticks while it runs. */
 export function runFigures(run: RunInput): RunFigures {
   const t = 'totals' in run ? run.totals : run.ticks.reduce(addTickToTotals, emptyRunTotals());
-  const { elapsedMs, rows, transactions, cpuMs } = t;
+  const { elapsedMs, transactions, cpuMs } = t;
+  // A finished run: the rows its sessions reported (exact) and the rate its record holds, as the terminal prints them.
+  const rows = run.derived && run.rows !== undefined && run.rows > 0 ? run.rows : t.rows;
   const logBytes = t.logBytesFlushed;
   const logFlushes = t.logFlushes;
   const spins: Record<string, number> = {};
@@ -105,11 +131,11 @@ export function runFigures(run: RunInput): RunFigures {
     status: run.status,
     elapsedSec: sec,
     rows,
-    rowsPerSec: sec > 0 ? rows / sec : 0,
-    transactionsPerSec: sec > 0 ? transactions / sec : 0,
+    rowsPerSec: run.derived ? run.derived.rowsPerSec : perSecond(rows, elapsedMs),
+    transactionsPerSec: run.nativeProcedures ? null : perSecond(transactions, elapsedMs),
     cpuMsPerRow: rows > 0 ? cpuMs / rows : null,
     logBytesPerRow: rows > 0 ? logBytes / rows : null,
-    logFlushesPerSec: sec > 0 ? logFlushes / sec : 0,
+    logFlushesPerSec: perSecond(logFlushes, elapsedMs),
     spins,
     backoffs,
     waitMs,
@@ -151,6 +177,8 @@ export interface ComparedFigure {
   /** % change from A to B, null when A is zero or missing. */
   changePct: number | null;
   direction: FigureDirection;
+  /** Why a side is null: the figure does not apply to that run (shown instead of a number). */
+  note?: string;
 }
 
 export interface RunComparison {
@@ -168,7 +196,8 @@ export function compareRuns(a: RunFigures, b: RunFigures, topN = 5): RunComparis
   const figures: ComparedFigure[] = [
     fig('threads', 'Threads', '', a.threads, b.threads, 'higher-better'),
     fig('rowsPerSec', 'Throughput', 'rows/s', a.rowsPerSec, b.rowsPerSec, 'higher-better'),
-    fig('transactionsPerSec', 'Transactions', 'tx/s', a.transactionsPerSec, b.transactionsPerSec, 'higher-better'),
+    { ...fig('transactionsPerSec', 'Transactions', 'tx/s', a.transactionsPerSec, b.transactionsPerSec, 'higher-better'),
+      ...(a.transactionsPerSec === null || b.transactionsPerSec === null ? { note: TX_NOT_COUNTED } : {}) },
     fig('cpuMsPerRow', 'CPU per row', 'ms/row', a.cpuMsPerRow, b.cpuMsPerRow, 'lower-better'),
     fig('logBytesPerRow', 'Log bytes per row', 'B/row', a.logBytesPerRow, b.logBytesPerRow, 'lower-better'),
     fig('logFlushesPerSec', 'Log flushes', '/s', a.logFlushesPerSec, b.logFlushesPerSec, 'lower-better'),
@@ -193,16 +222,6 @@ export function compareRuns(a: RunFigures, b: RunFigures, topN = 5): RunComparis
   named('waitMsPerRow', 'wait ms per row', 'ms/row', a.waitMsPerRow, b.waitMsPerRow);
   named('latchMsPerRow', 'latch ms per row', 'ms/row', a.latchMsPerRow, b.latchMsPerRow);
   return { figures, summary: summarizeComparison(figures) };
-}
-
-/** A short number for prose: 3 significant digits, thousands separated. */
-export function formatNumber(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
-  const abs = Math.abs(v);
-  if (abs === 0) return '0';
-  if (abs >= 1000) return thousands(v);
-  if (abs >= 1) return String(Number(v.toPrecision(3)));
-  return String(Number(v.toPrecision(2)));
 }
 
 /** A change beyond this ratio is said as "over 100x": one side is next to nothing. */
@@ -273,8 +292,12 @@ export function summarizeComparison(figures: readonly ComparedFigure[], max = 5)
     else if (change === 'disappears') out.push(`${f.label}: only in run A ${nums}.`);
     else out.push(`${f.label} ${change} in run B ${nums}.`);
   }
-  if (out.length === 0 || (out.length === 1 && threads && threads.a !== threads.b)) {
-    out.push('No figure differs by more than 5% between the two runs.');
+  const threadsSaid = threads && threads.a !== threads.b ? 1 : 0;
+  if (out.length === threadsSaid) out.push('No figure differs by more than 5% between the two runs.');
+  // A figure that does not apply to a run (null there) gets no verdict: it says why instead, once.
+  for (const f of figures.filter((x) => x.note && (x.a === null || x.b === null))) {
+    const runs = [f.a === null ? 'A' : '', f.b === null ? 'B' : ''].filter(Boolean);
+    out.push(`${f.label} ${f.unit}, run${runs.length > 1 ? 's' : ''} ${runs.join(' and ')}: ${f.note}.`);
   }
   return out;
 }

@@ -149,6 +149,16 @@ export interface RunDerived {
   cyclesPerRow: number | null;
 }
 
+export interface SessionSpread {
+  /** Sessions that finished their share. */
+  sessions: number;
+  /** When the first and the last of them finished, ms after the measured phase began (client clock). */
+  firstEndedMs: number;
+  lastEndedMs: number;
+  /** Each session's rows over its own time, summed: the rate while every session was working. */
+  allRunningRowsPerSec: number;
+}
+
 export interface ClientStats {
   cpuUserMs: number;
   cpuSystemMs: number;
@@ -227,6 +237,13 @@ export interface RunRecord {
   latency: LatencySummary | null;
   /** A custom workload's calls, errors and per-call figures (absent for built-in scenarios). */
   custom?: CustomRunStats;
+  /**
+   * The workload's transactions run inside natively compiled procedures, which SQL Server's Transactions/sec counter
+   * does not count: the run's tx/s does not apply (absent in older records and for other workloads).
+   */
+  nativeProcedures?: boolean;
+  /** A run that ends on a row count: how unevenly its sessions finished (shared/sessionSpread.ts); absent otherwise. */
+  sessionSpread?: SessionSpread | null;
   /** The waits of the run's own workload sessions (sys.dm_exec_session_wait_stats, 2016+); null when unreadable. */
   sessionWaits?: Record<string, WaitDelta> | null;
   /** What Spinlock Lab's monitor session cost the server over the run, beside the server's totals (absent in older records). */

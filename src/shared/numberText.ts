@@ -7,3 +7,21 @@ export function thousands(n: number): string {
   if (!Number.isFinite(r) || Math.abs(r) >= 1e21) return r.toLocaleString('en-US');
   return String(r).replace(/\B(?=(\d{3})+$)/g, ',');
 }
+
+/** A short number for tables and prose: 3 significant digits, thousands separated (12,308; 41.7; 0.092). */
+export function formatNumber(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const abs = Math.abs(v);
+  if (abs === 0) return '0';
+  if (abs >= 1000) return thousands(v);
+  if (abs >= 1) return String(Number(v.toPrecision(3)));
+  return String(Number(v.toPrecision(2)));
+}
+
+/**
+ * A figure as every view prints it (the terminal, the notebook, the panel), so the same run reads the same
+ * everywhere: formatNumber's text, and '-' for a figure with no value (no sample, or one that does not apply).
+ */
+export function figureText(v: number | null | undefined): string {
+  return v === null || v === undefined || !Number.isFinite(v) ? '-' : formatNumber(v);
+}

@@ -43,7 +43,11 @@ export interface ScenarioManifest {
   parameters: ParamSpec[];
   deploy?: Step[];
   cleanup?: Step[];
-  workload?: { serverLoop: ProcedureSpec; clientLoop: ProcedureSpec; rowsPerCall: ByParam<number> };
+  /**
+   * nativeWhen: the parameter values under which the workload's transactions run inside natively compiled
+   * procedures (which SQL Server's Transactions/sec counter does not count); absent: never.
+   */
+  workload?: { serverLoop: ProcedureSpec; clientLoop: ProcedureSpec; rowsPerCall: ByParam<number>; nativeWhen?: Condition };
   progress?: { tables: string[]; operations: ('inserts' | 'updates' | 'deletes')[] };
 }
 

@@ -220,7 +220,7 @@ export class App implements ViewContext {
         key: opened.id, title: opened.title, preset: this.experimentPresets.get(opened.id) ?? null, majorVersion: opened.server.majorVersion,
         threadsPerCore: threadsPerCore(opened.topology),
         runs: opened.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, arm: { id: r.arm.id, label: r.arm.label }, totals: r.totals,
-          timeline: r.timeline, derived: r.derived, latency: r.latency })),
+          timeline: r.timeline, derived: r.derived, latency: r.latency, rows: r.rows, nativeProcedures: r.nativeProcedures })),
       };
     }
     const a = this.state?.active;
@@ -231,7 +231,7 @@ export class App implements ViewContext {
       threadsPerCore: topo ? threadsPerCore(topo) : 1,
       runs: this.live.ordered().map((r) => ({
         index: r.index, threads: r.threads, status: r.status, arm: r.arm ?? { id: 'main', label: a.scenarioId }, totals: r.totals, timeline: r.ticks,
-        derived: r.derived, latency: r.record?.latency ?? null,
+        derived: r.derived, latency: r.record?.latency ?? null, rows: r.record?.rows, nativeProcedures: r.record?.nativeProcedures,
       })),
     };
   }

@@ -20,6 +20,32 @@ it('figures from a finished record equal the figures from its ticks', () => {
   assert.equal(fromRecord.p99Us, null, 'no latency in a server-loop run');
 });
 
+it('a finished run\'s rows and rows/s are its record\'s, however its ticks counted: one figure for every view', () => {
+  // The sessions' exact count is in rows; the ticks left out the closing sliver's rows, so their sum is lower.
+  const r = b.runRecord(0, 4, { ticks: 10 });
+  const rec = { ...r, rows: r.totals.rows + 190, derived: { ...r.derived, rowsPerSec: (r.totals.rows + 190) / 10 } };
+  const f = runFigures(rec);
+  assert.equal(f.rowsPerSec, rec.derived.rowsPerSec);
+  assert.equal(f.rows, rec.rows);
+  assert.equal(f.spinsPerRow.LOGCACHE_ACCESS, r.totals.spinlocks.LOGCACHE_ACCESS.spins / rec.rows, 'per row over the same rows');
+  // While it runs there is no record: the ticks so far, by the same definition (count over the server-timed span).
+  const live = runFigures({ threads: 4, status: 'running', totals: r.totals });
+  assert.equal(live.rowsPerSec, r.totals.rows / (r.totals.elapsedMs / 1000));
+});
+
+it('transactions per second does not apply to natively compiled procedures: null, n/a in the comparison, no verdict', () => {
+  const a = runFigures({ ...b.runRecord(0, 4, { ticks: 10 }), nativeProcedures: true });
+  const bb = runFigures(b.runRecord(1, 4, { ticks: 10 }));
+  assert.equal(a.transactionsPerSec, null);
+  assert.ok(bb.transactionsPerSec !== null && bb.transactionsPerSec > 0);
+  const c = compareRuns(a, bb);
+  const tx = c.figures.find((x) => x.key === 'transactionsPerSec')!;
+  assert.equal(tx.changePct, null);
+  assert.match(tx.note ?? '', /natively compiled/);
+  assert.ok(!c.summary.some((s) => /^Transactions .*(higher|lower)/.test(s)), c.summary.join('\n'));
+  assert.ok(c.summary.some((s) => /Transactions tx\/s, run A: n\/a: natively compiled/.test(s)), c.summary.join('\n'));
+});
+
 it('running totals fold tick by tick', () => {
   const ticks = b.ticks(3);
   const t = ticks.reduce(addTickToTotals, emptyRunTotals());

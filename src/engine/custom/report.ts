@@ -5,12 +5,15 @@ import type { Experiment, RunRecord, WaitDelta } from '../../shared/experiment';
 import { isBenignWait } from '../../shared/benign';
 import { table } from '../report';
 import { describeError } from './tally';
+import { runFigures } from '../../shared/analysis';
+import { figureText } from '../../shared/numberText';
 
 const f = (v: number | null | undefined, digits = 0) => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const ms = (us: number | null | undefined) => (us === null || us === undefined ? '-' : f(us / 1000, 3));
 
+/** A custom run's calls per second: its rows/s (a call is its unit), as every other view shows it. */
 export function callsPerSec(r: RunRecord): number {
-  return r.custom && r.elapsedMs > 0 ? r.custom.calls / (r.elapsedMs / 1000) : r.derived.rowsPerSec;
+  return runFigures(r).rowsPerSec;
 }
 
 /** The lines a custom experiment adds to the report; '' for other experiments. */
@@ -22,7 +25,7 @@ export function customReport(e: Experiment): string {
   if (w.params) out.push(`parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`);
   out.push('');
   out.push(table(['threads', 'calls', 'calls/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'failed', 'client s/call', 'server CPU s/call', 'logical reads/call'],
-    e.runs.map((r) => [String(r.threads), f(r.custom?.calls), f(callsPerSec(r), 1), ms(r.latency?.p50Us), ms(r.latency?.p90Us), ms(r.latency?.p99Us), ms(r.latency?.maxUs),
+    e.runs.map((r) => [String(r.threads), f(r.custom?.calls), figureText(callsPerSec(r)), ms(r.latency?.p50Us), ms(r.latency?.p90Us), ms(r.latency?.p99Us), ms(r.latency?.maxUs),
       f(r.custom?.failedCalls), f(r.custom?.perCall.clientSec, 6), f(r.custom?.perCall.serverCpuSec, 6), f(r.custom?.perCall.logicalReads, 1)])));
   for (const r of e.runs) {
     if (!r.custom?.errors.length) continue;
@@ -34,14 +37,29 @@ export function customReport(e: Experiment): string {
   return out.join('\n');
 }
 
-/** Top waits of the run's own sessions (benign excluded), ms per call or per row; '' when none were read. */
+/**
+ * The waits of the run's own sessions beside the server-wide ones, both in ms per second of the run: the server-wide
+ * figure is every session's and the server's own tasks' (the log writer, checkpoints, other users); the run's share is
+ * what its workload sessions waited themselves (sys.dm_exec_session_wait_stats). '' when no run read its own.
+ */
 export function sessionWaitsSection(runs: RunRecord[]): string {
   const have = runs.filter((r) => r.sessionWaits);
   if (!have.length) return '';
-  const merged = new Map<string, number>();
-  for (const r of have) for (const [k, v] of Object.entries(r.sessionWaits as Record<string, WaitDelta>)) if (!isBenignWait(k)) merged.set(k, (merged.get(k) ?? 0) + v.waitMs);
-  const top = [...merged.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k]) => k);
-  if (!top.length) return '\nWaits of the workload\'s own sessions: none (sys.dm_exec_session_wait_stats)';
-  return `\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats): wait ms\n`
-    + table(['threads', ...top], have.map((r) => [String(r.threads), ...top.map((k) => f(r.sessionWaits?.[k]?.waitMs ?? 0, 1))]));
+  const perSec = (r: RunRecord, ms: number) => figureText(ms / Math.max(r.elapsedMs / 1000, 1e-9));
+  const own = new Map<string, number>();
+  const server = new Map<string, number>();
+  for (const r of have) {
+    for (const [k, v] of Object.entries(r.sessionWaits as Record<string, WaitDelta>)) if (!isBenignWait(k)) own.set(k, (own.get(k) ?? 0) + v.waitMs);
+    for (const [k, v] of Object.entries(r.totals.waits)) if (!isBenignWait(k)) server.set(k, (server.get(k) ?? 0) + v.waitMs);
+  }
+  const ranked = (m: Map<string, number>) => [...m.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  // The run's own top waits first, then the server-wide ones it did not share, so a large server-wide wait is never
+  // shown without the run's (possibly zero) part of it.
+  const top = [...new Set([...ranked(own).slice(0, 4), ...ranked(server).slice(0, 3)])].slice(0, 5);
+  const title = "\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats) beside the server-wide waits (every session and the server's own tasks): ms per second, own / server-wide";
+  if (!top.length) return `${title}\n  none, on the workload's sessions or server-wide`;
+  const lines = [title, table(['threads', ...top], have.map((r) => [String(r.threads),
+    ...top.map((k) => `${perSec(r, r.sessionWaits?.[k]?.waitMs ?? 0)} / ${perSec(r, r.totals.waits[k]?.waitMs ?? 0)}`)]))];
+  if (!ranked(own).length) lines.push("  The workload's own sessions recorded no wait (benign excluded): the server-wide waits were other sessions' or the server's own tasks'.");
+  return lines.join('\n');
 }

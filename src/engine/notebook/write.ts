@@ -5,6 +5,8 @@
 // interactively. Nothing secret is in an Experiment record, and nothing else goes in.
 import type { Experiment, RunRecord } from '../../shared/experiment';
 import { compareRuns, runFigures, scalingCurve, summarizeScaling, topNames, formatNumber } from '../../shared/analysis';
+import { figureText } from '../../shared/numberText';
+import { describeSpread } from '../../shared/sessionSpread';
 import { isBenignWait } from '../../shared/benign';
 import { citePost } from '../../shared/posts';
 import { getScenario } from '../scenarios';
@@ -145,7 +147,7 @@ function resultsRows(e: Experiment): { headers: string[]; rows: string[][] } {
   const headers = ['run', ...(armed ? ['arm'] : []), 'threads', 'status', 'elapsed s', unit, `${unit}/s`, 'CPU ms/row', ...spin.map((n) => `${n} spins/row`), ...wait.map((n) => `${n} ms/row`), 'p99 µs'];
   const rows = e.runs.map((r, i) => {
     const f = figs[i];
-    return [String(r.index + 1), ...(armed ? [r.arm.label] : []), String(r.threads), r.status, (f.elapsedSec).toFixed(1), formatNumber(f.rows), formatNumber(f.rowsPerSec),
+    return [String(r.index + 1), ...(armed ? [r.arm.label] : []), String(r.threads), r.status, (f.elapsedSec).toFixed(1), figureText(f.rows), figureText(f.rowsPerSec),
       f.cpuMsPerRow === null ? '-' : formatNumber(f.cpuMsPerRow), ...spin.map((n) => formatNumber(f.spinsPerRow[n] ?? 0)),
       ...wait.map((n) => formatNumber(f.waitMsPerRow[n] ?? 0)), f.p99Us === null ? '-' : formatNumber(f.p99Us)];
   });
@@ -199,6 +201,9 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
       const where = r.arm && r.arm.id !== 'main' ? `${r.arm.label}, ` : '';
       out.push(...c.summary.slice(0, 3).map((s) => `${where}${r.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`));
     }
+  }
+  for (const e of experiments) {
+    for (const r of e.runs) if (r.sessionSpread) out.push(`Run ${r.index + 1} (${r.threads} threads): ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, getScenarioUnit(e))}.`);
   }
   for (const e of experiments) {
     for (const ev of e.events.filter((x) => x.level !== 'info')) out.push(`${ev.level === 'error' ? 'Error' : 'Note'} (${e.server.serverName}): ${ev.message}`);

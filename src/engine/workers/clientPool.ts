@@ -179,6 +179,7 @@ export class ClientWorkerPool {
           result.calls += m.result.calls;
           result.cancelledCalls += m.result.cancelledCalls;
           result.rowsUnknown ||= m.result.rowsUnknown;
+          if (m.result.finished) (result.finished ??= []).push(...m.result.finished);
           failures.push(...m.result.failures);
           if (m.latency) sink?.mergeState?.(m.latency);
           if (m.custom) loops.push({ result: m.result, ...m.custom });

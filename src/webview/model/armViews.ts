@@ -18,6 +18,9 @@ export interface ShownRun {
   /** Present once the run ended (the clock rate and CPUs used come with it). */
   derived: RunDerived | null;
   latency?: LatencySummary | null;
+  /** From the record once the run ended: its exact rows, and whether tx/s applies (runFigures reads both). */
+  rows?: number;
+  nativeProcedures?: boolean;
 }
 
 export interface ShownExperiment {
@@ -31,7 +34,8 @@ export interface ShownExperiment {
 }
 
 function armRuns(e: ShownExperiment): ArmRun[] {
-  return e.runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.latency ?? null, arm: r.arm }));
+  return e.runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.latency ?? null, arm: r.arm,
+    ...(r.derived ? { derived: r.derived } : {}), rows: r.rows, nativeProcedures: r.nativeProcedures }));
 }
 
 /** The arms in the order they ran (or as the preset planned them). */

@@ -1,6 +1,9 @@
 // The results table: one row per run (totals and per-row figures), the columns chosen from the runs' own top
 // spinlocks and waits, sorting by any column, and TSV for the clipboard (pastes into a spreadsheet as columns).
-import { formatNumber, topNames, type RunFigures } from '../../shared/analysis';
+import { topNames, type ComparedFigure, type RunFigures } from '../../shared/analysis';
+import type { Experiment } from '../../shared/experiment';
+import { runFigures } from '../../shared/analysis';
+import { figureText } from '../../shared/numberText';
 
 export interface ResultRow {
   run: number;
@@ -71,11 +74,23 @@ export function nextSort(current: SortState | null, key: string): SortState {
   return { key, dir: 'ascending' };
 }
 
-/** A cell as shown: whole numbers grouped, small ones to 3 significant digits, '-' for missing (never a 0 it lacks). */
+/** The rows of a finished experiment: each run's figures as its record holds them (the terminal prints the same). */
+export function experimentRows(e: Pick<Experiment, 'runs'>): ResultRow[] {
+  return e.runs.map((r) => ({ run: r.index, figures: runFigures(r) }));
+}
+
+/** A cell as shown: the figure's text as every view prints it (figureText), '-' for missing (never a 0 it lacks). */
 export function formatCell(v: number | string | null): string {
   if (v === null) return '-';
   if (typeof v === 'string') return v;
-  return formatNumber(v);
+  return figureText(v);
+}
+
+/** One side of a compared figure: its number, or 'n/a' when the figure does not apply to that run (f.note says why). */
+export function comparedText(f: ComparedFigure, side: 'a' | 'b'): string {
+  const v = f[side];
+  if (v === null) return f.note ? 'n/a' : '';
+  return figureText(v);
 }
 
 /** Raw numbers (no grouping) so a spreadsheet reads them as numbers. */

@@ -27,7 +27,8 @@ function abTable(v: AbView): TemplateResult {
         const f = x.comparison.figures.find((y) => y.key === k.key);
         if (!f) return html`<td class="num">–</td><td class="num">–</td><td class="num">–</td>`;
         const better = f.changePct === null || Math.abs(f.changePct) < 5 ? '' : (f.changePct > 0) === (f.direction === 'higher-better') ? 'better' : 'worse';
-        return html`<td class="num">${num(f.a)}</td><td class="num">${num(f.b)}</td><td class="num change ${better}">${pctText(f.changePct)}</td>`;
+        const side = (v: number | null) => (v === null && f.note ? html`<span title=${f.note}>n/a</span>` : num(v));
+        return html`<td class="num">${side(f.a)}</td><td class="num">${side(f.b)}</td><td class="num change ${better}">${pctText(f.changePct)}</td>`;
       })}</tr>`)}</tbody>
   </table></div>`;
 }

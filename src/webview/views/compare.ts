@@ -1,7 +1,8 @@
 // Side-by-side comparison of any two runs the panel has (the current experiment and any opened from the history):
 // each figure in A and B with the change in %, a summary in words from those numbers, and both throughputs over time.
 import { html, nothing, type TemplateResult } from 'lit';
-import { compareRuns, formatNumber, runFigures, type ComparedFigure } from '../../shared/analysis';
+import { compareRuns, runFigures, type ComparedFigure } from '../../shared/analysis';
+import { comparedText } from '../model/results';
 import type { RunRef } from '../model/viewState';
 import type { ViewContext } from './context';
 import { section } from './common';
@@ -11,8 +12,9 @@ function label(r: RunRef): string {
 }
 
 function figuresOf(r: RunRef) {
-  if (r.record) return runFigures(r.record);
-  if (r.run) return runFigures({ threads: r.threads, status: r.status, totals: r.run.totals, latency: null });
+  const record = r.record ?? r.run?.record;
+  if (record) return runFigures(record);
+  if (r.run) return runFigures({ threads: r.threads, status: r.status, totals: r.run.totals, latency: null, ...(r.run.derived ? { derived: r.run.derived } : {}) });
   return runFigures({ threads: r.threads, status: r.status, ticks: r.ticks });
 }
 
@@ -31,7 +33,7 @@ export function figuresTable(figures: readonly ComparedFigure[], o: { id: string
     <tbody>${figures.map((f) => {
       const better = f.changePct === null || Math.abs(f.changePct) < 5 ? '' : (f.changePct > 0) === (f.direction === 'higher-better') ? 'better' : 'worse';
       return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
-        <td class="num">${f.a === null ? '' : formatNumber(f.a)}</td><td class="num">${f.b === null ? '' : formatNumber(f.b)}</td>
+        <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td><td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
         <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
     })}</tbody>
   </table>`;

@@ -6,19 +6,31 @@ import { describeMonitorCost, type MonitorCostSummary } from '../../shared/monit
 import { ToHost } from '../../shared/protocol';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
-import { formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
+import { experimentRows, formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
 import { section } from './common';
+import { describeSpread } from '../../shared/sessionSpread';
 
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
 export function resultRows(app: ViewContext): { title: string; rows: ResultRow[] } {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
-  if (opened) return { title: opened.title, rows: opened.runs.map((r) => ({ run: r.index, figures: runFigures(r) })) };
+  if (opened) return { title: opened.title, rows: experimentRows(opened) };
   const rows = app.live.ordered().filter((r) => r.ticks.length > 0 || r.record).map((r) => ({
     run: r.index,
-    figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null }),
+    figures: runFigures(r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) }),
   }));
   return { title: app.state?.active?.title ?? '', rows };
+}
+
+/** Runs that ended on a row count with sessions finishing unevenly: the tail and both rates (shared/sessionSpread). */
+function spreadView(app: ViewContext): TemplateResult | typeof nothing {
+  const which = app.view.results;
+  const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
+  const records = opened ? opened.runs : app.live.ordered().flatMap((r) => (r.record ? [r.record] : []));
+  const spread = records.filter((r) => r.sessionSpread);
+  if (!spread.length) return nothing;
+  return html`<ul id="results-spread" class="summary">${spread.map((r) => html`<li data-run=${String(r.index)}>Run ${r.index + 1} (${r.threads} threads): ${
+    describeSpread(r.sessionSpread!, runFigures(r).rowsPerSec)}.</li>`)}</ul>`;
 }
 
 function costView(notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
@@ -67,6 +79,7 @@ export function resultsView(app: ViewContext): TemplateResult {
           <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}</tr>`)}</tbody>
         </table>
       </div>
+      ${spreadView(app)}
       ${costView(costNotes(app))}`;
   });
 }

@@ -7,6 +7,7 @@ import { masked } from '../../../src/engine/custom/batch';
 import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../tds/contract';
 import { err, SqlError } from './errors';
 import type { SimModel } from './instance';
+import type { Rates } from './contentionTypes';
 import { T } from './types';
 
 export interface SessionCost {
@@ -30,6 +31,30 @@ export function sessionCost(model: SimModel, spid: number): SessionCost {
   let c = m.get(spid);
   if (!c) m.set(spid, (c = { cpuMs: 0, logicalReads: 0, reads: 0, writes: 0, scheduledMs: 0, waits: new Map() }));
   return c;
+}
+
+const OWN_WAIT_SHARE = 0.95;
+
+/**
+ * The contention model's waits are those of the workload sessions (commits waiting for their log flush, latch and
+ * page-latch queues): each session's sys.dm_exec_session_wait_stats gets its part of them over dt seconds, split by
+ * the rows it writes. 95% of them: the server-wide figures carry up to 3% of noise each interval, and a session's
+ * own share must never read as more than the server's whole.
+ */
+export function chargeOwnWaits(model: SimModel, members: readonly { spid: number; id: number }[], rates: Rates, dt: number): void {
+  const rows = members.map((m) => rates.workers.get(m.id)?.rowsPerSec ?? 0);
+  const total = rows.reduce((s, r) => s + r, 0);
+  if (total <= 0) return;
+  members.forEach((m, i) => {
+    const share = (rows[i] / total) * dt * OWN_WAIT_SHARE;
+    if (share <= 0 || !model.sessions.has(m.spid)) return;
+    const own = sessionCost(model, m.spid).waits;
+    for (const [type, w] of rates.waits) {
+      const acc = own.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
+      acc.count += w.count * share; acc.ms += w.ms * share; acc.signalMs += w.signalMs * share;
+      own.set(type, acc);
+    }
+  });
 }
 
 /** A session ended: its figures go with it (a later session that gets the same id starts from zero, as on SQL Server). */

@@ -12,7 +12,7 @@ import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
-import { dropSessionCost, runCustomBatch } from './custom';
+import { chargeOwnWaits, dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from '../session/params';
 import { runAdHocDdl } from './handlers/ddl';
@@ -21,7 +21,9 @@ import { endSessionLocks } from './applocks';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
-  constructor(readonly model: SimModel) {}
+  constructor(readonly model: SimModel) {
+    model.onAdvanced = (members, rates, dt) => chargeOwnWaits(model, members, rates, dt);
+  }
 
   login(req: LoginRequest): LoginResult {
     const l = this.model.login(req.userName, req.password);

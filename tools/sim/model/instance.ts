@@ -247,6 +247,9 @@ export class SimModel {
     return BigInt(Math.floor((this.clock.now() - this.startMs + 90_000) * (this.clockHz / 1000)));
   }
 
+  /** Called after each advance with the workload's sessions (spid, model worker id), the rates and the seconds. */
+  onAdvanced: ((members: { spid: number; id: number }[], rates: Rates, dt: number) => void) | null = null;
+
   /** Integrates the rates in force since the last call. */
   advance(): void {
     const now = this.clock.now();
@@ -264,7 +267,11 @@ export class SimModel {
       c.txns += r.txnsPerSec * k;
       this.countRows(c, rows);
     }
+    // The modelled waits are the workload sessions' own: each session's sys.dm_exec_session_wait_stats gets its part.
+    this.onAdvanced?.([...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
+      ...this.clientLoop.members().map((m) => ({ spid: m.spid, id: m.workerId }))], rates, dt);
   }
+
 
   private countRows(c: Pick<ClientCall, 'database' | 'table' | 'profile'>, rows: number): void {
     const ops = this.counters.table(c.database, c.table);

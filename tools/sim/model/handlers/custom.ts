@@ -17,7 +17,7 @@ const sessionStats: BatchHandler = (c) => {
     return [id, Math.round(k.cpuMs), String(Math.round(k.logicalReads)), '0', '0'];
   });
   const waits = live.flatMap((id) => [...sessionCost(c.model, id).waits.entries()].map(([type, w]) =>
-    [id, type, String(w.count), String(Math.round(w.ms)), String(Math.round(w.signalMs))]));
+    [id, type, String(Math.round(w.count)), String(Math.round(w.ms)), String(Math.round(w.signalMs))]));
   return [
     resultSet(cols([['session_id', T.smallint, false], ['cpu_time', T.int, false], ['logical_reads', T.bigint, false], ['reads', T.bigint, false], ['writes', T.bigint, false]]), sessions),
     resultSet(cols([['session_id', T.smallint, false], ['wait_type', T.nvarchar(60), false], ['waiting_tasks_count', T.bigint, false], ['wait_time_ms', T.bigint, false],
