@@ -1,12 +1,9 @@
 // Turns driver errors into messages a user can act on: what is wrong and the statement that fixes it.
 import { DbError } from '../db/client';
 
-export class SpinlabError extends Error {
-  constructor(message: string, readonly hint?: string, readonly original?: unknown) {
-    super(hint ? `${message}\n  How to fix: ${hint}` : message);
-    this.name = 'SpinlabError';
-  }
-}
+import { SpinlabError } from './spinlabError';
+
+export { SpinlabError };
 
 /** The GRANT a permission needs, for the login the user connected as. */
 export function grantFor(permission: string, login: string, majorVersion: number | null, database?: string): string {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { KnobState } from '../shared/experiment';
-import { SpinlabError } from './errors';
+import { SpinlabError } from './spinlabError';
 import { failureReason } from './outFiles';
 
 export interface Journal {

@@ -2,7 +2,7 @@
 // instead of a bare ENOSPC, and a record is replaced whole (temporary file, then rename) so a crash or a full disk
 // mid-write never leaves half of one where the last good copy was.
 import * as fs from 'node:fs';
-import { SpinlabError } from './errors';
+import { SpinlabError } from './spinlabError';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'the disk is full',
