@@ -9,7 +9,6 @@ import { targetFromArgs, UsageError, deployCommand, cleanupCommand, dropLabComma
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { terminalAsk, type Ask } from './rerunPlan';
-import { parseGates } from './gates';
 import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
 import { translateOstress } from './ostress';
