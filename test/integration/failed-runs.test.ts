@@ -56,7 +56,7 @@ describe('a run where the work failed is not a success', function () {
       assert.match(r.out, /error: run 1 \(2 threads\): the run failed: every call failed: Msg 102/);
       const [, , , , p50, p99] = tableRow(r.out, 2);
       assert.deepEqual([p50, p99], ['-', '-'], 'p50 and p99 of the results table');
-      assert.match(r.out, /2 +0 +0\.0 +- +- +- +- +10 /, 'the custom table: 0 calls, every latency "-", 10 failed');
+      assert.match(r.out, /2 +0 +0 +- +- +- +- +10 /, 'the custom table: 0 calls, 0 calls/s, every latency "-", 10 failed');
       assert.match(r.out, /FAIL {2}p99<5ms {2}at 2 threads: the run failed \(every call failed/);
     }));
 

@@ -21,7 +21,9 @@ it('Ctrl+C twice: exit 130 at once, the message names spinlab restore, which put
     const run = spinlabChild(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '2', '--duration', '120s', '--warmup', '0s',
       '--interval', '250ms', '--no-deploy', '--set', 'seed_rows=0', '--delayed-durability', 'forced', '--out', outDir]);
     const end = Date.now() + 60_000;
-    while (!fs.existsSync(path.join(outDir, 'samples.jsonl'))) {
+    // Ticks flowing (the file itself is made when the run claims its folder): the knob is in place by then.
+    const ticks = () => { try { return fs.readFileSync(path.join(outDir, 'samples.jsonl'), 'utf8').trim().length > 0; } catch { return false; } };
+    while (!ticks()) {
       if (run.proc.exitCode !== null || Date.now() > end) assert.fail(`no ticks:\n${run.out()}`);
       await sleep(50);
     }
