@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Experiment, RunRecord } from '../../shared/experiment';
 import { buildNotebook } from './write';
 import { buildReplay, loadCommandLines } from './replay';
+import { customTsqlBundle } from './customReplay';
 import { migrateExperiment, NotebookError } from './read';
 import { writeWhole } from '../outFiles';
 
@@ -75,6 +76,7 @@ export function samplesCsv(e: Experiment): { ticks: string; deltas: string } {
 
 /** The T-SQL bundle: numbered scripts in the order to run them, and the load command lines. */
 export function tsqlBundle(e: Experiment): Record<string, string> {
+  if (e.custom) return customTsqlBundle(e);
   const r = buildReplay(e);
   const join = (steps: { title: string; purpose: string; permission: string; sql: string }[]) =>
     steps.map((s) => `-- ${s.title}\n-- ${s.purpose}\n-- Needs: ${s.permission}\n${s.sql}\n`).join('\n');
