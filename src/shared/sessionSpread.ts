@@ -21,9 +21,14 @@ export function sessionSpread(finished: readonly { rows: number; endedMs: number
   };
 }
 
+/** The time between the first and the last session's finish: milliseconds below a second (a 30 ms tail is not "0.0 s"). */
+export function tailText(s: Pick<SessionSpread, 'firstEndedMs' | 'lastEndedMs'>): string {
+  const ms = s.lastEndedMs - s.firstEndedMs;
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** The sentence under a run's figures: the tail, the rate over the full time and the rate while all sessions ran. */
 export function describeSpread(s: SessionSpread, rowsPerSec: number, unit = 'rows'): string {
-  const tail = (s.lastEndedMs - s.firstEndedMs) / 1000;
-  return `the last of ${s.sessions} sessions finished ${tail.toFixed(1)} s after the first; ${unit}/s over the full time ${figureText(rowsPerSec)}, `
+  return `the last of ${s.sessions} sessions finished ${tailText(s)} after the first; ${unit}/s over the full time ${figureText(rowsPerSec)}, `
     + `while all sessions ran ${figureText(s.allRunningRowsPerSec)} (each session's ${unit} over its own time, summed)`;
 }

@@ -11,6 +11,7 @@ import { main } from '../../src/cli/main';
 import { compareRuns, runFigures } from '../../src/shared/analysis';
 import type { Experiment } from '../../src/shared/experiment';
 import { figureText } from '../../src/shared/numberText';
+import { tailText } from '../../src/shared/sessionSpread';
 import { comparedText, experimentRows, formatCell, resultColumns } from '../../src/webview/model/results';
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-figures-${p}-`));
@@ -128,7 +129,7 @@ it('a --rows run of natively compiled procedures: tx/s is n/a (no "% lower"), an
     for (const [e, out] of [[ea, a.output], [eb, b.output]] as const) {
       const s = e.runs[0].sessionSpread;
       assert.ok(s && s.sessions === 2 && s.lastEndedMs >= s.firstEndedMs, JSON.stringify(s));
-      const line = `the last of 2 sessions finished ${((s.lastEndedMs - s.firstEndedMs) / 1000).toFixed(1)} s after the first; rows/s over the full time ${figureText(e.runs[0].derived.rowsPerSec)}, while all sessions ran ${figureText(s.allRunningRowsPerSec)}`;
+      const line = `the last of 2 sessions finished ${tailText(s)} after the first; rows/s over the full time ${figureText(e.runs[0].derived.rowsPerSec)}, while all sessions ran ${figureText(s.allRunningRowsPerSec)}`;
       assert.ok(out.includes(line), `${line}\nnot in:\n${out}`);
     }
     const nb = fs.readFileSync(nbFile, 'utf8');
