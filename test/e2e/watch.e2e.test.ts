@@ -60,7 +60,12 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.click('#btn-watch-start');
     const points: Record<string, number> = {};
     await waitFor('the Watch section\'s charts to fill', async () => {
-      for (const c of ['spinlocks', 'waits', 'latches']) points[c] = await watchPoints(c);
+      // Charts draw only while on screen (IntersectionObserver): each is brought into view before it is read, as the
+      // gap, coverage and warning lines above them may have pushed it below the fold.
+      for (const c of ['spinlocks', 'waits', 'latches']) {
+        await panel.el(`#watch-charts [data-chart="${c}"]`).scrollIntoViewIfNeeded().catch(() => undefined);
+        points[c] = await watchPoints(c);
+      }
       return Object.values(points).every((n) => n >= 4);
     }, 30_000).catch(async () => { throw new Error(`expected the watch charts to get points; data-points ${JSON.stringify(points)}; status: ${await panel.text('#watch-status').catch(() => '?')}; error banner: ${await panel.errorBanner()}`); });
     await panel.el('#section-watch').screenshot({ path: path.join(ARTIFACTS, 'watch-live.png') });
