@@ -6,29 +6,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommanderError } from 'commander';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
-import { buildProgram } from '../../src/cli/main';
+import { programCli } from '../helpers/cli-inprocess';
 import type { Experiment } from '../../src/shared/experiment';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-failed-'));
 const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  let code = 0;
-  const program = buildProgram((s) => { out += s; }, (s) => { err += s; }, (c) => { code = c; });
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) return { code: e.exitCode === 0 ? 0 : 2, out, err };
-    err += (e as Error).message;
-    return { code: (e as Error).name === 'UsageError' ? 2 : 1, out, err };
-  }
-  return { code, out, err };
-}
+const cli = (args: string[]) => programCli(args);
 
 const readExperiment = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
 const NO_LATENCY = { count: 0, meanUs: null, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null };

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/sim-client';
-import { main } from '../../src/cli/main';
+import { mainCli } from '../helpers/cli-inprocess';
 import { compareRuns, runFigures } from '../../src/shared/analysis';
 import type { Experiment } from '../../src/shared/experiment';
 import { figureText } from '../../src/shared/numberText';
@@ -16,23 +16,7 @@ import { comparedText, experimentRows, formatCell, resultColumns } from '../../s
 
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-figures-${p}-`));
 
-/** Runs the CLI in-process with the connection in the environment, capturing everything it prints. */
-export async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  let output = '';
-  const ow = process.stdout.write.bind(process.stdout);
-  const ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => { output += String(s); return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => { output += String(s); return true; }) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), output };
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-    process.env = saved;
-  }
-}
+const cli = mainCli;
 
 /** A column of a plain-text table (report.ts's table()): the header line that names it, then one cell per data line. */
 export function column(text: string, firstHeader: string, name: string, lines: number): string[] {

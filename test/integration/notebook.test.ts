@@ -8,30 +8,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim } from '../helpers/sim-client';
-import { main } from '../../src/cli/main';
+import { mainCli } from '../helpers/cli-inprocess';
 import { parseNotebook } from '../../src/engine/notebook/read';
 
 const PASSWORD = 'Nb-Secret-Pw-7f3k!';
 const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-nb-${p}-`));
 
-/** Runs the CLI in-process with the connection in the environment, capturing everything it prints. */
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  const saved = { ...process.env };
-  Object.assign(process.env, env);
-  let output = '';
-  const ow = process.stdout.write.bind(process.stdout);
-  const ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string | Uint8Array) => { output += String(s); return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => { output += String(s); return true; }) as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, output };
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-    process.env = saved;
-  }
-}
+const cli = mainCli;
 
 function python(code: string, ...args: string[]): { status: number | null; out: string } {
   const r = spawnSync('python3', ['-c', code, ...args], { encoding: 'utf8' });

@@ -5,10 +5,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommanderError } from 'commander';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
-import { buildProgram } from '../../src/cli/main';
+import { programCli } from '../helpers/cli-inprocess';
 import type { Ask } from '../../src/cli/rerunPlan';
 import { observedCalls } from '../../tools/sim/model/custom';
 import { parseNotebook } from '../../src/engine/notebook/read';
@@ -17,20 +16,7 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-rerun-plan-'));
 const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
 /** The CLI in-process; `ask` stands for the terminal (null: there is none, as in CI). */
-async function cli(args: string[], ask: Ask | null = null): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  let code = 0;
-  const program = buildProgram((s) => { out += s; }, (s) => { err += s; }, (c) => { code = c; }, ask);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } catch (e) {
-    if (e instanceof CommanderError) return { code: e.exitCode === 0 ? 0 : 2, out, err };
-    err += (e as Error).message;
-    return { code: ['UsageError', 'NotebookError', 'ParamError'].includes((e as Error).name) ? 2 : 1, out, err };
-  }
-  return { code, out, err };
-}
+const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask, usageErrors: ['UsageError', 'NotebookError', 'ParamError'] });
 
 /** Edits the notebook's metadata record the way a hand (or a merge) would, leaving every cell as it was. */
 function editRecord(file: string, edit: (e: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
