@@ -15,6 +15,9 @@ const REASONS: Record<string, string> = {
   EISDIR: 'it is a folder',
 };
 
+/** What to do when a notebook cannot be written (an experiment's or a watch's). */
+export const NOTEBOOK_WRITE_HINT = 'give a notebook path (.ipynb) in a folder you can write to, or free some space.';
+
 /** Why a file-system call failed, in words. */
 export function failureReason(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';

@@ -114,7 +114,6 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     // its rows and what the server counted in it go into the totals, over the part of it the load ran, so the run's
     // rates are its counts over the whole measured time (and the sessions' own waits cover the same span).
     if (active === null && r.kind === 'tick') {
-      closingRows = r.tick.rows;
       if (closing) closingTick = { ...r.tick, intervalMs: Math.min(r.tick.intervalMs, Math.max(0, closing.loadEndedAt - prev.clientTime)) };
       return;
     }
@@ -148,7 +147,6 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   let rows = 0;
   let last: RawSample | null = null;
   let sessionWaits: RunRecord['sessionWaits'] = null;
-  let closingRows = 0;
   let cancelledCalls = 0;
   let failedReason: string | undefined;
   let closingTick: Tick | null = null;
@@ -194,7 +192,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     }
     failures.push(...phase.failures);
     if (load.rows !== null) spread = sessionSpread(phase.finished ?? []);
-    const counted = timeline.reduce((s, t) => s + t.rows, 0) + closingRows;
+    const counted = timeline.reduce((s, t) => s + t.rows, 0) + ((closingTick as Tick | null)?.rows ?? 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);

@@ -3,13 +3,9 @@
 // calls no Spinlock Lab procedure.
 import type { Experiment } from '../../shared/experiment';
 import { writeReason } from '../custom/batch';
-import { quoteName, step, type ReplayStep } from './replay';
+import { quoteName, shellQuote, step, stepsText } from './replay';
 
-const join = (steps: ReplayStep[]) => steps.map((s) => `-- ${s.title}\n-- ${s.purpose}\n-- Needs: ${s.permission}\n${s.sql}\n`).join('\n');
-
-function shellQuote(s: string): string {
-  return /^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const join = stepsText;
 
 export function customTsqlBundle(e: Experiment): Record<string, string> {
   const w = e.custom!;

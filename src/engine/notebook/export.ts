@@ -5,12 +5,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Experiment, RunRecord } from '../../shared/experiment';
 import { buildNotebook } from './write';
-import { buildReplay, loadCommandLines } from './replay';
+import { buildReplay, loadCommandLines, stepsText } from './replay';
 import { customTsqlBundle } from './customReplay';
 import { migrateExperiment, NotebookError } from './read';
-import { writeWhole } from '../outFiles';
-
-const NOTEBOOK_HINT = 'give a notebook path (.ipynb) in a folder you can write to, or free some space.';
+import { NOTEBOOK_WRITE_HINT, writeWhole } from '../outFiles';
 
 export function readExperimentFile(dirOrFile: string): Experiment {
   const file = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory() ? path.join(dirOrFile, 'experiment.json') : dirOrFile;
@@ -40,7 +38,7 @@ function withParamsNearNotebook(e: Experiment, file: string): Experiment {
 
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  writeWhole(file, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n', NOTEBOOK_HINT); // a crash mid-write leaves the earlier file
+  writeWhole(file, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n', NOTEBOOK_WRITE_HINT); // a crash mid-write leaves the earlier file
   return file;
 }
 
@@ -78,8 +76,7 @@ export function samplesCsv(e: Experiment): { ticks: string; deltas: string } {
 export function tsqlBundle(e: Experiment): Record<string, string> {
   if (e.custom) return customTsqlBundle(e);
   const r = buildReplay(e);
-  const join = (steps: { title: string; purpose: string; permission: string; sql: string }[]) =>
-    steps.map((s) => `-- ${s.title}\n-- ${s.purpose}\n-- Needs: ${s.permission}\n${s.sql}\n`).join('\n');
+  const join = stepsText;
   const head = `-- Spinlock Lab experiment ${e.id}: ${e.title}\n-- Scenario ${e.scenario.id}; lab database [${e.labDatabase}].\n\n`;
   const cmd = loadCommandLines(e);
   const files: Record<string, string> = {

@@ -86,6 +86,11 @@ function workloadCall(e: Experiment): ReplayStep {
     permission: 'EXECUTE on the scenario\'s procedures (db_owner of the lab database has it)', sql };
 }
 
+/** Steps as one script: each headed by its title, purpose and permission. */
+export function stepsText(steps: readonly ReplayStep[]): string {
+  return steps.map((s) => `-- ${s.title}\n-- ${s.purpose}\n-- Needs: ${s.permission}\n${s.sql}\n`).join('\n');
+}
+
 /** Every step of the experiment, in the engine's order. */
 export function buildReplay(e: Experiment): ReplayScript {
   const scenario = getScenario(e.scenario.id);
@@ -144,6 +149,6 @@ export function loadCommandLines(e: Experiment): { spinlab: string; ostress: str
   return { spinlab, ostress };
 }
 
-function shellQuote(s: string): string {
+export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_.-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

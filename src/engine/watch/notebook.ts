@@ -15,7 +15,7 @@ import { mdEscape, tableOutput } from '../notebook/write';
 import { step } from '../notebook/replay';
 import { WatchHistory, type WatchPoint } from './history';
 import { forEachTick, readWatchRecord } from './read';
-import { writeWhole } from '../outFiles';
+import { NOTEBOOK_WRITE_HINT, writeWhole } from '../outFiles';
 
 const CHART_POINTS = 600;
 const MARK_WINDOW_MS = 60_000;
@@ -119,6 +119,6 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
 export async function writeWatchNotebookFile(dir: string, file: string): Promise<string> {
   const nb = await buildWatchNotebook(dir);
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  writeWhole(file, JSON.stringify(nb, null, 1) + '\n', 'give a notebook path (.ipynb) in a folder you can write to, or free some space.');
+  writeWhole(file, JSON.stringify(nb, null, 1) + '\n', NOTEBOOK_WRITE_HINT);
   return file;
 }
