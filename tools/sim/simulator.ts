@@ -7,7 +7,7 @@ import { TdsServer } from './tds';
 import { ModelHandler } from './model/handler';
 import { SessionLayer } from './session/layer';
 import { LoginSpec, ModelOptions, Permission, SimModel } from './model/instance';
-import type { StatementFault } from './model/faults';
+import type { LoginFault, StatementFault } from './model/faults';
 import { BackgroundSpec, parseBackground, startBackground } from './model/background';
 import { parsePlatform, type Platform } from './model/platform';
 import { parseUptime } from './model/uptime';
@@ -28,6 +28,8 @@ export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
 export interface SimulatorFaults {
   /** Make a sql/ file (by id) or a procedure (by name) answer with this error. */
   failStatement(target: string, fault: StatementFault): void;
+  /** Refuse the next logins (fault.times of them; to fault.database only, when given) with this error. */
+  failLogins(fault: LoginFault): void;
   clearFailures(target?: string): void;
   /**
    * An instance restart as clients see it: every session dropped, counters, sqlserver_start_time and ms_ticks reset,
@@ -85,6 +87,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     redactedConnectionString: cs('********'),
     faults: {
       failStatement: (t, f) => handler.faults.failStatement(t, f),
+      failLogins: (f) => handler.faults.failLogins(f),
       clearFailures: (t) => handler.faults.clear(t),
       restart: () => {
         const dropped = server.faults.dropAll();

@@ -26,6 +26,8 @@ export class ModelHandler implements SimHandler {
   }
 
   login(req: LoginRequest): LoginResult {
+    const refused = this.faults.takeLogin(req.database || 'master');
+    if (refused) return { ok: false, error: refused };
     const l = this.model.login(req.userName, req.password);
     if (!l) return { ok: false, error: err(18456, `Login failed for user '${req.userName}'.`, 14, 8) };
     const db = req.database || 'master';
