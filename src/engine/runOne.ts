@@ -245,7 +245,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     endedAt: new Date().toISOString(),
     elapsedMs: totals.elapsedMs,
     rows,
-    sessionsOk: sessions.count - new Set(failures.map((f) => f.session)).size,
+    // Every session asked for that never failed: one that could not connect is among the failures already, and not
+    // among the sessions the driver holds.
+    sessionsOk: threads - new Set(failures.map((f) => f.session)).size,
     sessionFailures: failures,
     timeline,
     totals,

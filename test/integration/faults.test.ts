@@ -1,9 +1,10 @@
 // Faults from the simulator in the middle of a run, with the server's knobs changed from a non-default start (affinity
-// CPUs 0-19, delayed durability ALLOWED) so that "put back exactly" means something: one workload session dropped, the
-// monitor connection dropped, an instance restart, connections refused, slow responses, a statement failing, and a
-// restore that cannot take. Each must end with the experiment's status and events saying what happened, every tick
-// taken before the fault kept in samples.jsonl and experiment.json, and the knobs read back equal to the originals
-// with no journal left (or, where restore was impossible, the journal kept and a message that says `spinlab restore`).
+// CPUs 0-19, delayed durability ALLOWED) so that "put back exactly" means something: one workload session dropped, one
+// login of four refused (under each load driver), the monitor connection dropped, an instance restart, connections
+// refused, slow responses, a statement failing, and a restore that cannot take. Each must end with the experiment's
+// status and events saying what happened, every tick taken before the fault kept in samples.jsonl and experiment.json,
+// and the knobs read back equal to the originals with no journal left (or, where restore was impossible, the journal
+// kept and a message that says `spinlab restore`).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +17,8 @@ import { readKnobState } from '../../src/engine/knobs';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { deployCommand, restoreCommand, targetFromArgs } from '../../src/cli/commands';
 import { readJournal, serverKey } from '../../src/engine/journal';
-import type { Experiment, KnobState, Tick } from '../../src/shared/experiment';
+import { CUSTOM_SCENARIO_ID } from '../../src/engine/custom/manifest';
+import type { CustomWorkload, Experiment, KnobState, Tick } from '../../src/shared/experiment';
 
 const LAB = 'SpinlockLab';
 /** The state the server starts in: not SQL Server's defaults, so a restore to AUTO/DISABLED would be caught. */
@@ -74,6 +76,8 @@ interface FaultSpec {
   /** Inject when this progress event arrives (default: the 3rd tick of the first run). */
   when?: (p: ExperimentProgress, ticksInRun: number) => boolean;
   inject: (sim: Simulator) => void | Promise<void>;
+  /** Anything else of the experiment's options (a custom workload). */
+  opts?: Partial<ExperimentOptions>;
 }
 
 async function runWithFault(sim: Simulator, spec: FaultSpec): Promise<FaultRun> {
@@ -91,6 +95,7 @@ async function runWithFault(sim: Simulator, spec: FaultSpec): Promise<FaultRun> 
     outDir,
     stateDir,
     deploy: false,
+    ...spec.opts,
   };
   const seen = new Map<number, Tick[]>();
   let beforeFault: FaultRun['beforeFault'] = null;
@@ -176,6 +181,39 @@ it('one workload session dropped mid-run: the others finish, the failure is name
     assert.match(r.said, /restored: delayed durability on \[SpinlockLab\] set back to ALLOWED/);
     assert.match(r.said, /restored: process affinity set back to CPUs 0 TO 18/);
   }));
+
+describe('one login of four refused as the run opens its sessions: the run completes on three, and says three sessions were ok', () => {
+  const refuseOne = (database: string): FaultSpec => ({
+    when: (p) => p.kind === 'status' && /opening 4 sessions/.test(p.message),
+    inject: (s) => s.faults.failLogins({ database, times: 1, number: 17809, class: 20,
+      message: "Could not connect because the maximum number of '3' user connections has already been reached (injected)." }),
+  });
+  const workload: CustomWorkload = {
+    statements: [{ source: '--sql', text: 'SELECT 1' }], database: LAB, params: null, iterations: null,
+    thinkTimeMs: 0, queryTimeoutMs: null, stopOnError: false, writes: null,
+  };
+  const drivers: [string, FaultSpec][] = [
+    ['the server loop\'s sessions on one event loop', { load: { durationMs: 1500 }, ...refuseOne(LAB) }],
+    ['the client loop on two worker threads', { load: { mode: 'client-loop', durationMs: 1500, clientWorkers: 2 }, ...refuseOne(LAB) }],
+    ['a custom workload on one event loop', {
+      load: { mode: 'client-loop', durationMs: 1500, clientWorkers: 0 }, ...refuseOne(LAB),
+      opts: { scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, custom: { workload, table: null } },
+    }],
+  ];
+  for (const [name, spec] of drivers) {
+    it(name, () =>
+      withSim({}, async (sim) => {
+        const r = await runWithFault(sim, spec);
+        assert.equal(r.error, null, r.error?.message);
+        assert.equal(r.experiment.status, 'completed', r.said);
+        const run = r.experiment.runs[0];
+        assert.equal(run.sessionFailures.length, 1, JSON.stringify(run.sessionFailures));
+        assert.match(run.sessionFailures[0].message, /could not connect.*maximum number of '3' user connections/);
+        assert.equal(run.sessionsOk, 3, 'four sessions, one never connected');
+        await assertRestoredExactly(sim, r);
+      }));
+  }
+});
 
 it('the monitor connection dropped: it reconnects, the run goes on, and the first tick after the gap is marked', () =>
   withSim({}, async (sim) => {
