@@ -20,6 +20,7 @@ import type { DbTarget } from '../src/db/client';
 import { withAdmin } from '../src/cli/commands';
 import { deployScenario } from '../src/engine/lab';
 import { KEY_BLOCK_SIZE, WorkloadSessions } from '../src/engine/load';
+import type { PhaseFailure } from '../src/engine/loadDriver';
 import { LatencyRecorder } from '../src/engine/histogram';
 import { ClientWorkerPool } from '../src/engine/workers/clientPool';
 import { defaultParameters, getScenario, type ScenarioManifest } from '../src/engine/scenarios';
@@ -99,13 +100,13 @@ export function benchScenario(): ScenarioManifest {
 async function oursLoop(port: number, sessions: number): Promise<Loop> {
   const scenario = benchScenario();
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
-  const failures: { session: number; message: string }[] = [];
+  const failures: PhaseFailure[] = [];
   const ws = await WorkloadSessions.open(benchTarget(port), LAB_DB, sessions, scenario, params, failures);
   if (failures.length) throw new Error(`ours: ${failures[0].message}`);
   return {
     async run(ms) {
       // What a measured client-loop run does in the engine: a LatencyRecorder per run, one phase of `ms`.
-      const r = await ws.runPhase({ mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      const r = await ws.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
       return { calls: r.calls, errors: r.failures.length };
     },
     close: () => ws.close(),
@@ -115,12 +116,12 @@ async function oursLoop(port: number, sessions: number): Promise<Loop> {
 async function poolLoop(port: number, sessions: number, workers: number): Promise<Loop> {
   const scenario = benchScenario();
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
-  const failures: { session: number; message: string }[] = [];
+  const failures: PhaseFailure[] = [];
   const pool = await ClientWorkerPool.open({ kind: 'builtin', target: benchTarget(port), labDatabase: LAB_DB, scenario, params }, sessions, workers, failures);
   if (failures.length) throw new Error(`workers${workers}: ${failures[0].message}`);
   return {
     async run(ms) {
-      const r = await pool.runPhase({ mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
       return { calls: r.calls, errors: r.failures.length };
     },
     close: () => pool.close(),

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { SampleEvent } from '../src/engine/sampler';
 import { readFullSample, Sampler } from '../src/engine/sampler';
 import { WorkloadSessions } from '../src/engine/load';
+import type { PhaseFailure } from '../src/engine/loadDriver';
 import { defaultParameters, getScenario } from '../src/engine/scenarios';
 import { benchTarget, deployDiskInsert, LAB_DB, SCENARIO } from './driver';
 import { forkRole, next, stopChild, type Msg } from './ipc';
@@ -45,7 +46,7 @@ async function measureInterval(port: number, way: SampleWay, intervalMs: number,
   const proxy = await startCountingProxy(port);
   const scenario = getScenario(SCENARIO);
   const params = { ...defaultParameters(scenario), seed_rows: 0 };
-  const failures: { session: number; message: string }[] = [];
+  const failures: PhaseFailure[] = [];
   const ws = await WorkloadSessions.open(benchTarget(port), LAB_DB, sessions, scenario, params, failures);
   const busy = new AbortController();
   const problems: string[] = [];
@@ -79,7 +80,7 @@ async function measureInterval(port: number, way: SampleWay, intervalMs: number,
     return e;
   };
   try {
-    const phase = ws.runPhase({ mode: 'server-loop', durationMs: 3_600_000, rows: null }, busy.signal);
+    const phase = ws.runPhase({ phase: 'measure', mode: 'server-loop', durationMs: 3_600_000, rows: null }, busy.signal);
     // Let every session start its EXEC, take the baseline sample (connects the monitor), then tick.
     await new Promise((r) => setTimeout(r, 1000));
     await sampler.sampleNow();

@@ -1,9 +1,11 @@
-// The load driver: N workload sessions, each on its own connection, started together. A phase is either one EXEC of
-// the scenario's loop procedure per session (server loop, as ostress runs the posts' procedures) or the client
-// calling the scenario's one-transaction procedure over and over (client loop, with per-call latency).
+// The built-in scenarios' load driver on this event loop: N workload sessions, each on its own connection, started
+// together. A phase is either one EXEC of the scenario's loop procedure per session (server loop, as ostress runs the
+// posts' procedures) or the client calling the scenario's one-transaction procedure over and over (client loop, with
+// per-call latency).
 import { setMaxListeners } from 'node:events';
 import { DbSession, num, rpcArg, type DbTarget, type ProcArg, type RpcChannel } from '../db/client';
-import type { ParamValue, SessionFailure } from '../shared/experiment';
+import type { ParamValue } from '../shared/experiment';
+import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from './loadDriver';
 import { sessionIdOf } from './custom/ownSessions';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
 
@@ -12,43 +14,10 @@ export const KEY_BLOCK_SIZE = 10_000_000_000;
 /** Each phase of a set of sessions starts this far into their blocks, so warm-up and measured keys never collide. */
 export const PHASE_KEY_STRIDE = KEY_BLOCK_SIZE / 10;
 
-export interface LatencySink {
-  record(microseconds: number): void;
-  /** Adds a client worker's recorder (histogram.ts RecorderState); a sink without it cannot take worker threads' calls. */
-  mergeState?(state: { histogram: string; maxUs: number; clamped: number }): void;
-}
+export class WorkloadSessions implements LoadDriver {
+  /** Calls completed so far in the measured phase. */
+  liveCalls = 0;
 
-/** Where a subset of a run's sessions sits: a client worker opens sessions first+1..first+n of the run's. */
-export interface SessionRange {
-  /** Sessions before this subset (failures are numbered in the run, not in the subset). */
-  first: number;
-  /** Open what connects and leave the "most could not connect" verdict to the caller, who sees every subset. */
-  tolerant: boolean;
-}
-
-export interface PhaseSpec {
-  mode: 'server-loop' | 'client-loop';
-  durationMs: number | null;
-  /** Total rows over all sessions (split evenly), when the phase ends on a row count. */
-  rows: number | null;
-  latency?: LatencySink;
-}
-
-export interface PhaseResult {
-  /** Rows the sessions report having written (exact for the client loop and for loops that finished). */
-  rows: number;
-  /** Sessions whose count is unknown (cancelled mid-EXEC): the caller falls back to the server's counters. */
-  rowsUnknown: boolean;
-  calls: number;
-  /** Calls in flight when the phase ended (its duration, or a cancel), cancelled with ATTENTION: in no other count. */
-  cancelledCalls: number;
-  failures: SessionFailure[];
-  cancelled: boolean;
-  /** Each session that finished its share: its rows and when it finished (ms after the phase began, client clock). */
-  finished?: { rows: number; endedMs: number }[];
-}
-
-export class WorkloadSessions {
   private constructor(
     private readonly sessions: DbSession[],
     /** The sessions' server ids, for their own counters and waits (ownSessions.ts). */
@@ -65,14 +34,14 @@ export class WorkloadSessions {
 
   /** Opens `threads` connections to the lab database at once; fails if most cannot connect. */
   static async open(target: DbTarget, labDatabase: string, threads: number, scenario: ScenarioManifest,
-    params: Record<string, ParamValue>, failures: SessionFailure[], range: SessionRange = { first: 0, tolerant: false }): Promise<WorkloadSessions> {
+    params: Record<string, ParamValue>, failures: PhaseFailure[], range: SessionRange = { first: 0, tolerant: false }): Promise<WorkloadSessions> {
     const opened = await Promise.allSettled(
       Array.from({ length: threads }, () => DbSession.open(target, { database: labDatabase, appName: 'Spinlock Lab' })),
     );
     const sessions: DbSession[] = [];
     opened.forEach((r, i) => {
       if (r.status === 'fulfilled') sessions.push(r.value);
-      else failures.push({ session: range.first + i + 1, message: `could not connect: ${(r.reason as Error).message}` });
+      else failures.push({ session: range.first + i + 1, message: `could not connect: ${(r.reason as Error).message}`, phase: 'connect' });
     });
     if (!range.tolerant && sessions.length * 2 <= threads) {
       await Promise.all(sessions.map((s) => s.close()));
@@ -96,6 +65,16 @@ export class WorkloadSessions {
     return this.sessions.length;
   }
 
+  /** A scenario's calls have no per-call tally: its figures are the server's. */
+  runStats(): null {
+    return null;
+  }
+
+  /** runOne reads a scenario's sessions' waits around the baseline and final samples (ownSessions.ts). */
+  sessionWaits(): null {
+    return null;
+  }
+
   private procArgs(names: string[], builtins: Record<string, unknown>): ProcArg[] {
     return names.map((name) => {
       if (name in BUILTIN_ARG_TYPES) return { name, type: BUILTIN_ARG_TYPES[name], value: builtins[name] ?? null };
@@ -117,12 +96,18 @@ export class WorkloadSessions {
     return this.blocks.map((b) => b + offset);
   }
 
-  /**
-   * Runs one phase on every session at once and resolves when all have finished: at the duration, at the row count,
-   * or on `signal` (every in-flight call is cancelled with ATTENTION). A failing session is recorded, not fatal.
-   */
-  async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
-    const failures: SessionFailure[] = [];
+  /** `onCall` hears each completed call of the measured phase (a client worker's live count). */
+  async runPhase(spec: PhaseSpec, signal: AbortSignal, onCall: () => void = () => undefined): Promise<PhaseResult> {
+    const failures: PhaseFailure[] = [];
+    const measured = spec.phase === 'measure';
+    if (measured) this.liveCalls = 0;
+    const called = () => {
+      if (!measured) return;
+      this.liveCalls++;
+      onCall();
+    };
+    const failed = (i: number, err: unknown) =>
+      failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number, phase: spec.phase });
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false, finished: [] };
     const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
     const began = Date.now();
@@ -146,11 +131,12 @@ export class WorkloadSessions {
             if (done === undefined) result.rowsUnknown = true;
             else { result.rows += num(done); finished(num(done)); }
             result.calls += 1;
+            called();
           } catch (err) {
             if (phase.signal.aborted) {
               result.rowsUnknown = true;
               result.cancelledCalls += 1;
-            } else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            } else failed(i, err);
           }
         }));
       } else {
@@ -166,7 +152,7 @@ export class WorkloadSessions {
           try {
             channel = await s.rpcChannel(phase.signal);
           } catch (err) {
-            failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+            failed(i, err);
             return;
           }
           let mine = 0;
@@ -181,7 +167,7 @@ export class WorkloadSessions {
                 await channel.call(proc.name, args);
               } catch (err) {
                 if (phase.signal.aborted) result.cancelledCalls += 1;
-                else failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+                else failed(i, err);
                 ok = false;
                 break;
               }
@@ -190,6 +176,7 @@ export class WorkloadSessions {
               result.calls += 1;
               result.rows += step;
               mine += step;
+              called();
             }
             if (ok) finished(mine);
           } finally {

@@ -1,6 +1,7 @@
 // One run of an experiment: warm-up, baseline sample, the measured phase with a tick every interval, final sample,
 // and the run's record (figures, latency, client cost, failures, events). The experiment (experiment.ts) calls it per
-// thread count of each arm, with the knobs already in place.
+// thread count of each arm, with the knobs already in place. The load is whichever LoadDriver (loadDriver.ts) fits the
+// run, opened here and driven only through that interface.
 import { appendLine } from './outFiles';
 import type { DbTarget } from '../db/client';
 import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
@@ -12,8 +13,9 @@ import { Sampler } from './sampler';
 import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
 import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
-import { ClientStatsRecorder } from './clientStats';
+import { ClientStatsRecorder, noClientStats } from './clientStats';
 import { CustomSessions } from './custom/sessions';
+import type { LoadDriver, PhaseFailure } from './loadDriver';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
@@ -59,12 +61,12 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     runEvents.push({ time: new Date().toISOString(), level, message });
     c.note(level, `run ${index + 1} (${threads} threads): ${message}`);
   };
-  const failures: SessionFailure[] = [];
+  const failures: PhaseFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
-  let sessions: WorkloadSessions | CustomSessions | ClientWorkerPool;
+  let driver: LoadDriver;
   try {
-    sessions = await openSessions(c, failures, runNote);
+    driver = await openDriver(c, failures, runNote);
   } catch (err) {
     // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
     // of this run says why it never started.
@@ -73,9 +75,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const totals = foldTicks([]);
     return {
       index, threads, arm: c.arm, status: 'failed', failedReason: (err as Error).message, cancelledCalls: 0, startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
-      sessionsOk: 0, sessionFailures: failures, timeline: [], totals,
+      sessionsOk: 0, sessionFailures: failures.map(recorded), timeline: [], totals,
       derived: computeDerived(totals, { cpusUsed: 0, threads, threadsPerCore: c.threadsPerCore, first: null, last: null }),
-      client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
+      client: noClientStats(),
       latency: null,
       events: runEvents,
     };
@@ -104,8 +106,8 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     if (closing && active === null && timeline.length === 0 && closing.loadEndedAt > prev.clientTime) active = closing.loadEndedAt - prev.clientTime;
     const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
     // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
-    if (r.kind === 'tick' && !(sessions instanceof WorkloadSessions) && c.custom) {
-      const done = sessions.liveCalls;
+    if (r.kind === 'tick' && c.custom) {
+      const done = driver.liveCalls;
       r.tick.rows = Math.max(0, done - callsSeen);
       r.tick.rowsPerSec = r.tick.intervalMs > 0 ? r.tick.rows / (r.tick.intervalMs / 1000) : 0;
       callsSeen = done;
@@ -154,13 +156,13 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   try {
     if (load.warmupMs > 0 && !c.signal.aborted) {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
-      const w = await sessions.runPhase({ mode: load.mode, durationMs: load.warmupMs, rows: null }, c.signal);
-      failures.push(...w.failures.map((f) => ({ ...f, message: `warm-up: ${f.message}` })));
+      const w = await driver.runPhase({ phase: 'warm-up', mode: load.mode, durationMs: load.warmupMs, rows: null }, c.signal);
+      failures.push(...w.failures);
     }
     c.status(`run ${index + 1}: measuring`);
     // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures), read
     // before the baseline sample so they cover the span the run's server-wide figures do.
-    const ownBefore = !c.custom ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+    const ownBefore = !c.custom ? await readOwnCounters(c.target, driver.ids.filter((x) => x > 0)) : null;
     const baseline = await sampler.sampleNow();
     accept(baseline.sample, false, baseline.atMs);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
@@ -171,7 +173,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const phaseStart = Date.now();
     const timed = load.rows === null ? load.durationMs : null;
     const endOfTime = timed !== null ? setTimeout(() => { void sampler.stop(); }, timed) : null;
-    const phase = await sessions.runPhase({ mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
+    const phase = await driver.runPhase({ phase: 'measure', mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
     if (endOfTime) clearTimeout(endOfTime);
     const loadEndedAt = timed !== null ? Math.min(Date.now(), phaseStart + timed) : Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
@@ -186,7 +188,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       last = prev;
     }
     if (!c.custom) {
-      const ownAfter = ownBefore ? await readOwnCounters(c.target, sessions.ids.filter((x) => x > 0)) : null;
+      const ownAfter = ownBefore ? await readOwnCounters(c.target, driver.ids.filter((x) => x > 0)) : null;
       sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
       if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
@@ -196,7 +198,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
     for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
-    const stats = sessions instanceof WorkloadSessions ? null : sessions.runStats();
+    const stats = driver.runStats();
     if (phase.cancelled) status = 'cancelled';
     else if (writeError) {
       status = 'failed';
@@ -207,7 +209,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       runNote('error', failedReason);
     } else {
       const verdict = runVerdict({
-        threads, calls: phase.calls, rows, cancelledCalls, sessionFailures: failures.filter((f) => !f.message.startsWith('warm-up')),
+        threads, calls: phase.calls, rows, cancelledCalls, sessionFailures: failures.filter((f) => f.phase !== 'warm-up'),
         custom: stats && c.custom ? { failedCalls: stats.failedCalls, errors: stats.errors, queryTimeoutMs: c.custom.workload.queryTimeoutMs } : null,
       });
       status = verdict.status;
@@ -225,7 +227,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     runNote('error', (err as Error).message);
   } finally {
     await sampler.close();
-    await sessions.close();
+    await driver.close();
   }
   // The final sample can land after every session finished: an idle tail would stretch elapsed time and dilute every
   // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
@@ -248,15 +250,15 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     // Every session asked for that never failed: one that could not connect is among the failures already, and not
     // among the sessions the driver holds.
     sessionsOk: threads - new Set(failures.map((f) => f.session)).size,
-    sessionFailures: failures,
+    sessionFailures: failures.map(recorded),
     timeline,
     totals,
     derived,
-    client: client ?? { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: process.memoryUsage().rss / 1048576 },
+    client: client ?? noClientStats(),
     latency: latency ? latency.summary() : null,
-    ...(c.custom && !(sessions instanceof WorkloadSessions) ? { custom: sessions.runStats() ?? undefined } : {}),
+    ...(c.custom ? { custom: driver.runStats() ?? undefined } : {}),
     ...(!c.custom && runsNativeProcedures(c.scenario, c.arm.parameters) ? { nativeProcedures: true } : {}),
-    sessionWaits: c.custom && !(sessions instanceof WorkloadSessions) ? sessions.sessionWaits() : sessionWaits,
+    sessionWaits: c.custom ? driver.sessionWaits() : sessionWaits,
     monitorCost: summariseMonitorCost(timeline),
     ...(spread ? { sessionSpread: spread } : {}),
     events: runEvents,
@@ -268,7 +270,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
  * The run's sessions: on client worker threads for the client loop and custom workloads (one per client core unless
  * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
  */
-async function openSessions(c: RunContext, failures: SessionFailure[], note: (level: ExperimentEvent['level'], m: string) => void): Promise<WorkloadSessions | CustomSessions | ClientWorkerPool> {
+async function openDriver(c: RunContext, failures: PhaseFailure[], note: (level: ExperimentEvent['level'], m: string) => void): Promise<LoadDriver> {
   const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads) : 0;
   const entry = workers > 0 ? workerEntry() : null;
   if (workers > 0 && !entry) note('info', 'this build has no client worker file (clientWorker.js); the sessions share one event loop');
@@ -282,4 +284,9 @@ async function openSessions(c: RunContext, failures: SessionFailure[], note: (le
   return c.custom
     ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
     : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures);
+}
+
+/** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */
+function recorded({ phase, ...f }: PhaseFailure): SessionFailure {
+  return phase === 'warm-up' ? { ...f, message: `warm-up: ${f.message}` } : f;
 }

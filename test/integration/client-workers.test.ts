@@ -6,7 +6,8 @@ import type { Worker } from 'node:worker_threads';
 import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
 import type { Simulator } from '../../tools/sim/simulator';
 import type { DbTarget } from '../../src/db/client';
-import type { CustomWorkload, SessionFailure } from '../../src/shared/experiment';
+import type { CustomWorkload } from '../../src/shared/experiment';
+import type { PhaseFailure } from '../../src/engine/loadDriver';
 import { targetFromArgs, withAdmin } from '../../src/cli/commands';
 import { deployScenario } from '../../src/engine/lab';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
@@ -34,7 +35,7 @@ function customPlan(sim: Simulator, iterations: number | null): WorkerPlan {
 }
 
 async function open(plan: WorkerPlan, threads: number, workers: number): Promise<ClientWorkerPool> {
-  const failures: SessionFailure[] = [];
+  const failures: PhaseFailure[] = [];
   const pool = await ClientWorkerPool.open(plan, threads, workers, failures);
   assert.deepEqual(failures, []);
   return pool;
@@ -57,7 +58,7 @@ describe('client loop on worker threads', function () {
           assert.equal(pool.count, 4);
           assert.equal(pool.ids.filter((x) => x > 0).length, 4, 'every session\'s server id');
           const latency = new LatencyRecorder();
-          const r = await pool.runPhase({ mode: 'client-loop', durationMs: null, rows: 400, latency }, new AbortController().signal);
+          const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: null, rows: 400, latency }, new AbortController().signal);
           assert.equal(r.calls, 400, `${workers} worker(s): calls`);
           assert.equal(r.rows, 400);
           assert.deepEqual(r.failures, []);
@@ -81,7 +82,7 @@ describe('client loop on worker threads', function () {
       // A phase of 60 s that only cancel can end early; the test's own limit fails it if cancel never arrives.
       this.timeout(30_000);
       try {
-        const r = await pool.runPhase({ mode: 'client-loop', durationMs: 60_000, rows: null, latency: new LatencyRecorder() }, cancel.signal);
+        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: 60_000, rows: null, latency: new LatencyRecorder() }, cancel.signal);
         assert.ok(Date.now() - started < 10_000, `cancel took ${Date.now() - started} ms`);
         assert.equal(r.cancelled, true);
         assert.ok(r.calls > 0);
@@ -98,7 +99,7 @@ describe('client loop on worker threads', function () {
       sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
       const pool = await open(customPlan(sim, 25), 4, 2);
       try {
-        const r = await pool.runPhase({ mode: 'client-loop', durationMs: null, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: null, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
         assert.equal(r.calls, 99, 'the other 99 of 4 x 25 calls completed');
         const stats = pool.runStats()!;
         assert.equal(stats.calls, 99);
@@ -121,7 +122,7 @@ describe('client loop on worker threads', function () {
       setTimeout(() => void first.terminate(), 500);
       const started = Date.now();
       try {
-        const r = await pool.runPhase({ mode: 'client-loop', durationMs: 2000, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: 2000, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
         assert.ok(Date.now() - started < 15_000, 'not hung');
         assert.deepEqual(r.failures.map((f) => f.session), [1, 2]);
         assert.match(r.failures[0].message, /client worker 1 stopped/);

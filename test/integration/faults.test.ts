@@ -215,6 +215,22 @@ describe('one login of four refused as the run opens its sessions: the run compl
   }
 });
 
+it('calls failing in the warm-up only (three sessions of four): recorded as the warm-up\'s, and the measured run stands', () =>
+  withSim({}, async (sim) => {
+    const r = await runWithFault(sim, {
+      load: { mode: 'client-loop', clientWorkers: 0, warmupMs: 500, durationMs: 1500 },
+      when: (p) => p.kind === 'status' && /warming up/.test(p.message),
+      inject: (s) => s.faults.failStatement('dbo.spinlab_disk_insert_batch', { number: 1205, message: 'Transaction was deadlocked (injected).', times: 3 }),
+    });
+    assert.equal(r.error, null, r.error?.message);
+    const run = r.experiment.runs[0];
+    assert.equal(run.status, 'completed', `three of four sessions failing in the warm-up do not fail the measurement: ${r.said}`);
+    assert.equal(run.sessionFailures.length, 3, JSON.stringify(run.sessionFailures));
+    assert.ok(run.sessionFailures.every((f) => f.message === 'warm-up: Transaction was deadlocked (injected).' && f.number === 1205), JSON.stringify(run.sessionFailures));
+    assert.ok(run.rows > 0);
+    await assertRestoredExactly(sim, r);
+  }));
+
 it('the monitor connection dropped: it reconnects, the run goes on, and the first tick after the gap is marked', () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {

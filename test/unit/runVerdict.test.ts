@@ -90,7 +90,7 @@ describe('calls in flight at the end of the measured time are counted', () => {
     };
     const Ctor = CustomSessions as unknown as new (...a: unknown[]) => CustomSessions;
     const s = new Ctor([neverAnswers(), neverAnswers(), neverAnswers()], [0, 0, 0], {}, workload, null);
-    const loop = await s.runLoop({ mode: 'client-loop', durationMs: 30, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+    const loop = await s.runLoop({ phase: 'measure', mode: 'client-loop', durationMs: 30, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
     assert.equal(loop.result.calls, 0);
     assert.equal(loop.failed, 0, 'a call cancelled by the clock is not a failed call');
     assert.equal(loop.result.cancelledCalls, 3);
@@ -101,7 +101,7 @@ describe('calls in flight at the end of the measured time are counted', () => {
     const params = resolveParams(scenario.parameters, { set: [] });
     const Ctor = WorkloadSessions as unknown as new (...a: unknown[]) => WorkloadSessions;
     const s = new Ctor([neverAnswers(), neverAnswers()], [0, 0], scenario, params, 0, null);
-    const r = await s.runPhase({ mode: 'client-loop', durationMs: 30, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+    const r = await s.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: 30, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
     assert.equal(r.calls, 0);
     assert.deepEqual(r.failures, []);
     assert.equal(r.cancelledCalls, 2);

@@ -1,11 +1,11 @@
 // The custom workload's load driver: N sessions in the user's database, each calling the workload's statements in
 // turn (its own rotation), with parameter rows bound as typed RPC parameters, optional think time and a per-call
-// timeout. A failing call is tallied and the session goes on (unless stop-on-error). It answers to the same phase
-// contract as the built-in driver (load.ts), so warm-up, sampling and the run record are shared.
+// timeout. A failing call is tallied and the session goes on (unless stop-on-error). A LoadDriver (loadDriver.ts) as
+// the built-in driver is, so warm-up, sampling and the run record are shared.
 import { setMaxListeners } from 'node:events';
 import { DbSession, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
-import type { CallErrorCount, CustomRunStats, CustomWorkload, SessionFailure, WaitDelta } from '../../shared/experiment';
-import type { PhaseResult, PhaseSpec, SessionRange } from '../load';
+import type { CallErrorCount, CustomRunStats, CustomWorkload, WaitDelta } from '../../shared/experiment';
+import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from '../loadDriver';
 import { unboundVariables } from './batch';
 import { RowPicker, type ParamTable } from './params';
 import { describeError, ErrorTally, mergeErrorCounts } from './tally';
@@ -42,7 +42,7 @@ export function customRunStats(loops: readonly CustomLoop[], before: OwnCounters
   };
 }
 
-export class CustomSessions {
+export class CustomSessions implements LoadDriver {
   private stats: CustomRunStats | null = null;
   private waits: Record<string, WaitDelta> | null = null;
   /** Calls completed so far in the measured phase (the live ticks' throughput). */
@@ -59,7 +59,7 @@ export class CustomSessions {
   ) {}
 
   static async open(target: DbTarget, workload: CustomWorkload, table: ParamTable | null, threads: number,
-    failures: SessionFailure[], range: SessionRange & { stride?: { index: number; of: number } } = { first: 0, tolerant: false }): Promise<CustomSessions> {
+    failures: PhaseFailure[], range: SessionRange & { stride?: { index: number; of: number } } = { first: 0, tolerant: false }): Promise<CustomSessions> {
     const opened = await Promise.allSettled(Array.from({ length: threads }, async () => {
       const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
       return { s, id: await sessionIdOf(s) };
@@ -68,7 +68,7 @@ export class CustomSessions {
     const ids: number[] = [];
     opened.forEach((r, i) => {
       if (r.status === 'fulfilled') { sessions.push(r.value.s); ids.push(r.value.id); }
-      else failures.push({ session: range.first + i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}` });
+      else failures.push({ session: range.first + i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}`, phase: 'connect' });
     });
     if (!range.tolerant && sessions.length * 2 <= threads) {
       await Promise.all(sessions.map((s) => s.close()));
@@ -106,7 +106,7 @@ export class CustomSessions {
   }
 
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
-    const measured = spec.latency !== undefined;
+    const measured = spec.phase === 'measure';
     if (measured) this.liveCalls = 0;
     const before = measured ? await this.counters() : null;
     const loop = await this.runLoop(spec, signal, () => { this.liveCalls++; });
@@ -124,10 +124,10 @@ export class CustomSessions {
    * `onStop` hears a stop-on-error at once.
    */
   async runLoop(spec: PhaseSpec, signal: AbortSignal, onCall: () => void = () => undefined, onStop: () => void = () => undefined): Promise<CustomLoop> {
-    const failures: SessionFailure[] = [];
+    const failures: PhaseFailure[] = [];
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
-    const measured = spec.latency !== undefined;
+    const measured = spec.phase === 'measure';
     const perSession = measured ? this.workload.iterations : null;
     const tally = new ErrorTally();
     let stopped: string | null = null;
@@ -148,7 +148,7 @@ export class CustomSessions {
         try {
           channel = await s.rpcChannel(phase.signal);
         } catch (err) {
-          failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number });
+          failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number, phase: spec.phase });
           return;
         }
         try {

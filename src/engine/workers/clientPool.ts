@@ -1,16 +1,16 @@
 // The client loop on every client core: a run's sessions split over worker threads (clientWorker.ts), each with its
-// own connections and event loop, while the main thread keeps the sampler and the UI. It answers to the same phase
-// contract as the sessions on one event loop (load.ts, custom/sessions.ts): the workers' latency histograms merge
+// own connections and event loop, while the main thread keeps the sampler and the UI. A LoadDriver (loadDriver.ts) as
+// the sessions on one event loop are (load.ts, custom/sessions.ts): the workers' latency histograms merge
 // exactly, failures and error counts keep the run's session numbers, cancel reaches every worker's calls (ATTENTION),
 // and a worker that dies is reported as its sessions' failures rather than waited for.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CustomRunStats, SessionFailure, WaitDelta } from '../../shared/experiment';
+import type { CustomRunStats, WaitDelta } from '../../shared/experiment';
 import { readOwnCounters, waitDeltas, type OwnCounters } from '../custom/ownSessions';
 import { customRunStats, type CustomLoop } from '../custom/sessions';
-import type { PhaseResult, PhaseSpec } from '../load';
+import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec } from '../loadDriver';
 import type { FromWorker, ToWorker, WorkerData, WorkerPlan } from './messages';
 
 /** Beside this file after tsc (out/src/engine/workers/) and in the extension's bundle (dist/, its own webpack entry). */
@@ -46,7 +46,7 @@ interface Slot {
   waiting: ((m: Reply) => void) | null;
 }
 
-export class ClientWorkerPool {
+export class ClientWorkerPool implements LoadDriver {
   private stats: CustomRunStats | null = null;
   private waits: Record<string, WaitDelta> | null = null;
   private readonly live: Float64Array;
@@ -63,7 +63,7 @@ export class ClientWorkerPool {
   }
 
   /** Starts `workers` threads over `threads` sessions (split as evenly as they go); fails if most cannot connect. */
-  static async open(plan: WorkerPlan, threads: number, workers: number, failures: SessionFailure[], entry = WORKER_FILE): Promise<ClientWorkerPool> {
+  static async open(plan: WorkerPlan, threads: number, workers: number, failures: PhaseFailure[], entry = WORKER_FILE): Promise<ClientWorkerPool> {
     const n = Math.max(1, Math.min(workers, threads));
     const liveCalls = new SharedArrayBuffer(8 * n);
     const slots: Slot[] = [];
@@ -86,7 +86,7 @@ export class ClientWorkerPool {
         failures.push(...m.failures);
       } else {
         const why = m.type === 'open-failed' || m.type === 'crashed' ? m.message : `unexpected '${m.type}'`;
-        for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `could not connect: client worker ${i + 1}: ${why}` });
+        for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `could not connect: client worker ${i + 1}: ${why}`, phase: 'connect' });
       }
     });
     pool.opened = ok;
@@ -102,7 +102,7 @@ export class ClientWorkerPool {
     return this.slots.flatMap((s) => s.ids);
   }
 
-  /** Calls completed so far in the measured phase, over every worker (the live ticks of a custom workload). */
+  /** Calls completed so far in the measured phase, over every worker. */
   get liveCalls(): number {
     let n = 0;
     for (const v of this.live) n += v;
@@ -151,13 +151,13 @@ export class ClientWorkerPool {
   }
 
   async runPhase(spec: PhaseSpec, signal: AbortSignal): Promise<PhaseResult> {
-    const measured = spec.latency !== undefined;
+    const measured = spec.phase === 'measure';
     const sink = spec.latency;
     if (sink && !sink.mergeState) throw new Error('client workers need a latency sink that merges recorders (LatencyRecorder)');
     const custom = this.plan.kind === 'custom';
-    if (custom && measured) this.live.fill(0);
+    if (measured) this.live.fill(0);
     const before = custom && measured ? await this.counters() : null;
-    const failures: SessionFailure[] = [];
+    const failures: PhaseFailure[] = [];
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     const total = this.slots.reduce((n, s) => n + s.sessions, 0);
     const onAbort = () => this.tell({ type: 'cancel' });
@@ -170,7 +170,7 @@ export class ClientWorkerPool {
       const replies = await Promise.all(this.slots.map((s) => {
         // A row count is split as the sessions are (load.ts splits each worker's share over its sessions again).
         const rows = spec.rows === null ? null : Math.ceil((spec.rows * s.sessions) / total);
-        return this.reply(s, { type: 'phase', spec: { mode: spec.mode, durationMs: spec.durationMs, rows }, measured });
+        return this.reply(s, { type: 'phase', spec: { phase: spec.phase, mode: spec.mode, durationMs: spec.durationMs, rows } });
       }));
       replies.forEach((m, i) => {
         const s = this.slots[i];
@@ -188,7 +188,7 @@ export class ClientWorkerPool {
         } else {
           const why = m.type === 'crashed' ? m.message : `unexpected '${m.type}'`;
           // Its sessions' calls in this phase are lost with it: counted as failures, not as rows.
-          for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `client worker ${i + 1} stopped: ${why}` });
+          for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `client worker ${i + 1} stopped: ${why}`, phase: spec.phase });
           result.rowsUnknown = true;
         }
       });

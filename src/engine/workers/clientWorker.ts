@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CustomSessions } from '../custom/sessions';
 import { LatencyRecorder } from '../histogram';
 import { WorkloadSessions } from '../load';
+import type { PhaseFailure } from '../loadDriver';
 import type { FromWorker, ToWorker, WorkerData } from './messages';
 
 const port = parentPort;
@@ -14,37 +15,39 @@ const data = workerData as WorkerData;
 const send = (m: FromWorker) => port.postMessage(m);
 const live = new Float64Array(data.liveCalls);
 
-let sessions: WorkloadSessions | CustomSessions | null = null;
+/** The worker's sessions, by the plan's kind: a custom workload's loop hands back its error tally as well. */
+let held: { kind: 'builtin'; sessions: WorkloadSessions } | { kind: 'custom'; sessions: CustomSessions } | null = null;
 let cancel = new AbortController();
 
 async function open(): Promise<void> {
-  const failures: Parameters<typeof WorkloadSessions.open>[5] = [];
+  const failures: PhaseFailure[] = [];
   const range = { first: data.first, tolerant: true, stride: { index: data.index, of: data.of } };
   const p = data.plan;
   try {
-    sessions = p.kind === 'builtin'
-      ? await WorkloadSessions.open(p.target, p.labDatabase, data.sessions, p.scenario, p.params, failures, range)
-      : await CustomSessions.open(p.target, p.workload, p.table, data.sessions, failures, range);
-    send({ type: 'opened', ids: sessions.ids, count: sessions.count, failures });
+    held = p.kind === 'builtin'
+      ? { kind: 'builtin', sessions: await WorkloadSessions.open(p.target, p.labDatabase, data.sessions, p.scenario, p.params, failures, range) }
+      : { kind: 'custom', sessions: await CustomSessions.open(p.target, p.workload, p.table, data.sessions, failures, range) };
+    send({ type: 'opened', ids: held.sessions.ids, count: held.sessions.count, failures });
   } catch (err) {
     send({ type: 'open-failed', message: (err as Error).message });
   }
 }
 
 async function phase(m: Extract<ToWorker, { type: 'phase' }>): Promise<void> {
-  const s = sessions!;
+  const h = held!;
   cancel = new AbortController();
-  const latency = m.measured ? new LatencyRecorder() : null;
+  const measured = m.spec.phase === 'measure';
+  const latency = measured ? new LatencyRecorder() : null;
   const spec = { ...m.spec, latency: latency ?? undefined };
-  if (s instanceof CustomSessions) {
-    const slot = data.index;
-    if (m.measured) live[slot] = 0;
+  const slot = data.index;
+  if (measured) live[slot] = 0;
+  const onCall = () => { live[slot]++; };
+  if (h.kind === 'custom') {
     // A stop-on-error in this worker ends the other workers' phase too: the main thread is told at once.
-    const loop = await s.runLoop(spec, cancel.signal, () => { live[slot]++; }, () => send({ type: 'stopped' }));
-    const { result, ...custom } = loop;
+    const { result, ...custom } = await h.sessions.runLoop(spec, cancel.signal, onCall, () => send({ type: 'stopped' }));
     send({ type: 'phase-done', result, latency: latency?.state() ?? null, custom });
   } else {
-    const result = await s.runPhase(spec, cancel.signal);
+    const result = await h.sessions.runPhase(spec, cancel.signal, onCall);
     send({ type: 'phase-done', result, latency: latency?.state() ?? null, custom: null });
   }
 }
@@ -59,7 +62,7 @@ port.on('message', (m: ToWorker) => {
       cancel.abort();
       break;
     case 'close':
-      void (sessions?.close() ?? Promise.resolve()).then(() => {
+      void (held?.sessions.close() ?? Promise.resolve()).then(() => {
         send({ type: 'closed' });
         port.close();
       });

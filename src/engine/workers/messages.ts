@@ -1,11 +1,11 @@
 // What the main thread and a client worker (clientWorker.ts) say to each other. Everything here crosses a thread by
 // structured clone, so it is plain data: no class instances, functions or signals.
 import type { DbTarget } from '../../db/client';
-import type { CustomWorkload, ParamValue, SessionFailure } from '../../shared/experiment';
+import type { CustomWorkload, ParamValue } from '../../shared/experiment';
 import type { ParamTable } from '../custom/params';
 import type { CustomLoop } from '../custom/sessions';
 import type { RecorderState } from '../histogram';
-import type { PhaseResult, PhaseSpec } from '../load';
+import type { PhaseFailure, PhaseResult, PhaseSpec } from '../loadDriver';
 import type { ScenarioManifest } from '../scenarios';
 
 /** What the worker's sessions run: the built-in scenario's client loop, or a custom workload. */
@@ -26,7 +26,7 @@ export interface WorkerData {
 }
 
 export type ToWorker =
-  | { type: 'phase'; spec: Omit<PhaseSpec, 'latency'>; measured: boolean }
+  | { type: 'phase'; spec: Omit<PhaseSpec, 'latency'> }
   /** The user cancelled: in-flight calls get ATTENTION. */
   | { type: 'cancel' }
   /** Another worker's session stopped on error (--stop-on-error): end the phase here too. */
@@ -34,7 +34,7 @@ export type ToWorker =
   | { type: 'close' };
 
 export type FromWorker =
-  | { type: 'opened'; ids: number[]; count: number; failures: SessionFailure[] }
+  | { type: 'opened'; ids: number[]; count: number; failures: PhaseFailure[] }
   | { type: 'open-failed'; message: string }
   | { type: 'phase-done'; result: PhaseResult; latency: RecorderState | null; custom: Omit<CustomLoop, 'result'> | null }
   /** The phase could not run (as runPhase throwing on one event loop): the run fails with this message. */
