@@ -15,7 +15,7 @@ export interface RunOutcome {
   calls: number;
   /** Rows the run counted (server loop: the scenario's rows written). */
   rows: number;
-  /** Failures of the measured phase: warm-up failures are not the measurement's. */
+  /** Sessions that could not connect or failed in the measured phase: warm-up failures are not the measurement's. */
   sessionFailures: readonly SessionFailure[];
   cancelledCalls: number;
   /** A custom workload's failed calls, its errors by count, and its query timeout; null for a scenario. */
