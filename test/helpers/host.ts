@@ -1,5 +1,5 @@
 // Helpers for tests that drive LabController (the panel's host logic) against the simulator with fake ports.
-import { SIM_PASSWORD } from './sim-client';
+import { SIM_PASSWORD } from './simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';
 import { buildProgram } from '../../src/cli/main';
-import { SIM_PASSWORD, withSim } from '../helpers/sim-client';
+import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import type { CheckReport } from '../../src/engine/check';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { programCli } from '../helpers/cli-inprocess';
+import { programCli } from '../helpers/cliInProcess';
 import { observedCalls } from '../../tools/sim/model/custom';
 import type { Experiment } from '../../src/shared/experiment';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { runExperiment, type ExperimentOptions } from '../../src/engine/experiment';
 import { DbSession, type DbTarget } from '../../src/db/client';

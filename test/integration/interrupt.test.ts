@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim } from '../helpers/sim-client';
-import { spinlabChild } from '../helpers/cli-child';
+import { withSim } from '../helpers/simClient';
+import { spinlabChild } from '../helpers/cliChild';
 import { deployCommand, targetFromArgs } from '../../src/cli/commands';
-import { SIM_PASSWORD } from '../helpers/sim-client';
+import { SIM_PASSWORD } from '../helpers/simClient';
 
 const LAB = 'SpinlockLab';
 const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));

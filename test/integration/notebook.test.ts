@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim } from '../helpers/sim-client';
-import { mainCli } from '../helpers/cli-inprocess';
+import { withSim } from '../helpers/simClient';
+import { mainCli } from '../helpers/cliInProcess';
 import { parseNotebook } from '../../src/engine/notebook/read';
 
 const PASSWORD = 'Nb-Secret-Pw-7f3k!';

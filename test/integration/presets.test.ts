@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { buildProgram } from '../../src/cli/main';
 import { DbSession } from '../../src/db/client';

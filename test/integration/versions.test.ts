@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { withSim } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
 import { simTarget } from '../helpers/review';
 
 for (const version of [13, 17]) {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { connect, withSim } from '../helpers/sim-client';
+import { connect, withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { startBackground } from '../../tools/sim/model/background';
 import { main } from '../../src/cli/main';
