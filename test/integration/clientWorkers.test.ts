@@ -3,25 +3,23 @@
 // call in one worker is counted while the run goes on, and a worker that dies is reported rather than waited for.
 import assert from 'node:assert/strict';
 import type { Worker } from 'node:worker_threads';
-import { withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import type { DbTarget } from '../../src/db/client';
 import type { CustomWorkload, SessionFailure } from '../../src/shared/experiment';
-import { targetFromArgs, withAdmin } from '../../src/cli/commands';
+import { withAdmin } from '../../src/cli/commands';
 import { deployScenario } from '../../src/engine/lab';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { LatencyRecorder } from '../../src/engine/histogram';
 import { ClientWorkerPool } from '../../src/engine/workers/clientPool';
 import type { WorkerPlan } from '../../src/engine/workers/messages';
+import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
-const targetFor = (sim: Simulator, database?: string): DbTarget =>
-  targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false${database ? `;Database=${database}` : ''}`, {});
 
 async function builtinPlan(sim: Simulator): Promise<WorkerPlan> {
   const scenario = getScenario('disk-insert');
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: 1 };
-  await withAdmin(targetFor(sim, 'master'), (admin, identity) => deployScenario(targetFor(sim, 'master'), admin, identity, LAB, scenario, params, () => undefined));
+  await withAdmin(targetFor(sim, { database: 'master' }), (admin, identity) => deployScenario(targetFor(sim, { database: 'master' }), admin, identity, LAB, scenario, params, () => undefined));
   return { kind: 'builtin', target: targetFor(sim), labDatabase: LAB, scenario, params };
 }
 

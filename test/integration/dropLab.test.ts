@@ -2,15 +2,14 @@
 // single-user slot between SET SINGLE_USER and DROP (3702): the engine ends that session and tries again.
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
-import { connect, runFile, withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { connect, runFile, withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { DbSession, type DbTarget } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
 import { dropLab } from '../../src/engine/lab';
-import { dropLabCommand, targetFromArgs } from '../../src/cli/commands';
+import { dropLabCommand } from '../../src/cli/commands';
+import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
-const targetFor = (sim: Simulator, user = 'sa', pw = SIM_PASSWORD): DbTarget =>
-  targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=${user};Password=${pw};Encrypt=false`, {});
 const identity = { login: 'sa', majorVersion: 16 } as Parameters<typeof dropLab>[2];
 
 async function createLab(sim: Simulator): Promise<void> {
@@ -56,7 +55,7 @@ describe('drop-lab', function () {
       }
       const holder = await connect(sim, 'sa', undefined, LAB);
       await holder.request().query('SELECT 1');
-      const dba = await DbSession.open(targetFor(sim, 'dba', 'Dba-Pw-1!'), { database: 'master' });
+      const dba = await DbSession.open(targetFor(sim, { user: 'dba', password: 'Dba-Pw-1!' }), { database: 'master' });
       try {
         await assert.rejects(dropLab(dba, LAB, { login: 'dba', majorVersion: 16 } as typeof identity), (e: Error & { fix?: string }) =>
           /ALTER ANY CONNECTION/.test(`${e.message} ${e.fix ?? ''}`));

@@ -3,20 +3,14 @@
 // exit 1 with the run and the experiment failed and the reason said; their latencies are "-" in the table and null in
 // experiment.json; a gate on them fails; calls still in flight at the end are counted and reported.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/simClient';
-import type { Simulator } from '../../tools/sim/simulator';
+import { withSim } from '../helpers/simClient';
 import { programCli } from '../helpers/cliInProcess';
-import type { Experiment } from '../../src/shared/experiment';
+import { tmp, readExperiment } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-failed-'));
-const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
 const cli = (args: string[]) => programCli(args);
 
-const readExperiment = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
 const NO_LATENCY = { count: 0, meanUs: null, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null };
 
 /** The cells of the results table's row for `threads` (the first table of the report). */
@@ -31,8 +25,8 @@ describe('a run where the work failed is not a success', function () {
 
   it('every call a syntax error: exit 1, run and experiment failed with Msg 102 and the count, latencies "-" and null, a p99 gate fails', () =>
     withSim({}, async (sim) => {
-      const dir = tmp();
-      const r = await cli(['run', '-c', conn(sim), '--sql', 'SELECT 1 FROM ,', '--threads', '2', '--iterations', '5', '--warmup', '0s', '--out', dir, '--assert', 'p99<5ms']);
+      const dir = tmp('failed');
+      const r = await cli(['run', '-c', connString(sim), '--sql', 'SELECT 1 FROM ,', '--threads', '2', '--iterations', '5', '--warmup', '0s', '--out', dir, '--assert', 'p99<5ms']);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
       assert.equal(e.status, 'failed');
@@ -48,8 +42,8 @@ describe('a run where the work failed is not a success', function () {
 
   it('every call timed out: exit 1, failed, "every call timed out after 200 ms"', () =>
     withSim({}, async (sim) => {
-      const dir = tmp();
-      const r = await cli(['run', '-c', conn(sim), '--sql', "WAITFOR DELAY '00:00:02'", '--threads', '1', '--iterations', '2', '--warmup', '0s', '--query-timeout', '200ms', '--out', dir]);
+      const dir = tmp('failed');
+      const r = await cli(['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:02'", '--threads', '1', '--iterations', '2', '--warmup', '0s', '--query-timeout', '200ms', '--out', dir]);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
       assert.equal(e.status, 'failed');
@@ -59,8 +53,8 @@ describe('a run where the work failed is not a success', function () {
 
   it('no call completed in the measured time: exit 1, failed, and the calls cancelled at the end counted and reported', () =>
     withSim({}, async (sim) => {
-      const dir = tmp();
-      const r = await cli(['run', '-c', conn(sim), '--sql', "WAITFOR DELAY '00:00:30'", '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms', '--out', dir]);
+      const dir = tmp('failed');
+      const r = await cli(['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:30'", '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms', '--out', dir]);
       assert.equal(r.code, 1, r.out + r.err);
       const run = readExperiment(dir).runs[0];
       assert.equal(run.status, 'failed');
@@ -72,9 +66,9 @@ describe('a run where the work failed is not a success', function () {
 
   it('a scenario whose every client-loop call fails: exit 1, failed with the error, no latency', () =>
     withSim({}, async (sim) => {
-      const dir = tmp();
+      const dir = tmp('failed');
       sim.faults.failStatement('dbo.spinlab_disk_insert_batch', { number: 1205, message: 'Transaction was deadlocked (injected).' });
-      const r = await cli(['run', '-c', conn(sim), '--scenario', 'disk-insert', '--mode', 'client-loop', '--set', 'seed_rows=0', '--threads', '2',
+      const r = await cli(['run', '-c', connString(sim), '--scenario', 'disk-insert', '--mode', 'client-loop', '--set', 'seed_rows=0', '--threads', '2',
         '--duration', '1s', '--warmup', '0s', '--out', dir, '--lab-db', 'SpinlabFailedRuns']);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
@@ -86,9 +80,9 @@ describe('a run where the work failed is not a success', function () {
 
   it('a few failed calls among many: completed, exit 0, with a warning naming the count and the first error', () =>
     withSim({}, async (sim) => {
-      const dir = tmp();
+      const dir = tmp('failed');
       sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
-      const r = await cli(['run', '-c', conn(sim), '--sql', 'SELECT 1', '--threads', '4', '--iterations', '10', '--warmup', '0s', '--out', dir]);
+      const r = await cli(['run', '-c', connString(sim), '--sql', 'SELECT 1', '--threads', '4', '--iterations', '10', '--warmup', '0s', '--out', dir]);
       assert.equal(r.code, 0, r.out + r.err);
       assert.equal(readExperiment(dir).runs[0].status, 'completed');
       assert.match(r.out, /warning: run 1 \(4 threads\): 1 of 40 calls failed \(2\.5%\); the figures are the 39 that completed; first: Msg 50123 injected failure/);

@@ -4,7 +4,6 @@
 // must be the same string.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
@@ -13,8 +12,8 @@ import type { Experiment } from '../../src/shared/experiment';
 import { figureText } from '../../src/shared/numberText';
 import { tailText } from '../../src/shared/sessionSpread';
 import { comparedText, experimentRows, formatCell, resultColumns } from '../../src/webview/model/results';
+import { tmp } from '../helpers/common';
 
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-figures-${p}-`));
 
 const cli = mainCli;
 

@@ -4,25 +4,24 @@
 // record never replaces the last good one.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { runExperiment, type ExperimentOptions } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { deployCommand, targetFromArgs } from '../../src/cli/commands';
+import { deployCommand } from '../../src/cli/commands';
 import { listJournals } from '../../src/engine/journal';
 import type { Experiment } from '../../src/shared/experiment';
 import { runWatch } from '../../src/engine/watch/run';
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 const FULL = '/dev/full';
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const target = (sim: Simulator) => targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
 
 function options(sim: Simulator, outDir: string, stateDir: string): ExperimentOptions {
   return {
-    target: target(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 },
+    target: targetFor(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 },
     labDatabase: LAB, load: { mode: 'server-loop', threads: [2, 4], durationMs: 1500, rows: null, warmupMs: 0, intervalMs: 250 },
     knobs: { delayedDurability: 'FORCED' }, outDir, stateDir, deploy: false,
   };
@@ -39,7 +38,7 @@ function settles<T>(p: Promise<T>, ms: number): Promise<{ value?: T; error?: Err
 describe('a full disk during an experiment', () => {
   it('samples.jsonl on a full disk: the run fails naming the file, later runs do not start, knobs and locks are released', () =>
     withSim({}, async (sim) => {
-      await deployCommand(target(sim), 'disk-insert', ['seed_rows=0'], LAB);
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
       const outDir = tmp('full-samples');
       const stateDir = tmp('full-state');
       fs.symlinkSync(FULL, path.join(outDir, 'samples.jsonl'));
@@ -63,7 +62,7 @@ describe('a full disk during an experiment', () => {
 
   it('experiment.json on a full disk: the experiment ends with that error after putting the knobs back, and leaves no temporary file', () =>
     withSim({}, async (sim) => {
-      await deployCommand(target(sim), 'disk-insert', ['seed_rows=0'], LAB);
+      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
       const outDir = tmp('full-record');
       const stateDir = tmp('full-state');
       // Every whole-record write goes through a temporary file beside experiment.json: that one is on the full disk.
@@ -84,7 +83,7 @@ describe('a full disk during an experiment', () => {
     withSim({}, async (sim) => {
       const outDir = tmp('full-watch');
       fs.symlinkSync(FULL, path.join(outDir, 'samples.jsonl'));
-      const r = await settles(runWatch({ target: target(sim), outDir, stateDir: tmp('full-state'),
+      const r = await settles(runWatch({ target: targetFor(sim), outDir, stateDir: tmp('full-state'),
         settings: { intervalMs: 250, durationMs: 60_000, topRequests: 10, textChars: 80 } }, new AbortController().signal), 30_000);
       // Either the record says so, or (no tick saved at all) the error does.
       const text = r.error ? r.error.message : r.value!.record.events.map((e) => `${e.level}: ${e.message}`).join('\n');

@@ -12,6 +12,7 @@ import { buildProgram } from '../../src/cli/main';
 import { observedCalls } from '../../tools/sim/model/custom';
 import { PLAN_ACTION, PLAN_MISMATCH_TITLE } from '../../src/host/rerunPath';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
+import { connString } from '../helpers/simTarget';
 
 const SELECT = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
 const UPDATE = 'UPDATE dbo.important SET x = 0';
@@ -22,7 +23,7 @@ it('panel: re-running an edited custom notebook shows the plan (the statement, a
     const file = path.join(work, 'reads.ipynb');
     let code = -1;
     const program = buildProgram(() => undefined, () => undefined, (c) => { code = c; }, null);
-    await program.parseAsync(['run', '-c', `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, '--sql', SELECT, '--threads', '2',
+    await program.parseAsync(['run', '-c', connString(sim), '--sql', SELECT, '--threads', '2',
       '--iterations', '3', '--warmup', '0s', '--out', path.join(work, 'r1'), '--notebook', file], { from: 'user' });
     assert.equal(code, 0);
     const nb = JSON.parse(fs.readFileSync(file, 'utf8'));

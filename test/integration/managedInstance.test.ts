@@ -4,7 +4,6 @@
 // drop-lab drops the lab without SINGLE_USER, ending the sessions still in it; a watch names databases, not GUIDs.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';
@@ -13,7 +12,9 @@ import type { CheckReport } from '../../src/engine/check';
 import type { Experiment } from '../../src/shared/experiment';
 import type { WatchTick } from '../../src/shared/watch';
 import type { Simulator } from '../../tools/sim/simulator';
-import { connect, SIM_PASSWORD, withSim } from '../helpers/simClient';
+import { connect, withSim } from '../helpers/simClient';
+import { tmp } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<CheckReport>(schema);
@@ -27,8 +28,6 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
   await program.parseAsync(args, { from: 'user' });
   return { code, out };
 }
-const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
-const tmp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-mi-${name}-`));
 
 /** The SQL Server error number a statement gets, or 0 when it runs. */
 async function errorOf(sim: Simulator, text: string, database?: string): Promise<number> {
@@ -48,7 +47,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
 
   it('check as sa: reports a Managed Instance, every feature and what differs there; exit 0; --json matches the schema', () =>
     withSim(MI, async (sim) => {
-      const text = await cli(['check', '-c', conn(sim)]);
+      const text = await cli(['check', '-c', connString(sim)]);
       assert.equal(text.code, 0, text.out);
       assert.match(text.out, /^Server: Azure SQL Managed Instance \(12\.0\.2000\.8\), SQL Azure; EngineEdition 8/m);
       assert.doesNotMatch(text.out, /older than SQL Server 2016/);
@@ -60,7 +59,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       assert.match(text.out, /refuses SET SINGLE_USER/);
       assert.match(text.out, /memory-optimized filegroup \(XTP\)/);
       assert.match(text.out, /physical_database_name \(a GUID\)/);
-      const json = await cli(['check', '-c', conn(sim), '--json']);
+      const json = await cli(['check', '-c', connString(sim), '--json']);
       const report = JSON.parse(json.out) as CheckReport;
       assert.ok(validate(report), ajv.errorsText(validate.errors));
       assert.equal(report.supported, true);
@@ -71,7 +70,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       assert.equal(report.ok, true);
       // The 2022 permission names are asked there: Managed Instance runs the newest engine.
       assert.equal(report.permissions.find((p) => p.name === 'VIEW SERVER PERFORMANCE STATE')?.has, true);
-      const affinity = await cli(['check', '-c', conn(sim), '--feature', 'affinity']);
+      const affinity = await cli(['check', '-c', connString(sim), '--feature', 'affinity']);
       assert.equal(affinity.code, 1, 'asked by name, affinity counts');
     }));
 
@@ -110,7 +109,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
     withSim(MI, async (sim) => {
       for (const scenario of ['disk-insert', 'inmem-insert']) {
         const out = tmp(scenario);
-        const r = await cli(['run', '-c', conn(sim), '--scenario', scenario, '--threads', '1,2', '--duration', '2s', '--warmup', '500ms', '--out', out]);
+        const r = await cli(['run', '-c', connString(sim), '--scenario', scenario, '--threads', '1,2', '--duration', '2s', '--warmup', '500ms', '--out', out]);
         assert.equal(r.code, 0, r.out);
         const e = JSON.parse(fs.readFileSync(path.join(out, 'experiment.json'), 'utf8')) as Experiment;
         assert.equal(e.server.engineEdition, 8);
@@ -130,7 +129,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       // More sessions in the lab than the drop's retries end one by one: they are ended before the DROP.
       const holders = await Promise.all(Array.from({ length: 6 }, () => connect(sim, 'sa', undefined, LAB)));
       for (const h of holders) await h.request().query('SELECT 1');
-      const dropped = await cli(['drop-lab', '-c', conn(sim)]);
+      const dropped = await cli(['drop-lab', '-c', connString(sim)]);
       assert.equal(dropped.code, 0, dropped.out);
       assert.equal(sim.model.database(LAB), undefined);
       for (const h of holders) {
@@ -144,7 +143,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       const out = tmp('watch');
       process.env.SPINLAB_STATE_DIR = tmp('state');
       try {
-        const r = await cli(['watch', '-c', conn(sim), '--duration', '4s', '--out', out, '--quiet']);
+        const r = await cli(['watch', '-c', connString(sim), '--duration', '4s', '--out', out, '--quiet']);
         assert.equal(r.code, 0, r.out);
       } finally {
         delete process.env.SPINLAB_STATE_DIR;

@@ -3,21 +3,18 @@
 // ring-buffer preset asks about. The draw happens once per session when it connects, before warm-up and the baseline,
 // and not at all for a scenario whose procedures take no key.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { runExperiment, type ExperimentOptions } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { targetFromArgs } from '../../src/cli/commands';
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
 
 function options(sim: Simulator, scenarioId: string, mode: 'server-loop' | 'client-loop'): ExperimentOptions {
   return {
     scenarioId,
-    target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {}),
+    target: targetFor(sim),
     parameters: { ...defaultParameters(getScenario(scenarioId)), ...(scenarioId === 'ring-buffer' ? { slots: 4096 } : { seed_rows: 1000 }) },
     labDatabase: 'SpinlockLab',
     load: { mode, threads: [4], durationMs: 1000, rows: null, warmupMs: 300, intervalMs: 250, clientWorkers: 0 },

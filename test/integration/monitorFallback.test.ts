@@ -4,24 +4,20 @@
 // delta tick that fails every time for 30 s costs a few reconnects, falls back to the full query once, says so once,
 // and keeps ticking; when the full query fails too, the ticks come less often and return to normal once it succeeds.
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { withSim, SIM_PASSWORD, connect } from '../helpers/simClient';
+import { withSim, connect } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { targetFromArgs } from '../../src/cli/commands';
 import { runWatch } from '../../src/engine/watch/run';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { FAILURES_BEFORE_FALLBACK } from '../../src/engine/monitorPolicy';
 import type { WatchRecord } from '../../src/shared/watch';
 import type { ExperimentEvent, RunRecord } from '../../src/shared/experiment';
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const DAY = 86_400_000;
 const INTERVAL = 250;
 const MINUTE_OF_TICKS = 60 * INTERVAL;
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-monitor-${p}-`));
-const target = (sim: Simulator) => targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false;Connect Timeout=5`, {});
 const OVERFLOW = { number: 8115, message: 'Arithmetic overflow error converting expression to data type int. (injected)' };
 /** Events other than the simulator's own banner. */
 const said = (events: ExperimentEvent[]) => events.filter((e) => !/Spinlock Lab simulator/.test(e.message)).map((e) => `${e.level}: ${e.message}`);
@@ -34,7 +30,7 @@ const NO_COST_BUDGET = 1_000;
 async function watch(sim: Simulator, durationMs: number, during?: (ticks: () => number) => Promise<void>): Promise<{ record: WatchRecord; ticks: number }> {
   let ticks = 0;
   let over = false;
-  const result = runWatch({ target: target(sim), outDir: tmp('watch'), stateDir: tmp('state'),
+  const result = runWatch({ target: targetFor(sim, { connectTimeoutS: 5 }), outDir: tmp('watch'), stateDir: tmp('state'),
     settings: { intervalMs: INTERVAL, durationMs, topRequests: 10, textChars: 80, costBudgetMsPerSec: NO_COST_BUDGET } }, new AbortController().signal, (p) => { if (p.kind === 'tick') ticks++; })
     .finally(() => { over = true; });
   await during?.(() => (over ? Infinity : ticks));
@@ -46,7 +42,7 @@ async function sampledRun(sim: Simulator, durationMs: number, onTick: (n: number
   let ticks = 0;
   const scenario = getScenario('disk-insert');
   const { experiment } = await runExperiment({
-    target: target(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(scenario), seed_rows: 0 }, labDatabase: 'SpinlockLab',
+    target: targetFor(sim, { connectTimeoutS: 5 }), scenarioId: 'disk-insert', parameters: { ...defaultParameters(scenario), seed_rows: 0 }, labDatabase: 'SpinlockLab',
     load: { mode: 'server-loop', threads: [2], durationMs, rows: null, warmupMs: 0, intervalMs: INTERVAL }, knobs: {}, outDir: tmp('run'), stateDir: tmp('state'),
   }, new AbortController().signal, (p) => { if (p.kind === 'tick') onTick(++ticks); });
   assert.equal(experiment.runs.length, 1);

@@ -9,7 +9,7 @@ import { readIdentity, readTopology } from '../../src/engine/server';
 import { parseAffinity } from '../../src/shared/affinity';
 import { topologyText } from '../../src/cli/commands';
 import { SpinlabError } from '../../src/engine/errors';
-import { simTarget } from '../helpers/review';
+import { targetFor } from '../helpers/simTarget';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,7 +33,7 @@ describe('review: a lab database name QUOTENAME cannot quote', () => {
 
   it('the engine says what is wrong before sending anything', () =>
     withSim({}, async (sim) => {
-      const admin = await DbSession.open(simTarget(sim), { appName: 'test' });
+      const admin = await DbSession.open(targetFor(sim), { appName: 'test' });
       try {
         const identity = await readIdentity(admin);
         await assert.rejects(ensureLab(admin, 'L'.repeat(115), identity), (e: unknown) => e instanceof SpinlabError && /at most 114/.test(e.message));
@@ -48,7 +48,7 @@ describe('review: DELAYED_DURABILITY = ALLOWED is labelled', () => {
     withSim({}, async (sim) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-allowed-'));
       const r = await runExperiment({
-        target: simTarget(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
+        target: targetFor(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
         labDatabase: 'SpinlockLab', load: { mode: 'server-loop', threads: [1], durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
         knobs: { delayedDurability: 'ALLOWED' }, outDir: path.join(dir, 'out'), stateDir: path.join(dir, 'state'),
       }, new AbortController().signal);
@@ -64,7 +64,7 @@ describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-numa-'));
       const journals: Journal[] = [];
       const r = await runExperiment({
-        target: simTarget(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
+        target: targetFor(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 1000 },
         labDatabase: 'SpinlockLab', load: { mode: 'server-loop', threads: [1], durationMs: 500, rows: null, warmupMs: 0, intervalMs: 250 },
         knobs: { affinity: 'cpu:20-29' }, outDir: path.join(dir, 'out'), stateDir: path.join(dir, 'state'),
       }, new AbortController().signal, (p) => {
@@ -80,7 +80,7 @@ describe('review: a NUMANODE affinity is restored as NUMANODE', () => {
 describe('review: soft-NUMA (2 x 12 cores: SQL Server 2016+ makes four soft nodes)', () => {
   it('numa:1 is socket 1 (hardware node 1), not the second soft node of socket 0; topology shows both', () =>
     withSim({ topology: '2x12x2', softNuma: true }, async (sim) => {
-      const admin = await DbSession.open(simTarget(sim), { appName: 'test' });
+      const admin = await DbSession.open(targetFor(sim), { appName: 'test' });
       try {
         const identity = await readIdentity(admin);
         const { topology } = await readTopology(admin, identity);

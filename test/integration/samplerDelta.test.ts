@@ -4,15 +4,13 @@
 // snapshot equals the full sample.sql / tick.sql read at the same instant on another connection; and after the
 // monitor connection is dropped the next tick is a full snapshot, marked so, and rebuilds the same picture.
 import assert from 'node:assert/strict';
-import { connect, withSim, SIM_PASSWORD } from '../helpers/simClient';
-import type { Simulator } from '../../tools/sim/simulator';
+import { connect, withSim } from '../helpers/simClient';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { startBackground } from '../../tools/sim/model/background';
-import { DbSession, num, type DbTarget, type Row } from '../../src/db/client';
-import { targetFromArgs } from '../../src/cli/commands';
+import { DbSession, num, type Row } from '../../src/db/client';
 import { DeltaReader, SAMPLE_LAYOUT, WATCH_LAYOUT, type DeltaLayout } from '../../src/engine/snapshot';
+import { targetFor } from '../helpers/simTarget';
 
-const target = (sim: Simulator): DbTarget => targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
 
 /** A result set as comparable text: rows sorted when the set is keyed, bigint strings and numbers alike. */
 const line = (r: Row) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v === null ? null : v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? Number(v) : String(v)]));
@@ -86,8 +84,8 @@ for (const plan of plans) {
       const clock = new ManualClock();
       return withSim({ clock }, async (sim) => {
         const stop = startBackground(sim.model, [{ scenario: 'disk-insert', sessions: 4 }]);
-        const monitor = await DbSession.open(target(sim), { database: plan.db, appName: 'delta monitor' });
-        const other = await DbSession.open(target(sim), { database: plan.db, appName: 'full reader' });
+        const monitor = await DbSession.open(targetFor(sim), { database: plan.db, appName: 'delta monitor' });
+        const other = await DbSession.open(targetFor(sim), { database: plan.db, appName: 'full reader' });
         try {
           const reader = new DeltaReader(plan.file, plan.layout, plan.full, (m) => assert.fail(`fell back to the full file: ${m}`));
           clock.advance(2000);
@@ -142,8 +140,8 @@ for (const plan of plans) {
 it('the #temp snapshot tables belong to the session: a second CREATE is refused with Msg 2714, another session has none (Msg 208)', function () {
   this.timeout(30_000);
   return withSim({}, async (sim) => {
-    const a = await DbSession.open(target(sim), { database: 'master' });
-    const b = await DbSession.open(target(sim), { database: 'master' });
+    const a = await DbSession.open(targetFor(sim), { database: 'master' });
+    const b = await DbSession.open(targetFor(sim), { database: 'master' });
     try {
       await a.runFile('dmv/snapshot-setup');
       const p = await a.prepare('dmv/sample-delta');

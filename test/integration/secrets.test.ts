@@ -7,7 +7,6 @@
 // Also: the panel's Content-Security-Policy allows no inline or remote script.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
@@ -16,6 +15,7 @@ import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import { contentSecurityPolicy, makeNonce, panelHtml } from '../../src/host/html';
 import { fakePorts } from '../unit/host/fakePorts';
+import { tmp } from '../helpers/common';
 
 // Characters that encode differently in base64, base64url and URLs ('!', '#', '/', '+').
 const SA_PW = 'Spin!ab#S3cret/Pw+42';
@@ -44,7 +44,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-secrets-${prefix}-`));
 
 /** Snapshots every file in `dir` while it exists (the journal lives only as long as a run), until stopped. */
 function watchFolder(dir: string): { stop(): string[] } {

@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession, DbError } from '../../src/db/client';
 import { parseSqlFile, sqlRoot } from '../../src/db/sqlFiles';
-import { targetFromArgs } from '../../src/cli/commands';
-import { SIM_PASSWORD, withSim } from '../helpers/simClient';
+import { withSim } from '../helpers/simClient';
+import { targetFor } from '../helpers/simTarget';
 
 describe('syntax errors at deploy', () => {
   it('a misspelled INSERT in disk-insert/deploy.sql fails with Msg 156 naming the batch line and the file line', () =>
@@ -19,7 +19,7 @@ describe('syntax errors at deploy', () => {
       // The line within its batch, as the server counts it: from the batch's own first line (the file may change).
       const batchStart = broken.batchLines.filter((l) => l <= at + 1).pop()!;
       const batchLine = at + 1 - batchStart + 1;
-      const db = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {}), { database: 'master' });
+      const db = await DbSession.open(targetFor(sim), { database: 'master' });
       try {
         await assert.rejects(db.runFile(broken), (e: unknown) => {
           assert.ok(e instanceof DbError);

@@ -4,21 +4,18 @@
 // at version 17 and not at 13 to 16. Everything through the real driver and sql/xe/*.sql as sent.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { ourEventSessions, SIM_PASSWORD } from '../helpers/simClient';
-import { targetFromArgs } from '../../src/cli/commands';
 import { captureStacks, type CaptureOptions } from '../../src/engine/stacks';
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const BIN = path.join(ROOT, 'bin', 'spinlab.js');
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const target = (sim: Simulator) => targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
 
 function capture(sim: Simulator, o: Partial<CaptureOptions> = {}) {
-  return captureStacks(target(sim), { spinlock: 'LOGCACHE_ACCESS', durationMs: 3000, top: 5, signal: new AbortController().signal, stateDir: tmp('loss-state'), ...o });
+  return captureStacks(targetFor(sim), { spinlock: 'LOGCACHE_ACCESS', durationMs: 3000, top: 5, signal: new AbortController().signal, stateDir: tmp('loss-state'), ...o });
 }
 
 describe('stack capture losses on a big simulated box under load', function () {

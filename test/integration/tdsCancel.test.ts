@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { Request as TediousRequest } from 'tedious';
-import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
+import { startTestServer, TestServer, tediousConnect } from '../helpers/tdsServer';
+import { sleep } from '../helpers/common';
 import { RawTdsClient } from '../helpers/rawTds';
 
 describe('TDS attention and reset', () => {

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as sql from 'mssql';
 import { Connection as TediousConnection, Request as TediousRequest } from 'tedious';
-import { startTestServer, TestServer, sleep, tediousConnect } from '../helpers/tdsServer';
+import { startTestServer, TestServer, tediousConnect } from '../helpers/tdsServer';
+import { sleep } from '../helpers/common';
 
 function tcpConnect(port: number): Promise<string> {
   return new Promise((resolve) => {

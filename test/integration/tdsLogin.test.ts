@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';
 import { Connection as TediousConnection } from 'tedious';
-import { startTestServer, TestServer, sleep } from '../helpers/tdsServer';
+import { startTestServer, TestServer } from '../helpers/tdsServer';
+import { sleep } from '../helpers/common';
 import { RawTdsClient } from '../helpers/rawTds';
 
 describe('TDS login', () => {

@@ -4,7 +4,6 @@
 // compared; a login without the permission told the GRANT.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { connect, withSim } from '../helpers/simClient';
@@ -15,11 +14,12 @@ import { targetFromArgs } from '../../src/cli/commands';
 import { runWatch } from '../../src/engine/watch/run';
 import { dropMark } from '../../src/engine/watch/marks';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
+import { tmp } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 const NOBODY = { name: 'nobody', password: 'N0body-Pw1!', permissions: [] };
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-watch-${p}-`));
-const conn = (sim: Simulator, u = WATCHER) => `Server=127.0.0.1,${sim.port};User ID=${u.name};Password=${u.password};Encrypt=false`;
+const conn = (sim: Simulator, u = WATCHER) => connString(sim, { user: u.name, password: u.password });
 
 /** main() with its stderr chatter captured, so the test output stays readable. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

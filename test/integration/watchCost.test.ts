@@ -4,17 +4,17 @@
 // (KEEPFIXED PLAN) makes no statistics-driven recompilations where the tick before it did.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { main } from '../../src/cli/main';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
 import { measureTickCost, type TickFile } from '../../bench/monitorCost';
+import { tmp } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-cost-${p}-`));
-const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=${WATCHER.name};Password=${WATCHER.password};Encrypt=false`;
+const conn = (sim: Simulator) => connString(sim, { user: WATCHER.name, password: WATCHER.password });
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '', stderr = '';

@@ -4,7 +4,6 @@
 // time lost, and a warning that comes back is said once.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
@@ -13,11 +12,11 @@ import { targetFromArgs } from '../../src/cli/commands';
 import { runWatch } from '../../src/engine/watch/run';
 import { buildWatchNotebook } from '../../src/engine/watch/notebook';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
+import { tmp, sleep } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-watchgap-${p}-`));
-const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=${WATCHER.name};Password=${WATCHER.password};Encrypt=false`;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const conn = (sim: Simulator) => connString(sim, { user: WATCHER.name, password: WATCHER.password });
 
 function ticksOf(dir: string): WatchTick[] {
   const text = fs.existsSync(path.join(dir, 'samples.jsonl')) ? fs.readFileSync(path.join(dir, 'samples.jsonl'), 'utf8').trim() : '';

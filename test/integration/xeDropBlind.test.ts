@@ -6,7 +6,7 @@ import * as sql from 'mssql';
 import { connect, ourEventSessions, runFile, withSim } from '../helpers/simClient';
 import { DbSession } from '../../src/db/client';
 import { dropSession } from '../../src/engine/stacks/sessions';
-import { targetFromArgs } from '../../src/cli/commands';
+import { targetFor } from '../helpers/simTarget';
 
 const PW = 'Drop-Pw-1!';
 const NAME = 'SpinlockLab_LOGCACHE_ACCESS_test_1';
@@ -21,7 +21,7 @@ describe('dropping an event session without seeing the catalogue', function () {
         session: [sql.NVarChar(128), NAME], type: [sql.Int, 1], slots: [sql.Int, 256], partition: [sql.NVarChar(8), 'NONE'],
         max_memory_kb: [sql.Int, 4096], max_duration_s: [sql.Int, null],
       });
-      const blind = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=dropper;Password=${PW};Encrypt=false`, {}), { database: 'master' });
+      const blind = await DbSession.open(targetFor(sim, { user: 'dropper', password: PW }), { database: 'master' });
       try {
         await create();
         assert.deepEqual(await ourEventSessions(sim), [NAME]);
@@ -29,7 +29,7 @@ describe('dropping an event session without seeing the catalogue', function () {
         assert.deepEqual(await ourEventSessions(sim), [], 'but dropped');
         assert.equal(await dropSession(blind, NAME), null, 'a second drop finds nothing and still cannot say so');
         await create();
-        const admin = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${sim.password};Encrypt=false`, {}), { database: 'master' });
+        const admin = await DbSession.open(targetFor(sim, { password: sim.password }), { database: 'master' });
         try {
           assert.equal(await dropSession(admin, NAME), true);
         } finally {

@@ -18,7 +18,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { targetFromArgs } from '../../src/cli/commands';
+import { targetFor } from '../helpers/simTarget';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MINUTES = Number(process.env.SPINLAB_LOAD_MINUTES ?? '3');
@@ -83,7 +83,7 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     const scenario = getScenario('disk-insert');
     // The baseline: one session, client loop, same scenario and server.
     const baseline = await runExperiment({
-      target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
+      target: targetFor(sim, { password: PASSWORD }),
       scenarioId: 'disk-insert',
       parameters: { ...defaultParameters(scenario), seed_rows: 0 },
       labDatabase: 'SpinlockLab',
@@ -95,7 +95,7 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     const one = baseline.experiment.runs[0];
     assert.equal(baseline.experiment.status, 'completed', JSON.stringify(baseline.experiment.events));
     const result = await runExperiment({
-      target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
+      target: targetFor(sim, { password: PASSWORD }),
       scenarioId: 'disk-insert',
       parameters: { ...defaultParameters(scenario), seed_rows: 0 },
       labDatabase: 'SpinlockLab',
