@@ -20,7 +20,7 @@ const common = (tsconfig) => ({
 });
 
 /**
- * The extension host's code in two chunks (issue #17): dist/extension.js, what activation loads (commands, the
+ * The extension host's code in two chunks: dist/extension.js, what activation loads (commands, the
  * Activity Bar tree, the status bar, the panel's serializer), and dist/lab.js, the panel with the engine, the driver
  * and the notebook code, which src/extension/loadLab.ts loads on first use. ts-loader keeps ES modules here (tsc's
  * CommonJS would turn that dynamic import() into a plain require and so into one chunk).

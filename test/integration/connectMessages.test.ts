@@ -1,4 +1,4 @@
-// Messages for the first real connection (issue #14, item 4): a login failure says the server was reached and which
+// Messages for the first real connection: a login failure says the server was reached and which
 // authentication was tried; an untrusted (self-signed) certificate says which setting to change; an unreachable
 // server says no login was attempted. The password never appears.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// A crash (issue #7): `spinlab run` as a child process, killed with SIGKILL once its knobs are applied and ticks are
+// A crash: `spinlab run` as a child process, killed with SIGKILL once its knobs are applied and ticks are
 // flowing, against a simulator in this process. Afterwards the journal is on disk, the server is still changed, and
 // (a) `spinlab restore` as a child process, (b) the panel's Restore (LabController, fake ports) put affinity and
 // delayed durability back exactly as they were before the run (a non-default start: CPUs 0-19 and ALLOWED).

@@ -1,4 +1,4 @@
-// Custom workloads end to end through the CLI against the simulator (issue #16's acceptance): a SELECT over a DMV by
+// Custom workloads end to end through the CLI against the simulator: a SELECT over a DMV by
 // 4 sessions x 50 iterations, ostress's command line, CSV parameters arriving as RPC parameters, a failing call
 // counted and named while the run completes, and --assert gates deciding the exit code.
 import assert from 'node:assert/strict';

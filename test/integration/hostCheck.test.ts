@@ -1,4 +1,4 @@
-// The panel's "What will work here" (issue #14): connecting runs `spinlab check` once and puts its report in the
+// The panel's "What will work here": connecting runs `spinlab check` once and puts its report in the
 // state; a login without ALTER SETTINGS sees affinity not able to run with its exact GRANT, and Refresh reads it again.
 import assert from 'node:assert/strict';
 import { withSim } from '../helpers/simClient';

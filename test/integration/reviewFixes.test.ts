@@ -1,4 +1,4 @@
-// The expert review of sql/ against Microsoft's docs (issue #14, item 5): each finding, with the simulator answering as
+// The expert review of sql/ against Microsoft's docs: each finding, with the simulator answering as
 // SQL Server does, through the real driver.
 import assert from 'node:assert/strict';
 import * as sql from 'mssql';

@@ -1,4 +1,4 @@
-// Secrets (issue #7): the CLI (in-process main) and the panel controller (fake ports) run against the simulator with
+// Secrets: the CLI (in-process main) and the panel controller (fake ports) run against the simulator with
 // known passwords: a run that changes knobs, a notebook, CSV and T-SQL exports, a restore, a wrong password and a login
 // without ALTER SETTINGS. Then every file written (results, samples.jsonl, experiment.json, notebooks, exports, the
 // journal folder, including the journal as it stood mid-run), everything the fake host kept (settings, memento,

@@ -1,4 +1,4 @@
-// Issue #18 against the simulator with its own background load (disk-insert x 8): `spinlab stacks` prints
+// Call-stack capture against the simulator with its own background load (disk-insert x 8): `spinlab stacks` prints
 // bucketised stacks and leaves no SpinlockLab_ event session (checked from another connection); a capture SIGKILLed
 // mid-way leaves its session journaled and `spinlab restore` drops it; a login without the permission gets the
 // GRANT and leaves nothing; a cancelled capture returns what it counted and drops its session.

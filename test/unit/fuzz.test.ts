@@ -1,4 +1,4 @@
-// Bad input, generated (issue #7): every parser that takes what a person typed or a file or a webview sent either
+// Bad input, generated: every parser that takes what a person typed or a file or a webview sent either
 // returns a valid value or throws its own module's error type with a message that names the problem; never another
 // exception. Seeded, so a failure reproduces (fast-check prints the seed and the shrunk counterexample).
 // Also: no file under src/ builds T-SQL from input (template strings or concatenation with SQL keywords), outside the

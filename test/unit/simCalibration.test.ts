@@ -1,4 +1,4 @@
-// The simulator against the posts (issue 13): the short mode of `npm run calibrate` keeps every published figure in
+// The simulator against the posts: the short mode of `npm run calibrate` keeps every published figure in
 // its band (ratios within 2x, absolute figures within an order of magnitude) and spins per row in the posts' range.
 import assert from 'node:assert/strict';
 import { calibrate, inRange, POSTS, renderMarkdown } from '../../tools/sim/calibrate';

@@ -1,5 +1,5 @@
 // The client loop as the simulator models it: throughput that rises with sessions and flattens, latency that grows
-// smoothly, spins that grow smoothly, and no call starved by other calls starting and finishing (issue 13).
+// smoothly, spins that grow smoothly, and no call starved by other calls starting and finishing.
 import assert from 'node:assert/strict';
 import { computeRates, WorkerInput, type WorkerRate } from '../../tools/sim/model/contention';
 import { ClientLoop, REFRESH_MS, steadyRefreshMs } from '../../tools/sim/model/clientloop';

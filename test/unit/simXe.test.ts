@@ -1,4 +1,4 @@
-// The simulator's Extended Events (issue #18): the strict parser of CREATE/ALTER/DROP EVENT SESSION, the evaluation
+// The simulator's Extended Events: the strict parser of CREATE/ALTER/DROP EVENT SESSION, the evaluation
 // of the dynamic SQL sql/xe/create-session.sql builds, and the model's sessions, permissions and histogram.
 import assert from 'node:assert/strict';
 import { parseXeDdl } from '../../tools/sim/grammar/xe';
