@@ -1,6 +1,7 @@
-// Two bundles, one per runtime: the extension host (Node, with the engine and the driver) and the panel webview
-// (browser, with chart.js and @vscode-elements). Type checking is tsc's job (npm run build / tsconfig.webview.json);
-// ts-loader only transpiles here.
+// Four bundles, for three runtimes: the extension host (Node, with the engine and the driver; in two chunks), the client
+// loop's worker thread (Node), the panel webview (browser, with chart.js and @vscode-elements) and the notebook
+// renderer (browser, an ES module). Type checking is tsc's job (npm run build / tsconfig.webview.json); ts-loader only
+// transpiles here.
 'use strict';
 const path = require('node:path');
 
