@@ -3,21 +3,19 @@
 import assert from 'node:assert/strict';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';
-import { buildProgram } from '../../src/cli/main';
 import { withSim } from '../helpers/simClient';
 import type { CheckReport } from '../../src/engine/check';
 import { connString } from '../helpers/simTarget';
+import { programCli } from '../helpers/cliInProcess';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<CheckReport>(schema);
 const WEAK = 'Weak-Pw-1!';
 
+/** `spinlab ...` through the program, with what it wrote to stdout and stderr in one text. */
 async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  let code = 0;
-  const program = buildProgram((s) => { out += s; }, (s) => { out += s; }, (c) => { code = c; });
-  await program.parseAsync(args, { from: 'user' });
-  return { code, out };
+  const r = await programCli(args);
+  return { code: r.code, out: r.out + r.err };
 }
 
 for (const version of [13, 17]) {

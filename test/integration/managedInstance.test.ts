@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import schema from '../../schema/check-report.schema.json';
-import { buildProgram } from '../../src/cli/main';
 import type { CheckReport } from '../../src/engine/check';
 import type { Experiment } from '../../src/shared/experiment';
 import type { WatchTick } from '../../src/shared/watch';
@@ -15,18 +14,17 @@ import type { Simulator } from '../../tools/sim/simulator';
 import { connect, withSim } from '../helpers/simClient';
 import { tmp } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
+import { programCli } from '../helpers/cliInProcess';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 const validate = ajv.compile<CheckReport>(schema);
 const MI = { platform: 'managed-instance' as const };
 const LAB = 'SpinlockLab';
 
+/** `spinlab ...` through the program, with what it wrote to stdout and stderr in one text. */
 async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  let out = '';
-  let code = 0;
-  const program = buildProgram((s) => { out += s; }, (s) => { out += s; }, (c) => { code = c; });
-  await program.parseAsync(args, { from: 'user' });
-  return { code, out };
+  const r = await programCli(args);
+  return { code: r.code, out: r.out + r.err };
 }
 
 /** The SQL Server error number a statement gets, or 0 when it runs. */

@@ -7,27 +7,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { main } from '../../src/cli/main';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
 import { measureTickCost, type TickFile } from '../../bench/monitorCost';
 import { tmp } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
+import { mainCli as cli } from '../helpers/cliInProcess';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 const conn = (sim: Simulator) => connString(sim, { user: WATCHER.name, password: WATCHER.password });
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
-  const ow = process.stdout.write.bind(process.stdout), ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => { stdout += s; return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => { stderr += s; return true; }) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-  }
-}
 
 const read = (dir: string) => ({
   record: JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as WatchRecord,
