@@ -1,6 +1,7 @@
-// Two bundles, one per runtime: the extension host (Node, with the engine and the driver) and the panel webview
-// (browser, with chart.js and @vscode-elements). Type checking is tsc's job (npm run build / tsconfig.webview.json);
-// ts-loader only transpiles here.
+// Four bundles, for three runtimes: the extension host (Node, with the engine and the driver; in two chunks), the client
+// loop's worker thread (Node), the panel webview (browser, with chart.js and @vscode-elements) and the notebook
+// renderer (browser, an ES module). Type checking is tsc's job (npm run build / tsconfig.webview.json); ts-loader only
+// transpiles here.
 'use strict';
 const path = require('node:path');
 
@@ -20,7 +21,7 @@ const common = (tsconfig) => ({
 });
 
 /**
- * The extension host's code in two chunks (issue #17): dist/extension.js, what activation loads (commands, the
+ * The extension host's code in two chunks: dist/extension.js, what activation loads (commands, the
  * Activity Bar tree, the status bar, the panel's serializer), and dist/lab.js, the panel with the engine, the driver
  * and the notebook code, which src/extension/loadLab.ts loads on first use. ts-loader keeps ES modules here (tsc's
  * CommonJS would turn that dynamic import() into a plain require and so into one chunk).

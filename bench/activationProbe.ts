@@ -4,7 +4,7 @@
 //   ->  ACTIVATION load_ms=... activate_ms=... chunks=extension.js [first_use_ms=... first_use_chunks=extension.js,lab.js]
 // One measurement per process, so each starts cold (Node's own module cache empty; the OS file cache is warm).
 // --first-use then runs the spinlab.open command as VS Code would and times it until the panel is shown: the loading
-// of the heavy half (dist/lab.js) that activation no longer does (issue #17).
+// of the heavy half (dist/lab.js) that activation no longer does.
 import * as path from 'node:path';
 import { installVscodeStub } from '../test/helpers/vscodeStub';
 

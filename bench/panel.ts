@@ -5,7 +5,7 @@
 // Activation is measured in Node with a stub `vscode` module (bench/activationProbe.ts): loading dist/extension.js
 // (what VS Code calls code loading) and calling activate() (its activate call), in a fresh process each run; the
 // figure is the median of the per-run sums. The same probe then times the first command (spinlab.open), which loads
-// dist/lab.js: the cost activation no longer pays (issue #17). The e2e tier records VS Code's own figure
+// dist/lab.js: the cost activation no longer pays. The e2e tier records VS Code's own figure
 // (test-artifacts/e2e/activation.json, read from "Developer: Show Running Extensions" in code-server).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -35,7 +35,7 @@ export interface PanelLoadFigures {
   tickFrameP95Ms: number;
 }
 
-/** The hour (the issue's figures) and, when measured, eight hours. */
+/** An hour of ticks (the figures the README quotes) and, when measured, eight hours. */
 export interface PanelFigures extends PanelLoadFigures {
   eightHours: PanelLoadFigures | null;
 }

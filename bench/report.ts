@@ -1,5 +1,5 @@
 // bench/results.md from the figures: the machine, the three parts as tables, the ratios and the target, and a short
-// section to paste into the README. Pure (unit-tested in test/unit/bench-stats.test.ts).
+// section to paste into the README. Pure (unit-tested in test/unit/benchStats.test.ts).
 import type { ClientFigures, ClientKind, DriverResult } from './driver';
 import type { ActivationFigures, PanelFigures, PanelLoadFigures, VsixFigures } from './panel';
 import type { SamplerFigures } from './sampler';

@@ -1,4 +1,4 @@
-// `npm run bench` (after npm run build): the figures of issue #7, printed and written to bench/results.md.
+// `npm run bench` (after npm run build): every benchmark figure, printed and written to bench/results.md.
 //   node out/bench/run.js [--quick] [--only driver,sampler,panel] [--sessions 16]
 // --quick is a short run for development; it writes out/bench/results-quick.md and leaves bench/results.md alone.
 // Not a timed test: nothing here fails on a slow figure, only on a part that cannot run.
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
   if (failures.length) process.exitCode = 1;
 }
 
-/** The named figures of bench/results.json (issue #17's names), from each part that ran. */
+/** The named figures of bench/results.json, from each part that ran. */
 function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] | null, panel: PanelFigures | null, activation: ActivationFigures | null): Figures {
   const f: Figures = {};
   if (panel) {
@@ -121,7 +121,7 @@ function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] |
     addFigure(f, 'client_loop_vs_tedious_calls', ours.callsPerSec / bare.callsPerSec, 'ratio', { op: '>=', target: 0.95 });
     addFigure(f, 'client_loop_cpu_per_call_us', ours.clientUsPerCall, 'µs', { op: '<=', target: bare.clientUsPerCall });
   }
-  // Client worker threads (issue #17): the same sessions on 2 workers against 1. The CPU ratio's acceptance is within
+  // Client worker threads: the same sessions on 2 workers against 1. The CPU ratio's acceptance is within
   // 10%; the calls ratio has no goal here: the simulator shares the same cores (bench/results.md states the ceiling).
   const w1 = driver?.clients.find((c) => c.kind === 'workers1');
   const w2 = driver?.clients.find((c) => c.kind === 'workers2');

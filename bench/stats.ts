@@ -1,4 +1,4 @@
-// Pure figures for the benchmark (unit-tested in test/unit/bench-stats.test.ts): medians and percentiles, tick
+// Pure figures for the benchmark (unit-tested in test/unit/benchStats.test.ts): medians and percentiles, tick
 // jitter against a fixed schedule, and how ratios and figures are written.
 
 /** Median of a list (mean of the two middle values for an even count); NaN for an empty list. */

@@ -20,7 +20,7 @@ for v in "${@:-13 17}"; do
       sleep 0.2
     done
     SPINLAB_TEST_SERVER="Server=127.0.0.1,$P;User ID=sa;Encrypt=false" SPINLAB_TEST_PASSWORD="$PW" \
-      node scripts/mocha-tier.js out/test/server 600000
+      node scripts/mochaTier.js out/test/server 600000
     kill "$SIM_PID"; wait "$SIM_PID" 2>/dev/null || true; SIM_PID=""
   done
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every test tier in order with mocha (scripts/mocha-tier.js, one process per tier); exits non-zero if any tier
+// Runs every test tier in order with mocha (scripts/mochaTier.js, one process per tier); exits non-zero if any tier
 // failed. Its closing line counts every tier's tests: 'N passed, N failed' (', N skipped' when a step was skipped).
 //   unit         no server, no browser
 //   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
@@ -65,7 +65,7 @@ for (const tier of tiers) {
   }
   const statsFile = path.join(os.tmpdir(), `spinlab-tier-${process.pid}-${tier.name}.json`);
   fs.rmSync(statsFile, { force: true });
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'mocha-tier.js'), dir, String(tier.timeoutMs), statsFile],
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'mochaTier.js'), dir, String(tier.timeoutMs), statsFile],
     { cwd: root, stdio: 'inherit' });
   const stats = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, 'utf8')) : { passes: 0, failures: 1, pending: 0 };
   fs.rmSync(statsFile, { force: true });

@@ -1,7 +1,8 @@
 // `spinlab ostress ...`: a pasted ostress (RML Utilities) command line, turned into the equivalent `spinlab run`.
-// The common options keep their ostress meaning: -S server, -d database, -U/-P SQL login, -E Windows login, -Q query,
-// -i input file(s), -n connections, -r iterations per connection, -q quiet, -o output folder, -t query timeout in
-// seconds, -b stop on error. Every other ostress option is refused by name, never ignored. Options after `--` (or any
+// The common options keep their ostress meaning: -S server, -d database, -U/-P SQL login, -Q query, -i input file(s),
+// -n connections, -r iterations per connection, -q quiet, -o output folder, -t query timeout in seconds, -b stop on
+// error. -E (Windows login of the current user) is refused with what to use instead, and every other ostress option
+// by name, never ignored. Options after `--` (or any
 // starting with --) pass straight to `spinlab run` (e.g. --assert "p99<5ms").
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,7 +16,7 @@ const KNOWN_UNSUPPORTED: Record<string, string> = {
   M: 'max threads', p: 'packet size', a: 'application name', R: 'replay options', x: 'replay settings', y: 'replay settings',
   v: 'verbose', e: 'error file', I: 'input', L: 'listing',
 };
-export const OSTRESS_SUPPORTED = '-S -d -U -P -E -Q -i -n -r -q -o -t -b';
+export const OSTRESS_SUPPORTED = '-S -d -U -P -Q -i -n -r -q -o -t -b';
 
 export interface OstressCommand {
   /** What to pass to `spinlab run`, as arguments (the password is not among them). */

@@ -388,11 +388,12 @@ export class DbSession {
   }
 }
 
-/** Numbers from the driver: bigint columns arrive as strings (tedious keeps their precision); null stays null. */
+/** Numbers from the driver: bigint columns arrive as strings (tedious keeps their precision); NULL reads as 0. */
 export function num(v: unknown): number {
   if (v === null || v === undefined) return 0;
   return typeof v === 'number' ? v : Number(v);
 }
+/** As num(), but NULL stays null: for a figure the server may not have. */
 export function numOrNull(v: unknown): number | null {
   return v === null || v === undefined ? null : num(v);
 }

@@ -22,7 +22,7 @@ export interface Journal {
   changes: ('affinity' | 'delayedDurability')[];
   /** The experiment's output folder: if its process dies, the restore completes its record from samples.jsonl. */
   experimentDir?: string;
-  /** Extended Events sessions Spinlock Lab created (stack captures, issue #18), journaled before CREATE EVENT SESSION
+  /** Extended Events sessions Spinlock Lab created (stack captures), journaled before CREATE EVENT SESSION
    *  and dropped by the capture or, after a crash or kill, by the restore (only those whose process is gone). */
   eventSessions?: JournaledEventSession[];
 }

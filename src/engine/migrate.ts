@@ -100,7 +100,7 @@ function v3ToV4(e: Raw): Raw {
 }
 
 /**
- * Version 4 -> 5: experiments and runs may carry `stacks`, spinlock backoff call-stack captures (issue #18). A record
+ * Version 4 -> 5: experiments and runs may carry `stacks`, spinlock backoff call-stack captures. A record
  * of version 4 had none, and absent means none: nothing else changes.
  */
 function v4ToV5(e: Raw): Raw {

@@ -1,6 +1,6 @@
-// Benign waits: idle and background waits that say nothing about the workload (Paul Randal's list, as quoted in
-// /work/shared/reference/sqlserver.md). Wait charts hide them, and rows that never completed a wait, unless the user
-// asks to see everything. The engine keeps every wait in the record; filtering is a view concern.
+// Benign waits: idle and background waits that say nothing about the workload (Paul Randal's list in his SQLskills
+// post "Wait statistics, or please tell me where it hurts"). Wait charts hide them, and rows that never completed a
+// wait, unless the user asks to see everything. The engine keeps every wait in the record; filtering is a view concern.
 import type { WaitDelta } from './experiment';
 
 export const BENIGN_WAITS: readonly string[] = Object.freeze([

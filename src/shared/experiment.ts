@@ -208,7 +208,7 @@ export interface PresetInfo {
 }
 
 export interface RunRecord {
-  /** Since version 5: spinlock backoff call stacks captured during this run (issue #18). */
+  /** Since version 5: spinlock backoff call stacks captured during this run. */
   stacks?: StackCapture[];
   index: number;
   threads: number;
@@ -302,7 +302,7 @@ export interface LoadSettings {
 
 export interface Experiment {
   schemaVersion: typeof EXPERIMENT_SCHEMA_VERSION;
-  /** Since version 5: spinlock backoff call stacks captured for this experiment (spinlab stacks --add-to, issue #18). */
+  /** Since version 5: spinlock backoff call stacks captured for this experiment (spinlab stacks --add-to). */
   stacks?: StackCapture[];
   /** Since version 3 (a watch is the other kind, src/shared/watch.ts); records of version 2 and before are experiments. */
   kind?: 'experiment';

@@ -1,4 +1,4 @@
-// Spinlock backoff call stacks (issue #18): what an Extended Events capture of sqlos.spinlock_backoff with the
+// Spinlock backoff call stacks: what an Extended Events capture of sqlos.spinlock_backoff with the
 // package0.callstack action into a histogram target returns, in the form the engine, the CLI, the panel, the
 // experiment file and the notebook share. Pure data: no driver, no DOM.
 

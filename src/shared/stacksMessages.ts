@@ -1,4 +1,4 @@
-// The panel's "Why is it spinning?" messages (issue #18): the webview asks the host to capture the call stacks of one
+// The panel's "Why is it spinning?" messages: the webview asks the host to capture the call stacks of one
 // spinlock's backoffs for a few seconds (an Extended Events session, src/host/stacksPath.ts), may cancel it, and gets
 // progress, the capture, or an error with the GRANT that fixes a missing permission. protocol.ts spreads these into
 // ToHost / ToWebview; the webview's intents are checked against the schemas here before any handler runs.

@@ -20,7 +20,7 @@ it('the notebook renderer draws every chart a saved notebook carries, and refuse
   const routes: Record<string, [string, string]> = {
     '/': ['text/html', pageHtml],
     '/payloads.json': ['application/json', JSON.stringify(payloads)],
-    '/host.js': ['text/javascript', fs.readFileSync(path.join(root, 'test', 'browser', 'renderer-host.js'), 'utf8')],
+    '/host.js': ['text/javascript', fs.readFileSync(path.join(root, 'test', 'browser', 'rendererHost.js'), 'utf8')],
     '/dist/renderer.js': ['text/javascript', fs.readFileSync(path.join(root, 'dist', 'renderer.js'), 'utf8')],
     '/themes/dark.css': ['text/css', fs.readFileSync(path.join(root, 'test', 'browser', 'themes', 'dark.css'), 'utf8')],
   };

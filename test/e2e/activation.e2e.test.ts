@@ -1,5 +1,5 @@
-// Issue #17 in a real VS Code (code-server) with the packaged VSIX: the extension activates when its Activity Bar view
-// opens, with the heavy half (dist/lab.js: the panel, the engine, the driver) loaded only when the panel opens; the
+// Light activation in a real VS Code (code-server) with the packaged VSIX: the extension activates when its Activity
+// Bar view opens, with the heavy half (dist/lab.js: the panel, the engine, the driver) loaded only when the panel opens; the
 // panel then connects to the simulator through the driver in that chunk. VS Code's own activation figure (code
 // loading + activate call, what "Developer: Show Running Extensions" shows; the extension host writes no timing to its
 // logs) is read from that view and written to test-artifacts/e2e/activation.json. The figure is recorded, not

@@ -1,12 +1,9 @@
 // Helpers for tests that drive LabController (the panel's host logic) against the simulator with fake ports.
-import { SIM_PASSWORD } from './sim-client';
+import { SIM_PASSWORD } from './simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
-import { DbSession } from '../../src/db/client';
-import { readKnobState } from '../../src/engine/knobs';
 import type { ConnectionProfile } from '../../src/shared/protocol';
-import type { KnobState } from '../../src/shared/experiment';
 import type { FakePorts } from '../unit/host/fakePorts';
 
 /** The connection form filled in for the simulator. */
@@ -22,16 +19,7 @@ export async function connectedController(sim: Simulator, ports: FakePorts, stat
   return c;
 }
 
-/** The server's affinity and the lab database's delayed durability, read back over a connection of its own. */
-export async function knobsNow(sim: Simulator): Promise<KnobState> {
-  const admin = await DbSession.open({ server: '127.0.0.1', port: sim.port, user: 'sa', password: SIM_PASSWORD, authentication: 'sql', encrypt: false,
-    trustServerCertificate: true, connectTimeoutMs: 5000 }, { database: 'master' });
-  try {
-    return await readKnobState(admin, 'SpinlockLab');
-  } finally {
-    await admin.close();
-  }
-}
+export { knobsNow } from './simTarget';
 
 export async function waitFor(what: string, cond: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;

@@ -51,8 +51,6 @@ export async function startTestServer(opts: Partial<TdsServerOptions> = {}): Pro
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A raw tedious connection as sa to a test server, for what mssql does not expose (reset, cancel by hand). */
 export async function tediousConnect(port: number): Promise<TediousConnection> {
   const conn = new TediousConnection({

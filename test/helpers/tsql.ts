@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import type { Simulator } from '../../tools/sim/simulator';
-import { SIM_PASSWORD } from './sim-client';
+import { SIM_PASSWORD } from './simClient';
 
 /** Fails loudly, naming the package, when tsql is not installed. */
 export function requireTsql(): void {

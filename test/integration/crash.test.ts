@@ -1,4 +1,4 @@
-// A crash (issue #7): `spinlab run` as a child process, killed with SIGKILL once its knobs are applied and ticks are
+// A crash: `spinlab run` as a child process, killed with SIGKILL once its knobs are applied and ticks are
 // flowing, against a simulator in this process. Afterwards the journal is on disk, the server is still changed, and
 // (a) `spinlab restore` as a child process, (b) the panel's Restore (LabController, fake ports) put affinity and
 // delayed durability back exactly as they were before the run (a non-default start: CPUs 0-19 and ALLOWED).
@@ -7,39 +7,24 @@ import { validateExperiment } from '../../src/engine/migrate';
 import type { Experiment } from '../../src/shared/experiment';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
-import { spinlabChild } from '../helpers/cli-child';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { spinlabChild } from '../helpers/cliChild';
 import type { Simulator } from '../../tools/sim/simulator';
-import { DbSession, type DbTarget } from '../../src/db/client';
-import { readKnobState } from '../../src/engine/knobs';
+import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey } from '../../src/engine/journal';
-import { deployCommand, targetFromArgs } from '../../src/cli/commands';
+import { deployCommand } from '../../src/cli/commands';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import type { KnobState, Tick } from '../../src/shared/experiment';
 import { fakePorts } from '../unit/host/fakePorts';
+import { tmp, sleep } from '../helpers/common';
+import { knobsNow, targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 // The original affinity is NUMANODE = 0 (CPUs 0-19): restored as NUMANODE, not as a CPU list (knobs.ts).
 const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i), numaNodes: [0] } };
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function targetFor(sim: Simulator): DbTarget {
-  return targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
-}
-
-async function knobsNow(sim: Simulator): Promise<KnobState> {
-  const db = await DbSession.open(targetFor(sim), { database: 'master' });
-  try {
-    return await readKnobState(db, LAB);
-  } finally {
-    await db.close();
-  }
-}
 
 async function prepare(sim: Simulator): Promise<void> {
   await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);

@@ -3,24 +3,17 @@
 // mid-run reported with the samples before it kept; a leftover journal refusing a new run until `spinlab restore`.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { runExperiment, type ExperimentOptions } from '../../src/engine/experiment';
-import { DbSession, type DbTarget } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
 import { readKnobState } from '../../src/engine/knobs';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { cleanupCommand, restoreCommand, targetFromArgs } from '../../src/cli/commands';
+import { cleanupCommand, restoreCommand } from '../../src/cli/commands';
 import { writeJournal, serverKey, readJournal } from '../../src/engine/journal';
-
-function targetFor(sim: Simulator, user = 'sa', password = SIM_PASSWORD): DbTarget {
-  return targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=${user};Password=${password};Encrypt=false`, {});
-}
-
-function tmp(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-}
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 function options(sim: Simulator, over: Partial<ExperimentOptions> & { scenarioId: string }): ExperimentOptions {
   const scenario = getScenario(over.scenarioId);
@@ -171,7 +164,7 @@ it('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing is 
     setup.parameters.seed_rows = 0;
     setup.load = { ...setup.load, threads: [1], durationMs: 300 };
     await runExperiment(setup, new AbortController().signal);
-    const o = options(sim, { scenarioId: 'disk-insert', knobs: { affinity: 'numa:0' }, deploy: false, target: targetFor(sim, 'tuner', 'Tuner-Pw1!') });
+    const o = options(sim, { scenarioId: 'disk-insert', knobs: { affinity: 'numa:0' }, deploy: false, target: targetFor(sim, { user: 'tuner', password: 'Tuner-Pw1!' }) });
     await assert.rejects(runExperiment(o, new AbortController().signal), (e: Error) =>
       /Changing process affinity failed/.test(e.message) && /GRANT ALTER SETTINGS TO \[tuner\]/.test(e.message));
     assert.equal((await knobState(sim)).affinity.type, 'AUTO');
@@ -179,7 +172,7 @@ it('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing is 
 
 it('a login without VIEW SERVER STATE is told which GRANT to ask for before anything runs', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
-    const o = options(sim, { scenarioId: 'disk-insert', target: targetFor(sim, 'reader', 'Reader-Pw1!') });
+    const o = options(sim, { scenarioId: 'disk-insert', target: targetFor(sim, { user: 'reader', password: 'Reader-Pw1!' }) });
     await assert.rejects(runExperiment(o, new AbortController().signal),
       /lacks VIEW SERVER STATE[\s\S]*GRANT VIEW SERVER PERFORMANCE STATE TO \[reader\]/);
   }));

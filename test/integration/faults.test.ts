@@ -7,18 +7,19 @@
 // kept and a message that says `spinlab restore`).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../../src/engine/experiment';
-import { DbSession, type DbTarget } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
 import { readKnobState } from '../../src/engine/knobs';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { deployCommand, restoreCommand, targetFromArgs } from '../../src/cli/commands';
+import { deployCommand, restoreCommand } from '../../src/cli/commands';
 import { readJournal, serverKey } from '../../src/engine/journal';
 import { CUSTOM_SCENARIO_ID } from '../../src/engine/custom/manifest';
 import type { CustomWorkload, Experiment, KnobState, Tick } from '../../src/shared/experiment';
+import { tmp } from '../helpers/common';
+import { targetFor as simTarget } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 /** The state the server starts in: not SQL Server's defaults, so a restore to AUTO/DISABLED would be caught. */
@@ -27,13 +28,8 @@ const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'M
 /** What the experiment asks for: both differ from ORIGINAL. */
 const KNOBS = { delayedDurability: 'FORCED' as const, affinity: 'exclude-core0' };
 
-function targetFor(sim: Simulator): DbTarget {
-  return targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false;Connect Timeout=5`, {});
-}
-
-function tmp(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-}
+// A short connect timeout: these tests stop the server and want the reconnect to give up soon.
+const targetFor = (sim: Simulator) => simTarget(sim, { connectTimeoutS: 5 });
 
 async function withAdmin<T>(sim: Simulator, fn: (db: DbSession) => Promise<T>): Promise<T> {
   const db = await DbSession.open(targetFor(sim), { database: 'master' });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
 import { connectedController, knobsNow, simProfile, waitFor } from '../helpers/host';
 import { DbSession } from '../../src/db/client';

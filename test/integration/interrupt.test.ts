@@ -2,20 +2,18 @@
 // journal it wrote first is what `spinlab restore` then uses. A next run is refused until then, naming restore.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim } from '../helpers/sim-client';
-import { spinlabChild } from '../helpers/cli-child';
-import { deployCommand, targetFromArgs } from '../../src/cli/commands';
-import { SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
+import { spinlabChild } from '../helpers/cliChild';
+import { deployCommand } from '../../src/cli/commands';
+import { tmp, sleep } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('Ctrl+C twice: exit 130 at once, the message names spinlab restore, which puts delayed durability back', () =>
   withSim({}, async (sim) => {
-    await deployCommand(targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {}), 'disk-insert', ['seed_rows=0'], LAB);
+    await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
     const stateDir = tmp('int-state');
     const outDir = tmp('int-out');
     const run = spinlabChild(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '2', '--duration', '120s', '--warmup', '0s',

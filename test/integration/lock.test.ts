@@ -4,28 +4,23 @@
 // with its connection, and the next run proceeds. Against a simulator in this process.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
-import { spinlabChild, type Child } from '../helpers/cli-child';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
+import { spinlabChild, type Child } from '../helpers/cliChild';
 import type { Simulator } from '../../tools/sim/simulator';
-import { DbSession, type DbTarget } from '../../src/db/client';
-import { deployCommand, targetFromArgs } from '../../src/cli/commands';
+import { DbSession } from '../../src/db/client';
+import { deployCommand } from '../../src/cli/commands';
 import { readJournal, serverKey } from '../../src/engine/journal';
 import { validateExperiment } from '../../src/engine/migrate';
 import type { Experiment } from '../../src/shared/experiment';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import { fakePorts } from '../unit/host/fakePorts';
+import { tmp, sleep } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function targetFor(sim: Simulator): DbTarget {
-  return targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
-}
 
 
 const spinlab = spinlabChild;

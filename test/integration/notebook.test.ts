@@ -5,14 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim } from '../helpers/sim-client';
-import { mainCli } from '../helpers/cli-inprocess';
+import { withSim } from '../helpers/simClient';
+import { mainCli } from '../helpers/cliInProcess';
 import { parseNotebook } from '../../src/engine/notebook/read';
+import { tmp } from '../helpers/common';
 
 const PASSWORD = 'Nb-Secret-Pw-7f3k!';
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-nb-${p}-`));
 
 const cli = mainCli;
 

@@ -7,15 +7,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { BIN } from '../helpers/cli-child';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { BIN } from '../helpers/cliChild';
+import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import { runExperiment, type ExperimentOptions } from '../../src/engine/experiment';
-import { targetFromArgs } from '../../src/cli/commands';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
+import { tmp } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
 
 /** A loopback port nothing listens on: a connection attempt there fails at once with ECONNREFUSED. */
 async function closedPort(): Promise<number> {
@@ -132,7 +131,7 @@ describe('one experiment per output folder', function () {
 
   it('an experiment whose record cannot be written fails and releases its locks and connection', () =>
     withSim({}, async (sim) => {
-      const target = targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
+      const target = targetFor(sim);
       const scenario = getScenario('disk-insert');
       const o = (outDir: string): ExperimentOptions => ({
         target, scenarioId: scenario.id, parameters: { ...defaultParameters(scenario), seed_rows: 0 }, labDatabase: 'SpinlockLab',

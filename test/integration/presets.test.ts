@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim, SIM_PASSWORD } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { buildProgram } from '../../src/cli/main';
 import { DbSession } from '../../src/db/client';
@@ -20,8 +20,8 @@ import { getPost } from '../../src/shared/posts';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import { runPlan, type PlanArm } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
+import { connString } from '../helpers/simTarget';
 
-const connection = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
 /** Runs `spinlab <args>` in process; returns the exit code and what it printed. */
 async function spinlab(args: string[]): Promise<{ code: number; out: string }> {
@@ -39,7 +39,7 @@ process.env.SPINLAB_STATE_DIR = stateDir;
 async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{ e: Experiment; out: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-preset-${id}-`));
   const before = await knobs(sim).catch(() => null);
-  const r = await spinlab(['run', '--preset', id, '-c', connection(sim), '--warmup', '0s', '--interval', '250ms', '--out', dir, ...extra]);
+  const r = await spinlab(['run', '--preset', id, '-c', connString(sim), '--warmup', '0s', '--interval', '250ms', '--out', dir, ...extra]);
   const e = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
   assert.equal(r.code, 0, r.out + JSON.stringify(e.events));
   assert.equal(e.status, 'completed');
@@ -58,7 +58,7 @@ async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{
 }
 
 async function knobs(sim: Simulator) {
-  const admin = await DbSession.open(targetFromArgs(connection(sim), {}), { database: 'master' });
+  const admin = await DbSession.open(targetFromArgs(connString(sim), {}), { database: 'master' });
   try {
     return await readKnobState(admin, 'SpinlockLab');
   } finally {
@@ -180,7 +180,7 @@ it('a one-node server: numa-logwriter says so and runs the core-0 comparison ins
 
 it('between arms: deploy only when it changes, knobs move to the next arm (a knob it leaves out goes back), a failure in a later arm still restores all', () =>
   withSim({ topology: '2x10x2' }, async (sim) => {
-    const target = targetFromArgs(connection(sim), {});
+    const target = targetFromArgs(connString(sim), {});
     const disk = { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 };
     const arms: PlanArm[] = [
       { id: 'forced', label: 'FORCED', scenarioId: 'disk-insert', parameters: disk, knobs: { delayedDurability: 'FORCED' }, mode: 'server-loop', threads: [2] },

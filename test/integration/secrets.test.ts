@@ -1,4 +1,4 @@
-// Secrets (issue #7): the CLI (in-process main) and the panel controller (fake ports) run against the simulator with
+// Secrets: the CLI (in-process main) and the panel controller (fake ports) run against the simulator with
 // known passwords: a run that changes knobs, a notebook, CSV and T-SQL exports, a restore, a wrong password and a login
 // without ALTER SETTINGS. Then every file written (results, samples.jsonl, experiment.json, notebooks, exports, the
 // journal folder, including the journal as it stood mid-run), everything the fake host kept (settings, memento,
@@ -7,15 +7,15 @@
 // Also: the panel's Content-Security-Policy allows no inline or remote script.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { withSim } from '../helpers/sim-client';
+import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { main } from '../../src/cli/main';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import { contentSecurityPolicy, makeNonce, panelHtml } from '../../src/host/html';
 import { fakePorts } from '../unit/host/fakePorts';
+import { tmp } from '../helpers/common';
+import { mainCli as cli } from '../helpers/cliInProcess';
 
 // Characters that encode differently in base64, base64url and URLs ('!', '#', '/', '+').
 const SA_PW = 'Spin!ab#S3cret/Pw+42';
@@ -44,7 +44,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-secrets-${prefix}-`));
 
 /** Snapshots every file in `dir` while it exists (the journal lives only as long as a run), until stopped. */
 function watchFolder(dir: string): { stop(): string[] } {
@@ -58,27 +57,6 @@ function watchFolder(dir: string): { stop(): string[] } {
   };
   const timer = setInterval(grab, 10);
   return { stop() { clearInterval(timer); grab(); return [...seen.values()]; } };
-}
-
-/** Runs `spinlab ...` in this process, capturing what it prints. */
-async function cli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; out: string }> {
-  const saved = { ...process.env };
-  const writes = { out: process.stdout.write.bind(process.stdout), err: process.stderr.write.bind(process.stderr) };
-  let out = '';
-  const capture = (chunk: unknown) => { out += String(chunk); return true; };
-  Object.assign(process.env, env);
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
-  try {
-    const code = await main(args);
-    return { code, out };
-  } finally {
-    process.stdout.write = writes.out;
-    process.stderr.write = writes.err;
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
 }
 
 const LOGINS = [{ name: 'tuner', password: TUNER_PW, permissions: ['VIEW SERVER STATE', 'VIEW DATABASE STATE', 'CREATE ANY DATABASE'] as const }];
@@ -96,40 +74,40 @@ it('the CLI: runs, exports, restore, a wrong password and a missing permission l
     const run = await cli(['run', '--scenario', 'disk-insert', '--threads', '1,2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms',
       '--delayed-durability', 'forced', '--affinity', 'exclude-core0', '--set', 'seed_rows=0', '--out', outDir,
       '--notebook', path.join(work, 'run.ipynb'), '--title', 'secrets'], env);
-    printed.push(run.out);
-    assert.equal(run.code, 0, run.out);
+    printed.push(run.output);
+    assert.equal(run.code, 0, run.output);
     const journalTexts = journal.stop();
     assert.ok(journalTexts.length >= 1, 'the journal was seen while the run had the knobs changed');
 
     // The password in the connection string itself (-c), as people also write it.
     const inline = await cli(['run', '-c', `${server};User ID=sa;Password=${SA_PW}`, '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms',
       '--warmup', '0s', '--interval', '250ms', '--no-deploy', '--set', 'seed_rows=0', '--out', path.join(work, 'inline'), '--json'], { SPINLAB_STATE_DIR: stateDir });
-    printed.push(inline.out);
-    assert.equal(inline.code, 0, inline.out);
+    printed.push(inline.output);
+    assert.equal(inline.code, 0, inline.output);
 
     const exp = await cli(['export', outDir, '--notebook', path.join(work, 'export.ipynb'), '--csv', path.join(work, 'csv'), '--tsql', path.join(work, 'tsql')], {});
-    printed.push(exp.out);
-    assert.equal(exp.code, 0, exp.out);
+    printed.push(exp.output);
+    assert.equal(exp.code, 0, exp.output);
     for (const args of [['topology'], ['restore'], ['topology', '--json']]) {
       const r = await cli(args, env);
-      printed.push(r.out);
-      assert.equal(r.code, 0, r.out);
+      printed.push(r.output);
+      assert.equal(r.code, 0, r.output);
     }
 
     const wrong = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--out', path.join(work, 'wrong')],
       { ...env, SPINLAB_PASSWORD: WRONG_PW });
-    printed.push(wrong.out);
+    printed.push(wrong.output);
     assert.equal(wrong.code, 1);
-    assert.match(wrong.out, /Login failed/i);
+    assert.match(wrong.output, /Login failed/i);
     const wrongInline = await cli(['topology', '-c', `${server};User ID=sa;Password=${WRONG_PW}`], {});
-    printed.push(wrongInline.out);
+    printed.push(wrongInline.output);
     assert.equal(wrongInline.code, 1);
 
     const denied = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--warmup', '0s', '--no-deploy', '--set', 'seed_rows=0',
       '--affinity', 'numa:0', '--out', path.join(work, 'denied')], { ...env, SPINLAB_CONNECTION: `${server};User ID=tuner`, SPINLAB_PASSWORD: TUNER_PW });
-    printed.push(denied.out);
-    assert.equal(denied.code, 1, denied.out);
-    assert.match(denied.out, /GRANT ALTER SETTINGS TO \[tuner\]/);
+    printed.push(denied.output);
+    assert.equal(denied.code, 1, denied.output);
+    assert.match(denied.output, /GRANT ALTER SETTINGS TO \[tuner\]/);
 
     const found: string[] = [];
     printed.forEach((t, i) => found.push(...leaks(`printed output ${i}`, t)));

@@ -1,21 +1,19 @@
-// Issue #18 against the simulator with its own background load (disk-insert x 8): `spinlab stacks` prints
+// Call-stack capture against the simulator with its own background load (disk-insert x 8): `spinlab stacks` prints
 // bucketised stacks and leaves no SpinlockLab_ event session (checked from another connection); a capture SIGKILLed
 // mid-way leaves its session journaled and `spinlab restore` drops it; a login without the permission gets the
 // GRANT and leaves nothing; a cancelled capture returns what it counted and drops its session.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
-import { ourEventSessions, SIM_PASSWORD } from '../helpers/sim-client';
-import { spinlabChild } from '../helpers/cli-child';
+import { ourEventSessions, SIM_PASSWORD } from '../helpers/simClient';
+import { spinlabChild } from '../helpers/cliChild';
 import { readJournal, serverKey } from '../../src/engine/journal';
-import { targetFromArgs } from '../../src/cli/commands';
 import { captureStacks } from '../../src/engine/stacks';
+import { tmp, sleep } from '../helpers/common';
+import { targetFor } from '../helpers/simTarget';
 
 const WEAK = 'Weak-Pw1!';
-const tmp = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const spinlab = spinlabChild;
 
@@ -97,7 +95,7 @@ describe('spinlab stacks against the simulator under load', function () {
 
   it('a login without ALTER ANY EVENT SESSION is told the GRANT, and nothing is left behind', async () => {
     const stateDir = tmp('stacks-weak');
-    const target = targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=weak;Password=${WEAK};Encrypt=false`, {});
+    const target = targetFor(sim, { user: 'weak', password: WEAK });
     const before = await ourEventSessions(sim);
     await assert.rejects(captureStacks(target, { spinlock: 'LOGCACHE_ACCESS', durationMs: 2000, top: 5, signal: new AbortController().signal, stateDir }),
       (e: Error & { original?: { number?: number } }) => e.original?.number === 297 && /GRANT ALTER ANY EVENT SESSION TO \[weak\]/.test(e.message) && /CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION/.test(e.message));
@@ -107,7 +105,7 @@ describe('spinlab stacks against the simulator under load', function () {
 
   it('a cancelled capture returns the stacks counted so far and drops its session', async () => {
     const stateDir = tmp('stacks-cancel');
-    const target = targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`, {});
+    const target = targetFor(sim);
     const ac = new AbortController();
     const seen: string[] = [];
     let abortedAt = 0;

@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { withSim } from '../helpers/sim-client';
-import { simTarget } from '../helpers/review';
+import { withSim } from '../helpers/simClient';
+import { targetFor } from '../helpers/simTarget';
 
 for (const version of [13, 17]) {
   describe(`experiment path at --version ${version}`, () => {
@@ -16,7 +16,7 @@ for (const version of [13, 17]) {
         withSim({ version }, async (sim) => {
           const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-ver-'));
           const r = await runExperiment({
-            target: simTarget(sim), scenarioId, parameters: { ...defaultParameters(getScenario(scenarioId)), ...set }, labDatabase: 'SpinlockLab',
+            target: targetFor(sim), scenarioId, parameters: { ...defaultParameters(getScenario(scenarioId)), ...set }, labDatabase: 'SpinlockLab',
             load: { mode: 'server-loop', threads: [1, 2], durationMs: 800, rows: null, warmupMs: 0, intervalMs: 250 },
             knobs: { delayedDurability: 'FORCED', affinity: 'numa:0' }, outDir: path.join(dir, 'out'), stateDir: path.join(dir, 'state'),
           }, new AbortController().signal);

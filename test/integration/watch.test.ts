@@ -4,36 +4,22 @@
 // compared; a login without the permission told the GRANT.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { connect, withSim } from '../helpers/sim-client';
+import { connect, withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { startBackground } from '../../tools/sim/model/background';
-import { main } from '../../src/cli/main';
 import { targetFromArgs } from '../../src/cli/commands';
 import { runWatch } from '../../src/engine/watch/run';
 import { dropMark } from '../../src/engine/watch/marks';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
+import { tmp } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
+import { mainCli as cli } from '../helpers/cliInProcess';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 const NOBODY = { name: 'nobody', password: 'N0body-Pw1!', permissions: [] };
-const tmp = (p: string) => fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-watch-${p}-`));
-const conn = (sim: Simulator, u = WATCHER) => `Server=127.0.0.1,${sim.port};User ID=${u.name};Password=${u.password};Encrypt=false`;
-
-/** main() with its stderr chatter captured, so the test output stays readable. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '', stderr = '';
-  const ow = process.stdout.write.bind(process.stdout), ew = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => { stdout += s; return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => { stderr += s; return true; }) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    process.stdout.write = ow;
-    process.stderr.write = ew;
-  }
-}
+const conn = (sim: Simulator, u = WATCHER) => connString(sim, { user: u.name, password: u.password });
 
 /** What a watch must not change, read from another connection (sa): databases, and objects and settings per database. */
 async function serverState(sim: Simulator): Promise<string> {

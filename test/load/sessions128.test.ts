@@ -1,10 +1,10 @@
-// Load (issue #7): 128 client-loop sessions through the engine (runExperiment: the real driver, the sampler writing
+// Load: 128 client-loop sessions through the engine (runExperiment: the real driver, the sampler writing
 // samples.jsonl, the latency histogram) against the simulator for several minutes, with the client's memory flat.
 // The simulator runs in its own process (`spinlab sim`), so process.memoryUsage() here is the client's alone.
 // SPINLAB_LOAD_MINUTES sets the measured time (default 3). Memory is sampled every few seconds after a warm-up, after
 // a full GC, and the least-squares slope of heapUsed over the second half must stay under 1 MB/min (for runs shorter
 // than two minutes the bound widens to 0.5 MB over the second half, as a few seconds cannot tell a slope from noise).
-// Throughput and latency (issue 13): a 1-session run first, then the 128 sessions must give its rows/s (at least
+// Throughput and latency: a 1-session run first, then the 128 sessions must give its rows/s (at least
 // THROUGHPUT_FLOOR of it: see the assertion), with
 // p50 latency bounded (1 session: P50_ONE_MS; 128 sessions: P50_MANY_MS; before the client-loop fix they were 2.5 ms
 // and 4.2 s). The bounds are loose enough for a busy shared machine and tight enough to notice a collapse.
@@ -18,7 +18,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
-import { targetFromArgs } from '../../src/cli/commands';
+import { targetFor } from '../helpers/simTarget';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MINUTES = Number(process.env.SPINLAB_LOAD_MINUTES ?? '3');
@@ -83,7 +83,7 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     const scenario = getScenario('disk-insert');
     // The baseline: one session, client loop, same scenario and server.
     const baseline = await runExperiment({
-      target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
+      target: targetFor(sim, { password: PASSWORD }),
       scenarioId: 'disk-insert',
       parameters: { ...defaultParameters(scenario), seed_rows: 0 },
       labDatabase: 'SpinlockLab',
@@ -95,7 +95,7 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     const one = baseline.experiment.runs[0];
     assert.equal(baseline.experiment.status, 'completed', JSON.stringify(baseline.experiment.events));
     const result = await runExperiment({
-      target: targetFromArgs(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${PASSWORD};Encrypt=false`, {}),
+      target: targetFor(sim, { password: PASSWORD }),
       scenarioId: 'disk-insert',
       parameters: { ...defaultParameters(scenario), seed_rows: 0 },
       labDatabase: 'SpinlockLab',
@@ -147,7 +147,7 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
     fs.writeFileSync(path.join(outDir, 'memory.json'), JSON.stringify({ figures, memory }, null, 2));
     // One session is latency-bound; 128 spread over one client worker per core are bound by the CPUs the client and
     // the simulator share, so throughput rises with sessions and flattens but must never fall below one session's
-    // (issue #13; the CLI sweep on 2 quiet CPUs: 7,545 / 17,016 / 15,400 / 17,761 rows/s at 1 / 16 / 64 / 128). The
+    // (the CLI sweep on 2 quiet CPUs: 7,545 / 17,016 / 15,400 / 17,761 rows/s at 1 / 16 / 64 / 128). The
     // collapse it guards against was 0.01x (338 -> 22 rows/s).
     assert.ok(run.derived.rowsPerSec >= THROUGHPUT_FLOOR * one.derived.rowsPerSec, `${SESSIONS} sessions give at least ${THROUGHPUT_FLOOR} of one session's throughput\n${figures.join('\n')}`);
     assert.ok(one.latency!.p50Us! < P50_ONE_MS * 1000, `one session's p50 under ${P50_ONE_MS} ms\n${figures.join('\n')}`);

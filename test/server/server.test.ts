@@ -1,4 +1,4 @@
-// The real-server tier (npm run test:server, issue #14): against the server in SPINLAB_TEST_SERVER (a connection
+// The real-server tier (npm run test:server): against the server in SPINLAB_TEST_SERVER (a connection
 // string; the password from SPINLAB_TEST_PASSWORD), run spinlab check, deploy and clean up every scenario, a short run
 // of each in both modes, each knob changed and restored exactly, a preset, and then check nothing is left: no lab
 // database, no changed setting, no event session, no restore journal. It uses its own lab database

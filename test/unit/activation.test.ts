@@ -1,5 +1,5 @@
-// Issue #17: activation stays light. Activating the extension (with a stub `vscode`, in a child process so Node's
-// module cache starts empty) registers every command, the Activity Bar tree, the status bar items and the panel's
+// Activation stays light, as VS Code waits for it. Activating the extension (with a stub `vscode`, in a child process
+// so Node's module cache starts empty) registers every command, the Activity Bar tree, the status bar items and the panel's
 // serializer, and loads none of the heavy code: the driver (mssql, tedious), the engine beyond the restore journal,
 // the notebook code, the panel and its controller. Running a command loads them. Checked on the tsc output (the
 // module graph) and on the webpack bundle (dist/extension.js must not hold them; dist/lab.js loads on first use).
@@ -57,7 +57,7 @@ function chunkSources(name: string): string[] {
   return map.sources.filter((s) => s.startsWith('webpack://')).map((s) => path.join(root, s.replace(/^webpack:\/\/[^/]+\//, '')));
 }
 
-describe('activation (issue #17): nothing heavy until first use', function () {
+describe('activation: nothing heavy until first use', function () {
   this.timeout(60_000);
 
   describe('the tsc output (out/src/extension/extension.js)', () => {

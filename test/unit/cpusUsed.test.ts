@@ -1,4 +1,4 @@
-// "Doing the math" counts the CPUs the run used (issue 13): the run's threads, at most the online schedulers its
+// "Doing the math" counts the CPUs the run used: the run's threads, at most the online schedulers its
 // affinity leaves, with the physical cores and a second, measured basis (total_cpu_usage_ms) beside it.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 // The posts are cited by title and author from one catalogue (src/shared/posts.ts); our file names for them never
-// reach a user (issue #12).
+// reach a user.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -3,7 +3,6 @@
 // one experiment (never shared, never colliding, removed again when left unused).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { closestName, knownName, nameProblem } from '../../src/shared/names';
 import { canonicalGates, gateProblems } from '../../src/shared/gateCheck';
@@ -11,8 +10,8 @@ import { evaluateGates, parseGate } from '../../src/shared/gates';
 import { claimOutput, notebookPathProblems, outDirProblems } from '../../src/cli/output';
 import { emptyValueProblems, inapplicableProblems, stacksProblems, type RunPrecheckArgs } from '../../src/cli/precheck';
 import { runRecord } from '../helpers/builders';
+import { tmp } from '../helpers/common';
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-precheck-'));
 const gates = (...texts: string[]) => texts.map(parseGate);
 const base: RunPrecheckArgs = { mode: 'server-loop', set: [], deploy: true, labDb: 'SpinlockLab', scenario: 'disk-insert' };
 const typed = { mode: false, labDb: false };
@@ -100,7 +99,7 @@ describe('precheck: options that do not apply', () => {
 
 describe('precheck: output paths', () => {
   it('refuses an --out that is a file, sits under a file, or already holds files; takes a new or empty folder', () => {
-    const dir = tmp();
+    const dir = tmp('precheck');
     fs.writeFileSync(path.join(dir, 'f'), 'x');
     fs.mkdirSync(path.join(dir, 'used'));
     fs.writeFileSync(path.join(dir, 'used', 'samples.jsonl'), '{}\n');
@@ -113,7 +112,7 @@ describe('precheck: output paths', () => {
     assert.match(outDirProblems('/dev/null/x')[0], /\/dev\/null is a file/);
   });
   it('refuses a --notebook that is a folder, is not .ipynb, or whose folder does not exist', () => {
-    const dir = tmp();
+    const dir = tmp('precheck');
     assert.match(notebookPathProblems(dir)[0], /is a folder/);
     assert.match(notebookPathProblems(path.join(dir, 'n.json'))[0], /ends in \.ipynb \(e\.g\. .*n\.ipynb\)/);
     assert.match(notebookPathProblems(path.join(dir, 'no', 'n.ipynb'))[0], /does not exist/);
@@ -125,7 +124,7 @@ describe('precheck: output paths', () => {
 describe('precheck: claiming the output folder', () => {
   it('gives two runs started in the same millisecond two folders', () => {
     const cwd = process.cwd();
-    process.chdir(tmp());
+    process.chdir(tmp('precheck'));
     try {
       const now = new Date('2026-11-25T03:00:00.000Z');
       const a = claimOutput(undefined, 'disk-insert', now);
@@ -137,12 +136,12 @@ describe('precheck: claiming the output folder', () => {
     }
   });
   it('lets one experiment claim an --out folder: a second claim of it is refused', () => {
-    const out = path.join(tmp(), 'res');
+    const out = path.join(tmp('precheck'), 'res');
     claimOutput(out, 'x');
     assert.throws(() => claimOutput(out, 'x'), /already holds files \(samples\.jsonl\)/);
   });
   it('removes a folder left unused, with the parents it made, and keeps a folder that was there or was used', () => {
-    const dir = tmp();
+    const dir = tmp('precheck');
     const made = claimOutput(path.join(dir, 'a', 'b'), 'x');
     made.releaseIfUnused();
     assert.deepEqual(fs.readdirSync(dir), []);

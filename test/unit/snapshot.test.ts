@@ -35,7 +35,7 @@ describe('SnapshotKeeper', () => {
     assert.deepEqual(seen[3].map((r) => r.wait_type), ['WRITELOG', 'PAGELATCH_EX', 'LCK_M_X'], 'a name first seen later joins');
   });
 
-  it('two names on one key, or values for a key never named, are a KeyMismatch, and leave what was kept', () => {
+  it('two names on one key, or values for a key never named, are a KeyMismatch; the row that collided keeps its last values', () => {
     const k = new SnapshotKeeper(layout);
     k.apply([clock(1), [], [], [{ k: 7, wait_type: 'WRITELOG' }], [{ k: 7, wait_ms: 10 }]], true);
     assert.throws(() => k.apply([clock(2), [], [], [{ k: 7, wait_type: 'LCK_M_X' }], [{ k: 7, wait_ms: 1 }]], false), KeyMismatch);
@@ -43,7 +43,7 @@ describe('SnapshotKeeper', () => {
     assert.throws(() => new SnapshotKeeper(layout).apply([clock(1), [], [], [{ k: 1, wait_type: 'A' }, { k: 1, wait_type: 'B' }], []], true), KeyMismatch,
       'within one full snapshot too');
     const out = k.apply([clock(3), [], [], [], []], false);
-    assert.deepEqual(out[3], [{ wait_type: 'WRITELOG', wait_ms: 10 }]);
+    assert.deepEqual(out[3], [{ wait_type: 'WRITELOG', wait_ms: 10 }], 'not renamed, not given the stray values');
   });
 
   it('a full snapshot (after a reconnect) replaces everything kept', () => {

@@ -1,4 +1,4 @@
-// Issue #18's pure parts: the histogram target's XML, the frames in it, the top N and the folded tree, and the
+// The call-stack capture's pure parts: the histogram target's XML, the frames in it, the top N and the folded tree, and the
 // SQLCallStackResolver export checked against the input formats its README documents.
 import assert from 'node:assert/strict';
 import { parseFrame, parseFrames, parseHistogram, HistogramFormatError } from '../../src/engine/stacks/parse';

@@ -1,4 +1,4 @@
-// Issue #18's saved forms: an experiment record of schema version 5 may carry captures (per experiment and per run),
+// Call-stack captures as saved: an experiment record of schema version 5 may carry captures (per experiment and per run),
 // version 4 records upgrade to 5 unchanged otherwise; a capture is added to a finished experiment.json; the notebook
 // shows each capture as text and as an SVG bar chart.
 import assert from 'node:assert/strict';

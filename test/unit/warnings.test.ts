@@ -1,4 +1,4 @@
-// No Node deprecation warning reaches a spinlab user (issue #14, item 4): the CLI entry drops them before anything
+// No Node deprecation warning reaches a spinlab user: the CLI entry drops them before anything
 // loads; other warnings still show, and SPINLAB_SHOW_WARNINGS=1 brings them back.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Calibration of the simulator against the seed posts: runs each post's experiment on a simulated instance in that
 // post's configuration (topology, sessions, rows per transaction, affinity, delayed durability, engine), reads the
 // counters the DMVs serve, and sets every figure the posts publish beside the simulator's with the ratio.
-// `npm run calibrate` writes docs/simulator-calibration.md; test/unit/sim-calibration.test.ts runs the short mode.
+// `npm run calibrate` writes docs/simulator-calibration.md; test/unit/simCalibration.test.ts runs the short mode.
 // The instance runs on a manual clock: simulated seconds cost no wall time, and nothing here is a measurement.
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// The notebook's "Call stacks" section (issue #18): for every spinlock backoff call-stack capture an experiment holds
+// The notebook's "Call stacks" section: for every spinlock backoff call-stack capture an experiment holds
 // (experiment.stacks and each run's stacks), a markdown cell with the top stacks as text and the notes, and an output
 // cell with a bar chart of the top stacks' shares as SVG (GitHub and Jupyter render image/svg+xml) plus a text form.
 import type { Experiment } from '../../shared/experiment';

@@ -1,5 +1,5 @@
 // `spinlab stacks` and the panel's "Why is it spinning?": one Extended Events capture of sqlos.spinlock_backoff call
-// stacks for one spinlock type (issue #18). The session is journaled before it is created and dropped afterwards
+// stacks for one spinlock type. The session is journaled before it is created and dropped afterwards
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
 import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget, type Row } from '../../db/client';
 import type { StackCapture, StackSessionOptions } from '../../shared/stacks';

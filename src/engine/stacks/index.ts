@@ -1,4 +1,4 @@
-// The stack capture's public face for the host and the CLI (issue #18).
+// The stack capture's public face for the host and the CLI.
 export { captureStacks, captureStacksDetailed, describeOptions, eventSessionGrant, isSpinlockName, type CaptureOptions, type CaptureProgress, type CaptureDetail } from './capture';
 export { foldTree, frameLabel, topBuckets, treeText } from './fold';
 export { parseHistogram, parseFrames, parseFrame, HistogramFormatError, type Histogram, type HistogramSlot } from './parse';

@@ -1,6 +1,6 @@
 # An ODBC client the project did not write (FreeTDS's ODBC driver through unixODBC and pyodbc) exercising the
 # simulator: a parameterised query, a procedure call with positional parameters and a transaction. Prints one JSON
-# object; the integration test (sim-odbc.test.ts) asserts on it.
+# object; the integration test (simOdbc.test.ts) asserts on it.
 import json
 import sys
 

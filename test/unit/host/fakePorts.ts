@@ -1,7 +1,5 @@
 // HostPorts for tests: records what the controller posts, logs, stores and asks, and answers as told.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { tmp as tmpDir } from '../../helpers/common';
 import type { HostPorts, HostSettings, ProgressReport } from '../../../src/host/ports';
 import type { ConnectionProfile, PanelState, ToWebviewMessage } from '../../../src/shared/protocol';
 
@@ -31,9 +29,8 @@ export interface FakePorts extends HostPorts {
   ofType<T extends ToWebviewMessage['type']>(type: T): Extract<ToWebviewMessage, { type: T }>[];
 }
 
-export function tmpDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-${prefix}-`));
-}
+// The host tests' name for the shared scratch folder.
+export { tmpDir };
 
 export function fakePorts(over: Partial<HostSettings> = {}): FakePorts {
   let progressAc: AbortController | null = null;

@@ -25,7 +25,7 @@ export const REFRESH_MS = 100;
 /**
  * While the population is unchanged only the members' think times drift, and a refresh costs the simulator's CPU in
  * proportion to the members (~0.1 ms each): with 128 sessions, 10 refreshes a second took more of the simulator's CPU
- * per call than the calls themselves, and throughput fell as sessions were added on a small client machine (issue 13).
+ * per call than the calls themselves, and throughput fell as sessions were added on a small client machine.
  * So the steady refresh slows with the population: every REFRESH_MS per STEADY_MEMBERS members.
  */
 export const STEADY_MEMBERS = 16;
