@@ -9,10 +9,13 @@ import type { PostId } from '../shared/posts';
 import { sqlRoot } from '../db/sqlFiles';
 import type { WatchRecord } from '../shared/watch';
 import { cpuCountFor, measuredCpuFor } from './totals';
+import { SpinlabError } from '../shared/spinlabError';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
-export class NotebookError extends Error {
-  override name = 'NotebookError';
+export class NotebookError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 type Raw = Record<string, unknown>;
@@ -100,7 +103,7 @@ function v3ToV4(e: Raw): Raw {
 }
 
 /**
- * Version 4 -> 5: experiments and runs may carry `stacks`, spinlock backoff call-stack captures (issue #18). A record
+ * Version 4 -> 5: experiments and runs may carry `stacks`, spinlock backoff call-stack captures. A record
  * of version 4 had none, and absent means none: nothing else changes.
  */
 function v4ToV5(e: Raw): Raw {

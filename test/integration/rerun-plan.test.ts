@@ -16,7 +16,7 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-rerun-plan-'));
 const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=false`;
 
 /** The CLI in-process; `ask` stands for the terminal (null: there is none, as in CI). */
-const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask, usageErrors: ['UsageError', 'NotebookError', 'ParamError'] });
+const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask });
 
 /** Edits the notebook's metadata record the way a hand (or a merge) would, leaving every cell as it was. */
 function editRecord(file: string, edit: (e: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
