@@ -119,16 +119,16 @@ it('the CLI: runs, exports, restore, a wrong password and a missing permission l
     const wrong = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--out', path.join(work, 'wrong')],
       { ...env, SPINLAB_PASSWORD: WRONG_PW });
     printed.push(wrong.out);
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 3, 'a connection error');
     assert.match(wrong.out, /Login failed/i);
     const wrongInline = await cli(['topology', '-c', `${server};User ID=sa;Password=${WRONG_PW}`], {});
     printed.push(wrongInline.out);
-    assert.equal(wrongInline.code, 1);
+    assert.equal(wrongInline.code, 3, 'a connection error');
 
     const denied = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--warmup', '0s', '--no-deploy', '--set', 'seed_rows=0',
       '--affinity', 'numa:0', '--out', path.join(work, 'denied')], { ...env, SPINLAB_CONNECTION: `${server};User ID=tuner`, SPINLAB_PASSWORD: TUNER_PW });
     printed.push(denied.out);
-    assert.equal(denied.code, 1, denied.out);
+    assert.equal(denied.code, 4, `a permission error: ${denied.out}`);
     assert.match(denied.out, /GRANT ALTER SETTINGS TO \[tuner\]/);
 
     const found: string[] = [];
