@@ -28,10 +28,10 @@ require(path.join(root, 'out', 'src', 'cli', 'warnings.js')).quietDeprecations()
 process.stdout.on('error', (e) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
 require(main).main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
-  // An error the CLI did not expect: its message for the user, the stack only when asked for (SPINLAB_DEBUG=1).
+  // main() turns every error into its exit code (src/cli/exitCodes.ts); one escaping it is a bug: internal, code 6.
   (err) => {
-    console.error(`spinlab: ${err && err.message ? err.message : String(err)}`);
+    console.error(`spinlab: internal error: ${err && err.message ? err.message : String(err)}`);
     if (process.env.SPINLAB_DEBUG && err && err.stack) console.error(err.stack);
-    process.exitCode = 1;
+    process.exitCode = 6;
   },
 );

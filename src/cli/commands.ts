@@ -10,9 +10,13 @@ import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
+import { SpinlabError } from '../shared/spinlabError';
 
-export class UsageError extends Error {
-  override name = 'UsageError';
+/** The command line asks for something that cannot be done as written. */
+export class UsageError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 export function toTarget(cfg: ConnectionConfig): DbTarget {

@@ -19,7 +19,8 @@ import type { Gate } from '../shared/gates';
 import { applyGates } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { exitOf, withCancel, type RunArgs } from './run';
+import { withCancel, type RunArgs } from './run';
+import { exitOf } from './exitCodes';
 
 export interface CustomArgs {
   sql: string[];

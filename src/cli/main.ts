@@ -1,13 +1,13 @@
-// The spinlab command: a thin host over the engine. Exit codes: 0 done, 1 failed, 2 bad usage, 130 cancelled.
-import { Command, CommanderError, Option } from 'commander';
-import { ParamError } from '../shared/params';
+// The spinlab command: a thin host over the engine. Exit codes: exitCodes.ts (the README's table).
+import { Command, Option } from 'commander';
 import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
 import { targetFromArgs, UsageError, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
-import { EXIT, rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
+import { rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
+import { EXIT, exitForError } from './exitCodes';
 import { terminalAsk, type Ask } from './rerunPlan';
 import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
@@ -183,13 +183,7 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    if (e instanceof UsageError || e instanceof ParamError || ['UsageError', 'AffinityError', 'ConnectionStringError', 'NotebookError', 'MarkError'].includes((e as Error).name)) {
-      process.stderr.write(`spinlab: ${(e as Error).message}\n`);
-      return EXIT.usage;
-    }
-    process.stderr.write(`spinlab: ${(e as Error).message}\n`);
-    return EXIT.failed;
+    return exitForError(e, (s) => process.stderr.write(s));
   }
 }
 

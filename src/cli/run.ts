@@ -21,10 +21,7 @@ import { RunStacks, runStacksPlan } from './runStacks';
 import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 import { claimOutput, outDirProblems } from './output';
 import type { Experiment } from '../shared/experiment';
-
-export const EXIT = { ok: 0, failed: 1, usage: 2, cancelled: 130 } as const;
-
-export const exitOf = (status: string): number => (status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed);
+import { EXIT, exitOf } from './exitCodes';
 
 export interface RunArgs {
   connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string; clientWorkers?: string;
@@ -105,7 +102,7 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))
     : resultsReport(experiment, getScenario(experiment.scenario.id).unit) + (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
-  return status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
+  return exitOf(status);
 }
 
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */

@@ -17,6 +17,7 @@ import { table } from '../engine/report';
 import { describeCoverage, describeGap } from '../shared/watchGaps';
 import { targetFromArgs, UsageError } from './commands';
 import { precheckWatch } from './precheck';
+import { exitOf } from './exitCodes';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
@@ -108,7 +109,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
   if (record.diagnosis.length) out(`\nWhat stands out:\n${record.diagnosis.map((d) => `- ${d}`).join('\n')}\n`);
   out(`\nSaved ${file} and ${path.join(outDir, record.samplesFile)}\n`);
   if (o.notebook) out(`Saved ${await writeWatchNotebookFile(outDir, o.notebook)}\n`);
-  return record.status === 'completed' ? 0 : record.status === 'cancelled' ? 130 : 1;
+  return exitOf(record.status);
 }
 
 async function compareCommand(o: { compare: string; mark?: string; window?: string; json?: boolean }, out: (s: string) => void): Promise<number> {

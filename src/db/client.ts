@@ -3,7 +3,8 @@
 import * as sql from 'mssql';
 import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
 import { loadSqlFile, type SqlFile } from './sqlFiles';
-import { explainConnectFailure } from './connectErrors';
+import { driverErrorCategory, explainConnectFailure } from './connectErrors';
+import { SpinlabError, type ErrorCategory } from '../shared/spinlabError';
 
 /** Where and how to connect. Secrets stay in this object: never log it (see describeTarget). */
 export interface DbTarget {
@@ -26,8 +27,8 @@ export interface DbTarget {
 export type Row = Record<string, unknown>;
 export type ResultSets = Row[][];
 
-/** A SQL Server error as the driver reports it, with the fields a message needs. */
-export class DbError extends Error {
+/** A SQL Server error as the driver reports it, with the fields a message needs; its category from connectErrors.ts. */
+export class DbError extends SpinlabError {
   constructor(
     message: string,
     readonly number: number | undefined,
@@ -38,9 +39,9 @@ export class DbError extends Error {
     readonly all: { number?: number; message: string }[],
     /** The line in the batch the server named (SQL Server's "Line N"). */
     readonly line?: number,
+    category: ErrorCategory = driverErrorCategory([number, ...all.map((e) => e.number)], code),
   ) {
-    super(message);
-    this.name = 'DbError';
+    super(category, message);
   }
 }
 
@@ -295,10 +296,11 @@ export class DbSession {
     try {
       await pool.connect();
     } catch (err) {
+      // Whatever stops the first connection is a connection failure, whatever number the server gave it.
       const e = wrapError(err);
-      const explained = e instanceof DbError ? explainConnectFailure(e.message, e.number, target) : null;
-      if (!explained || !(e instanceof DbError)) throw e;
-      throw new DbError(explained, e.number, e.code, e.state, e.severity, e.all);
+      if (!(e instanceof DbError)) throw new DbError(e.message, undefined, undefined, undefined, undefined, [], undefined, 'connection');
+      const explained = explainConnectFailure(e.message, e.number, target);
+      throw new DbError(explained ?? e.message, e.number, e.code, e.state, e.severity, e.all, undefined, 'connection');
     }
     return new DbSession(pool, opts.database ?? target.database, lost);
   }

@@ -1,5 +1,8 @@
-// What a failed first connection means, in words a user can act on: reached or not, which authentication was tried,
-// and for an untrusted TLS certificate which setting to change. Secrets never appear: only the user and domain names.
+// What a driver error is: its category (src/shared/spinlabError.ts), from the server's numbers and the driver's codes,
+// and for a failed first connection, words a user can act on: reached or not, which authentication was tried, and for
+// an untrusted TLS certificate which setting to change. Secrets never appear: only the user and domain names.
+import type { ErrorCategory } from '../shared/spinlabError';
+
 /** The parts of a DbTarget a message may name (no secrets; declared here so client.ts can import this file). */
 export interface ConnectTarget {
   server: string;
@@ -43,4 +46,26 @@ export function explainConnectFailure(message: string, number: number | undefine
       + (t.instanceName ? '; for a named instance, that the SQL Server Browser service is running (UDP 1434), or give the port instead.' : '.');
   }
   return null;
+}
+
+/**
+ * SQL Server's numbers for a missing permission: 229 (denied on an object), 262 (CREATE denied in a database), 297
+ * (no permission), 300 (VIEW ... STATE denied), 916 (no access to the database), 5011 (cannot ALTER DATABASE), 15247
+ * (no permission for the action).
+ */
+const PERMISSION_NUMBERS = new Set([229, 262, 297, 300, 916, 5011, 15247]);
+/** The driver's codes for a connection that could not be made or was lost (mssql's ConnectionError codes). */
+const CONNECTION_CODES = new Set(['ELOGIN', 'ESOCKET', 'ECONNCLOSED', 'ENOTOPEN', 'ENOCONN', 'EINSTLOOKUP', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * The category of a driver error on an open connection (a failed connect is always 'connection', see DbSession.open):
+ * a cancelled request, a refused login (18456), a missing permission (any of the numbers the server sent), a lost
+ * connection; anything else the server said is 'server' (a request timeout too: the server did not answer in time).
+ */
+export function driverErrorCategory(numbers: readonly (number | undefined)[], code: string | undefined): ErrorCategory {
+  if (code === 'ECANCEL') return 'cancelled';
+  if (numbers.includes(18456)) return 'connection';
+  if (numbers.some((n) => n !== undefined && PERMISSION_NUMBERS.has(n))) return 'permission';
+  if (code !== undefined && CONNECTION_CODES.has(code)) return 'connection';
+  return 'server';
 }

@@ -2,6 +2,7 @@
 // plain config object; src/db turns it into driver options. No driver import here. Secrets never reach logs: use
 // redactConnectionString and describeServer for anything printed.
 import { parse } from '@tediousjs/connection-string';
+import { SpinlabError } from '../shared/spinlabError';
 
 export type AuthenticationKind =
   | 'sql'
@@ -31,8 +32,10 @@ export interface ConnectionConfig {
   ignoredKeywords: string[];
 }
 
-export class ConnectionStringError extends Error {
-  override name = 'ConnectionStringError';
+export class ConnectionStringError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 export const CONNECTION_STRING_EXAMPLE =

@@ -20,7 +20,7 @@ import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, 
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
 import { runDrift } from './knobWatch';
 import { onlyLiveSessions } from './stacks/sessions';
-import { readJournal, defaultStateDir, processGone } from './journal';
+import { readJournal, defaultStateDir, processGone, UnrestoredJournalError } from './journal';
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
 import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
@@ -144,9 +144,9 @@ function ownJournal(stateDir: string, ctx: KnobContext): boolean {
 
 export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
-  if (opts.arms.length === 0) throw new SpinlabError('The experiment has no arms to run.');
+  if (opts.arms.length === 0) throw new SpinlabError('user-input', 'The experiment has no arms to run.');
   const ids = opts.arms.map((a) => a.id);
-  if (new Set(ids).size !== ids.length) throw new SpinlabError(`Arm ids must be unique; got ${ids.join(', ')}.`);
+  if (new Set(ids).size !== ids.length) throw new SpinlabError('user-input', `Arm ids must be unique; got ${ids.join(', ')}.`);
   const stateDir = opts.stateDir ?? defaultStateDir();
   const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
   const first = opts.arms[0];
@@ -171,7 +171,7 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   try {
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
-      throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab samples needs.`,
+      throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab samples needs.`,
         grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
     }
     const { topology, startTime } = await readTopology(admin, identity);
@@ -188,11 +188,11 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       knobCtx = undefined; // not ours to restore implicitly
       const owner = await journalOwner(admin, leftover);
       if (owner) {
-        throw new SpinlabError(`This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} `
+        throw new SpinlabError('server', `This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} `
           + `(on [${leftover.labDatabase}]) and will put ${leftover.changes.length > 1 ? 'them' : 'it'} back when it ends.`,
         'wait for it to finish, or stop it (Ctrl+C in its terminal, Stop in its panel); do not run spinlab restore while it runs.');
       }
-      throw new SpinlabError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
+      throw new UnrestoredJournalError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
         'run `spinlab restore -c <connection>` (or the panel\'s Restore button) first.');
     }
     if (opts.custom) {

@@ -1,11 +1,14 @@
 // Client-side identifier quoting. Most identifiers are quoted server-side by QUOTENAME inside the sql/ files; this is
 // for the few the client must write itself (exported scripts). Same rules as QUOTENAME with brackets.
+import { SpinlabError } from '../shared/spinlabError';
 
 /** sysname is nvarchar(128): 128 UTF-16 code units, which is what String.length counts. */
 export const MAX_IDENTIFIER_LENGTH = 128;
 
-export class IdentifierError extends Error {
-  override name = 'IdentifierError';
+export class IdentifierError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 function identifierProblem(name: string, what: string): string | null {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { KnobState } from '../shared/experiment';
-import { SpinlabError } from './spinlabError';
+import { SpinlabError } from '../shared/spinlabError';
 import { failureReason } from './outFiles';
 
 export interface Journal {
@@ -31,6 +31,13 @@ export interface JournaledEventSession {
   name: string;
   pid: number;
   createdAt: string;
+}
+
+/** An earlier experiment's journal is still there: its changes must be restored before another run. */
+export class UnrestoredJournalError extends SpinlabError {
+  constructor(message: string, hint: string) {
+    super('server', message, hint);
+  }
 }
 
 export function defaultStateDir(): string {
@@ -65,7 +72,7 @@ export function writeJournal(stateDir: string, j: Journal): string {
     fs.renameSync(tmp, file);
   } catch (err) {
     try { fs.rmSync(tmp, { force: true }); } catch { /* the failure below is the one to report */ }
-    throw new SpinlabError(`Could not write the restore journal ${file}: ${failureReason(err)}. It is written before any setting changes, so nothing was changed.`,
+    throw new SpinlabError('files', `Could not write the restore journal ${file}: ${failureReason(err)}. It is written before any setting changes, so nothing was changed.`,
       'set SPINLAB_STATE_DIR to a folder you can write to (the default is ~/.spinlab), or free some space.', err);
   }
   try {
@@ -87,7 +94,7 @@ export function readJournal(stateDir: string, key: string): Journal | null {
     if (j.version !== 1 || !j.original) throw new Error('unknown format');
     return j;
   } catch (err) {
-    throw new Error(`The restore journal ${file} is unreadable (${(err as Error).message}). Restore the settings by hand from it, then delete it.`, { cause: err });
+    throw new SpinlabError('files', `The restore journal ${file} is unreadable (${(err as Error).message}).`, 'restore the settings by hand from it, then delete it.', err);
   }
 }
 

@@ -1,7 +1,7 @@
 // Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
 // Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
 import type { DbSession, DbTarget, Row } from '../db/client';
-import { num, str, targetAddress } from '../db/client';
+import { DbError, num, str, targetAddress } from '../db/client';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain, SpinlabError } from './errors';
@@ -57,8 +57,9 @@ export async function restoreServer(admin: DbSession, identity: ServerIdentity, 
   try {
     await takeLocks(admin, locks, `Restoring the journal of process ${j.pid} (${knobWords(j.changes)})`);
   } catch (err) {
-    if (!(err instanceof SpinlabError)) throw err;
-    throw new SpinlabError(err.message.split('\n')[0].replace(/ is refused: /, ' is refused: the journal is not restored under a live experiment; '),
+    // Only the refusal takeLocks words itself; a driver error is passed on as it is.
+    if (!(err instanceof SpinlabError) || err instanceof DbError) throw err;
+    throw new SpinlabError('server', err.headline.split('\n')[0].replace(/ is refused: /, ' is refused: the journal is not restored under a live experiment; '),
       'wait for that experiment to finish: it puts its settings back itself. If it is stuck, stop it; `spinlab restore --force` restores anyway.');
   }
   try {
@@ -228,7 +229,7 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   const ddOk = !j.changes.includes('delayedDurability') || after.delayedDurability === null || after.delayedDurability === j.original.delayedDurability;
   const affOk = !j.changes.includes('affinity') || affinityMatches(after, j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus);
   if (!ddOk || !affOk) {
-    throw new Error(`Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
+    throw new SpinlabError('server', `Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
   }
   // Event sessions of captures still running stay journaled (their process drops them); the knobs are done.
   if (sessions.length) writeJournal(ctx.stateDir, { ...j, changes: [], eventSessions: sessions });

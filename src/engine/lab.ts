@@ -33,10 +33,10 @@ export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> 
 /** Makes sure the lab database exists and is ours; creates it when missing, and says what it could not set there. */
 export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity, log: (m: string) => void = () => undefined): Promise<LabProbe> {
   const tooLong = labDatabaseLengthProblem(db);
-  if (tooLong) throw new SpinlabError(tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
+  if (tooLong) throw new SpinlabError('user-input', tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
   let probe = await probeLab(admin, db);
   if (probe.exists && !probe.ours) {
-    throw new SpinlabError(
+    throw new SpinlabError('server',
       `The database [${db}] exists but Spinlock Lab did not create it (it has no SpinlockLab extended property), so Spinlock Lab will not touch it.`,
       'choose another lab database name (--lab-db NAME), or drop that database yourself if it is a leftover.',
     );
@@ -159,7 +159,7 @@ async function deployUnlocked(target: DbTarget, admin: DbSession, identity: Serv
   const probe = await ensureLab(admin, db, identity, warn);
   if (needsXtp(scenario, values)) {
     if (!identity.xtpSupported) {
-      throw new SpinlabError(`The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
+      throw new SpinlabError('server', `The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
         'use a SQL Server 2016 SP1+ edition with In-Memory OLTP (SERVERPROPERTY(\'IsXTPSupported\') = 1), or choose disk-based settings.');
     }
     if (!probe.hasXtp) {
@@ -192,7 +192,7 @@ async function cleanupUnlocked(target: DbTarget, admin: DbSession, identity: Ser
   scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
   const probe = await probeLab(admin, db);
   if (!probe.exists) return;
-  if (!probe.ours) throw new SpinlabError(`The database [${db}] is not Spinlock Lab's; nothing was removed.`);
+  if (!probe.ours) throw new SpinlabError('server', `The database [${db}] is not Spinlock Lab's; nothing was removed.`);
   const lab = await DbSession.open(target, { database: db, appName: 'Spinlock Lab' });
   try {
     for (const id of cleanupSteps(scenario, values)) {

@@ -64,7 +64,7 @@ export async function takeLock(session: DbSession, resource: string, mode: LockM
     result = -1;
   }
   if (result >= 0) return { ok: true };
-  if (result !== -1) throw new SpinlabError(`sp_getapplock refused the lock ${resource} (${mode}) with ${result}.`);
+  if (result !== -1) throw new SpinlabError('server', `sp_getapplock refused the lock ${resource} (${mode}) with ${result}.`);
   const holders = await lockHolders(session, resource).catch(() => []);
   return { ok: false, holder: holders[0] ?? null };
 }
@@ -107,7 +107,7 @@ export async function takeLocks(session: DbSession, locks: LockRequest[], doing:
       continue;
     }
     for (const t of taken.reverse()) await releaseLock(session, t).catch(() => undefined);
-    throw new SpinlabError(`${doing} is refused: another experiment is running now and holds ${l.what}: ${describeHolder(r.holder)}.`,
+    throw new SpinlabError('server', `${doing} is refused: another experiment is running now and holds ${l.what}: ${describeHolder(r.holder)}.`,
       'wait for it to finish (it puts back what it changed), or stop it (Ctrl+C in its terminal, Stop in its panel). A killed process or a lost connection releases the lock by itself.');
   }
 }

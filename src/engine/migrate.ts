@@ -9,10 +9,13 @@ import type { PostId } from '../shared/posts';
 import { sqlRoot } from '../db/sqlFiles';
 import type { WatchRecord } from '../shared/watch';
 import { cpuCountFor, measuredCpuFor } from './totals';
+import { SpinlabError } from '../shared/spinlabError';
 
 /** A record that cannot be read: not ours, from a newer version, or damaged. (Named for the notebooks that first used it.) */
-export class NotebookError extends Error {
-  override name = 'NotebookError';
+export class NotebookError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 type Raw = Record<string, unknown>;

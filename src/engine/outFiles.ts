@@ -2,7 +2,7 @@
 // instead of a bare ENOSPC, and a record is replaced whole (temporary file, then rename) so a crash or a full disk
 // mid-write never leaves half of one where the last good copy was.
 import * as fs from 'node:fs';
-import { SpinlabError } from './spinlabError';
+import { SpinlabError } from '../shared/spinlabError';
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'the disk is full',
@@ -27,7 +27,7 @@ export function failureReason(err: unknown): string {
 /** A file-system failure as a message naming the file, the reason in words and what to do. */
 export function outputError(err: unknown, file: string, hint?: string): SpinlabError {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
-  return new SpinlabError(`Could not write ${file}: ${failureReason(err)}.`,
+  return new SpinlabError('files', `Could not write ${file}: ${failureReason(err)}.`,
     hint ?? (code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space, or give another folder with --out.' : 'give a folder you can write to with --out.'), err);
 }
 

@@ -9,6 +9,7 @@
 // a new connection), which replaces everything kept; a reconnect therefore resets itself. Rows a full snapshot would no
 // longer list (a database dropped, wait stats cleared to zero) are kept at their last values until the next full one.
 import { num, str, type DbSession, type PreparedFile, type Row } from '../db/client';
+import { SpinlabError } from '../shared/spinlabError';
 
 /** One result set of a delta file (after its marker): which set of the full file it builds, and how. */
 export interface DeltaPart {
@@ -61,7 +62,11 @@ function renamed(r: Row, as: Aliases | undefined): Row {
 }
 
 /** Thrown when the key of a name is held by another name, or a value arrives for a key never named. */
-export class KeyMismatch extends Error {}
+export class KeyMismatch extends SpinlabError {
+  constructor(message: string) {
+    super('internal', message);
+  }
+}
 
 function partAt(layout: DeltaLayout, i: number): DeltaPart {
   if (i < layout.length) return layout[i];

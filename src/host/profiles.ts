@@ -5,9 +5,13 @@
 import * as crypto from 'node:crypto';
 import type { DbTarget } from '../db/client';
 import { DEFAULT_LAB_DATABASE, connectionProfileSchema, type ConnectionProfile } from '../shared/protocol';
+import { SpinlabError } from '../shared/spinlabError';
 
-export class ProfileError extends Error {
-  override name = 'ProfileError';
+/** A connection the form, Object Explorer or Azure Data Studio gave that cannot be used: fixed in the connection form. */
+export class ProfileError extends SpinlabError {
+  constructor(message: string) {
+    super('connection', message);
+  }
 }
 
 export function newProfileId(): string {

@@ -9,13 +9,13 @@ import { formatSpec, parseAffinity, type AffinityResolution } from '../shared/af
 import { getScenario, listScenarios, needsXtp } from '../engine/scenarios';
 import { loadSettingsFrom, type FieldNames } from '../engine/runSettings';
 import { affinityWords } from './journalView';
+import { SpinlabError } from '../shared/spinlabError';
 
 export { describeKnobState } from './journalView';
 
-export class RunRequestError extends Error {
-  override name = 'RunRequestError';
+export class RunRequestError extends SpinlabError {
   constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
+    super('user-input', problems.join('\n'));
   }
 }
 

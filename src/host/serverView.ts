@@ -31,7 +31,7 @@ export class ServerConnection {
     try {
       const identity = await readIdentity(admin);
       if (!identity.permissions.viewServerState) {
-        throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab reads needs.`,
+        throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab reads needs.`,
           grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
       }
       return new ServerConnection(target, labDatabase, admin, identity);

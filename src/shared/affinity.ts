@@ -6,6 +6,7 @@
 //   numa:1-first-core    a node without its first core (both hyperthreads of it), as the NUMA and large-pages posts do
 //   exclude-core0        every CPU except both hyperthreads of core 0 (the large-pages post: keep workers off the log writer's core)
 import type { Topology } from './types';
+import { SpinlabError } from './spinlabError';
 
 export interface AffinityResolution {
   /** As the user wrote it, trimmed. */
@@ -15,8 +16,10 @@ export interface AffinityResolution {
   description: string;
 }
 
-export class AffinityError extends Error {
-  override name = 'AffinityError';
+export class AffinityError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 const FORMS = 'auto, cpu:2-11, cpu:0,2,4-7, numa:0, numa:0-1, numa:1-first-core, exclude-core0';

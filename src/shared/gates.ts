@@ -1,6 +1,7 @@
 // CI gates: "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50". A small pure parser and evaluator:
 // each gate holds for every run of the experiment, or the command fails naming the gate, the run and the value.
 import type { RunRecord } from './experiment';
+import { SpinlabError } from './spinlabError';
 
 export type GateOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
 export type GateMetric =
@@ -16,8 +17,10 @@ export interface Gate {
   value: number;
 }
 
-export class GateError extends Error {
-  override name = 'UsageError';
+export class GateError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max', 'mean'] as const;

@@ -3,6 +3,7 @@
 // allowed and what was given, because these come straight from a command line or a settings file.
 import type { ParamValue } from './experiment';
 import type { PostId } from './posts';
+import { SpinlabError } from './spinlabError';
 
 export interface ParamSpec {
   name: string;
@@ -51,10 +52,9 @@ export interface ScenarioManifest {
   progress?: { tables: string[]; operations: ('inserts' | 'updates' | 'deletes')[] };
 }
 
-export class ParamError extends Error {
-  override name = 'ParamError';
+export class ParamError extends SpinlabError {
   constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
+    super('user-input', problems.join('\n'));
   }
 }
 

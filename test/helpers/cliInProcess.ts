@@ -2,9 +2,9 @@
 //   mainCli: through main() as bin/spinlab.js runs it (exit code as main returns it), the connection in the
 //            environment, what it writes to stdout and stderr captured (together, and apart);
 //   programCli: through the commander program with its output and exit code captured apart, an error thrown out of
-//            an action mapped to the exit code main would give it (2 for a usage error, else 1).
-import { CommanderError } from 'commander';
+//            an action mapped to its exit code as main maps it (src/cli/exitCodes.ts).
 import { buildProgram, main } from '../../src/cli/main';
+import { exitForError } from '../../src/cli/exitCodes';
 import type { Ask } from '../../src/cli/rerunPlan';
 
 export interface MainResult {
@@ -35,7 +35,7 @@ export async function mainCli(args: string[], env: Record<string, string | undef
   }
 }
 
-export async function programCli(args: string[], opts: { ask?: Ask | null; usageErrors?: readonly string[] } = {}): Promise<{ code: number; out: string; err: string }> {
+export async function programCli(args: string[], opts: { ask?: Ask | null } = {}): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   let code = 0;
@@ -43,9 +43,7 @@ export async function programCli(args: string[], opts: { ask?: Ask | null; usage
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
-    if (e instanceof CommanderError) return { code: e.exitCode === 0 ? 0 : 2, out, err };
-    err += (e as Error).message;
-    return { code: (opts.usageErrors ?? ['UsageError']).includes((e as Error).name) ? 2 : 1, out, err };
+    return { code: exitForError(e, (s) => { err += s; }), out, err };
   }
   return { code, out, err };
 }

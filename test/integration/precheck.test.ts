@@ -100,7 +100,7 @@ describe('spinlab refuses bad input before connecting', function () {
     const before = tree(cwd);
     for (const extra of [[], ['--out', 'res/deeper']]) {
       const r = await spinlab(cwd, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '2s', '-c', conn, ...extra]);
-      assert.equal(r.code, 1, r.out);
+      assert.equal(r.code, 3, `a connection error: ${r.out}`);
       assert.match(r.out, /ECONNREFUSED/);
     }
     assert.deepEqual(tree(cwd), before);
@@ -108,7 +108,7 @@ describe('spinlab refuses bad input before connecting', function () {
 
   it('--any-name lets a gate name a spinlock the catalogue lacks (then the run goes on to connect)', async () => {
     const r = await spinlab(cwd, ['run', '--scenario', 'disk-insert', '--assert', 'NEW_IN_VNEXT.spins_per_row<1', '--any-name', '-c', conn]);
-    assert.equal(r.code, 1, r.out);
+    assert.equal(r.code, 3, `a connection error: ${r.out}`);
     assert.match(r.out, /ECONNREFUSED/);
   });
 });

@@ -14,7 +14,7 @@ import { connString } from '../helpers/simTarget';
 
 
 /** The CLI in-process; `ask` stands for the terminal (null: there is none, as in CI). */
-const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask, usageErrors: ['UsageError', 'NotebookError', 'ParamError'] });
+const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask });
 
 /** Edits the notebook's metadata record the way a hand (or a merge) would, leaving every cell as it was. */
 function editRecord(file: string, edit: (e: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any

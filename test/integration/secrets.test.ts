@@ -97,16 +97,16 @@ it('the CLI: runs, exports, restore, a wrong password and a missing permission l
     const wrong = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--out', path.join(work, 'wrong')],
       { ...env, SPINLAB_PASSWORD: WRONG_PW });
     printed.push(wrong.output);
-    assert.equal(wrong.code, 1);
+    assert.equal(wrong.code, 3, 'a connection error');
     assert.match(wrong.output, /Login failed/i);
     const wrongInline = await cli(['topology', '-c', `${server};User ID=sa;Password=${WRONG_PW}`], {});
     printed.push(wrongInline.output);
-    assert.equal(wrongInline.code, 1);
+    assert.equal(wrongInline.code, 3, 'a connection error');
 
     const denied = await cli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '500ms', '--warmup', '0s', '--no-deploy', '--set', 'seed_rows=0',
       '--affinity', 'numa:0', '--out', path.join(work, 'denied')], { ...env, SPINLAB_CONNECTION: `${server};User ID=tuner`, SPINLAB_PASSWORD: TUNER_PW });
     printed.push(denied.output);
-    assert.equal(denied.code, 1, denied.output);
+    assert.equal(denied.code, 4, `a permission error: ${denied.output}`);
     assert.match(denied.output, /GRANT ALTER SETTINGS TO \[tuner\]/);
 
     const found: string[] = [];

@@ -28,8 +28,8 @@ function heavy(p: string): string | null {
   if (/notebook/i.test(f.slice(f.lastIndexOf('/src/') + 1))) return 'notebook code';
   const engine = /\/src\/engine\/(.+)\.[jt]s$/.exec(f);
   // The restore journal is the one engine module activation may load (the tree lists unrestored journals), with the
-  // two small modules its write errors use (node:fs only; no driver).
-  if (engine && !['journal', 'spinlabError', 'outFiles'].includes(engine[1])) return `the engine (${engine[1]})`;
+  // small module its write errors use (node:fs only; no driver). Its error class comes from src/shared.
+  if (engine && !['journal', 'outFiles'].includes(engine[1])) return `the engine (${engine[1]})`;
   if (/\/src\/host\/labController\.[jt]s$/.test(f)) return 'the panel controller';
   if (/\/src\/extension\/(panel|lab|vscodePorts)\.[jt]s$/.test(f)) return 'the panel';
   return null;

@@ -5,13 +5,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession, type DbTarget } from '../../db/client';
 import type { CustomWorkload } from '../../shared/experiment';
+import { SpinlabError } from '../../shared/spinlabError';
 
 export type ParamType = 'int' | 'bigint' | 'float' | 'bit' | 'nvarchar(4000)';
 export interface ParamColumn { name: string; type: ParamType }
 export interface ParamTable { columns: ParamColumn[]; rows: unknown[][] }
 
-export class ParamsError extends Error {
-  override name = 'UsageError';
+export class ParamsError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 /** RFC 4180 CSV: quoted fields, doubled quotes, CRLF or LF; a trailing empty line ignored. */

@@ -8,7 +8,7 @@ import { buildNotebook } from './write';
 import { buildReplay, loadCommandLines, stepsText } from './replay';
 import { customTsqlBundle } from './customReplay';
 import { migrateExperiment, NotebookError } from './read';
-import { NOTEBOOK_WRITE_HINT, writeWhole } from '../outFiles';
+import { NOTEBOOK_WRITE_HINT, outputError, writeWhole } from '../outFiles';
 
 export function readExperimentFile(dirOrFile: string): Experiment {
   const file = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory() ? path.join(dirOrFile, 'experiment.json') : dirOrFile;
@@ -37,7 +37,7 @@ function withParamsNearNotebook(e: Experiment, file: string): Experiment {
 }
 
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  mkdirFor(path.dirname(path.resolve(file)), NOTEBOOK_WRITE_HINT);
   writeWhole(file, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n', NOTEBOOK_WRITE_HINT); // a crash mid-write leaves the earlier file
   return file;
 }
@@ -107,24 +107,38 @@ export interface ExportRequest {
   tsqlDir?: string;
 }
 
+const EXPORT_HINT = 'give a folder you can write to, or free some space.';
+
+function mkdirFor(dir: string, hint: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw outputError(err, dir, hint);
+  }
+}
+
+/** Writes `files` into `dir` (made when missing); a failure names the file and why, as every result write does. */
+function writeFilesInto(dir: string, files: Record<string, string>): string[] {
+  mkdirFor(dir, EXPORT_HINT);
+  return Object.entries(files).map(([name, text]) => {
+    const file = path.join(dir, name);
+    try {
+      fs.writeFileSync(file, text);
+    } catch (err) {
+      throw outputError(err, file, EXPORT_HINT);
+    }
+    return file;
+  });
+}
+
 export function exportExperiment(experiments: readonly Experiment[], req: ExportRequest): string[] {
   const written: string[] = [];
   if (req.notebook) written.push(writeNotebookFile(req.notebook, experiments));
   const [e] = experiments;
   if (req.csvDir) {
-    fs.mkdirSync(req.csvDir, { recursive: true });
     const { ticks, deltas } = samplesCsv(e);
-    for (const [name, text] of [['ticks.csv', ticks], ['deltas.csv', deltas]] as const) {
-      fs.writeFileSync(path.join(req.csvDir, name), text);
-      written.push(path.join(req.csvDir, name));
-    }
+    written.push(...writeFilesInto(req.csvDir, { 'ticks.csv': ticks, 'deltas.csv': deltas }));
   }
-  if (req.tsqlDir) {
-    fs.mkdirSync(req.tsqlDir, { recursive: true });
-    for (const [name, text] of Object.entries(tsqlBundle(e))) {
-      fs.writeFileSync(path.join(req.tsqlDir, name), text);
-      written.push(path.join(req.tsqlDir, name));
-    }
-  }
+  if (req.tsqlDir) written.push(...writeFilesInto(req.tsqlDir, tsqlBundle(e)));
   return written;
 }

@@ -2,6 +2,7 @@
 import type { ParamValue } from '../../shared/experiment';
 import { getPost } from '../../shared/posts';
 import { resolveParams } from '../../shared/params';
+import { SpinlabError } from '../../shared/spinlabError';
 import { isolateCore0 } from './isolateCore0';
 import { numaLogwriter } from './numaLogwriter';
 import { ringBuffer } from './ringBuffer';
@@ -19,7 +20,7 @@ export function listPresets(): readonly Preset[] {
 
 export function getPreset(id: string): Preset {
   const p = PRESETS.find((x) => x.id === id);
-  if (!p) throw new Error(`Unknown preset '${id}'. Known presets: ${PRESETS.map((x) => x.id).join(', ')}.`);
+  if (!p) throw new SpinlabError('user-input', `Unknown preset '${id}'. Known presets: ${PRESETS.map((x) => x.id).join(', ')}.`);
   return p;
 }
 
@@ -47,6 +48,6 @@ export function describePreset(p: Preset) {
 /** The plan for a server; throws when the preset cannot run there at all. */
 export function planPreset(p: Preset, server: PresetServer, values: Record<string, ParamValue>, threads: number[] | null): PresetPlan {
   const plan = p.plan(server, values, threads);
-  if (plan.arms.length === 0) throw new Error(`The preset ${p.id} has nothing it can run on this server. ${plan.notes.join(' ')}`);
+  if (plan.arms.length === 0) throw new SpinlabError('server', `The preset ${p.id} has nothing it can run on this server. ${plan.notes.join(' ')}`);
   return plan;
 }

@@ -28,7 +28,7 @@ export const isolateCore0: Preset = {
     try {
       cap = cpusOf('exclude-core0', topology);
     } catch {
-      throw new SpinlabError('This server has only core 0: there is nothing to run on once it is taken out of the mask.', 'use a server with at least two cores.');
+      throw new SpinlabError('server', 'This server has only core 0: there is nothing to run on once it is taken out of the mask.', 'use a server with at least two cores.');
     }
     const counts = threads ? capThreads(threads, cap, 'Without core 0 the server', notes) : [cap];
     const mm = topology.memoryModel ?? 'unknown (before SQL Server 2016 SP1)';

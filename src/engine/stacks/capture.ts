@@ -3,7 +3,7 @@
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
 import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget, type Row } from '../../db/client';
 import type { StackCapture, StackSessionOptions } from '../../shared/stacks';
-import { explain, grantFor, SpinlabError } from '../errors';
+import { categoryOf, explain, grantFor, SpinlabError } from '../errors';
 import { defaultStateDir, serverKey } from '../journal';
 import { readIdentity } from '../server';
 import type { ServerIdentity } from '../../shared/types';
@@ -104,9 +104,9 @@ export function describeOptions(o: StackSessionOptions): string {
 export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptions): Promise<CaptureDetail> {
   const progress = opts.onProgress ?? (() => undefined);
   if (!isSpinlockName(opts.spinlock)) {
-    throw new SpinlabError(`"${opts.spinlock}" is not a spinlock name.`, 'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.');
+    throw new SpinlabError('user-input', `"${opts.spinlock}" is not a spinlock name.`, 'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.');
   }
-  if (!(opts.durationMs >= 1000)) throw new SpinlabError(`The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');
+  if (!(opts.durationMs >= 1000)) throw new SpinlabError('user-input', `The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');
   progress({ kind: 'status', message: `connecting to ${describeTarget(target)}` });
   const db = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab stacks' });
   try {
@@ -114,7 +114,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
     const spinlock = opts.spinlock.toUpperCase();
     const before = await readSpinlock(db, spinlock, identity);
     if (before.mapKey === null) {
-      throw new SpinlabError(`This server has no spinlock type named ${spinlock} in sys.dm_xe_map_values (name = 'spinlock_types').`,
+      throw new SpinlabError('user-input', `This server has no spinlock type named ${spinlock} in sys.dm_xe_map_values (name = 'spinlock_types').`,
         'check the name against sys.dm_os_spinlock_stats (spinlab watch lists the busiest); names differ between versions.');
     }
     const address = targetAddress(target);
@@ -134,7 +134,7 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
           session, type: before.mapKey, slots: opts.slots ?? 256, partition: sizing.partition, max_memory_kb: sizing.maxMemoryKb, max_duration_s: maxDurationS,
         });
       } catch (err) {
-        throw new SpinlabError(`Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
+        throw new SpinlabError(denied(err) ? 'permission' : categoryOf(err), `Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
       }
       const t0 = Date.now();
       while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {

@@ -5,6 +5,7 @@
 // trace flag 3656 resolves them ("SpinlockBase::Backoff"), or, from SQL Server 2022, <frame module=... rva=.../>
 // elements (escaped or in CDATA). No XML package: the shape is fixed and small, and entities are decoded here.
 import type { StackFrame } from '../../shared/stacks';
+import { SpinlabError } from '../../shared/spinlabError';
 
 export interface HistogramSlot {
   count: number;
@@ -20,8 +21,11 @@ export interface Histogram {
   slots: HistogramSlot[];
 }
 
-export class HistogramFormatError extends Error {
-  override name = 'HistogramFormatError';
+/** The server's histogram target is not in the shape SQL Server documents. */
+export class HistogramFormatError extends SpinlabError {
+  constructor(message: string) {
+    super('server', message);
+  }
 }
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };

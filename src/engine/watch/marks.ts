@@ -4,12 +4,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { SpinlabError } from '../../shared/spinlabError';
 
 export const MARKS_FILE = 'marks.jsonl';
 const ACTIVE_FILE = 'watch-active.json';
 
-export class MarkError extends Error {
-  override name = 'MarkError';
+export class MarkError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 export interface MarkRequest {

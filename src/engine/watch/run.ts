@@ -80,7 +80,7 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   try {
     identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
-      throw new SpinlabError(`The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
+      throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
         grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
     }
     const t = await readTopology(admin, identity);

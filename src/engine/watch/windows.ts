@@ -5,9 +5,12 @@ import { compareWindows, WindowAccumulator, type WindowFigures } from '../../sha
 import type { WatchMark } from '../../shared/watch';
 import { describeWindow, inRange, resolveWindow, type TickRange, type WatchWindow, type WatchWindowComparison, type WindowSpan } from '../../shared/watchWindows';
 import { forEachTick, readWatchRecord } from './read';
+import { SpinlabError } from '../../shared/spinlabError';
 
-export class WatchWindowError extends Error {
-  override name = 'WatchWindowError';
+export class WatchWindowError extends SpinlabError {
+  constructor(message: string) {
+    super('user-input', message);
+  }
 }
 
 function span(label: string, f: WindowFigures, described: string): WindowSpan {
