@@ -1,25 +1,22 @@
 // ESLint for Spinlock Lab: the recommended rules of ESLint and typescript-eslint, and the house's one-way layers
 // (docs/panel.md, shared/reference style.md): extension -> host -> engine -> db/shared; cli -> engine -> db/shared;
 // webview and renderer -> shared only; only src/db imports the driver (mssql, tedious); only src/extension imports
-// vscode/azdata; no Node built-ins in the browser layers; no browser code or DOM globals on the Node side.
-// test/unit/layers.test.ts checks the same layers a second way. `npm run lint` also runs madge for import circles.
+// vscode/azdata; no Node built-ins in the browser layers; no browser code or DOM globals on the Node side. Inside
+// tools/sim: session -> model -> grammar/catalog, each serving the wire's contract (tds/contract.ts), and the wire
+// (tds/) importing none of them. The tables are layers.json, which test/unit/layers.test.ts checks a second way.
+// `npm run lint` also runs Prettier's check, madge for import circles and knip for unused files, exports and packages.
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const TABLES = JSON.parse(readFileSync(new URL('./layers.json', import.meta.url), 'utf8'));
 /** What each folder of src/ may import from the other folders of src/ (itself is always allowed). */
-const MAY_IMPORT = {
-  shared: [],
-  db: ['shared'],
-  engine: ['db', 'shared'],
-  host: ['engine', 'db', 'shared'],
-  extension: ['host', 'engine', 'db', 'shared'],
-  cli: ['engine', 'db', 'shared'],
-  webview: ['shared'],
-  renderer: ['shared'],
-};
+const MAY_IMPORT = TABLES.src;
+/** The same for the simulator's folders (tools/sim/<folder>); 'tds/contract' allows that one file of tools/sim/tds. */
+const SIM_MAY_IMPORT = TABLES['tools/sim'];
 const LAYERS = Object.keys(MAY_IMPORT);
 const BROWSER_LAYERS = ['webview', 'renderer'];
 const NODE_LAYERS = LAYERS.filter((l) => !BROWSER_LAYERS.includes(l));
@@ -45,6 +42,21 @@ function layerPatterns(layer) {
     ? { group: ['**/tools/**', '!**/tools/sim/**'], message: 'src/cli may load only the simulator from tools/.' }
     : { group: ['**/tools/**'], message: 'Only src/cli may load the simulator (tools/sim).' });
   return patterns;
+}
+
+/** no-restricted-imports for a simulator folder: its sibling folders that SIM_MAY_IMPORT does not list. */
+function simRules(folder) {
+  const allowed = SIM_MAY_IMPORT[folder];
+  // A regex, not a gitignore group: a group cannot re-include one file (tds/contract) of a folder it excludes.
+  const banned = Object.keys(SIM_MAY_IMPORT)
+    .filter((f) => f !== folder && !allowed.includes(f))
+    .map((f) => {
+      const files = allowed.filter((a) => a.startsWith(`${f}/`)).map((a) => a.slice(f.length + 1));
+      return files.length ? `${f}(/(?!(${files.join('|')})$).*)?` : `${f}(/.*)?`;
+    });
+  const may = ['itself', ...allowed.map((a) => `tools/sim/${a}`)].join(', ');
+  const message = `tools/sim/${folder} may import only ${may} (one-way layers: session -> model -> grammar/catalog -> the contract).`;
+  return { 'no-restricted-imports': ['error', { patterns: banned.length ? [{ regex: `(^|/)(${banned.join('|')})$`, message }] : [] }] };
 }
 
 const DRIVER = ['mssql', 'tedious'];
@@ -89,6 +101,7 @@ export default defineConfig(
     },
   },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: packageRules(layer) })),
+  ...Object.keys(SIM_MAY_IMPORT).map((folder) => ({ files: [`tools/sim/${folder}/**/*.ts`], rules: simRules(folder) })),
   // The panel's views and model get what they need as a ViewContext (views/context.ts): app.ts imports the views,
   // never the reverse. (Its own entry: the webview's layer patterns stay in force beside it.)
   {
