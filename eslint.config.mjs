@@ -123,6 +123,19 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser } },
   },
   {
+    // Type-aware: a promise nobody awaits loses its rejection (an unhandled rejection kills the CLI and leaves a knob
+    // changed), and a promise where a callback's boolean or void is expected runs unobserved. Each tsconfig checks its
+    // own runtime's files (tsconfig.webview.json: the browser layers), so the rules see the types the compiler sees.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.json', './tsconfig.webview.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     // Plain CommonJS scripts (bin, scripts, webpack config, browser-test stubs).
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs' },
