@@ -38,9 +38,11 @@ function layerPatterns(layer) {
   }
   // Nothing shipped imports the tests, the benchmarks or the scripts; only the CLI starts the simulator (spinlab sim, demo).
   patterns.push({ group: ['**/test/**', '**/bench/**', '**/scripts/**'], message: 'src/ must not import tests, benchmarks or scripts.' });
-  patterns.push(layer === 'cli'
-    ? { group: ['**/tools/**', '!**/tools/sim/**'], message: 'src/cli may load only the simulator from tools/.' }
-    : { group: ['**/tools/**'], message: 'Only src/cli may load the simulator (tools/sim).' });
+  patterns.push(
+    layer === 'cli'
+      ? { group: ['**/tools/**', '!**/tools/sim/**'], message: 'src/cli may load only the simulator from tools/.' }
+      : { group: ['**/tools/**'], message: 'Only src/cli may load the simulator (tools/sim).' },
+  );
   return patterns;
 }
 
@@ -63,7 +65,16 @@ const DRIVER = ['mssql', 'tedious'];
 const HOST_API = ['vscode', 'azdata'];
 const BROWSER_PACKAGES = ['lit', 'chart.js', 'chartjs-plugin-zoom', '@vscode-elements/elements', '@vscode/codicons'];
 const NODE_BUILTINS = builtinModules.filter((m) => !m.startsWith('_'));
-const DOM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'customElements', 'requestAnimationFrame', 'HTMLElement', 'MessageEvent'];
+const DOM_GLOBALS = [
+  'window',
+  'document',
+  'navigator',
+  'localStorage',
+  'customElements',
+  'requestAnimationFrame',
+  'HTMLElement',
+  'MessageEvent',
+];
 
 /** no-restricted-imports for the packages a layer must not import (one rule entry per layer: flat config replaces, never merges, a rule's options). */
 function packageRules(layer) {
@@ -74,7 +85,8 @@ function packageRules(layer) {
     patterns.push({ group: names.map((n) => `${n}/*`), message });
   };
   if (layer !== 'db') ban(DRIVER, 'Only src/db imports the SQL driver (mssql, tedious).');
-  if (layer !== 'extension') ban(HOST_API, 'Only src/extension imports the editor API (vscode, azdata); the rest runs in plain Node or a browser.');
+  if (layer !== 'extension')
+    ban(HOST_API, 'Only src/extension imports the editor API (vscode, azdata); the rest runs in plain Node or a browser.');
   if (BROWSER_LAYERS.includes(layer) || layer === 'shared') {
     const message = `src/${layer} runs in a browser too: no Node built-ins.`;
     for (const name of NODE_BUILTINS) paths.push({ name, message });
@@ -107,16 +119,26 @@ export default defineConfig(
   {
     files: ['src/webview/views/**/*.ts', 'src/webview/model/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        ...packageRules('webview')['no-restricted-imports'][1],
-        patterns: [...packageRules('webview')['no-restricted-imports'][1].patterns,
-          { group: ['**/app', '**/main'], message: 'Views and model depend on views/context.ts, never on the app.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...packageRules('webview')['no-restricted-imports'][1],
+          patterns: [
+            ...packageRules('webview')['no-restricted-imports'][1].patterns,
+            { group: ['**/app', '**/main'], message: 'Views and model depend on views/context.ts, never on the app.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: NODE_LAYERS.map((l) => `src/${l}/**/*.ts`),
-    rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS.map((name) => ({ name, message: 'No DOM on the Node side (engine, host, db, cli, shared).' }))] },
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...DOM_GLOBALS.map((name) => ({ name, message: 'No DOM on the Node side (engine, host, db, cli, shared).' })),
+      ],
+    },
   },
   {
     files: [...BROWSER_LAYERS.map((l) => `src/${l}/**/*.ts`), 'test/browser/**/*.js'],

@@ -19,7 +19,8 @@ const conn = (sim: Simulator) => `Server=127.0.0.1,${sim.port};User ID=sa;Passwo
 const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask, usageErrors: ['UsageError', 'NotebookError', 'ParamError'] });
 
 /** Edits the notebook's metadata record the way a hand (or a merge) would, leaving every cell as it was. */
-function editRecord(file: string, edit: (e: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the record as a hand edits it, untyped
+function editRecord(file: string, edit: (e: Record<string, any>) => void): void {
   const nb = JSON.parse(fs.readFileSync(file, 'utf8'));
   edit(nb.metadata.spinlab.experiments[0]);
   fs.writeFileSync(file, JSON.stringify(nb, null, 1));
