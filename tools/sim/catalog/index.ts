@@ -113,13 +113,6 @@ export function conformToCatalog<C extends VersionedContext, V extends CatalogVi
   };
 }
 
-/** Columns a modelled view computes that the docs do not list for `version` (the test reports them). */
-export function undocumentedColumns<C extends VersionedContext>(v: CatalogView<C>, ctx: C): string[] {
-  const cat = catalogColumns(v.name, ctx.model.version);
-  if (!cat) return [];
-  const names = new Set(cat.map((c) => c.name.toLowerCase()));
-  return v.columns(ctx).map((c) => c.name).filter((n) => !names.has(n.toLowerCase()));
-}
 
 /** sys.* view columns a batch names that the catalogue lacks in some supported version ('view.column@version'). */
 export function unknownColumns(refs: { view: string; column: string }[]): string[] {
