@@ -1,5 +1,5 @@
 // A declared parameter, kept import-free: instance.ts holds procedures' parameter lists, and params.ts (which
-// declares them) imports errors.ts, which imports instance.ts's types.
+// parses them) imports errors.ts, which imports instance.ts's types.
 
 /** A declared parameter of a procedure or of sp_executesql's @params. */
 export interface ParamDef {
