@@ -34,7 +34,7 @@ async function serverRole(): Promise<void> {
       const u = process.cpuUsage();
       process.send!({ kind: 'cpu', user: u.user, system: u.system });
     } else if (m.kind === 'stop') {
-      server.close().then(() => process.exit(0));
+      server.close().then(() => process.exit(0), () => process.exit(1));
     }
   });
   process.send!({ kind: 'listening', port });

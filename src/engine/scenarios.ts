@@ -5,10 +5,10 @@ import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
 import { sqlRoot } from '../db/sqlFiles';
 import { CUSTOM_MANIFEST, CUSTOM_SCENARIO_ID } from './custom/manifest';
-import { ParamError, type ByParam, type Condition, type ParamSpec, type ProcedureSpec, type ScenarioManifest as ManifestShape, type Step } from '../shared/params';
+import { ParamError, type ByParam, type Condition, type ParamSpec, type ScenarioManifest as ManifestShape, type Step } from '../shared/params';
 import { isPostId, POST_IDS } from '../shared/posts';
 
-export type { Condition, Step, ByParam, ProcedureSpec };
+export type { Step, ByParam };
 export type ScenarioParam = ParamSpec;
 /** A manifest as loaded from disk: the parts params.ts keeps optional are all present in the shipped files. */
 export type ScenarioManifest = ManifestShape & Required<Pick<ManifestShape, 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>>;

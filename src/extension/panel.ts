@@ -37,7 +37,9 @@ export class LabPanel {
 
   /** A panel VS Code restored after a reload. */
   static revive(panel: vscode.WebviewPanel, deps: PanelDeps): LabPanel {
-    LabPanel.current?.dispose();
+    // As when the panel closes (onDidDispose below): the old controller stops its run and restores the server on its
+    // own; the restored panel need not wait for it.
+    void LabPanel.current?.dispose();
     panel.webview.options = webviewOptions(deps.context.extensionUri);
     return new LabPanel(panel, deps);
   }

@@ -3,6 +3,9 @@
 import { z } from 'zod';
 
 const name = (max: number) => z.string().trim().max(max);
+// NUL and ] are the characters a database name must not hold.
+// eslint-disable-next-line no-control-regex -- NUL is matched on purpose
+const DATABASE_NAME = /^[^\]\u0000]+$/;
 
 export const connectionProfileSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, - and _'),
@@ -19,7 +22,6 @@ export const connectionProfileSchema = z.object({
   domain: name(128),
   encrypt: z.enum(['mandatory', 'optional', 'strict']),
   trustServerCertificate: z.boolean(),
-  // eslint-disable-next-line no-control-regex -- NUL is the character a database name must not hold
-  labDatabase: z.string().trim().min(1).max(128).regex(/^[^\]\u0000]+$/, 'a database name cannot contain ] or NUL'),
+  labDatabase: z.string().trim().min(1).max(128).regex(DATABASE_NAME, 'a database name cannot contain ] or NUL'),
 });
 export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;

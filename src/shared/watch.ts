@@ -184,12 +184,3 @@ export function boundTick(tick: Tick, n = WATCH_TOP_N): { spinlocks: Record<stri
     ...topKeys(tick.waits, (w) => w.waitMs + w.count / 1e6, WATCH_BENIGN_KEPT, isBenignWait)];
   return { spinlocks: pick(tick.spinlocks, spinNames), waits: pick(tick.waits, waitNames), latches: pick(tick.latches, topKeys(tick.latches, (l) => l.waitMs + l.count / 1e6, n)), all };
 }
-
-/** Spins per collision, the figure the seeds read contention from; null without collisions. */
-export function spinsPerCollision(s: Pick<SpinDelta, 'spins' | 'collisions'>): number | null {
-  return s.collisions > 0 ? s.spins / s.collisions : null;
-}
-/** Average ms per wait; null without waits. */
-export function avgWaitMs(w: Pick<WaitDelta, 'waitMs' | 'count'>): number | null {
-  return w.count > 0 ? w.waitMs / w.count : null;
-}

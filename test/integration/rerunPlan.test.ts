@@ -17,7 +17,8 @@ import { connString } from '../helpers/simTarget';
 const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask });
 
 /** Edits the notebook's metadata record the way a hand (or a merge) would, leaving every cell as it was. */
-function editRecord(file: string, edit: (e: Record<string, any>) => void): void { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the record as a hand edits it, untyped
+function editRecord(file: string, edit: (e: Record<string, any>) => void): void {
   const nb = JSON.parse(fs.readFileSync(file, 'utf8'));
   edit(nb.metadata.spinlab.experiments[0]);
   fs.writeFileSync(file, JSON.stringify(nb, null, 1));

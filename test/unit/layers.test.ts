@@ -1,13 +1,17 @@
 // The one-way layers of docs/panel.md, checked on the sources: extension -> host -> engine -> db/shared, and
 // webview -> shared. The engine and host never import vscode; nothing but src/db imports the driver; nothing on the
 // Node side imports the webview, and the webview imports nothing outside src/webview and src/shared.
-// Within the webview, views and model depend on views/context.ts, never on app.ts.
+// Within the webview, views and model depend on views/context.ts, never on app.ts. Inside tools/sim: session ->
+// model -> grammar/catalog -> the wire's contract. The tables are layers.json, which eslint.config.mjs reads too.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const src = path.join(root, 'src');
+const sim = path.join(root, 'tools', 'sim');
+/** Per tree, what each folder may import from its sibling folders; 'folder/file' allows one file of a folder. */
+const tables = JSON.parse(fs.readFileSync(path.join(root, 'layers.json'), 'utf8')) as Record<'src' | 'tools/sim', Record<string, string[]>>;
 
 function files(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -33,16 +37,7 @@ function target(file: string, spec: string): { layer?: string; pkg?: string } {
   return { layer: rel.split(path.sep)[0] };
 }
 
-const allowedLayers: Record<string, string[]> = {
-  shared: ['shared'],
-  db: ['db', 'shared'],
-  engine: ['engine', 'db', 'shared'],
-  cli: ['cli', 'engine', 'db', 'shared'],
-  host: ['host', 'engine', 'db', 'shared'],
-  extension: ['extension', 'host', 'engine', 'db', 'shared'],
-  webview: ['webview', 'shared'],
-  renderer: ['renderer', 'shared'],
-};
+const allowedLayers = Object.fromEntries(Object.entries(tables.src).map(([layer, may]) => [layer, [layer, ...may]]));
 const driverPackages = new Set(['mssql', 'tedious']);
 const hostOnlyPackages = new Set(['vscode', 'azdata']);
 
@@ -66,6 +61,24 @@ it('every source file imports only from the layers below it', () => {
     }
   }
   assert.deepEqual(problems, []);
+});
+
+it('every simulator file imports only from the folders below its own (session -> model -> grammar/catalog -> contract)', () => {
+  const table = tables['tools/sim'];
+  const problems: string[] = [];
+  for (const [folder, may] of Object.entries(table)) {
+    for (const file of files(path.join(sim, folder))) {
+      for (const spec of imports(file).filter((s) => s.startsWith('.'))) {
+        const rel = path.relative(sim, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+        const [top] = rel.split('/');
+        // Only the simulator's own folders are in the table (the model's reach into src/ is src's layers' business).
+        if (top === folder || !(top in table)) continue;
+        if (!may.includes(top) && !may.includes(rel)) problems.push(`${path.relative(root, file)} imports ${spec}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(files(path.join(sim, 'model')).length > 10 && files(path.join(sim, 'session')).length > 1);
 });
 
 it('the layer check sees the imports it is meant to police', () => {

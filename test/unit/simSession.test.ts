@@ -1,8 +1,8 @@
 // The simulator's session layer in pieces: splitting batches into statements, binding parameters by position and
 // name, RAISERROR's message formatting and severity, and the types SQL Server gives literals.
 import assert from 'node:assert/strict';
-import { lex, splitBatch } from '../../tools/sim/session/lex';
-import { bindParameters, parseParamDefs, procedureParameters } from '../../tools/sim/session/params';
+import { lex, splitBatch } from '../../tools/sim/grammar/lex';
+import { bindParameters, parseParamDefs, procedureParameters } from '../../tools/sim/model/params';
 import { formatMessage, raiseError } from '../../tools/sim/session/statements';
 import { selectSyntax } from '../../tools/sim/session/layer';
 import { literal } from '../../tools/sim/model/select';

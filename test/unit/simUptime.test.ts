@@ -7,7 +7,7 @@ import { ModelHandler } from '../../tools/sim/model/handler';
 import { SimModel } from '../../tools/sim/model/instance';
 import { parseUptime } from '../../tools/sim/model/uptime';
 import { runSimCommand } from '../../tools/sim/simulator';
-import { sessionState } from '../../tools/sim/session/state';
+import { sessionState } from '../../tools/sim/model/sessionState';
 import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
 

@@ -10,7 +10,7 @@ import type { Preset, PresetPlan, PresetServer } from './types';
 import { writelog } from './writelog';
 import { xdesmgrBatch } from './xdesmgrBatch';
 
-export type { Preset, PresetPlan, PresetServer, PresetComparison, PresetView, PresetNeed, PresetLoad } from './types';
+export type { Preset, PresetPlan, PresetServer } from './types';
 
 const PRESETS: readonly Preset[] = [numaLogwriter, isolateCore0, xdesmgrBatch, writelog, ringBuffer];
 

@@ -2,7 +2,7 @@
 // journal file) before CREATE EVENT SESSION, dropped afterwards on success, failure or cancel, and after a crash or a
 // kill by `spinlab restore` / the panel's Restore. Only sessions named SpinlockLab_... are ever created or dropped.
 import type { DbSession } from '../../db/client';
-import { num, str } from '../../db/client';
+import { num } from '../../db/client';
 import { deleteJournal, readJournal, writeJournal, type Journal } from '../journal';
 
 export const SESSION_PREFIX = 'SpinlockLab_';
@@ -59,12 +59,6 @@ export async function dropSession(db: DbSession, name: string): Promise<boolean 
 
 /** Said when a drop could not be confirmed: what the login lacks to see the catalogue. */
 export const UNCONFIRMED_DROP = 'this login cannot see sys.server_event_sessions to confirm it is gone (VIEW SERVER STATE; 2022+: VIEW SERVER PERFORMANCE STATE)';
-
-/** Our sessions on the server, defined or running (sql/xe/list-sessions.sql). */
-export async function listOurSessions(db: DbSession): Promise<{ name: string; running: boolean }[]> {
-  const [rows = []] = await db.runFile('xe/list-sessions');
-  return rows.map((r) => ({ name: str(r.name), running: num(r.running) === 1 }));
-}
 
 /** True when the journal holds nothing but event sessions whose processes still run (captures in progress). */
 export function onlyLiveSessions(j: Journal, gone: (pid: number) => boolean): boolean {

@@ -4,7 +4,6 @@
 
 /** The theme's chart colours, in the order they are handed out. */
 export const PALETTE = ['blue', 'orange', 'green', 'red', 'purple', 'yellow', 'foreground', 'lines'] as const;
-export type PaletteSlot = (typeof PALETTE)[number];
 
 export class ColorAssigner {
   private readonly byName = new Map<string, number>();
@@ -34,8 +33,4 @@ export class ColorAssigner {
   slotOf(name: string): number | undefined {
     return this.byName.get(name);
   }
-}
-
-export function slotName(slot: number): PaletteSlot {
-  return PALETTE[slot % PALETTE.length];
 }

@@ -2,8 +2,19 @@
 // Microsoft's docs give them, per SQL Server version. The simulator serves exactly these columns (conformToCatalog),
 // and a unit test checks every column a sql/ file names exists in every supported version.
 import type { Column, SqlType, Value } from '../tds/contract';
-import type { QueryContext, SystemView } from '../model/types';
 import data from './columns.json';
+
+/** What the catalogue needs of a query's context: the simulated version (the model's QueryContext has it). */
+export interface VersionedContext {
+  model: { version: number };
+}
+
+/** What the catalogue needs of a modelled view (the model's SystemView): its columns and rows for a context. */
+export interface CatalogView<C extends VersionedContext> {
+  name: string;
+  columns(ctx: C): Column[];
+  rows(ctx: C, args: Value[] | null): Value[][];
+}
 
 export const MIN_VERSION = 13;
 export const MAX_VERSION = 17;
@@ -83,14 +94,14 @@ function zeroOf(t: SqlType): Value {
  * nullability; columns the model does not compute come back NULL (or a zero where the docs say NOT NULL), and columns
  * the model has but the docs do not are dropped.
  */
-export function conformToCatalog(v: SystemView): SystemView {
+export function conformToCatalog<C extends VersionedContext, V extends CatalogView<C>>(v: V): V {
   if (!allCatalogColumns(v.name)) return v;
-  const columns = (c: QueryContext): Column[] =>
+  const columns = (c: C): Column[] =>
     catalogColumns(v.name, c.model.version)!.map((col) => ({ name: col.name, sqlType: sqlTypeOf(col.type), nullable: !col.notNull }));
   return {
     ...v,
     columns,
-    rows: (c, args) => {
+    rows: (c: C, args: Value[] | null) => {
       const target = columns(c);
       const own = v.columns(c).map((x) => x.name.toLowerCase());
       const from = target.map((t) => own.indexOf(t.name.toLowerCase()));
@@ -102,13 +113,6 @@ export function conformToCatalog(v: SystemView): SystemView {
   };
 }
 
-/** Columns a modelled view computes that the docs do not list for `version` (the test reports them). */
-export function undocumentedColumns(v: SystemView, ctx: QueryContext): string[] {
-  const cat = catalogColumns(v.name, ctx.model.version);
-  if (!cat) return [];
-  const names = new Set(cat.map((c) => c.name.toLowerCase()));
-  return v.columns(ctx).map((c) => c.name).filter((n) => !names.has(n.toLowerCase()));
-}
 
 /** sys.* view columns a batch names that the catalogue lacks in some supported version ('view.column@version'). */
 export function unknownColumns(refs: { view: string; column: string }[]): string[] {

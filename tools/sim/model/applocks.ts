@@ -8,7 +8,7 @@
 // 1224, 1225, 15625, 15626.
 import { createHash } from 'node:crypto';
 import type { SessionContext, ServerMessage } from '../tds/contract';
-import { sessionState } from '../session/state';
+import { sessionState } from './sessionState';
 import { err, unsupported } from './errors';
 import type { SimModel } from './instance';
 

@@ -39,7 +39,7 @@ import {
 import type { WorkloadProfile, WorkerInput, ModelContext, WaitRate, Rates } from './contentionTypes';
 
 // The model's types live in contentionTypes.ts; importers of this module keep getting them here.
-export type { WorkloadProfile, WorkerInput, ModelContext, SpinRate, WaitRate, DbRates, WorkerRate, Rates, DelayedDurability } from './contentionTypes';
+export type { WorkloadProfile, WorkerInput, ModelContext, SpinRate, WaitRate, WorkerRate, Rates, DelayedDurability } from './contentionTypes';
 
 export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   const out: Rates = {

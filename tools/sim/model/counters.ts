@@ -1,7 +1,7 @@
 // Cumulative counters of the simulated instance, advanced lazily: whoever reads (a DMV query) or changes the set of
 // running workloads first calls advance(), which integrates the current rates over the elapsed time. No timers tick
 // in the background. Increments are never negative, so every counter only grows (until a restart).
-import { BENIGN_WAITS, LATCH_CLASSES, SPINLOCK_NAMES, WAIT_TYPES } from './names';
+import { LATCH_CLASSES, SPINLOCK_NAMES, WAIT_TYPES } from './names';
 import type { Rates, SpinRate, WaitRate } from './contention';
 
 export interface SpinTotals { spins: number; collisions: number; backoffs: number; sleepMs: number }
@@ -158,8 +158,4 @@ export class CounterStore {
     if (r.count * k >= 1) t.maxMs = Math.max(t.maxMs, r.maxMs * (0.8 + 0.4 * this.rand()));
     map.set(name, t);
   }
-}
-
-export function isBenign(wait: string): boolean {
-  return BENIGN_WAITS.includes(wait);
 }

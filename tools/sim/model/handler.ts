@@ -14,7 +14,7 @@ import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { chargeOwnWaits, dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
-import { bindParameters } from '../session/params';
+import { bindParameters } from './params';
 import { runAdHocDdl } from './handlers/ddl';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';

@@ -3,7 +3,7 @@
 // transaction ends); and system sessions that live in it (In-Memory OLTP's checkpoint workers, in every database with
 // a memory-optimized filegroup), which are not user processes and which KILL refuses.
 import type { SessionContext } from '../tds/contract';
-import { sessionState } from '../session/state';
+import { sessionState } from './sessionState';
 import type { Database, SimModel } from './instance';
 
 export interface DbHolder {

@@ -1,6 +1,6 @@
 // The simulated SQL Server instance: its configuration, the state the product's statements change (databases,
 // objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
-import type { ParamDef } from '../session/types';
+import type { ParamDef } from './paramDef';
 import { Clock, realClock, rng } from './clock';
 import { computeRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
 import { CounterStore } from './counters';

@@ -1,8 +1,8 @@
 // Evaluates the small SELECTs sqlparse.ts understands: probes without FROM, and one modelled view or function.
-import { CATALOG_VIEWS } from './dmv-catalog';
-import { IO_VIEWS, dataPath } from './dmv-db';
-import { OS_VIEWS } from './dmv-os';
-import { XE_VIEWS } from './dmv-xe';
+import { CATALOG_VIEWS } from './dmvCatalog';
+import { IO_VIEWS, dataPath } from './dmvDb';
+import { OS_VIEWS } from './dmvOs';
+import { XE_VIEWS } from './dmvXe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';

@@ -1,7 +1,7 @@
 // Local temporary tables (#name): created by a session, seen only by it, dropped when it ends or is reset
-// (sp_reset_connection), as SQL Server keeps them in tempdb. Kept in the session layer's per-connection state.
+// (sp_reset_connection), as SQL Server keeps them in tempdb. Kept in the per-connection session state (sessionState.ts).
 import type { Column, SessionContext, Value } from '../tds/contract';
-import { sessionState } from '../session/state';
+import { sessionState } from './sessionState';
 import { err, SqlError } from './errors';
 import type { SystemView } from './types';
 

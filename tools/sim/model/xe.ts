@@ -7,7 +7,7 @@
 // Microsoft's SQLCAT article name for these code paths.
 import type { XeEventDef, XeStatement, XeTargetDef } from '../grammar/xe';
 import { SPINLOCK_NAMES } from './names';
-import { bufferShape, durationMs, loss, memoryBytes, type BufferOptions, type BufferShape, type Loss } from './xe-buffers';
+import { bufferShape, durationMs, loss, memoryBytes, type BufferOptions, type BufferShape, type Loss } from './xeBuffers';
 
 /** An error SQL Server would answer (the handlers turn it into the ERROR token); kept apart from errors.ts, which
  *  depends on the model this state belongs to. */

@@ -6,9 +6,9 @@ import type { LoginRequest, ResponseItem, RpcParam, SessionContext, SimHandler, 
 import { err, SqlError } from '../model/errors';
 import { recognise } from '../model/statements';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
-import { firstWord, Lex, LexError, splitBatch, Statement } from './lex';
-import { parseParamDefs } from './params';
-import { resetSession, sessionState, SessionState } from './state';
+import { firstWord, Lex, LexError, splitBatch, Statement } from '../grammar/lex';
+import { parseParamDefs } from '../model/params';
+import { resetSession, sessionState, SessionState } from '../model/sessionState';
 import { beginTran, commitTran, raiseError, RESERVED, rollbackTran, runSet, saveTran, tranName } from './statements';
 
 /** sp_executesql's statement, definitions and values, as the statements of its batch see them. */

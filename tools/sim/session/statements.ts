@@ -2,8 +2,8 @@
 // RAISERROR. Each returns the items SQL Server sends for it.
 import type { ResponseItem, ServerMessage, SessionContext, Value } from '../tds/contract';
 import { err } from '../model/errors';
-import type { Lex, Statement } from './lex';
-import { newDescriptor, SessionState } from './state';
+import type { Lex, Statement } from '../grammar/lex';
+import { newDescriptor, SessionState } from '../model/sessionState';
 
 const ON_OFF = new Set([
   'ANSI_NULLS', 'ANSI_PADDING', 'ANSI_WARNINGS', 'ANSI_NULL_DFLT_ON', 'ANSI_NULL_DFLT_OFF', 'ANSI_DEFAULTS', 'ARITHABORT',

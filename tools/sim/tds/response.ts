@@ -108,8 +108,3 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
     writeDone(w, Token.DONE, anyError ? DoneStatus.ERROR : 0, CurCmd.NONE, 0);
   }
 }
-
-/** One error and the closing DONE/DONEPROC, for requests that fail before reaching the model. */
-export function writeErrorReply(w: BufWriter, err: ServerMessage, ctx: ReplyContext): void {
-  writeReply(w, [err], ctx);
-}

@@ -5,7 +5,7 @@
 // the simple DMV SELECTs go through the mini SELECT engine; the few that join, apply or group are answered from the
 // model as sql/dmv/sample and sql/watch/tick answer them.
 import type { ResponseItem, ResultSet } from '../../tds/contract';
-import { sessionState } from '../../session/state';
+import { sessionState } from '../sessionState';
 import { sessionCost } from '../custom';
 import { SqlError, unsupported } from '../errors';
 import { charge, COST, pages } from '../planCost';

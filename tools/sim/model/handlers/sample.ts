@@ -1,6 +1,6 @@
 // sql/dmv/sample: one monitor tick, nine result sets. The simple statements run through the mini SELECT engine; the
 // three that join or aggregate are answered from the same data directly.
-import { filesOf } from '../dmv-db';
+import { filesOf } from '../dmvDb';
 import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';

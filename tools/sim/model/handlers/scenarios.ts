@@ -5,7 +5,7 @@ import type { Database, ProcCall, SimObject } from '../instance';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import type { ResponseItem, Value } from '../../tds/contract';
-import { procedureParameters } from '../../session/params';
+import { procedureParameters } from '../params';
 import { currentDb, dropObjects, param, strParam, throwUser } from './util';
 
 type Kind = 'loop' | 'batch' | 'ring-loop' | 'ring-step';

@@ -1,5 +1,5 @@
 // sql/server/*: identity, topology, trace flags.
-import { logWriterSchedulers } from '../dmv-os';
+import { logWriterSchedulers } from '../dmvOs';
 import { SqlError, serverStateDenied } from '../errors';
 import { serverProperty, versionBanner } from '../select';
 import { cols, T } from '../types';

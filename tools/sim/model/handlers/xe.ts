@@ -209,18 +209,10 @@ const readTarget: BatchHandler = (c) => {
   return [resultSet(items.map((it) => it.column), rows)];
 };
 
-const listSessions: BatchHandler = (c) => {
-  if (!c.model.canViewServerState(c.session.login)) throw new SqlError(serverStateDenied(c.model));
-  const rows = [...c.model.xe.sessions.values()].filter((s) => /^SpinlockLab_/i.test(s.name)).sort((a, b) => a.name.localeCompare(b.name))
-    .map((s) => [s.name, s.running ? 1 : 0] as Value[]);
-  return [resultSet(cols([['name', T.sysname], ['running', T.int]]), rows)];
-};
-
 export const XE_HANDLERS: Record<string, BatchHandler[]> = {
   'xe/spinlock-type': [(c) => statements(c.text).map((s) => select(c, s))],
   'xe/cpus': [(c) => statements(c.text).map((s) => select(c, s))],
   'xe/create-session': [createSession],
   'xe/read-target': [readTarget],
   'xe/drop-session': [dropSession],
-  'xe/list-sessions': [listSessions],
 };

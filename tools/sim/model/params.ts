@@ -1,9 +1,9 @@
 // Parameter lists: the declarations of a procedure or of sp_executesql's @params, and SQL Server's rules for binding
 // the values a caller sends, by name or by position (drivers often send them unnamed).
 import type { RpcParam } from '../tds/contract';
-import { err, SqlError } from '../model/errors';
-import { lex, Lex } from './lex';
-import type { ParamDef } from './types';
+import { err, SqlError } from './errors';
+import { lex, Lex } from '../grammar/lex';
+import type { ParamDef } from './paramDef';
 
 export type { ParamDef };
 

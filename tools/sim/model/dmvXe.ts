@@ -35,7 +35,7 @@ export const XE_VIEWS: SystemView[] = [
       ['buffer_policy_flags', T.int], ['buffer_policy_desc', T.nvarchar(256)], ['flags', T.int], ['flag_desc', T.nvarchar(256)],
       ['dropped_event_count', T.int], ['dropped_buffer_count', T.int], ['blocked_event_fire_time', T.int], ['create_time', T.datetime],
       ['largest_event_dropped_size', T.int]]),
-    // The buffers and the drop counters follow the session's options and the events it fired (model/xe-buffers.ts).
+    // The buffers and the drop counters follow the session's options and the events it fired (model/xeBuffers.ts).
     rows: (c) => {
       c.model.xe.expire(c.model);
       return [...c.model.xe.sessions.values()].filter((s) => s.running).map((s) => {

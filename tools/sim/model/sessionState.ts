@@ -1,5 +1,6 @@
 // Per-connection session state SQL Server keeps and drivers rely on: the transaction count and its descriptor, the
-// SET options, and prepared statement handles. Kept in the wire layer's SessionContext.state under one key.
+// SET options, prepared statement handles and #temp tables. Kept in the wire layer's SessionContext.state under one
+// key; the session layer (session/) keeps the transaction and the options, the model reads them and keeps the rest.
 import type { Column, SessionContext, Value } from '../tds/contract';
 
 export interface Prepared {

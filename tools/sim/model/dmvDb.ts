@@ -1,5 +1,5 @@
 // I/O, request and XTP views, and the catalog views (server-wide and per current database) the sql/ files read.
-import { logWriterSchedulers } from './dmv-os';
+import { logWriterSchedulers } from './dmvOs';
 import type { Database, SimModel } from './instance';
 import { addr, cols, SystemView, T } from './types';
 import type { SqlType, Value } from '../tds/contract';

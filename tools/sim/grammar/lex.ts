@@ -1,5 +1,5 @@
-// A T-SQL lexer for the session layer: just enough to split a batch into statements and read the session statements
-// drivers send (SET, BEGIN TRAN, COMMIT, PRINT, RAISERROR, EXEC). Strings, comments and [quoted] names are kept
+// A T-SQL lexer for the session layer and parameter lists: just enough to split a batch into statements, read the
+// session statements drivers send (SET, BEGIN TRAN, COMMIT, PRINT, RAISERROR, EXEC) and a procedure's parameters. Strings, comments and [quoted] names are kept
 // whole so that a ';' or a keyword inside them never splits a statement.
 
 export type LexKind = 'word' | 'qname' | 'var' | 'num' | 'str' | 'op';

@@ -1,4 +1,5 @@
-// Shapes the model shares with the session layer (kept import-free so the model can use them without a circle).
+// A declared parameter, kept import-free: instance.ts holds procedures' parameter lists, and params.ts (which
+// parses them) imports errors.ts, which imports instance.ts's types.
 
 /** A declared parameter of a procedure or of sp_executesql's @params. */
 export interface ParamDef {

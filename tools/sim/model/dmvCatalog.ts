@@ -1,7 +1,7 @@
 // Catalog views: sys.databases and sys.master_files (server-wide), and per current database sys.database_files,
 // sys.tables, sys.objects, sys.procedures, sys.sequences, sys.filegroups, sys.extended_properties, and the
 // database DMVs sys.dm_db_index_operational_stats / sys.dm_db_xtp_object_stats.
-import { filesOf } from './dmv-db';
+import { filesOf } from './dmvDb';
 import type { Database } from './instance';
 import { addr, cols, QueryContext, SystemView, T } from './types';
 import type { SqlType } from '../tds/contract';
