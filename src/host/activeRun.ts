@@ -39,7 +39,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'tick': {
       const run = view.runs.find((r) => r.index === p.run);
       if (run) run.ticks.push(p.tick);
-      sinks.post(message(ToWebview.tick, { experimentId: id, index: p.run, tick: p.tick }));
+      sinks.post(message(ToWebview.runTick, { experimentId: id, index: p.run, tick: p.tick }));
       return;
     }
     case 'run-end': {

@@ -75,7 +75,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {
           app.lastAction = 'run';
-          app.post(ToHost.runCustom, { form: { ...f } });
+          app.post(ToHost.customRun, { form: { ...f } });
         }}>Run custom workload</vscode-button>
       <span class="status-text" id="custom-status" role="status">${why ?? ''}</span>
     </div>
