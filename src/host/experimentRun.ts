@@ -1,4 +1,4 @@
-// One experiment from the panel (a run of the form, or a preset's plan of arms): the engine under the host's
+// One experiment from the panel (a run of the form, or a preset's plan of arms): the engine under the editor's
 // cancellable progress notification, its progress folded into the active view and forwarded to the webview, its
 // outcome (or failure) in the view and the log. And what every experiment of the panel goes through first (the journal
 // check, the confirmation of server-wide changes) and around it (the running-experiment bookkeeping).

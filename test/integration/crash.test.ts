@@ -140,7 +140,7 @@ it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and
     const key = await assertLeftChanged(sim, stateDir, outDir, ticksAtKill);
 
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir });
+    const c = new LabController(ports, { editor: 'vscode', stateDir });
     try {
       await c.start();
       const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });

@@ -24,7 +24,7 @@ function nbformatValid(file: string): void {
 it('panel: save as notebook, export CSV and T-SQL, run the notebook again and find the re-run added with a comparison', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
@@ -84,7 +84,7 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
 it('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });

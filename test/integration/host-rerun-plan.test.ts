@@ -31,7 +31,7 @@ it('panel: re-running an edited custom notebook shows the plan (the statement, a
     const updates = () => observedCalls(sim.model).filter((c) => c.text === UPDATE).length;
 
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });

@@ -16,7 +16,7 @@ import { DbError } from '../../src/db/client';
 import type { Simulator } from '../../tools/sim/simulator';
 
 async function controller(sim: Simulator, ports: FakePorts, captureStacks: CaptureStacks): Promise<LabController> {
-  const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state'), captureStacks });
+  const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state'), captureStacks });
   await c.start();
   await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });
   assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));

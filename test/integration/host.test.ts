@@ -245,7 +245,7 @@ it('a leftover journal shows as state.journal, blocks a run with the Restore act
 it('a saved password: stored only with savePassword, then used when none is typed', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'azdata', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'azdata', stateDir: tmpDir('state') });
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: true } });
       assert.deepEqual(ports.secretCalls.filter((x) => x.op === 'store').map((x) => x.key), ['spinlab.password.sim-sa']);

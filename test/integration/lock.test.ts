@@ -164,7 +164,7 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
       const ports = fakePorts();
-      const c = new LabController(ports, { host: 'vscode', stateDir });
+      const c = new LabController(ports, { editor: 'vscode', stateDir });
       try {
         await c.start();
         const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });

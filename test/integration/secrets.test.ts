@@ -147,7 +147,7 @@ it('the panel: connect (password saved to SecretStorage only), run with knobs, n
     const work = tmp('panel');
     const ports = fakePorts({ resultsFolder: path.join(work, 'results') });
     const journal = watchFolder(path.join(stateDir, 'journal'));
-    const c = new LabController(ports, { host: 'vscode', stateDir });
+    const c = new LabController(ports, { editor: 'vscode', stateDir });
     await c.start();
     const profile = (user: string) => defaultProfile({ id: `sim-${user}`, label: user, server: '127.0.0.1', port: sim.port, user, encrypt: 'optional', trustServerCertificate: true });
     try {

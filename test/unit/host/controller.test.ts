@@ -8,7 +8,7 @@ import { fakePorts, tmpDir } from './fakePorts';
 
 function controller() {
   const ports = fakePorts();
-  const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   return { ports, c };
 }
 
@@ -81,17 +81,17 @@ it('profiles: save, pick, new, delete (with its saved password)', async () => {
   assert.equal(ports.secretValues.has('spinlab.password.p1'), false);
   // A new controller (a reloaded window) starts from the saved profiles.
   await c.receive({ type: 'profileSave', payload: { profile: p } });
-  const again = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const again = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.deepEqual(again.state.profiles.map((x) => x.id), ['p1']);
 });
 
 it('the selection is kept across a reload; a stored selection of the wrong shape falls back to the default', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'selectionSave', payload: validSelect });
-  const again = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const again = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.deepEqual(again.state.selection, validSelect);
   ports.memento.set('spinlab.selection', { scenarioId: 'disk-insert', run: 'fast' });
-  const third = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const third = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.equal(third.state.selection.run.threads, '1,2,4');
 });
 

@@ -26,7 +26,7 @@ interface WatchRun {
   done: Promise<void>;
   dir: string;
   history: WatchHistory;
-  /** Why the host ended the watch (a disconnect), said in the panel; null when the user pressed Stop. */
+  /** Why the panel ended the watch (a disconnect), said in the panel; null when the user pressed Stop. */
   stopReason: string | null;
   /** The monitor connection failed and no tick has come since (a reconnect is under way). */
   lost: boolean;
