@@ -7,7 +7,7 @@ import { newExperimentId, runExperiment, type ExperimentProgress, type Experimen
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
 import type { ServerConnection } from './serverView';
-import { applyProgress, startingView } from './activeRun';
+import { applyProgress, startingView } from './activeExperimentView';
 import { UiFailure, toUiError } from './uiErrors';
 import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, type RunRequest } from './runRequest';
 import type { PanelContext } from './panelContext';

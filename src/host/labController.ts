@@ -12,7 +12,7 @@ import type { ProfileSecret } from './profiles';
 import { CONFIRM_ACTION } from './runRequest';
 import { PanelContext, type LabControllerOptions } from './panelContext';
 import type { FeatureRegistry, PanelFeature } from './features/feature';
-import { PanelBasics } from './features/panel/panelFeature';
+import { BasicsFeature } from './features/basics/basicsFeature';
 import { ConnectFeature } from './features/connect/connectFeature';
 import { ServerFeature, restore } from './features/server/serverFeature';
 import { RunFeature, stop } from './features/run/runFeature';
@@ -37,7 +37,7 @@ export class LabController {
     this.s = new PanelContext(ports, opts, this.store);
     // The panel's features, in order; each is disposed in reverse (the connection, registered by the context, last).
     const features: PanelFeature[] = [
-      new PanelBasics(),
+      new BasicsFeature(),
       this.connect,
       new ServerFeature(),
       new RunFeature(),

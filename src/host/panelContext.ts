@@ -127,7 +127,7 @@ export class PanelContext {
 
   /**
    * Sends the state. The active experiment's ticks go only in a full snapshot (the webview asked with `ready` after
-   * loading); otherwise the webview already has them from `tick` messages, and an hour of ticks is megabytes.
+   * loading); otherwise the webview already has them from `runTick` messages, and an hour of ticks is megabytes.
    */
   postState(full = false): void {
     if (this.disposed) return;

@@ -2,7 +2,7 @@
 // to put on the clipboard (a GRANT, a table as TSV).
 import type { FeatureRegistry, PanelFeature } from '../feature';
 
-export class PanelBasics implements PanelFeature {
+export class BasicsFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = r.panel;
     r.on('ready', async () => {

@@ -1,5 +1,5 @@
 // The running experiment as the panel shows it: engine progress folded into ActiveExperimentView (every tick kept,
-// so a reloaded webview redraws everything) and forwarded to the webview as runStart / tick / runEnd messages.
+// so a reloaded webview redraws everything) and forwarded to the webview as runStart / runTick / runEnd messages.
 import type { ExperimentProgress } from '../engine/experiment';
 import type { ActiveExperimentView, ToWebviewMessage } from '../shared/protocol';
 import { ToWebview, message } from '../shared/protocol';
