@@ -21,7 +21,6 @@ import { PresetFeature, runPresetNow } from './features/preset/presetFeature';
 import { HistoryFeature, rerunNotebook } from './features/history/historyFeature';
 import { WatchFeature } from './features/watch/watchFeature';
 import { StacksFeature } from './features/stacks/stacksFeature';
-import { engineCaptureStacks } from './features/stacks/stacksCapture';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -45,7 +44,7 @@ export class LabController {
       new PresetFeature(),
       new HistoryFeature(),
       new WatchFeature(),
-      new StacksFeature(opts.captureStacks ?? engineCaptureStacks),
+      new StacksFeature(opts.captureStacks),
     ];
     const registry: FeatureRegistry = {
       panel: this.s,

@@ -102,11 +102,15 @@ export class PanelContext {
     return this.conn;
   }
 
-  /** Makes `conn` the panel's connection (the previous one was closed first); nothing is known deployed on it yet. */
+  /**
+   * Makes `conn` the panel's connection; nothing is known deployed on it yet. A connect closes the old one before it
+   * opens this, but two connects can overlap: the one that lost is closed here rather than left open.
+   */
   adoptConnection(conn: ServerConnection): void {
-    if (this.conn) throw new Error('the previous connection was not closed');
+    const old = this.conn;
     this.conn = conn;
     this.deployed.clear();
+    if (old && old !== conn) void old.close().catch(() => undefined);
   }
 
   /** Runs an operation; any failure becomes lastError (and a log line), never an exception. */

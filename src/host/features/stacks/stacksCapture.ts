@@ -1,6 +1,6 @@
 // The engine's stack capture as the panel's stacks feature calls it: its options, what it returns (the capture and
-// every histogram slot, for the SQLCallStackResolver export), and the adapter over src/engine/stacks that the
-// controller uses unless a test hands in its own (LabControllerOptions.captureStacks). Apart from stacksFeature.ts so
+// every histogram slot, for the SQLCallStackResolver export), and the adapter over src/engine/stacks that the stacks
+// feature uses unless a test hands in its own (LabControllerOptions.captureStacks). Apart from stacksFeature.ts so
 // that PanelContext can name the type without an import circle.
 import { captureStacksDetailed } from '../../../engine/stacks';
 import type { ExportSlot } from '../../../engine/stacks/export';

@@ -12,7 +12,7 @@ import type { StackCapture } from '../../../shared/stacks';
 import { message, ToWebview } from '../../../shared/protocol';
 import type { StacksCaptureRequest } from '../../../shared/stacksMessages';
 import type { ServerConnection } from '../../serverView';
-import type { CapturedStacks, CaptureStacks } from './stacksCapture';
+import { engineCaptureStacks, type CapturedStacks, type CaptureStacks } from './stacksCapture';
 import { UiFailure } from '../../uiErrors';
 import { experimentDir } from '../../history';
 import type { PanelContext } from '../../panelContext';
@@ -62,8 +62,8 @@ export class StacksFeature implements PanelFeature {
   /** The last capture, sent again to a reloaded webview and exported on request. */
   private last: CapturedStacks | null = null;
 
-  /** @param capture the engine's capture, or a test's. */
-  constructor(private readonly capture: CaptureStacks) {}
+  /** @param capture a test's stand-in for the engine's capture. */
+  constructor(private readonly capture: CaptureStacks = engineCaptureStacks) {}
 
   register(r: FeatureRegistry): void {
     const s = (this.s = r.panel);
