@@ -191,7 +191,7 @@ export class Sampler<T = RawSample> {
 
   /** One sample now (used for baselines); reconnects if needed. */
   async sampleNow(): Promise<SampleEvent<T>> {
-
+    if (this.closed) throw new Error('the sampler is closed');
     const started = Date.now();
     const sentAtMs = monotonicMs();
     const db = await this.connection();
@@ -207,6 +207,7 @@ export class Sampler<T = RawSample> {
 
   /** Starts ticking every intervalMs from now. */
   start(): void {
+    if (this.closed) return;
     this.stopped = false;
     this.nextAt = Date.now() + this.opts.intervalMs;
     this.schedule();
