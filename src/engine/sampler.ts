@@ -124,6 +124,8 @@ export class Sampler<T = RawSample> {
   private db: DbSession | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Closed for good: nothing (a late timer, a caller's stray start) opens a connection or ticks again. */
+  private closed = false;
   private pendingGap = false;
   private running: Promise<void> | undefined;
   private nextAt = 0;
@@ -189,6 +191,7 @@ export class Sampler<T = RawSample> {
 
   /** One sample now (used for baselines); reconnects if needed. */
   async sampleNow(): Promise<SampleEvent<T>> {
+    if (this.closed) throw new Error('the sampler is closed');
     const started = Date.now();
     const sentAtMs = monotonicMs();
     const db = await this.connection();
@@ -204,6 +207,7 @@ export class Sampler<T = RawSample> {
 
   /** Starts ticking every intervalMs from now. */
   start(): void {
+    if (this.closed) return;
     this.stopped = false;
     this.nextAt = Date.now() + this.opts.intervalMs;
     this.schedule();
@@ -255,6 +259,7 @@ export class Sampler<T = RawSample> {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.stop();
     await this.db?.close();
     this.db = undefined;

@@ -88,6 +88,6 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
     })),
     vscode.commands.registerCommand(TREE_COMMANDS.openPreset, withPanel(() => undefined)),
     vscode.commands.registerCommand(TREE_COMMANDS.openExperiment, withPanel((panel, id: unknown) =>
-      panel.controller.receive({ type: 'openExperiment', payload: { id } }))),
+      panel.controller.receive({ type: 'experimentOpen', payload: { id } }))),
   ];
 }

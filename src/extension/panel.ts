@@ -58,7 +58,7 @@ export class LabPanel {
     const ports = createVscodePorts(deps.context, webview, deps.log);
     const post = ports.post.bind(ports);
     ports.post = (m) => { post(m); LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress'); };
-    this.controller = new LabController(ports, { host: deps.host });
+    this.controller = new LabController(ports, { editor: deps.host });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),
       panel.onDidDispose(() => void this.dispose()),

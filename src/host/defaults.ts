@@ -27,7 +27,7 @@ export function defaultSelection(): PanelState['selection'] {
 
 /** A stored selection if it still has the right shape, else the default. */
 export function restoreSelection(stored: unknown): PanelState['selection'] {
-  const checked = ToHost.select.schema.safeParse(stored);
+  const checked = ToHost.selectionSave.schema.safeParse(stored);
   if (!checked.success) return defaultSelection();
   const s = checked.data as PanelState['selection'];
   return listScenarios().some((x) => x.id === s.scenarioId) ? s : defaultSelection();

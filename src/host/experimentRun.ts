@@ -1,14 +1,16 @@
-// One experiment from the panel (a run of the form, or a preset's plan of arms): the engine under the host's
+// One experiment from the panel (a run of the form, or a preset's plan of arms): the engine under the editor's
 // cancellable progress notification, its progress folded into the active view and forwarded to the webview, its
-// outcome (or failure) in the view and the log.
+// outcome (or failure) in the view and the log. And what every experiment of the panel goes through first (the journal
+// check, the confirmation of server-wide changes) and around it (the running-experiment bookkeeping).
 import * as path from 'node:path';
 import { newExperimentId, runExperiment, type ExperimentProgress, type ExperimentResult } from '../engine/experiment';
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
-import type { RunRequest } from './runRequest';
 import type { ServerConnection } from './serverView';
-import { applyProgress, startingView } from './activeRun';
-import { toUiError } from './uiErrors';
+import { applyProgress, startingView } from './activeExperimentView';
+import { UiFailure, toUiError } from './uiErrors';
+import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, type RunRequest } from './runRequest';
+import type { PanelContext } from './panelContext';
 
 export interface RunJob {
   conn: ServerConnection;
@@ -103,4 +105,60 @@ export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
       knobs: req.knobs, outDir, title: job.title, question: job.question, deploy: job.deploy, stateDir: job.stateDir, id,
     }, signal, progress),
   }, hooks);
+}
+
+/** Refuses a run while this server has an unrestored journal (the Restore action puts it back). */
+export async function checkJournal(s: PanelContext): Promise<void> {
+  await s.refreshKnobs();
+  s.readJournalAndHistory();
+  if (s.state.journal) {
+    throw new UiFailure({
+      message: `An earlier experiment (process ${s.state.journal.pid}, ${s.state.journal.createdAt}) changed ${s.state.journal.changes.join(' and ')} on this server and did not put it back.`,
+      fix: `Press Restore to put back: ${s.state.journal.original}.`,
+      action: 'restore',
+    });
+  }
+}
+
+/** Asks before server-wide changes; false when the user declined (nothing was changed). */
+export async function confirmChanges(s: PanelContext, conn: ServerConnection, changes: string[]): Promise<boolean> {
+  if (!changes.length || !s.ports.settings().confirmServerChanges) return true;
+  const ok = await s.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, changes), CONFIRM_ACTION);
+  if (!ok) {
+    s.ports.log.info('run cancelled at the confirmation: nothing was changed');
+    return false;
+  }
+  s.checkAlive();
+  if (s.connection() !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
+  if (s.experiment.isRunning) throw new UiFailure({ message: 'Another experiment started meanwhile.', fix: 'Stop it first.' });
+  return true;
+}
+
+/** Runs an experiment job as the active one: Stop and the panel's close abort it; the knobs and history are re-read after. */
+export async function runActive(s: PanelContext, execute: (hooks: RunHooks) => Promise<RunOutcome>): Promise<RunOutcome> {
+  let finish: (() => void) | null = null;
+  let outcome: RunOutcome;
+  try {
+    outcome = await execute({
+      ports: s.ports,
+      disposed: () => s.disposed,
+      postState: () => s.postState(),
+      started: (view, ac) => {
+        finish = s.experiment.begin(ac);
+        s.state.active = view;
+        s.state.lastError = null;
+        s.postState();
+      },
+    });
+    if (outcome.error) s.state.lastError = outcome.error;
+  } finally {
+    (finish as (() => void) | null)?.();
+  }
+  if (s.disposed) return outcome;
+  await s.guard(async () => {
+    await s.refreshKnobs();
+    s.readJournalAndHistory();
+  });
+  s.postState();
+  return outcome;
 }

@@ -1,5 +1,5 @@
 // A restore journal and a knob state in words, for the panel and the Activity Bar tree. Its own module, light on
-// purpose: the tree lists unrestored journals at activation, before the engine and the driver load (issue #17).
+// purpose: the tree lists unrestored journals at activation, before the engine and the driver load (activation must stay light).
 import type { Journal } from '../engine/journal';
 import { formatSpec } from '../shared/affinity';
 import type { KnobState } from '../shared/experiment';

@@ -1,41 +1,59 @@
-// The panel's application logic, in plain Node: it owns the LabSession (PanelState, the connection, the running
-// experiment), checks every message from the webview against the protocol's schemas, and hands each to its handler:
-// connectPath (profiles, connect), serverActions (deploy, cleanup, restore), runPath and presetPath (experiments),
-// historyActions (saved experiments, notebooks), watchPath (the Watch mode). The host (VS Code, Azure Data Studio or a test) is reached only
-// through HostPorts.
-import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PayloadOf, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
+// The panel's application logic, in plain Node: it checks every message from the webview against the protocol's
+// schemas and hands it to the feature that registered for it. Each feature (src/host/features/<name>) keeps its own
+// state, handlers and cleanup; what they share (PanelState, the connection, the running experiment) is the
+// PanelContext. The editor (VS Code, Azure Data Studio or a test) is reached only through HostPorts.
+import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
+import type { CustomFill } from '../shared/customForm';
+import { DisposableStore } from '../shared/disposables';
 import type { ExperimentResult } from '../engine/experiment';
 import type { HostPorts } from './ports';
 import type { ProfileSecret } from './profiles';
 import { CONFIRM_ACTION } from './runRequest';
-import { LabSession, type LabControllerOptions } from './labSession';
-import { connect, deleteProfile, disconnect, pickProfile, prefill, refreshSavedPasswords, refreshServer, saveProfile, select } from './connectPath';
-import { cleanup, deploy, restore } from './serverActions';
-import { runScenario, stop } from './runPath';
-import { fillCustom, runCustom } from './customPath';
-import type { CustomFill } from '../shared/customForm';
-import { previewPreset, runPresetNow } from './presetPath';
-import { disposeWatch, markWatch, saveWatchNotebook, setBenign, startWatch, stopWatch } from './watchPath';
-import { compareWatch } from './watchComparePath';
-import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
-import { cancelStacks, captureStacksNow, disposeStacks, exportStacks, resendStacks } from './stacksPath';
-import { engineCaptureStacks, type CaptureStacks } from './stacksCapture';
+import { PanelContext, type LabControllerOptions } from './panelContext';
+import type { FeatureRegistry, PanelFeature } from './features/feature';
+import { BasicsFeature } from './features/basics/basicsFeature';
+import { ConnectFeature } from './features/connect/connectFeature';
+import { ServerFeature, restore } from './features/server/serverFeature';
+import { RunFeature, stop } from './features/run/runFeature';
+import { CustomFeature, fillCustom } from './features/custom/customFeature';
+import { PresetFeature, runPresetNow } from './features/preset/presetFeature';
+import { HistoryFeature, rerunNotebook } from './features/history/historyFeature';
+import { WatchFeature } from './features/watch/watchFeature';
+import { StacksFeature } from './features/stacks/stacksFeature';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
 
-type Payload<K extends keyof ToHostMap> = PayloadOf<ToHostMap[K]>;
-
 export class LabController {
-  private readonly s: LabSession;
+  private readonly store: DisposableStore;
+  private readonly s: PanelContext;
   private readonly router = new MessageRouter<ToHostMap>();
-  private readonly captureStacks: CaptureStacks;
+  private readonly connect = new ConnectFeature();
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
-    this.s = new LabSession(ports, opts);
-    this.captureStacks = opts.captureStacks ?? engineCaptureStacks;
-    this.register();
+    this.store = new DisposableStore((err) => ports.log.warn(`closing the panel: ${(err as Error)?.message ?? String(err)}`));
+    this.s = new PanelContext(ports, opts, this.store);
+    // The panel's features, in order; each is disposed in reverse (the connection, registered by the context, last).
+    const features: PanelFeature[] = [
+      new BasicsFeature(),
+      this.connect,
+      new ServerFeature(),
+      new RunFeature(),
+      new CustomFeature(),
+      new PresetFeature(),
+      new HistoryFeature(),
+      new WatchFeature(),
+      new StacksFeature(opts.captureStacks),
+    ];
+    const registry: FeatureRegistry = {
+      panel: this.s,
+      router: this.router,
+      on: (type, handler) => { this.router.on(ToHost[type], handler); },
+    };
+    for (const f of features) f.register(registry);
+    // Last registered, so first on close: deploys, connects, watches and captures in flight are aborted at once.
+    this.s.registerLifetime();
   }
 
   get state(): PanelState {
@@ -47,7 +65,7 @@ export class LabController {
   }
 
   get isRunning(): boolean {
-    return this.s.running !== null;
+    return this.s.experiment.isRunning;
   }
 
   /** Every message from the webview arrives here: checked against its schema, then dispatched; never throws. */
@@ -67,63 +85,26 @@ export class LabController {
     await s.guard(() => this.router.dispatch(parsed.message) as Promise<void> | void);
   }
 
-  private register(): void {
-    const s = this.s;
-    const on = <K extends keyof ToHostMap & string>(k: K, h: (p: Payload<K>) => unknown) => this.router.on<K>(ToHost[k], h);
-    on('ready', () => { s.postState(true); resendStacks(s); });
-    on('pickProfile', (p) => pickProfile(s, p.id));
-    on('connect', (p) => connect(s, p.profile, p.password, p.savePassword));
-    on('disconnect', () => disconnect(s));
-    on('saveProfile', (p) => saveProfile(s, p.profile));
-    on('deleteProfile', (p) => deleteProfile(s, p.id));
-    on('refreshServer', () => refreshServer(s));
-    on('select', (p) => select(s, p));
-    on('deploy', (p) => deploy(s, p.scenarioId, p.parameters));
-    on('cleanup', (p) => cleanup(s, p.scenarioId));
-    on('run', (p) => runScenario(s, p));
-    on('runCustom', (p) => runCustom(s, p.form, p.title));
-    on('stop', () => stop(s));
-    on('restore', () => restore(s));
-    on('openExperiment', (p) => openExperiment(s, p.id));
-    on('revealExperiment', (p) => revealExperiment(s, p.id));
-    on('copyText', (p) => this.copyText(p.text));
-    on('saveNotebook', (p) => saveNotebook(s, p.id));
-    on('exportExperiment', (p) => exportExperiment(s, p.id, p.kind));
-    on('previewPreset', (p) => previewPreset(s, p));
-    on('runPreset', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
-    // A watch runs until stopped: its handler returns at once, so other messages (mark, stop) are handled meanwhile.
-    on('watchStart', (p) => { void s.guard(() => startWatch(s, p)); });
-    on('watchStop', () => stopWatch(s));
-    on('watchBenign', (p) => setBenign(s, p.show));
-    on('watchMark', (p) => markWatch(s, p.name));
-    on('watchSaveNotebook', () => saveWatchNotebook(s));
-    // A capture runs beside an experiment or a watch: like watchStart it returns at once, so Cancel is handled meanwhile.
-    on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
-    on('cancelStacks', () => cancelStacks(s));
-    on('exportStacks', (p) => exportStacks(s, p.to));
-    on('watchCompare', (p) => compareWatch(s, p));
-  }
-
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */
   async start(): Promise<void> {
-    await this.s.guard(() => refreshSavedPasswords(this.s));
+    await this.s.guard(() => this.connect.start());
     this.s.postState();
   }
 
   /** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
   prefill(profile: ConnectionProfile): ConnectionProfile {
-    return prefill(this.s, profile);
+    return this.connect.prefill(profile);
   }
 
   /**
-   * For the host's commands (Azure Data Studio's Object Explorer): connects with a secret the host already has.
+   * For the editor's commands (Azure Data Studio's Object Explorer): connects with a secret the editor already has.
    * It is used for this connection only, never saved. Failures show in the panel.
    */
   connectWithSecret(profile: ConnectionProfile, secret: ProfileSecret): Promise<void> {
-    return this.s.guard(() => connect(this.s, profile, secret.password, false, { accessToken: secret.accessToken, fromHost: true }));
+    return this.s.guard(() => this.connect.connectWithSecret(profile, secret));
   }
 
-  /** A preset run (presetPath.ts); null when the user declined the confirmation. */
+  /** A preset run (features/preset); null when the user declined the confirmation. */
   runPresetNow(presetId: string, settings: Record<string, ParamValue>, load?: PresetLoadInput, title?: string): Promise<ExperimentResult | null> {
     return runPresetNow(this.s, presetId, settings, load, title);
   }
@@ -148,32 +129,16 @@ export class LabController {
     return this.s.guard(() => restore(this.s));
   }
 
-  /** "Run this experiment again" on a notebook (historyActions.ts), with failures shown in the panel. */
+  /** "Run this experiment again" on a notebook (features/history), with failures shown in the panel. */
   rerunNotebook(file: string): Promise<void> {
     return this.s.guard(() => rerunNotebook(this.s, file));
   }
 
-  private async copyText(text: string): Promise<void> {
-    await this.s.ports.copyToClipboard(text);
-    this.s.toast('Copied');
-  }
-
-  /** Aborts a running experiment (its knobs are put back), waits for it, and closes the connection. Idempotent. */
+  /**
+   * Closes the panel's work, last started first: in-flight deploys and connects aborted, the capture and the watch
+   * ended, the running experiment aborted (its knobs put back) and awaited, the connection closed last. Idempotent.
+   */
   dispose(): Promise<void> {
-    const s = this.s;
-    if (s.disposing) return s.disposing;
-    s.disposing = (async () => {
-      s.lifetime.abort();
-      await disposeWatch(s);
-      await disposeStacks(s);
-      const r = s.running;
-      if (r) {
-        s.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');
-        r.ac.abort();
-        await r.done;
-      }
-      await s.closeConnection().catch(() => undefined);
-    })();
-    return s.disposing;
+    return this.store.dispose();
   }
 }

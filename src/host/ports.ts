@@ -1,5 +1,6 @@
-// What the panel's application logic needs from its host (VS Code, Azure Data Studio, or a test): one interface, so
-// LabController runs in plain Node. src/extension/vscodePorts.ts implements it over the vscode API.
+// What the panel's application logic (this src/host layer) needs from the editor it runs in (VS Code, Azure Data
+// Studio, or a test): one interface, so LabController runs in plain Node. "HostPorts" means the editor host's ports;
+// src/extension/vscodePorts.ts implements them over the vscode API.
 import type { ConnectionProfile, ToWebviewMessage } from '../shared/protocol';
 
 export interface SecretsPort {

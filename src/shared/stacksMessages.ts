@@ -1,5 +1,5 @@
-// The panel's "Why is it spinning?" messages: the webview asks the host to capture the call stacks of one
-// spinlock's backoffs for a few seconds (an Extended Events session, src/host/stacksPath.ts), may cancel it, and gets
+// The stacks feature's messages ("Why is it spinning?", src/host/features/stacks): the webview asks the host to capture
+// the call stacks of one spinlock's backoffs for a few seconds (an Extended Events session), may cancel it, and gets
 // progress, the capture, or an error with the GRANT that fixes a missing permission. protocol.ts spreads these into
 // ToHost / ToWebview; the webview's intents are checked against the schemas here before any handler runs.
 import { z } from 'zod';
@@ -13,22 +13,22 @@ export type StackDurationMs = (typeof STACK_DURATIONS_MS)[number];
 /** A spinlock type as sys.dm_os_spinlock_stats names it (LOCK_HASH, SOS_CACHESTORE, X_PACKET_LIST). */
 export const spinlockNameSchema = z.string().regex(/^[A-Za-z0-9_]{1,128}$/, 'not a spinlock name (letters, digits and _)');
 
-export const captureStacksSchema = z.object({
+export const stacksCaptureSchema = z.object({
   spinlock: spinlockNameSchema,
   durationMs: z.union([z.literal(5000), z.literal(10_000), z.literal(30_000)]),
   /** Keep the capture with this saved experiment; null: with none (a watch); absent: with the live experiment, if any. */
   experimentId: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id').nullable().optional(),
 });
-export type CaptureStacksRequest = z.infer<typeof captureStacksSchema>;
+export type StacksCaptureRequest = z.infer<typeof stacksCaptureSchema>;
 
 /** Webview -> host. */
 export const StacksToHost = {
   /** Capture the call stacks of this spinlock's backoffs for durationMs (the panel said what it does first). */
-  captureStacks: fromWebview('captureStacks', captureStacksSchema),
+  stacksCapture: fromWebview('stacksCapture', stacksCaptureSchema),
   /** Stop the capture now: the host drops the event session and sends stacksError (cancelled). */
-  cancelStacks: fromWebview('cancelStacks', z.object({})),
+  stacksCancel: fromWebview('stacksCancel', z.object({})),
   /** The last capture as SQLCallStackResolver's input (histogram XML): copied, or saved where the user picks. */
-  exportStacks: fromWebview('exportStacks', z.object({ to: z.enum(['clipboard', 'file']) })),
+  stacksExport: fromWebview('stacksExport', z.object({ to: z.enum(['clipboard', 'file']) })),
 } as const;
 
 /** Host -> webview (trusted, like the rest of ToWebview). */

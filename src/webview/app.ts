@@ -205,7 +205,7 @@ export class App implements ViewContext {
       const f = this.presetForm;
       if (!f || !this.state || this.state.connection.status !== 'connected') return;
       if (!checkPresetForm(f, this.state.presets).valid) return;
-      this.post(ToHost.previewPreset, presetPayload(f));
+      this.post(ToHost.presetPreview, presetPayload(f));
     }, 300);
   }
 
@@ -298,7 +298,7 @@ export class App implements ViewContext {
       knobs: { ...this.form.knobs },
     };
     this.lastSentSelection = stableJson(payload);
-    this.post(ToHost.select, payload);
+    this.post(ToHost.selectionSave, payload);
   }
 
   editConn(change: (d: ConnDraft) => void): void {

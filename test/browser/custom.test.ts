@@ -36,7 +36,7 @@ describe('the Custom workload form in Chromium', () => {
       await p.page.fill('#custom-sql', 'SELECT 1');
       await p.page.waitForSelector('#btn-run-custom:not([disabled])');
       await p.page.click('#btn-run-custom');
-      const m = await waitForPosted(p, 'runCustom');
+      const m = await waitForPosted(p, 'customRun');
       assert.equal(m.payload.form.sql, 'SELECT 1');
       assert.equal(m.payload.form.iterations, '25');
       assert.equal(m.payload.form.threads, '4');
@@ -76,7 +76,7 @@ describe('the Custom workload form in Chromium', () => {
       await p.page.waitForSelector('#btn-run-custom:not([disabled])');
       await p.page.focus('#btn-run-custom');
       await p.page.keyboard.press('Enter');
-      const m = await waitForPosted(p, 'runCustom');
+      const m = await waitForPosted(p, 'customRun');
       assert.equal(m.payload.form.paramsSource, 'csv');
       assert.equal(m.payload.form.paramsCsv, 'ids.csv');
       assert.equal(m.payload.form.paramsOrder, 'random');

@@ -16,7 +16,7 @@ describe('the live charts with an hour loaded', () => {
     };
     return b.connectedState({ active });
   };
-  const tick = (p: Panel, i: number) => p.send({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
+  const tick = (p: Panel, i: number) => p.send({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
   const renders = async (p: Panel) => Number(await p.page.getAttribute('#app', 'data-renders'));
 
   const withPanel = (fn: (p: Panel) => Promise<void>) => panels.withPanel(null, fn);

@@ -25,7 +25,7 @@ it('loads under the CSP, says ready, and shows the connection form with a hint w
     assert.equal(await p.page.getAttribute('#btn-run', 'disabled'), '', 'Run is disabled while disconnected');
     // A saved profile is one click away, and the host is told which one.
     await p.page.click('[data-profile="sim"]');
-    const pick = await waitForPosted(p, 'pickProfile');
+    const pick = await waitForPosted(p, 'profilePick');
     assert.deepEqual(pick.payload, { id: 'sim' });
   }));
 
@@ -38,7 +38,7 @@ it('connect sends the profile as typed, with the password only in that message',
     await p.page.focus('#conn-save-password');
     await p.page.keyboard.press('Space');
     await p.page.click('#btn-connect');
-    const c = await waitForPosted(p, 'connect');
+    const c = await waitForPosted(p, 'connectionOpen');
     assert.equal(c.payload.profile.server, 'sqlbox01');
     assert.equal(c.payload.profile.port, 14330);
     assert.equal(c.payload.profile.user, 'spinlab');
@@ -75,7 +75,7 @@ it('connected with a check report: "What will work here" lists each feature with
     assert.equal(await grant.textContent(), 'USE master; GRANT ALTER SETTINGS TO [weak];');
     assert.equal(await grant.getAttribute('tabindex'), '0', 'the GRANT is reachable by keyboard');
     await affinity.getByRole('button', { name: /Copy the permission fix/ }).press('Enter');
-    const copy = await waitForPosted(p, 'copyText');
+    const copy = await waitForPosted(p, 'clipboardCopy');
     assert.equal(copy.payload.text, 'USE master; GRANT ALTER SETTINGS TO [weak];');
   }));
 
@@ -86,7 +86,7 @@ it('clicking topology CPUs and shortcuts edits the affinity spec, and the host h
     assert.equal(await p.page.getAttribute('[data-cpu="3"]', 'aria-pressed'), 'false');
     assert.equal(await p.page.getAttribute('[data-cpu="4"]', 'aria-pressed'), 'true');
     assert.match(await p.page.textContent('#affinity-resolved') ?? '', /15 CPUs/);
-    const sel = await waitForPosted(p, 'select');
+    const sel = await waitForPosted(p, 'selectionSave');
     assert.equal(sel.payload.knobs.affinity, 'cpu:0-2,4-15');
     await p.page.click('[data-aff-node-nofirst="1"]');
     await waitForValue(p.page, '#knob-affinity', 'numa:1-first-core');
@@ -115,7 +115,7 @@ it('an invalid parameter shows its message under the field and disables Run and 
     assert.match(await p.page.textContent('#run-duration-error') ?? '', /add a unit/);
     await fill(p.page, '#run-duration', '30s');
     await p.page.click('#btn-run');
-    const run = await waitForPosted(p, 'run');
+    const run = await waitForPosted(p, 'experimentRun');
     assert.equal(run.payload.parameters.batch_size, 2);
     assert.equal(run.payload.run.duration, '30s');
   }));
@@ -147,9 +147,9 @@ it('the journal banner offers Restore, which posts restore; the error banner sho
     assert.match(await p.page.textContent('#error-banner') ?? '', /GRANT VIEW SERVER STATE TO \[spinlab\];/);
     assert.equal(await p.page.getAttribute('#btn-run', 'disabled'), '', 'no run before the restore');
     await p.page.click('#btn-restore');
-    await waitForPosted(p, 'restore');
+    await waitForPosted(p, 'serverRestore');
     await p.page.click('#btn-error-action');
-    await waitForPosted(p, 'refreshServer');
+    await waitForPosted(p, 'serverRefresh');
   });
 });
 
@@ -161,7 +161,7 @@ it('every live chart draws more points as ticks arrive', () =>
     await p.send({ type: 'runStart', payload: { experimentId: 'exp-1', index: 0, threads: 8 } });
     const seen: Record<string, number[]> = Object.fromEntries(CHARTS.map((c) => [c, []]));
     for (let i = 0; i < 5; i++) {
-      await p.send({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i) } });
+      await p.send({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i) } });
       await waitForPoints(p.page, 'throughput', i + 1);
       for (const c of CHARTS) seen[c].push(await points(p.page, c));
     }
@@ -170,7 +170,7 @@ it('every live chart draws more points as ticks arrive', () =>
     assert.equal(await p.page.getAttribute('#run-status', 'data-status'), 'running');
     // Pause stops redrawing and keeps buffering; Resume catches up.
     await p.page.click('#btn-pause');
-    await p.send({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(5) } });
+    await p.send({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(5) } });
     await p.page.waitForTimeout(100);
     assert.equal(await points(p.page, 'throughput'), 5, 'paused: not redrawn');
     await p.page.click('#btn-pause');
@@ -210,7 +210,7 @@ it('results: sortable by header, copied as TSV', () =>
     await p.page.locator('th[aria-sort="ascending"] button[data-sort="threads"]').waitFor();
     assert.deepEqual(await threads(), [1, 2, 4, 8]);
     await p.page.click('#btn-copy-results');
-    const copy = await waitForPosted(p, 'copyText');
+    const copy = await waitForPosted(p, 'clipboardCopy');
     const lines = copy.payload.text.trim().split('\n');
     assert.equal(lines.length, 5);
     const header = lines[0].split('\t');
@@ -235,7 +235,7 @@ it('comparison and scaling are computed from the runs; history opens an experime
     assert.ok(await points(p.page, 'scaling') >= 8);
     assert.ok(await points(p.page, 'compare') >= 24);
     await p.page.click('[data-open="exp-2"]');
-    const open = await waitForPosted(p, 'openExperiment');
+    const open = await waitForPosted(p, 'experimentOpen');
     assert.deepEqual(open.payload, { id: 'exp-2' });
   }));
 
@@ -262,7 +262,7 @@ it('an hour of 1 s ticks loads, and one more tick applies quickly', () =>
       type G = PageGlobals & { requestAnimationFrame(f: () => void): void; document: { querySelector(s: string): object | null } };
       const g = globalThis as unknown as G;
       const start = performance.now();
-      g.postMessage({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick } }, '*');
+      g.postMessage({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick } }, '*');
       await new Promise<void>((resolve) => {
         const check = () => (g.document.querySelector('[data-chart="cpu"][data-points="3601"]') ? resolve() : g.requestAnimationFrame(check));
         check();

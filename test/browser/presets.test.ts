@@ -100,13 +100,13 @@ it('Presets: pick one, read the post it cites, its question and plan for this se
     await fill(p.page, '#preset-interval', '250ms');
     await fill(p.page, '#preset-warmup', '0s');
     await fill(p.page, '#preset-threads', '2');
-    const preview = await waitForPosted(p, 'previewPreset');
+    const preview = await waitForPosted(p, 'presetPreview');
     assert.equal(preview.payload.presetId, 'writelog');
     assert.equal(await p.page.getAttribute('#preset-plan', 'data-state'), 'updating', 'the plan shown was made with other settings');
     await p.page.locator('#btn-run-preset:not([disabled])').waitFor();
     await p.page.locator('#btn-run-preset').focus();
     await p.page.keyboard.press('Enter');
-    const run = await waitForPosted(p, 'runPreset');
+    const run = await waitForPosted(p, 'presetRun');
     assert.deepEqual(run.payload, { presetId: 'writelog', settings: { batch_size: '4' }, load: { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' } });
     await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, 'presets-dark.png') });
   }));

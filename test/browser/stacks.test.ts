@@ -53,11 +53,11 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'stacks-duration');
       await p.page.selectOption('#stacks-duration', '5000');
       await p.page.locator('#section-stacks').screenshot({ path: path.join(ARTIFACTS, 'stacks-confirm-dark.png') });
-      assert.equal((await p.posted()).some((m) => m.type === 'captureStacks'), false, 'nothing is captured before the user confirms');
+      assert.equal((await p.posted()).some((m) => m.type === 'stacksCapture'), false, 'nothing is captured before the user confirms');
       await p.page.keyboard.press('Tab');
       assert.equal(await focused(p.page), 'btn-stacks-capture');
       await p.page.keyboard.press('Enter');
-      const req = await waitForPosted(p, 'captureStacks');
+      const req = await waitForPosted(p, 'stacksCapture');
       assert.deepEqual(req.payload, { spinlock: 'LOCK_HASH', durationMs: 5000 });
 
       await p.send({ type: 'stacksProgress', payload: { spinlock: 'LOCK_HASH', elapsedMs: 2000, durationMs: 5000 } });
@@ -65,7 +65,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       await p.page.locator('#stacks-running', { hasText: /LOCK_HASH: 2 of 5 s/ }).waitFor({ timeout: 5000 }).catch(() => undefined);
       assert.match(await p.page.textContent('#stacks-running') ?? '', /LOCK_HASH: 2 of 5 s/);
       await p.page.click('#btn-stacks-cancel');
-      await waitForPosted(p, 'cancelStacks');
+      await waitForPosted(p, 'stacksCancel');
 
       const capture = b.stackCapture();
       await p.send({ type: 'stacksResult', payload: { capture } });
@@ -95,7 +95,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       await p.page.waitForTimeout(100);
       assert.match(await p.page.textContent('#stacks-detail') ?? '', /^sqldk/, 'the same capture again (the panel shown again) keeps the bar in focus');
       await p.page.click('#btn-stacks-resolver');
-      assert.deepEqual((await waitForPosted(p, 'exportStacks')).payload, { to: 'clipboard' });
+      assert.deepEqual((await waitForPosted(p, 'stacksExport')).payload, { to: 'clipboard' });
 
       // The session's losses beside the counts: a warning when it dropped events, a plain line when it dropped none.
       const options = { partition: 'NONE' as const, maxMemoryKb: 4096, retention: 'ALLOW_SINGLE_EVENT_LOSS' as const, dispatchLatencyS: 1, maxDurationS: null,
@@ -119,14 +119,14 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
         logByDb: {}, cpuByScheduler: {}, pendingIo: 0, requests: [], waitingNow: [] } } });
       await p.page.click('#watch-spin-rows button[data-why="XDESMGR"]');
       await p.page.click('#btn-stacks-capture');
-      assert.deepEqual((await waitForPosted(p, 'captureStacks')).payload, { spinlock: 'XDESMGR', durationMs: 10_000, experimentId: null });
+      assert.deepEqual((await waitForPosted(p, 'stacksCapture')).payload, { spinlock: 'XDESMGR', durationMs: 10_000, experimentId: null });
       await p.send({ type: 'stacksError', payload: { spinlock: 'XDESMGR', message: 'Creating the event session failed: permission denied.', grant: 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];' } });
       await p.page.locator('#stacks-grant').waitFor();
       assert.equal(await p.page.textContent('#stacks-grant'), 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');
       assert.equal(await p.page.getAttribute('#stacks-error', 'role'), 'alert');
       assert.equal(await p.page.getAttribute('#stacks-grant', 'tabindex'), '0', 'the GRANT is reachable by keyboard');
       await p.page.click('#btn-stacks-copy-grant');
-      assert.equal((await waitForPosted(p, 'copyText')).payload.text, 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');
+      assert.equal((await waitForPosted(p, 'clipboardCopy')).payload.text, 'USE master; GRANT ALTER ANY EVENT SESSION TO [watcher];');
     }));
 
   for (const theme of ['light', 'dark', 'hc'] as Theme[]) {

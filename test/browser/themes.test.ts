@@ -28,7 +28,7 @@ async function showSweep(p: Panel): Promise<void> {
   });
   await p.send({ type: 'state', payload: { state } });
   for (const record of sweep.runs) await p.send({ type: 'runEnd', payload: { experimentId: sweep.id, record } });
-  await p.send({ type: 'experiment', payload: { experiment: earlier } });
+  await p.send({ type: 'experimentOpened', payload: { experiment: earlier } });
   await showCharts(p.page);
   await waitForPoints(p.page, 'throughput', 30);
 }

@@ -13,9 +13,9 @@ export function simProfile(sim: Simulator, user = 'sa'): ConnectionProfile {
 
 /** A controller that pressed Connect for the simulator (the caller checks how that went). */
 export async function connectedController(sim: Simulator, ports: FakePorts, stateDir: string, user = 'sa', password = SIM_PASSWORD): Promise<LabController> {
-  const c = new LabController(ports, { host: 'vscode', stateDir });
+  const c = new LabController(ports, { editor: 'vscode', stateDir });
   await c.start();
-  await c.receive({ type: 'connect', payload: { profile: simProfile(sim, user), password, savePassword: false } });
+  await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim, user), password, savePassword: false } });
   return c;
 }
 

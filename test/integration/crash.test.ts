@@ -125,16 +125,16 @@ it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and
     const key = await assertLeftChanged(sim, stateDir, outDir, ticksAtKill);
 
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir });
+    const c = new LabController(ports, { editor: 'vscode', stateDir });
     try {
       await c.start();
       const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
-      await c.receive({ type: 'connect', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
       let s = ports.lastState();
       assert.equal(s.connection.status, 'connected', JSON.stringify(s.connection.error));
       assert.ok(s.journal, 'the panel shows the journal the killed run left');
       assert.deepEqual([...s.journal!.changes].sort(), ['affinity', 'delayedDurability']);
-      await c.receive({ type: 'restore', payload: {} });
+      await c.receive({ type: 'serverRestore', payload: {} });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(s.journal, null);

@@ -34,13 +34,13 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       assert.equal(s.journal, null);
       assert.deepEqual(s.profiles.map((p) => p.id), ['sim-sa'], 'the profile is remembered');
 
-      await c.receive({ type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
+      await c.receive({ type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.deepEqual(s.server?.deployed, ['disk-insert']);
       assert.equal(s.server?.labExists, true);
 
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS, title: 'sweep' } });
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS, title: 'sweep' } });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(ports.confirms.length, 0, 'nothing server-wide changes, so nothing to confirm');
@@ -48,7 +48,7 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       const id = s.active!.experimentId!;
       assert.deepEqual(ports.ofType('runStart').map((m) => [m.payload.experimentId, m.payload.threads]), [[id, 1], [id, 2]]);
       assert.deepEqual(ports.ofType('runEnd').map((m) => m.payload.record.status), ['completed', 'completed']);
-      const ticks = ports.ofType('tick');
+      const ticks = ports.ofType('runTick');
       assert.ok(ticks.length >= 4, `ticks: ${ticks.length}`);
       assert.ok(ticks.every((t) => t.payload.experimentId === id));
       assert.ok(s.active!.runs.every((r) => r.ticks.length === 0), 'an ordinary snapshot leaves the ticks out (the webview has them)');
@@ -62,13 +62,13 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       const dir = path.join(ports.settingsValue.resultsFolder, id);
       assert.ok(fs.existsSync(path.join(dir, 'experiment.json')) && fs.existsSync(path.join(dir, 'samples.jsonl')));
 
-      await c.receive({ type: 'openExperiment', payload: { id } });
-      const opened = ports.ofType('experiment').at(-1)!.payload.experiment;
+      await c.receive({ type: 'experimentOpen', payload: { id } });
+      const opened = ports.ofType('experimentOpened').at(-1)!.payload.experiment;
       assert.equal(opened.id, id);
       assert.equal(opened.runs.length, 2);
-      await c.receive({ type: 'revealExperiment', payload: { id } });
+      await c.receive({ type: 'experimentReveal', payload: { id } });
       assert.deepEqual(ports.revealed, [path.join(dir, 'experiment.json')]);
-      await c.receive({ type: 'openExperiment', payload: { id: '..' } });
+      await c.receive({ type: 'experimentOpen', payload: { id: '..' } });
       assert.match(ports.lastState().lastError!.message, /not an experiment id/);
 
       // The password was typed with savePassword=false: never stored, never posted, logged or saved.
@@ -91,12 +91,12 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
     const stateDir = tmpDir('state');
     const c = await connected(sim, ports, stateDir);
     try {
-      await c.receive({ type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
+      await c.receive({ type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
       const before = await knobsNow(sim);
       assert.deepEqual([before.affinity.type, before.delayedDurability], ['AUTO', 'DISABLED']);
 
       ports.confirmAnswer = false;
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: CHANGE_KNOBS } });
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: CHANGE_KNOBS } });
       assert.equal(ports.confirms.length, 1);
       const q = ports.confirms[0];
       assert.equal(q.actionLabel, CONFIRM_ACTION);
@@ -112,13 +112,13 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
       ports.confirmAnswer = true;
       const long: RunSettings = { ...RUN, threads: '2,4', duration: '20s' };
       const started = Date.now();
-      const running = c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
-      await waitFor('two ticks', () => ports.ofType('tick').length >= 2);
+      const running = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
+      await waitFor('two ticks', () => ports.ofType('runTick').length >= 2);
       const during = await knobsNow(sim);
       assert.equal(during.delayedDurability, 'FORCED');
       assert.equal(during.affinity.type, 'MANUAL');
       assert.ok(!during.affinity.cpus.includes(0) && !during.affinity.cpus.includes(1));
-      await c.receive({ type: 'stop', payload: {} });
+      await c.receive({ type: 'experimentStop', payload: {} });
       await running;
       assert.ok(Date.now() - started < 15_000, 'stop is prompt');
       const s = ports.lastState();
@@ -130,10 +130,10 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
       assert.equal(s.history[0]?.status, 'cancelled');
 
       // The progress notification's Cancel aborts the same way.
-      const viaCancel = c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
+      const viaCancel = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
       await waitFor('a tick of the third run', () => {
         const third = ports.ofType('runStart')[1]?.payload.experimentId;
-        return !!third && ports.ofType('tick').some((t) => t.payload.experimentId === third);
+        return !!third && ports.ofType('runTick').some((t) => t.payload.experimentId === third);
       });
       ports.cancelProgress();
       await viaCancel;
@@ -149,8 +149,8 @@ it('closing the panel mid-run restores the server settings; the controller then 
     const ports = fakePorts({ confirmServerChanges: false });
     const c = await connected(sim, ports, tmpDir('state'));
     const before = await knobsNow(sim).catch(() => null);
-    const running = c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: { ...RUN, duration: '20s' }, knobs: CHANGE_KNOBS } });
-    await waitFor('a tick', () => ports.ofType('tick').length >= 1);
+    const running = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: { ...RUN, duration: '20s' }, knobs: CHANGE_KNOBS } });
+    await waitFor('a tick', () => ports.ofType('runTick').length >= 1);
     assert.equal(ports.confirms.length, 0, 'spinlab.confirmServerChanges off: no question');
     assert.equal((await knobsNow(sim)).delayedDurability, 'FORCED');
     await Promise.all([c.dispose(), c.dispose()]);
@@ -199,7 +199,7 @@ it('a leftover journal shows as state.journal, blocks a run with the Restore act
     const stateDir = tmpDir('state');
     const ports = fakePorts();
     const setup = await connected(sim, ports, stateDir);
-    await setup.receive({ type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
+    await setup.receive({ type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
     const serverName = ports.lastState().server!.identity.serverName;
     await setup.dispose();
     // What a killed process leaves: the settings changed and the journal of the originals.
@@ -222,13 +222,13 @@ it('a leftover journal shows as state.journal, blocks a run with the Restore act
       assert.equal(s.journal?.pid, 4242);
       assert.match(s.journal!.original, /AUTO/);
 
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS } });
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS } });
       s = ports2.lastState();
       assert.equal(s.lastError?.action, 'restore');
       assert.match(s.lastError!.message, /did not put it back/);
       assert.equal(ports2.ofType('runStart').length, 0);
 
-      await c.receive({ type: 'restore', payload: {} });
+      await c.receive({ type: 'serverRestore', payload: {} });
       s = ports2.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(s.journal, null);
@@ -245,18 +245,18 @@ it('a leftover journal shows as state.journal, blocks a run with the Restore act
 it('a saved password: stored only with savePassword, then used when none is typed', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'azdata', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'azdata', stateDir: tmpDir('state') });
     try {
-      await c.receive({ type: 'connect', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: true } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: true } });
       assert.deepEqual(ports.secretCalls.filter((x) => x.op === 'store').map((x) => x.key), ['spinlab.password.sim-sa']);
       assert.deepEqual(ports.lastState().savedPasswords, ['sim-sa']);
       assert.equal(ports.lastState().host, 'azdata');
       assert.ok(!JSON.stringify(ports.posted).includes(SIM_PASSWORD));
-      await c.receive({ type: 'disconnect', payload: {} });
+      await c.receive({ type: 'connectionClose', payload: {} });
       assert.equal(ports.lastState().connection.status, 'disconnected');
-      await c.receive({ type: 'connect', payload: { profile: profileFor(sim), savePassword: true } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), savePassword: true } });
       assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));
-      await c.receive({ type: 'deleteProfile', payload: { id: 'sim-sa' } });
+      await c.receive({ type: 'profileDelete', payload: { id: 'sim-sa' } });
       assert.equal(ports.secretValues.size, 0, 'deleting the profile deletes its password');
       assert.deepEqual(ports.lastState().savedPasswords, []);
     } finally {

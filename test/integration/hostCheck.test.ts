@@ -26,11 +26,11 @@ describe('the check report in the panel (host)', function () {
         assert.equal(aff?.canRun, false);
         assert.ok(aff.grants.includes('USE master; GRANT ALTER SETTINGS TO [weak];'), aff.grants.join(' | '));
         assert.match(aff.reasons.join(' '), /ALTER SETTINGS/);
-        await c.receive({ type: 'refreshServer', payload: {} });
+        await c.receive({ type: 'serverRefresh', payload: {} });
         const again = ports.lastState();
         assert.equal(again.lastError, null, again.lastError?.message);
         assert.equal(again.check?.features.find((f) => f.id === 'affinity')?.canRun, false);
-        await c.receive({ type: 'disconnect', payload: {} });
+        await c.receive({ type: 'connectionClose', payload: {} });
         assert.equal(ports.lastState().check, null, 'no report once disconnected');
       } finally {
         await c.dispose();

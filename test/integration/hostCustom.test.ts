@@ -15,7 +15,7 @@ import { CONFIRM_ACTION } from '../../src/host/runRequest';
 import type { Experiment } from '../../src/shared/experiment';
 import { observedCalls } from '../../tools/sim/model/custom';
 import { CUSTOM_FORM_DEFAULTS, type CustomForm } from '../../src/shared/customForm';
-import { WRITE_CONFIRM_TITLE } from '../../src/host/customPath';
+import { WRITE_CONFIRM_TITLE } from '../../src/host/features/custom/customFeature';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 
 const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
@@ -31,13 +31,13 @@ describe('the panel runs a custom workload', function () {
       try {
         // The run settings' warm-up and sampling interval apply to a custom run too: no warm-up calls here.
         const sel = ports.lastState().selection;
-        await c.receive({ type: 'select', payload: { ...sel, run: { ...sel.run, warmup: '0s', interval: '250ms' } } });
+        await c.receive({ type: 'selectionSave', payload: { ...sel, run: { ...sel.run, warmup: '0s', interval: '250ms' } } });
         c.fillCustom({ sql: SPINS, source: 'spins.sql' });
         let s = ports.lastState();
         assert.deepEqual(s.customFill, { sql: SPINS, source: 'spins.sql', seq: 1 });
         assert.equal(s.selection.scenarioId, 'custom', 'the panel opens on the Custom workload');
 
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: SPINS }), title: 'mine' } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: SPINS }), title: 'mine' } });
         s = ports.lastState();
         assert.equal(s.lastError, null, JSON.stringify(s.lastError));
         assert.equal(s.active?.status, 'completed', s.active?.message);
@@ -53,10 +53,10 @@ describe('the panel runs a custom workload', function () {
         assert.deepEqual(s.server?.deployed, [], 'nothing was deployed');
 
         // For a duration, the live charts get a tick per sampling interval, each counting calls.
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: SPINS, stopBy: 'duration', duration: '1s', threads: '2' }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: SPINS, stopBy: 'duration', duration: '1s', threads: '2' }) } });
         s = ports.lastState();
         assert.equal(s.active?.status, 'completed', s.active?.message);
-        const ticks = ports.ofType('tick').filter((t) => t.payload.experimentId === s.active!.experimentId);
+        const ticks = ports.ofType('runTick').filter((t) => t.payload.experimentId === s.active!.experimentId);
         assert.ok(ticks.length >= 2 && ticks.every((t) => t.payload.tick.rows > 0), `ticks: ${ticks.map((t) => t.payload.tick.rows).join(',')}`);
         assert.equal(s.history.length, 2);
       } finally {
@@ -71,14 +71,14 @@ describe('the panel runs a custom workload', function () {
       try {
         ports.confirmAnswer = false;
         const text = 'UPDATE dbo.Orders SET qty = qty + 1 WHERE id = 1';
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: text, database: 'Shop' }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: text, database: 'Shop' }) } });
         assert.equal(ports.confirms.length, 1);
         assert.equal(ports.confirms[0].title, WRITE_CONFIRM_TITLE);
         assert.match(ports.confirms[0].detail, /\[Shop\].*may write/);
         assert.equal(observedCalls(sim.model).filter((x) => x.text === text).length, 0);
         assert.equal(ports.ofType('runStart').length, 0);
 
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: 'SELECT 1', iterations: 'many' }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: 'SELECT 1', iterations: 'many' }) } });
         assert.match(ports.lastState().lastError!.message, /Iterations "many": write a whole number/);
 
       } finally {
@@ -95,11 +95,11 @@ describe('the panel runs a custom workload', function () {
       try {
         const s0 = ports.lastState();
         const key = serverKey(`127.0.0.1,${sim.port}`, s0.server!.identity.serverName);
-        await c.receive({ type: 'select', payload: { ...s0.selection, run: { ...s0.selection.run, warmup: '0s', interval: '250ms' },
+        await c.receive({ type: 'selectionSave', payload: { ...s0.selection, run: { ...s0.selection.run, warmup: '0s', interval: '250ms' },
           knobs: { delayedDurability: 'FORCED', affinity: '' } } });
         const text = 'UPDATE dbo.Orders SET qty = qty + 1 WHERE id = 1';
         ports.confirmAnswer = false;
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: text, database: 'Shop' }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: text, database: 'Shop' }) } });
         assert.equal(ports.confirms.length, 1, 'one question for the knobs and the write');
         assert.equal(ports.confirms[0].actionLabel, CONFIRM_ACTION);
         assert.match(ports.confirms[0].detail, /Delayed durability on \[Shop\]: DISABLED -> FORCED/, 'the database the user named, not the lab database');
@@ -109,14 +109,14 @@ describe('the panel runs a custom workload', function () {
         assert.equal(readJournal(stateDir, key), null, 'declined: no journal');
 
         ports.confirmAnswer = true;
-        const running = c.receive({ type: 'runCustom', payload: { form: form({ sql: SPINS, database: 'Shop', stopBy: 'duration', duration: '20s', threads: '1' }) } });
-        await waitFor('a tick of the custom run', () => ports.ofType('tick').length >= 1);
+        const running = c.receive({ type: 'customRun', payload: { form: form({ sql: SPINS, database: 'Shop', stopBy: 'duration', duration: '20s', threads: '1' }) } });
+        await waitFor('a tick of the custom run', () => ports.ofType('runTick').length >= 1);
         assert.equal(await ddOf(sim, 'Shop'), 'FORCED', 'applied while the workload runs');
         const journal = readJournal(stateDir, key);
         assert.equal(journal?.labDatabase, 'Shop', 'journaled against the workload\'s database');
         assert.equal(journal?.original.delayedDurability, 'DISABLED');
         assert.deepEqual(journal?.changes, ['delayedDurability']);
-        await c.receive({ type: 'stop', payload: {} });
+        await c.receive({ type: 'experimentStop', payload: {} });
         await running;
         const s = ports.lastState();
         assert.equal(s.active?.status, 'cancelled', s.active?.message);
@@ -128,7 +128,7 @@ describe('the panel runs a custom workload', function () {
         assert.equal(saved.knobs.restored.delayedDurability, 'DISABLED');
 
         // A database that does not exist cannot have its delayed durability set: said before anything runs.
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: 'SELECT 3', database: 'Nowhere' }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: 'SELECT 3', database: 'Nowhere' }) } });
         assert.match(ports.lastState().lastError!.message, /\[Nowhere\] was not found/);
         assert.equal(observedCalls(sim.model).filter((x) => x.text === 'SELECT 3').length, 0);
       } finally {
@@ -142,7 +142,7 @@ describe('the panel runs a custom workload', function () {
       const c = await connectedController(sim, ports, tmpDir('state'));
       try {
         const sel = ports.lastState().selection;
-        await c.receive({ type: 'select', payload: { ...sel, run: { ...sel.run, warmup: '0s', interval: '250ms' } } });
+        await c.receive({ type: 'selectionSave', payload: { ...sel, run: { ...sel.run, warmup: '0s', interval: '250ms' } } });
         const csv = path.join(tmpDir('csv'), 'p.csv');
         fs.writeFileSync(csv, 'id\n11\n22\n33\n');
         const text = 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id';
@@ -152,7 +152,7 @@ describe('the panel runs a custom workload', function () {
           return n;
         };
         const run = async (sql: string, patch: Partial<CustomForm>) => {
-          await c.receive({ type: 'runCustom', payload: { form: form({ sql, paramsSource: 'csv', paramsCsv: csv, ...patch }) } });
+          await c.receive({ type: 'customRun', payload: { form: form({ sql, paramsSource: 'csv', paramsCsv: csv, ...patch }) } });
           const s = ports.lastState();
           assert.equal(s.lastError, null, JSON.stringify(s.lastError));
           return JSON.parse(fs.readFileSync(path.join(ports.settingsValue.resultsFolder, s.active!.experimentId!, 'experiment.json'), 'utf8')) as Experiment;
@@ -177,7 +177,7 @@ describe('the panel runs a custom workload', function () {
 
         // Stop on error: the first failing call ends the run (without it, the run goes on: the test above in custom.test.ts).
         sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
-        await c.receive({ type: 'runCustom', payload: { form: form({ sql: 'SELECT 1', threads: '1', iterations: '20', stopOnError: true }) } });
+        await c.receive({ type: 'customRun', payload: { form: form({ sql: 'SELECT 1', threads: '1', iterations: '20', stopOnError: true }) } });
         const s = ports.lastState();
         const stopped = JSON.parse(fs.readFileSync(path.join(ports.settingsValue.resultsFolder, s.active!.experimentId!, 'experiment.json'), 'utf8')) as Experiment;
         assert.equal(stopped.custom?.stopOnError, true);

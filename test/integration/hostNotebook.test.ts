@@ -24,13 +24,13 @@ function nbformatValid(file: string): void {
 it('panel: save as notebook, export CSV and T-SQL, run the notebook again and find the re-run added with a comparison', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
-      await c.receive({ type: 'connect', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
       assert.equal(ports.lastState().connection.status, 'connected');
       const run = { mode: 'server-loop' as const, threads: '1,2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: { seed_rows: 0, batch_size: 2 }, run,
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: { seed_rows: 0, batch_size: 2 }, run,
         knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' }, title: 'batch 2 on node 1', question: 'Is node 1 slower?' } });
       const id = ports.lastState().active!.experimentId!;
       assert.equal(ports.lastState().active!.status, 'completed', ports.lastState().active!.message);
@@ -38,10 +38,10 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
       const work = tmpDir('nb');
       const file = path.join(work, 'saved.ipynb');
       ports.saveFileAnswer = undefined;
-      await c.receive({ type: 'saveNotebook', payload: { id } });
+      await c.receive({ type: 'experimentSaveNotebook', payload: { id } });
       assert.ok(!fs.existsSync(file), 'cancelling the save dialog writes nothing');
       ports.saveFileAnswer = file;
-      await c.receive({ type: 'saveNotebook', payload: { id } });
+      await c.receive({ type: 'experimentSaveNotebook', payload: { id } });
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
       nbformatValid(file);
       const html = spawnSync('jupyter', ['nbconvert', '--to', 'html', '--output-dir', work, file], { encoding: 'utf8' });
@@ -51,8 +51,8 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
       assert.deepEqual(ports.opened, [file], 'the saved notebook is opened');
 
       ports.folderAnswer = work;
-      await c.receive({ type: 'exportExperiment', payload: { id, kind: 'csv' } });
-      await c.receive({ type: 'exportExperiment', payload: { id, kind: 'tsql' } });
+      await c.receive({ type: 'experimentExport', payload: { id, kind: 'csv' } });
+      await c.receive({ type: 'experimentExport', payload: { id, kind: 'tsql' } });
       assert.ok(fs.existsSync(path.join(work, `${id}-csv`, 'ticks.csv')));
       assert.match(fs.readFileSync(path.join(work, `${id}-tsql`, '02-knobs.sql'), 'utf8'), /AFFINITY CPU[\s\S]*FORCED|FORCED[\s\S]*AFFINITY CPU/);
 
@@ -84,18 +84,18 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
 it('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', () =>
   withSim({}, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
-      await c.receive({ type: 'connect', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
       const load = { mode: 'server-loop' as const, threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
-      await c.receive({ type: 'runPreset', payload: { presetId: 'writelog', settings: { seed_rows: 0 }, load } });
+      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: 0 }, load } });
       const active = ports.lastState().active!;
       assert.equal(active.status, 'completed', active.message);
       const work = tmpDir('nb-preset');
       const file = path.join(work, 'writelog.ipynb');
       ports.saveFileAnswer = file;
-      await c.receive({ type: 'saveNotebook', payload: { id: active.experimentId! } });
+      await c.receive({ type: 'experimentSaveNotebook', payload: { id: active.experimentId! } });
       nbformatValid(file);
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));

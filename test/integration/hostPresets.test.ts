@@ -38,14 +38,14 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       assert.match(plan.arms[1].knobs, /delayed durability FORCED; CPU affinity exclude-core0 \(CPUs 2-39\)/);
 
       // A preview with the user's settings replaces the preset's plan.
-      await c.receive({ type: 'previewPreset', payload: { presetId: 'writelog', settings: { affinity: 'unchanged' }, load: SHORT } });
+      await c.receive({ type: 'presetPreview', payload: { presetId: 'writelog', settings: { affinity: 'unchanged' }, load: SHORT } });
       s = ports.lastState();
       const preview = s.presetPlans.find((p) => p.presetId === 'writelog')!;
       assert.deepEqual(preview.arms.map((a) => a.threads), [[2], [2]]);
       assert.match(preview.arms[0].knobs, /CPU affinity as the server has it/);
 
       const before = await knobsNow(sim);
-      await c.receive({ type: 'runPreset', payload: { presetId: 'writelog', settings: { seed_rows: '0' }, load: SHORT } });
+      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: '0' }, load: SHORT } });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(ports.confirms.length, 1);
@@ -62,7 +62,7 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       assert.ok(s.active?.runs.every((r) => r.derived && r.derived.cpusUsed > 0), 'ended runs carry their derived figures');
       assert.deepEqual(ports.ofType('runStart').map((m) => m.payload.arm?.label),
         ['delayed durability DISABLED (every commit waits for its flush)', 'delayed durability FORCED']);
-      assert.ok(ports.ofType('tick').length >= 4);
+      assert.ok(ports.ofType('runTick').length >= 4);
       assert.match(ports.progressTitles[0], /WRITELOG: full against delayed durability \(preset writelog\)/);
 
       const h = s.history[0];
@@ -77,8 +77,8 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       assert.deepEqual(listJournals(stateDir), []);
 
       // Opened from the history, the experiment comes with its preset's views and comparisons.
-      await c.receive({ type: 'openExperiment', payload: { id: h.id } });
-      const opened = ports.ofType('experiment').at(-1)!.payload;
+      await c.receive({ type: 'experimentOpen', payload: { id: h.id } });
+      const opened = ports.ofType('experimentOpened').at(-1)!.payload;
       assert.deepEqual(opened.preset?.views, ['ab', 'writelog']);
       assert.deepEqual(opened.preset?.comparisons.map((x) => [x.a, x.b]), [['dd-disabled', 'dd-forced']]);
     } finally {
@@ -92,7 +92,7 @@ it('a preset stopped midway puts the knobs back; bad settings give every problem
     const stateDir = tmpDir('state');
     const c = await connected(sim, ports, stateDir);
     try {
-      await c.receive({ type: 'runPreset', payload: { presetId: 'isolate-core0', settings: { batch_size: '0', delayed_durability: 'SOMETIMES', colour: 'blue' },
+      await c.receive({ type: 'presetRun', payload: { presetId: 'isolate-core0', settings: { batch_size: '0', delayed_durability: 'SOMETIMES', colour: 'blue' },
         load: { ...SHORT, threads: 'many', interval: '10ms' } } });
       const err = ports.lastState().lastError!;
       assert.ok(err, 'an error');
@@ -104,11 +104,11 @@ it('a preset stopped midway puts the knobs back; bad settings give every problem
       assert.equal(ports.ofType('runStart').length, 0);
 
       const before = await knobsNow(sim);
-      const running = c.receive({ type: 'runPreset', payload: { presetId: 'isolate-core0', settings: { seed_rows: '0' }, load: { ...SHORT, duration: '30s' } } });
-      await waitFor('a tick', () => ports.ofType('tick').length >= 2);
+      const running = c.receive({ type: 'presetRun', payload: { presetId: 'isolate-core0', settings: { seed_rows: '0' }, load: { ...SHORT, duration: '30s' } } });
+      await waitFor('a tick', () => ports.ofType('runTick').length >= 2);
       const during = await knobsNow(sim);
       assert.equal(during.delayedDurability, 'FORCED');
-      await c.receive({ type: 'stop', payload: {} });
+      await c.receive({ type: 'experimentStop', payload: {} });
       await running;
       const s = ports.lastState();
       assert.equal(s.active?.status, 'cancelled');
@@ -161,7 +161,7 @@ it('all five presets run from the panel on a two-node server: every arm complete
         'ring-buffer': { slots: '4096' },
       };
       for (const p of ports.lastState().presets) {
-        await c.receive({ type: 'runPreset', payload: { presetId: p.id, settings: settings[p.id] ?? {}, load: { ...SHORT, threads: '1' } } });
+        await c.receive({ type: 'presetRun', payload: { presetId: p.id, settings: settings[p.id] ?? {}, load: { ...SHORT, threads: '1' } } });
         const s = ports.lastState();
         assert.equal(s.lastError, null, `${p.id}: ${JSON.stringify(s.lastError)}`);
         assert.equal(s.active?.status, 'completed', `${p.id}: ${s.active?.message}`);

@@ -10,7 +10,7 @@ import { simProfile } from '../helpers/host';
 import { parseNotebook } from '../../src/engine/notebook/read';
 import { buildProgram } from '../../src/cli/main';
 import { observedCalls } from '../../tools/sim/model/custom';
-import { PLAN_ACTION, PLAN_MISMATCH_TITLE } from '../../src/host/rerunPath';
+import { PLAN_ACTION, PLAN_MISMATCH_TITLE } from '../../src/host/features/history/rerunPlan';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 import { connString } from '../helpers/simTarget';
 
@@ -32,10 +32,10 @@ it('panel: re-running an edited custom notebook shows the plan (the statement, a
     const updates = () => observedCalls(sim.model).filter((c) => c.text === UPDATE).length;
 
     const ports = fakePorts();
-    const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
     await c.start();
     try {
-      await c.receive({ type: 'connect', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });
       ports.confirmAnswer = false;
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));

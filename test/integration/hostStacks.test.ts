@@ -11,14 +11,14 @@ import { simProfile, waitFor } from '../helpers/host';
 import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
 import * as b from '../helpers/builders';
 import { LabController } from '../../src/host/labController';
-import type { CaptureStacks, CaptureStacksOptions } from '../../src/host/stacksCapture';
+import type { CaptureStacks, CaptureStacksOptions } from '../../src/host/features/stacks/stacksCapture';
 import { DbError } from '../../src/db/client';
 import type { Simulator } from '../../tools/sim/simulator';
 
 async function controller(sim: Simulator, ports: FakePorts, captureStacks: CaptureStacks): Promise<LabController> {
-  const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state'), captureStacks });
+  const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state'), captureStacks });
   await c.start();
-  await c.receive({ type: 'connect', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });
+  await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim), password: SIM_PASSWORD, savePassword: false } });
   assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));
   return c;
 }
@@ -42,7 +42,7 @@ describe('"Why is it spinning?" in the panel (host)', function () {
         return { capture: b.stackCapture({ spinlock: o.spinlock, durationMs: o.durationMs }) };
       });
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 10_000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 10_000 } });
         await waitFor('the capture', () => ports.ofType('stacksResult').length === 1);
         assert.equal(asked.length, 1);
         assert.equal(asked[0].spinlock, 'LOCK_HASH');
@@ -69,10 +69,10 @@ describe('"Why is it spinning?" in the panel (host)', function () {
       let called = 0;
       const c = await controller(sim, ports, async () => { called++; return { capture: b.stackCapture() }; });
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: "LOCK_HASH'; DROP EVENT SESSION x ON SERVER --", durationMs: 10_000 } });
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 3_600_000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: "LOCK_HASH'; DROP EVENT SESSION x ON SERVER --", durationMs: 10_000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 3_600_000 } });
         assert.equal(called, 0);
-        assert.match(ports.lastState().lastError?.message ?? '', /captureStacks/);
+        assert.match(ports.lastState().lastError?.message ?? '', /stacksCapture/);
       } finally {
         await c.dispose();
       }
@@ -87,12 +87,12 @@ describe('"Why is it spinning?" in the panel (host)', function () {
         return untilAborted(o.signal);
       });
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'SOS_CACHESTORE', durationMs: 30_000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'SOS_CACHESTORE', durationMs: 30_000 } });
         await waitFor('the capture started', () => signal !== null);
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
         await waitFor('one at a time', () => ports.ofType('stacksError').length === 1);
         assert.match(ports.ofType('stacksError')[0].payload.message, /already running/);
-        await c.receive({ type: 'cancelStacks', payload: {} });
+        await c.receive({ type: 'stacksCancel', payload: {} });
         await waitFor('the cancel answered', () => ports.ofType('stacksError').length === 2);
         assert.equal(signal!.aborted, true);
         const e = ports.ofType('stacksError')[1].payload;
@@ -112,7 +112,7 @@ describe('"Why is it spinning?" in the panel (host)', function () {
       const denied = new DbError(text, 262, 'EREQUEST', 1, 14, [{ number: 262, message: text }]);
       const c = await controller(sim, ports, () => Promise.reject(denied));
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
         await waitFor('the error', () => ports.ofType('stacksError').length === 1);
         const e = ports.ofType('stacksError')[0].payload;
         assert.match(e.message, /permission denied/);
@@ -134,18 +134,18 @@ describe('"Why is it spinning?" in the panel (host)', function () {
       ];
       const c = await controller(sim, ports, async () => ({ capture: b.stackCapture(), slots, buckets: 256 }));
       try {
-        await c.receive({ type: 'exportStacks', payload: { to: 'clipboard' } });
+        await c.receive({ type: 'stacksExport', payload: { to: 'clipboard' } });
         assert.match(ports.lastState().lastError?.message ?? '', /no capture to export/);
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
         await waitFor('the capture', () => ports.ofType('stacksResult').length === 1);
-        await c.receive({ type: 'exportStacks', payload: { to: 'clipboard' } });
+        await c.receive({ type: 'stacksExport', payload: { to: 'clipboard' } });
         const xml = ports.clipboard.at(-1) ?? '';
         assert.match(xml, /^<HistogramTarget truncated="0" buckets="256">/);
         assert.ok(xml.indexOf('count="900"') < xml.indexOf('count="7"'), 'largest first');
         assert.match(xml, /<value>sqlmin.dll\+0x000A\nsqldk.dll\+0x000B<\/value>/, 'every slot, the ones beyond the top too');
         const file = `${tmpDir('export')}/stacks.xml`;
         ports.saveFileAnswer = file;
-        await c.receive({ type: 'exportStacks', payload: { to: 'file' } });
+        await c.receive({ type: 'stacksExport', payload: { to: 'file' } });
         assert.equal(fs.readFileSync(file, 'utf8'), xml);
       } finally {
         await c.dispose();
@@ -161,11 +161,11 @@ describe('"Why is it spinning?" in the panel (host)', function () {
       fs.writeFileSync(path.join(dir, 'experiment.json'), JSON.stringify(saved));
       const c = await controller(sim, ports, async (_conn, o) => ({ capture: b.stackCapture({ spinlock: o.spinlock }) }));
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'XDESMGR', durationMs: 5000, experimentId: 'exp-6' } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'XDESMGR', durationMs: 5000, experimentId: 'exp-6' } });
         await waitFor('the saved toast', () => ports.ofType('toast').some((m) => /Saved the XDESMGR stacks/.test(m.payload.message)));
         const after = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
         assert.deepEqual(after.stacks?.map((x) => x.spinlock), ['XDESMGR']);
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOCK_HASH', durationMs: 5000, experimentId: null } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000, experimentId: null } });
         await waitFor('the second capture', () => ports.ofType('stacksResult').length === 2);
         await new Promise((r) => setTimeout(r, 200));
         const again = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
@@ -173,5 +173,29 @@ describe('"Why is it spinning?" in the panel (host)', function () {
       } finally {
         await c.dispose();
       }
+    }));
+
+  it('closing the panel mid-capture aborts it and waits for it while the connection is still open; nothing starts after', () =>
+    withSim({}, async (sim) => {
+      const ports = fakePorts();
+      const seen: string[] = [];
+      let started = 0;
+      const c = await controller(sim, ports, async (conn, o) => {
+        started++;
+        await untilAborted(o.signal).catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 50));
+        // What the engine does once aborted, a moment later: drop its event session, over a connection that must still be open.
+        await conn.session();
+        seen.push('aborted; the connection still open');
+        throw new Error('aborted');
+      });
+      await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 30_000 } });
+      await waitFor('the capture to start', () => started === 1);
+      const posted = ports.posted.length;
+      await c.dispose();
+      assert.deepEqual(seen, ['aborted; the connection still open'], 'the capture ended before dispose resolved');
+      await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000 } });
+      assert.equal(started, 1, 'a message after the close starts no capture');
+      assert.equal(ports.posted.length, posted, 'nothing is posted to a closed panel');
     }));
 });

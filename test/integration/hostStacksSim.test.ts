@@ -19,7 +19,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
       const ports = fakePorts();
       const c = await connectedController(sim, ports, tmpDir('state'));
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 5000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 5000 } });
         await waitFor('the capture', () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0, 60_000);
         assert.deepEqual(ports.ofType('stacksError').map((m) => m.payload.message), []);
         const capture = ports.ofType('stacksResult')[0].payload.capture;
@@ -29,7 +29,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
         assert.ok(capture.session.startsWith('SpinlockLab_'));
         assert.ok(ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0), 'progress from the engine');
         assert.deepEqual(await ourEventSessions(sim), [], 'no event session left');
-        await c.receive({ type: 'exportStacks', payload: { to: 'clipboard' } });
+        await c.receive({ type: 'stacksExport', payload: { to: 'clipboard' } });
         assert.match(ports.clipboard.at(-1) ?? '', /^<HistogramTarget /);
       } finally {
         await c.dispose();
@@ -41,7 +41,7 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
       const ports = fakePorts();
       const c = await connectedController(sim, ports, tmpDir('state'), WATCHER.name, WATCHER.password);
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 5000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 5000 } });
         await waitFor('the answer', () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0, 60_000);
         const e = ports.ofType('stacksError')[0]?.payload;
         assert.ok(e, 'an error');
@@ -57,9 +57,9 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
       const ports = fakePorts();
       const c = await connectedController(sim, ports, tmpDir('state'));
       try {
-        await c.receive({ type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 30_000 } });
+        await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 30_000 } });
         await waitFor('a progress tick', () => ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0), 20_000);
-        await c.receive({ type: 'cancelStacks', payload: {} });
+        await c.receive({ type: 'stacksCancel', payload: {} });
         // Well before the 30 s asked: the engine reads what the session counted, then drops it.
         await waitFor('the capture after Cancel', () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0, 15_000);
         const capture = ports.ofType('stacksResult')[0]?.payload.capture;

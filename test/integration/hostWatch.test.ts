@@ -122,7 +122,7 @@ describe('the Watch mode of the panel (host)', function () {
       try {
         await c.receive({ type: 'watchStart', payload: { intervalMs: 250, showBenign: false } });
         await waitFor('three watch ticks', () => ports.ofType('watchTick').length >= 3);
-        await c.receive({ type: 'disconnect', payload: {} });
+        await c.receive({ type: 'connectionClose', payload: {} });
         const s = ports.lastState();
         assert.equal(s.connection.status, 'disconnected');
         assert.equal(s.lastError, null, JSON.stringify(s.lastError));

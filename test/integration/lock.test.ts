@@ -159,12 +159,12 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
       const ports = fakePorts();
-      const c = new LabController(ports, { host: 'vscode', stateDir });
+      const c = new LabController(ports, { editor: 'vscode', stateDir });
       try {
         await c.start();
         const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
-        await c.receive({ type: 'connect', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
-        await c.receive({ type: 'restore', payload: {} });
+        await c.receive({ type: 'connectionOpen', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
+        await c.receive({ type: 'serverRestore', payload: {} });
         const s = ports.lastState();
         assert.match(s.lastError?.message ?? '', /is refused: the journal is not restored under a live experiment; another experiment is running now/);
         assert.ok(holderNamed(s.lastError?.message ?? '', first.child.proc.pid!), JSON.stringify(s.lastError));

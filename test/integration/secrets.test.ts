@@ -125,41 +125,41 @@ it('the panel: connect (password saved to SecretStorage only), run with knobs, n
     const work = tmp('panel');
     const ports = fakePorts({ resultsFolder: path.join(work, 'results') });
     const journal = watchFolder(path.join(stateDir, 'journal'));
-    const c = new LabController(ports, { host: 'vscode', stateDir });
+    const c = new LabController(ports, { editor: 'vscode', stateDir });
     await c.start();
     const profile = (user: string) => defaultProfile({ id: `sim-${user}`, label: user, server: '127.0.0.1', port: sim.port, user, encrypt: 'optional', trustServerCertificate: true });
     try {
-      await c.receive({ type: 'connect', payload: { profile: profile('sa'), password: SA_PW, savePassword: true } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profile('sa'), password: SA_PW, savePassword: true } });
       assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));
       const params = { seed_rows: 0, batch_size: 1 };
       const run = { mode: 'server-loop' as const, threads: '1,2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
-      await c.receive({ type: 'select', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' } } });
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' }, title: 'secrets' } });
+      await c.receive({ type: 'selectionSave', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' } } });
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' }, title: 'secrets' } });
       const active = ports.lastState().active!;
       assert.equal(active.status, 'completed', active.message);
       const id = active.experimentId!;
       ports.saveFileAnswer = path.join(work, 'panel.ipynb');
-      await c.receive({ type: 'saveNotebook', payload: { id } });
+      await c.receive({ type: 'experimentSaveNotebook', payload: { id } });
       ports.folderAnswer = path.join(work, 'exports');
       fs.mkdirSync(ports.folderAnswer, { recursive: true });
-      await c.receive({ type: 'exportExperiment', payload: { id, kind: 'csv' } });
-      await c.receive({ type: 'exportExperiment', payload: { id, kind: 'tsql' } });
-      await c.receive({ type: 'openExperiment', payload: { id } });
-      await c.receive({ type: 'restore', payload: {} });
+      await c.receive({ type: 'experimentExport', payload: { id, kind: 'csv' } });
+      await c.receive({ type: 'experimentExport', payload: { id, kind: 'tsql' } });
+      await c.receive({ type: 'experimentOpen', payload: { id } });
+      await c.receive({ type: 'serverRestore', payload: {} });
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
 
-      await c.receive({ type: 'connect', payload: { profile: profile('sa'), password: WRONG_PW, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profile('sa'), password: WRONG_PW, savePassword: false } });
       assert.equal(ports.lastState().connection.status, 'disconnected');
       assert.match(JSON.stringify(ports.lastState().connection.error), /Login failed/i);
 
-      await c.receive({ type: 'connect', payload: { profile: profile('tuner'), password: TUNER_PW, savePassword: false } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profile('tuner'), password: TUNER_PW, savePassword: false } });
       assert.equal(ports.lastState().connection.status, 'connected', JSON.stringify(ports.lastState().connection.error));
-      await c.receive({ type: 'run', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'unchanged', affinity: 'numa:0' } } });
+      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: params, run, knobs: { delayedDurability: 'unchanged', affinity: 'numa:0' } } });
       const err = JSON.stringify([ports.lastState().lastError, ports.lastState().active]);
       assert.match(err, /GRANT ALTER SETTINGS TO \[tuner\]/, err);
 
       // A message the schema refuses, carrying a password: the refusal must not echo it.
-      await c.receive({ type: 'connect', payload: { profile: profile('sa'), password: SA_PW.repeat(40), savePassword: 'yes' } });
+      await c.receive({ type: 'connectionOpen', payload: { profile: profile('sa'), password: SA_PW.repeat(40), savePassword: 'yes' } });
       assert.match(ports.lastState().lastError!.message, /does not accept/);
     } finally {
       await c.dispose();

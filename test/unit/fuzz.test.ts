@@ -290,16 +290,16 @@ it('parseNotebook: arbitrary JSON and arbitrary text give a NotebookError', () =
 
 const validMessages: unknown[] = [
   { type: 'ready', payload: {} },
-  { type: 'pickProfile', payload: { id: null } },
-  { type: 'connect', payload: { profile: { id: 'p', label: 'l', server: 'h', port: 1433, instanceName: null, authentication: 'sql', user: 'u', domain: '', encrypt: 'mandatory', trustServerCertificate: false, labDatabase: 'SpinlockLab' }, password: 'pw', savePassword: false } },
-  { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: { batch_size: 1 } } },
-  { type: 'run', payload: { scenarioId: 'disk-insert', parameters: {}, run: { mode: 'server-loop', threads: '1,2', duration: '5s', rows: '', warmup: '0s', interval: '1s' }, knobs: { delayedDurability: 'FORCED', affinity: 'numa:0' } } },
-  { type: 'restore', payload: {} },
-  { type: 'openExperiment', payload: { id: 'abc' } },
-  { type: 'exportExperiment', payload: { id: 'abc', kind: 'csv' } },
-  { type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
-  { type: 'cancelStacks', payload: {} },
-  { type: 'exportStacks', payload: { to: 'file' } },
+  { type: 'profilePick', payload: { id: null } },
+  { type: 'connectionOpen', payload: { profile: { id: 'p', label: 'l', server: 'h', port: 1433, instanceName: null, authentication: 'sql', user: 'u', domain: '', encrypt: 'mandatory', trustServerCertificate: false, labDatabase: 'SpinlockLab' }, password: 'pw', savePassword: false } },
+  { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: { batch_size: 1 } } },
+  { type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: {}, run: { mode: 'server-loop', threads: '1,2', duration: '5s', rows: '', warmup: '0s', interval: '1s' }, knobs: { delayedDurability: 'FORCED', affinity: 'numa:0' } } },
+  { type: 'serverRestore', payload: {} },
+  { type: 'experimentOpen', payload: { id: 'abc' } },
+  { type: 'experimentExport', payload: { id: 'abc', kind: 'csv' } },
+  { type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
+  { type: 'stacksCancel', payload: {} },
+  { type: 'stacksExport', payload: { to: 'file' } },
   { type: 'watchCompare', payload: { watchId: 'watch-1', a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } } },
 ];
 

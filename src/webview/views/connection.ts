@@ -23,7 +23,7 @@ function connect(app: ViewContext): void {
   }
   app.lastAction = 'connect';
   const password = app.conn.password;
-  app.post(ToHost.connect, { profile: r.profile, ...(password ? { password } : {}), savePassword: app.conn.savePassword });
+  app.post(ToHost.connectionOpen, { profile: r.profile, ...(password ? { password } : {}), savePassword: app.conn.savePassword });
   app.conn.password = '';
   app.requestRender();
 }
@@ -35,7 +35,7 @@ function save(app: ViewContext): void {
     app.requestRender();
     return;
   }
-  app.post(ToHost.saveProfile, { profile: r.profile });
+  app.post(ToHost.profileSave, { profile: r.profile });
 }
 
 function profiles(app: ViewContext): TemplateResult {
@@ -47,16 +47,16 @@ function profiles(app: ViewContext): TemplateResult {
     ${s.profiles.length === 0 ? html`<p class="muted">None yet: fill in the form and press Save.</p>` : nothing}
     <ul class="profile-list" id="profiles">
       ${s.profiles.map((p) => html`<li class=${p.id === app.conn.id ? 'selected' : ''}>
-        <button class="link" data-profile=${p.id} @click=${() => app.post(ToHost.pickProfile, { id: p.id })}
+        <button class="link" data-profile=${p.id} @click=${() => app.post(ToHost.profilePick, { id: p.id })}
           aria-label=${`Use ${p.label}`}>${p.label}</button>
         <span class="muted">${p.server}${p.port ? `,${p.port}` : ''} · ${p.authentication === 'sql' ? p.user : p.authentication}
           ${s.savedPasswords.includes(p.id) ? html` · <span title="A password is saved in VS Code's secret storage">password saved</span>` : nothing}
           ${p.id === current && s.connection.status === 'connected' ? html` · <strong>connected</strong>` : nothing}</span>
         <button class="icon-button" title=${`Delete ${p.label}`} aria-label=${`Delete ${p.label}`}
-          @click=${() => app.post(ToHost.deleteProfile, { id: p.id })}>✕</button>
+          @click=${() => app.post(ToHost.profileDelete, { id: p.id })}>✕</button>
       </li>`)}
     </ul>
-    <button class="chip" id="btn-new-profile" @click=${() => app.post(ToHost.pickProfile, { id: null })}>New connection</button>
+    <button class="chip" id="btn-new-profile" @click=${() => app.post(ToHost.profilePick, { id: null })}>New connection</button>
   </div>`;
 }
 
@@ -101,7 +101,7 @@ export function connectionView(app: ViewContext): TemplateResult {
           html`<p class="field-error" role="alert">${k}: ${app.connErrors[k]}</p>`)}
         <div class="actions">
           <vscode-button id="btn-connect" ?disabled=${status === 'connecting'} @click=${() => connect(app)}>${connected ? 'Reconnect' : 'Connect'}</vscode-button>
-          <vscode-button id="btn-disconnect" secondary ?disabled=${status === 'disconnected'} @click=${() => app.post(ToHost.disconnect, {})}>Disconnect</vscode-button>
+          <vscode-button id="btn-disconnect" secondary ?disabled=${status === 'disconnected'} @click=${() => app.post(ToHost.connectionClose, {})}>Disconnect</vscode-button>
           <vscode-button id="btn-save-profile" secondary @click=${() => save(app)}>Save</vscode-button>
         </div>
       </form>

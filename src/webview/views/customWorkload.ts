@@ -1,6 +1,6 @@
 // The "Custom workload" scenario's form: the user's own T-SQL (a monospace editor, or a .sql file of the workspace),
 // the database it runs in, a parameter source (row order and scope), iterations or a duration, threads, think time,
-// query timeout and stop-on-error, validated as typed (shared/customForm.ts). Run sends runCustom; the host builds the
+// query timeout and stop-on-error, validated as typed (shared/customForm.ts). Run sends customRun; the host builds the
 // plan as `spinlab run --sql`.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
@@ -75,7 +75,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {
           app.lastAction = 'run';
-          app.post(ToHost.runCustom, { form: { ...f } });
+          app.post(ToHost.customRun, { form: { ...f } });
         }}>Run custom workload</vscode-button>
       <span class="status-text" id="custom-status" role="status">${why ?? ''}</span>
     </div>

@@ -125,7 +125,7 @@ export function presetsView(app: ViewContext): TemplateResult {
             if (!app.presetForm || block !== null) return;
             app.lastAction = 'run';
             app.setView({ analysis: 'active', results: 'active' });
-            app.post(ToHost.runPreset, presetPayload(app.presetForm));
+            app.post(ToHost.presetRun, presetPayload(app.presetForm));
           }}>Run preset</vscode-button>
         <span class="muted small">${block ?? (runs !== null ? `${runs} run${runs === 1 ? '' : 's'} in ${plan!.arms.length} arms; server-wide changes are confirmed first and put back after.` : '')}</span>
       </div>`;

@@ -64,7 +64,7 @@ export function resultsView(app: ViewContext): TemplateResult {
           </select></label>` : html`<span class="muted">${title}</span>`}
         <span class="spacer"></span>
         <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
-          @click=${() => app.post(ToHost.copyText, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
+          @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
       </div>
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
       <div class="table-wrap">

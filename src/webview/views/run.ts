@@ -77,7 +77,7 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
             if (!app.form || runBlocker(app, check) !== null) return;
             app.lastAction = 'run';
             app.flushSelect();
-            app.post(ToHost.run, {
+            app.post(ToHost.experimentRun, {
               scenarioId: app.form.scenarioId,
               parameters: check.values,
               run: { ...app.form.run },
@@ -85,7 +85,7 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
               ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
             });
           }}>Run</vscode-button>
-        <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.stop, {})}>Stop</vscode-button>
+        <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.experimentStop, {})}>Stop</vscode-button>
         <span class="muted small">${blocker ?? ''}</span>
       </div>`;
   }, { summaryExtra: html`<span id="run-status" class="summary-note status-${status}" data-status=${status} role="status" aria-live="polite">${text}</span>` });

@@ -83,10 +83,10 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
             if (!app.form) return;
             app.lastAction = 'deploy';
             app.flushSelect();
-            app.post(ToHost.deploy, { scenarioId: app.form.scenarioId, parameters: check.values });
+            app.post(ToHost.scenarioDeploy, { scenarioId: app.form.scenarioId, parameters: check.values });
           }}>Deploy</vscode-button>
         <vscode-button id="btn-cleanup" secondary ?disabled=${!connected || !s.server?.deployed.includes(app.form.scenarioId) || Boolean(s.busy)}
-          @click=${() => app.form && app.post(ToHost.cleanup, { scenarioId: app.form.scenarioId })}>Clean up</vscode-button>
+          @click=${() => app.form && app.post(ToHost.scenarioCleanup, { scenarioId: app.form.scenarioId })}>Clean up</vscode-button>
         <span id="deploy-status" data-status=${status} class="status-text" role="status">${
           status === 'deploying' ? s.busy : status === 'deployed' ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
           : status === 'error' ? 'Deploy failed: see the error above' : connected ? 'Not deployed yet' : ''}</span>

@@ -94,7 +94,7 @@ export function serverView(app: ViewContext): TemplateResult {
       <div class="server-head">
         ${badge(sv.identity)}
         <span class="server-name">${sv.identity.versionBanner}</span>
-        <button class="chip" @click=${() => app.post(ToHost.refreshServer, {})} title="Read the topology and settings again">Refresh</button>
+        <button class="chip" @click=${() => app.post(ToHost.serverRefresh, {})} title="Read the topology and settings again">Refresh</button>
       </div>
       ${sv.identity.simulated ? html`<p class="hint">This is the Spinlock Lab simulator: the charts show a model of contention, not a measurement.</p>` : nothing}
       <div class="server-grid">

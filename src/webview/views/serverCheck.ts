@@ -14,7 +14,7 @@ function feature(app: ViewContext, f: CheckFeatureView): TemplateResult {
     ${f.grants.map((g) => html`<div class="check-grant">
       <pre class="grant" tabindex="0" aria-label=${`Permission fix for ${f.name}: ${g}`}>${g}</pre>
       <button class="chip" title="Copy this statement" aria-label=${`Copy the permission fix for ${f.name}`}
-        @click=${() => app.post(ToHost.copyText, { text: g })}>Copy</button>
+        @click=${() => app.post(ToHost.clipboardCopy, { text: g })}>Copy</button>
     </div>`)}
   </li>`;
 }

@@ -50,7 +50,7 @@ function confirmView(app: ViewContext): TemplateResult {
   const server = app.state?.server?.identity.serverName ?? 'the connected server';
   const start = () => {
     const req = m.start();
-    if (req) app.post(ToHost.captureStacks, req);
+    if (req) app.post(ToHost.stacksCapture, req);
     app.requestRender();
   };
   return html`<div class="stacks-confirm" id="stacks-confirm" role="region" aria-labelledby="stacks-confirm-title">
@@ -83,7 +83,7 @@ function progressView(app: ViewContext): TemplateResult {
   return html`<div id="stacks-running">
     <p aria-live="polite">Capturing the backoff call stacks of <strong>${m.spinlock}</strong>: ${Math.round(elapsedMs / 1000)} of ${Math.round(durationMs / 1000)} s.</p>
     <progress id="stacks-progress" max=${String(Math.max(durationMs, 1))} .value=${Math.min(elapsedMs, durationMs)} aria-label="Capture progress"></progress>
-    <button class="chip" id="btn-stacks-cancel" @click=${() => app.post(ToHost.cancelStacks, {})}>Cancel capture</button>
+    <button class="chip" id="btn-stacks-cancel" @click=${() => app.post(ToHost.stacksCancel, {})}>Cancel capture</button>
   </div>`;
 }
 
@@ -93,7 +93,7 @@ function errorView(app: ViewContext): TemplateResult | typeof nothing {
   return html`<div id="stacks-error" class=${e.cancelled ? 'stacks-cancelled' : 'stacks-failed'} role=${e.cancelled ? 'status' : 'alert'}>
     <p>${e.message}</p>
     ${e.grant ? html`<p>To allow it, run as an administrator:</p><pre id="stacks-grant" tabindex="0"><code>${e.grant}</code></pre>
-      <button class="chip" id="btn-stacks-copy-grant" @click=${() => app.post(ToHost.copyText, { text: e.grant! })}>Copy the GRANT</button>` : nothing}
+      <button class="chip" id="btn-stacks-copy-grant" @click=${() => app.post(ToHost.clipboardCopy, { text: e.grant! })}>Copy the GRANT</button>` : nothing}
   </div>`;
 }
 
@@ -130,11 +130,11 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
       </details></li>`)}</ol>` : html`<p class="muted">No stack was counted.</p>`}
     ${c.otherCount ? html`<p class="small muted">${exactNumber(c.otherCount)} more events in stacks beyond these.</p>` : nothing}
     <div class="toolbar">
-      <button class="chip" id="btn-stacks-copy" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.copyText, { text: stacksAsText(c) })}
+      <button class="chip" id="btn-stacks-copy" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.clipboardCopy, { text: stacksAsText(c) })}
         title="Copy the top stacks as module+offset lines, innermost frame first">Copy frames</button>
-      <button class="chip" id="btn-stacks-resolver" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.exportStacks, { to: 'clipboard' })}
+      <button class="chip" id="btn-stacks-resolver" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.stacksExport, { to: 'clipboard' })}
         title="Every stack the histogram returned, as histogram XML: paste it into SQLCallStackResolver to resolve the frames">Copy for SQLCallStackResolver</button>
-      <button class="chip" id="btn-stacks-save" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.exportStacks, { to: 'file' })}>Save export…</button>
+      <button class="chip" id="btn-stacks-save" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.stacksExport, { to: 'file' })}>Save export…</button>
     </div>
   </div>`;
 }

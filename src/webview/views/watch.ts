@@ -1,4 +1,4 @@
-// The Watch mode: a read-only watch of the connected server (the host runs it: src/host/watchPath.ts). Start with an
+// The Watch mode: a read-only watch of the connected server (the host runs it: src/host/features/watch). Start with an
 // interval, the live charts of its deltas (the experiments' chart view, a second instance), named marks, Stop, Save
 // as notebook, what stands out so far, who is waiting now (the last tick's requests), and two windows compared.
 import { html, nothing, type TemplateResult } from 'lit';

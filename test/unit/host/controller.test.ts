@@ -8,7 +8,7 @@ import { fakePorts, tmpDir } from './fakePorts';
 
 function controller() {
   const ports = fakePorts();
-  const c = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   return { ports, c };
 }
 
@@ -26,17 +26,17 @@ const rejected: [string, unknown, RegExp][] = [
   ['an unknown type', { type: 'dropDatabase', payload: {} }, /unknown message type "dropDatabase"/],
   ['a prototype key as type', { type: 'constructor', payload: {} }, /unknown message type "constructor"/],
   ['a non-string type', { type: 7, payload: {} }, /unknown message type 7/],
-  ['a missing field', { type: 'connect', payload: { profile: defaultProfile() } }, /connect: savePassword/],
-  ['a wrong field type', { type: 'pickProfile', payload: { id: 5 } }, /pickProfile: id/],
-  ['a bad enum', { type: 'select', payload: { ...validSelect, run: { ...validSelect.run, mode: 'turbo' } } }, /select: run\.mode/],
-  ['an oversized password', { type: 'connect', payload: { profile: defaultProfile({ user: 'sa' }), password: 'p'.repeat(513), savePassword: false } }, /connect: password/],
-  ['an oversized thread list', { type: 'run', payload: { ...validSelect, run: { ...validSelect.run, threads: '1,'.repeat(101) } } }, /run: run\.threads/],
-  ['an oversized clipboard text', { type: 'copyText', payload: { text: 'x'.repeat(1_000_001) } }, /copyText: text/],
-  ['too many parameters', { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) } }, /deploy: parameters/],
-  ['a junk payload', { type: 'stop', payload: 'junk' }, /stop: payload/],
-  ['a bad experiment id', { type: 'openExperiment', payload: { id: '../../etc/passwd' } }, /openExperiment: id: not an experiment id/],
-  ['a profile id with slashes', { type: 'saveProfile', payload: { profile: { ...defaultProfile(), id: 'a/b' } } }, /saveProfile: profile\.id/],
-  ['a lab database name with ]', { type: 'saveProfile', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } }, /saveProfile: profile\.labDatabase/],
+  ['a missing field', { type: 'connectionOpen', payload: { profile: defaultProfile() } }, /connectionOpen: savePassword/],
+  ['a wrong field type', { type: 'profilePick', payload: { id: 5 } }, /profilePick: id/],
+  ['a bad enum', { type: 'selectionSave', payload: { ...validSelect, run: { ...validSelect.run, mode: 'turbo' } } }, /selectionSave: run\.mode/],
+  ['an oversized password', { type: 'connectionOpen', payload: { profile: defaultProfile({ user: 'sa' }), password: 'p'.repeat(513), savePassword: false } }, /connectionOpen: password/],
+  ['an oversized thread list', { type: 'experimentRun', payload: { ...validSelect, run: { ...validSelect.run, threads: '1,'.repeat(101) } } }, /experimentRun: run\.threads/],
+  ['an oversized clipboard text', { type: 'clipboardCopy', payload: { text: 'x'.repeat(1_000_001) } }, /clipboardCopy: text/],
+  ['too many parameters', { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) } }, /scenarioDeploy: parameters/],
+  ['a junk payload', { type: 'experimentStop', payload: 'junk' }, /experimentStop: payload/],
+  ['a bad experiment id', { type: 'experimentOpen', payload: { id: '../../etc/passwd' } }, /experimentOpen: id: not an experiment id/],
+  ['a profile id with slashes', { type: 'profileSave', payload: { profile: { ...defaultProfile(), id: 'a/b' } } }, /profileSave: profile\.id/],
+  ['a lab database name with ]', { type: 'profileSave', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } }, /profileSave: profile\.labDatabase/],
 ];
 
 for (const [what, raw, why] of rejected) {
@@ -58,7 +58,7 @@ for (const [what, raw, why] of rejected) {
 it('extra fields are dropped before a handler sees them (a password smuggled into a profile is never saved)', async () => {
   const { ports, c } = controller();
   const profile = { ...defaultProfile({ id: 'p1', server: 'db1', user: 'sa' }), password: 'smuggled', extra: { deep: true } };
-  await c.receive({ type: 'saveProfile', payload: { profile, junk: 1 }, junk: 2 });
+  await c.receive({ type: 'profileSave', payload: { profile, junk: 1 }, junk: 2 });
   assert.equal(ports.lastState().lastError, null);
   assert.deepEqual(Object.keys(ports.savedProfiles[0][0]).sort(), Object.keys(defaultProfile()).sort());
   assert.ok(!JSON.stringify(ports.savedProfiles).includes('smuggled'));
@@ -69,45 +69,45 @@ it('profiles: save, pick, new, delete (with its saved password)', async () => {
   const { ports, c } = controller();
   await c.start();
   const p = defaultProfile({ id: 'p1', server: 'db1', user: 'sa' });
-  await c.receive({ type: 'saveProfile', payload: { profile: p } });
+  await c.receive({ type: 'profileSave', payload: { profile: p } });
   assert.equal(ports.lastState().profiles[0].label, 'db1', 'an empty label becomes the server');
-  await c.receive({ type: 'pickProfile', payload: { id: null } });
+  await c.receive({ type: 'profilePick', payload: { id: null } });
   assert.notEqual(ports.lastState().draft?.id, 'p1');
-  await c.receive({ type: 'pickProfile', payload: { id: 'p1' } });
+  await c.receive({ type: 'profilePick', payload: { id: 'p1' } });
   assert.equal(ports.lastState().draft?.id, 'p1');
   ports.secretValues.set('spinlab.password.p1', 'pw');
-  await c.receive({ type: 'deleteProfile', payload: { id: 'p1' } });
+  await c.receive({ type: 'profileDelete', payload: { id: 'p1' } });
   assert.deepEqual(ports.lastState().profiles, []);
   assert.equal(ports.secretValues.has('spinlab.password.p1'), false);
   // A new controller (a reloaded window) starts from the saved profiles.
-  await c.receive({ type: 'saveProfile', payload: { profile: p } });
-  const again = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  await c.receive({ type: 'profileSave', payload: { profile: p } });
+  const again = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.deepEqual(again.state.profiles.map((x) => x.id), ['p1']);
 });
 
 it('the selection is kept across a reload; a stored selection of the wrong shape falls back to the default', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'select', payload: validSelect });
-  const again = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  await c.receive({ type: 'selectionSave', payload: validSelect });
+  const again = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.deepEqual(again.state.selection, validSelect);
   ports.memento.set('spinlab.selection', { scenarioId: 'disk-insert', run: 'fast' });
-  const third = new LabController(ports, { host: 'vscode', stateDir: tmpDir('state') });
+  const third = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
   assert.equal(third.state.selection.run.threads, '1,2,4');
 });
 
 it('work that needs a server says to connect first; stop with nothing running is harmless', async () => {
   const { ports, c } = controller();
-  for (const m of [{ type: 'run', payload: validSelect }, { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: {} } }, { type: 'restore', payload: {} }]) {
+  for (const m of [{ type: 'experimentRun', payload: validSelect }, { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: {} } }, { type: 'serverRestore', payload: {} }]) {
     await c.receive(m);
     assert.deepEqual(ports.lastState().lastError, { message: 'Not connected to a server.', fix: 'Connect first.', action: 'connect' });
   }
-  await c.receive({ type: 'stop', payload: {} });
+  await c.receive({ type: 'experimentStop', payload: {} });
   assert.equal(c.stop(), false);
 });
 
 it('a SQL login with no password typed and none saved is asked for it; nothing is stored', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p2', server: '127.0.0.1', port: 1, user: 'sa' }), savePassword: true } });
+  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p2', server: '127.0.0.1', port: 1, user: 'sa' }), savePassword: true } });
   const e = ports.lastState().connection.error!;
   assert.match(e.message, /Enter the password for 127\.0\.0\.1,1 as sa/);
   assert.equal(e.action, 'connect');
@@ -116,7 +116,7 @@ it('a SQL login with no password typed and none saved is asked for it; nothing i
 
 it('a refused connection says nothing is listening, with the Connect action; the typed password is not stored or shown', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p3', server: '127.0.0.1', port: 1, user: 'sa', encrypt: 'optional' }), password: 'Typed-Pw-9', savePassword: true } });
+  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p3', server: '127.0.0.1', port: 1, user: 'sa', encrypt: 'optional' }), password: 'Typed-Pw-9', savePassword: true } });
   const s = ports.lastState();
   assert.equal(s.connection.status, 'disconnected');
   assert.match(s.connection.error!.message, /Connecting to 127\.0\.0\.1,1 as sa failed/);
@@ -128,7 +128,7 @@ it('a refused connection says nothing is listening, with the Connect action; the
 
 it('Entra asks the host for a token; the token is never posted or logged', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connect', payload: { profile: defaultProfile({ id: 'p4', server: '127.0.0.1', port: 1, authentication: 'entra', encrypt: 'optional' }), savePassword: false } });
+  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p4', server: '127.0.0.1', port: 1, authentication: 'entra', encrypt: 'optional' }), savePassword: false } });
   assert.equal(ports.lastState().connection.status, 'disconnected');
   assert.ok(!JSON.stringify(ports.posted).includes(ports.entraToken));
   assert.ok(!ports.lines.join('\n').includes(ports.entraToken));
@@ -137,7 +137,7 @@ it('Entra asks the host for a token; the token is never posted or logged', async
 
 it('copyText goes to the clipboard with a toast; the Object Explorer prefill fills the form', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'copyText', payload: { text: 'a\tb' } });
+  await c.receive({ type: 'clipboardCopy', payload: { text: 'a\tb' } });
   assert.deepEqual(ports.clipboard, ['a\tb']);
   assert.equal(ports.ofType('toast').at(-1)?.payload.message, 'Copied');
   const filled = c.prefill(defaultProfile({ server: 'oe-server', user: 'u' }));
@@ -152,7 +152,7 @@ it('dispose is idempotent and the controller refuses work afterwards', async () 
   await a;
   const n = ports.posted.length;
   await c.receive({ type: 'ready', payload: {} });
-  await c.receive({ type: 'copyText', payload: { text: 'x' } });
+  await c.receive({ type: 'clipboardCopy', payload: { text: 'x' } });
   assert.equal(ports.posted.length, n);
   assert.deepEqual(ports.clipboard, []);
   assert.throws(() => c.prefill(defaultProfile()), /panel was closed/);

@@ -44,8 +44,8 @@ describe('custom workload form', () => {
   });
 
   it('runCustom accepts the form and refuses an unknown parameter source', () => {
-    assert.ok(ToHost.runCustom.schema.safeParse({ form: ok }).success);
-    assert.ok(!ToHost.runCustom.schema.safeParse({ form: { ...ok, paramsSource: 'json' } }).success);
+    assert.ok(ToHost.customRun.schema.safeParse({ form: ok }).success);
+    assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, paramsSource: 'json' } }).success);
   });
 
   it('row order, row scope and stop-on-error: defaults as the CLI\'s, only the offered values accepted', () => {
@@ -54,15 +54,15 @@ describe('custom workload form', () => {
     assert.match(errorsOf({ paramsOrder: 'sorted' as CustomForm['paramsOrder'] }).paramsOrder, /round robin or random/);
     assert.match(errorsOf({ paramsScope: 'global' as CustomForm['paramsScope'] }).paramsScope, /per session or shared/);
     const formOf = (r: { data?: unknown }) => (r.data as { form: CustomForm }).form;
-    const parsed = ToHost.runCustom.schema.safeParse({ form: { ...ok, paramsOrder: 'random', paramsScope: 'shared', stopOnError: true } });
+    const parsed = ToHost.customRun.schema.safeParse({ form: { ...ok, paramsOrder: 'random', paramsScope: 'shared', stopOnError: true } });
     assert.ok(parsed.success);
     assert.deepEqual([formOf(parsed).paramsOrder, formOf(parsed).paramsScope, formOf(parsed).stopOnError], ['random', 'shared', true]);
-    assert.ok(!ToHost.runCustom.schema.safeParse({ form: { ...ok, paramsOrder: 'sorted' } }).success);
-    assert.ok(!ToHost.runCustom.schema.safeParse({ form: { ...ok, stopOnError: 'yes' } }).success);
+    assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, paramsOrder: 'sorted' } }).success);
+    assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, stopOnError: 'yes' } }).success);
     // A sender from before these fields (a saved draft, an older webview) gets the defaults.
     const older: Partial<CustomForm> = { ...ok };
     delete older.paramsOrder; delete older.paramsScope; delete older.stopOnError;
-    const old = ToHost.runCustom.schema.safeParse({ form: older });
+    const old = ToHost.customRun.schema.safeParse({ form: older });
     assert.ok(old.success);
     assert.deepEqual([formOf(old).paramsOrder, formOf(old).paramsScope, formOf(old).stopOnError], ['round-robin', 'session', false]);
   });

@@ -1,17 +1,16 @@
-// Two windows of the panel's watch compared (issue #15): the host reads the watch's samples.jsonl at full resolution
+// Two windows of the panel's watch compared: the host reads the watch's samples.jsonl at full resolution
 // (the panel holds only the ticks on screen) and answers with the figures and sentences `spinlab watch --compare`
 // prints. A window the watch cannot answer (no tick in it, an end before its start) is said beside the pickers.
-import { message, ToWebview } from '../shared/protocol';
-import type { WatchCompareRequest } from '../shared/watchWindows';
-import { compareWatchWindows, WatchWindowError } from '../engine/watch/windows';
-import { NotebookError } from '../engine/migrate';
-import { UiFailure } from './uiErrors';
-import { watchDir } from './watchPath';
-import type { LabSession } from './labSession';
+import { message, ToWebview } from '../../../shared/protocol';
+import type { WatchCompareRequest } from '../../../shared/watchWindows';
+import { compareWatchWindows, WatchWindowError } from '../../../engine/watch/windows';
+import { NotebookError } from '../../../engine/migrate';
+import { UiFailure } from '../../uiErrors';
+import type { PanelContext } from '../../panelContext';
 
-export async function compareWatch(s: LabSession, req: WatchCompareRequest): Promise<void> {
+/** `dir`: the folder of the panel's running or last watch (null before any). */
+export async function compareWatch(s: PanelContext, dir: string | null, req: WatchCompareRequest): Promise<void> {
   const v = s.state.watch;
-  const dir = watchDir(s);
   if (!v || !dir || v.id !== req.watchId) {
     throw new UiFailure({ message: 'That watch is no longer the panel\'s: only the running or last watch can be compared here.',
       fix: 'Compare windows of the watch shown, or a saved one with spinlab watch --compare DIR --mark NAME.' });

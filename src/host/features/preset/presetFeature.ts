@@ -1,16 +1,15 @@
 // The preset path: a preset planned for the connected server (the plan shown as settings are typed), then run as one
-// experiment of several arms through the same checks, confirmation and active-run bookkeeping as a run (runPath.ts).
-import type { PayloadOf, ToHostMap } from '../shared/protocol';
-import type { ParamValue } from '../shared/experiment';
-import type { ExperimentResult } from '../engine/experiment';
-import { runPreset } from '../engine/presetRun';
-import { executeJob } from './experimentRun';
-import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from './presetPlans';
-import { checkJournal, confirmChanges, runActive } from './runPath';
-import type { LabSession } from './labSession';
+// experiment of several arms through the same checks, confirmation and active-run bookkeeping as a run (experimentRun.ts).
+import type { ParamValue } from '../../../shared/experiment';
+import type { ExperimentResult } from '../../../engine/experiment';
+import { runPreset } from '../../../engine/presetRun';
+import { checkJournal, confirmChanges, executeJob, runActive } from '../../experimentRun';
+import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from '../../presetPlans';
+import type { PanelContext } from '../../panelContext';
+import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
 
 /** Plans a preset for this server with the settings as typed; the plan (or its problems) replaces its entry. */
-export function previewPreset(s: LabSession, p: PayloadOf<ToHostMap['previewPreset']>): void {
+export function previewPreset(s: PanelContext, p: Payload<'presetPreview'>): void {
   const facts = s.facts();
   if (!facts) return;
   const view = presetPlanView(p.presetId, p.settings, p.load, facts);
@@ -25,7 +24,7 @@ export function previewPreset(s: LabSession, p: PayloadOf<ToHostMap['previewPres
  * naming every server-wide change of every arm, cancellable progress, live ticks with the arm, knobs restored by the
  * engine, saved to the history.
  */
-export async function runPresetNow(s: LabSession, presetId: string, settings: Record<string, ParamValue>, load = blankLoad(), title?: string): Promise<ExperimentResult | null> {
+export async function runPresetNow(s: PanelContext, presetId: string, settings: Record<string, ParamValue>, load = blankLoad(), title?: string): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   await checkJournal(s);
@@ -55,4 +54,12 @@ export async function runPresetNow(s: LabSession, presetId: string, settings: Re
   // Every scenario the arms deployed is now in the lab database with the parameters of the last arm that used it.
   if (outcome.result) for (const a of plan.arms) s.deployed.set(a.scenarioId, JSON.stringify(a.parameters));
   return outcome.result;
+}
+
+export class PresetFeature implements PanelFeature {
+  register(r: FeatureRegistry): void {
+    const s = r.panel;
+    r.on('presetPreview', (p) => previewPreset(s, p));
+    r.on('presetRun', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
+  }
 }

@@ -1,5 +1,5 @@
 // The running experiment as the panel shows it: engine progress folded into ActiveExperimentView (every tick kept,
-// so a reloaded webview redraws everything) and forwarded to the webview as runStart / tick / runEnd messages.
+// so a reloaded webview redraws everything) and forwarded to the webview as runStart / runTick / runEnd messages.
 import type { ExperimentProgress } from '../engine/experiment';
 import type { ActiveExperimentView, ToWebviewMessage } from '../shared/protocol';
 import { ToWebview, message } from '../shared/protocol';
@@ -39,7 +39,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'tick': {
       const run = view.runs.find((r) => r.index === p.run);
       if (run) run.ticks.push(p.tick);
-      sinks.post(message(ToWebview.tick, { experimentId: id, index: p.run, tick: p.tick }));
+      sinks.post(message(ToWebview.runTick, { experimentId: id, index: p.run, tick: p.tick }));
       return;
     }
     case 'run-end': {

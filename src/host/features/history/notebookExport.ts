@@ -1,12 +1,12 @@
 // The panel's notebook and export actions over saved experiments: save as a notebook, export CSV or the T-SQL
-// bundle, and turn a notebook's experiment into a run request for "Run this experiment again". Plain Node; the host's
+// bundle, and turn a notebook's experiment into a run request for "Run this experiment again". Plain Node; the editor's
 // dialogs come through HostPorts.
 import * as path from 'node:path';
-import type { Experiment, ParamValue } from '../shared/experiment';
-import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../shared/protocol';
-import { exportExperiment, writeNotebookFile } from '../engine/notebook/export';
-import { rerunTitle } from '../engine/notebook/rerun';
-import type { HostPorts } from './ports';
+import type { Experiment, ParamValue } from '../../../shared/experiment';
+import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../../../shared/protocol';
+import { exportExperiment, writeNotebookFile } from '../../../engine/notebook/export';
+import { rerunTitle } from '../../../engine/notebook/rerun';
+import type { HostPorts } from '../../ports';
 
 export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): Promise<string | null> {
   const file = await ports.pickSaveFile(`${experiment.id}.ipynb`, { 'Jupyter notebook': ['ipynb'] });
@@ -41,7 +41,7 @@ function loadAsTyped(e: Experiment, mode: RunSettings['mode'], threads: string):
 
 /**
  * What repeats a preset's experiment from the panel: the preset, its recorded settings, and the load as the form
- * would type it. The host plans it again for the connected server (node numbers, what it can do).
+ * would type it. The panel plans it again for the connected server (node numbers, what it can do).
  */
 export function rerunPresetArgs(e: Experiment): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
   if (!e.preset) return null;
@@ -54,7 +54,7 @@ export function rerunPresetArgs(e: Experiment): { presetId: string; settings: Re
 }
 
 /** The panel's run message for repeating `e`: the same scenario, parameters, load and knobs, as the form would send. */
-export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['run']> {
+export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['experimentRun']> {
   return {
     scenarioId: e.scenario.id,
     parameters: { ...e.scenario.parameters },

@@ -1,11 +1,11 @@
-// The engine's stack capture as the panel's host calls it (issue #18): its options, what it returns (the capture and
-// every histogram slot, for the SQLCallStackResolver export), and the adapter over src/engine/stacks that the
-// controller uses unless a test hands in its own (LabControllerOptions.captureStacks). Apart from stacksPath.ts so
-// that LabSession can name the type without an import circle.
-import { captureStacksDetailed } from '../engine/stacks';
-import type { ExportSlot } from '../engine/stacks/export';
-import type { StackCapture } from '../shared/stacks';
-import type { ServerConnection } from './serverView';
+// The engine's stack capture as the panel's stacks feature calls it: its options, what it returns (the capture and
+// every histogram slot, for the SQLCallStackResolver export), and the adapter over src/engine/stacks that the stacks
+// feature uses unless a test hands in its own (LabControllerOptions.captureStacks). Apart from stacksFeature.ts so
+// that PanelContext can name the type without an import circle.
+import { captureStacksDetailed } from '../../../engine/stacks';
+import type { ExportSlot } from '../../../engine/stacks/export';
+import type { StackCapture } from '../../../shared/stacks';
+import type { ServerConnection } from '../../serverView';
 
 export interface CaptureStacksOptions {
   spinlock: string;

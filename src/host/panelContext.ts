@@ -1,10 +1,12 @@
-// What the panel's handlers share: the PanelState the webview renders, the connection, the running experiment, and the
-// small rules every handler follows (post the state, turn failures into lastError, refuse work while busy or closed).
-// LabController wires messages to the handlers in connectPath, serverActions, runPath, presetPath and historyActions.
+// What the panel's features share: the PanelState the webview renders, the connection, the running experiment, and the
+// small rules every feature follows (post the state, turn failures into lastError, refuse work while busy or closed).
+// Each feature (src/host/features/*) keeps its own state; this holds only what several of them read. The connection
+// and the running experiment are changed through methods, so no feature can swap them behind another's back.
 import { defaultStateDir } from '../engine/journal';
 import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
+import { DisposableStore, Emitter, type Disposable } from '../shared/disposables';
 import type { HostPorts } from './ports';
-import type { CaptureStacks } from './stacksCapture';
+import type { CaptureStacks } from './features/stacks/stacksCapture';
 import { defaultProfile } from './profiles';
 import { presetSummaries, defaultPlanViews } from './presetPlans';
 import { listHistory } from './history';
@@ -12,32 +14,39 @@ import { ServerConnection, summariseJournal } from './serverView';
 import { readCheck } from './checkView';
 import { UiFailure, toUiError } from './uiErrors';
 import { restoreSelection, scenarioSummaries } from './defaults';
+import { RunningExperiment } from './runningExperiment';
 
 export interface LabControllerOptions {
-  host: PanelState['host'];
+  /** The editor the panel runs in (VS Code or Azure Data Studio): PanelState.host, which the webview shows. */
+  editor: PanelState['host'];
   /** The restore journal folder; default the CLI's (~/.spinlab or SPINLAB_STATE_DIR), so either can restore. */
   stateDir?: string;
-  /** The engine's stack capture ("Why is it spinning?", stacksPath.ts); tests hand in their own. */
+  /** The engine's stack capture ("Why is it spinning?", features/stacks); tests hand in their own. */
   captureStacks?: CaptureStacks;
 }
 
 export const SELECTION_KEY = 'spinlab.selection';
 
-export class LabSession {
+export class PanelContext {
   readonly state: PanelState;
   readonly stateDir: string;
-  conn: ServerConnection | null = null;
   /** Scenarios this panel deployed on the connected server, with the parameters they were deployed with. */
   readonly deployed = new Map<string, string>();
-  running: { ac: AbortController; done: Promise<void> } | null = null;
-  /** Aborts deploys and connects in flight when the panel closes. */
-  readonly lifetime = new AbortController();
-  disposing: Promise<void> | null = null;
+  /** The running experiment; only the code that began it ends it. */
+  readonly experiment = new RunningExperiment();
+  /** Told (and awaited) before the panel drops its connection for another or none: a watch on it ends first. */
+  readonly connectionChanging = new Emitter<string>();
+  /** Told after a (re)loaded webview got its full snapshot: a feature sends again what the snapshot does not hold. */
+  readonly webviewReady = new Emitter<void>();
+  private conn: ServerConnection | null = null;
+  /** Aborts deploys, connects, watches and captures in flight when the panel closes. */
+  private readonly lifetime = new AbortController();
 
-  constructor(readonly ports: HostPorts, opts: LabControllerOptions) {
+  /** @param store the controller's: disposed means the panel closed. */
+  constructor(readonly ports: HostPorts, opts: LabControllerOptions, private readonly store: DisposableStore) {
     this.stateDir = opts.stateDir ?? defaultStateDir();
     this.state = {
-      host: opts.host,
+      host: opts.editor,
       profiles: ports.profiles.load(),
       savedPasswords: [],
       draft: null,
@@ -55,10 +64,53 @@ export class LabSession {
       watch: null,
     };
     this.state.draft = this.state.profiles[0] ?? defaultProfile();
+    // Registered first, so disposed last: the connection closes after every feature has ended what ran on it.
+    store.add(() => this.closeConnection().catch(() => undefined));
+    store.add(this.connectionChanging);
+    store.add(this.webviewReady);
+    store.add(async () => {
+      if (!this.experiment.isRunning) return;
+      this.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');
+      this.experiment.stop();
+      await this.experiment.finished();
+    });
   }
 
   get disposed(): boolean {
-    return this.disposing !== null;
+    return this.store.isDisposed;
+  }
+
+  /** Aborted when the panel closes. */
+  get signal(): AbortSignal {
+    return this.lifetime.signal;
+  }
+
+  /** Registers what the panel's close must end (it runs before what was registered earlier). */
+  add<T extends Disposable>(d: T): T;
+  add(fn: () => void | Promise<void>): Disposable;
+  add(d: Disposable | (() => void | Promise<void>)): Disposable {
+    return typeof d === 'function' ? this.store.add(d) : this.store.add(d);
+  }
+
+  /** Aborts the lifetime signal: registered after every feature, so it runs first on close. */
+  registerLifetime(): void {
+    this.store.add(() => this.lifetime.abort());
+  }
+
+  /** The open connection, or null (connected or not, see state.connection.status). */
+  connection(): ServerConnection | null {
+    return this.conn;
+  }
+
+  /**
+   * Makes `conn` the panel's connection; nothing is known deployed on it yet. A connect closes the old one before it
+   * opens this, but two connects can overlap: the one that lost is closed here rather than left open.
+   */
+  adoptConnection(conn: ServerConnection): void {
+    const old = this.conn;
+    this.conn = conn;
+    this.deployed.clear();
+    if (old && old !== conn) void old.close().catch(() => undefined);
   }
 
   /** Runs an operation; any failure becomes lastError (and a log line), never an exception. */
@@ -79,7 +131,7 @@ export class LabSession {
 
   /**
    * Sends the state. The active experiment's ticks go only in a full snapshot (the webview asked with `ready` after
-   * loading); otherwise the webview already has them from `tick` messages, and an hour of ticks is megabytes.
+   * loading); otherwise the webview already has them from `runTick` messages, and an hour of ticks is megabytes.
    */
   postState(full = false): void {
     if (this.disposed) return;
@@ -107,7 +159,7 @@ export class LabSession {
   }
 
   requireIdle(what: string): void {
-    if (this.running) throw new UiFailure({ message: `An experiment is running: ${what} waits until it ends.`, fix: 'Stop the experiment first, or wait for it to finish.' });
+    if (this.experiment.isRunning) throw new UiFailure({ message: `An experiment is running: ${what} waits until it ends.`, fix: 'Stop the experiment first, or wait for it to finish.' });
     if (this.state.busy) throw new UiFailure({ message: `Spinlock Lab is busy (${this.state.busy}).`, fix: 'Wait for it to finish, then try again.' });
   }
 

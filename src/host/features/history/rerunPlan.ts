@@ -2,17 +2,16 @@
 // cells disagree with it) shown in a modal before anything runs, as `spinlab rerun` prints it; then the scenario,
 // preset or custom workload run again as the active experiment and added to the notebook.
 import * as path from 'node:path';
-import type { Experiment } from '../shared/experiment';
-import type { ExperimentResult } from '../engine/experiment';
-import { readNotebookFile, NotebookError, type ReadNotebook } from '../engine/notebook/read';
-import { planRerun, renderPlan } from '../engine/notebook/plan';
-import { cellMismatches } from '../engine/notebook/cells';
-import { rerunExperiment, rerunTitle } from '../engine/notebook/rerun';
-import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
-import { executeJob } from './experimentRun';
-import { checkJournal, runActive } from './runPath';
-import { UiFailure } from './uiErrors';
-import type { LabSession } from './labSession';
+import type { Experiment } from '../../../shared/experiment';
+import type { ExperimentResult } from '../../../engine/experiment';
+import { readNotebookFile, NotebookError, type ReadNotebook } from '../../../engine/notebook/read';
+import { planRerun, renderPlan } from '../../../engine/notebook/plan';
+import { cellMismatches } from '../../../engine/notebook/cells';
+import { rerunExperiment, rerunTitle } from '../../../engine/notebook/rerun';
+import { CUSTOM_SCENARIO_ID } from '../../../engine/custom/manifest';
+import { checkJournal, executeJob, runActive } from '../../experimentRun';
+import { UiFailure } from '../../uiErrors';
+import type { PanelContext } from '../../panelContext';
 
 export const PLAN_TITLE = 'Run this notebook\'s experiment again?';
 export const PLAN_MISMATCH_TITLE = 'This notebook does not show what it will run';
@@ -31,13 +30,13 @@ function readForRerun(file: string): ReadNotebook {
  * Shows the plan for re-running the notebook on the connected server and asks; the original experiment when the user
  * confirmed, null when they declined (nothing ran).
  */
-export async function confirmNotebookPlan(s: LabSession, file: string): Promise<Experiment | null> {
+export async function confirmNotebookPlan(s: PanelContext, file: string): Promise<Experiment | null> {
   const nb = readForRerun(file);
   const original = nb.record.experiments[0];
-  if (!s.conn) {
+  const conn = s.connection();
+  if (!conn) {
     throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
   }
-  const conn = s.conn;
   let text: string;
   let warned: boolean;
   try {
@@ -55,12 +54,12 @@ export async function confirmNotebookPlan(s: LabSession, file: string): Promise<
     return null;
   }
   s.checkAlive();
-  if (s.conn !== conn) throw new UiFailure({ message: 'The connection changed while the plan was open; nothing was run.', fix: 'Run it again to see the plan for the new server.' });
+  if (s.connection() !== conn) throw new UiFailure({ message: 'The connection changed while the plan was open; nothing was run.', fix: 'Run it again to see the plan for the new server.' });
   return original;
 }
 
 /** A notebook's custom workload again, as the active experiment: its T-SQL, database, load and parameter rows from the record. */
-export async function rerunCustomNow(s: LabSession, e: Experiment, file: string): Promise<ExperimentResult | null> {
+export async function rerunCustomNow(s: PanelContext, e: Experiment, file: string): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   await checkJournal(s);

@@ -4,23 +4,23 @@
 // the batch may write or a knob changes, then run as the active experiment. Nothing is deployed in the user's database.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CustomWorkload } from '../shared/experiment';
-import { checkCustomForm, type CustomFill, type CustomForm } from '../shared/customForm';
-import { parseDuration } from '../shared/params';
-import type { ExperimentResult } from '../engine/experiment';
-import { runExperiment } from '../engine/experiment';
-import { loadSettingsFrom } from '../engine/runSettings';
-import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
-import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../engine/custom/params';
-import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
-import { executeJob } from './experimentRun';
-import { checkJournal, runActive } from './runPath';
-import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, describeChanges, type RunRequest } from './runRequest';
-import { parseAffinity, type AffinityResolution } from '../shared/affinity';
-import { readKnobState } from '../engine/knobs';
-import type { ServerConnection } from './serverView';
-import { UiFailure } from './uiErrors';
-import type { LabSession } from './labSession';
+import type { CustomWorkload } from '../../../shared/experiment';
+import { checkCustomForm, type CustomFill, type CustomForm } from '../../../shared/customForm';
+import { parseDuration } from '../../../shared/params';
+import type { ExperimentResult } from '../../../engine/experiment';
+import { runExperiment } from '../../../engine/experiment';
+import { loadSettingsFrom } from '../../../engine/runSettings';
+import { splitBatches, unboundVariables, writeReason } from '../../../engine/custom/batch';
+import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../../../engine/custom/params';
+import { CUSTOM_SCENARIO_ID } from '../../../engine/custom/manifest';
+import { checkJournal, executeJob, runActive } from '../../experimentRun';
+import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, describeChanges, type RunRequest } from '../../runRequest';
+import { parseAffinity, type AffinityResolution } from '../../../shared/affinity';
+import { readKnobState } from '../../../engine/knobs';
+import type { ServerConnection } from '../../serverView';
+import { UiFailure } from '../../uiErrors';
+import type { PanelContext } from '../../panelContext';
+import type { FeatureRegistry, PanelFeature } from '../feature';
 
 export const WRITE_CONFIRM_TITLE = 'This workload may write to your database';
 export const WRITE_CONFIRM_ACTION = 'Run It';
@@ -45,7 +45,7 @@ function statementsOf(f: CustomForm): { source: string; text: string }[] {
 }
 
 /** The workload and its parameter rows, as the CLI's customWorkloadFrom and resolveParamRows make them. */
-async function planOf(s: LabSession, f: CustomForm): Promise<{ workload: CustomWorkload; table: ParamTable | null }> {
+async function planOf(s: PanelContext, f: CustomForm): Promise<{ workload: CustomWorkload; table: ParamTable | null }> {
   const statements = statementsOf(f);
   const variables = [...new Set(statements.flatMap((st) => unboundVariables(st.text)))];
   const database = f.database.trim();
@@ -76,7 +76,7 @@ async function planOf(s: LabSession, f: CustomForm): Promise<{ workload: CustomW
 }
 
 /** Runs the Custom workload form; null when the user declined the write confirmation. */
-export async function runCustom(s: LabSession, f: CustomForm, title?: string): Promise<ExperimentResult | null> {
+export async function runCustom(s: PanelContext, f: CustomForm, title?: string): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   const problems = Object.values(checkCustomForm(f));
@@ -101,8 +101,8 @@ export async function runCustom(s: LabSession, f: CustomForm, title?: string): P
       return null;
     }
     s.checkAlive();
-    if (s.conn !== conn) fail('The connection changed while the question was open; nothing was run.', 'Run again.');
-    if (s.running) fail('Another experiment started meanwhile.', 'Stop it first.');
+    if (s.connection() !== conn) fail('The connection changed while the question was open; nothing was run.', 'Run again.');
+    if (s.experiment.isRunning) fail('Another experiment started meanwhile.', 'Stop it first.');
   }
   for (const c of knobs.changes) s.ports.log.info(`will change ${c}`);
   const name = title?.trim() || `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`;
@@ -124,7 +124,7 @@ export async function runCustom(s: LabSession, f: CustomForm, title?: string): P
  * --affinity`): delayed durability on the database the workload runs in (the engine journals it, changes it, and puts
  * it back), affinity server-wide; and what will change, from what to what, for the confirmation.
  */
-async function customKnobs(s: LabSession, conn: ServerConnection, database: string): Promise<{ request: RunRequest['knobs']; changes: string[] }> {
+async function customKnobs(s: PanelContext, conn: ServerConnection, database: string): Promise<{ request: RunRequest['knobs']; changes: string[] }> {
   const facts = s.facts();
   const asked = s.state.selection.knobs;
   if (!facts || (asked.delayedDurability === 'unchanged' && !asked.affinity.trim())) return { request: {}, changes: [] };
@@ -150,8 +150,14 @@ async function customKnobs(s: LabSession, conn: ServerConnection, database: stri
 }
 
 /** "Load Test This Query": hands the panel the T-SQL to fill in (it arrives with the next state). */
-export function fillCustom(s: LabSession, fill: CustomFill): void {
+export function fillCustom(s: PanelContext, fill: CustomFill): void {
   s.state.customFill = { ...fill, seq: (s.state.customFill?.seq ?? 0) + 1 };
   s.state.selection = { ...s.state.selection, scenarioId: CUSTOM_SCENARIO_ID };
   s.postState();
+}
+
+export class CustomFeature implements PanelFeature {
+  register(r: FeatureRegistry): void {
+    r.on('customRun', (p) => runCustom(r.panel, p.form, p.title));
+  }
 }

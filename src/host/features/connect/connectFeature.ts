@@ -1,15 +1,16 @@
 // Profiles and the connection: the form's saved servers, connecting (password from the form or SecretStorage, or a
-// token), disconnecting, and re-reading the server.
-import type { ConnectionProfile, PayloadOf, ToHostMap } from '../shared/protocol';
-import { passwordKey } from './ports';
-import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from './profiles';
-import { ServerConnection } from './serverView';
-import { UiFailure, toUiError } from './uiErrors';
-import { SELECTION_KEY, type LabSession } from './labSession';
-import { endWatch } from './watchPath';
+// token), disconnecting, re-reading the server, and the form's remembered choices. Before the connection changes,
+// whatever runs on it is told (PanelContext.connectionChanging) and waited for.
+import type { ConnectionProfile } from '../../../shared/protocol';
+import { passwordKey } from '../../ports';
+import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from '../../profiles';
+import { ServerConnection } from '../../serverView';
+import { UiFailure, toUiError } from '../../uiErrors';
+import { SELECTION_KEY, type PanelContext } from '../../panelContext';
+import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
 
 /** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
-export function prefill(s: LabSession, profile: ConnectionProfile): ConnectionProfile {
+export function prefill(s: PanelContext, profile: ConnectionProfile): ConnectionProfile {
   s.checkAlive();
   const p = matchSavedProfile(s.state.profiles, profile);
   s.state.draft = p;
@@ -18,13 +19,13 @@ export function prefill(s: LabSession, profile: ConnectionProfile): ConnectionPr
   return p;
 }
 
-export function pickProfile(s: LabSession, id: string | null): void {
+export function pickProfile(s: PanelContext, id: string | null): void {
   s.state.draft = (id && s.state.profiles.find((p) => p.id === id)) || defaultProfile();
   s.state.connection.error = null;
   s.postState();
 }
 
-export async function saveProfile(s: LabSession, profile: ConnectionProfile): Promise<void> {
+export async function saveProfile(s: PanelContext, profile: ConnectionProfile): Promise<void> {
   const withLabel = { ...profile, label: profile.label || profile.server };
   const i = s.state.profiles.findIndex((p) => p.id === profile.id);
   if (i >= 0) s.state.profiles[i] = withLabel;
@@ -34,7 +35,7 @@ export async function saveProfile(s: LabSession, profile: ConnectionProfile): Pr
   s.postState();
 }
 
-export async function deleteProfile(s: LabSession, id: string): Promise<void> {
+export async function deleteProfile(s: PanelContext, id: string): Promise<void> {
   s.state.profiles = s.state.profiles.filter((p) => p.id !== id);
   await s.ports.profiles.save(s.state.profiles);
   await s.ports.secrets.delete(passwordKey(id));
@@ -44,20 +45,20 @@ export async function deleteProfile(s: LabSession, id: string): Promise<void> {
 }
 
 /** Which saved profiles have a password in SecretStorage (the form shows "saved"). */
-export async function refreshSavedPasswords(s: LabSession): Promise<void> {
+export async function refreshSavedPasswords(s: PanelContext): Promise<void> {
   const have: string[] = [];
   for (const p of s.state.profiles) if (await s.ports.secrets.get(passwordKey(p.id))) have.push(p.id);
   s.state.savedPasswords = have;
 }
 
 /** Connects with a profile; a password given here is used and kept in SecretStorage only when savePassword. */
-export async function connect(s: LabSession, profile: ConnectionProfile, password: string | undefined, savePassword: boolean,
-  host: { accessToken?: string; fromHost?: boolean } = {}): Promise<void> {
+export async function connect(s: PanelContext, profile: ConnectionProfile, password: string | undefined, savePassword: boolean,
+  editor: EditorConnectOptions = {}): Promise<void> {
   s.checkAlive();
   s.requireIdle('connecting');
   const typed = password !== undefined && password !== '';
   const key = passwordKey(profile.id);
-  await endWatch(s, `the panel connected to ${describeProfile(profile)}`);
+  await s.connectionChanging.fire(`the panel connected to ${describeProfile(profile)}`);
   await s.closeConnection();
   s.state.draft = profile;
   s.state.connection = { status: 'connecting', profileId: profile.id, error: null };
@@ -66,7 +67,7 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
   const where = describeProfile(profile);
   try {
     const secret: ProfileSecret = {};
-    if (profile.authentication === 'entra') secret.accessToken = host.accessToken ?? await s.ports.getEntraToken();
+    if (profile.authentication === 'entra') secret.accessToken = editor.accessToken ?? await s.ports.getEntraToken();
     else {
       secret.password = typed ? password : await s.ports.secrets.get(key);
       if (secret.password === undefined) {
@@ -80,8 +81,7 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
       await conn.close();
       return;
     }
-    s.conn = conn;
-    s.deployed.clear();
+    s.adoptConnection(conn);
     await s.readServer();
     s.state.connection = { status: 'connected', profileId: profile.id, error: null };
     s.ports.log.info(`connected to ${conn.identity.serverName} (${conn.identity.versionBanner})${conn.identity.simulated ? ' [SIMULATOR]' : ''}`);
@@ -93,7 +93,7 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
     return;
   }
   // Remember the profile (never the secret in it), and the password only when asked.
-  if (profile.authentication !== 'entra' && typed && !host.fromHost) {
+  if (profile.authentication !== 'entra' && typed && !editor.fromHost) {
     if (savePassword) await s.ports.secrets.store(key, password!);
     else await s.ports.secrets.delete(key);
   }
@@ -106,22 +106,55 @@ export async function connect(s: LabSession, profile: ConnectionProfile, passwor
   s.postState();
 }
 
-export async function disconnect(s: LabSession): Promise<void> {
+export async function disconnect(s: PanelContext): Promise<void> {
   s.requireIdle('disconnecting');
-  // A watch runs on connections of its own: disconnecting ends it too, its ticks kept (watchPath.ts).
-  await endWatch(s, 'the panel disconnected from the server');
+  // A watch runs on connections of its own: disconnecting ends it too, its ticks kept (features/watch).
+  await s.connectionChanging.fire('the panel disconnected from the server');
   await s.closeConnection();
   s.state.connection = { status: 'disconnected', profileId: s.state.connection.profileId, error: null };
   s.postState();
 }
 
-export async function refreshServer(s: LabSession): Promise<void> {
+export async function refreshServer(s: PanelContext): Promise<void> {
   s.requireConnection();
   await s.busy('reading the server', () => s.readServer());
   s.postState();
 }
 
-export function select(s: LabSession, p: PayloadOf<ToHostMap['select']>): Promise<void> {
+export function select(s: PanelContext, p: Payload<'selectionSave'>): Promise<void> {
   s.state.selection = { scenarioId: p.scenarioId, parameters: p.parameters, run: p.run, knobs: p.knobs };
   return s.ports.state.update(SELECTION_KEY, s.state.selection);
+}
+
+/** A connect the editor asked for (Azure Data Studio's Object Explorer hands in its own secret, never saved). */
+export interface EditorConnectOptions {
+  accessToken?: string;
+  fromHost?: boolean;
+}
+
+export class ConnectFeature implements PanelFeature {
+  private panel!: PanelContext;
+
+  register(r: FeatureRegistry): void {
+    const s = (this.panel = r.panel);
+    r.on('profilePick', (p) => pickProfile(s, p.id));
+    r.on('profileSave', (p) => saveProfile(s, p.profile));
+    r.on('profileDelete', (p) => deleteProfile(s, p.id));
+    r.on('connectionOpen', (p) => connect(s, p.profile, p.password, p.savePassword));
+    r.on('connectionClose', () => disconnect(s));
+    r.on('serverRefresh', () => refreshServer(s));
+    r.on('selectionSave', (p) => select(s, p));
+  }
+
+  start(): Promise<void> {
+    return refreshSavedPasswords(this.panel);
+  }
+
+  prefill(profile: ConnectionProfile): ConnectionProfile {
+    return prefill(this.panel, profile);
+  }
+
+  connectWithSecret(profile: ConnectionProfile, secret: ProfileSecret): Promise<void> {
+    return connect(this.panel, profile, secret.password, false, { accessToken: secret.accessToken, fromHost: true });
+  }
 }
