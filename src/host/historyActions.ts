@@ -1,7 +1,8 @@
 // What the panel does with saved experiments: open one beside the live runs, reveal its folder, save it as a
 // notebook, export it, and run a notebook's experiment again (through the run or preset path) and add it to the notebook.
 import * as path from 'node:path';
-import { message, ToWebview } from '../shared/protocol';
+import type { PresetAnalysisInfo } from '../shared/protocol';
+import type { Experiment } from '../shared/experiment';
 import { appendToNotebook } from '../engine/notebook/rerun';
 import { experimentDir, readExperiment } from './history';
 import { exportTo, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookActions';
@@ -12,9 +13,10 @@ import { confirmNotebookPlan, rerunCustomNow } from './rerunPath';
 import { UiFailure } from './uiErrors';
 import type { LabSession } from './labSession';
 
-export function openExperiment(s: LabSession, id: string): void {
+/** The answer to experimentOpen: the saved experiment, with the preset views it needs. */
+export function openExperiment(s: LabSession, id: string): { experiment: Experiment; preset: PresetAnalysisInfo | null } {
   const experiment = readExperiment(s.ports.settings().resultsFolder, id);
-  s.ports.post(message(ToWebview.experiment, { experiment, preset: analysisForExperiment(experiment) }));
+  return { experiment, preset: analysisForExperiment(experiment) };
 }
 
 export async function revealExperiment(s: LabSession, id: string): Promise<void> {

@@ -1,8 +1,9 @@
 // The panel's application logic, in plain Node: it owns the LabSession (PanelState, the connection, the running
 // experiment), checks every message from the webview against the protocol's schemas, and hands each to its handler:
 // connectPath (profiles, connect), serverActions (deploy, cleanup, restore), runPath and presetPath (experiments),
-// historyActions (saved experiments, notebooks), watchPath (the Watch mode). The host (VS Code, Azure Data Studio or a test) is reached only
-// through HostPorts.
+// historyActions (saved experiments, notebooks), watchPath (the Watch mode); the webview's questions (requests.ts) are
+// answered, and the Activity Bar's items shown (reveal.ts). The host (VS Code, Azure Data Studio or a test) is reached
+// only through HostPorts.
 import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PayloadOf, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
 import type { ExperimentResult } from '../engine/experiment';
@@ -21,6 +22,10 @@ import { compareWatch } from './watchComparePath';
 import { exportExperiment, openExperiment, rerunNotebook, revealExperiment, saveNotebook } from './historyActions';
 import { cancelStacks, captureStacksNow, disposeStacks, exportStacks, resendStacks } from './stacksPath';
 import { engineCaptureStacks, type CaptureStacks } from './stacksCapture';
+import { isRequestEnvelope } from '../shared/requests';
+import type { RevealTarget } from '../shared/reveal';
+import { HostRequests } from './requests';
+import { checkRevealTarget, Reveals } from './reveal';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -30,10 +35,14 @@ type Payload<K extends keyof ToHostMap> = PayloadOf<ToHostMap[K]>;
 export class LabController {
   private readonly s: LabSession;
   private readonly router = new MessageRouter<ToHostMap>();
+  private readonly requests: HostRequests;
+  private readonly reveals: Reveals;
   private readonly captureStacks: CaptureStacks;
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.s = new LabSession(ports, opts);
+    this.requests = new HostRequests(ports, () => this.s.disposed, (error) => this.rejected(error));
+    this.reveals = new Reveals(ports, () => this.s.disposed);
     this.captureStacks = opts.captureStacks ?? engineCaptureStacks;
     this.register();
   }
@@ -57,20 +66,25 @@ export class LabController {
       s.ports.log.warn('ignored a message that arrived after the panel closed');
       return;
     }
+    if (isRequestEnvelope(raw)) return this.requests.answer(raw);
     const parsed = parseToHost(raw);
     if (!parsed.ok) {
       s.ports.log.warn(`rejected a message from the webview: ${parsed.error}`);
-      s.state.lastError = { message: `The panel sent a message the extension does not accept (${parsed.error}).`, fix: 'Reload the panel; if it happens again, report it.' };
-      s.postState();
+      this.rejected(parsed.error);
       return;
     }
     await s.guard(() => this.router.dispatch(parsed.message) as Promise<void> | void);
   }
 
+  private rejected(error: string): void {
+    this.s.state.lastError = { message: `The panel sent a message the extension does not accept (${error}).`, fix: 'Reload the panel; if it happens again, report it.' };
+    this.s.postState();
+  }
+
   private register(): void {
     const s = this.s;
     const on = <K extends keyof ToHostMap & string>(k: K, h: (p: Payload<K>) => unknown) => this.router.on<K>(ToHost[k], h);
-    on('ready', () => { s.postState(true); resendStacks(s); });
+    on('ready', () => { s.postState(true); resendStacks(s); this.reveals.ready(); });
     on('pickProfile', (p) => pickProfile(s, p.id));
     on('connect', (p) => connect(s, p.profile, p.password, p.savePassword));
     on('disconnect', () => disconnect(s));
@@ -84,12 +98,10 @@ export class LabController {
     on('runCustom', (p) => runCustom(s, p.form, p.title));
     on('stop', () => stop(s));
     on('restore', () => restore(s));
-    on('openExperiment', (p) => openExperiment(s, p.id));
     on('revealExperiment', (p) => revealExperiment(s, p.id));
     on('copyText', (p) => this.copyText(p.text));
     on('saveNotebook', (p) => saveNotebook(s, p.id));
     on('exportExperiment', (p) => exportExperiment(s, p.id, p.kind));
-    on('previewPreset', (p) => previewPreset(s, p));
     on('runPreset', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
     // A watch runs until stopped: its handler returns at once, so other messages (mark, stop) are handled meanwhile.
     on('watchStart', (p) => { void s.guard(() => startWatch(s, p)); });
@@ -101,7 +113,20 @@ export class LabController {
     on('captureStacks', (p) => { void captureStacksNow(s, p, this.captureStacks); });
     on('cancelStacks', () => cancelStacks(s));
     on('exportStacks', (p) => exportStacks(s, p.to));
-    on('watchCompare', (p) => compareWatch(s, p));
+    // Questions: answered to the asker (requests.ts), never through the state.
+    this.requests.on('presetPreview', (p) => previewPreset(s, p))
+      .on('watchCompare', (p) => compareWatch(s, p))
+      .on('experimentOpen', (p) => openExperiment(s, p.id));
+  }
+
+  /**
+   * Shows a preset, the Watch section or a saved experiment in the panel (the Activity Bar's items). Throws, naming
+   * it, when there is no such preset or experiment: the caller says so where the user clicked.
+   */
+  reveal(target: RevealTarget): void {
+    this.s.checkAlive();
+    checkRevealTarget(target, this.s.state, this.s.ports.settings().resultsFolder);
+    this.reveals.show(target);
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */

@@ -1,6 +1,8 @@
 // The preset path: a preset planned for the connected server (the plan shown as settings are typed), then run as one
 // experiment of several arms through the same checks, confirmation and active-run bookkeeping as a run (runPath.ts).
-import type { PayloadOf, ToHostMap } from '../shared/protocol';
+import type { PresetPlanView } from '../shared/protocol';
+import type { PanelRequests } from '../shared/panelRequests';
+import type { ParamsOf } from '../shared/requests';
 import type { ParamValue } from '../shared/experiment';
 import type { ExperimentResult } from '../engine/experiment';
 import { runPreset } from '../engine/presetRun';
@@ -8,16 +10,13 @@ import { executeJob } from './experimentRun';
 import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from './presetPlans';
 import { checkJournal, confirmChanges, runActive } from './runPath';
 import type { LabSession } from './labSession';
+import { UiFailure } from './uiErrors';
 
-/** Plans a preset for this server with the settings as typed; the plan (or its problems) replaces its entry. */
-export function previewPreset(s: LabSession, p: PayloadOf<ToHostMap['previewPreset']>): void {
+/** The answer to presetPreview: a preset planned for this server with the settings as typed (or their problems). */
+export function previewPreset(s: LabSession, p: ParamsOf<typeof PanelRequests.presetPreview>): PresetPlanView {
   const facts = s.facts();
-  if (!facts) return;
-  const view = presetPlanView(p.presetId, p.settings, p.load, facts);
-  const i = s.state.presetPlans.findIndex((x) => x.presetId === p.presetId);
-  if (i >= 0) s.state.presetPlans[i] = view;
-  else s.state.presetPlans.push(view);
-  s.postState();
+  if (!facts) throw new UiFailure({ message: 'Not connected to a server: a preset is planned for the connected one.', fix: 'Connect first.', action: 'connect' });
+  return presetPlanView(p.presetId, p.settings, p.load, facts);
 }
 
 /**

@@ -12,7 +12,8 @@ import { fromWebview, toWebview, type Envelope } from './messages';
 import type { WatchGap, WatchMark, WatchRequest, WatchTick } from './watch';
 import type { MonitorCostSummary } from './monitorCost';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
-import { watchCompareSchema, type WatchComparedPayload } from './watchWindows';
+import type { Answer } from './requests';
+import type { RevealMessage } from './reveal';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 
 import { connectionProfileSchema, type ConnectionProfile } from './connectionProfile';
@@ -269,7 +270,7 @@ const paramValue = z.union([z.number().finite(), z.string().max(256), z.boolean(
 const parameters = z.record(z.string().max(64), paramValue).refine((r) => Object.keys(r).length <= 64, 'too many parameters');
 const text = (max: number) => z.string().max(max);
 // Letters, digits, '-', '_' and '.', not starting with '.': an id is also a folder name, so '.' and '..' are refused.
-const experimentId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id');
+export const experimentIdSchema = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id');
 
 export const runSettingsSchema = z.object({
   mode: z.enum(['server-loop', 'client-loop']),
@@ -287,7 +288,7 @@ export const knobSettingsSchema = z.object({
 
 /** A preset's load as typed: the same fields as a run's (blank ones take the preset's own). */
 const presetLoadSchema = runSettingsSchema;
-const presetIntent = z.object({
+export const presetIntentSchema = z.object({
   presetId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'not a preset id'),
   /** Setting name -> value as typed (text) or picked (boolean). */
   settings: parameters,
@@ -331,17 +332,14 @@ export const ToHost = {
   runCustom: fromWebview('runCustom', z.object({ form: customFormSchema, title: text(200).optional() })),
   stop: fromWebview('stop', z.object({})),
   restore: fromWebview('restore', z.object({})),
-  openExperiment: fromWebview('openExperiment', z.object({ id: experimentId })),
-  revealExperiment: fromWebview('revealExperiment', z.object({ id: experimentId })),
+  revealExperiment: fromWebview('revealExperiment', z.object({ id: experimentIdSchema })),
   copyText: fromWebview('copyText', z.object({ text: z.string().max(1_000_000) })),
   /** Save a saved experiment as a Jupyter notebook (the host asks where). */
-  saveNotebook: fromWebview('saveNotebook', z.object({ id: experimentId })),
-  /** Plan a preset for this server with these settings (the answer is its entry in state.presetPlans). */
-  previewPreset: fromWebview('previewPreset', presetIntent),
+  saveNotebook: fromWebview('saveNotebook', z.object({ id: experimentIdSchema })),
   /** Run a preset as one experiment of several arms: confirmed, cancellable, saved to history like a run. */
-  runPreset: fromWebview('runPreset', presetIntent.extend({ title: text(200).optional() })),
+  runPreset: fromWebview('runPreset', presetIntentSchema.extend({ title: text(200).optional() })),
   /** Export a saved experiment's samples as CSV or its T-SQL as a script bundle (the host asks for a folder). */
-  exportExperiment: fromWebview('exportExperiment', z.object({ id: experimentId, kind: z.enum(['csv', 'tsql']) })),
+  exportExperiment: fromWebview('exportExperiment', z.object({ id: experimentIdSchema, kind: z.enum(['csv', 'tsql']) })),
   /** Start a read-only watch of the connected server. */
   watchStart: fromWebview('watchStart', z.object({ intervalMs: z.union([z.literal(1000), z.literal(500), z.literal(250)]), showBenign: z.boolean() })),
   watchStop: fromWebview('watchStop', z.object({})),
@@ -352,7 +350,6 @@ export const ToHost = {
   /** Save the watch as a Jupyter notebook (the host asks where). */
   watchSaveNotebook: fromWebview('watchSaveNotebook', z.object({})),
   ...StacksToHost, // "Why is it spinning?" (stacksMessages.ts)
-  watchCompare: fromWebview('watchCompare', watchCompareSchema), // two windows of the watch (shared/watchWindows.ts)
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -365,14 +362,15 @@ export const ToWebview = {
   tick: toWebview<{ experimentId: string; index: number; tick: Tick }>()('tick'),
   /** A run finished: its record (with totals, derived figures and its full timeline). */
   runEnd: toWebview<{ experimentId: string; record: RunRecord }>()('runEnd'),
-  /** A saved experiment, in answer to openExperiment. */
-  experiment: toWebview<{ experiment: Experiment; preset?: PresetAnalysisInfo | null }>()('experiment'),
   /** A short-lived notice ('copied'). */
   toast: toWebview<{ message: string }>()('toast'),
   /** One tick of the running watch. */
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
   ...StacksToWebview,
-  watchCompared: toWebview<WatchComparedPayload>()('watchCompared'), // the answer to watchCompare
+  /** The answer to a request (requests.ts; the questions are in panelRequests.ts). */
+  response: toWebview<Answer>()('response'),
+  /** Show this: switch to its section and select it (the Activity Bar's items; reveal.ts). */
+  reveal: toWebview<RevealMessage>()('reveal'),
 } as const;
 
 export type ToHostMap = typeof ToHost;

@@ -16,6 +16,7 @@ import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import { contentSecurityPolicy, makeNonce, panelHtml } from '../../src/host/html';
 import { fakePorts } from '../unit/host/fakePorts';
+import { ask, resultOf } from '../helpers/host';
 
 // Characters that encode differently in base64, base64url and URLs ('!', '#', '/', '+').
 const SA_PW = 'Spin!ab#S3cret/Pw+42';
@@ -166,7 +167,7 @@ it('the panel: connect (password saved to SecretStorage only), run with knobs, n
       fs.mkdirSync(ports.folderAnswer, { recursive: true });
       await c.receive({ type: 'exportExperiment', payload: { id, kind: 'csv' } });
       await c.receive({ type: 'exportExperiment', payload: { id, kind: 'tsql' } });
-      await c.receive({ type: 'openExperiment', payload: { id } });
+      resultOf(await ask(c, ports, 'experimentOpen', { id }));
       await c.receive({ type: 'restore', payload: {} });
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
 

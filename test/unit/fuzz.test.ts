@@ -295,12 +295,11 @@ const validMessages: unknown[] = [
   { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: { batch_size: 1 } } },
   { type: 'run', payload: { scenarioId: 'disk-insert', parameters: {}, run: { mode: 'server-loop', threads: '1,2', duration: '5s', rows: '', warmup: '0s', interval: '1s' }, knobs: { delayedDurability: 'FORCED', affinity: 'numa:0' } } },
   { type: 'restore', payload: {} },
-  { type: 'openExperiment', payload: { id: 'abc' } },
+  { type: 'revealExperiment', payload: { id: 'abc' } },
   { type: 'exportExperiment', payload: { id: 'abc', kind: 'csv' } },
   { type: 'captureStacks', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
   { type: 'cancelStacks', payload: {} },
   { type: 'exportStacks', payload: { to: 'file' } },
-  { type: 'watchCompare', payload: { watchId: 'watch-1', a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } } },
 ];
 
 it('parseToHost: the valid messages pass (the generator starts from real ones)', () => {

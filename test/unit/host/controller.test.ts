@@ -34,7 +34,7 @@ const rejected: [string, unknown, RegExp][] = [
   ['an oversized clipboard text', { type: 'copyText', payload: { text: 'x'.repeat(1_000_001) } }, /copyText: text/],
   ['too many parameters', { type: 'deploy', payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) } }, /deploy: parameters/],
   ['a junk payload', { type: 'stop', payload: 'junk' }, /stop: payload/],
-  ['a bad experiment id', { type: 'openExperiment', payload: { id: '../../etc/passwd' } }, /openExperiment: id: not an experiment id/],
+  ['a bad experiment id', { type: 'revealExperiment', payload: { id: '../../etc/passwd' } }, /revealExperiment: id: not an experiment id/],
   ['a profile id with slashes', { type: 'saveProfile', payload: { profile: { ...defaultProfile(), id: 'a/b' } } }, /saveProfile: profile\.id/],
   ['a lab database name with ]', { type: 'saveProfile', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } }, /saveProfile: profile\.labDatabase/],
 ];
