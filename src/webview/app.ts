@@ -152,11 +152,14 @@ export class App implements ViewContext {
     const open = { ...this.view.open, ...revealView(r) };
     this.setView({ lastReveal: m.seq, open });
     if (r.target === 'preset' && this.presetForm?.presetId !== r.id) this.pickPreset(r.id);
-    if (r.target === 'experiment') {
-      this.setView({ results: r.id, analysis: r.id });
-      if (!this.experiments.has(r.id)) this.openExperiment(r.id);
+    const place = revealPlace(r);
+    if (r.target === 'experiment') this.setView({ results: r.id, analysis: r.id });
+    if (r.target === 'experiment' && !this.experiments.has(r.id)) {
+      // Brought into view once it is drawn: its results and analysis, above the history, change the layout.
+      this.openExperiment(r.id, () => { this.revealPending = place; });
+    } else {
+      this.revealPending = place;
     }
-    this.revealPending = revealPlace(r);
     this.requestRender();
   }
   onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string } }): void {
@@ -255,10 +258,12 @@ export class App implements ViewContext {
 
   // ---------------------------------------------------------------- questions
 
-  /** Opens a saved experiment beside the live runs (the host reads it). */
-  openExperiment(id: string): void {
-    this.requests.send(PanelRequests.experimentOpen, { id }).then((a) => this.onExperiment(a.experiment, a.preset),
-      (e: Error) => this.onToast(`Could not open the experiment "${id}": ${e.message}`));
+  /** Opens a saved experiment beside the live runs (the host reads it); `then` runs once it is in. */
+  openExperiment(id: string, then?: () => void): void {
+    this.requests.send(PanelRequests.experimentOpen, { id }).then((a) => {
+      then?.();
+      this.onExperiment(a.experiment, a.preset);
+    }, (e: Error) => this.onToast(`Could not open the experiment "${id}": ${e.message}`));
   }
 
   /** Window A against window B of the watch; only the newest question's answer is shown. */
