@@ -1,7 +1,7 @@
 // The Activity Bar view and the status bar item: thin adapters over src/host/labTree.ts (which decides what they
 // show) and the commands their items run, each opening the panel on what the item names (the controller's reveal:
-// the preset, the Watch section, the saved experiment). The data is the panel's controller state; with no panel, nothing is
-// connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
+// the preset, the Watch section, the saved experiment). The data is the panel's controller state; with no panel,
+// nothing is connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
 // place at activation without the panel's code: until a command or a tree item loads it (loadLab.ts) there is no
 // panel, so the tree shows only the local journals, which host/labTree.ts reads without the engine or the driver.
 import * as vscode from 'vscode';

@@ -1,5 +1,5 @@
-// This server's earlier experiments: open one (a question: the host answers with the whole experiment), show it in the results,
-// overlay it on the scaling chart, reveal its folder.
+// This server's earlier experiments: open one (a question: the host answers with the whole experiment), show it in
+// the results and the analysis, overlay it on the scaling chart, reveal its folder, save it as a notebook, export it.
 import { html, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
