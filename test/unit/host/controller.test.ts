@@ -157,3 +157,21 @@ it('dispose is idempotent and the controller refuses work afterwards', async () 
   assert.deepEqual(ports.clipboard, []);
   assert.throws(() => c.prefill(defaultProfile()), /panel was closed/);
 });
+
+it('a question is answered to the asker, a wrong one too; only one with no id to answer is the panel\'s error', async () => {
+  const { ports, c } = controller();
+  await c.receive({ type: 'request', id: 4, method: 'presetPreview', params: { presetId: 'writelog', settings: {}, load: { mode: 'server-loop', threads: '', duration: '', rows: '', warmup: '', interval: '' } } });
+  const said = () => { const a = ports.ofType('response').at(-1)!.payload; return `${a.id}: ${a.ok ? '(a result)' : a.error.message}`; };
+  assert.match(said(), /^4: Not connected/);
+  await c.receive({ type: 'request', id: 5, method: 'experimentOpen', params: { id: '../../etc/passwd' } });
+  assert.match(said(), /^5: .*experimentOpen: id: not an experiment id/);
+  await c.receive({ type: 'request', id: 6, method: 'dropDatabase', params: {} });
+  assert.match(said(), /^6: .*unknown request "dropDatabase"/);
+  assert.equal(c.state.lastError, null, 'answered questions leave the panel\'s error alone');
+  await c.receive({ type: 'request', method: 'experimentOpen', params: { id: 'x' } });
+  assert.match(ports.lastState().lastError?.message ?? '', /does not accept \(a request needs a whole-number id\)/);
+  assert.equal(ports.ofType('response').length, 3);
+  await c.dispose();
+  await c.receive({ type: 'request', id: 7, method: 'experimentOpen', params: { id: 'x' } });
+  assert.equal(ports.ofType('response').length, 3, 'nothing is answered once the panel closed');
+});
