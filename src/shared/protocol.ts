@@ -223,7 +223,7 @@ export interface PanelState {
   history: ExperimentSummary[];
   /** The preset catalogue. */
   presets: PresetSummary[];
-  /** When connected: each preset's plan for this server (defaults, or the settings last previewed for it). */
+  /** When connected: each preset's plan for this server with its defaults (a plan for other settings answers presetPreview). */
   presetPlans: PresetPlanView[];
   /** T-SQL a "Load Test This Query" command handed the panel; seq grows with each (the form fills when it changes). */
   customFill?: (CustomFill & { seq: number }) | null;
