@@ -1,14 +1,12 @@
 // The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
-// from the history; turns user actions into ToHost intents and questions (requests.ts), obeys the host's reveals
+// from the history; turns user actions into ToHost intents and questions (questions.ts), obeys the host's reveals
 // (reveal.ts); re-renders (lit, coalesced per frame) on every change.
 import { render, type TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
-import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type PresetPlanView, type ToHostMap, type PayloadOf } from '../shared/protocol';
-import { PanelRequests } from '../shared/panelRequests';
+import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type ToHostMap, type PayloadOf } from '../shared/protocol';
 import type { RevealMessage } from '../shared/reveal';
-import type { WatchCompareRequest } from '../shared/watchWindows';
-import { RequestClient } from './requests';
-import { revealPlace, revealView } from './reveal';
+import { PanelQuestions } from './questions';
+import { bringIntoView, revealPlace, revealView } from './reveal';
 import { threadsPerCore } from '../shared/affinity';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
@@ -46,11 +44,8 @@ export class App implements ViewContext {
   /** The Presets form (settings as typed); null until the catalogue arrives. */
   presetForm: PresetFormState | null = null;
   private previewTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Plans the host made for the settings typed here (presetPreview), by preset; the state's plans are the defaults'. */
-  private readonly previewed = new Map<string, PresetPlanView>();
-  private lastDefaultPlans: string | null = null;
   /** The questions asked of the host, and their answers. */
-  readonly requests: RequestClient;
+  readonly questions: PanelQuestions;
   /** An element to bring into view and focus once rendered (a reveal's target). */
   private revealPending: { section: string; focus: string } | null = null;
   toast: string | null = null;
@@ -79,7 +74,7 @@ export class App implements ViewContext {
   private toastTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly api: VsCodeApi, private readonly root: HTMLElement) {
-    this.requests = new RequestClient((envelope) => api.postMessage(envelope));
+    this.questions = new PanelQuestions((envelope) => api.postMessage(envelope), this);
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
     this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
@@ -136,12 +131,7 @@ export class App implements ViewContext {
     if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign) this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : s.presets[0]?.id ?? null;
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
-    // New default plans: another server, or the same one read again; plans previewed for the old facts no longer hold.
-    const plans = stableJson(s.presetPlans);
-    if (plans !== this.lastDefaultPlans) {
-      this.lastDefaultPlans = plans;
-      this.previewed.clear();
-    }
+    this.questions.onState(s);
     this.requestRender();
   }
 
@@ -156,7 +146,7 @@ export class App implements ViewContext {
     if (r.target === 'experiment') this.setView({ results: r.id, analysis: r.id });
     if (r.target === 'experiment' && !this.experiments.has(r.id)) {
       // Brought into view once it is drawn: its results and analysis, above the history, change the layout.
-      this.openExperiment(r.id, () => { this.revealPending = place; });
+      this.questions.openExperiment(r.id, () => { this.revealPending = place; });
     } else {
       this.revealPending = place;
     }
@@ -242,41 +232,10 @@ export class App implements ViewContext {
       const f = this.presetForm;
       if (!f || !this.state || this.state.connection.status !== 'connected') return;
       if (!checkPresetForm(f, this.state.presets).valid) return;
-      const asked = presetPayload(f);
-      void this.requests.latest('presetPreview', PanelRequests.presetPreview, asked).then((a) => {
-        if (a.kind === 'result') this.previewed.set(a.result.presetId, a.result);
-        else if (a.kind === 'error') this.onToast(`The plan for ${asked.presetId}: ${a.error.message}`);
-        this.requestRender();
-      });
+      this.questions.previewPreset(presetPayload(f));
     }, 300);
   }
 
-  /** The plans to show: each preset's last previewed one, else its default from the state. */
-  presetPlans(): PresetPlanView[] {
-    return (this.state?.presetPlans ?? []).map((p) => this.previewed.get(p.presetId) ?? p);
-  }
-
-  // ---------------------------------------------------------------- questions
-
-  /** Opens a saved experiment beside the live runs (the host reads it); `then` runs once it is in. */
-  openExperiment(id: string, then?: () => void): void {
-    this.requests.send(PanelRequests.experimentOpen, { id }).then((a) => {
-      then?.();
-      this.onExperiment(a.experiment, a.preset);
-    }, (e: Error) => this.onToast(`Could not open the experiment "${id}": ${e.message}`));
-  }
-
-  /** Window A against window B of the watch; only the newest question's answer is shown. */
-  compareWatch(req: WatchCompareRequest): void {
-    const cmp = this.watch.compare;
-    cmp.pending = true;
-    this.requestRender();
-    void this.requests.latest('watchCompare', PanelRequests.watchCompare, req).then((a) => {
-      if (a.kind === 'superseded') return;
-      const answer = a.kind === 'result' ? { result: a.result, error: null } : { result: null, error: a.error.message };
-      if (cmp.received({ watchId: req.watchId, ...answer })) this.requestRender();
-    });
-  }
 
   // ---------------------------------------------------------------- the experiment the analysis views show
 
@@ -413,21 +372,7 @@ export class App implements ViewContext {
     render(panelTemplate(this), this.root);
     // How many times the whole template was rendered (a tick must not do it; the browser tier checks).
     this.root.dataset.renders = String(++this.renders);
-    this.bringRevealed();
-  }
-
-  /** The reveal's target, once it is drawn: scrolled to and focused (it may wait for the state or an answer). */
-  private bringRevealed(): void {
-    if (!this.revealPending) return;
-    const section = this.root.querySelector<HTMLElement>(this.revealPending.section);
-    const focus = this.root.querySelector<HTMLElement>(this.revealPending.focus);
-    if (!section || !focus) return;
-    this.revealPending = null;
-    section.scrollIntoView({ block: 'start' });
-    // A control just drawn (a section opened) takes focus once its element has rendered itself (lit's updateComplete).
-    const drawn = (focus as Partial<{ updateComplete: Promise<unknown> }>).updateComplete;
-    if (drawn) void drawn.then(() => focus.focus({ preventScroll: true }));
-    else focus.focus({ preventScroll: true });
+    if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
   }
 
   /** A part of the panel that ticks change: its own element, rendered with the panel and alone after a tick. */

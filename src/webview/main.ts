@@ -34,7 +34,7 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'stacksProgress'>(ToWebview.stacksProgress, (p) => app.onStacksProgress(p))
   .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
   .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p))
-  .on<'response'>(ToWebview.response, (p) => app.requests.receive(p))
+  .on<'response'>(ToWebview.response, (p) => app.questions.client.receive(p))
   .on<'reveal'>(ToWebview.reveal, (p) => app.onReveal(p));
 
 window.addEventListener('message', (event: MessageEvent) => {

@@ -20,3 +20,18 @@ export function revealPlace(r: RevealTarget): { section: string; focus: string }
     case 'experiment': return { section: `#history li[data-experiment="${r.id}"]`, focus: `#history li[data-experiment="${r.id}"]` };
   }
 }
+
+/**
+ * Brings a reveal's place into view and focus once it is drawn; false while it is not (it may wait for the state or
+ * an answer). A control just drawn (a section opened) takes focus once it has rendered itself (lit's updateComplete).
+ */
+export function bringIntoView(root: HTMLElement, place: { section: string; focus: string }): boolean {
+  const section = root.querySelector<HTMLElement>(place.section);
+  const focus = root.querySelector<HTMLElement>(place.focus);
+  if (!section || !focus) return false;
+  section.scrollIntoView({ block: 'start' });
+  const drawn = (focus as Partial<{ updateComplete: Promise<unknown> }>).updateComplete;
+  if (drawn) void drawn.then(() => focus.focus({ preventScroll: true }));
+  else focus.focus({ preventScroll: true });
+  return true;
+}

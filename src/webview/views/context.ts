@@ -2,8 +2,8 @@
 // never on App (app.ts imports the views to render them, so an import back would be a circle).
 import type { TemplateResult } from 'lit';
 import type { Experiment } from '../../shared/experiment';
-import type { PanelState, PayloadOf, PresetPlanView, ToHostMap } from '../../shared/protocol';
-import type { WatchCompareRequest } from '../../shared/watchWindows';
+import type { PanelState, PayloadOf, ToHostMap } from '../../shared/protocol';
+import type { PanelQuestions } from '../questions';
 import type { ShownExperiment } from '../model/armViews';
 import type { ConnDraft, FormCheck, FormState } from '../model/form';
 import type { LiveRuns } from '../model/liveRuns';
@@ -38,12 +38,8 @@ export interface ViewContext {
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;
-  /** Asks the host for a saved experiment; it shows beside the live runs when the answer comes. */
-  openExperiment(id: string): void;
-  /** Asks the host to compare two windows of the watch (the newest question's answer is the one shown). */
-  compareWatch(req: WatchCompareRequest): void;
-  /** Each preset's plan for the connected server: the one previewed for the settings typed, else the default one. */
-  presetPlans(): PresetPlanView[];
+  /** The questions the panel asks the host: a saved experiment, two windows compared, each preset's plan shown. */
+  readonly questions: PanelQuestions;
   check(): FormCheck | null;
   /** Applies a form edit, re-renders, and remembers it on the host after a pause in typing. */
   editForm(change: (f: FormState) => void): void;

@@ -28,7 +28,7 @@ export function historyView(app: ViewContext): TemplateResult {
                 <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
-              : html`<button class="chip" data-open=${h.id} @click=${() => app.openExperiment(h.id)}>Open</button>`}
+              : html`<button class="chip" data-open=${h.id} @click=${() => app.questions.openExperiment(h.id)}>Open</button>`}
               <button class="chip" @click=${() => app.post(ToHost.saveNotebook, { id: h.id })} title="Save as a Jupyter notebook">Notebook</button>
               <button class="chip" @click=${() => app.post(ToHost.exportExperiment, { id: h.id, kind: 'csv' })} title="Export the samples as CSV">CSV</button>
               <button class="chip" @click=${() => app.post(ToHost.exportExperiment, { id: h.id, kind: 'tsql' })} title="Export the scenario's T-SQL">T-SQL</button>

@@ -116,7 +116,7 @@ export function watchCompareView(app: ViewContext, w: WatchView): TemplateResult
     ${timeline(app, marks, endMs)}
     <div class="toolbar">
       <vscode-button id="btn-watch-compare" ?disabled=${!request || w.status === 'starting'}
-        @click=${() => { if (request) app.compareWatch(request); }}>Compare windows</vscode-button>
+        @click=${() => { if (request) app.questions.compareWatch(cmp, request); }}>Compare windows</vscode-button>
       <span class="status-text" role="status" id="watch-compare-status">${cmp.pending ? 'Reading the ticks…' : ''}</span>
     </div>
     ${answer?.error ? html`<p class="field-error" id="watch-compare-error" role="alert">${answer.error}</p>` : nothing}
