@@ -1,7 +1,8 @@
 // The extension's entry point: it only wires. The panel's logic lives in src/host (plain Node, no vscode).
-// Activation stays light (issue #17): the commands, the Activity Bar tree, the status bar items and the panel's
-// serializer are registered here, and the panel, the engine, the driver and the notebook code behind them load on
-// first use (loadLab.ts; dist/lab.js in the bundle). test/unit/activation.test.ts fails if activation loads them.
+// Activation stays light (a window opens fast, and a user who never opens the lab never loads the driver): the
+// commands, the Activity Bar tree, the status bar items and the panel's serializer are registered here, and the panel,
+// the engine, the driver and the notebook code behind them load on first use (loadLab.ts; dist/lab.js in the
+// bundle). test/unit/activation.test.ts fails if activation loads them.
 import * as vscode from 'vscode';
 import { loadAzdata, setAzdataContext } from './azdata';
 import { registerCommands } from './commands';

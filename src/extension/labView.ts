@@ -1,10 +1,11 @@
 // The Activity Bar view and the status bar item: thin adapters over src/host/labTree.ts (which decides what they
-// show) and the commands their items run. The data is the panel's controller state; with no panel, nothing is
-// connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
+// show) and the commands their items run, each opening the panel on what the item names (the controller's reveal:
+// the preset, the Watch section, the saved experiment). The data is the panel's controller state; with no panel,
+// nothing is connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
 // place at activation without the panel's code: until a command or a tree item loads it (loadLab.ts) there is no
 // panel, so the tree shows only the local journals, which host/labTree.ts reads without the engine or the driver.
 import * as vscode from 'vscode';
-import { buildLabTree, localJournals, runStatus, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
+import { buildLabTree, localJournals, runStatus, treeItemId, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
 import { currentPanel, labChanged, loadLab, type LabModule } from './loadLab';
 import type { PanelDeps } from './panelDeps';
 
@@ -73,8 +74,22 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
   };
 
   type Panel = ReturnType<LabModule['LabPanel']['show']>;
-  const withPanel = <A extends unknown[]>(fn: (panel: Panel, ...args: A) => unknown) =>
-    async (...args: A) => fn((await loadLab()).LabPanel.show(deps), ...args);
+  /** A command that shows the panel first; a failure is said in a notification (the controller's words and fix). */
+  const withPanel = (fn: (panel: Panel, arg: unknown) => unknown) => async (arg: unknown) => {
+    try {
+      await fn((await loadLab()).LabPanel.show(deps), arg);
+    } catch (err) {
+      const e = err as Error & { ui?: { fix?: string } };
+      const text = `${e.message ?? String(err)}${e.ui?.fix ? ` ${e.ui.fix}` : ''}`;
+      deps.log.error(text);
+      void vscode.window.showErrorMessage(`Spinlock Lab: ${text}`);
+    }
+  };
+  const idOf = (arg: unknown, kind: 'preset' | 'experiment' | 'connection') => {
+    const id = treeItemId(arg, kind);
+    if (id === null) throw new Error(`the ${kind} item did not say which ${kind} it is (${JSON.stringify(arg)?.slice(0, 80) ?? String(arg)})`);
+    return id;
+  };
   return [
     view, status, stop,
     labChanged.event((kind) => {
@@ -82,12 +97,20 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
       showStatus();
     }),
     vscode.commands.registerCommand('spinlab.refreshView', () => tree.refresh()),
-    vscode.commands.registerCommand(TREE_COMMANDS.connectProfile, withPanel((panel, id: unknown) => {
+    vscode.commands.registerCommand(TREE_COMMANDS.connectProfile, withPanel((panel, arg) => {
+      const id = idOf(arg, 'connection');
       const profile = panel.controller.state.profiles.find((p) => p.id === id);
       if (profile && panel.controller.state.connection.profileId !== profile.id) panel.controller.prefill(profile);
     })),
-    vscode.commands.registerCommand(TREE_COMMANDS.openPreset, withPanel(() => undefined)),
-    vscode.commands.registerCommand(TREE_COMMANDS.openExperiment, withPanel((panel, id: unknown) =>
-      panel.controller.receive({ type: 'experimentOpen', payload: { id } }))),
+    vscode.commands.registerCommand(TREE_COMMANDS.openPreset, withPanel((panel, arg) => panel.controller.reveal({ target: 'preset', id: idOf(arg, 'preset') }))),
+    vscode.commands.registerCommand(TREE_COMMANDS.openWatch, withPanel((panel) => panel.controller.reveal({ target: 'watch' }))),
+    vscode.commands.registerCommand(TREE_COMMANDS.openExperiment, withPanel((panel, arg) => {
+      try {
+        panel.controller.reveal({ target: 'experiment', id: idOf(arg, 'experiment') });
+      } catch (err) {
+        tree.refresh(); // a deleted experiment left the tree stale: list what is there now
+        throw err;
+      }
+    })),
   ];
 }

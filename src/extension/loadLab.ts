@@ -1,7 +1,7 @@
 // Loads the heavy half of the extension (lab.ts: the panel, the engine, the driver, the notebook code) the first
 // time something needs it: a command run, the panel opened or restored, a tree item that opens the panel. Until
-// then nothing of it is loaded, so activation stays light (issue #17). In the webpack bundle the import below is a
-// chunk of its own, dist/lab.js; under tsc (the tests) it is a plain require.
+// then nothing of it is loaded, so activation stays light. In the webpack bundle the import below is a chunk of its
+// own, dist/lab.js; under tsc (the tests) it is a plain require.
 import * as vscode from 'vscode';
 import type * as Lab from './lab';
 

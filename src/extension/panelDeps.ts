@@ -1,6 +1,6 @@
 // What the light half of the extension (activation: commands, the Activity Bar tree, the status bar) and the heavy
 // half (the panel, the controller, the engine and the driver, loaded on first use by loadLab.ts) both need. Nothing
-// here may import the heavy half: activate() loads this module (issue #17).
+// here may import the heavy half: activate() loads this module, and activation must stay light.
 import type * as vscode from 'vscode';
 import type { LogPort } from '../host/ports';
 import type { PanelState } from '../shared/protocol';

@@ -1,7 +1,8 @@
 // The panel's application logic, in plain Node: it checks every message from the webview against the protocol's
 // schemas and hands it to the feature that registered for it. Each feature (src/host/features/<name>) keeps its own
 // state, handlers and cleanup; what they share (PanelState, the connection, the running experiment) is the
-// PanelContext. The editor (VS Code, Azure Data Studio or a test) is reached only through HostPorts.
+// PanelContext. The webview's questions are answered to the asker (requests.ts), and the Activity Bar's items shown
+// (reveal.ts). The editor (VS Code, Azure Data Studio or a test) is reached only through HostPorts.
 import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
 import type { CustomFill } from '../shared/customForm';
@@ -21,6 +22,10 @@ import { PresetFeature, runPresetNow } from './features/preset/presetFeature';
 import { HistoryFeature, rerunNotebook } from './features/history/historyFeature';
 import { WatchFeature } from './features/watch/watchFeature';
 import { StacksFeature } from './features/stacks/stacksFeature';
+import { isRequestEnvelope } from '../shared/requests';
+import type { RevealTarget } from '../shared/reveal';
+import { HostRequests } from './requests';
+import { checkRevealTarget, Reveals } from './reveal';
 
 export { CONFIRM_ACTION };
 export type { LabControllerOptions };
@@ -30,10 +35,15 @@ export class LabController {
   private readonly s: PanelContext;
   private readonly router = new MessageRouter<ToHostMap>();
   private readonly connect = new ConnectFeature();
+  private readonly requests: HostRequests;
+  private readonly reveals: Reveals;
 
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.store = new DisposableStore((err) => ports.log.warn(`closing the panel: ${(err as Error)?.message ?? String(err)}`));
     this.s = new PanelContext(ports, opts, this.store);
+    this.requests = new HostRequests(ports, () => this.s.disposed, (error) => this.rejected(error));
+    this.reveals = new Reveals(ports, () => this.s.disposed);
+    this.store.add(this.s.webviewReady.on(() => this.reveals.ready()));
     // The panel's features, in order; each is disposed in reverse (the connection, registered by the context, last).
     const features: PanelFeature[] = [
       new BasicsFeature(),
@@ -48,8 +58,8 @@ export class LabController {
     ];
     const registry: FeatureRegistry = {
       panel: this.s,
-      router: this.router,
       on: (type, handler) => { this.router.on(ToHost[type], handler); },
+      ask: (method, handler) => { this.requests.on(method, handler); },
     };
     for (const f of features) f.register(registry);
     // Last registered, so first on close: deploys, connects, watches and captures in flight are aborted at once.
@@ -75,14 +85,29 @@ export class LabController {
       s.ports.log.warn('ignored a message that arrived after the panel closed');
       return;
     }
+    if (isRequestEnvelope(raw)) return this.requests.answer(raw);
     const parsed = parseToHost(raw);
     if (!parsed.ok) {
       s.ports.log.warn(`rejected a message from the webview: ${parsed.error}`);
-      s.state.lastError = { message: `The panel sent a message the extension does not accept (${parsed.error}).`, fix: 'Reload the panel; if it happens again, report it.' };
-      s.postState();
+      this.rejected(parsed.error);
       return;
     }
     await s.guard(() => this.router.dispatch(parsed.message) as Promise<void> | void);
+  }
+
+  private rejected(error: string): void {
+    this.s.state.lastError = { message: `The panel sent a message the extension does not accept (${error}).`, fix: 'Reload the panel; if it happens again, report it.' };
+    this.s.postState();
+  }
+
+  /**
+   * Shows a preset, the Watch section or a saved experiment in the panel (the Activity Bar's items). Throws, naming
+   * it, when there is no such preset or experiment: the caller says so where the user clicked.
+   */
+  reveal(target: RevealTarget): void {
+    this.s.checkAlive();
+    checkRevealTarget(target, this.s.state, this.s.ports.settings().resultsFolder);
+    this.reveals.show(target);
   }
 
   /** Reads what needs async work (which profiles have a saved password) and sends the first snapshot. */

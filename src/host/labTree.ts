@@ -14,8 +14,21 @@ export const TREE_COMMANDS = {
   connectProfile: 'spinlab.connectProfile',
   openPreset: 'spinlab.openPreset',
   openExperiment: 'spinlab.openExperiment',
+  openWatch: 'spinlab.openWatch',
   stop: 'spinlab.stop',
 } as const;
+
+/**
+ * The preset, experiment or connection id a tree command was run with. A click runs the item's command with its args
+ * (the id); an inline action or a context menu passes the tree element itself (the node, its id `kind:<id>`).
+ * Null when the argument names no item of that kind.
+ */
+export function treeItemId(arg: unknown, kind: 'preset' | 'experiment' | 'connection'): string | null {
+  if (typeof arg === 'string') return arg;
+  const id = (arg as { id?: unknown } | null | undefined)?.id;
+  const prefix = `${kind}:`;
+  return typeof id === 'string' && id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : null;
+}
 
 export interface LabTreeNode {
   /** Stable across refreshes, so the tree keeps expansion and focus. */
@@ -165,7 +178,7 @@ function watchNode(state: PanelState, server: string): LabTreeNode {
     ariaLabel: `Watch ${server}, ${description}`,
     icon: live ? 'eye-watch' : 'eye',
     contextValue: live ? 'watch.running' : 'watch',
-    command: { command: TREE_COMMANDS.open, title: 'Open the Watch section in the panel', args: [] },
+    command: { command: TREE_COMMANDS.openWatch, title: 'Open the Watch section in the panel', args: [] },
   };
 }
 

@@ -21,3 +21,12 @@ export const knobSettingsSchema = z.object({
   delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),
   affinity: text(200),
 });
+
+/** A preset and its settings as typed: what a plan is asked for and a preset run is started with. */
+export const presetIntent = z.object({
+  presetId: z.string().regex(/^[a-z0-9-]{1,64}$/, 'not a preset id'),
+  /** Setting name -> value as typed (text) or picked (boolean). */
+  settings: parameters,
+  /** The preset's load as typed: the same fields as a run's (blank ones take the preset's own). */
+  load: runSettingsSchema,
+});

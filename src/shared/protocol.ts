@@ -12,9 +12,11 @@ import { ServerToHost } from './serverMessages';
 import { RunToHost, RunToWebview } from './runMessages';
 import { CustomToHost } from './customMessages';
 import { PresetToHost } from './presetMessages';
-import { HistoryToHost, HistoryToWebview } from './historyMessages';
+import { HistoryToHost } from './historyMessages';
 import { WatchToHost, WatchToWebview } from './watchMessages';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
+import type { Answer } from './requests';
+import type { RevealMessage } from './reveal';
 export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
 export * from './panelState';
 export { knobSettingsSchema, runSettingsSchema } from './messageSchemas';
@@ -45,9 +47,12 @@ export const ToWebview = {
   /** A short-lived notice ('copied'). */
   toast: toWebview<{ message: string }>()('toast'),
   ...RunToWebview,
-  ...HistoryToWebview,
   ...WatchToWebview,
   ...StacksToWebview,
+  /** The answer to a request (requests.ts; the questions are in panelRequests.ts). */
+  response: toWebview<Answer>()('response'),
+  /** Show this: switch to its section and select it (the Activity Bar's items; reveal.ts). */
+  reveal: toWebview<RevealMessage>()('reveal'),
 } as const;
 
 export type ToHostMap = typeof ToHost;

@@ -1,4 +1,4 @@
-// Two windows of a watch, compared in the panel: the request the webview sends (each window from the start, a mark or
+// Two windows of a watch, compared in the panel: the question the webview asks (panelRequests.ts watchCompare) (each window from the start, a mark or
 // a time, to a mark, a time or now), the answer the host computes from samples.jsonl at full resolution (the same
 // figures and sentences as `spinlab watch --compare`, shared/watchCompare.ts), and the rules that turn a window into
 // the ticks it holds. Pure: no vscode, no DOM, no driver.
@@ -21,7 +21,7 @@ export const windowToSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('time'), t: ms }),
 ]);
 export const watchWindowSchema = z.object({ from: windowFromSchema, to: windowToSchema });
-/** webview -> host: compare window A with window B of the watch `watchId` (the panel's current or last watch). */
+/** compare window A with window B of the watch `watchId` (the panel's current or last watch). */
 export const watchCompareSchema = z.object({ watchId: z.string().min(1).max(200), a: watchWindowSchema, b: watchWindowSchema });
 
 export type WindowFrom = z.infer<typeof windowFromSchema>;
@@ -46,14 +46,6 @@ export interface WatchWindowComparison {
   b: WindowSpan;
   figures: ComparedFigure[];
   summary: string[];
-}
-
-/** host -> webview: the answer to a watchCompare (a result, or what was wrong with the request). */
-export interface WatchComparedPayload {
-  watchId: string;
-  request: WatchCompareRequest;
-  result: WatchWindowComparison | null;
-  error: string | null;
 }
 
 /**

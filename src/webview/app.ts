@@ -1,8 +1,12 @@
 // The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
-// from the history; turns user actions into ToHost intents; re-renders (lit, coalesced per frame) on every change.
+// from the history; turns user actions into ToHost intents and questions (questions.ts), obeys the host's reveals
+// (reveal.ts); re-renders (lit, coalesced per frame) on every change.
 import { render, type TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
 import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type ToHostMap, type PayloadOf } from '../shared/protocol';
+import type { RevealMessage } from '../shared/reveal';
+import { PanelQuestions } from './questions';
+import { bringIntoView, revealPlace, revealView } from './reveal';
 import { threadsPerCore } from '../shared/affinity';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
@@ -40,6 +44,10 @@ export class App implements ViewContext {
   /** The Presets form (settings as typed); null until the catalogue arrives. */
   presetForm: PresetFormState | null = null;
   private previewTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The questions asked of the host, and their answers. */
+  readonly questions: PanelQuestions;
+  /** An element to bring into view and focus once rendered (a reveal's target). */
+  private revealPending: { section: string; focus: string } | null = null;
   toast: string | null = null;
   /** The run the charts show, chosen by the user (null: follow the current run). */
   pickedRun: number | null = null;
@@ -66,6 +74,7 @@ export class App implements ViewContext {
   private toastTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly api: VsCodeApi, private readonly root: HTMLElement) {
+    this.questions = new PanelQuestions((envelope) => api.postMessage(envelope), this);
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
     this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
@@ -122,9 +131,27 @@ export class App implements ViewContext {
     if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign) this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : s.presets[0]?.id ?? null;
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
+    this.questions.onState(s);
     this.requestRender();
   }
 
+  /** Obeys a reveal once (a reveal comes again after `ready`): the section open, the item selected and in view. */
+  onReveal(m: RevealMessage): void {
+    if (this.view.lastReveal === m.seq) return;
+    const r = m.reveal;
+    const open = { ...this.view.open, ...revealView(r) };
+    this.setView({ lastReveal: m.seq, open });
+    if (r.target === 'preset' && this.presetForm?.presetId !== r.id) this.pickPreset(r.id);
+    const place = revealPlace(r);
+    if (r.target === 'experiment') this.setView({ results: r.id, analysis: r.id });
+    if (r.target === 'experiment' && !this.experiments.has(r.id)) {
+      // Brought into view once it is drawn: its results and analysis, above the history, change the layout.
+      this.questions.openExperiment(r.id, () => { this.revealPending = place; });
+    } else {
+      this.revealPending = place;
+    }
+    this.requestRender();
+  }
   onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string } }): void {
     if (this.live.runStart(p.experimentId, p.index, p.threads, p.arm)) this.syncCharts();
   }
@@ -205,9 +232,10 @@ export class App implements ViewContext {
       const f = this.presetForm;
       if (!f || !this.state || this.state.connection.status !== 'connected') return;
       if (!checkPresetForm(f, this.state.presets).valid) return;
-      this.post(ToHost.presetPreview, presetPayload(f));
+      this.questions.previewPreset(presetPayload(f));
     }, 300);
   }
+
 
   // ---------------------------------------------------------------- the experiment the analysis views show
 
@@ -344,6 +372,7 @@ export class App implements ViewContext {
     render(panelTemplate(this), this.root);
     // How many times the whole template was rendered (a tick must not do it; the browser tier checks).
     this.root.dataset.renders = String(++this.renders);
+    if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
   }
 
   /** A part of the panel that ticks change: its own element, rendered with the panel and alone after a tick. */

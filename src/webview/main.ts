@@ -1,5 +1,6 @@
 // The panel webview's entry: the VS Code API, one handler per host message (protocol.ts MessageRouter over
-// ToWebview), and `ready` on load and whenever the panel is shown again.
+// ToWebview; `response` answers a question the panel asked, requests.ts), and `ready` on load and whenever the panel
+// is shown again.
 import './zodConfig';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
@@ -28,13 +29,13 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'runStart'>(ToWebview.runStart, (p) => app.onRunStart(p))
   .on<'runTick'>(ToWebview.runTick, (p) => app.onTick(p))
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
-  .on<'experimentOpened'>(ToWebview.experimentOpened, (p) => app.onExperiment(p.experiment, p.preset))
   .on<'toast'>(ToWebview.toast, (p) => app.onToast(p.message))
   .on<'watchTick'>(ToWebview.watchTick, (p) => app.onWatchTick(p))
   .on<'stacksProgress'>(ToWebview.stacksProgress, (p) => app.onStacksProgress(p))
   .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
   .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p))
-  .on<'watchCompared'>(ToWebview.watchCompared, (p) => { if (app.watch.compare.received(p)) app.requestRender(); });
+  .on<'response'>(ToWebview.response, (p) => app.questions.client.receive(p))
+  .on<'reveal'>(ToWebview.reveal, (p) => app.onReveal(p));
 
 window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as { type?: unknown; payload?: unknown } | null;

@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PanelState, ToHostMessage, ToWebviewMessage } from '../../src/shared/protocol';
+import type { PanelRequestMap } from '../../src/shared/panelRequests';
+import type { ParamsOf, ResultOf } from '../../src/shared/requests';
 
 /** What the page callbacks reach through globalThis (this tsconfig has no DOM types). */
 export interface PageGlobals {
@@ -186,6 +188,34 @@ export async function waitForPosted<T extends ToHostMessage['type']>(panel: Pane
     [type, since] as const,
   );
   return (await handle.jsonValue()) as Extract<ToHostMessage, { type: T }>;
+}
+
+/** A question the panel asked (requests.ts), as it posted it. */
+export interface AskedRequest<K extends keyof PanelRequestMap> {
+  type: 'request';
+  id: number;
+  method: K;
+  params: ParamsOf<PanelRequestMap[K]>;
+}
+
+/** Waits until the panel has asked this question (after `since` posted messages), and returns the request. */
+export async function waitForRequest<K extends keyof PanelRequestMap>(panel: Panel, method: K, since = 0): Promise<AskedRequest<K>> {
+  const handle = await panel.page.waitForFunction(
+    ([m, s]) => ((globalThis as unknown as PageGlobals).__posted.slice(s as number) as unknown as { type: string; method?: string }[])
+      .find((x) => x.type === 'request' && x.method === m) ?? null,
+    [method, since] as const,
+  );
+  return (await handle.jsonValue()) as AskedRequest<K>;
+}
+
+/** Answers a question as the host does, with its result. */
+export function answer<K extends keyof PanelRequestMap>(panel: Panel, req: AskedRequest<K>, result: ResultOf<PanelRequestMap[K]>): Promise<void> {
+  return panel.send({ type: 'response', payload: { id: req.id, ok: true, result } });
+}
+
+/** Answers a question as the host does when it fails. */
+export function answerFailure(panel: Panel, req: AskedRequest<keyof PanelRequestMap>, message: string): Promise<void> {
+  return panel.send({ type: 'response', payload: { id: req.id, ok: false, error: { message } } });
 }
 
 /** Fills a vscode-textfield the way a user does: into its inner input. */

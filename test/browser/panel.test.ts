@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { fill, points, showCharts, waitForPoints, waitForPosted, waitForValue, type PageGlobals, usePanels } from './harness';
+import { fill, points, showCharts, waitForPoints, waitForPosted, waitForRequest, waitForValue, type PageGlobals, usePanels } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel webview in Chromium under the real CSP", () => {
@@ -235,8 +235,8 @@ it('comparison and scaling are computed from the runs; history opens an experime
     assert.ok(await points(p.page, 'scaling') >= 8);
     assert.ok(await points(p.page, 'compare') >= 24);
     await p.page.click('[data-open="exp-2"]');
-    const open = await waitForPosted(p, 'experimentOpen');
-    assert.deepEqual(open.payload, { id: 'exp-2' });
+    const open = await waitForRequest(p, 'experimentOpen');
+    assert.deepEqual(open.params, { id: 'exp-2' });
   }));
 
 it('an hour of 1 s ticks loads, and one more tick applies quickly', () =>

@@ -11,7 +11,7 @@ import { runFigures, formatNumber } from '../../src/shared/analysis';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
 import { cpuCountFor } from '../../src/engine/totals';
-import { fill, root, waitForPosted, type Panel, type Theme, usePanels } from './harness';
+import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the Presets section and analysis views in Chromium", () => {
@@ -47,6 +47,10 @@ const experiment: Experiment = {
   preset: { id: 'writelog', post: 'writelog-at-scale', question: 'How much of the commit time is WRITELOG?', notes: ['The server with this affinity has 14 CPUs: 16 threads left out there.'] },
   runs: [armRun(0, 4, ARMS[0]), armRun(1, 8, ARMS[0]), armRun(2, 4, ARMS[1]), armRun(3, 8, ARMS[1])],
 };
+
+function factsOf(s: PanelState) {
+  return { identity: s.server!.identity, topology: s.server!.topology, knobs: s.server!.knobs, labDatabase: 'SpinlockLab' };
+}
 
 function state(plans: PresetPlanView[]): PanelState {
   const s = b.connectedState();
@@ -100,8 +104,8 @@ it('Presets: pick one, read the post it cites, its question and plan for this se
     await fill(p.page, '#preset-interval', '250ms');
     await fill(p.page, '#preset-warmup', '0s');
     await fill(p.page, '#preset-threads', '2');
-    const preview = await waitForPosted(p, 'presetPreview');
-    assert.equal(preview.payload.presetId, 'writelog');
+    const preview = await waitForRequest(p, 'presetPreview');
+    assert.equal(preview.params.presetId, 'writelog');
     assert.equal(await p.page.getAttribute('#preset-plan', 'data-state'), 'updating', 'the plan shown was made with other settings');
     await p.page.locator('#btn-run-preset:not([disabled])').waitFor();
     await p.page.locator('#btn-run-preset').focus();
@@ -109,6 +113,32 @@ it('Presets: pick one, read the post it cites, its question and plan for this se
     const run = await waitForPosted(p, 'presetRun');
     assert.deepEqual(run.payload, { presetId: 'writelog', settings: { batch_size: '4' }, load: { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' } });
     await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, 'presets-dark.png') });
+  }));
+
+it('Presets: a slow plan for earlier settings never replaces the plan for the settings typed now', () =>
+  withPanel('dark', async (p) => {
+    await p.page.waitForSelector('#preset-plan[data-state="current"]');
+    const presetId = await p.page.evaluate(() => String((globalThis as unknown as { document: { querySelector(s: string): { value: string } } }).document.querySelector('#preset').value));
+    const load = (threads: string) => ({ mode: 'server-loop' as const, threads, duration: '', rows: '', warmup: '', interval: '' });
+    const planFor = (threads: string) => presetPlanView(presetId, {}, load(threads), factsOf(b.connectedState()));
+    await fill(p.page, '#preset-threads', '2');
+    const first = await waitForRequest(p, 'presetPreview');
+    assert.deepEqual(first.params.load, load('2'));
+    const n = (await p.posted()).length;
+    await fill(p.page, '#preset-threads', '3');
+    const second = await waitForRequest(p, 'presetPreview', n);
+    assert.deepEqual(second.params.load, load('3'));
+    // The newer question is answered first: its plan is shown, made with the settings in the form.
+    await answer(p, second, planFor('3'));
+    await p.page.waitForSelector('#preset-plan[data-state="current"]');
+    assert.deepEqual(await p.page.$$eval('#preset-plan tr[data-arm] td.num', (els) => els.map((e) => e.textContent?.trim())), planFor('3').arms.map(() => '3'));
+    // The earlier question's answer arrives last and is dropped (messages are handled in order: the toast after it
+    // shows once it was).
+    await answer(p, first, planFor('2'));
+    await p.send({ type: 'toast', payload: { message: 'after the first answer' } });
+    await p.page.waitForSelector('#toast:has-text("after the first answer")');
+    assert.equal(await p.page.getAttribute('#preset-plan', 'data-state'), 'current');
+    assert.deepEqual(await p.page.$$eval('#preset-plan tr[data-arm] td.num', (els) => els.map((e) => e.textContent?.trim())), planFor('3').arms.map(() => '3'));
   }));
 
 it('the analysis views of a two-arm preset experiment: A/B figures and a summary from the numbers, doing the math, WRITELOG diagnosis', () =>

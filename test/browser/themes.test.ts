@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as b from '../helpers/builders';
-import { root, showCharts, useBrowser, waitForPoints, type Panel, type Theme } from './harness';
+import { answer, root, showCharts, useBrowser, waitForPoints, waitForRequest, type Panel, type Theme } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe("the panel in light, dark and high-contrast themes (Chromium)", () => {
@@ -28,7 +28,9 @@ async function showSweep(p: Panel): Promise<void> {
   });
   await p.send({ type: 'state', payload: { state } });
   for (const record of sweep.runs) await p.send({ type: 'runEnd', payload: { experimentId: sweep.id, record } });
-  await p.send({ type: 'experimentOpened', payload: { experiment: earlier } });
+  // The earlier experiment opened from the history: the panel asks, the host answers with it.
+  await p.page.click(`[data-open="${earlier.id}"]`);
+  await answer(p, await waitForRequest(p, 'experimentOpen'), { experiment: earlier, preset: null });
   await showCharts(p.page);
   await waitForPoints(p.page, 'throughput', 30);
 }

@@ -5,7 +5,8 @@ import * as path from 'node:path';
 import type { WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
-import { root, showCharts, waitForPoints, waitForPosted, usePanels } from './harness';
+import { answer, answerFailure, root, showCharts, waitForPoints, waitForPosted, waitForRequest, usePanels } from './harness';
+import type { WatchWindowComparison } from '../../src/shared/watchWindows';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
@@ -24,6 +25,16 @@ function watchView(over: Partial<WatchView> = {}): WatchView {
   return { id: '2026-11-24T00-00-00-000Z-watch', title: 'Watch of SIM01', serverName: 'SIM01', simulated: true, status: 'running', intervalMs: 250,
     showBenign: false, ticks: 0, marks: [], diagnosis: ['WRITELOG 12 ms per wait is above the log write stall of 2 ms (threshold: 2x)'], requests: [],
     recent: [], message: 'watching SIM01 every 250 ms', ...over };
+}
+
+/** An answer to watchCompare whose summary is `summary`. */
+function comparison(summary: string): WatchWindowComparison {
+  return {
+    a: { label: 'Window A', described: 'from 0.5 s to 1.5 s', fromT: 0, toT: 1000, ticks: 1, seconds: 1 },
+    b: { label: 'Window B', described: 'from "index rebuilt" (2.0 s) to now', fromT: 2000, toT: 20000, ticks: 18, seconds: 18 },
+    figures: [{ key: 'waitMsPerSec:WRITELOG', label: 'WRITELOG wait', unit: 'ms/s', a: 50, b: 500, changePct: 900, direction: 'lower-better' }],
+    summary: [summary],
+  };
 }
 
 describe('the Watch section of the panel webview', () => {
@@ -131,15 +142,11 @@ describe('the Watch section of the panel webview', () => {
       await p.page.waitForSelector('#btn-watch-compare:not([disabled])');
       await p.page.focus('#btn-watch-compare');
       await p.page.keyboard.press('Enter');
-      const m = await waitForPosted(p, 'watchCompare');
-      assert.deepEqual(m.payload, { watchId: id, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } });
+      const m = await waitForRequest(p, 'watchCompare');
+      assert.deepEqual(m.params, { watchId: id, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } });
       await p.page.waitForSelector('#watch-compare-status:has-text("Reading the ticks")');
 
-      await p.send({ type: 'watchCompared', payload: { watchId: id, request: m.payload, error: null, result: {
-        a: { label: 'Window A', described: 'from 0.5 s to 1.5 s', fromT: 0, toT: 1000, ticks: 1, seconds: 1 },
-        b: { label: 'Window B', described: 'from "index rebuilt" (2.0 s) to now', fromT: 2000, toT: 20000, ticks: 18, seconds: 18 },
-        figures: [{ key: 'waitMsPerSec:WRITELOG', label: 'WRITELOG wait', unit: 'ms/s', a: 50, b: 500, changePct: 900, direction: 'lower-better' }],
-        summary: ['WRITELOG wait 10.0x higher in window B (500 vs 50 ms/s).'] } } });
+      await answer(p, m, comparison('WRITELOG wait 10.0x higher in window B (500 vs 50 ms/s).'));
       await p.page.waitForSelector('#watch-compare-summary');
       assert.match(await p.page.textContent('#watch-compare-summary') ?? '', /WRITELOG wait 10\.0x higher in window B/);
       assert.match(await p.page.textContent('#watch-compare-table') ?? '', /WRITELOG wait.*ms\/s.*50.*500.*\+900\.0%/s);
@@ -160,13 +167,39 @@ describe('the Watch section of the panel webview', () => {
       assert.ok(Math.abs(from - 5) <= 0.2 && Math.abs(to - 15) <= 0.2, `dragged 5-15 s, got ${from}-${to}`);
       const n = (await p.posted()).length;
       await p.page.click('#btn-watch-compare');
-      const again = await waitForPosted(p, 'watchCompare', n);
-      assert.equal(again.payload.b.from.kind, 'time');
-      assert.deepEqual(again.payload.a, m.payload.a, 'window A is left as typed');
+      const again = await waitForRequest(p, 'watchCompare', n);
+      assert.equal(again.params.b.from.kind, 'time');
+      assert.deepEqual(again.params.a, m.params.a, 'window A is left as typed');
 
-      await p.send({ type: 'watchCompared', payload: { watchId: id, request: again.payload, result: null, error: 'Window B (from 5.0 s to 15.0 s) holds no tick of this watch: widen it.' } });
+      await answerFailure(p, again, 'Window B (from 5.0 s to 15.0 s) holds no tick of this watch: widen it.');
       await p.page.waitForSelector('#watch-compare-error');
       assert.match(await p.page.textContent('#watch-compare-error') ?? '', /holds no tick/);
       await p.page.locator('#watch-compare').screenshot({ path: path.join(ARTIFACTS, 'watch-compare.png') });
+    }));
+
+  it('a slow answer to an earlier comparison never replaces the answer to the newer one', () =>
+    withPanel(b.connectedState({ watch: watchView({ status: 'completed', ticks: 20, marks: [{ id: 'm1', name: 'index rebuilt', t: 2000, at: '2026-11-24T00:00:02Z' }] }) }), async (p) => {
+      const id = watchView().id;
+      for (let i = 0; i < 20; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+      await p.page.waitForSelector('#btn-watch-compare:not([disabled])');
+      await p.page.click('#btn-watch-compare');
+      const first = await waitForRequest(p, 'watchCompare');
+      // The user changes window B (to end at 10 s) and asks again before the first answer came.
+      await p.page.selectOption('#watch-cmp-b-to', 'time');
+      await p.page.fill('#watch-cmp-b-to-time', '10');
+      const n = (await p.posted()).length;
+      await p.page.click('#btn-watch-compare');
+      const second = await waitForRequest(p, 'watchCompare', n);
+      assert.notEqual(second.id, first.id);
+      assert.deepEqual(second.params.b.to, { kind: 'time', t: 10_000 });
+      // The newer question is answered first; the earlier one's answer arrives after it and must not replace it.
+      await answer(p, second, comparison('The answer to the second question.'));
+      await p.page.waitForSelector('#watch-compare-summary:has-text("second question")');
+      await answer(p, first, comparison('The answer to the first question.'));
+      // Messages are handled in order: once a toast sent after it shows, the first answer was handled and drawn.
+      await p.send({ type: 'toast', payload: { message: 'after the first answer' } });
+      await p.page.waitForSelector('#toast:has-text("after the first answer")');
+      assert.match(await p.page.textContent('#watch-compare-summary') ?? '', /second question/);
+      assert.equal(await p.page.textContent('#watch-compare-status'), '', 'nothing is pending');
     }));
 });

@@ -5,6 +5,8 @@ import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import type { ConnectionProfile } from '../../src/shared/protocol';
 import type { FakePorts } from '../unit/host/fakePorts';
+import type { PanelRequestMap } from '../../src/shared/panelRequests';
+import type { Answer, ParamsOf, ResultOf } from '../../src/shared/requests';
 
 /** The connection form filled in for the simulator. */
 export function simProfile(sim: Simulator, user = 'sa'): ConnectionProfile {
@@ -27,4 +29,21 @@ export async function waitFor(what: string, cond: () => boolean, ms = 30_000): P
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+let asked = 0;
+
+/** Asks the controller a question as the webview does; returns the host's answer (the `response` it posted). */
+export async function ask<K extends keyof PanelRequestMap>(c: LabController, ports: FakePorts, method: K, params: ParamsOf<PanelRequestMap[K]>): Promise<Answer<ResultOf<PanelRequestMap[K]>>> {
+  const id = ++asked;
+  await c.receive({ type: 'request', id, method, params });
+  const a = ports.ofType('response').find((m) => m.payload.id === id);
+  if (!a) throw new Error(`the host posted no answer to ${method} (request ${id})`);
+  return a.payload as Answer<ResultOf<PanelRequestMap[K]>>;
+}
+
+/** The result of an answer that must have one. */
+export function resultOf<R>(a: Answer<R>): R {
+  if (!a.ok) throw new Error(`expected a result; the host answered with the failure: ${a.error.message}`);
+  return a.result;
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import { LabController, CONFIRM_ACTION } from '../../src/host/labController';
-import { connectedController, knobsNow, simProfile, waitFor } from '../helpers/host';
+import { ask, connectedController, knobsNow, resultOf, simProfile, waitFor } from '../helpers/host';
 import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey, writeJournal } from '../../src/engine/journal';
 import type { KnobSettings, RunSettings } from '../../src/shared/protocol';
@@ -62,14 +62,17 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       const dir = path.join(ports.settingsValue.resultsFolder, id);
       assert.ok(fs.existsSync(path.join(dir, 'experiment.json')) && fs.existsSync(path.join(dir, 'samples.jsonl')));
 
-      await c.receive({ type: 'experimentOpen', payload: { id } });
-      const opened = ports.ofType('experimentOpened').at(-1)!.payload.experiment;
+      const opened = resultOf(await ask(c, ports, 'experimentOpen', { id })).experiment;
       assert.equal(opened.id, id);
       assert.equal(opened.runs.length, 2);
       await c.receive({ type: 'experimentReveal', payload: { id } });
       assert.deepEqual(ports.revealed, [path.join(dir, 'experiment.json')]);
-      await c.receive({ type: 'experimentOpen', payload: { id: '..' } });
-      assert.match(ports.lastState().lastError!.message, /not an experiment id/);
+      // A bad id is answered to the asker (the panel's error stays clear).
+      const bad = await ask(c, ports, 'experimentOpen', { id: '..' });
+      assert.ok(!bad.ok && /experimentOpen: id: not an experiment id/.test(bad.error.message), JSON.stringify(bad));
+      const gone = await ask(c, ports, 'experimentOpen', { id: 'no-such-experiment' });
+      assert.ok(!gone.ok && /no-such-experiment/.test(gone.error.message), JSON.stringify(gone));
+      assert.equal(ports.lastState().lastError, null);
 
       // The password was typed with savePassword=false: never stored, never posted, logged or saved.
       assert.deepEqual(ports.secretCalls.filter((x) => x.op === 'store'), []);

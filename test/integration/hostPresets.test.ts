@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { CONFIRM_ACTION } from '../../src/host/labController';
-import { connectedController, knobsNow, waitFor } from '../helpers/host';
+import { ask, connectedController, knobsNow, resultOf, waitFor } from '../helpers/host';
 import { listJournals } from '../../src/engine/journal';
 import { readExperiment } from '../../src/host/history';
 import type { PresetLoadInput } from '../../src/shared/protocol';
@@ -37,10 +37,10 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       assert.deepEqual(plan.arms.map((a) => [a.id, a.threads]), [['dd-disabled', [16]], ['dd-forced', [16]]]);
       assert.match(plan.arms[1].knobs, /delayed durability FORCED; CPU affinity exclude-core0 \(CPUs 2-39\)/);
 
-      // A preview with the user's settings replaces the preset's plan.
-      await c.receive({ type: 'presetPreview', payload: { presetId: 'writelog', settings: { affinity: 'unchanged' }, load: SHORT } });
-      s = ports.lastState();
-      const preview = s.presetPlans.find((p) => p.presetId === 'writelog')!;
+      // A preview with the user's settings is the answer to the question; the state keeps the default plans.
+      const preview = resultOf(await ask(c, ports, 'presetPreview', { presetId: 'writelog', settings: { affinity: 'unchanged' }, load: SHORT }));
+      assert.equal(preview.presetId, 'writelog');
+      assert.deepEqual(ports.lastState().presetPlans, s.presetPlans, 'a preview does not touch the state');
       assert.deepEqual(preview.arms.map((a) => a.threads), [[2], [2]]);
       assert.match(preview.arms[0].knobs, /CPU affinity as the server has it/);
 
@@ -77,8 +77,7 @@ it('the catalogue and each preset\'s plan for this server are in the state; writ
       assert.deepEqual(listJournals(stateDir), []);
 
       // Opened from the history, the experiment comes with its preset's views and comparisons.
-      await c.receive({ type: 'experimentOpen', payload: { id: h.id } });
-      const opened = ports.ofType('experimentOpened').at(-1)!.payload;
+      const opened = resultOf(await ask(c, ports, 'experimentOpen', { id: h.id }));
       assert.deepEqual(opened.preset?.views, ['ab', 'writelog']);
       assert.deepEqual(opened.preset?.comparisons.map((x) => [x.a, x.b]), [['dd-disabled', 'dd-forced']]);
     } finally {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connect, withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
-import { connectedController, waitFor } from '../helpers/host';
+import { ask, connectedController, resultOf, waitFor } from '../helpers/host';
+import type { WatchCompareRequest } from '../../src/shared/watchWindows';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 import type { WatchRecord } from '../../src/shared/watch';
 import { startBackground } from '../../tools/sim/model/background';
@@ -195,12 +196,8 @@ describe('the Watch mode of the panel (host)', function () {
         const watchId = ports.lastState().watch!.id;
 
         // While it runs: from the start to the mark against from the mark to now.
-        const req = { watchId, a: { from: { kind: 'start' }, to: { kind: 'mark', id: mark.id } }, b: { from: { kind: 'mark', id: mark.id }, to: { kind: 'now' } } };
-        await c.receive({ type: 'watchCompare', payload: req });
-        const live = ports.ofType('watchCompared').at(-1)!.payload;
-        assert.equal(live.error, null, live.error ?? '');
-        assert.deepEqual(live.request, req);
-        const r = live.result!;
+        const req: WatchCompareRequest = { watchId, a: { from: { kind: 'start' }, to: { kind: 'mark', id: mark.id } }, b: { from: { kind: 'mark', id: mark.id }, to: { kind: 'now' } } };
+        const r = resultOf(await ask(c, ports, 'watchCompare', req));
         assert.equal(r.a.described, `from the start to "ring buffer started" (${(mark.t / 1000).toFixed(1)} s)`);
         const seq = r.figures.find((f) => f.key === 'latchMsPerSec:METADATA_SEQUENCE_GENERATOR');
         assert.ok(seq && seq.a === 0 && (seq.b ?? 0) > 0, `the sequence latch appears after the mark: ${JSON.stringify(seq)}`);
@@ -210,8 +207,7 @@ describe('the Watch mode of the panel (host)', function () {
         await c.receive({ type: 'watchStop', payload: {} });
         await waitFor('the watch to end', () => ports.lastState().watch?.status === 'cancelled');
         // Stopped: the same windows hold every tick on disk but the one the mark fell in, and give the CLI's figures.
-        await c.receive({ type: 'watchCompare', payload: req });
-        const done = ports.ofType('watchCompared').at(-1)!.payload.result!;
+        const done = resultOf(await ask(c, ports, 'watchCompare', req));
         const dir = path.join(ports.settingsValue.resultsFolder, 'watches', watchId);
         const { record, lines } = saved(ports);
         assert.equal(done.a.ticks + done.b.ticks, lines.length - 1);
@@ -222,19 +218,17 @@ describe('the Watch mode of the panel (host)', function () {
 
         // By times (the accessible path): 0.5 s to 1.5 s holds the ticks that end in (0.5, 1.5] s.
         const ends = lines.map((l) => (JSON.parse(l) as { t: number }).t);
-        await c.receive({ type: 'watchCompare', payload: { watchId, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: mark.id }, to: { kind: 'now' } } } });
-        const byTime = ports.ofType('watchCompared').at(-1)!.payload.result!;
+        const byTime = resultOf(await ask(c, ports, 'watchCompare', { watchId, a: { from: { kind: 'time', t: 500 }, to: { kind: 'time', t: 1500 } }, b: { from: { kind: 'mark', id: mark.id }, to: { kind: 'now' } } }));
         assert.equal(byTime.a.ticks, ends.filter((t) => t > 500 && t <= 1500).length);
         assert.equal(byTime.a.described, 'from 0.5 s to 1.5 s');
 
-        // A window that ends before it starts, or holds no tick, is said beside the pickers, not as a panel error.
-        await c.receive({ type: 'watchCompare', payload: { ...req, a: { from: { kind: 'time', t: 3000 }, to: { kind: 'time', t: 1000 } } } });
-        assert.match(ports.ofType('watchCompared').at(-1)!.payload.error ?? '', /Window A ends \(1\.0 s\) before it starts \(3\.0 s\)/);
-        await c.receive({ type: 'watchCompare', payload: { ...req, b: { from: { kind: 'time', t: 3_600_000 }, to: { kind: 'now' } } } });
-        assert.match(ports.ofType('watchCompared').at(-1)!.payload.error ?? '', /Window B \(from 3600\.0 s to now\) holds no tick/);
+        // A window that ends before it starts, or holds no tick, is the answer's error (said beside the pickers), not a
+        // panel error; so is a watch that is no longer the panel's.
+        const errorOf = async (r: typeof req) => { const a = await ask(c, ports, 'watchCompare', r); return a.ok ? '(a result)' : a.error.message; };
+        assert.match(await errorOf({ ...req, a: { from: { kind: 'time', t: 3000 }, to: { kind: 'time', t: 1000 } } }), /Window A ends \(1\.0 s\) before it starts \(3\.0 s\)/);
+        assert.match(await errorOf({ ...req, b: { from: { kind: 'time', t: 3_600_000 }, to: { kind: 'now' } } }), /Window B \(from 3600\.0 s to now\) holds no tick/);
+        assert.match(await errorOf({ ...req, watchId: 'another-watch' }), /no longer the panel's/);
         assert.equal(ports.lastState().lastError, null);
-        await c.receive({ type: 'watchCompare', payload: { ...req, watchId: 'another-watch' } });
-        assert.match(ports.lastState().lastError?.message ?? '', /no longer the panel's/);
       } finally {
         stopExtra?.();
         await c.dispose();

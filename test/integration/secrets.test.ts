@@ -16,6 +16,7 @@ import { contentSecurityPolicy, makeNonce, panelHtml } from '../../src/host/html
 import { fakePorts } from '../unit/host/fakePorts';
 import { tmp } from '../helpers/common';
 import { mainCli as cli } from '../helpers/cliInProcess';
+import { ask, resultOf } from '../helpers/host';
 
 // Characters that encode differently in base64, base64url and URLs ('!', '#', '/', '+').
 const SA_PW = 'Spin!ab#S3cret/Pw+42';
@@ -144,7 +145,7 @@ it('the panel: connect (password saved to SecretStorage only), run with knobs, n
       fs.mkdirSync(ports.folderAnswer, { recursive: true });
       await c.receive({ type: 'experimentExport', payload: { id, kind: 'csv' } });
       await c.receive({ type: 'experimentExport', payload: { id, kind: 'tsql' } });
-      await c.receive({ type: 'experimentOpen', payload: { id } });
+      resultOf(await ask(c, ports, 'experimentOpen', { id }));
       await c.receive({ type: 'serverRestore', payload: {} });
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
 

@@ -295,12 +295,11 @@ const validMessages: unknown[] = [
   { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: { batch_size: 1 } } },
   { type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: {}, run: { mode: 'server-loop', threads: '1,2', duration: '5s', rows: '', warmup: '0s', interval: '1s' }, knobs: { delayedDurability: 'FORCED', affinity: 'numa:0' } } },
   { type: 'serverRestore', payload: {} },
-  { type: 'experimentOpen', payload: { id: 'abc' } },
+  { type: 'experimentReveal', payload: { id: 'abc' } },
   { type: 'experimentExport', payload: { id: 'abc', kind: 'csv' } },
   { type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
   { type: 'stacksCancel', payload: {} },
   { type: 'stacksExport', payload: { to: 'file' } },
-  { type: 'watchCompare', payload: { watchId: 'watch-1', a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } } },
 ];
 
 it('parseToHost: the valid messages pass (the generator starts from real ones)', () => {

@@ -1,6 +1,7 @@
 // The live charts' data: one column of values per series name, sample by sample, and the top-N names by cumulative
-// total, plus the min/max buckets the live chart draws (decimate.ts), kept as samples arrive. The shown set is kept stable: a name enters once there is room or once its total passes the smallest shown
-// total by the hysteresis factor, so colours do not reshuffle every tick when two series run neck and neck.
+// total, plus the min/max buckets the live chart draws (decimate.ts), kept as samples arrive. The shown set is kept
+// stable: a name enters once there is room or once its total passes the smallest shown total by the hysteresis
+// factor, so colours do not reshuffle every tick when two series run neck and neck.
 
 /** A growable Float64 column. */
 export class Column {

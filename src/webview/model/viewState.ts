@@ -20,6 +20,8 @@ export interface ViewState {
   analysis: string;
   /** The preset picked in the Presets section. */
   preset: string | null;
+  /** The last reveal obeyed (its seq): the host sends each again after `ready`, and a reload must not obey it twice. */
+  lastReveal?: string | null;
 }
 
 export const DEFAULT_VIEW: ViewState = {

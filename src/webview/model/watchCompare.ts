@@ -1,8 +1,8 @@
 // The Watch mode's "Compare two windows" form: window A and window B, each from the start, a mark or a time (seconds
 // from the watch's start, as typed) to a mark, a time or now; a drag on the timeline fills one window's times. Checked
-// as typed; the host computes the comparison from samples.jsonl and answers with watchCompared.
+// as typed; the host computes the comparison from samples.jsonl and answers the watchCompare request.
 import type { WatchMark } from '../../shared/watch';
-import type { WatchCompareRequest, WatchComparedPayload, WatchWindow, WindowFrom, WindowTo } from '../../shared/watchWindows';
+import type { WatchCompareRequest, WatchWindow, WatchWindowComparison, WindowFrom, WindowTo } from '../../shared/watchWindows';
 import { resolveWindow } from '../../shared/watchWindows';
 import { ParamError, parseDuration } from '../../shared/params';
 
@@ -17,6 +17,13 @@ export interface WindowDraft {
 }
 
 export type WindowKey = 'a' | 'b';
+
+/** The host's answer for a watch: the comparison, or why the windows cannot be compared. */
+export interface WatchCompareAnswer {
+  watchId: string;
+  result: WatchWindowComparison | null;
+  error: string | null;
+}
 
 const blank = (): WindowDraft => ({ fromKind: 'start', fromMark: '', fromTime: '', toKind: 'now', toMark: '', toTime: '' });
 
@@ -41,7 +48,7 @@ export class WatchCompareModel {
   /** Which window a drag on the timeline sets. */
   brushTarget: WindowKey = 'a';
   /** The last answer for this watch, and whether a question is out. */
-  answer: WatchComparedPayload | null = null;
+  answer: WatchCompareAnswer | null = null;
   pending = false;
   /** A drag on the timeline in progress (ms from the start). */
   drag: { x0: number; x1: number } | null = null;
@@ -113,7 +120,8 @@ export class WatchCompareModel {
     return { request, errors: { a: a.errors, b: b.errors } };
   }
 
-  received(p: WatchComparedPayload): boolean {
+  /** The answer to the newest question (older ones never arrive here); false when it is for another watch. */
+  received(p: WatchCompareAnswer): boolean {
     if (p.watchId !== this.watchId) return false;
     this.answer = p;
     this.pending = false;

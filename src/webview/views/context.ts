@@ -3,6 +3,7 @@
 import type { TemplateResult } from 'lit';
 import type { Experiment } from '../../shared/experiment';
 import type { PanelState, PayloadOf, ToHostMap } from '../../shared/protocol';
+import type { PanelQuestions } from '../questions';
 import type { ShownExperiment } from '../model/armViews';
 import type { ConnDraft, FormCheck, FormState } from '../model/form';
 import type { LiveRuns } from '../model/liveRuns';
@@ -37,6 +38,8 @@ export interface ViewContext {
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;
+  /** The questions the panel asks the host: a saved experiment, two windows compared, each preset's plan shown. */
+  readonly questions: PanelQuestions;
   check(): FormCheck | null;
   /** Applies a form edit, re-renders, and remembers it on the host after a pause in typing. */
   editForm(change: (f: FormState) => void): void;

@@ -1,5 +1,5 @@
-// This server's earlier experiments: open one (the host answers with the whole experiment), show it in the results,
-// overlay it on the scaling chart, reveal its folder.
+// This server's earlier experiments: open one (a question: the host answers with the whole experiment), show it in
+// the results and the analysis, overlay it on the scaling chart, reveal its folder, save it as a notebook, export it.
 import { html, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
@@ -15,7 +15,8 @@ export function historyView(app: ViewContext): TemplateResult {
         ${history.map((h) => {
           const loaded = app.experiments.get(h.id);
           const best = h.runs.reduce((m, r) => Math.max(m, r.rowsPerSec), 0);
-          return html`<li data-experiment=${h.id}>
+          // The row the analysis shows is the current one; a reveal from the Activity Bar focuses it (tabindex -1).
+          return html`<li data-experiment=${h.id} tabindex="-1" aria-current=${app.view.analysis === h.id ? 'true' : 'false'}>
             <div class="history-main">
               <strong>${h.title}</strong>
               <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
@@ -27,7 +28,7 @@ export function historyView(app: ViewContext): TemplateResult {
                 <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
-              : html`<button class="chip" data-open=${h.id} @click=${() => app.post(ToHost.experimentOpen, { id: h.id })}>Open</button>`}
+              : html`<button class="chip" data-open=${h.id} @click=${() => app.questions.openExperiment(h.id)}>Open</button>`}
               <button class="chip" @click=${() => app.post(ToHost.experimentSaveNotebook, { id: h.id })} title="Save as a Jupyter notebook">Notebook</button>
               <button class="chip" @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'csv' })} title="Export the samples as CSV">CSV</button>
               <button class="chip" @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'tsql' })} title="Export the scenario's T-SQL">T-SQL</button>

@@ -1,5 +1,5 @@
-// The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the live charts, results,
-// and the analysis (history, comparison, scaling).
+// The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the presets, the live
+// charts, the Watch mode, "Why is it spinning?", results, and the analysis (arms, history, comparison, scaling).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ViewContext } from './context';
 import { bannersView } from './banners';

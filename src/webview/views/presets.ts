@@ -85,7 +85,7 @@ export function presetsView(app: ViewContext): TemplateResult {
     const check = checkPresetForm(form, s.presets);
     const preset = check.preset;
     const connected = s.connection.status === 'connected';
-    const { plan, current } = planOf(s.presetPlans, form);
+    const { plan, current } = planOf(app.questions.presetPlans(s), form);
     const block = blocker(app, check, current ? plan : null);
     const runs = plan && current && !plan.problems.length ? plan.arms.reduce((n, a) => n + a.threads.length, 0) : null;
     return html`

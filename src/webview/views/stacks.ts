@@ -1,4 +1,4 @@
-// "Why is it spinning?" (issue #18): a button on each spinlock the panel shows (the live experiment, the watch, a saved
+// "Why is it spinning?": a button on each spinlock the panel shows (the live experiment, the watch, a saved
 // experiment), the statement of what a capture does before it runs (an Extended Events session, its permission and
 // cost, dropped afterwards) with the length picked, its progress and Cancel, and the answer: notes, the top stacks
 // with their counts and share, and the flame view (stacksFlame.ts). Simulated captures say so first.

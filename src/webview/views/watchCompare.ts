@@ -3,7 +3,7 @@
 // samples.jsonl, and the answer shows as experiments' comparisons do: a summary in words and each figure's change.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import { ToHost, type WatchView } from '../../shared/protocol';
+import type { WatchView } from '../../shared/protocol';
 import type { WatchMark } from '../../shared/watch';
 import { resolveWindow } from '../../shared/watchWindows';
 import type { WindowDraft, WindowKey } from '../model/watchCompare';
@@ -116,7 +116,7 @@ export function watchCompareView(app: ViewContext, w: WatchView): TemplateResult
     ${timeline(app, marks, endMs)}
     <div class="toolbar">
       <vscode-button id="btn-watch-compare" ?disabled=${!request || w.status === 'starting'}
-        @click=${() => { if (!request) return; cmp.pending = true; app.post(ToHost.watchCompare, request); app.requestRender(); }}>Compare windows</vscode-button>
+        @click=${() => { if (request) app.questions.compareWatch(cmp, request); }}>Compare windows</vscode-button>
       <span class="status-text" role="status" id="watch-compare-status">${cmp.pending ? 'Reading the ticks…' : ''}</span>
     </div>
     ${answer?.error ? html`<p class="field-error" id="watch-compare-error" role="alert">${answer.error}</p>` : nothing}

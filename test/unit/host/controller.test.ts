@@ -34,7 +34,7 @@ const rejected: [string, unknown, RegExp][] = [
   ['an oversized clipboard text', { type: 'clipboardCopy', payload: { text: 'x'.repeat(1_000_001) } }, /clipboardCopy: text/],
   ['too many parameters', { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) } }, /scenarioDeploy: parameters/],
   ['a junk payload', { type: 'experimentStop', payload: 'junk' }, /experimentStop: payload/],
-  ['a bad experiment id', { type: 'experimentOpen', payload: { id: '../../etc/passwd' } }, /experimentOpen: id: not an experiment id/],
+  ['a bad experiment id', { type: 'experimentReveal', payload: { id: '../../etc/passwd' } }, /experimentReveal: id: not an experiment id/],
   ['a profile id with slashes', { type: 'profileSave', payload: { profile: { ...defaultProfile(), id: 'a/b' } } }, /profileSave: profile\.id/],
   ['a lab database name with ]', { type: 'profileSave', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } }, /profileSave: profile\.labDatabase/],
 ];
@@ -156,4 +156,22 @@ it('dispose is idempotent and the controller refuses work afterwards', async () 
   assert.equal(ports.posted.length, n);
   assert.deepEqual(ports.clipboard, []);
   assert.throws(() => c.prefill(defaultProfile()), /panel was closed/);
+});
+
+it('a question is answered to the asker, a wrong one too; only one with no id to answer is the panel\'s error', async () => {
+  const { ports, c } = controller();
+  await c.receive({ type: 'request', id: 4, method: 'presetPreview', params: { presetId: 'writelog', settings: {}, load: { mode: 'server-loop', threads: '', duration: '', rows: '', warmup: '', interval: '' } } });
+  const said = () => { const a = ports.ofType('response').at(-1)!.payload; return `${a.id}: ${a.ok ? '(a result)' : a.error.message}`; };
+  assert.match(said(), /^4: Not connected/);
+  await c.receive({ type: 'request', id: 5, method: 'experimentOpen', params: { id: '../../etc/passwd' } });
+  assert.match(said(), /^5: .*experimentOpen: id: not an experiment id/);
+  await c.receive({ type: 'request', id: 6, method: 'dropDatabase', params: {} });
+  assert.match(said(), /^6: .*unknown request "dropDatabase"/);
+  assert.equal(c.state.lastError, null, 'answered questions leave the panel\'s error alone');
+  await c.receive({ type: 'request', method: 'experimentOpen', params: { id: 'x' } });
+  assert.match(ports.lastState().lastError?.message ?? '', /does not accept \(a request needs a whole-number id\)/);
+  assert.equal(ports.ofType('response').length, 3);
+  await c.dispose();
+  await c.receive({ type: 'request', id: 7, method: 'experimentOpen', params: { id: 'x' } });
+  assert.equal(ports.ofType('response').length, 3, 'nothing is answered once the panel closed');
 });

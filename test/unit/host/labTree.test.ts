@@ -26,7 +26,7 @@ it('connected: connections, presets and this server\'s experiments, each item op
   const roots = buildLabTree({ state, journals: [] });
   assert.deepEqual(labels(roots), ['Connections', 'Presets', `Experiments on ${state.server!.identity.serverName}`, `Watch ${state.server!.identity.serverName}`]);
   assert.equal(roots[3].description, 'read-only');
-  assert.equal(roots[3].command?.command, TREE_COMMANDS.open);
+  assert.equal(roots[3].command?.command, TREE_COMMANDS.openWatch);
   const [conns, presets, exps] = roots;
   assert.deepEqual(labels(conns.children!), ['Lab box', 'Simulator']);
   const sim = conns.children![1];

@@ -1,7 +1,8 @@
 // What the panel does with saved experiments: open one beside the live runs, reveal its folder, save it as a
 // notebook, export it, and run a notebook's experiment again (through the run or preset path) and add it to the notebook.
 import * as path from 'node:path';
-import { message, ToWebview } from '../../../shared/protocol';
+import type { Experiment } from '../../../shared/experiment';
+import type { PresetAnalysisInfo } from '../../../shared/protocol';
 import { appendToNotebook } from '../../../engine/notebook/rerun';
 import { experimentDir, readExperiment } from '../../history';
 import { exportTo, rerunPayload, rerunPresetArgs, saveAsNotebook } from './notebookExport';
@@ -13,9 +14,10 @@ import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
 
-export function openExperiment(s: PanelContext, id: string): void {
+/** The answer to experimentOpen: the saved experiment, with the preset views it needs. */
+export function openExperiment(s: PanelContext, id: string): { experiment: Experiment; preset: PresetAnalysisInfo | null } {
   const experiment = readExperiment(s.ports.settings().resultsFolder, id);
-  s.ports.post(message(ToWebview.experimentOpened, { experiment, preset: analysisForExperiment(experiment) }));
+  return { experiment, preset: analysisForExperiment(experiment) };
 }
 
 export async function revealExperiment(s: PanelContext, id: string): Promise<void> {
@@ -60,7 +62,7 @@ export async function rerunNotebook(s: PanelContext, file: string): Promise<void
 export class HistoryFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = r.panel;
-    r.on('experimentOpen', (p) => openExperiment(s, p.id));
+    r.ask('experimentOpen', (p) => openExperiment(s, p.id));
     r.on('experimentReveal', (p) => revealExperiment(s, p.id));
     r.on('experimentSaveNotebook', (p) => saveNotebook(s, p.id));
     r.on('experimentExport', (p) => exportExperiment(s, p.id, p.kind));

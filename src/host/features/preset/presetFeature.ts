@@ -1,22 +1,22 @@
 // The preset path: a preset planned for the connected server (the plan shown as settings are typed), then run as one
 // experiment of several arms through the same checks, confirmation and active-run bookkeeping as a run (experimentRun.ts).
 import type { ParamValue } from '../../../shared/experiment';
+import type { PresetPlanView } from '../../../shared/protocol';
+import type { PresetRequests } from '../../../shared/presetMessages';
+import type { ParamsOf } from '../../../shared/requests';
 import type { ExperimentResult } from '../../../engine/experiment';
 import { runPreset } from '../../../engine/presetRun';
 import { checkJournal, confirmChanges, executeJob, runActive } from '../../experimentRun';
 import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from '../../presetPlans';
+import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
-import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
+import type { FeatureRegistry, PanelFeature } from '../feature';
 
-/** Plans a preset for this server with the settings as typed; the plan (or its problems) replaces its entry. */
-export function previewPreset(s: PanelContext, p: Payload<'presetPreview'>): void {
+/** The answer to presetPreview: a preset planned for this server with the settings as typed (or their problems). */
+export function previewPreset(s: PanelContext, p: ParamsOf<typeof PresetRequests.presetPreview>): PresetPlanView {
   const facts = s.facts();
-  if (!facts) return;
-  const view = presetPlanView(p.presetId, p.settings, p.load, facts);
-  const i = s.state.presetPlans.findIndex((x) => x.presetId === p.presetId);
-  if (i >= 0) s.state.presetPlans[i] = view;
-  else s.state.presetPlans.push(view);
-  s.postState();
+  if (!facts) throw new UiFailure({ message: 'Not connected to a server: a preset is planned for the connected one.', fix: 'Connect first.', action: 'connect' });
+  return presetPlanView(p.presetId, p.settings, p.load, facts);
 }
 
 /**
@@ -59,7 +59,7 @@ export async function runPresetNow(s: PanelContext, presetId: string, settings: 
 export class PresetFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = r.panel;
-    r.on('presetPreview', (p) => previewPreset(s, p));
+    r.ask('presetPreview', (p) => previewPreset(s, p));
     r.on('presetRun', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
   }
 }

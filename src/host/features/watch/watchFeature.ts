@@ -56,7 +56,7 @@ export class WatchFeature implements PanelFeature {
     r.on('watchBenign', (p) => this.setBenign(p.show));
     r.on('watchMark', (p) => this.mark(p.name));
     r.on('watchSaveNotebook', () => this.saveNotebook());
-    r.on('watchCompare', (p) => compareWatch(s, this.run?.dir ?? null, p));
+    r.ask('watchCompare', (p) => compareWatch(s, this.run?.dir ?? null, p));
     s.add(s.connectionChanging.on((reason) => this.end(reason)));
     s.add(() => this.dispose());
   }

@@ -1,0 +1,69 @@
+// The panel's questions to the host (requests.ts), as App asks them: a preset's plan for the settings typed (the
+// newest asking's answer kept per preset, dropped when the server's default plans change), a saved experiment, two
+// windows of the watch compared (the newest asking's answer shown).
+import type { Experiment } from '../shared/experiment';
+import { PanelRequests } from '../shared/panelRequests';
+import type { PanelState, PresetAnalysisInfo, PresetPlanView } from '../shared/protocol';
+import type { RequestEnvelope } from '../shared/requests';
+import type { WatchCompareRequest } from '../shared/watchWindows';
+import { stableJson } from './model/format';
+import type { WatchCompareModel } from './model/watchCompare';
+import { RequestClient } from './requests';
+
+/** What the answers change in the panel. */
+export interface QuestionsHost {
+  onExperiment(e: Experiment, preset: PresetAnalysisInfo | null): void;
+  onToast(text: string): void;
+  requestRender(): void;
+}
+
+export class PanelQuestions {
+  readonly client: RequestClient;
+  /** Plans the host made for the settings typed here, by preset; the state's plans are the defaults'. */
+  private readonly previewed = new Map<string, PresetPlanView>();
+  private lastDefaultPlans: string | null = null;
+
+  constructor(post: (envelope: RequestEnvelope) => void, private readonly host: QuestionsHost) {
+    this.client = new RequestClient(post);
+  }
+
+  /** New default plans (another server, or the same one read again): plans previewed for the old facts no longer hold. */
+  onState(s: PanelState): void {
+    const plans = stableJson(s.presetPlans);
+    if (plans === this.lastDefaultPlans) return;
+    this.lastDefaultPlans = plans;
+    this.previewed.clear();
+  }
+
+  previewPreset(asked: { presetId: string; settings: PresetPlanView['settings']; load: PresetPlanView['load'] }): void {
+    void this.client.latest('presetPreview', PanelRequests.presetPreview, asked).then((a) => {
+      if (a.kind === 'result') this.previewed.set(a.result.presetId, a.result);
+      else if (a.kind === 'error') this.host.onToast(`The plan for ${asked.presetId}: ${a.error.message}`);
+      this.host.requestRender();
+    });
+  }
+
+  /** Each preset's last previewed plan, else its default from the state. */
+  presetPlans(s: PanelState | null): PresetPlanView[] {
+    return (s?.presetPlans ?? []).map((p) => this.previewed.get(p.presetId) ?? p);
+  }
+
+  /** A saved experiment, shown beside the live runs when it comes; `then` runs first. */
+  openExperiment(id: string, then?: () => void): void {
+    this.client.send(PanelRequests.experimentOpen, { id }).then((a) => {
+      then?.();
+      this.host.onExperiment(a.experiment, a.preset);
+    }, (e: Error) => this.host.onToast(`Could not open the experiment "${id}": ${e.message}`));
+  }
+
+  /** Window A against window B of the watch; only the newest asking's answer is shown. */
+  compareWatch(cmp: WatchCompareModel, req: WatchCompareRequest): void {
+    cmp.pending = true;
+    this.host.requestRender();
+    void this.client.latest('watchCompare', PanelRequests.watchCompare, req).then((a) => {
+      if (a.kind === 'superseded') return;
+      const answer = a.kind === 'result' ? { result: a.result, error: null } : { result: null, error: a.error.message };
+      if (cmp.received({ watchId: req.watchId, ...answer })) this.host.requestRender();
+    });
+  }
+}

@@ -1,0 +1,73 @@
+// The host's reveal in Chromium (the Activity Bar's preset, Watch and experiment items): the panel opens the section,
+// selects the item and brings it into view and focus, and obeys each reveal once (the host sends it again after the
+// webview's `ready`, and a later pick by the user must not be undone by that repeat).
+import assert from 'node:assert/strict';
+import * as b from '../helpers/builders';
+import type { RevealMessage } from '../../src/shared/reveal';
+import { answer, waitForRequest, type Panel, usePanels } from './harness';
+
+describe('reveal: the panel shows what the Activity Bar item names', () => {
+  const { withPanel } = usePanels();
+  const reveal = (p: Panel, m: RevealMessage) => p.send({ type: 'reveal', payload: m });
+  const focused = (p: Panel) => p.page.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } }).document.activeElement;
+    return el ? (el.id || el.getAttribute('data-experiment') || '') : '';
+  });
+  const isOpen = (p: Panel, id: string) => p.page.evaluate((sel) =>
+    (globalThis as unknown as { document: { querySelector(s: string): { open?: boolean } | null } }).document.querySelector(sel)?.open === true, id);
+
+  it('a preset: the Presets section open on it, its picker focused; the same reveal again changes nothing', () =>
+    withPanel(b.connectedState({ presetPlans: [] }), async (p) => {
+      await p.page.waitForSelector('#preset');
+      // The user closed the Presets section earlier.
+      await p.page.click('#section-presets > summary');
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-presets').open === false);
+      await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector('#preset')?.value === 'writelog');
+      assert.equal(await isOpen(p, '#section-presets'), true);
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'preset');
+      // The user picks another preset; the host's repeat of the same reveal (after a `ready`) must not undo it.
+      const other = await p.page.$$eval('#preset vscode-option', (els) => els.map((e) => e.getAttribute('value')).find((v) => v !== 'writelog')!);
+      await p.page.evaluate((v) => {
+        const g = globalThis as unknown as { document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } }; Event: new (t: string) => unknown };
+        const el = g.document.querySelector('#preset');
+        el.value = v;
+        el.dispatchEvent(new g.Event('change'));
+      }, other);
+      await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
+      await p.send({ type: 'toast', payload: { message: 'after the repeat' } });
+      await p.page.waitForSelector('#toast:has-text("after the repeat")');
+      assert.equal(await p.page.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } } }).document.querySelector('#preset').value), other);
+    }));
+
+  it('the Watch section: opened, in view and its heading focused', () =>
+    withPanel(b.connectedState(), async (p) => {
+      await p.page.waitForSelector('#section-watch');
+      await p.page.click('#section-watch > summary');
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch').open === false);
+      await reveal(p, { seq: 's-2', reveal: { target: 'watch' } });
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch').open === true);
+      await p.page.waitForSelector('#btn-watch-start');
+      await p.page.waitForFunction(() => {
+        const d = (globalThis as unknown as { document: { activeElement: { parentElement: { id: string } | null; tagName: string } | null } }).document;
+        return d.activeElement?.tagName === 'SUMMARY' && d.activeElement.parentElement?.id === 'section-watch';
+      });
+      const box = await p.page.locator('#section-watch').boundingBox();
+      assert.ok(box && box.y >= -1 && box.y < 900, `the Watch section is in view (top at ${box?.y})`);
+    }));
+
+  it('a saved experiment: the panel asks for it, shows it in the analysis and focuses its history row', () => {
+    const e = b.experiment('exp-9', [1, 2], { title: 'an earlier sweep' });
+    return withPanel(b.connectedState({ history: [b.summaryOf(b.experiment('exp-8', [1])), b.summaryOf(e)] }), async (p) => {
+      await p.page.waitForSelector('#history li[data-experiment="exp-9"]');
+      await reveal(p, { seq: 's-3', reveal: { target: 'experiment', id: 'exp-9' } });
+      const asked = await waitForRequest(p, 'experimentOpen');
+      assert.deepEqual(asked.params, { id: 'exp-9' });
+      await answer(p, asked, { experiment: e, preset: null });
+      await p.page.waitForSelector('#history li[data-experiment="exp-9"][aria-current="true"] [data-analysis="exp-9"][aria-pressed="true"]');
+      assert.equal(await p.page.getAttribute('#history li[data-experiment="exp-8"]', 'aria-current'), 'false');
+      await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-experiment') === 'exp-9');
+      assert.equal(await focused(p), 'exp-9');
+    });
+  });
+});
