@@ -17,9 +17,8 @@ import { WatchToHost, WatchToWebview } from './watchMessages';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
 import type { Answer } from './requests';
 import type { RevealMessage } from './reveal';
-export { MessageRouter, message, type CheckedMessageType, type Envelope, type MessageType, type PayloadOf } from './messages';
+export { MessageRouter, message, type Envelope, type MessageType, type PayloadOf } from './messages';
 export * from './panelState';
-export { knobSettingsSchema, runSettingsSchema } from './messageSchemas';
 
 import { connectionProfileSchema, type ConnectionProfile } from './connectionProfile';
 export { connectionProfileSchema, type ConnectionProfile };

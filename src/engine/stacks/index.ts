@@ -1,6 +1,5 @@
 // The stack capture's public face for the host and the CLI.
 export { captureStacks, captureStacksDetailed, eventSessionGrant, isSpinlockName, type CaptureOptions, type CaptureProgress } from './capture';
 export { frameLabel, treeText } from './fold';
-export { HistogramFormatError } from './parse';
 export { toCallStackResolverXml } from './export';
 export { addStacksToExperiment } from './save';
