@@ -10,11 +10,18 @@ const common = (tsconfig) => ({
   devtool: 'source-map',
   resolve: { extensions: ['.ts', '.js'] },
   module: {
-    rules: [{
-      test: /\.ts$/,
-      exclude: /node_modules/,
-      use: [{ loader: 'ts-loader', options: { configFile: path.resolve(__dirname, tsconfig), transpileOnly: true, compilerOptions: { sourceMap: true } } }],
-    }],
+    rules: [
+      {
+        test: /\.ts$/,
+        exclude: /node_modules/,
+        use: [
+          {
+            loader: 'ts-loader',
+            options: { configFile: path.resolve(__dirname, tsconfig), transpileOnly: true, compilerOptions: { sourceMap: true } },
+          },
+        ],
+      },
+    ],
   },
   performance: { hints: false },
   infrastructureLogging: { level: 'warn' },
@@ -38,12 +45,22 @@ const extension = {
   // Keep Node's own __dirname: the engine finds sql/ by walking up from the bundle (dist/ -> the extension root).
   node: { __dirname: false, __filename: false },
   module: {
-    rules: [{
-      test: /\.ts$/,
-      exclude: /node_modules/,
-      use: [{ loader: 'ts-loader', options: { configFile: path.resolve(__dirname, 'tsconfig.json'), transpileOnly: true,
-        compilerOptions: { sourceMap: true, module: 'es2022', moduleResolution: 'bundler' } } }],
-    }],
+    rules: [
+      {
+        test: /\.ts$/,
+        exclude: /node_modules/,
+        use: [
+          {
+            loader: 'ts-loader',
+            options: {
+              configFile: path.resolve(__dirname, 'tsconfig.json'),
+              transpileOnly: true,
+              compilerOptions: { sourceMap: true, module: 'es2022', moduleResolution: 'bundler' },
+            },
+          },
+        ],
+      },
+    ],
     // The driver's own lazy imports stay inside the chunk that holds the driver (lab.js) rather than becoming
     // numbered chunks; loadLab.ts's import asks for "lazy" by name, so it alone is a chunk of its own.
     parser: { javascript: { dynamicImportMode: 'eager' } },

@@ -15,7 +15,11 @@ const firstUse = process.argv.includes('--first-use');
 /** The dist/ chunks Node has loaded so far, by file name. */
 function chunks(): string {
   const dir = path.dirname(file);
-  return Object.keys(require.cache).filter((f) => path.dirname(f) === dir).map((f) => path.basename(f)).sort().join(',');
+  return Object.keys(require.cache)
+    .filter((f) => path.dirname(f) === dir)
+    .map((f) => path.basename(f))
+    .sort()
+    .join(',');
 }
 
 async function main(): Promise<void> {
@@ -36,7 +40,10 @@ async function main(): Promise<void> {
   console.log(line);
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -4,9 +4,20 @@
 //   node out/bench/cpuprofile.js FILE.cpuprofile [--calls N]
 import * as fs from 'node:fs';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
-interface ProfileNode { id: number; callFrame: CallFrame }
-export interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
+}
+interface ProfileNode {
+  id: number;
+  callFrame: CallFrame;
+}
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 export type Bucket = 'ours' | 'tedious' | 'mssql' | 'other packages' | 'node net/tls/stream' | 'node other' | 'GC' | 'V8/native';
 export const BUCKETS: Bucket[] = ['ours', 'tedious', 'mssql', 'other packages', 'node net/tls/stream', 'node other', 'GC', 'V8/native'];
@@ -19,7 +30,18 @@ export interface Breakdown {
   top: { frame: string; bucket: Bucket; us: number }[];
 }
 
-const SOCKET_NATIVES = new Set(['writeBuffer', 'writev', 'writeUtf8String', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String', 'readStart', 'readStop', 'onStreamRead', 'shutdown']);
+const SOCKET_NATIVES = new Set([
+  'writeBuffer',
+  'writev',
+  'writeUtf8String',
+  'writeLatin1String',
+  'writeAsciiString',
+  'writeUcs2String',
+  'readStart',
+  'readStop',
+  'onStreamRead',
+  'shutdown',
+]);
 
 export function bucketOf(f: CallFrame): Bucket | 'idle' {
   const u = f.url.replace(/\\/g, '/');
@@ -28,7 +50,8 @@ export function bucketOf(f: CallFrame): Bucket | 'idle' {
   if (u.includes('/node_modules/tedious/')) return 'tedious';
   if (u.includes('/node_modules/mssql/') || u.includes('/node_modules/tarn/')) return 'mssql';
   if (u.includes('/node_modules/')) return 'other packages';
-  if (/^node:(net|tls|_tls_\w+|stream|dgram|internal\/(net|stream_base_commons|streams\/|tls\/|js_stream_socket))/.test(u)) return 'node net/tls/stream';
+  if (/^node:(net|tls|_tls_\w+|stream|dgram|internal\/(net|stream_base_commons|streams\/|tls\/|js_stream_socket))/.test(u))
+    return 'node net/tls/stream';
   if (u.startsWith('node:')) return 'node other';
   // The socket's own natives (libuv writes and reads: the syscalls) have no script of their own.
   if (!u && SOCKET_NATIVES.has(f.functionName)) return 'node net/tls/stream';
@@ -59,7 +82,10 @@ export function summarise(p: CpuProfile, topN = 15): Breakdown {
     e.us += us;
     frames.set(key, e);
   }
-  const top = [...frames.entries()].map(([frame, e]) => ({ frame, ...e })).sort((a, b) => b.us - a.us).slice(0, topN);
+  const top = [...frames.entries()]
+    .map(([frame, e]) => ({ frame, ...e }))
+    .sort((a, b) => b.us - a.us)
+    .slice(0, topN);
   return { cpuUs, byBucket, top };
 }
 
@@ -73,7 +99,8 @@ if (require.main === module) {
   const b = summariseFile(file, 25);
   const per = (us: number) => (calls > 0 ? ` ${(us / calls).toFixed(2)} µs/call` : '');
   console.log(`${file}: ${(b.cpuUs / 1000).toFixed(0)} ms CPU${per(b.cpuUs)}`);
-  for (const k of BUCKETS) console.log(`  ${k.padEnd(20)} ${((100 * b.byBucket[k]) / b.cpuUs).toFixed(1).padStart(5)}%${per(b.byBucket[k])}`);
+  for (const k of BUCKETS)
+    console.log(`  ${k.padEnd(20)} ${((100 * b.byBucket[k]) / b.cpuUs).toFixed(1).padStart(5)}%${per(b.byBucket[k])}`);
   console.log('top functions (self time):');
   for (const t of b.top) console.log(`  ${((100 * t.us) / b.cpuUs).toFixed(1).padStart(5)}%  ${t.bucket.padEnd(20)} ${t.frame}`);
 }

@@ -70,8 +70,15 @@ export interface DriverResult {
 
 export function benchTarget(port: number, database = LAB_DB): DbTarget {
   return {
-    server: '127.0.0.1', port, database, user: 'sa', password: BENCH_SIM_PASSWORD, authentication: 'sql',
-    encrypt: false, trustServerCertificate: true, connectTimeoutMs: 15_000,
+    server: '127.0.0.1',
+    port,
+    database,
+    user: 'sa',
+    password: BENCH_SIM_PASSWORD,
+    authentication: 'sql',
+    encrypt: false,
+    trustServerCertificate: true,
+    connectTimeoutMs: 15_000,
   };
 }
 
@@ -80,7 +87,8 @@ export async function deployDiskInsert(port: number): Promise<void> {
   const scenario = getScenario(SCENARIO);
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
   await withAdmin(benchTarget(port, 'master'), (admin, identity) =>
-    deployScenario(benchTarget(port, 'master'), admin, identity, LAB_DB, scenario, params, () => undefined));
+    deployScenario(benchTarget(port, 'master'), admin, identity, LAB_DB, scenario, params, () => undefined),
+  );
 }
 
 // ---- the client roles ----
@@ -106,7 +114,10 @@ async function oursLoop(port: number, sessions: number): Promise<Loop> {
   return {
     async run(ms) {
       // What a measured client-loop run does in the engine: a LatencyRecorder per run, one phase of `ms`.
-      const r = await ws.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      const r = await ws.runPhase(
+        { phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() },
+        new AbortController().signal,
+      );
       return { calls: r.calls, errors: r.failures.length };
     },
     close: () => ws.close(),
@@ -117,11 +128,19 @@ async function poolLoop(port: number, sessions: number, workers: number): Promis
   const scenario = benchScenario();
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
   const failures: PhaseFailure[] = [];
-  const pool = await ClientWorkerPool.open({ kind: 'builtin', target: benchTarget(port), labDatabase: LAB_DB, scenario, params }, sessions, workers, failures);
+  const pool = await ClientWorkerPool.open(
+    { kind: 'builtin', target: benchTarget(port), labDatabase: LAB_DB, scenario, params },
+    sessions,
+    workers,
+    failures,
+  );
   if (failures.length) throw new Error(`workers${workers}: ${failures[0].message}`);
   return {
     async run(ms) {
-      const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+      const r = await pool.runPhase(
+        { phase: 'measure', mode: 'client-loop', durationMs: ms, rows: null, latency: new LatencyRecorder() },
+        new AbortController().signal,
+      );
       return { calls: r.calls, errors: r.failures.length };
     },
     close: () => pool.close(),
@@ -155,19 +174,21 @@ async function tediousLoop(port: number, sessions: number): Promise<Loop> {
       const end = performance.now() + ms;
       let calls = 0;
       let errors = 0;
-      await Promise.all(conns.map(async (c, i) => {
-        const base = (i + 1) * KEY_BLOCK_SIZE;
-        while (performance.now() < end) {
-          try {
-            await tediousCall(c, base, offsets[i]);
-            offsets[i] += BATCH_SIZE;
-            calls++;
-          } catch {
-            errors++;
-            break;
+      await Promise.all(
+        conns.map(async (c, i) => {
+          const base = (i + 1) * KEY_BLOCK_SIZE;
+          while (performance.now() < end) {
+            try {
+              await tediousCall(c, base, offsets[i]);
+              offsets[i] += BATCH_SIZE;
+              calls++;
+            } catch {
+              errors++;
+              break;
+            }
           }
-        }
-      }));
+        }),
+      );
       return { calls, errors };
     },
     async close() {
@@ -182,9 +203,12 @@ async function clientRole(argv: string[]): Promise<void> {
   const port = Number(opt('port'));
   const sessions = Number(opt('sessions'));
   const warmupMs = Number(opt('warmup-ms'));
-  const loop = kind === 'ours' ? await oursLoop(port, sessions)
-    : kind === 'workers1' || kind === 'workers2' ? await poolLoop(port, sessions, kind === 'workers1' ? 1 : 2)
-      : await tediousLoop(port, sessions);
+  const loop =
+    kind === 'ours'
+      ? await oursLoop(port, sessions)
+      : kind === 'workers1' || kind === 'workers2'
+        ? await poolLoop(port, sessions, kind === 'workers1' ? 1 : 2)
+        : await tediousLoop(port, sessions);
   await loop.run(warmupMs);
   toParent({ kind: 'ready' });
   const { ms } = await fromParent<Msg & { ms: number }>('go');
@@ -210,12 +234,18 @@ export function buildNative(log: (s: string) => void): { binary: string } | { mi
     log('driver: /usr/include/sybdb.h is missing: apt-get install -y freetds-dev');
     // As scripts/e2e-setup.sh does for its packages: as root, or through sudo without a password prompt.
     const asRoot = process.getuid?.() === 0;
-    const apt = (args: string[]) => spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args],
-      { encoding: 'utf8', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 300_000 });
+    const apt = (args: string[]) =>
+      spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        timeout: 300_000,
+      });
     apt(['update', '-qq']);
     const r = apt(['install', '-y', '-qq', 'freetds-dev']);
     if (!fs.existsSync('/usr/include/sybdb.h')) {
-      return { missing: `FreeTDS db-lib headers (freetds-dev) are not installed and could not be installed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` };
+      return {
+        missing: `FreeTDS db-lib headers (freetds-dev) are not installed and could not be installed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`,
+      };
     }
   }
   const cc = spawnSync('cc', ['-O2', '-Wall', '-o', binary, NATIVE_SRC, '-lsybdb'], { encoding: 'utf8' });
@@ -234,10 +264,20 @@ interface NativeOut {
  * Runs the native client: it connects `sessions` processes, warms up, prints READY, waits for a line on stdin (so the
  * simulator's CPU can be read at the start of the window), runs `ms`, prints one RESULT line.
  */
-function runNative(binary: string, port: number, sessions: number, warmupMs: number, ms: number, onReady: () => Promise<void>): Promise<NativeOut> {
+function runNative(
+  binary: string,
+  port: number,
+  sessions: number,
+  warmupMs: number,
+  ms: number,
+  onReady: () => Promise<void>,
+): Promise<NativeOut> {
   return new Promise((resolve, reject) => {
-    const p = spawn(binary, ['127.0.0.1', String(port), 'sa', BENCH_SIM_PASSWORD, LAB_DB, PROCEDURE, String(sessions), String(warmupMs), String(ms)],
-      { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TDSVER: '7.4' } });
+    const p = spawn(
+      binary,
+      ['127.0.0.1', String(port), 'sa', BENCH_SIM_PASSWORD, LAB_DB, PROCEDURE, String(sessions), String(warmupMs), String(ms)],
+      { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TDSVER: '7.4' } },
+    );
     let out = '';
     let err = '';
     let readySeen = false;
@@ -280,11 +320,23 @@ async function simCpu(sim: ReturnType<typeof forkRole>): Promise<number> {
   return c.user + c.system;
 }
 
-async function nodeClient(kind: Exclude<ClientKind, 'native'>, sim: ReturnType<typeof forkRole>, port: number, o: DriverOptions, profileFile?: string): Promise<ClientRun> {
-  const prof = profileFile ? { dir: path.dirname(profileFile), name: path.basename(profileFile) }
-    : o.profileDir ? { dir: o.profileDir, name: `${kind}-${Date.now()}.cpuprofile` } : null;
-  const child = forkRole(path.join(__dirname, 'driver.js'), ['client', '--kind', kind, '--port', String(port), '--sessions', String(o.sessions),
-    '--warmup-ms', String(o.warmupMs)], prof ? ['--cpu-prof', `--cpu-prof-dir=${prof.dir}`, `--cpu-prof-name=${prof.name}`] : []);
+async function nodeClient(
+  kind: Exclude<ClientKind, 'native'>,
+  sim: ReturnType<typeof forkRole>,
+  port: number,
+  o: DriverOptions,
+  profileFile?: string,
+): Promise<ClientRun> {
+  const prof = profileFile
+    ? { dir: path.dirname(profileFile), name: path.basename(profileFile) }
+    : o.profileDir
+      ? { dir: o.profileDir, name: `${kind}-${Date.now()}.cpuprofile` }
+      : null;
+  const child = forkRole(
+    path.join(__dirname, 'driver.js'),
+    ['client', '--kind', kind, '--port', String(port), '--sessions', String(o.sessions), '--warmup-ms', String(o.warmupMs)],
+    prof ? ['--cpu-prof', `--cpu-prof-dir=${prof.dir}`, `--cpu-prof-name=${prof.name}`] : [],
+  );
   try {
     await next(child, 'ready');
     const s0 = await simCpu(sim);
@@ -316,7 +368,12 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
     await deployDiskInsert(port);
     sim.send({ kind: 'bench-procedure', database: LAB_DB });
     await next(sim, 'bench-procedure');
-    const kinds: ClientKind[] = ['ours', 'tedious', ...('binary' in native ? ['native' as const] : []), ...(o.workers === false ? [] : ['workers1' as const, 'workers2' as const])];
+    const kinds: ClientKind[] = [
+      'ours',
+      'tedious',
+      ...('binary' in native ? ['native' as const] : []),
+      ...(o.workers === false ? [] : ['workers1' as const, 'workers2' as const]),
+    ];
     const runs = new Map<ClientKind, ClientRun[]>(kinds.map((k) => [k, []]));
     for (let round = 0; round < o.rounds; round++) {
       // Rotate the order each round so no client always runs first (after the simulator idled) or last.
@@ -325,16 +382,20 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
         let run: ClientRun;
         if (kind === 'native') {
           let s0 = 0;
-          const r = await runNative((native as { binary: string }).binary, port, o.sessions, o.warmupMs, o.seconds * 1000, async () => { s0 = await simCpu(sim); });
+          const r = await runNative((native as { binary: string }).binary, port, o.sessions, o.warmupMs, o.seconds * 1000, async () => {
+            s0 = await simCpu(sim);
+          });
           const s1 = await simCpu(sim);
           run = { kind, calls: r.calls, errors: r.errors, ms: r.ms, clientCpuUs: r.cpuUs, serverCpuUs: s1 - s0 };
         } else {
           run = await nodeClient(kind, sim, port, o);
         }
         runs.get(kind)!.push(run);
-        o.log(`driver: round ${round + 1}/${o.rounds} ${kind.padEnd(7)} ${Math.round((run.calls * 1000) / run.ms)} calls/s, ` +
-          `client ${(run.clientCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call, simulator ${(run.serverCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call` +
-          (run.errors ? `, ${run.errors} errors` : ''));
+        o.log(
+          `driver: round ${round + 1}/${o.rounds} ${kind.padEnd(7)} ${Math.round((run.calls * 1000) / run.ms)} calls/s, ` +
+            `client ${(run.clientCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call, simulator ${(run.serverCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call` +
+            (run.errors ? `, ${run.errors} errors` : ''),
+        );
       }
     }
     const profiles: NonNullable<DriverResult['profiles']> = [];
@@ -344,12 +405,21 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
       for (const kind of ['ours', 'tedious'] as const) {
         const file = path.join(dir, `${kind}.cpuprofile`);
         const run = await nodeClient(kind, sim, port, o, file);
-        profiles.push({ kind, calls: run.calls, clientUsPerCall: run.clientCpuUs / Math.max(1, run.calls), breakdown: summariseFile(file) });
+        profiles.push({
+          kind,
+          calls: run.calls,
+          clientUsPerCall: run.clientCpuUs / Math.max(1, run.calls),
+          breakdown: summariseFile(file),
+        });
         o.log(`driver: profiled ${kind}: ${file}`);
       }
     }
     return {
-      sessions: o.sessions, cores: os.cpus().length, seconds: o.seconds, rounds: o.rounds, procedure: PROCEDURE,
+      sessions: o.sessions,
+      cores: os.cpus().length,
+      seconds: o.seconds,
+      rounds: o.rounds,
+      procedure: PROCEDURE,
       clients: kinds.map((k) => figuresOf(k, runs.get(k)!)),
       nativeMissing: 'missing' in native ? native.missing : null,
       ...(profiles.length ? { profiles } : {}),
@@ -365,9 +435,26 @@ if (require.main === module) {
   else {
     // Standalone: node out/bench/driver.js [--sessions 16] [--seconds 5] [--rounds 1]
     const a = (n: string, d: number) => (process.argv.includes(`--${n}`) ? Number(process.argv[process.argv.indexOf(`--${n}`) + 1]) : d);
-    benchDriver({ sessions: a('sessions', 16), seconds: a('seconds', 5), rounds: a('rounds', 1), warmupMs: a('warmup-ms', 1000), log: console.log,
-      profileDir: process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined })
-      .then((r) => console.log(JSON.stringify(r.clients.map(({ rounds: _r, ...f }) => f), null, 2)))
-      .catch((e) => { console.error(e); process.exit(1); });
+    benchDriver({
+      sessions: a('sessions', 16),
+      seconds: a('seconds', 5),
+      rounds: a('rounds', 1),
+      warmupMs: a('warmup-ms', 1000),
+      log: console.log,
+      profileDir: process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : undefined,
+    })
+      .then((r) =>
+        console.log(
+          JSON.stringify(
+            r.clients.map(({ rounds: _r, ...f }) => f),
+            null,
+            2,
+          ),
+        ),
+      )
+      .catch((e) => {
+        console.error(e);
+        process.exit(1);
+      });
   }
 }

@@ -64,7 +64,9 @@ export function runRole(main: () => Promise<void>): void {
   main().catch((err) => {
     try {
       toParent({ kind: 'error', message: (err as Error).stack ?? String(err) });
-    } catch { /* no parent */ }
+    } catch {
+      /* no parent */
+    }
     setTimeout(() => process.exit(1), 50);
   });
 }
@@ -76,7 +78,11 @@ export function cpuMicros(u: NodeJS.CpuUsage): number {
 export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  try { child.send({ kind: 'stop' }); } catch { /* channel closed */ }
+  try {
+    child.send({ kind: 'stop' });
+  } catch {
+    /* channel closed */
+  }
   const t = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(t);

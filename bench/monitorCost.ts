@@ -40,7 +40,9 @@ function tickText(file: TickFile, version: TickVersion): { text: string; paramet
     const f = loadSqlFile(file);
     return { text: f.batches[0], parameters: f.parameters };
   }
-  const dir = [path.join(__dirname, 'fixtures'), path.join(__dirname, '..', '..', 'bench', 'fixtures')].find((d) => fs.existsSync(path.join(d, FIXTURE[file])));
+  const dir = [path.join(__dirname, 'fixtures'), path.join(__dirname, '..', '..', 'bench', 'fixtures')].find((d) =>
+    fs.existsSync(path.join(d, FIXTURE[file])),
+  );
   if (!dir) throw new Error(`bench/fixtures/${FIXTURE[file]} not found`);
   const f = parseSqlFile(file, fs.readFileSync(path.join(dir, FIXTURE[file]), 'utf8'));
   statementIndex().set(normaliseSql(f.batches[0]), { fileId: file, batch: 0, hasParameters: f.parameters !== '' });
@@ -52,8 +54,15 @@ export async function measureTickCost(file: TickFile, version: TickVersion, tick
   const clock = new ManualClock();
   const sim: Simulator = await startSimulator({ clock, log: () => undefined, password: 'Bench-Pw1!' });
   const stop = startBackground(sim.model, [{ scenario: 'disk-insert', sessions: 8 }]);
-  const pool = await new sql.ConnectionPool({ server: sim.host, port: sim.port, user: 'sa', password: 'Bench-Pw1!', database: 'master',
-    options: { encrypt: false, trustServerCertificate: true }, pool: { min: 1, max: 1 } }).connect();
+  const pool = await new sql.ConnectionPool({
+    server: sim.host,
+    port: sim.port,
+    user: 'sa',
+    password: 'Bench-Pw1!',
+    database: 'master',
+    options: { encrypt: false, trustServerCertificate: true },
+    pool: { min: 1, max: 1 },
+  }).connect();
   try {
     const { text, parameters } = tickText(file, version);
     const spid = Number((await pool.request().query('SELECT @@SPID AS spid')).recordset[0].spid);
@@ -72,8 +81,10 @@ export async function measureTickCost(file: TickFile, version: TickVersion, tick
         r.input('db', sql.NVarChar(128), 'SpinlabSimBackground');
         // The saved tick from before KEEPFIXED PLAN predates @db_physical (Managed Instance's counter names).
         if (/@db_physical\b/.test(parameters)) r.input('db_physical', sql.NVarChar(128), null);
+      } else {
+        r.input('top_requests', sql.Int, 10);
+        r.input('text_chars', sql.Int, 100);
       }
-      else { r.input('top_requests', sql.Int, 10); r.input('text_chars', sql.Int, 100); }
       await r.execute('sp_execute');
     };
     await tick();
@@ -83,9 +94,14 @@ export async function measureTickCost(file: TickFile, version: TickVersion, tick
     for (let i = 0; i < ticks; i++) await tick();
     const per = (v: number) => v / ticks;
     return {
-      file, version, ticks,
-      recompilesPerTick: per(sim.model.counters.recompilations - c0.re), compilationsPerTick: per(sim.model.counters.compilations - c0.co),
-      cpuMsPerTick: per(cost.cpuMs - c0.cpuMs), logicalReadsPerTick: per(cost.logicalReads - c0.logicalReads), writesPerTick: per(cost.writes - c0.writes),
+      file,
+      version,
+      ticks,
+      recompilesPerTick: per(sim.model.counters.recompilations - c0.re),
+      compilationsPerTick: per(sim.model.counters.compilations - c0.co),
+      cpuMsPerTick: per(cost.cpuMs - c0.cpuMs),
+      logicalReadsPerTick: per(cost.logicalReads - c0.logicalReads),
+      writesPerTick: per(cost.writes - c0.writes),
     };
   } finally {
     stop();
@@ -100,9 +116,14 @@ if (require.main === module) {
     for (const file of ['watch/tick-delta', 'dmv/sample-delta'] as TickFile[]) {
       for (const version of ['before', 'after'] as TickVersion[]) {
         const f = await measureTickCost(file, version, ticks);
-        process.stdout.write(`${file} ${version.padEnd(6)} ${ticks} ticks: ${f.recompilesPerTick.toFixed(2)} recompiles, ${f.compilationsPerTick.toFixed(2)} compilations, ` +
-          `${f.cpuMsPerTick.toFixed(2)} ms CPU, ${f.logicalReadsPerTick.toFixed(1)} logical reads, ${f.writesPerTick.toFixed(1)} page writes per tick (simulator, synthetic)\n`);
+        process.stdout.write(
+          `${file} ${version.padEnd(6)} ${ticks} ticks: ${f.recompilesPerTick.toFixed(2)} recompiles, ${f.compilationsPerTick.toFixed(2)} compilations, ` +
+            `${f.cpuMsPerTick.toFixed(2)} ms CPU, ${f.logicalReadsPerTick.toFixed(1)} logical reads, ${f.writesPerTick.toFixed(1)} page writes per tick (simulator, synthetic)\n`,
+        );
       }
     }
-  })().catch((e) => { process.stderr.write(`${(e as Error).stack}\n`); process.exit(1); });
+  })().catch((e) => {
+    process.stderr.write(`${(e as Error).stack}\n`);
+    process.exit(1);
+  });
 }

@@ -60,10 +60,15 @@ export interface VsixFigures {
 
 type G = PageGlobals & { __hour: unknown; requestAnimationFrame(f: () => void): void };
 type Doc = {
-  querySelectorAll(s: string): ArrayLike<{ getAttribute(n: string): string | null; getBoundingClientRect(): { top: number; bottom: number } }>;
+  querySelectorAll(
+    s: string,
+  ): ArrayLike<{ getAttribute(n: string): string | null; getBoundingClientRect(): { top: number; bottom: number } }>;
   querySelector(s: string): { scrollIntoView(): void } | null;
 };
-declare const MutationObserver: new (cb: () => void) => { observe(el: unknown, o: { attributes: boolean; attributeFilter: string[] }): void; disconnect(): void };
+declare const MutationObserver: new (cb: () => void) => {
+  observe(el: unknown, o: { attributes: boolean; attributeFilter: string[] }): void;
+  disconnect(): void;
+};
 
 /**
  * In the page: posts a message and resolves when every chart of the experiment view holds n samples (its
@@ -89,12 +94,23 @@ function postAndWait(message: unknown, n: number): Promise<{ drawn: number; fram
   });
 }
 
-export async function benchPanelTicks(loadedTicks: number, samples: number, log: (s: string) => void, loadRuns = 3): Promise<PanelLoadFigures> {
+export async function benchPanelTicks(
+  loadedTicks: number,
+  samples: number,
+  log: (s: string) => void,
+  loadRuns = 3,
+): Promise<PanelLoadFigures> {
   const harness = await startHarness();
   const browser = await launch();
   try {
     const active: ActiveExperimentView = {
-      experimentId: 'exp-1', title: 'disk-insert sweep', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', events: [],
+      experimentId: 'exp-1',
+      title: 'disk-insert sweep',
+      scenarioId: 'disk-insert',
+      simulated: true,
+      status: 'running',
+      message: '',
+      events: [],
       runs: [{ index: 0, threads: 16, status: 'running', ticks: b.ticks(loadedTicks, { threads: 16 }) }],
     } as ActiveExperimentView;
     const state = b.connectedState({ active });
@@ -106,12 +122,21 @@ export async function benchPanelTicks(loadedTicks: number, samples: number, log:
       if (panel) await panel.close();
       // Tall enough that all six charts are on screen once scrolled to: the panel draws only the charts in view.
       panel = await openPanel(browser, harness, 'dark', { width: 1280, height: 1400 });
-      await panel.page.evaluate((s) => { (globalThis as unknown as G).__hour = s; }, state as unknown);
-      await panel.page.evaluate(() => (globalThis as unknown as { document: Doc }).document.querySelector('#section-charts')?.scrollIntoView());
-      loads.push(await panel.page.evaluate(([fn, n]) => {
-        const wait = new Function(`return ${fn}`)() as typeof postAndWait;
-        return wait({ type: 'state', payload: { state: (globalThis as unknown as G).__hour } }, n);
-      }, [postAndWait.toString(), loadedTicks] as const));
+      await panel.page.evaluate((s) => {
+        (globalThis as unknown as G).__hour = s;
+      }, state as unknown);
+      await panel.page.evaluate(() =>
+        (globalThis as unknown as { document: Doc }).document.querySelector('#section-charts')?.scrollIntoView(),
+      );
+      loads.push(
+        await panel.page.evaluate(
+          ([fn, n]) => {
+            const wait = new Function(`return ${fn}`)() as typeof postAndWait;
+            return wait({ type: 'state', payload: { state: (globalThis as unknown as G).__hour } }, n);
+          },
+          [postAndWait.toString(), loadedTicks] as const,
+        ),
+      );
     }
     if (!panel) throw new Error('no panel loaded');
     const load = { drawn: median(loads.map((l) => l.drawn)), frame: median(loads.map((l) => l.frame)) };
@@ -119,10 +144,13 @@ export async function benchPanelTicks(loadedTicks: number, samples: number, log:
     const frames: number[] = [];
     for (let k = 0; k < samples; k++) {
       // One more tick, as the host posts it.
-      const r = await panel.page.evaluate(([fn, tick, n]) => {
-        const wait = new Function(`return ${fn}`)() as typeof postAndWait;
-        return wait({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick } }, n);
-      }, [postAndWait.toString(), b.tick(loadedTicks + k, { threads: 16 }), loadedTicks + k + 1] as const);
+      const r = await panel.page.evaluate(
+        ([fn, tick, n]) => {
+          const wait = new Function(`return ${fn}`)() as typeof postAndWait;
+          return wait({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick } }, n);
+        },
+        [postAndWait.toString(), b.tick(loadedTicks + k, { threads: 16 }), loadedTicks + k + 1] as const,
+      );
       drawn.push(r.drawn);
       frames.push(r.frame);
       await new Promise((res) => setTimeout(res, 50));
@@ -130,11 +158,20 @@ export async function benchPanelTicks(loadedTicks: number, samples: number, log:
     if (panel.errors.length) log(`panel: page errors: ${panel.errors.slice(0, 3).join(' | ')}`);
     await panel.close();
     const fig: PanelLoadFigures = {
-      loadedTicks, loadMs: load.drawn, loadFrameMs: load.frame, loadSamples: loads.map((l) => l.drawn), tickSamples: drawn,
-      tickP50Ms: median(drawn), tickP95Ms: percentile(drawn, 95), tickFrameP50Ms: median(frames), tickFrameP95Ms: percentile(frames, 95),
+      loadedTicks,
+      loadMs: load.drawn,
+      loadFrameMs: load.frame,
+      loadSamples: loads.map((l) => l.drawn),
+      tickSamples: drawn,
+      tickP50Ms: median(drawn),
+      tickP95Ms: percentile(drawn, 95),
+      tickFrameP50Ms: median(frames),
+      tickFrameP95Ms: percentile(frames, 95),
     };
-    log(`panel: ${loadedTicks} ticks loaded and drawn in ${loadMs(fig)}; one more tick applied and drawn: p50 ${fig.tickP50Ms.toFixed(1)} ms, ` +
-      `p95 ${fig.tickP95Ms.toFixed(1)} ms; on screen at the next frame: p50 ${fig.tickFrameP50Ms.toFixed(1)} ms, p95 ${fig.tickFrameP95Ms.toFixed(1)} ms (${samples} ticks)`);
+    log(
+      `panel: ${loadedTicks} ticks loaded and drawn in ${loadMs(fig)}; one more tick applied and drawn: p50 ${fig.tickP50Ms.toFixed(1)} ms, ` +
+        `p95 ${fig.tickP95Ms.toFixed(1)} ms; on screen at the next frame: p50 ${fig.tickFrameP50Ms.toFixed(1)} ms, p95 ${fig.tickFrameP95Ms.toFixed(1)} ms (${samples} ticks)`,
+    );
     return fig;
   } finally {
     await browser.close();
@@ -142,7 +179,8 @@ export async function benchPanelTicks(loadedTicks: number, samples: number, log:
   }
 }
 
-const loadMs = (f: PanelLoadFigures) => `${f.loadMs.toFixed(0)} ms (next frame ${f.loadFrameMs.toFixed(0)} ms; median of ${f.loadSamples.map((v) => v.toFixed(0)).join(', ')})`;
+const loadMs = (f: PanelLoadFigures) =>
+  `${f.loadMs.toFixed(0)} ms (next frame ${f.loadFrameMs.toFixed(0)} ms; median of ${f.loadSamples.map((v) => v.toFixed(0)).join(', ')})`;
 
 /** An hour of 1 s ticks and (unless quick) eight hours: 3,600 and 28,800 ticks. */
 export async function benchPanel(samples: number, log: (s: string) => void, eightHours = true): Promise<PanelFigures> {
@@ -159,7 +197,10 @@ export function benchActivation(runs: number, log: (s: string) => void): Activat
   const firstUses: number[] = [];
   const chunks = new Set<string>();
   for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, [probe, path.join(ROOT, 'dist', 'extension.js'), '--first-use'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [probe, path.join(ROOT, 'dist', 'extension.js'), '--first-use'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     const m = /^ACTIVATION load_ms=([\d.]+) activate_ms=([\d.]+) chunks=(\S+) first_use_ms=([\d.]+)/m.exec(r.stdout ?? '');
     if (r.status !== 0 || !m) throw new Error(`activation probe failed (${r.status}): ${(r.stderr || r.stdout || '').slice(0, 500)}`);
     loads.push(Number(m[1]));
@@ -168,8 +209,17 @@ export function benchActivation(runs: number, log: (s: string) => void): Activat
     chunks.add(m[3]);
     firstUses.push(Number(m[4]));
   }
-  const fig = { codeLoadingMs: median(loads), activateMs: median(activates), totalMs: median(totals), firstUseMs: median(firstUses), chunks: [...chunks].join(' | '), runs };
-  log(`panel: activation (Node, stub vscode, fresh process, median of ${runs}): ${fig.totalMs.toFixed(1)} ms = code loading ${fig.codeLoadingMs.toFixed(1)} ms + activate() ${fig.activateMs.toFixed(1)} ms (chunks loaded: ${fig.chunks}); first spinlab.open ${fig.firstUseMs.toFixed(1)} ms`);
+  const fig = {
+    codeLoadingMs: median(loads),
+    activateMs: median(activates),
+    totalMs: median(totals),
+    firstUseMs: median(firstUses),
+    chunks: [...chunks].join(' | '),
+    runs,
+  };
+  log(
+    `panel: activation (Node, stub vscode, fresh process, median of ${runs}): ${fig.totalMs.toFixed(1)} ms = code loading ${fig.codeLoadingMs.toFixed(1)} ms + activate() ${fig.activateMs.toFixed(1)} ms (chunks loaded: ${fig.chunks}); first spinlab.open ${fig.firstUseMs.toFixed(1)} ms`,
+  );
   return fig;
 }
 
@@ -199,5 +249,8 @@ if (require.main === module) {
     await benchPanel(quick ? 5 : 30, console.log);
     benchActivation(quick ? 3 : 10, console.log);
     benchVsix(console.log);
-  })().catch((e) => { console.error(e); process.exit(1); });
+  })().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

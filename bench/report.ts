@@ -28,7 +28,8 @@ export interface BenchResults {
   failures: string[];
 }
 
-export const SIMULATOR_NOTE = 'Figures against the Spinlock Lab simulator on loopback; they compare clients, they are not SQL Server numbers.';
+export const SIMULATOR_NOTE =
+  'Figures against the Spinlock Lab simulator on loopback; they compare clients, they are not SQL Server numbers.';
 
 const CLIENT_NAMES: Record<ClientKind, string> = {
   ours: 'Spinlock Lab (WorkloadSessions: a pooled connection held per phase, one tedious RPC per call)',
@@ -45,7 +46,8 @@ export function driverVerdict(ours: ClientFigures, tedious: ClientFigures): { me
   const met = thr >= 0.9 && eff >= 0.9;
   return {
     met,
-    text: `${met ? 'met' : 'NOT met'}: ours makes ${Math.round(thr * 100)}% of bare tedious's calls per second and ` +
+    text:
+      `${met ? 'met' : 'NOT met'}: ours makes ${Math.round(thr * 100)}% of bare tedious's calls per second and ` +
       `${Math.round(eff * 100)}% of its calls per client CPU-second (target: both at least 90%)`,
   };
 }
@@ -54,25 +56,35 @@ export function driverSection(d: DriverResult): string[] {
   const out: string[] = [];
   out.push(`## Load driver, client loop`);
   out.push('');
-  out.push(`${d.sessions} sessions calling \`${d.procedure}\` (disk-insert's client-loop arguments: @key_base bigint, @offset bigint, ` +
-    `@batch_size int; the simulator answers it at once, without its contention model) for ${d.seconds} s, ${d.rounds} round(s) with ` +
-    `the clients in turn; medians over rounds. Each client and the simulator run in processes of their own; CPU is each ` +
-    `process's user+system time over the measured window only.`);
+  out.push(
+    `${d.sessions} sessions calling \`${d.procedure}\` (disk-insert's client-loop arguments: @key_base bigint, @offset bigint, ` +
+      `@batch_size int; the simulator answers it at once, without its contention model) for ${d.seconds} s, ${d.rounds} round(s) with ` +
+      `the clients in turn; medians over rounds. Each client and the simulator run in processes of their own; CPU is each ` +
+      `process's user+system time over the measured window only.`,
+  );
   out.push('');
-  out.push(markdownTable(['client', 'calls/s', 'client CPU µs/call', 'simulator CPU µs/call'],
-    d.clients.map((c) => [CLIENT_NAMES[c.kind], fmt(c.callsPerSec), fmt(c.clientUsPerCall), fmt(c.serverUsPerCall)])));
+  out.push(
+    markdownTable(
+      ['client', 'calls/s', 'client CPU µs/call', 'simulator CPU µs/call'],
+      d.clients.map((c) => [CLIENT_NAMES[c.kind], fmt(c.callsPerSec), fmt(c.clientUsPerCall), fmt(c.serverUsPerCall)]),
+    ),
+  );
   out.push('');
   const by = (k: ClientKind) => d.clients.find((c) => c.kind === k);
   const ours = by('ours');
   const ted = by('tedious');
   const nat = by('native');
   if (ours && ted) {
-    out.push(`- ours / bare tedious: calls/s ${ratioText(ours.callsPerSec, ted.callsPerSec)}; client CPU per call ${ratioText(ours.clientUsPerCall, ted.clientUsPerCall, false)}`);
+    out.push(
+      `- ours / bare tedious: calls/s ${ratioText(ours.callsPerSec, ted.callsPerSec)}; client CPU per call ${ratioText(ours.clientUsPerCall, ted.clientUsPerCall, false)}`,
+    );
     out.push(`- target (ours within 10% of bare tedious): ${driverVerdict(ours, ted).text}`);
   }
   if (ours && nat) {
-    out.push(`- native / ours: calls/s ${ratioText(nat.callsPerSec, ours.callsPerSec)}; client CPU per call ${ratioText(nat.clientUsPerCall, ours.clientUsPerCall, false)} ` +
-      `(the C client spends ${fmt(ours.clientUsPerCall / nat.clientUsPerCall)}x less CPU per call than ours)`);
+    out.push(
+      `- native / ours: calls/s ${ratioText(nat.callsPerSec, ours.callsPerSec)}; client CPU per call ${ratioText(nat.clientUsPerCall, ours.clientUsPerCall, false)} ` +
+        `(the C client spends ${fmt(ours.clientUsPerCall / nat.clientUsPerCall)}x less CPU per call than ours)`,
+    );
   }
   if (d.nativeMissing) out.push(`- native client: not measured: ${d.nativeMissing}`);
   out.push('');
@@ -85,16 +97,21 @@ export function workersSection(d: DriverResult): string[] {
   const w1 = d.clients.find((c) => c.kind === 'workers1');
   const w2 = d.clients.find((c) => c.kind === 'workers2');
   if (!w1 || !w2) return [];
-  return ['### Client worker threads', '',
+  return [
+    '### Client worker threads',
+    '',
     `The same ${d.sessions} sessions on 1 and on 2 client worker threads (\`--client-workers\`), the main thread idle beside them ` +
-    `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`, '',
+      `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`,
+    '',
     `- 2 workers / 1 worker: calls/s ${ratioText(w2.callsPerSec, w1.callsPerSec)}; client CPU per call ${ratioText(w2.clientUsPerCall, w1.clientUsPerCall, false)}`,
     `- ceiling: the simulator runs in its own process on the same ${d.cores ?? '?'} CPUs. One worker, saturated, makes 1e6 / ${fmt(w1.clientUsPerCall)} calls/s ` +
-    `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
-    `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
-    `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
-    `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
-    `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`, ''];
+      `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
+      `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
+      `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
+      `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
+      `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`,
+    '',
+  ];
 }
 
 /** The calls/s ratio 2 workers can reach over 1 when a server of `serverUs` per call shares the client's `cores`. */
@@ -105,24 +122,43 @@ export function workersCeiling(cores: number, clientUs: number, serverUs: number
 /** Where each Node client's CPU goes (node --cpu-prof, self time by module), against the C client's whole cost. */
 export function cpuSection(d: DriverResult): string[] {
   if (!d.profiles?.length) return [];
-  const out = ['### Where the client CPU goes', '',
-    'One more run of each Node client under `node --cpu-prof` (not in the figures above: profiling slows it), its samples\' ' +
-    'self time grouped by module (bench/cpuprofile.ts), idle left out; each share applied to that run\'s measured client CPU ' +
-    'per call. The whole process is profiled (start-up, login and warm-up included), so small shares are approximate.', ''];
+  const out = [
+    '### Where the client CPU goes',
+    '',
+    "One more run of each Node client under `node --cpu-prof` (not in the figures above: profiling slows it), its samples' " +
+      "self time grouped by module (bench/cpuprofile.ts), idle left out; each share applied to that run's measured client CPU " +
+      'per call. The whole process is profiled (start-up, login and warm-up included), so small shares are approximate.',
+    '',
+  ];
   const cols = d.profiles;
-  out.push(markdownTable(['where', ...cols.map((c) => `${c.kind} µs/call (share)`)],
-    BUCKETS.map((b) => [BUCKET_NAMES[b], ...cols.map((c) => `${fmt((c.breakdown.byBucket[b] / c.breakdown.cpuUs) * c.clientUsPerCall)} (${Math.round((100 * c.breakdown.byBucket[b]) / c.breakdown.cpuUs)}%)`)])
-      .concat([['total (measured, profiled run)', ...cols.map((c) => fmt(c.clientUsPerCall))]])));
+  out.push(
+    markdownTable(
+      ['where', ...cols.map((c) => `${c.kind} µs/call (share)`)],
+      BUCKETS.map((b) => [
+        BUCKET_NAMES[b],
+        ...cols.map(
+          (c) =>
+            `${fmt((c.breakdown.byBucket[b] / c.breakdown.cpuUs) * c.clientUsPerCall)} (${Math.round((100 * c.breakdown.byBucket[b]) / c.breakdown.cpuUs)}%)`,
+        ),
+      ]).concat([['total (measured, profiled run)', ...cols.map((c) => fmt(c.clientUsPerCall))]]),
+    ),
+  );
   const nat = d.clients.find((c) => c.kind === 'native');
   const ours = cols.find((c) => c.kind === 'ours');
   if (nat && ours) {
-    out.push('', `- the floor: the C client (FreeTDS db-lib) spends ${fmt(nat.clientUsPerCall)} µs per call in all; ours spends ` +
-      `${fmt(ours.clientUsPerCall)} µs (profiled run), ${fmt(ours.clientUsPerCall - nat.clientUsPerCall)} µs more, almost all of it in tedious, ` +
-      `Node's streams and sockets, and V8's garbage collector, not in Spinlock Lab's own code.`);
+    out.push(
+      '',
+      `- the floor: the C client (FreeTDS db-lib) spends ${fmt(nat.clientUsPerCall)} µs per call in all; ours spends ` +
+        `${fmt(ours.clientUsPerCall)} µs (profiled run), ${fmt(ours.clientUsPerCall - nat.clientUsPerCall)} µs more, almost all of it in tedious, ` +
+        `Node's streams and sockets, and V8's garbage collector, not in Spinlock Lab's own code.`,
+    );
   }
   if (ours) {
     const top = ours.breakdown.top.filter((t) => t.bucket === 'ours').slice(0, 3);
-    if (top.length) out.push(`- ours' own costliest functions: ${top.map((t) => `${t.frame} ${fmt((t.us / ours.breakdown.cpuUs) * ours.clientUsPerCall)} µs`).join('; ')}`);
+    if (top.length)
+      out.push(
+        `- ours' own costliest functions: ${top.map((t) => `${t.frame} ${fmt((t.us / ours.breakdown.cpuUs) * ours.clientUsPerCall)} µs`).join('; ')}`,
+      );
   }
   out.push('');
   return out;
@@ -142,15 +178,38 @@ const BUCKET_NAMES: Record<Bucket, string> = {
 export function samplerSection(s: SamplerFigures[]): string[] {
   const out: string[] = ['## Sampler', ''];
   const sessions = s[0]?.sessions ?? 64;
-  out.push(`One monitor connection ticking every interval while ${sessions} sessions run disk-insert's ` +
-    `server-loop procedure. Bytes counted on the wire (a counting proxy on loopback; TDS packets both ways) per tick; ` +
-    `round trip from the start of a tick to its result sets parsed; jitter is how far each tick started from its slot on ` +
-    `the fixed schedule. delta: the product's ticks (sql/dmv/sample-delta.sql prepared once per connection, each tick a ` +
-    `short sp_execute returning only the rows that moved); full: the whole sql/dmv/sample.sql batch every tick.`);
+  out.push(
+    `One monitor connection ticking every interval while ${sessions} sessions run disk-insert's ` +
+      `server-loop procedure. Bytes counted on the wire (a counting proxy on loopback; TDS packets both ways) per tick; ` +
+      `round trip from the start of a tick to its result sets parsed; jitter is how far each tick started from its slot on ` +
+      `the fixed schedule. delta: the product's ticks (sql/dmv/sample-delta.sql prepared once per connection, each tick a ` +
+      `short sp_execute returning only the rows that moved); full: the whole sql/dmv/sample.sql batch every tick.`,
+  );
   out.push('');
-  out.push(markdownTable(['ticks as', 'interval', 'ticks', 'bytes/tick sent', 'bytes/tick received', 'round trip p50 / p99', 'start jitter p50 / p99 / max', 'slots skipped'],
-    s.map((f) => [f.way, `${f.intervalMs} ms`, String(f.ticks), fmt(f.bytesSent), fmt(f.bytesReceived), `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
-      `${fmt(f.jitter.p50Ms)} / ${fmt(f.jitter.p99Ms)} / ${fmt(f.jitter.maxMs)} ms`, String(f.jitter.skipped)])));
+  out.push(
+    markdownTable(
+      [
+        'ticks as',
+        'interval',
+        'ticks',
+        'bytes/tick sent',
+        'bytes/tick received',
+        'round trip p50 / p99',
+        'start jitter p50 / p99 / max',
+        'slots skipped',
+      ],
+      s.map((f) => [
+        f.way,
+        `${f.intervalMs} ms`,
+        String(f.ticks),
+        fmt(f.bytesSent),
+        fmt(f.bytesReceived),
+        `${fmt(f.rttP50Ms)} / ${fmt(f.rttP99Ms)} ms`,
+        `${fmt(f.jitter.p50Ms)} / ${fmt(f.jitter.p99Ms)} / ${fmt(f.jitter.maxMs)} ms`,
+        String(f.jitter.skipped),
+      ]),
+    ),
+  );
   const problems = s.flatMap((f) => f.problems);
   if (problems.length) out.push('', `Problems reported: ${problems.join('; ')}`);
   out.push('');
@@ -159,26 +218,41 @@ export function samplerSection(s: SamplerFigures[]): string[] {
 
 export function panelSection(p: PanelFigures | null, a: ActivationFigures | null, v: VsixFigures | null): string[] {
   const rows: string[][] = [];
-  const loads: [PanelLoadFigures, string][] = p ? [[p, 'an hour'], ...(p.eightHours ? [[p.eightHours, 'eight hours'] as [PanelLoadFigures, string]] : [])] : [];
+  const loads: [PanelLoadFigures, string][] = p
+    ? [[p, 'an hour'], ...(p.eightHours ? [[p.eightHours, 'eight hours'] as [PanelLoadFigures, string]] : [])]
+    : [];
   for (const [l, what] of loads) {
-    rows.push([`one tick applied to the six live charts with ${l.loadedTicks.toLocaleString('en-US')} ticks (${what} at 1 s) loaded, p50 / p95 of ${l.tickSamples.length}`,
-      `${fmt(l.tickP50Ms)} / ${fmt(l.tickP95Ms)} ms (next frame ${fmt(l.tickFrameP50Ms)} / ${fmt(l.tickFrameP95Ms)} ms)`]);
-    rows.push([`${what} itself loaded and drawn (${l.loadSamples.length > 1 ? `median of ${l.loadSamples.length} fresh panels` : "once"})`, `${fmt(l.loadMs)} ms`]);
+    rows.push([
+      `one tick applied to the six live charts with ${l.loadedTicks.toLocaleString('en-US')} ticks (${what} at 1 s) loaded, p50 / p95 of ${l.tickSamples.length}`,
+      `${fmt(l.tickP50Ms)} / ${fmt(l.tickP95Ms)} ms (next frame ${fmt(l.tickFrameP50Ms)} / ${fmt(l.tickFrameP95Ms)} ms)`,
+    ]);
+    rows.push([
+      `${what} itself loaded and drawn (${l.loadSamples.length > 1 ? `median of ${l.loadSamples.length} fresh panels` : 'once'})`,
+      `${fmt(l.loadMs)} ms`,
+    ]);
   }
   if (a) {
-    rows.push([`extension activation: code loading + activate() (Node, stub vscode, fresh process, median of ${a.runs})`, `${fmt(a.totalMs)} ms`]);
+    rows.push([
+      `extension activation: code loading + activate() (Node, stub vscode, fresh process, median of ${a.runs})`,
+      `${fmt(a.totalMs)} ms`,
+    ]);
     rows.push([`extension activation: code loading of dist/extension.js (chunks loaded: ${a.chunks})`, `${fmt(a.codeLoadingMs)} ms`]);
     rows.push(['extension activation: activate() call', `${fmt(a.activateMs)} ms`]);
     rows.push(['first use: spinlab.open, loading dist/lab.js (the panel, engine, driver, notebook code)', `${fmt(a.firstUseMs)} ms`]);
   }
   if (v) rows.push(['spinlock-lab.vsix', `${fmt(v.bytes / 1024)} KiB${v.files !== null ? `, ${v.files} files` : ''}`]);
   if (!rows.length) return [];
-  return ['## Panel', '',
-    'Tick time measured in Chromium (the browser tier\'s harness: dist/webview.js under the real CSP, a stub VS Code API), from ' +
-    'posting the tick message until all six charts (all on screen) hold it and have drawn it on their canvases; "next frame" ' +
-    'adds the wait for the display frame after that (60 Hz in headless Chromium). Activation measured in Node with a stub `vscode` ' +
-    'module in a fresh process per run; VS Code\'s own figure comes from the e2e tier (test-artifacts/e2e/activation.json).',
-    '', markdownTable(['figure', 'value'], rows), ''];
+  return [
+    '## Panel',
+    '',
+    "Tick time measured in Chromium (the browser tier's harness: dist/webview.js under the real CSP, a stub VS Code API), from " +
+      'posting the tick message until all six charts (all on screen) hold it and have drawn it on their canvases; "next frame" ' +
+      'adds the wait for the display frame after that (60 Hz in headless Chromium). Activation measured in Node with a stub `vscode` ' +
+      "module in a fresh process per run; VS Code's own figure comes from the e2e tier (test-artifacts/e2e/activation.json).",
+    '',
+    markdownTable(['figure', 'value'], rows),
+    '',
+  ];
 }
 
 export function renderResults(r: BenchResults): string {
@@ -186,8 +260,10 @@ export function renderResults(r: BenchResults): string {
   const out: string[] = [];
   out.push(`# Spinlock Lab benchmark${r.quick ? ' (QUICK RUN: short, not for the README)' : ''}`);
   out.push('');
-  out.push(`${m.date}; ${m.cpu}, ${m.cores} CPUs, ${m.memoryGiB} GiB; ${m.os}; Node ${m.node}; load average ${m.loadAverage.toFixed(2)} at the start; ` +
-    `the measurements of \`npm run bench${r.quick ? ' -- --quick' : ''}\` took ${Math.round(r.seconds)} s after the build.`);
+  out.push(
+    `${m.date}; ${m.cpu}, ${m.cores} CPUs, ${m.memoryGiB} GiB; ${m.os}; Node ${m.node}; load average ${m.loadAverage.toFixed(2)} at the start; ` +
+      `the measurements of \`npm run bench${r.quick ? ' -- --quick' : ''}\` took ${Math.round(r.seconds)} s after the build.`,
+  );
   out.push('');
   out.push(`**${SIMULATOR_NOTE}** The simulator shares the machine's cores with the client under test.`);
   out.push('');
@@ -202,8 +278,10 @@ export function renderResults(r: BenchResults): string {
 /** A short section to paste into the README. */
 export function readmeSection(r: BenchResults): string[] {
   const out: string[] = ['## For the README', '', '```markdown', '## Performance', ''];
-  out.push(`\`npm run bench\` measures the load driver, the sampler and the panel against the built-in simulator and writes ` +
-    `\`bench/results.md\`. ${SIMULATOR_NOTE} Last run: ${r.machine.date}, ${r.machine.cpu}, ${r.machine.cores} CPUs, Node ${r.machine.node}.`);
+  out.push(
+    `\`npm run bench\` measures the load driver, the sampler and the panel against the built-in simulator and writes ` +
+      `\`bench/results.md\`. ${SIMULATOR_NOTE} Last run: ${r.machine.date}, ${r.machine.cpu}, ${r.machine.cores} CPUs, Node ${r.machine.node}.`,
+  );
   out.push('');
   const rows: string[][] = [];
   const d = r.driver;
@@ -211,17 +289,30 @@ export function readmeSection(r: BenchResults): string[] {
   const ted = d?.clients.find((c) => c.kind === 'tedious');
   const nat = d?.clients.find((c) => c.kind === 'native');
   if (d && ours) {
-    rows.push([`client loop, ${d.sessions} sessions: Spinlock Lab`, `${fmt(ours.callsPerSec)} calls/s, ${fmt(ours.clientUsPerCall)} µs client CPU per call`]);
-    if (ted) rows.push(['same, bare tedious', `${fmt(ted.callsPerSec)} calls/s, ${fmt(ted.clientUsPerCall)} µs per call (ours: ${ratioText(ours.callsPerSec, ted.callsPerSec)} of its calls/s)`]);
+    rows.push([
+      `client loop, ${d.sessions} sessions: Spinlock Lab`,
+      `${fmt(ours.callsPerSec)} calls/s, ${fmt(ours.clientUsPerCall)} µs client CPU per call`,
+    ]);
+    if (ted)
+      rows.push([
+        'same, bare tedious',
+        `${fmt(ted.callsPerSec)} calls/s, ${fmt(ted.clientUsPerCall)} µs per call (ours: ${ratioText(ours.callsPerSec, ted.callsPerSec)} of its calls/s)`,
+      ]);
     if (nat) rows.push(['same, FreeTDS db-lib in C', `${fmt(nat.callsPerSec)} calls/s, ${fmt(nat.clientUsPerCall)} µs per call`]);
     else if (d.nativeMissing) rows.push(['same, FreeTDS db-lib in C', 'not measured']);
   }
   for (const s of r.sampler ?? []) {
-    rows.push([`sampler (${s.way}) every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
-      `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`]);
+    rows.push([
+      `sampler (${s.way}) every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
+      `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`,
+    ]);
   }
   if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);
-  if (r.panel?.eightHours) rows.push(['panel: one tick with eight hours loaded', `${fmt(r.panel.eightHours.tickP50Ms)} ms (p95 ${fmt(r.panel.eightHours.tickP95Ms)} ms)`]);
+  if (r.panel?.eightHours)
+    rows.push([
+      'panel: one tick with eight hours loaded',
+      `${fmt(r.panel.eightHours.tickP50Ms)} ms (p95 ${fmt(r.panel.eightHours.tickP95Ms)} ms)`,
+    ]);
   if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.totalMs)} ms`]);
   if (r.vsix) rows.push(['VSIX', `${fmt(r.vsix.bytes / 1024)} KiB`]);
   out.push(markdownTable(['what', 'figure'], rows));

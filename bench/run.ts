@@ -20,7 +20,12 @@ interface Args {
 
 function parseArgs(argv: string[]): Args {
   const val = (n: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1] : undefined);
-  const only = new Set((val('only') ?? 'driver,sampler,panel').split(',').map((s) => s.trim()).filter(Boolean));
+  const only = new Set(
+    (val('only') ?? 'driver,sampler,panel')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   for (const o of only) if (!['driver', 'sampler', 'panel'].includes(o)) throw new Error(`--only takes driver, sampler, panel; not '${o}'`);
   return { quick: argv.includes('--quick'), only, sessions: Number(val('sessions') ?? 16) };
 }
@@ -43,7 +48,9 @@ async function main(): Promise<void> {
   const log = (s: string) => console.log(s);
   const m = machine();
   const started = Date.now();
-  log(`bench: ${a.quick ? 'quick run' : 'full run'} on ${m.cpu} (${m.cores} CPUs), Node ${m.node}, load average ${m.loadAverage.toFixed(2)}`);
+  log(
+    `bench: ${a.quick ? 'quick run' : 'full run'} on ${m.cpu} (${m.cores} CPUs), Node ${m.node}, load average ${m.loadAverage.toFixed(2)}`,
+  );
   let driver: DriverResult | null = null;
   let sampler: SamplerFigures[] | null = null;
   let panel: PanelFigures | null = null;
@@ -60,10 +67,28 @@ async function main(): Promise<void> {
     }
   };
   await part('driver', async () => {
-    driver = await benchDriver({ sessions: a.sessions, seconds: a.quick ? 3 : 10, rounds: a.quick ? 1 : 3, warmupMs: a.quick ? 500 : 2000, log });
+    driver = await benchDriver({
+      sessions: a.sessions,
+      seconds: a.quick ? 3 : 10,
+      rounds: a.quick ? 1 : 3,
+      warmupMs: a.quick ? 500 : 2000,
+      log,
+    });
   });
   await part('sampler', async () => {
-    sampler = await benchSampler({ sessions: 64, plans: a.quick ? [[1000, 5], [250, 20]] : [[1000, 60], [250, 240]], log });
+    sampler = await benchSampler({
+      sessions: 64,
+      plans: a.quick
+        ? [
+            [1000, 5],
+            [250, 20],
+          ]
+        : [
+            [1000, 60],
+            [250, 240],
+          ],
+      log,
+    });
   });
   await part('panel', async () => {
     panel = await benchPanel(a.quick ? 5 : 30, log);
@@ -71,7 +96,17 @@ async function main(): Promise<void> {
     vsix = benchVsix(log);
   });
   const figures = collectFigures(driver, sampler, panel, activation);
-  const text = renderResults({ machine: m, quick: a.quick, seconds: (Date.now() - started) / 1000, driver, sampler, panel, activation, vsix, failures });
+  const text = renderResults({
+    machine: m,
+    quick: a.quick,
+    seconds: (Date.now() - started) / 1000,
+    driver,
+    sampler,
+    panel,
+    activation,
+    vsix,
+    failures,
+  });
   const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
@@ -84,13 +119,25 @@ async function main(): Promise<void> {
 }
 
 /** The named figures of bench/results.json, from each part that ran. */
-function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] | null, panel: PanelFigures | null, activation: ActivationFigures | null): Figures {
+function collectFigures(
+  driver: DriverResult | null,
+  sampler: SamplerFigures[] | null,
+  panel: PanelFigures | null,
+  activation: ActivationFigures | null,
+): Figures {
   const f: Figures = {};
   if (panel) {
     addFigure(f, 'panel_tick_1h_p50_ms', panel.tickP50Ms, 'ms', { op: '<=', target: 4 });
     addFigure(f, 'panel_tick_1h_p95_ms', panel.tickP95Ms, 'ms');
     addFigure(f, 'panel_first_draw_1h_ms', panel.loadMs, 'ms', { op: '<=', target: 100 });
-    addFigure(f, 'panel_tick_1h_next_frame_p50_ms', panel.tickFrameP50Ms, 'ms', undefined, 'until the display frame after the draw (60 Hz)');
+    addFigure(
+      f,
+      'panel_tick_1h_next_frame_p50_ms',
+      panel.tickFrameP50Ms,
+      'ms',
+      undefined,
+      'until the display frame after the draw (60 Hz)',
+    );
     const eight = panel.eightHours;
     if (eight) {
       addFigure(f, 'panel_tick_8h_p50_ms', eight.tickP50Ms, 'ms', { op: '<=', target: 8 });
@@ -112,7 +159,14 @@ function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] |
   }
   const oneSecondFull = sampler?.find((s) => s.intervalMs === 1000 && s.way === 'full');
   if (oneSecondFull) {
-    addFigure(f, 'sampler_full_bytes_per_tick_1s', oneSecondFull.bytesReceived + oneSecondFull.bytesSent, 'bytes', undefined, 'sql/dmv/sample.sql every tick, for comparison');
+    addFigure(
+      f,
+      'sampler_full_bytes_per_tick_1s',
+      oneSecondFull.bytesReceived + oneSecondFull.bytesSent,
+      'bytes',
+      undefined,
+      'sql/dmv/sample.sql every tick, for comparison',
+    );
     addFigure(f, 'sampler_full_round_trip_1s_p50_ms', oneSecondFull.rttP50Ms, 'ms');
   }
   const ours = driver?.clients.find((c) => c.kind === 'ours');
@@ -126,7 +180,14 @@ function collectFigures(driver: DriverResult | null, sampler: SamplerFigures[] |
   const w1 = driver?.clients.find((c) => c.kind === 'workers1');
   const w2 = driver?.clients.find((c) => c.kind === 'workers2');
   if (w1 && w2) {
-    addFigure(f, 'client_loop_2_workers_vs_1_calls', w2.callsPerSec / w1.callsPerSec, 'ratio', undefined, `${driver!.sessions} sessions; the simulator shares the client's ${driver!.cores ?? '?'} CPUs`);
+    addFigure(
+      f,
+      'client_loop_2_workers_vs_1_calls',
+      w2.callsPerSec / w1.callsPerSec,
+      'ratio',
+      undefined,
+      `${driver!.sessions} sessions; the simulator shares the client's ${driver!.cores ?? '?'} CPUs`,
+    );
     addFigure(f, 'client_loop_2_workers_cpu_per_call_ratio', w2.clientUsPerCall / w1.clientUsPerCall, 'ratio', { op: '<=', target: 1.1 });
   }
   return f;

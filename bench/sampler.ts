@@ -42,7 +42,14 @@ export interface SamplerOptions {
 
 const now = () => performance.timeOrigin + performance.now();
 
-async function measureInterval(port: number, way: SampleWay, intervalMs: number, ticks: number, sessions: number, log: (s: string) => void): Promise<SamplerFigures> {
+async function measureInterval(
+  port: number,
+  way: SampleWay,
+  intervalMs: number,
+  ticks: number,
+  sessions: number,
+  log: (s: string) => void,
+): Promise<SamplerFigures> {
   const proxy = await startCountingProxy(port);
   const scenario = getScenario(SCENARIO);
   const params = { ...defaultParameters(scenario), seed_rows: 0 };
@@ -56,11 +63,17 @@ async function measureInterval(port: number, way: SampleWay, intervalMs: number,
   const received: number[] = [];
   let seen = 0;
   let done: () => void = () => undefined;
-  const finished = new Promise<void>((r) => { done = r; });
+  const finished = new Promise<void>((r) => {
+    done = r;
+  });
   const sampler = new Sampler({
-    target: benchTarget(proxy.port), labDatabase: LAB_DB, intervalMs,
+    target: benchTarget(proxy.port),
+    labDatabase: LAB_DB,
+    intervalMs,
     ...(way === 'full' ? { read: readFullSample(LAB_DB) } : {}),
-    onSample: (_e: SampleEvent) => { if (++seen === ticks) done(); },
+    onSample: (_e: SampleEvent) => {
+      if (++seen === ticks) done();
+    },
     onProblem: (m) => problems.push(m),
   });
   // Time each tick from the moment the sampler starts it: wrap this instance's sampleNow (the method every tick calls).
@@ -94,13 +107,23 @@ async function measureInterval(port: number, way: SampleWay, intervalMs: number,
     if (r.failures.length) problems.push(`${r.failures.length} workload sessions failed: ${r.failures[0].message}`);
     const jitter = tickJitter(starts, firstAt, intervalMs);
     const fig: SamplerFigures = {
-      way, intervalMs, sessions: ws.count, ticks: starts.length,
-      bytesSent: median(sent), bytesReceived: median(received),
-      rttP50Ms: median(rtts), rttP99Ms: percentile(rtts, 99), jitter, problems,
+      way,
+      intervalMs,
+      sessions: ws.count,
+      ticks: starts.length,
+      bytesSent: median(sent),
+      bytesReceived: median(received),
+      rttP50Ms: median(rtts),
+      rttP99Ms: percentile(rtts, 99),
+      jitter,
+      problems,
     };
-    log(`sampler (${way}): ${intervalMs} ms x ${fig.ticks} ticks, ${fig.sessions} busy sessions: ${Math.round(fig.bytesSent)} B out + ${Math.round(fig.bytesReceived)} B in per tick, ` +
-      `round trip p50 ${fig.rttP50Ms.toFixed(1)} ms p99 ${fig.rttP99Ms.toFixed(1)} ms, start jitter p50 ${jitter.p50Ms.toFixed(2)} p99 ${jitter.p99Ms.toFixed(2)} max ${jitter.maxMs.toFixed(2)} ms` +
-      (jitter.skipped ? `, ${jitter.skipped} slots skipped` : '') + (problems.length ? `; problems: ${problems.join('; ')}` : ''));
+    log(
+      `sampler (${way}): ${intervalMs} ms x ${fig.ticks} ticks, ${fig.sessions} busy sessions: ${Math.round(fig.bytesSent)} B out + ${Math.round(fig.bytesReceived)} B in per tick, ` +
+        `round trip p50 ${fig.rttP50Ms.toFixed(1)} ms p99 ${fig.rttP99Ms.toFixed(1)} ms, start jitter p50 ${jitter.p50Ms.toFixed(2)} p99 ${jitter.p99Ms.toFixed(2)} max ${jitter.maxMs.toFixed(2)} ms` +
+        (jitter.skipped ? `, ${jitter.skipped} slots skipped` : '') +
+        (problems.length ? `; problems: ${problems.join('; ')}` : ''),
+    );
     return fig;
   } finally {
     busy.abort();
@@ -129,7 +152,17 @@ if (require.main === module) {
   // Standalone: node out/bench/sampler.js [--ticks 10]
   const i = process.argv.indexOf('--ticks');
   const n = i > 0 ? Number(process.argv[i + 1]) : 10;
-  benchSampler({ sessions: 64, plans: [[1000, n], [250, n * 4]], log: console.log })
+  benchSampler({
+    sessions: 64,
+    plans: [
+      [1000, n],
+      [250, n * 4],
+    ],
+    log: console.log,
+  })
     .then(() => process.exit(0))
-    .catch((e) => { console.error(e); process.exit(1); });
+    .catch((e) => {
+      console.error(e);
+      process.exit(1);
+    });
 }

@@ -4,7 +4,6 @@ import { startSimulator, type Simulator } from '../tools/sim/simulator';
 import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
 import { fromParent, runRole, toParent, type Msg } from './ipc';
 
-
 /**
  * Registers BENCH_PROCEDURE in `database` (deployed first): it takes @key_base, @offset and @batch_size like
  * dbo.spinlab_disk_insert_batch, counts @batch_size inserts into that table's counters and returns status 0 without

@@ -63,7 +63,7 @@ export function ratioText(a: number, b: number, higherIsBetter = true): string {
   if (!Number.isFinite(a) || !Number.isFinite(b) || b === 0) return 'n/a';
   const r = a / b;
   const pct = Math.round(Math.abs(r - 1) * 100);
-  const word = pct === 0 ? 'level' : (r > 1) === higherIsBetter ? `${pct}% better` : `${pct}% worse`;
+  const word = pct === 0 ? 'level' : r > 1 === higherIsBetter ? `${pct}% better` : `${pct}% worse`;
   return `${r.toFixed(2)} (${word})`;
 }
 

@@ -34,7 +34,10 @@ async function serverRole(): Promise<void> {
       const u = process.cpuUsage();
       process.send!({ kind: 'cpu', user: u.user, system: u.system });
     } else if (m.kind === 'stop') {
-      server.close().then(() => process.exit(0), () => process.exit(1));
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     }
   });
   process.send!({ kind: 'listening', port });
@@ -64,7 +67,11 @@ async function clientRole(): Promise<void> {
   const tls = process.argv.includes('--tls');
   const conns = await Promise.all(Array.from({ length: n }, () => connect(port, tls)));
   // Warm up, then tell the parent to sample the server's CPU and run the measured window.
-  await Promise.all(conns.map(async (c, i) => { for (let k = 0; k < 50; k++) await call(c, i); }));
+  await Promise.all(
+    conns.map(async (c, i) => {
+      for (let k = 0; k < 50; k++) await call(c, i);
+    }),
+  );
   process.send!({ kind: 'ready' });
   await new Promise<void>((r) => process.once('message', () => r()));
   const lat: number[] = [];
@@ -122,7 +129,9 @@ async function main(): Promise<void> {
     const perCall = serverCpuMs / res.calls;
     console.log(`connections:              ${arg('connections', 32)}${extra.includes('--tls') ? ' (TLS)' : ''}`);
     console.log(`calls:                    ${res.calls} in ${(res.ms / 1000).toFixed(1)} s (${res.errors} errors)`);
-    console.log(`throughput:               ${Math.round((res.calls * 1000) / res.ms)} calls/s (client-bound: both processes share the machine)`);
+    console.log(
+      `throughput:               ${Math.round((res.calls * 1000) / res.ms)} calls/s (client-bound: both processes share the machine)`,
+    );
     console.log(`latency p50 / p99:        ${res.p50.toFixed(2)} / ${res.p99.toFixed(2)} ms`);
     console.log(`server CPU:               ${serverCpuMs.toFixed(0)} ms = ${(perCall * 1000).toFixed(1)} us per call`);
     console.log(`calls per server CPU-s:   ${Math.round(1000 / perCall)}`);

@@ -8,19 +8,39 @@ import { startSimulator } from '../tools/sim/simulator';
 import { startCountingProxy } from './wire';
 import { median, percentile } from './stats';
 
-export interface WatchWireFigures { way: 'delta' | 'full'; ticks: number; bytesSent: number; bytesReceived: number; rttP50Ms: number; rttP99Ms: number }
+export interface WatchWireFigures {
+  way: 'delta' | 'full';
+  ticks: number;
+  bytesSent: number;
+  bytesReceived: number;
+  rttP50Ms: number;
+  rttP99Ms: number;
+}
 
 /** delta: what spinlab watch sends (tick-delta.sql prepared once, only moved rows back); full: --full-ticks. */
-export async function benchWatchWire(ticks = 30, way: 'delta' | 'full' = 'delta', topRequests = 10, textChars = 100): Promise<WatchWireFigures> {
+export async function benchWatchWire(
+  ticks = 30,
+  way: 'delta' | 'full' = 'delta',
+  topRequests = 10,
+  textChars = 100,
+): Promise<WatchWireFigures> {
   const sim = await startSimulator({ background: [{ scenario: 'disk-insert', sessions: 8 }], log: () => undefined });
   const proxy = await startCountingProxy(sim.port);
-  const db = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${proxy.port};User ID=sa;Password=${sim.password};Encrypt=false`, {}), { database: 'master' });
-  const sent: number[] = [], received: number[] = [], rtt: number[] = [];
-  const reader = new DeltaReader('watch/tick-delta', WATCH_LAYOUT, 'watch/tick', (m) => { throw new Error(m); });
+  const db = await DbSession.open(targetFromArgs(`Server=127.0.0.1,${proxy.port};User ID=sa;Password=${sim.password};Encrypt=false`, {}), {
+    database: 'master',
+  });
+  const sent: number[] = [],
+    received: number[] = [],
+    rtt: number[] = [];
+  const reader = new DeltaReader('watch/tick-delta', WATCH_LAYOUT, 'watch/tick', (m) => {
+    throw new Error(m);
+  });
   const params = { top_requests: topRequests, text_chars: textChars };
   try {
     for (let i = 0; i <= ticks; i++) {
-      const s0 = proxy.sent, r0 = proxy.received, t0 = performance.now();
+      const s0 = proxy.sent,
+        r0 = proxy.received,
+        t0 = performance.now();
       if (way === 'full') await db.runFile('watch/tick', params);
       else await reader.read(db, params);
       if (i === 0) continue; // the first carries the connection's first request (and the delta's setup and prepare)
@@ -39,7 +59,15 @@ export async function benchWatchWire(ticks = 30, way: 'delta' | 'full' = 'delta'
 
 if (require.main === module) {
   const way = process.argv[3] === 'full' ? 'full' : 'delta';
-  benchWatchWire(Number(process.argv[2] ?? 30), way).then((f) => {
-    process.stdout.write(`watch tick (${f.way}), ${f.ticks} ticks, --background disk-insert:8: ${(f.bytesSent / 1024).toFixed(1)} KiB sent, ${(f.bytesReceived / 1024).toFixed(1)} KiB received per tick (median); round trip p50 ${f.rttP50Ms.toFixed(1)} ms, p99 ${f.rttP99Ms.toFixed(1)} ms\n`);
-  }, (e) => { process.stderr.write(`${(e as Error).message}\n`); process.exit(1); });
+  benchWatchWire(Number(process.argv[2] ?? 30), way).then(
+    (f) => {
+      process.stdout.write(
+        `watch tick (${f.way}), ${f.ticks} ticks, --background disk-insert:8: ${(f.bytesSent / 1024).toFixed(1)} KiB sent, ${(f.bytesReceived / 1024).toFixed(1)} KiB received per tick (median); round trip p50 ${f.rttP50Ms.toFixed(1)} ms, p99 ${f.rttP99Ms.toFixed(1)} ms\n`,
+      );
+    },
+    (e) => {
+      process.stderr.write(`${(e as Error).message}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -40,9 +40,10 @@ export async function startCountingProxy(targetPort: number, host = '127.0.0.1')
   });
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   proxy.port = (server.address() as net.AddressInfo).port;
-  proxy.close = () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    server.close(() => resolve());
-  });
+  proxy.close = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
   return proxy;
 }

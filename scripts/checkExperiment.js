@@ -7,7 +7,10 @@ const path = require('node:path');
 const Ajv2020 = require('ajv/dist/2020').default;
 
 const file = process.argv[2];
-if (!file) { console.error('usage: checkExperiment.js experiment.json'); process.exit(2); }
+if (!file) {
+  console.error('usage: checkExperiment.js experiment.json');
+  process.exit(2);
+}
 const schema = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'schema', 'experiment.schema.json'), 'utf8'));
 const experiment = JSON.parse(fs.readFileSync(file, 'utf8'));
 const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -22,4 +25,6 @@ if (withSpins.length < 2) {
   console.error(`${file}: expected non-zero spinlock deltas in at least two runs, found ${withSpins.length}`);
   process.exit(1);
 }
-console.log(`${file}: valid (schema v${experiment.schemaVersion}); ${experiment.runs.length} runs, ${withSpins.length} with spinlock deltas; status ${experiment.status}`);
+console.log(
+  `${file}: valid (schema v${experiment.schemaVersion}); ${experiment.runs.length} runs, ${withSpins.length} with spinlock deltas; status ${experiment.status}`,
+);

@@ -19,7 +19,9 @@ const files = [];
   }
 })(dir);
 
-const write = (stats) => { if (statsFile) fs.writeFileSync(statsFile, JSON.stringify(stats)); };
+const write = (stats) => {
+  if (statsFile) fs.writeFileSync(statsFile, JSON.stringify(stats));
+};
 if (!files.length) {
   console.error(`no *.test.js under ${dir}`);
   write({ passes: 0, failures: 1, pending: 0 });
@@ -28,15 +30,18 @@ if (!files.length) {
 
 const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: Number(timeout) || 60_000, slow: 2_000 });
 for (const f of files) mocha.addFile(path.resolve(f));
-mocha.loadFilesAsync().then(() => {
-  const runner = mocha.run((failures) => {
-    const s = runner.stats;
-    write({ passes: s.passes, failures: s.failures, pending: s.pending });
-    process.exitCode = failures ? 1 : 0;
-  });
-}, (err) => {
-  // A file that does not load (a syntax or import error) fails the tier, loudly.
-  console.error(`could not load the tests under ${dir}:`, err);
-  write({ passes: 0, failures: 1, pending: 0 });
-  process.exitCode = 1;
-});
+mocha.loadFilesAsync().then(
+  () => {
+    const runner = mocha.run((failures) => {
+      const s = runner.stats;
+      write({ passes: s.passes, failures: s.failures, pending: s.pending });
+      process.exitCode = failures ? 1 : 0;
+    });
+  },
+  (err) => {
+    // A file that does not load (a syntax or import error) fails the tier, loudly.
+    console.error(`could not load the tests under ${dir}:`, err);
+    write({ passes: 0, failures: 1, pending: 0 });
+    process.exitCode = 1;
+  },
+);

@@ -16,19 +16,36 @@ for (const f of ['dist/extension.js', 'dist/lab.js', 'dist/webview.js', 'dist/re
     process.exit(1);
   }
 }
-const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
-  { cwd: root, stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+  { cwd: root, stdio: 'inherit' },
+);
 if (r.status !== 0) process.exit(r.status ?? 1);
 
 const list = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
-const files = list.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
+const files = list.stdout
+  .split('\n')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const problems = [];
-for (const must of ['dist/extension.js', 'dist/lab.js', 'dist/webview.js', 'dist/renderer.js', 'dist/clientWorker.js', 'sql/dmv/sample.sql', 'schema/experiment.schema.json']) {
+for (const must of [
+  'dist/extension.js',
+  'dist/lab.js',
+  'dist/webview.js',
+  'dist/renderer.js',
+  'dist/clientWorker.js',
+  'sql/dmv/sample.sql',
+  'schema/experiment.schema.json',
+]) {
   if (!files.includes(must)) problems.push(`missing ${must}`);
 }
 // Every chunk webpack wrote must ship: the extension loads dist/lab.js on first use, and a chunk left out of
 // .vscodeignore would fail only then, in the user's hands.
-for (const f of fs.readdirSync(path.join(root, 'dist')).filter((n) => n.endsWith('.js')).map((n) => `dist/${n}`)) {
+for (const f of fs
+  .readdirSync(path.join(root, 'dist'))
+  .filter((n) => n.endsWith('.js'))
+  .map((n) => `dist/${n}`)) {
   if (!files.includes(f)) problems.push(`missing ${f} (a bundle chunk; list it in .vscodeignore)`);
 }
 for (const f of files) {

@@ -25,11 +25,19 @@ const setup = () => run('bash', [path.join(root, 'scripts', 'e2e-setup.sh')]);
 // timeoutMs: mocha's default per test in the tier (a test that needs longer says so with this.timeout / .timeout()).
 const tiers = [
   { name: 'unit', dir: 'out/test/unit', timeoutMs: 60_000 },
-  { name: 'integration', dir: 'out/test/integration', timeoutMs: 120_000,
-    before: () => run('bash', [path.join(root, 'scripts', 'integration-setup.sh')]) },
+  {
+    name: 'integration',
+    dir: 'out/test/integration',
+    timeoutMs: 120_000,
+    before: () => run('bash', [path.join(root, 'scripts', 'integration-setup.sh')]),
+  },
   { name: 'browser', dir: 'out/test/browser', timeoutMs: 120_000, before: setup },
-  { name: 'e2e', dir: 'out/test/e2e', timeoutMs: 120_000,
-    before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]) },
+  {
+    name: 'e2e',
+    dir: 'out/test/e2e',
+    timeoutMs: 120_000,
+    before: () => setup() && run(process.execPath, [path.join(root, 'scripts', 'package.js')]),
+  },
   // 128 sessions for minutes with the client's memory watched (SPINLAB_LOAD_MINUTES, default 3).
   { name: 'load', dir: 'out/test/load', timeoutMs: 120_000 },
   // Against a real SQL Server named by SPINLAB_TEST_SERVER (npm run test:server); without it the tier says loudly,
@@ -65,8 +73,10 @@ for (const tier of tiers) {
   }
   const statsFile = path.join(os.tmpdir(), `spinlab-tier-${process.pid}-${tier.name}.json`);
   fs.rmSync(statsFile, { force: true });
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'mochaTier.js'), dir, String(tier.timeoutMs), statsFile],
-    { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'mochaTier.js'), dir, String(tier.timeoutMs), statsFile], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const stats = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, 'utf8')) : { passes: 0, failures: 1, pending: 0 };
   fs.rmSync(statsFile, { force: true });
   for (const k of Object.keys(total)) total[k] += stats[k];

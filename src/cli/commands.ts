@@ -21,13 +21,24 @@ export class UsageError extends SpinlabError {
 
 export function toTarget(cfg: ConnectionConfig): DbTarget {
   if (cfg.authentication !== 'sql' && cfg.authentication !== 'ntlm' && cfg.authentication !== 'azure-active-directory-access-token') {
-    throw new ConnectionStringError(`Authentication=${cfg.authentication} is not supported by the command line yet; use a SQL login, Windows (NTLM) or an access token.`);
+    throw new ConnectionStringError(
+      `Authentication=${cfg.authentication} is not supported by the command line yet; use a SQL login, Windows (NTLM) or an access token.`,
+    );
   }
   return {
-    server: cfg.server, port: cfg.port ?? undefined, instanceName: cfg.instanceName, database: cfg.database,
-    user: cfg.user, password: cfg.password, domain: cfg.domain, accessToken: cfg.accessToken,
-    authentication: cfg.authentication, encrypt: cfg.encrypt, trustServerCertificate: cfg.trustServerCertificate,
-    connectTimeoutMs: cfg.connectTimeoutMs, appName: cfg.appName,
+    server: cfg.server,
+    port: cfg.port ?? undefined,
+    instanceName: cfg.instanceName,
+    database: cfg.database,
+    user: cfg.user,
+    password: cfg.password,
+    domain: cfg.domain,
+    accessToken: cfg.accessToken,
+    authentication: cfg.authentication,
+    encrypt: cfg.encrypt,
+    trustServerCertificate: cfg.trustServerCertificate,
+    connectTimeoutMs: cfg.connectTimeoutMs,
+    appName: cfg.appName,
   };
 }
 
@@ -54,22 +65,51 @@ export function topologyText(identity: ServerIdentity, t: Topology, missing: str
   const lines: string[] = [];
   if (identity.simulated) lines.push('SIMULATED: this is the Spinlock Lab simulator; its numbers are synthetic.');
   lines.push(`${identity.serverName}: ${identity.versionBanner}`);
-  lines.push(`edition ${identity.edition}; In-Memory OLTP ${identity.xtpSupported ? 'supported' : 'not supported'}; login ${identity.login}`);
-  lines.push(`${t.socketCount} socket(s) x ${t.coresPerSocket} cores, ${t.cpuCount} logical CPUs (${t.hyperthreadRatio} per socket), ${t.numaNodeCount} NUMA node(s); soft-NUMA ${t.softNuma ?? 'unknown'}`);
-  lines.push(`memory model ${t.memoryModel ?? 'unknown'}; large pages ${t.largePageAllocationsKb ?? '?'} KB; locked pages ${t.lockedPageAllocationsKb ?? '?'} KB`);
+  lines.push(
+    `edition ${identity.edition}; In-Memory OLTP ${identity.xtpSupported ? 'supported' : 'not supported'}; login ${identity.login}`,
+  );
+  lines.push(
+    `${t.socketCount} socket(s) x ${t.coresPerSocket} cores, ${t.cpuCount} logical CPUs (${t.hyperthreadRatio} per socket), ${t.numaNodeCount} NUMA node(s); soft-NUMA ${t.softNuma ?? 'unknown'}`,
+  );
+  lines.push(
+    `memory model ${t.memoryModel ?? 'unknown'}; large pages ${t.largePageAllocationsKb ?? '?'} KB; locked pages ${t.lockedPageAllocationsKb ?? '?'} KB`,
+  );
   lines.push(`affinity ${t.affinityType}`);
-  const lw = t.logWriters.map((l) => `session ${l.sessionId} on scheduler ${l.schedulerId} (CPU ${l.cpuId ?? '?'}, node ${l.nodeId ?? '?'})`);
+  const lw = t.logWriters.map(
+    (l) => `session ${l.sessionId} on scheduler ${l.schedulerId} (CPU ${l.cpuId ?? '?'}, node ${l.nodeId ?? '?'})`,
+  );
   lines.push(`log writer: ${lw.length ? lw.join('; ') : 'not visible (needs VIEW SERVER STATE)'}`);
-  lines.push(`trace flags: ${t.traceFlags === null ? 'unknown' : t.traceFlags.filter((f) => f.global).map((f) => f.flag).join(', ') || 'none'}`);
+  lines.push(
+    `trace flags: ${
+      t.traceFlags === null
+        ? 'unknown'
+        : t.traceFlags
+            .filter((f) => f.global)
+            .map((f) => f.flag)
+            .join(', ') || 'none'
+    }`,
+  );
   if (missing.length) lines.push(`(this version lacks ${missing.join(', ')} in sys.dm_os_sys_info; those figures are inferred)`);
   // Soft-NUMA: SQL Server's nodes differ from the hardware nodes; numa:N in --affinity means hardware node N.
   const soft = t.nodes.some((n) => n.memoryNodeId !== undefined && n.memoryNodeId !== n.nodeId);
   if (soft) lines.push('soft-NUMA nodes differ from the hardware nodes: --affinity numa:N means hardware node N (the "hw node" column)');
   lines.push('');
-  lines.push(table(['node', ...(soft ? ['hw node'] : []), 'state', 'CPUs', 'online', 'offline CPUs'], t.nodes.map((n) => {
-    const off = t.schedulers.filter((s) => s.nodeId === n.nodeId && !s.isOnline).map((s) => s.cpuId);
-    return [String(n.nodeId), ...(soft ? [String(n.memoryNodeId)] : []), n.state, String(n.cpuCount), String(n.onlineSchedulerCount), off.length ? off.join(',') : '-'];
-  })));
+  lines.push(
+    table(
+      ['node', ...(soft ? ['hw node'] : []), 'state', 'CPUs', 'online', 'offline CPUs'],
+      t.nodes.map((n) => {
+        const off = t.schedulers.filter((s) => s.nodeId === n.nodeId && !s.isOnline).map((s) => s.cpuId);
+        return [
+          String(n.nodeId),
+          ...(soft ? [String(n.memoryNodeId)] : []),
+          n.state,
+          String(n.cpuCount),
+          String(n.onlineSchedulerCount),
+          off.length ? off.join(',') : '-',
+        ];
+      }),
+    ),
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -120,7 +160,12 @@ export async function restoreCommand(target: DbTarget, stateDir = defaultStateDi
 }
 
 /** `spinlab check`: what this server is and what will work with this login; ok is false when an asked feature cannot run. */
-export async function checkCommand(target: DbTarget, labDb: string, features: string | undefined, json: boolean): Promise<{ text: string; ok: boolean }> {
+export async function checkCommand(
+  target: DbTarget,
+  labDb: string,
+  features: string | undefined,
+  json: boolean,
+): Promise<{ text: string; ok: boolean }> {
   let asked;
   try {
     asked = parseFeatures(features);

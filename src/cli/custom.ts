@@ -7,7 +7,15 @@ import type { DbTarget } from '../db/client';
 import type { CustomWorkload, LoadSettings } from '../shared/experiment';
 import { parseDuration } from '../shared/params';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';
-import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, type ParamTable, type PickOrder, type PickScope } from '../engine/custom/params';
+import {
+  checkBinding,
+  embeddedCsv,
+  paramsFromCsv,
+  paramsFromQuery,
+  type ParamTable,
+  type PickOrder,
+  type PickScope,
+} from '../engine/custom/params';
 import { targetFromArgs, UsageError } from './commands';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
@@ -79,8 +87,19 @@ export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload:
   const workload: CustomWorkload = {
     statements,
     database,
-    params: csv ? { kind: 'csv', from: path.resolve(o.paramsCsv!), ...embeddedCsv(path.resolve(o.paramsCsv!)), columns: csv.columns, rows: csv.rows.length, order, scope }
-      : o.paramsQuery ? { kind: 'query', from: o.paramsQuery, columns: [], rows: 0, order, scope } : null,
+    params: csv
+      ? {
+          kind: 'csv',
+          from: path.resolve(o.paramsCsv!),
+          ...embeddedCsv(path.resolve(o.paramsCsv!)),
+          columns: csv.columns,
+          rows: csv.rows.length,
+          order,
+          scope,
+        }
+      : o.paramsQuery
+        ? { kind: 'query', from: o.paramsQuery, columns: [], rows: 0, order, scope }
+        : null,
     iterations: o.iterations ? positiveInt('--iterations', o.iterations) : null,
     thinkTimeMs: o.thinkTime ? parseDuration(o.thinkTime, { allowZero: true }) : 0,
     queryTimeoutMs: o.queryTimeout ? parseDuration(o.queryTimeout) : null,
@@ -91,7 +110,12 @@ export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload:
 }
 
 /** Fills in a parameter query's rows and checks the binding against its columns. */
-export async function resolveParamRows(target: DbTarget, w: CustomWorkload, o: CustomArgs, csv: ParamTable | null): Promise<ParamTable | null> {
+export async function resolveParamRows(
+  target: DbTarget,
+  w: CustomWorkload,
+  o: CustomArgs,
+  csv: ParamTable | null,
+): Promise<ParamTable | null> {
   if (!o.paramsQuery) return csv;
   const table = await paramsFromQuery(target, w.database, o.paramsQuery);
   checkBinding([...new Set(w.statements.flatMap((s) => unboundVariables(s.text)))], table);
@@ -101,33 +125,80 @@ export async function resolveParamRows(target: DbTarget, w: CustomWorkload, o: C
 
 /** A custom run's load: per-call latency always (client loop); iterations replace the duration when given. */
 export function customLoad(load: LoadSettings, w: CustomWorkload, rowsGiven: boolean): LoadSettings {
-  if (rowsGiven) throw new UsageError('--rows counts rows of the built-in scenarios; a custom workload runs --iterations per session or a --duration.');
+  if (rowsGiven)
+    throw new UsageError('--rows counts rows of the built-in scenarios; a custom workload runs --iterations per session or a --duration.');
   return { ...load, mode: 'client-loop', durationMs: w.iterations !== null ? null : load.durationMs, rows: null };
 }
 
-export async function runCustomCommand(o: RunArgs & CustomArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
+export async function runCustomCommand(
+  o: RunArgs & CustomArgs,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  gates: Gate[] = [],
+): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --sql/--sql-file, not both.');
-  if (o.iterations && o.duration) throw new UsageError('Give --iterations or --duration, not both: a custom run ends after a number of calls per session or after a time.');
+  if (o.iterations && o.duration)
+    throw new UsageError(
+      'Give --iterations or --duration, not both: a custom run ends after a number of calls per session or after a time.',
+    );
   if (!o.deploy) throw new UsageError('--no-deploy has no meaning for a custom workload: nothing is ever deployed in your database.');
   const target = targetFromArgs(o.connection);
   const { workload, csv } = customWorkloadFrom(o, target);
-  const load = customLoad(loadSettingsFrom({ mode: 'client-loop', threads: o.threads, duration: o.duration, warmup: o.warmup, interval: o.interval, clientWorkers: o.clientWorkers }), workload, !!o.rows);
+  const load = customLoad(
+    loadSettingsFrom({
+      mode: 'client-loop',
+      threads: o.threads,
+      duration: o.duration,
+      warmup: o.warmup,
+      interval: o.interval,
+      clientWorkers: o.clientWorkers,
+    }),
+    workload,
+    !!o.rows,
+  );
   const table = await resolveParamRows(target, workload, o, csv);
-  err(workload.writes ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n` : `The workload only reads in [${workload.database}].\n`);
+  err(
+    workload.writes
+      ? `Note: this workload WRITES to [${workload.database}] (${workload.writes}).\n`
+      : `The workload only reads in [${workload.database}].\n`,
+  );
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
   const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
   try {
-    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
-      target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load,
-      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
-      outDir, title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`, question: o.question, deploy: false,
-      custom: { workload, table },
-    }, signal, (p: ExperimentProgress) => { bar.update(p); stacks?.progress(p, signal); }));
+    const { experiment, file } = await withCancel(err, (signal) =>
+      runExperiment(
+        {
+          target,
+          scenarioId: CUSTOM_SCENARIO_ID,
+          parameters: {},
+          labDatabase: workload.database,
+          load,
+          knobs: {
+            delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
+            affinity: o.affinity,
+          },
+          outDir,
+          title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`,
+          question: o.question,
+          deploy: false,
+          custom: { workload, table },
+        },
+        signal,
+        (p: ExperimentProgress) => {
+          bar.update(p);
+          stacks?.progress(p, signal);
+        },
+      ),
+    );
     bar.done();
     const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\nSaved ${file}\n`);
+    out(
+      o.json
+        ? JSON.stringify(experiment, null, 2) + '\n'
+        : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\nSaved ${file}\n`,
+    );
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {

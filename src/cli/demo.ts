@@ -14,7 +14,9 @@ export async function runDemo(outDir: string | undefined, out: (s: string) => vo
   try {
     ({ startSimulator } = require('../../tools/sim/simulator') as SimulatorModule);
   } catch (err) {
-    out(`The demo needs the built-in simulator (tools/sim/simulator), which this build does not have: ${(err as Error).message.split('\n')[0]}\n`);
+    out(
+      `The demo needs the built-in simulator (tools/sim/simulator), which this build does not have: ${(err as Error).message.split('\n')[0]}\n`,
+    );
     return 1;
   }
   const output = claimOutput(outDir, 'demo');
@@ -24,13 +26,26 @@ export async function runDemo(outDir: string | undefined, out: (s: string) => vo
   try {
     sim = await startSimulator({ port: 0, password });
     out(`Started the Spinlock Lab simulator on 127.0.0.1:${sim.port} (synthetic numbers, not a SQL Server).\n`);
-    return await runCommand({
-      connection: `Server=127.0.0.1,${sim.port};User ID=sa;Password=${password};Encrypt=false;TrustServerCertificate=true`,
-      scenario: 'disk-insert', threads: '1,2,4', duration: '3s', warmup: '1s', interval: '1s', mode: 'server-loop',
-      set: ['batch_size=1'], deploy: true, out: dir, labDb: 'SpinlockLab', title: 'Demo: disk-insert on the simulator, 1 to 4 threads',
-      question: 'How do throughput and spinlock pressure change as sessions are added?',
-      notebook: path.join(dir, 'experiment.ipynb'),
-    }, out, (s) => process.stderr.write(s));
+    return await runCommand(
+      {
+        connection: `Server=127.0.0.1,${sim.port};User ID=sa;Password=${password};Encrypt=false;TrustServerCertificate=true`,
+        scenario: 'disk-insert',
+        threads: '1,2,4',
+        duration: '3s',
+        warmup: '1s',
+        interval: '1s',
+        mode: 'server-loop',
+        set: ['batch_size=1'],
+        deploy: true,
+        out: dir,
+        labDb: 'SpinlockLab',
+        title: 'Demo: disk-insert on the simulator, 1 to 4 threads',
+        question: 'How do throughput and spinlock pressure change as sessions are added?',
+        notebook: path.join(dir, 'experiment.ipynb'),
+      },
+      out,
+      (s) => process.stderr.write(s),
+    );
   } finally {
     await sim?.close();
     output.releaseIfUnused();

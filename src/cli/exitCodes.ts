@@ -17,7 +17,8 @@ export const EXIT_FOR_CATEGORY: Record<ErrorCategory, number> = {
 };
 
 /** A finished run's or watch's status as an exit code. */
-export const exitOf = (status: string): number => (status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed);
+export const exitOf = (status: string): number =>
+  status === 'completed' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.failed;
 
 /**
  * Says what went wrong on `write` and returns the exit code. A command-line parse error (commander) has already

@@ -15,6 +15,8 @@ export function applyGates(gates: Gate[], e: Experiment, code: number, out: (s: 
   out(`\nGates\n${results.map((r) => `  ${r.ok ? 'pass' : 'FAIL'}  ${r.gate}  at ${r.run}: ${r.actual}`).join('\n')}\n`);
   if (!failed.length) return code;
   const names = [...new Set(failed.map((f) => f.gate))];
-  err(`spinlab: gate${names.length > 1 ? 's' : ''} failed: ${names.map((n) => `"${n}"`).join(', ')} (${failed.map((f) => `${f.gate} at ${f.run}: ${f.actual}`).join('; ')})\n`);
+  err(
+    `spinlab: gate${names.length > 1 ? 's' : ''} failed: ${names.map((n) => `"${n}"`).join(', ')} (${failed.map((f) => `${f.gate} at ${f.run}: ${f.actual}`).join('; ')})\n`,
+  );
   return code === 0 ? 1 : code;
 }

@@ -12,9 +12,21 @@ const WITH_VALUE = new Set(['S', 'd', 'U', 'P', 'Q', 'i', 'n', 'r', 'o', 't']);
 const FLAGS = new Set(['E', 'q', 'b']);
 /** ostress options we know and do not offer, with what each is, so the refusal can say. */
 const KNOWN_UNSUPPORTED: Record<string, string> = {
-  m: 'mode (stress or replay of trace files)', T: 'trace flags', c: 'control file', l: 'login timeout', N: 'no pooling',
-  M: 'max threads', p: 'packet size', a: 'application name', R: 'replay options', x: 'replay settings', y: 'replay settings',
-  v: 'verbose', e: 'error file', I: 'input', L: 'listing',
+  m: 'mode (stress or replay of trace files)',
+  T: 'trace flags',
+  c: 'control file',
+  l: 'login timeout',
+  N: 'no pooling',
+  M: 'max threads',
+  p: 'packet size',
+  a: 'application name',
+  R: 'replay options',
+  x: 'replay settings',
+  y: 'replay settings',
+  v: 'verbose',
+  e: 'error file',
+  I: 'input',
+  L: 'listing',
 };
 export const OSTRESS_SUPPORTED = '-S -d -U -P -Q -i -n -r -q -o -t -b';
 
@@ -34,8 +46,20 @@ function expandInput(spec: string): string[] {
   const dir = path.dirname(spec);
   const base = path.basename(spec);
   if (!/[*?]/.test(base)) return [spec];
-  const re = new RegExp(`^${base.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => re.test(f)).sort().map((f) => path.join(dir, f)) : [];
+  const re = new RegExp(
+    `^${base
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  );
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => re.test(f))
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
   if (!files.length) throw new UsageError(`-i ${spec}: no file matches.`);
   return files;
 }
@@ -50,7 +74,10 @@ export function translateOstress(argv: string[]): OstressCommand {
   const passThrough: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '--') { passThrough.push(...argv.slice(i + 1)); break; }
+    if (a === '--') {
+      passThrough.push(...argv.slice(i + 1));
+      break;
+    }
     if (a.startsWith('--')) {
       passThrough.push(a);
       if (i + 1 < argv.length && !argv[i + 1].startsWith('-')) passThrough.push(argv[++i]);
@@ -68,24 +95,35 @@ export function translateOstress(argv: string[]): OstressCommand {
       const what = KNOWN_UNSUPPORTED[letter];
       const value = attached || (what && argv[i + 1] !== undefined && !/^[-/]/.test(argv[i + 1]) ? argv[i + 1] : '');
       // Stress is what spinlab does: -m stress says nothing new.
-      if (letter === 'm' && value.toLowerCase() === 'stress') { if (!attached) i++; continue; }
-      throw new UsageError(`ostress option -${letter}${value ? ` ${value}` : ''}${what ? ` (${what})` : ''} is not supported by spinlab ostress; it accepts ${OSTRESS_SUPPORTED}.`);
+      if (letter === 'm' && value.toLowerCase() === 'stress') {
+        if (!attached) i++;
+        continue;
+      }
+      throw new UsageError(
+        `ostress option -${letter}${value ? ` ${value}` : ''}${what ? ` (${what})` : ''} is not supported by spinlab ostress; it accepts ${OSTRESS_SUPPORTED}.`,
+      );
     }
     const value = attached !== '' ? attached : argv[++i];
-    if (value === undefined) throw new UsageError(`-${letter} needs a value, e.g. -${letter === 'n' || letter === 'r' ? '4' : letter === 'Q' ? '"SELECT 1"' : 'VALUE'}.`);
+    if (value === undefined)
+      throw new UsageError(
+        `-${letter} needs a value, e.g. -${letter === 'n' || letter === 'r' ? '4' : letter === 'Q' ? '"SELECT 1"' : 'VALUE'}.`,
+      );
     (v[letter] ??= []).push(value);
   }
   const one = (k: string) => v[k]?.[v[k].length - 1];
   if (!one('S')) throw new UsageError('-S is needed: the server, e.g. -Slocalhost or -S127.0.0.1,1433.');
   if (flags.has('E')) {
-    throw new UsageError('-E (Windows authentication of the current user) is not available from spinlab\'s command line; use -U LOGIN -P PASSWORD, or `spinlab run -c "...;Authentication=..."` with NTLM or an access token.');
+    throw new UsageError(
+      '-E (Windows authentication of the current user) is not available from spinlab\'s command line; use -U LOGIN -P PASSWORD, or `spinlab run -c "...;Authentication=..."` with NTLM or an access token.',
+    );
   }
   if (!one('U')) throw new UsageError('Give -U LOGIN (with -P PASSWORD, or SPINLAB_PASSWORD set).');
   if (!v.Q && !v.i) throw new UsageError('Say what to run: -Q"T-SQL" or -iFILE.sql.');
   for (const k of ['n', 'r']) {
     if (one(k) !== undefined && !/^\d+$/.test(one(k)!)) throw new UsageError(`-${k}${one(k)}: write a whole number, e.g. -${k}4.`);
   }
-  if (one('t') !== undefined && !/^\d+$/.test(one('t')!)) throw new UsageError(`-t${one('t')}: the query timeout in seconds, a whole number (e.g. -t30).`);
+  if (one('t') !== undefined && !/^\d+$/.test(one('t')!))
+    throw new UsageError(`-t${one('t')}: the query timeout in seconds, a whole number (e.g. -t30).`);
 
   // ostress connects without requiring encryption; the login itself is still encrypted by the driver.
   const parts = [`Server=${one('S')}`, ...(one('d') ? [`Database=${one('d')}`] : []), `User ID=${one('U')}`, 'Encrypt=Optional'];

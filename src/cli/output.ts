@@ -45,27 +45,35 @@ export function freshSibling(dir: string): string {
 
 /** Why `dir` cannot take a new experiment's files, or [] when it can (it is missing, or an empty writable folder). */
 export function outDirProblems(dir: string, flag = '--out'): string[] {
-  if (dir.trim() === '') return [`${flag} is empty: name a folder for the results, or leave ${flag} out for a new one under spinlab-results/.`];
+  if (dir.trim() === '')
+    return [`${flag} is empty: name a folder for the results, or leave ${flag} out for a new one under spinlab-results/.`];
   const s = stat(dir);
   if (s && !s.isDirectory()) return [`${flag} ${dir} is a file, not a folder: name a new folder (e.g. ${freshSibling(dir)}).`];
   if (s) {
     const entries = fs.readdirSync(dir);
     if (entries.length) {
       const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, and ${entries.length - 5} more` : '');
-      return [`${flag} ${dir} already holds files (${shown}): one experiment per folder, or its samples would mix with theirs. Name a new folder (e.g. ${freshSibling(dir)}), or leave ${flag} out.`];
+      return [
+        `${flag} ${dir} already holds files (${shown}): one experiment per folder, or its samples would mix with theirs. Name a new folder (e.g. ${freshSibling(dir)}), or leave ${flag} out.`,
+      ];
     }
     return writable(dir) ? [] : [`${flag} ${dir} cannot be written by this user: name a folder you can write to.`];
   }
   const near = nearestExisting(dir);
-  if (!near.stats.isDirectory()) return [`${flag} ${dir}: ${near.path} is a file, so no folder can be made under it; name a folder elsewhere.`];
-  return writable(near.path) ? [] : [`${flag} ${dir}: ${near.path} cannot be written by this user, so the folder cannot be made there; name a folder you can write to.`];
+  if (!near.stats.isDirectory())
+    return [`${flag} ${dir}: ${near.path} is a file, so no folder can be made under it; name a folder elsewhere.`];
+  return writable(near.path)
+    ? []
+    : [`${flag} ${dir}: ${near.path} cannot be written by this user, so the folder cannot be made there; name a folder you can write to.`];
 }
 
 /** Why a notebook cannot be written at `file`, or [] when it can. Its folder must exist, unless the command makes it (--out). */
 export function notebookPathProblems(file: string, flag = '--notebook', folderMadeLater = false): string[] {
   if (file.trim() === '') return [`${flag} is empty: name the notebook file, e.g. ${flag} results.ipynb.`];
-  if (stat(file)?.isDirectory()) return [`${flag} ${file} is a folder: name a file inside it, e.g. ${path.join(file, 'experiment.ipynb')}.`];
-  if (!/\.ipynb$/i.test(file)) return [`${flag} ${file}: a notebook file ends in .ipynb (e.g. ${file.replace(/(\.[A-Za-z0-9]*)?$/, '.ipynb')}).`];
+  if (stat(file)?.isDirectory())
+    return [`${flag} ${file} is a folder: name a file inside it, e.g. ${path.join(file, 'experiment.ipynb')}.`];
+  if (!/\.ipynb$/i.test(file))
+    return [`${flag} ${file}: a notebook file ends in .ipynb (e.g. ${file.replace(/(\.[A-Za-z0-9]*)?$/, '.ipynb')}).`];
   if (folderMadeLater) return [];
   const dir = path.dirname(path.resolve(file));
   const d = stat(dir);

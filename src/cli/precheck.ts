@@ -15,29 +15,77 @@ export type RunKind = GateContext['kind'];
 
 /** The options of `spinlab run` (RunArgs and CustomArgs; spelled out here so the check imports no command). */
 export interface RunPrecheckArgs {
-  scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string;
-  clientWorkers?: string; mode: 'server-loop' | 'client-loop'; set: string[]; affinity?: string; deploy?: boolean;
-  out?: string; title?: string; labDb: string; notebook?: string; stacks?: string; stacksDuration?: string;
-  sql?: string[]; sqlFile?: string[]; database?: string; iterations?: string; thinkTime?: string; paramsCsv?: string;
-  paramsQuery?: string; paramsOrder?: string; paramsScope?: string; queryTimeout?: string; stopOnError?: boolean;
-  assert?: string[]; anyName?: boolean;
+  scenario?: string;
+  preset?: string;
+  threads?: string;
+  duration?: string;
+  rows?: string;
+  warmup?: string;
+  interval?: string;
+  clientWorkers?: string;
+  mode: 'server-loop' | 'client-loop';
+  set: string[];
+  affinity?: string;
+  deploy?: boolean;
+  out?: string;
+  title?: string;
+  labDb: string;
+  notebook?: string;
+  stacks?: string;
+  stacksDuration?: string;
+  sql?: string[];
+  sqlFile?: string[];
+  database?: string;
+  iterations?: string;
+  thinkTime?: string;
+  paramsCsv?: string;
+  paramsQuery?: string;
+  paramsOrder?: string;
+  paramsScope?: string;
+  queryTimeout?: string;
+  stopOnError?: boolean;
+  assert?: string[];
+  anyName?: boolean;
 }
 
 /** Which options the user typed (not defaults): commander's value source, for the options that have a default. */
-export interface Typed { mode: boolean; labDb: boolean }
+export interface Typed {
+  mode: boolean;
+  labDb: boolean;
+}
 
 const CUSTOM_ONLY: [keyof RunPrecheckArgs, string][] = [
-  ['database', '--database'], ['iterations', '--iterations'], ['thinkTime', '--think-time'], ['paramsCsv', '--params-csv'],
-  ['paramsQuery', '--params-query'], ['paramsOrder', '--params-order'], ['paramsScope', '--params-scope'],
-  ['queryTimeout', '--query-timeout'], ['stopOnError', '--stop-on-error'],
+  ['database', '--database'],
+  ['iterations', '--iterations'],
+  ['thinkTime', '--think-time'],
+  ['paramsCsv', '--params-csv'],
+  ['paramsQuery', '--params-query'],
+  ['paramsOrder', '--params-order'],
+  ['paramsScope', '--params-scope'],
+  ['queryTimeout', '--query-timeout'],
+  ['stopOnError', '--stop-on-error'],
 ];
 
 const VALUED: [keyof RunPrecheckArgs, string][] = [
-  ['scenario', '--scenario'], ['preset', '--preset'], ['threads', '--threads'], ['duration', '--duration'], ['rows', '--rows'],
-  ['warmup', '--warmup'], ['interval', '--interval'], ['clientWorkers', '--client-workers'], ['affinity', '--affinity'],
-  ['title', '--title'], ['stacks', '--stacks'], ['stacksDuration', '--stacks-duration'], ['labDb', '--lab-db'],
-  ['database', '--database'], ['iterations', '--iterations'], ['thinkTime', '--think-time'], ['paramsCsv', '--params-csv'],
-  ['paramsQuery', '--params-query'], ['queryTimeout', '--query-timeout'],
+  ['scenario', '--scenario'],
+  ['preset', '--preset'],
+  ['threads', '--threads'],
+  ['duration', '--duration'],
+  ['rows', '--rows'],
+  ['warmup', '--warmup'],
+  ['interval', '--interval'],
+  ['clientWorkers', '--client-workers'],
+  ['affinity', '--affinity'],
+  ['title', '--title'],
+  ['stacks', '--stacks'],
+  ['stacksDuration', '--stacks-duration'],
+  ['labDb', '--lab-db'],
+  ['database', '--database'],
+  ['iterations', '--iterations'],
+  ['thinkTime', '--think-time'],
+  ['paramsCsv', '--params-csv'],
+  ['paramsQuery', '--params-query'],
+  ['queryTimeout', '--query-timeout'],
 ];
 
 export function runKind(o: { preset?: string; sql?: string[]; sqlFile?: string[] }): RunKind {
@@ -46,8 +94,12 @@ export function runKind(o: { preset?: string; sql?: string[]; sqlFile?: string[]
 
 /** An option given as "" (or blanks) would quietly fall back to its default: refused instead. */
 export function emptyValueProblems(o: Record<string, unknown>, options: [string, string][]): string[] {
-  return options.filter(([k]) => typeof o[k] === 'string' && (o[k] as string).trim() === '')
-    .map(([, flag]) => `${flag} was given empty: write a value (spinlab run --help shows each one's form), or leave ${flag} out for its default.`);
+  return options
+    .filter(([k]) => typeof o[k] === 'string' && (o[k] as string).trim() === '')
+    .map(
+      ([, flag]) =>
+        `${flag} was given empty: write a value (spinlab run --help shows each one's form), or leave ${flag} out for its default.`,
+    );
 }
 
 /** The options of `spinlab run` that do not apply to what it runs. */
@@ -55,15 +107,29 @@ export function inapplicableProblems(o: RunPrecheckArgs, kind: RunKind, typed: T
   const problems: string[] = [];
   if (kind !== 'custom') {
     for (const [k, flag] of CUSTOM_ONLY) {
-      if (o[k] !== undefined && o[k] !== false) problems.push(`${flag} goes with a custom workload (--sql or --sql-file); a ${kind} ${k === 'iterations' ? 'runs for --duration or --rows' : 'does not take it'}: leave it out.`);
+      if (o[k] !== undefined && o[k] !== false)
+        problems.push(
+          `${flag} goes with a custom workload (--sql or --sql-file); a ${kind} ${k === 'iterations' ? 'runs for --duration or --rows' : 'does not take it'}: leave it out.`,
+        );
     }
     if (o.clientWorkers !== undefined && o.mode === 'server-loop') {
-      problems.push('--client-workers sets the client threads of --mode client-loop; in server-loop each session runs its loop on the server and no client thread runs: add --mode client-loop, or leave --client-workers out.');
+      problems.push(
+        '--client-workers sets the client threads of --mode client-loop; in server-loop each session runs its loop on the server and no client thread runs: add --mode client-loop, or leave --client-workers out.',
+      );
     }
   } else {
-    if (o.set.length) problems.push(`--set sets a scenario's parameter or a preset's setting; a custom workload has none (its values come from --params-csv or --params-query): leave --set out.`);
-    if (typed.mode && o.mode === 'server-loop') problems.push('--mode server-loop: a custom workload always runs one call per statement from the client (client-loop): leave --mode out.');
-    if (typed.labDb) problems.push('--lab-db names the lab database of the built-in scenarios; a custom workload runs in --database: use --database instead.');
+    if (o.set.length)
+      problems.push(
+        `--set sets a scenario's parameter or a preset's setting; a custom workload has none (its values come from --params-csv or --params-query): leave --set out.`,
+      );
+    if (typed.mode && o.mode === 'server-loop')
+      problems.push(
+        '--mode server-loop: a custom workload always runs one call per statement from the client (client-loop): leave --mode out.',
+      );
+    if (typed.labDb)
+      problems.push(
+        '--lab-db names the lab database of the built-in scenarios; a custom workload runs in --database: use --database instead.',
+      );
   }
   return problems;
 }
@@ -83,9 +149,14 @@ export function stacksProblems(o: RunPrecheckArgs): string[] {
   };
   const run = ms(o.duration);
   const capture = ms(o.stacksDuration);
-  if (run !== null && run < 2000) problems.push(`--stacks needs runs of 2 s or more (a capture lasts at least 1 s and ends 1 s before the run); --duration is ${o.duration}.`);
+  if (run !== null && run < 2000)
+    problems.push(
+      `--stacks needs runs of 2 s or more (a capture lasts at least 1 s and ends 1 s before the run); --duration is ${o.duration}.`,
+    );
   else if (run !== null && capture !== null && capture > run - 1000) {
-    problems.push(`--stacks-duration ${o.stacksDuration} does not fit in --duration ${o.duration}: the capture ends 1 s before the run; write ${Math.floor((run - 1000) / 1000)}s or less.`);
+    problems.push(
+      `--stacks-duration ${o.stacksDuration} does not fit in --duration ${o.duration}: the capture ends 1 s before the run; write ${Math.floor((run - 1000) / 1000)}s or less.`,
+    );
   }
   return problems;
 }
@@ -106,7 +177,9 @@ export interface RunPrecheck {
 export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
   const kind = runKind(o);
   const problems = [
-    ...(kind === 'scenario' && o.scenario === undefined ? ['Say what to run: --scenario ID, --preset ID (spinlab scenarios lists both) or --sql "..." for your own T-SQL.'] : []),
+    ...(kind === 'scenario' && o.scenario === undefined
+      ? ['Say what to run: --scenario ID, --preset ID (spinlab scenarios lists both) or --sql "..." for your own T-SQL.']
+      : []),
     ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
     ...inapplicableProblems(o, kind, typed),
     ...stacksProblems(o),
@@ -120,9 +193,10 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
   }
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
   // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
-  if (o.notebook !== undefined) problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  if (o.notebook !== undefined)
+    problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
   fail(problems);
-  const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : o.scenario ?? 'run';
+  const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : (o.scenario ?? 'run');
   return { gates: canonicalGates(gates), output: claimOutput(o.out, label) };
 }
 
@@ -130,33 +204,70 @@ function inside(file: string, dir: string): boolean {
   return path.dirname(path.resolve(file)) === path.resolve(dir);
 }
 
-export interface WatchPrecheckArgs { compare?: string; mark?: string; window?: string; json?: boolean; out?: string; notebook?: string; duration?: string; interval?: string; title?: string }
+export interface WatchPrecheckArgs {
+  compare?: string;
+  mark?: string;
+  window?: string;
+  json?: boolean;
+  out?: string;
+  notebook?: string;
+  duration?: string;
+  interval?: string;
+  title?: string;
+}
 
 /** Checks `spinlab watch` before it connects; claims the output folder of a watch (null for --compare, which reads). */
 export function precheckWatch(o: WatchPrecheckArgs): ClaimedOutput | null {
-  const problems = emptyValueProblems(o as Record<string, unknown>, [['duration', '--duration'], ['interval', '--interval'], ['title', '--title'], ['compare', '--compare'], ['mark', '--mark'], ['window', '--window']]);
+  const problems = emptyValueProblems(o as Record<string, unknown>, [
+    ['duration', '--duration'],
+    ['interval', '--interval'],
+    ['title', '--title'],
+    ['compare', '--compare'],
+    ['mark', '--mark'],
+    ['window', '--window'],
+  ]);
   if (o.compare !== undefined) {
-    for (const [k, flag] of [['out', '--out'], ['notebook', '--notebook'], ['duration', '--duration']] as const) {
-      if (o[k] !== undefined) problems.push(`${flag} goes with watching; --compare reads a saved watch and writes nothing: leave ${flag} out.`);
+    for (const [k, flag] of [
+      ['out', '--out'],
+      ['notebook', '--notebook'],
+      ['duration', '--duration'],
+    ] as const) {
+      if (o[k] !== undefined)
+        problems.push(`${flag} goes with watching; --compare reads a saved watch and writes nothing: leave ${flag} out.`);
     }
     fail(problems);
     return null;
   }
-  for (const [k, flag] of [['mark', '--mark'], ['window', '--window'], ['json', '--json']] as const) {
-    if (o[k] !== undefined) problems.push(`${flag} goes with --compare DIR (comparing a saved watch around a mark); a live watch does not take it.`);
+  for (const [k, flag] of [
+    ['mark', '--mark'],
+    ['window', '--window'],
+    ['json', '--json'],
+  ] as const) {
+    if (o[k] !== undefined)
+      problems.push(`${flag} goes with --compare DIR (comparing a saved watch around a mark); a live watch does not take it.`);
   }
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
-  if (o.notebook !== undefined) problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  if (o.notebook !== undefined)
+    problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
   fail(problems);
   return claimOutput(o.out, 'watch');
 }
 
-export interface StacksPrecheckArgs { spinlock: string; anyName?: boolean; export?: string; addTo?: string; run?: string }
+export interface StacksPrecheckArgs {
+  spinlock: string;
+  anyName?: boolean;
+  export?: string;
+  addTo?: string;
+  run?: string;
+}
 
 /** Checks `spinlab stacks` before it connects: the spinlock's name, and the files it writes when the capture ends. */
 export function precheckStacks(o: StacksPrecheckArgs): void {
   const problems: string[] = [];
-  const p = o.spinlock.trim() === '' ? '--spinlock was given empty: name the spinlock, e.g. LOGCACHE_ACCESS.' : nameProblem('spinlock', o.spinlock, `--spinlock ${o.spinlock}`, !!o.anyName);
+  const p =
+    o.spinlock.trim() === ''
+      ? '--spinlock was given empty: name the spinlock, e.g. LOGCACHE_ACCESS.'
+      : nameProblem('spinlock', o.spinlock, `--spinlock ${o.spinlock}`, !!o.anyName);
   if (p) problems.push(p);
   if (o.export !== undefined) problems.push(...writableFileProblems(o.export, '--export'));
   if (o.addTo !== undefined) problems.push(...addToProblems(o.addTo, o.run));
@@ -177,7 +288,11 @@ export function writableFileProblems(file: string, flag: string): string[] {
     fs.accessSync(dir, fs.constants.W_OK);
     return [];
   } catch (e) {
-    return [(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${flag} ${file}: the folder ${dir} does not exist; create it first.` : `${flag} ${file}: the folder ${dir} cannot be written by this user.`];
+    return [
+      (e as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `${flag} ${file}: the folder ${dir} does not exist; create it first.`
+        : `${flag} ${file}: the folder ${dir} cannot be written by this user.`,
+    ];
   }
 }
 
@@ -188,11 +303,14 @@ function addToProblems(dir: string, run: string | undefined): string[] {
   try {
     record = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof record;
   } catch (e) {
-    return [`--add-to ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read as an experiment record (${(e as Error).message})`}; give the folder a run wrote.`];
+    return [
+      `--add-to ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read as an experiment record (${(e as Error).message})`}; give the folder a run wrote.`,
+    ];
   }
   if (record.kind === 'watch') return [`--add-to ${dir} is a watch; a capture is added to an experiment (the folder of a spinlab run).`];
   const runs = Array.isArray(record.runs) ? record.runs.map((r) => r.index) : [];
-  if (run !== undefined && /^\d+$/.test(run) && !runs.includes(Number(run))) return [`--run ${run}: ${file} has no run ${run} (runs: ${runs.join(', ') || 'none'}).`];
+  if (run !== undefined && /^\d+$/.test(run) && !runs.includes(Number(run)))
+    return [`--run ${run}: ${file} has no run ${run} (runs: ${runs.join(', ') || 'none'}).`];
   try {
     fs.accessSync(file, fs.constants.W_OK);
   } catch {

@@ -10,24 +10,44 @@ export class Progress {
   private threads = 0;
   private run = 0;
 
-  constructor(private readonly stream: NodeJS.WriteStream, private readonly runs: number, private readonly measuredMs: number | null) {
+  constructor(
+    private readonly stream: NodeJS.WriteStream,
+    private readonly runs: number,
+    private readonly measuredMs: number | null,
+  ) {
     this.tty = !!stream.isTTY;
   }
 
   update(p: ExperimentProgress): void {
     switch (p.kind) {
-      case 'status': this.say(p.message); break;
-      case 'event': this.say(`${p.event.level}: ${p.event.message}`, true); break;
-      case 'run-start': this.run = p.run; this.threads = p.threads; this.runStart = Date.now(); break;
+      case 'status':
+        this.say(p.message);
+        break;
+      case 'event':
+        this.say(`${p.event.level}: ${p.event.message}`, true);
+        break;
+      case 'run-start':
+        this.run = p.run;
+        this.threads = p.threads;
+        this.runStart = Date.now();
+        break;
       case 'tick': {
         const top = Object.entries(p.tick.spinlocks).sort((a, b) => b[1].spins - a[1].spins)[0];
         const frac = this.measuredMs ? Math.min(1, (Date.now() - this.runStart) / this.measuredMs) : 0;
         const bar = this.measuredMs ? `[${'#'.repeat(Math.round(frac * 20)).padEnd(20)}] ` : '';
-        this.say(`run ${this.run + 1}/${this.runs} (${this.threads} threads) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
-          (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') + (p.tick.gap ? ' (after a gap)' : ''));
+        this.say(
+          `run ${this.run + 1}/${this.runs} (${this.threads} threads) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
+            (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') +
+            (p.tick.gap ? ' (after a gap)' : ''),
+        );
         break;
       }
-      case 'run-end': this.say(`run ${p.record.index + 1}/${this.runs}: ${p.record.threads} threads ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`, true); break;
+      case 'run-end':
+        this.say(
+          `run ${p.record.index + 1}/${this.runs}: ${p.record.threads} threads ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`,
+          true,
+        );
+        break;
     }
   }
 

@@ -24,10 +24,28 @@ import type { Experiment } from '../shared/experiment';
 import { EXIT, exitOf } from './exitCodes';
 
 export interface RunArgs {
-  connection?: string; scenario?: string; preset?: string; threads?: string; duration?: string; rows?: string; warmup?: string; interval?: string; clientWorkers?: string;
-  mode: 'server-loop' | 'client-loop'; set: string[]; delayedDurability?: string; affinity?: string; deploy: boolean;
-  out?: string; title?: string; question?: string; labDb: string; json?: boolean; notebook?: string;
-  stacks?: string; stacksDuration?: string;
+  connection?: string;
+  scenario?: string;
+  preset?: string;
+  threads?: string;
+  duration?: string;
+  rows?: string;
+  warmup?: string;
+  interval?: string;
+  clientWorkers?: string;
+  mode: 'server-loop' | 'client-loop';
+  set: string[];
+  delayedDurability?: string;
+  affinity?: string;
+  deploy: boolean;
+  out?: string;
+  title?: string;
+  question?: string;
+  labDb: string;
+  json?: boolean;
+  notebook?: string;
+  stacks?: string;
+  stacksDuration?: string;
 }
 
 export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
@@ -35,20 +53,51 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
   const parameters = resolveParams(scenario.parameters, { set: o.set });
-  const load = loadSettingsFrom({ mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval, clientWorkers: o.clientWorkers });
+  const load = loadSettingsFrom({
+    mode: o.mode,
+    threads: o.threads,
+    duration: o.duration,
+    rows: o.rows,
+    warmup: o.warmup,
+    interval: o.interval,
+    clientWorkers: o.clientWorkers,
+  });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
   const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
   try {
-    const { experiment, file } = await withCancel(err, (signal) => runExperiment({
-      target, scenarioId: scenario.id, parameters, labDatabase: o.labDb, load,
-      knobs: { delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined, affinity: o.affinity },
-      outDir, title: o.title, question: o.question, deploy: o.deploy,
-    }, signal, (p: ExperimentProgress) => { bar.update(p); stacks?.progress(p, signal); }));
+    const { experiment, file } = await withCancel(err, (signal) =>
+      runExperiment(
+        {
+          target,
+          scenarioId: scenario.id,
+          parameters,
+          labDatabase: o.labDb,
+          load,
+          knobs: {
+            delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
+            affinity: o.affinity,
+          },
+          outDir,
+          title: o.title,
+          question: o.question,
+          deploy: o.deploy,
+        },
+        signal,
+        (p: ExperimentProgress) => {
+          bar.update(p);
+          stacks?.progress(p, signal);
+        },
+      ),
+    );
     bar.done();
     const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\nSaved ${file}\n`);
+    out(
+      o.json
+        ? JSON.stringify(experiment, null, 2) + '\n'
+        : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\nSaved ${file}\n`,
+    );
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err);
   } finally {
@@ -56,20 +105,51 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   }
 }
 
-export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
+export async function runPresetCommand(
+  o: RunArgs,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  gates: Gate[] = [],
+): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
-  if (o.stacks || o.stacksDuration) throw new UsageError('--stacks goes with --scenario or a custom workload; for a preset, run spinlab stacks beside it (or use the panel).');
+  if (o.stacks || o.stacksDuration)
+    throw new UsageError(
+      '--stacks goes with --scenario or a custom workload; for a preset, run spinlab stacks beside it (or use the panel).',
+    );
   if (o.delayedDurability || o.affinity) {
-    throw new UsageError(`--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`);
+    throw new UsageError(
+      `--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`,
+    );
   }
-  const req = presetRequest({ presetId: o.preset!, set: o.set, mode: o.mode, threads: o.threads, duration: o.duration, rows: o.rows, warmup: o.warmup, interval: o.interval });
+  const req = presetRequest({
+    presetId: o.preset!,
+    set: o.set,
+    mode: o.mode,
+    threads: o.threads,
+    duration: o.duration,
+    rows: o.rows,
+    warmup: o.warmup,
+    interval: o.interval,
+  });
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
   let bar: Progress | null = null;
   try {
-    const { experiment, file } = await withCancel(err, (signal) => runPreset(req, { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy }, signal,
-      (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
-      (plan) => { bar = new Progress(process.stderr, plan.arms.reduce((s, a) => s + a.threads.length, 0), req.load.durationMs); }));
+    const { experiment, file } = await withCancel(err, (signal) =>
+      runPreset(
+        req,
+        { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy },
+        signal,
+        (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
+        (plan) => {
+          bar = new Progress(
+            process.stderr,
+            plan.arms.reduce((s, a) => s + a.threads.length, 0),
+            req.load.durationMs,
+          );
+        },
+      ),
+    );
     (bar as Progress | null)?.done();
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
@@ -79,8 +159,13 @@ export async function runPresetCommand(o: RunArgs, out: (s: string) => void, err
   }
 }
 
-export async function rerunCommand(file: string, o: { connection?: string; labDb?: string; out?: string; yes?: boolean; dryRun?: boolean }, out: (s: string) => void,
-  err: (s: string) => void, ask: Ask | null = null): Promise<number> {
+export async function rerunCommand(
+  file: string,
+  o: { connection?: string; labDb?: string; out?: string; yes?: boolean; dryRun?: boolean },
+  out: (s: string) => void,
+  err: (s: string) => void,
+  ask: Ask | null = null,
+): Promise<number> {
   const nb = readNotebookFile(file);
   const original = nb.record.experiments[0];
   // The output folder is checked before the plan is shown, and claimed (one experiment per folder) only to run.
@@ -92,30 +177,44 @@ export async function rerunCommand(file: string, o: { connection?: string; labDb
   const output = claimOutput(o.out, `rerun-${original.scenario.id}`);
   let result: { experiment: Experiment; status: Experiment['status'] };
   try {
-    result = await withCancel(err, (signal) => rerunExperiment(original, { target, outDir: output.dir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) }, signal)
-      .then((r) => ({ experiment: r.experiment, status: r.experiment.status })));
+    result = await withCancel(err, (signal) =>
+      rerunExperiment(
+        original,
+        { target, outDir: output.dir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) },
+        signal,
+      ).then((r) => ({ experiment: r.experiment, status: r.experiment.status })),
+    );
   } finally {
     output.releaseIfUnused();
   }
   const { experiment, status } = result;
   const all = appendToNotebook(file, experiment);
-  const report = experiment.preset ? presetReport(experiment, getPreset(experiment.preset.id))
-    : resultsReport(experiment, getScenario(experiment.scenario.id).unit) + (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
+  const report = experiment.preset
+    ? presetReport(experiment, getPreset(experiment.preset.id))
+    : resultsReport(experiment, getScenario(experiment.scenario.id).unit) +
+      (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return exitOf(status);
 }
 
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
-export async function withCancel<T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>,
-  what = 'stopping sessions and restoring settings'): Promise<T> {
+export async function withCancel<T>(
+  err: (s: string) => void,
+  task: (signal: AbortSignal) => Promise<T>,
+  what = 'stopping sessions and restoring settings',
+): Promise<T> {
   const ac = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
-    if (interrupts === 1) { err(`\nCancelling: ${what} (Ctrl+C again to quit at once)...\n`); ac.abort(); }
-    else {
+    if (interrupts === 1) {
+      err(`\nCancelling: ${what} (Ctrl+C again to quit at once)...\n`);
+      ac.abort();
+    } else {
       // No clean-up on this path: say what that leaves, and the command that finishes it.
-      err('\nQuit at once: anything this command changed on the server (a knob, an event session) stays changed until `spinlab restore` puts it back; the samples taken so far are on disk.\n');
+      err(
+        '\nQuit at once: anything this command changed on the server (a knob, an event session) stays changed until `spinlab restore` puts it back; the samples taken so far are on disk.\n',
+      );
       process.exit(EXIT.cancelled);
     }
   };

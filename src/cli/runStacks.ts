@@ -11,7 +11,10 @@ import { addStacksToExperiment, captureStacksDetailed, isSpinlockName } from '..
 import { UsageError } from './commands';
 import { stacksText } from './stacks';
 
-export interface RunStacksPlan { spinlock: string; durationMs: number }
+export interface RunStacksPlan {
+  spinlock: string;
+  durationMs: number;
+}
 
 /** The --stacks options, checked before anything runs. */
 export function runStacksPlan(spinlock: string | undefined, duration: string | undefined): RunStacksPlan | null {
@@ -33,8 +36,12 @@ export class RunStacks {
   private capture: Promise<{ run: number; capture: StackCapture } | null> | null = null;
   private readonly stop = new AbortController();
 
-  constructor(private readonly plan: RunStacksPlan, private readonly target: DbTarget, private readonly lastRun: number,
-    private readonly err: (s: string) => void) {}
+  constructor(
+    private readonly plan: RunStacksPlan,
+    private readonly target: DbTarget,
+    private readonly lastRun: number,
+    private readonly err: (s: string) => void,
+  ) {}
 
   /** Pass every progress report here; `signal` is the run's own cancel. */
   progress(p: ExperimentProgress, signal: AbortSignal): void {
@@ -44,12 +51,21 @@ export class RunStacks {
     signal.addEventListener('abort', () => this.stop.abort(), { once: true });
     this.err(`stacks: capturing ${this.plan.spinlock} during run ${p.run + 1} for ${(durationMs / 1000).toFixed(0)} s\n`);
     this.capture = captureStacksDetailed(this.target, {
-      spinlock: this.plan.spinlock, durationMs, top: 10, signal: this.stop.signal, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
-      onProgress: (q) => { if (q.kind === 'status') this.err(`stacks: ${q.message}\n`); },
-    }).then((d) => ({ run: p.run, capture: d.capture }), (e: Error) => {
-      this.err(`stacks: the capture of ${this.plan.spinlock} failed: ${e.message}\n`);
-      return null;
-    });
+      spinlock: this.plan.spinlock,
+      durationMs,
+      top: 10,
+      signal: this.stop.signal,
+      stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
+      onProgress: (q) => {
+        if (q.kind === 'status') this.err(`stacks: ${q.message}\n`);
+      },
+    }).then(
+      (d) => ({ run: p.run, capture: d.capture }),
+      (e: Error) => {
+        this.err(`stacks: the capture of ${this.plan.spinlock} failed: ${e.message}\n`);
+        return null;
+      },
+    );
   }
 
   /**
@@ -64,7 +80,13 @@ export class RunStacks {
     this.stop.abort();
     const got = await this.capture;
     if (!got) return '';
-    const c: StackCapture = { ...got.capture, notes: [...got.capture.notes, `Captured during run ${got.run + 1} of the experiment: that run's figures include the event session's cost.`] };
+    const c: StackCapture = {
+      ...got.capture,
+      notes: [
+        ...got.capture.notes,
+        `Captured during run ${got.run + 1} of the experiment: that run's figures include the event session's cost.`,
+      ],
+    };
     const run = experiment.runs.find((r) => r.index === got.run);
     if (run) run.stacks = [...(run.stacks ?? []), c];
     addStacksToExperiment(file, c, got.run);

@@ -6,19 +6,40 @@ import type { Command } from 'commander';
 import { parseDuration } from '../shared/params';
 import { lossSummary, lostAny, type StackCapture } from '../shared/stacks';
 import { defaultStateDir } from '../engine/journal';
-import { addStacksToExperiment, captureStacksDetailed, frameLabel, isSpinlockName, toCallStackResolverXml, treeText, type CaptureProgress } from '../engine/stacks';
+import {
+  addStacksToExperiment,
+  captureStacksDetailed,
+  frameLabel,
+  isSpinlockName,
+  toCallStackResolverXml,
+  treeText,
+  type CaptureProgress,
+} from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
 import { precheckStacks } from './precheck';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
-interface StacksArgs { connection?: string; spinlock: string; duration: string; top: string; json?: boolean; export?: string; slots: string; addTo?: string; run?: string; anyName?: boolean }
+interface StacksArgs {
+  connection?: string;
+  spinlock: string;
+  duration: string;
+  top: string;
+  json?: boolean;
+  export?: string;
+  slots: string;
+  addTo?: string;
+  run?: string;
+  anyName?: boolean;
+}
 
 /** The capture as text for a terminal. */
 export function stacksText(c: StackCapture): string {
   const lines: string[] = [];
   if (c.simulated) lines.push('SIMULATED: the Spinlock Lab simulator; every frame and count below is synthetic.');
-  lines.push(`${c.spinlock} (spinlock_types map_key ${c.mapKey}): ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; sys.dm_os_spinlock_stats backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`);
+  lines.push(
+    `${c.spinlock} (spinlock_types map_key ${c.mapKey}): ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; sys.dm_os_spinlock_stats backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`,
+  );
   const loss = lossSummary(c);
   if (loss) lines.push(`${lostAny(c) ? 'EVENTS LOST: ' : 'Lost: '}${loss}`);
   lines.push('');
@@ -38,13 +59,23 @@ export function stacksText(c: StackCapture): string {
   return lines.join('\n') + '\n';
 }
 
-export function addStacksCommand(program: Command, out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void, withCancel: WithCancel): void {
-  program.command('stacks').description('capture the call stacks behind a spinlock\'s backoffs (Extended Events: sqlos.spinlock_backoff with package0.callstack into a histogram; needs ALTER ANY EVENT SESSION and VIEW SERVER STATE)')
+export function addStacksCommand(
+  program: Command,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  setExit: (code: number) => void,
+  withCancel: WithCancel,
+): void {
+  program
+    .command('stacks')
+    .description(
+      "capture the call stacks behind a spinlock's backoffs (Extended Events: sqlos.spinlock_backoff with package0.callstack into a histogram; needs ALTER ANY EVENT SESSION and VIEW SERVER STATE)",
+    )
     .option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)')
     .requiredOption('--spinlock <name>', 'the spinlock type, as sys.dm_os_spinlock_stats names it (e.g. LOGCACHE_ACCESS, XDESMGR)')
     .option('--duration <time>', 'how long to capture (e.g. 5s, 30s)', '30s')
     .option('--top <n>', 'stacks listed (the rest are summed)', '10')
-    .option('--slots <n>', 'histogram buckets, 16 to 16384 (the target\'s default is 256)', '256')
+    .option('--slots <n>', "histogram buckets, 16 to 16384 (the target's default is 256)", '256')
     .option('--json', 'print the capture as JSON (src/shared/stacks.ts StackCapture)')
     .option('--export <file>', 'also write every stack as SQLCallStackResolver input (histogram XML, one frame per line)')
     .option('--add-to <dir>', 'also save the capture in a finished experiment (its experiment.json; the notebook export shows it)')
@@ -59,27 +90,42 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   const top = Number(o.top);
   if (!Number.isInteger(top) || top < 1 || top > 1000) throw new UsageError(`--top must be a whole number from 1 to 1000, not "${o.top}".`);
   const slots = Number(o.slots);
-  if (!Number.isInteger(slots) || slots < 16 || slots > 16384) throw new UsageError(`--slots must be a whole number from 16 to 16384, not "${o.slots}".`);
+  if (!Number.isInteger(slots) || slots < 16 || slots > 16384)
+    throw new UsageError(`--slots must be a whole number from 16 to 16384, not "${o.slots}".`);
   if (!isSpinlockName(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
   const runIndex = o.run === undefined ? undefined : Number(o.run);
-  if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0)) throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
+  if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0))
+    throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
   precheckStacks(o);
   const target = targetFromArgs(o.connection);
   // The progress line is rewritten in place (\r); it is ended before anything else is written, however the capture ends.
   let lineOpen = false;
-  const endLine = () => { if (lineOpen) err('\n'); lineOpen = false; };
-  const detail = await withCancel(err, (signal) => captureStacksDetailed(target, {
-    spinlock: o.spinlock, durationMs, top, slots, signal, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
-    onProgress: (p: CaptureProgress) => {
-      if (p.kind === 'status') {
-        endLine();
-        err(`${p.message}\n`);
-      } else {
-        err(`\rcapturing ${Math.min(p.durationMs, p.elapsedMs) / 1000 | 0} / ${(p.durationMs / 1000).toFixed(0)} s`);
-        lineOpen = true;
-      }
-    },
-  }), 'ending the capture and dropping the event session').finally(endLine);
+  const endLine = () => {
+    if (lineOpen) err('\n');
+    lineOpen = false;
+  };
+  const detail = await withCancel(
+    err,
+    (signal) =>
+      captureStacksDetailed(target, {
+        spinlock: o.spinlock,
+        durationMs,
+        top,
+        slots,
+        signal,
+        stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
+        onProgress: (p: CaptureProgress) => {
+          if (p.kind === 'status') {
+            endLine();
+            err(`${p.message}\n`);
+          } else {
+            err(`\rcapturing ${(Math.min(p.durationMs, p.elapsedMs) / 1000) | 0} / ${(p.durationMs / 1000).toFixed(0)} s`);
+            lineOpen = true;
+          }
+        },
+      }),
+    'ending the capture and dropping the event session',
+  ).finally(endLine);
   const c = detail.capture;
   out(o.json ? JSON.stringify(c, null, 2) + '\n' : stacksText(c));
   if (o.export) {

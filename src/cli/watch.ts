@@ -36,26 +36,51 @@ const num = (name: string, lo: number, hi: number) => (v: string) => {
 /** One line per tick on stderr: the figures a reader scans for. */
 export function tickLine(t: WatchTick): string {
   const top = Object.entries(t.spinlocks).sort((a, b) => b[1].spins - a[1].spins)[0];
-  const wait = Object.entries(t.waits).filter(([k]) => !isBenignWait(k)).sort((a, b) => b[1].waitMs - a[1].waitMs)[0];
+  const wait = Object.entries(t.waits)
+    .filter(([k]) => !isBenignWait(k))
+    .sort((a, b) => b[1].waitMs - a[1].waitMs)[0];
   const s = t.intervalMs / 1000;
-  return `${(t.t / 1000).toFixed(1).padStart(7)} s  batches ${formatNumber(t.batchRequestsPerSec)}/s  tx ${formatNumber(t.transactionsPerSec)}/s` +
+  return (
+    `${(t.t / 1000).toFixed(1).padStart(7)} s  batches ${formatNumber(t.batchRequestsPerSec)}/s  tx ${formatNumber(t.transactionsPerSec)}/s` +
     `  spins ${formatNumber(t.all.spins / s)}/s${top ? ` (${top[0]} ${formatNumber(top[1].spins / s)})` : ''}` +
     `  waits ${formatNumber(t.all.waitMs / s)} ms/s${wait ? ` (${wait[0]})` : ''}  latches ${formatNumber(t.all.latchMs / s)} ms/s` +
-    `  waiting now ${t.requests.filter((r) => r.waitType).length}/${t.requests.length}\n`;
+    `  waiting now ${t.requests.filter((r) => r.waitType).length}/${t.requests.length}\n`
+  );
 }
 
-export function addWatchCommands(program: Command, out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void, withCancel: WithCancel): void {
-  program.command('watch').description("watch any server, read-only: live spinlock, wait and latch deltas under its own workload (needs only VIEW SERVER STATE)")
+export function addWatchCommands(
+  program: Command,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  setExit: (code: number) => void,
+  withCancel: WithCancel,
+): void {
+  program
+    .command('watch')
+    .description('watch any server, read-only: live spinlock, wait and latch deltas under its own workload (needs only VIEW SERVER STATE)')
     .option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)')
     .option('--duration <time>', 'how long to watch (e.g. 10s, 8h; default: until Ctrl+C)')
     .option('--interval <time>', 'time between ticks, 250ms or more (default 1s)', '1s')
     .option('--out <dir>', 'output folder for this watch (experiment.json, samples.jsonl, marks.jsonl): new or empty')
     .option('--top-requests <n>', 'requests listed per tick (default 10)', int('--top-requests', 0, 100), 10)
-    .option('--text-chars <n>', 'characters of each request\'s statement kept (default 100; 0 keeps none)', int('--text-chars', 0, 4000), 100)
+    .option(
+      '--text-chars <n>',
+      "characters of each request's statement kept (default 100; 0 keeps none)",
+      int('--text-chars', 0, 4000),
+      100,
+    )
     .option('--title <text>', 'a title for the watch')
     .option('--notebook <file>', 'also save the watch as a Jupyter notebook (.ipynb) when it ends')
-    .option('--cost-budget <ms>', 'server CPU the watch may cost, in ms per second of watching (default 10: 1% of one core); over it the interval doubles, up to 60 s; 0: no budget', num('--cost-budget', 0, 1000), DEFAULT_COST_BUDGET_MS_PER_SEC)
-    .option('--full-ticks', 'send the whole tick batch every tick and create nothing, not even session temporary tables in tempdb (more bytes per tick)')
+    .option(
+      '--cost-budget <ms>',
+      'server CPU the watch may cost, in ms per second of watching (default 10: 1% of one core); over it the interval doubles, up to 60 s; 0: no budget',
+      num('--cost-budget', 0, 1000),
+      DEFAULT_COST_BUDGET_MS_PER_SEC,
+    )
+    .option(
+      '--full-ticks',
+      'send the whole tick batch every tick and create nothing, not even session temporary tables in tempdb (more bytes per tick)',
+    )
     .option('--quiet', 'no line per tick')
     .option('--compare <dir>', 'instead of watching: compare the windows before and after a mark of a saved watch')
     .option('--mark <name>', 'with --compare: the mark (its name, a unique part of it, or its id)')
@@ -71,7 +96,9 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
       }
     });
 
-  program.command('mark').description('drop a named mark into the running watch ("index rebuilt", "affinity changed")')
+  program
+    .command('mark')
+    .description('drop a named mark into the running watch ("index rebuilt", "affinity changed")')
     .argument('<name>', 'what just happened')
     .option('--dir <dir>', "the watch's output folder (default: the watch running now)")
     .action((name: string, o: { dir?: string }) => {
@@ -81,51 +108,110 @@ export function addWatchCommands(program: Command, out: (s: string) => void, err
     });
 }
 
-interface WatchArgs { connection?: string; duration?: string; interval: string; out?: string; topRequests: number; textChars: number; title?: string; notebook?: string; quiet?: boolean; fullTicks?: boolean; costBudget: number }
+interface WatchArgs {
+  connection?: string;
+  duration?: string;
+  interval: string;
+  out?: string;
+  topRequests: number;
+  textChars: number;
+  title?: string;
+  notebook?: string;
+  quiet?: boolean;
+  fullTicks?: boolean;
+  costBudget: number;
+}
 
 async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: string) => void, withCancel: WithCancel): Promise<number> {
   const intervalMs = parseDuration(o.interval);
-  if (intervalMs < 250) throw new UsageError(`--interval must be 250ms or more (a tick is one round trip to the server), not ${o.interval}.`);
+  if (intervalMs < 250)
+    throw new UsageError(`--interval must be 250ms or more (a tick is one round trip to the server), not ${o.interval}.`);
   const durationMs = o.duration ? parseDuration(o.duration) : null;
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-watch`);
-  const { record, file } = await withCancel(err, (signal) => runWatch({
-    target, outDir, title: o.title, stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
-    settings: { intervalMs, durationMs, topRequests: o.topRequests, textChars: o.textChars, costBudgetMsPerSec: o.costBudget, ...(o.fullTicks ? { fullTicks: true } : {}) },
-  }, signal, (p: WatchProgress) => {
-    if (p.kind === 'status') err(`${p.message}\n`);
-    else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);
-    else if (p.kind === 'mark') err(`mark "${p.mark.name}" at ${(p.mark.t / 1000).toFixed(1)} s\n`);
-    else if (p.kind === 'gap') err(`gap at ${(p.gap.fromT / 1000).toFixed(1)}-${(p.gap.toT / 1000).toFixed(1)} s: ${describeGap(p.gap)} (${p.gap.detail})\n`);
-    else if (!o.quiet) err(tickLine(p.tick));
-  }), 'ending the watch; the ticks taken so far are kept');
+  const { record, file } = await withCancel(
+    err,
+    (signal) =>
+      runWatch(
+        {
+          target,
+          outDir,
+          title: o.title,
+          stateDir: process.env.SPINLAB_STATE_DIR ?? defaultStateDir(),
+          settings: {
+            intervalMs,
+            durationMs,
+            topRequests: o.topRequests,
+            textChars: o.textChars,
+            costBudgetMsPerSec: o.costBudget,
+            ...(o.fullTicks ? { fullTicks: true } : {}),
+          },
+        },
+        signal,
+        (p: WatchProgress) => {
+          if (p.kind === 'status') err(`${p.message}\n`);
+          else if (p.kind === 'event') err(`${p.event.level}: ${p.event.message}\n`);
+          else if (p.kind === 'mark') err(`mark "${p.mark.name}" at ${(p.mark.t / 1000).toFixed(1)} s\n`);
+          else if (p.kind === 'gap')
+            err(`gap at ${(p.gap.fromT / 1000).toFixed(1)}-${(p.gap.toT / 1000).toFixed(1)} s: ${describeGap(p.gap)} (${p.gap.detail})\n`);
+          else if (!o.quiet) err(tickLine(p.tick));
+        },
+      ),
+    'ending the watch; the ticks taken so far are kept',
+  );
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
   out(`${record.ticks} ticks, ${record.marks.length} mark(s); status ${record.status}.\n`);
   // The real length on the watch's one clock, the gaps, and the time the rates are per second of.
   if (record.coverage) out(`${describeCoverage(record.coverage, record.gaps ?? [])}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
   if (record.cost) out(`${describeMonitorCost(record.cost, record.simulated)}\n`);
-  else if (record.serverCpuMsPerTick != null) out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
+  else if (record.serverCpuMsPerTick != null)
+    out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
   if (record.diagnosis.length) out(`\nWhat stands out:\n${record.diagnosis.map((d) => `- ${d}`).join('\n')}\n`);
   out(`\nSaved ${file} and ${path.join(outDir, record.samplesFile)}\n`);
   if (o.notebook) out(`Saved ${await writeWatchNotebookFile(outDir, o.notebook)}\n`);
   return exitOf(record.status);
 }
 
-async function compareCommand(o: { compare: string; mark?: string; window?: string; json?: boolean }, out: (s: string) => void): Promise<number> {
+async function compareCommand(
+  o: { compare: string; mark?: string; window?: string; json?: boolean },
+  out: (s: string) => void,
+): Promise<number> {
   if (!o.mark) throw new UsageError('Say which mark: spinlab watch --compare DIR --mark NAME.');
   const { record, mark, comparison } = await compareAroundMark(o.compare, o.mark, o.window ? parseDuration(o.window) : null);
   if (o.json) {
-    out(JSON.stringify({ watch: record.id, mark, before: { fromT: comparison.a.fromT, toT: comparison.a.toT, ticks: comparison.a.ticks },
-      after: { fromT: comparison.b.fromT, toT: comparison.b.toT, ticks: comparison.b.ticks }, figures: comparison.figures, summary: comparison.summary }, null, 2) + '\n');
+    out(
+      JSON.stringify(
+        {
+          watch: record.id,
+          mark,
+          before: { fromT: comparison.a.fromT, toT: comparison.a.toT, ticks: comparison.a.ticks },
+          after: { fromT: comparison.b.fromT, toT: comparison.b.toT, ticks: comparison.b.ticks },
+          figures: comparison.figures,
+          summary: comparison.summary,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     return 0;
   }
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
   const span = (w: typeof comparison.a) => `${(w.fromT / 1000).toFixed(1)}-${(w.toT / 1000).toFixed(1)} s, ${w.ticks} ticks`;
   out(`Mark "${mark.name}" at ${(mark.t / 1000).toFixed(1)} s: before (${span(comparison.a)}) against after (${span(comparison.b)})\n\n`);
   const cell = (v: number | null) => (v === null ? '-' : formatNumber(v));
-  out(table(['figure', 'unit', 'before', 'after', 'change'], comparison.figures.map((f) =>
-    [f.label, f.unit, cell(f.a), cell(f.b), f.changePct === null ? '-' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(0)}%`])) + '\n');
+  out(
+    table(
+      ['figure', 'unit', 'before', 'after', 'change'],
+      comparison.figures.map((f) => [
+        f.label,
+        f.unit,
+        cell(f.a),
+        cell(f.b),
+        f.changePct === null ? '-' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(0)}%`,
+      ]),
+    ) + '\n',
+  );
   out(`\n${comparison.summary.join('\n')}\n`);
   return 0;
 }

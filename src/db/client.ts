@@ -94,15 +94,24 @@ export function driverType(decl: string): sql.ISqlType | (() => sql.ISqlType) {
   if (!m) throw new Error(`unsupported parameter type '${decl}'`);
   const len = m[2] === undefined ? undefined : m[2].toLowerCase() === 'max' ? sql.MAX : Number(m[2]);
   switch (m[1].toLowerCase()) {
-    case 'sysname': return sql.NVarChar(128);
-    case 'nvarchar': return sql.NVarChar(len ?? 4000);
-    case 'varchar': return sql.VarChar(len ?? 8000);
-    case 'int': return sql.Int;
-    case 'bigint': return sql.BigInt;
-    case 'smallint': return sql.SmallInt;
-    case 'bit': return sql.Bit;
-    case 'float': return sql.Float;
-    default: throw new Error(`unsupported parameter type '${decl}'`);
+    case 'sysname':
+      return sql.NVarChar(128);
+    case 'nvarchar':
+      return sql.NVarChar(len ?? 4000);
+    case 'varchar':
+      return sql.VarChar(len ?? 8000);
+    case 'int':
+      return sql.Int;
+    case 'bigint':
+      return sql.BigInt;
+    case 'smallint':
+      return sql.SmallInt;
+    case 'bit':
+      return sql.Bit;
+    case 'float':
+      return sql.Float;
+    default:
+      throw new Error(`unsupported parameter type '${decl}'`);
   }
 }
 
@@ -119,17 +128,31 @@ export function rpcArg(a: ProcArg): RpcArg {
   const m = /^(\w+)\s*(?:\(\s*(max|\d+)\s*\))?$/i.exec(a.type.trim());
   if (!m) throw new Error(`unsupported parameter type '${a.type}'`);
   const len = m[2] === undefined ? undefined : m[2].toLowerCase() === 'max' ? 0xffff : Number(m[2]);
-  const t = (type: RpcArg['type'], length?: number): RpcArg => ({ name: a.name, type, options: length === undefined ? undefined : { length }, value: a.value ?? null });
+  const t = (type: RpcArg['type'], length?: number): RpcArg => ({
+    name: a.name,
+    type,
+    options: length === undefined ? undefined : { length },
+    value: a.value ?? null,
+  });
   switch (m[1].toLowerCase()) {
-    case 'sysname': return t(TDS_TYPES.NVarChar, 128);
-    case 'nvarchar': return t(TDS_TYPES.NVarChar, len ?? 4000);
-    case 'varchar': return t(TDS_TYPES.VarChar, len ?? 8000);
-    case 'int': return t(TDS_TYPES.Int);
-    case 'bigint': return t(TDS_TYPES.BigInt);
-    case 'smallint': return t(TDS_TYPES.SmallInt);
-    case 'bit': return t(TDS_TYPES.Bit);
-    case 'float': return t(TDS_TYPES.Float);
-    default: throw new Error(`unsupported parameter type '${a.type}'`);
+    case 'sysname':
+      return t(TDS_TYPES.NVarChar, 128);
+    case 'nvarchar':
+      return t(TDS_TYPES.NVarChar, len ?? 4000);
+    case 'varchar':
+      return t(TDS_TYPES.VarChar, len ?? 8000);
+    case 'int':
+      return t(TDS_TYPES.Int);
+    case 'bigint':
+      return t(TDS_TYPES.BigInt);
+    case 'smallint':
+      return t(TDS_TYPES.SmallInt);
+    case 'bit':
+      return t(TDS_TYPES.Bit);
+    case 'float':
+      return t(TDS_TYPES.Float);
+    default:
+      throw new Error(`unsupported parameter type '${a.type}'`);
   }
 }
 
@@ -141,10 +164,16 @@ export function rpcArg(a: ProcArg): RpcArg {
 export class RpcChannel {
   private released = false;
   private inFlight = false;
-  private readonly onAbort = () => { if (this.inFlight) this.conn.cancel(); };
+  private readonly onAbort = () => {
+    if (this.inFlight) this.conn.cancel();
+  };
 
   /** `signal` stops the phase: the call in flight is cancelled with ATTENTION and no further call is sent. */
-  constructor(private readonly conn: TdsConnection, private readonly onRelease: () => void, private readonly signal?: AbortSignal) {
+  constructor(
+    private readonly conn: TdsConnection,
+    private readonly onRelease: () => void,
+    private readonly signal?: AbortSignal,
+  ) {
     // One listener for the whole phase rather than one per call: EventTarget bookkeeping costs more than the RPC's
     // own client work in a tight loop.
     signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -209,7 +238,9 @@ function socketCodes(err: unknown, depth = 0): string[] {
   if (!err || typeof err !== 'object' || depth > 5) return [];
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown; originalError?: unknown };
   const own = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) ? [e.code] : [];
-  const nested = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])].flatMap((x) => (x === err ? [] : socketCodes(x, depth + 1)));
+  const nested = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])].flatMap((x) =>
+    x === err ? [] : socketCodes(x, depth + 1),
+  );
   return [...own, ...nested];
 }
 
@@ -222,15 +253,28 @@ function plainMessage(message: string, codes: string[], number: number | undefin
   if (codes.includes('ECONNREFUSED') && !/ECONNREFUSED|refused/i.test(message)) {
     return `${message} (ECONNREFUSED: the server refused the connection; nothing accepts connections at that address now)`;
   }
-  if (/socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed|can only be made in the LoggedIn state/i.test(message) || codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')) {
-    return /lost the connection|connection to the server was lost/i.test(message) ? message : `the connection to the server was lost (${message})`;
+  if (
+    /socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed|can only be made in the LoggedIn state/i.test(message) ||
+    codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')
+  ) {
+    return /lost the connection|connection to the server was lost/i.test(message)
+      ? message
+      : `the connection to the server was lost (${message})`;
   }
   return message;
 }
 
 function wrapError(err: unknown): Error {
-  const e = err as { message?: string; number?: number; code?: string; state?: number; class?: number; lineNumber?: number;
-    originalError?: { info?: { number?: number; state?: number; class?: number; lineNumber?: number } }; precedingErrors?: { message: string; number?: number }[] };
+  const e = err as {
+    message?: string;
+    number?: number;
+    code?: string;
+    state?: number;
+    class?: number;
+    lineNumber?: number;
+    originalError?: { info?: { number?: number; state?: number; class?: number; lineNumber?: number } };
+    precedingErrors?: { message: string; number?: number }[];
+  };
   if (!e || typeof e !== 'object') return new Error(String(err));
   const info = e.originalError?.info;
   // mssql puts a socket error's code where a server error's number goes (number: 'ECONNRESET'): only a number is one.
@@ -238,7 +282,15 @@ function wrapError(err: unknown): Error {
   const number = asNumber(e.number) ?? asNumber(info?.number);
   const message = plainMessage(e.message ?? String(err), socketCodes(err), number);
   const all = [...(e.precedingErrors ?? []).map((p) => ({ number: p.number, message: p.message })), { number, message }];
-  return new DbError(message, number, e.code, e.state ?? info?.state, e.class ?? info?.class, all, asNumber(e.lineNumber) ?? asNumber(info?.lineNumber));
+  return new DbError(
+    message,
+    number,
+    e.code,
+    e.state ?? info?.state,
+    e.class ?? info?.class,
+    all,
+    asNumber(e.lineNumber) ?? asNumber(info?.lineNumber),
+  );
 }
 
 /** A syntax or compile error in a batch of a sql/ file, told as SQL Server does, with the file's line beside it. */
@@ -275,7 +327,11 @@ export interface ProcArg {
 /** One connection (a pool of one), for a workload session, the monitor, or admin work. */
 export class DbSession {
   private closed = false;
-  private constructor(private readonly pool: sql.ConnectionPool, readonly database: string | undefined, private readonly lost: { count: number }) {}
+  private constructor(
+    private readonly pool: sql.ConnectionPool,
+    readonly database: string | undefined,
+    private readonly lost: { count: number },
+  ) {}
 
   /** keep: never close the connection for idleness (a session holding an experiment's application locks). */
   static async open(target: DbTarget, opts: { database?: string; appName?: string; keep?: boolean } = {}): Promise<DbSession> {
@@ -287,7 +343,10 @@ export class DbSession {
       beforeConnect: (conn) => {
         let counted = false;
         (conn as unknown as NodeJS.EventEmitter).on('error', (e: { code?: string }) => {
-          if (!counted && e?.code === 'ESOCKET') { counted = true; lost.count++; }
+          if (!counted && e?.code === 'ESOCKET') {
+            counted = true;
+            lost.count++;
+          }
         });
       },
     };
@@ -329,7 +388,9 @@ export class DbSession {
         request.input(name, driverType(type), params[name] ?? null);
       }
       const result = await abortable(signal, request, () =>
-        (declared.length ? request.query(batch) : request.batch(batch)).catch((err) => { throw withFileLine(wrapError(err), file, index); }),
+        (declared.length ? request.query(batch) : request.batch(batch)).catch((err) => {
+          throw withFileLine(wrapError(err), file, index);
+        }),
       );
       sets.push(...((result.recordsets as unknown as Row[][]) ?? []));
     }
@@ -347,7 +408,9 @@ export class DbSession {
     request.input('params', sql.NVarChar(sql.MAX), file.parameters || null);
     request.input('stmt', sql.NVarChar(sql.MAX), file.batches[0]);
     request.input('options', sql.Int, 1);
-    const result = await request.execute('sp_prepare').catch((err) => { throw withFileLine(wrapError(err), file, 0); });
+    const result = await request.execute('sp_prepare').catch((err) => {
+      throw withFileLine(wrapError(err), file, 0);
+    });
     return { file, handle: num(result.output.handle) };
   }
 
@@ -359,7 +422,9 @@ export class DbSession {
       if (!(name in params)) throw new Error(`sql/${p.file.id}.sql needs parameter @${name}`);
       request.input(name, driverType(type), params[name] ?? null);
     }
-    const result = await request.execute('sp_execute').catch((err) => { throw withFileLine(wrapError(err), p.file, 0); });
+    const result = await request.execute('sp_execute').catch((err) => {
+      throw withFileLine(wrapError(err), p.file, 0);
+    });
     return (result.recordsets as unknown as Row[][]) ?? [];
   }
 
@@ -379,7 +444,11 @@ export class DbSession {
   async callProc(name: string, args: ProcArg[], signal?: AbortSignal): Promise<ResultSets> {
     const request = this.pool.request();
     for (const a of args) request.input(a.name, driverType(a.type), a.value ?? null);
-    const result = await abortable(signal, request, () => request.execute(name).catch((err) => { throw wrapError(err); }));
+    const result = await abortable(signal, request, () =>
+      request.execute(name).catch((err) => {
+        throw wrapError(err);
+      }),
+    );
     return (result.recordsets as unknown as Row[][]) ?? [];
   }
 

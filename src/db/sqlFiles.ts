@@ -110,7 +110,14 @@ export function listSqlFiles(root = sqlRoot()): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.sql')) out.push(path.relative(root, p).split(path.sep).join('/').replace(/\.sql$/, ''));
+      else if (e.name.endsWith('.sql'))
+        out.push(
+          path
+            .relative(root, p)
+            .split(path.sep)
+            .join('/')
+            .replace(/\.sql$/, ''),
+        );
     }
   };
   walk(root);

@@ -22,7 +22,14 @@ const finiteMs = (ns: number) => (Number.isFinite(ns) && ns > 0 ? ns / 1e6 : 0);
 
 /** The client's figures of a run that measured nothing (it never started, or failed before measuring). */
 export function noClientStats(): ClientStats {
-  return { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: processSources.rss() / 1048576 };
+  return {
+    cpuUserMs: 0,
+    cpuSystemMs: 0,
+    cpuUsPerCall: null,
+    eventLoopLagP99Ms: 0,
+    eventLoopLagMaxMs: 0,
+    rssMb: processSources.rss() / 1048576,
+  };
 }
 
 /** start() when measuring begins, stop(calls) when it ends. Not reusable after stop. */

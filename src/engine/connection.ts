@@ -61,12 +61,43 @@ const USED: Record<string, string[]> = {
 };
 /** Real ADO.NET / Microsoft.Data.SqlClient keywords with no effect here. */
 const IGNORED = [
-  'applicationintent', 'asynchronousprocessing', 'async', 'attachdbfilename', 'columnencryptionsetting', 'commandtimeout',
-  'connectionlifetime', 'loadbalancetimeout', 'connectretrycount', 'connectretryinterval', 'contextconnection',
-  'currentlanguage', 'language', 'enlist', 'failoverpartner', 'hostnameincertificate', 'ipaddresspreference',
-  'maxpoolsize', 'minpoolsize', 'multipleactiveresultsets', 'multisubnetfailover', 'networklibrary', 'network', 'net',
-  'packetsize', 'persistsecurityinfo', 'poolblockingperiod', 'pooling', 'replication', 'servercertificate', 'serverspn',
-  'transactionbinding', 'transparentnetworkipresolution', 'typesystemversion', 'userinstance', 'workstationid', 'wsid',
+  'applicationintent',
+  'asynchronousprocessing',
+  'async',
+  'attachdbfilename',
+  'columnencryptionsetting',
+  'commandtimeout',
+  'connectionlifetime',
+  'loadbalancetimeout',
+  'connectretrycount',
+  'connectretryinterval',
+  'contextconnection',
+  'currentlanguage',
+  'language',
+  'enlist',
+  'failoverpartner',
+  'hostnameincertificate',
+  'ipaddresspreference',
+  'maxpoolsize',
+  'minpoolsize',
+  'multipleactiveresultsets',
+  'multisubnetfailover',
+  'networklibrary',
+  'network',
+  'net',
+  'packetsize',
+  'persistsecurityinfo',
+  'poolblockingperiod',
+  'pooling',
+  'replication',
+  'servercertificate',
+  'serverspn',
+  'transactionbinding',
+  'transparentnetworkipresolution',
+  'typesystemversion',
+  'userinstance',
+  'workstationid',
+  'wsid',
 ];
 const SECRET = new Set(['password', 'pwd', 'accesstoken']);
 
@@ -89,9 +120,17 @@ function distance(a: string, b: string): number {
 }
 
 const DISPLAY: Record<string, string> = {
-  server: 'Server', database: 'Database', user: 'User ID', password: 'Password', authentication: 'Authentication',
-  integratedSecurity: 'Integrated Security', encrypt: 'Encrypt', trustServerCertificate: 'TrustServerCertificate',
-  connectTimeout: 'Connect Timeout', appName: 'Application Name', accessToken: 'AccessToken',
+  server: 'Server',
+  database: 'Database',
+  user: 'User ID',
+  password: 'Password',
+  authentication: 'Authentication',
+  integratedSecurity: 'Integrated Security',
+  encrypt: 'Encrypt',
+  trustServerCertificate: 'TrustServerCertificate',
+  connectTimeout: 'Connect Timeout',
+  appName: 'Application Name',
+  accessToken: 'AccessToken',
 };
 
 function suggestion(key: string): string {
@@ -230,7 +269,9 @@ function parseServer(raw: string): Pick<ConnectionConfig, 'server' | 'port' | 'i
     if (!instanceName) throw new ConnectionStringError(`Server=${raw}: nothing after the backslash; write host\\INSTANCE`);
   }
   if (/^\(localdb\)$/i.test(s)) {
-    throw new ConnectionStringError(`Server=${raw}: LocalDB is reached through named pipes, which Node drivers cannot use; give its TCP port instead`);
+    throw new ConnectionStringError(
+      `Server=${raw}: LocalDB is reached through named pipes, which Node drivers cannot use; give its TCP port instead`,
+    );
   }
   if (s === '.' || /^\(local\)$/i.test(s)) s = 'localhost';
   if (!s) throw new ConnectionStringError(`Server=${raw}: no host name; write e.g. Server=localhost,1433`);
@@ -331,6 +372,8 @@ export function describeServer(cfg: ConnectionConfig): string {
       : cfg.authentication === 'sql'
         ? `${cfg.user} (SQL login)`
         : `${cfg.user ? `${cfg.user} ` : ''}(${cfg.authentication})`;
-  const tls = cfg.encrypt ? `encrypted${cfg.encrypt === 'strict' ? ' (strict)' : ''}${cfg.trustServerCertificate ? ', certificate not verified' : ''}` : 'not encrypted';
+  const tls = cfg.encrypt
+    ? `encrypted${cfg.encrypt === 'strict' ? ' (strict)' : ''}${cfg.trustServerCertificate ? ', certificate not verified' : ''}`
+    : 'not encrypted';
   return `${where}${cfg.database ? `, database ${cfg.database}` : ''}, as ${who}, ${tls}`;
 }

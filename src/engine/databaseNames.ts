@@ -67,8 +67,13 @@ export class WatchCounterNames {
       this.names = await readPhysicalNames(db);
       this.readFrom = db;
     }
-    const fresh = counters.filter((c) => isDatabasesObject(c.object) && GUID.test(c.instance.trim())
-      && !this.names!.has(key(c.instance)) && !this.unknown.has(key(c.instance)));
+    const fresh = counters.filter(
+      (c) =>
+        isDatabasesObject(c.object) &&
+        GUID.test(c.instance.trim()) &&
+        !this.names!.has(key(c.instance)) &&
+        !this.unknown.has(key(c.instance)),
+    );
     if (fresh.length) {
       this.names = await readPhysicalNames(db);
       for (const c of fresh) if (!this.names.has(key(c.instance))) this.unknown.add(key(c.instance));

@@ -148,7 +148,8 @@ function cpuByNode(prev: RawSample, cur: RawSample, intervalMs: number, back: Ba
     // counting its whole total_cpu_usage_ms since instance start would be a spike. It joins from the next tick.
     if (!s.isOnline || !p) continue;
     const ms = back.check(`scheduler ${s.schedulerId}.totalCpuMs`, p.totalCpuMs, s.totalCpuMs);
-    if (s.hidden) { // the log writers' CPU: the run's, but not a user scheduler's load
+    if (s.hidden) {
+      // the log writers' CPU: the run's, but not a user scheduler's load
       hiddenCpuMs += ms;
       continue;
     }

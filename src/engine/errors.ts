@@ -37,29 +37,58 @@ export function numbers(err: unknown): number[] {
  * Explains a failure of `action` (e.g. 'sampling the DMVs'): a missing permission names the GRANT; a login failure,
  * a refused connection or a certificate problem says what to check.
  */
-export function explain(err: unknown, action: string, ctx: { login: string; majorVersion: number | null; database?: string; needs?: string }): SpinlabError {
+export function explain(
+  err: unknown,
+  action: string,
+  ctx: { login: string; majorVersion: number | null; database?: string; needs?: string },
+): SpinlabError {
   // Already explained; a driver error (also a SpinlabError, by its category) is what this explains.
   if (err instanceof SpinlabError && !(err instanceof DbError)) return err;
   const msg = err instanceof Error ? err.message : String(err);
   const nums = numbers(err);
   if (nums.includes(300) || nums.includes(297) || /VIEW SERVER (PERFORMANCE )?STATE permission was denied/i.test(msg)) {
-    return new SpinlabError('permission', `${action} failed: the login ${ctx.login} lacks VIEW SERVER STATE.`, grantFor('VIEW SERVER STATE', ctx.login, ctx.majorVersion), err);
+    return new SpinlabError(
+      'permission',
+      `${action} failed: the login ${ctx.login} lacks VIEW SERVER STATE.`,
+      grantFor('VIEW SERVER STATE', ctx.login, ctx.majorVersion),
+      err,
+    );
   }
   if (/VIEW DATABASE (PERFORMANCE )?STATE permission was denied/i.test(msg)) {
-    return new SpinlabError('permission', `${action} failed: the login ${ctx.login} lacks VIEW DATABASE STATE.`, grantFor('VIEW DATABASE STATE', ctx.login, ctx.majorVersion, ctx.database), err);
+    return new SpinlabError(
+      'permission',
+      `${action} failed: the login ${ctx.login} lacks VIEW DATABASE STATE.`,
+      grantFor('VIEW DATABASE STATE', ctx.login, ctx.majorVersion, ctx.database),
+      err,
+    );
   }
   if (ctx.needs && (nums.includes(15247) || nums.includes(262) || nums.includes(5011) || /permission/i.test(msg))) {
     return new SpinlabError('permission', `${action} failed: ${msg}`, grantFor(ctx.needs, ctx.login, ctx.majorVersion, ctx.database), err);
   }
   if (nums.includes(18456) || /Login failed/i.test(msg)) {
-    return new SpinlabError('connection', `${action} failed: ${msg}`, 'check the user name and password (the password comes from the connection string or SPINLAB_PASSWORD).', err);
+    return new SpinlabError(
+      'connection',
+      `${action} failed: ${msg}`,
+      'check the user name and password (the password comes from the connection string or SPINLAB_PASSWORD).',
+      err,
+    );
   }
   const code = err instanceof DbError ? err.code : undefined;
   if (code === 'ESOCKET' && /ECONNREFUSED/.test(msg)) {
-    return new SpinlabError('connection', `${action} failed: nothing is listening there (${msg}).`, 'check the server name and port, and that SQL Server accepts TCP connections.', err);
+    return new SpinlabError(
+      'connection',
+      `${action} failed: nothing is listening there (${msg}).`,
+      'check the server name and port, and that SQL Server accepts TCP connections.',
+      err,
+    );
   }
   if (/self[- ]signed|certificate/i.test(msg)) {
-    return new SpinlabError('connection', `${action} failed: ${msg}`, 'install a trusted certificate on the server, or add TrustServerCertificate=true to the connection string if you accept the risk.', err);
+    return new SpinlabError(
+      'connection',
+      `${action} failed: ${msg}`,
+      'install a trusted certificate on the server, or add TrustServerCertificate=true to the connection string if you accept the risk.',
+      err,
+    );
   }
   return new SpinlabError(categoryOf(err), `${action} failed: ${msg}`, undefined, err);
 }

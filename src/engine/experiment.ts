@@ -10,7 +10,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession, describeTarget, type DbTarget } from '../db/client';
-import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type ExperimentEvent, type KnobRequest, type KnobState, type LoadSettings, type ParamValue, type PresetInfo, type RunArm } from '../shared/experiment';
+import {
+  EXPERIMENT_SCHEMA_VERSION,
+  type Experiment,
+  type ExperimentEvent,
+  type KnobRequest,
+  type KnobState,
+  type LoadSettings,
+  type ParamValue,
+  type PresetInfo,
+  type RunArm,
+} from '../shared/experiment';
 import type { Topology } from '../shared/types';
 import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
@@ -28,12 +38,11 @@ import { featureVersion } from '../shared/serverLevel';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
 
-
-
 /** ALLOWED only permits delayed durability: a commit must ask for it, and no scenario's commit does. */
-export const DD_ALLOWED_NOTE = 'DELAYED_DURABILITY = ALLOWED: a transaction is delayed-durable only when its COMMIT asks '
-  + '(COMMIT WITH (DELAYED_DURABILITY = ON), or BEGIN ATOMIC WITH (DELAYED_DURABILITY = ON)), and the scenarios\' commits do not, '
-  + 'so these runs behave as DISABLED. Use FORCED to make every commit delayed-durable.';
+export const DD_ALLOWED_NOTE =
+  'DELAYED_DURABILITY = ALLOWED: a transaction is delayed-durable only when its COMMIT asks ' +
+  "(COMMIT WITH (DELAYED_DURABILITY = ON), or BEGIN ATOMIC WITH (DELAYED_DURABILITY = ON)), and the scenarios' commits do not, " +
+  'so these runs behave as DISABLED. Use FORCED to make every commit delayed-durable.';
 
 export interface ExperimentOptions {
   target: DbTarget;
@@ -54,7 +63,6 @@ export interface ExperimentOptions {
   /** A custom workload instead of the scenario's procedures (scenarioId 'custom'; labDatabase is the user's database). */
   custom?: CustomPlan | null;
 }
-
 
 export interface ExperimentResult {
   experiment: Experiment;
@@ -96,23 +104,32 @@ export interface PlanOptions {
   custom?: CustomPlan | null;
 }
 
-export async function runExperiment(opts: ExperimentOptions, signal: AbortSignal,
-  progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
+export async function runExperiment(
+  opts: ExperimentOptions,
+  signal: AbortSignal,
+  progress: (p: ExperimentProgress) => void = () => undefined,
+): Promise<ExperimentResult> {
   const { mode, threads, ...load } = opts.load;
-  return runPlan({
-    target: opts.target,
-    labDatabase: opts.labDatabase,
-    arms: [{ id: 'main', label: opts.scenarioId, scenarioId: opts.scenarioId, parameters: opts.parameters, knobs: opts.knobs, mode, threads }],
-    load,
-    outDir: opts.outDir,
-    title: opts.title,
-    question: opts.question,
-    deploy: opts.deploy,
-    stateDir: opts.stateDir,
-    id: opts.id,
-    preset: null,
-    custom: opts.custom ?? null,
-  }, signal, progress);
+  return runPlan(
+    {
+      target: opts.target,
+      labDatabase: opts.labDatabase,
+      arms: [
+        { id: 'main', label: opts.scenarioId, scenarioId: opts.scenarioId, parameters: opts.parameters, knobs: opts.knobs, mode, threads },
+      ],
+      load,
+      outDir: opts.outDir,
+      title: opts.title,
+      question: opts.question,
+      deploy: opts.deploy,
+      stateDir: opts.stateDir,
+      id: opts.id,
+      preset: null,
+      custom: opts.custom ?? null,
+    },
+    signal,
+    progress,
+  );
 }
 
 /** The knobs an arm asks for, resolved against the topology (a bad affinity fails here, before anything changes). */
@@ -142,15 +159,22 @@ function ownJournal(stateDir: string, ctx: KnobContext): boolean {
   }
 }
 
-export async function runPlan(opts: PlanOptions, signal: AbortSignal,
-  progress: (p: ExperimentProgress) => void = () => undefined): Promise<ExperimentResult> {
+export async function runPlan(
+  opts: PlanOptions,
+  signal: AbortSignal,
+  progress: (p: ExperimentProgress) => void = () => undefined,
+): Promise<ExperimentResult> {
   if (opts.arms.length === 0) throw new SpinlabError('user-input', 'The experiment has no arms to run.');
   const ids = opts.arms.map((a) => a.id);
   if (new Set(ids).size !== ids.length) throw new SpinlabError('user-input', `Arm ids must be unique; got ${ids.join(', ')}.`);
   const stateDir = opts.stateDir ?? defaultStateDir();
   const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
   const first = opts.arms[0];
-  try { fs.mkdirSync(opts.outDir, { recursive: true }); } catch (err) { throw outputError(err, opts.outDir); }
+  try {
+    fs.mkdirSync(opts.outDir, { recursive: true });
+  } catch (err) {
+    throw outputError(err, opts.outDir);
+  }
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
   const file = path.join(opts.outDir, 'experiment.json');
   const events: ExperimentEvent[] = [];
@@ -171,15 +195,20 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
   try {
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
-      throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab samples needs.`,
-        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
+      throw new SpinlabError(
+        'permission',
+        `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab samples needs.`,
+        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)),
+      );
     }
     const { topology, startTime } = await readTopology(admin, identity);
     identity.startTime = startTime;
     // One experiment per lab database and per server-wide knob: a custom workload locks its database only when it
     // changes delayed durability there.
-    locks = experimentLocks(opts.custom && !opts.arms.some((a) => a.knobs.delayedDurability) ? null : opts.labDatabase,
-      opts.arms.some((a) => !!a.knobs.affinity));
+    locks = experimentLocks(
+      opts.custom && !opts.arms.some((a) => a.knobs.delayedDurability) ? null : opts.labDatabase,
+      opts.arms.some((a) => !!a.knobs.affinity),
+    );
     await takeLocks(admin, locks, 'This run');
     knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
     const leftover = readJournal(stateDir, knobCtx.serverKey);
@@ -188,20 +217,29 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       knobCtx = undefined; // not ours to restore implicitly
       const owner = await journalOwner(admin, leftover);
       if (owner) {
-        throw new SpinlabError('server', `This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} `
-          + `(on [${leftover.labDatabase}]) and will put ${leftover.changes.length > 1 ? 'them' : 'it'} back when it ends.`,
-        'wait for it to finish, or stop it (Ctrl+C in its terminal, Stop in its panel); do not run spinlab restore while it runs.');
+        throw new SpinlabError(
+          'server',
+          `This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} ` +
+            `(on [${leftover.labDatabase}]) and will put ${leftover.changes.length > 1 ? 'them' : 'it'} back when it ends.`,
+          'wait for it to finish, or stop it (Ctrl+C in its terminal, Stop in its panel); do not run spinlab restore while it runs.',
+        );
       }
-      throw new UnrestoredJournalError(`An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
-        'run `spinlab restore -c <connection>` (or the panel\'s Restore button) first.');
+      throw new UnrestoredJournalError(
+        `An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
+        "run `spinlab restore -c <connection>` (or the panel's Restore button) first.",
+      );
     }
     if (opts.custom) {
       const w = opts.custom.workload;
-      note(w.writes ? 'warning' : 'info', w.writes
-        ? `The workload writes to [${w.database}] (${w.writes}); Spinlock Lab deploys and drops nothing there.`
-        : `The workload only reads in [${w.database}]; Spinlock Lab deploys and drops nothing there.`);
+      note(
+        w.writes ? 'warning' : 'info',
+        w.writes
+          ? `The workload writes to [${w.database}] (${w.writes}); Spinlock Lab deploys and drops nothing there.`
+          : `The workload only reads in [${w.database}]; Spinlock Lab deploys and drops nothing there.`,
+      );
     }
-    if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this experiment is synthetic, not a measurement.');
+    if (identity.simulated)
+      note('warning', 'This server is the Spinlock Lab simulator: every number in this experiment is synthetic, not a measurement.');
 
     const requests = opts.arms.map((a) => knobRequestOf(a, topology));
     if (requests.some((r) => r.delayedDurability === 'ALLOWED')) note('info', DD_ALLOWED_NOTE);
@@ -239,7 +277,9 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       const key = deployKey(scenario, arm.parameters);
       if (opts.deploy !== false && !opts.custom && key !== deployed) {
         status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
-        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal, (m) => note('warning', m));
+        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal, (m) =>
+          note('warning', m),
+        );
         deployed = key;
       }
       status('applying knobs');
@@ -252,12 +292,30 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
       // What every run of this arm must still find at its end: a change by anyone else makes the run invalid.
       const expected = await readKnobState(admin, opts.labDatabase);
       save();
-      const armRecord: RunArm = { id: arm.id, label: arm.label, scenarioId: scenario.id, parameters: arm.parameters, knobs: requests[i], mode: arm.mode };
+      const armRecord: RunArm = {
+        id: arm.id,
+        label: arm.label,
+        scenarioId: scenario.id,
+        parameters: arm.parameters,
+        knobs: requests[i],
+        mode: arm.mode,
+      };
       for (const threads of arm.threads) {
         if (signal.aborted) break arms;
         const record = await runOne({
-          target: opts.target, labDatabase: opts.labDatabase, load: { ...opts.load, mode: arm.mode, threads: arm.threads },
-          scenario, arm: armRecord, index: index++, threads, signal, progress, note, samplesFile, status, custom: opts.custom ?? null,
+          target: opts.target,
+          labDatabase: opts.labDatabase,
+          load: { ...opts.load, mode: arm.mode, threads: arm.threads },
+          scenario,
+          arm: armRecord,
+          index: index++,
+          threads,
+          signal,
+          progress,
+          note,
+          samplesFile,
+          status,
+          custom: opts.custom ?? null,
           threadsPerCore: threadsPerCore(topology),
         });
         const drift = await runDrift(admin, expected, opts.labDatabase, locks, readKnobState);
@@ -273,7 +331,11 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
         if (record.status === 'failed' || record.status === 'invalid') break arms;
       }
     }
-    experiment.status = signal.aborted ? 'cancelled' : experiment.runs.some((r) => r.status === 'failed' || r.status === 'invalid') ? 'failed' : 'completed';
+    experiment.status = signal.aborted
+      ? 'cancelled'
+      : experiment.runs.some((r) => r.status === 'failed' || r.status === 'invalid')
+        ? 'failed'
+        : 'completed';
   } catch (err) {
     if (experiment) {
       experiment.status = signal.aborted ? 'cancelled' : 'failed';
@@ -295,7 +357,11 @@ export async function runPlan(opts: PlanOptions, signal: AbortSignal,
     // A record that cannot be written (a full disk) must not stop the clean-up below: the locks would stay with a
     // connection kept open, and the process would never end.
     if (experiment) {
-      try { writeWhole(file, JSON.stringify(experiment, null, 2)); } catch (err) { saveError = err; }
+      try {
+        writeWhole(file, JSON.stringify(experiment, null, 2));
+      } catch (err) {
+        saveError = err;
+      }
     }
     // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
     // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a

@@ -71,9 +71,17 @@ export function writeJournal(stateDir: string, j: Journal): string {
     }
     fs.renameSync(tmp, file);
   } catch (err) {
-    try { fs.rmSync(tmp, { force: true }); } catch { /* the failure below is the one to report */ }
-    throw new SpinlabError('files', `Could not write the restore journal ${file}: ${failureReason(err)}. It is written before any setting changes, so nothing was changed.`,
-      'set SPINLAB_STATE_DIR to a folder you can write to (the default is ~/.spinlab), or free some space.', err);
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* the failure below is the one to report */
+    }
+    throw new SpinlabError(
+      'files',
+      `Could not write the restore journal ${file}: ${failureReason(err)}. It is written before any setting changes, so nothing was changed.`,
+      'set SPINLAB_STATE_DIR to a folder you can write to (the default is ~/.spinlab), or free some space.',
+      err,
+    );
   }
   try {
     const dfd = fs.openSync(path.dirname(file), 'r');
@@ -94,7 +102,12 @@ export function readJournal(stateDir: string, key: string): Journal | null {
     if (j.version !== 1 || !j.original) throw new Error('unknown format');
     return j;
   } catch (err) {
-    throw new SpinlabError('files', `The restore journal ${file} is unreadable (${(err as Error).message}).`, 'restore the settings by hand from it, then delete it.', err);
+    throw new SpinlabError(
+      'files',
+      `The restore journal ${file} is unreadable (${(err as Error).message}).`,
+      'restore the settings by hand from it, then delete it.',
+      err,
+    );
   }
 }
 
@@ -105,7 +118,10 @@ export function deleteJournal(stateDir: string, key: string): void {
 export function listJournals(stateDir: string): Journal[] {
   const dir = path.join(stateDir, 'journal');
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Journal);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Journal);
 }
 
 /** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */

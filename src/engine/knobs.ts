@@ -29,10 +29,24 @@ export interface KnobContext {
  * The knob context for a server as reached through `target`: the journal is keyed by the address used
  * (targetAddress) and @@SERVERNAME, so a run, `spinlab restore` and the panel all find the same journal.
  */
-export function knobContextFor(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string, labDatabase = ''): KnobContext {
+export function knobContextFor(
+  admin: DbSession,
+  identity: ServerIdentity,
+  target: DbTarget,
+  stateDir: string,
+  labDatabase = '',
+): KnobContext {
   const address = targetAddress(target);
-  return { admin, labDatabase, stateDir, serverKey: serverKey(address, identity.serverName), serverAddress: address,
-    serverName: identity.serverName, login: identity.login, majorVersion: featureVersion(identity) };
+  return {
+    admin,
+    labDatabase,
+    stateDir,
+    serverKey: serverKey(address, identity.serverName),
+    serverAddress: address,
+    serverName: identity.serverName,
+    login: identity.login,
+    majorVersion: featureVersion(identity),
+  };
 }
 
 /** The unrestored journal for this server, or null. */
@@ -45,22 +59,32 @@ export function journalFor(identity: ServerIdentity, target: DbTarget, stateDir:
  * experiment is still running (it holds the lab's lock, or the affinity lock) is refused: putting its knobs back
  * would change them under it. It restores them itself when it ends; `force` overrides (a holder known to be stuck).
  */
-export async function restoreServer(admin: DbSession, identity: ServerIdentity, target: DbTarget, stateDir: string,
-  opts: { force?: boolean } = {}): Promise<RestoreResult> {
+export async function restoreServer(
+  admin: DbSession,
+  identity: ServerIdentity,
+  target: DbTarget,
+  stateDir: string,
+  opts: { force?: boolean } = {},
+): Promise<RestoreResult> {
   const ctx = knobContextFor(admin, identity, target, stateDir);
   const j = readJournal(stateDir, ctx.serverKey);
   if (!j || !j.changes.length || opts.force) return restoreFromJournal(ctx);
   const locks: LockRequest[] = [
     { resource: labLockResource(j.labDatabase), mode: 'Exclusive', what: `the lab database [${j.labDatabase}]` },
-    ...(j.changes.includes('affinity') ? [{ resource: AFFINITY_LOCK, mode: 'Exclusive' as const, what: 'the server\'s process affinity' }] : []),
+    ...(j.changes.includes('affinity')
+      ? [{ resource: AFFINITY_LOCK, mode: 'Exclusive' as const, what: "the server's process affinity" }]
+      : []),
   ];
   try {
     await takeLocks(admin, locks, `Restoring the journal of process ${j.pid} (${knobWords(j.changes)})`);
   } catch (err) {
     // Only the refusal takeLocks words itself; a driver error is passed on as it is.
     if (!(err instanceof SpinlabError) || err instanceof DbError) throw err;
-    throw new SpinlabError('server', err.headline.split('\n')[0].replace(/ is refused: /, ' is refused: the journal is not restored under a live experiment; '),
-      'wait for that experiment to finish: it puts its settings back itself. If it is stuck, stop it; `spinlab restore --force` restores anyway.');
+    throw new SpinlabError(
+      'server',
+      err.headline.split('\n')[0].replace(/ is refused: /, ' is refused: the journal is not restored under a live experiment; '),
+      'wait for that experiment to finish: it puts its settings back itself. If it is stuck, stop it; `spinlab restore --force` restores anyway.',
+    );
   }
   try {
     return await restoreFromJournal(ctx);
@@ -78,7 +102,11 @@ export async function readKnobState(db: DbSession, labDatabase: string): Promise
   const [info = [], schedulers = [], dbs = []] = await db.runFile('knobs/read', { db: labDatabase });
   const type = str(info[0]?.affinity_type_desc) || 'AUTO';
   const online = (s: Row) => s.is_online === true || num(s.is_online) === 1;
-  const cpus = schedulers.filter(online).map((s) => num(s.cpu_id)).filter((c, i, all) => all.indexOf(c) === i).sort((a, b) => a - b);
+  const cpus = schedulers
+    .filter(online)
+    .map((s) => num(s.cpu_id))
+    .filter((c, i, all) => all.indexOf(c) === i)
+    .sort((a, b) => a - b);
   const numaNodes = type === 'MANUAL' ? wholeNodes(schedulers, online) : null;
   return {
     delayedDurability: dbs[0] ? str(dbs[0].delayed_durability_desc) : null,
@@ -105,7 +133,13 @@ function sameCpus(a: number[], b: number[]): boolean {
 
 /** True when `state` already is what `req` asks for (nothing to change). */
 function affinityMatches(state: KnobState, cpus: number[] | 'AUTO'): boolean {
-  return cpus === 'AUTO' ? state.affinity.type === 'AUTO' : state.affinity.type === 'MANUAL' && sameCpus(state.affinity.cpus, [...cpus].sort((x, y) => x - y));
+  return cpus === 'AUTO'
+    ? state.affinity.type === 'AUTO'
+    : state.affinity.type === 'MANUAL' &&
+        sameCpus(
+          state.affinity.cpus,
+          [...cpus].sort((x, y) => x - y),
+        );
 }
 
 async function setAffinity(ctx: KnobContext, cpus: number[] | 'AUTO', numaNodes?: number[]): Promise<void> {
@@ -122,7 +156,12 @@ async function setDelayedDurability(ctx: KnobContext, mode: string): Promise<voi
   try {
     await ctx.admin.runFile('knobs/delayed-durability', { db: ctx.labDatabase, mode });
   } catch (err) {
-    throw explain(err, 'Changing delayed durability', { login: ctx.login, majorVersion: ctx.majorVersion, database: ctx.labDatabase, needs: `ALTER ON DATABASE::[${ctx.labDatabase}]` });
+    throw explain(err, 'Changing delayed durability', {
+      login: ctx.login,
+      majorVersion: ctx.majorVersion,
+      database: ctx.labDatabase,
+      needs: `ALTER ON DATABASE::[${ctx.labDatabase}]`,
+    });
   }
 }
 
@@ -146,9 +185,9 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
   if (!earlier || all.length !== earlier.changes.length) {
     const original: KnobState = earlier
       ? {
-        delayedDurability: earlier.changes.includes('delayedDurability') ? earlier.original.delayedDurability : before.delayedDurability,
-        affinity: earlier.changes.includes('affinity') ? earlier.original.affinity : before.affinity,
-      }
+          delayedDurability: earlier.changes.includes('delayedDurability') ? earlier.original.delayedDurability : before.delayedDurability,
+          affinity: earlier.changes.includes('affinity') ? earlier.original.affinity : before.affinity,
+        }
       : before;
     writeJournal(ctx.stateDir, {
       version: 1,
@@ -178,9 +217,10 @@ export function completeRequest(req: KnobRequest, original: KnobState): KnobRequ
   const dd = original.delayedDurability;
   if (!out.delayedDurability && (dd === 'DISABLED' || dd === 'ALLOWED' || dd === 'FORCED')) out.delayedDurability = dd;
   if (!out.affinity && (original.affinity.type === 'AUTO' || original.affinity.cpus.length > 0)) {
-    out.affinity = original.affinity.type === 'AUTO'
-      ? { spec: 'auto', cpus: 'AUTO' }
-      : { spec: `cpu:${formatSpec(original.affinity.cpus)}`, cpus: [...original.affinity.cpus] };
+    out.affinity =
+      original.affinity.type === 'AUTO'
+        ? { spec: 'auto', cpus: 'AUTO' }
+        : { spec: `cpu:${formatSpec(original.affinity.cpus)}`, cpus: [...original.affinity.cpus] };
   }
   return out;
 }
@@ -209,8 +249,12 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   }
   const now = await readKnobState(ctx.admin, j.labDatabase);
   const labCtx = { ...ctx, labDatabase: j.labDatabase };
-  if (j.changes.includes('delayedDurability') && j.original.delayedDurability && now.delayedDurability !== null
-      && now.delayedDurability !== j.original.delayedDurability) {
+  if (
+    j.changes.includes('delayedDurability') &&
+    j.original.delayedDurability &&
+    now.delayedDurability !== null &&
+    now.delayedDurability !== j.original.delayedDurability
+  ) {
     await setDelayedDurability(labCtx, j.original.delayedDurability);
     actions.push(`delayed durability on [${j.labDatabase}] set back to ${j.original.delayedDurability}`);
   }
@@ -221,22 +265,36 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
     // same CPUs as a list, which binds schedulers differently, and the server does not say which form is in force.
     if (!affinityMatches(now, target) || nodes?.length) {
       await setAffinity(labCtx, target, nodes);
-      actions.push(target === 'AUTO' ? 'process affinity set back to AUTO'
-        : nodes?.length ? `process affinity set back to NUMANODE = ${formatCpuRanges(nodes)}` : `process affinity set back to CPUs ${formatCpuRanges(target)}`);
+      actions.push(
+        target === 'AUTO'
+          ? 'process affinity set back to AUTO'
+          : nodes?.length
+            ? `process affinity set back to NUMANODE = ${formatCpuRanges(nodes)}`
+            : `process affinity set back to CPUs ${formatCpuRanges(target)}`,
+      );
     }
   }
   const after = await readKnobState(ctx.admin, j.labDatabase);
-  const ddOk = !j.changes.includes('delayedDurability') || after.delayedDurability === null || after.delayedDurability === j.original.delayedDurability;
-  const affOk = !j.changes.includes('affinity') || affinityMatches(after, j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus);
+  const ddOk =
+    !j.changes.includes('delayedDurability') ||
+    after.delayedDurability === null ||
+    after.delayedDurability === j.original.delayedDurability;
+  const affOk =
+    !j.changes.includes('affinity') || affinityMatches(after, j.original.affinity.type === 'AUTO' ? 'AUTO' : j.original.affinity.cpus);
   if (!ddOk || !affOk) {
-    throw new SpinlabError('server', `Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`);
+    throw new SpinlabError(
+      'server',
+      `Restore did not take: the server still differs from the journal (${JSON.stringify(after)} vs ${JSON.stringify(j.original)}). The journal is kept.`,
+    );
   }
   // Event sessions of captures still running stay journaled (their process drops them); the knobs are done.
   if (sessions.length) writeJournal(ctx.stateDir, { ...j, changes: [], eventSessions: sessions });
   else deleteJournal(ctx.stateDir, ctx.serverKey);
   const recovered = recoverAfterCrash(j);
   if (recovered) {
-    actions.push(`the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`);
+    actions.push(
+      `the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`,
+    );
   }
   return { restored: after, actions };
 }
@@ -256,14 +314,21 @@ async function restoreEventSessions(ctx: KnobContext, j: Journal, actions: strin
     try {
       gone = await dropSession(ctx.admin, s.name);
     } catch (err) {
-      throw explain(err, `Dropping the event session ${s.name}`, { login: ctx.login, majorVersion: ctx.majorVersion, needs: 'ALTER ANY EVENT SESSION' });
+      throw explain(err, `Dropping the event session ${s.name}`, {
+        login: ctx.login,
+        majorVersion: ctx.majorVersion,
+        needs: 'ALTER ANY EVENT SESSION',
+      });
     }
     if (gone === false) {
       kept.push(s);
       actions.push(`event session ${s.name} (left by process ${s.pid}) is still defined after DROP EVENT SESSION: it stays journaled`);
     } else {
-      actions.push(gone ? `event session ${s.name} (left by process ${s.pid}) dropped`
-        : `event session ${s.name} (left by process ${s.pid}): DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}`);
+      actions.push(
+        gone
+          ? `event session ${s.name} (left by process ${s.pid}) dropped`
+          : `event session ${s.name} (left by process ${s.pid}): DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}`,
+      );
     }
   }
   return kept;
@@ -272,7 +337,10 @@ async function restoreEventSessions(ctx: KnobContext, j: Journal, actions: strin
 function recoverAfterCrash(j: Journal) {
   if (!j.experimentDir || !processGone(j.pid)) return null;
   try {
-    return recoverExperiment(j.experimentDir, `The process (pid ${j.pid}) running this experiment stopped without finishing (killed or crashed); its settings were restored from the journal on ${new Date().toISOString()}.`);
+    return recoverExperiment(
+      j.experimentDir,
+      `The process (pid ${j.pid}) running this experiment stopped without finishing (killed or crashed); its settings were restored from the journal on ${new Date().toISOString()}.`,
+    );
   } catch {
     return null; // the record is a convenience; the settings are what restore must put back
   }

@@ -26,17 +26,28 @@ export interface LabProbe {
 export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> {
   const [[row] = []] = await admin.runFile('lab/probe', { db });
   if (!row) return { exists: false, ours: false, hasXtp: false, delayedDurability: null, recovery: null };
-  return { exists: true, ours: row.spinlab_mark !== null && row.spinlab_mark !== undefined, hasXtp: row.has_xtp_filegroup === true || Number(row.has_xtp_filegroup) === 1,
-    delayedDurability: str(row.delayed_durability_desc) || null, recovery: str(row.recovery_model_desc) || null };
+  return {
+    exists: true,
+    ours: row.spinlab_mark !== null && row.spinlab_mark !== undefined,
+    hasXtp: row.has_xtp_filegroup === true || Number(row.has_xtp_filegroup) === 1,
+    delayedDurability: str(row.delayed_durability_desc) || null,
+    recovery: str(row.recovery_model_desc) || null,
+  };
 }
 
 /** Makes sure the lab database exists and is ours; creates it when missing, and says what it could not set there. */
-export async function ensureLab(admin: DbSession, db: string, identity: ServerIdentity, log: (m: string) => void = () => undefined): Promise<LabProbe> {
+export async function ensureLab(
+  admin: DbSession,
+  db: string,
+  identity: ServerIdentity,
+  log: (m: string) => void = () => undefined,
+): Promise<LabProbe> {
   const tooLong = labDatabaseLengthProblem(db);
   if (tooLong) throw new SpinlabError('user-input', tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
   let probe = await probeLab(admin, db);
   if (probe.exists && !probe.ours) {
-    throw new SpinlabError('server',
+    throw new SpinlabError(
+      'server',
       `The database [${db}] exists but Spinlock Lab did not create it (it has no SpinlockLab extended property), so Spinlock Lab will not touch it.`,
       'choose another lab database name (--lab-db NAME), or drop that database yourself if it is a leftover.',
     );
@@ -45,7 +56,11 @@ export async function ensureLab(admin: DbSession, db: string, identity: ServerId
     try {
       await admin.runFile('lab/create', { db, mark: `Created by Spinlock Lab ${TOOL_VERSION} on ${new Date().toISOString()}` });
     } catch (err) {
-      throw explain(err, `Creating the lab database [${db}]`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'CREATE DATABASE' });
+      throw explain(err, `Creating the lab database [${db}]`, {
+        login: identity.login,
+        majorVersion: featureVersion(identity),
+        needs: 'CREATE DATABASE',
+      });
     }
     probe = await probeLab(admin, db);
     if (probe.recovery !== 'SIMPLE') log(labRecoveryNote(db, probe.recovery, identity));
@@ -83,7 +98,11 @@ async function killHolder(admin: DbSession, db: string, spid: number, identity: 
   try {
     await admin.runFile('lab/kill', { spid });
   } catch (killErr) {
-    throw explain(killErr, `Ending session ${spid}, which holds the lab database [${db}] open`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'ALTER ANY CONNECTION' });
+    throw explain(killErr, `Ending session ${spid}, which holds the lab database [${db}] open`, {
+      login: identity.login,
+      majorVersion: featureVersion(identity),
+      needs: 'ALTER ANY CONNECTION',
+    });
   }
 }
 
@@ -114,7 +133,11 @@ async function dropLabUnlocked(admin: DbSession, db: string, identity: ServerIde
     } catch (err) {
       const nums = numbers(err);
       if (!SLOT_TAKEN.some((n) => nums.includes(n)) || attempt >= DROP_ATTEMPTS) {
-        throw explain(err, `Dropping the lab database [${db}]`, { login: identity.login, majorVersion: featureVersion(identity), needs: 'ALTER ANY DATABASE' });
+        throw explain(err, `Dropping the lab database [${db}]`, {
+          login: identity.login,
+          majorVersion: featureVersion(identity),
+          needs: 'ALTER ANY DATABASE',
+        });
       }
       const [[holder] = []] = await admin.runFile('lab/holder', { db });
       const spid = holder ? Number(holder.session_id) : NaN;
@@ -143,29 +166,56 @@ export function fileParams(id: string, values: Record<string, ParamValue>): Reco
 export async function deployedScenarios(admin: DbSession, db: string): Promise<string[]> {
   const [rows = []] = await admin.runFile('lab/tables', { db });
   const present = new Set(rows.map((r) => str(r.table_name).toLowerCase()));
-  return listScenarios().filter((s) => s.progress.tables.some((t) => present.has(t.toLowerCase()))).map((s) => s.id);
+  return listScenarios()
+    .filter((s) => s.progress.tables.some((t) => present.has(t.toLowerCase())))
+    .map((s) => s.id);
 }
 
 /** Deploys holding the lab's lock: refused while another experiment runs there (re-entrant inside the experiment's own). */
-export function deployScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
-  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal?: AbortSignal,
-  warn: (m: string) => void = log): Promise<void> {
-  return withLabLock(admin, db, `Deploying ${scenario.id} into [${db}]`, () => deployUnlocked(target, admin, identity, db, scenario, values, log, signal, warn));
+export function deployScenario(
+  target: DbTarget,
+  admin: DbSession,
+  identity: ServerIdentity,
+  db: string,
+  scenario: ScenarioManifest,
+  values: Record<string, ParamValue>,
+  log: (m: string) => void,
+  signal?: AbortSignal,
+  warn: (m: string) => void = log,
+): Promise<void> {
+  return withLabLock(admin, db, `Deploying ${scenario.id} into [${db}]`, () =>
+    deployUnlocked(target, admin, identity, db, scenario, values, log, signal, warn),
+  );
 }
 
-async function deployUnlocked(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
-  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void, signal: AbortSignal | undefined,
-  warn: (m: string) => void): Promise<void> {
+async function deployUnlocked(
+  target: DbTarget,
+  admin: DbSession,
+  identity: ServerIdentity,
+  db: string,
+  scenario: ScenarioManifest,
+  values: Record<string, ParamValue>,
+  log: (m: string) => void,
+  signal: AbortSignal | undefined,
+  warn: (m: string) => void,
+): Promise<void> {
   const probe = await ensureLab(admin, db, identity, warn);
   if (needsXtp(scenario, values)) {
     if (!identity.xtpSupported) {
-      throw new SpinlabError('server', `The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
-        'use a SQL Server 2016 SP1+ edition with In-Memory OLTP (SERVERPROPERTY(\'IsXTPSupported\') = 1), or choose disk-based settings.');
+      throw new SpinlabError(
+        'server',
+        `The scenario ${scenario.id} with these settings needs In-Memory OLTP, which this instance does not support.`,
+        "use a SQL Server 2016 SP1+ edition with In-Memory OLTP (SERVERPROPERTY('IsXTPSupported') = 1), or choose disk-based settings.",
+      );
     }
     if (!probe.hasXtp) {
       log(`adding a MEMORY_OPTIMIZED_DATA filegroup to [${db}]`);
       await admin.runFile('lab/add-xtp-filegroup', { db }, signal).catch((err) => {
-        throw explain(err, 'Adding the memory-optimized filegroup', { login: identity.login, majorVersion: featureVersion(identity), needs: `ALTER ON DATABASE::[${db}]` });
+        throw explain(err, 'Adding the memory-optimized filegroup', {
+          login: identity.login,
+          majorVersion: featureVersion(identity),
+          needs: `ALTER ON DATABASE::[${db}]`,
+        });
       });
     }
   }
@@ -175,7 +225,11 @@ async function deployUnlocked(target: DbTarget, admin: DbSession, identity: Serv
     for (const id of deploySteps(scenario, values)) {
       log(`running sql/${id}.sql`);
       await lab.runFile(id, fileParams(id, values), signal).catch((err) => {
-        throw explain(err, `Deploying ${scenario.id} (sql/${id}.sql)`, { login: identity.login, majorVersion: featureVersion(identity), database: db });
+        throw explain(err, `Deploying ${scenario.id} (sql/${id}.sql)`, {
+          login: identity.login,
+          majorVersion: featureVersion(identity),
+          database: db,
+        });
       });
     }
   } finally {
@@ -183,13 +237,29 @@ async function deployUnlocked(target: DbTarget, admin: DbSession, identity: Serv
   }
 }
 
-export function cleanupScenario(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
-  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
-  return withLabLock(admin, db, `Removing ${scenario.id} from [${db}]`, () => cleanupUnlocked(target, admin, identity, db, scenario, values, log));
+export function cleanupScenario(
+  target: DbTarget,
+  admin: DbSession,
+  identity: ServerIdentity,
+  db: string,
+  scenario: ScenarioManifest,
+  values: Record<string, ParamValue>,
+  log: (m: string) => void,
+): Promise<void> {
+  return withLabLock(admin, db, `Removing ${scenario.id} from [${db}]`, () =>
+    cleanupUnlocked(target, admin, identity, db, scenario, values, log),
+  );
 }
 
-async function cleanupUnlocked(target: DbTarget, admin: DbSession, identity: ServerIdentity, db: string,
-  scenario: ScenarioManifest, values: Record<string, ParamValue>, log: (m: string) => void): Promise<void> {
+async function cleanupUnlocked(
+  target: DbTarget,
+  admin: DbSession,
+  identity: ServerIdentity,
+  db: string,
+  scenario: ScenarioManifest,
+  values: Record<string, ParamValue>,
+  log: (m: string) => void,
+): Promise<void> {
   const probe = await probeLab(admin, db);
   if (!probe.exists) return;
   if (!probe.ours) throw new SpinlabError('server', `The database [${db}] is not Spinlock Lab's; nothing was removed.`);

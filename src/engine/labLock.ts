@@ -54,7 +54,11 @@ export async function lockHolders(session: DbSession, resource: string): Promise
 }
 
 /** Takes `resource` for this session without waiting; on refusal, the holder as far as this login can see it. */
-export async function takeLock(session: DbSession, resource: string, mode: LockMode): Promise<{ ok: true } | { ok: false; holder: LockHolder | null }> {
+export async function takeLock(
+  session: DbSession,
+  resource: string,
+  mode: LockMode,
+): Promise<{ ok: true } | { ok: false; holder: LockHolder | null }> {
   let result: number;
   try {
     const [[row] = []] = await session.runFile('lab/lock-take', { resource, mode });
@@ -89,8 +93,10 @@ export interface LockRequest {
 /** The locks of an experiment on `labDatabase` (null: a custom workload that changes nothing there). */
 export function experimentLocks(labDatabase: string | null, changesAffinity: boolean): LockRequest[] {
   return [
-    ...(labDatabase !== null ? [{ resource: labLockResource(labDatabase), mode: 'Exclusive' as const, what: `the lab database [${labDatabase}]` }] : []),
-    { resource: AFFINITY_LOCK, mode: changesAffinity ? 'Exclusive' : 'Shared', what: 'the server\'s process affinity' },
+    ...(labDatabase !== null
+      ? [{ resource: labLockResource(labDatabase), mode: 'Exclusive' as const, what: `the lab database [${labDatabase}]` }]
+      : []),
+    { resource: AFFINITY_LOCK, mode: changesAffinity ? 'Exclusive' : 'Shared', what: "the server's process affinity" },
   ];
 }
 
@@ -107,8 +113,11 @@ export async function takeLocks(session: DbSession, locks: LockRequest[], doing:
       continue;
     }
     for (const t of taken.reverse()) await releaseLock(session, t).catch(() => undefined);
-    throw new SpinlabError('server', `${doing} is refused: another experiment is running now and holds ${l.what}: ${describeHolder(r.holder)}.`,
-      'wait for it to finish (it puts back what it changed), or stop it (Ctrl+C in its terminal, Stop in its panel). A killed process or a lost connection releases the lock by itself.');
+    throw new SpinlabError(
+      'server',
+      `${doing} is refused: another experiment is running now and holds ${l.what}: ${describeHolder(r.holder)}.`,
+      'wait for it to finish (it puts back what it changed), or stop it (Ctrl+C in its terminal, Stop in its panel). A killed process or a lost connection releases the lock by itself.',
+    );
   }
 }
 

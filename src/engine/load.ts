@@ -33,8 +33,15 @@ export class WorkloadSessions implements LoadDriver {
   private phases = 0;
 
   /** Opens `threads` connections to the lab database at once; fails if most cannot connect. */
-  static async open(target: DbTarget, labDatabase: string, threads: number, scenario: ScenarioManifest,
-    params: Record<string, ParamValue>, failures: PhaseFailure[], range: SessionRange = { first: 0, tolerant: false }): Promise<WorkloadSessions> {
+  static async open(
+    target: DbTarget,
+    labDatabase: string,
+    threads: number,
+    scenario: ScenarioManifest,
+    params: Record<string, ParamValue>,
+    failures: PhaseFailure[],
+    range: SessionRange = { first: 0, tolerant: false },
+  ): Promise<WorkloadSessions> {
     const opened = await Promise.allSettled(
       Array.from({ length: threads }, () => DbSession.open(target, { database: labDatabase, appName: 'Spinlock Lab' })),
     );
@@ -50,7 +57,9 @@ export class WorkloadSessions implements LoadDriver {
     const ids = await Promise.all(sessions.map((s) => sessionIdOf(s).catch(() => 0)));
     // NEXT VALUE FOR on the NO CACHE sequence writes metadata (and shows as METADATA_SEQUENCE_GENERATOR latch waits):
     // drawn here, before any phase and its baseline sample, never inside a measured window.
-    const takesKey = (['server-loop', 'client-loop'] as const).some((m) => workloadProcedure(scenario, m, params).args.includes('key_base'));
+    const takesKey = (['server-loop', 'client-loop'] as const).some((m) =>
+      workloadProcedure(scenario, m, params).args.includes('key_base'),
+    );
     let blocks: number[] | null;
     try {
       blocks = takesKey ? await Promise.all(sessions.map((s) => drawKeyBlock(s))) : null;
@@ -107,11 +116,18 @@ export class WorkloadSessions implements LoadDriver {
       onCall();
     };
     const failed = (i: number, err: unknown) =>
-      failures.push({ session: this.first + i + 1, message: (err as Error).message, number: (err as { number?: number }).number, phase: spec.phase });
+      failures.push({
+        session: this.first + i + 1,
+        message: (err as Error).message,
+        number: (err as { number?: number }).number,
+        phase: spec.phase,
+      });
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false, finished: [] };
     const perSession = spec.rows === null ? null : Math.max(1, Math.ceil(spec.rows / this.sessions.length));
     const began = Date.now();
-    const finished = (rows: number) => { if (!phase.signal.aborted) result.finished!.push({ rows, endedMs: Date.now() - began }); };
+    const finished = (rows: number) => {
+      if (!phase.signal.aborted) result.finished!.push({ rows, endedMs: Date.now() - began });
+    };
     const bases = await this.phaseBases();
     // One controller for the phase: the user's cancel, or the end of the duration for the client loop.
     const phase = new AbortController();
@@ -123,66 +139,73 @@ export class WorkloadSessions implements LoadDriver {
     try {
       if (spec.mode === 'server-loop') {
         const proc = workloadProcedure(this.scenario, 'server-loop', this.params);
-        await Promise.all(this.sessions.map(async (s, i) => {
-          const args = this.procArgs(proc.args, { key_base: bases[i], rows: perSession, run_ms: spec.durationMs });
-          try {
-            const sets = await s.callProc(proc.name, args, phase.signal);
-            const done = sets[0]?.[0]?.rows_done;
-            if (done === undefined) result.rowsUnknown = true;
-            else { result.rows += num(done); finished(num(done)); }
-            result.calls += 1;
-            called();
-          } catch (err) {
-            if (phase.signal.aborted) {
-              result.rowsUnknown = true;
-              result.cancelledCalls += 1;
-            } else failed(i, err);
-          }
-        }));
+        await Promise.all(
+          this.sessions.map(async (s, i) => {
+            const args = this.procArgs(proc.args, { key_base: bases[i], rows: perSession, run_ms: spec.durationMs });
+            try {
+              const sets = await s.callProc(proc.name, args, phase.signal);
+              const done = sets[0]?.[0]?.rows_done;
+              if (done === undefined) result.rowsUnknown = true;
+              else {
+                result.rows += num(done);
+                finished(num(done));
+              }
+              result.calls += 1;
+              called();
+            } catch (err) {
+              if (phase.signal.aborted) {
+                result.rowsUnknown = true;
+                result.cancelledCalls += 1;
+              } else failed(i, err);
+            }
+          }),
+        );
       } else {
         const proc = workloadProcedure(this.scenario, 'client-loop', this.params);
         const step = rowsPerCall(this.scenario, this.params);
         let remaining = spec.rows;
-        await Promise.all(this.sessions.map(async (s, i) => {
-          // The arguments are typed once; each call only moves the offset. The session's connection is held for the
-          // phase, so a call is one RPC with nothing else around it (the driver comparison in bench/ measures this).
-          const args = this.procArgs(proc.args, { key_base: bases[i], offset: 0 }).map(rpcArg);
-          const offsetArg = args.find((a) => a.name === 'offset');
-          let channel: RpcChannel;
-          try {
-            channel = await s.rpcChannel(phase.signal);
-          } catch (err) {
-            failed(i, err);
-            return;
-          }
-          let mine = 0;
-          let ok = true;
-          try {
-            let offset = 0;
-            while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
-              if (remaining !== null) remaining -= step;
-              if (offsetArg) offsetArg.value = offset;
-              const t0 = process.hrtime.bigint();
-              try {
-                await channel.call(proc.name, args);
-              } catch (err) {
-                if (phase.signal.aborted) result.cancelledCalls += 1;
-                else failed(i, err);
-                ok = false;
-                break;
-              }
-              spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
-              offset += step;
-              result.calls += 1;
-              result.rows += step;
-              mine += step;
-              called();
+        await Promise.all(
+          this.sessions.map(async (s, i) => {
+            // The arguments are typed once; each call only moves the offset. The session's connection is held for the
+            // phase, so a call is one RPC with nothing else around it (the driver comparison in bench/ measures this).
+            const args = this.procArgs(proc.args, { key_base: bases[i], offset: 0 }).map(rpcArg);
+            const offsetArg = args.find((a) => a.name === 'offset');
+            let channel: RpcChannel;
+            try {
+              channel = await s.rpcChannel(phase.signal);
+            } catch (err) {
+              failed(i, err);
+              return;
             }
-            if (ok) finished(mine);
-          } finally {
-            channel.release();
-          }
-        }));
+            let mine = 0;
+            let ok = true;
+            try {
+              let offset = 0;
+              while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
+                if (remaining !== null) remaining -= step;
+                if (offsetArg) offsetArg.value = offset;
+                const t0 = process.hrtime.bigint();
+                try {
+                  await channel.call(proc.name, args);
+                } catch (err) {
+                  if (phase.signal.aborted) result.cancelledCalls += 1;
+                  else failed(i, err);
+                  ok = false;
+                  break;
+                }
+                spec.latency?.record(Number(process.hrtime.bigint() - t0) / 1000);
+                offset += step;
+                result.calls += 1;
+                result.rows += step;
+                mine += step;
+                called();
+              }
+              if (ok) finished(mine);
+            } finally {
+              channel.release();
+            }
+          }),
+        );
       }
     } finally {
       if (timer) clearTimeout(timer);

@@ -94,8 +94,13 @@ function v3ToV4(e: Raw): Raw {
     return {
       ...r,
       derived: {
-        ...d, cpusUsed, cpuCount, measuredCpu: measuredCpuFor(cpuMs, elapsedSec * 1000, clockHz, rows),
-        cyclesAvailable, cyclesPerSpin, cyclesPerRow: cyclesAvailable !== null && rows > 0 ? cyclesAvailable / rows : null,
+        ...d,
+        cpusUsed,
+        cpuCount,
+        measuredCpu: measuredCpuFor(cpuMs, elapsedSec * 1000, clockHz, rows),
+        cyclesAvailable,
+        cyclesPerSpin,
+        cyclesPerRow: cyclesAvailable !== null && rows > 0 ? cyclesAvailable / rows : null,
       },
     };
   };
@@ -140,7 +145,9 @@ export function upgradeExperiment(raw: Raw, where: string): Raw {
   let v = typeof e.schemaVersion === 'number' ? e.schemaVersion : NaN;
   if (!Number.isInteger(v)) throw new NotebookError(`${where}: the experiment record has no schemaVersion.`);
   if (v > EXPERIMENT_SCHEMA_VERSION) {
-    throw new NotebookError(`${where}: the experiment record is version ${v}, newer than this Spinlock Lab understands (${EXPERIMENT_SCHEMA_VERSION}). Update Spinlock Lab.`);
+    throw new NotebookError(
+      `${where}: the experiment record is version ${v}, newer than this Spinlock Lab understands (${EXPERIMENT_SCHEMA_VERSION}). Update Spinlock Lab.`,
+    );
   }
   while (v < EXPERIMENT_SCHEMA_VERSION) {
     const step = EXPERIMENT_MIGRATIONS[v];
@@ -169,10 +176,13 @@ export function validateExperiment(e: unknown): string | null {
 export function migrateExperiment(raw: Raw, where: string): Experiment {
   const e = upgradeExperiment(raw, where);
   if (e.kind === 'watch') {
-    throw new NotebookError(`${where}: this is a watch (spinlab watch), not an experiment; compare its windows with spinlab watch --compare DIR --mark NAME, or write its notebook with spinlab export DIR --notebook FILE.`);
+    throw new NotebookError(
+      `${where}: this is a watch (spinlab watch), not an experiment; compare its windows with spinlab watch --compare DIR --mark NAME, or write its notebook with spinlab export DIR --notebook FILE.`,
+    );
   }
   const problem = validateExperiment(e);
-  if (problem) throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
+  if (problem)
+    throw new NotebookError(`${where}: the experiment record is not valid (${problem}). The file may have been edited by hand or damaged.`);
   return e as unknown as Experiment;
 }
 
@@ -181,6 +191,7 @@ export function migrateWatch(raw: Raw, where: string): WatchRecord {
   const e = upgradeExperiment(raw, where);
   if (e.kind !== 'watch') throw new NotebookError(`${where}: this is an experiment, not a watch (spinlab export reads experiments).`);
   const problem = validateExperiment(e);
-  if (problem) throw new NotebookError(`${where}: the watch record is not valid (${problem}). The file may have been edited by hand or damaged.`);
+  if (problem)
+    throw new NotebookError(`${where}: the watch record is not valid (${problem}). The file may have been edited by hand or damaged.`);
   return e as unknown as WatchRecord;
 }

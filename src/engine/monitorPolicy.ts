@@ -30,7 +30,10 @@ export class MonitorPolicy {
   /**
    * @param fullQuery the file read when the delta tick is given up (null: the monitor already reads in full)
    */
-  constructor(private baseMs: number, private readonly fullQuery: string | null) {
+  constructor(
+    private baseMs: number,
+    private readonly fullQuery: string | null,
+  ) {
     this.interval = baseMs;
     this.stats = { reconnects: 0, failedTicks: 0, fallbacks: 0, fullQuery: fullQuery === null, longestIntervalMs: baseMs };
   }
@@ -69,21 +72,26 @@ export class MonitorPolicy {
     const messages: string[] = [];
     // A delta tick keeps its snapshot in the session: after a failure it starts again, in full, on a new connection.
     let reconnect = !this.stats.fullQuery;
-    if (this.firstTime(`failed:${sameness(text)}`)) messages.push(`monitor sample failed: ${text}; ${reconnect ? 'reconnecting' : 'trying again at the next tick'}`);
+    if (this.firstTime(`failed:${sameness(text)}`))
+      messages.push(`monitor sample failed: ${text}; ${reconnect ? 'reconnecting' : 'trying again at the next tick'}`);
     if (this.consecutive < FAILURES_BEFORE_FALLBACK) return { reconnect, messages };
     if (!this.stats.fullQuery) {
       this.stats.fullQuery = true;
       this.stats.fallbacks++;
       this.consecutive = 0;
       reconnect = true; // a clean session: the full query creates nothing, and the delta tick's #tables go with the old one
-      messages.push(`the monitor's delta tick failed ${FAILURES_BEFORE_FALLBACK} times in a row (last: ${text}): reading sql/${this.fullQuery}.sql in full every tick from now on, which creates nothing on the server (more bytes per tick, same figures)`);
+      messages.push(
+        `the monitor's delta tick failed ${FAILURES_BEFORE_FALLBACK} times in a row (last: ${text}): reading sql/${this.fullQuery}.sql in full every tick from now on, which creates nothing on the server (more bytes per tick, same figures)`,
+      );
       return { reconnect, messages };
     }
     const next = Math.min(MAX_BACKOFF_MS, this.interval * 2);
     if (next > this.interval) {
       if (this.interval === this.baseMs) {
         this.stats.fallbacks++;
-        messages.push(`the monitor's ticks failed ${this.consecutive} times in a row (last: ${text}): ticking less often, every ${next} ms and doubling up to every ${MAX_BACKOFF_MS / 1000} s, until one succeeds; then back to every ${this.baseMs} ms`);
+        messages.push(
+          `the monitor's ticks failed ${this.consecutive} times in a row (last: ${text}): ticking less often, every ${next} ms and doubling up to every ${MAX_BACKOFF_MS / 1000} s, until one succeeds; then back to every ${this.baseMs} ms`,
+        );
       }
       this.interval = next;
       this.stats.longestIntervalMs = Math.max(this.stats.longestIntervalMs, next);

@@ -27,8 +27,15 @@ export function failureReason(err: unknown): string {
 /** A file-system failure as a message naming the file, the reason in words and what to do. */
 export function outputError(err: unknown, file: string, hint?: string): SpinlabError {
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
-  return new SpinlabError('files', `Could not write ${file}: ${failureReason(err)}.`,
-    hint ?? (code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space, or give another folder with --out.' : 'give a folder you can write to with --out.'), err);
+  return new SpinlabError(
+    'files',
+    `Could not write ${file}: ${failureReason(err)}.`,
+    hint ??
+      (code === 'ENOSPC' || code === 'EDQUOT'
+        ? 'free some space, or give another folder with --out.'
+        : 'give a folder you can write to with --out.'),
+    err,
+  );
 }
 
 /** Replaces `file` with `text` whole; on failure nothing is left beside it and the old copy stays. */
@@ -38,7 +45,11 @@ export function writeWhole(file: string, text: string, hint?: string): void {
     fs.writeFileSync(tmp, text);
     fs.renameSync(tmp, file);
   } catch (err) {
-    try { fs.rmSync(tmp, { force: true }); } catch { /* the failure below is the one to report */ }
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      /* the failure below is the one to report */
+    }
     throw outputError(err, file, hint);
   }
 }

@@ -9,7 +9,9 @@ import { table } from './report';
 export function presetReport(e: Experiment, preset: Preset, unit = 'rows'): string {
   const out: string[] = [];
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
-  out.push(`${e.title}\npreset ${preset.id}, reproducing ${citePost(preset.post)}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]`);
+  out.push(
+    `${e.title}\npreset ${preset.id}, reproducing ${citePost(preset.post)}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]`,
+  );
   out.push(`Question: ${preset.question}`);
   const notes = e.preset?.notes ?? [];
   if (notes.length) {

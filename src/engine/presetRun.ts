@@ -52,14 +52,17 @@ export function presetRequest(input: PresetInput, names: FieldNames = CLI_NAMES)
   const mode = input.mode ?? 'server-loop';
   let load: LoadSettings | null = null;
   try {
-    load = loadSettingsFrom({
-      mode,
-      threads: input.threads,
-      duration: byUser ? input.duration : preset.load.duration,
-      rows: byUser ? input.rows : preset.load.rows,
-      warmup: blank(input.warmup) ? preset.load.warmup : input.warmup,
-      interval: blank(input.interval) ? preset.load.interval : input.interval,
-    }, names);
+    load = loadSettingsFrom(
+      {
+        mode,
+        threads: input.threads,
+        duration: byUser ? input.duration : preset.load.duration,
+        rows: byUser ? input.rows : preset.load.rows,
+        warmup: blank(input.warmup) ? preset.load.warmup : input.warmup,
+        interval: blank(input.interval) ? preset.load.interval : input.interval,
+      },
+      names,
+    );
   } catch (e) {
     problems.push(...(e instanceof ParamError ? e.problems : [(e as Error).message]));
   }
@@ -99,8 +102,17 @@ export interface PresetRunOptions {
 
 export function presetInfo(req: PresetRequest, plan: PresetPlan): PresetInfo {
   const preset = req.preset;
-  return { id: preset.id, post: preset.post, question: preset.question, notes: plan.notes, comparisons: plan.comparisons,
-    views: [...preset.views], watch: [...preset.watch], settings: { ...req.values }, threads: req.threads ? [...req.threads] : null };
+  return {
+    id: preset.id,
+    post: preset.post,
+    question: preset.question,
+    notes: plan.notes,
+    comparisons: plan.comparisons,
+    views: [...preset.views],
+    watch: [...preset.watch],
+    settings: { ...req.values },
+    threads: req.threads ? [...req.threads] : null,
+  };
 }
 
 /**
@@ -121,8 +133,13 @@ export function presetRequestOf(e: Experiment): PresetRequest {
 }
 
 /** Plans the preset for the server behind `target` and runs it as one experiment. */
-export async function runPreset(req: PresetRequest, o: PresetRunOptions, signal: AbortSignal, progress: (p: ExperimentProgress) => void = () => undefined,
-  onPlan: (plan: PresetPlan) => void = () => undefined): Promise<ExperimentResult & { plan: PresetPlan }> {
+export async function runPreset(
+  req: PresetRequest,
+  o: PresetRunOptions,
+  signal: AbortSignal,
+  progress: (p: ExperimentProgress) => void = () => undefined,
+  onPlan: (plan: PresetPlan) => void = () => undefined,
+): Promise<ExperimentResult & { plan: PresetPlan }> {
   const server = await readServer(o.target);
   const plan = planFor(req, server);
   onPlan(plan);
@@ -152,7 +169,12 @@ export function planArmsOf(e: Pick<Experiment, 'runs'>): PlanArm[] {
   const arms = new Map<string, PlanArm>();
   for (const r of e.runs) {
     const a = arms.get(r.arm.id) ?? {
-      id: r.arm.id, label: r.arm.label, scenarioId: r.arm.scenarioId, parameters: { ...r.arm.parameters }, mode: r.arm.mode, threads: [],
+      id: r.arm.id,
+      label: r.arm.label,
+      scenarioId: r.arm.scenarioId,
+      parameters: { ...r.arm.parameters },
+      mode: r.arm.mode,
+      threads: [],
       knobs: { delayedDurability: r.arm.knobs.delayedDurability, affinity: r.arm.knobs.affinity?.spec },
     };
     if (!a.threads.includes(r.threads)) a.threads.push(r.threads);

@@ -21,7 +21,9 @@ export interface ViewTable {
 }
 
 const num = (v: number | null | undefined, digits = 0): string =>
-  v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '-'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 const small = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : formatNumber(v));
 /** One side of an A/B figure: 'n/a' where the figure does not apply (its note, said in the summary, tells why). */
 const side = (v: number | null, note: string | undefined): string => (v === null && note ? 'n/a' : small(v));
@@ -29,7 +31,10 @@ const pct = (v: number | null): string => (v === null ? '-' : `${v > 0 ? '+' : '
 
 function knobsText(r: RunRecord): string {
   const k = r.arm.knobs;
-  return [k.delayedDurability ? `DD ${k.delayedDurability}` : 'DD unchanged', k.affinity ? `affinity ${k.affinity.spec}` : 'affinity unchanged'].join(', ');
+  return [
+    k.delayedDurability ? `DD ${k.delayedDurability}` : 'DD unchanged',
+    k.affinity ? `affinity ${k.affinity.spec}` : 'affinity unchanged',
+  ].join(', ');
 }
 
 /** The value of a watched name in a run's figures: spins per row, else wait ms per row, else latch ms per row. */
@@ -48,7 +53,11 @@ function presetFacts(p: PresetInfo): Required<Pick<PresetInfo, 'views' | 'watch'
   } catch {
     def = undefined;
   }
-  return { views: p.views ?? def?.views ?? ['ab', 'scaling', 'math'], watch: p.watch ?? def?.watch ?? [], comparisons: p.comparisons ?? [] };
+  return {
+    views: p.views ?? def?.views ?? ['ab', 'scaling', 'math'],
+    watch: p.watch ?? def?.watch ?? [],
+    comparisons: p.comparisons ?? [],
+  };
 }
 
 export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
@@ -56,12 +65,21 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   const { views, watch, comparisons } = presetFacts(e.preset);
   const out: ViewTable[] = [];
   out.push({
-    kind: 'runs', title: 'Runs', lines: [],
+    kind: 'runs',
+    title: 'Runs',
+    lines: [],
     headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
     rows: e.runs.map((r) => {
       const f = runFigures(r);
-      return [r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`), String(r.threads), figureText(f.rowsPerSec), figureText(f.rows),
-        num(r.elapsedMs / 1000, 1), knobsText(r), ...watch.map((w) => watched(f, w))];
+      return [
+        r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`),
+        String(r.threads),
+        figureText(f.rowsPerSec),
+        figureText(f.rows),
+        num(r.elapsedMs / 1000, 1),
+        knobsText(r),
+        ...watch.map((w) => watched(f, w)),
+      ];
     }),
   });
 
@@ -70,10 +88,17 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       const at = compareArms(e.runs, c.a, c.b);
       const last = at[at.length - 1];
       out.push({
-        kind: 'ab', title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
+        kind: 'ab',
+        title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
         headers: ['figure', 'A', 'B', 'change'],
-        rows: last ? last.comparison.figures.filter((f) => f.key !== 'threads').map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, side(f.a, f.note), side(f.b, f.note), pct(f.changePct)]) : [],
-        lines: last ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`)] : ['No thread count completed in both arms.'],
+        rows: last
+          ? last.comparison.figures
+              .filter((f) => f.key !== 'threads')
+              .map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, side(f.a, f.note), side(f.b, f.note), pct(f.changePct)])
+          : [],
+        lines: last
+          ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`)]
+          : ['No thread count completed in both arms.'],
       });
     }
   }
@@ -82,12 +107,16 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   if (views.includes('scaling') && new Set(e.runs.map((r) => r.threads)).size > 1) {
     const ov = overlayScaling(e.id, arms, e.runs);
     out.push({
-      kind: 'scaling', title: 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count',
+      kind: 'scaling',
+      title: 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count',
       headers: ['threads', ...ov.arms.flatMap((a) => [`${a.id} ${unit}/s`, `${a.id} spins/row`, `${a.id} wait ms/row`])],
-      rows: ov.threads.map((t) => [String(t), ...ov.arms.flatMap((a) => {
-        const p = a.curve.points.find((x) => x.threads === t);
-        return p ? [figureText(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
-      })]),
+      rows: ov.threads.map((t) => [
+        String(t),
+        ...ov.arms.flatMap((a) => {
+          const p = a.curve.points.find((x) => x.threads === t);
+          return p ? [figureText(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
+        }),
+      ]),
       lines: ov.arms.map((a) => `${a.id} = ${a.label}: ${a.summary}`),
     });
   }
@@ -100,17 +129,35 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     for (const r of completed) {
       const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
       const m = runCycleMath(r.derived, spins, r.rows);
-      const clock = r.derived.clock ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)` : '';
+      const clock = r.derived.clock
+        ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)`
+        : '';
       lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
-      if (tpc > 1) lines.push(`  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`);
+      if (tpc > 1)
+        lines.push(
+          `  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`,
+        );
       if (m.measured) lines.push(`  Measured: ${m.measured.formula}; ${small(m.measured.cyclesPerRow)} cycles per row.`);
       const names = new Set([...watch.filter((w) => spins[w]), ...m.perSpinlock.slice(0, 3).map((s) => s.name)]);
       for (const s of m.perSpinlock.filter((x) => names.has(x.name))) {
-        rows.push([r.arm.label, String(r.threads), s.name, num(s.spins), small(s.cyclesPerSpin), small(s.spinsPerRow), small(m.cyclesPerRow)]);
+        rows.push([
+          r.arm.label,
+          String(r.threads),
+          s.name,
+          num(s.spins),
+          small(s.cyclesPerSpin),
+          small(s.spinsPerRow),
+          small(m.cyclesPerRow),
+        ]);
       }
     }
-    out.push({ kind: 'math', title: 'Doing the math: cycles = elapsed s x CPUs x measured clock rate, per spin and per row',
-      headers: ['arm', 'threads', 'spinlock', 'spins', 'cycles per spin', 'spins per row', 'cycles per row'], rows, lines });
+    out.push({
+      kind: 'math',
+      title: 'Doing the math: cycles = elapsed s x CPUs x measured clock rate, per spin and per row',
+      headers: ['arm', 'threads', 'spinlock', 'spins', 'cycles per spin', 'spins per row', 'cycles per row'],
+      rows,
+      lines,
+    });
   }
 
   if (views.includes('writelog')) {
@@ -121,7 +168,13 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
       for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
     }
-    out.push({ kind: 'writelog', title: "WRITELOG diagnosis (the WRITELOG post's figures and thresholds)", headers: ['arm', 'threads', 'figure', 'verdict', 'WRITELOG post'], rows, lines });
+    out.push({
+      kind: 'writelog',
+      title: "WRITELOG diagnosis (the WRITELOG post's figures and thresholds)",
+      headers: ['arm', 'threads', 'figure', 'verdict', 'WRITELOG post'],
+      rows,
+      lines,
+    });
   }
   return out;
 }

@@ -69,16 +69,37 @@ export function recoverExperiment(dir: string, reason: string): RecoveryResult |
       sessionFailures: [],
       timeline,
       totals,
-      derived: computeDerived(totals, { cpusUsed: cpusUsedFromTicks(timeline), threads: lines[0].threads, threadsPerCore: threadsPerCore(e.topology) }),
+      derived: computeDerived(totals, {
+        cpusUsed: cpusUsedFromTicks(timeline),
+        threads: lines[0].threads,
+        threadsPerCore: threadsPerCore(e.topology),
+      }),
       client: { cpuUserMs: 0, cpuSystemMs: 0, cpuUsPerCall: null, eventLoopLagP99Ms: 0, eventLoopLagMaxMs: 0, rssMb: 0 },
       latency: null,
-      events: [{ time: now, level: 'error', message: `${reason} ${timeline.length} ticks were recovered from samples.jsonl; client figures were lost with the process.` }],
-      arm: known ?? { id: armId, label: armId, scenarioId: e.scenario.id, parameters: e.scenario.parameters, knobs: e.knobs.applied, mode: e.load.mode },
+      events: [
+        {
+          time: now,
+          level: 'error',
+          message: `${reason} ${timeline.length} ticks were recovered from samples.jsonl; client figures were lost with the process.`,
+        },
+      ],
+      arm: known ?? {
+        id: armId,
+        label: armId,
+        scenarioId: e.scenario.id,
+        parameters: e.scenario.parameters,
+        knobs: e.knobs.applied,
+        mode: e.load.mode,
+      },
     };
     e.runs.push(record);
   }
   e.status = 'failed';
-  e.events.push({ time: now, level: 'error', message: `${reason} The record was completed from samples.jsonl (${byRun.size} unfinished run${byRun.size === 1 ? '' : 's'}, ${ticks} ticks).` });
+  e.events.push({
+    time: now,
+    level: 'error',
+    message: `${reason} The record was completed from samples.jsonl (${byRun.size} unfinished run${byRun.size === 1 ? '' : 's'}, ${ticks} ticks).`,
+  });
   const tmp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(e, null, 2));
   fs.renameSync(tmp, file);

@@ -27,14 +27,39 @@ function runLabel(r: RunRecord): string {
 export function resultsReport(e: Experiment, unit = 'rows'): string {
   const out: string[] = [];
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
-  out.push(`${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`);
+  out.push(
+    `${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`,
+  );
   out.push('');
-  out.push(table(['threads', `${unit}/s`, unit, 'elapsed s', 'p50 µs', 'p99 µs', e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row', 'sessions failed'],
-    e.runs.map((r) => [runLabel(r), figureText(runFigures(r).rowsPerSec), figureText(runFigures(r).rows), fmt(r.elapsedMs / 1000, 1),
-      latencyCell(r.latency?.p50Us), latencyCell(r.latency?.p99Us), r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
-      String(r.sessionFailures.length)])));
-  out.push(`${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`);
-  for (const r of e.runs) if (r.sessionSpread) out.push(`  ${r.threads} threads: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
+  out.push(
+    table(
+      [
+        'threads',
+        `${unit}/s`,
+        unit,
+        'elapsed s',
+        'p50 µs',
+        'p99 µs',
+        e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row',
+        'sessions failed',
+      ],
+      e.runs.map((r) => [
+        runLabel(r),
+        figureText(runFigures(r).rowsPerSec),
+        figureText(runFigures(r).rows),
+        fmt(r.elapsedMs / 1000, 1),
+        latencyCell(r.latency?.p50Us),
+        latencyCell(r.latency?.p99Us),
+        r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
+        String(r.sessionFailures.length),
+      ]),
+    ),
+  );
+  out.push(
+    `${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`,
+  );
+  for (const r of e.runs)
+    if (r.sessionSpread) out.push(`  ${r.threads} threads: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
     const merged: Record<string, { v: number }> = {};
     for (const r of e.runs) for (const [k, v] of Object.entries(pick(r))) merged[k] = { v: (merged[k]?.v ?? 0) + v };
@@ -44,27 +69,58 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     const top = names(pick, 5);
     if (!top.length) return;
     out.push(`\n${title}`);
-    out.push(table(['threads', ...top], e.runs.map((r) => [runLabel(r), ...top.map((name) => perRow(r, name))])));
+    out.push(
+      table(
+        ['threads', ...top],
+        e.runs.map((r) => [runLabel(r), ...top.map((name) => perRow(r, name))]),
+      ),
+    );
   };
-  section('Top spinlocks: spins per second (spins per row)', (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
+  section(
+    'Top spinlocks: spins per second (spins per row)',
+    (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
     (r, name) => {
       const s = r.totals.spinlocks[name]?.spins ?? 0;
       return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${figureText(runFigures(r).spinsPerRow[name] ?? 0)})`;
-    });
-  section('Top waits, server-wide (every session on the server), benign excluded: ms per second', (r) => Object.fromEntries(Object.entries(r.totals.waits).filter(([k]) => !isBenignWait(k)).map(([k, v]) => [k, v.waitMs])),
-    (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
-  section('Top latches: wait ms per second', (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
-    (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1));
+    },
+  );
+  section(
+    'Top waits, server-wide (every session on the server), benign excluded: ms per second',
+    (r) =>
+      Object.fromEntries(
+        Object.entries(r.totals.waits)
+          .filter(([k]) => !isBenignWait(k))
+          .map(([k, v]) => [k, v.waitMs]),
+      ),
+    (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
+  );
+  section(
+    'Top latches: wait ms per second',
+    (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
+    (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
+  );
   mathSection(e, out);
   const costed = e.runs.filter((r) => r.monitorCost);
   if (costed.length) {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
-    out.push(table(['threads', 'CPU ms', 'logical reads', 'page writes', 'scheduled ms', 'recompiles (server)', 'server CPU ms', 'batches'],
-      costed.map((r) => {
-        const c = r.monitorCost!;
-        return [runLabel(r), fmt(c.cpuMsPerTick, 2), fmt(c.logicalReadsPerTick), fmt(c.writesPerTick), fmt(c.scheduledMsPerTick, 2),
-          c.recompilesPerTick === null ? '-' : fmt(c.recompilesPerTick, 2), fmt(c.serverCpuMsPerTick), fmt(c.batchRequestsPerTick)];
-      })));
+    out.push(
+      table(
+        ['threads', 'CPU ms', 'logical reads', 'page writes', 'scheduled ms', 'recompiles (server)', 'server CPU ms', 'batches'],
+        costed.map((r) => {
+          const c = r.monitorCost!;
+          return [
+            runLabel(r),
+            fmt(c.cpuMsPerTick, 2),
+            fmt(c.logicalReadsPerTick),
+            fmt(c.writesPerTick),
+            fmt(c.scheduledMsPerTick, 2),
+            c.recompilesPerTick === null ? '-' : fmt(c.recompilesPerTick, 2),
+            fmt(c.serverCpuMsPerTick),
+            fmt(c.batchRequestsPerTick),
+          ];
+        }),
+      ),
+    );
   }
   const problems = e.events.filter((x) => x.level !== 'info');
   if (problems.length) {

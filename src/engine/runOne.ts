@@ -74,8 +74,20 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     runNote('error', (err as Error).message);
     const totals = foldTicks([]);
     return {
-      index, threads, arm: c.arm, status: 'failed', failedReason: (err as Error).message, cancelledCalls: 0, startedAt, endedAt: new Date().toISOString(), elapsedMs: 0, rows: 0,
-      sessionsOk: 0, sessionFailures: failures.map(recorded), timeline: [], totals,
+      index,
+      threads,
+      arm: c.arm,
+      status: 'failed',
+      failedReason: (err as Error).message,
+      cancelledCalls: 0,
+      startedAt,
+      endedAt: new Date().toISOString(),
+      elapsedMs: 0,
+      rows: 0,
+      sessionsOk: 0,
+      sessionFailures: failures.map(recorded),
+      timeline: [],
+      totals,
       derived: computeDerived(totals, { cpusUsed: 0, threads, threadsPerCore: c.threadsPerCore, first: null, last: null }),
       client: noClientStats(),
       latency: null,
@@ -99,12 +111,25 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   let timelineClock: Timeline | null = null;
   let prevAtMs = 0;
   const accept = (cur: RawSample, afterGap: boolean, atMs: number, closing?: { loadEndedAt: number }) => {
-    if (!prev) { prev = cur; first = first ?? cur; timelineClock = new Timeline(atMs); prevAtMs = atMs; return; }
+    if (!prev) {
+      prev = cur;
+      first = first ?? cur;
+      timelineClock = new Timeline(atMs);
+      prevAtMs = atMs;
+      return;
+    }
     let active = closing ? closingActiveMs(prev.clientTime, closing.loadEndedAt, load.intervalMs) : undefined;
     // A run over before a quarter of an interval has this one interval only: it is the measurement, not a sliver
     // after others, so it stays, rated over the time it had load.
-    if (closing && active === null && timeline.length === 0 && closing.loadEndedAt > prev.clientTime) active = closing.loadEndedAt - prev.clientTime;
-    const r = computeTick(prev, cur, { labDatabase: c.labDatabase, progressTables: c.scenario.progress.tables, runStartMsTicks: first!.msTicks, gap: afterGap, activeMs: active ?? undefined });
+    if (closing && active === null && timeline.length === 0 && closing.loadEndedAt > prev.clientTime)
+      active = closing.loadEndedAt - prev.clientTime;
+    const r = computeTick(prev, cur, {
+      labDatabase: c.labDatabase,
+      progressTables: c.scenario.progress.tables,
+      runStartMsTicks: first!.msTicks,
+      gap: afterGap,
+      activeMs: active ?? undefined,
+    });
     // A custom workload touches no lab table: its ticks count the calls the sessions completed instead.
     if (r.kind === 'tick' && c.custom) {
       const done = driver.liveCalls;
@@ -133,7 +158,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     timeline.push(r.tick);
     // A tick that cannot be appended (a full disk) stays in memory; the run then fails, saying why, once.
     if (!writeError) {
-      try { appendLine(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick })); } catch (err) {
+      try {
+        appendLine(c.samplesFile, JSON.stringify({ run: index, threads, arm: c.arm.id, tick: r.tick }));
+      } catch (err) {
         writeError = (err as Error).message;
         runNote('error', `The run's later ticks are not saved, and it counts as failed: ${writeError}`);
       }
@@ -162,7 +189,12 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     c.status(`run ${index + 1}: measuring`);
     // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures), read
     // before the baseline sample so they cover the span the run's server-wide figures do.
-    const ownBefore = !c.custom ? await readOwnCounters(c.target, driver.ids.filter((x) => x > 0)) : null;
+    const ownBefore = !c.custom
+      ? await readOwnCounters(
+          c.target,
+          driver.ids.filter((x) => x > 0),
+        )
+      : null;
     const baseline = await sampler.sampleNow();
     accept(baseline.sample, false, baseline.atMs);
     c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
@@ -172,8 +204,16 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     // still in flight (those are not counted), so none shows an idle stretch as a slump.
     const phaseStart = Date.now();
     const timed = load.rows === null ? load.durationMs : null;
-    const endOfTime = timed !== null ? setTimeout(() => { void sampler.stop(); }, timed) : null;
-    const phase = await driver.runPhase({ phase: 'measure', mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined }, c.signal);
+    const endOfTime =
+      timed !== null
+        ? setTimeout(() => {
+            void sampler.stop();
+          }, timed)
+        : null;
+    const phase = await driver.runPhase(
+      { phase: 'measure', mode: load.mode, durationMs: load.durationMs, rows: load.rows, latency: latency ?? undefined },
+      c.signal,
+    );
     if (endOfTime) clearTimeout(endOfTime);
     const loadEndedAt = timed !== null ? Math.min(Date.now(), phaseStart + timed) : Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
@@ -188,9 +228,15 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       last = prev;
     }
     if (!c.custom) {
-      const ownAfter = ownBefore ? await readOwnCounters(c.target, driver.ids.filter((x) => x > 0)) : null;
+      const ownAfter = ownBefore
+        ? await readOwnCounters(
+            c.target,
+            driver.ids.filter((x) => x > 0),
+          )
+        : null;
       sessionWaits = ownBefore && ownAfter ? waitDeltas(ownBefore.waits, ownAfter.waits) : null;
-      if (!sessionWaits) runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
+      if (!sessionWaits)
+        runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
     failures.push(...phase.failures);
     if (load.rows !== null) spread = sessionSpread(phase.finished ?? []);
@@ -209,15 +255,25 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       runNote('error', failedReason);
     } else {
       const verdict = runVerdict({
-        threads, calls: phase.calls, rows, cancelledCalls, sessionFailures: failures.filter((f) => f.phase !== 'warm-up'),
-        custom: stats && c.custom ? { failedCalls: stats.failedCalls, errors: stats.errors, queryTimeoutMs: c.custom.workload.queryTimeoutMs } : null,
+        threads,
+        calls: phase.calls,
+        rows,
+        cancelledCalls,
+        sessionFailures: failures.filter((f) => f.phase !== 'warm-up'),
+        custom:
+          stats && c.custom
+            ? { failedCalls: stats.failedCalls, errors: stats.errors, queryTimeoutMs: c.custom.workload.queryTimeoutMs }
+            : null,
       });
       status = verdict.status;
       if (verdict.reason) {
         failedReason = verdict.reason;
         runNote('error', `the run failed: ${verdict.reason}`);
       } else if (cancelledCalls > 0) {
-        runNote('warning', `${cancelledCalls} call${cancelledCalls === 1 ? ' was' : 's were'} in flight at the end of the measured time: cancelled and not counted`);
+        runNote(
+          'warning',
+          `${cancelledCalls} call${cancelledCalls === 1 ? ' was' : 's were'} in flight at the end of the measured time: cancelled and not counted`,
+        );
       }
       if (verdict.warning) runNote('warning', verdict.warning);
     }
@@ -235,7 +291,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
   if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
-  const derived = computeDerived({ ...totals, rows: rows || totals.rows }, { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last });
+  const derived = computeDerived(
+    { ...totals, rows: rows || totals.rows },
+    { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last },
+  );
   return {
     index,
     threads,
@@ -270,7 +329,11 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
  * The run's sessions: on client worker threads for the client loop and custom workloads (one per client core unless
  * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
  */
-async function openDriver(c: RunContext, failures: PhaseFailure[], note: (level: ExperimentEvent['level'], m: string) => void): Promise<LoadDriver> {
+async function openDriver(
+  c: RunContext,
+  failures: PhaseFailure[],
+  note: (level: ExperimentEvent['level'], m: string) => void,
+): Promise<LoadDriver> {
   const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads) : 0;
   const entry = workers > 0 ? workerEntry() : null;
   if (workers > 0 && !entry) note('info', 'this build has no client worker file (clientWorker.js); the sessions share one event loop');

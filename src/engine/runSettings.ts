@@ -26,7 +26,14 @@ export interface FieldNames {
   clientWorkers?: string;
 }
 
-export const CLI_NAMES: FieldNames = { threads: '--threads', duration: '--duration', rows: '--rows', warmup: '--warmup', interval: '--interval', clientWorkers: '--client-workers' };
+export const CLI_NAMES: FieldNames = {
+  threads: '--threads',
+  duration: '--duration',
+  rows: '--rows',
+  warmup: '--warmup',
+  interval: '--interval',
+  clientWorkers: '--client-workers',
+};
 
 /** More client threads than this helps nothing (and an extra zero is a typo). */
 export const MAX_CLIENT_WORKERS = 256;
@@ -52,19 +59,30 @@ export function loadSettingsFrom(input: LoadInput, names: FieldNames = CLI_NAMES
   }
   const threads = field(names.threads, () => parseThreadList(blank(input.threads) ? LOAD_DEFAULTS.threads : input.threads!), [1]);
   const byRows = !blank(input.rows);
-  const durationMs = byRows ? null : field(names.duration, () => parseDuration(blank(input.duration) ? LOAD_DEFAULTS.duration : input.duration!), 0);
+  const durationMs = byRows
+    ? null
+    : field(names.duration, () => parseDuration(blank(input.duration) ? LOAD_DEFAULTS.duration : input.duration!), 0);
   const rows = byRows ? field(names.rows, () => parseRowCount(input.rows!), 0) : null;
-  const warmupMs = field(names.warmup, () => parseDuration(blank(input.warmup) ? LOAD_DEFAULTS.warmup : input.warmup!, { allowZero: true }), 0);
+  const warmupMs = field(
+    names.warmup,
+    () => parseDuration(blank(input.warmup) ? LOAD_DEFAULTS.warmup : input.warmup!, { allowZero: true }),
+    0,
+  );
   const intervalText = blank(input.interval) ? LOAD_DEFAULTS.interval : input.interval!;
   const intervalMs = field(names.interval, () => parseDuration(intervalText), MIN_INTERVAL_MS);
   if (intervalMs < MIN_INTERVAL_MS) {
-    problems.push(`${names.interval} ${intervalText} is below the ${MIN_INTERVAL_MS}ms minimum: sampling faster would disturb what it measures. Write 250ms or more.`);
+    problems.push(
+      `${names.interval} ${intervalText} is below the ${MIN_INTERVAL_MS}ms minimum: sampling faster would disturb what it measures. Write 250ms or more.`,
+    );
   }
   let clientWorkers: number | undefined;
   if (!blank(input.clientWorkers)) {
     const t = input.clientWorkers!.trim();
     if (/^\d+$/.test(t) && Number(t) <= MAX_CLIENT_WORKERS) clientWorkers = Number(t);
-    else problems.push(`${names.clientWorkers ?? 'Client workers'} '${t}' is not a whole number from 0 to ${MAX_CLIENT_WORKERS}: write e.g. 2 (0 runs every session on one event loop; leave it out for one per client core).`);
+    else
+      problems.push(
+        `${names.clientWorkers ?? 'Client workers'} '${t}' is not a whole number from 0 to ${MAX_CLIENT_WORKERS}: write e.g. 2 (0 runs every session on one event loop; leave it out for one per client core).`,
+      );
   }
   if (problems.length) throw new ParamError(problems);
   return { mode: input.mode, threads, durationMs, rows, warmupMs, intervalMs, ...(clientWorkers === undefined ? {} : { clientWorkers }) };

@@ -65,14 +65,26 @@ export function runVerdict(o: RunOutcome): RunVerdict {
     if (o.calls === 0) {
       if (c.errors.every((e) => e.kind === 'timeout')) {
         const after = c.queryTimeoutMs !== null ? ` after ${formatMs(c.queryTimeoutMs)}` : '';
-        return { status: 'failed', reason: `every call timed out${after} (${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')})${cancelledNote(o.cancelledCalls)}`, warning: null };
+        return {
+          status: 'failed',
+          reason: `every call timed out${after} (${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')})${cancelledNote(o.cancelledCalls)}`,
+          warning: null,
+        };
       }
       const others = c.errors.length - 1;
       const rest = others > 0 ? `, and ${plural(others, 'other error')} in the rest` : '';
-      return { status: 'failed', reason: `every call failed: ${errorText(top)} (${top.count.toLocaleString('en-US')} of ${plural(tried, 'call')}${rest})`, warning: null };
+      return {
+        status: 'failed',
+        reason: `every call failed: ${errorText(top)} (${top.count.toLocaleString('en-US')} of ${plural(tried, 'call')}${rest})`,
+        warning: null,
+      };
     }
     if (c.failedCalls > MAX_FAILED_SHARE * tried) {
-      return { status: 'failed', reason: `${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')} failed (${(100 * c.failedCalls / tried).toFixed(1)}%, more than the ${100 * MAX_FAILED_SHARE}% a run may lose and still be measured), only ${o.calls.toLocaleString('en-US')} completed; most: ${errorText(top)}`, warning: null };
+      return {
+        status: 'failed',
+        reason: `${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')} failed (${((100 * c.failedCalls) / tried).toFixed(1)}%, more than the ${100 * MAX_FAILED_SHARE}% a run may lose and still be measured), only ${o.calls.toLocaleString('en-US')} completed; most: ${errorText(top)}`,
+        warning: null,
+      };
     }
   }
   if (o.calls === 0 || o.rows === 0) {
@@ -82,8 +94,10 @@ export function runVerdict(o: RunOutcome): RunVerdict {
   const warnings: string[] = [];
   if (c && c.failedCalls > 0) {
     const tried = o.calls + c.failedCalls;
-    warnings.push(`${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')} failed (${(100 * c.failedCalls / tried).toFixed(1)}%); `
-      + `the figures are the ${o.calls.toLocaleString('en-US')} that completed; first: ${errorText(earliest(c.errors))}`);
+    warnings.push(
+      `${c.failedCalls.toLocaleString('en-US')} of ${plural(tried, 'call')} failed (${((100 * c.failedCalls) / tried).toFixed(1)}%); ` +
+        `the figures are the ${o.calls.toLocaleString('en-US')} that completed; first: ${errorText(earliest(c.errors))}`,
+    );
   }
   if (failedSessions > 0) warnings.push(`${failedSessions} of ${o.threads} sessions failed and stopped early: ${firstSession}`);
   return { status: 'completed', reason: null, warning: warnings.length ? warnings.join('; ') : null };

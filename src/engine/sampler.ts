@@ -25,12 +25,31 @@ export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined
     const r = compiles?.find((x) => str(x.counter_name).trim() === name);
     return r ? num(r.cntr_value) : null;
   };
-  return { cpuMs: num(o.cpu_time), logicalReads: num(o.logical_reads), reads: num(o.reads), writes: num(o.writes), scheduledMs: num(o.total_scheduled_time),
-    compilations: counter('SQL Compilations/sec'), recompilations: counter('SQL Re-Compilations/sec') };
+  return {
+    cpuMs: num(o.cpu_time),
+    logicalReads: num(o.logical_reads),
+    reads: num(o.reads),
+    writes: num(o.writes),
+    scheduledMs: num(o.total_scheduled_time),
+    compilations: counter('SQL Compilations/sec'),
+    recompilations: counter('SQL Re-Compilations/sec'),
+  };
 }
 
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
-  const [clock = [], spin = [], waits = [], latches = [], counters = [], log = [], pending = [], scheds = [], progress = [], own, compiles] = sets;
+  const [
+    clock = [],
+    spin = [],
+    waits = [],
+    latches = [],
+    counters = [],
+    log = [],
+    pending = [],
+    scheds = [],
+    progress = [],
+    own,
+    compiles,
+  ] = sets;
   const c = clock[0];
   if (!c) throw new Error('sample returned no clock row');
   const l = log[0];
@@ -40,14 +59,53 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
     msTicks: num(c.ms_ticks),
     cpuTicks: num(c.cpu_ticks),
     startTime: str(c.sqlserver_start_time),
-    spinlocks: spin.map((r) => ({ name: str(r.name), collisions: num(r.collisions), spins: num(r.spins), sleepTime: num(r.sleep_time), backoffs: num(r.backoffs) })),
-    waits: waits.map((r) => ({ waitType: str(r.wait_type), waitingTasks: num(r.waiting_tasks_count), waitTimeMs: num(r.wait_time_ms), maxWaitTimeMs: num(r.max_wait_time_ms), signalWaitTimeMs: num(r.signal_wait_time_ms) })),
-    latches: latches.map((r) => ({ latchClass: str(r.latch_class), waitingRequests: num(r.waiting_requests_count), waitTimeMs: num(r.wait_time_ms), maxWaitTimeMs: num(r.max_wait_time_ms) })),
-    counters: counters.map((r) => ({ object: str(r.object_name).trim(), counter: str(r.counter_name).trim(), instance: str(r.instance_name).trim(), value: num(r.cntr_value), type: num(r.cntr_type) })),
-    logFile: l && l.num_of_writes !== null ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) } : null,
+    spinlocks: spin.map((r) => ({
+      name: str(r.name),
+      collisions: num(r.collisions),
+      spins: num(r.spins),
+      sleepTime: num(r.sleep_time),
+      backoffs: num(r.backoffs),
+    })),
+    waits: waits.map((r) => ({
+      waitType: str(r.wait_type),
+      waitingTasks: num(r.waiting_tasks_count),
+      waitTimeMs: num(r.wait_time_ms),
+      maxWaitTimeMs: num(r.max_wait_time_ms),
+      signalWaitTimeMs: num(r.signal_wait_time_ms),
+    })),
+    latches: latches.map((r) => ({
+      latchClass: str(r.latch_class),
+      waitingRequests: num(r.waiting_requests_count),
+      waitTimeMs: num(r.wait_time_ms),
+      maxWaitTimeMs: num(r.max_wait_time_ms),
+    })),
+    counters: counters.map((r) => ({
+      object: str(r.object_name).trim(),
+      counter: str(r.counter_name).trim(),
+      instance: str(r.instance_name).trim(),
+      value: num(r.cntr_value),
+      type: num(r.cntr_type),
+    })),
+    logFile:
+      l && l.num_of_writes !== null
+        ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) }
+        : null,
     pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
-    schedulers: scheds.map((r) => ({ hidden: num(r.scheduler_id) >= 1048576, schedulerId: num(r.scheduler_id), cpuId: num(r.cpu_id), nodeId: num(r.parent_node_id), isOnline: r.is_online === true || num(r.is_online) === 1, totalCpuMs: num(r.total_cpu_usage_ms), runnableTasks: num(r.runnable_tasks_count) })),
-    progress: progress.map((r) => ({ table: str(r.table_name), inserts: num(r.inserts), updates: num(r.updates), deletes: num(r.deletes) })),
+    schedulers: scheds.map((r) => ({
+      hidden: num(r.scheduler_id) >= 1048576,
+      schedulerId: num(r.scheduler_id),
+      cpuId: num(r.cpu_id),
+      nodeId: num(r.parent_node_id),
+      isOnline: r.is_online === true || num(r.is_online) === 1,
+      totalCpuMs: num(r.total_cpu_usage_ms),
+      runnableTasks: num(r.runnable_tasks_count),
+    })),
+    progress: progress.map((r) => ({
+      table: str(r.table_name),
+      inserts: num(r.inserts),
+      updates: num(r.updates),
+      deletes: num(r.deletes),
+    })),
     monitor: parseMonitor(own, compiles),
   };
 }
@@ -80,7 +138,8 @@ export interface Outage {
   firstError: string | null;
 }
 
-const CONNECTION_ERROR = /ECONNREFUSED|ECONNRESET|ECONNCLOSED|ESOCKET|ETIMEOUT|EPIPE|socket hang up|connection (was )?lost|connection is closed|Failed to connect|LoggedIn state/i;
+const CONNECTION_ERROR =
+  /ECONNREFUSED|ECONNRESET|ECONNCLOSED|ESOCKET|ETIMEOUT|EPIPE|socket hang up|connection (was )?lost|connection is closed|Failed to connect|LoggedIn state/i;
 
 export interface SamplerOptions<T = RawSample> {
   target: DbTarget;
@@ -110,7 +169,10 @@ export function readFullSample(labDatabase: string): (db: DbSession) => Promise<
 }
 
 /** Only what moved (sql/dmv/sample-delta.sql), rebuilt into the full picture; one reader per monitor connection. */
-export function readDeltaSample(labDatabase: string, onProblem: (message: string) => void = () => undefined): (db: DbSession) => Promise<RawSample> {
+export function readDeltaSample(
+  labDatabase: string,
+  onProblem: (message: string) => void = () => undefined,
+): (db: DbSession) => Promise<RawSample> {
   const reader = new DeltaReader('dmv/sample-delta', SAMPLE_LAYOUT, 'dmv/sample', onProblem);
   const names = new LabCounterNames(labDatabase);
   return async (db) => {
@@ -141,7 +203,9 @@ export class Sampler<T = RawSample> {
 
   constructor(private readonly opts: SamplerOptions<T>) {
     this.read = opts.read ?? (readDeltaSample(opts.labDatabase, (m) => opts.onProblem(m)) as unknown as (db: DbSession) => Promise<T>);
-    this.readFull = opts.readFull ?? (opts.read ? undefined : { file: 'dmv/sample', read: readFullSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T> });
+    this.readFull =
+      opts.readFull ??
+      (opts.read ? undefined : { file: 'dmv/sample', read: readFullSample(opts.labDatabase) as unknown as (db: DbSession) => Promise<T> });
     this.policy = new MonitorPolicy(opts.intervalMs, this.readFull?.file ?? null);
   }
 
@@ -158,21 +222,25 @@ export class Sampler<T = RawSample> {
       this.pendingGap = true;
       this.policy.reconnected();
       this.noteOutage(true, null);
-      if (this.policy.firstTime('lost')) this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the time between is marked as a gap)');
+      if (this.policy.firstTime('lost'))
+        this.opts.onProblem('the monitor connection was lost between two samples; reconnecting (the time between is marked as a gap)');
     }
     if (!this.db || !this.db.connected) {
       await this.db?.close();
       this.db = undefined;
       if (this.opened) this.policy.reconnected();
       this.opened = true;
-      this.db = await DbSession.open(this.opts.target, { database: this.opts.labDatabase, appName: this.opts.appName ?? 'Spinlock Lab monitor' });
+      this.db = await DbSession.open(this.opts.target, {
+        database: this.opts.labDatabase,
+        appName: this.opts.appName ?? 'Spinlock Lab monitor',
+      });
       this.lostSeen = 0;
     }
     return this.db;
   }
 
   private noteOutage(connectionLost: boolean, error: string | null, failed = 0): void {
-    const o = this.outage ??= { sinceAtMs: this.lastAtMs, connectionLost: false, failedTicks: 0, firstError: null };
+    const o = (this.outage ??= { sinceAtMs: this.lastAtMs, connectionLost: false, failedTicks: 0, firstError: null });
     o.connectionLost ||= connectionLost;
     o.failedTicks += failed;
     o.firstError ??= error;
@@ -221,7 +289,8 @@ export class Sampler<T = RawSample> {
         this.running = undefined;
         // Skip slots we overran rather than firing a burst to catch up; backing off, the slots are farther apart.
         const now = Date.now();
-        do this.nextAt += this.policy.intervalMs; while (this.nextAt <= now);
+        do this.nextAt += this.policy.intervalMs;
+        while (this.nextAt <= now);
         this.schedule();
       });
     }, delay);
@@ -232,7 +301,9 @@ export class Sampler<T = RawSample> {
       const e = await this.sampleNow();
       if (e.roundTripMs > this.opts.intervalMs && !this.warnedSlow && !this.stopped) {
         this.warnedSlow = true; // once per run: the timeline shows every stretched interval
-        this.opts.onProblem(`a monitor sample took ${e.roundTripMs} ms, longer than the ${this.opts.intervalMs} ms interval: the server or the network is slow, so ticks come late and their intervals stretch to fit`);
+        this.opts.onProblem(
+          `a monitor sample took ${e.roundTripMs} ms, longer than the ${this.opts.intervalMs} ms interval: the server or the network is slow, so ticks come late and their intervals stretch to fit`,
+        );
       }
       for (const m of this.policy.succeeded()) this.opts.onProblem(m);
       this.opts.onSample(e);

@@ -5,7 +5,14 @@ import * as path from 'node:path';
 import type { ParamValue } from '../shared/experiment';
 import { sqlRoot } from '../db/sqlFiles';
 import { CUSTOM_MANIFEST, CUSTOM_SCENARIO_ID } from './custom/manifest';
-import { ParamError, type ByParam, type Condition, type ParamSpec, type ScenarioManifest as ManifestShape, type Step } from '../shared/params';
+import {
+  ParamError,
+  type ByParam,
+  type Condition,
+  type ParamSpec,
+  type ScenarioManifest as ManifestShape,
+  type Step,
+} from '../shared/params';
 import { isPostId, POST_IDS } from '../shared/posts';
 
 export type { Step, ByParam };
@@ -25,7 +32,10 @@ export function listScenarios(): ScenarioManifest[] {
       const m = JSON.parse(fs.readFileSync(file, 'utf8')) as ScenarioManifest;
       if (m.id !== id) throw new Error(`${file}: id '${m.id}' does not match its folder '${id}'`);
       const unknown = (m.posts ?? []).filter((p) => !isPostId(p));
-      if (!m.posts?.length || unknown.length) throw new Error(`${file}: 'posts' must list post ids from src/shared/posts.ts (${POST_IDS.join(', ')})${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+      if (!m.posts?.length || unknown.length)
+        throw new Error(
+          `${file}: 'posts' must list post ids from src/shared/posts.ts (${POST_IDS.join(', ')})${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+        );
       catalogue.set(id, m);
     }
   }
@@ -36,7 +46,9 @@ export function getScenario(id: string): ScenarioManifest {
   if (id === CUSTOM_SCENARIO_ID) return CUSTOM_MANIFEST; // the user's own T-SQL: not in the catalogue, nothing to deploy
   const found = listScenarios().find((s) => s.id === id);
   if (!found) {
-    const known = listScenarios().map((s) => s.id).join(', ');
+    const known = listScenarios()
+      .map((s) => s.id)
+      .join(', ');
     throw new ParamError([`Unknown scenario '${id}'. Known scenarios: ${known}.`]);
   }
   return found;
@@ -81,7 +93,11 @@ export interface ResolvedProc {
   args: string[];
 }
 
-export function workloadProcedure(m: ScenarioManifest, mode: 'server-loop' | 'client-loop', values: Record<string, ParamValue>): ResolvedProc {
+export function workloadProcedure(
+  m: ScenarioManifest,
+  mode: 'server-loop' | 'client-loop',
+  values: Record<string, ParamValue>,
+): ResolvedProc {
   const spec = mode === 'server-loop' ? m.workload.serverLoop : m.workload.clientLoop;
   return { name: resolveByParam(spec.procedure, values, `${m.id} ${mode} procedure`), args: spec.args };
 }

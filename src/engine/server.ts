@@ -42,7 +42,10 @@ function sysInfoNumber(r: Row, col: string): number | null {
   return col in r ? numOrNull(r[col]) : null;
 }
 
-export async function readTopology(db: DbSession, identity: ServerIdentity): Promise<{ topology: Topology; startTime: string; missing: string[] }> {
+export async function readTopology(
+  db: DbSession,
+  identity: ServerIdentity,
+): Promise<{ topology: Topology; startTime: string; missing: string[] }> {
   let sets: Row[][];
   try {
     sets = await db.runFile('server/topology');

@@ -31,7 +31,9 @@ export type DeltaLayout = readonly DeltaPart[];
 const HASH_KEY = 'k';
 type Aliases = Readonly<Record<string, string>>;
 const named = (target: number, name: string, values: Aliases): DeltaPart[] => [
-  { target, key: [HASH_KEY], names: true, as: { n: name } }, { target, key: [HASH_KEY], named: true, as: values }];
+  { target, key: [HASH_KEY], names: true, as: { n: name } },
+  { target, key: [HASH_KEY], named: true, as: values },
+];
 const SCHED_ID = { id: 'scheduler_id' };
 const KEYED: DeltaPart[] = [
   { target: 0, as: { t: 'server_time_utc', ms: 'ms_ticks', cpu: 'cpu_ticks', st: 'sqlserver_start_time' } },
@@ -49,9 +51,16 @@ const SCHEDULERS = (target: number): DeltaPart[] => [
 /** sql/dmv/sample-delta: clock, spinlocks, waits, latches, counters, log (as sent), pending I/O, schedulers, tables. */
 export const SAMPLE_LAYOUT: DeltaLayout = [...KEYED, { target: 5 }, { target: 6 }, ...SCHEDULERS(7), { target: 8 }];
 /** sql/watch/tick-delta: the same keyed sets, the log files by database, then requests and the rest as sent. */
-export const WATCH_LAYOUT: DeltaLayout = [...KEYED,
-  { target: 5, key: ['database_name'], as: { db: 'database_name', w: 'num_of_writes', b: 'num_of_bytes_written', st: 'io_stall_write_ms' } },
-  { target: 6 }, ...SCHEDULERS(7)];
+export const WATCH_LAYOUT: DeltaLayout = [
+  ...KEYED,
+  {
+    target: 5,
+    key: ['database_name'],
+    as: { db: 'database_name', w: 'num_of_writes', b: 'num_of_bytes_written', st: 'io_stall_write_ms' },
+  },
+  { target: 6 },
+  ...SCHEDULERS(7),
+];
 
 /** A row with the part's aliases replaced by the full file's column names. */
 function renamed(r: Row, as: Aliases | undefined): Row {
@@ -85,7 +94,10 @@ export class SnapshotKeeper {
     const out: Row[][] = [];
     sets.forEach((rows, i) => {
       const part = partAt(this.layout, i);
-      if (!part.key) { out[part.target] = part.as ? rows.map((r) => renamed(r, part.as)) : rows; return; }
+      if (!part.key) {
+        out[part.target] = part.as ? rows.map((r) => renamed(r, part.as)) : rows;
+        return;
+      }
       let m = kept.get(part.target);
       if (!m) kept.set(part.target, (m = new Map()));
       for (const sent of rows) {
@@ -130,7 +142,12 @@ export class DeltaReader {
   private readonly keeper: SnapshotKeeper;
   private fallback = false;
 
-  constructor(private readonly fileId: string, layout: DeltaLayout, private readonly fullFileId: string, private readonly onFallback: (why: string) => void = () => undefined) {
+  constructor(
+    private readonly fileId: string,
+    layout: DeltaLayout,
+    private readonly fullFileId: string,
+    private readonly onFallback: (why: string) => void = () => undefined,
+  ) {
     this.keeper = new SnapshotKeeper(layout);
   }
 
@@ -143,7 +160,8 @@ export class DeltaReader {
 
   async read(db: DbSession, params: Record<string, unknown>): Promise<DeltaRead> {
     if (this.fallback) return { sets: await db.runFile(this.fullFileId, params), full: true };
-    const current = this.prepared && this.prepared.db === db && this.prepared.lost === db.connectionsLost ? this.prepared.p : await this.prepare(db);
+    const current =
+      this.prepared && this.prepared.db === db && this.prepared.lost === db.connectionsLost ? this.prepared.p : await this.prepare(db);
     let sets: Row[][];
     try {
       sets = await db.executePrepared(current, params);
@@ -160,7 +178,9 @@ export class DeltaReader {
     } catch (err) {
       if (!(err instanceof KeyMismatch)) throw err;
       this.fallback = true;
-      this.onFallback(`${err.message}: reading sql/${this.fullFileId}.sql in full every tick from now on (more bytes per tick, same figures)`);
+      this.onFallback(
+        `${err.message}: reading sql/${this.fullFileId}.sql in full every tick from now on (more bytes per tick, same figures)`,
+      );
       return { sets: await db.runFile(this.fullFileId, params), full: true };
     }
   }

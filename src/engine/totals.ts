@@ -81,7 +81,12 @@ export function cpuCountFor(threads: number, onlineSchedulers: number, threadsPe
 /** The measured basis: CPU the schedulers report busy over the run (total_cpu_usage_ms), in cycles at the clock rate. */
 export function measuredCpuFor(cpuMs: number, elapsedMs: number, clockHz: number | null, rows: number): MeasuredCpu {
   const cycles = clockHz === null ? null : (cpuMs * clockHz) / 1000;
-  return { cpuMs, busyCpus: elapsedMs > 0 ? cpuMs / elapsedMs : 0, cycles, cyclesPerRow: cycles !== null && rows > 0 ? cycles / rows : null };
+  return {
+    cpuMs,
+    busyCpus: elapsedMs > 0 ? cpuMs / elapsedMs : 0,
+    cycles,
+    cyclesPerRow: cycles !== null && rows > 0 ? cycles / rows : null,
+  };
 }
 
 export interface DerivedInputs {

@@ -17,7 +17,11 @@ async function notebookFile(arg: unknown): Promise<string | undefined> {
   if (fromToolbar) return fromToolbar.fsPath;
   const active = vscode.window.activeNotebookEditor?.notebook.uri;
   if (active?.fsPath.endsWith('.ipynb')) return active.fsPath;
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { 'Spinlock Lab notebook': ['ipynb'] }, openLabel: 'Run again' });
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    filters: { 'Spinlock Lab notebook': ['ipynb'] },
+    openLabel: 'Run again',
+  });
   return picked?.[0]?.fsPath;
 }
 
@@ -46,7 +50,9 @@ export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined)
     vscode.commands.registerCommand('spinlab.restore', async () => {
       const panel = await show();
       if (panel.controller.state.connection.status !== 'connected') {
-        void vscode.window.showInformationMessage('Spinlock Lab: connect to the server in the panel first; Restore then puts back what its journal recorded.');
+        void vscode.window.showInformationMessage(
+          'Spinlock Lab: connect to the server in the panel first; Restore then puts back what its journal recorded.',
+        );
         return;
       }
       await panel.controller.restoreCommand();

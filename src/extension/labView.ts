@@ -22,8 +22,14 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
   }
 
   getTreeItem(n: LabTreeNode): vscode.TreeItem {
-    const item = new vscode.TreeItem(n.label, !n.children ? vscode.TreeItemCollapsibleState.None
-      : n.collapsed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+    const item = new vscode.TreeItem(
+      n.label,
+      !n.children
+        ? vscode.TreeItemCollapsibleState.None
+        : n.collapsed
+          ? vscode.TreeItemCollapsibleState.Collapsed
+          : vscode.TreeItemCollapsibleState.Expanded,
+    );
     item.id = n.id;
     item.description = n.description;
     item.tooltip = n.tooltip;
@@ -87,30 +93,45 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
   };
   const idOf = (arg: unknown, kind: 'preset' | 'experiment' | 'connection') => {
     const id = treeItemId(arg, kind);
-    if (id === null) throw new Error(`the ${kind} item did not say which ${kind} it is (${JSON.stringify(arg)?.slice(0, 80) ?? String(arg)})`);
+    if (id === null)
+      throw new Error(`the ${kind} item did not say which ${kind} it is (${JSON.stringify(arg)?.slice(0, 80) ?? String(arg)})`);
     return id;
   };
   return [
-    view, status, stop,
+    view,
+    status,
+    stop,
     labChanged.event((kind) => {
       if (kind === 'state') tree.refresh();
       showStatus();
     }),
     vscode.commands.registerCommand('spinlab.refreshView', () => tree.refresh()),
-    vscode.commands.registerCommand(TREE_COMMANDS.connectProfile, withPanel((panel, arg) => {
-      const id = idOf(arg, 'connection');
-      const profile = panel.controller.state.profiles.find((p) => p.id === id);
-      if (profile && panel.controller.state.connection.profileId !== profile.id) panel.controller.prefill(profile);
-    })),
-    vscode.commands.registerCommand(TREE_COMMANDS.openPreset, withPanel((panel, arg) => panel.controller.reveal({ target: 'preset', id: idOf(arg, 'preset') }))),
-    vscode.commands.registerCommand(TREE_COMMANDS.openWatch, withPanel((panel) => panel.controller.reveal({ target: 'watch' }))),
-    vscode.commands.registerCommand(TREE_COMMANDS.openExperiment, withPanel((panel, arg) => {
-      try {
-        panel.controller.reveal({ target: 'experiment', id: idOf(arg, 'experiment') });
-      } catch (err) {
-        tree.refresh(); // a deleted experiment left the tree stale: list what is there now
-        throw err;
-      }
-    })),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.connectProfile,
+      withPanel((panel, arg) => {
+        const id = idOf(arg, 'connection');
+        const profile = panel.controller.state.profiles.find((p) => p.id === id);
+        if (profile && panel.controller.state.connection.profileId !== profile.id) panel.controller.prefill(profile);
+      }),
+    ),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.openPreset,
+      withPanel((panel, arg) => panel.controller.reveal({ target: 'preset', id: idOf(arg, 'preset') })),
+    ),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.openWatch,
+      withPanel((panel) => panel.controller.reveal({ target: 'watch' })),
+    ),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.openExperiment,
+      withPanel((panel, arg) => {
+        try {
+          panel.controller.reveal({ target: 'experiment', id: idOf(arg, 'experiment') });
+        } catch (err) {
+          tree.refresh(); // a deleted experiment left the tree stale: list what is there now
+          throw err;
+        }
+      }),
+    ),
   ];
 }

@@ -14,14 +14,17 @@ let loaded: LabModule | undefined;
 export const labChanged = new vscode.EventEmitter<'state' | 'progress'>();
 
 export function loadLab(): Promise<LabModule> {
-  loading ??= import(/* webpackChunkName: "lab", webpackMode: "lazy" */ './lab').then((lab) => {
-    loaded = lab;
-    lab.LabPanel.changed.event((kind) => labChanged.fire(kind));
-    return lab;
-  }, (err: unknown) => {
-    loading = undefined; // let the next use try again (and report again)
-    throw err;
-  });
+  loading ??= import(/* webpackChunkName: "lab", webpackMode: "lazy" */ './lab').then(
+    (lab) => {
+      loaded = lab;
+      lab.LabPanel.changed.event((kind) => labChanged.fire(kind));
+      return lab;
+    },
+    (err: unknown) => {
+      loading = undefined; // let the next use try again (and report again)
+      throw err;
+    },
+  );
   return loading;
 }
 

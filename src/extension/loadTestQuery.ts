@@ -24,7 +24,9 @@ export function registerLoadTestQuery(deps: PanelDeps): vscode.Disposable {
   return vscode.commands.registerCommand('spinlab.loadTestQuery', async (arg?: unknown) => {
     const q = await queryOf(arg);
     if (!q || q.sql.trim() === '') {
-      void vscode.window.showInformationMessage('Spinlock Lab: open a .sql file (or select a statement in it), then run Load Test This Query.');
+      void vscode.window.showInformationMessage(
+        'Spinlock Lab: open a .sql file (or select a statement in it), then run Load Test This Query.',
+      );
       return;
     }
     (await loadLab()).LabPanel.show(deps).controller.fillCustom(q);

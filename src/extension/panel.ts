@@ -44,7 +44,10 @@ export class LabPanel {
     return new LabPanel(panel, deps);
   }
 
-  private constructor(private readonly panel: vscode.WebviewPanel, deps: PanelDeps) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    deps: PanelDeps,
+  ) {
     LabPanel.current = this;
     const webview = panel.webview;
     const root = deps.context.extensionUri;
@@ -57,7 +60,10 @@ export class LabPanel {
     // Everything the controller tells the webview also moves the Activity Bar view and the status bar item.
     const ports = createVscodePorts(deps.context, webview, deps.log);
     const post = ports.post.bind(ports);
-    ports.post = (m) => { post(m); LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress'); };
+    ports.post = (m) => {
+      post(m);
+      LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress');
+    };
     this.controller = new LabController(ports, { editor: deps.host });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),

@@ -56,12 +56,14 @@ export function createVscodePorts(context: vscode.ExtensionContext, webview: vsc
       return choice === actionLabel;
     },
     withProgress(title, task) {
-      return Promise.resolve(vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
-        const ac = new AbortController();
-        const sub = token.onCancellationRequested(() => ac.abort());
-        if (token.isCancellationRequested) ac.abort();
-        return task((u) => progress.report(u), ac.signal).finally(() => sub.dispose());
-      }));
+      return Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (progress, token) => {
+          const ac = new AbortController();
+          const sub = token.onCancellationRequested(() => ac.abort());
+          if (token.isCancellationRequested) ac.abort();
+          return task((u) => progress.report(u), ac.signal).finally(() => sub.dispose());
+        }),
+      );
     },
     async getEntraToken() {
       const session = await vscode.authentication.getSession('microsoft', ENTRA_SCOPES, { createIfNone: true });
@@ -77,7 +79,13 @@ export function createVscodePorts(context: vscode.ExtensionContext, webview: vsc
       return uri?.fsPath;
     },
     async pickFolder(title) {
-      const uris = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, title, openLabel: 'Export here' });
+      const uris = await vscode.window.showOpenDialog({
+        canSelectFolders: true,
+        canSelectFiles: false,
+        canSelectMany: false,
+        title,
+        openLabel: 'Export here',
+      });
       return uris?.[0]?.fsPath;
     },
     async openFile(p) {

@@ -28,11 +28,24 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'run-start': {
       if (view.status === 'starting') view.status = 'running';
       view.runs = view.runs.filter((r) => r.index !== p.run);
-      view.runs.push({ index: p.run, threads: p.threads, status: 'running', ticks: [], ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}) });
+      view.runs.push({
+        index: p.run,
+        threads: p.threads,
+        status: 'running',
+        ticks: [],
+        ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}),
+      });
       const arm = p.arm && view.preset ? ` (${p.arm.label})` : '';
       view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}${arm}`;
       sinks.report({ message: view.message });
-      sinks.post(message(ToWebview.runStart, { experimentId: id, index: p.run, threads: p.threads, ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}) }));
+      sinks.post(
+        message(ToWebview.runStart, {
+          experimentId: id,
+          index: p.run,
+          threads: p.threads,
+          ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}),
+        }),
+      );
       sinks.changed(); // the status moved to running: the snapshot must say so (a one-point run has no later event)
       return;
     }

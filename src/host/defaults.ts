@@ -20,7 +20,14 @@ export function defaultSelection(): PanelState['selection'] {
   return {
     scenarioId: first.id,
     parameters: defaultParameters(first),
-    run: { mode: 'server-loop', threads: LOAD_DEFAULTS.threads, duration: LOAD_DEFAULTS.duration, rows: '', warmup: LOAD_DEFAULTS.warmup, interval: LOAD_DEFAULTS.interval },
+    run: {
+      mode: 'server-loop',
+      threads: LOAD_DEFAULTS.threads,
+      duration: LOAD_DEFAULTS.duration,
+      rows: '',
+      warmup: LOAD_DEFAULTS.warmup,
+      interval: LOAD_DEFAULTS.interval,
+    },
     knobs: { delayedDurability: 'unchanged', affinity: '' },
   };
 }

@@ -69,17 +69,22 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
     const result = await ports.withProgress(`Spinlock Lab: ${job.title}`, (report, signal) => {
       if (signal.aborted) ac.abort();
       signal.addEventListener('abort', () => ac.abort(), { once: true });
-      return job.start({ id, outDir }, ac.signal, (ev) => applyProgress(view, ev, job.runCount, {
-        post: (m) => { if (!hooks.disposed()) ports.post(m); },
-        changed: () => hooks.postState(),
-        report,
-      }));
+      return job.start({ id, outDir }, ac.signal, (ev) =>
+        applyProgress(view, ev, job.runCount, {
+          post: (m) => {
+            if (!hooks.disposed()) ports.post(m);
+          },
+          changed: () => hooks.postState(),
+          report,
+        }),
+      );
     });
     view.status = result.experiment.status;
     const failed = result.experiment.runs.find((r) => r.failedReason);
     view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${job.runCount} runs${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
     ports.log.info(`experiment ${id} ${result.experiment.status}`);
-    for (const e of result.experiment.events) if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);
+    for (const e of result.experiment.events)
+      if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);
     return { view, result, error: null };
   } catch (err) {
     view.status = ac.signal.aborted ? 'cancelled' : 'failed';
@@ -92,19 +97,37 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
 
 export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
   const { conn, req } = job;
-  return executeJob({
-    conn,
-    idBase: req.scenarioId,
-    scenarioId: req.scenarioId,
-    title: job.title,
-    runCount: req.load.threads.length,
-    describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}`,
-    resultsFolder: job.resultsFolder,
-    start: ({ id, outDir }, signal, progress) => runExperiment({
-      target: conn.target, scenarioId: req.scenarioId, parameters: req.parameters, labDatabase: conn.labDatabase, load: req.load,
-      knobs: req.knobs, outDir, title: job.title, question: job.question, deploy: job.deploy, stateDir: job.stateDir, id,
-    }, signal, progress),
-  }, hooks);
+  return executeJob(
+    {
+      conn,
+      idBase: req.scenarioId,
+      scenarioId: req.scenarioId,
+      title: job.title,
+      runCount: req.load.threads.length,
+      describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}`,
+      resultsFolder: job.resultsFolder,
+      start: ({ id, outDir }, signal, progress) =>
+        runExperiment(
+          {
+            target: conn.target,
+            scenarioId: req.scenarioId,
+            parameters: req.parameters,
+            labDatabase: conn.labDatabase,
+            load: req.load,
+            knobs: req.knobs,
+            outDir,
+            title: job.title,
+            question: job.question,
+            deploy: job.deploy,
+            stateDir: job.stateDir,
+            id,
+          },
+          signal,
+          progress,
+        ),
+    },
+    hooks,
+  );
 }
 
 /** Refuses a run while this server has an unrestored journal (the Restore action puts it back). */
@@ -129,7 +152,8 @@ export async function confirmChanges(s: PanelContext, conn: ServerConnection, ch
     return false;
   }
   s.checkAlive();
-  if (s.connection() !== conn) throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
+  if (s.connection() !== conn)
+    throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Run again.' });
   if (s.experiment.isRunning) throw new UiFailure({ message: 'Another experiment started meanwhile.', fix: 'Stop it first.' });
   return true;
 }

@@ -17,9 +17,20 @@ export function experimentDir(folder: string, id: string): string | null {
 
 function looksLikeExperiment(v: unknown): v is Experiment {
   const e = v as Partial<Experiment> | null;
-  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.createdAt === 'string'
-    && !!e.server && typeof e.server === 'object' && typeof e.server.serverName === 'string'
-    && !!e.scenario && typeof e.scenario.id === 'string' && !!e.load && Array.isArray(e.load.threads) && Array.isArray(e.runs);
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.id === 'string' &&
+    typeof e.createdAt === 'string' &&
+    !!e.server &&
+    typeof e.server === 'object' &&
+    typeof e.server.serverName === 'string' &&
+    !!e.scenario &&
+    typeof e.scenario.id === 'string' &&
+    !!e.load &&
+    Array.isArray(e.load.threads) &&
+    Array.isArray(e.runs)
+  );
 }
 
 /** Reads one saved experiment; throws saying why it is not one. */
@@ -48,8 +59,13 @@ export function summarise(e: Experiment): ExperimentSummary {
     simulated: e.simulated === true,
     serverName: e.server.serverName,
     threads: e.load.threads,
-    runs: e.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, rowsPerSec: r.derived?.rowsPerSec ?? 0,
-      ...(r.arm ? { arm: { id: r.arm.id, label: r.arm.label } } : {}) })),
+    runs: e.runs.map((r) => ({
+      index: r.index,
+      threads: r.threads,
+      status: r.status,
+      rowsPerSec: r.derived?.rowsPerSec ?? 0,
+      ...(r.arm ? { arm: { id: r.arm.id, label: r.arm.label } } : {}),
+    })),
     presetId: e.preset?.id ?? null,
   };
 }

@@ -6,7 +6,9 @@ import type { KnobState } from '../shared/experiment';
 import type { JournalSummary } from '../shared/protocol';
 
 export function affinityWords(a: KnobState['affinity']): string {
-  return a.type === 'AUTO' ? `AUTO (every CPU${a.cpus.length ? `: ${formatSpec(a.cpus)}` : ''})` : `CPUs ${a.cpus.length ? formatSpec(a.cpus) : '(none online)'}`;
+  return a.type === 'AUTO'
+    ? `AUTO (every CPU${a.cpus.length ? `: ${formatSpec(a.cpus)}` : ''})`
+    : `CPUs ${a.cpus.length ? formatSpec(a.cpus) : '(none online)'}`;
 }
 
 /** A knob state in words: 'CPU affinity AUTO (every CPU: 0-39); delayed durability DISABLED'. */
@@ -15,5 +17,11 @@ export function describeKnobState(k: KnobState): string {
 }
 
 export function summariseJournal(j: Journal): JournalSummary {
-  return { serverAddress: j.serverAddress, changes: [...j.changes], createdAt: j.createdAt, pid: j.pid, original: describeKnobState(j.original) };
+  return {
+    serverAddress: j.serverAddress,
+    changes: [...j.changes],
+    createdAt: j.createdAt,
+    pid: j.pid,
+    original: describeKnobState(j.original),
+  };
 }

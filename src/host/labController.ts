@@ -3,7 +3,15 @@
 // state, handlers and cleanup; what they share (PanelState, the connection, the running experiment) is the
 // PanelContext. The webview's questions are answered to the asker (requests.ts), and the Activity Bar's items shown
 // (reveal.ts). The editor (VS Code, Azure Data Studio or a test) is reached only through HostPorts.
-import { MessageRouter, ToHost, parseToHost, type ConnectionProfile, type PanelState, type PresetLoadInput, type ToHostMap } from '../shared/protocol';
+import {
+  MessageRouter,
+  ToHost,
+  parseToHost,
+  type ConnectionProfile,
+  type PanelState,
+  type PresetLoadInput,
+  type ToHostMap,
+} from '../shared/protocol';
 import type { ParamValue } from '../shared/experiment';
 import type { CustomFill } from '../shared/customForm';
 import { DisposableStore } from '../shared/disposables';
@@ -41,7 +49,11 @@ export class LabController {
   constructor(ports: HostPorts, opts: LabControllerOptions) {
     this.store = new DisposableStore((err) => ports.log.warn(`closing the panel: ${(err as Error)?.message ?? String(err)}`));
     this.s = new PanelContext(ports, opts, this.store);
-    this.requests = new HostRequests(ports, () => this.s.disposed, (error) => this.rejected(error));
+    this.requests = new HostRequests(
+      ports,
+      () => this.s.disposed,
+      (error) => this.rejected(error),
+    );
     this.reveals = new Reveals(ports, () => this.s.disposed);
     this.store.add(this.s.webviewReady.on(() => this.reveals.ready()));
     // The panel's features, in order; each is disposed in reverse (the connection, registered by the context, last).
@@ -58,8 +70,12 @@ export class LabController {
     ];
     const registry: FeatureRegistry = {
       panel: this.s,
-      on: (type, handler) => { this.router.on(ToHost[type], handler); },
-      ask: (method, handler) => { this.requests.on(method, handler); },
+      on: (type, handler) => {
+        this.router.on(ToHost[type], handler);
+      },
+      ask: (method, handler) => {
+        this.requests.on(method, handler);
+      },
     };
     for (const f of features) f.register(registry);
     // Last registered, so first on close: deploys, connects, watches and captures in flight are aborted at once.
@@ -96,7 +112,10 @@ export class LabController {
   }
 
   private rejected(error: string): void {
-    this.s.state.lastError = { message: `The panel sent a message the extension does not accept (${error}).`, fix: 'Reload the panel; if it happens again, report it.' };
+    this.s.state.lastError = {
+      message: `The panel sent a message the extension does not accept (${error}).`,
+      fix: 'Reload the panel; if it happens again, report it.',
+    };
     this.s.postState();
   }
 
@@ -130,7 +149,12 @@ export class LabController {
   }
 
   /** A preset run (features/preset); null when the user declined the confirmation. */
-  runPresetNow(presetId: string, settings: Record<string, ParamValue>, load?: PresetLoadInput, title?: string): Promise<ExperimentResult | null> {
+  runPresetNow(
+    presetId: string,
+    settings: Record<string, ParamValue>,
+    load?: PresetLoadInput,
+    title?: string,
+  ): Promise<ExperimentResult | null> {
     return runPresetNow(this.s, presetId, settings, load, title);
   }
 

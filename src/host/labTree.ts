@@ -66,8 +66,9 @@ function journalNode(j: JournalSummary, connected: boolean): LabTreeNode {
     id: `journal:${j.serverAddress}`,
     label: `Unrestored settings on ${j.serverAddress}`,
     description: 'Restore',
-    tooltip: `An experiment (process ${j.pid}, ${when(j.createdAt)}) changed ${changes} and did not put it back. Restore puts back: ${j.original}.`
-      + (connected ? '' : ' Connect to the server first.'),
+    tooltip:
+      `An experiment (process ${j.pid}, ${when(j.createdAt)}) changed ${changes} and did not put it back. Restore puts back: ${j.original}.` +
+      (connected ? '' : ' Connect to the server first.'),
     ariaLabel: `Warning: unrestored ${changes} on ${j.serverAddress}. Restore puts back ${j.original}.`,
     icon: 'warning',
     contextValue: 'journal',
@@ -78,8 +79,14 @@ function journalNode(j: JournalSummary, connected: boolean): LabTreeNode {
 /** `spinlab check` on the connected server: "Checks: N of M features can run", each feature a child (tooltip: the GRANT). */
 export function checksNode(check: CheckView): LabTreeNode {
   if (check.error) {
-    return { id: 'checks', label: 'Checks: could not run', tooltip: check.error, ariaLabel: `Checks could not run: ${check.error}`,
-      icon: 'warning', contextValue: 'checks' };
+    return {
+      id: 'checks',
+      label: 'Checks: could not run',
+      tooltip: check.error,
+      ariaLabel: `Checks could not run: ${check.error}`,
+      icon: 'warning',
+      contextValue: 'checks',
+    };
   }
   const ok = check.features.filter((f) => f.canRun).length;
   const n = check.features.length;
@@ -97,10 +104,15 @@ export function checksNode(check: CheckView): LabTreeNode {
     };
   });
   return {
-    id: 'checks', label, description: check.supported ? undefined : 'unsupported server',
+    id: 'checks',
+    label,
+    description: check.supported ? undefined : 'unsupported server',
     tooltip: `${label} with this login (spinlab check).${check.notes.length ? `\n${check.notes.join('\n')}` : ''}`,
     ariaLabel: `${label}${ok < n ? `; ${n - ok} cannot, expand for the GRANTs` : ''}`,
-    icon: ok === n ? 'pass' : 'warning', contextValue: 'checks', children, collapsed: ok === n,
+    icon: ok === n ? 'pass' : 'warning',
+    contextValue: 'checks',
+    children,
+    collapsed: ok === n,
   };
 }
 
@@ -113,8 +125,9 @@ function connectionNodes(state: PanelState): LabTreeNode[] {
       id: `connection:${p.id}`,
       label: p.label || p.server,
       description: status || where,
-      tooltip: `${where}, ${p.authentication === 'sql' ? `SQL login ${p.user}` : p.authentication === 'entra' ? 'Microsoft Entra ID' : `Windows ${p.domain ? `${p.domain}\\` : ''}${p.user}`}; lab database ${p.labDatabase}.`
-        + (status === 'connected' ? ' Connected.' : ' Opens it in the panel\'s connection form.'),
+      tooltip:
+        `${where}, ${p.authentication === 'sql' ? `SQL login ${p.user}` : p.authentication === 'entra' ? 'Microsoft Entra ID' : `Windows ${p.domain ? `${p.domain}\\` : ''}${p.user}`}; lab database ${p.labDatabase}.` +
+        (status === 'connected' ? ' Connected.' : " Opens it in the panel's connection form."),
       ariaLabel: `Connection ${p.label || p.server}, ${where}${status ? `, ${status}` : ''}`,
       icon: status === 'connected' ? 'vm-active' : 'vm-outline',
       contextValue: status === 'connected' ? 'connection.connected' : 'connection',
@@ -208,7 +221,9 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
  * journal whose process still runs belongs to an experiment in progress (a CLI run, say), not to one left behind.
  */
 export function localJournals(stateDir = defaultStateDir()): JournalSummary[] {
-  return listJournals(stateDir).filter((j) => processGone(j.pid)).map(summariseJournal);
+  return listJournals(stateDir)
+    .filter((j) => processGone(j.pid))
+    .map(summariseJournal);
 }
 
 export interface RunStatusView {

@@ -43,7 +43,11 @@ export class PanelContext {
   private readonly lifetime = new AbortController();
 
   /** @param store the controller's: disposed means the panel closed. */
-  constructor(readonly ports: HostPorts, opts: LabControllerOptions, private readonly store: DisposableStore) {
+  constructor(
+    readonly ports: HostPorts,
+    opts: LabControllerOptions,
+    private readonly store: DisposableStore,
+  ) {
     this.stateDir = opts.stateDir ?? defaultStateDir();
     this.state = {
       host: opts.editor,
@@ -136,7 +140,8 @@ export class PanelContext {
   postState(full = false): void {
     if (this.disposed) return;
     const active = this.state.active;
-    let state = full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
+    let state =
+      full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
     const watch = this.state.watch;
     if (!full && watch?.recent.length) state = { ...state, watch: { ...watch, recent: [] } };
     this.ports.post(message(ToWebview.state, { state }));
@@ -159,8 +164,13 @@ export class PanelContext {
   }
 
   requireIdle(what: string): void {
-    if (this.experiment.isRunning) throw new UiFailure({ message: `An experiment is running: ${what} waits until it ends.`, fix: 'Stop the experiment first, or wait for it to finish.' });
-    if (this.state.busy) throw new UiFailure({ message: `Spinlock Lab is busy (${this.state.busy}).`, fix: 'Wait for it to finish, then try again.' });
+    if (this.experiment.isRunning)
+      throw new UiFailure({
+        message: `An experiment is running: ${what} waits until it ends.`,
+        fix: 'Stop the experiment first, or wait for it to finish.',
+      });
+    if (this.state.busy)
+      throw new UiFailure({ message: `Spinlock Lab is busy (${this.state.busy}).`, fix: 'Wait for it to finish, then try again.' });
   }
 
   async busy<T>(what: string, fn: () => Promise<T>): Promise<T> {
@@ -214,7 +224,9 @@ export class PanelContext {
       this.state.journal = null;
       this.fail({ message: (err as Error).message, fix: 'Restore the settings it lists by hand, then delete the file.' });
     }
-    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: conn.identity.serverName }, (l) => this.ports.log.warn(l));
+    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: conn.identity.serverName }, (l) =>
+      this.ports.log.warn(l),
+    );
   }
 
   async refreshKnobs(): Promise<void> {

@@ -20,7 +20,13 @@ export function presetSummaries(): PresetSummary[] {
     question: p.question,
     needs: [...p.needs],
     settings: p.options,
-    load: { duration: p.load.duration ?? '', rows: p.load.rows ?? '', warmup: p.load.warmup, interval: p.load.interval, threads: p.threads },
+    load: {
+      duration: p.load.duration ?? '',
+      rows: p.load.rows ?? '',
+      warmup: p.load.warmup,
+      interval: p.load.interval,
+      threads: p.threads,
+    },
     views: [...p.views],
     watch: [...p.watch],
   }));
@@ -46,8 +52,19 @@ function problemsOf(e: unknown): string[] {
 /** The preset's settings and load checked (no server needed); throws RunRequestError with every problem. */
 export function checkPresetInput(presetId: string, settings: Record<string, ParamValue>, load: PresetLoadInput): PresetRequest {
   try {
-    return presetRequest({ presetId, set: setArgs(settings), mode: load.mode, threads: load.threads, duration: load.duration, rows: load.rows,
-      warmup: load.warmup, interval: load.interval }, PANEL_NAMES);
+    return presetRequest(
+      {
+        presetId,
+        set: setArgs(settings),
+        mode: load.mode,
+        threads: load.threads,
+        duration: load.duration,
+        rows: load.rows,
+        warmup: load.warmup,
+        interval: load.interval,
+      },
+      PANEL_NAMES,
+    );
   } catch (e) {
     throw new RunRequestError(problemsOf(e).map((p) => p.replace(/^--preset: /, '')));
   }
@@ -69,11 +86,24 @@ export function knobsInWords(arm: Pick<PlanArm, 'knobs'>, facts: Pick<ServerFact
 }
 
 export function armViews(plan: PresetPlan, facts: Pick<ServerFacts, 'topology'>): PresetArmView[] {
-  return plan.arms.map((a) => ({ id: a.id, label: a.label, scenarioId: a.scenarioId, parameters: a.parameters, knobs: knobsInWords(a, facts), mode: a.mode, threads: a.threads }));
+  return plan.arms.map((a) => ({
+    id: a.id,
+    label: a.label,
+    scenarioId: a.scenarioId,
+    parameters: a.parameters,
+    knobs: knobsInWords(a, facts),
+    mode: a.mode,
+    threads: a.threads,
+  }));
 }
 
 /** The preset's plan for this server with these settings; problems instead of a plan when there is none. Never throws. */
-export function presetPlanView(presetId: string, settings: Record<string, ParamValue>, load: PresetLoadInput, facts: ServerFacts): PresetPlanView {
+export function presetPlanView(
+  presetId: string,
+  settings: Record<string, ParamValue>,
+  load: PresetLoadInput,
+  facts: ServerFacts,
+): PresetPlanView {
   const base = { presetId, settings, load };
   try {
     const req = checkPresetInput(presetId, settings, load);
@@ -109,7 +139,12 @@ export interface PresetRun {
 }
 
 /** The runPreset intent checked and planned for this server; throws RunRequestError with every problem. */
-export function buildPresetRun(presetId: string, settings: Record<string, ParamValue>, load: PresetLoadInput, facts: ServerFacts): PresetRun {
+export function buildPresetRun(
+  presetId: string,
+  settings: Record<string, ParamValue>,
+  load: PresetLoadInput,
+  facts: ServerFacts,
+): PresetRun {
   const req = checkPresetInput(presetId, settings, load);
   let plan: PresetPlan;
   try {
@@ -119,7 +154,9 @@ export function buildPresetRun(presetId: string, settings: Record<string, ParamV
   }
   const xtp = plan.arms.filter((a) => needsXtp(getScenario(a.scenarioId), a.parameters));
   if (xtp.length && !facts.identity.xtpSupported) {
-    throw new RunRequestError(xtp.map((a) => `The arm "${a.label}" needs In-Memory OLTP, which ${facts.identity.serverName} does not support.`));
+    throw new RunRequestError(
+      xtp.map((a) => `The arm "${a.label}" needs In-Memory OLTP, which ${facts.identity.serverName} does not support.`),
+    );
   }
   let changes: string[];
   try {
@@ -132,8 +169,15 @@ export function buildPresetRun(presetId: string, settings: Record<string, ParamV
 
 export function analysisInfo(preset: Preset, plan: Pick<PresetPlan, 'arms' | 'comparisons' | 'notes'>): PresetAnalysisInfo {
   return {
-    id: preset.id, name: preset.name, post: preset.post, question: preset.question, notes: plan.notes, views: [...preset.views], watch: [...preset.watch],
-    arms: plan.arms.map((a) => ({ id: a.id, label: a.label })), comparisons: plan.comparisons,
+    id: preset.id,
+    name: preset.name,
+    post: preset.post,
+    question: preset.question,
+    notes: plan.notes,
+    views: [...preset.views],
+    watch: [...preset.watch],
+    arms: plan.arms.map((a) => ({ id: a.id, label: a.label })),
+    comparisons: plan.comparisons,
   };
 }
 
@@ -156,13 +200,17 @@ export function analysisForExperiment(e: Experiment): PresetAnalysisInfo | null 
   // Records written since presets kept their comparisons carry them; older ones are planned again.
   const kept = (e.preset as { comparisons?: PresetPlan['comparisons'] }).comparisons;
   let comparisons: PresetPlan['comparisons'] = (kept ?? []).filter((c) => has(c.a) && has(c.b));
-  if (!comparisons.length) try {
-    comparisons = planPreset(preset, { topology: e.topology, identity: e.server }, presetValues(preset), null).comparisons.filter((c) => has(c.a) && has(c.b));
-  } catch {
-    comparisons = [];
-  }
+  if (!comparisons.length)
+    try {
+      comparisons = planPreset(preset, { topology: e.topology, identity: e.server }, presetValues(preset), null).comparisons.filter(
+        (c) => has(c.a) && has(c.b),
+      );
+    } catch {
+      comparisons = [];
+    }
   if (!comparisons.length) {
-    for (let i = 0; i + 1 < arms.length; i++) comparisons.push({ a: arms[i].id, b: arms[i + 1].id, label: `${arms[i].label} (A) against ${arms[i + 1].label} (B)` });
+    for (let i = 0; i + 1 < arms.length; i++)
+      comparisons.push({ a: arms[i].id, b: arms[i + 1].id, label: `${arms[i].label} (A) against ${arms[i + 1].label} (B)` });
   }
   return { ...analysisInfo(preset, { arms: [], comparisons, notes: e.preset.notes }), arms };
 }

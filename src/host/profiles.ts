@@ -48,7 +48,7 @@ export function profileToTarget(p: ConnectionProfile, secret: ProfileSecret): Db
     server: p.server.trim(),
     port: p.instanceName ? undefined : (p.port ?? 1433),
     instanceName: p.instanceName || undefined,
-    encrypt: p.encrypt === 'strict' ? 'strict' as const : p.encrypt === 'mandatory',
+    encrypt: p.encrypt === 'strict' ? ('strict' as const) : p.encrypt === 'mandatory',
     trustServerCertificate: p.trustServerCertificate,
     connectTimeoutMs: 15_000,
     appName: 'Spinlock Lab',
@@ -71,7 +71,8 @@ export function parseServerString(raw: string): Pick<ConnectionProfile, 'server'
   let s = raw.trim();
   const proto = /^([a-z]+):/i.exec(s);
   if (proto) {
-    if (proto[1].toLowerCase() !== 'tcp') throw new ProfileError(`"${raw}": only TCP connections are supported (not ${proto[1]}:); give host,port.`);
+    if (proto[1].toLowerCase() !== 'tcp')
+      throw new ProfileError(`"${raw}": only TCP connections are supported (not ${proto[1]}:); give host,port.`);
     s = s.slice(proto[0].length).trim();
   }
   let port: number | null = null;
@@ -129,8 +130,13 @@ function splitUser(user: string, auth: ConnectionProfile['authentication']): { u
 }
 
 interface Fields {
-  server: unknown; port?: unknown; user?: unknown; authenticationType?: unknown; encrypt?: unknown;
-  trustServerCertificate?: unknown; label?: unknown;
+  server: unknown;
+  port?: unknown;
+  user?: unknown;
+  authenticationType?: unknown;
+  encrypt?: unknown;
+  trustServerCertificate?: unknown;
+  label?: unknown;
 }
 
 function fromFields(f: Fields, where: string): ConnectionProfile {
@@ -167,13 +173,22 @@ export function profileFromMssqlNode(node: unknown): ConnectionProfile {
   if (!isObj(node)) throw new ProfileError('The Object Explorer item carries no connection (run this from a server node).');
   const info = [node.connectionProfile, node.connectionInfo, node].find((c) => isObj(c) && typeof c.server === 'string');
   if (!isObj(info)) {
-    throw new ProfileError('This Object Explorer item has no server connection (its connectionProfile/connectionInfo is missing); open Spinlock Lab and fill in the form.');
+    throw new ProfileError(
+      'This Object Explorer item has no server connection (its connectionProfile/connectionInfo is missing); open Spinlock Lab and fill in the form.',
+    );
   }
-  return fromFields({
-    server: info.server, port: info.port, user: info.user, authenticationType: info.authenticationType,
-    encrypt: info.encrypt, trustServerCertificate: info.trustServerCertificate,
-    label: info.profileName ?? node.label,
-  }, 'The Object Explorer item');
+  return fromFields(
+    {
+      server: info.server,
+      port: info.port,
+      user: info.user,
+      authenticationType: info.authenticationType,
+      encrypt: info.encrypt,
+      trustServerCertificate: info.trustServerCertificate,
+      label: info.profileName ?? node.label,
+    },
+    'The Object Explorer item',
+  );
 }
 
 /**
@@ -189,15 +204,18 @@ export function profileFromAzdata(contextOrProfile: unknown): { profile: Connect
   if (typeof server !== 'string' || !server.trim()) {
     throw new ProfileError('The Azure Data Studio connection has no serverName; open Spinlock Lab and fill in the form.');
   }
-  const profile = fromFields({
-    server,
-    port: options.port,
-    user: cp.userName ?? options.user,
-    authenticationType: cp.authenticationType ?? options.authenticationType,
-    encrypt: options.encrypt,
-    trustServerCertificate: options.trustServerCertificate,
-    label: cp.connectionName ?? options.connectionName,
-  }, 'The Azure Data Studio connection');
+  const profile = fromFields(
+    {
+      server,
+      port: options.port,
+      user: cp.userName ?? options.user,
+      authenticationType: cp.authenticationType ?? options.authenticationType,
+      encrypt: options.encrypt,
+      trustServerCertificate: options.trustServerCertificate,
+      label: cp.connectionName ?? options.connectionName,
+    },
+    'The Azure Data Studio connection',
+  );
   const id = cp.id ?? cp.connectionId;
   return { profile, connectionId: typeof id === 'string' && id ? id : null };
 }
@@ -213,8 +231,13 @@ export function describeProfile(p: ConnectionProfile): string {
  * prefilled fields win, since they come from the connection the user just picked.
  */
 export function matchSavedProfile(saved: readonly ConnectionProfile[], prefill: ConnectionProfile): ConnectionProfile {
-  const same = saved.find((p) => p.server.toLowerCase() === prefill.server.toLowerCase() && p.port === prefill.port
-    && (p.instanceName ?? '').toLowerCase() === (prefill.instanceName ?? '').toLowerCase()
-    && p.authentication === prefill.authentication && p.user.toLowerCase() === prefill.user.toLowerCase());
+  const same = saved.find(
+    (p) =>
+      p.server.toLowerCase() === prefill.server.toLowerCase() &&
+      p.port === prefill.port &&
+      (p.instanceName ?? '').toLowerCase() === (prefill.instanceName ?? '').toLowerCase() &&
+      p.authentication === prefill.authentication &&
+      p.user.toLowerCase() === prefill.user.toLowerCase(),
+  );
   return same ? { ...prefill, id: same.id, label: same.label || prefill.label, labDatabase: same.labDatabase } : prefill;
 }

@@ -17,9 +17,16 @@ export class HostRequests {
   private readonly router = new RequestRouter<PanelRequestMap>(PanelRequests);
 
   /** `unanswerable`: an envelope with no id to answer to (reported as a rejected message is). */
-  constructor(private readonly ports: HostPorts, private readonly closed: () => boolean, private readonly unanswerable: (error: string) => void) {}
+  constructor(
+    private readonly ports: HostPorts,
+    private readonly closed: () => boolean,
+    private readonly unanswerable: (error: string) => void,
+  ) {}
 
-  on<K extends keyof PanelRequestMap & string>(k: K, fn: (p: ParamsOf<PanelRequestMap[K]>) => ResultOf<PanelRequestMap[K]> | Promise<ResultOf<PanelRequestMap[K]>>): this {
+  on<K extends keyof PanelRequestMap & string>(
+    k: K,
+    fn: (p: ParamsOf<PanelRequestMap[K]>) => ResultOf<PanelRequestMap[K]> | Promise<ResultOf<PanelRequestMap[K]>>,
+  ): this {
     this.router.on(PanelRequests[k], fn);
     return this;
   }

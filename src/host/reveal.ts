@@ -13,14 +13,19 @@ import { UiFailure } from './uiErrors';
 /** Throws, naming the target, when the panel cannot show it. */
 export function checkRevealTarget(t: RevealTarget, state: PanelState, resultsFolder: string): void {
   if (t.target === 'preset' && !state.presets.some((p) => p.id === t.id)) {
-    throw new UiFailure({ message: `Spinlock Lab has no preset "${t.id}".`, fix: `The presets are: ${state.presets.map((p) => p.id).join(', ')}.` });
+    throw new UiFailure({
+      message: `Spinlock Lab has no preset "${t.id}".`,
+      fix: `The presets are: ${state.presets.map((p) => p.id).join(', ')}.`,
+    });
   }
   if (t.target !== 'experiment') return;
   const dir = experimentDir(resultsFolder, t.id);
   if (!dir) throw new UiFailure({ message: `"${t.id}" is not an experiment id (letters, digits, '-', '_' and '.').` });
   if (!fs.existsSync(path.join(dir, 'experiment.json'))) {
-    throw new UiFailure({ message: `The experiment "${t.id}" is not in the results folder (${resultsFolder}): it was deleted or moved.`,
-      fix: 'Refresh the Spinlock Lab view to list the experiments that are there.' });
+    throw new UiFailure({
+      message: `The experiment "${t.id}" is not in the results folder (${resultsFolder}): it was deleted or moved.`,
+      fix: 'Refresh the Spinlock Lab view to list the experiments that are there.',
+    });
   }
   try {
     readExperiment(resultsFolder, t.id);
@@ -35,7 +40,10 @@ export class Reveals {
   /** Unique to this controller, so a restored webview never mistakes a new reveal for one it obeyed. */
   private readonly prefix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 
-  constructor(private readonly ports: HostPorts, private readonly closed: () => boolean) {}
+  constructor(
+    private readonly ports: HostPorts,
+    private readonly closed: () => boolean,
+  ) {}
 
   show(reveal: RevealTarget): void {
     if (this.closed()) return;

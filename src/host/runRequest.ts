@@ -19,7 +19,14 @@ export class RunRequestError extends SpinlabError {
   }
 }
 
-export const PANEL_NAMES: FieldNames = { threads: 'Threads', duration: 'Duration', rows: 'Rows', warmup: 'Warm-up', interval: 'Sampling interval', clientWorkers: 'Client workers' };
+export const PANEL_NAMES: FieldNames = {
+  threads: 'Threads',
+  duration: 'Duration',
+  rows: 'Rows',
+  warmup: 'Warm-up',
+  interval: 'Sampling interval',
+  clientWorkers: 'Client workers',
+};
 
 export interface RunForm {
   scenarioId: string;
@@ -47,12 +54,19 @@ export interface RunRequest {
 }
 
 /** Only the scenario and its parameters (for deploy and cleanup). */
-export function resolveScenario(scenarioId: string, parameters: Record<string, ParamValue>): { scenarioId: string; parameters: Record<string, ParamValue> } {
+export function resolveScenario(
+  scenarioId: string,
+  parameters: Record<string, ParamValue>,
+): { scenarioId: string; parameters: Record<string, ParamValue> } {
   let scenario;
   try {
     scenario = getScenario(scenarioId);
   } catch {
-    throw new RunRequestError([`Unknown scenario "${scenarioId}"; choose one of ${listScenarios().map((s) => s.id).join(', ')}.`]);
+    throw new RunRequestError([
+      `Unknown scenario "${scenarioId}"; choose one of ${listScenarios()
+        .map((s) => s.id)
+        .join(', ')}.`,
+    ]);
   }
   try {
     return { scenarioId: scenario.id, parameters: resolveParams(scenario.parameters, { json: parameters }) };
@@ -69,8 +83,10 @@ export function buildRunRequest(form: RunForm, server: ServerFacts): RunRequest 
   try {
     ({ scenarioId, parameters } = resolveScenario(form.scenarioId, form.parameters));
     if (needsXtp(getScenario(scenarioId), parameters) && !server.identity.xtpSupported) {
-      problems.push(`${scenarioId} with these parameters needs In-Memory OLTP, which ${server.identity.serverName} (${server.identity.edition}) does not support: `
-        + 'choose disk-based parameters, or use a SQL Server 2016 SP1+ edition with In-Memory OLTP.');
+      problems.push(
+        `${scenarioId} with these parameters needs In-Memory OLTP, which ${server.identity.serverName} (${server.identity.edition}) does not support: ` +
+          'choose disk-based parameters, or use a SQL Server 2016 SP1+ edition with In-Memory OLTP.',
+      );
     }
   } catch (e) {
     problems.push(...(e as RunRequestError).problems);
@@ -98,15 +114,21 @@ export function buildRunRequest(form: RunForm, server: ServerFacts): RunRequest 
 }
 
 /** The server-wide settings that will change, from -> to; settings already as asked are left out. */
-export function describeChanges(server: ServerFacts, dd: RunRequest['knobs']['delayedDurability'], affinity: AffinityResolution | null): string[] {
+export function describeChanges(
+  server: ServerFacts,
+  dd: RunRequest['knobs']['delayedDurability'],
+  affinity: AffinityResolution | null,
+): string[] {
   const out: string[] = [];
   const now = server.knobs;
   if (affinity) {
-    const same = affinity.cpus === 'AUTO'
-      ? now.affinity.type === 'AUTO'
-      : now.affinity.type === 'MANUAL' && formatSpec(now.affinity.cpus) === formatSpec(affinity.cpus);
+    const same =
+      affinity.cpus === 'AUTO'
+        ? now.affinity.type === 'AUTO'
+        : now.affinity.type === 'MANUAL' && formatSpec(now.affinity.cpus) === formatSpec(affinity.cpus);
     if (!same) {
-      const to = affinity.cpus === 'AUTO' ? 'AUTO (every CPU)' : `CPUs ${formatSpec(affinity.cpus)} (${affinity.spec}: ${affinity.description})`;
+      const to =
+        affinity.cpus === 'AUTO' ? 'AUTO (every CPU)' : `CPUs ${formatSpec(affinity.cpus)} (${affinity.spec}: ${affinity.description})`;
       out.push(`CPU affinity (server-wide): ${affinityWords(now.affinity)} -> ${to}`);
     }
   }
@@ -123,7 +145,9 @@ export const CONFIRM_ACTION = 'Apply and Run';
 
 /** The confirmation's text: what changes from what to what, and that it is journaled and put back. */
 export function confirmDetail(serverName: string, changes: string[]): string {
-  return `This experiment changes server-wide settings on ${serverName}:\n\n${changes.map((c) => `- ${c}`).join('\n')}\n\n`
-    + 'The original values are written to the restore journal first and put back when the experiment ends, fails or is cancelled '
-    + '(or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while it runs.';
+  return (
+    `This experiment changes server-wide settings on ${serverName}:\n\n${changes.map((c) => `- ${c}`).join('\n')}\n\n` +
+    'The original values are written to the restore journal first and put back when the experiment ends, fails or is cancelled ' +
+    '(or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while it runs.'
+  );
 }

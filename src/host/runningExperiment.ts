@@ -12,7 +12,12 @@ export class RunningExperiment {
   begin(ac: AbortController): () => void {
     if (this.current) throw new Error('an experiment is already running');
     let resolveDone!: () => void;
-    const entry = { ac, done: new Promise<void>((r) => { resolveDone = r; }) };
+    const entry = {
+      ac,
+      done: new Promise<void>((r) => {
+        resolveDone = r;
+      }),
+    };
     this.current = entry;
     return () => {
       if (this.current === entry) this.current = null;

@@ -23,7 +23,12 @@ export interface ServerFactsRead {
 export class ServerConnection {
   private closed = false;
 
-  private constructor(readonly target: DbTarget, readonly labDatabase: string, private admin: DbSession, readonly identity: ServerIdentity) {}
+  private constructor(
+    readonly target: DbTarget,
+    readonly labDatabase: string,
+    private admin: DbSession,
+    readonly identity: ServerIdentity,
+  ) {}
 
   /** Opens the admin session and checks the login may read the DMVs (else the GRANT that fixes it). */
   static async open(target: DbTarget, labDatabase: string): Promise<ServerConnection> {
@@ -31,8 +36,11 @@ export class ServerConnection {
     try {
       const identity = await readIdentity(admin);
       if (!identity.permissions.viewServerState) {
-        throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab reads needs.`,
-          grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
+        throw new SpinlabError(
+          'permission',
+          `The login ${identity.login} lacks VIEW SERVER STATE, which every DMV Spinlock Lab reads needs.`,
+          grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)),
+        );
       }
       return new ServerConnection(target, labDatabase, admin, identity);
     } catch (err) {
@@ -85,4 +93,3 @@ export class ServerConnection {
     await this.admin.close();
   }
 }
-

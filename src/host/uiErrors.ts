@@ -36,7 +36,7 @@ function shape(err: unknown): UiError {
   const ui: UiError = { message: problemsMessage(err) ?? message, ...UI_SHAPE[category] };
   if (err instanceof SpinlabError && err.hint) ui.fix = err.hint;
   if (err instanceof UnrestoredJournalError) {
-    ui.fix = 'Press Restore to put the server\'s settings back from the restore journal (or run `spinlab restore`), then run again.';
+    ui.fix = "Press Restore to put the server's settings back from the restore journal (or run `spinlab restore`), then run again.";
     ui.action = 'restore';
   }
   if (!ui.fix) delete ui.fix;
@@ -51,7 +51,8 @@ export function toUiError(err: unknown, opts: { connecting?: { action: string; l
   const explained = explain(err, opts.connecting.action, { login: opts.connecting.login, majorVersion: null });
   const ui = shape(explained);
   if (explained !== err) {
-    if (/Login failed/i.test(ui.message)) ui.fix = 'Check the user name and the password in the connection form (and that the login exists and may connect).';
+    if (/Login failed/i.test(ui.message))
+      ui.fix = 'Check the user name and the password in the connection form (and that the login exists and may connect).';
     ui.action = 'connect';
   }
   return ui;

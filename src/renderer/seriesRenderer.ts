@@ -3,15 +3,20 @@
 // notebook editor. Theme colours come from the editor's --vscode-* variables. The payload is data from a file, so it
 // is checked before use and a bad one renders as a message, never an exception.
 import type { ActivationFunction, OutputItem } from 'vscode-notebook-renderer';
-import {
-  Chart, LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Title, type ChartDataset,
-} from 'chart.js';
+import { Chart, LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Title, type ChartDataset } from 'chart.js';
 import { checkSeriesPayload, type SeriesPayload } from '../shared/seriesPayload';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Title);
 
-const PALETTE_VARS = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-purple',
-  '--vscode-charts-red', '--vscode-charts-yellow', '--vscode-charts-foreground'];
+const PALETTE_VARS = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-purple',
+  '--vscode-charts-red',
+  '--vscode-charts-yellow',
+  '--vscode-charts-foreground',
+];
 
 function themeColour(el: HTMLElement, name: string, fallback: string): string {
   return getComputedStyle(el).getPropertyValue(name).trim() || fallback;
@@ -33,15 +38,23 @@ function draw(element: HTMLElement, p: SeriesPayload): Chart {
   const datasets: ChartDataset<'line', { x: number; y: number }[]>[] = p.series.map((s, i) => {
     const colour = themeColour(element, PALETTE_VARS[i % PALETTE_VARS.length], '#3794ff');
     return {
-      label: s.name, data: s.points.map(([x, y]) => ({ x, y })), borderColor: colour, backgroundColor: colour,
-      borderWidth: 1.5, pointRadius: p.kind === 'scaling' ? 3 : 0, borderDash: i >= PALETTE_VARS.length ? [5, 3] : undefined,
+      label: s.name,
+      data: s.points.map(([x, y]) => ({ x, y })),
+      borderColor: colour,
+      backgroundColor: colour,
+      borderWidth: 1.5,
+      pointRadius: p.kind === 'scaling' ? 3 : 0,
+      borderDash: i >= PALETTE_VARS.length ? [5, 3] : undefined,
     };
   });
   return new Chart(canvas, {
     type: 'line',
     data: { datasets },
     options: {
-      animation: false, maintainAspectRatio: false, parsing: false, normalized: true,
+      animation: false,
+      maintainAspectRatio: false,
+      parsing: false,
+      normalized: true,
       interaction: { mode: p.kind === 'scaling' ? 'nearest' : 'index', intersect: false },
       plugins: {
         title: { display: true, text: p.title, color: fg },
@@ -50,7 +63,13 @@ function draw(element: HTMLElement, p: SeriesPayload): Chart {
       },
       scales: {
         x: { type: 'linear', title: { display: true, text: p.xLabel, color: fg }, ticks: { color: fg }, grid: { color: grid } },
-        y: { type: 'linear', beginAtZero: true, title: { display: true, text: p.yLabel, color: fg }, ticks: { color: fg }, grid: { color: grid } },
+        y: {
+          type: 'linear',
+          beginAtZero: true,
+          title: { display: true, text: p.yLabel, color: fg },
+          ticks: { color: fg },
+          grid: { color: grid },
+        },
       },
     },
   });

@@ -130,7 +130,9 @@ function nodeCpus(nodeId: number, spec: string, topology: Topology): number[] {
   const byNode = cpusByNode(topology);
   const cpus = byNode.get(nodeId);
   if (!cpus) {
-    const have = byNode.size ? `this server has node${byNode.size > 1 ? 's' : ''} ${formatSpec([...byNode.keys()])}` : 'the topology lists no schedulers';
+    const have = byNode.size
+      ? `this server has node${byNode.size > 1 ? 's' : ''} ${formatSpec([...byNode.keys()])}`
+      : 'the topology lists no schedulers';
     throw new AffinityError(`"${spec}": NUMA node ${nodeId} does not exist; ${have}`);
   }
   return cpus;

@@ -42,7 +42,8 @@ export type RunInput = (
   | Pick<RunRecord, 'threads' | 'status' | 'totals' | 'latency'>
   | { threads: number; status: string; totals: RunTotals; latency?: LatencySummary | null }
   | { threads: number; status: string; ticks: readonly Tick[]; latency?: LatencySummary | null }
-) & RecordedFigures;
+) &
+  RecordedFigures;
 
 /** What a finished run's record adds: its exact row count and the figures computed once when it ended. */
 export interface RecordedFigures {
@@ -196,8 +197,10 @@ export function compareRuns(a: RunFigures, b: RunFigures, topN = 5): RunComparis
   const figures: ComparedFigure[] = [
     fig('threads', 'Threads', '', a.threads, b.threads, 'higher-better'),
     fig('rowsPerSec', 'Throughput', 'rows/s', a.rowsPerSec, b.rowsPerSec, 'higher-better'),
-    { ...fig('transactionsPerSec', 'Transactions', 'tx/s', a.transactionsPerSec, b.transactionsPerSec, 'higher-better'),
-      ...(a.transactionsPerSec === null || b.transactionsPerSec === null ? { note: TX_NOT_COUNTED } : {}) },
+    {
+      ...fig('transactionsPerSec', 'Transactions', 'tx/s', a.transactionsPerSec, b.transactionsPerSec, 'higher-better'),
+      ...(a.transactionsPerSec === null || b.transactionsPerSec === null ? { note: TX_NOT_COUNTED } : {}),
+    },
     fig('cpuMsPerRow', 'CPU per row', 'ms/row', a.cpuMsPerRow, b.cpuMsPerRow, 'lower-better'),
     fig('logBytesPerRow', 'Log bytes per row', 'B/row', a.logBytesPerRow, b.logBytesPerRow, 'lower-better'),
     fig('logFlushesPerSec', 'Log flushes', '/s', a.logFlushesPerSec, b.logFlushesPerSec, 'lower-better'),
@@ -206,13 +209,7 @@ export function compareRuns(a: RunFigures, b: RunFigures, topN = 5): RunComparis
     figures.push(fig('p50Us', 'Latency p50', 'µs', a.p50Us, b.p50Us, 'lower-better'));
     figures.push(fig('p99Us', 'Latency p99', 'µs', a.p99Us, b.p99Us, 'lower-better'));
   }
-  const named = (
-    prefix: string,
-    what: string,
-    unit: string,
-    ra: Record<string, number>,
-    rb: Record<string, number>,
-  ) => {
+  const named = (prefix: string, what: string, unit: string, ra: Record<string, number>, rb: Record<string, number>) => {
     for (const name of topNames([ra, rb], topN)) {
       figures.push(fig(`${prefix}:${name}`, `${name} ${what}`, unit, ra[name] ?? 0, rb[name] ?? 0, 'lower-better'));
     }
@@ -280,7 +277,9 @@ export function summarizeComparison(figures: readonly ComparedFigure[], max = 5)
       const rows = figures.find((x) => x.key === 'rowsPerSec');
       const wrote = rows ? (run === 'A' ? rows.a : rows.b) : null;
       if (wrote !== null && wrote > 0) {
-        out.push(`Transactions: none counted in run ${run}, which wrote ${formatNumber(wrote)} rows/s: SQL Server's Transactions/sec counter leaves out natively compiled procedures' transactions.`);
+        out.push(
+          `Transactions: none counted in run ${run}, which wrote ${formatNumber(wrote)} rows/s: SQL Server's Transactions/sec counter leaves out natively compiled procedures' transactions.`,
+        );
         continue;
       }
     }
@@ -325,7 +324,10 @@ export interface ScalingCurve {
 /** The scaling curve of a sweep: throughput and spins per row against thread count, sorted by threads. */
 export function scalingCurve(experiment: { id: string; title: string; runs: readonly RunInput[] }, topN = 3): ScalingCurve {
   const figs = experiment.runs.map((r) => runFigures(r));
-  const top = topNames(figs.map((f) => f.spins), topN);
+  const top = topNames(
+    figs.map((f) => f.spins),
+    topN,
+  );
   const points = figs
     .filter((f) => f.rows > 0)
     .map((f) => ({
@@ -350,7 +352,8 @@ export function scalingCurve(experiment: { id: string; title: string; runs: read
 export function summarizeScaling(curve: ScalingCurve): string {
   const pts = curve.points;
   if (pts.length === 0) return 'No completed runs with rows yet.';
-  if (pts.length === 1) return `One run: ${formatNumber(pts[0].rowsPerSec)} rows/s at ${pts[0].threads} thread${pts[0].threads === 1 ? '' : 's'}.`;
+  if (pts.length === 1)
+    return `One run: ${formatNumber(pts[0].rowsPerSec)} rows/s at ${pts[0].threads} thread${pts[0].threads === 1 ? '' : 's'}.`;
   const first = pts[0];
   const last = pts[pts.length - 1];
   const peak = curve.peak as { threads: number; rowsPerSec: number };
@@ -358,11 +361,14 @@ export function summarizeScaling(curve: ScalingCurve): string {
   const threadsRatio = last.threads / first.threads;
   const parts = [`Throughput peaks at ${peak.threads} threads (${formatNumber(peak.rowsPerSec)} rows/s)`];
   if (speedup !== null) {
-    parts.push(`${first.threads} → ${last.threads} threads gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`);
+    parts.push(
+      `${first.threads} → ${last.threads} threads gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`,
+    );
   }
   if (first.spinsPerRow > 0 && last.spinsPerRow > 0) {
     const r = last.spinsPerRow / first.spinsPerRow;
-    if (r >= 1.05 || r <= 0.95) parts.push(`spins per row ${r >= 1 ? `${r.toFixed(1)}x higher` : `${(1 / r).toFixed(1)}x lower`} at ${last.threads}`);
+    if (r >= 1.05 || r <= 0.95)
+      parts.push(`spins per row ${r >= 1 ? `${r.toFixed(1)}x higher` : `${(1 / r).toFixed(1)}x lower`} at ${last.threads}`);
   }
   return `${parts.join('; ')}.`;
 }

@@ -1,7 +1,18 @@
 // Reading an experiment of several arms (a preset): arm A against arm B at each thread count both ran (through
 // analysis.ts's compareRuns), and the scaling curves of the arms overlaid, with wait ms per row beside throughput and
 // spins per row. Pure (no DOM, no Node): the panel, notebooks and the CLI share it.
-import { compareRuns, runFigures, scalingCurve, summarizeComparison, summarizeScaling, type ComparedFigure, type RunComparison, type RunFigures, type RunInput, type ScalingCurve } from './analysis';
+import {
+  compareRuns,
+  runFigures,
+  scalingCurve,
+  summarizeComparison,
+  summarizeScaling,
+  type ComparedFigure,
+  type RunComparison,
+  type RunFigures,
+  type RunInput,
+  type ScalingCurve,
+} from './analysis';
 
 /** A run as this module needs it: the analysis input plus which arm it belongs to. */
 export type ArmRun = RunInput & { arm: { id: string; label: string }; rows?: number };
@@ -52,7 +63,9 @@ export function compareArms(runs: readonly ArmRun[], a: string, b: string, topN 
   const of = (id: string) => new Map(runs.filter((r) => r.arm.id === id && usable(r)).map((r) => [r.threads, r] as const));
   const ra = of(a);
   const rb = of(b);
-  return [...ra.keys()].filter((t) => rb.has(t)).sort((x, y) => x - y)
+  return [...ra.keys()]
+    .filter((t) => rb.has(t))
+    .sort((x, y) => x - y)
     .map((threads) => {
       const fa = runFigures(ra.get(threads)!);
       const fb = runFigures(rb.get(threads)!);
@@ -79,7 +92,12 @@ export interface ScalingOverlay {
 }
 
 /** One scaling curve per arm (arms in the order given), on a shared thread axis. */
-export function overlayScaling(experimentId: string, arms: readonly { id: string; label: string }[], runs: readonly ArmRun[], topN = 3): ScalingOverlay {
+export function overlayScaling(
+  experimentId: string,
+  arms: readonly { id: string; label: string }[],
+  runs: readonly ArmRun[],
+  topN = 3,
+): ScalingOverlay {
   const out: ArmCurve[] = arms.map((arm) => {
     const mine = runs.filter((r) => r.arm.id === arm.id);
     const curve = scalingCurve({ id: experimentId, title: arm.label, runs: mine }, topN);

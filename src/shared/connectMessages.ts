@@ -12,19 +12,25 @@ export const ConnectToHost = {
   profileSave: fromWebview('profileSave', z.object({ profile: connectionProfileSchema })),
   profileDelete: fromWebview('profileDelete', z.object({ id: z.string().max(64) })),
   /** Connect with the profile as edited; a password typed now is used, and kept in SecretStorage if asked. */
-  connectionOpen: fromWebview('connectionOpen', z.object({
-    profile: connectionProfileSchema,
-    password: z.string().max(512).optional(),
-    savePassword: z.boolean(),
-  })),
+  connectionOpen: fromWebview(
+    'connectionOpen',
+    z.object({
+      profile: connectionProfileSchema,
+      password: z.string().max(512).optional(),
+      savePassword: z.boolean(),
+    }),
+  ),
   connectionClose: fromWebview('connectionClose', z.object({})),
   /** Read the server's identity, topology and settings again. */
   serverRefresh: fromWebview('serverRefresh', z.object({})),
   /** Remember the form's choices (host keeps them across reloads). */
-  selectionSave: fromWebview('selectionSave', z.object({
-    scenarioId: z.string().max(64),
-    parameters,
-    run: runSettingsSchema,
-    knobs: knobSettingsSchema,
-  })),
+  selectionSave: fromWebview(
+    'selectionSave',
+    z.object({
+      scenarioId: z.string().max(64),
+      parameters,
+      run: runSettingsSchema,
+      knobs: knobSettingsSchema,
+    }),
+  ),
 } as const;

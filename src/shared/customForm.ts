@@ -28,9 +28,21 @@ export const customFormSchema = z.object({
 export type CustomForm = z.infer<typeof customFormSchema>;
 
 export const CUSTOM_FORM_DEFAULTS: CustomForm = {
-  sql: '', sqlFile: '', database: '', paramsSource: 'none', paramsCsv: '', paramsQuery: '',
-  stopBy: 'iterations', iterations: '50', duration: '30s', threads: '1,2,4', thinkTime: '0ms', queryTimeout: '',
-  paramsOrder: 'round-robin', paramsScope: 'session', stopOnError: false,
+  sql: '',
+  sqlFile: '',
+  database: '',
+  paramsSource: 'none',
+  paramsCsv: '',
+  paramsQuery: '',
+  stopBy: 'iterations',
+  iterations: '50',
+  duration: '30s',
+  threads: '1,2,4',
+  thinkTime: '0ms',
+  queryTimeout: '',
+  paramsOrder: 'round-robin',
+  paramsScope: 'session',
+  stopOnError: false,
 };
 
 /** The T-SQL a "Load Test This Query" command hands the panel (the selection, or the whole file). */
@@ -54,18 +66,23 @@ export function checkCustomForm(f: CustomForm): Record<string, string> {
   const errors: Record<string, string> = {};
   const sqlFile = f.sqlFile.trim();
   if (!sqlFile && stripComments(f.sql).trim() === '') errors.sql = 'Type the T-SQL to run (e.g. SELECT 1), or pick a .sql file.';
-  if (sqlFile && !/\.sql$/i.test(sqlFile)) errors.sqlFile = `"${sqlFile}" is not a .sql file: pick a file ending in .sql, or clear it to use the text.`;
+  if (sqlFile && !/\.sql$/i.test(sqlFile))
+    errors.sqlFile = `"${sqlFile}" is not a .sql file: pick a file ending in .sql, or clear it to use the text.`;
   const db = f.database.trim();
   if (db === '') errors.database = 'Name the database the workload runs in (e.g. AdventureWorks).';
   else if (db.length > MAX_DB_NAME) errors.database = `A database name has at most ${MAX_DB_NAME} characters.`;
-  if (f.paramsSource === 'csv' && !/\.csv$/i.test(f.paramsCsv.trim())) errors.paramsCsv = 'Give the path of a .csv file whose header names the variables (without @).';
-  if (f.paramsSource === 'query' && f.paramsQuery.trim() === '') errors.paramsQuery = 'Type the query whose columns give the parameter values, e.g. SELECT id FROM dbo.Orders.';
+  if (f.paramsSource === 'csv' && !/\.csv$/i.test(f.paramsCsv.trim()))
+    errors.paramsCsv = 'Give the path of a .csv file whose header names the variables (without @).';
+  if (f.paramsSource === 'query' && f.paramsQuery.trim() === '')
+    errors.paramsQuery = 'Type the query whose columns give the parameter values, e.g. SELECT id FROM dbo.Orders.';
   // The selects offer only these; a value from elsewhere (a stale saved draft) is named rather than sent.
   if (!['round-robin', 'random'].includes(f.paramsOrder)) errors.paramsOrder = `Row order "${f.paramsOrder}": pick round robin or random.`;
-  if (!['session', 'shared'].includes(f.paramsScope)) errors.paramsScope = `Rows per "${f.paramsScope}": pick per session or shared by all sessions.`;
+  if (!['session', 'shared'].includes(f.paramsScope))
+    errors.paramsScope = `Rows per "${f.paramsScope}": pick per session or shared by all sessions.`;
   if (f.stopBy === 'iterations') {
     const t = f.iterations.trim();
-    if (!/^\d+$/.test(t) || Number(t) < 1 || !Number.isSafeInteger(Number(t))) errors.iterations = `Iterations "${f.iterations}": write a whole number of 1 or more (calls per session).`;
+    if (!/^\d+$/.test(t) || Number(t) < 1 || !Number.isSafeInteger(Number(t)))
+      errors.iterations = `Iterations "${f.iterations}": write a whole number of 1 or more (calls per session).`;
   } else {
     const p = problem(() => parseDuration(f.duration));
     if (p) errors.duration = `Duration: ${p}`;

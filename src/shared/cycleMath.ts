@@ -81,11 +81,12 @@ export function cycleMath(input: CycleMathInput): CycleMath {
     }));
   const sec = `${Number(elapsedSec.toFixed(3))} s`;
   const basis = `${cpus} ${input.cpuBasis}${input.cpuCount && input.cpuBasis === 'logical CPUs' ? threadsText(input.cpuCount) : ''}`;
-  const formula = cycles !== null
-    ? `${sec} x ${basis} x ${ghz(clockHz as number)} = ${whole(cycles)} cycles`
-    : clockHz === null
-      ? `${sec} x ${basis} x (clock rate not measured: the run's first and last samples did not give one) = unknown`
-      : `${sec} x ${basis} x ${ghz(clockHz)}: nothing to divide (no elapsed time or no CPUs)`;
+  const formula =
+    cycles !== null
+      ? `${sec} x ${basis} x ${ghz(clockHz as number)} = ${whole(cycles)} cycles`
+      : clockHz === null
+        ? `${sec} x ${basis} x (clock rate not measured: the run's first and last samples did not give one) = unknown`
+        : `${sec} x ${basis} x ${ghz(clockHz)}: nothing to divide (no elapsed time or no CPUs)`;
   let measured: MeasuredMath | null = null;
   if (typeof input.cpuMs === 'number') {
     const ms = input.cpuMs;
@@ -94,9 +95,10 @@ export function cycleMath(input: CycleMathInput): CycleMath {
     measured = {
       cycles: mCycles,
       cyclesPerRow: mCycles !== null && rows > 0 ? mCycles / rows : null,
-      formula: mCycles !== null
-        ? `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x ${ghz(clockHz as number)} = ${whole(mCycles)} cycles`
-        : `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x (clock rate not measured) = unknown`,
+      formula:
+        mCycles !== null
+          ? `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x ${ghz(clockHz as number)} = ${whole(mCycles)} cycles`
+          : `${whole(ms)} ms of scheduler CPU (total_cpu_usage_ms)${busy} x (clock rate not measured) = unknown`,
     };
   }
   return {
@@ -119,12 +121,26 @@ export function coresFor(logicalCpus: number, threadsPerCore: number): number {
 
 /** A run's math from its derived figures (any schema version after migration): the CPUs used with their inputs. */
 export function runCycleMath(
-  d: { elapsedSec: number; cpusUsed: number; clockHz: number | null; clock: CycleMathInput['clock']; cpuCount?: { threads: number; onlineSchedulers: number }; measuredCpu?: { cpuMs: number } },
+  d: {
+    elapsedSec: number;
+    cpusUsed: number;
+    clockHz: number | null;
+    clock: CycleMathInput['clock'];
+    cpuCount?: { threads: number; onlineSchedulers: number };
+    measuredCpu?: { cpuMs: number };
+  },
   spins: Record<string, number>,
   rows: number,
 ): CycleMath {
   return cycleMath({
-    elapsedSec: d.elapsedSec, cpus: d.cpusUsed, cpuBasis: 'logical CPUs', clockHz: d.clockHz, clock: d.clock, spins, rows,
-    cpuCount: d.cpuCount ?? null, cpuMs: d.measuredCpu?.cpuMs ?? null,
+    elapsedSec: d.elapsedSec,
+    cpus: d.cpusUsed,
+    cpuBasis: 'logical CPUs',
+    clockHz: d.clockHz,
+    clock: d.clock,
+    spins,
+    rows,
+    cpuCount: d.cpuCount ?? null,
+    cpuMs: d.measuredCpu?.cpuMs ?? null,
   });
 }

@@ -341,8 +341,14 @@ export interface CustomWorkload {
    * not need the author's path; a larger one is found by nearNotebook, its path relative to the notebook it was saved in.
    */
   params: {
-    kind: 'csv' | 'query'; from: string; columns: { name: string; type: string }[]; rows: number; order: 'round-robin' | 'random'; scope: 'session' | 'shared';
-    csvText?: string; nearNotebook?: string;
+    kind: 'csv' | 'query';
+    from: string;
+    columns: { name: string; type: string }[];
+    rows: number;
+    order: 'round-robin' | 'random';
+    scope: 'session' | 'shared';
+    csvText?: string;
+    nearNotebook?: string;
   } | null;
   /** Calls per session in the measured phase; null when the phase runs for a duration. */
   iterations: number | null;

@@ -19,9 +19,13 @@ export function gateProblems(gates: readonly Gate[], ctx: GateContext): string[]
     const what = `--assert "${g.text}"`;
     const m = g.metric;
     if (m.kind === 'latency' && ctx.kind !== 'custom' && ctx.mode === 'server-loop') {
-      problems.push(`${what}: a server-loop run has no per-call latency (each session runs its whole loop inside one procedure call); add --mode client-loop, or gate on rows_per_sec.`);
+      problems.push(
+        `${what}: a server-loop run has no per-call latency (each session runs its whole loop inside one procedure call); add --mode client-loop, or gate on rows_per_sec.`,
+      );
     } else if (m.kind === 'rate' && m.stat === 'calls_per_sec' && ctx.kind !== 'custom') {
-      problems.push(`${what}: calls_per_sec counts the calls of a custom workload (--sql); a ${ctx.kind} counts rows: gate on rows_per_sec.`);
+      problems.push(
+        `${what}: calls_per_sec counts the calls of a custom workload (--sql); a ${ctx.kind} counts rows: gate on rows_per_sec.`,
+      );
     } else if (m.kind === 'per-row') {
       const kind = m.stat === 'wait_ms_per_row' ? 'wait' : 'spinlock';
       const p = nameProblem(kind, m.name, what, ctx.anyName) ?? (kind === 'wait' ? benignWaitProblem(m.name, what) : null);

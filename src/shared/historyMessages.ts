@@ -20,16 +20,36 @@ export const HistoryToHost = {
 // checks its outline, enough that a wrong answer fails here and not deep inside a chart.
 const experimentSchema = z.custom<Experiment>((v) => {
   const e = v as Partial<Experiment> | null;
-  return !!e && typeof e === 'object' && typeof e.id === 'string' && typeof e.title === 'string' && Array.isArray(e.runs)
-    && !!e.server && typeof e.server === 'object' && !!e.topology && typeof e.topology === 'object';
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.id === 'string' &&
+    typeof e.title === 'string' &&
+    Array.isArray(e.runs) &&
+    !!e.server &&
+    typeof e.server === 'object' &&
+    !!e.topology &&
+    typeof e.topology === 'object'
+  );
 }, 'not a saved experiment');
 const presetInfoSchema = z.custom<PresetAnalysisInfo>((v) => {
   const p = v as Partial<PresetAnalysisInfo> | null;
-  return !!p && typeof p === 'object' && typeof p.id === 'string' && Array.isArray(p.arms) && Array.isArray(p.views) && Array.isArray(p.comparisons);
+  return (
+    !!p &&
+    typeof p === 'object' &&
+    typeof p.id === 'string' &&
+    Array.isArray(p.arms) &&
+    Array.isArray(p.views) &&
+    Array.isArray(p.comparisons)
+  );
 }, 'not a preset analysis');
 
 /** Webview asks, host answers. */
 export const HistoryRequests = {
   /** A saved experiment, whole, with the preset views it needs. */
-  experimentOpen: request('experimentOpen', z.object({ id: experimentId }), z.object({ experiment: experimentSchema, preset: presetInfoSchema.nullable() })),
+  experimentOpen: request(
+    'experimentOpen',
+    z.object({ id: experimentId }),
+    z.object({ experiment: experimentSchema, preset: presetInfoSchema.nullable() }),
+  ),
 } as const;

@@ -36,8 +36,11 @@ const deltaOrNull = (a: number | null, b: number | null) => (a === null || b ===
 export function monitorDelta(prev: MonitorReading | null | undefined, cur: MonitorReading | null | undefined): MonitorCost | null {
   if (!prev || !cur || cur.cpuMs < prev.cpuMs) return null;
   return {
-    cpuMs: delta(prev.cpuMs, cur.cpuMs), logicalReads: delta(prev.logicalReads, cur.logicalReads), writes: delta(prev.writes, cur.writes),
-    scheduledMs: delta(prev.scheduledMs, cur.scheduledMs), recompiles: deltaOrNull(prev.recompilations, cur.recompilations),
+    cpuMs: delta(prev.cpuMs, cur.cpuMs),
+    logicalReads: delta(prev.logicalReads, cur.logicalReads),
+    writes: delta(prev.writes, cur.writes),
+    scheduledMs: delta(prev.scheduledMs, cur.scheduledMs),
+    recompiles: deltaOrNull(prev.recompilations, cur.recompilations),
     compilations: deltaOrNull(prev.compilations, cur.compilations),
   };
 }
@@ -71,7 +74,13 @@ export interface MonitorCostSummary {
 }
 
 /** The fields of a tick the summary needs (experiment ticks and watch ticks both have them). */
-export interface CostTick { intervalMs: number; cpuMs: number; hiddenCpuMs?: number; batchRequestsPerSec: number; monitor?: MonitorCost | null }
+export interface CostTick {
+  intervalMs: number;
+  cpuMs: number;
+  hiddenCpuMs?: number;
+  batchRequestsPerSec: number;
+  monitor?: MonitorCost | null;
+}
 
 /** The summary over the ticks that carry a cost; null when none does (full ticks, an old record). */
 export function summariseMonitorCost(ticks: readonly CostTick[]): MonitorCostSummary | null {
@@ -84,11 +93,18 @@ export function summariseMonitorCost(ticks: readonly CostTick[]): MonitorCostSum
   const serverCpu = sum((t) => t.cpuMs + (t.hiddenCpuMs ?? 0));
   const withRecompiles = costed.filter((t) => t.monitor!.recompiles !== null);
   return {
-    ticks: n, cpuMsPerTick: cpu / n, logicalReadsPerTick: sum((t) => t.monitor!.logicalReads) / n, writesPerTick: sum((t) => t.monitor!.writes) / n,
+    ticks: n,
+    cpuMsPerTick: cpu / n,
+    logicalReadsPerTick: sum((t) => t.monitor!.logicalReads) / n,
+    writesPerTick: sum((t) => t.monitor!.writes) / n,
     scheduledMsPerTick: sum((t) => t.monitor!.scheduledMs) / n,
-    recompilesPerTick: withRecompiles.length ? withRecompiles.reduce((a, t) => a + t.monitor!.recompiles!, 0) / withRecompiles.length : null,
-    cpuMsPerSec: seconds > 0 ? cpu / seconds : 0, serverCpuMsPerTick: serverCpu / n,
-    batchRequestsPerTick: sum((t) => t.batchRequestsPerSec * t.intervalMs / 1000) / n, shareOfServerCpu: serverCpu > 0 ? Math.min(1, cpu / serverCpu) : null,
+    recompilesPerTick: withRecompiles.length
+      ? withRecompiles.reduce((a, t) => a + t.monitor!.recompiles!, 0) / withRecompiles.length
+      : null,
+    cpuMsPerSec: seconds > 0 ? cpu / seconds : 0,
+    serverCpuMsPerTick: serverCpu / n,
+    batchRequestsPerTick: sum((t) => (t.batchRequestsPerSec * t.intervalMs) / 1000) / n,
+    shareOfServerCpu: serverCpu > 0 ? Math.min(1, cpu / serverCpu) : null,
   };
 }
 
@@ -107,9 +123,15 @@ export class CostBudget {
   /** The first costed tick of a connection carries its one-time work (the statements' first compiles): not a trend. */
   private skipNext = true;
 
-  constructor(readonly budgetMsPerSec: number, private intervalMs: number, private readonly maxIntervalMs = MAX_BUDGET_INTERVAL_MS) {}
+  constructor(
+    readonly budgetMsPerSec: number,
+    private intervalMs: number,
+    private readonly maxIntervalMs = MAX_BUDGET_INTERVAL_MS,
+  ) {}
 
-  get currentIntervalMs(): number { return this.intervalMs; }
+  get currentIntervalMs(): number {
+    return this.intervalMs;
+  }
 
   /** A new monitor connection: its first costed tick is left out again. */
   reconnected(): void {
@@ -130,7 +152,8 @@ export class CostBudget {
     const next = Math.min(this.maxIntervalMs, this.intervalMs * 2);
     this.intervalMs = next;
     this.window = [];
-    const message = this.said ? null
+    const message = this.said
+      ? null
       : `the watch's own session cost the server ${cpuMsPerSec.toFixed(1)} ms of CPU per second over its last ${BUDGET_WINDOW_TICKS} ticks, over its budget of ${this.budgetMsPerSec} ms/s (--cost-budget): ticking every ${next / 1000} s from now on (doubling again while over, up to ${this.maxIntervalMs / 1000} s)`;
     this.said = true;
     return { kind: 'lengthen', intervalMs: next, cpuMsPerSec, message };
@@ -142,11 +165,16 @@ const fmt = (v: number, digits = 1) => (Math.abs(v) >= 100 ? thousands(Math.roun
 /** The cost in one sentence, as the CLI, the panel and the notebooks say it. */
 export function describeMonitorCost(c: MonitorCostSummary, simulated = false): string {
   const share = c.shareOfServerCpu === null ? '' : ` (${fmt(c.shareOfServerCpu * 100, 2)}% of it)`;
-  const recompiles = c.recompilesPerTick === null ? '' : `; the server recompiled ${fmt(c.recompilesPerTick, 2)} statements per tick (all sessions)`;
-  const budget = c.budgetMsPerSec ? `; ${fmt(c.cpuMsPerSec, 2)} ms CPU per second against a budget of ${c.budgetMsPerSec} ms/s` +
-    (c.finalIntervalMs ? `, ending at a ${c.finalIntervalMs / 1000} s interval` : '') : '';
-  return `Spinlock Lab's own session cost the server ${fmt(c.cpuMsPerTick, 2)} ms CPU, ${fmt(c.logicalReadsPerTick)} logical reads, ` +
+  const recompiles =
+    c.recompilesPerTick === null ? '' : `; the server recompiled ${fmt(c.recompilesPerTick, 2)} statements per tick (all sessions)`;
+  const budget = c.budgetMsPerSec
+    ? `; ${fmt(c.cpuMsPerSec, 2)} ms CPU per second against a budget of ${c.budgetMsPerSec} ms/s` +
+      (c.finalIntervalMs ? `, ending at a ${c.finalIntervalMs / 1000} s interval` : '')
+    : '';
+  return (
+    `Spinlock Lab's own session cost the server ${fmt(c.cpuMsPerTick, 2)} ms CPU, ${fmt(c.logicalReadsPerTick)} logical reads, ` +
     `${fmt(c.writesPerTick)} page writes and ${fmt(c.scheduledMsPerTick, 2)} ms scheduled per tick over ${c.ticks} ticks, ` +
     `beside the server's ${fmt(c.serverCpuMsPerTick)} ms CPU${share} and ${fmt(c.batchRequestsPerTick)} batch requests per tick${recompiles}${budget}` +
-    `${simulated ? ' (synthetic: the simulator)' : ''}.`;
+    `${simulated ? ' (synthetic: the simulator)' : ''}.`
+  );
 }

@@ -167,7 +167,7 @@ const FALSE = new Set(['false', 'no', 'off', '0']);
 
 /** Checks one value (a string from --set, or any JSON value) against its spec; returns the typed value. */
 export function coerceParam(p: ParamSpec, raw: unknown): ParamValue {
-  const shown = typeof raw === 'string' ? `"${raw}"` : JSON.stringify(raw) ?? String(raw);
+  const shown = typeof raw === 'string' ? `"${raw}"` : (JSON.stringify(raw) ?? String(raw));
   const fail = (why: string): never => {
     throw new ParamError([`Parameter ${p.name} (${p.label}): ${why}; allowed: ${describeAllowed(p)}. Given: ${shown}.`]);
   };

@@ -13,7 +13,13 @@ export interface Post {
   blog: string;
 }
 
-const post = (id: PostId, title: string, year: number | null = null): Post => ({ id, title, author: 'Chris Adkin', year, blog: 'chrisadkin.io' });
+const post = (id: PostId, title: string, year: number | null = null): Post => ({
+  id,
+  title,
+  author: 'Chris Adkin',
+  year,
+  blog: 'chrisadkin.io',
+});
 
 export const POSTS: Readonly<Record<PostId, Post>> = {
   'numa-logcache-access': post('numa-logcache-access', 'NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads', 2015),

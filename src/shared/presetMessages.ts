@@ -11,10 +11,17 @@ const presetPlanViewSchema: z.ZodType<PresetPlanView> = z.object({
   presetId: z.string(),
   settings: z.record(z.string(), paramValue),
   load: runSettingsSchema,
-  arms: z.array(z.object({
-    id: z.string(), label: z.string(), scenarioId: z.string(), parameters: z.record(z.string(), paramValue), knobs: z.string(),
-    mode: z.enum(['server-loop', 'client-loop']), threads: z.array(z.number()),
-  })),
+  arms: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      scenarioId: z.string(),
+      parameters: z.record(z.string(), paramValue),
+      knobs: z.string(),
+      mode: z.enum(['server-loop', 'client-loop']),
+      threads: z.array(z.number()),
+    }),
+  ),
   comparisons: z.array(z.object({ a: z.string(), b: z.string(), label: z.string() })),
   notes: z.array(z.string()),
   problems: z.array(z.string()),

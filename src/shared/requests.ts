@@ -13,7 +13,11 @@ export interface RequestType<K extends string, P, R> {
   readonly result: z.ZodType<R>;
 }
 
-export function request<K extends string, PS extends z.ZodType, RS extends z.ZodType>(method: K, params: PS, result: RS): RequestType<K, z.infer<PS>, z.infer<RS>> {
+export function request<K extends string, PS extends z.ZodType, RS extends z.ZodType>(
+  method: K,
+  params: PS,
+  result: RS,
+): RequestType<K, z.infer<PS>, z.infer<RS>> {
   return { method, params, result } as RequestType<K, z.infer<PS>, z.infer<RS>>;
 }
 
@@ -83,7 +87,14 @@ export class RequestRouter<Map extends Record<string, AnyRequestType>> {
     const p = this.parse(raw);
     if (!p.ok) {
       if (p.id === null) return null;
-      return { id: p.id, ok: false, error: { message: `The panel asked a question the extension does not accept (${p.error}).`, fix: 'Reload the panel; if it happens again, report it.' } };
+      return {
+        id: p.id,
+        ok: false,
+        error: {
+          message: `The panel asked a question the extension does not accept (${p.error}).`,
+          fix: 'Reload the panel; if it happens again, report it.',
+        },
+      };
     }
     try {
       const result = await this.handlers.get(p.method)!.fn(p.params);

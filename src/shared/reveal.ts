@@ -2,10 +2,7 @@
 // section, a saved experiment); the webview switches to its section and selects it. A reveal is sent at once and
 // again after the webview's next `ready` (a panel just created may not be listening yet); `seq` lets the webview obey
 // each reveal once, across a reload too (it keeps the last seq in its saved view state).
-export type RevealTarget =
-  | { target: 'preset'; id: string }
-  | { target: 'watch' }
-  | { target: 'experiment'; id: string };
+export type RevealTarget = { target: 'preset'; id: string } | { target: 'watch' } | { target: 'experiment'; id: string };
 
 export interface RevealMessage {
   /** Unique per reveal (not per panel: a restored webview keeps the last one it obeyed). */

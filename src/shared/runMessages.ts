@@ -8,14 +8,17 @@ import { knobSettingsSchema, parameters, runSettingsSchema, text } from './messa
 
 /** Webview -> host. */
 export const RunToHost = {
-  experimentRun: fromWebview('experimentRun', z.object({
-    scenarioId: z.string().max(64),
-    parameters,
-    run: runSettingsSchema,
-    knobs: knobSettingsSchema,
-    title: text(200).optional(),
-    question: text(1000).optional(),
-  })),
+  experimentRun: fromWebview(
+    'experimentRun',
+    z.object({
+      scenarioId: z.string().max(64),
+      parameters,
+      run: runSettingsSchema,
+      knobs: knobSettingsSchema,
+      title: text(200).optional(),
+      question: text(1000).optional(),
+    }),
+  ),
   /** Stop the running experiment (the engine puts its knobs back). */
   experimentStop: fromWebview('experimentStop', z.object({})),
 } as const;

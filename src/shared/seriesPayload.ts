@@ -15,7 +15,9 @@ const MAX_SERIES = 64;
 const MAX_POINTS = 100_000;
 
 export function checkSeriesPayload(raw: unknown): SeriesPayload {
-  const fail = (why: string): never => { throw new Error(why); };
+  const fail = (why: string): never => {
+    throw new Error(why);
+  };
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('the output is not an object');
   const r = raw as Record<string, unknown>;
   for (const k of ['title', 'xLabel', 'yLabel'] as const) if (typeof r[k] !== 'string') fail(`${k} is not text`);
@@ -34,5 +36,11 @@ export function checkSeriesPayload(raw: unknown): SeriesPayload {
     });
     return { name: (name as string).slice(0, 200), points: pts };
   });
-  return { title: (r.title as string).slice(0, 300), xLabel: r.xLabel as string, yLabel: r.yLabel as string, kind: r.kind as SeriesPayload['kind'], series };
+  return {
+    title: (r.title as string).slice(0, 300),
+    xLabel: r.xLabel as string,
+    yLabel: r.yLabel as string,
+    kind: r.kind as SeriesPayload['kind'],
+    series,
+  };
 }

@@ -29,6 +29,8 @@ export function tailText(s: Pick<SessionSpread, 'firstEndedMs' | 'lastEndedMs'>)
 
 /** The sentence under a run's figures: the tail, the rate over the full time and the rate while all sessions ran. */
 export function describeSpread(s: SessionSpread, rowsPerSec: number, unit = 'rows'): string {
-  return `the last of ${s.sessions} sessions finished ${tailText(s)} after the first; ${unit}/s over the full time ${figureText(rowsPerSec)}, `
-    + `while all sessions ran ${figureText(s.allRunningRowsPerSec)} (each session's ${unit} over its own time, summed)`;
+  return (
+    `the last of ${s.sessions} sessions finished ${tailText(s)} after the first; ${unit}/s over the full time ${figureText(rowsPerSec)}, ` +
+    `while all sessions ran ${figureText(s.allRunningRowsPerSec)} (each session's ${unit} over its own time, summed)`
+  );
 }

@@ -30,7 +30,12 @@ export class SpinlabError extends Error {
    * hint: what fixes it, added to the message after "How to fix:" (the panel shows it apart, see `headline`).
    * original: the error this one explains (a driver error, a file-system error).
    */
-  constructor(readonly category: ErrorCategory, message: string, readonly hint?: string, readonly original?: unknown) {
+  constructor(
+    readonly category: ErrorCategory,
+    message: string,
+    readonly hint?: string,
+    readonly original?: unknown,
+  ) {
     super(hint ? `${message}${HOW_TO_FIX}${hint}` : message);
     this.name = new.target.name;
   }

@@ -86,9 +86,12 @@ export interface StackSessionOptions {
  */
 export function lossSummary(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers' | 'sessionOptions'>): string | null {
   if (c.droppedEvents === undefined && c.droppedBuffers === undefined) return null;
-  const n = (v: number | null | undefined, one: string) => (v === null || v === undefined ? `unknown ${one}s` : `${v} ${one}${v === 1 ? '' : 's'}`);
+  const n = (v: number | null | undefined, one: string) =>
+    v === null || v === undefined ? `unknown ${one}s` : `${v} ${one}${v === 1 ? '' : 's'}`;
   const o = c.sessionOptions;
-  const opts = o ? `; MEMORY_PARTITION_MODE = ${o.partition}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB${o.maxDurationS === null ? '' : `, MAX_DURATION = ${o.maxDurationS} SECONDS`}` : '';
+  const opts = o
+    ? `; MEMORY_PARTITION_MODE = ${o.partition}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB${o.maxDurationS === null ? '' : `, MAX_DURATION = ${o.maxDurationS} SECONDS`}`
+    : '';
   return `${n(c.droppedEvents, 'event')} and ${n(c.droppedBuffers, 'buffer')} dropped for full buffers (sys.dm_xe_sessions${opts})`;
 }
 

@@ -17,7 +17,11 @@ export const stacksCaptureSchema = z.object({
   spinlock: spinlockNameSchema,
   durationMs: z.union([z.literal(5000), z.literal(10_000), z.literal(30_000)]),
   /** Keep the capture with this saved experiment; null: with none (a watch); absent: with the live experiment, if any. */
-  experimentId: z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id').nullable().optional(),
+  experimentId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id')
+    .nullable()
+    .optional(),
 });
 export type StacksCaptureRequest = z.infer<typeof stacksCaptureSchema>;
 

@@ -8,7 +8,8 @@ type Numbers = Record<string, number>;
 function sumNamed<T extends object>(a: Record<string, T>, b: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const x = a[k] as unknown as Numbers | undefined, y = b[k] as unknown as Numbers | undefined;
+    const x = a[k] as unknown as Numbers | undefined,
+      y = b[k] as unknown as Numbers | undefined;
     if (!x || !y) {
       out[k] = { ...(x ?? y) } as unknown as T;
       continue;
@@ -21,7 +22,9 @@ function sumNamed<T extends object>(a: Record<string, T>, b: Record<string, T>):
 }
 
 export function mergeWatchTicks(a: WatchTick, b: WatchTick): WatchTick {
-  const wa = a.intervalMs, wb = b.intervalMs, w = wa + wb || 1;
+  const wa = a.intervalMs,
+    wb = b.intervalMs,
+    w = wa + wb || 1;
   const mean = (x: number, y: number) => (x * wa + y * wb) / w;
   const meanNamed = (x: Numbers, y: Numbers): Numbers => {
     const m: Numbers = {};
@@ -33,14 +36,18 @@ export function mergeWatchTicks(a: WatchTick, b: WatchTick): WatchTick {
     x === null && y === null ? null : ((x ?? 0) * xw + (y ?? 0) * yw) / (xw + yw || 1);
   const logByDb: Record<string, WatchDbLog> = {};
   for (const db of new Set([...Object.keys(a.logByDb), ...Object.keys(b.logByDb)])) {
-    const x = a.logByDb[db], y = b.logByDb[db];
+    const x = a.logByDb[db],
+      y = b.logByDb[db];
     if (!x || !y) {
       logByDb[db] = { ...(x ?? y) };
       continue;
     }
     logByDb[db] = {
-      transactions: x.transactions + y.transactions, flushes: x.flushes + y.flushes, bytesFlushed: x.bytesFlushed + y.bytesFlushed,
-      flushWaitTimeMs: x.flushWaitTimeMs + y.flushWaitTimeMs, writes: x.writes + y.writes,
+      transactions: x.transactions + y.transactions,
+      flushes: x.flushes + y.flushes,
+      bytesFlushed: x.bytesFlushed + y.bytesFlushed,
+      flushWaitTimeMs: x.flushWaitTimeMs + y.flushWaitTimeMs,
+      writes: x.writes + y.writes,
       avgWriteStallMs: stall(x.avgWriteStallMs, x.writes, y.avgWriteStallMs, y.writes),
     };
   }
@@ -71,9 +78,13 @@ export function mergeWatchTicks(a: WatchTick, b: WatchTick): WatchTick {
     cpuMs: a.cpuMs + b.cpuMs,
     runnableTasks: mean(a.runnableTasks, b.runnableTasks),
     all: {
-      spins: a.all.spins + b.all.spins, backoffs: a.all.backoffs + b.all.backoffs, collisions: a.all.collisions + b.all.collisions,
-      waitMs: a.all.waitMs + b.all.waitMs, waitCount: a.all.waitCount + b.all.waitCount,
-      latchMs: a.all.latchMs + b.all.latchMs, latchCount: a.all.latchCount + b.all.latchCount,
+      spins: a.all.spins + b.all.spins,
+      backoffs: a.all.backoffs + b.all.backoffs,
+      collisions: a.all.collisions + b.all.collisions,
+      waitMs: a.all.waitMs + b.all.waitMs,
+      waitCount: a.all.waitCount + b.all.waitCount,
+      latchMs: a.all.latchMs + b.all.latchMs,
+      latchCount: a.all.latchCount + b.all.latchCount,
     },
     logByDb,
     cpuByScheduler: meanNamed(a.cpuByScheduler, b.cpuByScheduler),

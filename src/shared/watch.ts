@@ -170,17 +170,50 @@ function pick<T>(all: Record<string, T>, names: Iterable<string>): Record<string
   return out;
 }
 function topKeys<T>(rec: Record<string, T>, value: (v: T) => number, n: number, keep: (k: string) => boolean = () => true): string[] {
-  return Object.keys(rec).filter(keep).sort((a, b) => value(rec[b]) - value(rec[a]) || (a < b ? -1 : 1)).slice(0, n).filter((k) => value(rec[k]) > 0);
+  return Object.keys(rec)
+    .filter(keep)
+    .sort((a, b) => value(rec[b]) - value(rec[a]) || (a < b ? -1 : 1))
+    .slice(0, n)
+    .filter((k) => value(rec[k]) > 0);
 }
 
 /** The bounded form of a tick: top N by each measure, the totals of everything in `all`. */
-export function boundTick(tick: Tick, n = WATCH_TOP_N): { spinlocks: Record<string, SpinDelta>; waits: Record<string, WaitDelta>; latches: Record<string, LatchDelta>; all: WatchAll } {
+export function boundTick(
+  tick: Tick,
+  n = WATCH_TOP_N,
+): { spinlocks: Record<string, SpinDelta>; waits: Record<string, WaitDelta>; latches: Record<string, LatchDelta>; all: WatchAll } {
   const all: WatchAll = { spins: 0, backoffs: 0, collisions: 0, waitMs: 0, waitCount: 0, latchMs: 0, latchCount: 0 };
-  for (const s of Object.values(tick.spinlocks)) { all.spins += s.spins; all.backoffs += s.backoffs; all.collisions += s.collisions; }
-  for (const [k, w] of Object.entries(tick.waits)) if (!isBenignWait(k)) { all.waitMs += w.waitMs; all.waitCount += w.count; }
-  for (const l of Object.values(tick.latches)) { all.latchMs += l.waitMs; all.latchCount += l.count; }
+  for (const s of Object.values(tick.spinlocks)) {
+    all.spins += s.spins;
+    all.backoffs += s.backoffs;
+    all.collisions += s.collisions;
+  }
+  for (const [k, w] of Object.entries(tick.waits))
+    if (!isBenignWait(k)) {
+      all.waitMs += w.waitMs;
+      all.waitCount += w.count;
+    }
+  for (const l of Object.values(tick.latches)) {
+    all.latchMs += l.waitMs;
+    all.latchCount += l.count;
+  }
   const spinNames = new Set([...topKeys(tick.spinlocks, (s) => s.spins, n), ...topKeys(tick.spinlocks, (s) => s.backoffs, n)]);
-  const waitNames = [...topKeys(tick.waits, (w) => w.waitMs + w.count / 1e6, n, (k) => !isBenignWait(k)),
-    ...topKeys(tick.waits, (w) => w.waitMs + w.count / 1e6, WATCH_BENIGN_KEPT, isBenignWait)];
-  return { spinlocks: pick(tick.spinlocks, spinNames), waits: pick(tick.waits, waitNames), latches: pick(tick.latches, topKeys(tick.latches, (l) => l.waitMs + l.count / 1e6, n)), all };
+  const waitNames = [
+    ...topKeys(
+      tick.waits,
+      (w) => w.waitMs + w.count / 1e6,
+      n,
+      (k) => !isBenignWait(k),
+    ),
+    ...topKeys(tick.waits, (w) => w.waitMs + w.count / 1e6, WATCH_BENIGN_KEPT, isBenignWait),
+  ];
+  return {
+    spinlocks: pick(tick.spinlocks, spinNames),
+    waits: pick(tick.waits, waitNames),
+    latches: pick(
+      tick.latches,
+      topKeys(tick.latches, (l) => l.waitMs + l.count / 1e6, n),
+    ),
+    all,
+  };
 }

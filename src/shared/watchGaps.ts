@@ -15,9 +15,15 @@ const clock = (iso: string) => (Number.isNaN(Date.parse(iso)) ? '?' : new Date(i
 
 /** One gap: "connection lost 12:00:03-12:00:21 UTC (18.5 s, 6 failed ticks), reconnected". */
 export function describeGap(g: WatchGap): string {
-  const extra = [seconds(g.toT - g.fromT), ...(g.failedTicks ? [`${g.failedTicks} failed tick${g.failedTicks === 1 ? '' : 's'}`] : [])].join(', ');
-  const after = !g.recovered ? 'not back when the watch ended'
-    : g.reason === 'server-restart' || g.reason === 'counter-reset' ? 'counters taken again from the new values' : 'reconnected';
+  const extra = [
+    seconds(g.toT - g.fromT),
+    ...(g.failedTicks ? [`${g.failedTicks} failed tick${g.failedTicks === 1 ? '' : 's'}`] : []),
+  ].join(', ');
+  const after = !g.recovered
+    ? 'not back when the watch ended'
+    : g.reason === 'server-restart' || g.reason === 'counter-reset'
+      ? 'counters taken again from the new values'
+      : 'reconnected';
   return `${WHAT[g.reason]} ${clock(g.from)}-${clock(g.to)} UTC (${extra}), ${after}`;
 }
 
@@ -31,7 +37,9 @@ export function lostMs(gaps: readonly WatchGap[]): number {
  * per second of the 41.2 s the ticks cover".
  */
 export function describeCoverage(c: WatchCoverage, gaps: readonly WatchGap[]): string {
-  const lost = gaps.length === 0 ? 'no gap'
-    : `${seconds(c.lostMs)} lost in ${gaps.length} gap${gaps.length === 1 ? '' : 's'}: ${gaps.map(describeGap).join('; ')}`;
+  const lost =
+    gaps.length === 0
+      ? 'no gap'
+      : `${seconds(c.lostMs)} lost in ${gaps.length} gap${gaps.length === 1 ? '' : 's'}: ${gaps.map(describeGap).join('; ')}`;
   return `watched ${seconds(c.watchedMs)}; ${lost}; rates are per second of the ${seconds(c.coveredMs)} the ticks cover`;
 }

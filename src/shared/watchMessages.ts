@@ -9,7 +9,10 @@ import { request } from './requests';
 /** Webview -> host. */
 export const WatchToHost = {
   /** Start a read-only watch of the connected server. */
-  watchStart: fromWebview('watchStart', z.object({ intervalMs: z.union([z.literal(1000), z.literal(500), z.literal(250)]), showBenign: z.boolean() })),
+  watchStart: fromWebview(
+    'watchStart',
+    z.object({ intervalMs: z.union([z.literal(1000), z.literal(500), z.literal(250)]), showBenign: z.boolean() }),
+  ),
   watchStop: fromWebview('watchStop', z.object({})),
   /** Show or hide the benign waits in the watch's wait figures. */
   watchBenign: fromWebview('watchBenign', z.object({ show: z.boolean() })),
@@ -25,14 +28,29 @@ export const WatchToWebview = {
   watchTick: toWebview<{ watchId: string; tick: WatchTick }>()('watchTick'),
 } as const;
 
-const windowSpanSchema = z.object({ label: z.string(), described: z.string(), fromT: z.number(), toT: z.number(), ticks: z.number(), seconds: z.number() });
+const windowSpanSchema = z.object({
+  label: z.string(),
+  described: z.string(),
+  fromT: z.number(),
+  toT: z.number(),
+  ticks: z.number(),
+  seconds: z.number(),
+});
 const watchWindowComparisonSchema: z.ZodType<WatchWindowComparison> = z.object({
   a: windowSpanSchema,
   b: windowSpanSchema,
-  figures: z.array(z.object({
-    key: z.string(), label: z.string(), unit: z.string(), a: z.number().nullable(), b: z.number().nullable(), changePct: z.number().nullable(),
-    direction: z.enum(['higher-better', 'lower-better']), note: z.string().optional(),
-  })),
+  figures: z.array(
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      unit: z.string(),
+      a: z.number().nullable(),
+      b: z.number().nullable(),
+      changePct: z.number().nullable(),
+      direction: z.enum(['higher-better', 'lower-better']),
+      note: z.string().optional(),
+    }),
+  ),
   summary: z.array(z.string()),
 });
 

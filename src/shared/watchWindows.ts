@@ -7,7 +7,11 @@ import type { ComparedFigure } from './analysis';
 import type { WatchMark } from './watch';
 
 /** ms from the watch's start; a year bounds it. */
-const ms = z.number().finite().min(0).max(366 * 24 * 3600 * 1000);
+const ms = z
+  .number()
+  .finite()
+  .min(0)
+  .max(366 * 24 * 3600 * 1000);
 const markId = z.string().min(1).max(64);
 
 export const windowFromSchema = z.discriminatedUnion('kind', [
@@ -98,6 +102,9 @@ export function resolveWindow(name: string, w: WatchWindow, marks: readonly Watc
     hi = m ? m.t : (w.to as { t: number }).t;
     hiInclusive = !m;
   }
-  if (hi <= lo) return { error: `${name} ends (${Number.isFinite(hi) ? secs(hi) : 'now'}) before it starts (${secs(lo)}): pick an end after its start.` };
+  if (hi <= lo)
+    return {
+      error: `${name} ends (${Number.isFinite(hi) ? secs(hi) : 'now'}) before it starts (${secs(lo)}): pick an end after its start.`,
+    };
   return { range: { lo, hi, hiInclusive } };
 }

@@ -78,10 +78,13 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     label: 'Log flushes',
     values: { perSec: flushesPerSec, perRow: flushesPerRow, perTransaction: flushesPerTxn },
     threshold: `the WRITELOG post: about ${n(WRITELOG_POST_REFERENCE.logFlushesPerSec)}/s at its peak (one flush per commit unless commits are grouped or delayed)`,
-    verdict: flushesPerSec === null
-      ? 'no elapsed time to rate the flushes over'
-      : `${n(flushesPerSec)}/s, ${flushesPerSec >= WRITELOG_POST_REFERENCE.logFlushesPerSec ? 'at or above' : `${n((flushesPerSec / WRITELOG_POST_REFERENCE.logFlushesPerSec) * 100)}% of`} the post's rate`
-        + (flushesPerTxn !== null ? `; ${n(flushesPerTxn, 2)} per transaction${flushesPerTxn < 0.5 ? ' (commits share flushes: grouped or delayed)' : ''}` : ''),
+    verdict:
+      flushesPerSec === null
+        ? 'no elapsed time to rate the flushes over'
+        : `${n(flushesPerSec)}/s, ${flushesPerSec >= WRITELOG_POST_REFERENCE.logFlushesPerSec ? 'at or above' : `${n((flushesPerSec / WRITELOG_POST_REFERENCE.logFlushesPerSec) * 100)}% of`} the post's rate` +
+          (flushesPerTxn !== null
+            ? `; ${n(flushesPerTxn, 2)} per transaction${flushesPerTxn < 0.5 ? ' (commits share flushes: grouped or delayed)' : ''}`
+            : ''),
     flag: flushesPerSec === null ? 'unknown' : 'info',
   });
 
@@ -93,10 +96,11 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     label: 'Log bytes flushed',
     values: { perSec: bytesPerSec, perFlush: bytesPerFlush },
     threshold: `the WRITELOG post: about ${n(mb(WRITELOG_POST_REFERENCE.logBytesPerSec))} MB/s at its peak`,
-    verdict: bytesPerSec === null
-      ? 'no elapsed time to rate the bytes over'
-      : `${n(mb(bytesPerSec), 1)} MB/s${bytesPerFlush !== null ? ` in flushes of ${n(bytesPerFlush / 1024, 1)} KB on average` : ''}, `
-        + `${bytesPerSec >= WRITELOG_POST_REFERENCE.logBytesPerSec ? 'at or above' : `${n((bytesPerSec / WRITELOG_POST_REFERENCE.logBytesPerSec) * 100)}% of`} the post's rate`,
+    verdict:
+      bytesPerSec === null
+        ? 'no elapsed time to rate the bytes over'
+        : `${n(mb(bytesPerSec), 1)} MB/s${bytesPerFlush !== null ? ` in flushes of ${n(bytesPerFlush / 1024, 1)} KB on average` : ''}, ` +
+          `${bytesPerSec >= WRITELOG_POST_REFERENCE.logBytesPerSec ? 'at or above' : `${n((bytesPerSec / WRITELOG_POST_REFERENCE.logBytesPerSec) * 100)}% of`} the post's rate`,
     flag: bytesPerSec === null ? 'unknown' : 'info',
   });
 
@@ -120,14 +124,20 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
   } else {
     const ratio = avgWait / stall;
     flag = ratio >= WAIT_OVER_STALL_RATIO ? 'attention' : 'ok';
-    verdict = ratio >= WAIT_OVER_STALL_RATIO
-      ? `the average WRITELOG wait (${n(avgWait, 3)} ms) is ${n(ratio, 1)}x the log write stall (${n(stall, 3)} ms): commits wait on more than the storage (the log writer's queue, or copying records into the log buffer)`
-      : `the average WRITELOG wait (${n(avgWait, 3)} ms) is close to the log write stall (${n(stall, 3)} ms): commits wait on the storage's latency`;
+    verdict =
+      ratio >= WAIT_OVER_STALL_RATIO
+        ? `the average WRITELOG wait (${n(avgWait, 3)} ms) is ${n(ratio, 1)}x the log write stall (${n(stall, 3)} ms): commits wait on more than the storage (the log writer's queue, or copying records into the log buffer)`
+        : `the average WRITELOG wait (${n(avgWait, 3)} ms) is close to the log write stall (${n(stall, 3)} ms): commits wait on the storage's latency`;
   }
   lines.push({
     key: 'waitVsStall',
     label: 'Average WRITELOG wait vs log write stall',
-    values: { avgWritelogWaitMs: avgWait, avgWriteStallMs: stall, ratio: avgWait !== null && stall ? avgWait / stall : null, waitsPerTransaction: waitsPerCommit },
+    values: {
+      avgWritelogWaitMs: avgWait,
+      avgWriteStallMs: stall,
+      ratio: avgWait !== null && stall ? avgWait / stall : null,
+      waitsPerTransaction: waitsPerCommit,
+    },
     threshold: `the WRITELOG post: a WRITELOG wait above the average log write stall (it measured ${WRITELOG_POST_REFERENCE.avgWriteStallMs} ms) points beyond the storage; here "above" is ${WAIT_OVER_STALL_RATIO}x or more`,
     verdict,
     flag,
@@ -143,11 +153,12 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     label: "Pending log I/O vs the log writer's limit",
     values: { max: maxPending, mean: meanPending, limit, shareAtLimit: atLimit },
     threshold: `the WRITELOG post: consistently ${limit} outstanding log writes (${limit === 32 ? 'SQL Server 2008/2008 R2' : 'SQL Server 2012 and later'}) means the log writer's queue is full`,
-    verdict: atLimit === null
-      ? 'no samples of pending I/O'
-      : atLimit >= AT_LIMIT_SHARE
-        ? `at the limit of ${limit} in ${n(atLimit * 100)}% of the samples: the log writer's queue is saturated`
-        : `at most ${n(maxPending as number)} (mean ${n(meanPending as number, 1)}) of ${limit}: the queue is not the limit`,
+    verdict:
+      atLimit === null
+        ? 'no samples of pending I/O'
+        : atLimit >= AT_LIMIT_SHARE
+          ? `at the limit of ${limit} in ${n(atLimit * 100)}% of the samples: the log writer's queue is saturated`
+          : `at most ${n(maxPending as number)} (mean ${n(meanPending as number, 1)}) of ${limit}: the queue is not the limit`,
     flag: atLimit === null ? 'unknown' : atLimit >= AT_LIMIT_SHARE ? 'attention' : 'ok',
   });
 
@@ -156,6 +167,6 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
     ? `Look at: ${attention.map((l) => l.label.toLowerCase()).join('; ')}.`
     : lines.every((l) => l.flag === 'unknown')
       ? 'Not enough data for a diagnosis.'
-      : 'None of the WRITELOG post\'s signs of a log bottleneck shows in this run.';
+      : "None of the WRITELOG post's signs of a log bottleneck shows in this run.";
   return { lines, summary };
 }

@@ -3,14 +3,30 @@
 // (reveal.ts); re-renders (lit, coalesced per frame) on every change.
 import { render, type TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
-import { message, ToHost, type MessageType, type PanelState, type PresetAnalysisInfo, type ToHostMap, type PayloadOf } from '../shared/protocol';
+import {
+  message,
+  ToHost,
+  type MessageType,
+  type PanelState,
+  type PresetAnalysisInfo,
+  type ToHostMap,
+  type PayloadOf,
+} from '../shared/protocol';
 import type { RevealMessage } from '../shared/reveal';
 import { PanelQuestions } from './questions';
 import { bringIntoView, revealPlace, revealView } from './reveal';
 import { threadsPerCore } from '../shared/affinity';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
-import { formFromSelection, checkForm, paramsForSelect, draftFromProfile, type ConnDraft, type FormCheck, type FormState } from './model/form';
+import {
+  formFromSelection,
+  checkForm,
+  paramsForSelect,
+  draftFromProfile,
+  type ConnDraft,
+  type FormCheck,
+  type FormState,
+} from './model/form';
 import { stableJson } from './model/format';
 import { LiveRuns, type LiveEvent } from './model/liveRuns';
 import { ACTIVE, DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewState';
@@ -73,7 +89,10 @@ export class App implements ViewContext {
   private lastHostDraft: string | null = null;
   private toastTimer: ReturnType<typeof setTimeout> | null = null;
 
-  constructor(private readonly api: VsCodeApi, private readonly root: HTMLElement) {
+  constructor(
+    private readonly api: VsCodeApi,
+    private readonly root: HTMLElement,
+  ) {
     this.questions = new PanelQuestions((envelope) => api.postMessage(envelope), this);
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
@@ -89,13 +108,18 @@ export class App implements ViewContext {
       },
     });
     // The Watch mode's charts: the benign-waits toggle is the host's (state.watch.showBenign), so it is sent there.
-    this.watchCharts = new LiveChartsView(this.theme, { ...this.view.toggles, showAllWaits: false }, {
-      onToggles: (t) => {
-        const w = this.state?.watch;
-        if (w && w.showBenign !== t.showAllWaits) this.post(ToHost.watchBenign, { show: t.showAllWaits });
+    this.watchCharts = new LiveChartsView(
+      this.theme,
+      { ...this.view.toggles, showAllWaits: false },
+      {
+        onToggles: (t) => {
+          const w = this.state?.watch;
+          if (w && w.showBenign !== t.showAllWaits) this.post(ToHost.watchBenign, { show: t.showAllWaits });
+        },
+        onPickRun: () => undefined,
       },
-      onPickRun: () => undefined,
-    }, { idPrefix: 'watch-', runPicker: false, specs: { throughput: WATCH_THROUGHPUT } });
+      { idPrefix: 'watch-', runPicker: false, specs: { throughput: WATCH_THROUGHPUT } },
+    );
     this.scalingChart = new ScalingChart(this.theme);
     this.compareChart = new CompareChart(this.theme);
     this.abChart = new CompareChart(this.theme, 'ab-throughput', 'Throughput over time of arm A and arm B');
@@ -128,8 +152,9 @@ export class App implements ViewContext {
     }
     this.applyLive(this.live.loadSnapshot(s.active));
     this.applyWatch(this.watch.loadSnapshot(s.watch));
-    if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign) this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
-    const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : s.presets[0]?.id ?? null;
+    if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign)
+      this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
+    const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : (s.presets[0]?.id ?? null);
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
     this.questions.onState(s);
     this.requestRender();
@@ -146,7 +171,9 @@ export class App implements ViewContext {
     if (r.target === 'experiment') this.setView({ results: r.id, analysis: r.id });
     if (r.target === 'experiment' && !this.experiments.has(r.id)) {
       // Brought into view once it is drawn: its results and analysis, above the history, change the layout.
-      this.questions.openExperiment(r.id, () => { this.revealPending = place; });
+      this.questions.openExperiment(r.id, () => {
+        this.revealPending = place;
+      });
     } else {
       this.revealPending = place;
     }
@@ -236,7 +263,6 @@ export class App implements ViewContext {
     }, 300);
   }
 
-
   // ---------------------------------------------------------------- the experiment the analysis views show
 
   /** The live experiment, or one opened from the history, as the analysis views read it. */
@@ -245,21 +271,45 @@ export class App implements ViewContext {
     const opened = which !== ACTIVE ? this.experiments.get(which) : undefined;
     if (opened) {
       return {
-        key: opened.id, title: opened.title, preset: this.experimentPresets.get(opened.id) ?? null, majorVersion: opened.server.majorVersion,
+        key: opened.id,
+        title: opened.title,
+        preset: this.experimentPresets.get(opened.id) ?? null,
+        majorVersion: opened.server.majorVersion,
         threadsPerCore: threadsPerCore(opened.topology),
-        runs: opened.runs.map((r) => ({ index: r.index, threads: r.threads, status: r.status, arm: { id: r.arm.id, label: r.arm.label }, totals: r.totals,
-          timeline: r.timeline, derived: r.derived, latency: r.latency, rows: r.rows, nativeProcedures: r.nativeProcedures })),
+        runs: opened.runs.map((r) => ({
+          index: r.index,
+          threads: r.threads,
+          status: r.status,
+          arm: { id: r.arm.id, label: r.arm.label },
+          totals: r.totals,
+          timeline: r.timeline,
+          derived: r.derived,
+          latency: r.latency,
+          rows: r.rows,
+          nativeProcedures: r.nativeProcedures,
+        })),
       };
     }
     const a = this.state?.active;
     if (!a) return null;
     const topo = this.state?.server?.topology;
     return {
-      key: a.experimentId ?? 'active', title: a.title, preset: a.preset ?? null, majorVersion: a.majorVersion ?? this.state?.server?.identity.majorVersion ?? null,
+      key: a.experimentId ?? 'active',
+      title: a.title,
+      preset: a.preset ?? null,
+      majorVersion: a.majorVersion ?? this.state?.server?.identity.majorVersion ?? null,
       threadsPerCore: topo ? threadsPerCore(topo) : 1,
       runs: this.live.ordered().map((r) => ({
-        index: r.index, threads: r.threads, status: r.status, arm: r.arm ?? { id: 'main', label: a.scenarioId }, totals: r.totals, timeline: r.ticks,
-        derived: r.derived, latency: r.record?.latency ?? null, rows: r.record?.rows, nativeProcedures: r.record?.nativeProcedures,
+        index: r.index,
+        threads: r.threads,
+        status: r.status,
+        arm: r.arm ?? { id: 'main', label: a.scenarioId },
+        totals: r.totals,
+        timeline: r.ticks,
+        derived: r.derived,
+        latency: r.record?.latency ?? null,
+        rows: r.record?.rows,
+        nativeProcedures: r.record?.nativeProcedures,
       })),
     };
   }
@@ -346,12 +396,32 @@ export class App implements ViewContext {
     const out: RunRef[] = [];
     const activeTitle = this.state?.active?.title ?? 'Current experiment';
     for (const r of this.live.ordered()) {
-      out.push({ key: `${ACTIVE}#${r.index}`, experimentKey: ACTIVE, experimentTitle: activeTitle, index: r.index, threads: r.threads, status: r.status, ticks: r.ticks, record: r.record, run: r });
+      out.push({
+        key: `${ACTIVE}#${r.index}`,
+        experimentKey: ACTIVE,
+        experimentTitle: activeTitle,
+        index: r.index,
+        threads: r.threads,
+        status: r.status,
+        ticks: r.ticks,
+        record: r.record,
+        run: r,
+      });
     }
     for (const e of this.experiments.values()) {
       if (this.state?.active?.experimentId === e.id) continue;
       for (const r of e.runs) {
-        out.push({ key: `${e.id}#${r.index}`, experimentKey: e.id, experimentTitle: e.title, index: r.index, threads: r.threads, status: r.status, ticks: r.timeline, record: r, run: null });
+        out.push({
+          key: `${e.id}#${r.index}`,
+          experimentKey: e.id,
+          experimentTitle: e.title,
+          index: r.index,
+          threads: r.threads,
+          status: r.status,
+          ticks: r.timeline,
+          record: r,
+          run: null,
+        });
       }
     }
     return out;

@@ -23,7 +23,10 @@ export class PanelQuestions {
   private readonly previewed = new Map<string, PresetPlanView>();
   private lastDefaultPlans: string | null = null;
 
-  constructor(post: (envelope: RequestEnvelope) => void, private readonly host: QuestionsHost) {
+  constructor(
+    post: (envelope: RequestEnvelope) => void,
+    private readonly host: QuestionsHost,
+  ) {
     this.client = new RequestClient(post);
   }
 
@@ -50,10 +53,13 @@ export class PanelQuestions {
 
   /** A saved experiment, shown beside the live runs when it comes; `then` runs first. */
   openExperiment(id: string, then?: () => void): void {
-    this.client.send(PanelRequests.experimentOpen, { id }).then((a) => {
-      then?.();
-      this.host.onExperiment(a.experiment, a.preset);
-    }, (e: Error) => this.host.onToast(`Could not open the experiment "${id}": ${e.message}`));
+    this.client.send(PanelRequests.experimentOpen, { id }).then(
+      (a) => {
+        then?.();
+        this.host.onExperiment(a.experiment, a.preset);
+      },
+      (e: Error) => this.host.onToast(`Could not open the experiment "${id}": ${e.message}`),
+    );
   }
 
   /** Window A against window B of the watch; only the newest asking's answer is shown. */

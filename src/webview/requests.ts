@@ -61,11 +61,22 @@ export class RequestClient {
     if (a.ok === true) {
       const r = p.type.result.safeParse(a.result);
       if (r.success) p.resolve(r.data);
-      else p.reject(new RequestFailed({ message: `The extension answered ${p.type.method} with something the panel does not accept (${r.error.issues[0]?.message ?? 'invalid'}).`, fix: 'Reload the panel; if it happens again, report it.' }));
+      else
+        p.reject(
+          new RequestFailed({
+            message: `The extension answered ${p.type.method} with something the panel does not accept (${r.error.issues[0]?.message ?? 'invalid'}).`,
+            fix: 'Reload the panel; if it happens again, report it.',
+          }),
+        );
       return true;
     }
     const e = a.error as Partial<AnswerError> | undefined;
-    p.reject(new RequestFailed({ message: typeof e?.message === 'string' ? e.message : `${p.type.method} failed`, ...(typeof e?.fix === 'string' ? { fix: e.fix } : {}) }));
+    p.reject(
+      new RequestFailed({
+        message: typeof e?.message === 'string' ? e.message : `${p.type.method} failed`,
+        ...(typeof e?.fix === 'string' ? { fix: e.fix } : {}),
+      }),
+    );
     return true;
   }
 

@@ -14,11 +14,15 @@ describe('the Custom workload form in Chromium', () => {
     const p = await ui.open();
     try {
       const base = b.connectedState();
-      const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: SPINS, source: 'spins.sql', seq: 1 } };
+      const state = {
+        ...base,
+        selection: { ...base.selection, scenarioId: 'custom' },
+        customFill: { sql: SPINS, source: 'spins.sql', seq: 1 },
+      };
       await p.send({ type: 'state', payload: { state } });
       await p.page.waitForSelector('#custom-workload');
       assert.equal(await p.page.inputValue('#custom-sql'), SPINS);
-      assert.match(await p.page.textContent('#custom-source') ?? '', /Filled in from spins\.sql/);
+      assert.match((await p.page.textContent('#custom-source')) ?? '', /Filled in from spins\.sql/);
       type Styled = { getComputedStyle(e: unknown): { fontFamily: string } };
       const font = (sel: string) => p.page.$eval(sel, (e) => (globalThis as unknown as Styled).getComputedStyle(e).fontFamily);
       assert.notEqual(await font('#custom-sql'), await font('body'), 'the T-SQL editor has the editor font, not the body font');
@@ -28,7 +32,7 @@ describe('the Custom workload form in Chromium', () => {
 
       await fill(p.page, '#custom-iterations', '0');
       await p.page.waitForSelector('#custom-iterations-error');
-      assert.match(await p.page.textContent('#custom-iterations-error') ?? '', /whole number of 1 or more/);
+      assert.match((await p.page.textContent('#custom-iterations-error')) ?? '', /whole number of 1 or more/);
       assert.equal(await p.page.getAttribute('#btn-run-custom', 'disabled'), '', 'Run waits for valid fields');
 
       await fill(p.page, '#custom-iterations', '25');
@@ -52,11 +56,19 @@ describe('the Custom workload form in Chromium', () => {
     const p = await ui.open();
     try {
       const base = b.connectedState();
-      const state = { ...base, selection: { ...base.selection, scenarioId: 'custom' }, customFill: { sql: 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id', source: 'q.sql', seq: 1 } };
+      const state = {
+        ...base,
+        selection: { ...base.selection, scenarioId: 'custom' },
+        customFill: { sql: 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id', source: 'q.sql', seq: 1 },
+      };
       await p.send({ type: 'state', payload: { state } });
       await p.page.waitForSelector('#custom-workload');
       assert.equal(await p.page.locator('#custom-paramsOrder').count(), 0, 'no row order without a parameter source');
-      assert.equal(await p.page.textContent('label[for="knob-dd"]'), 'Delayed durability ([master])', 'the knob names the workload\'s database');
+      assert.equal(
+        await p.page.textContent('label[for="knob-dd"]'),
+        'Delayed durability ([master])',
+        "the knob names the workload's database",
+      );
       // Pick a CSV source with the keyboard: the select opens on Enter, moves with the arrows, picks on Enter.
       const pick = async (sel: string, downs: number) => {
         await p.page.focus(sel);

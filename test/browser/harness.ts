@@ -103,7 +103,14 @@ export async function startHarness(): Promise<Harness> {
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -119,7 +126,12 @@ export interface Panel {
   close(): Promise<void>;
 }
 
-export async function openPanel(browser: Browser, harness: Harness, theme: Theme = 'dark', viewport = { width: 1280, height: 900 }): Promise<Panel> {
+export async function openPanel(
+  browser: Browser,
+  harness: Harness,
+  theme: Theme = 'dark',
+  viewport = { width: 1280, height: 900 },
+): Promise<Panel> {
   const context = await browser.newContext({ viewport });
   const p = await context.newPage();
   const errors: string[] = [];
@@ -182,7 +194,11 @@ export function usePanels(): { withPanel(state: PanelState | null, fn: (p: Panel
 }
 
 /** Waits until the panel has posted a message of this type (after `since` messages), and returns it. */
-export async function waitForPosted<T extends ToHostMessage['type']>(panel: Panel, type: T, since = 0): Promise<Extract<ToHostMessage, { type: T }>> {
+export async function waitForPosted<T extends ToHostMessage['type']>(
+  panel: Panel,
+  type: T,
+  since = 0,
+): Promise<Extract<ToHostMessage, { type: T }>> {
   const handle = await panel.page.waitForFunction(
     ([t, s]) => (globalThis as unknown as PageGlobals).__posted.slice(s as number).find((m) => m.type === t) ?? null,
     [type, since] as const,
@@ -201,15 +217,21 @@ export interface AskedRequest<K extends keyof PanelRequestMap> {
 /** Waits until the panel has asked this question (after `since` posted messages), and returns the request. */
 export async function waitForRequest<K extends keyof PanelRequestMap>(panel: Panel, method: K, since = 0): Promise<AskedRequest<K>> {
   const handle = await panel.page.waitForFunction(
-    ([m, s]) => ((globalThis as unknown as PageGlobals).__posted.slice(s as number) as unknown as { type: string; method?: string }[])
-      .find((x) => x.type === 'request' && x.method === m) ?? null,
+    ([m, s]) =>
+      ((globalThis as unknown as PageGlobals).__posted.slice(s as number) as unknown as { type: string; method?: string }[]).find(
+        (x) => x.type === 'request' && x.method === m,
+      ) ?? null,
     [method, since] as const,
   );
   return (await handle.jsonValue()) as AskedRequest<K>;
 }
 
 /** Answers a question as the host does, with its result. */
-export function answer<K extends keyof PanelRequestMap>(panel: Panel, req: AskedRequest<K>, result: ResultOf<PanelRequestMap[K]>): Promise<void> {
+export function answer<K extends keyof PanelRequestMap>(
+  panel: Panel,
+  req: AskedRequest<K>,
+  result: ResultOf<PanelRequestMap[K]>,
+): Promise<void> {
   return panel.send({ type: 'response', payload: { id: req.id, ok: true, result } });
 }
 
@@ -234,10 +256,15 @@ export async function waitForPoints(page: Page, chart: string, n: number, timeou
 
 /** Waits until an input-like element's value is v (vscode-textfield exposes .value). */
 export async function waitForValue(page: Page, selector: string, v: string): Promise<void> {
-  await page.waitForFunction(([sel, want]) => {
-    const el = (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector(sel);
-    return el?.value === want;
-  }, [selector, v] as const);
+  await page.waitForFunction(
+    ([sel, want]) => {
+      const el = (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector(
+        sel,
+      );
+      return el?.value === want;
+    },
+    [selector, v] as const,
+  );
 }
 
 /**

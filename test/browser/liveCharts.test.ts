@@ -11,12 +11,19 @@ describe('the live charts with an hour loaded', () => {
   const HOUR = 3600;
   const hourState = () => {
     const active: ActiveExperimentView = {
-      experimentId: 'exp-1', title: 'disk-insert sweep', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', events: [],
+      experimentId: 'exp-1',
+      title: 'disk-insert sweep',
+      scenarioId: 'disk-insert',
+      simulated: true,
+      status: 'running',
+      message: '',
+      events: [],
       runs: [{ index: 0, threads: 16, status: 'running', ticks: b.ticks(HOUR, { threads: 16 }) }],
     };
     return b.connectedState({ active });
   };
-  const tick = (p: Panel, i: number) => p.send({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
+  const tick = (p: Panel, i: number) =>
+    p.send({ type: 'runTick', payload: { experimentId: 'exp-1', index: 0, tick: b.tick(i, { threads: 16 }) } });
   const renders = async (p: Panel) => Number(await p.page.getAttribute('#app', 'data-renders'));
 
   const withPanel = (fn: (p: Panel) => Promise<void>) => panels.withPanel(null, fn);
@@ -26,8 +33,11 @@ describe('the live charts with an hour loaded', () => {
       await showCharts(p.page);
       await p.send({ type: 'state', payload: { state: hourState() } });
       await waitForPoints(p.page, 'cpu', HOUR);
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } })
-        .document.querySelector('#run-status')?.textContent.includes('1:00:00'));
+      await p.page.waitForFunction(() =>
+        (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document
+          .querySelector('#run-status')
+          ?.textContent.includes('1:00:00'),
+      );
       const before = await renders(p);
       assert.ok(before >= 1, 'the state message rendered the panel');
       const topBackoffs = () => p.page.locator('#live-spin-rows tbody tr').first().locator('td').first().textContent();
@@ -42,7 +52,10 @@ describe('the live charts with an hour loaded', () => {
       await p.page.waitForTimeout(100);
       assert.equal(await renders(p), before, 'three ticks rendered no whole-panel template');
       assert.notEqual(await topBackoffs(), backoffsBefore, 'the spinlock rows under the charts follow the ticks');
-      assert.ok(await runButton?.evaluate((el) => el.isConnected && el === el.ownerDocument.getElementById('btn-run')), 'the Run button is the same node');
+      assert.ok(
+        await runButton?.evaluate((el) => el.isConnected && el === el.ownerDocument.getElementById('btn-run')),
+        'the Run button is the same node',
+      );
       for (const c of ['throughput', 'spinlocks', 'waits', 'latches', 'log', 'cpu']) assert.equal(await points(p.page, c), HOUR + 3, c);
     }));
 
@@ -51,7 +64,9 @@ describe('the live charts with an hour loaded', () => {
       await p.send({ type: 'state', payload: { state: hourState() } });
       await p.page.waitForSelector('[data-chart="cpu"]');
       await p.page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-      const below = await p.page.locator('#section-charts [data-chart="cpu"]').evaluate((el) => el.getBoundingClientRect().top - el.ownerDocument.defaultView!.innerHeight);
+      const below = await p.page
+        .locator('#section-charts [data-chart="cpu"]')
+        .evaluate((el) => el.getBoundingClientRect().top - el.ownerDocument.defaultView!.innerHeight);
       assert.ok(below > 400, `the cpu chart starts ${below} px below the viewport (the test needs it well off screen)`);
       // Whether the first draw caught it (it may have been in view before the form above it filled in), no tick now.
       await p.page.waitForTimeout(300);
@@ -74,7 +89,7 @@ describe('the live charts with an hour loaded', () => {
       const canvas = p.page.locator('#section-charts [data-chart="throughput"] canvas');
       const pixels = () => canvas.evaluate((c) => (c as unknown as { toDataURL(): string }).toDataURL());
       const items = p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button');
-      assert.ok(await items.count() >= 1, 'the legend lists the series');
+      assert.ok((await items.count()) >= 1, 'the legend lists the series');
       const first = items.first();
       assert.equal(await first.getAttribute('aria-pressed'), 'true', 'shown at first');
       const shown = await pixels();
@@ -90,7 +105,7 @@ describe('the live charts with an hour loaded', () => {
       assert.equal(await items.first().getAttribute('aria-pressed'), 'true');
       assert.equal(await pixels(), shown, 'showing it again drew the chart as before');
     }));
-  it('ticks drawn without chart.js\'s full update (axes held) look exactly as a full redraw draws them', () =>
+  it("ticks drawn without chart.js's full update (axes held) look exactly as a full redraw draws them", () =>
     withPanel(async (p) => {
       await showCharts(p.page);
       await p.send({ type: 'state', payload: { state: hourState() } });
@@ -108,8 +123,12 @@ describe('the live charts with an hour loaded', () => {
       await first.click();
       await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]').waitFor();
       await p.page.locator('#section-charts [data-chart="throughput"] .chart-legend button').first().click();
-      await p.page.waitForFunction(() => !(globalThis as unknown as { document: { querySelector(s: string): unknown } })
-        .document.querySelector('#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]'));
+      await p.page.waitForFunction(
+        () =>
+          !(globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector(
+            '#section-charts [data-chart="throughput"] .chart-legend button[aria-pressed="false"]',
+          ),
+      );
       assert.equal(await pixels(), ticked, 'the same drawing');
     }));
 });

@@ -13,7 +13,10 @@ import { experiment } from '../helpers/builders';
 
 it('the notebook renderer draws every chart a saved notebook carries, and refuses a broken one with a message', async () => {
   const nb = buildNotebook([experiment('2026-01-01T00-00-00-000Z-disk-insert', [1, 2, 4], { ticks: 30 })]);
-  const payloads = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : [])).map((o) => o.data[SERIES_MIME]).filter(Boolean);
+  const payloads = nb.cells
+    .flatMap((c) => (c.cell_type === 'code' ? c.outputs : []))
+    .map((o) => o.data[SERIES_MIME])
+    .filter(Boolean);
   assert.ok(payloads.length >= 6);
   const pageHtml = `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/themes/dark.css"></head>
 <body class="vscode-dark"><div id="outputs"></div><script type="module" src="/host.js"></script></body></html>`;
@@ -26,8 +29,14 @@ it('the notebook renderer draws every chart a saved notebook carries, and refuse
   };
   const server = http.createServer((req, res) => {
     const r = routes[req.url ?? ''];
-    if (req.url === '/favicon.ico') { res.writeHead(204).end(); return; }
-    if (!r) { res.writeHead(404).end(); return; }
+    if (req.url === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    if (!r) {
+      res.writeHead(404).end();
+      return;
+    }
     res.writeHead(200, { 'content-type': r[0] }).end(r[1]);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -36,10 +45,16 @@ it('the notebook renderer draws every chart a saved notebook carries, and refuse
     const page = await browser.newPage({ viewport: { width: 1000, height: 2400 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.waitForFunction(() => (globalThis as unknown as { __disposed?: boolean }).__disposed === true, undefined, { timeout: 20_000 });
-    const r = await page.evaluate(() => (globalThis as unknown as { __rendered: { canvases: number; drawn: number; bad: string } }).__rendered);
+    await page.waitForFunction(() => (globalThis as unknown as { __disposed?: boolean }).__disposed === true, undefined, {
+      timeout: 20_000,
+    });
+    const r = await page.evaluate(
+      () => (globalThis as unknown as { __rendered: { canvases: number; drawn: number; bad: string } }).__rendered,
+    );
     assert.equal(r.canvases, payloads.length, 'one canvas per chart, the re-rendered one replaced rather than added');
     assert.equal(r.drawn, payloads.length, 'every canvas has a size (chart.js drew it)');
     assert.match(r.bad, /cannot draw this chart: series 1, point 1 is not a pair of numbers/);

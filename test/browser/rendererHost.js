@@ -5,8 +5,13 @@ import { activate } from '/dist/renderer.js';
 const payloads = await (await fetch('/payloads.json')).json();
 const renderer = activate({});
 const item = (id, value) => ({
-  id, mime: 'application/vnd.spinlab.series+json', metadata: {},
-  json: () => value, text: () => JSON.stringify(value), data: () => new TextEncoder().encode(JSON.stringify(value)), blob: () => new Blob([JSON.stringify(value)]),
+  id,
+  mime: 'application/vnd.spinlab.series+json',
+  metadata: {},
+  json: () => value,
+  text: () => JSON.stringify(value),
+  data: () => new TextEncoder().encode(JSON.stringify(value)),
+  blob: () => new Blob([JSON.stringify(value)]),
 });
 const outputs = document.getElementById('outputs');
 payloads.forEach((p, i) => {
@@ -18,7 +23,10 @@ payloads.forEach((p, i) => {
 const bad = document.createElement('div');
 bad.id = 'bad';
 outputs.append(bad);
-renderer.renderOutputItem(item('bad', { title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: [{ name: 'a', points: [[0, 'NaN']] }] }), bad);
+renderer.renderOutputItem(
+  item('bad', { title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: [{ name: 'a', points: [[0, 'NaN']] }] }),
+  bad,
+);
 // Re-rendering the same output replaces its chart instead of stacking a second one.
 renderer.renderOutputItem(item('out-0', payloads[0]), outputs.querySelector('.output'));
 const canvases = [...document.querySelectorAll('canvas')];

@@ -9,27 +9,50 @@ import { answer, waitForRequest, type Panel, usePanels } from './harness';
 describe('reveal: the panel shows what the Activity Bar item names', () => {
   const { withPanel } = usePanels();
   const reveal = (p: Panel, m: RevealMessage) => p.send({ type: 'reveal', payload: m });
-  const focused = (p: Panel) => p.page.evaluate(() => {
-    const el = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } }).document.activeElement;
-    return el ? (el.id || el.getAttribute('data-experiment') || '') : '';
-  });
-  const isOpen = (p: Panel, id: string) => p.page.evaluate((sel) =>
-    (globalThis as unknown as { document: { querySelector(s: string): { open?: boolean } | null } }).document.querySelector(sel)?.open === true, id);
+  const focused = (p: Panel) =>
+    p.page.evaluate(() => {
+      const el = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } })
+        .document.activeElement;
+      return el ? el.id || el.getAttribute('data-experiment') || '' : '';
+    });
+  const isOpen = (p: Panel, id: string) =>
+    p.page.evaluate(
+      (sel) =>
+        (globalThis as unknown as { document: { querySelector(s: string): { open?: boolean } | null } }).document.querySelector(sel)
+          ?.open === true,
+      id,
+    );
 
   it('a preset: the Presets section open on it, its picker focused; the same reveal again changes nothing', () =>
     withPanel(b.connectedState({ presetPlans: [] }), async (p) => {
       await p.page.waitForSelector('#preset');
       // The user closed the Presets section earlier.
       await p.page.click('#section-presets > summary');
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-presets').open === false);
+      await p.page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector(
+            '#section-presets',
+          ).open === false,
+      );
       await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector('#preset')?.value === 'writelog');
+      await p.page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector('#preset')
+            ?.value === 'writelog',
+      );
       assert.equal(await isOpen(p, '#section-presets'), true);
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'preset');
+      await p.page.waitForFunction(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'preset',
+      );
       // The user picks another preset; the host's repeat of the same reveal (after a `ready`) must not undo it.
-      const other = await p.page.$$eval('#preset vscode-option', (els) => els.map((e) => e.getAttribute('value')).find((v) => v !== 'writelog')!);
+      const other = await p.page.$$eval('#preset vscode-option', (els) =>
+        els.map((e) => e.getAttribute('value')).find((v) => v !== 'writelog')!,
+      );
       await p.page.evaluate((v) => {
-        const g = globalThis as unknown as { document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } }; Event: new (t: string) => unknown };
+        const g = globalThis as unknown as {
+          document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } };
+          Event: new (t: string) => unknown;
+        };
         const el = g.document.querySelector('#preset');
         el.value = v;
         el.dispatchEvent(new g.Event('change'));
@@ -37,19 +60,36 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
       await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
       await p.send({ type: 'toast', payload: { message: 'after the repeat' } });
       await p.page.waitForSelector('#toast:has-text("after the repeat")');
-      assert.equal(await p.page.evaluate(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } } }).document.querySelector('#preset').value), other);
+      assert.equal(
+        await p.page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { querySelector(s: string): { value: string } } }).document.querySelector('#preset')
+              .value,
+        ),
+        other,
+      );
     }));
 
   it('the Watch section: opened, in view and its heading focused', () =>
     withPanel(b.connectedState(), async (p) => {
       await p.page.waitForSelector('#section-watch');
       await p.page.click('#section-watch > summary');
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch').open === false);
+      await p.page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch')
+            .open === false,
+      );
       await reveal(p, { seq: 's-2', reveal: { target: 'watch' } });
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch').open === true);
+      await p.page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch')
+            .open === true,
+      );
       await p.page.waitForSelector('#btn-watch-start');
       await p.page.waitForFunction(() => {
-        const d = (globalThis as unknown as { document: { activeElement: { parentElement: { id: string } | null; tagName: string } | null } }).document;
+        const d = (
+          globalThis as unknown as { document: { activeElement: { parentElement: { id: string } | null; tagName: string } | null } }
+        ).document;
         return d.activeElement?.tagName === 'SUMMARY' && d.activeElement.parentElement?.id === 'section-watch';
       });
       const box = await p.page.locator('#section-watch').boundingBox();
@@ -64,9 +104,16 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
       const asked = await waitForRequest(p, 'experimentOpen');
       assert.deepEqual(asked.params, { id: 'exp-9' });
       await answer(p, asked, { experiment: e, preset: null });
-      await p.page.waitForSelector('#history li[data-experiment="exp-9"][aria-current="true"] [data-analysis="exp-9"][aria-pressed="true"]');
+      await p.page.waitForSelector(
+        '#history li[data-experiment="exp-9"][aria-current="true"] [data-analysis="exp-9"][aria-pressed="true"]',
+      );
       assert.equal(await p.page.getAttribute('#history li[data-experiment="exp-8"]', 'aria-current'), 'false');
-      await p.page.waitForFunction(() => (globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }).document.activeElement?.getAttribute('data-experiment') === 'exp-9');
+      await p.page.waitForFunction(
+        () =>
+          (
+            globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
+          ).document.activeElement?.getAttribute('data-experiment') === 'exp-9',
+      );
       assert.equal(await focused(p), 'exp-9');
     });
   });

@@ -18,18 +18,36 @@ const PASSWORD = 'Sim-E2e-Pw1!';
 
 /** Our row in the Running Extensions editor. */
 function runningRow(page: Page): Locator {
-  return page.locator('.runtime-extensions-editor .extension', { has: page.locator('.name', { hasText: /^(Spinlock Lab|spinlock-lab\.spinlock-lab)$/ }) }).first();
+  return page
+    .locator('.runtime-extensions-editor .extension', {
+      has: page.locator('.name', { hasText: /^(Spinlock Lab|spinlock-lab\.spinlock-lab)$/ }),
+    })
+    .first();
 }
 
 /** Opens "Developer: Show Running Extensions" and returns our row's activation text and messages once it has a time. */
 async function runningExtension(page: Page): Promise<{ activation: string; ms: number; messages: string }> {
   await runCommand(page, 'Developer: Show Running Extensions');
   const row = runningRow(page);
-  const activation = await waitFor('Spinlock Lab to show an activation time in Running Extensions', async () => {
-    const t = (await row.locator('.activation-time').innerText({ timeout: 2_000 }).catch(() => '')).trim();
-    return /Activation: \d+\s*ms/.test(t) ? t : '';
-  }, 30_000);
-  const messages = (await row.locator('.msg').innerText().catch(() => '')).trim();
+  const activation = await waitFor(
+    'Spinlock Lab to show an activation time in Running Extensions',
+    async () => {
+      const t = (
+        await row
+          .locator('.activation-time')
+          .innerText({ timeout: 2_000 })
+          .catch(() => '')
+      ).trim();
+      return /Activation: \d+\s*ms/.test(t) ? t : '';
+    },
+    30_000,
+  );
+  const messages = (
+    await row
+      .locator('.msg')
+      .innerText()
+      .catch(() => '')
+  ).trim();
   return { activation, ms: Number(/(\d+)\s*ms/.exec(activation)![1]), messages };
 }
 
@@ -59,10 +77,13 @@ describe('activation in VS Code (code-server): light at activation, the panel an
     if (ok) cs?.remove();
   });
 
-  it('activates on its view, records VS Code\'s activation time, then opens the panel and connects', async () => {
+  it("activates on its view, records VS Code's activation time, then opens the panel and connects", async () => {
     assert.ok(fs.existsSync(VSIX), `expected ${VSIX}: run npm run build && node scripts/package.js first`);
     cs.installExtension(VSIX);
-    const installed = path.join(cs.extensionsDir, fs.readdirSync(cs.extensionsDir).find((d) => d.startsWith('spinlock-lab.spinlock-lab'))!);
+    const installed = path.join(
+      cs.extensionsDir,
+      fs.readdirSync(cs.extensionsDir).find((d) => d.startsWith('spinlock-lab.spinlock-lab'))!,
+    );
     for (const chunk of ['extension.js', 'lab.js']) {
       assert.ok(fs.existsSync(path.join(installed, 'dist', chunk)), `the installed extension has no dist/${chunk}`);
     }
@@ -98,9 +119,17 @@ describe('activation in VS Code (code-server): light at activation, the panel an
     };
     fs.writeFileSync(path.join(ARTIFACTS, 'activation.json'), `${JSON.stringify(record, null, 2)}\n`);
     console.log(`      VS Code (code-server) activation: ${atActivation.activation} (load average ${record.loadAverage.join(' ')})`);
-    assert.doesNotMatch(`${atActivation.messages} ${afterUse.messages}`, /error|unresponsive/i, 'Running Extensions shows errors for Spinlock Lab');
+    assert.doesNotMatch(
+      `${atActivation.messages} ${afterUse.messages}`,
+      /error|unresponsive/i,
+      'Running Extensions shows errors for Spinlock Lab',
+    );
     const exthost = cs.extensionHostLogs();
-    assert.match(exthost, /ExtensionService#_doActivateExtension spinlock-lab\.spinlock-lab/, 'the extension host log does not show the activation');
+    assert.match(
+      exthost,
+      /ExtensionService#_doActivateExtension spinlock-lab\.spinlock-lab/,
+      'the extension host log does not show the activation',
+    );
     ok = true;
   });
 });

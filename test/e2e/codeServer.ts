@@ -52,7 +52,9 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
       lastError = e;
     }
     if (Date.now() >= deadline) {
-      const detail = lastError ? `; last error: ${(lastError as Error).message ?? String(lastError)}` : `; last value: ${JSON.stringify(last)}`;
+      const detail = lastError
+        ? `; last error: ${(lastError as Error).message ?? String(lastError)}`
+        : `; last value: ${JSON.stringify(last)}`;
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
     }
     await new Promise((r) => setTimeout(r, everyMs));
@@ -73,7 +75,10 @@ function freePort(): Promise<number> {
 
 function httpStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.get(url, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
     req.setTimeout(2000, () => req.destroy(new Error('timeout')));
     req.on('error', reject);
   });
@@ -158,13 +163,20 @@ export class CodeServer {
       throw new Error(`code-server is not installed at ${CODE_SERVER_ENTRY}: run scripts/e2e-setup.sh`);
     }
     if (!fs.existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run build && node scripts/package.js`);
-    const r = spawnSync(process.execPath, [CODE_SERVER_ENTRY, ...this.baseArgs(), '--install-extension', vsix],
-      { env: this.env(), encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, [CODE_SERVER_ENTRY, ...this.baseArgs(), '--install-extension', vsix], {
+      env: this.env(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     fs.appendFileSync(this.logFile, `--- install-extension\n${r.stdout ?? ''}${r.stderr ?? ''}\n`);
     if (r.status !== 0 || !/was successfully installed/.test(r.stdout ?? '')) {
-      throw new Error(`installing ${path.basename(vsix)} failed (exit ${r.status}): expected "was successfully installed", got:\n${r.stdout}${r.stderr}`);
+      throw new Error(
+        `installing ${path.basename(vsix)} failed (exit ${r.status}): expected "was successfully installed", got:\n${r.stdout}${r.stderr}`,
+      );
     }
-    const installed = JSON.parse(fs.readFileSync(path.join(this.extensionsDir, 'extensions.json'), 'utf8')) as { identifier: { id: string } }[];
+    const installed = JSON.parse(fs.readFileSync(path.join(this.extensionsDir, 'extensions.json'), 'utf8')) as {
+      identifier: { id: string };
+    }[];
     if (!installed.some((e) => e.identifier.id === 'spinlock-lab.spinlock-lab')) {
       throw new Error(`extensions.json does not list spinlock-lab.spinlock-lab: ${JSON.stringify(installed.map((e) => e.identifier.id))}`);
     }
@@ -174,21 +186,38 @@ export class CodeServer {
   async start(): Promise<void> {
     const port = await freePort();
     const log = fs.openSync(this.logFile, 'a');
-    const args = [CODE_SERVER_ENTRY, ...this.baseArgs(), '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-      this.workspace];
+    const args = [
+      CODE_SERVER_ENTRY,
+      ...this.baseArgs(),
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      this.workspace,
+    ];
     const proc = spawn(process.execPath, args, { env: this.env(), stdio: ['ignore', log, log], detached: true });
     fs.closeSync(log);
     this.proc = proc;
     this.exited = new Promise((resolve) => proc.once('exit', () => resolve()));
     let exitCode: number | null = null;
-    proc.once('exit', (code) => { exitCode = code ?? -1; });
+    proc.once('exit', (code) => {
+      exitCode = code ?? -1;
+    });
     this.url = `http://127.0.0.1:${port}/`;
-    await waitFor(`code-server to answer on ${this.url} (log: ${this.logFile})`, async () => {
-      if (exitCode !== null) throw new Error(`code-server exited with ${exitCode}:\n${this.log().slice(-2000)}`);
-      const status = await httpStatus(this.url);
-      return status >= 200 && status < 400;
-    }, 60_000, 200);
+    await waitFor(
+      `code-server to answer on ${this.url} (log: ${this.logFile})`,
+      async () => {
+        if (exitCode !== null) throw new Error(`code-server exited with ${exitCode}:\n${this.log().slice(-2000)}`);
+        const status = await httpStatus(this.url);
+        return status >= 200 && status < 400;
+      },
+      60_000,
+      200,
+    );
   }
 
   /** The URL that opens the workbench on the workspace folder. */
@@ -211,7 +240,8 @@ export class CodeServer {
       for (const e of fs.existsSync(d) ? fs.readdirSync(d, { withFileTypes: true }) : []) {
         const p = path.join(d, e.name);
         if (e.isDirectory()) walk(p);
-        else if (/exthost|remoteagent|spinlock/i.test(p) && p.endsWith('.log')) out.push(`--- ${path.relative(this.userDataDir, p)}\n${fs.readFileSync(p, 'utf8')}`);
+        else if (/exthost|remoteagent|spinlock/i.test(p) && p.endsWith('.log'))
+          out.push(`--- ${path.relative(this.userDataDir, p)}\n${fs.readFileSync(p, 'utf8')}`);
       }
     };
     walk(path.join(this.userDataDir, 'logs'));
@@ -231,7 +261,13 @@ export class CodeServer {
     this.proc = null;
     if (!proc || proc.pid === undefined || proc.exitCode !== null || proc.signalCode !== null) return;
     const pgid = proc.pid;
-    const kill = (sig: NodeJS.Signals) => { try { process.kill(-pgid, sig); } catch { /* already gone */ } };
+    const kill = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-pgid, sig);
+      } catch {
+        /* already gone */
+      }
+    };
     kill('SIGTERM');
     const timer = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5000).unref());
     if ((await Promise.race([this.exited.then(() => 'exited' as const), timer])) === 'timeout') kill('SIGKILL');

@@ -49,24 +49,40 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
 
       // Quick Open the file, as a user would.
       const quick = page.locator('.quick-input-widget .quick-input-box input');
-      await waitFor('Quick Open to take the file name', async () => {
-        await page!.keyboard.press('Control+P');
-        await quick.waitFor({ state: 'visible', timeout: 5_000 });
-        await quick.fill('spins.sql');
-        await page!.locator('.quick-input-widget .monaco-list-row', { hasText: 'spins.sql' }).first().waitFor({ state: 'visible', timeout: 5_000 });
-        return true;
-      }, 60_000);
+      await waitFor(
+        'Quick Open to take the file name',
+        async () => {
+          await page!.keyboard.press('Control+P');
+          await quick.waitFor({ state: 'visible', timeout: 5_000 });
+          await quick.fill('spins.sql');
+          await page!
+            .locator('.quick-input-widget .monaco-list-row', { hasText: 'spins.sql' })
+            .first()
+            .waitFor({ state: 'visible', timeout: 5_000 });
+          return true;
+        },
+        60_000,
+      );
       await page.keyboard.press('Enter');
       await editorTab(page, 'spins.sql').waitFor({ state: 'visible', timeout: 20_000 });
-      await page.locator('.monaco-editor .view-lines', { hasText: 'dm_os_spinlock_stats' }).first().waitFor({ state: 'visible', timeout: 20_000 });
+      await page
+        .locator('.monaco-editor .view-lines', { hasText: 'dm_os_spinlock_stats' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 20_000 });
 
       await runCommand(page, 'Spinlock Lab: Load Test This Query');
-      await editorTab(page, 'Spinlock Lab').waitFor({ state: 'visible', timeout: 30_000 })
-        .catch(() => { throw new Error('expected the Spinlock Lab panel to open after Load Test This Query'); });
+      await editorTab(page, 'Spinlock Lab')
+        .waitFor({ state: 'visible', timeout: 30_000 })
+        .catch(() => {
+          throw new Error('expected the Spinlock Lab panel to open after Load Test This Query');
+        });
       const panel = new PanelDriver(page);
       await panel.visible('#custom-sql', 30_000);
-      await waitFor('the T-SQL editor to hold the file', async () => (await panel.value('#custom-sql')).includes(SPINS), 15_000)
-        .catch(async () => { throw new Error(`expected #custom-sql to hold the file's T-SQL; it holds ${JSON.stringify(await panel.value('#custom-sql'))}`); });
+      await waitFor('the T-SQL editor to hold the file', async () => (await panel.value('#custom-sql')).includes(SPINS), 15_000).catch(
+        async () => {
+          throw new Error(`expected #custom-sql to hold the file's T-SQL; it holds ${JSON.stringify(await panel.value('#custom-sql'))}`);
+        },
+      );
       assert.equal(await panel.value('#scenario'), 'custom');
       assert.match(await panel.text('#custom-source'), /spins\.sql/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-filled.png') });
@@ -81,10 +97,18 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       await panel.click('#btn-run-custom');
       await panel.showCharts();
       let live: Record<string, number> = {};
-      await waitFor('the live throughput and spinlock charts to fill while the workload runs', async () => {
-        live = await panel.allChartPoints();
-        return live.throughput > 0 && live.spinlocks > 0;
-      }, 30_000).catch(async () => { throw new Error(`expected live chart points during the custom run; data-points: ${JSON.stringify(live)}; error banner: ${await panel.errorBanner()}`); });
+      await waitFor(
+        'the live throughput and spinlock charts to fill while the workload runs',
+        async () => {
+          live = await panel.allChartPoints();
+          return live.throughput > 0 && live.spinlocks > 0;
+        },
+        30_000,
+      ).catch(async () => {
+        throw new Error(
+          `expected live chart points during the custom run; data-points: ${JSON.stringify(live)}; error banner: ${await panel.errorBanner()}`,
+        );
+      });
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-running.png') });
       await panel.waitStatus('#run-status', 'completed', 40_000);
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-done.png') });
@@ -95,7 +119,10 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       assert.equal(saved[0].scenario.id, 'custom');
       assert.equal(saved[0].status, 'completed');
       assert.ok(saved[0].runs[0].custom.calls > 0);
-      assert.ok(observedCalls(sim.model).some((c) => c.text.includes(SPINS)), 'the simulator saw the file\'s statement');
+      assert.ok(
+        observedCalls(sim.model).some((c) => c.text.includes(SPINS)),
+        "the simulator saw the file's statement",
+      );
       assert.ok(!sim.model.database('SpinlockLab'), 'nothing deployed: no lab database');
     } catch (e) {
       failed = true;

@@ -51,7 +51,10 @@ export class PanelDriver {
     }
     await input.press('Tab');
     const now = await this.value(selector);
-    if (now !== value) throw new Error(`expected ${selector} to hold ${JSON.stringify(opts.typed ? '(the typed text)' : value)} after typing; it holds ${JSON.stringify(opts.typed ? `${now.length} characters` : now)}`);
+    if (now !== value)
+      throw new Error(
+        `expected ${selector} to hold ${JSON.stringify(opts.typed ? '(the typed text)' : value)} after typing; it holds ${JSON.stringify(opts.typed ? `${now.length} characters` : now)}`,
+      );
   }
 
   /** The element's current value (text fields, selects). */
@@ -69,7 +72,10 @@ export class PanelDriver {
       await this.el(selector).selectOption(value);
     } else {
       const options = await this.el(selector).evaluate((e) =>
-        [...e.querySelectorAll('vscode-option')].map((o) => (o as unknown as { value?: string }).value ?? o.getAttribute('value') ?? o.textContent?.trim() ?? ''));
+        [...e.querySelectorAll('vscode-option')].map(
+          (o) => (o as unknown as { value?: string }).value ?? o.getAttribute('value') ?? o.textContent?.trim() ?? '',
+        ),
+      );
       const index = options.indexOf(value);
       if (index < 0) throw new Error(`expected ${selector} to offer "${value}"; it offers ${JSON.stringify(options)}`);
       if ((await this.value(selector)) === value) return;
@@ -110,8 +116,15 @@ export class PanelDriver {
   /** Clicks a button once it is enabled. */
   async click(selector: string, timeoutMs = 15_000): Promise<void> {
     await this.visible(selector, timeoutMs);
-    await waitFor(`${selector} to be enabled`, () => this.el(selector).evaluate((e) =>
-      !e.hasAttribute('disabled') && e.getAttribute('aria-disabled') !== 'true' && !(e as unknown as { disabled?: boolean }).disabled), timeoutMs);
+    await waitFor(
+      `${selector} to be enabled`,
+      () =>
+        this.el(selector).evaluate(
+          (e) =>
+            !e.hasAttribute('disabled') && e.getAttribute('aria-disabled') !== 'true' && !(e as unknown as { disabled?: boolean }).disabled,
+        ),
+      timeoutMs,
+    );
     await this.el(selector).click();
   }
 
@@ -127,19 +140,33 @@ export class PanelDriver {
    * Waits until `selector`'s attribute satisfies `ok`; stops early when `hopeless` says it will not get there (an
    * error status). The error names what was expected, what was there, and the panel's error banner.
    */
-  async waitAttr(selector: string, name: string, ok: (v: string | null) => boolean, expected: string, timeoutMs: number,
-    hopeless: (v: string | null) => boolean = () => false): Promise<string | null> {
+  async waitAttr(
+    selector: string,
+    name: string,
+    ok: (v: string | null) => boolean,
+    expected: string,
+    timeoutMs: number,
+    hopeless: (v: string | null) => boolean = () => false,
+  ): Promise<string | null> {
     let last: string | null | undefined;
     try {
-      await waitFor(`${selector} ${name} ${expected}`, async () => {
-        last = await this.el(selector).getAttribute(name, { timeout: 1_000 });
-        if (!ok(last) && hopeless(last)) throw new GiveUp('hopeless');
-        return ok(last);
-      }, timeoutMs, 100);
+      await waitFor(
+        `${selector} ${name} ${expected}`,
+        async () => {
+          last = await this.el(selector).getAttribute(name, { timeout: 1_000 });
+          if (!ok(last) && hopeless(last)) throw new GiveUp('hopeless');
+          return ok(last);
+        },
+        timeoutMs,
+        100,
+      );
     } catch (e) {
       const banner = await this.errorBanner();
       const when = e instanceof GiveUp ? '' : ` within ${timeoutMs} ms`;
-      throw new Error(`expected ${selector} [${name}] ${expected}${when}; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`, { cause: e });
+      throw new Error(
+        `expected ${selector} [${name}] ${expected}${when}; it is ${JSON.stringify(last ?? null)}${banner ? `; the panel's error banner says: ${banner}` : ''}`,
+        { cause: e },
+      );
     }
     return last ?? null;
   }
@@ -152,8 +179,14 @@ export class PanelDriver {
   /** Waits for one of the `wanted` statuses; gives up at once on an error status (error, failed) not wanted. */
   async waitStatus(selector: string, wanted: string | string[], timeoutMs: number): Promise<string> {
     const list = Array.isArray(wanted) ? wanted : [wanted];
-    return (await this.waitAttr(selector, 'data-status', (v) => v !== null && list.includes(v), `to be ${list.join(' or ')}`, timeoutMs,
-      (v) => v === 'error' || v === 'failed'))!;
+    return (await this.waitAttr(
+      selector,
+      'data-status',
+      (v) => v !== null && list.includes(v),
+      `to be ${list.join(' or ')}`,
+      timeoutMs,
+      (v) => v === 'error' || v === 'failed',
+    ))!;
   }
 
   /**
@@ -165,9 +198,17 @@ export class PanelDriver {
     let busy: Promise<void> | null = null;
     const poll = () => {
       if (busy) return;
-      busy = this.el(selector).getAttribute('data-status', { timeout: 500 }).then((v) => {
-        if (v !== null && seen[seen.length - 1] !== v) seen.push(v);
-      }, () => undefined).finally(() => { busy = null; });
+      busy = this.el(selector)
+        .getAttribute('data-status', { timeout: 500 })
+        .then(
+          (v) => {
+            if (v !== null && seen[seen.length - 1] !== v) seen.push(v);
+          },
+          () => undefined,
+        )
+        .finally(() => {
+          busy = null;
+        });
     };
     poll();
     const timer = setInterval(poll, 100);
@@ -202,8 +243,11 @@ export class PanelDriver {
   async errorBanner(): Promise<string> {
     const b = this.frame.locator('#error-banner');
     try {
-      if (await b.count() && await b.first().isVisible()) return (await b.first().innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
-    } catch { /* the frame may be gone */ }
+      if ((await b.count()) && (await b.first().isVisible()))
+        return (await b.first().innerText({ timeout: 1_000 })).replace(/\s+/g, ' ').trim();
+    } catch {
+      /* the frame may be gone */
+    }
     return '';
   }
 }

@@ -34,14 +34,33 @@ describe('the Activity Bar tree opens exactly what its items name (code-server)'
   /** A row of the Spinlock Lab tree, by the start of its screen-reader label. */
   const treeRow = (label: string): Locator => page!.locator(`.pane-body .monaco-list-row[aria-label^="${label}"]`).first();
   /** Whether an element of the panel is open and its top inside the panel's view. */
-  const shown = (selector: string) => panel.el(selector).evaluate((e) => {
-    const r = e.getBoundingClientRect();
-    return (e as unknown as { open?: boolean }).open !== false && r.top >= -1 && r.top < (globalThis as unknown as { innerHeight: number }).innerHeight;
-  });
-  const focusedIn = () => panel.frame.locator(':root').evaluate(() => {
-    const a = (globalThis as unknown as { document: { activeElement: { id: string; tagName: string; parentElement: { id: string } | null; getAttribute(n: string): string | null } | null } }).document.activeElement;
-    return a ? `${a.tagName.toLowerCase()}#${a.id}${a.parentElement?.id ? ` in #${a.parentElement.id}` : ''}${a.getAttribute('data-experiment') ? ` [${a.getAttribute('data-experiment')}]` : ''}` : '(none)';
-  });
+  const shown = (selector: string) =>
+    panel.el(selector).evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return (
+        (e as unknown as { open?: boolean }).open !== false &&
+        r.top >= -1 &&
+        r.top < (globalThis as unknown as { innerHeight: number }).innerHeight
+      );
+    });
+  const focusedIn = () =>
+    panel.frame.locator(':root').evaluate(() => {
+      const a = (
+        globalThis as unknown as {
+          document: {
+            activeElement: {
+              id: string;
+              tagName: string;
+              parentElement: { id: string } | null;
+              getAttribute(n: string): string | null;
+            } | null;
+          };
+        }
+      ).document.activeElement;
+      return a
+        ? `${a.tagName.toLowerCase()}#${a.id}${a.parentElement?.id ? ` in #${a.parentElement.id}` : ''}${a.getAttribute('data-experiment') ? ` [${a.getAttribute('data-experiment')}]` : ''}`
+        : '(none)';
+    });
   /** Scrolls the panel back to its top, so a reveal has to bring its target into view. */
   const toTop = () => panel.el('#app').evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
 
@@ -81,54 +100,89 @@ describe('the Activity Bar tree opens exactly what its items name (code-server)'
     panel = new PanelDriver(page);
     await panel.visible('#scenario', 30_000);
     await panel.connectWithForm(sim.host, sim.port, PASSWORD);
-    await treeRow('Experiments on ').waitFor({ state: 'visible', timeout: 30_000 })
-      .catch(() => { throw new Error('expected the tree to list "Experiments on" this server once connected'); });
-    assert.match(await treeRow('Experiments on ').getAttribute('aria-label') ?? '', /2 items/);
+    await treeRow('Experiments on ')
+      .waitFor({ state: 'visible', timeout: 30_000 })
+      .catch(() => {
+        throw new Error('expected the tree to list "Experiments on" this server once connected');
+      });
+    assert.match((await treeRow('Experiments on ').getAttribute('aria-label')) ?? '', /2 items/);
     /** The preset the panel's picker shows ('(not drawn)' while the Presets section is closed). */
-    const presetShown = () => panel.el('#preset').evaluate((e) => String((e as unknown as { value?: unknown }).value ?? ''), undefined, { timeout: 1_000 }).catch(() => '(not drawn)');
+    const presetShown = () =>
+      panel
+        .el('#preset')
+        .evaluate((e) => String((e as unknown as { value?: unknown }).value ?? ''), undefined, { timeout: 1_000 })
+        .catch(() => '(not drawn)');
     const firstPreset = await presetShown();
     assert.notEqual(firstPreset, PRESET.id, `the panel must not show ${PRESET.id} unasked, or the preset item proves nothing`);
 
     // The preset item: the Presets section on that preset, its picker focused, and its plan for this server.
     await toTop();
     await panel.click('#section-presets > summary'); // closed by the user earlier: the item opens it again
-    await waitFor('the Presets section to close', async () => (await panel.el('#section-presets').evaluate((e) => (e as unknown as { open: boolean }).open)) === false, 5_000);
+    await waitFor(
+      'the Presets section to close',
+      async () => (await panel.el('#section-presets').evaluate((e) => (e as unknown as { open: boolean }).open)) === false,
+      5_000,
+    );
     await treeRow(PRESET.label).click();
-    await waitFor(`#preset to show ${PRESET.id}`, async () => (await presetShown()) === PRESET.id, 15_000)
-      .catch(async () => { throw new Error(`expected the preset item to open the panel on ${PRESET.id}; #preset shows ${await presetShown()}`); });
+    await waitFor(`#preset to show ${PRESET.id}`, async () => (await presetShown()) === PRESET.id, 15_000).catch(async () => {
+      throw new Error(`expected the preset item to open the panel on ${PRESET.id}; #preset shows ${await presetShown()}`);
+    });
     await waitFor('the Presets section open and in view', () => shown('#section-presets'), 10_000);
-    await waitFor('the preset picker focused', async () => (await focusedIn()).startsWith('vscode-single-select#preset'), 10_000)
-      .catch(async () => { throw new Error(`expected #preset focused; focus is on ${await focusedIn()}`); });
-    await waitFor('the writelog plan for this server', async () => /delayed durability FORCED/.test(await panel.text('#preset-plan')), 15_000);
+    await waitFor('the preset picker focused', async () => (await focusedIn()).startsWith('vscode-single-select#preset'), 10_000).catch(
+      async () => {
+        throw new Error(`expected #preset focused; focus is on ${await focusedIn()}`);
+      },
+    );
+    await waitFor(
+      'the writelog plan for this server',
+      async () => /delayed durability FORCED/.test(await panel.text('#preset-plan')),
+      15_000,
+    );
     await panel.el('#section-presets').screenshot({ path: path.join(ARTIFACTS, 'tree-preset.png') });
 
     // The Watch item: the Watch section open, in view, its heading focused.
     await panel.click('#section-watch > summary');
-    await waitFor('the Watch section to close', async () => (await panel.el('#section-watch').evaluate((e) => (e as unknown as { open: boolean }).open)) === false, 5_000);
+    await waitFor(
+      'the Watch section to close',
+      async () => (await panel.el('#section-watch').evaluate((e) => (e as unknown as { open: boolean }).open)) === false,
+      5_000,
+    );
     await toTop();
     await treeRow(`Watch ${sim.model.serverName}`).click();
-    await waitFor('the Watch section open and in view', () => shown('#section-watch'), 15_000)
-      .catch(async () => { throw new Error(`expected the Watch item to open the Watch section in view; focus is on ${await focusedIn()}`); });
+    await waitFor('the Watch section open and in view', () => shown('#section-watch'), 15_000).catch(async () => {
+      throw new Error(`expected the Watch item to open the Watch section in view; focus is on ${await focusedIn()}`);
+    });
     await panel.visible('#btn-watch-start');
-    await waitFor('the Watch heading focused', async () => (await focusedIn()) === 'summary# in #section-watch', 10_000)
-      .catch(async () => { throw new Error(`expected the Watch section's heading focused; focus is on ${await focusedIn()}`); });
+    await waitFor('the Watch heading focused', async () => (await focusedIn()) === 'summary# in #section-watch', 10_000).catch(async () => {
+      throw new Error(`expected the Watch section's heading focused; focus is on ${await focusedIn()}`);
+    });
 
     // An experiment item, clicked: that experiment opened (the host read it) and shown in the analysis.
     const [earlier, later] = saved;
     await toTop();
     await treeRow(`Experiment ${later.title}`).click();
-    const current = (id: string) => `#history li[data-experiment="${id}"][aria-current="true"] [data-analysis="${id}"][aria-pressed="true"]`;
-    await panel.visible(current(later.id), 15_000)
-      .catch(async () => { throw new Error(`expected the panel to show ${later.id} as the current experiment; error banner: ${await panel.errorBanner()}`); });
-    await waitFor('the experiment row in view and focused', async () => (await shown(`#history li[data-experiment="${later.id}"]`)) && (await focusedIn()).endsWith(`[${later.id}]`), 10_000)
-      .catch(async () => { throw new Error(`expected ${later.id}'s row in view and focused; focus is on ${await focusedIn()}`); });
+    const current = (id: string) =>
+      `#history li[data-experiment="${id}"][aria-current="true"] [data-analysis="${id}"][aria-pressed="true"]`;
+    await panel.visible(current(later.id), 15_000).catch(async () => {
+      throw new Error(`expected the panel to show ${later.id} as the current experiment; error banner: ${await panel.errorBanner()}`);
+    });
+    await waitFor(
+      'the experiment row in view and focused',
+      async () => (await shown(`#history li[data-experiment="${later.id}"]`)) && (await focusedIn()).endsWith(`[${later.id}]`),
+      10_000,
+    ).catch(async () => {
+      throw new Error(`expected ${later.id}'s row in view and focused; focus is on ${await focusedIn()}`);
+    });
 
     // Its inline action (VS Code hands the command the tree element, not the id): the other experiment.
     const row = treeRow(`Experiment ${earlier.title}`);
     await row.hover();
     await row.locator('.action-label[aria-label="Open Experiment in the Panel"]').click({ timeout: 10_000 });
-    await panel.visible(current(earlier.id), 15_000)
-      .catch(async () => { throw new Error(`expected the inline action to open ${earlier.id}; notifications: ${JSON.stringify(await notifications(page!))}; error banner: ${await panel.errorBanner()}`); });
+    await panel.visible(current(earlier.id), 15_000).catch(async () => {
+      throw new Error(
+        `expected the inline action to open ${earlier.id}; notifications: ${JSON.stringify(await notifications(page!))}; error banner: ${await panel.errorBanner()}`,
+      );
+    });
     assert.equal(await panel.attr(`#history li[data-experiment="${later.id}"]`, 'aria-current'), 'false');
     await page.screenshot({ path: path.join(ARTIFACTS, 'tree-experiment.png') });
 

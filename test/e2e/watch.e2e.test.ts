@@ -21,7 +21,8 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
   let page: Page | null = null;
   let panel: PanelDriver;
   let ok = false;
-  const watchPoints = async (chart: string) => Number(await panel.attr(`#watch-charts [data-chart="${chart}"]`, 'data-points').catch(() => '-1'));
+  const watchPoints = async (chart: string) =>
+    Number(await panel.attr(`#watch-charts [data-chart="${chart}"]`, 'data-points').catch(() => '-1'));
 
   before(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
@@ -59,15 +60,26 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.select('#watch-interval', '250');
     await panel.click('#btn-watch-start');
     const points: Record<string, number> = {};
-    await waitFor('the Watch section\'s charts to fill', async () => {
-      // Charts draw only while on screen (IntersectionObserver): each is brought into view before it is read, as the
-      // gap, coverage and warning lines above them may have pushed it below the fold.
-      for (const c of ['spinlocks', 'waits', 'latches']) {
-        await panel.el(`#watch-charts [data-chart="${c}"]`).scrollIntoViewIfNeeded().catch(() => undefined);
-        points[c] = await watchPoints(c);
-      }
-      return Object.values(points).every((n) => n >= 4);
-    }, 30_000).catch(async () => { throw new Error(`expected the watch charts to get points; data-points ${JSON.stringify(points)}; status: ${await panel.text('#watch-status').catch(() => '?')}; error banner: ${await panel.errorBanner()}`); });
+    await waitFor(
+      "the Watch section's charts to fill",
+      async () => {
+        // Charts draw only while on screen (IntersectionObserver): each is brought into view before it is read, as the
+        // gap, coverage and warning lines above them may have pushed it below the fold.
+        for (const c of ['spinlocks', 'waits', 'latches']) {
+          await panel
+            .el(`#watch-charts [data-chart="${c}"]`)
+            .scrollIntoViewIfNeeded()
+            .catch(() => undefined);
+          points[c] = await watchPoints(c);
+        }
+        return Object.values(points).every((n) => n >= 4);
+      },
+      30_000,
+    ).catch(async () => {
+      throw new Error(
+        `expected the watch charts to get points; data-points ${JSON.stringify(points)}; status: ${await panel.text('#watch-status').catch(() => '?')}; error banner: ${await panel.errorBanner()}`,
+      );
+    });
     await panel.el('#section-watch').screenshot({ path: path.join(ARTIFACTS, 'watch-live.png') });
 
     await panel.fill('#watch-mark-name', 'index rebuilt');
@@ -82,7 +94,7 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.click('#btn-watch-notebook');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await waitFor('the save dialog to offer the watch\'s name', async () => (await input.inputValue()).endsWith('-watch.ipynb'), 15_000);
+    await waitFor("the save dialog to offer the watch's name", async () => (await input.inputValue()).endsWith('-watch.ipynb'), 15_000);
     await input.press('Enter');
     const workspace = path.join(cs.dir, 'workspace');
     const saved = () => (fs.existsSync(workspace) ? fs.readdirSync(workspace) : []).find((f) => f.endsWith('-watch.ipynb'));

@@ -12,7 +12,14 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -60,8 +67,14 @@ export async function runCommand(page: Page, title: string, opts: { timeoutMs?: 
     } catch (e) {
       lastError = (e as Error).message.split('\n')[0];
       if (Date.now() < deadline) continue;
-      const rows = await widget.locator('.monaco-list-row').allInnerTexts().catch(() => []);
-      throw new Error(`expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`, { cause: e });
+      const rows = await widget
+        .locator('.monaco-list-row')
+        .allInnerTexts()
+        .catch(() => []);
+      throw new Error(
+        `expected the command palette to list "${title}" within ${timeoutMs} ms; it shows: ${JSON.stringify(rows.slice(0, 8))} (last: ${lastError})`,
+        { cause: e },
+      );
     }
   }
   const focused = widget.locator('.monaco-list-row.focused .label-name');
@@ -111,7 +124,10 @@ export async function clickDialogButton(page: Page, label: string): Promise<void
   try {
     await button.first().waitFor({ state: 'visible', timeout: 10_000 });
   } catch {
-    const labels = await box.locator('.dialog-buttons .monaco-button').allInnerTexts().catch(() => []);
+    const labels = await box
+      .locator('.dialog-buttons .monaco-button')
+      .allInnerTexts()
+      .catch(() => []);
     throw new Error(`the dialog has no button "${label}"; its buttons: ${JSON.stringify(labels)}`);
   }
   await button.first().click();

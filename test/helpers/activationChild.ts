@@ -31,7 +31,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -41,7 +41,13 @@ export function topology(o: TopologyOptions = {}): Topology {
   const schedulers: SchedulerInfo[] = [];
   for (let cpu = 0; cpu < sockets * perSocket; cpu++) {
     const online = !offline.has(cpu);
-    schedulers.push({ schedulerId: cpu, cpuId: cpu, nodeId: Math.floor(cpu / perSocket), status: online ? 'VISIBLE ONLINE' : 'VISIBLE OFFLINE', isOnline: online });
+    schedulers.push({
+      schedulerId: cpu,
+      cpuId: cpu,
+      nodeId: Math.floor(cpu / perSocket),
+      status: online ? 'VISIBLE ONLINE' : 'VISIBLE OFFLINE',
+      isOnline: online,
+    });
   }
   const lw = o.logWriterCpus ?? [0];
   return {
@@ -64,7 +70,10 @@ export function topology(o: TopologyOptions = {}): Topology {
       processorGroup: 0,
     })),
     logWriters: lw.map((cpu, i) => ({ sessionId: 3 + i, schedulerId: cpu, cpuId: cpu, nodeId: Math.floor(cpu / perSocket) })),
-    traceFlags: [{ flag: 1117, status: true, global: true, session: false }, { flag: 3502, status: true, global: true, session: false }],
+    traceFlags: [
+      { flag: 1117, status: true, global: true, session: false },
+      { flag: 3502, status: true, global: true, session: false },
+    ],
   };
 }
 
@@ -122,7 +131,11 @@ export function tick(i: number, o: TickOptions = {}): Tick {
     const spins = Math.round(base * c * threads * threads * sec * jitter());
     return { spins, collisions: Math.round(spins / 12), backoffs: Math.round(spins / 150), sleepTime: 0 };
   };
-  const wait = (ms: number, count: number) => ({ waitMs: Math.round(ms * threads * sec * jitter()), count: Math.max(1, Math.round(count * threads * sec)), signalMs: Math.round(ms * sec * 0.1) });
+  const wait = (ms: number, count: number) => ({
+    waitMs: Math.round(ms * threads * sec * jitter()),
+    count: Math.max(1, Math.round(count * threads * sec)),
+    signalMs: Math.round(ms * sec * 0.1),
+  });
   const nodes = o.nodes ?? 2;
   const cpuByNode: Record<string, number> = {};
   for (let n = 0; n < nodes; n++) cpuByNode[String(n)] = Math.min(100, (threads * 9 * jitter()) / (n + 1));
@@ -179,7 +192,11 @@ export function ticks(n: number, o: TickOptions = {}): Tick[] {
   return Array.from({ length: n }, (_, i) => tick(i, o));
 }
 
-export function runRecord(index: number, threads: number, o: TickOptions & { ticks?: number; status?: RunRecord['status']; latency?: boolean } = {}): RunRecord {
+export function runRecord(
+  index: number,
+  threads: number,
+  o: TickOptions & { ticks?: number; status?: RunRecord['status']; latency?: boolean } = {},
+): RunRecord {
   const timeline = ticks(o.ticks ?? 10, { ...o, threads, seed: (o.seed ?? 1) * 7 + index });
   const totals = foldTicks(timeline);
   const start = Date.parse('2025-03-01T10:00:00Z') + index * 60_000;
@@ -187,7 +204,14 @@ export function runRecord(index: number, threads: number, o: TickOptions & { tic
   return {
     index,
     threads,
-    arm: { id: 'main', label: 'disk-insert', scenarioId: 'disk-insert', parameters: { batch_size: 1, seed_rows: 100000 }, knobs: {}, mode: 'server-loop' },
+    arm: {
+      id: 'main',
+      label: 'disk-insert',
+      scenarioId: 'disk-insert',
+      parameters: { batch_size: 1, seed_rows: 100000 },
+      knobs: {},
+      mode: 'server-loop',
+    },
     status: o.status ?? 'completed',
     startedAt: new Date(start).toISOString(),
     endedAt: new Date(start + totals.elapsedMs).toISOString(),
@@ -199,12 +223,26 @@ export function runRecord(index: number, threads: number, o: TickOptions & { tic
     totals,
     derived: computeDerived(totals, { cpusUsed: cpusUsedFromTicks(timeline) }),
     client: { cpuUserMs: 120, cpuSystemMs: 40, cpuUsPerCall: 12, eventLoopLagP99Ms: 2, eventLoopLagMaxMs: 5, rssMb: 90 },
-    latency: o.latency ? { count: 10_000, meanUs: 300 * threads, p50Us: 250 * threads, p90Us: 500 * threads, p99Us: 900 * threads, p999Us: 1500 * threads, maxUs: 4000 * threads } : null,
+    latency: o.latency
+      ? {
+          count: 10_000,
+          meanUs: 300 * threads,
+          p50Us: 250 * threads,
+          p90Us: 500 * threads,
+          p99Us: 900 * threads,
+          p999Us: 1500 * threads,
+          maxUs: 4000 * threads,
+        }
+      : null,
     events: [],
   } as RunRecord;
 }
 
-export function experiment(id: string, threads: number[], o: TickOptions & { ticks?: number; title?: string; latency?: boolean } = {}): Experiment {
+export function experiment(
+  id: string,
+  threads: number[],
+  o: TickOptions & { ticks?: number; title?: string; latency?: boolean } = {},
+): Experiment {
   return {
     schemaVersion: EXPERIMENT_SCHEMA_VERSION,
     id,
@@ -235,8 +273,32 @@ export function disconnectedState(): PanelState {
   return {
     host: 'vscode',
     profiles: [
-      { id: 'lab1', label: 'Lab box', server: 'lab1.contoso.local', port: null, instanceName: null, authentication: 'sql', user: 'spinlab', domain: '', encrypt: 'mandatory', trustServerCertificate: true, labDatabase: 'SpinlockLab' },
-      { id: 'sim', label: 'Simulator', server: '127.0.0.1', port: 14330, instanceName: null, authentication: 'sql', user: 'sa', domain: '', encrypt: 'optional', trustServerCertificate: true, labDatabase: 'SpinlockLab' },
+      {
+        id: 'lab1',
+        label: 'Lab box',
+        server: 'lab1.contoso.local',
+        port: null,
+        instanceName: null,
+        authentication: 'sql',
+        user: 'spinlab',
+        domain: '',
+        encrypt: 'mandatory',
+        trustServerCertificate: true,
+        labDatabase: 'SpinlockLab',
+      },
+      {
+        id: 'sim',
+        label: 'Simulator',
+        server: '127.0.0.1',
+        port: 14330,
+        instanceName: null,
+        authentication: 'sql',
+        user: 'sa',
+        domain: '',
+        encrypt: 'optional',
+        trustServerCertificate: true,
+        labDatabase: 'SpinlockLab',
+      },
     ],
     savedPasswords: ['sim'],
     draft: null,
@@ -288,29 +350,47 @@ export function stackFrame(raw: string): StackFrame {
  * A capture of LOCK_HASH backoffs: stacks given innermost frame first (as package0.callstack lists them) with their
  * counts; the tree folds them outermost first under a root that holds every counted event.
  */
-export function stackCapture(over: Partial<StackCapture> = {}, stacks: { frames: string[]; count: number }[] = [
-  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x22AA10', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'], count: 600 },
-  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x77BB20', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'], count: 300 },
-  { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x5E5E00', 'sqllang.dll+0x440002', 'sqldk.dll+0x004400'], count: 100 },
-]): StackCapture {
+export function stackCapture(
+  over: Partial<StackCapture> = {},
+  stacks: { frames: string[]; count: number }[] = [
+    {
+      frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x22AA10', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'],
+      count: 600,
+    },
+    {
+      frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x0F00D1', 'sqlmin.dll+0x77BB20', 'sqllang.dll+0x330001', 'sqldk.dll+0x004400'],
+      count: 300,
+    },
+    { frames: ['sqlmin.dll+0x1A2B3C', 'sqlmin.dll+0x5E5E00', 'sqllang.dll+0x440002', 'sqldk.dll+0x004400'], count: 100 },
+  ],
+): StackCapture {
   const events = stacks.reduce((a, s) => a + s.count, 0);
   const tree: StackNode = { frame: 'all stacks', count: events, children: [] };
   for (const st of stacks) {
     let node = tree;
     for (const f of [...st.frames].reverse()) {
       let child = node.children.find((c) => c.frame === f);
-      if (!child) node.children.push(child = { frame: f, count: 0, children: [] });
+      if (!child) node.children.push((child = { frame: f, count: 0, children: [] }));
       child.count += st.count;
       node = child;
     }
   }
   return {
-    spinlock: 'LOCK_HASH', mapKey: 42, session: 'SpinlockLab_stacks_1', startedAt: '2026-11-24T01:00:00.000Z', durationMs: 10_000,
-    events, dmvBackoffs: events + 20, simulated: true,
+    spinlock: 'LOCK_HASH',
+    mapKey: 42,
+    session: 'SpinlockLab_stacks_1',
+    startedAt: '2026-11-24T01:00:00.000Z',
+    durationMs: 10_000,
+    events,
+    dmvBackoffs: events + 20,
+    simulated: true,
     buckets: stacks.map((s) => ({ count: s.count, share: events ? s.count / events : 0, frames: s.frames.map(stackFrame) })),
-    otherCount: 0, tree,
-    notes: ['The event fired for every backoff of LOCK_HASH the server counted while the session ran.',
-      'The simulator\'s frames are synthetic and labelled: no real call stack was read.'],
+    otherCount: 0,
+    tree,
+    notes: [
+      'The event fired for every backoff of LOCK_HASH the server counted while the session ran.',
+      "The simulator's frames are synthetic and labelled: no real call stack was read.",
+    ],
     ...over,
   };
 }

@@ -18,12 +18,23 @@ export interface Child {
 export function spinlabChild(sim: Simulator, stateDir: string, args: string[]): Child {
   const proc = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=sa;Encrypt=false`, SPINLAB_PASSWORD: SIM_PASSWORD, SPINLAB_STATE_DIR: stateDir },
+    env: {
+      ...process.env,
+      SPINLAB_CONNECTION: `Server=127.0.0.1,${sim.port};User ID=sa;Encrypt=false`,
+      SPINLAB_PASSWORD: SIM_PASSWORD,
+      SPINLAB_STATE_DIR: stateDir,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  proc.stdout!.on('data', (d) => { text += d; });
-  proc.stderr!.on('data', (d) => { text += d; });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  proc.stdout!.on('data', (d) => {
+    text += d;
+  });
+  proc.stderr!.on('data', (d) => {
+    text += d;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { proc, out: () => text, exited };
 }

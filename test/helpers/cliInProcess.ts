@@ -23,8 +23,16 @@ export async function mainCli(args: string[], env: Record<string, string | undef
   const ew = process.stderr.write.bind(process.stderr);
   Object.assign(process.env, env);
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k];
-  process.stdout.write = ((s: string | Uint8Array) => { r.output += String(s); r.stdout += String(s); return true; }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string | Uint8Array) => { r.output += String(s); r.stderr += String(s); return true; }) as typeof process.stderr.write;
+  process.stdout.write = ((s: string | Uint8Array) => {
+    r.output += String(s);
+    r.stdout += String(s);
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => {
+    r.output += String(s);
+    r.stderr += String(s);
+    return true;
+  }) as typeof process.stderr.write;
   try {
     return { code: await main(args), ...r };
   } finally {
@@ -39,11 +47,28 @@ export async function programCli(args: string[], opts: { ask?: Ask | null } = {}
   let out = '';
   let err = '';
   let code = 0;
-  const program = buildProgram((s) => { out += s; }, (s) => { err += s; }, (c) => { code = c; }, opts.ask);
+  const program = buildProgram(
+    (s) => {
+      out += s;
+    },
+    (s) => {
+      err += s;
+    },
+    (c) => {
+      code = c;
+    },
+    opts.ask,
+  );
   try {
     await program.parseAsync(args, { from: 'user' });
   } catch (e) {
-    return { code: exitForError(e, (s) => { err += s; }), out, err };
+    return {
+      code: exitForError(e, (s) => {
+        err += s;
+      }),
+      out,
+      err,
+    };
   }
   return { code, out, err };
 }

@@ -2,7 +2,14 @@
 // (for cancel), and RPC parameter echo. Independent of the real model in tools/sim/model.
 
 import type {
-  Column, LoginRequest, LoginResult, ResponseItem, RpcParam, SessionContext, SimHandler, Value,
+  Column,
+  LoginRequest,
+  LoginResult,
+  ResponseItem,
+  RpcParam,
+  SessionContext,
+  SimHandler,
+  Value,
 } from '../../tools/sim/tds/contract';
 
 export const TYPE_COLUMNS: Column[] = [
@@ -32,17 +39,53 @@ export const TYPE_COLUMNS: Column[] = [
 
 export const TYPE_ROWS: Value[][] = [
   [
-    true, 255, -32768, 2147483647, 9007199254740993n, 1.5, 3.141592653589793, '12345.6789', '-1234567890123456789.0123456789',
-    'héllo wörld ☃', 'x'.repeat(10000), 'ab', 'café €', 'long '.repeat(3000), 'abc',
-    new Date('2024-02-29T13:45:30.123Z'), new Date('2024-02-29T13:45:30.123Z'), new Date('1999-12-31T23:59:59.000Z'),
-    Buffer.from([1, 2, 3, 255]), Buffer.alloc(20000, 7), Buffer.from([0xde, 0xad, 0xbe, 0xef]),
+    true,
+    255,
+    -32768,
+    2147483647,
+    9007199254740993n,
+    1.5,
+    3.141592653589793,
+    '12345.6789',
+    '-1234567890123456789.0123456789',
+    'héllo wörld ☃',
+    'x'.repeat(10000),
+    'ab',
+    'café €',
+    'long '.repeat(3000),
+    'abc',
+    new Date('2024-02-29T13:45:30.123Z'),
+    new Date('2024-02-29T13:45:30.123Z'),
+    new Date('1999-12-31T23:59:59.000Z'),
+    Buffer.from([1, 2, 3, 255]),
+    Buffer.alloc(20000, 7),
+    Buffer.from([0xde, 0xad, 0xbe, 0xef]),
     '6F9619FF-8B86-D011-B42D-00C04FC964FF',
   ],
   TYPE_COLUMNS.map(() => null),
   [
-    false, 0, 1, -1, -42, -0.25, -1e300, -0.5, '0.0000000001', '', '', '', '', '', '',
-    new Date('1753-01-01T00:00:00.000Z'), new Date('0001-01-01T00:00:00.000Z'), new Date('9999-12-31T23:59:59.000Z'),
-    Buffer.alloc(0), Buffer.alloc(0), Buffer.from([0, 0, 0, 1]), '00000000-0000-0000-0000-000000000000',
+    false,
+    0,
+    1,
+    -1,
+    -42,
+    -0.25,
+    -1e300,
+    -0.5,
+    '0.0000000001',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    new Date('1753-01-01T00:00:00.000Z'),
+    new Date('0001-01-01T00:00:00.000Z'),
+    new Date('9999-12-31T23:59:59.000Z'),
+    Buffer.alloc(0),
+    Buffer.alloc(0),
+    Buffer.from([0, 0, 0, 1]),
+    '00000000-0000-0000-0000-000000000000',
   ],
 ];
 
@@ -76,13 +119,19 @@ function wait(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 const one = (name: string, sqlType: Column['sqlType'], value: Value): ResponseItem => ({
-  kind: 'resultSet', columns: [{ name, sqlType }], rows: [[value]],
+  kind: 'resultSet',
+  columns: [{ name, sqlType }],
+  rows: [[value]],
 });
 
 export function createEchoHandler(opts: EchoHandlerOptions = {}): EchoHandler {
   const password = opts.password ?? 'pw';
   const h: EchoHandler = {
-    calls: [], resets: [], started: [], ended: [], aborted: [],
+    calls: [],
+    resets: [],
+    started: [],
+    ended: [],
+    aborted: [],
 
     login(req: LoginRequest): LoginResult {
       if (req.userName === 'sa' && req.password === password) return { ok: true, database: req.database || 'master' };

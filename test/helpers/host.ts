@@ -10,11 +10,25 @@ import type { Answer, ParamsOf, ResultOf } from '../../src/shared/requests';
 
 /** The connection form filled in for the simulator. */
 export function simProfile(sim: Simulator, user = 'sa'): ConnectionProfile {
-  return defaultProfile({ id: `sim-${user}`, label: 'simulator', server: '127.0.0.1', port: sim.port, user, encrypt: 'optional', trustServerCertificate: true });
+  return defaultProfile({
+    id: `sim-${user}`,
+    label: 'simulator',
+    server: '127.0.0.1',
+    port: sim.port,
+    user,
+    encrypt: 'optional',
+    trustServerCertificate: true,
+  });
 }
 
 /** A controller that pressed Connect for the simulator (the caller checks how that went). */
-export async function connectedController(sim: Simulator, ports: FakePorts, stateDir: string, user = 'sa', password = SIM_PASSWORD): Promise<LabController> {
+export async function connectedController(
+  sim: Simulator,
+  ports: FakePorts,
+  stateDir: string,
+  user = 'sa',
+  password = SIM_PASSWORD,
+): Promise<LabController> {
   const c = new LabController(ports, { editor: 'vscode', stateDir });
   await c.start();
   await c.receive({ type: 'connectionOpen', payload: { profile: simProfile(sim, user), password, savePassword: false } });
@@ -34,7 +48,12 @@ export async function waitFor(what: string, cond: () => boolean, ms = 30_000): P
 let asked = 0;
 
 /** Asks the controller a question as the webview does; returns the host's answer (the `response` it posted). */
-export async function ask<K extends keyof PanelRequestMap>(c: LabController, ports: FakePorts, method: K, params: ParamsOf<PanelRequestMap[K]>): Promise<Answer<ResultOf<PanelRequestMap[K]>>> {
+export async function ask<K extends keyof PanelRequestMap>(
+  c: LabController,
+  ports: FakePorts,
+  method: K,
+  params: ParamsOf<PanelRequestMap[K]>,
+): Promise<Answer<ResultOf<PanelRequestMap[K]>>> {
   const id = ++asked;
   await c.receive({ type: 'request', id, method, params });
   const a = ports.ofType('response').find((m) => m.payload.id === id);

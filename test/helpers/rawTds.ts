@@ -108,8 +108,13 @@ export class RawTdsClient {
 
   static login7(user: string, password: string, packetSize = 4096): Buffer {
     const p = new Login7Payload({
-      tdsVersion: 0x74000004, packetSize, clientProgVer: 0, clientPid: process.pid, connectionId: 0,
-      clientTimeZone: 0, clientLcid: 0x409,
+      tdsVersion: 0x74000004,
+      packetSize,
+      clientProgVer: 0,
+      clientPid: process.pid,
+      connectionId: 0,
+      clientTimeZone: 0,
+      clientLcid: 0x409,
     });
     p.userName = user;
     p.password = password;

@@ -16,9 +16,14 @@ export async function withSim<T>(opts: SimulatorOptions, fn: (sim: Simulator) =>
 
 export async function connect(sim: Simulator, user = 'sa', password = SIM_PASSWORD, database?: string): Promise<sql.ConnectionPool> {
   return new sql.ConnectionPool({
-    server: sim.host, port: sim.port, user, password, database,
+    server: sim.host,
+    port: sim.port,
+    user,
+    password,
+    database,
     options: { encrypt: false, trustServerCertificate: true },
-    pool: { min: 0, max: 40 }, requestTimeout: 60_000,
+    pool: { min: 0, max: 40 },
+    requestTimeout: 60_000,
   }).connect();
 }
 
@@ -37,7 +42,12 @@ export async function ourEventSessions(sim: Simulator): Promise<string[]> {
 export type Row = Record<string, unknown>;
 
 /** Runs a sql/ file's batch the way the engine does: plain batch, or sp_executesql with typed parameters. */
-export async function runFile(pool: sql.ConnectionPool | sql.Transaction, id: string, params: Record<string, [sql.ISqlType | (() => sql.ISqlType), unknown]> = {}, batch = 0) {
+export async function runFile(
+  pool: sql.ConnectionPool | sql.Transaction,
+  id: string,
+  params: Record<string, [sql.ISqlType | (() => sql.ISqlType), unknown]> = {},
+  batch = 0,
+) {
   const f = loadSqlFile(id);
   const req = new sql.Request(pool as sql.ConnectionPool);
   for (const [name, [type, value]] of Object.entries(params)) req.input(name, type, value);

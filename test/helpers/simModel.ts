@@ -22,8 +22,31 @@ export const rows = totalRowsPerSec;
 export const spins = (r: Rates, name: string): number => r.spinlocks.get(name)?.spins ?? 0;
 export const spinsPerRow = (r: Rates, name: string): number => spins(r, name) / rows(r);
 
-export const disk = (rowsPerTxn = 1): WorkloadProfile => ({ engine: 'disk', access: 'interpreted', operation: 'insert', rowsPerTxn, slotSource: 'none', tableDurability: 'SCHEMA_AND_DATA' });
-export const inmem = (access: 'native' | 'interpreted'): WorkloadProfile => ({ engine: 'xtp', access, operation: 'insert', rowsPerTxn: 1, slotSource: 'none', tableDurability: 'SCHEMA_AND_DATA' });
-export const ring = (engine: 'disk' | 'xtp', slotSource: 'sequence' | 'identity', durability: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY' = 'SCHEMA_AND_DATA'): WorkloadProfile => ({
-  engine, access: engine === 'xtp' && slotSource === 'identity' ? 'native' : 'interpreted', operation: 'push', rowsPerTxn: 1, slotSource, tableDurability: durability,
+export const disk = (rowsPerTxn = 1): WorkloadProfile => ({
+  engine: 'disk',
+  access: 'interpreted',
+  operation: 'insert',
+  rowsPerTxn,
+  slotSource: 'none',
+  tableDurability: 'SCHEMA_AND_DATA',
+});
+export const inmem = (access: 'native' | 'interpreted'): WorkloadProfile => ({
+  engine: 'xtp',
+  access,
+  operation: 'insert',
+  rowsPerTxn: 1,
+  slotSource: 'none',
+  tableDurability: 'SCHEMA_AND_DATA',
+});
+export const ring = (
+  engine: 'disk' | 'xtp',
+  slotSource: 'sequence' | 'identity',
+  durability: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY' = 'SCHEMA_AND_DATA',
+): WorkloadProfile => ({
+  engine,
+  access: engine === 'xtp' && slotSource === 'identity' ? 'native' : 'interpreted',
+  operation: 'push',
+  rowsPerTxn: 1,
+  slotSource,
+  tableDurability: durability,
 });

@@ -18,8 +18,11 @@ export interface SimLogin {
 /** The connection string for the simulator (sa unless told otherwise). */
 export function connString(sim: Pick<Simulator, 'port'>, login: SimLogin = {}): string {
   const { user = 'sa', password = SIM_PASSWORD, database, connectTimeoutS } = login;
-  return `Server=127.0.0.1,${sim.port};User ID=${user};Password=${password};Encrypt=false` +
-    (database ? `;Database=${database}` : '') + (connectTimeoutS ? `;Connect Timeout=${connectTimeoutS}` : '');
+  return (
+    `Server=127.0.0.1,${sim.port};User ID=${user};Password=${password};Encrypt=false` +
+    (database ? `;Database=${database}` : '') +
+    (connectTimeoutS ? `;Connect Timeout=${connectTimeoutS}` : '')
+  );
 }
 
 /** The engine's target for the simulator, parsed from connString() by the CLI's own parser. */

@@ -36,7 +36,11 @@ export async function startTestServer(opts: Partial<TdsServerOptions> = {}): Pro
     options: { encrypt: false, trustServerCertificate: true, ...(overrides.options ?? {}) },
   });
   return {
-    server, handler, port, logs, config,
+    server,
+    handler,
+    port,
+    logs,
+    config,
     async pool(overrides) {
       const p = new sql.ConnectionPool(config(overrides));
       pools.push(p);

@@ -13,12 +13,20 @@ export function requireTsql(): void {
 /** Runs `input` (batches ended by `go`, then `exit`) through tsql as sa with TDS 7.4; resolves with all it printed. */
 export function runTsql(sim: Simulator, input: string, timeoutMs = 20_000): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const p = spawn('tsql', ['-H', '127.0.0.1', '-p', String(sim.port), '-U', 'sa', '-P', SIM_PASSWORD], { env: { ...process.env, TDSVER: '7.4' } });
+    const p = spawn('tsql', ['-H', '127.0.0.1', '-p', String(sim.port), '-U', 'sa', '-P', SIM_PASSWORD], {
+      env: { ...process.env, TDSVER: '7.4' },
+    });
     let text = '';
     p.stdout.on('data', (d) => (text += d));
     p.stderr.on('data', (d) => (text += d));
-    const timer = setTimeout(() => { p.kill(); reject(new Error(`tsql timed out: ${text}`)); }, timeoutMs);
-    p.on('close', () => { clearTimeout(timer); resolve(text); });
+    const timer = setTimeout(() => {
+      p.kill();
+      reject(new Error(`tsql timed out: ${text}`));
+    }, timeoutMs);
+    p.on('close', () => {
+      clearTimeout(timer);
+      resolve(text);
+    });
     p.stdin.end(input);
   });
 }

@@ -17,7 +17,9 @@ export interface VscodeStub {
 
 function stub(): unknown {
   const props = new Map<PropertyKey, unknown>();
-  const target = function () { /* stub */ } as unknown as AnyFn;
+  const target = function () {
+    /* stub */
+  } as unknown as AnyFn;
   return new Proxy(target, {
     get(_t, p) {
       if (p === 'then' || p === Symbol.iterator || p === Symbol.asyncIterator) return undefined;
@@ -39,11 +41,13 @@ export function installVscodeStub(): VscodeStub {
   const commands = new Map<string, AnyFn>();
   const registered: string[] = [];
   const vscode = stub() as Record<string, Record<string, unknown>>;
-  const record = (kind: string, fn?: (id: string, ...rest: unknown[]) => void) => (id: string, ...rest: unknown[]) => {
-    registered.push(`${kind}:${id}`);
-    fn?.(id, ...rest);
-    return stub();
-  };
+  const record =
+    (kind: string, fn?: (id: string, ...rest: unknown[]) => void) =>
+    (id: string, ...rest: unknown[]) => {
+      registered.push(`${kind}:${id}`);
+      fn?.(id, ...rest);
+      return stub();
+    };
   vscode.commands.registerCommand = record('command', (id, handler) => commands.set(id, handler as AnyFn));
   vscode.window.createTreeView = record('treeView');
   vscode.window.createStatusBarItem = record('statusBarItem');
@@ -58,14 +62,17 @@ export function installVscodeStub(): VscodeStub {
   const context = (root: string): unknown => {
     const base = stub() as Record<PropertyKey, unknown>;
     const subscriptions: unknown[] = [];
-    return new Proxy({}, {
-      get(_t, p) {
-        if (p === 'subscriptions') return subscriptions;
-        if (p === 'extensionPath') return root;
-        if (p === 'then') return undefined;
-        return base[p];
+    return new Proxy(
+      {},
+      {
+        get(_t, p) {
+          if (p === 'subscriptions') return subscriptions;
+          if (p === 'extensionPath') return root;
+          if (p === 'then') return undefined;
+          return base[p];
+        },
       },
-    });
+    );
   };
   return { commands, registered, context };
 }

@@ -53,7 +53,13 @@ for (const version of [13, 17]) {
 describe('spinlab check: leftover event sessions', () => {
   it('a 2022 login with VIEW SERVER PERFORMANCE STATE only is told of a leftover session (the XE views need no more)', () =>
     withSim({ version: 16, logins: [{ name: 'perf', password: WEAK, permissions: ['VIEW SERVER PERFORMANCE STATE'] }] }, async (sim) => {
-      sim.model.xe.execute(sim.model, 'sa', { kind: 'create', name: 'SpinlockLab_XDESMGR_left_1', events: [], targets: [], options: {} } as never);
+      sim.model.xe.execute(sim.model, 'sa', {
+        kind: 'create',
+        name: 'SpinlockLab_XDESMGR_left_1',
+        events: [],
+        targets: [],
+        options: {},
+      } as never);
       const { out } = await cli(['check', '-c', connString(sim, { user: 'perf', password: WEAK })]);
       assert.match(out, /Spinlock Lab event sessions are left on this server: SpinlockLab_XDESMGR_left_1/, out);
     }));

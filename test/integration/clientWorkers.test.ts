@@ -20,14 +20,22 @@ const LAB = 'SpinlockLab';
 async function builtinPlan(sim: Simulator): Promise<WorkerPlan> {
   const scenario = getScenario('disk-insert');
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: 1 };
-  await withAdmin(targetFor(sim, { database: 'master' }), (admin, identity) => deployScenario(targetFor(sim, { database: 'master' }), admin, identity, LAB, scenario, params, () => undefined));
+  await withAdmin(targetFor(sim, { database: 'master' }), (admin, identity) =>
+    deployScenario(targetFor(sim, { database: 'master' }), admin, identity, LAB, scenario, params, () => undefined),
+  );
   return { kind: 'builtin', target: targetFor(sim), labDatabase: LAB, scenario, params };
 }
 
 function customPlan(sim: Simulator, iterations: number | null): WorkerPlan {
   const workload: CustomWorkload = {
-    statements: [{ source: '--sql', text: 'SELECT 1' }], database: 'master', params: null, iterations,
-    thinkTimeMs: 0, queryTimeoutMs: null, stopOnError: false, writes: null,
+    statements: [{ source: '--sql', text: 'SELECT 1' }],
+    database: 'master',
+    params: null,
+    iterations,
+    thinkTimeMs: 0,
+    queryTimeoutMs: null,
+    stopOnError: false,
+    writes: null,
   };
   return { kind: 'custom', target: targetFor(sim), workload, table: null };
 }
@@ -54,9 +62,12 @@ describe('client loop on worker threads', function () {
         const pool = await open(plan, 4, workers);
         try {
           assert.equal(pool.count, 4);
-          assert.equal(pool.ids.filter((x) => x > 0).length, 4, 'every session\'s server id');
+          assert.equal(pool.ids.filter((x) => x > 0).length, 4, "every session's server id");
           const latency = new LatencyRecorder();
-          const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: null, rows: 400, latency }, new AbortController().signal);
+          const r = await pool.runPhase(
+            { phase: 'measure', mode: 'client-loop', durationMs: null, rows: 400, latency },
+            new AbortController().signal,
+          );
           assert.equal(r.calls, 400, `${workers} worker(s): calls`);
           assert.equal(r.rows, 400);
           assert.deepEqual(r.failures, []);
@@ -68,10 +79,10 @@ describe('client loop on worker threads', function () {
           await pool.close();
         }
       }
-      assert.equal(await noSessionsLeft(sim), 0, 'close ends every worker\'s connections');
+      assert.equal(await noSessionsLeft(sim), 0, "close ends every worker's connections");
     }));
 
-  it('cancel mid-run stops every worker\'s calls promptly and leaves no connection open', function () {
+  it("cancel mid-run stops every worker's calls promptly and leaves no connection open", function () {
     return withSim({}, async (sim) => {
       const pool = await open(await builtinPlan(sim), 4, 2);
       const cancel = new AbortController();
@@ -80,7 +91,10 @@ describe('client loop on worker threads', function () {
       // A phase of 60 s that only cancel can end early; the test's own limit fails it if cancel never arrives.
       this.timeout(30_000);
       try {
-        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: 60_000, rows: null, latency: new LatencyRecorder() }, cancel.signal);
+        const r = await pool.runPhase(
+          { phase: 'measure', mode: 'client-loop', durationMs: 60_000, rows: null, latency: new LatencyRecorder() },
+          cancel.signal,
+        );
         assert.ok(Date.now() - started < 10_000, `cancel took ${Date.now() - started} ms`);
         assert.equal(r.cancelled, true);
         assert.ok(r.calls > 0);
@@ -97,7 +111,10 @@ describe('client loop on worker threads', function () {
       sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
       const pool = await open(customPlan(sim, 25), 4, 2);
       try {
-        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: null, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+        const r = await pool.runPhase(
+          { phase: 'measure', mode: 'client-loop', durationMs: null, rows: null, latency: new LatencyRecorder() },
+          new AbortController().signal,
+        );
         assert.equal(r.calls, 99, 'the other 99 of 4 x 25 calls completed');
         const stats = pool.runStats()!;
         assert.equal(stats.calls, 99);
@@ -113,21 +130,27 @@ describe('client loop on worker threads', function () {
       }
     }));
 
-  it('a worker that dies mid-phase is reported as its sessions\' failures; the other worker\'s calls stand', () =>
+  it("a worker that dies mid-phase is reported as its sessions' failures; the other worker's calls stand", () =>
     withSim({}, async (sim) => {
       const pool = await open(await builtinPlan(sim), 4, 2);
       const first = (pool as unknown as { slots: { thread: Worker }[] }).slots[0].thread;
       setTimeout(() => void first.terminate(), 500);
       const started = Date.now();
       try {
-        const r = await pool.runPhase({ phase: 'measure', mode: 'client-loop', durationMs: 2000, rows: null, latency: new LatencyRecorder() }, new AbortController().signal);
+        const r = await pool.runPhase(
+          { phase: 'measure', mode: 'client-loop', durationMs: 2000, rows: null, latency: new LatencyRecorder() },
+          new AbortController().signal,
+        );
         assert.ok(Date.now() - started < 15_000, 'not hung');
-        assert.deepEqual(r.failures.map((f) => f.session), [1, 2]);
+        assert.deepEqual(
+          r.failures.map((f) => f.session),
+          [1, 2],
+        );
         assert.match(r.failures[0].message, /client worker 1 stopped/);
         assert.ok(r.calls > 0, 'worker 2 went on');
       } finally {
         await pool.close();
       }
-      assert.equal(await noSessionsLeft(sim), 0, 'the dead worker\'s connections went with it');
+      assert.equal(await noSessionsLeft(sim), 0, "the dead worker's connections went with it");
     }));
 });

@@ -27,7 +27,9 @@ describe('first-connection messages', () => {
 
   it('a self-signed certificate: names TrustServerCertificate=true and installing the CA', () =>
     withSim({}, async (sim) => {
-      const msg = await failure(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=true;TrustServerCertificate=false`);
+      const msg = await failure(
+        `Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Encrypt=true;TrustServerCertificate=false`,
+      );
       assert.match(msg, /certificate/i);
       assert.match(msg, /TrustServerCertificate=true/);
       assert.match(msg, /install the CA/);

@@ -23,8 +23,10 @@ import { knobsNow, targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 // The original affinity is NUMANODE = 0 (CPUs 0-19): restored as NUMANODE, not as a CPU list (knobs.ts).
-const ORIGINAL: KnobState = { delayedDurability: 'ALLOWED', affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i), numaNodes: [0] } };
-
+const ORIGINAL: KnobState = {
+  delayedDurability: 'ALLOWED',
+  affinity: { type: 'MANUAL', cpus: Array.from({ length: 20 }, (_, i) => i), numaNodes: [0] },
+};
 
 async function prepare(sim: Simulator): Promise<void> {
   await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
@@ -46,14 +48,37 @@ function readSamples(outDir: string): { run: number; tick: Tick }[] {
   if (!fs.existsSync(file)) return [];
   const text = fs.readFileSync(file, 'utf8');
   // Only whole lines: a line cut by the kill would not end in '\n' (appendFileSync writes each line in one call).
-  return text.split('\n').slice(0, -1).map((l) => JSON.parse(l) as { run: number; tick: Tick });
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as { run: number; tick: Tick });
 }
 
 /** Starts `spinlab run` with knobs, waits for them on the server and for ticks in samples.jsonl, then SIGKILLs it. */
 async function runAndKill(sim: Simulator, stateDir: string): Promise<{ outDir: string; ticksAtKill: number }> {
   const outDir = tmp('crash-out');
-  const child = spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '4', '--duration', '120s', '--warmup', '0s',
-    '--interval', '250ms', '--delayed-durability', 'forced', '--affinity', 'exclude-core0', '--no-deploy', '--set', 'seed_rows=0', '--out', outDir]);
+  const child = spinlab(sim, stateDir, [
+    'run',
+    '--scenario',
+    'disk-insert',
+    '--threads',
+    '4',
+    '--duration',
+    '120s',
+    '--warmup',
+    '0s',
+    '--interval',
+    '250ms',
+    '--delayed-durability',
+    'forced',
+    '--affinity',
+    'exclude-core0',
+    '--no-deploy',
+    '--set',
+    'seed_rows=0',
+    '--out',
+    outDir,
+  ]);
   try {
     const end = Date.now() + 60_000;
     for (;;) {
@@ -88,8 +113,14 @@ async function assertLeftChanged(sim: Simulator, stateDir: string, outDir: strin
   const samples = readSamples(outDir);
   assert.ok(ticksAtKill >= 3, `ticks written before the kill: ${ticksAtKill}`);
   assert.equal(samples.length, ticksAtKill, 'samples.jsonl keeps every tick written before the kill');
-  assert.ok(samples.every((s) => s.run === 0 && typeof s.tick.t === 'number' && s.tick.intervalMs > 0), 'each line is a whole tick');
-  const experiment = JSON.parse(fs.readFileSync(path.join(outDir, 'experiment.json'), 'utf8')) as { status: string; knobs: { applied: unknown } };
+  assert.ok(
+    samples.every((s) => s.run === 0 && typeof s.tick.t === 'number' && s.tick.intervalMs > 0),
+    'each line is a whole tick',
+  );
+  const experiment = JSON.parse(fs.readFileSync(path.join(outDir, 'experiment.json'), 'utf8')) as {
+    status: string;
+    knobs: { applied: unknown };
+  };
   assert.equal(experiment.status, 'running', 'experiment.json is the record written at the start (the kill left no chance to finish it)');
   return key;
 }
@@ -117,7 +148,7 @@ it('SIGKILL mid-run, then `spinlab restore` (a child process) puts affinity and 
     assert.match(again.out(), /Nothing to restore/);
   })).timeout(180_000);
 
-it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and delayed durability back exactly', () =>
+it("SIGKILL mid-run, then the panel's Restore (LabController) puts affinity and delayed durability back exactly", () =>
   withSim({}, async (sim) => {
     await prepare(sim);
     const stateDir = tmp('crash-state');
@@ -128,7 +159,15 @@ it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and
     const c = new LabController(ports, { editor: 'vscode', stateDir });
     try {
       await c.start();
-      const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
+      const profile = defaultProfile({
+        id: 'sim',
+        label: 'simulator',
+        server: '127.0.0.1',
+        port: sim.port,
+        user: 'sa',
+        encrypt: 'optional',
+        trustServerCertificate: true,
+      });
       await c.receive({ type: 'connectionOpen', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
       let s = ports.lastState();
       assert.equal(s.connection.status, 'connected', JSON.stringify(s.connection.error));
@@ -138,8 +177,16 @@ it('SIGKILL mid-run, then the panel\'s Restore (LabController) puts affinity and
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(s.journal, null);
-      assert.ok(ports.ofType('toast').some((t) => /process affinity set back to NUMANODE = 0/.test(t.payload.message)
-        && /delayed durability on \[SpinlockLab\] set back to ALLOWED/.test(t.payload.message)), JSON.stringify(ports.ofType('toast')));
+      assert.ok(
+        ports
+          .ofType('toast')
+          .some(
+            (t) =>
+              /process affinity set back to NUMANODE = 0/.test(t.payload.message) &&
+              /delayed durability on \[SpinlockLab\] set back to ALLOWED/.test(t.payload.message),
+          ),
+        JSON.stringify(ports.ofType('toast')),
+      );
       assert.deepEqual(s.server?.knobs, ORIGINAL, 'the panel reads back the original state');
     } finally {
       await c.dispose();
@@ -159,5 +206,8 @@ function assertRecovered(outDir: string, ticksAtKill: number): void {
   assert.equal(e.runs[0].status, 'failed');
   assert.equal(e.runs[0].timeline.length, ticksAtKill, 'every tick written before the kill is in the record');
   assert.ok(e.runs[0].rows > 0);
-  assert.ok(e.events.some((x) => /stopped without finishing \(killed or crashed\)/.test(x.message)), JSON.stringify(e.events));
+  assert.ok(
+    e.events.some((x) => /stopped without finishing \(killed or crashed\)/.test(x.message)),
+    JSON.stringify(e.events),
+  );
 }

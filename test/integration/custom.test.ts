@@ -10,7 +10,6 @@ import { observedCalls } from '../../tools/sim/model/custom';
 import { tmp, readExperiment } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
 
-
 const cli = (args: string[]) => programCli(args);
 
 const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
@@ -22,7 +21,25 @@ describe('custom workloads against the simulator', function () {
     withSim({}, async (sim) => {
       const dir = tmp('custom');
       const nb = path.join(dir, 'custom.ipynb');
-      const r = await cli(['run', '-c', connString(sim), '--sql', SPINS, '--threads', '4', '--iterations', '50', '--warmup', '0s', '--interval', '250ms', '--out', dir, '--notebook', nb]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        SPINS,
+        '--threads',
+        '4',
+        '--iterations',
+        '50',
+        '--warmup',
+        '0s',
+        '--interval',
+        '250ms',
+        '--out',
+        dir,
+        '--notebook',
+        nb,
+      ]);
       assert.equal(r.code, 0, r.err);
       const e = readExperiment(dir);
       assert.equal(e.scenario.id, 'custom');
@@ -37,7 +54,7 @@ describe('custom workloads against the simulator', function () {
       assert.match(r.out, /p50 ms +p90 ms +p99 ms/);
       assert.match(r.out, /reads only/);
       assert.ok(fs.existsSync(nb));
-      assert.ok(e.runs[0].custom!.perCall.logicalReads! > 0, 'per-call logical reads from the sessions\' own counters');
+      assert.ok(e.runs[0].custom!.perCall.logicalReads! > 0, "per-call logical reads from the sessions' own counters");
       assert.ok(e.runs[0].sessionWaits !== undefined);
       // Re-run from the notebook: the same workload again, appended beside the original.
       const again = await cli(['rerun', nb, '--yes', '-c', connString(sim), '--out', tmp('custom')]);
@@ -51,7 +68,10 @@ describe('custom workloads against the simulator', function () {
       const dir = tmp('custom');
       const r = await cli(['ostress', `-S127.0.0.1,${sim.port}`, '-Usa', `-P${SIM_PASSWORD}`, '-QSELECT 1', '-n4', '-r25', `-o${dir}`]);
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, /Equivalent: spinlab run -c "Server=127\.0\.0\.1,\d+;User ID=sa;Encrypt=Optional" --sql "SELECT 1" --threads 4 --iterations 25/);
+      assert.match(
+        r.out,
+        /Equivalent: spinlab run -c "Server=127\.0\.0\.1,\d+;User ID=sa;Encrypt=Optional" --sql "SELECT 1" --threads 4 --iterations 25/,
+      );
       assert.ok(!r.out.includes(SIM_PASSWORD) && !r.err.includes(SIM_PASSWORD), 'the password is never printed');
       assert.equal(readExperiment(dir).runs[0].custom?.calls, 100);
       const refused = await cli(['ostress', `-S127.0.0.1,${sim.port}`, '-Usa', `-P${SIM_PASSWORD}`, '-QSELECT 1', '-m', 'replay']);
@@ -65,7 +85,23 @@ describe('custom workloads against the simulator', function () {
       const csv = path.join(tmp('custom'), 'p.csv'); // beside the output folder, not in it: an --out folder must be new or empty
       fs.writeFileSync(csv, 'id\n11\n22\n33\n');
       const text = 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id';
-      const r = await cli(['run', '-c', connString(sim), '--sql', text, '--params-csv', csv, '--threads', '1', '--iterations', '6', '--warmup', '0s', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        text,
+        '--params-csv',
+        csv,
+        '--threads',
+        '1',
+        '--iterations',
+        '6',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 0, r.err);
       const calls = observedCalls(sim.model).filter((c) => c.text === text);
       assert.equal(calls.length, 6);
@@ -77,7 +113,21 @@ describe('custom workloads against the simulator', function () {
     withSim({}, async (sim) => {
       const dir = tmp('custom');
       sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
-      const r = await cli(['run', '-c', connString(sim), '--sql', 'SELECT 1', '--threads', '4', '--iterations', '10', '--warmup', '0s', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        'SELECT 1',
+        '--threads',
+        '4',
+        '--iterations',
+        '10',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 0, r.err);
       const run = readExperiment(dir).runs[0];
       assert.equal(run.status, 'completed');
@@ -99,20 +149,53 @@ describe('custom workloads against the simulator', function () {
       assert.match(good.out, /pass {2}p99<10s/);
     }));
 
-  it('a WAITFOR workload for a duration: live ticks count its calls, and the own sessions\' WAITFOR waits are recorded', () =>
+  it("a WAITFOR workload for a duration: live ticks count its calls, and the own sessions' WAITFOR waits are recorded", () =>
     withSim({}, async (sim) => {
       const dir = tmp('custom');
-      const r = await cli(['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:00.050'", '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        "WAITFOR DELAY '00:00:00.050'",
+        '--threads',
+        '2',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0s',
+        '--interval',
+        '250ms',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 0, r.err);
       const run = readExperiment(dir).runs[0];
       assert.ok(run.timeline.length >= 2);
-      assert.ok(run.timeline.every((t) => t.rows > 0), `every tick counts calls: ${run.timeline.map((t) => t.rows).join(',')}`);
+      assert.ok(
+        run.timeline.every((t) => t.rows > 0),
+        `every tick counts calls: ${run.timeline.map((t) => t.rows).join(',')}`,
+      );
       assert.ok((run.sessionWaits?.WAITFOR?.count ?? 0) >= run.custom!.calls, 'each call waited on WAITFOR in its own session');
     }));
 
   it('--query-timeout names timeouts and the run goes on; --stop-on-error ends the run at the first failure', () =>
     withSim({}, async (sim) => {
-      const slow = ['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:02'", '--threads', '1', '--iterations', '2', '--warmup', '0s', '--query-timeout', '200ms'];
+      const slow = [
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        "WAITFOR DELAY '00:00:02'",
+        '--threads',
+        '1',
+        '--iterations',
+        '2',
+        '--warmup',
+        '0s',
+        '--query-timeout',
+        '200ms',
+      ];
       const dir = tmp('custom');
       const r = await cli([...slow, '--out', dir]);
       const run = readExperiment(dir).runs[0];
@@ -130,7 +213,21 @@ describe('custom workloads against the simulator', function () {
   it('a statement the simulator cannot model fails each call with "not supported", counted, never run', () =>
     withSim({}, async (sim) => {
       const dir = tmp('custom');
-      const r = await cli(['run', '-c', connString(sim), '--sql', 'UPDATE dbo.t SET x = 1', '--threads', '1', '--iterations', '2', '--warmup', '0s', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        'UPDATE dbo.t SET x = 1',
+        '--threads',
+        '1',
+        '--iterations',
+        '2',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+      ]);
       assert.match(r.err, /WRITES to \[master\]/);
       const run = readExperiment(dir).runs[0];
       assert.equal(run.custom?.failedCalls, 2);

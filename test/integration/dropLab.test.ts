@@ -30,7 +30,11 @@ describe('drop-lab', function () {
       const holder = await connect(sim, 'sa', undefined, LAB);
       const holderSpid = (await holder.request().query('SELECT @@SPID AS spid')).recordset[0].spid as number;
       // The race as SQL Server shows it: the first DROP finds the database in use.
-      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.`, times: 1 });
+      sim.faults.failStatement('lab/drop', {
+        number: 3702,
+        message: `Cannot drop database "${LAB}" because it is currently in use.`,
+        times: 1,
+      });
       const admin = await DbSession.open(targetFor(sim), { database: 'master' });
       try {
         const r = await dropLab(admin, LAB, identity);
@@ -58,7 +62,8 @@ describe('drop-lab', function () {
       const dba = await DbSession.open(targetFor(sim, { user: 'dba', password: 'Dba-Pw-1!' }), { database: 'master' });
       try {
         await assert.rejects(dropLab(dba, LAB, { login: 'dba', majorVersion: 16 } as typeof identity), (e: Error & { fix?: string }) =>
-          /ALTER ANY CONNECTION/.test(`${e.message} ${e.fix ?? ''}`));
+          /ALTER ANY CONNECTION/.test(`${e.message} ${e.fix ?? ''}`),
+        );
       } finally {
         await dba.close();
         await holder.close().catch(() => undefined);
@@ -76,7 +81,11 @@ describe('drop-lab', function () {
       }
       const holder = await connect(sim, 'sa', undefined, LAB);
       const holderSpid = (await holder.request().query('SELECT @@SPID AS spid')).recordset[0].spid as number;
-      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.`, times: 1 });
+      sim.faults.failStatement('lab/drop', {
+        number: 3702,
+        message: `Cannot drop database "${LAB}" because it is currently in use.`,
+        times: 1,
+      });
       const admin = await DbSession.open(targetFor(sim), { database: 'master' });
       try {
         assert.deepEqual(await dropLab(admin, LAB, identity), { existed: true, killed: [holderSpid] });
@@ -96,7 +105,11 @@ describe('drop-lab', function () {
       await tx.begin();
       const holderSpid = (await new sql.Request(tx).query('SELECT @@SPID AS spid')).recordset[0].spid as number;
       await new sql.Request(tx).batch('USE master');
-      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.`, times: 1 });
+      sim.faults.failStatement('lab/drop', {
+        number: 3702,
+        message: `Cannot drop database "${LAB}" because it is currently in use.`,
+        times: 1,
+      });
       const admin = await DbSession.open(targetFor(sim), { database: 'master' });
       try {
         assert.deepEqual(await dropLab(admin, LAB, identity), { existed: true, killed: [holderSpid] });

@@ -52,14 +52,22 @@ for (const scenarioId of ['disk-insert', 'inmem-insert', 'ring-buffer']) {
         o.parameters = { ...o.parameters, ...smallParams[scenarioId] };
         o.load = { ...o.load, mode };
         let ticks = 0;
-        const { experiment, file } = await runExperiment(o, new AbortController().signal, (p) => { if (p.kind === 'tick') ticks++; });
+        const { experiment, file } = await runExperiment(o, new AbortController().signal, (p) => {
+          if (p.kind === 'tick') ticks++;
+        });
         assert.equal(experiment.status, 'completed', JSON.stringify(experiment.events));
         assert.equal(experiment.simulated, true);
-        assert.deepEqual(experiment.runs.map((r) => r.threads), [1, 2]);
+        assert.deepEqual(
+          experiment.runs.map((r) => r.threads),
+          [1, 2],
+        );
         for (const r of experiment.runs) {
           assert.ok(r.rows > 0, `rows in run ${r.threads}`);
           assert.ok(r.timeline.length >= 2, `ticks in run ${r.threads}`);
-          assert.ok(Object.values(r.totals.spinlocks).some((s) => s.spins > 0), 'spinlock deltas');
+          assert.ok(
+            Object.values(r.totals.spinlocks).some((s) => s.spins > 0),
+            'spinlock deltas',
+          );
           if (mode === 'client-loop') assert.ok(r.latency && r.latency.count > 0 && r.latency.p99Us! >= r.latency.p50Us!);
         }
         assert.ok(ticks >= 4);
@@ -77,10 +85,16 @@ it('a run ends on its last full or partial interval rated over its real length, 
     o.parameters = { ...o.parameters, ...smallParams['disk-insert'] };
     o.load = { ...o.load, threads: [1], durationMs: 1000, intervalMs: 250 };
     const live: number[] = [];
-    const { experiment } = await runExperiment(o, new AbortController().signal, (p) => { if (p.kind === 'tick') live.push(p.tick.rowsPerSec); });
+    const { experiment } = await runExperiment(o, new AbortController().signal, (p) => {
+      if (p.kind === 'tick') live.push(p.tick.rowsPerSec);
+    });
     const steady = [...live].sort((a, b) => a - b)[Math.floor(live.length / 2)];
     assert.ok(live.length >= 3, `ticks: ${live.join(', ')}`);
-    for (const [i, r] of live.entries()) assert.ok(r > steady / 4, `tick ${i + 1} of ${live.length} at ${Math.round(r)}/s against ${Math.round(steady)}/s: ${live.map(Math.round).join(', ')}`);
+    for (const [i, r] of live.entries())
+      assert.ok(
+        r > steady / 4,
+        `tick ${i + 1} of ${live.length} at ${Math.round(r)}/s against ${Math.round(steady)}/s: ${live.map(Math.round).join(', ')}`,
+      );
     const timeline = experiment.runs[0].timeline;
     assert.ok(timeline[timeline.length - 1].rowsPerSec > steady / 4, 'the saved timeline ends the same way');
   }));
@@ -108,7 +122,10 @@ it('knobs are applied during the run and restored after success', () =>
     const before = await knobState(sim).catch(() => null); // lab db may not exist yet
     let during: Awaited<ReturnType<typeof knobState>> | null = null;
     const { experiment } = await runExperiment(o, new AbortController().signal, (p) => {
-      if (p.kind === 'run-start' && !during) void knobState(sim).then((s) => { during = s; });
+      if (p.kind === 'run-start' && !during)
+        void knobState(sim).then((s) => {
+          during = s;
+        });
     });
     assert.equal(experiment.status, 'completed');
     await new Promise((r) => setTimeout(r, 50));
@@ -158,23 +175,37 @@ it('cancel stops the sessions with ATTENTION, keeps the ticks taken, and restore
   }));
 
 it('a login without ALTER SETTINGS gets the GRANT that fixes it, and nothing is left changed', () =>
-  withSim({ logins: [{ name: 'tuner', password: 'Tuner-Pw1!', permissions: ['VIEW SERVER STATE', 'VIEW DATABASE STATE', 'CREATE ANY DATABASE'] }] }, async (sim) => {
-    // Deploy as sa; the restricted login only runs.
-    const setup = options(sim, { scenarioId: 'disk-insert' });
-    setup.parameters.seed_rows = 0;
-    setup.load = { ...setup.load, threads: [1], durationMs: 300 };
-    await runExperiment(setup, new AbortController().signal);
-    const o = options(sim, { scenarioId: 'disk-insert', knobs: { affinity: 'numa:0' }, deploy: false, target: targetFor(sim, { user: 'tuner', password: 'Tuner-Pw1!' }) });
-    await assert.rejects(runExperiment(o, new AbortController().signal), (e: Error) =>
-      /Changing process affinity failed/.test(e.message) && /GRANT ALTER SETTINGS TO \[tuner\]/.test(e.message));
-    assert.equal((await knobState(sim)).affinity.type, 'AUTO');
-  }));
+  withSim(
+    {
+      logins: [{ name: 'tuner', password: 'Tuner-Pw1!', permissions: ['VIEW SERVER STATE', 'VIEW DATABASE STATE', 'CREATE ANY DATABASE'] }],
+    },
+    async (sim) => {
+      // Deploy as sa; the restricted login only runs.
+      const setup = options(sim, { scenarioId: 'disk-insert' });
+      setup.parameters.seed_rows = 0;
+      setup.load = { ...setup.load, threads: [1], durationMs: 300 };
+      await runExperiment(setup, new AbortController().signal);
+      const o = options(sim, {
+        scenarioId: 'disk-insert',
+        knobs: { affinity: 'numa:0' },
+        deploy: false,
+        target: targetFor(sim, { user: 'tuner', password: 'Tuner-Pw1!' }),
+      });
+      await assert.rejects(
+        runExperiment(o, new AbortController().signal),
+        (e: Error) => /Changing process affinity failed/.test(e.message) && /GRANT ALTER SETTINGS TO \[tuner\]/.test(e.message),
+      );
+      assert.equal((await knobState(sim)).affinity.type, 'AUTO');
+    },
+  ));
 
 it('a login without VIEW SERVER STATE is told which GRANT to ask for before anything runs', () =>
   withSim({ logins: [{ name: 'reader', password: 'Reader-Pw1!', permissions: [] }] }, async (sim) => {
     const o = options(sim, { scenarioId: 'disk-insert', target: targetFor(sim, { user: 'reader', password: 'Reader-Pw1!' }) });
-    await assert.rejects(runExperiment(o, new AbortController().signal),
-      /lacks VIEW SERVER STATE[\s\S]*GRANT VIEW SERVER PERFORMANCE STATE TO \[reader\]/);
+    await assert.rejects(
+      runExperiment(o, new AbortController().signal),
+      /lacks VIEW SERVER STATE[\s\S]*GRANT VIEW SERVER PERFORMANCE STATE TO \[reader\]/,
+    );
   }));
 
 it('a restart mid-run is reported and the samples before it are kept', () =>
@@ -208,10 +239,21 @@ it('a journal left by a crash blocks a new experiment until spinlab restore puts
     await admin.runFile('knobs/delayed-durability', { db: 'SpinlockLab', mode: 'FORCED' });
     await admin.close();
     const key = serverKey(`127.0.0.1,${sim.port}`, first.experiment.server.serverName);
-    writeJournal(o.stateDir!, { version: 1, serverKey: key, serverAddress: `127.0.0.1,${sim.port}`, serverName: first.experiment.server.serverName,
-      labDatabase: 'SpinlockLab', createdAt: new Date().toISOString(), pid: 99999,
-      original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } }, changes: ['affinity', 'delayedDurability'] });
-    await assert.rejects(runExperiment({ ...o, outDir: tmp('out') }, new AbortController().signal), /did not put it back[\s\S]*spinlab restore/);
+    writeJournal(o.stateDir!, {
+      version: 1,
+      serverKey: key,
+      serverAddress: `127.0.0.1,${sim.port}`,
+      serverName: first.experiment.server.serverName,
+      labDatabase: 'SpinlockLab',
+      createdAt: new Date().toISOString(),
+      pid: 99999,
+      original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
+      changes: ['affinity', 'delayedDurability'],
+    });
+    await assert.rejects(
+      runExperiment({ ...o, outDir: tmp('out') }, new AbortController().signal),
+      /did not put it back[\s\S]*spinlab restore/,
+    );
     const msg = await restoreCommand(targetFor(sim), o.stateDir!);
     assert.match(msg, /process affinity set back to AUTO/);
     assert.match(msg, /delayed durability on \[SpinlockLab\] set back to DISABLED/);

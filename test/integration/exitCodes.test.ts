@@ -29,7 +29,7 @@ async function stubbed<T>(mod: object, name: string, value: unknown, fn: () => P
   }
 }
 
-describe('spinlab exits with its error category\'s code', function () {
+describe("spinlab exits with its error category's code", function () {
   this.timeout(120_000);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-exit-'));
   after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -71,20 +71,29 @@ describe('spinlab exits with its error category\'s code', function () {
 
   it('cancelled: 130 (a request cancelled under the command)', async () => {
     const cancelled = () => Promise.reject(new DbError('cancelled', undefined, 'ECANCEL', undefined, undefined, []));
-    const r = await stubbed(commands, 'topologyCommand', cancelled, () => mainCli(['topology', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x'], {}));
+    const r = await stubbed(commands, 'topologyCommand', cancelled, () =>
+      mainCli(['topology', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x'], {}),
+    );
     assert.equal(r.code, 130, r.output);
   });
 
   it('internal: 6, one line and no stack (an error no category explains)', async () => {
-    const bug = () => { throw new TypeError('Cannot read properties of undefined (reading \'id\')'); };
+    const bug = () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'id')");
+    };
     const r = await stubbed(scenarios, 'listScenarios', bug, () => mainCli(['scenarios'], { SPINLAB_DEBUG: '' }));
     assert.equal(r.code, 6, r.output);
-    assert.equal(r.output, 'spinlab: internal error: Cannot read properties of undefined (reading \'id\') (a bug in Spinlock Lab; SPINLAB_DEBUG=1 shows where)\n');
+    assert.equal(
+      r.output,
+      "spinlab: internal error: Cannot read properties of undefined (reading 'id') (a bug in Spinlock Lab; SPINLAB_DEBUG=1 shows where)\n",
+    );
   });
 
   describe('against the simulator', () => {
     let sim: Simulator;
-    before(async () => { sim = await startSimulator({ password: SIM_PASSWORD, log: () => {}, logins: [READER] }); });
+    before(async () => {
+      sim = await startSimulator({ password: SIM_PASSWORD, log: () => {}, logins: [READER] });
+    });
     after(() => sim.close());
     const server = () => `Server=127.0.0.1,${sim.port};Encrypt=false`;
 
@@ -95,14 +104,36 @@ describe('spinlab exits with its error category\'s code', function () {
     });
 
     it('permission: 4 (a login without VIEW SERVER STATE runs an experiment)', async () => {
-      const r = await mainCli(['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '1s', '--warmup', '0s', '--no-deploy', '--out', path.join(work, 'denied')],
-        { SPINLAB_CONNECTION: `${server()};User ID=reader`, SPINLAB_PASSWORD: READER.password, SPINLAB_STATE_DIR: path.join(work, 'state') });
+      const r = await mainCli(
+        [
+          'run',
+          '--scenario',
+          'disk-insert',
+          '--threads',
+          '1',
+          '--duration',
+          '1s',
+          '--warmup',
+          '0s',
+          '--no-deploy',
+          '--out',
+          path.join(work, 'denied'),
+        ],
+        {
+          SPINLAB_CONNECTION: `${server()};User ID=reader`,
+          SPINLAB_PASSWORD: READER.password,
+          SPINLAB_STATE_DIR: path.join(work, 'state'),
+        },
+      );
       assert.equal(r.code, 4, r.output);
       assert.match(r.output, /GRANT VIEW SERVER (PERFORMANCE )?STATE TO \[reader\]/);
     });
 
     it('server: 1 (deploy into a database Spinlock Lab did not create)', async () => {
-      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'master'], { SPINLAB_CONNECTION: `${server()};User ID=sa`, SPINLAB_PASSWORD: SIM_PASSWORD });
+      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'master'], {
+        SPINLAB_CONNECTION: `${server()};User ID=sa`,
+        SPINLAB_PASSWORD: SIM_PASSWORD,
+      });
       assert.equal(r.code, 1, r.output);
       assert.match(r.output, /Spinlock Lab did not create it/);
     });

@@ -8,7 +8,6 @@ import { programCli } from '../helpers/cliInProcess';
 import { tmp, readExperiment } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
 
-
 const cli = (args: string[]) => programCli(args);
 
 const NO_LATENCY = { count: 0, meanUs: null, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null };
@@ -17,7 +16,10 @@ const NO_LATENCY = { count: 0, meanUs: null, p50Us: null, p90Us: null, p99Us: nu
 function tableRow(out: string, threads: number): string[] {
   const line = out.split('\n').find((l) => l.startsWith(`${threads} (failed)`) || new RegExp(`^${threads}\\s`).test(l));
   assert.ok(line, `a row for ${threads} threads in\n${out}`);
-  return line.replace(/^\d+ \(\w+\)/, String(threads)).trim().split(/\s{2,}/);
+  return line
+    .replace(/^\d+ \(\w+\)/, String(threads))
+    .trim()
+    .split(/\s{2,}/);
 }
 
 describe('a run where the work failed is not a success', function () {
@@ -26,7 +28,23 @@ describe('a run where the work failed is not a success', function () {
   it('every call a syntax error: exit 1, run and experiment failed with Msg 102 and the count, latencies "-" and null, a p99 gate fails', () =>
     withSim({}, async (sim) => {
       const dir = tmp('failed');
-      const r = await cli(['run', '-c', connString(sim), '--sql', 'SELECT 1 FROM ,', '--threads', '2', '--iterations', '5', '--warmup', '0s', '--out', dir, '--assert', 'p99<5ms']);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        'SELECT 1 FROM ,',
+        '--threads',
+        '2',
+        '--iterations',
+        '5',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+        '--assert',
+        'p99<5ms',
+      ]);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
       assert.equal(e.status, 'failed');
@@ -43,7 +61,23 @@ describe('a run where the work failed is not a success', function () {
   it('every call timed out: exit 1, failed, "every call timed out after 200 ms"', () =>
     withSim({}, async (sim) => {
       const dir = tmp('failed');
-      const r = await cli(['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:02'", '--threads', '1', '--iterations', '2', '--warmup', '0s', '--query-timeout', '200ms', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        "WAITFOR DELAY '00:00:02'",
+        '--threads',
+        '1',
+        '--iterations',
+        '2',
+        '--warmup',
+        '0s',
+        '--query-timeout',
+        '200ms',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
       assert.equal(e.status, 'failed');
@@ -54,7 +88,23 @@ describe('a run where the work failed is not a success', function () {
   it('no call completed in the measured time: exit 1, failed, and the calls cancelled at the end counted and reported', () =>
     withSim({}, async (sim) => {
       const dir = tmp('failed');
-      const r = await cli(['run', '-c', connString(sim), '--sql', "WAITFOR DELAY '00:00:30'", '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        "WAITFOR DELAY '00:00:30'",
+        '--threads',
+        '2',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0s',
+        '--interval',
+        '250ms',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 1, r.out + r.err);
       const run = readExperiment(dir).runs[0];
       assert.equal(run.status, 'failed');
@@ -68,8 +118,27 @@ describe('a run where the work failed is not a success', function () {
     withSim({}, async (sim) => {
       const dir = tmp('failed');
       sim.faults.failStatement('dbo.spinlab_disk_insert_batch', { number: 1205, message: 'Transaction was deadlocked (injected).' });
-      const r = await cli(['run', '-c', connString(sim), '--scenario', 'disk-insert', '--mode', 'client-loop', '--set', 'seed_rows=0', '--threads', '2',
-        '--duration', '1s', '--warmup', '0s', '--out', dir, '--lab-db', 'SpinlabFailedRuns']);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--scenario',
+        'disk-insert',
+        '--mode',
+        'client-loop',
+        '--set',
+        'seed_rows=0',
+        '--threads',
+        '2',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+        '--lab-db',
+        'SpinlabFailedRuns',
+      ]);
       assert.equal(r.code, 1, r.out + r.err);
       const e = readExperiment(dir);
       assert.equal(e.status, 'failed');
@@ -82,9 +151,26 @@ describe('a run where the work failed is not a success', function () {
     withSim({}, async (sim) => {
       const dir = tmp('failed');
       sim.faults.failStatement('custom/SELECT 1', { number: 50123, message: 'injected failure', times: 1 });
-      const r = await cli(['run', '-c', connString(sim), '--sql', 'SELECT 1', '--threads', '4', '--iterations', '10', '--warmup', '0s', '--out', dir]);
+      const r = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        'SELECT 1',
+        '--threads',
+        '4',
+        '--iterations',
+        '10',
+        '--warmup',
+        '0s',
+        '--out',
+        dir,
+      ]);
       assert.equal(r.code, 0, r.out + r.err);
       assert.equal(readExperiment(dir).runs[0].status, 'completed');
-      assert.match(r.out, /warning: run 1 \(4 threads\): 1 of 40 calls failed \(2\.5%\); the figures are the 39 that completed; first: Msg 50123 injected failure/);
+      assert.match(
+        r.out,
+        /warning: run 1 \(4 threads\): 1 of 40 calls failed \(2\.5%\); the figures are the 39 that completed; first: Msg 50123 injected failure/,
+      );
     }));
 });

@@ -122,16 +122,31 @@ async function runWithFault(sim: Simulator, spec: FaultSpec): Promise<FaultRun> 
   const experiment = JSON.parse(fs.readFileSync(path.join(outDir, 'experiment.json'), 'utf8')) as Experiment;
   const samplesFile = path.join(outDir, 'samples.jsonl');
   const samples = fs.existsSync(samplesFile)
-    ? fs.readFileSync(samplesFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { run: number; tick: Tick })
+    ? fs
+        .readFileSync(samplesFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { run: number; tick: Tick })
     : [];
   const said = [...experiment.events, ...experiment.runs.flatMap((r) => r.events)].map((e) => `${e.level}: ${e.message}`).join('\n');
-  return { result, error, experiment, outDir, stateDir, seen, beforeFault, samples, said,
-    journalKey: serverKey(`127.0.0.1,${sim.port}`, experiment.server.serverName) };
+  return {
+    result,
+    error,
+    experiment,
+    outDir,
+    stateDir,
+    seen,
+    beforeFault,
+    samples,
+    said,
+    journalKey: serverKey(`127.0.0.1,${sim.port}`, experiment.server.serverName),
+  };
 }
 
 /** Every tick the callback saw is in samples.jsonl, in order; every tick before the fault is in experiment.json. */
 function assertTicksKept(r: FaultRun): void {
-  assert.ok(r.beforeFault && r.beforeFault.count >= 1 || r.beforeFault?.count === 0, 'fault position recorded');
+  assert.ok((r.beforeFault && r.beforeFault.count >= 1) || r.beforeFault?.count === 0, 'fault position recorded');
   for (const [run, ticks] of r.seen) {
     const written = r.samples.filter((s) => s.run === run).map((s) => s.tick);
     assert.deepEqual(written, ticks, `samples.jsonl holds every tick of run ${run} the progress callback saw, in order`);
@@ -140,7 +155,11 @@ function assertTicksKept(r: FaultRun): void {
   const before = (r.seen.get(run) ?? []).slice(0, count);
   const record = r.experiment.runs.find((x) => x.index === run);
   assert.ok(record, `experiment.json has run ${run}`);
-  assert.deepEqual(record!.timeline.slice(0, count), before, `experiment.json keeps the ${count} ticks of run ${run} taken before the fault`);
+  assert.deepEqual(
+    record!.timeline.slice(0, count),
+    before,
+    `experiment.json keeps the ${count} ticks of run ${run} taken before the fault`,
+  );
 }
 
 async function assertRestoredExactly(sim: Simulator, r: FaultRun): Promise<void> {
@@ -151,7 +170,10 @@ async function assertRestoredExactly(sim: Simulator, r: FaultRun): Promise<void>
 }
 
 function workloadSpids(sim: Simulator): number[] {
-  return sim.server.sessions().filter((s) => s.appName === 'Spinlock Lab' && s.database.toLowerCase() === LAB.toLowerCase()).map((s) => s.spid);
+  return sim.server
+    .sessions()
+    .filter((s) => s.appName === 'Spinlock Lab' && s.database.toLowerCase() === LAB.toLowerCase())
+    .map((s) => s.spid);
 }
 
 it('one workload session dropped mid-run: the others finish, the failure is named, knobs put back', () =>
@@ -181,20 +203,36 @@ it('one workload session dropped mid-run: the others finish, the failure is name
 describe('one login of four refused as the run opens its sessions: the run completes on three, and says three sessions were ok', () => {
   const refuseOne = (database: string): FaultSpec => ({
     when: (p) => p.kind === 'status' && /opening 4 sessions/.test(p.message),
-    inject: (s) => s.faults.failLogins({ database, times: 1, number: 17809, class: 20,
-      message: "Could not connect because the maximum number of '3' user connections has already been reached (injected)." }),
+    inject: (s) =>
+      s.faults.failLogins({
+        database,
+        times: 1,
+        number: 17809,
+        class: 20,
+        message: "Could not connect because the maximum number of '3' user connections has already been reached (injected).",
+      }),
   });
   const workload: CustomWorkload = {
-    statements: [{ source: '--sql', text: 'SELECT 1' }], database: LAB, params: null, iterations: null,
-    thinkTimeMs: 0, queryTimeoutMs: null, stopOnError: false, writes: null,
+    statements: [{ source: '--sql', text: 'SELECT 1' }],
+    database: LAB,
+    params: null,
+    iterations: null,
+    thinkTimeMs: 0,
+    queryTimeoutMs: null,
+    stopOnError: false,
+    writes: null,
   };
   const drivers: [string, FaultSpec][] = [
-    ['the server loop\'s sessions on one event loop', { load: { durationMs: 1500 }, ...refuseOne(LAB) }],
+    ["the server loop's sessions on one event loop", { load: { durationMs: 1500 }, ...refuseOne(LAB) }],
     ['the client loop on two worker threads', { load: { mode: 'client-loop', durationMs: 1500, clientWorkers: 2 }, ...refuseOne(LAB) }],
-    ['a custom workload on one event loop', {
-      load: { mode: 'client-loop', durationMs: 1500, clientWorkers: 0 }, ...refuseOne(LAB),
-      opts: { scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, custom: { workload, table: null } },
-    }],
+    [
+      'a custom workload on one event loop',
+      {
+        load: { mode: 'client-loop', durationMs: 1500, clientWorkers: 0 },
+        ...refuseOne(LAB),
+        opts: { scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, custom: { workload, table: null } },
+      },
+    ],
   ];
   for (const [name, spec] of drivers) {
     it(name, () =>
@@ -207,22 +245,31 @@ describe('one login of four refused as the run opens its sessions: the run compl
         assert.match(run.sessionFailures[0].message, /could not connect.*maximum number of '3' user connections/);
         assert.equal(run.sessionsOk, 3, 'four sessions, one never connected');
         await assertRestoredExactly(sim, r);
-      }));
+      }),
+    );
   }
 });
 
-it('calls failing in the warm-up only (three sessions of four): recorded as the warm-up\'s, and the measured run stands', () =>
+it("calls failing in the warm-up only (three sessions of four): recorded as the warm-up's, and the measured run stands", () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { mode: 'client-loop', clientWorkers: 0, warmupMs: 500, durationMs: 1500 },
       when: (p) => p.kind === 'status' && /warming up/.test(p.message),
-      inject: (s) => s.faults.failStatement('dbo.spinlab_disk_insert_batch', { number: 1205, message: 'Transaction was deadlocked (injected).', times: 3 }),
+      inject: (s) =>
+        s.faults.failStatement('dbo.spinlab_disk_insert_batch', {
+          number: 1205,
+          message: 'Transaction was deadlocked (injected).',
+          times: 3,
+        }),
     });
     assert.equal(r.error, null, r.error?.message);
     const run = r.experiment.runs[0];
     assert.equal(run.status, 'completed', `three of four sessions failing in the warm-up do not fail the measurement: ${r.said}`);
     assert.equal(run.sessionFailures.length, 3, JSON.stringify(run.sessionFailures));
-    assert.ok(run.sessionFailures.every((f) => f.message === 'warm-up: Transaction was deadlocked (injected).' && f.number === 1205), JSON.stringify(run.sessionFailures));
+    assert.ok(
+      run.sessionFailures.every((f) => f.message === 'warm-up: Transaction was deadlocked (injected).' && f.number === 1205),
+      JSON.stringify(run.sessionFailures),
+    );
     assert.ok(run.rows > 0);
     await assertRestoredExactly(sim, r);
   }));
@@ -239,13 +286,22 @@ it('the monitor connection dropped: it reconnects, the run goes on, and the firs
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'completed', r.said);
     // Dropped between two ticks (as here, from the tick callback) or during one: either way it is said, and reconnected.
-    assert.match(r.said, /warning: run 1 \(4 threads\): (the monitor connection was lost between two samples|monitor sample failed: .*); reconnecting/);
+    assert.match(
+      r.said,
+      /warning: run 1 \(4 threads\): (the monitor connection was lost between two samples|monitor sample failed: .*); reconnecting/,
+    );
     const ticks = r.seen.get(0)!;
     const after = ticks.slice(r.beforeFault!.count);
     assert.ok(after.length >= 1, 'ticks after the reconnect');
     assert.equal(after[0].gap, true, 'the first tick after the gap has gap: true');
-    assert.ok(ticks.slice(0, r.beforeFault!.count).every((t) => !t.gap), 'no tick before the gap is marked');
-    assert.ok(after.slice(1).every((t) => !t.gap), 'only the first tick after the gap is marked');
+    assert.ok(
+      ticks.slice(0, r.beforeFault!.count).every((t) => !t.gap),
+      'no tick before the gap is marked',
+    );
+    assert.ok(
+      after.slice(1).every((t) => !t.gap),
+      'only the first tick after the gap is marked',
+    );
     assert.equal(r.experiment.runs[0].sessionFailures.length, 0, 'the workload never noticed');
     assertTicksKept(r);
     await assertRestoredExactly(sim, r);
@@ -253,7 +309,11 @@ it('the monitor connection dropped: it reconnects, the run goes on, and the firs
 
 it('an instance restart mid-run: reported as a restart, the ticks before it kept, both knobs put back', () =>
   withSim({}, async (sim) => {
-    const r = await runWithFault(sim, { inject: (s) => { s.faults.restart(); } });
+    const r = await runWithFault(sim, {
+      inject: (s) => {
+        s.faults.restart();
+      },
+    });
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'failed', r.said);
     assert.equal(r.experiment.runs[0].status, 'failed');
@@ -275,7 +335,13 @@ it('connections refused between two runs: the next run fails saying so, the firs
     await sim.faults.refuseConnections(false);
     assert.equal(r.error, null, `the experiment ends with a result, not an exception: ${r.error?.message}`);
     assert.equal(r.experiment.status, 'failed', r.said);
-    assert.deepEqual(r.experiment.runs.map((x) => [x.threads, x.status]), [[2, 'completed'], [4, 'failed']]);
+    assert.deepEqual(
+      r.experiment.runs.map((x) => [x.threads, x.status]),
+      [
+        [2, 'completed'],
+        [4, 'failed'],
+      ],
+    );
     assert.match(r.said, /run 2 \(4 threads\): .*Only 0 of 4 workload sessions could connect.*(ECONNREFUSED|refused|Failed to connect)/i);
     assertTicksKept(r);
     await assertRestoredExactly(sim, r);
@@ -293,15 +359,23 @@ it('slow responses (every reply held back longer than the interval): the run com
     assert.match(r.said, /warning: run 1 \(4 threads\): .*took \d+ ms, longer than the 250 ms interval/);
     assertTicksKept(r);
     const ticks = r.seen.get(0)!;
-    assert.ok(ticks.slice(r.beforeFault!.count).some((t) => t.intervalMs > 400), 'intervals after the fault stretch to the slower replies');
+    assert.ok(
+      ticks.slice(r.beforeFault!.count).some((t) => t.intervalMs > 400),
+      'intervals after the fault stretch to the slower replies',
+    );
     await assertRestoredExactly(sim, r);
   }));
 
-it('a statement failing mid-run (one session\'s call in the client loop): the session is named with the error, knobs put back', () =>
+it("a statement failing mid-run (one session's call in the client loop): the session is named with the error, knobs put back", () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { mode: 'client-loop' },
-      inject: (s) => s.faults.failStatement('dbo.spinlab_disk_insert_batch', { number: 1205, message: 'Transaction was deadlocked (injected).', times: 1 }),
+      inject: (s) =>
+        s.faults.failStatement('dbo.spinlab_disk_insert_batch', {
+          number: 1205,
+          message: 'Transaction was deadlocked (injected).',
+          times: 1,
+        }),
     });
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'completed', r.said);
@@ -313,15 +387,26 @@ it('a statement failing mid-run (one session\'s call in the client loop): the se
     await assertRestoredExactly(sim, r);
   }));
 
-it('the monitor\'s statement failing mid-run: a warning, a reconnect, a gap-marked tick, knobs put back', () =>
+it("the monitor's statement failing mid-run: a warning, a reconnect, a gap-marked tick, knobs put back", () =>
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
-      inject: (s) => s.faults.failStatement('dmv/sample-delta', { number: 1222, message: 'Lock request time out period exceeded (injected).', times: 1 }),
+      inject: (s) =>
+        s.faults.failStatement('dmv/sample-delta', {
+          number: 1222,
+          message: 'Lock request time out period exceeded (injected).',
+          times: 1,
+        }),
     });
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'completed', r.said);
     assert.match(r.said, /monitor sample failed: Lock request time out period exceeded \(injected\)/);
-    assert.ok(r.seen.get(0)!.slice(r.beforeFault!.count).some((t) => t.gap), 'a tick after the failure is gap-marked');
+    assert.ok(
+      r.seen
+        .get(0)!
+        .slice(r.beforeFault!.count)
+        .some((t) => t.gap),
+      'a tick after the failure is gap-marked',
+    );
     assertTicksKept(r);
     await assertRestoredExactly(sim, r);
   }));
@@ -330,7 +415,10 @@ it('the server goes away mid-run (every connection dropped, new ones refused): t
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       load: { threads: [2, 4], durationMs: 3000 },
-      inject: async (s) => { await s.faults.refuseConnections(true); s.faults.restart(); },
+      inject: async (s) => {
+        await s.faults.refuseConnections(true);
+        s.faults.restart();
+      },
     });
     assert.equal(r.error, null, `the experiment ends with a result, not an exception: ${r.error?.message}`);
     assert.equal(r.experiment.status, 'failed', r.said);
@@ -350,11 +438,18 @@ it('a restore that cannot take (the affinity statement fails): the journal is ke
     const r = await runWithFault(sim, {
       // Armed after the knobs are applied: only the restore's ALTER SERVER CONFIGURATION fails.
       when: (p) => p.kind === 'run-start',
-      inject: (s) => s.faults.failStatement('knobs/affinity-cpu', { number: 5834, message: 'The affinity mask specified conflicts with the IO affinity mask (injected).' }),
+      inject: (s) =>
+        s.faults.failStatement('knobs/affinity-cpu', {
+          number: 5834,
+          message: 'The affinity mask specified conflicts with the IO affinity mask (injected).',
+        }),
     });
     assert.equal(r.error, null, r.error?.message);
     assert.equal(r.experiment.status, 'completed', r.said);
-    assert.match(r.said, /error: Could not restore the server's settings: Changing process affinity failed: .*\(injected\)[\s\S]*Run `spinlab restore`/);
+    assert.match(
+      r.said,
+      /error: Could not restore the server's settings: Changing process affinity failed: .*\(injected\)[\s\S]*Run `spinlab restore`/,
+    );
     assert.equal(r.experiment.knobs.restored, null, 'nothing claims to be restored');
     const j = readJournal(r.stateDir, r.journalKey);
     assert.ok(j, 'the journal is kept');

@@ -21,16 +21,25 @@ const FULL = '/dev/full';
 
 function options(sim: Simulator, outDir: string, stateDir: string): ExperimentOptions {
   return {
-    target: targetFor(sim), scenarioId: 'disk-insert', parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 },
-    labDatabase: LAB, load: { mode: 'server-loop', threads: [2, 4], durationMs: 1500, rows: null, warmupMs: 0, intervalMs: 250 },
-    knobs: { delayedDurability: 'FORCED' }, outDir, stateDir, deploy: false,
+    target: targetFor(sim),
+    scenarioId: 'disk-insert',
+    parameters: { ...defaultParameters(getScenario('disk-insert')), seed_rows: 0 },
+    labDatabase: LAB,
+    load: { mode: 'server-loop', threads: [2, 4], durationMs: 1500, rows: null, warmupMs: 0, intervalMs: 250 },
+    knobs: { delayedDurability: 'FORCED' },
+    outDir,
+    stateDir,
+    deploy: false,
   };
 }
 
 /** Resolves with the promise's outcome, or fails the test if it has not settled in `ms` (a hang). */
 function settles<T>(p: Promise<T>, ms: number): Promise<{ value?: T; error?: Error }> {
   return Promise.race([
-    p.then((value) => ({ value }), (error: Error) => ({ error })),
+    p.then(
+      (value) => ({ value }),
+      (error: Error) => ({ error }),
+    ),
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the experiment had not ended after ${ms} ms`)), ms).unref()),
   ]);
 }
@@ -55,8 +64,10 @@ describe('a full disk during an experiment', () => {
       const saved = JSON.parse(fs.readFileSync(path.join(outDir, 'experiment.json'), 'utf8')) as Experiment;
       assert.equal(saved.status, 'failed');
       // The locks went with the experiment: the next one runs.
-      const next = await runExperiment({ ...options(sim, tmp('full-next'), stateDir), load: { ...options(sim, '', '').load, threads: [1], durationMs: 500 } },
-        new AbortController().signal);
+      const next = await runExperiment(
+        { ...options(sim, tmp('full-next'), stateDir), load: { ...options(sim, '', '').load, threads: [1], durationMs: 500 } },
+        new AbortController().signal,
+      );
       assert.equal(next.experiment.status, 'completed');
     }));
 
@@ -70,12 +81,21 @@ describe('a full disk during an experiment', () => {
       fs.symlinkSync(FULL, tmpFile);
       const r = await settles(runExperiment(options(sim, outDir, stateDir), new AbortController().signal), 60_000);
       assert.ok(r.error, 'the experiment reports the failure');
-      assert.match(r.error!.message, /Could not write .*experiment\.json: the disk is full \(ENOSPC\)\.\n {2}How to fix: free some space, or give another folder with --out\./);
+      assert.match(
+        r.error!.message,
+        /Could not write .*experiment\.json: the disk is full \(ENOSPC\)\.\n {2}How to fix: free some space, or give another folder with --out\./,
+      );
       assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'DISABLED', 'delayed durability put back');
       assert.deepEqual(listJournals(stateDir), []);
-      assert.deepEqual(fs.readdirSync(outDir).filter((f) => f.includes('.tmp')), [], 'no temporary file left behind');
-      const next = await runExperiment({ ...options(sim, tmp('full-next'), stateDir), load: { ...options(sim, '', '').load, threads: [1], durationMs: 500 } },
-        new AbortController().signal);
+      assert.deepEqual(
+        fs.readdirSync(outDir).filter((f) => f.includes('.tmp')),
+        [],
+        'no temporary file left behind',
+      );
+      const next = await runExperiment(
+        { ...options(sim, tmp('full-next'), stateDir), load: { ...options(sim, '', '').load, threads: [1], durationMs: 500 } },
+        new AbortController().signal,
+      );
       assert.equal(next.experiment.status, 'completed', 'the locks were released');
     }));
 
@@ -83,8 +103,18 @@ describe('a full disk during an experiment', () => {
     withSim({}, async (sim) => {
       const outDir = tmp('full-watch');
       fs.symlinkSync(FULL, path.join(outDir, 'samples.jsonl'));
-      const r = await settles(runWatch({ target: targetFor(sim), outDir, stateDir: tmp('full-state'),
-        settings: { intervalMs: 250, durationMs: 60_000, topRequests: 10, textChars: 80 } }, new AbortController().signal), 30_000);
+      const r = await settles(
+        runWatch(
+          {
+            target: targetFor(sim),
+            outDir,
+            stateDir: tmp('full-state'),
+            settings: { intervalMs: 250, durationMs: 60_000, topRequests: 10, textChars: 80 },
+          },
+          new AbortController().signal,
+        ),
+        30_000,
+      );
       // Either the record says so, or (no tick saved at all) the error does.
       const text = r.error ? r.error.message : r.value!.record.events.map((e) => `${e.level}: ${e.message}`).join('\n');
       if (!r.error) assert.equal(r.value!.record.status, 'failed');

@@ -32,7 +32,11 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       assert.equal(s.server?.topology.cpuCount, 40);
       assert.equal(s.server?.topology.nodes.length, 2);
       assert.equal(s.journal, null);
-      assert.deepEqual(s.profiles.map((p) => p.id), ['sim-sa'], 'the profile is remembered');
+      assert.deepEqual(
+        s.profiles.map((p) => p.id),
+        ['sim-sa'],
+        'the profile is remembered',
+      );
 
       await c.receive({ type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: PARAMS } });
       s = ports.lastState();
@@ -40,20 +44,38 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       assert.deepEqual(s.server?.deployed, ['disk-insert']);
       assert.equal(s.server?.labExists, true);
 
-      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS, title: 'sweep' } });
+      await c.receive({
+        type: 'experimentRun',
+        payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: RUN, knobs: NO_KNOBS, title: 'sweep' },
+      });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(ports.confirms.length, 0, 'nothing server-wide changes, so nothing to confirm');
       assert.equal(s.active?.status, 'completed', s.active?.message);
       const id = s.active!.experimentId!;
-      assert.deepEqual(ports.ofType('runStart').map((m) => [m.payload.experimentId, m.payload.threads]), [[id, 1], [id, 2]]);
-      assert.deepEqual(ports.ofType('runEnd').map((m) => m.payload.record.status), ['completed', 'completed']);
+      assert.deepEqual(
+        ports.ofType('runStart').map((m) => [m.payload.experimentId, m.payload.threads]),
+        [
+          [id, 1],
+          [id, 2],
+        ],
+      );
+      assert.deepEqual(
+        ports.ofType('runEnd').map((m) => m.payload.record.status),
+        ['completed', 'completed'],
+      );
       const ticks = ports.ofType('runTick');
       assert.ok(ticks.length >= 4, `ticks: ${ticks.length}`);
       assert.ok(ticks.every((t) => t.payload.experimentId === id));
-      assert.ok(s.active!.runs.every((r) => r.ticks.length === 0), 'an ordinary snapshot leaves the ticks out (the webview has them)');
+      assert.ok(
+        s.active!.runs.every((r) => r.ticks.length === 0),
+        'an ordinary snapshot leaves the ticks out (the webview has them)',
+      );
       await c.receive({ type: 'ready', payload: {} });
-      assert.ok(ports.lastState().active!.runs.every((r) => r.ticks.length >= 2), 'a reloaded webview gets every tick of every run');
+      assert.ok(
+        ports.lastState().active!.runs.every((r) => r.ticks.length >= 2),
+        'a reloaded webview gets every tick of every run',
+      );
       assert.deepEqual(ports.progressTitles, ['Spinlock Lab: sweep']);
 
       assert.equal(s.history[0]?.id, id, 'the new experiment heads the history');
@@ -75,10 +97,14 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       assert.equal(ports.lastState().lastError, null);
 
       // The password was typed with savePassword=false: never stored, never posted, logged or saved.
-      assert.deepEqual(ports.secretCalls.filter((x) => x.op === 'store'), []);
+      assert.deepEqual(
+        ports.secretCalls.filter((x) => x.op === 'store'),
+        [],
+      );
       assert.ok(!JSON.stringify(ports.posted).includes(SIM_PASSWORD), 'no posted message carries the password');
       assert.ok(!ports.lines.join('\n').includes(SIM_PASSWORD), 'no log line carries the password');
-      for (const f of fs.readdirSync(dir)) assert.ok(!fs.readFileSync(path.join(dir, f), 'utf8').includes(SIM_PASSWORD), `${f} has no password`);
+      for (const f of fs.readdirSync(dir))
+        assert.ok(!fs.readFileSync(path.join(dir, f), 'utf8').includes(SIM_PASSWORD), `${f} has no password`);
       assert.ok(!JSON.stringify(ports.savedProfiles).includes(SIM_PASSWORD));
       assert.ok(!JSON.stringify([...ports.memento.values()]).includes(SIM_PASSWORD));
     } finally {
@@ -115,7 +141,10 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
       ports.confirmAnswer = true;
       const long: RunSettings = { ...RUN, threads: '2,4', duration: '20s' };
       const started = Date.now();
-      const running = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
+      const running = c.receive({
+        type: 'experimentRun',
+        payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS },
+      });
       await waitFor('two ticks', () => ports.ofType('runTick').length >= 2);
       const during = await knobsNow(sim);
       assert.equal(during.delayedDurability, 'FORCED');
@@ -128,12 +157,19 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
       assert.equal(s.active?.status, 'cancelled');
       assert.equal(ports.ofType('runStart').length, 1, 'the second run never started');
       assert.deepEqual(await knobsNow(sim), before, 'stopped: affinity and delayed durability are as before');
-      assert.deepEqual([s.server?.knobs.affinity.type, s.server?.knobs.delayedDurability], ['AUTO', 'DISABLED'], 'the panel re-read the knobs');
+      assert.deepEqual(
+        [s.server?.knobs.affinity.type, s.server?.knobs.delayedDurability],
+        ['AUTO', 'DISABLED'],
+        'the panel re-read the knobs',
+      );
       assert.equal(s.journal, null);
       assert.equal(s.history[0]?.status, 'cancelled');
 
       // The progress notification's Cancel aborts the same way.
-      const viaCancel = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS } });
+      const viaCancel = c.receive({
+        type: 'experimentRun',
+        payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: long, knobs: CHANGE_KNOBS },
+      });
       await waitFor('a tick of the third run', () => {
         const third = ports.ofType('runStart')[1]?.payload.experimentId;
         return !!third && ports.ofType('runTick').some((t) => t.payload.experimentId === third);
@@ -152,7 +188,10 @@ it('closing the panel mid-run restores the server settings; the controller then 
     const ports = fakePorts({ confirmServerChanges: false });
     const c = await connected(sim, ports, tmpDir('state'));
     const before = await knobsNow(sim).catch(() => null);
-    const running = c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: { ...RUN, duration: '20s' }, knobs: CHANGE_KNOBS } });
+    const running = c.receive({
+      type: 'experimentRun',
+      payload: { scenarioId: 'disk-insert', parameters: PARAMS, run: { ...RUN, duration: '20s' }, knobs: CHANGE_KNOBS },
+    });
     await waitFor('a tick', () => ports.ofType('runTick').length >= 1);
     assert.equal(ports.confirms.length, 0, 'spinlab.confirmServerChanges off: no question');
     assert.equal((await knobsNow(sim)).delayedDurability, 'FORCED');
@@ -206,15 +245,34 @@ it('a leftover journal shows as state.journal, blocks a run with the Restore act
     const serverName = ports.lastState().server!.identity.serverName;
     await setup.dispose();
     // What a killed process leaves: the settings changed and the journal of the originals.
-    const admin = await DbSession.open({ server: '127.0.0.1', port: sim.port, user: 'sa', password: SIM_PASSWORD, authentication: 'sql', encrypt: false,
-      trustServerCertificate: true, connectTimeoutMs: 5000 }, { database: 'master' });
+    const admin = await DbSession.open(
+      {
+        server: '127.0.0.1',
+        port: sim.port,
+        user: 'sa',
+        password: SIM_PASSWORD,
+        authentication: 'sql',
+        encrypt: false,
+        trustServerCertificate: true,
+        connectTimeoutMs: 5000,
+      },
+      { database: 'master' },
+    );
     await admin.runFile('knobs/affinity-cpu', { cpu_ranges: '2 TO 9' });
     await admin.runFile('knobs/delayed-durability', { db: 'SpinlockLab', mode: 'FORCED' });
     await admin.close();
     const address = `127.0.0.1,${sim.port}`;
-    writeJournal(stateDir, { version: 1, serverKey: serverKey(address, serverName), serverAddress: address, serverName, labDatabase: 'SpinlockLab',
-      createdAt: new Date().toISOString(), pid: 4242, original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
-      changes: ['affinity', 'delayedDurability'] });
+    writeJournal(stateDir, {
+      version: 1,
+      serverKey: serverKey(address, serverName),
+      serverAddress: address,
+      serverName,
+      labDatabase: 'SpinlockLab',
+      createdAt: new Date().toISOString(),
+      pid: 4242,
+      original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
+      changes: ['affinity', 'delayedDurability'],
+    });
 
     const ports2 = fakePorts();
     const c = await connected(sim, ports2, stateDir);
@@ -251,7 +309,10 @@ it('a saved password: stored only with savePassword, then used when none is type
     const c = new LabController(ports, { editor: 'azdata', stateDir: tmpDir('state') });
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: true } });
-      assert.deepEqual(ports.secretCalls.filter((x) => x.op === 'store').map((x) => x.key), ['spinlab.password.sim-sa']);
+      assert.deepEqual(
+        ports.secretCalls.filter((x) => x.op === 'store').map((x) => x.key),
+        ['spinlab.password.sim-sa'],
+      );
       assert.deepEqual(ports.lastState().savedPasswords, ['sim-sa']);
       assert.equal(ports.lastState().host, 'azdata');
       assert.ok(!JSON.stringify(ports.posted).includes(SIM_PASSWORD));

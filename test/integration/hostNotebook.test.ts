@@ -16,7 +16,11 @@ import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 const profileFor = (sim: Simulator) => simProfile(sim);
 
 function nbformatValid(file: string): void {
-  const r = spawnSync('python3', ['-c', 'import sys, nbformat\nnbformat.validate(nbformat.read(sys.argv[1], as_version=4))\nprint("valid")', file], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    ['-c', 'import sys, nbformat\nnbformat.validate(nbformat.read(sys.argv[1], as_version=4))\nprint("valid")', file],
+    { encoding: 'utf8' },
+  );
   if (r.error) throw new Error(`python3 with nbformat is needed (pip install nbformat): ${r.error.message}`);
   assert.equal(r.status, 0, `nbformat rejects ${file}:\n${r.stderr}`);
 }
@@ -30,8 +34,17 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
       assert.equal(ports.lastState().connection.status, 'connected');
       const run = { mode: 'server-loop' as const, threads: '1,2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
-      await c.receive({ type: 'experimentRun', payload: { scenarioId: 'disk-insert', parameters: { seed_rows: 0, batch_size: 2 }, run,
-        knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' }, title: 'batch 2 on node 1', question: 'Is node 1 slower?' } });
+      await c.receive({
+        type: 'experimentRun',
+        payload: {
+          scenarioId: 'disk-insert',
+          parameters: { seed_rows: 0, batch_size: 2 },
+          run,
+          knobs: { delayedDurability: 'FORCED', affinity: 'numa:1' },
+          title: 'batch 2 on node 1',
+          question: 'Is node 1 slower?',
+        },
+      });
       const id = ports.lastState().active!.experimentId!;
       assert.equal(ports.lastState().active!.status, 'completed', ports.lastState().active!.message);
 
@@ -54,19 +67,29 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
       await c.receive({ type: 'experimentExport', payload: { id, kind: 'csv' } });
       await c.receive({ type: 'experimentExport', payload: { id, kind: 'tsql' } });
       assert.ok(fs.existsSync(path.join(work, `${id}-csv`, 'ticks.csv')));
-      assert.match(fs.readFileSync(path.join(work, `${id}-tsql`, '02-knobs.sql'), 'utf8'), /AFFINITY CPU[\s\S]*FORCED|FORCED[\s\S]*AFFINITY CPU/);
+      assert.match(
+        fs.readFileSync(path.join(work, `${id}-tsql`, '02-knobs.sql'), 'utf8'),
+        /AFFINITY CPU[\s\S]*FORCED|FORCED[\s\S]*AFFINITY CPU/,
+      );
 
       const confirmsBefore = ports.confirms.length;
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
-      assert.equal(ports.confirms.length, confirmsBefore + 2, 'the re-run shows its plan, then asks before changing server-wide settings, as a run does');
-      assert.equal(ports.confirms[confirmsBefore].title, 'Run this notebook\'s experiment again?');
+      assert.equal(
+        ports.confirms.length,
+        confirmsBefore + 2,
+        'the re-run shows its plan, then asks before changing server-wide settings, as a run does',
+      );
+      assert.equal(ports.confirms[confirmsBefore].title, "Run this notebook's experiment again?");
       assert.match(ports.confirms[confirmsBefore].detail, /Threads: +1, 2 \(one run per count\)/);
       const { record, notebook } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       assert.equal(record.experiments[0].id, id, 'the original is kept first');
       assert.equal(record.experiments[1].knobs.applied.affinity?.spec, 'numa:1');
-      assert.match(notebook.cells.find((x) => x.source.join('').startsWith('## Summary'))!.source.join(''), /original \(A\) against the re-run/);
+      assert.match(
+        notebook.cells.find((x) => x.source.join('').startsWith('## Summary'))!.source.join(''),
+        /original \(A\) against the re-run/,
+      );
       nbformatValid(file);
 
       fs.writeFileSync(path.join(work, 'not-ours.ipynb'), JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [] }));
@@ -81,7 +104,7 @@ it('panel: save as notebook, export CSV and T-SQL, run the notebook again and fi
     }
   })).timeout(120_000);
 
-it('panel: a preset\'s notebook run again from the panel is planned again as the preset, and added beside the original', () =>
+it("panel: a preset's notebook run again from the panel is planned again as the preset, and added beside the original", () =>
   withSim({}, async (sim) => {
     const ports = fakePorts({ confirmServerChanges: false });
     const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
@@ -99,13 +122,21 @@ it('panel: a preset\'s notebook run again from the panel is planned again as the
       nbformatValid(file);
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
-      assert.equal(ports.confirms[0]?.title, 'Run this notebook\'s experiment again?', 'the plan is shown first, and a saved preset notebook agrees with itself');
+      assert.equal(
+        ports.confirms[0]?.title,
+        "Run this notebook's experiment again?",
+        'the plan is shown first, and a saved preset notebook agrees with itself',
+      );
       assert.match(ports.confirms[0].detail, /preset writelog/);
       const { record } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       const rerun = record.experiments[1];
       assert.equal(rerun.preset?.id, 'writelog');
-      assert.deepEqual([...new Set(rerun.runs.map((r) => r.arm.id))], [...new Set(record.experiments[0].runs.map((r) => r.arm.id))], 'the same arms');
+      assert.deepEqual(
+        [...new Set(rerun.runs.map((r) => r.arm.id))],
+        [...new Set(record.experiments[0].runs.map((r) => r.arm.id))],
+        'the same arms',
+      );
       assert.deepEqual(rerun.preset?.settings?.seed_rows, 0, 'with the recorded settings');
       nbformatValid(file);
     } finally {

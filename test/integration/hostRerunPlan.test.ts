@@ -22,9 +22,34 @@ it('panel: re-running an edited custom notebook shows the plan (the statement, a
     const work = tmpDir('nb-plan');
     const file = path.join(work, 'reads.ipynb');
     let code = -1;
-    const program = buildProgram(() => undefined, () => undefined, (c) => { code = c; }, null);
-    await program.parseAsync(['run', '-c', connString(sim), '--sql', SELECT, '--threads', '2',
-      '--iterations', '3', '--warmup', '0s', '--out', path.join(work, 'r1'), '--notebook', file], { from: 'user' });
+    const program = buildProgram(
+      () => undefined,
+      () => undefined,
+      (c) => {
+        code = c;
+      },
+      null,
+    );
+    await program.parseAsync(
+      [
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        SELECT,
+        '--threads',
+        '2',
+        '--iterations',
+        '3',
+        '--warmup',
+        '0s',
+        '--out',
+        path.join(work, 'r1'),
+        '--notebook',
+        file,
+      ],
+      { from: 'user' },
+    );
     assert.equal(code, 0);
     const nb = JSON.parse(fs.readFileSync(file, 'utf8'));
     nb.metadata.spinlab.experiments[0].custom.statements[0].text = UPDATE;
@@ -52,7 +77,7 @@ it('panel: re-running an edited custom notebook shows the plan (the statement, a
       ports.confirmAnswer = true;
       await c.rerunNotebook(file);
       assert.equal(ports.lastState().lastError, null, JSON.stringify(ports.lastState().lastError));
-      assert.ok(updates() > 0, 'confirmed: the record\'s statement ran');
+      assert.ok(updates() > 0, "confirmed: the record's statement ran");
       const { record } = parseNotebook(fs.readFileSync(file, 'utf8'));
       assert.equal(record.experiments.length, 2);
       assert.equal(record.experiments[1].custom?.statements[0].text, UPDATE);

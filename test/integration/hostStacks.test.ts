@@ -49,12 +49,15 @@ describe('"Why is it spinning?" in the panel (host)', function () {
         assert.equal(asked[0].durationMs, 10_000);
         assert.ok(asked[0].top > 0);
         const progress = ports.ofType('stacksProgress').map((m) => m.payload);
-        assert.deepEqual(progress, [{ spinlock: 'LOCK_HASH', elapsedMs: 0, durationMs: 10_000 }, { spinlock: 'LOCK_HASH', elapsedMs: 5000, durationMs: 10_000 }]);
+        assert.deepEqual(progress, [
+          { spinlock: 'LOCK_HASH', elapsedMs: 0, durationMs: 10_000 },
+          { spinlock: 'LOCK_HASH', elapsedMs: 5000, durationMs: 10_000 },
+        ]);
         const capture = ports.ofType('stacksResult')[0].payload.capture;
         assert.equal(capture.spinlock, 'LOCK_HASH');
         assert.equal(capture.events, 1000);
         assert.equal(ports.ofType('stacksError').length, 0);
-        assert.equal(ports.lastState().lastError, null, 'a capture never touches the panel\'s error line');
+        assert.equal(ports.lastState().lastError, null, "a capture never touches the panel's error line");
 
         await c.receive({ type: 'ready', payload: {} });
         assert.equal(ports.ofType('stacksResult').length, 2, 'a reloaded webview gets the last capture');
@@ -67,9 +70,15 @@ describe('"Why is it spinning?" in the panel (host)', function () {
     withSim({}, async (sim) => {
       const ports = fakePorts();
       let called = 0;
-      const c = await controller(sim, ports, async () => { called++; return { capture: b.stackCapture() }; });
+      const c = await controller(sim, ports, async () => {
+        called++;
+        return { capture: b.stackCapture() };
+      });
       try {
-        await c.receive({ type: 'stacksCapture', payload: { spinlock: "LOCK_HASH'; DROP EVENT SESSION x ON SERVER --", durationMs: 10_000 } });
+        await c.receive({
+          type: 'stacksCapture',
+          payload: { spinlock: "LOCK_HASH'; DROP EVENT SESSION x ON SERVER --", durationMs: 10_000 },
+        });
         await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 3_600_000 } });
         assert.equal(called, 0);
         assert.match(ports.lastState().lastError?.message ?? '', /stacksCapture/);
@@ -108,7 +117,7 @@ describe('"Why is it spinning?" in the panel (host)', function () {
   it('a missing permission comes back with the GRANT for event sessions, for the login connected', () =>
     withSim({}, async (sim) => {
       const ports = fakePorts();
-      const text = 'CREATE EVENT SESSION permission denied in database \'master\'.';
+      const text = "CREATE EVENT SESSION permission denied in database 'master'.";
       const denied = new DbError(text, 262, 'EREQUEST', 1, 14, [{ number: 262, message: text }]);
       const c = await controller(sim, ports, () => Promise.reject(denied));
       try {
@@ -164,7 +173,10 @@ describe('"Why is it spinning?" in the panel (host)', function () {
         await c.receive({ type: 'stacksCapture', payload: { spinlock: 'XDESMGR', durationMs: 5000, experimentId: 'exp-6' } });
         await waitFor('the saved toast', () => ports.ofType('toast').some((m) => /Saved the XDESMGR stacks/.test(m.payload.message)));
         const after = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
-        assert.deepEqual(after.stacks?.map((x) => x.spinlock), ['XDESMGR']);
+        assert.deepEqual(
+          after.stacks?.map((x) => x.spinlock),
+          ['XDESMGR'],
+        );
         await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOCK_HASH', durationMs: 5000, experimentId: null } });
         await waitFor('the second capture', () => ports.ofType('stacksResult').length === 2);
         await new Promise((r) => setTimeout(r, 200));

@@ -21,13 +21,19 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
       try {
         await c.receive({ type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 5000 } });
         await waitFor('the capture', () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0, 60_000);
-        assert.deepEqual(ports.ofType('stacksError').map((m) => m.payload.message), []);
+        assert.deepEqual(
+          ports.ofType('stacksError').map((m) => m.payload.message),
+          [],
+        );
         const capture = ports.ofType('stacksResult')[0].payload.capture;
         assert.equal(capture.spinlock, 'LOGCACHE_ACCESS');
         assert.equal(capture.simulated, true);
         assert.ok(capture.events > 0 && capture.buckets.length > 0, `events ${capture.events}`);
         assert.ok(capture.session.startsWith('SpinlockLab_'));
-        assert.ok(ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0), 'progress from the engine');
+        assert.ok(
+          ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0),
+          'progress from the engine',
+        );
         assert.deepEqual(await ourEventSessions(sim), [], 'no event session left');
         await c.receive({ type: 'stacksExport', payload: { to: 'clipboard' } });
         assert.match(ports.clipboard.at(-1) ?? '', /^<HistogramTarget /);
@@ -61,7 +67,11 @@ describe('"Why is it spinning?" from the panel host against the simulator', func
         await waitFor('a progress tick', () => ports.ofType('stacksProgress').some((m) => m.payload.elapsedMs > 0), 20_000);
         await c.receive({ type: 'stacksCancel', payload: {} });
         // Well before the 30 s asked: the engine reads what the session counted, then drops it.
-        await waitFor('the capture after Cancel', () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0, 15_000);
+        await waitFor(
+          'the capture after Cancel',
+          () => ports.ofType('stacksResult').length + ports.ofType('stacksError').length > 0,
+          15_000,
+        );
         const capture = ports.ofType('stacksResult')[0]?.payload.capture;
         assert.ok(capture, JSON.stringify(ports.ofType('stacksError')));
         assert.ok(capture.durationMs < 30_000);

@@ -16,11 +16,35 @@ it('Ctrl+C twice: exit 130 at once, the message names spinlab restore, which put
     await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
     const stateDir = tmp('int-state');
     const outDir = tmp('int-out');
-    const run = spinlabChild(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '2', '--duration', '120s', '--warmup', '0s',
-      '--interval', '250ms', '--no-deploy', '--set', 'seed_rows=0', '--delayed-durability', 'forced', '--out', outDir]);
+    const run = spinlabChild(sim, stateDir, [
+      'run',
+      '--scenario',
+      'disk-insert',
+      '--threads',
+      '2',
+      '--duration',
+      '120s',
+      '--warmup',
+      '0s',
+      '--interval',
+      '250ms',
+      '--no-deploy',
+      '--set',
+      'seed_rows=0',
+      '--delayed-durability',
+      'forced',
+      '--out',
+      outDir,
+    ]);
     const end = Date.now() + 60_000;
     // Ticks flowing (the file itself is made when the run claims its folder): the knob is in place by then.
-    const ticks = () => { try { return fs.readFileSync(path.join(outDir, 'samples.jsonl'), 'utf8').trim().length > 0; } catch { return false; } };
+    const ticks = () => {
+      try {
+        return fs.readFileSync(path.join(outDir, 'samples.jsonl'), 'utf8').trim().length > 0;
+      } catch {
+        return false;
+      }
+    };
     while (!ticks()) {
       if (run.proc.exitCode !== null || Date.now() > end) assert.fail(`no ticks:\n${run.out()}`);
       await sleep(50);
@@ -37,9 +61,26 @@ it('Ctrl+C twice: exit 130 at once, the message names spinlab restore, which put
     const { code } = await run.exited;
     await sim.faults.setResponseDelay(0);
     assert.equal(code, 130, run.out());
-    assert.match(run.out(), /Quit at once: anything this command changed on the server .* stays changed until `spinlab restore` puts it back/);
-    const next = spinlabChild(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '1s', '--warmup', '0s', '--no-deploy',
-      '--set', 'seed_rows=0', '--out', tmp('int-next')]);
+    assert.match(
+      run.out(),
+      /Quit at once: anything this command changed on the server .* stays changed until `spinlab restore` puts it back/,
+    );
+    const next = spinlabChild(sim, stateDir, [
+      'run',
+      '--scenario',
+      'disk-insert',
+      '--threads',
+      '1',
+      '--duration',
+      '1s',
+      '--warmup',
+      '0s',
+      '--no-deploy',
+      '--set',
+      'seed_rows=0',
+      '--out',
+      tmp('int-next'),
+    ]);
     assert.equal((await next.exited).code, 1, next.out());
     assert.match(next.out(), /did not put it back[\s\S]*spinlab restore/);
     const restore = spinlabChild(sim, stateDir, ['restore']);

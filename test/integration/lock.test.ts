@@ -21,20 +21,45 @@ import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 
-
-
 const spinlab = spinlabChild;
 
 function ticks(outDir: string): number {
   const file = path.join(outDir, 'samples.jsonl');
-  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).length : 0;
+  return fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim()).length
+    : 0;
 }
 
 /** A long `spinlab run` on the lab, once its ticks flow (its knobs, if any, are in place by then). */
-async function startRun(sim: Simulator, stateDir: string, extra: string[] = [], duration = '120s'): Promise<{ child: Child; outDir: string }> {
+async function startRun(
+  sim: Simulator,
+  stateDir: string,
+  extra: string[] = [],
+  duration = '120s',
+): Promise<{ child: Child; outDir: string }> {
   const outDir = tmp('lock-out');
-  const child = spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '2', '--duration', duration, '--warmup', '0s',
-    '--interval', '250ms', '--no-deploy', '--set', 'seed_rows=0', '--out', outDir, ...extra]);
+  const child = spinlab(sim, stateDir, [
+    'run',
+    '--scenario',
+    'disk-insert',
+    '--threads',
+    '2',
+    '--duration',
+    duration,
+    '--warmup',
+    '0s',
+    '--interval',
+    '250ms',
+    '--no-deploy',
+    '--set',
+    'seed_rows=0',
+    '--out',
+    outDir,
+    ...extra,
+  ]);
   const end = Date.now() + 60_000;
   while (ticks(outDir) < 2) {
     if (child.proc.exitCode !== null) assert.fail(`the first run ended early (exit ${child.proc.exitCode}):\n${child.out()}`);
@@ -64,13 +89,28 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
       try {
-        const second = await finish(spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '2s', '--warmup', '0s',
-          '--set', 'seed_rows=0', '--out', tmp('lock-second')]));
+        const second = await finish(
+          spinlab(sim, stateDir, [
+            'run',
+            '--scenario',
+            'disk-insert',
+            '--threads',
+            '1',
+            '--duration',
+            '2s',
+            '--warmup',
+            '0s',
+            '--set',
+            'seed_rows=0',
+            '--out',
+            tmp('lock-second'),
+          ]),
+        );
         assert.equal(second.code, 1, second.out);
         assert.match(second.out, /another experiment is running now and holds the lab database \[SpinlockLab\]/);
         assert.ok(holderNamed(second.out, first.child.proc.pid!), second.out);
         assert.doesNotMatch(second.out, /did not put it back|run `spinlab restore`/);
-        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED', 'the first run\'s knob is untouched');
+        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED', "the first run's knob is untouched");
         assert.equal(first.child.proc.exitCode, null, 'the first run goes on');
       } finally {
         await stop(first.child);
@@ -83,8 +123,25 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir, ['--delayed-durability', 'forced']);
       try {
-        const other = await finish(spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '2s', '--warmup', '0s',
-          '--set', 'seed_rows=0', '--lab-db', 'SpinlockLabOther', '--out', tmp('lock-other')]));
+        const other = await finish(
+          spinlab(sim, stateDir, [
+            'run',
+            '--scenario',
+            'disk-insert',
+            '--threads',
+            '1',
+            '--duration',
+            '2s',
+            '--warmup',
+            '0s',
+            '--set',
+            'seed_rows=0',
+            '--lab-db',
+            'SpinlockLabOther',
+            '--out',
+            tmp('lock-other'),
+          ]),
+        );
         assert.equal(other.code, 1, other.out);
         assert.match(other.out, /another experiment is running on this server now/);
         assert.ok(holderNamed(other.out, first.child.proc.pid!), other.out);
@@ -105,7 +162,7 @@ describe('one experiment per lab (application locks)', () => {
         plain.child.proc.kill('SIGINT');
         const r = await finish(plain.child);
         assert.equal(r.code, 130, r.out);
-        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED', 'the other experiment\'s knob is untouched');
+        assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED', "the other experiment's knob is untouched");
         assert.ok(readJournal(stateDir, serverKey(`127.0.0.1,${sim.port}`, sim.model.serverName)), 'its journal is kept for it');
       } finally {
         await stop(plain.child);
@@ -119,8 +176,27 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir);
       try {
-        const r = await finish(spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '2s', '--warmup', '0s',
-          '--set', 'seed_rows=0', '--lab-db', 'SpinlockLabB', '--affinity', 'exclude-core0', '--out', tmp('lock-aff')]));
+        const r = await finish(
+          spinlab(sim, stateDir, [
+            'run',
+            '--scenario',
+            'disk-insert',
+            '--threads',
+            '1',
+            '--duration',
+            '2s',
+            '--warmup',
+            '0s',
+            '--set',
+            'seed_rows=0',
+            '--lab-db',
+            'SpinlockLabB',
+            '--affinity',
+            'exclude-core0',
+            '--out',
+            tmp('lock-aff'),
+          ]),
+        );
         assert.equal(r.code, 1, r.out);
         assert.match(r.out, /This run is refused: another experiment is running now and holds the server's process affinity/);
         assert.ok(holderNamed(r.out, first.child.proc.pid!), r.out);
@@ -153,7 +229,7 @@ describe('one experiment per lab (application locks)', () => {
       }
     })).timeout(180_000);
 
-  it('the panel\'s Restore during a live run is refused the same way and leaves its knob alone', () =>
+  it("the panel's Restore during a live run is refused the same way and leaves its knob alone", () =>
     withSim({}, async (sim) => {
       await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
       const stateDir = tmp('lock-state');
@@ -162,11 +238,22 @@ describe('one experiment per lab (application locks)', () => {
       const c = new LabController(ports, { editor: 'vscode', stateDir });
       try {
         await c.start();
-        const profile = defaultProfile({ id: 'sim', label: 'simulator', server: '127.0.0.1', port: sim.port, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
+        const profile = defaultProfile({
+          id: 'sim',
+          label: 'simulator',
+          server: '127.0.0.1',
+          port: sim.port,
+          user: 'sa',
+          encrypt: 'optional',
+          trustServerCertificate: true,
+        });
         await c.receive({ type: 'connectionOpen', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
         await c.receive({ type: 'serverRestore', payload: {} });
         const s = ports.lastState();
-        assert.match(s.lastError?.message ?? '', /is refused: the journal is not restored under a live experiment; another experiment is running now/);
+        assert.match(
+          s.lastError?.message ?? '',
+          /is refused: the journal is not restored under a live experiment; another experiment is running now/,
+        );
         assert.ok(holderNamed(s.lastError?.message ?? '', first.child.proc.pid!), JSON.stringify(s.lastError));
         assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'FORCED');
       } finally {
@@ -181,7 +268,11 @@ describe('one experiment per lab (application locks)', () => {
       const stateDir = tmp('lock-state');
       const first = await startRun(sim, stateDir);
       try {
-        for (const args of [['drop-lab'], ['cleanup', '--scenario', 'disk-insert'], ['deploy', '--scenario', 'disk-insert', '--set', 'seed_rows=0']]) {
+        for (const args of [
+          ['drop-lab'],
+          ['cleanup', '--scenario', 'disk-insert'],
+          ['deploy', '--scenario', 'disk-insert', '--set', 'seed_rows=0'],
+        ]) {
           const r = await finish(spinlab(sim, stateDir, args));
           assert.equal(r.code, 1, `${args[0]}: ${r.out}`);
           assert.match(r.out, /is refused: another experiment is running now and holds the lab database \[SpinlockLab\]/, args[0]);
@@ -189,13 +280,13 @@ describe('one experiment per lab (application locks)', () => {
         }
         const lab = sim.model.databases.get(LAB.toLowerCase());
         assert.ok(lab, 'the lab database is still there');
-        assert.ok(sim.model.findObject(lab, 'dbo.spinlab_disk_insert'), 'the scenario\'s table is still there');
+        assert.ok(sim.model.findObject(lab, 'dbo.spinlab_disk_insert'), "the scenario's table is still there");
       } finally {
         await stop(first.child);
       }
     })).timeout(180_000);
 
-  it('a killed holder\'s lock goes with its connection: the next run on the lab proceeds', () =>
+  it("a killed holder's lock goes with its connection: the next run on the lab proceeds", () =>
     withSim({}, async (sim) => {
       await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
       const stateDir = tmp('lock-state');
@@ -205,8 +296,26 @@ describe('one experiment per lab (application locks)', () => {
       const end = Date.now() + 30_000;
       // The server notices the closed socket on its own time, as SQL Server does.
       while (sim.model.sessions.size > 0 && Date.now() < end) await sleep(50);
-      const next = await finish(spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1', '--duration', '1s', '--warmup', '0s',
-        '--interval', '250ms', '--no-deploy', '--set', 'seed_rows=0', '--out', tmp('lock-next')]));
+      const next = await finish(
+        spinlab(sim, stateDir, [
+          'run',
+          '--scenario',
+          'disk-insert',
+          '--threads',
+          '1',
+          '--duration',
+          '1s',
+          '--warmup',
+          '0s',
+          '--interval',
+          '250ms',
+          '--no-deploy',
+          '--set',
+          'seed_rows=0',
+          '--out',
+          tmp('lock-next'),
+        ]),
+      );
       assert.equal(next.code, 0, next.out);
     })).timeout(180_000);
 
@@ -229,7 +338,10 @@ describe('one experiment per lab (application locks)', () => {
       assert.equal(e.status, 'failed');
       assert.equal(e.runs[0].status, 'invalid');
       assert.match(e.runs[0].invalidReason ?? '', /delayed durability on \[SpinlockLab\] is DISABLED, not FORCED/);
-      assert.ok(e.events.some((x) => x.level === 'error' && /Run 1 \(2 threads\) is invalid/.test(x.message)), JSON.stringify(e.events));
+      assert.ok(
+        e.events.some((x) => x.level === 'error' && /Run 1 \(2 threads\) is invalid/.test(x.message)),
+        JSON.stringify(e.events),
+      );
       assert.match(r.out, /is invalid: another connection changed the server's settings during the run/);
       const nb = fs.readFileSync(notebook, 'utf8');
       assert.match(nb, /invalid/);

@@ -80,22 +80,31 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       assert.equal(await errorOf(sim, 'ALTER SERVER CONFIGURATION SET PROCESS AFFINITY CPU = AUTO;'), 40510);
       const pool = await connect(sim);
       try {
-        const props = (await pool.request().query(`SELECT CAST(SERVERPROPERTY('EngineEdition') AS int) AS e, CAST(SERVERPROPERTY('ProductMajorVersion') AS nvarchar(8)) AS v,
-          CAST(SERVERPROPERTY('Edition') AS nvarchar(128)) AS ed, @@VERSION AS banner`)).recordset[0];
+        const props = (
+          await pool.request()
+            .query(`SELECT CAST(SERVERPROPERTY('EngineEdition') AS int) AS e, CAST(SERVERPROPERTY('ProductMajorVersion') AS nvarchar(8)) AS v,
+          CAST(SERVERPROPERTY('Edition') AS nvarchar(128)) AS ed, @@VERSION AS banner`)
+        ).recordset[0];
         assert.deepEqual([props.e, props.v, props.ed], [8, '12', 'SQL Azure']);
         assert.match(props.banner, /Spinlock Lab simulator imitating Azure SQL Managed Instance/);
         const db = (await pool.request().query("SELECT physical_database_name FROM sys.databases WHERE name = 'Scratch'")).recordset[0];
         assert.match(db.physical_database_name, /^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
-        const counters = (await pool.request().query("SELECT RTRIM(instance_name) AS i FROM sys.dm_os_performance_counters WHERE counter_name = 'Log Flushes/sec'")).recordset.map((r) => r.i);
+        const counters = (
+          await pool
+            .request()
+            .query("SELECT RTRIM(instance_name) AS i FROM sys.dm_os_performance_counters WHERE counter_name = 'Log Flushes/sec'")
+        ).recordset.map((r) => r.i);
         assert.ok(counters.includes(db.physical_database_name) && !counters.includes('Scratch'), counters.join(', '));
-        const fg = (await pool.request().query('USE Scratch; SELECT name FROM sys.filegroups WHERE type = N\'FX\';')).recordset.map((r) => r.name);
+        const fg = (await pool.request().query("USE Scratch; SELECT name FROM sys.filegroups WHERE type = N'FX';")).recordset.map(
+          (r) => r.name,
+        );
         assert.deepEqual(fg, ['XTP'], 'the service adds the memory-optimized filegroup');
       } finally {
         await pool.close();
       }
     }));
 
-  it('SQL Server accepts the same statements (the refusals are the platform\'s)', () =>
+  it("SQL Server accepts the same statements (the refusals are the platform's)", () =>
     withSim({}, async (sim) => {
       sim.model.createDatabase('Scratch');
       assert.equal(await errorOf(sim, 'ALTER DATABASE Scratch SET RECOVERY SIMPLE;'), 0);
@@ -107,7 +116,21 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
     withSim(MI, async (sim) => {
       for (const scenario of ['disk-insert', 'inmem-insert']) {
         const out = tmp(scenario);
-        const r = await cli(['run', '-c', connString(sim), '--scenario', scenario, '--threads', '1,2', '--duration', '2s', '--warmup', '500ms', '--out', out]);
+        const r = await cli([
+          'run',
+          '-c',
+          connString(sim),
+          '--scenario',
+          scenario,
+          '--threads',
+          '1,2',
+          '--duration',
+          '2s',
+          '--warmup',
+          '500ms',
+          '--out',
+          out,
+        ]);
         assert.equal(r.code, 0, r.out);
         const e = JSON.parse(fs.readFileSync(path.join(out, 'experiment.json'), 'utf8')) as Experiment;
         assert.equal(e.server.engineEdition, 8);
@@ -118,7 +141,7 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
           // Log flushes (and transactions, which natively compiled procedures do not count) come only from the lab
           // database's *:Databases counters.
           assert.ok(run.totals.logFlushes > 0, `${scenario}: the lab's log counters were read`);
-          if (scenario === 'disk-insert') assert.ok(run.totals.transactions > 0, 'the lab\'s Transactions/sec was read');
+          if (scenario === 'disk-insert') assert.ok(run.totals.transactions > 0, "the lab's Transactions/sec was read");
         }
       }
       const lab = sim.model.database(LAB)!;
@@ -146,7 +169,11 @@ describe('Azure SQL Managed Instance (spinlab sim --platform managed-instance)',
       } finally {
         delete process.env.SPINLAB_STATE_DIR;
       }
-      const ticks = fs.readFileSync(path.join(out, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as WatchTick);
+      const ticks = fs
+        .readFileSync(path.join(out, 'samples.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as WatchTick);
       assert.ok(ticks.length >= 2);
       const physical = sim.model.database('SpinlabSimBackground')!.physicalName;
       for (const t of ticks) {

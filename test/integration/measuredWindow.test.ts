@@ -10,12 +10,14 @@ import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { tmp } from '../helpers/common';
 import { targetFor } from '../helpers/simTarget';
 
-
 function options(sim: Simulator, scenarioId: string, mode: 'server-loop' | 'client-loop'): ExperimentOptions {
   return {
     scenarioId,
     target: targetFor(sim),
-    parameters: { ...defaultParameters(getScenario(scenarioId)), ...(scenarioId === 'ring-buffer' ? { slots: 4096 } : { seed_rows: 1000 }) },
+    parameters: {
+      ...defaultParameters(getScenario(scenarioId)),
+      ...(scenarioId === 'ring-buffer' ? { slots: 4096 } : { seed_rows: 1000 }),
+    },
     labDatabase: 'SpinlockLab',
     load: { mode, threads: [4], durationMs: 1000, rows: null, warmupMs: 300, intervalMs: 250, clientWorkers: 0 },
     knobs: {},
@@ -43,8 +45,11 @@ describe('the measured window', function () {
         assert.ok(run.rows > 0);
         // Warm-up and measured phase share the sessions' blocks (at different offsets): 4 sessions, 4 draws.
         assert.equal(drawn(sim), 4);
-        assert.equal(run.totals.latches.METADATA_SEQUENCE_GENERATOR?.count ?? 0, 0,
-          `sequence latch waits inside the measured window: ${JSON.stringify(run.totals.latches.METADATA_SEQUENCE_GENERATOR)}`);
+        assert.equal(
+          run.totals.latches.METADATA_SEQUENCE_GENERATOR?.count ?? 0,
+          0,
+          `sequence latch waits inside the measured window: ${JSON.stringify(run.totals.latches.METADATA_SEQUENCE_GENERATOR)}`,
+        );
       }));
   }
 

@@ -20,19 +20,35 @@ const INTERVAL = 250;
 const MINUTE_OF_TICKS = 60 * INTERVAL;
 const OVERFLOW = { number: 8115, message: 'Arithmetic overflow error converting expression to data type int. (injected)' };
 /** Events other than the simulator's own banner. */
-const said = (events: ExperimentEvent[]) => events.filter((e) => !/Spinlock Lab simulator/.test(e.message)).map((e) => `${e.level}: ${e.message}`);
+const said = (events: ExperimentEvent[]) =>
+  events.filter((e) => !/Spinlock Lab simulator/.test(e.message)).map((e) => `${e.level}: ${e.message}`);
 
 /** A watch of `durationMs`; `during` runs beside it, its tick count in hand, until the watch ends. */
 // The watch's own cost budget (10 ms CPU per second) would lengthen a 250 ms interval against the simulator's synthetic
 // tick cost; these tests are about failures, so the budget is set out of the way (watchCost.test.ts tests it).
 const NO_COST_BUDGET = 1_000;
 
-async function watch(sim: Simulator, durationMs: number, during?: (ticks: () => number) => Promise<void>): Promise<{ record: WatchRecord; ticks: number }> {
+async function watch(
+  sim: Simulator,
+  durationMs: number,
+  during?: (ticks: () => number) => Promise<void>,
+): Promise<{ record: WatchRecord; ticks: number }> {
   let ticks = 0;
   let over = false;
-  const result = runWatch({ target: targetFor(sim, { connectTimeoutS: 5 }), outDir: tmp('watch'), stateDir: tmp('state'),
-    settings: { intervalMs: INTERVAL, durationMs, topRequests: 10, textChars: 80, costBudgetMsPerSec: NO_COST_BUDGET } }, new AbortController().signal, (p) => { if (p.kind === 'tick') ticks++; })
-    .finally(() => { over = true; });
+  const result = runWatch(
+    {
+      target: targetFor(sim, { connectTimeoutS: 5 }),
+      outDir: tmp('watch'),
+      stateDir: tmp('state'),
+      settings: { intervalMs: INTERVAL, durationMs, topRequests: 10, textChars: 80, costBudgetMsPerSec: NO_COST_BUDGET },
+    },
+    new AbortController().signal,
+    (p) => {
+      if (p.kind === 'tick') ticks++;
+    },
+  ).finally(() => {
+    over = true;
+  });
   await during?.(() => (over ? Infinity : ticks));
   const { record } = await result;
   return { record, ticks };
@@ -41,10 +57,22 @@ async function watch(sim: Simulator, durationMs: number, during?: (ticks: () => 
 async function sampledRun(sim: Simulator, durationMs: number, onTick: (n: number) => void = () => undefined): Promise<RunRecord> {
   let ticks = 0;
   const scenario = getScenario('disk-insert');
-  const { experiment } = await runExperiment({
-    target: targetFor(sim, { connectTimeoutS: 5 }), scenarioId: 'disk-insert', parameters: { ...defaultParameters(scenario), seed_rows: 0 }, labDatabase: 'SpinlockLab',
-    load: { mode: 'server-loop', threads: [2], durationMs, rows: null, warmupMs: 0, intervalMs: INTERVAL }, knobs: {}, outDir: tmp('run'), stateDir: tmp('state'),
-  }, new AbortController().signal, (p) => { if (p.kind === 'tick') onTick(++ticks); });
+  const { experiment } = await runExperiment(
+    {
+      target: targetFor(sim, { connectTimeoutS: 5 }),
+      scenarioId: 'disk-insert',
+      parameters: { ...defaultParameters(scenario), seed_rows: 0 },
+      labDatabase: 'SpinlockLab',
+      load: { mode: 'server-loop', threads: [2], durationMs, rows: null, warmupMs: 0, intervalMs: INTERVAL },
+      knobs: {},
+      outDir: tmp('run'),
+      stateDir: tmp('state'),
+    },
+    new AbortController().signal,
+    (p) => {
+      if (p.kind === 'tick') onTick(++ticks);
+    },
+  );
   assert.equal(experiment.runs.length, 1);
   return experiment.runs[0];
 }
@@ -57,8 +85,13 @@ describe('the monitor on a server up for 400 days', function () {
       const pool = await connect(sim);
       try {
         const r = (await pool.request().query('SELECT name, backoffs FROM sys.dm_os_spinlock_stats')).recordset as { backoffs: string }[];
-        assert.ok(r.some((x) => Number(x.backoffs) > 2 ** 31), 'some spinlock has backed off more than 2^31 times');
-        const i = (await pool.request().query('SELECT sqlserver_start_time FROM sys.dm_os_sys_info')).recordset[0] as { sqlserver_start_time: Date };
+        assert.ok(
+          r.some((x) => Number(x.backoffs) > 2 ** 31),
+          'some spinlock has backed off more than 2^31 times',
+        );
+        const i = (await pool.request().query('SELECT sqlserver_start_time FROM sys.dm_os_sys_info')).recordset[0] as {
+          sqlserver_start_time: Date;
+        };
         assert.ok(Date.now() - i.sqlserver_start_time.getTime() >= 400 * DAY - 60_000);
       } finally {
         await pool.close();
@@ -69,7 +102,10 @@ describe('the monitor on a server up for 400 days', function () {
     withSim({ uptimeMs: 400 * DAY, background: [{ scenario: 'disk-insert', sessions: 4 }] }, async (sim) => {
       const { record, ticks } = await watch(sim, MINUTE_OF_TICKS);
       assert.equal(record.status, 'completed', said(record.events).join('\n'));
-      assert.deepEqual(said(record.events).filter((e) => e.startsWith('warning') || e.startsWith('error')), []);
+      assert.deepEqual(
+        said(record.events).filter((e) => e.startsWith('warning') || e.startsWith('error')),
+        [],
+      );
       assert.deepEqual(record.monitor, { reconnects: 0, failedTicks: 0, fallbacks: 0, fullQuery: false, longestIntervalMs: INTERVAL });
       assert.ok(ticks >= 20, `ticks kept: ${ticks}`);
     }));
@@ -78,7 +114,10 @@ describe('the monitor on a server up for 400 days', function () {
     withSim({ uptimeMs: 400 * DAY }, async (sim) => {
       const run = await sampledRun(sim, MINUTE_OF_TICKS);
       assert.equal(run.status, 'completed', said(run.events).join('\n'));
-      assert.deepEqual(said(run.events).filter((e) => e.startsWith('warning') || e.startsWith('error')), []);
+      assert.deepEqual(
+        said(run.events).filter((e) => e.startsWith('warning') || e.startsWith('error')),
+        [],
+      );
       assert.deepEqual(run.monitor, { reconnects: 0, failedTicks: 0, fallbacks: 0, fullQuery: false, longestIntervalMs: INTERVAL });
       assert.ok(run.timeline.length >= 20, `ticks: ${run.timeline.length}`);
     }));
@@ -94,11 +133,15 @@ describe('a fault on every tick', function () {
     assert.equal(lines.filter((l) => /monitor sample failed: Arithmetic overflow/.test(l)).length, 1, lines.join('\n'));
     const fallbacks = lines.filter((l) => /delta tick failed 3 times in a row .*in full every tick/.test(l));
     assert.equal(fallbacks.length, 1, `one fallback message:\n${lines.join('\n')}`);
-    assert.match(fallbacks[0], /\(last: Arithmetic overflow error converting expression to data type int\. \(injected\)\)/, 'with its reason');
+    assert.match(
+      fallbacks[0],
+      /\(last: Arithmetic overflow error converting expression to data type int\. \(injected\)\)/,
+      'with its reason',
+    );
     assert.ok(lines.length <= 2, lines.join('\n'));
   }
 
-  it('the watch\'s delta tick failing for 30 s: a few reconnects, one fallback said once, and the ticks go on', () =>
+  it("the watch's delta tick failing for 30 s: a few reconnects, one fallback said once, and the ticks go on", () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }] }, async (sim) => {
       const { record, ticks } = await watch(sim, 30_000, async (n) => {
         while (n() < 2) await new Promise((r) => setTimeout(r, 50));
@@ -113,9 +156,11 @@ describe('a fault on every tick', function () {
       assert.ok(ticks >= 40, `ticks kept through the fault: ${ticks}`);
     }));
 
-  it('a sampled run\'s delta tick failing for 30 s: the same, recorded on the run', () =>
+  it("a sampled run's delta tick failing for 30 s: the same, recorded on the run", () =>
     withSim({}, async (sim) => {
-      const run = await sampledRun(sim, 30_000, (n) => { if (n === 2) sim.faults.failStatement('dmv/sample-delta', OVERFLOW); });
+      const run = await sampledRun(sim, 30_000, (n) => {
+        if (n === 2) sim.faults.failStatement('dmv/sample-delta', OVERFLOW);
+      });
       assert.equal(run.status, 'completed', said(run.events).join('\n'));
       assertSaidOnce(run.events);
       assert.ok(run.monitor!.reconnects <= FAILURES_BEFORE_FALLBACK, `reconnects: ${run.monitor!.reconnects}`);
@@ -133,7 +178,9 @@ describe('a fault on every tick', function () {
         sim.faults.failStatement('watch/tick-delta', OVERFLOW);
         sim.faults.failStatement('watch/tick', OVERFLOW);
         const spids = new Set<number>();
-        const seen = setInterval(() => { for (const x of sim.server.sessions()) spids.add(x.spid); }, 20);
+        const seen = setInterval(() => {
+          for (const x of sim.server.sessions()) spids.add(x.spid);
+        }, 20);
         await new Promise((r) => setTimeout(r, 8000));
         clearInterval(seen);
         logins = spids.size - before;
@@ -142,8 +189,16 @@ describe('a fault on every tick', function () {
       const lines = said(record.events);
       assert.equal(new Set(lines).size, lines.length, lines.join('\n'));
       assert.equal(lines.filter((l) => /in full every tick/.test(l)).length, 1, lines.join('\n'));
-      assert.equal(lines.filter((l) => /ticking less often, every 500 ms and doubling up to every 60 s/.test(l)).length, 1, lines.join('\n'));
-      assert.equal(lines.filter((l) => /succeed again after \d+ failed in a row: back to every 250 ms/.test(l)).length, 1, lines.join('\n'));
+      assert.equal(
+        lines.filter((l) => /ticking less often, every 500 ms and doubling up to every 60 s/.test(l)).length,
+        1,
+        lines.join('\n'),
+      );
+      assert.equal(
+        lines.filter((l) => /succeed again after \d+ failed in a row: back to every 250 ms/.test(l)).length,
+        1,
+        lines.join('\n'),
+      );
       assert.equal(record.monitor!.fallbacks, 2);
       assert.ok(record.monitor!.longestIntervalMs >= 2000, `backed off to ${record.monitor!.longestIntervalMs} ms`);
       // 8 s at 250 ms would be 32 ticks; backing off, far fewer tries, and a new connection for none of the full ones.

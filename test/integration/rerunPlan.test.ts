@@ -12,7 +12,6 @@ import { parseNotebook } from '../../src/engine/notebook/read';
 import { tmp } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
 
-
 /** The CLI in-process; `ask` stands for the terminal (null: there is none, as in CI). */
 const cli = (args: string[], ask: Ask | null = null) => programCli(args, { ask });
 
@@ -35,9 +34,27 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
     withSim({}, async (sim) => {
       const dir = tmp('rerun-plan');
       const nb = path.join(dir, 'reads.ipynb');
-      const made = await cli(['run', '-c', connString(sim), '--sql', SELECT, '--threads', '2', '--iterations', '3', '--warmup', '0s', '--out', path.join(dir, 'r1'), '--notebook', nb]);
+      const made = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        SELECT,
+        '--threads',
+        '2',
+        '--iterations',
+        '3',
+        '--warmup',
+        '0s',
+        '--out',
+        path.join(dir, 'r1'),
+        '--notebook',
+        nb,
+      ]);
       assert.equal(made.code, 0, made.err);
-      editRecord(nb, (e) => { e.custom.statements[0].text = UPDATE; });
+      editRecord(nb, (e) => {
+        e.custom.statements[0].text = UPDATE;
+      });
       const updates = () => observedCalls(sim.model).filter((c) => c.text === UPDATE).length;
 
       const refused = await cli(['rerun', nb, '-c', connString(sim), '--out', path.join(dir, 'r2')]);
@@ -45,14 +62,23 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       assert.match(refused.out, /1\. WRITE: UPDATE may write/);
       assert.ok(refused.out.includes(`       ${UPDATE}\n`), 'the statement is shown in full');
       assert.match(refused.out, /^WARNING: this notebook does not show what it will run/);
-      assert.match(refused.out, /the T-SQL cell of statement 1: line 1 shows "SELECT TOP 5 .*" where the record says "UPDATE dbo\.important SET x = 0"/);
-      assert.match(refused.out, /The record labels this workload "reads only", but checked now statement 1 is a write \(UPDATE may write\)/);
+      assert.match(
+        refused.out,
+        /the T-SQL cell of statement 1: line 1 shows "SELECT TOP 5 .*" where the record says "UPDATE dbo\.important SET x = 0"/,
+      );
+      assert.match(
+        refused.out,
+        /The record labels this workload "reads only", but checked now statement 1 is a write \(UPDATE may write\)/,
+      );
       assert.match(refused.err, /not run: read the plan above, then pass --yes/);
       assert.equal(updates(), 0, 'nothing was sent');
       assert.equal(experimentsIn(nb), 1);
 
       const questions: string[] = [];
-      const declined = await cli(['rerun', nb, '-c', connString(sim), '--out', path.join(dir, 'r3')], async (q) => { questions.push(q); return false; });
+      const declined = await cli(['rerun', nb, '-c', connString(sim), '--out', path.join(dir, 'r3')], async (q) => {
+        questions.push(q);
+        return false;
+      });
       assert.equal(declined.code, 2);
       assert.match(questions.join(''), /does not show what it will run .*Run this plan\? \[y\/N\]/);
       assert.equal(updates(), 0, 'declined at the terminal: nothing was sent');
@@ -63,7 +89,7 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
 
       const ran = await cli(['rerun', nb, '--yes', '-c', connString(sim), '--out', path.join(dir, 'r4')]);
       assert.match(ran.out, /Added to .* \(2 experiments\)/, ran.err);
-      assert.ok(updates() > 0, 'with --yes the plan (the record\'s statement) runs');
+      assert.ok(updates() > 0, "with --yes the plan (the record's statement) runs");
 
       // One experiment per output folder, for a re-run as for a run: a used --out is refused before the plan is shown.
       const reused = await cli(['rerun', nb, '--yes', '-c', connString(sim), '--out', path.join(dir, 'r4')]);
@@ -72,12 +98,33 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       assert.equal(experimentsIn(nb), 2, 'the refused re-run added nothing');
     }));
 
-  it('an edited thread list: the plan shows the record\'s threads and names the cells that still say 2', () =>
+  it("an edited thread list: the plan shows the record's threads and names the cells that still say 2", () =>
     withSim({}, async (sim) => {
       const dir = tmp('rerun-plan');
       const nb = path.join(dir, 'two.ipynb');
-      const made = await cli(['run', '-c', connString(sim), '--scenario', 'disk-insert', '--threads', '2', '--duration', '1s', '--warmup', '0s', '--interval', '250ms',
-        '--set', 'seed_rows=0', '--title', 'Disk insert: 2 threads', '--out', path.join(dir, 'r1'), '--notebook', nb]);
+      const made = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--scenario',
+        'disk-insert',
+        '--threads',
+        '2',
+        '--duration',
+        '1s',
+        '--warmup',
+        '0s',
+        '--interval',
+        '250ms',
+        '--set',
+        'seed_rows=0',
+        '--title',
+        'Disk insert: 2 threads',
+        '--out',
+        path.join(dir, 'r1'),
+        '--notebook',
+        nb,
+      ]);
       assert.equal(made.code, 0, made.err);
       const clean = await cli(['rerun', nb, '-c', connString(sim), '--dry-run']);
       assert.equal(clean.code, 0);
@@ -85,7 +132,9 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       assert.match(clean.out, /Threads: +2 \(one run per count\)/);
       assert.match(clean.out, /Changes: +drops and recreates the scenario's tables in the lab database \[SpinlockLab\]/);
 
-      editRecord(nb, (e) => { e.load.threads = [64]; });
+      editRecord(nb, (e) => {
+        e.load.threads = [64];
+      });
       const r = await cli(['rerun', nb, '-c', connString(sim), '--out', path.join(dir, 'r2')]);
       assert.equal(r.code, 2, r.err);
       assert.match(r.out, /Threads: +64 \(one run per count\)/);
@@ -102,15 +151,34 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       fs.writeFileSync(csv, 'id\n11\n22\n33\n');
       const text = 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id';
       const nb = path.join(dir, 'params.ipynb');
-      const made = await cli(['run', '-c', connString(sim), '--sql', text, '--params-csv', csv, '--threads', '1', '--iterations', '3', '--warmup', '0s',
-        '--out', path.join(dir, 'r1'), '--notebook', nb]);
+      const made = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        text,
+        '--params-csv',
+        csv,
+        '--threads',
+        '1',
+        '--iterations',
+        '3',
+        '--warmup',
+        '0s',
+        '--out',
+        path.join(dir, 'r1'),
+        '--notebook',
+        nb,
+      ]);
       assert.equal(made.code, 0, made.err);
       fs.rmSync(csv);
       const before = observedCalls(sim.model).length;
       const r = await cli(['rerun', nb, '--yes', '-c', connString(sim), '--out', path.join(dir, 'r2')]);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /Params: +3 rows \(@id\) from ids\.csv, saved inside the notebook/);
-      const sent = observedCalls(sim.model).slice(before).filter((c) => c.text === text);
+      const sent = observedCalls(sim.model)
+        .slice(before)
+        .filter((c) => c.text === text);
       assert.deepEqual(new Set(sent.map((c) => c.params['@id'])), new Set([11, 22, 33]));
     }));
 
@@ -122,8 +190,27 @@ describe('spinlab rerun: the plan first, and nothing run without a yes', functio
       const ids = Array.from({ length: 60_000 }, (_, i) => 100_000 + i);
       fs.writeFileSync(path.join(a, 'data', 'big.csv'), `id\n${ids.join('\n')}\n`);
       const text = 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id';
-      const made = await cli(['run', '-c', connString(sim), '--sql', text, '--params-csv', path.join(a, 'data', 'big.csv'), '--threads', '1', '--iterations', '2',
-        '--warmup', '0s', '--params-order', 'round-robin', '--out', path.join(root, 'r1'), '--notebook', path.join(a, 'big.ipynb')]);
+      const made = await cli([
+        'run',
+        '-c',
+        connString(sim),
+        '--sql',
+        text,
+        '--params-csv',
+        path.join(a, 'data', 'big.csv'),
+        '--threads',
+        '1',
+        '--iterations',
+        '2',
+        '--warmup',
+        '0s',
+        '--params-order',
+        'round-robin',
+        '--out',
+        path.join(root, 'r1'),
+        '--notebook',
+        path.join(a, 'big.ipynb'),
+      ]);
       assert.equal(made.code, 0, made.err);
       assert.ok(fs.statSync(path.join(a, 'big.ipynb')).size < 200_000, 'the large file is not copied into the notebook');
       const b = path.join(root, 'colleague');

@@ -11,9 +11,13 @@ import { DbSession, num, type Row } from '../../src/db/client';
 import { DeltaReader, SAMPLE_LAYOUT, WATCH_LAYOUT, type DeltaLayout } from '../../src/engine/snapshot';
 import { targetFor } from '../helpers/simTarget';
 
-
 /** A result set as comparable text: rows sorted when the set is keyed, bigint strings and numbers alike. */
-const line = (r: Row) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v === null ? null : v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? Number(v) : String(v)]));
+const line = (r: Row) =>
+  JSON.stringify(
+    Object.entries(r)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([k, v]) => [k, v === null ? null : v instanceof Date ? v.toISOString() : typeof v === 'boolean' ? Number(v) : String(v)]),
+  );
 function canon(rows: Row[], keyed: boolean): string[] {
   // Batch Requests/sec counts the full reader's own request too, so it is one ahead there: left out of the comparison.
   const out = rows.filter((r) => r.counter_name !== 'Batch Requests/sec').map(line);
@@ -25,7 +29,7 @@ const keyedTargets = (layout: DeltaLayout) => new Set(layout.filter((p) => p.key
 
 /** The delta file returns the full file's sets, then `extra` sets of the monitor's own cost (not in the full file). */
 function assertSameSets(all: Row[][], full: Row[][], layout: DeltaLayout, skip: number[] = [], extra = 0): void {
-  assert.equal(all.length, full.length + extra, 'the full file\'s result sets and the monitor\'s cost');
+  assert.equal(all.length, full.length + extra, "the full file's result sets and the monitor's cost");
   const rebuilt = all.slice(0, full.length);
   const keyed = keyedTargets(layout);
   rebuilt.forEach((rows, i) => {
@@ -35,7 +39,12 @@ function assertSameSets(all: Row[][], full: Row[][], layout: DeltaLayout, skip: 
 }
 
 /** Per keyed full set, the distinct keys the server sent for it this tick (over its parts), and all rows sent. */
-interface Raw { full: boolean; keysSent: Map<number, Set<string>>; rows: Row[]; sets: Row[][] }
+interface Raw {
+  full: boolean;
+  keysSent: Map<number, Set<string>>;
+  rows: Row[];
+  sets: Row[][];
+}
 async function rawTick(db: DbSession, reader: DeltaReader, params: Record<string, unknown>, layout: DeltaLayout): Promise<Raw> {
   const keysSent = new Map<number, Set<string>>();
   const rows: Row[] = [];
@@ -48,7 +57,10 @@ async function rawTick(db: DbSession, reader: DeltaReader, params: Record<string
       keysSent.set(part.target, keys);
       // The key as the file sends it: under its short alias where the part has one.
       const sentAs = part.key.map((c) => Object.entries(part.as ?? {}).find(([, full]) => full === c)?.[0] ?? c);
-      for (const r of sets[i + 1]) { keys.add(sentAs.map((c) => String(r[c])).join('|')); rows.push(r); }
+      for (const r of sets[i + 1]) {
+        keys.add(sentAs.map((c) => String(r[c])).join('|'));
+        rows.push(r);
+      }
     });
     return sets;
   };
@@ -66,15 +78,45 @@ function changedRows(before: Row[][], after: Row[][], layout: DeltaLayout): Map<
   const out = new Map<number, Row[]>();
   for (const t of keyedTargets(layout)) {
     const prev = new Set(before[t].map(line));
-    out.set(t, after[t].filter((r) => !prev.has(line(r))));
+    out.set(
+      t,
+      after[t].filter((r) => !prev.has(line(r))),
+    );
   }
   return out;
 }
 
-const plans: { name: string; file: string; full: string; layout: DeltaLayout; db: string; params: Record<string, unknown>; skip: number[]; extra: number }[] = [
-  { name: 'sample', file: 'dmv/sample-delta', full: 'dmv/sample', layout: SAMPLE_LAYOUT, db: 'master', params: { db: 'master', db_physical: null }, skip: [], extra: 2 },
+const plans: {
+  name: string;
+  file: string;
+  full: string;
+  layout: DeltaLayout;
+  db: string;
+  params: Record<string, unknown>;
+  skip: number[];
+  extra: number;
+}[] = [
+  {
+    name: 'sample',
+    file: 'dmv/sample-delta',
+    full: 'dmv/sample',
+    layout: SAMPLE_LAYOUT,
+    db: 'master',
+    params: { db: 'master', db_physical: null },
+    skip: [],
+    extra: 2,
+  },
   // The watch's pending I/O, requests, waiting tasks and own CPU are drawn per read (synthetic, instantaneous): not compared.
-  { name: 'watch tick', file: 'watch/tick-delta', full: 'watch/tick', layout: WATCH_LAYOUT, db: 'master', params: { top_requests: 10, text_chars: 40 }, skip: [6, 8, 9, 10], extra: 1 },
+  {
+    name: 'watch tick',
+    file: 'watch/tick-delta',
+    full: 'watch/tick',
+    layout: WATCH_LAYOUT,
+    db: 'master',
+    params: { top_requests: 10, text_chars: 40 },
+    skip: [6, 8, 9, 10],
+    extra: 1,
+  },
 ];
 
 for (const plan of plans) {
@@ -91,15 +133,24 @@ for (const plan of plans) {
           clock.advance(2000);
           const first = await rawTick(monitor, reader, plan.params, plan.layout);
           assert.equal(first.full, true, 'the first tick on a connection is a full snapshot');
-          assert.ok(first.rows.some((r) => typeof r.n === 'string'), 'the full snapshot sends the names (as n, by key k)');
+          assert.ok(
+            first.rows.some((r) => typeof r.n === 'string'),
+            'the full snapshot sends the names (as n, by key k)',
+          );
           assertSameSets(first.sets, await other.runFile(plan.full, plan.params), plan.layout, plan.skip, plan.extra);
 
           // Nothing moved (the clock stood still) but the count of requests, which our own requests move: only that row.
           const still = await rawTick(monitor, reader, plan.params, plan.layout);
           assert.equal(still.full, false, 'a later tick is a delta');
           assert.equal(sentCount(still), 1, 'one keyed row sent when nothing moved');
-          assert.deepEqual([...changedRows(first.sets, still.sets, plan.layout).values()].flat().map((r) => r.counter_name), ['Batch Requests/sec']);
-          assert.ok(still.rows.every((r) => !('n' in r) && !('o' in r)), 'a name already sent is not sent again');
+          assert.deepEqual(
+            [...changedRows(first.sets, still.sets, plan.layout).values()].flat().map((r) => r.counter_name),
+            ['Batch Requests/sec'],
+          );
+          assert.ok(
+            still.rows.every((r) => !('n' in r) && !('o' in r)),
+            'a name already sent is not sent again',
+          );
           assertSameSets(still.sets, await other.runFile(plan.full, plan.params), plan.layout, plan.skip, plan.extra);
 
           // A second of workload: only the rows that moved come back; the rest keep their last values.
@@ -149,14 +200,20 @@ it('the #temp snapshot tables belong to the session: a second CREATE is refused 
       assert.equal(num(sets[0][0].ticks_kept), 0);
       const ad = await a.rpcChannel();
       try {
-        await assert.rejects(ad.exec('CREATE TABLE #spinlab_tick (n int NOT NULL);', []), (e: Error & { number?: number }) => e.number === 2714);
+        await assert.rejects(
+          ad.exec('CREATE TABLE #spinlab_tick (n int NOT NULL);', []),
+          (e: Error & { number?: number }) => e.number === 2714,
+        );
         await ad.exec('DROP TABLE #spinlab_tick;', []);
         await assert.rejects(ad.exec('DROP TABLE #spinlab_tick;', []), (e: Error & { number?: number }) => e.number === 3701);
       } finally {
         ad.release();
       }
       await a.runFile('dmv/snapshot-setup'); // runs again on the same connection: it drops what it creates first
-      await assert.rejects(b.prepare('dmv/sample-delta').then((q) => b.executePrepared(q, { db: 'master', db_physical: null })), (e: Error & { number?: number }) => e.number === 208 || e.number === 8179);
+      await assert.rejects(
+        b.prepare('dmv/sample-delta').then((q) => b.executePrepared(q, { db: 'master', db_physical: null })),
+        (e: Error & { number?: number }) => e.number === 208 || e.number === 8179,
+      );
     } finally {
       await a.close();
       await b.close();
@@ -170,11 +227,18 @@ it('the simulator hashes names as SQL Server does: HASHBYTES SHA2_256 (FIPS 180-
     const pool = await connect(sim, 'sa');
     try {
       {
-        const r = (await pool.request().query(`SELECT HASHBYTES('SHA2_256', 'abc') AS h, CAST(SUBSTRING(HASHBYTES('SHA2_256', 'abc'), 1, 4) AS int) AS k,
-          HASHBYTES('SHA2_256', N'abc') AS u, SUBSTRING('spinlock', 0, 3) AS s;`)).recordset[0];
+        const r = (
+          await pool.request()
+            .query(`SELECT HASHBYTES('SHA2_256', 'abc') AS h, CAST(SUBSTRING(HASHBYTES('SHA2_256', 'abc'), 1, 4) AS int) AS k,
+          HASHBYTES('SHA2_256', N'abc') AS u, SUBSTRING('spinlock', 0, 3) AS s;`)
+        ).recordset[0];
         assert.equal((r.h as Buffer).toString('hex'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
         assert.equal(r.k, 0xba7816bf | 0, 'the first four bytes, big-endian, signed');
-        assert.notEqual((r.u as Buffer).toString('hex'), (r.h as Buffer).toString('hex'), 'nvarchar is hashed as UTF-16LE, not as the varchar bytes');
+        assert.notEqual(
+          (r.u as Buffer).toString('hex'),
+          (r.h as Buffer).toString('hex'),
+          'nvarchar is hashed as UTF-16LE, not as the varchar bytes',
+        );
         assert.equal(r.s, 'sp', 'SUBSTRING from 0 for 3 gives the first 2 characters');
         await assert.rejects(pool.request().query(`SELECT HASHBYTES('SHA3_256', 'abc') AS h;`), /does not compute HASHBYTES/);
       }

@@ -20,11 +20,17 @@ it('server/* and knobs/read return the shapes SQL Server returns', () =>
       assert.equal(sets[0][0].sql_memory_model_desc, 'CONVENTIONAL');
       assert.equal(sets[1].length, 40);
       assert.deepEqual(Object.keys(sets[1][0]), ['scheduler_id', 'cpu_id', 'parent_node_id', 'status', 'is_online']);
-      assert.deepEqual(sets[2].map((n) => n.node_id), [0, 1]);
+      assert.deepEqual(
+        sets[2].map((n) => n.node_id),
+        [0, 1],
+      );
       assert.ok(sets[3].length >= 1 && sets[3].every((r) => r.parent_node_id === 0 && Number(r.scheduler_id) >= 1048576));
       assert.deepEqual(Object.keys(sets[4][0]), ['large_page_allocations_kb', 'locked_page_allocations_kb']);
       const tf = await runFile(pool, 'server/trace-flags');
-      assert.deepEqual(tf.recordset.map((r) => r.TraceFlag), [1117, 8008]);
+      assert.deepEqual(
+        tf.recordset.map((r) => r.TraceFlag),
+        [1117, 8008],
+      );
     } finally {
       await pool.close();
     }
@@ -51,11 +57,13 @@ it('lab database, deploy, concurrent workload, sample; affinity visible in the s
 
         // Workers only on node 1: the schedulers say so.
         await runFile(admin, 'knobs/affinity-numa', { node_ranges: [sql.NVarChar(4000), '1'] });
-        const sched = (await admin.request().query('SELECT cpu_id, status FROM sys.dm_os_schedulers WHERE scheduler_id < 1048576')).recordset;
+        const sched = (await admin.request().query('SELECT cpu_id, status FROM sys.dm_os_schedulers WHERE scheduler_id < 1048576'))
+          .recordset;
         assert.equal(sched.filter((r) => r.status === 'VISIBLE OFFLINE').length, 20);
         assert.ok(sched.filter((r) => r.cpu_id < 20).every((r) => r.status === 'VISIBLE OFFLINE'));
 
-        const before = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0].spins;
+        const before = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0]
+          .spins;
         const t0 = Date.now();
         const calls = [1, 2, 3, 4].map((i) => {
           const r = new sql.Request(lab);
@@ -69,7 +77,8 @@ it('lab database, deploy, concurrent workload, sample; affinity visible in the s
         const elapsed = Date.now() - t0;
         assert.ok(elapsed >= 380 && elapsed < 3000, `the calls held their sessions ~400 ms concurrently: ${elapsed}`);
         for (const d of done) assert.ok(Number(d.recordset[0].rows_done) > 1000);
-        const after = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0].spins;
+        const after = (await lab.request().query("SELECT spins FROM sys.dm_os_spinlock_stats WHERE name = 'LOGCACHE_ACCESS'")).recordset[0]
+          .spins;
         assert.ok(Number(after) > Number(before));
 
         const sample = await runFile(lab, 'dmv/sample', { db: [sql.NVarChar(128), 'SpinlockLab'], db_physical: [sql.NVarChar(128), null] });
@@ -89,14 +98,16 @@ it('lab database, deploy, concurrent workload, sample; affinity visible in the s
         const dropped = sim.faults.restart();
         assert.ok(dropped >= 2);
         // The pool notices the dead connections and opens new ones: the instance has a new start time.
-        const st = (await lab.request().query('SELECT sqlserver_start_time FROM sys.dm_os_sys_info')).recordset[0].sqlserver_start_time as Date;
+        const st = (await lab.request().query('SELECT sqlserver_start_time FROM sys.dm_os_sys_info')).recordset[0]
+          .sqlserver_start_time as Date;
         assert.ok(st.getTime() > start1.getTime());
       } finally {
         await lab.close().catch(() => {});
       }
       const again = await connect(sim, 'sa', undefined, 'SpinlockLab');
       try {
-        const info = (await again.request().query('SELECT sqlserver_start_time, ms_ticks, affinity_type_desc FROM sys.dm_os_sys_info')).recordset[0];
+        const info = (await again.request().query('SELECT sqlserver_start_time, ms_ticks, affinity_type_desc FROM sys.dm_os_sys_info'))
+          .recordset[0];
         assert.equal(info.affinity_type_desc, 'AUTO');
         assert.ok(Number(info.ms_ticks) < 90_000 + 5_000);
         const probe2 = (await runFile(again, 'lab/probe', { db: [sql.NVarChar(128), 'SpinlockLab'] })).recordset[0];

@@ -9,8 +9,16 @@ import { connect, runFile, SIM_PASSWORD, withSim } from '../helpers/simClient';
 
 function requireOdbc(): void {
   const py = spawnSync('python3', ['-c', 'import pyodbc; print(",".join(pyodbc.drivers()))'], { encoding: 'utf8' });
-  assert.equal(py.status, 0, 'python3 with pyodbc is missing: run scripts/integration-setup.sh (pip install pyodbc; apt-get install -y unixodbc tdsodbc)');
-  assert.match(py.stdout, /FreeTDS/, 'the FreeTDS ODBC driver is not registered: apt-get install -y tdsodbc unixodbc (scripts/integration-setup.sh)');
+  assert.equal(
+    py.status,
+    0,
+    'python3 with pyodbc is missing: run scripts/integration-setup.sh (pip install pyodbc; apt-get install -y unixodbc tdsodbc)',
+  );
+  assert.match(
+    py.stdout,
+    /FreeTDS/,
+    'the FreeTDS ODBC driver is not registered: apt-get install -y tdsodbc unixodbc (scripts/integration-setup.sh)',
+  );
 }
 
 function runClient(port: number): Promise<Record<string, unknown>> {
@@ -21,7 +29,10 @@ function runClient(port: number): Promise<Record<string, unknown>> {
     let errText = '';
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (errText += d));
-    const timer = setTimeout(() => { p.kill(); reject(new Error(`ODBC client timed out: ${out}${errText}`)); }, 60_000);
+    const timer = setTimeout(() => {
+      p.kill();
+      reject(new Error(`ODBC client timed out: ${out}${errText}`));
+    }, 60_000);
     p.on('close', (code) => {
       clearTimeout(timer);
       if (code !== 0) return reject(new Error(`ODBC client failed (${code}): ${errText}`));

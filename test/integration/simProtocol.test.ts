@@ -25,7 +25,10 @@ describe('simulator protocol (tedious)', function () {
         await runFile(lab, 'lab/common');
         for (let b = 0; b < 3; b++) await runFile(lab, 'scenarios/disk-insert/deploy', {}, b);
         await lab.close();
-        await new Promise<void>((done) => { stop = done; ready(); });
+        await new Promise<void>((done) => {
+          stop = done;
+          ready();
+        });
         await pool.close();
       });
     });
@@ -44,7 +47,11 @@ describe('simulator protocol (tedious)', function () {
   });
 
   it('answers an unknown prepared handle with Msg 8179', async () => {
-    const err = await pool.request().input('h', sql.Int, 999).query('EXEC sp_execute @h').catch((e) => e);
+    const err = await pool
+      .request()
+      .input('h', sql.Int, 999)
+      .query('EXEC sp_execute @h')
+      .catch((e) => e);
     assert.equal(err.number ?? err.originalError?.info?.number, 8179);
   });
 
@@ -66,19 +73,29 @@ describe('simulator protocol (tedious)', function () {
   });
 
   it('opens implicit transactions, and answers COMMIT without BEGIN with Msg 3902', async () => {
-    const r = await pool.request().query('SET IMPLICIT_TRANSACTIONS ON; SELECT @@TRANCOUNT AS a; SELECT name FROM sys.databases; SELECT @@TRANCOUNT AS b; ROLLBACK; SET IMPLICIT_TRANSACTIONS OFF; SELECT @@TRANCOUNT AS c');
+    const r = await pool
+      .request()
+      .query(
+        'SET IMPLICIT_TRANSACTIONS ON; SELECT @@TRANCOUNT AS a; SELECT name FROM sys.databases; SELECT @@TRANCOUNT AS b; ROLLBACK; SET IMPLICIT_TRANSACTIONS OFF; SELECT @@TRANCOUNT AS c',
+      );
     const sets = r.recordsets as unknown as Array<Array<Record<string, number>>>;
     assert.equal(sets[0][0].a, 0);
     assert.equal(sets[2][0].b, 1, 'a SELECT from a table opens the implicit transaction');
     assert.equal(sets[3][0].c, 0);
-    const e = await pool.request().query('COMMIT').catch((x) => x);
+    const e = await pool
+      .request()
+      .query('COMMIT')
+      .catch((x) => x);
     assert.equal(e.number ?? e.originalError?.info?.number, 3902);
   });
 
   it('binds procedure parameters sent without names by position, and reports 201 for a missing one', async () => {
-    const r = await pool.request().query("USE SpinlockLab; EXEC dbo.spinlab_disk_insert_loop 7000000, 3, NULL, 1");
+    const r = await pool.request().query('USE SpinlockLab; EXEC dbo.spinlab_disk_insert_loop 7000000, 3, NULL, 1');
     assert.ok(Number(r.recordset[0].rows_done) >= 3);
-    const e = await pool.request().query('USE SpinlockLab; EXEC dbo.spinlab_disk_insert_loop 7000000').catch((x) => x);
+    const e = await pool
+      .request()
+      .query('USE SpinlockLab; EXEC dbo.spinlab_disk_insert_loop 7000000')
+      .catch((x) => x);
     assert.equal(e.number ?? e.originalError?.info?.number, 201);
     assert.match(e.message, /expects parameter '@rows', which was not supplied/);
     await pool.request().query('USE master');
@@ -88,12 +105,23 @@ describe('simulator protocol (tedious)', function () {
     const infos: Array<{ number: number; class: number; message: string }> = [];
     const req = pool.request();
     req.on('info', (i: { number: number; class: number; message: string }) => infos.push(i));
-    const r = await req.query("SET NOCOUNT ON; SET ANSI_NULLS ON; SET TEXTSIZE 2147483647; SET LOCK_TIMEOUT 5000; SET DEADLOCK_PRIORITY LOW; SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET FMTONLY OFF; SELECT 1 AS one; PRINT 'hello'; RAISERROR('at %d', 10, 1, 7); SELECT 2 AS two");
+    const r = await req.query(
+      "SET NOCOUNT ON; SET ANSI_NULLS ON; SET TEXTSIZE 2147483647; SET LOCK_TIMEOUT 5000; SET DEADLOCK_PRIORITY LOW; SET TRANSACTION ISOLATION LEVEL SNAPSHOT; SET FMTONLY OFF; SELECT 1 AS one; PRINT 'hello'; RAISERROR('at %d', 10, 1, 7); SELECT 2 AS two",
+    );
     const sets = r.recordsets as unknown as Array<Array<Record<string, number>>>;
     assert.equal(sets[0][0].one, 1);
     assert.equal(sets[1][0].two, 2);
-    assert.deepEqual(infos.map((i) => [i.number, i.class, i.message]), [[0, 0, 'hello'], [50000, 0, 'at 7']]);
-    const e = await pool.request().query("RAISERROR('bad %s', 16, 1, 'thing')").catch((x) => x);
+    assert.deepEqual(
+      infos.map((i) => [i.number, i.class, i.message]),
+      [
+        [0, 0, 'hello'],
+        [50000, 0, 'at 7'],
+      ],
+    );
+    const e = await pool
+      .request()
+      .query("RAISERROR('bad %s', 16, 1, 'thing')")
+      .catch((x) => x);
     assert.equal(e.number ?? e.originalError?.info?.number, 50000);
     assert.equal(e.class ?? e.originalError?.info?.class, 16);
     assert.match(e.message, /bad thing/);
@@ -101,7 +129,10 @@ describe('simulator protocol (tedious)', function () {
 
   it('reports SQL Server error numbers and classes', async () => {
     const num = async (q: string) => {
-      const e = await pool.request().query(q).catch((x) => x);
+      const e = await pool
+        .request()
+        .query(q)
+        .catch((x) => x);
       return [e.number ?? e.originalError?.info?.number, e.class ?? e.originalError?.info?.class];
     };
     assert.deepEqual(await num('SELECT FROM sys.databases'), [156, 15]);
@@ -115,8 +146,15 @@ describe('simulator protocol (tedious)', function () {
   });
 
   it('types literals, CAST to decimal and SERVERPROPERTY (sql_variant) as SQL Server does', async () => {
-    const r = await pool.request().query("SELECT 1 AS i, 1.5 AS n, 'abc' AS v, N'abc' AS nv, 3000000000 AS big, CAST(2.25 AS decimal(5,2)) AS d, SERVERPROPERTY('ProductVersion') AS pv, SERVERPROPERTY('EngineEdition') AS ee");
-    const c = r.recordset.columns as unknown as Record<string, { type: { name: string }; precision?: number; scale?: number; length?: number; nullable: boolean }>;
+    const r = await pool
+      .request()
+      .query(
+        "SELECT 1 AS i, 1.5 AS n, 'abc' AS v, N'abc' AS nv, 3000000000 AS big, CAST(2.25 AS decimal(5,2)) AS d, SERVERPROPERTY('ProductVersion') AS pv, SERVERPROPERTY('EngineEdition') AS ee",
+      );
+    const c = r.recordset.columns as unknown as Record<
+      string,
+      { type: { name: string }; precision?: number; scale?: number; length?: number; nullable: boolean }
+    >;
     assert.equal(c.i.type.name, 'Int');
     assert.equal(c.i.nullable, false, 'SELECT 1 is a NOT NULL int');
     assert.deepEqual([c.n.type.name, c.n.precision, c.n.scale], ['Decimal', 2, 1]);
@@ -137,7 +175,10 @@ describe('simulator protocol (tedious)', function () {
     // Strict encryption always verifies the certificate: trust the simulator's self-signed one.
     const { cert } = await selfSignedCert();
     const strict = await new sql.ConnectionPool({
-      server: sim.host, port: sim.port, user: 'sa', password: SIM_PASSWORD,
+      server: sim.host,
+      port: sim.port,
+      user: 'sa',
+      password: SIM_PASSWORD,
       options: { encrypt: 'strict' as unknown as boolean, cryptoCredentialsDetails: { ca: cert } } as sql.config['options'],
     }).connect();
     try {
@@ -157,7 +198,10 @@ describe('simulator protocol (wire, FreeTDS tsql)', function () {
     withSim({}, async (sim) => {
       // VERSION (6 bytes at 11) and ENCRYPTION (1 byte at 17), then the data.
       const prelogin = (enc: number) => Buffer.from([0x00, 0, 11, 0, 6, 0x01, 0, 17, 0, 1, 0xff, 16, 0, 0, 0, 0, 0, enc]);
-      for (const [sent, wanted] of [[Encrypt.OFF, Encrypt.OFF], [Encrypt.NOT_SUP, Encrypt.NOT_SUP]]) {
+      for (const [sent, wanted] of [
+        [Encrypt.OFF, Encrypt.OFF],
+        [Encrypt.NOT_SUP, Encrypt.NOT_SUP],
+      ]) {
         const c = await RawTdsClient.connect(sim.port);
         try {
           c.sendPacket(0x12, prelogin(sent));
@@ -173,7 +217,10 @@ describe('simulator protocol (wire, FreeTDS tsql)', function () {
     requireTsql();
     return withSim({}, async (sim) => {
       // FreeTDS's default ("request") sends OFF; on OFF from the server it wraps LOGIN7 alone in TLS.
-      const out = await runTsql(sim, "SET NOCOUNT ON; SELECT 10 AS ten; PRINT 'printed'; RAISERROR('raised %d', 16, 1, 5); SELECT 20 AS twenty\ngo\nexit\n");
+      const out = await runTsql(
+        sim,
+        "SET NOCOUNT ON; SELECT 10 AS ten; PRINT 'printed'; RAISERROR('raised %d', 16, 1, 5); SELECT 20 AS twenty\ngo\nexit\n",
+      );
       assert.match(out, /ten\s+10/);
       assert.match(out, /printed/);
       assert.match(out, /Msg 50000 \(severity 16, state 1\)[^\n]*\n\s*"raised 5"/);

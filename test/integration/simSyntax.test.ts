@@ -25,7 +25,10 @@ describe('syntax errors at deploy', () => {
           assert.ok(e instanceof DbError);
           assert.equal(e.number, 156);
           assert.equal(e.severity, 15);
-          assert.ok(e.message.startsWith(`Msg 156, Level 15, State 1, Line ${batchLine}: Incorrect syntax near the keyword 'INTO'.`), e.message);
+          assert.ok(
+            e.message.startsWith(`Msg 156, Level 15, State 1, Line ${batchLine}: Incorrect syntax near the keyword 'INTO'.`),
+            e.message,
+          );
           assert.ok(e.message.includes(`(sql/scenarios/disk-insert/deploy.sql, line ${at + 1})`), e.message);
           return true;
         });

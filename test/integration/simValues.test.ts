@@ -7,7 +7,11 @@ import { connect, withSim } from '../helpers/simClient';
 
 const q = async (pool: sql.ConnectionPool, text: string) => (await pool.request().batch(text)).recordset;
 /** A result column's metadata as mssql reports it. */
-interface ColumnMeta { type: unknown; length: number; nullable: boolean }
+interface ColumnMeta {
+  type: unknown;
+  length: number;
+  nullable: boolean;
+}
 const meta = (rs: sql.IRecordSet<unknown>, name: string) => (rs.columns as unknown as Record<string, ColumnMeta>)[name];
 type Counter = { object_name: string; counter_name: string };
 
@@ -21,10 +25,19 @@ describe('simulator values as SQL Server makes them', () => {
         assert.equal(col.type, sql.NChar);
         assert.equal(col.length, 256); // bytes on the wire: nchar(128)
         assert.ok((all.recordset as Counter[]).every((r) => r.object_name.length === 128 && r.counter_name.length === 128));
-        assert.equal((await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases'")).length, 0);
-        assert.ok((await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE RTRIM(object_name) LIKE N'%:Databases'")).length > 0);
-        assert.ok((await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases%'")).length > 0);
-        assert.ok((await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE counter_name = N'Transactions/sec'")).length > 0);
+        assert.equal(
+          (await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases'")).length,
+          0,
+        );
+        assert.ok(
+          (await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE RTRIM(object_name) LIKE N'%:Databases'")).length > 0,
+        );
+        assert.ok(
+          (await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE object_name LIKE N'%:Databases%'")).length > 0,
+        );
+        assert.ok(
+          (await q(pool, "SELECT object_name FROM sys.dm_os_performance_counters WHERE counter_name = N'Transactions/sec'")).length > 0,
+        );
       } finally {
         await pool.close();
       }

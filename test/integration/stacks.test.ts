@@ -21,10 +21,16 @@ describe('spinlab stacks against the simulator under load', function () {
   this.timeout(180_000);
   let sim: Simulator;
   before(async () => {
-    sim = await startSimulator({ password: SIM_PASSWORD, log: () => {}, background: [{ scenario: 'disk-insert', sessions: 8 }],
-      logins: [{ name: 'weak', password: WEAK, permissions: ['VIEW SERVER STATE'] }] });
+    sim = await startSimulator({
+      password: SIM_PASSWORD,
+      log: () => {},
+      background: [{ scenario: 'disk-insert', sessions: 8 }],
+      logins: [{ name: 'weak', password: WEAK, permissions: ['VIEW SERVER STATE'] }],
+    });
   });
-  after(async () => { await sim?.close(); });
+  after(async () => {
+    await sim?.close();
+  });
   const key = () => serverKey(`127.0.0.1,${sim.port}`, sim.model.serverName);
 
   it('prints bucketised LOGCACHE_ACCESS stacks, and afterwards no SpinlockLab_ session exists', async () => {
@@ -34,7 +40,10 @@ describe('spinlab stacks against the simulator under load', function () {
     const out = child.out();
     assert.equal(code, 0, out);
     assert.match(out, /^SIMULATED:/m);
-    assert.match(out, /LOGCACHE_ACCESS \(spinlock_types map_key \d+\): [1-9]\d* sqlos\.spinlock_backoff events in \d+\.\d s; sys\.dm_os_spinlock_stats backoffs over the same window: \d+/);
+    assert.match(
+      out,
+      /LOGCACHE_ACCESS \(spinlock_types map_key \d+\): [1-9]\d* sqlos\.spinlock_backoff events in \d+\.\d s; sys\.dm_os_spinlock_stats backoffs over the same window: \d+/,
+    );
     assert.match(out, /^#1 +\d+\.\d% +\d+ events\n +SIMULATED!sqldk!XeSosPkg::spinlock_backoff::Publish/m);
     assert.match(out, /SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest/);
     assert.match(out, /every eighth backoff/);
@@ -45,19 +54,48 @@ describe('spinlab stacks against the simulator under load', function () {
   it('spinlab run --stacks captures during the last run, prints it after the results and keeps it with that run and its notebook', async () => {
     const stateDir = tmp('run-stacks-state');
     const dir = tmp('run-stacks');
-    const child = spinlab(sim, stateDir, ['run', '--scenario', 'disk-insert', '--threads', '1,4', '--duration', '4s', '--warmup', '1s',
-      '--set', 'seed_rows=0', '--stacks', 'LOGCACHE_ACCESS', '--stacks-duration', '2s', '--out', path.join(dir, 'exp'), '--notebook', path.join(dir, 'exp.ipynb')]);
+    const child = spinlab(sim, stateDir, [
+      'run',
+      '--scenario',
+      'disk-insert',
+      '--threads',
+      '1,4',
+      '--duration',
+      '4s',
+      '--warmup',
+      '1s',
+      '--set',
+      'seed_rows=0',
+      '--stacks',
+      'LOGCACHE_ACCESS',
+      '--stacks-duration',
+      '2s',
+      '--out',
+      path.join(dir, 'exp'),
+      '--notebook',
+      path.join(dir, 'exp.ipynb'),
+    ]);
     const { code } = await child.exited;
     const out = child.out();
     assert.equal(code, 0, out);
     assert.match(out, /stacks: capturing LOGCACHE_ACCESS during run 2 for 2 s/);
     assert.match(out, /^#1 +\d+\.\d% +\d+ events$/m, 'the stacks are printed');
     assert.ok(out.indexOf('Event session SpinlockLab_') < out.indexOf('Saved '), 'before the files it saved');
-    const e = JSON.parse(fs.readFileSync(path.join(dir, 'exp', 'experiment.json'), 'utf8')) as { runs: { index: number; stacks?: { spinlock: string; events: number; notes: string[] }[] }[] };
-    assert.deepEqual(e.runs.map((r) => (r.stacks ?? []).map((c) => c.spinlock)), [[], ['LOGCACHE_ACCESS']], 'kept with the last run only');
+    const e = JSON.parse(fs.readFileSync(path.join(dir, 'exp', 'experiment.json'), 'utf8')) as {
+      runs: { index: number; stacks?: { spinlock: string; events: number; notes: string[] }[] }[];
+    };
+    assert.deepEqual(
+      e.runs.map((r) => (r.stacks ?? []).map((c) => c.spinlock)),
+      [[], ['LOGCACHE_ACCESS']],
+      'kept with the last run only',
+    );
     assert.ok(e.runs[1].stacks![0].events > 0);
     assert.ok(e.runs[1].stacks![0].notes.some((n) => /Captured during run 2 .* include the event session's cost/.test(n)));
-    assert.match(fs.readFileSync(path.join(dir, 'exp.ipynb'), 'utf8'), /SpinToAcquireWithExponentialBackoff/, 'the notebook shows the stacks');
+    assert.match(
+      fs.readFileSync(path.join(dir, 'exp.ipynb'), 'utf8'),
+      /SpinToAcquireWithExponentialBackoff/,
+      'the notebook shows the stacks',
+    );
     assert.deepEqual(await ourEventSessions(sim), []);
     assert.equal(readJournal(stateDir, key()), null);
     // Presets plan their own arms: --stacks is refused there with what to do instead.
@@ -77,11 +115,15 @@ describe('spinlab stacks against the simulator under load', function () {
         await sleep(50);
       }
       const live = await ourEventSessions(sim);
-      assert.equal(live.length, 1, 'the capture\'s session exists while it runs');
+      assert.equal(live.length, 1, "the capture's session exists while it runs");
       child.proc.kill('SIGKILL');
       assert.equal((await child.exited).signal, 'SIGKILL');
       assert.deepEqual(await ourEventSessions(sim), live, 'a kill leaves the session on the server');
-      assert.deepEqual(readJournal(stateDir, key())?.eventSessions?.map((s) => s.name), live, 'and in the journal');
+      assert.deepEqual(
+        readJournal(stateDir, key())?.eventSessions?.map((s) => s.name),
+        live,
+        'and in the journal',
+      );
       const restore = spinlab(sim, stateDir, ['restore']);
       const { code } = await restore.exited;
       assert.equal(code, 0, restore.out());
@@ -97,8 +139,13 @@ describe('spinlab stacks against the simulator under load', function () {
     const stateDir = tmp('stacks-weak');
     const target = targetFor(sim, { user: 'weak', password: WEAK });
     const before = await ourEventSessions(sim);
-    await assert.rejects(captureStacks(target, { spinlock: 'LOGCACHE_ACCESS', durationMs: 2000, top: 5, signal: new AbortController().signal, stateDir }),
-      (e: Error & { original?: { number?: number } }) => e.original?.number === 297 && /GRANT ALTER ANY EVENT SESSION TO \[weak\]/.test(e.message) && /CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION/.test(e.message));
+    await assert.rejects(
+      captureStacks(target, { spinlock: 'LOGCACHE_ACCESS', durationMs: 2000, top: 5, signal: new AbortController().signal, stateDir }),
+      (e: Error & { original?: { number?: number } }) =>
+        e.original?.number === 297 &&
+        /GRANT ALTER ANY EVENT SESSION TO \[weak\]/.test(e.message) &&
+        /CREATE ANY EVENT SESSION, ALTER ANY EVENT SESSION ENABLE, DROP ANY EVENT SESSION/.test(e.message),
+    );
     assert.deepEqual(await ourEventSessions(sim), before);
     assert.equal(readJournal(stateDir, key()), null);
   });
@@ -109,12 +156,21 @@ describe('spinlab stacks against the simulator under load', function () {
     const ac = new AbortController();
     const seen: string[] = [];
     let abortedAt = 0;
-    const pending = captureStacks(target, { spinlock: 'LOGCACHE_ACCESS', durationMs: 120_000, top: 5, signal: ac.signal, stateDir,
+    const pending = captureStacks(target, {
+      spinlock: 'LOGCACHE_ACCESS',
+      durationMs: 120_000,
+      top: 5,
+      signal: ac.signal,
+      stateDir,
       onProgress: (p) => {
         if (p.kind !== 'tick' || ac.signal.aborted) return;
         seen.push('tick');
-        if (seen.length >= 2) { abortedAt = p.elapsedMs; ac.abort(); }
-      } });
+        if (seen.length >= 2) {
+          abortedAt = p.elapsedMs;
+          ac.abort();
+        }
+      },
+    });
     const c = await pending;
     assert.match(c.notes[0], /^Cancelled after \d+\.\d s of the 120\.0 s asked/);
     // The wait ends at the abort (not at the next second, nor at the end of the 120 s).

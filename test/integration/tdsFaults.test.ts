@@ -72,7 +72,10 @@ describe('TDS wire faults', () => {
       type RefusedError = { cause?: { errors?: Array<{ code?: string }> } };
       const err = await new Promise<RefusedError>((resolve) => conn.connect((e) => resolve(e as unknown as RefusedError)));
       assert.ok(err, 'connect fails');
-      assert.deepEqual(err.cause?.errors?.map((e) => e.code), ['ECONNREFUSED']);
+      assert.deepEqual(
+        err.cause?.errors?.map((e) => e.code),
+        ['ECONNREFUSED'],
+      );
       assert.equal(await tediousQuery(live, 'still here'), 'still here');
     } finally {
       await t.server.faults.refuseConnections(false);
@@ -113,7 +116,10 @@ describe('TDS wire faults', () => {
     await sleep(50);
     assert.equal(t.server.sessions().length, 0);
     // mssql's pool notices the dead connection and opens a new one on the next request.
-    const r = await pools[0].request().query('reconnected').catch((e: Error) => e);
+    const r = await pools[0]
+      .request()
+      .query('reconnected')
+      .catch((e: Error) => e);
     const after = r instanceof Error ? await pools[0].request().query('reconnected') : r;
     assert.equal(after.recordset[0].text, 'reconnected');
   });

@@ -23,34 +23,58 @@ describe('TDS robustness', () => {
   const cases: Array<[string, (c: RawTdsClient) => Promise<void>, RegExp]> = [
     ['garbage bytes', async (c) => c.write(Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n')), /unknown packet type/],
     ['a packet length below the header size', async (c) => c.write(Buffer.from([0x12, 0x01, 0x00, 0x04, 0, 0, 0, 0])), /bad packet length/],
-    ['a PRELOGIN with a lying option table', async (c) => c.sendPacket(0x12, Buffer.from([0x00, 0x00, 0x40, 0x00, 0x06, 0xff])), /PRELOGIN option points past/],
-    ['a truncated LOGIN7', async (c) => {
-      await c.prelogin();
-      c.sendPacket(0x10, RawTdsClient.login7('sa', 'pw').subarray(0, 60));
-    }, /LOGIN7 too short/],
-    ['a LOGIN7 whose fields point past the end', async (c) => {
-      await c.prelogin();
-      const login = RawTdsClient.login7('sa', 'pw');
-      login.writeUInt16LE(0xfff0, 40); // ibUserName
-      c.sendPacket(0x10, login);
-    }, /points past the payload/],
-    ['a truncated RPC after login', async (c) => {
-      await c.prelogin();
-      await c.login();
-      // sp_executesql by id, one parameter '@' of type INTN(4) that claims 4 value bytes but carries 1.
-      const body = [0xff, 0xff, 10, 0, 0, 0, 1, 0x40, 0x00, 0x00, 0x26, 4, 4, 1];
-      const rpc = Buffer.concat([RawTdsClient.sqlBatch('').subarray(0, 22), Buffer.from(body)]);
-      c.sendPacket(0x03, rpc);
-    }, /truncated payload/],
-    ['a batch with a bad ALL_HEADERS length', async (c) => {
-      await c.prelogin();
-      await c.login();
-      c.sendPacket(0x01, Buffer.from([0xff, 0xff, 0, 0, 0x41, 0]));
-    }, /bad ALL_HEADERS length/],
-    ['a request before login', async (c) => {
-      await c.prelogin();
-      c.sendPacket(0x01, RawTdsClient.sqlBatch('select 1'));
-    }, /expected LOGIN7/],
+    [
+      'a PRELOGIN with a lying option table',
+      async (c) => c.sendPacket(0x12, Buffer.from([0x00, 0x00, 0x40, 0x00, 0x06, 0xff])),
+      /PRELOGIN option points past/,
+    ],
+    [
+      'a truncated LOGIN7',
+      async (c) => {
+        await c.prelogin();
+        c.sendPacket(0x10, RawTdsClient.login7('sa', 'pw').subarray(0, 60));
+      },
+      /LOGIN7 too short/,
+    ],
+    [
+      'a LOGIN7 whose fields point past the end',
+      async (c) => {
+        await c.prelogin();
+        const login = RawTdsClient.login7('sa', 'pw');
+        login.writeUInt16LE(0xfff0, 40); // ibUserName
+        c.sendPacket(0x10, login);
+      },
+      /points past the payload/,
+    ],
+    [
+      'a truncated RPC after login',
+      async (c) => {
+        await c.prelogin();
+        await c.login();
+        // sp_executesql by id, one parameter '@' of type INTN(4) that claims 4 value bytes but carries 1.
+        const body = [0xff, 0xff, 10, 0, 0, 0, 1, 0x40, 0x00, 0x00, 0x26, 4, 4, 1];
+        const rpc = Buffer.concat([RawTdsClient.sqlBatch('').subarray(0, 22), Buffer.from(body)]);
+        c.sendPacket(0x03, rpc);
+      },
+      /truncated payload/,
+    ],
+    [
+      'a batch with a bad ALL_HEADERS length',
+      async (c) => {
+        await c.prelogin();
+        await c.login();
+        c.sendPacket(0x01, Buffer.from([0xff, 0xff, 0, 0, 0x41, 0]));
+      },
+      /bad ALL_HEADERS length/,
+    ],
+    [
+      'a request before login',
+      async (c) => {
+        await c.prelogin();
+        c.sendPacket(0x01, RawTdsClient.sqlBatch('select 1'));
+      },
+      /expected LOGIN7/,
+    ],
   ];
 
   for (const [name, send, logPattern] of cases) {
@@ -60,7 +84,10 @@ describe('TDS robustness', () => {
       await send(c);
       assert.ok(await c.waitClosed(), 'server closed the connection');
       const lines = t.logs.slice(before);
-      assert.ok(lines.some((l) => logPattern.test(l)), `log lines: ${JSON.stringify(lines)}`);
+      assert.ok(
+        lines.some((l) => logPattern.test(l)),
+        `log lines: ${JSON.stringify(lines)}`,
+      );
       await assertServerAlive();
     });
   }
@@ -97,9 +124,7 @@ describe('TDS robustness', () => {
     const big = await t.pool({ pool: { max: 128, min: 0, idleTimeoutMillis: 30000 } });
     const started = Date.now();
     // Each call holds its session for 300 ms, so 128 in parallel need 128 sessions.
-    const results = await Promise.all(
-      Array.from({ length: 128 }, (_, i) => big.request().input('i', sql.Int, i).query('waitfor 300')),
-    );
+    const results = await Promise.all(Array.from({ length: 128 }, (_, i) => big.request().input('i', sql.Int, i).query('waitfor 300')));
     assert.equal(results.length, 128);
     for (const r of results) assert.equal(r.recordset[0].waited, 300);
     assert.ok(t.server.sessions().length >= 128, `sessions: ${t.server.sessions().length}`);

@@ -31,7 +31,12 @@ describe('TDS batches and RPC', () => {
     assert.equal(call.text, 'dbo.echo_params');
     assert.deepEqual(
       call.params!.map((p) => [p.name, p.output]),
-      [['@a', false], ['@label', false], ['@doubled', true], ['@shout', true]],
+      [
+        ['@a', false],
+        ['@label', false],
+        ['@doubled', true],
+        ['@shout', true],
+      ],
     );
   });
 
@@ -52,7 +57,10 @@ describe('TDS batches and RPC', () => {
     const sets = r.recordsets as unknown as sql.IRecordSet<Record<string, unknown>>[];
     assert.equal(sets.length, 3);
     assert.deepEqual(sets[0][0], { a: 1 });
-    assert.deepEqual(sets[1].map((x) => x.b), ['x', 'y']);
+    assert.deepEqual(
+      sets[1].map((x) => x.b),
+      ['x', 'y'],
+    );
     assert.equal(sets[2].length, 0);
     assert.deepEqual(r.rowsAffected, [1, 3, 2, 0]);
   });

@@ -45,14 +45,22 @@ async function serverState(sim: Simulator): Promise<string> {
 }
 
 function ticksOf(dir: string): WatchTick[] {
-  return fs.readFileSync(path.join(dir, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as WatchTick);
+  return fs
+    .readFileSync(path.join(dir, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as WatchTick);
 }
 
 describe('spinlab watch against the simulator', function () {
   this.timeout(120_000);
   const state = tmp('state');
-  before(() => { process.env.SPINLAB_STATE_DIR = state; });
-  after(() => { delete process.env.SPINLAB_STATE_DIR; });
+  before(() => {
+    process.env.SPINLAB_STATE_DIR = state;
+  });
+  after(() => {
+    delete process.env.SPINLAB_STATE_DIR;
+  });
 
   it('watches --background disk-insert:8 for 10 s as a VIEW SERVER STATE login: moving deltas on disk, the server unchanged', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 8 }], logins: [WATCHER] }, async (sim) => {
@@ -79,7 +87,11 @@ describe('spinlab watch against the simulator', function () {
   it('--full-ticks creates nothing, not even session temporary tables: it watches with the setup batch refused', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }], logins: [WATCHER] }, async (sim) => {
       // A server where creating #tables is refused: the delta tick cannot start there, the full tick never asks.
-      sim.faults.failStatement('dmv/snapshot-setup', { number: 262, message: "CREATE TABLE permission denied in database 'tempdb'.", class: 14 });
+      sim.faults.failStatement('dmv/snapshot-setup', {
+        number: 262,
+        message: "CREATE TABLE permission denied in database 'tempdb'.",
+        class: 14,
+      });
       const refused = await cli(['watch', '-c', conn(sim), '--duration', '2s', '--out', tmp('delta'), '--quiet']);
       assert.notEqual(refused.code, 0, 'the delta tick needs its temporary tables');
       const out = tmp('full');
@@ -95,8 +107,18 @@ describe('spinlab watch against the simulator', function () {
       const out = tmp('gone');
       const ac = new AbortController();
       let ticks = 0;
-      const result = runWatch({ target: targetFromArgs(conn(sim), {}), outDir: out, stateDir: state,
-        settings: { intervalMs: 250, durationMs: 8000, topRequests: 10, textChars: 80 } }, ac.signal, (p) => { if (p.kind === 'tick') ticks++; });
+      const result = runWatch(
+        {
+          target: targetFromArgs(conn(sim), {}),
+          outDir: out,
+          stateDir: state,
+          settings: { intervalMs: 250, durationMs: 8000, topRequests: 10, textChars: 80 },
+        },
+        ac.signal,
+        (p) => {
+          if (p.kind === 'tick') ticks++;
+        },
+      );
       while (ticks < 2) await new Promise((r) => setTimeout(r, 50));
       await sim.faults.refuseConnections(true);
       for (const x of sim.server.sessions().filter((x) => x.appName === 'Spinlock Lab watch')) sim.faults.dropSession(x.spid);
@@ -106,12 +128,27 @@ describe('spinlab watch against the simulator', function () {
       const warnings = record.events.filter((e) => e.level === 'warning').map((e) => e.message);
       const counts = new Map<string, number>();
       for (const w of warnings) counts.set(w, (counts.get(w) ?? 0) + 1);
-      assert.ok([...counts.values()].every((n) => n === 1), `no message listed twice:\n${warnings.join('\n')}`);
-      assert.ok(warnings.some((w) => /failed 3 times in a row [\s\S]*in full every tick/.test(w)), warnings.join('\n'));
-      assert.ok(warnings.some((w) => /ticking less often, every 500 ms/.test(w)), warnings.join('\n'));
-      assert.ok(warnings.some((w) => /succeed again after \d+ failed in a row: back to every 250 ms/.test(w)), warnings.join('\n'));
+      assert.ok(
+        [...counts.values()].every((n) => n === 1),
+        `no message listed twice:\n${warnings.join('\n')}`,
+      );
+      assert.ok(
+        warnings.some((w) => /failed 3 times in a row [\s\S]*in full every tick/.test(w)),
+        warnings.join('\n'),
+      );
+      assert.ok(
+        warnings.some((w) => /ticking less often, every 500 ms/.test(w)),
+        warnings.join('\n'),
+      );
+      assert.ok(
+        warnings.some((w) => /succeed again after \d+ failed in a row: back to every 250 ms/.test(w)),
+        warnings.join('\n'),
+      );
       assert.equal(record.monitor?.fallbacks, 2, JSON.stringify(record.monitor));
-      assert.ok(record.monitor!.failedTicks >= 6 && record.monitor!.failedTicks < 12, `backing off, fewer tries than ticks: ${JSON.stringify(record.monitor)}`);
+      assert.ok(
+        record.monitor!.failedTicks >= 6 && record.monitor!.failedTicks < 12,
+        `backing off, fewer tries than ticks: ${JSON.stringify(record.monitor)}`,
+      );
       assert.ok(ticksOf(out).length >= 2, 'the ticks before and after are kept');
     }));
 
@@ -121,35 +158,57 @@ describe('spinlab watch against the simulator', function () {
       let stopExtra: (() => void) | undefined;
       const ac = new AbortController();
       let marked = false;
-      const result = runWatch({ target: targetFromArgs(conn(sim), {}), outDir: out, stateDir: state,
-        settings: { intervalMs: 250, durationMs: 6000, topRequests: 10, textChars: 80 } }, ac.signal, (p) => {
-        // Halfway, the workload changes (a ring buffer on a sequence starts) and the user marks it, via the CLI.
-        if (p.kind === 'tick' && p.index === 10 && !marked) {
-          marked = true;
-          stopExtra = startBackground(sim.model, [{ scenario: 'ring-buffer', sessions: 2 }]);
-          void cli(['mark', 'ring buffer started']);
-        }
-      });
+      const result = runWatch(
+        {
+          target: targetFromArgs(conn(sim), {}),
+          outDir: out,
+          stateDir: state,
+          settings: { intervalMs: 250, durationMs: 6000, topRequests: 10, textChars: 80 },
+        },
+        ac.signal,
+        (p) => {
+          // Halfway, the workload changes (a ring buffer on a sequence starts) and the user marks it, via the CLI.
+          if (p.kind === 'tick' && p.index === 10 && !marked) {
+            marked = true;
+            stopExtra = startBackground(sim.model, [{ scenario: 'ring-buffer', sessions: 2 }]);
+            void cli(['mark', 'ring buffer started']);
+          }
+        },
+      );
       const { record } = await result;
       stopExtra?.();
       assert.equal(record.marks.length, 1);
       assert.equal(record.marks[0].name, 'ring buffer started');
       const saved = JSON.parse(fs.readFileSync(path.join(out, 'experiment.json'), 'utf8')) as WatchRecord;
       assert.deepEqual(saved.marks, record.marks);
-      assert.ok(ticksOf(out).some((t) => t.marks?.includes(record.marks[0].id)), 'the tick the mark fell in names it');
+      assert.ok(
+        ticksOf(out).some((t) => t.marks?.includes(record.marks[0].id)),
+        'the tick the mark fell in names it',
+      );
       const r = await cli(['watch', '--compare', out, '--mark', 'ring buffer', '--json']);
       assert.equal(r.code, 0, r.stderr);
       const cmp = JSON.parse(r.stdout) as { figures: { key: string; a: number; b: number }[]; summary: string[] };
       const seq = cmp.figures.find((f) => f.key === 'latchMsPerSec:METADATA_SEQUENCE_GENERATOR');
       assert.ok(seq && seq.a === 0 && seq.b > 0, `the sequence latch appears after the mark: ${JSON.stringify(seq)}`);
-      assert.ok(cmp.summary.some((s) => /METADATA_SEQUENCE_GENERATOR latch wait: only after the mark/.test(s)), cmp.summary.join(' | '));
+      assert.ok(
+        cmp.summary.some((s) => /METADATA_SEQUENCE_GENERATOR latch wait: only after the mark/.test(s)),
+        cmp.summary.join(' | '),
+      );
       assert.throws(() => dropMark(tmp('empty'), 'x'), /holds no watch/);
 
       // The watch as a notebook: valid for nbformat, the mark compared, charts as SVG, no password in it.
       const nbFile = path.join(out, 'watch.ipynb');
       const ex = await cli(['export', out, '--notebook', nbFile]);
       assert.equal(ex.code, 0, ex.stderr);
-      const check = spawnSync('python3', ['-c', 'import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=4)\nnbformat.validate(nb)\nprint("valid", len(nb.cells))', nbFile], { encoding: 'utf8' });
+      const check = spawnSync(
+        'python3',
+        [
+          '-c',
+          'import sys, nbformat\nnb = nbformat.read(sys.argv[1], as_version=4)\nnbformat.validate(nb)\nprint("valid", len(nb.cells))',
+          nbFile,
+        ],
+        { encoding: 'utf8' },
+      );
       assert.equal(check.status, 0, `nbformat rejects the watch notebook: ${check.stdout}${check.stderr}`);
       const text = fs.readFileSync(nbFile, 'utf8');
       assert.match(text, /ring buffer started/);

@@ -18,17 +18,25 @@ const conn = (sim: Simulator) => connString(sim, { user: WATCHER.name, password:
 
 const read = (dir: string) => ({
   record: JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as WatchRecord,
-  ticks: fs.readFileSync(path.join(dir, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as WatchTick),
+  ticks: fs
+    .readFileSync(path.join(dir, 'samples.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as WatchTick),
 });
 const budgetWarnings = (r: WatchRecord) => r.events.filter((e) => /over its budget/.test(e.message));
 
 describe('what the watch costs the server', function () {
   this.timeout(120_000);
   const state = tmp('state');
-  before(() => { process.env.SPINLAB_STATE_DIR = state; });
-  after(() => { delete process.env.SPINLAB_STATE_DIR; });
+  before(() => {
+    process.env.SPINLAB_STATE_DIR = state;
+  });
+  after(() => {
+    delete process.env.SPINLAB_STATE_DIR;
+  });
 
-  it('reports its own session\'s CPU, reads and writes per tick from sys.dm_exec_sessions, beside the server\'s totals, within budget', () =>
+  it("reports its own session's CPU, reads and writes per tick from sys.dm_exec_sessions, beside the server's totals, within budget", () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }], logins: [WATCHER], watcherCostMs: 4 }, async (sim) => {
       const out = tmp('out');
       const r = await cli(['watch', '-c', conn(sim), '--duration', '6s', '--out', out, '--quiet']);
@@ -39,19 +47,38 @@ describe('what the watch costs the server', function () {
       // Each tick batch was charged 4 ms by the simulator's knob, on top of its statements: read back from the DMV.
       assert.ok(c.cpuMsPerTick >= 4, `cpu per tick ${c.cpuMsPerTick}`);
       assert.ok(c.logicalReadsPerTick > 0 && c.writesPerTick > 0 && c.scheduledMsPerTick >= c.cpuMsPerTick);
-      assert.ok(c.serverCpuMsPerTick > 0 && c.batchRequestsPerTick > 0, 'the server\'s totals beside it');
+      assert.ok(c.serverCpuMsPerTick > 0 && c.batchRequestsPerTick > 0, "the server's totals beside it");
       assert.equal(c.recompilesPerTick, 0, 'KEEPFIXED PLAN: the tick recompiles nothing');
       assert.equal(c.budgetMsPerSec, 10);
       assert.ok(ticks.filter((t) => t.monitor).length === c.ticks && c.ticks >= 1);
       assert.equal(budgetWarnings(record).length, 0, 'under budget: nothing said');
-      assert.ok(ticks.every((t) => t.intervalSetMs === undefined), 'under budget: the interval kept');
-      assert.match(r.stdout, /Spinlock Lab's own session cost the server .* ms CPU, .* logical reads, .* page writes .* per tick .*synthetic/);
+      assert.ok(
+        ticks.every((t) => t.intervalSetMs === undefined),
+        'under budget: the interval kept',
+      );
+      assert.match(
+        r.stdout,
+        /Spinlock Lab's own session cost the server .* ms CPU, .* logical reads, .* page writes .* per tick .*synthetic/,
+      );
     }));
 
   it('over its budget, says so once and doubles its interval, recording it on the ticks', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }], logins: [WATCHER], watcherCostMs: 50 }, async (sim) => {
       const out = tmp('out');
-      const r = await cli(['watch', '-c', conn(sim), '--duration', '6s', '--interval', '250ms', '--cost-budget', '10', '--out', out, '--quiet']);
+      const r = await cli([
+        'watch',
+        '-c',
+        conn(sim),
+        '--duration',
+        '6s',
+        '--interval',
+        '250ms',
+        '--cost-budget',
+        '10',
+        '--out',
+        out,
+        '--quiet',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const { record, ticks } = read(out);
       const warned = budgetWarnings(record);

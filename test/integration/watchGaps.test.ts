@@ -34,22 +34,37 @@ async function outage(sim: Simulator, ms: number, restart = false): Promise<void
 
 function assertForward(ticks: readonly WatchTick[]): void {
   const ts = ticks.map((t) => t.t);
-  assert.ok(ts.every((t, i) => t > 0 && (i === 0 || t > ts[i - 1])), `tick times only go forward: ${ts.join(' ')}`);
+  assert.ok(
+    ts.every((t, i) => t > 0 && (i === 0 || t > ts[i - 1])),
+    `tick times only go forward: ${ts.join(' ')}`,
+  );
 }
 
 describe('a watch across an outage', function () {
   this.timeout(120_000);
   const state = tmp('state');
-  before(() => { process.env.SPINLAB_STATE_DIR = state; });
-  after(() => { delete process.env.SPINLAB_STATE_DIR; });
+  before(() => {
+    process.env.SPINLAB_STATE_DIR = state;
+  });
+  after(() => {
+    delete process.env.SPINLAB_STATE_DIR;
+  });
 
   it('spinlab watch across a dropped connection: one clock, the gap recorded and summarised, the whole wall time counted', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }], logins: [WATCHER] }, async (sim) => {
       const out = tmp('cli');
-      let stdout = '', stderr = '';
-      const ow = process.stdout.write.bind(process.stdout), ew = process.stderr.write.bind(process.stderr);
-      process.stdout.write = ((s: string) => { stdout += s; return true; }) as typeof process.stdout.write;
-      process.stderr.write = ((s: string) => { stderr += s; return true; }) as typeof process.stderr.write;
+      let stdout = '',
+        stderr = '';
+      const ow = process.stdout.write.bind(process.stdout),
+        ew = process.stderr.write.bind(process.stderr);
+      process.stdout.write = ((s: string) => {
+        stdout += s;
+        return true;
+      }) as typeof process.stdout.write;
+      process.stderr.write = ((s: string) => {
+        stderr += s;
+        return true;
+      }) as typeof process.stderr.write;
       let code: number;
       try {
         const watching = main(['watch', '-c', conn(sim), '--duration', '8s', '--interval', '250ms', '--out', out, '--quiet']);
@@ -70,13 +85,20 @@ describe('a watch across an outage', function () {
       assert.ok(gap.recovered && gap.failedTicks >= 1, JSON.stringify(gap));
       assert.ok(gap.toT - gap.fromT >= 2500, `the gap spans the outage: ${JSON.stringify(gap)}`);
       assert.ok(ticks.some((t) => t.t <= gap.fromT) && ticks.some((t) => t.t > gap.toT), 'ticks on both sides of it');
-      assert.ok(ticks.every((t) => t.intervalMs < gap.toT - gap.fromT), `no tick spans the gap: ${ticks.map((t) => t.intervalMs).join(' ')}`);
+      assert.ok(
+        ticks.every((t) => t.intervalMs < gap.toT - gap.fromT),
+        `no tick spans the gap: ${ticks.map((t) => t.intervalMs).join(' ')}`,
+      );
       const c = record.coverage!;
       assert.ok(c.watchedMs >= 8000 && c.watchedMs < 40_000, `the whole wall time: ${JSON.stringify(c)}`);
       assert.equal(c.lostMs, gap.toT - gap.fromT);
       assert.equal(c.coveredMs, record.totals.elapsedMs, 'rates are per second of the time the ticks cover');
       assert.ok(c.coveredMs < c.watchedMs - c.lostMs + 1000, JSON.stringify(c));
-      assert.match(stdout, /watched \d+\.\d s; \d+\.\d s lost in 1 gap: connection lost \d\d:\d\d:\d\d-\d\d:\d\d:\d\d UTC \([\d.]+ s, \d+ failed ticks?\), reconnected; rates are per second of the [\d.]+ s the ticks cover\./, stdout);
+      assert.match(
+        stdout,
+        /watched \d+\.\d s; \d+\.\d s lost in 1 gap: connection lost \d\d:\d\d:\d\d-\d\d:\d\d:\d\d UTC \([\d.]+ s, \d+ failed ticks?\), reconnected; rates are per second of the [\d.]+ s the ticks cover\./,
+        stdout,
+      );
       assert.match(stderr, /gap at [\d.]+-[\d.]+ s: connection lost/, stderr);
       // Each warning line once: a repeat is counted ("(repeated N times) ..."), never printed again.
       const warnings = stderr.split('\n').filter((l) => l.startsWith('warning: '));
@@ -92,8 +114,18 @@ describe('a watch across an outage', function () {
     withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }], logins: [WATCHER] }, async (sim) => {
       const out = tmp('restart');
       let ticks = 0;
-      const result = runWatch({ target: targetFromArgs(conn(sim), {}), outDir: out, stateDir: state,
-        settings: { intervalMs: 250, durationMs: 7000, topRequests: 10, textChars: 80 } }, new AbortController().signal, (p) => { if (p.kind === 'tick') ticks++; });
+      const result = runWatch(
+        {
+          target: targetFromArgs(conn(sim), {}),
+          outDir: out,
+          stateDir: state,
+          settings: { intervalMs: 250, durationMs: 7000, topRequests: 10, textChars: 80 },
+        },
+        new AbortController().signal,
+        (p) => {
+          if (p.kind === 'tick') ticks++;
+        },
+      );
       while (ticks < 4) await sleep(50);
       const before = ticksOf(out).at(-1)!.t;
       await outage(sim, 1500, true);
@@ -104,13 +136,22 @@ describe('a watch across an outage', function () {
       assert.equal(record.gaps![0].reason, 'server-restart');
       assert.match(record.gaps![0].detail, /sqlserver_start_time changed/);
       const after = all.filter((t) => t.t > record.gaps![0].toT);
-      assert.ok(after.length >= 3 && after[0].t > before + 1500, `the ticks after the restart go on from ${before}: ${after.map((t) => t.t).join(' ')}`);
+      assert.ok(
+        after.length >= 3 && after[0].t > before + 1500,
+        `the ticks after the restart go on from ${before}: ${after.map((t) => t.t).join(' ')}`,
+      );
       // Deltas from the restarted server's own baseline: a tick's spins are a few hundred milliseconds' worth, not the
       // whole of the old server's history, and none is negative.
       const perSec = (t: WatchTick) => t.all.spins / (t.intervalMs / 1000);
       const rates = all.map(perSec);
       assert.ok(rates.every((r) => r >= 0));
-      assert.ok(Math.max(...after.map(perSec)) < 20 * Math.max(...all.filter((t) => t.t <= before).map(perSec)), `no huge delta: ${rates.join(' ')}`);
-      assert.ok(record.coverage && record.coverage.watchedMs >= 7000 && record.coverage.lostMs === record.gaps![0].toT - record.gaps![0].fromT, JSON.stringify(record.coverage));
+      assert.ok(
+        Math.max(...after.map(perSec)) < 20 * Math.max(...all.filter((t) => t.t <= before).map(perSec)),
+        `no huge delta: ${rates.join(' ')}`,
+      );
+      assert.ok(
+        record.coverage && record.coverage.watchedMs >= 7000 && record.coverage.lostMs === record.gaps![0].toT - record.gaps![0].fromT,
+        JSON.stringify(record.coverage),
+      );
     }));
 });

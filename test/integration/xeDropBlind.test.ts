@@ -17,10 +17,15 @@ describe('dropping an event session without seeing the catalogue', function () {
   it('drops it and says it cannot confirm; with the catalogue visible it confirms', () =>
     withSim({ logins: [{ name: 'dropper', password: PW, permissions: ['ALTER ANY EVENT SESSION'] }] }, async (sim) => {
       const sa = await connect(sim);
-      const create = () => runFile(sa, 'xe/create-session', {
-        session: [sql.NVarChar(128), NAME], type: [sql.Int, 1], slots: [sql.Int, 256], partition: [sql.NVarChar(8), 'NONE'],
-        max_memory_kb: [sql.Int, 4096], max_duration_s: [sql.Int, null],
-      });
+      const create = () =>
+        runFile(sa, 'xe/create-session', {
+          session: [sql.NVarChar(128), NAME],
+          type: [sql.Int, 1],
+          slots: [sql.Int, 256],
+          partition: [sql.NVarChar(8), 'NONE'],
+          max_memory_kb: [sql.Int, 4096],
+          max_duration_s: [sql.Int, null],
+        });
       const blind = await DbSession.open(targetFor(sim, { user: 'dropper', password: PW }), { database: 'master' });
       try {
         await create();

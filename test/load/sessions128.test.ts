@@ -44,28 +44,39 @@ function slope(points: { x: number; y: number }[]): number {
 }
 
 async function startSimProcess(): Promise<{ port: number; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'spinlab.js'), 'sim', '--port', '0', '--password', PASSWORD], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'spinlab.js'), 'sim', '--port', '0', '--password', PASSWORD], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the simulator did not start:\n${text}`)), 30_000);
     const onData = (d: Buffer) => {
       text += d;
       const m = /Listening on [^:]+:(\d+)/.exec(text);
-      if (m) { clearTimeout(timer); resolve(Number(m[1])); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
     };
     proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (d) => { text += d; });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`the simulator exited (${code}):\n${text}`)); });
+    proc.stderr!.on('data', (d) => {
+      text += d;
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the simulator exited (${code}):\n${text}`));
+    });
   });
   proc.stdout!.resume();
   proc.stderr!.resume();
   return {
     port,
-    stop: () => new Promise<void>((resolve) => {
-      if (proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -82,41 +93,56 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
   try {
     const scenario = getScenario('disk-insert');
     // The baseline: one session, client loop, same scenario and server.
-    const baseline = await runExperiment({
-      target: targetFor(sim, { password: PASSWORD }),
-      scenarioId: 'disk-insert',
-      parameters: { ...defaultParameters(scenario), seed_rows: 0 },
-      labDatabase: 'SpinlockLab',
-      load: { mode: 'client-loop', threads: [1], durationMs: Math.min(20_000, Math.round(durationMs / 4)), rows: null, warmupMs: 2000, intervalMs: 1000 },
-      knobs: {},
-      outDir,
-      stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-state-')),
-    }, new AbortController().signal, () => undefined);
+    const baseline = await runExperiment(
+      {
+        target: targetFor(sim, { password: PASSWORD }),
+        scenarioId: 'disk-insert',
+        parameters: { ...defaultParameters(scenario), seed_rows: 0 },
+        labDatabase: 'SpinlockLab',
+        load: {
+          mode: 'client-loop',
+          threads: [1],
+          durationMs: Math.min(20_000, Math.round(durationMs / 4)),
+          rows: null,
+          warmupMs: 2000,
+          intervalMs: 1000,
+        },
+        knobs: {},
+        outDir,
+        stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-state-')),
+      },
+      new AbortController().signal,
+      () => undefined,
+    );
     const one = baseline.experiment.runs[0];
     assert.equal(baseline.experiment.status, 'completed', JSON.stringify(baseline.experiment.events));
-    const result = await runExperiment({
-      target: targetFor(sim, { password: PASSWORD }),
-      scenarioId: 'disk-insert',
-      parameters: { ...defaultParameters(scenario), seed_rows: 0 },
-      labDatabase: 'SpinlockLab',
-      // A tick every 5 s: the run record keeps its timeline by design, and a tick a second would be growth we chose.
-      load: { mode: 'client-loop', threads: [SESSIONS], durationMs, rows: null, warmupMs, intervalMs: 5000 },
-      knobs: {},
-      outDir,
-      stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-state-')),
-    }, new AbortController().signal, (p) => {
-      if (p.kind === 'tick') ticks++;
-      if (p.kind === 'run-start') {
-        // The measured phase starts: sample memory every few seconds from here, after a full GC.
-        measuredStart = Date.now();
-        const every = Math.max(1000, Math.min(5000, Math.round(durationMs / 40)));
-        timer = setInterval(() => {
-          gc();
-          const m = process.memoryUsage();
-          memory.push({ t: (Date.now() - measuredStart) / 60_000, heapUsed: m.heapUsed, rss: m.rss });
-        }, every);
-      }
-    });
+    const result = await runExperiment(
+      {
+        target: targetFor(sim, { password: PASSWORD }),
+        scenarioId: 'disk-insert',
+        parameters: { ...defaultParameters(scenario), seed_rows: 0 },
+        labDatabase: 'SpinlockLab',
+        // A tick every 5 s: the run record keeps its timeline by design, and a tick a second would be growth we chose.
+        load: { mode: 'client-loop', threads: [SESSIONS], durationMs, rows: null, warmupMs, intervalMs: 5000 },
+        knobs: {},
+        outDir,
+        stateDir: fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-state-')),
+      },
+      new AbortController().signal,
+      (p) => {
+        if (p.kind === 'tick') ticks++;
+        if (p.kind === 'run-start') {
+          // The measured phase starts: sample memory every few seconds from here, after a full GC.
+          measuredStart = Date.now();
+          const every = Math.max(1000, Math.min(5000, Math.round(durationMs / 40)));
+          timer = setInterval(() => {
+            gc();
+            const m = process.memoryUsage();
+            memory.push({ t: (Date.now() - measuredStart) / 60_000, heapUsed: m.heapUsed, rss: m.rss });
+          }, every);
+        }
+      },
+    );
     if (timer) clearInterval(timer);
     const e = result.experiment;
     const run = e.runs[0];
@@ -142,17 +168,25 @@ it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at le
         `slope over the second half ${heapSlope.toFixed(3)} MB/min (bound ${bound.toFixed(2)})`,
       `rss: start ${mb(first.rss).toFixed(1)} MB, end ${mb(last.rss).toFixed(1)} MB, peak ${mb(peakRss).toFixed(1)} MB; slope over the second half ${rssSlope.toFixed(3)} MB/min`,
     ];
-    figures.push(`baseline: 1 client-loop session, ${Math.round(one.derived.rowsPerSec).toLocaleString('en-US')} rows/s, latency p50 ${one.latency!.p50Us} us p99 ${one.latency!.p99Us} us`);
+    figures.push(
+      `baseline: 1 client-loop session, ${Math.round(one.derived.rowsPerSec).toLocaleString('en-US')} rows/s, latency p50 ${one.latency!.p50Us} us p99 ${one.latency!.p99Us} us`,
+    );
     for (const f of figures) console.log(f);
     fs.writeFileSync(path.join(outDir, 'memory.json'), JSON.stringify({ figures, memory }, null, 2));
     // One session is latency-bound; 128 spread over one client worker per core are bound by the CPUs the client and
     // the simulator share, so throughput rises with sessions and flattens but must never fall below one session's
     // (the CLI sweep on 2 quiet CPUs: 7,545 / 17,016 / 15,400 / 17,761 rows/s at 1 / 16 / 64 / 128). The
     // collapse it guards against was 0.01x (338 -> 22 rows/s).
-    assert.ok(run.derived.rowsPerSec >= THROUGHPUT_FLOOR * one.derived.rowsPerSec, `${SESSIONS} sessions give at least ${THROUGHPUT_FLOOR} of one session's throughput\n${figures.join('\n')}`);
+    assert.ok(
+      run.derived.rowsPerSec >= THROUGHPUT_FLOOR * one.derived.rowsPerSec,
+      `${SESSIONS} sessions give at least ${THROUGHPUT_FLOOR} of one session's throughput\n${figures.join('\n')}`,
+    );
     assert.ok(one.latency!.p50Us! < P50_ONE_MS * 1000, `one session's p50 under ${P50_ONE_MS} ms\n${figures.join('\n')}`);
     assert.ok(run.latency!.p50Us! < P50_MANY_MS * 1000, `${SESSIONS} sessions' p50 under ${P50_MANY_MS} ms\n${figures.join('\n')}`);
-    assert.ok(heapSlope < bound, `heapUsed grows ${heapSlope.toFixed(3)} MB/min over the second half (bound ${bound.toFixed(2)})\n${figures.join('\n')}`);
+    assert.ok(
+      heapSlope < bound,
+      `heapUsed grows ${heapSlope.toFixed(3)} MB/min over the second half (bound ${bound.toFixed(2)})\n${figures.join('\n')}`,
+    );
   } finally {
     if (timer) clearInterval(timer);
     await sim.stop();

@@ -23,13 +23,17 @@ import type { ServerIdentity, Topology } from '../../src/shared/types';
 
 const CONN = process.env.SPINLAB_TEST_SERVER;
 if (!CONN) {
-  process.stderr.write([
-    '',
-    '*** test:server SKIPPED: SPINLAB_TEST_SERVER is not set. ***',
-    '    This tier runs Spinlock Lab against a real SQL Server (or the simulator) and leaves it as it found it.',
-    '    Run it with:  SPINLAB_TEST_SERVER="Server=HOST,1433;User ID=sa;TrustServerCertificate=true" SPINLAB_TEST_PASSWORD=... npm run test:server',
-    '    (README: "Testing against a real SQL Server" shows the SQL Server container image.)',
-    '', ''].join('\n'));
+  process.stderr.write(
+    [
+      '',
+      '*** test:server SKIPPED: SPINLAB_TEST_SERVER is not set. ***',
+      '    This tier runs Spinlock Lab against a real SQL Server (or the simulator) and leaves it as it found it.',
+      '    Run it with:  SPINLAB_TEST_SERVER="Server=HOST,1433;User ID=sa;TrustServerCertificate=true" SPINLAB_TEST_PASSWORD=... npm run test:server',
+      '    (README: "Testing against a real SQL Server" shows the SQL Server container image.)',
+      '',
+      '',
+    ].join('\n'),
+  );
   it('test:server: SPINLAB_TEST_SERVER is not set, so nothing ran against a server (see the message above)');
 }
 
@@ -40,7 +44,9 @@ function skip(ctx: Mocha.Context, why: string): void {
   ctx.skip();
 }
 const small: Record<string, Record<string, ParamValue>> = {
-  'disk-insert': { seed_rows: 1000 }, 'inmem-insert': { bucket_count: 65536 }, 'ring-buffer': { slots: 4096 },
+  'disk-insert': { seed_rows: 1000 },
+  'inmem-insert': { bucket_count: 65536 },
+  'ring-buffer': { slots: 4096 },
 };
 /** Every deploy path of every scenario: the defaults, and the variants that deploy other sql/ files. */
 const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
@@ -82,11 +88,19 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
   const run = async (scenario: string, set: Record<string, ParamValue>, mode: 'server-loop' | 'client-loop', knobs = {}) => {
     const m = getScenario(scenario);
     const parameters = { ...defaultParameters(m), ...(small[scenario] ?? {}), ...set };
-    const r = await runExperiment({
-      target, scenarioId: scenario, parameters, labDatabase: LAB, knobs, stateDir,
-      load: { mode, threads: [1, 2], durationMs: 1500, rows: null, warmupMs: 0, intervalMs: 500 },
-      outDir: fs.mkdtempSync(path.join(outRoot, `${scenario}-`)),
-    }, new AbortController().signal);
+    const r = await runExperiment(
+      {
+        target,
+        scenarioId: scenario,
+        parameters,
+        labDatabase: LAB,
+        knobs,
+        stateDir,
+        load: { mode, threads: [1, 2], durationMs: 1500, rows: null, warmupMs: 0, intervalMs: 500 },
+        outDir: fs.mkdtempSync(path.join(outRoot, `${scenario}-`)),
+      },
+      new AbortController().signal,
+    );
     return { e: r.experiment, m, parameters };
   };
 
@@ -119,9 +133,15 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
   it('each knob changed for a run and restored exactly (affinity, delayed durability FORCED and ALLOWED)', async function () {
     if (!can('affinity') || !can('delayed-durability')) return skip(this, 'this login cannot change the knobs (see the check)');
     const before = await readKnobState(admin, LAB);
-    const half = topology.schedulers.filter((s) => s.isOnline).map((s) => s.cpuId).sort((a, b) => a - b);
+    const half = topology.schedulers
+      .filter((s) => s.isOnline)
+      .map((s) => s.cpuId)
+      .sort((a, b) => a - b);
     const cpus = half.slice(0, Math.max(1, Math.floor(half.length / 2)));
-    for (const knobs of [{ affinity: `cpu:${cpus[0]}-${cpus[cpus.length - 1]}`, delayedDurability: 'FORCED' as const }, { delayedDurability: 'ALLOWED' as const }]) {
+    for (const knobs of [
+      { affinity: `cpu:${cpus[0]}-${cpus[cpus.length - 1]}`, delayedDurability: 'FORCED' as const },
+      { delayedDurability: 'ALLOWED' as const },
+    ]) {
       const { e } = await run('disk-insert', {}, 'server-loop', knobs);
       assert.equal(e.status, 'completed');
       assert.deepEqual(await readKnobState(admin, LAB), before, `settings back exactly after ${JSON.stringify(knobs)}`);
@@ -132,8 +152,19 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
   it('a preset (writelog) runs and restores', async function () {
     if (!can('delayed-durability')) return skip(this, 'this login cannot change delayed durability (see the check)');
     const before = await readKnobState(admin, LAB);
-    const req = presetRequest({ presetId: 'writelog', threads: '2', duration: '1s', warmup: '0s', interval: '500ms', set: ['seed_rows=1000'] });
-    const r = await runPreset(req, { target, labDatabase: LAB, outDir: fs.mkdtempSync(path.join(outRoot, 'preset-')), stateDir }, new AbortController().signal);
+    const req = presetRequest({
+      presetId: 'writelog',
+      threads: '2',
+      duration: '1s',
+      warmup: '0s',
+      interval: '500ms',
+      set: ['seed_rows=1000'],
+    });
+    const r = await runPreset(
+      req,
+      { target, labDatabase: LAB, outDir: fs.mkdtempSync(path.join(outRoot, 'preset-')), stateDir },
+      new AbortController().signal,
+    );
     assert.equal(r.experiment.status, 'completed');
     assert.deepEqual(await readKnobState(admin, LAB), before);
   });

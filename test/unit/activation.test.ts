@@ -46,7 +46,12 @@ function contributedCommands(): string[] {
 
 function assertRegistered(r: ActivationReport): void {
   for (const id of contributedCommands()) assert.ok(r.registered.includes(`command:${id}`), `activate() did not register ${id}`);
-  for (const what of ['treeView:spinlab.home', 'statusBarItem:spinlab.run', 'statusBarItem:spinlab.stop', 'webviewPanelSerializer:spinlab.panel']) {
+  for (const what of [
+    'treeView:spinlab.home',
+    'statusBarItem:spinlab.run',
+    'statusBarItem:spinlab.stop',
+    'webviewPanelSerializer:spinlab.panel',
+  ]) {
     assert.ok(r.registered.includes(what), `activate() did not register ${what}`);
   }
 }
@@ -95,7 +100,11 @@ describe('activation: nothing heavy until first use', function () {
     it('activating loads dist/extension.js alone and registers everything; spinlab.open then loads dist/lab.js', () => {
       const r = activate(path.join(dist, 'extension.js'), 'spinlab.open');
       assertRegistered(r);
-      const chunks = (files: string[]) => files.filter((f) => path.dirname(f) === dist).map((f) => path.basename(f)).sort();
+      const chunks = (files: string[]) =>
+        files
+          .filter((f) => path.dirname(f) === dist)
+          .map((f) => path.basename(f))
+          .sort();
       assert.deepEqual(chunks(r.loaded), ['extension.js']);
       assert.deepEqual(chunks(r.loadedAfterRun ?? []), ['extension.js', 'lab.js']);
     });

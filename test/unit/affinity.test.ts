@@ -19,7 +19,13 @@ function topology(opts: { sockets?: number; cores?: number; ht?: number; offline
   const perNode = cores * ht;
   const schedulers = Array.from({ length: sockets * perNode }, (_, cpu) => {
     const online = !(opts.offline ?? []).includes(cpu);
-    return { schedulerId: cpu, cpuId: cpu, nodeId: Math.floor(cpu / perNode), status: online ? 'VISIBLE ONLINE' : 'VISIBLE OFFLINE', isOnline: online };
+    return {
+      schedulerId: cpu,
+      cpuId: cpu,
+      nodeId: Math.floor(cpu / perNode),
+      status: online ? 'VISIBLE ONLINE' : 'VISIBLE OFFLINE',
+      isOnline: online,
+    };
   });
   return {
     cpuCount: sockets * perNode,
@@ -33,7 +39,13 @@ function topology(opts: { sockets?: number; cores?: number; ht?: number; offline
     lockedPageAllocationsKb: 0,
     affinityType: opts.offline?.length ? 'MANUAL' : 'AUTO',
     schedulers,
-    nodes: Array.from({ length: sockets }, (_, n) => ({ nodeId: n, state: 'ONLINE', onlineSchedulerCount: perNode, cpuCount: perNode, processorGroup: 0 })),
+    nodes: Array.from({ length: sockets }, (_, n) => ({
+      nodeId: n,
+      state: 'ONLINE',
+      onlineSchedulerCount: perNode,
+      cpuCount: perNode,
+      processorGroup: 0,
+    })),
     logWriters: [],
     traceFlags: null,
   };
@@ -52,21 +64,30 @@ it('cpu lists and ranges, sorted and distinct', () => {
 });
 
 it('whole NUMA nodes', () => {
-  assert.deepEqual(parseAffinity('numa:1', box).cpus, Array.from({ length: 12 }, (_, i) => 12 + i));
+  assert.deepEqual(
+    parseAffinity('numa:1', box).cpus,
+    Array.from({ length: 12 }, (_, i) => 12 + i),
+  );
   assert.equal((parseAffinity('numa:0-1', box).cpus as number[]).length, 24);
   assert.match(parseAffinity('numa:0', box).description, /^NUMA node 0: 12 CPUs \(0-11\)$/);
 });
 
-it('numa:N-first-core drops both hyperthreads of the node\'s first core, as the seeds do', () => {
+it("numa:N-first-core drops both hyperthreads of the node's first core, as the seeds do", () => {
   const r = parseAffinity('numa:1-first-core', box);
-  assert.deepEqual(r.cpus, Array.from({ length: 10 }, (_, i) => 14 + i));
+  assert.deepEqual(
+    r.cpus,
+    Array.from({ length: 10 }, (_, i) => 14 + i),
+  );
   assert.match(r.description, /NUMA node 1 without its first core \(CPUs 12-13\): 10 CPUs \(14-23\)/);
   // Without hyperthreading the first core is one CPU.
   assert.deepEqual(parseAffinity('numa:0-first-core', topology({ ht: 1 })).cpus, [1, 2, 3, 4, 5]);
 });
 
 it('exclude-core0 uses the real threads per core', () => {
-  assert.deepEqual(parseAffinity('exclude-core0', box).cpus, Array.from({ length: 22 }, (_, i) => 2 + i));
+  assert.deepEqual(
+    parseAffinity('exclude-core0', box).cpus,
+    Array.from({ length: 22 }, (_, i) => 2 + i),
+  );
   assert.deepEqual(parseAffinity('exclude-core0', topology({ sockets: 1, cores: 4, ht: 1 })).cpus, [1, 2, 3]);
   assert.equal(threadsPerCore(topology({ ht: 4 })), 4);
   assert.deepEqual(coreSiblings(6, topology({ ht: 4 })), [4, 5, 6, 7]);
@@ -124,13 +145,20 @@ it('property: formatSpec round-trips through cpu: and formatCpuRanges says the s
 
 it('property: arbitrary text either resolves to existing CPUs or throws an AffinityError', () => {
   fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.string().map((s) => `cpu:${s}`), fc.string().map((s) => `numa:${s}`)), (s) => {
-      try {
-        const r = parseAffinity(s, box);
-        if (r.cpus !== 'AUTO') assert.ok(r.cpus.length > 0 && r.cpus.every((c) => c >= 0 && c < 24));
-      } catch (e) {
-        assert.ok(e instanceof AffinityError, String(e));
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.string().map((s) => `cpu:${s}`),
+        fc.string().map((s) => `numa:${s}`),
+      ),
+      (s) => {
+        try {
+          const r = parseAffinity(s, box);
+          if (r.cpus !== 'AUTO') assert.ok(r.cpus.length > 0 && r.cpus.every((c) => c >= 0 && c < 24));
+        } catch (e) {
+          assert.ok(e instanceof AffinityError, String(e));
+        }
+      },
+    ),
   );
 });

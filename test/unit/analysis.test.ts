@@ -2,7 +2,16 @@
 // and the scaling curve of a sweep.
 import assert from 'node:assert/strict';
 import {
-  addTickToTotals, compareRuns, emptyRunTotals, formatNumber, percentChange, runFigures, scalingCurve, summarizeComparison, summarizeScaling, topNames,
+  addTickToTotals,
+  compareRuns,
+  emptyRunTotals,
+  formatNumber,
+  percentChange,
+  runFigures,
+  scalingCurve,
+  summarizeComparison,
+  summarizeScaling,
+  topNames,
 } from '../../src/shared/analysis';
 import * as b from '../helpers/builders';
 
@@ -20,7 +29,7 @@ it('figures from a finished record equal the figures from its ticks', () => {
   assert.equal(fromRecord.p99Us, null, 'no latency in a server-loop run');
 });
 
-it('a finished run\'s rows and rows/s are its record\'s, however its ticks counted: one figure for every view', () => {
+it("a finished run's rows and rows/s are its record's, however its ticks counted: one figure for every view", () => {
   // The sessions' exact count is in rows; the ticks left out the closing sliver's rows, so their sum is lower.
   const r = b.runRecord(0, 4, { ticks: 10 });
   const rec = { ...r, rows: r.totals.rows + 190, derived: { ...r.derived, rowsPerSec: (r.totals.rows + 190) / 10 } };
@@ -43,14 +52,20 @@ it('transactions per second does not apply to natively compiled procedures: null
   assert.equal(tx.changePct, null);
   assert.match(tx.note ?? '', /natively compiled/);
   assert.ok(!c.summary.some((s) => /^Transactions .*(higher|lower)/.test(s)), c.summary.join('\n'));
-  assert.ok(c.summary.some((s) => /Transactions tx\/s, run A: n\/a: natively compiled/.test(s)), c.summary.join('\n'));
+  assert.ok(
+    c.summary.some((s) => /Transactions tx\/s, run A: n\/a: natively compiled/.test(s)),
+    c.summary.join('\n'),
+  );
 });
 
 it('running totals fold tick by tick', () => {
   const ticks = b.ticks(3);
   const t = ticks.reduce(addTickToTotals, emptyRunTotals());
   assert.equal(t.rows, ticks[0].rows + ticks[1].rows + ticks[2].rows);
-  assert.equal(t.spinlocks.XDESMGR.spins, ticks.reduce((s, x) => s + x.spinlocks.XDESMGR.spins, 0));
+  assert.equal(
+    t.spinlocks.XDESMGR.spins,
+    ticks.reduce((s, x) => s + x.spinlocks.XDESMGR.spins, 0),
+  );
   assert.equal(t.elapsedMs, 3000);
 });
 
@@ -62,7 +77,16 @@ it('percentChange: relative to A, null from zero', () => {
 });
 
 it('topNames ranks by the sum over records and drops zeros', () => {
-  assert.deepEqual(topNames([{ a: 1, b: 5 }, { a: 10, c: 0 }], 5), ['a', 'b']);
+  assert.deepEqual(
+    topNames(
+      [
+        { a: 1, b: 5 },
+        { a: 10, c: 0 },
+      ],
+      5,
+    ),
+    ['a', 'b'],
+  );
   assert.deepEqual(topNames([{ a: 1, b: 5 }], 1), ['b']);
 });
 
@@ -102,12 +126,18 @@ it('summaries name throughput first and say when a figure appears only in one ru
 it('the scaling curve is sorted by threads, names the peak and the top spinlocks', () => {
   const e = b.experiment('e', [8, 1, 4, 2]);
   const c = scalingCurve(e);
-  assert.deepEqual(c.points.map((p) => p.threads), [1, 2, 4, 8]);
+  assert.deepEqual(
+    c.points.map((p) => p.threads),
+    [1, 2, 4, 8],
+  );
   assert.equal(c.topSpinlocks[0], 'LOGCACHE_ACCESS');
   assert.equal(c.peak?.threads, 8);
   assert.ok(c.points[3].spinsPerRow > c.points[0].spinsPerRow, 'spins per row grow with threads in the builder');
   const text = summarizeScaling(c);
-  assert.match(text, /^Throughput peaks at 8 threads \([\d,]+ rows\/s\); 1 → 8 threads gives [\d.]+x the rows\/s for 8\.0x the threads; spins per row [\d.]+x higher at 8\.$/);
+  assert.match(
+    text,
+    /^Throughput peaks at 8 threads \([\d,]+ rows\/s\); 1 → 8 threads gives [\d.]+x the rows\/s for 8\.0x the threads; spins per row [\d.]+x higher at 8\.$/,
+  );
   assert.equal(summarizeScaling({ ...c, points: [] }), 'No completed runs with rows yet.');
 });
 

@@ -5,14 +5,41 @@ import { compareRuns, summarizeComparison, type ComparedFigure, type RunFigures 
 
 function figures(over: Partial<RunFigures>): RunFigures {
   return {
-    threads: 4, status: 'completed', elapsedSec: 10, rows: 100_000, rowsPerSec: 10_000, transactionsPerSec: 5_000, cpuMsPerRow: 0.1,
-    logBytesPerRow: 100, logFlushesPerSec: 2_000, spins: {}, backoffs: {}, waitMs: {}, latchMs: {}, spinsPerRow: {}, backoffsPerRow: {},
-    waitMsPerRow: {}, latchMsPerRow: {}, p50Us: null, p99Us: null, ...over,
+    threads: 4,
+    status: 'completed',
+    elapsedSec: 10,
+    rows: 100_000,
+    rowsPerSec: 10_000,
+    transactionsPerSec: 5_000,
+    cpuMsPerRow: 0.1,
+    logBytesPerRow: 100,
+    logFlushesPerSec: 2_000,
+    spins: {},
+    backoffs: {},
+    waitMs: {},
+    latchMs: {},
+    spinsPerRow: {},
+    backoffsPerRow: {},
+    waitMsPerRow: {},
+    latchMsPerRow: {},
+    p50Us: null,
+    p99Us: null,
+    ...over,
   };
 }
 
 it('a figure next to zero on one side is "over 100x", with both numbers', () => {
-  const f: ComparedFigure[] = [{ key: 'spinsPerRow:XDESMGR', label: 'XDESMGR spins per row', unit: 'spins/row', a: 0.000001, b: 151.064585, changePct: null, direction: 'lower-better' }];
+  const f: ComparedFigure[] = [
+    {
+      key: 'spinsPerRow:XDESMGR',
+      label: 'XDESMGR spins per row',
+      unit: 'spins/row',
+      a: 0.000001,
+      b: 151.064585,
+      changePct: null,
+      direction: 'lower-better',
+    },
+  ];
   const s = summarizeComparison(f);
   assert.deepEqual(s, ['XDESMGR spins per row over 100x higher in run B (151 vs 0.000001).']);
   const down = summarizeComparison([{ ...f[0], a: 151.064585, b: 0.000001 }]);
@@ -25,11 +52,24 @@ it('no transactions counted in a run that wrote rows: the counter leaves out nat
   const a = figures({ transactionsPerSec: 5_000, rowsPerSec: 10_000 });
   const b = figures({ transactionsPerSec: 0, rowsPerSec: 42_000 });
   const s = compareRuns(a, b).summary;
-  assert.ok(s.some((x) => x === "Transactions: none counted in run B, which wrote 42,000 rows/s: SQL Server's Transactions/sec counter leaves out natively compiled procedures' transactions."), s.join('\n'));
+  assert.ok(
+    s.some(
+      (x) =>
+        x ===
+        "Transactions: none counted in run B, which wrote 42,000 rows/s: SQL Server's Transactions/sec counter leaves out natively compiled procedures' transactions.",
+    ),
+    s.join('\n'),
+  );
   assert.ok(!s.some((x) => /Transactions: only in run A/.test(x)), s.join('\n'));
   const back = compareRuns(b, a).summary;
-  assert.ok(back.some((x) => /^Transactions: none counted in run A, which wrote 42,000 rows\/s/.test(x)), back.join('\n'));
+  assert.ok(
+    back.some((x) => /^Transactions: none counted in run A, which wrote 42,000 rows\/s/.test(x)),
+    back.join('\n'),
+  );
   // A run with neither rows nor transactions keeps the plain wording.
   const idle = compareRuns(a, figures({ transactionsPerSec: 0, rowsPerSec: 0, rows: 0 })).summary;
-  assert.ok(idle.some((x) => /Transactions: only in run A/.test(x)), idle.join('\n'));
+  assert.ok(
+    idle.some((x) => /Transactions: only in run A/.test(x)),
+    idle.join('\n'),
+  );
 });

@@ -7,10 +7,16 @@ import { workersCeiling } from '../../bench/report';
 const frame = (id: number, functionName: string, url: string) => ({ id, callFrame: { functionName, url, lineNumber: 0 } });
 
 describe('bench: client CPU breakdown', () => {
-  it('charges each sample\'s time to its function\'s module, idle left out', () => {
+  it("charges each sample's time to its function's module, idle left out", () => {
     const p: CpuProfile = {
-      nodes: [frame(1, '(idle)', ''), frame(2, 'loop', 'file:///w/out/src/engine/load.js'), frame(3, 'parse', 'file:///w/node_modules/tedious/lib/x.js'),
-        frame(4, 'writeBuffer', ''), frame(5, '(garbage collector)', ''), frame(6, 'Readable.read', 'node:internal/streams/readable')],
+      nodes: [
+        frame(1, '(idle)', ''),
+        frame(2, 'loop', 'file:///w/out/src/engine/load.js'),
+        frame(3, 'parse', 'file:///w/node_modules/tedious/lib/x.js'),
+        frame(4, 'writeBuffer', ''),
+        frame(5, '(garbage collector)', ''),
+        frame(6, 'Readable.read', 'node:internal/streams/readable'),
+      ],
       // timeDeltas[i + 1] is how long sample i ran.
       samples: [1, 2, 3, 4, 5, 6, 1],
       timeDeltas: [0, 1000, 10, 20, 30, 40, 50],
@@ -22,9 +28,9 @@ describe('bench: client CPU breakdown', () => {
     assert.equal(bucketOf({ functionName: 'x', url: 'file:///w/node_modules/mssql/lib/a.js', lineNumber: 0 }), 'mssql');
   });
 
-  it('2 workers can at most double calls/s, less by the simulator\'s share of the CPUs it shares', () => {
+  it("2 workers can at most double calls/s, less by the simulator's share of the CPUs it shares", () => {
     assert.equal(workersCeiling(2, 90, 0), 2);
-    assert.ok(Math.abs(workersCeiling(2, 90, 25) - 2 * 90 / 115) < 1e-9);
+    assert.ok(Math.abs(workersCeiling(2, 90, 25) - (2 * 90) / 115) < 1e-9);
     assert.equal(workersCeiling(8, 90, 25), 2);
   });
 });

@@ -60,8 +60,13 @@ it('figures get digits by size', () => {
   assert.equal(markdownTable(['a', 'b'], [['1', '2']]), '| a | b |\n| --- | --- |\n| 1 | 2 |');
 });
 
-const client = (kind: ClientFigures['kind'], callsPerSec: number, clientUsPerCall: number): ClientFigures =>
-  ({ kind, callsPerSec, clientUsPerCall, serverUsPerCall: 50, rounds: [] });
+const client = (kind: ClientFigures['kind'], callsPerSec: number, clientUsPerCall: number): ClientFigures => ({
+  kind,
+  callsPerSec,
+  clientUsPerCall,
+  serverUsPerCall: 50,
+  rounds: [],
+});
 
 it('the 10% target needs both throughput and CPU per call within 10% of bare tedious', () => {
   assert.equal(driverVerdict(client('ours', 950, 105), client('tedious', 1000, 100)).met, true);
@@ -74,12 +79,43 @@ it('the 10% target needs both throughput and CPU per call within 10% of bare ted
 it('results name the machine, the simulator caveat, the ratios, and end with a README section', () => {
   const r: BenchResults = {
     machine: { date: '2025-01-01 00:00 UTC', cpu: 'Test CPU', cores: 2, memoryGiB: 24, node: 'v20.0.0', os: 'Linux', loadAverage: 0.5 },
-    quick: false, seconds: 300, failures: [],
-    driver: { sessions: 16, seconds: 10, rounds: 3, procedure: 'dbo.p', nativeMissing: null,
-      clients: [client('ours', 4000, 200), client('tedious', 4200, 190), client('native', 20000, 30)] },
-    sampler: [{ way: 'full', intervalMs: 1000, sessions: 64, ticks: 60, bytesSent: 8000, bytesReceived: 7000, rttP50Ms: 40, rttP99Ms: 60,
-      jitter: { ticks: 60, p50Ms: 0.5, p99Ms: 1.2, maxMs: 1.5, skipped: 0 }, problems: [] }],
-    panel: { loadedTicks: 3600, loadMs: 400, loadFrameMs: 410, loadSamples: [390, 400, 420], tickSamples: [10, 12], tickP50Ms: 11, tickP95Ms: 12, tickFrameP50Ms: 20, tickFrameP95Ms: 25, eightHours: null },
+    quick: false,
+    seconds: 300,
+    failures: [],
+    driver: {
+      sessions: 16,
+      seconds: 10,
+      rounds: 3,
+      procedure: 'dbo.p',
+      nativeMissing: null,
+      clients: [client('ours', 4000, 200), client('tedious', 4200, 190), client('native', 20000, 30)],
+    },
+    sampler: [
+      {
+        way: 'full',
+        intervalMs: 1000,
+        sessions: 64,
+        ticks: 60,
+        bytesSent: 8000,
+        bytesReceived: 7000,
+        rttP50Ms: 40,
+        rttP99Ms: 60,
+        jitter: { ticks: 60, p50Ms: 0.5, p99Ms: 1.2, maxMs: 1.5, skipped: 0 },
+        problems: [],
+      },
+    ],
+    panel: {
+      loadedTicks: 3600,
+      loadMs: 400,
+      loadFrameMs: 410,
+      loadSamples: [390, 400, 420],
+      tickSamples: [10, 12],
+      tickP50Ms: 11,
+      tickP95Ms: 12,
+      tickFrameP50Ms: 20,
+      tickFrameP95Ms: 25,
+      eightHours: null,
+    },
     activation: { codeLoadingMs: 1.5, activateMs: 0.5, totalMs: 2, firstUseMs: 120, chunks: 'extension.js', runs: 10 },
     vsix: { bytes: 880_000, files: 39, built: false },
   };
@@ -96,9 +132,22 @@ it('results name the machine, the simulator caveat, the ratios, and end with a R
 
 it('a native client that could not be built is said, not given a number', () => {
   const r: BenchResults = {
-    machine: { date: 'd', cpu: 'c', cores: 2, memoryGiB: 1, node: 'v20', os: 'o', loadAverage: 0 }, quick: true, seconds: 1, failures: [],
-    driver: { sessions: 4, seconds: 1, rounds: 1, procedure: 'dbo.p', nativeMissing: 'freetds-dev missing', clients: [client('ours', 1, 1), client('tedious', 1, 1)] },
-    sampler: null, panel: null, activation: null, vsix: null,
+    machine: { date: 'd', cpu: 'c', cores: 2, memoryGiB: 1, node: 'v20', os: 'o', loadAverage: 0 },
+    quick: true,
+    seconds: 1,
+    failures: [],
+    driver: {
+      sessions: 4,
+      seconds: 1,
+      rounds: 1,
+      procedure: 'dbo.p',
+      nativeMissing: 'freetds-dev missing',
+      clients: [client('ours', 1, 1), client('tedious', 1, 1)],
+    },
+    sampler: null,
+    panel: null,
+    activation: null,
+    vsix: null,
   };
   const md = renderResults(r);
   assert.match(md, /native client: not measured: freetds-dev missing/);

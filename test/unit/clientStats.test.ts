@@ -50,7 +50,10 @@ it('real process: a busy loop shows CPU, a blocked loop shows lag', async () => 
   const cpu0 = process.cpuUsage();
   const cap = Date.now() + 10_000;
   let x = 0;
-  const burnt = () => { const c = process.cpuUsage(cpu0); return (c.user + c.system) / 1000; };
+  const burnt = () => {
+    const c = process.cpuUsage(cpu0);
+    return (c.user + c.system) / 1000;
+  };
   while (burnt() < 120 && Date.now() < cap) for (let i = 0; i < 10_000; i++) x += Math.sqrt(x + 1);
   await new Promise((res) => setTimeout(res, 30));
   const s = r.stop(10);

@@ -26,7 +26,11 @@ describe('client workers', () => {
     assert.equal(loadSettingsFrom({ mode: 'client-loop', clientWorkers: '0' }).clientWorkers, 0);
     assert.equal('clientWorkers' in loadSettingsFrom({ mode: 'client-loop', clientWorkers: ' ' }), false);
     for (const bad of ['-1', '2.5', 'two', '257']) {
-      assert.throws(() => loadSettingsFrom({ mode: 'client-loop', clientWorkers: bad }), (e: ParamError) => /--client-workers '.*' is not a whole number from 0 to 256/.test(e.message), bad);
+      assert.throws(
+        () => loadSettingsFrom({ mode: 'client-loop', clientWorkers: bad }),
+        (e: ParamError) => /--client-workers '.*' is not a whole number from 0 to 256/.test(e.message),
+        bad,
+      );
     }
   });
 
@@ -37,7 +41,13 @@ describe('client workers', () => {
     const e1 = { number: 1205, message: 'deadlock victim' };
     const e2 = { number: 50000, message: 'boom' };
     const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
-    [[a, 1, e1, 1], [b, 1, e1, 2], [a, 2, e2, 3], [b, 3, e1, 4], [b, 4, e2, 5]].forEach(([t, s, e, sec]) => {
+    [
+      [a, 1, e1, 1],
+      [b, 1, e1, 2],
+      [a, 2, e2, 3],
+      [b, 3, e1, 4],
+      [b, 4, e2, 5],
+    ].forEach(([t, s, e, sec]) => {
       (t as ErrorTally).add(s as number, e, at(sec as number));
       one.add(s as number, e, at(sec as number));
     });
@@ -48,9 +58,16 @@ describe('client workers', () => {
     const a = new LatencyRecorder();
     const b = new LatencyRecorder();
     const both = new LatencyRecorder();
-    for (let i = 1; i <= 1000; i++) { a.record(i * 1.7); both.record(i * 1.7); }
-    for (let i = 1; i <= 500; i++) { b.record(i * 13.3); both.record(i * 13.3); }
-    b.record(5e9); both.record(5e9);
+    for (let i = 1; i <= 1000; i++) {
+      a.record(i * 1.7);
+      both.record(i * 1.7);
+    }
+    for (let i = 1; i <= 500; i++) {
+      b.record(i * 13.3);
+      both.record(i * 13.3);
+    }
+    b.record(5e9);
+    both.record(5e9);
     const merged = new LatencyRecorder().mergeState(a.state()).mergeState(b.state());
     assert.deepEqual(merged.summary(), both.summary());
     assert.equal(merged.clampedCount, 1);

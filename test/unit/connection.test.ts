@@ -53,7 +53,7 @@ it('server syntaxes: host, host,port, host\\instance, tcp:host,port, (local)', (
 
 it('synonyms, quoting and options', () => {
   const c = parseConnectionString(
-    "Data Source=db1;Initial Catalog=Lab;UID=u;PWD={a;b}}c};Encrypt=strict;Connect Timeout=5;App=my app;Pooling=false;MultipleActiveResultSets=true",
+    'Data Source=db1;Initial Catalog=Lab;UID=u;PWD={a;b}}c};Encrypt=strict;Connect Timeout=5;App=my app;Pooling=false;MultipleActiveResultSets=true',
   );
   assert.equal(c.database, 'Lab');
   assert.equal(c.password, 'a;b}c');
@@ -73,7 +73,10 @@ it('authentication kinds', () => {
   assert.equal(ntlm.user, 'alice');
   assert.equal(parseConnectionString('Server=x;Authentication=Active Directory Default').authentication, 'azure-active-directory-default');
   assert.equal(parseConnectionString('Server=x;Authentication=ActiveDirectoryMSI').authentication, 'azure-active-directory-msi-vm');
-  assert.equal(parseConnectionString('Server=x;User ID=a@b.c;Password=p;Authentication="Active Directory Password"').authentication, 'azure-active-directory-password');
+  assert.equal(
+    parseConnectionString('Server=x;User ID=a@b.c;Password=p;Authentication="Active Directory Password"').authentication,
+    'azure-active-directory-password',
+  );
   const tok = parseConnectionString('Server=x;AccessToken=eyJ0eXAi');
   assert.equal(tok.authentication, 'azure-active-directory-access-token');
   assert.equal(tok.accessToken, 'eyJ0eXAi');
@@ -97,10 +100,7 @@ it('clear errors with an example', () => {
 });
 
 it('redaction removes Password, Pwd and AccessToken values, quoted or not, and keeps the rest', () => {
-  assert.equal(
-    redactConnectionString('Server=x;User ID=sa;Password=hunter2;Database=d'),
-    'Server=x;User ID=sa;Password=***;Database=d',
-  );
+  assert.equal(redactConnectionString('Server=x;User ID=sa;Password=hunter2;Database=d'), 'Server=x;User ID=sa;Password=***;Database=d');
   assert.equal(redactConnectionString('pwd = {a;b}}c} ;Server=x'), 'pwd = *** ;Server=x');
   assert.equal(redactConnectionString("Server=x;AccessToken='tok;en'"), 'Server=x;AccessToken=***');
   assert.equal(redactConnectionString('Server=x;Password=a;;b;App=z'), 'Server=x;Password=***;App=z');

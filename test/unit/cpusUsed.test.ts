@@ -7,10 +7,19 @@ import { migrateExperiment } from '../../src/engine/migrate';
 import { computeDerived, emptyTotals } from '../../src/engine/totals';
 import { runCycleMath } from '../../src/shared/cycleMath';
 
-const CLOCK = { first: { msTicks: 1_000, cpuTicks: 2_400_000, startTime: 's' }, last: { msTicks: 7_000, cpuTicks: 14_402_400_000, startTime: 's' } };
+const CLOCK = {
+  first: { msTicks: 1_000, cpuTicks: 2_400_000, startTime: 's' },
+  last: { msTicks: 7_000, cpuTicks: 14_402_400_000, startTime: 's' },
+};
 
 function run(rows: number, cpuMs: number) {
-  return { ...emptyTotals(), elapsedMs: 6_000, rows, cpuMs, spinlocks: { LOGCACHE_ACCESS: { spins: 1_000, collisions: 0, sleepTime: 0, backoffs: 0 } } };
+  return {
+    ...emptyTotals(),
+    elapsedMs: 6_000,
+    rows,
+    cpuMs,
+    spinlocks: { LOGCACHE_ACCESS: { spins: 1_000, collisions: 0, sleepTime: 0, backoffs: 0 } },
+  };
 }
 
 it('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are those of one CPU', () => {
@@ -26,7 +35,10 @@ it('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are those 
   assert.ok(Math.abs(d.measuredCpu.busyCpus - 5_800 / 6_000) < 1e-12);
   const m = runCycleMath(d, { LOGCACHE_ACCESS: 1_000 }, 12_000);
   assert.match(m.formula, /^6 s x 1 logical CPUs \(1 thread; 40 online schedulers\) x 2\.40 GHz = 14,400,000,000 cycles$/);
-  assert.match(m.measured!.formula, /^5,800 ms of scheduler CPU \(total_cpu_usage_ms\) \(0\.97 CPUs busy on average\) x 2\.40 GHz = 13,920,000,000 cycles$/);
+  assert.match(
+    m.measured!.formula,
+    /^5,800 ms of scheduler CPU \(total_cpu_usage_ms\) \(0\.97 CPUs busy on average\) x 2\.40 GHz = 13,920,000,000 cycles$/,
+  );
 });
 
 it('more sessions than schedulers: the CPUs the affinity leaves, and half as many physical cores with hyperthreads', () => {

@@ -15,7 +15,10 @@ describe('custom workload: batches', () => {
     assert.deepEqual(splitBatches("SELECT 'GO'"), ["SELECT 'GO'"]);
   });
   it('finds the variables a batch uses but does not declare, skipping @@functions, strings and comments', () => {
-    assert.deepEqual(unboundVariables("SELECT @@SPID, @Id, name FROM t WHERE x = @id AND y = '@no' -- @nor\n AND z = @Other"), ['id', 'other']);
+    assert.deepEqual(unboundVariables("SELECT @@SPID, @Id, name FROM t WHERE x = @id AND y = '@no' -- @nor\n AND z = @Other"), [
+      'id',
+      'other',
+    ]);
     assert.deepEqual(unboundVariables('DECLARE @n int = 1, @m int; SELECT @n + @m + @p'), ['p']);
   });
   it('calls only plain SELECT, WAITFOR and EXEC of read-only catalogue procedures read-only', () => {
@@ -31,15 +34,27 @@ describe('custom workload: batches', () => {
 
 describe('custom workload: parameters', () => {
   it('parses RFC 4180 CSV', () => {
-    assert.deepEqual(parseCsv('a,b\r\n1,"x,""y"""\n2,\n'), [['a', 'b'], ['1', 'x,"y"'], ['2', '']]);
+    assert.deepEqual(parseCsv('a,b\r\n1,"x,""y"""\n2,\n'), [
+      ['a', 'b'],
+      ['1', 'x,"y"'],
+      ['2', ''],
+    ]);
     assert.throws(() => parseCsv('a\n"open'), ParamsError);
   });
   it('types each column from all its values; empty is NULL; @ in the header is optional', () => {
     const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-csv-')), 'p.csv');
     fs.writeFileSync(f, '@id,big,ratio,name\n1,3000000000,1.5,a\n2,1,2,\n');
     const t = paramsFromCsv(f);
-    assert.deepEqual(t.columns, [{ name: 'id', type: 'int' }, { name: 'big', type: 'bigint' }, { name: 'ratio', type: 'float' }, { name: 'name', type: 'nvarchar(4000)' }]);
-    assert.deepEqual(t.rows, [[1, '3000000000', 1.5, 'a'], [2, '1', 2, null]]);
+    assert.deepEqual(t.columns, [
+      { name: 'id', type: 'int' },
+      { name: 'big', type: 'bigint' },
+      { name: 'ratio', type: 'float' },
+      { name: 'name', type: 'nvarchar(4000)' },
+    ]);
+    assert.deepEqual(t.rows, [
+      [1, '3000000000', 1.5, 'a'],
+      [2, '1', 2, null],
+    ]);
   });
   it('refuses a variable the source lacks, naming it and the columns', () => {
     assert.throws(() => checkBinding(['id', 'x'], { columns: [{ name: 'id', type: 'int' }], rows: [[1]] }), /@x.*its columns: id/);
@@ -64,7 +79,10 @@ describe('custom workload: errors', () => {
     t.add(1, { code: 'ETIMEOUT', message: 'Timeout: Request failed to complete in 5000ms' });
     const [dl, to] = t.list();
     assert.equal(dl.kind, 'deadlock');
-    assert.deepEqual([dl.count, dl.first, dl.last, dl.sessions], [2, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', { 2: 1, 4: 1 }]);
+    assert.deepEqual(
+      [dl.count, dl.first, dl.last, dl.sessions],
+      [2, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', { 2: 1, 4: 1 }],
+    );
     assert.equal(to.kind, 'timeout');
     assert.match(describeError(dl), /^deadlock \(1205\) x2 in sessions 2, 4: /);
     assert.equal(t.failed, 3);
@@ -73,11 +91,40 @@ describe('custom workload: errors', () => {
 
 describe('spinlab ostress', () => {
   it('translates the common options and never prints the password', () => {
-    const t = translateOstress(['-S127.0.0.1,1433', '-Usa', '-PSecret!1', '-dSales', '-Q"SELECT 1"'.replace(/"/g, ''), '-n4', '-r25', '-t30', '-b', '-q', '-oout']);
+    const t = translateOstress([
+      '-S127.0.0.1,1433',
+      '-Usa',
+      '-PSecret!1',
+      '-dSales',
+      '-Q"SELECT 1"'.replace(/"/g, ''),
+      '-n4',
+      '-r25',
+      '-t30',
+      '-b',
+      '-q',
+      '-oout',
+    ]);
     assert.equal(t.password, 'Secret!1');
     assert.doesNotMatch(t.line, /Secret/);
-    assert.deepEqual(t.runArgs, ['-c', 'Server=127.0.0.1,1433;Database=Sales;User ID=sa;Encrypt=Optional', '--sql', 'SELECT 1', '--database', 'Sales',
-      '--threads', '4', '--iterations', '25', '--warmup', '0s', '--query-timeout', '30s', '--stop-on-error', '--out', 'out']);
+    assert.deepEqual(t.runArgs, [
+      '-c',
+      'Server=127.0.0.1,1433;Database=Sales;User ID=sa;Encrypt=Optional',
+      '--sql',
+      'SELECT 1',
+      '--database',
+      'Sales',
+      '--threads',
+      '4',
+      '--iterations',
+      '25',
+      '--warmup',
+      '0s',
+      '--query-timeout',
+      '30s',
+      '--stop-on-error',
+      '--out',
+      'out',
+    ]);
     assert.ok(t.quiet);
   });
   it('takes values attached or separate, -m stress as a no-op, and passes --options through', () => {

@@ -8,10 +8,18 @@ const row = (object: string, instance: string): CounterRow => ({ object, counter
 
 describe('renameDatabaseCounters', () => {
   it('renames *:Databases instances named by a physical name, whatever the object prefix and case; leaves the rest', () => {
-    const rows = [row('SQLServer:Databases', GUID.toLowerCase()), row('MSSQL$LAB:Databases', `${GUID}  `), row('SQLServer:Databases', '_Total'),
-      row('SQLServer:Databases', 'master'), row('SQLServer:Buffer Manager', GUID)];
+    const rows = [
+      row('SQLServer:Databases', GUID.toLowerCase()),
+      row('MSSQL$LAB:Databases', `${GUID}  `),
+      row('SQLServer:Databases', '_Total'),
+      row('SQLServer:Databases', 'master'),
+      row('SQLServer:Buffer Manager', GUID),
+    ];
     renameDatabaseCounters(rows, new Map([[GUID.toLowerCase(), 'SpinlockLab']]));
-    assert.deepEqual(rows.map((r) => r.instance), ['SpinlockLab', 'SpinlockLab', '_Total', 'master', GUID]);
+    assert.deepEqual(
+      rows.map((r) => r.instance),
+      ['SpinlockLab', 'SpinlockLab', '_Total', 'master', GUID],
+    );
   });
 
   it('changes nothing without names (SQL Server, or before 2019)', () => {

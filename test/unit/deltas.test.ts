@@ -25,7 +25,12 @@ it('deltas and rates over the server interval, only entries that moved', () => {
     flushWaits: 20,
     flushWaitTime: 40,
     logFile: { writes: 100, bytesWritten: 1_000_000, ioStallWriteMs: 50 },
-    cpu: [[0, 1000], [0, 1000], [1, 500], [1, 500]],
+    cpu: [
+      [0, 1000],
+      [0, 1000],
+      [1, 500],
+      [1, 500],
+    ],
     rows: { 'dbo.MyBigTable': [1000, 10], 'dbo.Other': [5, 5] },
   });
   const cur = sample({
@@ -41,7 +46,12 @@ it('deltas and rates over the server interval, only entries that moved', () => {
     flushWaits: 60,
     flushWaitTime: 100,
     logFile: { writes: 140, bytesWritten: 3_000_000, ioStallWriteMs: 70 },
-    cpu: [[0, 3000], [0, 2000], [1, 600], [1, 500]],
+    cpu: [
+      [0, 3000],
+      [0, 2000],
+      [1, 600],
+      [1, 500],
+    ],
     rows: { 'dbo.MyBigTable': [5000, 30], 'dbo.Other': [500, 5] },
     pendingLog: 3,
   });
@@ -121,7 +131,10 @@ it('missing counters are warned about, not invented', () => {
   assert.equal(r.kind, 'tick');
   if (r.kind !== 'tick') return;
   assert.equal(r.tick.transactionsPerSec, 0);
-  assert.ok(r.warnings.some((w) => w.includes("'Transactions/sec'") && w.includes(DB)), r.warnings.join('\n'));
+  assert.ok(
+    r.warnings.some((w) => w.includes("'Transactions/sec'") && w.includes(DB)),
+    r.warnings.join('\n'),
+  );
 });
 
 it('a changed start time is a server restart', () => {
@@ -157,16 +170,15 @@ it('a spinlock going backwards is a counter reset naming it, never a negative de
   assert.equal(r.kind, 'restart');
   if (r.kind !== 'restart') return;
   assert.equal(r.cause, 'counter-reset');
-  assert.ok(r.counters.some((c) => c.includes('LOGCACHE_ACCESS.spins 1000 -> 10')), r.counters.join('; '));
+  assert.ok(
+    r.counters.some((c) => c.includes('LOGCACHE_ACCESS.spins 1000 -> 10')),
+    r.counters.join('; '),
+  );
   assert.match(r.message, /DBCC SQLPERF/);
 });
 
 it('a wait row that disappears fell to zero: a reset', () => {
-  const r = computeTick(
-    sample({ msTicks: 11_000, waits: { WRITELOG: [3, 3] } }),
-    sample({ msTicks: 12_000, waits: {} }),
-    ctx,
-  );
+  const r = computeTick(sample({ msTicks: 11_000, waits: { WRITELOG: [3, 3] } }), sample({ msTicks: 12_000, waits: {} }), ctx);
   assert.equal(r.kind === 'restart' && r.cause, 'counter-reset');
   assert.ok(r.kind === 'restart' && r.counters[0].includes('WRITELOG'));
 });
@@ -204,8 +216,23 @@ it('cntr_type is read at run time: point-in-time Log Flush Wait Time is taken as
 });
 
 it('CPU: offline schedulers and schedulers without a baseline are left out; a node is at most 100 %', () => {
-  const prev = sample({ msTicks: 11_000, cpu: [[0, 100], [0, 100], [1, 100]] });
-  const cur = sample({ msTicks: 12_000, cpu: [[0, 1110], [0, 600, false], [1, 150], [1, 999_999]] });
+  const prev = sample({
+    msTicks: 11_000,
+    cpu: [
+      [0, 100],
+      [0, 100],
+      [1, 100],
+    ],
+  });
+  const cur = sample({
+    msTicks: 12_000,
+    cpu: [
+      [0, 1110],
+      [0, 600, false],
+      [1, 150],
+      [1, 999_999],
+    ],
+  });
   const t = tickOf(computeTick(prev, cur, ctx));
   assert.deepEqual(t.cpuByNode, { '0': 100, '1': 5 });
   assert.equal(t.cpuMs, 1060);

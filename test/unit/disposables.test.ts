@@ -8,20 +8,28 @@ describe('DisposableStore', () => {
   it('disposes in reverse order of registration, awaiting each async disposer before the next', async () => {
     const store = new DisposableStore();
     const order: string[] = [];
-    store.add(() => { order.push('connection'); });
+    store.add(() => {
+      order.push('connection');
+    });
     store.add(async () => {
       await new Promise((r) => setImmediate(r));
       order.push('experiment');
     });
-    store.add(toDisposable(() => { order.push('watch'); }));
+    store.add(
+      toDisposable(() => {
+        order.push('watch');
+      }),
+    );
     await store.dispose();
     assert.deepEqual(order, ['watch', 'experiment', 'connection']);
   });
 
-  it('is idempotent: a second dispose runs nothing again and shares the first one\'s promise', async () => {
+  it("is idempotent: a second dispose runs nothing again and shares the first one's promise", async () => {
     const store = new DisposableStore();
     let n = 0;
-    store.add(() => { n++; });
+    store.add(() => {
+      n++;
+    });
     const a = store.dispose();
     const b = store.dispose();
     assert.equal(a, b);
@@ -35,7 +43,9 @@ describe('DisposableStore', () => {
     const store = new DisposableStore();
     await store.dispose();
     let disposed = false;
-    store.add(() => { disposed = true; });
+    store.add(() => {
+      disposed = true;
+    });
     await new Promise((r) => setImmediate(r));
     assert.ok(disposed);
   });
@@ -44,13 +54,24 @@ describe('DisposableStore', () => {
     const errors: unknown[] = [];
     const store = new DisposableStore((e) => errors.push(e));
     const order: string[] = [];
-    store.add(() => { order.push('first'); });
-    store.add(() => { throw new Error('sync failure'); });
-    store.add(async () => { throw new Error('async failure'); });
-    store.add(() => { order.push('last'); });
+    store.add(() => {
+      order.push('first');
+    });
+    store.add(() => {
+      throw new Error('sync failure');
+    });
+    store.add(async () => {
+      throw new Error('async failure');
+    });
+    store.add(() => {
+      order.push('last');
+    });
     await store.dispose();
     assert.deepEqual(order, ['last', 'first']);
-    assert.deepEqual(errors.map((e) => (e as Error).message), ['async failure', 'sync failure']);
+    assert.deepEqual(
+      errors.map((e) => (e as Error).message),
+      ['async failure', 'sync failure'],
+    );
   });
 });
 
@@ -58,14 +79,21 @@ describe('Emitter', () => {
   it('tells its listeners in order and waits for each; a removed or disposed listener is not called', async () => {
     const e = new Emitter<string>();
     const heard: string[] = [];
-    const a = e.on(async (x) => { await new Promise((r) => setImmediate(r)); heard.push(`a:${x}`); });
-    e.on((x) => { heard.push(`b:${x}`); });
+    const a = e.on(async (x) => {
+      await new Promise((r) => setImmediate(r));
+      heard.push(`a:${x}`);
+    });
+    e.on((x) => {
+      heard.push(`b:${x}`);
+    });
     await e.fire('1');
     await a.dispose();
     await e.fire('2');
     e.dispose();
     await e.fire('3');
-    e.on((x) => { heard.push(`c:${x}`); });
+    e.on((x) => {
+      heard.push(`c:${x}`);
+    });
     await e.fire('4');
     assert.deepEqual(heard, ['a:1', 'b:1', 'b:2']);
     assert.equal(e.listenerCount, 0);

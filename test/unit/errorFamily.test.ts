@@ -44,15 +44,19 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
   NotebookError: { make: () => new NotebookError('not ours'), category: 'user-input' },
   UnrestoredJournalError: { make: () => new UnrestoredJournalError('did not put it back', 'restore'), category: 'server' },
   UsageError: { make: () => new UsageError('say what'), category: 'user-input' },
-  DbError: { make: () => new DbError('Invalid object name', 208, 'EREQUEST', 1, 16, [{ number: 208, message: 'Invalid object name' }]), category: 'server' },
+  DbError: {
+    make: () => new DbError('Invalid object name', 208, 'EREQUEST', 1, 16, [{ number: 208, message: 'Invalid object name' }]),
+    category: 'server',
+  },
   ProfileError: { make: () => new ProfileError('no user name'), category: 'connection' },
   RunRequestError: { make: () => new RunRequestError(['Threads: not a number']), category: 'user-input' },
   UiFailure: { make: () => new UiFailure({ message: 'busy' }), category: 'user-input' },
 };
 
 function jsFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? jsFiles(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
 }
 
 /** Every Error subclass exported from the Node side of src/ (compiled), by name. */
@@ -77,26 +81,39 @@ describe('the error family', function () {
 
   it('no class in src/ extends Error directly: each extends SpinlabError', () => {
     const direct: string[] = [];
-    const walk = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-      e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []);
+    const walk = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
     for (const file of walk(path.join(root, 'src'))) {
       const text = fs.readFileSync(file, 'utf8');
       for (const m of text.matchAll(/class (\w+) extends Error\b/g)) direct.push(`${path.relative(root, file)}: ${m[1]}`);
     }
-    assert.deepEqual(direct.filter((d) => !d.endsWith(': SpinlabError')), []);
+    assert.deepEqual(
+      direct.filter((d) => !d.endsWith(': SpinlabError')),
+      [],
+    );
   });
 
-  it('every exported error class is a SpinlabError with its category, and maps to that category\'s exit code', () => {
+  it("every exported error class is a SpinlabError with its category, and maps to that category's exit code", () => {
     const classes = exportedErrorClasses();
-    assert.deepEqual([...classes.keys()].filter((n) => !(n in SAMPLES)).sort(), [], 'an error class without a sample here: add one with its category');
+    assert.deepEqual(
+      [...classes.keys()].filter((n) => !(n in SAMPLES)).sort(),
+      [],
+      'an error class without a sample here: add one with its category',
+    );
     for (const [name, cls] of classes) {
       const sample = SAMPLES[name];
       const e = sample.make();
       assert.ok(e instanceof cls && e instanceof SpinlabError, `${name} is a SpinlabError`);
       assert.equal(e.category, sample.category, `${name}'s category`);
       assert.equal(categoryOf(e), sample.category);
-      assert.equal(e.name, name, 'its name is its class, never another class\'s');
-      assert.equal(exitForError(e, () => undefined, {}), EXIT_FOR_CATEGORY[sample.category], `${name} exits with ${sample.category}'s code`);
+      assert.equal(e.name, name, "its name is its class, never another class's");
+      assert.equal(
+        exitForError(e, () => undefined, {}),
+        EXIT_FOR_CATEGORY[sample.category],
+        `${name} exits with ${sample.category}'s code`,
+      );
     }
   });
 
@@ -107,24 +124,46 @@ describe('the error family', function () {
     assert.equal(EXIT_FOR_CATEGORY.cancelled, 130);
     assert.equal(EXIT_FOR_CATEGORY.server, EXIT.failed);
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-    for (const c of ERROR_CATEGORIES) assert.match(readme, new RegExp(`^\\| ${EXIT_FOR_CATEGORY[c]} \\| ${c} \\|`, 'm'), `README row for ${c}`);
+    for (const c of ERROR_CATEGORIES)
+      assert.match(readme, new RegExp(`^\\| ${EXIT_FOR_CATEGORY[c]} \\| ${c} \\|`, 'm'), `README row for ${c}`);
   });
 
   it('anything else is internal: one line, the stack only with SPINLAB_DEBUG', () => {
     let text = '';
-    const code = exitForError(new TypeError('x is undefined\nsecond line'), (s) => { text += s; }, {});
+    const code = exitForError(
+      new TypeError('x is undefined\nsecond line'),
+      (s) => {
+        text += s;
+      },
+      {},
+    );
     assert.equal(code, EXIT_FOR_CATEGORY.internal);
     assert.equal(text.split('\n').filter(Boolean).length, 1, text);
     assert.match(text, /^spinlab: internal error: x is undefined \(a bug in Spinlock Lab; SPINLAB_DEBUG=1 shows where\)\n$/);
     text = '';
-    exitForError(new TypeError('x is undefined'), (s) => { text += s; }, { SPINLAB_DEBUG: '1' });
+    exitForError(
+      new TypeError('x is undefined'),
+      (s) => {
+        text += s;
+      },
+      { SPINLAB_DEBUG: '1' },
+    );
     assert.match(text, /TypeError: x is undefined\n\s+at /);
-    assert.equal(exitForError('a string', () => undefined, {}), EXIT_FOR_CATEGORY.internal);
+    assert.equal(
+      exitForError('a string', () => undefined, {}),
+      EXIT_FOR_CATEGORY.internal,
+    );
   });
 
   it('a command-line parse error is usage (2); --help and --version are 0', () => {
-    assert.equal(exitForError(new CommanderError(1, 'commander.unknownOption', 'unknown option'), () => undefined, {}), 2);
-    assert.equal(exitForError(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), () => undefined, {}), 0);
+    assert.equal(
+      exitForError(new CommanderError(1, 'commander.unknownOption', 'unknown option'), () => undefined, {}),
+      2,
+    );
+    assert.equal(
+      exitForError(new CommanderError(0, 'commander.helpDisplayed', '(outputHelp)'), () => undefined, {}),
+      0,
+    );
   });
 });
 
@@ -145,13 +184,19 @@ describe('driver errors, classified once (src/db/connectErrors.ts)', () => {
     it(`${what}: ${category}`, () => {
       assert.equal(driverErrorCategory(numbers, code), category);
       const [last, ...before] = [...numbers].reverse();
-      const e = new DbError('x', last, code, undefined, undefined, [...before.reverse().map((n) => ({ number: n, message: 'y' })), { number: last, message: 'x' }]);
+      const e = new DbError('x', last, code, undefined, undefined, [
+        ...before.reverse().map((n) => ({ number: n, message: 'y' })),
+        { number: last, message: 'x' },
+      ]);
       assert.equal(e.category, category);
     });
   }
 
   it('a failed first connection is a connection error whatever its number', () => {
-    assert.equal(new DbError('Cannot open database', 4060, 'ELOGIN', 1, 11, [{ number: 4060, message: 'x' }], undefined, 'connection').category, 'connection');
+    assert.equal(
+      new DbError('Cannot open database', 4060, 'ELOGIN', 1, 11, [{ number: 4060, message: 'x' }], undefined, 'connection').category,
+      'connection',
+    );
   });
 });
 
@@ -160,7 +205,9 @@ describe('the panel shapes a failure by its category (src/host/uiErrors.ts)', ()
     const lost = toUiError(new DbError('the connection to the server was lost', undefined, 'ECONNCLOSED', undefined, undefined, []));
     assert.equal(lost.action, 'connect');
     assert.match(lost.fix!, /connection form/);
-    const denied = toUiError(new SpinlabError('permission', 'The login x lacks VIEW SERVER STATE.', 'USE master; GRANT VIEW SERVER STATE TO [x];'));
+    const denied = toUiError(
+      new SpinlabError('permission', 'The login x lacks VIEW SERVER STATE.', 'USE master; GRANT VIEW SERVER STATE TO [x];'),
+    );
     assert.deepEqual(denied, { message: 'The login x lacks VIEW SERVER STATE.', fix: 'USE master; GRANT VIEW SERVER STATE TO [x];' });
   });
 
@@ -170,8 +217,10 @@ describe('the panel shapes a failure by its category (src/host/uiErrors.ts)', ()
     assert.deepEqual(toUiError(new TypeError('boom')), { message: 'boom' });
   });
 
-  it('connecting: a refused login is explained with the form\'s fix and Connect', () => {
-    const ui = toUiError(new DbError('Login failed for user \'sa\'.', 18456, 'ELOGIN', 1, 14, [], undefined, 'connection'), { connecting: { action: 'Connecting to x', login: 'sa' } });
+  it("connecting: a refused login is explained with the form's fix and Connect", () => {
+    const ui = toUiError(new DbError("Login failed for user 'sa'.", 18456, 'ELOGIN', 1, 14, [], undefined, 'connection'), {
+      connecting: { action: 'Connecting to x', login: 'sa' },
+    });
     assert.equal(ui.action, 'connect');
     assert.match(ui.message, /^Connecting to x failed: Login failed/);
     assert.match(ui.fix!, /password in the connection form/);

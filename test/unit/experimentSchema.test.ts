@@ -29,7 +29,12 @@ function experiment(): Experiment {
       flushWaits: i * 2900,
       flushWaitTime: i * 900,
       logFile: { writes: 10 + i * 3000, bytesWritten: i * 3_000_000, ioStallWriteMs: i * 600 },
-      cpu: [[0, i * 700], [0, i * 650], [1, i * 20], [1, i * 10]],
+      cpu: [
+        [0, i * 700],
+        [0, i * 650],
+        [1, i * 20],
+        [1, i * 10],
+      ],
       rows: { 'dbo.spinlab_disk_insert': [i * 4000, 0] },
       pendingLog: i % 2,
     }),
@@ -45,7 +50,13 @@ function experiment(): Experiment {
   const derived = computeDerived(totals, { cpusUsed: cpusUsedFromTicks(timeline), first: samples[0], last: samples[3] });
   const latency = new LatencyRecorder();
   for (let i = 0; i < 100; i++) latency.record(200 + i * 3);
-  const schedulers = [0, 1, 2, 3].map((cpu) => ({ schedulerId: cpu, cpuId: cpu, nodeId: cpu >> 1, status: 'VISIBLE ONLINE', isOnline: true }));
+  const schedulers = [0, 1, 2, 3].map((cpu) => ({
+    schedulerId: cpu,
+    cpuId: cpu,
+    nodeId: cpu >> 1,
+    status: 'VISIBLE ONLINE',
+    isOnline: true,
+  }));
   return {
     schemaVersion: EXPERIMENT_SCHEMA_VERSION,
     id: '2024-05-01T10-00-00-disk-insert',
@@ -98,8 +109,14 @@ function experiment(): Experiment {
     runs: [1, 2].map((threads, index) => ({
       index,
       threads,
-      arm: { id: 'main', label: 'disk-insert', scenarioId: 'disk-insert', parameters: { batch_size: 1, seed_rows: 100000 },
-        knobs: { delayedDurability: 'FORCED' as const, affinity: { spec: 'numa:0', cpus: [0, 1] } }, mode: 'client-loop' as const },
+      arm: {
+        id: 'main',
+        label: 'disk-insert',
+        scenarioId: 'disk-insert',
+        parameters: { batch_size: 1, seed_rows: 100000 },
+        knobs: { delayedDurability: 'FORCED' as const, affinity: { spec: 'numa:0', cpus: [0, 1] } },
+        mode: 'client-loop' as const,
+      },
       status: 'completed' as const,
       startedAt: '2024-05-01T10:00:01.000Z',
       endedAt: '2024-05-01T10:00:04.000Z',
@@ -139,7 +156,12 @@ it('a realistic experiment built by the engine modules is valid (also after a JS
 
 it('a preset experiment: arms differ per run and the preset says how it adapted', () => {
   const e = experiment();
-  e.preset = { id: 'writelog', post: 'writelog-at-scale', question: 'Does FORCED take WRITELOG away?', notes: ['this server has one NUMA node'] };
+  e.preset = {
+    id: 'writelog',
+    post: 'writelog-at-scale',
+    question: 'Does FORCED take WRITELOG away?',
+    notes: ['this server has one NUMA node'],
+  };
   e.runs[1].arm = { ...e.runs[1].arm, id: 'forced', label: 'FORCED', knobs: { delayedDurability: 'FORCED' } };
   assert.equal(errorsOf(e), '');
 });
@@ -164,9 +186,21 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
   ['missing server', (e) => delete (e as Partial<Experiment>).server, /required property 'server'/],
   ['wrong schema version', (e) => ((e as { schemaVersion: number }).schemaVersion = 1), /schemaVersion must be equal to constant/],
   ['a run without its arm', (e) => delete (e.runs[0] as Partial<Experiment['runs'][number]>).arm, /must have required property 'arm'/],
-  ['an arm with an unknown mode', (e) => ((e.runs[1].arm as { mode: string }).mode = 'loop'), /mode must be equal to one of the allowed values/],
-  ['a preset without its post', (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']), /must have required property 'post'/],
-  ['a preset citing a file name instead of a post', (e) => (e.preset = { id: 'writelog', post: '003_91849d3d42cb46a9.txt', question: 'q', notes: [] } as unknown as Experiment['preset']), /post must be equal to one of the allowed values/],
+  [
+    'an arm with an unknown mode',
+    (e) => ((e.runs[1].arm as { mode: string }).mode = 'loop'),
+    /mode must be equal to one of the allowed values/,
+  ],
+  [
+    'a preset without its post',
+    (e) => (e.preset = { id: 'writelog', question: 'q', notes: [] } as unknown as Experiment['preset']),
+    /must have required property 'post'/,
+  ],
+  [
+    'a preset citing a file name instead of a post',
+    (e) => (e.preset = { id: 'writelog', post: '003_91849d3d42cb46a9.txt', question: 'q', notes: [] } as unknown as Experiment['preset']),
+    /post must be equal to one of the allowed values/,
+  ],
   ['string where a number belongs', (e) => ((e.runs[0] as { rows: unknown }).rows = '12000'), /rows must be integer/],
   ['boolean as text', (e) => ((e as { simulated: unknown }).simulated = 'true'), /simulated must be boolean/],
   ['negative spins', (e) => (e.runs[0].totals.spinlocks.LOGCACHE_ACCESS.spins = -5), /spins must be >= 0/],
@@ -178,7 +212,11 @@ const broken: [string, (e: Experiment) => void, RegExp][] = [
   ['zero threads', (e) => (e.load.threads = [0]), /must be >= 1/],
   ['bad time', (e) => (e.createdAt = 'yesterday'), /createdAt must match pattern/],
   ['bad affinity', (e) => ((e.knobs.applied.affinity as { cpus: unknown }).cpus = 'ALL'), /cpus/],
-  ['parameter of an object type', (e) => ((e.scenario.parameters as Record<string, unknown>).batch_size = { n: 1 }), /batch_size must be number,string,boolean/],
+  [
+    'parameter of an object type',
+    (e) => ((e.scenario.parameters as Record<string, unknown>).batch_size = { n: 1 }),
+    /batch_size must be number,string,boolean/,
+  ],
 ];
 
 for (const [name, breakIt, expected] of broken) {

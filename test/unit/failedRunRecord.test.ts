@@ -10,9 +10,15 @@ describe('a failed run and its records', () => {
   it('a gate fails on a failed run, naming why it failed, even when the other runs pass it', () => {
     const ok = runRecord(0, 2, { latency: true });
     const failed = runRecord(1, 4, { latency: true, status: 'failed' });
-    failed.failedReason = 'every call failed: Msg 102 Incorrect syntax near \',\'. (10 of 10 calls)';
+    failed.failedReason = "every call failed: Msg 102 Incorrect syntax near ','. (10 of 10 calls)";
     const res = evaluateGates([parseGate('p99<5ms')], [ok, failed]);
-    assert.deepEqual(res.map((r) => [r.run, r.ok]), [['2 threads', true], ['4 threads', false]]);
+    assert.deepEqual(
+      res.map((r) => [r.run, r.ok]),
+      [
+        ['2 threads', true],
+        ['4 threads', false],
+      ],
+    );
     assert.equal(res[1].actual, `the run failed (${failed.failedReason})`);
   });
 
@@ -24,7 +30,7 @@ describe('a failed run and its records', () => {
     assert.match(g.actual, /no call completed/);
   });
 
-  it('an older record\'s latency of zeros over no call reads as nulls, and still validates', () => {
+  it("an older record's latency of zeros over no call reads as nulls, and still validates", () => {
     const e = experiment('2025-03-01-disk-insert', [2, 4], { latency: true });
     e.runs[0].latency = { count: 0, meanUs: 0, p50Us: 0, p90Us: 0, p99Us: 0, p999Us: 0, maxUs: 0 };
     const read = upgradeExperiment(JSON.parse(JSON.stringify(e)), 'test') as unknown as Experiment;

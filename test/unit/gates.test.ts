@@ -16,36 +16,52 @@ describe('gates: parse', () => {
   it('reads rates with k/M suffixes, and NAME.per-row metrics with the name upper-cased', () => {
     assert.deepEqual(parseGate('rows_per_sec>20000').metric, { kind: 'rate', stat: 'rows_per_sec' });
     assert.equal(parseGate('rows_per_sec>20k').value, 20000);
-    assert.deepEqual(parseGate('LOGCACHE_ACCESS.spins_per_row<50').metric, { kind: 'per-row', name: 'LOGCACHE_ACCESS', stat: 'spins_per_row' });
+    assert.deepEqual(parseGate('LOGCACHE_ACCESS.spins_per_row<50').metric, {
+      kind: 'per-row',
+      name: 'LOGCACHE_ACCESS',
+      stat: 'spins_per_row',
+    });
     assert.deepEqual(parseGate('writelog.wait_ms_per_row<=0.2').metric, { kind: 'per-row', name: 'WRITELOG', stat: 'wait_ms_per_row' });
     assert.equal(parseGate('errors==0').op, '=');
   });
   it('refuses a latency without a unit, an unknown metric and junk, naming the gate', () => {
-    assert.throws(() => parseGate('p99<5'), (e: Error) => e instanceof GateError && /p99<5/.test(e.message) && /unit/.test(e.message));
-    assert.throws(() => parseGate('p98<5ms'), (e: Error) => e instanceof GateError && /unknown metric 'p98'/.test(e.message));
+    assert.throws(
+      () => parseGate('p99<5'),
+      (e: Error) => e instanceof GateError && /p99<5/.test(e.message) && /unit/.test(e.message),
+    );
+    assert.throws(
+      () => parseGate('p98<5ms'),
+      (e: Error) => e instanceof GateError && /unknown metric 'p98'/.test(e.message),
+    );
     assert.throws(() => parseGate('rows_per_sec>>5'), GateError);
     assert.throws(() => parseGate('FOO.spins<5'), GateError);
     assert.throws(() => parseGate(''), GateError);
   });
   it('fuzz: any string parses or throws GateError', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 40 }), (s) => {
-      try {
-        const g = parseGate(s);
-        assert.ok(Number.isFinite(g.value));
-      } catch (e) {
-        assert.ok(e instanceof GateError, `not a GateError: ${(e as Error).name} ${(e as Error).message}`);
-        assert.ok((e as Error).message.includes(`"${s}"`));
-      }
-    }), { seed: 0x6a7e, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (s) => {
+        try {
+          const g = parseGate(s);
+          assert.ok(Number.isFinite(g.value));
+        } catch (e) {
+          assert.ok(e instanceof GateError, `not a GateError: ${(e as Error).name} ${(e as Error).message}`);
+          assert.ok((e as Error).message.includes(`"${s}"`));
+        }
+      }),
+      { seed: 0x6a7e, numRuns: 500 },
+    );
   });
   it('fuzz: well-formed gates round-trip their metric, operator and value', () => {
     const metric = fc.constantFrom('p50', 'p99', 'max', 'rows_per_sec', 'calls_per_sec', 'errors', 'LOCK_HASH.spins_per_row');
-    fc.assert(fc.property(metric, fc.constantFrom('<', '<=', '>', '>=', '=', '!='), fc.integer({ min: 0, max: 1e6 }), (m, op, n) => {
-      const unit = m.startsWith('p') || m === 'max' ? 'us' : '';
-      const g = parseGate(`${m}${op}${n}${unit}`);
-      assert.equal(g.op, op);
-      assert.equal(g.value, n);
-    }), { seed: 0x6a7f, numRuns: 300 });
+    fc.assert(
+      fc.property(metric, fc.constantFrom('<', '<=', '>', '>=', '=', '!='), fc.integer({ min: 0, max: 1e6 }), (m, op, n) => {
+        const unit = m.startsWith('p') || m === 'max' ? 'us' : '';
+        const g = parseGate(`${m}${op}${n}${unit}`);
+        assert.equal(g.op, op);
+        assert.equal(g.value, n);
+      }),
+      { seed: 0x6a7f, numRuns: 300 },
+    );
   });
 });
 
@@ -57,8 +73,14 @@ describe('gates: evaluate', () => {
     return r;
   };
   it('passes and fails per run, naming the run and the value', () => {
-    const res = evaluateGates([parseGate('p99<5ms'), parseGate('rows_per_sec>20000'), parseGate('LOGCACHE_ACCESS.spins_per_row<50')], [run(4000)]);
-    assert.deepEqual(res.map((r) => r.ok), [true, true, false]);
+    const res = evaluateGates(
+      [parseGate('p99<5ms'), parseGate('rows_per_sec>20000'), parseGate('LOGCACHE_ACCESS.spins_per_row<50')],
+      [run(4000)],
+    );
+    assert.deepEqual(
+      res.map((r) => r.ok),
+      [true, true, false],
+    );
     assert.equal(res[2].run, '4 threads');
     assert.equal(res[2].actual, '60');
     assert.equal(evaluateGates([parseGate('p99<5ms')], [run(6000)])[0].actual, '6ms');

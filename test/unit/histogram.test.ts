@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { LatencyRecorder, mergeSummaries } from '../../src/engine/histogram';
 
 const close = (actual: number | null, expected: number, rel = 0.001) =>
-  assert.ok(actual !== null && Math.abs(actual - expected) <= Math.max(1, expected * rel), `${actual} is not within ${rel * 100}% of ${expected}`);
+  assert.ok(
+    actual !== null && Math.abs(actual - expected) <= Math.max(1, expected * rel),
+    `${actual} is not within ${rel * 100}% of ${expected}`,
+  );
 
 it('percentiles in µs from recorded calls', () => {
   const r = new LatencyRecorder();
@@ -20,7 +23,15 @@ it('percentiles in µs from recorded calls', () => {
 });
 
 it('an empty recorder summarises to nulls: no call is no latency, neither 0 nor NaN', () => {
-  assert.deepEqual(new LatencyRecorder().summary(), { count: 0, meanUs: null, p50Us: null, p90Us: null, p99Us: null, p999Us: null, maxUs: null });
+  assert.deepEqual(new LatencyRecorder().summary(), {
+    count: 0,
+    meanUs: null,
+    p50Us: null,
+    p90Us: null,
+    p99Us: null,
+    p999Us: null,
+    maxUs: null,
+  });
 });
 
 it('odd inputs: sub-µs counts as 1 µs, huge values clamp, negative/NaN are ignored', () => {

@@ -11,21 +11,27 @@ it('quoteName brackets and doubles ]', () => {
 });
 
 it('quoteName rejects what SQL Server would', () => {
-  assert.throws(() => quoteName(''), (e: Error) => e instanceof IdentifierError && /empty/.test(e.message));
+  assert.throws(
+    () => quoteName(''),
+    (e: Error) => e instanceof IdentifierError && /empty/.test(e.message),
+  );
   assert.throws(() => quoteName('a\0b'), /NUL/);
   assert.throws(() => quoteName('x'.repeat(129)), /129 characters long; SQL Server allows at most 128/);
 });
 
 it('property: quoted names round-trip and never close early', () => {
   fc.assert(
-    fc.property(fc.string({ minLength: 1, maxLength: 128 }).filter((s) => !s.includes('\0')), (name) => {
-      const q = quoteName(name);
-      assert.ok(q.startsWith('[') && q.endsWith(']'));
-      const inner = q.slice(1, -1);
-      // Every ] inside comes in pairs, so the identifier ends only at the last character.
-      assert.equal(inner.replace(/]]/g, '').includes(']'), false);
-      assert.equal(inner.replace(/]]/g, ']'), name);
-    }),
+    fc.property(
+      fc.string({ minLength: 1, maxLength: 128 }).filter((s) => !s.includes('\0')),
+      (name) => {
+        const q = quoteName(name);
+        assert.ok(q.startsWith('[') && q.endsWith(']'));
+        const inner = q.slice(1, -1);
+        // Every ] inside comes in pairs, so the identifier ends only at the last character.
+        assert.equal(inner.replace(/]]/g, '').includes(']'), false);
+        assert.equal(inner.replace(/]]/g, ']'), name);
+      },
+    ),
   );
 });
 

@@ -15,14 +15,17 @@ const tables = JSON.parse(fs.readFileSync(path.join(root, 'layers.json'), 'utf8'
 
 function files(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []);
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 }
 
 function imports(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of text.matchAll(/(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)) {
+  for (const m of text.matchAll(
+    /(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+  )) {
     found.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
   }
   return found;
@@ -50,13 +53,15 @@ it('every source file imports only from the layers below it', () => {
         const t = target(file, spec);
         // The engine reads its version from package.json; the CLI starts the simulator (spinlab sim, demo). Nothing
         // else reaches outside src/: the VSIX ships neither tools/ nor tests.
-        const exempt = (layer === 'engine' && t.layer === 'outside:package.json') || (layer === 'cli' && t.layer?.startsWith('outside:tools/sim/'));
+        const exempt =
+          (layer === 'engine' && t.layer === 'outside:package.json') || (layer === 'cli' && t.layer?.startsWith('outside:tools/sim/'));
         if (t.layer && !allowed.includes(t.layer) && !exempt) {
           problems.push(`${where} imports ${spec} (${t.layer})`);
         }
         if (t.pkg && driverPackages.has(t.pkg) && layer !== 'db') problems.push(`${where} imports the driver ${t.pkg}`);
         if (t.pkg && hostOnlyPackages.has(t.pkg) && layer !== 'extension') problems.push(`${where} imports ${t.pkg}`);
-        if (t.pkg && t.pkg.startsWith('node:') && (layer === 'webview' || layer === 'renderer' || layer === 'shared')) problems.push(`${where} imports ${t.pkg}`);
+        if (t.pkg && t.pkg.startsWith('node:') && (layer === 'webview' || layer === 'renderer' || layer === 'shared'))
+          problems.push(`${where} imports ${t.pkg}`);
       }
     }
   }
@@ -69,7 +74,10 @@ it('every simulator file imports only from the folders below its own (session ->
   for (const [folder, may] of Object.entries(table)) {
     for (const file of files(path.join(sim, folder))) {
       for (const spec of imports(file).filter((s) => s.startsWith('.'))) {
-        const rel = path.relative(sim, path.resolve(path.dirname(file), spec)).split(path.sep).join('/');
+        const rel = path
+          .relative(sim, path.resolve(path.dirname(file), spec))
+          .split(path.sep)
+          .join('/');
         const [top] = rel.split('/');
         // Only the simulator's own folders are in the table (the model's reach into src/ is src's layers' business).
         if (top === folder || !(top in table)) continue;
@@ -88,12 +96,13 @@ it('the layer check sees the imports it is meant to police', () => {
   assert.ok(files(path.join(src, 'engine')).length > 10);
 });
 
-it('the panel\'s views and model never import app.ts, which imports the views (views get a ViewContext)', () => {
+it("the panel's views and model never import app.ts, which imports the views (views get a ViewContext)", () => {
   const app = path.join(src, 'webview', 'app.ts');
   const problems: string[] = [];
   for (const file of [...files(path.join(src, 'webview', 'views')), ...files(path.join(src, 'webview', 'model'))]) {
     for (const spec of imports(file)) {
-      if (spec.startsWith('.') && path.resolve(path.dirname(file), spec) + '.ts' === app) problems.push(`${path.relative(root, file)} imports ${spec}`);
+      if (spec.startsWith('.') && path.resolve(path.dirname(file), spec) + '.ts' === app)
+        problems.push(`${path.relative(root, file)} imports ${spec}`);
     }
   }
   assert.deepEqual(problems, []);

@@ -36,13 +36,23 @@ it('version 1 -> 2: each run gets the experiment-level arm, preset is null, and 
   assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
   assert.equal(e.preset, null);
   for (const r of e.runs) {
-    assert.deepEqual(r.arm, { id: 'main', label: raw.scenario.id, scenarioId: raw.scenario.id, parameters: raw.scenario.parameters, knobs: raw.knobs.applied, mode: raw.load?.mode });
+    assert.deepEqual(r.arm, {
+      id: 'main',
+      label: raw.scenario.id,
+      scenarioId: raw.scenario.id,
+      parameters: raw.scenario.parameters,
+      knobs: raw.knobs.applied,
+      mode: raw.load?.mode,
+    });
   }
   assert.equal(e.runs[0].arm.knobs.delayedDurability, 'FORCED');
   assert.equal(e.runs[0].arm.knobs.affinity?.spec, 'exclude-core0');
   assert.equal(e.runs[0].arm.parameters.batch_size, 2);
   // Everything else is untouched.
-  assert.deepEqual(e.runs.map((r) => r.totals), raw.runs.map((r) => r.totals));
+  assert.deepEqual(
+    e.runs.map((r) => r.totals),
+    raw.runs.map((r) => r.totals),
+  );
   assert.equal(validateExperiment(e), null);
   // Arms are copies: changing one run's arm leaves the others and the experiment-level knobs alone.
   e.runs[0].arm.parameters.batch_size = 99;
@@ -57,7 +67,7 @@ function v2Preset(seed: unknown): Record<string, unknown> {
   return e;
 }
 
-it('version 2 -> 3: the preset\'s file name becomes the post it names, cited by title from the catalogue', () => {
+it("version 2 -> 3: the preset's file name becomes the post it names, cited by title from the catalogue", () => {
   const e = migrateExperiment(v2Preset('003_91849d3d42cb46a9.txt'), 'v2');
   assert.equal(e.schemaVersion, EXPERIMENT_SCHEMA_VERSION);
   assert.equal(e.preset?.post, 'writelog-at-scale');
@@ -68,12 +78,18 @@ it('version 2 -> 3: the preset\'s file name becomes the post it names, cited by 
   // A v2 record without a preset only changes its version.
   assert.equal(migrateExperiment(EXPERIMENT_MIGRATIONS[1](v1()), 'v2').preset, null);
   // A name that is no post is refused with the reason, not mapped to a made-up one.
-  assert.throws(() => migrateExperiment(v2Preset('notes.txt'), 'odd'), (err: Error) => err instanceof NotebookError && /post/.test(err.message));
+  assert.throws(
+    () => migrateExperiment(v2Preset('notes.txt'), 'odd'),
+    (err: Error) => err instanceof NotebookError && /post/.test(err.message),
+  );
 });
 
 it('the registry has a step for every older version; a newer record or one without a version is refused', () => {
   for (let v = 1; v < EXPERIMENT_SCHEMA_VERSION; v++) assert.equal(typeof EXPERIMENT_MIGRATIONS[v], 'function');
-  assert.throws(() => upgradeExperiment({ ...v1(), schemaVersion: EXPERIMENT_SCHEMA_VERSION + 1 }, 'x'), (e: Error) => e instanceof NotebookError && /newer than this Spinlock Lab/.test(e.message));
+  assert.throws(
+    () => upgradeExperiment({ ...v1(), schemaVersion: EXPERIMENT_SCHEMA_VERSION + 1 }, 'x'),
+    (e: Error) => e instanceof NotebookError && /newer than this Spinlock Lab/.test(e.message),
+  );
   assert.throws(() => upgradeExperiment({ id: 'x' }, 'x'), /no schemaVersion/);
 });
 
@@ -81,7 +97,10 @@ it('a damaged version 1 record is reported, not crashed on', () => {
   const raw = v1();
   delete raw.load;
   (raw as { runs: unknown }).runs = [null, 5];
-  assert.throws(() => migrateExperiment(raw, 'damaged'), (e: Error) => e instanceof NotebookError && /damaged: the experiment record is not valid/.test(e.message));
+  assert.throws(
+    () => migrateExperiment(raw, 'damaged'),
+    (e: Error) => e instanceof NotebookError && /damaged: the experiment record is not valid/.test(e.message),
+  );
 });
 
 it('every reader of experiment.json upgrades: spinlab export and the panel history', () => {

@@ -1,16 +1,38 @@
 // The monitor's own cost: per-tick deltas of its session's row, the summary beside the server's totals, and the
 // budget a watch keeps to (lengthening its interval when over, said once).
 import assert from 'node:assert/strict';
-import { BUDGET_WINDOW_TICKS, CostBudget, describeMonitorCost, monitorDelta, summariseMonitorCost, type MonitorCost, type MonitorReading } from '../../src/shared/monitorCost';
+import {
+  BUDGET_WINDOW_TICKS,
+  CostBudget,
+  describeMonitorCost,
+  monitorDelta,
+  summariseMonitorCost,
+  type MonitorCost,
+  type MonitorReading,
+} from '../../src/shared/monitorCost';
 
-const reading = (cpuMs: number, extra: Partial<MonitorReading> = {}): MonitorReading =>
-  ({ cpuMs, logicalReads: cpuMs * 10, reads: 0, writes: cpuMs, scheduledMs: cpuMs * 1.1, compilations: 100, recompilations: 40, ...extra });
+const reading = (cpuMs: number, extra: Partial<MonitorReading> = {}): MonitorReading => ({
+  cpuMs,
+  logicalReads: cpuMs * 10,
+  reads: 0,
+  writes: cpuMs,
+  scheduledMs: cpuMs * 1.1,
+  compilations: 100,
+  recompilations: 40,
+  ...extra,
+});
 const cost = (cpuMs: number): MonitorCost => ({ cpuMs, logicalReads: 0, writes: 0, scheduledMs: cpuMs, recompiles: 0, compilations: 0 });
 
 describe('monitor cost', () => {
   it('takes the deltas of two readings, and none across a new session or without both', () => {
-    assert.deepEqual(monitorDelta(reading(10), reading(13, { recompilations: 46, compilations: 106 })),
-      { cpuMs: 3, logicalReads: 30, writes: 3, scheduledMs: 13 * 1.1 - 11, recompiles: 6, compilations: 6 });
+    assert.deepEqual(monitorDelta(reading(10), reading(13, { recompilations: 46, compilations: 106 })), {
+      cpuMs: 3,
+      logicalReads: 30,
+      writes: 3,
+      scheduledMs: 13 * 1.1 - 11,
+      recompiles: 6,
+      compilations: 6,
+    });
     assert.equal(monitorDelta(null, reading(3)), null);
     assert.equal(monitorDelta(reading(3), undefined), null);
     assert.equal(monitorDelta(reading(30), reading(2)), null, 'cpu_time went back: a new session, not a negative cost');
@@ -46,7 +68,11 @@ describe('monitor cost', () => {
     b.observe(cost(30), 1000); // a connection's first costed tick: left out
     const decisions = Array.from({ length: 40 }, () => b.observe(cost(30), b.currentIntervalMs));
     const lengthened = decisions.filter((d) => d.kind === 'lengthen');
-    assert.deepEqual(lengthened.map((d) => d.kind === 'lengthen' && d.intervalMs), [2000, 4000], 'doubles while over, stops at the cap');
+    assert.deepEqual(
+      lengthened.map((d) => d.kind === 'lengthen' && d.intervalMs),
+      [2000, 4000],
+      'doubles while over, stops at the cap',
+    );
     assert.equal(decisions.indexOf(lengthened[0]), BUDGET_WINDOW_TICKS - 1, 'not before a whole window of ticks');
     const said = lengthened.filter((d) => d.kind === 'lengthen' && d.message);
     assert.equal(said.length, 1);
@@ -67,10 +93,11 @@ describe('monitor cost', () => {
     for (let i = 0; i < 20; i++) assert.deepEqual(b.observe(null, 1000), { kind: 'keep' });
   });
 
-  it('leaves out the first costed tick of each connection, which carries its statements\' first compiles', () => {
+  it("leaves out the first costed tick of each connection, which carries its statements' first compiles", () => {
     const b = new CostBudget(10, 1000);
     assert.deepEqual(b.observe(cost(200), 1000), { kind: 'keep' });
-    for (let i = 0; i < BUDGET_WINDOW_TICKS; i++) assert.deepEqual(b.observe(cost(5), 1000), { kind: 'keep' }, 'the 200 ms tick does not count');
+    for (let i = 0; i < BUDGET_WINDOW_TICKS; i++)
+      assert.deepEqual(b.observe(cost(5), 1000), { kind: 'keep' }, 'the 200 ms tick does not count');
     b.reconnected();
     assert.deepEqual(b.observe(cost(200), 1000), { kind: 'keep' }, 'nor the first after a reconnect');
     for (let i = 0; i < BUDGET_WINDOW_TICKS; i++) assert.deepEqual(b.observe(cost(5), 1000), { kind: 'keep' });

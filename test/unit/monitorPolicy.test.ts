@@ -18,7 +18,10 @@ describe('monitor policy for failing ticks', () => {
     assert.deepEqual(reconnects, [true, true, true], 'a delta tick starts again on a new connection; the switch too (a clean session)');
     assert.equal(said.length, 2, said.join('\n'));
     assert.match(said[0], /^monitor sample failed: Arithmetic overflow .*; reconnecting$/);
-    assert.match(said[1], /delta tick failed 3 times in a row \(last: Arithmetic overflow.*\): reading sql\/dmv\/sample\.sql in full every tick/);
+    assert.match(
+      said[1],
+      /delta tick failed 3 times in a row \(last: Arithmetic overflow.*\): reading sql\/dmv\/sample\.sql in full every tick/,
+    );
     assert.equal(p.readFull, true);
     assert.equal(p.intervalMs, 1000, 'the interval is unchanged while the full query is tried');
     assert.deepEqual(p.stats, { reconnects: 0, failedTicks: 3, fallbacks: 1, fullQuery: true, longestIntervalMs: 1000 });
@@ -35,9 +38,25 @@ describe('monitor policy for failing ticks', () => {
       said.push(...a.messages);
       intervals.push(p.intervalMs);
     }
-    assert.deepEqual(intervals, [1000, 1000, 2000, 4000, 8000, 16000, 32000, MAX_BACKOFF_MS, MAX_BACKOFF_MS, MAX_BACKOFF_MS, MAX_BACKOFF_MS, MAX_BACKOFF_MS]);
+    assert.deepEqual(intervals, [
+      1000,
+      1000,
+      2000,
+      4000,
+      8000,
+      16000,
+      32000,
+      MAX_BACKOFF_MS,
+      MAX_BACKOFF_MS,
+      MAX_BACKOFF_MS,
+      MAX_BACKOFF_MS,
+      MAX_BACKOFF_MS,
+    ]);
     assert.equal(said.length, 1, `one message for the back-off, none for repeats: ${said.join('\n')}`);
-    assert.match(said[0], /ticking less often, every 2000 ms and doubling up to every 60 s, until one succeeds; then back to every 1000 ms/);
+    assert.match(
+      said[0],
+      /ticking less often, every 2000 ms and doubling up to every 60 s, until one succeeds; then back to every 1000 ms/,
+    );
     assert.equal(p.stats.fallbacks, 2);
     assert.equal(p.stats.longestIntervalMs, MAX_BACKOFF_MS);
     const back = p.succeeded();
@@ -59,7 +78,11 @@ describe('monitor policy for failing ticks', () => {
     const a = p.failed(new Error('Login failed for user 5.'));
     assert.equal(p.intervalMs, 500, 'any failures in a row count, not only identical ones');
     assert.equal(a.messages.length, 2, 'a new failure is said, with the back-off');
-    assert.equal(p.failed(new Error('Login failed for user 6.')).messages.length, 0, 'the same failure with another number in it is a repeat');
+    assert.equal(
+      p.failed(new Error('Login failed for user 6.')).messages.length,
+      0,
+      'the same failure with another number in it is a repeat',
+    );
   });
 
   it('a new interval asked for (the watch over its cost budget) is taken at once, or after a back-off ends', () => {

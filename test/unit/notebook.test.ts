@@ -15,9 +15,11 @@ import type { Experiment } from '../../src/shared/experiment';
 const sweep = (): Experiment => {
   const e = experiment('2026-01-01T00-00-00-000Z-disk-insert', [1, 2, 4], { ticks: 12 });
   e.question = 'Does <batching> | help?';
-  e.knobs = { before: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
+  e.knobs = {
+    before: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
     applied: { delayedDurability: 'FORCED', affinity: { spec: 'exclude-core0', cpus: [1, 2, 3] } },
-    restored: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } } };
+    restored: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [] } },
+  };
   return e;
 };
 
@@ -36,10 +38,24 @@ it('the cells come in reading order: title, server, knobs, replay T-SQL, results
   const nb = buildNotebook([sweep()]);
   const text = nb.cells.map((c) => `${c.cell_type}:${c.source.join('').split('\n')[0]}`);
   const at = (prefix: string) => text.findIndex((t) => t.startsWith(prefix));
-  const order = [at('markdown:# '), at('markdown:## Server'), at('markdown:## Knobs'), at('markdown:## Replay by hand'),
-    at('code:-- Create the lab database'), at('markdown:## Results'), at('markdown:## Charts'), at('markdown:## Summary')];
-  assert.ok(order.every((i) => i >= 0), `every section is present: ${JSON.stringify(order)}`);
-  assert.deepEqual([...order].sort((a, b) => a - b), order);
+  const order = [
+    at('markdown:# '),
+    at('markdown:## Server'),
+    at('markdown:## Knobs'),
+    at('markdown:## Replay by hand'),
+    at('code:-- Create the lab database'),
+    at('markdown:## Results'),
+    at('markdown:## Charts'),
+    at('markdown:## Summary'),
+  ];
+  assert.ok(
+    order.every((i) => i >= 0),
+    `every section is present: ${JSON.stringify(order)}`,
+  );
+  assert.deepEqual(
+    [...order].sort((a, b) => a - b),
+    order,
+  );
   const title = nb.cells[0].source.join('');
   assert.match(title, /SIMULATED/);
   assert.match(title, /Does \\<batching\\> \\\| help\?/, 'markdown-special characters in user text are escaped');
@@ -60,22 +76,32 @@ it('results carry HTML and plain-text tables; charts carry SVG, alt text and the
     const series = c.data[SERIES_MIME] as { series: { points: unknown[] }[] };
     assert.ok(series.series.length > 0 && series.series.some((s) => s.points.length > 0));
   }
-  assert.ok(charts.some((c) => /Scaling: throughput/.test(JSON.stringify(c.data['text/plain']))), 'a sweep gets its scaling curve');
+  assert.ok(
+    charts.some((c) => /Scaling: throughput/.test(JSON.stringify(c.data['text/plain']))),
+    'a sweep gets its scaling curve',
+  );
 });
 
 it('the summary is computed from the numbers, and a re-run is compared with the original', () => {
   const original = sweep();
   const rerun = experiment('2026-02-01T00-00-00-000Z-disk-insert', [1, 2, 4], { ticks: 12 });
   rerun.server = { ...rerun.server, serverName: 'OTHER' };
-  rerun.runs = rerun.runs.map((r) => ({ ...r, derived: { ...r.derived, rowsPerSec: r.derived.rowsPerSec * 2 },
-    totals: { ...r.totals, rows: r.totals.rows * 2 }, rows: r.rows * 2 }));
+  rerun.runs = rerun.runs.map((r) => ({
+    ...r,
+    derived: { ...r.derived, rowsPerSec: r.derived.rowsPerSec * 2 },
+    totals: { ...r.totals, rows: r.totals.rows * 2 },
+    rows: r.rows * 2,
+  }));
   const nb = buildNotebook([original, rerun]);
   const summary = nb.cells.find((c) => c.source.join('').startsWith('## Summary'))!.source.join('');
   assert.match(summary, /Throughput peaks at/);
   assert.match(summary, /re-run on OTHER \(B\): Throughput 2\.0x higher/);
   const record = nb.metadata.spinlab as { version: number; experiments: Experiment[] };
   assert.equal(record.version, NOTEBOOK_RECORD_VERSION);
-  assert.deepEqual(record.experiments.map((e) => e.id), [original.id, rerun.id]);
+  assert.deepEqual(
+    record.experiments.map((e) => e.id),
+    [original.id, rerun.id],
+  );
 });
 
 it('the same experiment gives the same notebook twice (stable ids, no timestamps added)', () => {
@@ -85,7 +111,11 @@ it('the same experiment gives the same notebook twice (stable ids, no timestamps
 it('reading back gives the records; every way a file can be wrong gets its own clear error', () => {
   const good = JSON.stringify(buildNotebook([sweep()]));
   assert.equal(parseNotebook(good).record.experiments[0].id, sweep().id);
-  const bad = (text: string, pattern: RegExp) => assert.throws(() => parseNotebook(text, 'x.ipynb'), (e: Error) => e instanceof NotebookError && pattern.test(e.message));
+  const bad = (text: string, pattern: RegExp) =>
+    assert.throws(
+      () => parseNotebook(text, 'x.ipynb'),
+      (e: Error) => e instanceof NotebookError && pattern.test(e.message),
+    );
   bad('{not json', /not valid JSON/);
   bad('[]', /not a Jupyter notebook/);
   bad(JSON.stringify({ nbformat: 3, cells: [] }), /not an nbformat 4/);
@@ -106,15 +136,18 @@ it('reading back gives the records; every way a file can be wrong gets its own c
 
 it('any mangled notebook text gives a NotebookError, never another exception', () => {
   const good = JSON.stringify(buildNotebook([experiment('e1', [1], { ticks: 2 })]));
-  fc.assert(fc.property(fc.nat(good.length - 1), fc.string({ maxLength: 8 }), (at, junk) => {
-    const text = good.slice(0, at) + junk + good.slice(at + junk.length);
-    try {
-      parseNotebook(text);
-    } catch (e) {
-      return e instanceof NotebookError;
-    }
-    return true;
-  }), { numRuns: 200 });
+  fc.assert(
+    fc.property(fc.nat(good.length - 1), fc.string({ maxLength: 8 }), (at, junk) => {
+      const text = good.slice(0, at) + junk + good.slice(at + junk.length);
+      try {
+        parseNotebook(text);
+      } catch (e) {
+        return e instanceof NotebookError;
+      }
+      return true;
+    }),
+    { numRuns: 200 },
+  );
 });
 
 it('replay T-SQL draws a key block only for a workload procedure that takes a key (the sequence is NO CACHE)', () => {
@@ -127,7 +160,7 @@ it('replay T-SQL draws a key block only for a workload procedure that takes a ke
   assert.match(sql, /EXEC dbo\.spinlab_ring/);
 });
 
-it('replay T-SQL declares each file\'s parameters as literals and quotes the database name', () => {
+it("replay T-SQL declares each file's parameters as literals and quotes the database name", () => {
   const e = sweep();
   e.labDatabase = "Lab]'; DROP DATABASE x; --";
   const r = buildReplay(e);
@@ -138,7 +171,10 @@ it('replay T-SQL declares each file\'s parameters as literals and quotes the dat
   assert.match(r.knobs[0].sql, /@mode nvarchar\(16\) = N'FORCED'/);
   assert.match(r.knobs[1].sql, /@cpu_ranges nvarchar\(4000\) = N'1 TO 3'/);
   assert.match(r.restore.map((s) => s.sql).join('\n'), /N'DISABLED'[\s\S]*AFFINITY CPU = AUTO/);
-  assert.match(r.workload.sql, /EXEC dbo\.spinlab_disk_insert_loop\n {4}@key_base = @key_base,\n {4}@rows = NULL,\n {4}@run_ms = 10000,\n {4}@batch_size = 1;/);
+  assert.match(
+    r.workload.sql,
+    /EXEC dbo\.spinlab_disk_insert_loop\n {4}@key_base = @key_base,\n {4}@rows = NULL,\n {4}@run_ms = 10000,\n {4}@batch_size = 1;/,
+  );
   assert.equal(quoteName('a]b'), '[a]]b]');
   assert.equal(sqlLiteral("o'neil", 'nvarchar(64)'), "N'o''neil'");
   assert.equal(sqlLiteral(7, 'int'), '7');
@@ -147,12 +183,23 @@ it('replay T-SQL declares each file\'s parameters as literals and quotes the dat
 
 it('load command lines: the spinlab run line and one ostress line per thread count, no secret in them', () => {
   const c = loadCommandLines(sweep());
-  assert.match(c.spinlab, /^npx spinlab run --scenario disk-insert --threads 1,2,4 --duration 10s .*--delayed-durability forced --affinity exclude-core0/);
+  assert.match(
+    c.spinlab,
+    /^npx spinlab run --scenario disk-insert --threads 1,2,4 --duration 10s .*--delayed-durability forced --affinity exclude-core0/,
+  );
   assert.equal(c.ostress.length, 3);
   assert.match(c.ostress[2], /-n4 -r1 -q -Q"DECLARE @key_base bigint/);
   assert.match(c.ostress[0], /-P"%SPINLAB_PASSWORD%"/, 'the password is an environment reference');
   const files = tsqlBundle(sweep());
-  assert.deepEqual(Object.keys(files), ['01-deploy.sql', '02-knobs.sql', '03-workload.sql', '04-sample.sql', '05-restore.sql', '06-cleanup.sql', 'load-commands.txt']);
+  assert.deepEqual(Object.keys(files), [
+    '01-deploy.sql',
+    '02-knobs.sql',
+    '03-workload.sql',
+    '04-sample.sql',
+    '05-restore.sql',
+    '06-cleanup.sql',
+    'load-commands.txt',
+  ]);
 });
 
 it('CSV: a header and one line per tick; fields quoted and spreadsheet formulas defused', () => {
@@ -173,8 +220,22 @@ it('SVG charts: round ticks, escaped text, long series downsampled with their pe
   const long = Array.from({ length: 10_000 }, (_, i) => [i, i === 5_555 ? 1e6 : i % 7] as [number, number]);
   const d = downsample(long, 600);
   assert.ok(d.length <= 600);
-  assert.ok(d.some((p) => p[1] === 1e6), 'the spike survives');
-  const svg = svgLineChart([{ name: '<script>', points: [[0, 1], [1, 2]] }], { title: 'a & b', xLabel: 'x', yLabel: 'y' });
+  assert.ok(
+    d.some((p) => p[1] === 1e6),
+    'the spike survives',
+  );
+  const svg = svgLineChart(
+    [
+      {
+        name: '<script>',
+        points: [
+          [0, 1],
+          [1, 2],
+        ],
+      },
+    ],
+    { title: 'a & b', xLabel: 'x', yLabel: 'y' },
+  );
   assert.ok(!svg.includes('<script>'));
   assert.match(svg, /a &amp; b/);
   assert.equal(escapeXml(`<"'&>`), '&lt;&quot;&apos;&amp;&gt;');
@@ -187,13 +248,22 @@ it('nbformat line lists: every line but the last ends in a newline', () => {
   assert.deepEqual(lines(''), []);
 });
 
-it('every chart payload the writer emits passes the renderer\'s check; a bad payload is refused with the reason', () => {
+it("every chart payload the writer emits passes the renderer's check; a bad payload is refused with the reason", () => {
   const nb = buildNotebook([sweep()]);
-  const payloads = nb.cells.flatMap((c) => (c.cell_type === 'code' ? c.outputs : [])).map((o) => o.data[SERIES_MIME]).filter(Boolean);
+  const payloads = nb.cells
+    .flatMap((c) => (c.cell_type === 'code' ? c.outputs : []))
+    .map((o) => o.data[SERIES_MIME])
+    .filter(Boolean);
   assert.ok(payloads.length >= 6);
   for (const p of payloads) assert.deepEqual(checkSeriesPayload(JSON.parse(JSON.stringify(p))), p);
   assert.throws(() => checkSeriesPayload(null), /not an object/);
   assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'pie', series: [] }), /kind/);
-  assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: [{ name: 'a', points: [[1, 'x']] }] }), /point 1 is not a pair/);
-  assert.throws(() => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: Array(65).fill({ name: 'a', points: [] }) }), /at most 64/);
+  assert.throws(
+    () => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: [{ name: 'a', points: [[1, 'x']] }] }),
+    /point 1 is not a pair/,
+  );
+  assert.throws(
+    () => checkSeriesPayload({ title: 't', xLabel: 'x', yLabel: 'y', kind: 'time', series: Array(65).fill({ name: 'a', points: [] }) }),
+    /at most 64/,
+  );
 });

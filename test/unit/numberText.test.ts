@@ -18,11 +18,22 @@ it('figureText: one text per figure for every view; a figure with no value is "-
   for (const v of [null, undefined, Number.NaN, Infinity]) assert.equal(figureText(v), '-', String(v));
 });
 
-it('sessionSpread: the tail between the first and last session to finish, and each session\'s rate summed', () => {
-  const s = sessionSpread([{ rows: 5000, endedMs: 1000 }, { rows: 5000, endedMs: 2000 }, { rows: 5000, endedMs: 0 }]);
+it("sessionSpread: the tail between the first and last session to finish, and each session's rate summed", () => {
+  const s = sessionSpread([
+    { rows: 5000, endedMs: 1000 },
+    { rows: 5000, endedMs: 2000 },
+    { rows: 5000, endedMs: 0 },
+  ]);
   assert.deepEqual(s, { sessions: 2, firstEndedMs: 1000, lastEndedMs: 2000, allRunningRowsPerSec: 7500 });
   assert.equal(sessionSpread([{ rows: 10, endedMs: 5 }]), null, 'one session has no tail');
-  assert.match(describeSpread({ ...s!, lastEndedMs: s!.firstEndedMs + 30 }, 5000), /finished 30 ms after the first/, 'a tail under a second in ms, never "0.0 s"');
-  assert.equal(describeSpread(s!, 5000), 'the last of 2 sessions finished 1.0 s after the first; rows/s over the full time 5,000, '
-    + "while all sessions ran 7,500 (each session's rows over its own time, summed)");
+  assert.match(
+    describeSpread({ ...s!, lastEndedMs: s!.firstEndedMs + 30 }, 5000),
+    /finished 30 ms after the first/,
+    'a tail under a second in ms, never "0.0 s"',
+  );
+  assert.equal(
+    describeSpread(s!, 5000),
+    'the last of 2 sessions finished 1.0 s after the first; rows/s over the full time 5,000, ' +
+      "while all sessions ran 7,500 (each session's rows over its own time, summed)",
+  );
 });

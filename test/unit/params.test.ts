@@ -46,7 +46,10 @@ it('defaults, then JSON, then --set', () => {
 it('messages name the parameter, what is allowed and what was given; all problems at once', () => {
   const p = problems(() => resolveParams(specs, { set: ['batch_size=0', 'procs=hybrid', 'bogus=1', 'pop=maybe'] }));
   assert.equal(p.length, 4);
-  assert.equal(p[0], 'Parameter batch_size (Rows per transaction): 0 is too small; allowed: a whole number from 1 to 1000 (rows). Given: "0".');
+  assert.equal(
+    p[0],
+    'Parameter batch_size (Rows per transaction): 0 is too small; allowed: a whole number from 1 to 1000 (rows). Given: "0".',
+  );
   assert.match(p[1], /Parameter procs \(Procedures\): not one of the choices; allowed: one of native, interpreted. Given: "hybrid"/);
   assert.match(p[2], /Unknown parameter bogus \(from --set\); known parameters: batch_size, procs, pop/);
   assert.match(p[3], /allowed: true or false. Given: "maybe"/);

@@ -21,14 +21,26 @@ it('five posts, all by Chris Adkin on chrisadkin.io, each with its title', () =>
 });
 
 it('citations name author and title, in plain text and in markdown', () => {
-  assert.equal(citePost('numa-logcache-access'), 'Chris Adkin, “NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads” (2015, chrisadkin.io)');
+  assert.equal(
+    citePost('numa-logcache-access'),
+    'Chris Adkin, “NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads” (2015, chrisadkin.io)',
+  );
   assert.equal(citePost('ring-buffer', 'markdown'), 'Chris Adkin, *Ring Buffer Shock Absorb-er Pattern and SQL Server* (chrisadkin.io)');
-  assert.equal(citePost('large-pages', 'markdown'), 'Chris Adkin, *Large Memory Pages, How They Work and The LOGCACHE\\_ACCESS Spinlock* (chrisadkin.io)');
+  assert.equal(
+    citePost('large-pages', 'markdown'),
+    'Chris Adkin, *Large Memory Pages, How They Work and The LOGCACHE\\_ACCESS Spinlock* (chrisadkin.io)',
+  );
   assert.equal(citePosts(['ring-buffer', 'large-pages']).split('; ').length, 2);
 });
 
 it('every preset and scenario cites posts from the catalogue', () => {
-  assert.deepEqual(listPresets().map((p) => p.post).sort(), [...POST_IDS].sort(), 'one preset per post');
+  assert.deepEqual(
+    listPresets()
+      .map((p) => p.post)
+      .sort(),
+    [...POST_IDS].sort(),
+    'one preset per post',
+  );
   for (const s of listScenarios()) assert.ok(s.posts.length > 0 && s.posts.every(isPostId), s.id);
 });
 
@@ -39,9 +51,11 @@ it('no file name of ours for a post, and no "seed 00N", in src/ or sql/', () => 
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
       else if (/\.(ts|sql|json)$/.test(e.name)) {
-        fs.readFileSync(p, 'utf8').split('\n').forEach((line, i) => {
-          if (/\d{3}_[0-9a-f]{16}|\bseeds? 00\d/i.test(line)) hits.push(`${path.relative(ROOT, p)}:${i + 1}: ${line.trim()}`);
-        });
+        fs.readFileSync(p, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            if (/\d{3}_[0-9a-f]{16}|\bseeds? 00\d/i.test(line)) hits.push(`${path.relative(ROOT, p)}:${i + 1}: ${line.trim()}`);
+          });
       }
     }
   };

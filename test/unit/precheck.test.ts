@@ -52,7 +52,10 @@ describe('precheck: gates the run can judge', () => {
     assert.match(gateProblems(gates('WAITFOR.wait_ms_per_row<1'), scenario)[0], /always read 0/);
   });
   it('refuses a latency in server-loop and calls_per_sec outside a custom workload', () => {
-    assert.match(gateProblems(gates('p99<5ms'), scenario)[0], /server-loop run has no per-call latency; add --mode client-loop|no per-call latency/);
+    assert.match(
+      gateProblems(gates('p99<5ms'), scenario)[0],
+      /server-loop run has no per-call latency; add --mode client-loop|no per-call latency/,
+    );
     assert.deepEqual(gateProblems(gates('p99<5ms'), { ...scenario, mode: 'client-loop' }), []);
     assert.deepEqual(gateProblems(gates('p99<5ms', 'calls_per_sec>10'), { ...scenario, kind: 'custom', mode: 'client-loop' }), []);
     assert.match(gateProblems(gates('calls_per_sec>10'), { ...scenario, kind: 'preset' })[0], /a preset counts rows: gate on rows_per_sec/);
@@ -63,7 +66,11 @@ describe('precheck: gates the run can judge', () => {
     const [res] = evaluateGates(canonicalGates(gates('LCK_M_RIN_NL.wait_ms_per_row<1')), [r]);
     assert.equal(res.ok, false);
     assert.equal(res.actual, '3');
-    assert.deepEqual(canonicalGates(gates('lck_m_rin_nl.wait_ms_per_row<1'))[0].metric, { kind: 'per-row', name: 'LCK_M_RIn_NL', stat: 'wait_ms_per_row' });
+    assert.deepEqual(canonicalGates(gates('lck_m_rin_nl.wait_ms_per_row<1'))[0].metric, {
+      kind: 'per-row',
+      name: 'LCK_M_RIn_NL',
+      stat: 'wait_ms_per_row',
+    });
     // A name the catalogue lacks (--any-name) is matched in any case too.
     r.derived = { ...r.derived, spinsPerRow: { New_Mixed: 7 } };
     assert.equal(evaluateGates(gates('NEW_MIXED.spins_per_row<1'), [r])[0].actual, '7');
@@ -72,7 +79,11 @@ describe('precheck: gates the run can judge', () => {
 
 describe('precheck: options that do not apply', () => {
   it('refuses custom-workload options on a scenario or preset, and --client-workers in server-loop', () => {
-    const p = inapplicableProblems({ ...base, iterations: '5', thinkTime: '1ms', paramsCsv: 'x.csv', clientWorkers: '2' }, 'scenario', typed);
+    const p = inapplicableProblems(
+      { ...base, iterations: '5', thinkTime: '1ms', paramsCsv: 'x.csv', clientWorkers: '2' },
+      'scenario',
+      typed,
+    );
     assert.equal(p.length, 4);
     assert.match(p[0], /--iterations goes with a custom workload/);
     assert.match(p[3], /--client-workers .* add --mode client-loop/);
@@ -80,18 +91,28 @@ describe('precheck: options that do not apply', () => {
     assert.match(inapplicableProblems({ ...base, stopOnError: true }, 'preset', typed)[0], /--stop-on-error goes with a custom workload/);
   });
   it('refuses --set, a typed --mode server-loop and --lab-db on a custom workload', () => {
-    const p = inapplicableProblems({ ...base, scenario: undefined, sql: ['SELECT 1'], set: ['a=1'] }, 'custom', { mode: true, labDb: true });
+    const p = inapplicableProblems({ ...base, scenario: undefined, sql: ['SELECT 1'], set: ['a=1'] }, 'custom', {
+      mode: true,
+      labDb: true,
+    });
     assert.equal(p.length, 3);
     assert.deepEqual(inapplicableProblems({ ...base, scenario: undefined, sql: ['SELECT 1'] }, 'custom', typed), []);
   });
   it('refuses an option given empty rather than falling back to its default', () => {
-    const p = emptyValueProblems({ threads: '', duration: ' ', warmup: '1s' }, [['threads', '--threads'], ['duration', '--duration'], ['warmup', '--warmup']]);
+    const p = emptyValueProblems({ threads: '', duration: ' ', warmup: '1s' }, [
+      ['threads', '--threads'],
+      ['duration', '--duration'],
+      ['warmup', '--warmup'],
+    ]);
     assert.equal(p.length, 2);
     assert.match(p[0], /--threads was given empty/);
   });
   it('refuses --stacks on an unknown spinlock, and a capture longer than the run allows', () => {
     assert.match(stacksProblems({ ...base, stacks: 'LOGCACHE_ACESS' })[0], /did you mean LOGCACHE_ACCESS/);
-    assert.match(stacksProblems({ ...base, stacks: 'LOGCACHE_ACCESS', duration: '10s', stacksDuration: '20s' })[0], /does not fit in --duration 10s.*9s or less/);
+    assert.match(
+      stacksProblems({ ...base, stacks: 'LOGCACHE_ACCESS', duration: '10s', stacksDuration: '20s' })[0],
+      /does not fit in --duration 10s.*9s or less/,
+    );
     assert.match(stacksProblems({ ...base, stacks: 'XDESMGR', duration: '1s' })[0], /runs of 2 s or more/);
     assert.deepEqual(stacksProblems({ ...base, stacks: 'XDESMGR', duration: '10s', stacksDuration: '9s' }), []);
   });

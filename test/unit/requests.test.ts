@@ -15,29 +15,44 @@ const Q = {
 function router() {
   return new RequestRouter<typeof Q>(Q)
     .on(Q.double, (p) => ({ twice: p.n * 2 }))
-    .on(Q.fail, () => { throw new Error('the server went away'); });
+    .on(Q.fail, () => {
+      throw new Error('the server went away');
+    });
 }
 const toError = (e: unknown) => ({ message: (e as Error).message, fix: 'try again' });
 
 describe('the host answers every request', () => {
-  it('with the handler\'s result, under the request\'s id', async () => {
-    assert.deepEqual(await router().answer({ type: 'request', id: 7, method: 'double', params: { n: 21 } }, toError), { id: 7, ok: true, result: { twice: 42 } });
+  it("with the handler's result, under the request's id", async () => {
+    assert.deepEqual(await router().answer({ type: 'request', id: 7, method: 'double', params: { n: 21 } }, toError), {
+      id: 7,
+      ok: true,
+      result: { twice: 42 },
+    });
   });
 
   it('with the failure when the handler throws', async () => {
-    assert.deepEqual(await router().answer({ type: 'request', id: 8, method: 'fail', params: {} }, toError),
-      { id: 8, ok: false, error: { message: 'the server went away', fix: 'try again' } });
+    assert.deepEqual(await router().answer({ type: 'request', id: 8, method: 'fail', params: {} }, toError), {
+      id: 8,
+      ok: false,
+      error: { message: 'the server went away', fix: 'try again' },
+    });
   });
 
   it('with what is wrong when the params fail their schema or the method is unknown; never a handler run', async () => {
     let ran = false;
-    const r = new RequestRouter<typeof Q>(Q).on(Q.double, () => { ran = true; return { twice: 0 }; });
+    const r = new RequestRouter<typeof Q>(Q).on(Q.double, () => {
+      ran = true;
+      return { twice: 0 };
+    });
     const bad = await r.answer({ type: 'request', id: 1, method: 'double', params: { n: 'x' } }, toError);
     assert.ok(bad && !bad.ok && /double: n:/.test(bad.error.message), JSON.stringify(bad));
     const unknown = await r.answer({ type: 'request', id: 2, method: 'constructor', params: {} }, toError);
     assert.ok(unknown && !unknown.ok && /unknown request "constructor"/.test(unknown.error.message), JSON.stringify(unknown));
     const unhandled = await r.answer({ type: 'request', id: 3, method: 'fail', params: {} }, toError);
-    assert.ok(unhandled && !unhandled.ok && /unknown request "fail"/.test(unhandled.error.message), 'a known type with no handler is not answered as if handled');
+    assert.ok(
+      unhandled && !unhandled.ok && /unknown request "fail"/.test(unhandled.error.message),
+      'a known type with no handler is not answered as if handled',
+    );
     assert.equal(ran, false);
   });
 
@@ -48,7 +63,7 @@ describe('the host answers every request', () => {
   });
 });
 
-describe('the webview\'s request client', () => {
+describe("the webview's request client", () => {
   function client() {
     const sent: RequestEnvelope[] = [];
     return { sent, c: new RequestClient((e) => sent.push(e)) };
@@ -65,21 +80,27 @@ describe('the webview\'s request client', () => {
     assert.equal(c.receive(ok(1, { twice: 4 })), false, 'an answer is taken once');
   });
 
-  it('rejects with the host\'s failure, and with its own words when the answer fails the result schema', async () => {
+  it("rejects with the host's failure, and with its own words when the answer fails the result schema", async () => {
     const { c } = client();
     const failed = c.send(Q.double, { n: 2 });
     c.receive({ id: 1, ok: false, error: { message: 'not connected', fix: 'Connect first.' } });
-    await assert.rejects(failed, (e: unknown) => e instanceof RequestFailed && e.error.message === 'not connected' && e.error.fix === 'Connect first.');
+    await assert.rejects(
+      failed,
+      (e: unknown) => e instanceof RequestFailed && e.error.message === 'not connected' && e.error.fix === 'Connect first.',
+    );
     const wrong = c.send(Q.double, { n: 2 });
     c.receive(ok(2, { twice: 'four' }));
     await assert.rejects(wrong, /answered double with something the panel does not accept/);
   });
 
-  it('a slow answer to an earlier asking arrives after the newer one\'s: only the newest asking gets its answer', async () => {
+  it("a slow answer to an earlier asking arrives after the newer one's: only the newest asking gets its answer", async () => {
     const { sent, c } = client();
     const first = c.latest('double', Q.double, { n: 1 });
     const second = c.latest('double', Q.double, { n: 2 });
-    assert.deepEqual(sent.map((e) => e.id), [1, 2]);
+    assert.deepEqual(
+      sent.map((e) => e.id),
+      [1, 2],
+    );
     c.receive(ok(2, { twice: 4 }));
     c.receive(ok(1, { twice: 2 }));
     assert.deepEqual(await second, { kind: 'result', result: { twice: 4 } });

@@ -13,9 +13,24 @@ const customExperiment = (): Experiment => {
   e.scenario = { id: 'custom', parameters: {} };
   e.title = 'Custom workload in [shop]: 2 threads';
   e.labDatabase = 'shop';
-  e.custom = { statements: [{ source: '--sql 1', text: 'SELECT * FROM dbo.orders WHERE id = @id' }], database: 'shop',
-    params: { kind: 'csv', from: '/home/author/ids.csv', csvText: 'id\n1\n2\n', columns: [{ name: 'id', type: 'int' }], rows: 2, order: 'round-robin', scope: 'session' },
-    iterations: 10, thinkTimeMs: 0, queryTimeoutMs: null, stopOnError: false, writes: null };
+  e.custom = {
+    statements: [{ source: '--sql 1', text: 'SELECT * FROM dbo.orders WHERE id = @id' }],
+    database: 'shop',
+    params: {
+      kind: 'csv',
+      from: '/home/author/ids.csv',
+      csvText: 'id\n1\n2\n',
+      columns: [{ name: 'id', type: 'int' }],
+      rows: 2,
+      order: 'round-robin',
+      scope: 'session',
+    },
+    iterations: 10,
+    thinkTimeMs: 0,
+    queryTimeoutMs: null,
+    stopOnError: false,
+    writes: null,
+  };
   return e;
 };
 
@@ -44,12 +59,17 @@ it('a notebook as saved agrees with itself (scenario and custom); its plan has n
 });
 
 it('an edited statement: the plan shows it as a write, the stored "reads only" is contradicted, the T-SQL cell named', () => {
-  const nb = saved(customExperiment(), (x) => { x.custom!.statements[0].text = 'DELETE FROM dbo.orders'; });
+  const nb = saved(customExperiment(), (x) => {
+    x.custom!.statements[0].text = 'DELETE FROM dbo.orders';
+  });
   const plan = planRerun(nb.record.experiments[0], { server: 'here' });
   const text = renderPlan(plan, cellMismatches(nb.notebook, nb.record));
   assert.match(text, /^WARNING/);
   assert.match(text, /1\. WRITE: DELETE may write \[--sql 1\]\n {7}DELETE FROM dbo\.orders\n/);
-  assert.match(text, /the T-SQL cell of statement 1: line 1 shows "SELECT \* FROM dbo\.orders WHERE id = @id" where the record says "DELETE FROM dbo\.orders"/);
+  assert.match(
+    text,
+    /the T-SQL cell of statement 1: line 1 shows "SELECT \* FROM dbo\.orders WHERE id = @id" where the record says "DELETE FROM dbo\.orders"/,
+  );
   assert.match(text, /labels this workload "reads only", but checked now statement 1 is a write/);
   assert.match(text, /Params: +2 rows \(@id\) from ids\.csv, saved inside the notebook/);
 });
@@ -59,15 +79,28 @@ it('edited knobs and database: the Knobs cell is named with the line it shows an
     x.knobs.applied = { affinity: { spec: 'cpu:0', cpus: [0] } };
   });
   const cells = cellMismatches(nb.notebook, nb.record);
-  assert.ok(cells.some((c) => /^the Knobs cell: line \d+ shows "\| Process affinity .*unchanged.*" where the record says ".*cpu:0/.test(c)), cells.join('\n'));
-  assert.ok(cells.some((c) => /^the knob T-SQL cell is missing from the notebook/.test(c)), cells.join('\n'));
+  assert.ok(
+    cells.some((c) => /^the Knobs cell: line \d+ shows "\| Process affinity .*unchanged.*" where the record says ".*cpu:0/.test(c)),
+    cells.join('\n'),
+  );
+  assert.ok(
+    cells.some((c) => /^the knob T-SQL cell is missing from the notebook/.test(c)),
+    cells.join('\n'),
+  );
   const plan = planRerun(nb.record.experiments[0], { server: 'here' });
   assert.match(renderPlan(plan), /process affinity set to cpu:0, server-wide \(put back afterwards\)/);
 });
 
 it('a custom record that cannot run as it stands is refused with the field', () => {
-  const nb = saved(customExperiment(), (x) => { x.custom!.statements = []; });
-  assert.throws(() => planRerun(nb.record.experiments[0], { server: 'here' }), (e: Error) => e instanceof NotebookError && /custom\.statements is empty/.test(e.message));
-  const abs = saved(customExperiment(), (x) => { x.custom!.params!.nearNotebook = '/etc/passwd'; });
+  const nb = saved(customExperiment(), (x) => {
+    x.custom!.statements = [];
+  });
+  assert.throws(
+    () => planRerun(nb.record.experiments[0], { server: 'here' }),
+    (e: Error) => e instanceof NotebookError && /custom\.statements is empty/.test(e.message),
+  );
+  const abs = saved(customExperiment(), (x) => {
+    x.custom!.params!.nearNotebook = '/etc/passwd';
+  });
   assert.throws(() => planRerun(abs.record.experiments[0], { server: 'here' }), /nearNotebook is not a relative path/);
 });

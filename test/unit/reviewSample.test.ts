@@ -13,7 +13,12 @@ import { DB, sample } from './samples';
 
 const sig = () => new AbortController().signal;
 const sets = (items: ResponseItem[]) => items.filter((x) => x.kind === 'resultSet') as ResultSet[];
-const p = (name: string, value: string | null): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 } as RpcParam['sqlType'], output: false });
+const p = (name: string, value: string | null): RpcParam => ({
+  name,
+  value,
+  sqlType: { type: 'nvarchar', length: 4000 } as RpcParam['sqlType'],
+  output: false,
+});
 
 describe('review: sql/dmv/sample.sql', () => {
   it('counts pending I/O with io_pending = 1 only (a completed request not yet reaped is still listed)', async () => {
@@ -25,9 +30,19 @@ describe('review: sql/dmv/sample.sql', () => {
     // A workload in the lab database with nothing in flight: the view then lists only completed requests.
     (model.workloads as unknown as { active: () => unknown[] }).active = () => [{ database: db.name, placement: { cpu: 0, node: 0 } }];
     const view = sets(await h.sqlBatch(s, 'SELECT io_pending FROM sys.dm_io_pending_io_requests', sig()))[0];
-    assert.ok(view.rows.some((r) => r[0] === 0), 'the simulator lists completed, unreaped requests as SQL Server does');
+    assert.ok(
+      view.rows.some((r) => r[0] === 0),
+      'the simulator lists completed, unreaped requests as SQL Server does',
+    );
     const f = loadSqlFile('dmv/sample');
-    const out = sets(await h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', db.name), p('@db_physical', null)], sig()));
+    const out = sets(
+      await h.rpc(
+        s,
+        'sp_executesql',
+        [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', db.name), p('@db_physical', null)],
+        sig(),
+      ),
+    );
     const inFlight = view.rows.filter((r) => r[0] === 1).length;
     assert.deepEqual(out[6].rows[0], [inFlight, inFlight]);
   });
@@ -42,9 +57,22 @@ describe('review: sql/dmv/sample.sql', () => {
 
 describe('review: CPU includes the hidden schedulers (log writers), labelled apart', () => {
   it('hidden scheduler CPU goes to hiddenCpuMs, not to cpuMs, the per-node busy % or the online scheduler count', () => {
-    const prev = sample({ msTicks: 11_000, cpu: [[0, 1000], [0, 1000]] });
-    const cur = sample({ msTicks: 12_000, cpu: [[0, 1500], [0, 1500]] });
-    const hidden = (s: ReturnType<typeof sample>, ms: number) => s.schedulers.push({ schedulerId: 1048577, cpuId: 0, nodeId: 0, isOnline: true, totalCpuMs: ms, runnableTasks: 0, hidden: true });
+    const prev = sample({
+      msTicks: 11_000,
+      cpu: [
+        [0, 1000],
+        [0, 1000],
+      ],
+    });
+    const cur = sample({
+      msTicks: 12_000,
+      cpu: [
+        [0, 1500],
+        [0, 1500],
+      ],
+    });
+    const hidden = (s: ReturnType<typeof sample>, ms: number) =>
+      s.schedulers.push({ schedulerId: 1048577, cpuId: 0, nodeId: 0, isOnline: true, totalCpuMs: ms, runnableTasks: 0, hidden: true });
     hidden(prev, 5000);
     hidden(cur, 5300);
     const r = computeTick(prev, cur, { labDatabase: DB, progressTables: [], runStartMsTicks: 10_000 });

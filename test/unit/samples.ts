@@ -30,8 +30,7 @@ export interface SampleSpec {
 }
 
 export function sample(s: SampleSpec): RawSample {
-  const dbRow = (name: string, v: number | undefined) =>
-    v === undefined ? [] : [counter('SQLServer:Databases', name, DB, v, 272696576)];
+  const dbRow = (name: string, v: number | undefined) => (v === undefined ? [] : [counter('SQLServer:Databases', name, DB, v, 272696576)]);
   const schedulers: SchedulerSampleRow[] = (s.cpu ?? []).map(([nodeId, totalCpuMs, online], i) => ({
     schedulerId: i,
     cpuId: i,

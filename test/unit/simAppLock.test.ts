@@ -10,22 +10,47 @@ import { loadSqlFile } from '../../src/db/sqlFiles';
 import type { ResponseItem, ResultSet, RpcParam, ServerMessage, SessionContext } from '../../tools/sim/tds/contract';
 
 const sig = () => new AbortController().signal;
-const p = (name: string, value: RpcParam['value']): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 }, output: false });
+const p = (name: string, value: RpcParam['value']): RpcParam => ({
+  name,
+  value,
+  sqlType: { type: 'nvarchar', length: 4000 },
+  output: false,
+});
 const rs = (items: ResponseItem[]) => items.find((x) => x.kind === 'resultSet') as ResultSet;
 const errors = (items: ResponseItem[]) => items.filter((x) => x.kind === 'error') as ServerMessage[];
 
 function setup() {
-  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 7, logins: [{ name: 'peek', password: 'x', permissions: [] }] });
+  const model = new SimModel({
+    password: 'pw',
+    clock: new ManualClock(),
+    seed: 7,
+    logins: [{ name: 'peek', password: 'x', permissions: [] }],
+  });
   const h = new ModelHandler(model);
   const open = (spid: number, login = 'sa', database = 'master'): SessionContext => {
     model.sessionStarted(spid, login);
-    return { spid, login, appName: 'Spinlock Lab', hostName: `host${spid}`, clientPid: 1000 + spid, encrypted: false, database, state: new Map() };
+    return {
+      spid,
+      login,
+      appName: 'Spinlock Lab',
+      hostName: `host${spid}`,
+      clientPid: 1000 + spid,
+      encrypted: false,
+      database,
+      state: new Map(),
+    };
   };
   const run = (s: SessionContext, id: string, params: Record<string, RpcParam['value']>) => {
     const f = loadSqlFile(id);
-    return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(`@${k}`, v))], sig());
+    return h.rpc(
+      s,
+      'sp_executesql',
+      [p('@stmt', f.batches[0]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(`@${k}`, v))],
+      sig(),
+    );
   };
-  const take = async (s: SessionContext, resource: string, mode = 'Exclusive') => rs(await run(s, 'lab/lock-take', { resource, mode })).rows[0][0];
+  const take = async (s: SessionContext, resource: string, mode = 'Exclusive') =>
+    rs(await run(s, 'lab/lock-take', { resource, mode })).rows[0][0];
   const mode = async (s: SessionContext, resource: string) => rs(await run(s, 'lab/lock-mode', { resource })).rows[0][0];
   const holders = async (s: SessionContext, resource: string) => rs(await run(s, 'lab/lock-holder', { resource })).rows;
   return { model, h, open, run, take, mode, holders };
@@ -77,8 +102,14 @@ it('releasing a lock not held: -999 with Msg 1223; locks are per database', asyn
   const a = open(51);
   const r = await run(a, 'lab/lock-release', { resource: 'nope' });
   assert.equal(rs(r).rows[0][0], -999);
-  assert.deepEqual(errors(r).map((e) => [e.number, e.class]), [[1223, 16]]);
-  assert.equal(errors(r)[0].message, "Cannot release the application lock (Database Principal: 'public', Resource: 'nope') because it is not currently held.");
+  assert.deepEqual(
+    errors(r).map((e) => [e.number, e.class]),
+    [[1223, 16]],
+  );
+  assert.equal(
+    errors(r)[0].message,
+    "Cannot release the application lock (Database Principal: 'public', Resource: 'nope') because it is not currently held.",
+  );
   model.createDatabase('other');
   const elsewhere = open(52, 'sa', 'other');
   assert.equal(await take(a, 'r'), 0);
@@ -96,8 +127,8 @@ it('lab/lock-holder names the holder (host, client pid, login time), not the cal
   assert.equal(rows.length, 1);
   assert.deepEqual(rows[0].slice(0, 6), [51, 'X', 'host51', 1051, 'Spinlock Lab', 'sa']);
   assert.ok(rows[0][6] instanceof Date);
-  assert.deepEqual(await holders(a, long), [], 'the caller\'s own lock is left out');
-  assert.deepEqual(await holders(peek, long), [], 'other sessions\' locks are not visible without VIEW SERVER STATE');
+  assert.deepEqual(await holders(a, long), [], "the caller's own lock is left out");
+  assert.deepEqual(await holders(peek, long), [], "other sessions' locks are not visible without VIEW SERVER STATE");
   assert.deepEqual(await holders(b, 'spinlab:lab:fedcba9876543210'), []);
 });
 
@@ -105,10 +136,18 @@ it('refused calls: a bad mode (1225), no resource (1224), an unknown owner (1562
   const { model, open } = setup();
   const s = open(51);
   const base = { resource: 'r', mode: 'Exclusive', owner: 'Session', timeoutMs: 0, principal: 'public' };
-  for (const [args, number] of [[{ mode: 'Bogus' }, 1225], [{ resource: null }, 1224], [{ owner: 'Bogus' }, 15625], [{ owner: 'Transaction' }, 15626]] as const) {
+  for (const [args, number] of [
+    [{ mode: 'Bogus' }, 1225],
+    [{ resource: null }, 1224],
+    [{ owner: 'Bogus' }, 15625],
+    [{ owner: 'Transaction' }, 15626],
+  ] as const) {
     const r = await getAppLock(model, s, { ...base, ...args }, sig());
     assert.equal(r.result, -999);
-    assert.deepEqual(r.messages.map((m) => m.number), [number]);
+    assert.deepEqual(
+      r.messages.map((m) => m.number),
+      [number],
+    );
   }
   assert.equal(releaseAppLock(model, s, { resource: 'r', owner: 'Bogus', principal: 'public' }).messages[0].number, 15625);
 });

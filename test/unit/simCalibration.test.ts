@@ -7,7 +7,11 @@ it('calibration (short mode): every figure the posts publish is within its band'
   const rows = await calibrate(true);
   const out = rows.filter((r) => !inRange(r)).map((r) => `${r.figure}: ${r.simulated} vs ${r.publishedText}`);
   assert.deepEqual(out, []);
-  for (const key of Object.keys(POSTS)) assert.ok(rows.some((r) => r.post === key), `a figure from ${key}`);
+  for (const key of Object.keys(POSTS))
+    assert.ok(
+      rows.some((r) => r.post === key),
+      `a figure from ${key}`,
+    );
   const perRow = rows.filter((r) => r.unit === 'spins/row');
   assert.ok(perRow.length >= 2);
   for (const r of perRow) assert.ok(r.simulated > 0.5 && r.simulated < 1000, `${r.figure}: ${r.simulated} spins per row`);

@@ -10,7 +10,12 @@ describe('spinlab sim, command line', () => {
     const port = (holder.address() as net.AddressInfo).port;
     try {
       let out = '';
-      assert.equal(await runSimCommand(['--port', String(port), '--password', 'Sim-Pw-1'], (t) => { out += t; }), 1);
+      assert.equal(
+        await runSimCommand(['--port', String(port), '--password', 'Sim-Pw-1'], (t) => {
+          out += t;
+        }),
+        1,
+      );
       assert.match(out, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use .*--port 0 for any free one`));
       assert.doesNotMatch(out, /EADDRINUSE/);
     } finally {

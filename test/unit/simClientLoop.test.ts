@@ -28,7 +28,8 @@ const meanService = (r: ReturnType<typeof computeRates>) => [...r.workers.values
 
 it('client loop: throughput rises with sessions while there are CPUs, then flattens; never below one session', () => {
   const curve = SESSIONS.map((n) => rows(clientRates(n, 300)));
-  for (let i = 1; i <= 4; i++) assert.ok(curve[i] > curve[i - 1] * 1.5, `rises from ${SESSIONS[i - 1]} to ${SESSIONS[i]}: ${curve.map(Math.round)}`);
+  for (let i = 1; i <= 4; i++)
+    assert.ok(curve[i] > curve[i - 1] * 1.5, `rises from ${SESSIONS[i - 1]} to ${SESSIONS[i]}: ${curve.map(Math.round)}`);
   for (const x of curve) assert.ok(x >= curve[0], `never below one session: ${curve.map(Math.round)}`);
   assert.ok(curve[7] < curve[6] * 1.5, `flattens past the CPUs: ${curve.map(Math.round)}`);
   // One session: the call, its row and its commit's log flush take well under a millisecond.
@@ -98,7 +99,9 @@ it('server loop runner: a call that is due is not pushed out by other calls star
   const s = (spid: number) => ({ spid, login: 'sa', appName: 't', hostName: 'h', encrypted: false, database: 'lab', state: new Map() });
   // 20 rows at ~13k rows/s: due in about 2 ms.
   let done = false;
-  void model.runWorkload(s(51), db, 'dbo.t', disk(1), { rows: 20, durationMs: null }, new AbortController().signal).then(() => (done = true));
+  void model
+    .runWorkload(s(51), db, 'dbo.t', disk(1), { rows: 20, durationMs: null }, new AbortController().signal)
+    .then(() => (done = true));
   // Meanwhile another session starts and stops a call every 0.5 ms.
   for (let t = 0; t < 20; t += 0.5) {
     const ac = new AbortController();
@@ -111,15 +114,21 @@ it('server loop runner: a call that is due is not pushed out by other calls star
   assert.ok(done, 'the 20-row call finished within 20 ms');
 });
 
-it('client loop: a steady population\'s rates are recomputed less often as it grows (the simulator\'s own cost per call stays flat)', async () => {
+it("client loop: a steady population's rates are recomputed less often as it grows (the simulator's own cost per call stays flat)", async () => {
   // Each recomputation costs the simulator CPU in proportion to the members: 128 sessions calling steadily for 4 s
   // may recompute at most every 800 ms, one session every 100 ms; anyone joining is counted within 100 ms.
   const refreshes = async (n: number) => {
     const clock = new ManualClock();
     let count = 0;
     const loop = new ClientLoop({
-      clock, place: () => ({ cpu: 0, node: 0 }) as unknown as Placement, advance: () => undefined,
-      ratesChanged: () => { count++; }, rateOf: () => ({ serviceUs: 50 }) as unknown as WorkerRate, countRows: () => undefined,
+      clock,
+      place: () => ({ cpu: 0, node: 0 }) as unknown as Placement,
+      advance: () => undefined,
+      ratesChanged: () => {
+        count++;
+      },
+      rateOf: () => ({ serviceUs: 50 }) as unknown as WorkerRate,
+      countRows: () => undefined,
     });
     const signal = new AbortController().signal;
     for (let ms = 0; ms < 4000; ms++) {

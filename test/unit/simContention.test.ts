@@ -59,10 +59,11 @@ it('R5 (seed 002): one socket peaks a little below both (~475k vs ~500k rows/s)'
 it('R6 (seed 003): WRITELOG and log flushes follow commits, unless delayed durability is FORCED', () => {
   const full = ratesFor(disk(2), 20, null, 'DISABLED');
   const forced = ratesFor(disk(2), 20, null, 'FORCED');
-  const f = full.databases.get('lab')!, d = forced.databases.get('lab')!;
+  const f = full.databases.get('lab')!,
+    d = forced.databases.get('lab')!;
   assert.ok(full.waits.get('WRITELOG')!.count > f.transactions * 0.9, 'every commit waits');
   assert.ok((forced.waits.get('WRITELOG')?.count ?? 0) < d.transactions * 0.001, 'forced: commits do not wait');
-  assert.ok(d.logFlushes / d.transactions < (f.logFlushes / f.transactions) / 5, 'fewer flushes per transaction');
+  assert.ok(d.logFlushes / d.transactions < f.logFlushes / f.transactions / 5, 'fewer flushes per transaction');
   assert.ok(d.bytesPerFlush > f.bytesPerFlush * 5, 'larger flushes');
   assert.ok(rows(forced) > rows(full) * 2, 'and much more throughput');
   assert.ok(f.logFlushes > 8_000 && f.logFlushes < 25_000, `~15k flushes/s: ${f.logFlushes}`);
@@ -82,7 +83,10 @@ it('R8 (seed 004): a sequence-fed ring buffer waits on METADATA_SEQUENCE_GENERAT
   const ident = ratesFor(ring('xtp', 'identity'), 24, null, 'FORCED');
   assert.ok(seqDisk.latches.get('METADATA_SEQUENCE_GENERATOR')!.ms > 0);
   assert.ok(seqDisk.waits.get('LATCH_SH')!.ms > 0);
-  assert.ok(seqMem.latches.get('METADATA_SEQUENCE_GENERATOR')!.ms > seqDisk.latches.get('METADATA_SEQUENCE_GENERATOR')!.ms, 'worse in memory');
+  assert.ok(
+    seqMem.latches.get('METADATA_SEQUENCE_GENERATOR')!.ms > seqDisk.latches.get('METADATA_SEQUENCE_GENERATOR')!.ms,
+    'worse in memory',
+  );
   assert.ok(rows(seqMem) < rows(seqDisk), 'in-memory with a sequence does not even match the disk engine');
   assert.equal(ident.latches.get('METADATA_SEQUENCE_GENERATOR'), undefined);
   assert.ok(rows(ident) > rows(seqMem) * 3, 'the latch-free generator raises throughput');

@@ -37,16 +37,21 @@ describe('T-SQL grammar in the simulator', () => {
   });
 
   it('checks BEGIN ATOMIC options against the documented list', () => {
-    const ok = "CREATE PROCEDURE dbo.p WITH NATIVE_COMPILATION, SCHEMABINDING AS\nBEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n  SELECT 1;\nEND;";
+    const ok =
+      "CREATE PROCEDURE dbo.p WITH NATIVE_COMPILATION, SCHEMABINDING AS\nBEGIN ATOMIC WITH (TRANSACTION ISOLATION LEVEL = SNAPSHOT, LANGUAGE = N'us_english')\n  SELECT 1;\nEND;";
     assert.equal(findSyntaxError(ok), null);
     const bad = ok.replace('SNAPSHOT', 'SNAPSHOTT');
     assert.equal(findSyntaxError(bad)?.line, 2);
     assert.equal(findSyntaxError(ok.replace('NATIVE_COMPILATION', 'NATIVE_COMPILATON'))?.line, 1);
   });
 
-  it('accepts what SQL Server accepts in the product\'s shapes', () => {
-    for (const s of ['SELECT NEXT VALUE FOR dbo.s AS k;', 'ALTER DATABASE CURRENT SET DELAYED_DURABILITY = FORCED;',
-      'WITH c AS (SELECT 1 AS a) SELECT a FROM c;', 'ALTER SERVER CONFIGURATION SET PROCESS AFFINITY CPU = AUTO;']) {
+  it("accepts what SQL Server accepts in the product's shapes", () => {
+    for (const s of [
+      'SELECT NEXT VALUE FOR dbo.s AS k;',
+      'ALTER DATABASE CURRENT SET DELAYED_DURABILITY = FORCED;',
+      'WITH c AS (SELECT 1 AS a) SELECT a FROM c;',
+      'ALTER SERVER CONFIGURATION SET PROCESS AFFINITY CPU = AUTO;',
+    ]) {
       assert.equal(findSyntaxError(s), null, s);
     }
   });
@@ -75,7 +80,10 @@ describe('natively compiled modules at CREATE time', () => {
       ['    DECLARE @x bigint = NEXT VALUE FOR dbo.s;', "The operator 'NEXT VALUE FOR' is not supported with natively compiled modules."],
       ['    BEGIN TRANSACTION;', "The feature 'BEGIN TRANSACTION' is not supported with natively compiled modules."],
       ["    SELECT c1 FROM dbo.t WHERE c2 LIKE N'a%';", "The operator 'LIKE' is not supported with natively compiled modules."],
-      ['    INSERT INTO dbo.t (c1) VALUES (1), (2);', "The feature 'multi-row INSERT ... VALUES statements' is not supported with natively compiled modules."],
+      [
+        '    INSERT INTO dbo.t (c1) VALUES (1), (2);',
+        "The feature 'multi-row INSERT ... VALUES statements' is not supported with natively compiled modules.",
+      ],
       ['    SELECT COALESCE(@n, 0);', "The function 'COALESCE' is not supported with natively compiled modules."],
       ['    SET NOCOUNT ON;', "The set option 'SET' is not supported with natively compiled modules."],
     ];
@@ -85,8 +93,15 @@ describe('natively compiled modules at CREATE time', () => {
       assert.deepEqual([m.number, m.class, m.message, m.line], [10794, 16, message, 5]);
     }
     assert.equal(checkNativeModule(proc('    SELECT @n;', 'NATIVE_COMPILATION'), 16)?.number, 10794);
-    assert.equal(checkNativeModule(proc('    SELECT CASE WHEN @n = 1 THEN 1 ELSE 0 END;'), 13)?.message, "The feature 'CASE' is not supported with natively compiled modules.");
+    assert.equal(
+      checkNativeModule(proc('    SELECT CASE WHEN @n = 1 THEN 1 ELSE 0 END;'), 13)?.message,
+      "The feature 'CASE' is not supported with natively compiled modules.",
+    );
     assert.equal(checkNativeModule(proc('    SELECT CASE WHEN @n = 1 THEN 1 ELSE 0 END;'), 14), null);
-    assert.equal(checkNativeModule('CREATE PROCEDURE dbo.q AS BEGIN BEGIN TRANSACTION; COMMIT; END;', 16), null, 'interpreted procedures are not checked');
+    assert.equal(
+      checkNativeModule('CREATE PROCEDURE dbo.q AS BEGIN BEGIN TRANSACTION; COMMIT; END;', 16),
+      null,
+      'interpreted procedures are not checked',
+    );
   });
 });

@@ -13,10 +13,20 @@ function session(spid: number, login = 'sa', database = 'master'): SessionContex
 const sig = () => new AbortController().signal;
 const rs = (items: ResponseItem[], i = 0) => items.filter((x) => x.kind === 'resultSet')[i] as ResultSet;
 const errors = (items: ResponseItem[]) => items.filter((x) => x.kind === 'error') as ServerMessage[];
-const p = (name: string, value: RpcParam['value'], type: RpcParam['sqlType'] = { type: 'nvarchar', length: 4000 }): RpcParam => ({ name, value, sqlType: type, output: false });
+const p = (name: string, value: RpcParam['value'], type: RpcParam['sqlType'] = { type: 'nvarchar', length: 4000 }): RpcParam => ({
+  name,
+  value,
+  sqlType: type,
+  output: false,
+});
 function execSql(h: ModelHandler, s: SessionContext, id: string, params: Record<string, RpcParam['value']> = {}, batch = 0) {
   const f = loadSqlFile(id);
-  return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[batch]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(k, v))], sig());
+  return h.rpc(
+    s,
+    'sp_executesql',
+    [p('@stmt', f.batches[batch]), p('@params', f.parameters), ...Object.entries(params).map(([k, v]) => p(k, v))],
+    sig(),
+  );
 }
 function setup(opts: ConstructorParameters<typeof SimModel>[0] = {}) {
   const clock = new ManualClock();
@@ -38,7 +48,10 @@ it('affinity: excluded CPUs go VISIBLE OFFLINE, MANUAL; AUTO brings all back; ba
   assert.equal(bad[0].number, 5832);
   assert.equal(model.onlineCpus().length, 10, 'a failed change leaves affinity as it was');
   await execSql(h, s, 'knobs/affinity-numa', { '@node_ranges': '1' });
-  assert.deepEqual(model.onlineCpus(), Array.from({ length: 20 }, (_, i) => 20 + i));
+  assert.deepEqual(
+    model.onlineCpus(),
+    Array.from({ length: 20 }, (_, i) => 20 + i),
+  );
   await h.sqlBatch(s, loadSqlFile('knobs/affinity-auto').batches[0], sig());
   assert.equal(model.onlineCpus().length, 40);
   assert.equal(model.affinity.type, 'AUTO');
@@ -51,12 +64,21 @@ it('hyperthread siblings are adjacent: CPUs 0 and 1 are core 0 of node 0', () =>
 });
 
 it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SERVER PERFORMANCE STATE', async () => {
-  for (const [version, perm] of [[16, 'VIEW SERVER PERFORMANCE STATE'], [15, 'VIEW SERVER STATE']] as const) {
+  for (const [version, perm] of [
+    [16, 'VIEW SERVER PERFORMANCE STATE'],
+    [15, 'VIEW SERVER STATE'],
+  ] as const) {
     const { h, model } = setup({ version, logins: [{ name: 'lab', password: 'x', permissions: [] }] });
     const s = session(52, 'lab');
     model.sessionStarted(52, 'lab');
     const e = errors(await h.sqlBatch(s, 'SELECT * FROM sys.dm_os_wait_stats', sig()));
-    assert.deepEqual(e.map((x) => [x.number, x.class]), [[300, 14], [297, 16]]);
+    assert.deepEqual(
+      e.map((x) => [x.number, x.class]),
+      [
+        [300, 14],
+        [297, 16],
+      ],
+    );
     assert.equal(e[0].message, `${perm} permission was denied on object 'server', database 'master'.`);
     const aff = errors(await execSql(h, s, 'knobs/affinity-auto'));
     assert.equal(aff[0].number, 15247);
@@ -65,7 +87,18 @@ it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SE
 
 it('wrong password: Msg 18456 state 8', () => {
   const { h } = setup();
-  const r = h.login({ userName: 'sa', password: 'nope', database: '', appName: '', hostName: '', serverName: '', language: '', clientPid: 1, packetSize: 4096, tdsVersion: 0x74000004 }) as LoginResult & { ok: false };
+  const r = h.login({
+    userName: 'sa',
+    password: 'nope',
+    database: '',
+    appName: '',
+    hostName: '',
+    serverName: '',
+    language: '',
+    clientPid: 1,
+    packetSize: 4096,
+    tdsVersion: 0x74000004,
+  }) as LoginResult & { ok: false };
   assert.equal(r.ok, false);
   assert.deepEqual([r.error.number, r.error.state, r.error.class, r.error.message], [18456, 8, 14, "Login failed for user 'sa'."]);
 });
@@ -73,7 +106,8 @@ it('wrong password: Msg 18456 state 8', () => {
 async function deployDisk(h: ModelHandler, s: SessionContext) {
   await execSql(h, s, 'lab/create', { '@db': 'SpinlockLab', '@mark': 'v1' });
   await h.sqlBatch(s, 'USE SpinlockLab', sig());
-  for (let b = 0; b < 3; b++) assert.deepEqual(errors(await h.sqlBatch(s, loadSqlFile('scenarios/disk-insert/deploy').batches[b], sig())), []);
+  for (let b = 0; b < 3; b++)
+    assert.deepEqual(errors(await h.sqlBatch(s, loadSqlFile('scenarios/disk-insert/deploy').batches[b], sig())), []);
 }
 
 it('a workload call holds its session for the modelled time, counters grow meanwhile, ATTENTION keeps what was counted', async () => {
@@ -82,7 +116,9 @@ it('a workload call holds its session for the modelled time, counters grow meanw
   assert.equal(s.database, 'SpinlockLab');
   const before = model.counters.spinlocks.get('LOGCACHE_ACCESS')!.spins;
   let done: ResponseItem[] | null = null;
-  const call = h.rpc(s, 'dbo.spinlab_disk_insert_loop', [p('@key_base', 1n), p('@rows', null), p('@run_ms', 2000), p('@batch_size', 1)], sig()).then((r) => (done = r));
+  const call = h
+    .rpc(s, 'dbo.spinlab_disk_insert_loop', [p('@key_base', 1n), p('@rows', null), p('@run_ms', 2000), p('@batch_size', 1)], sig())
+    .then((r) => (done = r));
   clock.advance(1000);
   await Promise.resolve();
   assert.equal(done, null, 'still running after 1 s of a 2 s call');
@@ -91,11 +127,16 @@ it('a workload call holds its session for the modelled time, counters grow meanw
   assert.ok(mid > before);
   clock.advance(1001);
   await call;
-  const rowsDone = Number((rs(done!).rows[0][0]) as bigint);
+  const rowsDone = Number(rs(done!).rows[0][0] as bigint);
   assert.ok(rowsDone > 10_000, `rows ${rowsDone}`);
   // ATTENTION
   const ac = new AbortController();
-  const aborted = h.rpc(s, 'dbo.spinlab_disk_insert_loop', [p('@key_base', 2n), p('@rows', null), p('@run_ms', null), p('@batch_size', 1)], ac.signal);
+  const aborted = h.rpc(
+    s,
+    'dbo.spinlab_disk_insert_loop',
+    [p('@key_base', 2n), p('@rows', null), p('@run_ms', null), p('@batch_size', 1)],
+    ac.signal,
+  );
   clock.advance(500);
   ac.abort();
   assert.deepEqual(await aborted, []);
@@ -107,7 +148,8 @@ it('counters only grow between reads; restart resets them and the clocks but kee
   const { h, s, model, clock } = setup();
   await deployDisk(h, s);
   await execSql(h, s, 'knobs/delayed-durability', { '@db': 'SpinlockLab', '@mode': 'FORCED' });
-  const read = async () => rs(await h.sqlBatch(s, 'SELECT wait_type, wait_time_ms FROM sys.dm_os_wait_stats', sig())).rows.map((r) => Number(r[1]));
+  const read = async () =>
+    rs(await h.sqlBatch(s, 'SELECT wait_type, wait_time_ms FROM sys.dm_os_wait_stats', sig())).rows.map((r) => Number(r[1]));
   const a = await read();
   clock.advance(5000);
   const b = await read();
@@ -139,12 +181,33 @@ it('an undeployed procedure is Msg 2812; an unsupported statement is a clear err
 
 it('simple SELECTs: TOP, WHERE with IN / LIKE / IS NULL / AND / OR, ORDER BY, performance counters space padded', async () => {
   const { h, s } = setup();
-  const r = rs(await h.sqlBatch(s, "SELECT TOP 3 wait_type AS w FROM sys.dm_os_wait_stats WHERE wait_type IN ('WRITELOG', 'LATCH_SH', 'CXPACKET') OR wait_type LIKE 'PAGEIO%' ORDER BY wait_type DESC", sig()));
-  assert.deepEqual(r.columns.map((c) => c.name), ['w']);
-  assert.deepEqual(r.rows.map((x) => x[0]), ['WRITELOG', 'PAGEIOLATCH_UP', 'PAGEIOLATCH_SH']);
-  const pc = rs(await h.sqlBatch(s, "SELECT object_name, counter_name FROM sys.dm_os_performance_counters WHERE counter_name = 'Batch Requests/sec'", sig()));
+  const r = rs(
+    await h.sqlBatch(
+      s,
+      "SELECT TOP 3 wait_type AS w FROM sys.dm_os_wait_stats WHERE wait_type IN ('WRITELOG', 'LATCH_SH', 'CXPACKET') OR wait_type LIKE 'PAGEIO%' ORDER BY wait_type DESC",
+      sig(),
+    ),
+  );
+  assert.deepEqual(
+    r.columns.map((c) => c.name),
+    ['w'],
+  );
+  assert.deepEqual(
+    r.rows.map((x) => x[0]),
+    ['WRITELOG', 'PAGEIOLATCH_UP', 'PAGEIOLATCH_SH'],
+  );
+  const pc = rs(
+    await h.sqlBatch(
+      s,
+      "SELECT object_name, counter_name FROM sys.dm_os_performance_counters WHERE counter_name = 'Batch Requests/sec'",
+      sig(),
+    ),
+  );
   assert.equal((pc.rows[0][0] as string).length, 128);
   assert.deepEqual(pc.columns[0].sqlType, { type: 'nchar', length: 128 });
   const n = rs(await h.sqlBatch(s, 'SELECT name FROM sys.databases WHERE database_id > 2 AND name IS NOT NULL ORDER BY name', sig()));
-  assert.deepEqual(n.rows.map((x) => x[0]), ['model', 'msdb']);
+  assert.deepEqual(
+    n.rows.map((x) => x[0]),
+    ['model', 'msdb'],
+  );
 });

@@ -8,23 +8,76 @@ import { checkNativeModule } from '../../tools/sim/grammar/native';
 import { columnReferences } from '../../tools/sim/grammar/references';
 import { findSyntaxError } from '../../tools/sim/grammar/tsql';
 
-const KEYWORDS = ['SELECT', 'FROM', 'WHERE', 'INSERT', 'INTO', 'VALUES', 'UPDATE', 'DELETE', 'CREATE', 'PROCEDURE', 'TABLE', 'BEGIN',
-  'END', 'WHILE', 'IF', 'ELSE', 'DECLARE', 'EXEC', 'ALTER', 'DROP', 'JOIN', 'GROUP', 'ORDER', 'UNION', 'COMMIT', 'TRANSACTION', 'NULL',
-  'PRIMARY', 'DEFAULT', 'CONSTRAINT', 'RETURN', 'THROW', 'CASE', 'WHEN', 'THEN', 'EXISTS', 'SEQUENCE', 'DATABASE'];
-const UNSUPPORTED_IN_NATIVE = ['PRINT N\'x\';', 'BEGIN TRANSACTION;', 'SET NOCOUNT ON;', 'DECLARE @m bigint = NEXT VALUE FOR dbo.s;',
-  "IF N'a' LIKE N'a%' RETURN;", 'DECLARE @c int = COALESCE(1, 2);'];
+const KEYWORDS = [
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'INSERT',
+  'INTO',
+  'VALUES',
+  'UPDATE',
+  'DELETE',
+  'CREATE',
+  'PROCEDURE',
+  'TABLE',
+  'BEGIN',
+  'END',
+  'WHILE',
+  'IF',
+  'ELSE',
+  'DECLARE',
+  'EXEC',
+  'ALTER',
+  'DROP',
+  'JOIN',
+  'GROUP',
+  'ORDER',
+  'UNION',
+  'COMMIT',
+  'TRANSACTION',
+  'NULL',
+  'PRIMARY',
+  'DEFAULT',
+  'CONSTRAINT',
+  'RETURN',
+  'THROW',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'EXISTS',
+  'SEQUENCE',
+  'DATABASE',
+];
+const UNSUPPORTED_IN_NATIVE = [
+  "PRINT N'x';",
+  'BEGIN TRANSACTION;',
+  'SET NOCOUNT ON;',
+  'DECLARE @m bigint = NEXT VALUE FOR dbo.s;',
+  "IF N'a' LIKE N'a%' RETURN;",
+  'DECLARE @c int = COALESCE(1, 2);',
+];
 
 /** Code with comments and string literals blanked, so mutants land only in code. */
 const codeOnly = (t: string) => t.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|N?'(?:[^']|'')*'/g, (m) => m.replace(/[^\n]/g, ' '));
 
-interface Tally { total: number; caught: number; missed: string[] }
+interface Tally {
+  total: number;
+  caught: number;
+  missed: string[];
+}
 const tally = (): Tally => ({ total: 0, caught: 0, missed: [] });
-const count = (t: Tally, caught: boolean, what: string) => { t.total++; if (caught) t.caught++; else t.missed.push(what); };
+const count = (t: Tally, caught: boolean, what: string) => {
+  t.total++;
+  if (caught) t.caught++;
+  else t.missed.push(what);
+};
 
 describe('mutation test of the simulator strictness', () => {
   it('catches misspelled keywords, wrong column names and unsupported native constructs in every sql/ file', function () {
     this.timeout(900_000); // ~450 mutants, each parsed in full: minutes on a loaded machine
-    const kw = tally(), col = tally(), nat = tally();
+    const kw = tally(),
+      col = tally(),
+      nat = tally();
     for (const id of listSqlFiles()) {
       const f = loadSqlFile(id);
       f.batches.forEach((batch, bi) => {
@@ -44,7 +97,9 @@ describe('mutation test of the simulator strictness', () => {
           if (seen.has(`${r.view}.${r.column}`)) continue;
           seen.add(`${r.view}.${r.column}`);
           // A qualified reference (alias.column) anywhere, dynamic SQL included; else the bare name in code.
-          const at = new RegExp(`(?<=\\.)${r.column}\\b`, 'i').exec(r.dynamic ? batch : code) ?? new RegExp(`(?<=[\\s(,=])${r.column}\\b`, 'i').exec(code);
+          const at =
+            new RegExp(`(?<=\\.)${r.column}\\b`, 'i').exec(r.dynamic ? batch : code) ??
+            new RegExp(`(?<=[\\s(,=])${r.column}\\b`, 'i').exec(code);
           if (!at) continue;
           const mutant = batch.slice(0, at.index) + at[0] + 'x' + batch.slice(at.index + at[0].length);
           count(col, unknownColumns(columnReferences(mutant)).length > 0, `${where}: ${r.view}.${r.column} -> ${r.column}x`);
@@ -59,7 +114,11 @@ describe('mutation test of the simulator strictness', () => {
         }
       });
     }
-    for (const [name, t] of [['misspelled keywords', kw], ['wrong column names', col], ['unsupported native constructs', nat]] as const) {
+    for (const [name, t] of [
+      ['misspelled keywords', kw],
+      ['wrong column names', col],
+      ['unsupported native constructs', nat],
+    ] as const) {
       console.log(`# mutants, ${name}: ${t.caught} of ${t.total} caught`);
       for (const m of t.missed) console.log(`#   not caught: ${m}`);
     }

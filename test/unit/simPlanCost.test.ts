@@ -7,11 +7,16 @@ import { hasKeepFixed, recompileThreshold, usePlan } from '../../tools/sim/model
 import type { TempTable } from '../../tools/sim/model/tempstore';
 import type { SessionContext } from '../../tools/sim/tds/contract';
 
-const table = (rows: number): TempTable => ({ name: '#t', columns: [], rows: Array.from({ length: rows }, () => []), stats: { modifications: 0, version: 0 } });
+const table = (rows: number): TempTable => ({
+  name: '#t',
+  columns: [],
+  rows: Array.from({ length: rows }, () => []),
+  stats: { modifications: 0, version: 0 },
+});
 const session = (spid = 60) => ({ spid }) as unknown as SessionContext;
 
 describe('simulator: #temp table recompilations', () => {
-  it('uses SQL Server\'s thresholds for temporary tables: 6 under 6 rows, 500 up to 500, then 500 + 20%', () => {
+  it("uses SQL Server's thresholds for temporary tables: 6 under 6 rows, 500 up to 500, then 500 + 20%", () => {
     assert.deepEqual([0, 5, 6, 500, 501, 1000].map(recompileThreshold), [6, 6, 500, 500, 500 + 0.2 * 501, 700]);
   });
 

@@ -34,32 +34,72 @@ describe('simulator session layer', () => {
   });
 
   it('reports unclosed quotes and comments as SQL Server does (105, 113)', () => {
-    assert.throws(() => lex("SELECT 'abc"), (e: { number: number }) => e.number === 105);
-    assert.throws(() => lex('SELECT 1 /* open'), (e: { number: number }) => e.number === 113);
+    assert.throws(
+      () => lex("SELECT 'abc"),
+      (e: { number: number }) => e.number === 105,
+    );
+    assert.throws(
+      () => lex('SELECT 1 /* open'),
+      (e: { number: number }) => e.number === 113,
+    );
     assert.equal(lex("SELECT N'it''s'")[1].v, "it's");
     assert.equal(lex("SELECT N'x'")[1].unicode, true);
   });
 
   it('reads parameter declarations of sp_executesql and CREATE PROCEDURE', () => {
-    assert.deepEqual(parseParamDefs('@a int, @b nvarchar(10) = N\'x\' OUTPUT, @c decimal(5, 2)').map((d) => [d.name, d.type, d.output, d.hasDefault]), [
-      ['@a', 'int', false, false], ['@b', 'nvarchar(10)', true, true], ['@c', 'decimal(5,2)', false, false],
-    ]);
-    const defs = procedureParameters('CREATE PROCEDURE dbo.p\n    @key_base bigint,\n    @rows bigint = NULL\nAS\nBEGIN SET NOCOUNT ON; END');
-    assert.deepEqual(defs.map((d) => [d.name, d.hasDefault]), [['@key_base', false], ['@rows', true]]);
+    assert.deepEqual(
+      parseParamDefs("@a int, @b nvarchar(10) = N'x' OUTPUT, @c decimal(5, 2)").map((d) => [d.name, d.type, d.output, d.hasDefault]),
+      [
+        ['@a', 'int', false, false],
+        ['@b', 'nvarchar(10)', true, true],
+        ['@c', 'decimal(5,2)', false, false],
+      ],
+    );
+    const defs = procedureParameters(
+      'CREATE PROCEDURE dbo.p\n    @key_base bigint,\n    @rows bigint = NULL\nAS\nBEGIN SET NOCOUNT ON; END',
+    );
+    assert.deepEqual(
+      defs.map((d) => [d.name, d.hasDefault]),
+      [
+        ['@key_base', false],
+        ['@rows', true],
+      ],
+    );
   });
 
-  it('binds values by position, then by name, with SQL Server\'s errors 119, 8144, 8145 and 201', () => {
+  it("binds values by position, then by name, with SQL Server's errors 119, 8144, 8145 and 201", () => {
     const defs = parseParamDefs('@a int, @b int, @c int = 3');
     const bound = bindParameters('dbo.p', defs, [p('', 1), p('@b', 2)]);
-    assert.deepEqual([...bound].map(([k, v]) => [k, v.value]), [['@a', 1], ['@b', 2]]);
-    assert.equal(sqlNumber(() => bindParameters('dbo.p', defs, [p('@a', 1), p('', 2)])), 119);
-    assert.equal(sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1), p('', 2), p('', 3), p('', 4)])), 8144);
-    assert.equal(sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1), p('@zz', 2)])), 8145);
-    assert.equal(sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1)])), 201);
+    assert.deepEqual(
+      [...bound].map(([k, v]) => [k, v.value]),
+      [
+        ['@a', 1],
+        ['@b', 2],
+      ],
+    );
+    assert.equal(
+      sqlNumber(() => bindParameters('dbo.p', defs, [p('@a', 1), p('', 2)])),
+      119,
+    );
+    assert.equal(
+      sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1), p('', 2), p('', 3), p('', 4)])),
+      8144,
+    );
+    assert.equal(
+      sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1), p('@zz', 2)])),
+      8145,
+    );
+    assert.equal(
+      sqlNumber(() => bindParameters('dbo.p', defs, [p('', 1)])),
+      201,
+    );
   });
 
   it('formats RAISERROR messages and sends severity 10 as class 0', () => {
-    assert.equal(formatMessage('%s has %d rows (%5.2s|%-4d|%04d|%x|%%)', ['t', 12, 'abcdef', 7, 42, 255]), 't has 12 rows (   ab|7   |0042|ff|%)');
+    assert.equal(
+      formatMessage('%s has %d rows (%5.2s|%-4d|%04d|%x|%%)', ['t', 12, 'abcdef', 7, 42, 255]),
+      't has 12 rows (   ab|7   |0042|ff|%)',
+    );
     const [info] = raiseError('at %d', 10, 1, [7], false, false);
     assert.deepEqual([info.kind, info.number, info.class, info.message], ['info', 50000, 0, 'at 7']);
     const [e] = raiseError('x', 16, 2, [], false, false);

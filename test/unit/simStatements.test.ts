@@ -20,7 +20,10 @@ it('every batch of every sql/ file has a handler', () => {
 
 it('no handler is registered for a file that does not exist', () => {
   const ids = new Set(listSqlFiles());
-  assert.deepEqual(Object.keys(FILE_HANDLERS).filter((id) => !ids.has(id)), []);
+  assert.deepEqual(
+    Object.keys(FILE_HANDLERS).filter((id) => !ids.has(id)),
+    [],
+  );
 });
 
 it('each batch text is recognised as its own (file, batch), with CRLF line ends too', () => {

@@ -16,18 +16,36 @@ const INT_MAX = 2 ** 31 - 1;
 const sig = () => new AbortController().signal;
 const sets = (items: ResponseItem[]) => items.filter((x) => x.kind === 'resultSet') as ResultSet[];
 const errors = (items: ResponseItem[]) => items.filter((x) => x.kind === 'error') as ServerMessage[];
-const p = (name: string, value: RpcParam['value']): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 }, output: false });
+const p = (name: string, value: RpcParam['value']): RpcParam => ({
+  name,
+  value,
+  sqlType: { type: 'nvarchar', length: 4000 },
+  output: false,
+});
 
 function setup(uptimeMs?: number) {
   const clock = new ManualClock();
   const model = new SimModel({ password: 'pw', clock, seed: 7, uptimeMs });
   const h = new ModelHandler(model);
-  const s: SessionContext = { spid: 51, login: 'sa', appName: 'test', hostName: 'h', encrypted: false, database: 'master', state: new Map() };
+  const s: SessionContext = {
+    spid: 51,
+    login: 'sa',
+    appName: 'test',
+    hostName: 'h',
+    encrypted: false,
+    database: 'master',
+    state: new Map(),
+  };
   model.sessionStarted(51, 'sa');
   const batch = (text: string) => h.sqlBatch(s, text, sig());
   const delta = () => {
     const f = loadSqlFile('dmv/sample-delta');
-    return h.rpc(s, 'sp_executesql', [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', 'master'), p('@db_physical', null)], sig());
+    return h.rpc(
+      s,
+      'sp_executesql',
+      [p('@stmt', f.batches[0]), p('@params', f.parameters), p('@db', 'master'), p('@db_physical', null)],
+      sig(),
+    );
   };
   const count = async (table: string) => Number(sets(await batch(`SELECT COUNT(*) AS n FROM ${table}`))[0].rows[0][0]);
   return { clock, model, h, s, batch, delta, count };
@@ -47,11 +65,16 @@ describe('simulator: --uptime', () => {
 
   it('spinlab sim --uptime refuses a value without a unit, exit code 2, before it listens', async () => {
     let out = '';
-    assert.equal(await runSimCommand(['--uptime', '400'], (t) => { out += t; }), 2);
+    assert.equal(
+      await runSimCommand(['--uptime', '400'], (t) => {
+        out += t;
+      }),
+      2,
+    );
     assert.match(out, /uptime "400" must be a duration such as 400d/);
   });
 
-  it('400d: the start time 400 days back and a busy server\'s counters past 2^31, served in their documented types', async () => {
+  it("400d: the start time 400 days back and a busy server's counters past 2^31, served in their documented types", async () => {
     const { model, batch } = setup(400 * DAY);
     assert.equal(model.startTime.getTime(), Math.floor(model.clock.now() - 400 * DAY));
     const one = async (sql: string) => {
@@ -99,12 +122,14 @@ describe('simulator: #temp tables typed as SQL Server types them', () => {
     assert.deepEqual(errors(await batch(OLD_SETUP)), []);
     const items = await delta();
     const errs = errors(items);
-    assert.deepEqual(errs.map((e) => [e.number, e.class, e.state, e.message]),
-      [[8115, 16, 2, 'Arithmetic overflow error converting expression to data type int.']]);
+    assert.deepEqual(
+      errs.map((e) => [e.number, e.class, e.state, e.message]),
+      [[8115, 16, 2, 'Arithmetic overflow error converting expression to data type int.']],
+    );
     // Statement-terminating (docs: SET ARITHABORT, ANSI_WARNINGS ON): what follows the INSERT ran.
     assert.ok(sets(items).length > 10, 'the result sets after the failed INSERT are sent');
     assert.equal(await count('#spinlab_spin'), 0, 'the failed INSERT stored no row');
-    assert.ok(await count('#spinlab_wait') > 0, 'the waits after it were read and kept');
+    assert.ok((await count('#spinlab_wait')) > 0, 'the waits after it were read and kept');
     assert.equal(await count('#spinlab_tick'), 1);
   });
 
@@ -112,7 +137,7 @@ describe('simulator: #temp tables typed as SQL Server types them', () => {
     const { batch, delta, count } = setup(400 * DAY);
     await batch(loadSqlFile('dmv/snapshot-setup').batches[0]);
     assert.deepEqual(errors(await delta()), []);
-    assert.ok(await count('#spinlab_spin') > 0);
+    assert.ok((await count('#spinlab_spin')) > 0);
   });
 
   it('XACT_ABORT ON, or ARITHABORT ON with ANSI_WARNINGS OFF, ends the batch at the overflow', async () => {
@@ -131,10 +156,16 @@ describe('simulator: #temp tables typed as SQL Server types them', () => {
     const { batch, count } = setup(400 * DAY);
     await batch('CREATE TABLE #t (a smallint NULL, b tinyint NULL, c bit NULL, d int NULL, e bigint NULL)');
     const msg = async (sql: string) => errors(await batch(sql)).map((e) => `${e.number}/${e.class}: ${e.message}`);
-    assert.deepEqual(await msg('INSERT INTO #t (a) VALUES (40000)'), ['220/16: Arithmetic overflow error for data type smallint, value = 40000.']);
+    assert.deepEqual(await msg('INSERT INTO #t (a) VALUES (40000)'), [
+      '220/16: Arithmetic overflow error for data type smallint, value = 40000.',
+    ]);
     assert.deepEqual(await msg('INSERT INTO #t (b) VALUES (-1)'), ['220/16: Arithmetic overflow error for data type tinyint, value = -1.']);
-    assert.deepEqual(await msg('INSERT INTO #t (d) VALUES (2147483648)'), ['8115/16: Arithmetic overflow error converting expression to data type int.']);
-    assert.deepEqual(await msg('INSERT INTO #t (d) SELECT sl.backoffs FROM sys.dm_os_spinlock_stats AS sl'), ['8115/16: Arithmetic overflow error converting expression to data type int.']);
+    assert.deepEqual(await msg('INSERT INTO #t (d) VALUES (2147483648)'), [
+      '8115/16: Arithmetic overflow error converting expression to data type int.',
+    ]);
+    assert.deepEqual(await msg('INSERT INTO #t (d) SELECT sl.backoffs FROM sys.dm_os_spinlock_stats AS sl'), [
+      '8115/16: Arithmetic overflow error converting expression to data type int.',
+    ]);
     assert.equal(await count('#t'), 0, 'no failed INSERT stored a row, not even the rows before the one out of range');
     assert.deepEqual(await msg('INSERT INTO #t (a, b, c, d, e) VALUES (32767, 255, 5, 2147483647, 9223372036854775807)'), []);
     assert.deepEqual(await msg('INSERT INTO #t (e) SELECT sl.backoffs FROM sys.dm_os_spinlock_stats AS sl'), []);

@@ -9,7 +9,8 @@ import { SimModel } from '../../tools/sim/model/instance';
 import { BACKOFFS_PER_EVENT, spinlockMapKey, XeError } from '../../tools/sim/model/xe';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
-const CREATE = "CREATE EVENT SESSION [SpinlockLab_t] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (5))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256)) WITH (MAX_MEMORY = 4096 KB, MAX_DISPATCH_LATENCY = 1 SECONDS);";
+const CREATE =
+  "CREATE EVENT SESSION [SpinlockLab_t] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (5))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256)) WITH (MAX_MEMORY = 4096 KB, MAX_DISPATCH_LATENCY = 1 SECONDS);";
 
 function statementOf(text: string) {
   const r = parseXeDdl(text);
@@ -20,12 +21,19 @@ function statementOf(text: string) {
 describe('simulator: Extended Events DDL grammar', () => {
   it('accepts the documented CREATE, ALTER ... STATE and DROP shapes, with SSMS-style (n) values', () => {
     assert.equal(statementOf(CREATE).kind, 'create');
-    assert.deepEqual(statementOf('ALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START;'), { kind: 'alter-state', name: 'SpinlockLab_t', state: 'START' });
+    assert.deepEqual(statementOf('ALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START;'), {
+      kind: 'alter-state',
+      name: 'SpinlockLab_t',
+      state: 'START',
+    });
     assert.deepEqual(statementOf('DROP EVENT SESSION SpinlockLab_t ON SERVER'), { kind: 'drop', name: 'SpinlockLab_t' });
   });
 
   it('rejects typos and shapes outside the documented syntax, naming the token as SQL Server does', () => {
-    const near = (t: string) => { const r = parseXeDdl(t); return 'fault' in r ? r.fault.near : null; };
+    const near = (t: string) => {
+      const r = parseXeDdl(t);
+      return 'fault' in r ? r.fault.near : null;
+    };
     assert.equal(near(CREATE.replace('MAX_DISPATCH_LATENCY', 'MAX_DISPATCH_LATENCYY')), 'MAX_DISPATCH_LATENCYY');
     assert.equal(near(CREATE.replace('1 SECONDS', '1 SECOND')), 'SECOND');
     assert.equal(near(CREATE.replace('ADD TARGET', 'ADD TARGT')), 'ADD');
@@ -36,7 +44,7 @@ describe('simulator: Extended Events DDL grammar', () => {
     assert.equal(near('ALTER EVENT SESSION x ON SERVER ADD EVENT sqlos.spinlock_backoff, DROP EVENT sqlos.spinlock_backoff'), 'DROP');
   });
 
-  it('is what the simulator\'s syntax check uses for such a batch (Msg 102/156 at the line)', () => {
+  it("is what the simulator's syntax check uses for such a batch (Msg 102/156 at the line)", () => {
     assert.equal(findSyntaxError(CREATE), null);
     const f = findSyntaxError(CREATE.replace('WITH (', 'WITH\n(MAX_MEMRY = 4 MB, '));
     assert.deepEqual([f?.near, f?.line], ['MAX_MEMRY', 2]);
@@ -47,10 +55,22 @@ describe('simulator: sql/xe/create-session.sql as sent', () => {
   const file = loadSqlFile('xe/create-session');
 
   it('evaluates the DDL the batch builds from its parameters (QUOTENAME, CAST) and it parses', () => {
-    const ddl = dynamicStatements(file.batches[0], new Map<string, string | number | null>([['@session', 'SpinlockLab_a]b'], ['@type', 53], ['@slots', 256],
-      ['@partition', 'PER_NODE'], ['@max_memory_kb', 49152], ['@max_duration_s', null]]));
+    const ddl = dynamicStatements(
+      file.batches[0],
+      new Map<string, string | number | null>([
+        ['@session', 'SpinlockLab_a]b'],
+        ['@type', 53],
+        ['@slots', 256],
+        ['@partition', 'PER_NODE'],
+        ['@max_memory_kb', 49152],
+        ['@max_duration_s', null],
+      ]),
+    );
     assert.equal(ddl.length, 2);
-    assert.match(ddl[0], /^CREATE EVENT SESSION \[SpinlockLab_a\]\]b\] ON SERVER ADD EVENT sqlos\.spinlock_backoff .*WHERE \(\[type\] = \(53\)\)/);
+    assert.match(
+      ddl[0],
+      /^CREATE EVENT SESSION \[SpinlockLab_a\]\]b\] ON SERVER ADD EVENT sqlos\.spinlock_backoff .*WHERE \(\[type\] = \(53\)\)/,
+    );
     assert.equal(ddl[1], 'ALTER EVENT SESSION [SpinlockLab_a]]b] ON SERVER STATE = START;');
     for (const d of ddl) assert.ok(!('fault' in parseXeDdl(d)), d);
   });
@@ -74,20 +94,41 @@ describe('simulator: event sessions and the histogram target', () => {
     m.counters.spinlocks.get('XDESMGR')!.backoffs = base + 800;
     m.counters.spinlocks.get('LOGCACHE_ACCESS')!.backoffs += 8000; // another type: filtered out
     const h = parseHistogram(m.xe.targetData(m, s));
-    assert.equal(h.slots.reduce((a, x) => a + x.count, 0), 800 / BACKOFFS_PER_EVENT);
+    assert.equal(
+      h.slots.reduce((a, x) => a + x.count, 0),
+      800 / BACKOFFS_PER_EVENT,
+    );
     assert.ok(h.slots.every((x) => x.frames.every((f) => f.raw.startsWith('SIMULATED!'))));
     assert.ok(h.slots.some((x) => x.frames.some((f) => f.symbol === 'XDesMgr::GetXdesId')));
     run(m, 'sa', 'DROP EVENT SESSION [SpinlockLab_t] ON SERVER');
     assert.equal(m.xe.sessions.size, 0);
   });
 
-  it('answers a login without the permission with Msg 297, and 2022\'s finer permissions are enough there only', () => {
-    const m16 = new SimModel({ version: 16, password: 'x', logins: [{ name: 'weak', password: 'p', permissions: ['VIEW SERVER STATE'] }, { name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION'] }] });
-    assert.throws(() => run(m16, 'weak', CREATE), (e: unknown) => e instanceof XeError && e.number === 297);
+  it("answers a login without the permission with Msg 297, and 2022's finer permissions are enough there only", () => {
+    const m16 = new SimModel({
+      version: 16,
+      password: 'x',
+      logins: [
+        { name: 'weak', password: 'p', permissions: ['VIEW SERVER STATE'] },
+        {
+          name: 'fine',
+          password: 'p',
+          permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE', 'DROP ANY EVENT SESSION'],
+        },
+      ],
+    });
+    assert.throws(
+      () => run(m16, 'weak', CREATE),
+      (e: unknown) => e instanceof XeError && e.number === 297,
+    );
     run(m16, 'fine', CREATE);
     run(m16, 'fine', 'ALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START');
     run(m16, 'fine', 'DROP EVENT SESSION [SpinlockLab_t] ON SERVER');
-    const m15 = new SimModel({ version: 15, password: 'x', logins: [{ name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION'] }] });
+    const m15 = new SimModel({
+      version: 15,
+      password: 'x',
+      logins: [{ name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION'] }],
+    });
     assert.throws(() => run(m15, 'fine', CREATE), XeError);
   });
 
@@ -95,7 +136,10 @@ describe('simulator: event sessions and the histogram target', () => {
     const m = new SimModel({ version: 16, password: 'x' });
     run(m, 'sa', CREATE);
     assert.throws(() => run(m, 'sa', CREATE), /already exists/);
-    assert.throws(() => run(m, 'sa', CREATE.replace('[SpinlockLab_t]', 'x').replace('spinlock_backoff (', 'spinlock_backof (')), /event name/);
+    assert.throws(
+      () => run(m, 'sa', CREATE.replace('[SpinlockLab_t]', 'x').replace('spinlock_backoff (', 'spinlock_backof (')),
+      /event name/,
+    );
     assert.throws(() => run(m, 'sa', CREATE.replace('[SpinlockLab_t]', 'y').replace('ACTION (package0.callstack) ', '')), /not an action/);
   });
 });

@@ -7,32 +7,95 @@ import { DeltaReader, KeyMismatch, SnapshotKeeper, type DeltaLayout } from '../.
 import type { DbSession, PreparedFile, Row } from '../../src/db/client';
 
 // Parts: clock; set 1 by name (as sent whole); set 2 by two columns; set 3 in a name part and a value part on k.
-const layout: DeltaLayout = [{ target: 0 }, { target: 1, key: ['name'] }, { target: 2, key: ['a', 'b'] },
-  { target: 3, key: ['k'], names: true }, { target: 3, key: ['k'], named: true }];
+const layout: DeltaLayout = [
+  { target: 0 },
+  { target: 1, key: ['name'] },
+  { target: 2, key: ['a', 'b'] },
+  { target: 3, key: ['k'], names: true },
+  { target: 3, key: ['k'], named: true },
+];
 const clock = (t: number) => [{ ms_ticks: t }];
 
 describe('SnapshotKeeper', () => {
   it('keeps the last values of a row that stops moving and updates the rows that moved', () => {
     const k = new SnapshotKeeper(layout);
-    k.apply([clock(1), [{ name: 'X', spins: 1 }, { name: 'Y', spins: 5 }], [{ a: 1, b: 'p', v: 9 }], [], []], true);
+    k.apply(
+      [
+        clock(1),
+        [
+          { name: 'X', spins: 1 },
+          { name: 'Y', spins: 5 },
+        ],
+        [{ a: 1, b: 'p', v: 9 }],
+        [],
+        [],
+      ],
+      true,
+    );
     const out = k.apply([clock(2), [{ name: 'Y', spins: 7 }], [], [], []], false);
     assert.deepEqual(out[0], clock(2), 'an unkeyed set is taken as sent');
-    assert.deepEqual(out[1], [{ name: 'X', spins: 1 }, { name: 'Y', spins: 7 }]);
+    assert.deepEqual(out[1], [
+      { name: 'X', spins: 1 },
+      { name: 'Y', spins: 7 },
+    ]);
     assert.deepEqual(out[2], [{ a: 1, b: 'p', v: 9 }], 'a set with no moved rows keeps every row');
     const later = k.apply([clock(3), [{ name: 'Z', spins: 1 }], [{ a: 1, b: 'q', v: 1 }], [], []], false);
-    assert.deepEqual(later[1], [{ name: 'X', spins: 1 }, { name: 'Y', spins: 7 }, { name: 'Z', spins: 1 }], 'a new row is added');
-    assert.deepEqual(later[2], [{ a: 1, b: 'p', v: 9 }, { a: 1, b: 'q', v: 1 }], 'keys of several columns');
+    assert.deepEqual(
+      later[1],
+      [
+        { name: 'X', spins: 1 },
+        { name: 'Y', spins: 7 },
+        { name: 'Z', spins: 1 },
+      ],
+      'a new row is added',
+    );
+    assert.deepEqual(
+      later[2],
+      [
+        { a: 1, b: 'p', v: 9 },
+        { a: 1, b: 'q', v: 1 },
+      ],
+      'keys of several columns',
+    );
   });
 
   it('merges a name part and a value part by key into the full row, without the key', () => {
     const k = new SnapshotKeeper(layout);
-    const first = k.apply([clock(1), [], [], [{ k: 7, wait_type: 'WRITELOG' }, { k: -3, wait_type: 'PAGELATCH_EX' }],
-      [{ k: 7, wait_ms: 10 }, { k: -3, wait_ms: 2 }]], true);
-    assert.deepEqual(first[3], [{ wait_type: 'WRITELOG', wait_ms: 10 }, { wait_type: 'PAGELATCH_EX', wait_ms: 2 }]);
+    const first = k.apply(
+      [
+        clock(1),
+        [],
+        [],
+        [
+          { k: 7, wait_type: 'WRITELOG' },
+          { k: -3, wait_type: 'PAGELATCH_EX' },
+        ],
+        [
+          { k: 7, wait_ms: 10 },
+          { k: -3, wait_ms: 2 },
+        ],
+      ],
+      true,
+    );
+    assert.deepEqual(first[3], [
+      { wait_type: 'WRITELOG', wait_ms: 10 },
+      { wait_type: 'PAGELATCH_EX', wait_ms: 2 },
+    ]);
     const next = k.apply([clock(2), [], [], [], [{ k: -3, wait_ms: 5 }]], false);
-    assert.deepEqual(next[3], [{ wait_type: 'WRITELOG', wait_ms: 10 }, { wait_type: 'PAGELATCH_EX', wait_ms: 5 }], 'values by key alone');
+    assert.deepEqual(
+      next[3],
+      [
+        { wait_type: 'WRITELOG', wait_ms: 10 },
+        { wait_type: 'PAGELATCH_EX', wait_ms: 5 },
+      ],
+      'values by key alone',
+    );
     const seen = k.apply([clock(3), [], [], [{ k: 9, wait_type: 'LCK_M_X' }], [{ k: 9, wait_ms: 1 }]], false);
-    assert.deepEqual(seen[3].map((r) => r.wait_type), ['WRITELOG', 'PAGELATCH_EX', 'LCK_M_X'], 'a name first seen later joins');
+    assert.deepEqual(
+      seen[3].map((r) => r.wait_type),
+      ['WRITELOG', 'PAGELATCH_EX', 'LCK_M_X'],
+      'a name first seen later joins',
+    );
   });
 
   it('two names on one key, or values for a key never named, are a KeyMismatch; the row that collided keeps its last values', () => {
@@ -40,15 +103,43 @@ describe('SnapshotKeeper', () => {
     k.apply([clock(1), [], [], [{ k: 7, wait_type: 'WRITELOG' }], [{ k: 7, wait_ms: 10 }]], true);
     assert.throws(() => k.apply([clock(2), [], [], [{ k: 7, wait_type: 'LCK_M_X' }], [{ k: 7, wait_ms: 1 }]], false), KeyMismatch);
     assert.throws(() => k.apply([clock(2), [], [], [], [{ k: 8, wait_ms: 1 }]], false), KeyMismatch);
-    assert.throws(() => new SnapshotKeeper(layout).apply([clock(1), [], [], [{ k: 1, wait_type: 'A' }, { k: 1, wait_type: 'B' }], []], true), KeyMismatch,
-      'within one full snapshot too');
+    assert.throws(
+      () =>
+        new SnapshotKeeper(layout).apply(
+          [
+            clock(1),
+            [],
+            [],
+            [
+              { k: 1, wait_type: 'A' },
+              { k: 1, wait_type: 'B' },
+            ],
+            [],
+          ],
+          true,
+        ),
+      KeyMismatch,
+      'within one full snapshot too',
+    );
     const out = k.apply([clock(3), [], [], [], []], false);
     assert.deepEqual(out[3], [{ wait_type: 'WRITELOG', wait_ms: 10 }], 'not renamed, not given the stray values');
   });
 
   it('a full snapshot (after a reconnect) replaces everything kept', () => {
     const k = new SnapshotKeeper(layout);
-    k.apply([clock(1), [{ name: 'X', spins: 1 }, { name: 'Y', spins: 5 }], [{ a: 1, b: 'p', v: 9 }], [], []], true);
+    k.apply(
+      [
+        clock(1),
+        [
+          { name: 'X', spins: 1 },
+          { name: 'Y', spins: 5 },
+        ],
+        [{ a: 1, b: 'p', v: 9 }],
+        [],
+        [],
+      ],
+      true,
+    );
     const out = k.apply([clock(2), [{ name: 'Y', spins: 6 }], [], [], []], true);
     assert.deepEqual(out[1], [{ name: 'Y', spins: 6 }], 'rows the full snapshot does not list are gone');
     assert.deepEqual(out[2], []);
@@ -69,9 +160,18 @@ describe('DeltaReader', () => {
     const calls: string[] = [];
     const db = {
       connectionsLost: 0,
-      runFile: async (id: string) => { calls.push(`run ${id}`); return id === 'full' ? [[{ full: true }]] : []; },
-      prepare: async (id: string) => { calls.push(`prepare ${id}`); return { id } as unknown as PreparedFile; },
-      executePrepared: async () => { calls.push('execute'); return ticks.shift() ?? []; },
+      runFile: async (id: string) => {
+        calls.push(`run ${id}`);
+        return id === 'full' ? [[{ full: true }]] : [];
+      },
+      prepare: async (id: string) => {
+        calls.push(`prepare ${id}`);
+        return { id } as unknown as PreparedFile;
+      },
+      executePrepared: async () => {
+        calls.push('execute');
+        return ticks.shift() ?? [];
+      },
     };
     return { db: db as unknown as DbSession, calls };
   }
@@ -83,8 +183,18 @@ describe('DeltaReader', () => {
       [marker(1), clock(2), [], [], [{ k: 7, n: 'LCK_M_X' }], [{ k: 7, ms: 2 }]],
     ]);
     const said: string[] = [];
-    const r = new DeltaReader('delta', [{ target: 0 }, { target: 1, key: ['name'] }, { target: 2, key: ['a', 'b'] },
-      { target: 3, key: ['k'], names: true, as: { n: 'wait_type' } }, { target: 3, key: ['k'], named: true, as: { ms: 'wait_ms' } }], 'full', (m) => said.push(m));
+    const r = new DeltaReader(
+      'delta',
+      [
+        { target: 0 },
+        { target: 1, key: ['name'] },
+        { target: 2, key: ['a', 'b'] },
+        { target: 3, key: ['k'], names: true, as: { n: 'wait_type' } },
+        { target: 3, key: ['k'], named: true, as: { ms: 'wait_ms' } },
+      ],
+      'full',
+      (m) => said.push(m),
+    );
     const first = await r.read(db, {});
     assert.deepEqual(first.sets[3], [{ wait_type: 'WRITELOG', wait_ms: 1 }], 'aliases named back');
     const second = await r.read(db, {});
@@ -92,7 +202,11 @@ describe('DeltaReader', () => {
     assert.equal(said.length, 1);
     assert.match(said[0], /share the key 7.*sql\/full\.sql in full/);
     await r.read(db, {});
-    assert.deepEqual(calls, ['run dmv/snapshot-setup', 'prepare delta', 'execute', 'execute', 'run full', 'run full'], 'no delta tick after the fallback');
+    assert.deepEqual(
+      calls,
+      ['run dmv/snapshot-setup', 'prepare delta', 'execute', 'execute', 'run full', 'run full'],
+      'no delta tick after the fallback',
+    );
     assert.equal(said.length, 1, 'said once');
   });
 });

@@ -6,7 +6,10 @@ import { listSqlFiles, loadSqlFile } from '../../src/db/sqlFiles';
 
 /** The batch without comments and string literals (their digits are not constants). */
 function codeOnly(text: string): string {
-  return text.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/N?'(?:[^']|'')*'/g, "''");
+  return text
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/N?'(?:[^']|'')*'/g, "''");
 }
 
 /** Integer constants above the int range that are not the operand of CAST(... AS bigint). */
@@ -33,7 +36,11 @@ describe('sql/ typing', () => {
     for (const id of listSqlFiles()) {
       const f = loadSqlFile(id);
       f.batches.forEach((b, i) => {
-        assert.deepEqual(decimalTypedIntegers(b), [], `${id} batch ${i + 1}: an integer constant above 2147483647 is decimal; write CAST(n AS bigint)`);
+        assert.deepEqual(
+          decimalTypedIntegers(b),
+          [],
+          `${id} batch ${i + 1}: an integer constant above 2147483647 is decimal; write CAST(n AS bigint)`,
+        );
       });
     }
   });

@@ -21,22 +21,44 @@ describe('stack capture: histogram target_data', () => {
     const h = parseHistogram(MODULE_OFFSET_DOC);
     assert.equal(h.buckets, 256);
     assert.equal(h.truncated, 0);
-    assert.deepEqual(h.slots.map((s) => s.count), [35, 7]);
-    assert.deepEqual(h.slots[0].frames[0], { raw: 'sqldk.dll+0x0000000000012A40', module: 'sqldk.dll', offset: '0x0000000000012A40', symbol: null });
+    assert.deepEqual(
+      h.slots.map((s) => s.count),
+      [35, 7],
+    );
+    assert.deepEqual(h.slots[0].frames[0], {
+      raw: 'sqldk.dll+0x0000000000012A40',
+      module: 'sqldk.dll',
+      offset: '0x0000000000012A40',
+      symbol: null,
+    });
     assert.equal(h.slots[0].frames.length, 3);
   });
 
   it('reads bare addresses on one line, names resolved by trace flag 3656, and 2022 <frame> elements in CDATA', () => {
-    assert.deepEqual(parseFrames('0x00007FFEABD0D919        0x00007FFEABC4D45D').map((f) => f.offset), ['0x00007FFEABD0D919', '0x00007FFEABC4D45D']);
-    assert.deepEqual(parseFrame('SpinlockBase::Backoff'), { raw: 'SpinlockBase::Backoff', module: null, offset: null, symbol: 'SpinlockBase::Backoff' });
+    assert.deepEqual(
+      parseFrames('0x00007FFEABD0D919        0x00007FFEABC4D45D').map((f) => f.offset),
+      ['0x00007FFEABD0D919', '0x00007FFEABC4D45D'],
+    );
+    assert.deepEqual(parseFrame('SpinlockBase::Backoff'), {
+      raw: 'SpinlockBase::Backoff',
+      module: null,
+      offset: null,
+      symbol: 'SpinlockBase::Backoff',
+    });
     assert.equal(parseFrame('SIMULATED!sqlmin!XDesMgr::GetXdesId').module, 'SIMULATED!sqlmin');
-    const doc = '<HistogramTarget truncated="0" buckets="256"><Slot count="5"><value><![CDATA[<frame id="00" pdb="SqlDK.pdb" age="2" guid="6a19" module="sqldk.dll" rva="0x40609" /><frame id="01" module="sqlmin.dll" rva="0x1A2B" />]]></value></Slot></HistogramTarget>';
+    const doc =
+      '<HistogramTarget truncated="0" buckets="256"><Slot count="5"><value><![CDATA[<frame id="00" pdb="SqlDK.pdb" age="2" guid="6a19" module="sqldk.dll" rva="0x40609" /><frame id="01" module="sqlmin.dll" rva="0x1A2B" />]]></value></Slot></HistogramTarget>';
     const h = parseHistogram(doc);
-    assert.deepEqual(h.slots[0].frames.map((f) => f.raw), ['sqldk.dll+0x40609', 'sqlmin.dll+0x1A2B']);
+    assert.deepEqual(
+      h.slots[0].frames.map((f) => f.raw),
+      ['sqldk.dll+0x40609', 'sqlmin.dll+0x1A2B'],
+    );
   });
 
   it('decodes entities in frames, and takes an empty or missing target as no stacks', () => {
-    const h = parseHistogram('<HistogramTarget truncated="0" buckets="16"><Slot count="2"><value>Spinlock&lt;144,1,0&gt;::SpinToAcquireOptimistic</value></Slot></HistogramTarget>');
+    const h = parseHistogram(
+      '<HistogramTarget truncated="0" buckets="16"><Slot count="2"><value>Spinlock&lt;144,1,0&gt;::SpinToAcquireOptimistic</value></Slot></HistogramTarget>',
+    );
     assert.equal(h.slots[0].frames[0].symbol, 'Spinlock<144,1,0>::SpinToAcquireOptimistic');
     assert.deepEqual(parseHistogram(null).slots, []);
     assert.deepEqual(parseHistogram('<HistogramTarget truncated="0" buckets="256" />').slots, []);
@@ -45,7 +67,10 @@ describe('stack capture: histogram target_data', () => {
   it('refuses a document that is not a histogram, is cut short, or has a slot without a count', () => {
     assert.throws(() => parseHistogram('<RingBufferTarget/>'), HistogramFormatError);
     assert.throws(() => parseHistogram(MODULE_OFFSET_DOC.slice(0, -20)), HistogramFormatError);
-    assert.throws(() => parseHistogram('<HistogramTarget buckets="1"><Slot><value>x</value></Slot></HistogramTarget>'), HistogramFormatError);
+    assert.throws(
+      () => parseHistogram('<HistogramTarget buckets="1"><Slot><value>x</value></Slot></HistogramTarget>'),
+      HistogramFormatError,
+    );
   });
 });
 
@@ -64,12 +89,21 @@ describe('stack capture: top N and the folded tree', () => {
   it('folds stacks from the outermost frame: a shared prefix is one branch with the sum of its stacks', () => {
     const tree = foldTree(slots);
     assert.equal(tree.count, 42);
-    assert.deepEqual(tree.children.map((c) => [c.frame, c.count]), [['sqllang.dll+0x0000000000401000', 35], ['sqlmin.dll+0x0000000000091C22', 7]]);
+    assert.deepEqual(
+      tree.children.map((c) => [c.frame, c.count]),
+      [
+        ['sqllang.dll+0x0000000000401000', 35],
+        ['sqlmin.dll+0x0000000000091C22', 7],
+      ],
+    );
     const shared = tree.children[0].children[0];
     assert.deepEqual([shared.frame, shared.count], ['sqlmin.dll+0x00000000000F3B10', 35]);
     // Two outer callers, each a chain down to the same innermost frame: two lines.
     assert.equal(treeText(tree).length, 2);
-    assert.match(treeText(tree)[0], /^ 83\.3% {2}sqllang\.dll\+0x0000000000401000 > sqlmin\.dll\+0x00000000000F3B10 > sqldk\.dll\+0x0000000000012A40$/);
+    assert.match(
+      treeText(tree)[0],
+      /^ 83\.3% {2}sqllang\.dll\+0x0000000000401000 > sqlmin\.dll\+0x00000000000F3B10 > sqldk\.dll\+0x0000000000012A40$/,
+    );
   });
 });
 
@@ -88,14 +122,20 @@ describe('stack capture: SQLCallStackResolver export', () => {
     assert.match(lines[0], /^<HistogramTarget truncated="0" buckets="256">$/);
     assert.equal(lines[lines.length - 1], '</HistogramTarget>');
     const slotsOut = [...xml.matchAll(/<Slot count="(\d+)"><value>([\s\S]*?)<\/value><\/Slot>/g)];
-    assert.deepEqual(slotsOut.map((m) => Number(m[1])), [35, 7]);
+    assert.deepEqual(
+      slotsOut.map((m) => Number(m[1])),
+      [35, 7],
+    );
     assert.equal((xml.match(/<Slot\b/g) ?? []).length, 2);
   });
 
   it('keeps each frame in module+offset notation, one per line, exactly as the server wrote it', () => {
     const values = [...xml.matchAll(/<value>([\s\S]*?)<\/value>/g)].map((m) => m[1].split('\n'));
     for (const frames of values) for (const f of frames) assert.match(f, /^[A-Za-z0-9_.]+\.dll\+0x[0-9A-F]+$/);
-    assert.deepEqual(values[0], slots[0].frames.map((f) => f.raw));
+    assert.deepEqual(
+      values[0],
+      slots[0].frames.map((f) => f.raw),
+    );
   });
 
   it('escapes markup in frames and reads back to the same stacks and counts', () => {
@@ -103,7 +143,10 @@ describe('stack capture: SQLCallStackResolver export', () => {
     const out = toCallStackResolverXml(odd);
     assert.ok(!/<144/.test(out) && out.includes('&lt;144,1,0&gt;') && out.includes('A&amp;B'));
     const back = parseHistogram(toCallStackResolverXml(slots, 256));
-    assert.deepEqual(back.slots.map((s) => [s.count, s.frames.map((f) => f.raw)]), slots.map((s) => [s.count, s.frames.map((f) => f.raw)]));
+    assert.deepEqual(
+      back.slots.map((s) => [s.count, s.frames.map((f) => f.raw)]),
+      slots.map((s) => [s.count, s.frames.map((f) => f.raw)]),
+    );
   });
 });
 

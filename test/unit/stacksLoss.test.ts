@@ -18,14 +18,33 @@ import { findView } from '../../tools/sim/model/select';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
 const options = (o: Partial<StackSessionOptions> = {}): StackSessionOptions => ({
-  partition: 'NONE', maxMemoryKb: 4096, retention: 'ALLOW_SINGLE_EVENT_LOSS', dispatchLatencyS: 1, maxDurationS: null,
-  cpus: 256, numaNodes: 8, regularBuffers: 3, regularBufferBytes: 1_398_101, ...o,
+  partition: 'NONE',
+  maxMemoryKb: 4096,
+  retention: 'ALLOW_SINGLE_EVENT_LOSS',
+  dispatchLatencyS: 1,
+  maxDurationS: null,
+  cpus: 256,
+  numaNodes: 8,
+  regularBuffers: 3,
+  regularBufferBytes: 1_398_101,
+  ...o,
 });
 
 function capture(over: Partial<StackCapture>): StackCapture {
   return {
-    spinlock: 'LOGCACHE_ACCESS', mapKey: 24, session: 'SpinlockLab_x', startedAt: '2026-11-24T00:00:00.000Z', durationMs: 5000, events: 100,
-    dmvBackoffs: 8000, simulated: false, buckets: [], otherCount: 0, tree: { frame: 'all', count: 100, children: [] }, notes: [], ...over,
+    spinlock: 'LOGCACHE_ACCESS',
+    mapKey: 24,
+    session: 'SpinlockLab_x',
+    startedAt: '2026-11-24T00:00:00.000Z',
+    durationMs: 5000,
+    events: 100,
+    dmvBackoffs: 8000,
+    simulated: false,
+    buckets: [],
+    otherCount: 0,
+    tree: { frame: 'all', count: 100, children: [] },
+    notes: [],
+    ...over,
   };
 }
 
@@ -56,14 +75,27 @@ describe('stack capture: the event session sized from the server', () => {
 describe('stack capture: losses said plainly', () => {
   it('says events were lost, how many of those fired, and qualifies the one-per-eight comparison', () => {
     const notes = countNotes('LOGCACHE_ACCESS', 100, 8000, 5000, false, { droppedEvents: 300, droppedBuffers: 0, options: options() });
-    assert.match(notes[0], /^EVENTS WERE LOST: the session dropped 300 events \(75\.0% of the 400 fired\) because its buffers \(MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB\) were full/);
-    assert.match(notes[1], /100 events kept against 8000 DMV backoffs .*80\.0 backoffs per kept event and 20\.0 per event fired \(kept \+ 300 dropped\)/);
+    assert.match(
+      notes[0],
+      /^EVENTS WERE LOST: the session dropped 300 events \(75\.0% of the 400 fired\) because its buffers \(MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB\) were full/,
+    );
+    assert.match(
+      notes[1],
+      /100 events kept against 8000 DMV backoffs .*80\.0 backoffs per kept event and 20\.0 per event fired \(kept \+ 300 dropped\)/,
+    );
     assert.match(notes[1], /partly the loss/);
   });
 
   it('says nothing was lost when both counters are 0, and that it cannot tell when they could not be read', () => {
-    const none = countNotes('XDESMGR', 100, 800, 5000, false, { droppedEvents: 0, droppedBuffers: 0, options: options({ partition: 'PER_NODE', maxMemoryKb: 49152 }) });
-    assert.match(none[0], /^No events were lost: sys\.dm_xe_sessions counted 0 dropped events and 0 dropped buffers .*PER_NODE \(8 NUMA nodes\), MAX_MEMORY = 48 MB/);
+    const none = countNotes('XDESMGR', 100, 800, 5000, false, {
+      droppedEvents: 0,
+      droppedBuffers: 0,
+      options: options({ partition: 'PER_NODE', maxMemoryKb: 49152 }),
+    });
+    assert.match(
+      none[0],
+      /^No events were lost: sys\.dm_xe_sessions counted 0 dropped events and 0 dropped buffers .*PER_NODE \(8 NUMA nodes\), MAX_MEMORY = 48 MB/,
+    );
     assert.match(none[1], /^Compared: 100 events against 800 DMV backoffs .*\(8\.0 backoffs per event\)/);
     const unknown = countNotes('XDESMGR', 100, 800, 5000, false, { droppedEvents: null, droppedBuffers: null });
     assert.match(unknown[0], /could not be read: events lost to full buffers cannot be ruled out/);
@@ -74,9 +106,15 @@ describe('stack capture: losses said plainly', () => {
 
   it('the CLI and the notebook show the counters beside the counts; a capture saved before them shows none', () => {
     const lost = capture({ droppedEvents: 300, droppedBuffers: 0, sessionOptions: options({ maxDurationS: 40 }) });
-    assert.match(stacksText(lost), /sys\.dm_os_spinlock_stats backoffs over the same window: 8000\nEVENTS LOST: 300 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions; MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB, MAX_DURATION = 40 SECONDS\)/);
+    assert.match(
+      stacksText(lost),
+      /sys\.dm_os_spinlock_stats backoffs over the same window: 8000\nEVENTS LOST: 300 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions; MEMORY_PARTITION_MODE = NONE, MAX_MEMORY = 4 MB, MAX_DURATION = 40 SECONDS\)/,
+    );
     assert.match(captureText(lost), /\nEVENTS LOST: 300 events and 0 buffers dropped/);
-    assert.match(stacksText(capture({ droppedEvents: 0, droppedBuffers: 0 })), /\nLost: 0 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions\)/);
+    assert.match(
+      stacksText(capture({ droppedEvents: 0, droppedBuffers: 0 })),
+      /\nLost: 0 events and 0 buffers dropped for full buffers \(sys\.dm_xe_sessions\)/,
+    );
     assert.match(stacksText(capture({ droppedEvents: null, droppedBuffers: null })), /\nLost: unknown events and unknown buffers dropped/);
     assert.doesNotMatch(stacksText(capture({})), /dropped for full buffers/);
   });
@@ -84,11 +122,24 @@ describe('stack capture: losses said plainly', () => {
 
 describe('simulator: MAX_DURATION by version', () => {
   const file = loadSqlFile('xe/create-session');
-  const ddl = (maxDuration: number | null) => dynamicStatements(file.batches[0], new Map<string, string | number | null>([['@session', 'SpinlockLab_t'], ['@type', 24],
-    ['@slots', 256], ['@partition', 'PER_CPU'], ['@max_memory_kb', 262144], ['@max_duration_s', maxDuration]]))[0];
+  const ddl = (maxDuration: number | null) =>
+    dynamicStatements(
+      file.batches[0],
+      new Map<string, string | number | null>([
+        ['@session', 'SpinlockLab_t'],
+        ['@type', 24],
+        ['@slots', 256],
+        ['@partition', 'PER_CPU'],
+        ['@max_memory_kb', 262144],
+        ['@max_duration_s', maxDuration],
+      ]),
+    )[0];
 
   it('create-session.sql adds MAX_DURATION = n SECONDS only when asked, and maps the partition to a literal', () => {
-    assert.match(ddl(40), /WITH \(MAX_MEMORY = 262144 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = PER_CPU, TRACK_CAUSALITY = OFF, STARTUP_STATE = OFF, MAX_DURATION = 40 SECONDS\);$/);
+    assert.match(
+      ddl(40),
+      /WITH \(MAX_MEMORY = 262144 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = PER_CPU, TRACK_CAUSALITY = OFF, STARTUP_STATE = OFF, MAX_DURATION = 40 SECONDS\);$/,
+    );
     assert.doesNotMatch(ddl(null), /MAX_DURATION/);
   });
 
@@ -97,18 +148,29 @@ describe('simulator: MAX_DURATION by version', () => {
     for (const v of [13, 14, 15, 16]) {
       const r = parseXeDdl(ddl(40), v);
       assert.ok('fault' in r, `version ${v} must refuse it`);
-      assert.deepEqual([syntaxErrorMessage(r.fault).number, syntaxErrorMessage(r.fault).message], [102, "Incorrect syntax near 'MAX_DURATION'."]);
+      assert.deepEqual(
+        [syntaxErrorMessage(r.fault).number, syntaxErrorMessage(r.fault).message],
+        [102, "Incorrect syntax near 'MAX_DURATION'."],
+      );
       assert.ok(!('fault' in parseXeDdl(ddl(null), v)), `version ${v} takes the session without it`);
     }
-    const near = (t: string) => { const r = parseXeDdl(t, 17); return 'fault' in r ? r.fault.near : null; };
+    const near = (t: string) => {
+      const r = parseXeDdl(t, 17);
+      return 'fault' in r ? r.fault.near : null;
+    };
     assert.equal(near(ddl(40).replace('40 SECONDS', '40 SECOND')), 'SECOND');
     assert.equal(near(ddl(40).replace('40 SECONDS', 'UNLIMITED')), null);
   });
 });
 
 describe('simulator: event buffers that drop under load', () => {
-  const CREATE = (opts: string) => `CREATE EVENT SESSION [SpinlockLab_t] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (${spinlockMapKey('LOGCACHE_ACCESS', 16)}))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256)) WITH (${opts});`;
-  const parse = (text: string, v = 16) => { const r = parseXeDdl(text, v); if ('fault' in r) throw new Error(r.fault.near); return r.statement; };
+  const CREATE = (opts: string) =>
+    `CREATE EVENT SESSION [SpinlockLab_t] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (${spinlockMapKey('LOGCACHE_ACCESS', 16)}))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256)) WITH (${opts});`;
+  const parse = (text: string, v = 16) => {
+    const r = parseXeDdl(text, v);
+    if ('fault' in r) throw new Error(r.fault.near);
+    return r.statement;
+  };
 
   /** Fires `events` sqlos.spinlock_backoff events over `seconds` on a big box and returns what the session kept and lost. */
   function fire(opts: string, events: number, seconds: number, version = 16) {
@@ -117,7 +179,8 @@ describe('simulator: event buffers that drop under load', () => {
     m.xe.execute(m, 'sa', parse(CREATE(opts), version));
     m.xe.execute(m, 'sa', parse('ALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START'));
     const s = m.xe.sessions.get('spinlocklab_t')!;
-    m.counters.spinlocks.get('LOGCACHE_ACCESS')!.backoffs = s.running!.backoffsAtStart.get('LOGCACHE_ACCESS')! + events * BACKOFFS_PER_EVENT;
+    m.counters.spinlocks.get('LOGCACHE_ACCESS')!.backoffs =
+      s.running!.backoffsAtStart.get('LOGCACHE_ACCESS')! + events * BACKOFFS_PER_EVENT;
     clock.advance(seconds * 1000);
     const view = findView('sys.dm_xe_sessions')!;
     const ctx = { model: m, session: { login: 'sa', database: 'master' } } as unknown as Parameters<typeof view.rows>[0];
@@ -125,16 +188,32 @@ describe('simulator: event buffers that drop under load', () => {
     const row = view.rows(ctx, null)[0];
     const col = (n: string) => row[cols.indexOf(n)];
     const kept = parseHistogram(m.xe.targetData(m, s)).slots.reduce((a, x) => a + x.count, 0);
-    return { kept, droppedEvents: col('dropped_event_count'), droppedBuffers: col('dropped_buffer_count'), buffers: col('total_regular_buffers'), m, s, clock };
+    return {
+      kept,
+      droppedEvents: col('dropped_event_count'),
+      droppedBuffers: col('dropped_buffer_count'),
+      buffers: col('total_regular_buffers'),
+      m,
+      s,
+      clock,
+    };
   }
 
   it('one 4 MB buffer set for 256 CPUs drops events at a rate a set per CPU takes whole', () => {
-    const old = fire('MAX_MEMORY = 4096 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = NONE', 50_000, 10);
+    const old = fire(
+      'MAX_MEMORY = 4096 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = NONE',
+      50_000,
+      10,
+    );
     assert.ok(Number(old.droppedEvents) > 0, `dropped ${String(old.droppedEvents)}`);
     assert.equal(old.kept + Number(old.droppedEvents), 50_000, 'kept + dropped = fired');
     assert.equal(old.droppedBuffers, 0, 'ALLOW_SINGLE_EVENT_LOSS drops events, not buffers');
     assert.equal(old.buffers, 3);
-    const sized = fire('MAX_MEMORY = 262144 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = PER_CPU', 50_000, 10);
+    const sized = fire(
+      'MAX_MEMORY = 262144 KB, EVENT_RETENTION_MODE = ALLOW_SINGLE_EVENT_LOSS, MAX_DISPATCH_LATENCY = 1 SECONDS, MEMORY_PARTITION_MODE = PER_CPU',
+      50_000,
+      10,
+    );
     assert.deepEqual([sized.droppedEvents, sized.droppedBuffers, sized.kept], [0, 0, 50_000]);
     assert.equal(sized.buffers, 256 * 3);
     const light = fire('MAX_MEMORY = 4096 KB, MEMORY_PARTITION_MODE = NONE', 200, 10);

@@ -16,10 +16,24 @@ import { parseFrame, parseHistogram } from '../../src/engine/stacks/parse';
 import { experiment } from '../helpers/builders';
 
 function capture(): StackCapture {
-  const slots = parseHistogram('<HistogramTarget truncated="0" buckets="256"><Slot count="30"><value>SIMULATED!sqldk!SpinlockBase::Backoff\nSIMULATED!sqlmin!XDesMgr::GetXdesId\nSIMULATED!&lt;BEGIN TRANSACTION&gt;</value></Slot><Slot count="10"><value>SIMULATED!sqldk!SpinlockBase::Backoff\nSIMULATED!sqlmin!XdesMgr::IsMoreThanOneWriterActive</value></Slot></HistogramTarget>').slots;
+  const slots = parseHistogram(
+    '<HistogramTarget truncated="0" buckets="256"><Slot count="30"><value>SIMULATED!sqldk!SpinlockBase::Backoff\nSIMULATED!sqlmin!XDesMgr::GetXdesId\nSIMULATED!&lt;BEGIN TRANSACTION&gt;</value></Slot><Slot count="10"><value>SIMULATED!sqldk!SpinlockBase::Backoff\nSIMULATED!sqlmin!XdesMgr::IsMoreThanOneWriterActive</value></Slot></HistogramTarget>',
+  ).slots;
   const t = topBuckets(slots, 5);
-  return { spinlock: 'XDESMGR', mapKey: 77, session: 'SpinlockLab_XDESMGR_x', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 5000,
-    events: t.events, dmvBackoffs: 330, simulated: true, buckets: t.buckets, otherCount: t.otherCount, tree: foldTree(slots), notes: ['a note'] };
+  return {
+    spinlock: 'XDESMGR',
+    mapKey: 77,
+    session: 'SpinlockLab_XDESMGR_x',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 5000,
+    events: t.events,
+    dmvBackoffs: 330,
+    simulated: true,
+    buckets: t.buckets,
+    otherCount: t.otherCount,
+    tree: foldTree(slots),
+    notes: ['a note'],
+  };
 }
 
 describe('stack captures saved with an experiment', () => {
@@ -61,20 +75,42 @@ describe('stack captures saved with an experiment', () => {
     const section = mdCells.find((t) => t.startsWith('### XDESMGR'))!;
     assert.match(section, /\*\*SIMULATED\.\*\*/);
     assert.match(section, /#1 75\.0% \(30 events\)\n {4}SIMULATED!sqldk!SpinlockBase::Backoff/);
-    const chart = nb.cells.find((c) => c.cell_type === 'code' && (c.metadata as { spinlab?: { role?: string } }).spinlab?.role === 'stacks');
+    const chart = nb.cells.find(
+      (c) => c.cell_type === 'code' && (c.metadata as { spinlab?: { role?: string } }).spinlab?.role === 'stacks',
+    );
     const data = (chart as { outputs: { data: Record<string, string[]> }[] }).outputs[0].data;
     const out = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.join('')]));
     assert.match(out['image/svg+xml'], /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     assert.match(out['image/svg+xml'], /XDesMgr::GetXdesId/);
     assert.match(out['text/plain'], /XDESMGR: 40 sqlos\.spinlock_backoff events/);
     // The session's losses beside the counts, plainly when anything was dropped; the record with them validates.
-    const lost = { ...capture(), session: 'SpinlockLab_XDESMGR_lost', droppedEvents: 12, droppedBuffers: 0,
-      sessionOptions: { partition: 'NONE' as const, maxMemoryKb: 4096, retention: 'ALLOW_SINGLE_EVENT_LOSS' as const, dispatchLatencyS: 1, maxDurationS: 40, cpus: 256, numaNodes: 8, regularBuffers: 3, regularBufferBytes: 1_398_101 } };
+    const lost = {
+      ...capture(),
+      session: 'SpinlockLab_XDESMGR_lost',
+      droppedEvents: 12,
+      droppedBuffers: 0,
+      sessionOptions: {
+        partition: 'NONE' as const,
+        maxMemoryKb: 4096,
+        retention: 'ALLOW_SINGLE_EVENT_LOSS' as const,
+        dispatchLatencyS: 1,
+        maxDurationS: 40,
+        cpus: 256,
+        numaNodes: 8,
+        regularBuffers: 3,
+        regularBufferBytes: 1_398_101,
+      },
+    };
     const e5 = experiment('e5', [1]);
     e5.stacks = [lost];
     assert.equal(validateExperiment(JSON.parse(JSON.stringify(e5))), null);
-    const lostSection = buildNotebook([e5]).cells.map((c) => c.source.join('')).find((t) => t.startsWith('### XDESMGR'))!;
-    assert.match(lostSection, /> \*\*Events were lost:\*\* 12 events and 0 buffers dropped for full buffers \(sys\.dm\\_xe\\_sessions; MEMORY\\_PARTITION\\_MODE = NONE, MAX\\_MEMORY = 4 MB, MAX\\_DURATION = 40 SECONDS\)/);
+    const lostSection = buildNotebook([e5])
+      .cells.map((c) => c.source.join(''))
+      .find((t) => t.startsWith('### XDESMGR'))!;
+    assert.match(
+      lostSection,
+      /> \*\*Events were lost:\*\* 12 events and 0 buffers dropped for full buffers \(sys\.dm\\_xe\\_sessions; MEMORY\\_PARTITION\\_MODE = NONE, MAX\\_MEMORY = 4 MB, MAX\\_DURATION = 40 SECONDS\)/,
+    );
     assert.doesNotMatch(section, /dropped for full buffers/, 'a capture saved before the counters says nothing of them');
     // Without captures there is no such section.
     assert.ok(!buildNotebook([experiment('e4', [1])]).cells.some((c) => c.source.join('').startsWith('## Call stacks')));

@@ -7,7 +7,18 @@ import { DB, sample } from './samples';
 
 function ticks(): Tick[] {
   const s = [
-    sample({ msTicks: 1000, spins: { LOGCACHE_ACCESS: 100 }, transactions: 0, flushes: 0, bytesFlushed: 0, cpu: [[0, 0], [0, 0]], rows: { T: [0, 0] } }),
+    sample({
+      msTicks: 1000,
+      spins: { LOGCACHE_ACCESS: 100 },
+      transactions: 0,
+      flushes: 0,
+      bytesFlushed: 0,
+      cpu: [
+        [0, 0],
+        [0, 0],
+      ],
+      rows: { T: [0, 0] },
+    }),
     sample({
       msTicks: 2000,
       spins: { LOGCACHE_ACCESS: 1100, LOCK_HASH: 20 },
@@ -15,7 +26,10 @@ function ticks(): Tick[] {
       transactions: 500,
       flushes: 10,
       bytesFlushed: 4096,
-      cpu: [[0, 900], [0, 800]],
+      cpu: [
+        [0, 900],
+        [0, 800],
+      ],
       rows: { T: [1000, 0] },
     }),
     sample({
@@ -26,7 +40,10 @@ function ticks(): Tick[] {
       transactions: 1000,
       flushes: 30,
       bytesFlushed: 8192,
-      cpu: [[0, 1900], [0, 1700]],
+      cpu: [
+        [0, 1900],
+        [0, 1700],
+      ],
       rows: { T: [2000, 0] },
     }),
   ];

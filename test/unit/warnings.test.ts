@@ -6,8 +6,10 @@ import * as path from 'node:path';
 
 const warnings = path.join(__dirname, '../../src/cli/warnings.js');
 function run(code: string, env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['-e', `require(${JSON.stringify(warnings)}).quietDeprecations(); ${code}`],
-    { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--pending-deprecation', ...env } });
+  return spawnSync(process.execPath, ['-e', `require(${JSON.stringify(warnings)}).quietDeprecations(); ${code}`], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '--pending-deprecation', ...env },
+  });
 }
 
 describe('CLI warnings', () => {

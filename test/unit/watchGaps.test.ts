@@ -16,12 +16,22 @@ const REBOOT = '2026-11-25T12:00:10.000Z';
 
 /** A sample that arrived at `atMs`, asked for `sent` ms before. */
 function at(atMs: number, msTicks: number, spins: number, o: { startTime?: string; outage?: Outage; sent?: number } = {}): SampleArrival {
-  const raw = sample({ msTicks, startTime: o.startTime ?? BOOT, spins: { LOGCACHE_ACCESS: spins }, waits: { WRITELOG: [spins, spins] }, cpu: [[0, msTicks / 2]] });
+  const raw = sample({
+    msTicks,
+    startTime: o.startTime ?? BOOT,
+    spins: { LOGCACHE_ACCESS: spins },
+    waits: { WRITELOG: [spins, spins] },
+    cpu: [[0, msTicks / 2]],
+  });
   const s: WatchSample = { raw, logFiles: new Map(), requests: [], waitingNow: [], ownCpuMs: null };
   return { sample: s, sentAtMs: atMs - (o.sent ?? 0), atMs, ...(o.outage ? { outage: o.outage } : {}) };
 }
-const lost = (failedTicks: number, firstError: string | null = 'Connection lost - read ECONNRESET'): Outage =>
-  ({ sinceAtMs: null, connectionLost: true, failedTicks, firstError });
+const lost = (failedTicks: number, firstError: string | null = 'Connection lost - read ECONNRESET'): Outage => ({
+  sinceAtMs: null,
+  connectionLost: true,
+  failedTicks,
+  firstError,
+});
 
 function ticked(step: ReturnType<WatchSequence['next']>) {
   assert.equal(step.kind, 'tick', JSON.stringify(step));
@@ -79,7 +89,13 @@ describe('watch clock and gaps', () => {
 
   it('ticks that failed on a live connection are a gap of their own kind; the end of a watch inside an outage is a gap not recovered', () => {
     const seq = new WatchSequence(at(0, 10_000, 1), ctx);
-    const g = gapOf(seq.next(at(3000, 13_000, 2, { outage: { sinceAtMs: 0, connectionLost: false, failedTicks: 2, firstError: 'Msg 1222, Lock request time out period exceeded.' } })));
+    const g = gapOf(
+      seq.next(
+        at(3000, 13_000, 2, {
+          outage: { sinceAtMs: 0, connectionLost: false, failedTicks: 2, firstError: 'Msg 1222, Lock request time out period exceeded.' },
+        }),
+      ),
+    );
     assert.equal(g.gap.reason, 'failed-ticks');
     const open = seq.end(9000, 1_700_000_020_000, lost(5, 'Failed to connect'));
     assert.ok(open);
@@ -97,13 +113,32 @@ describe('watch clock and gaps', () => {
   });
 
   it("says the watch's time: watched (real), lost in gaps, and the time rates are per second of", () => {
-    const gap: WatchGap = { reason: 'connection-lost', fromT: 3000, toT: 21_500, from: '2026-11-25T12:00:03.000Z', to: '2026-11-25T12:00:21.500Z',
-      failedTicks: 6, detail: 'ECONNRESET', recovered: true };
-    assert.equal(describeCoverage({ watchedMs: 60_000, coveredMs: 41_500, lostMs: 18_500 }, [gap]),
-      'watched 60.0 s; 18.5 s lost in 1 gap: connection lost 12:00:03-12:00:21 UTC (18.5 s, 6 failed ticks), reconnected; rates are per second of the 41.5 s the ticks cover');
-    assert.equal(describeCoverage({ watchedMs: 10_000, coveredMs: 9900, lostMs: 0 }, []), 'watched 10.0 s; no gap; rates are per second of the 9.9 s the ticks cover');
-    assert.equal(describeGap({ ...gap, reason: 'server-restart', failedTicks: 1 }), 'SQL Server restarted 12:00:03-12:00:21 UTC (18.5 s, 1 failed tick), counters taken again from the new values');
-    assert.equal(describeGap({ ...gap, failedTicks: 0, recovered: false }), 'connection lost 12:00:03-12:00:21 UTC (18.5 s), not back when the watch ended');
+    const gap: WatchGap = {
+      reason: 'connection-lost',
+      fromT: 3000,
+      toT: 21_500,
+      from: '2026-11-25T12:00:03.000Z',
+      to: '2026-11-25T12:00:21.500Z',
+      failedTicks: 6,
+      detail: 'ECONNRESET',
+      recovered: true,
+    };
+    assert.equal(
+      describeCoverage({ watchedMs: 60_000, coveredMs: 41_500, lostMs: 18_500 }, [gap]),
+      'watched 60.0 s; 18.5 s lost in 1 gap: connection lost 12:00:03-12:00:21 UTC (18.5 s, 6 failed ticks), reconnected; rates are per second of the 41.5 s the ticks cover',
+    );
+    assert.equal(
+      describeCoverage({ watchedMs: 10_000, coveredMs: 9900, lostMs: 0 }, []),
+      'watched 10.0 s; no gap; rates are per second of the 9.9 s the ticks cover',
+    );
+    assert.equal(
+      describeGap({ ...gap, reason: 'server-restart', failedTicks: 1 }),
+      'SQL Server restarted 12:00:03-12:00:21 UTC (18.5 s, 1 failed tick), counters taken again from the new values',
+    );
+    assert.equal(
+      describeGap({ ...gap, failedTicks: 0, recovered: false }),
+      'connection lost 12:00:03-12:00:21 UTC (18.5 s), not back when the watch ended',
+    );
   });
 });
 
@@ -112,7 +147,11 @@ describe('a repeated warning is said once, then counted', () => {
     const w = new RepeatedWarnings();
     const said: string[] = [];
     for (let i = 0; i < 15; i++) said.push(...w.add(`a monitor sample took ${1200 + i} ms, longer than the 1000 ms interval`));
-    assert.deepEqual(said, ['a monitor sample took 1200 ms, longer than the 1000 ms interval'], 'numbers that change do not make a new warning');
+    assert.deepEqual(
+      said,
+      ['a monitor sample took 1200 ms, longer than the 1000 ms interval'],
+      'numbers that change do not make a new warning',
+    );
     said.push(...w.add('reconnect failed: ECONNREFUSED'));
     for (let i = 0; i < 3; i++) said.push(...w.add('reconnect failed: ECONNREFUSED'));
     said.push(...w.flush());
@@ -130,7 +169,12 @@ describe('a repeated warning is said once, then counted', () => {
 
 describe('watch notebook charts and gaps', () => {
   it('shades a gap and draws no line across it', () => {
-    const pts = [[1, 5], [2, 6], [10, 7], [11, 8]] as [number, number][];
+    const pts = [
+      [1, 5],
+      [2, 6],
+      [10, 7],
+      [11, 8],
+    ] as [number, number][];
     const plain = svgLineChart([{ name: 's', points: pts }], { title: 't', xLabel: 'x', yLabel: 'y' });
     const gapped = svgLineChart([{ name: 's', points: pts }], { title: 't', xLabel: 'x', yLabel: 'y', gaps: [[2, 9]] });
     const moves = (svg: string) => (svg.match(/<path d="([^"]+)"/)![1].match(/M/g) ?? []).length;

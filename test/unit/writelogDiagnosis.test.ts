@@ -3,13 +3,38 @@ import assert from 'node:assert/strict';
 import { averageWriteStallMs, diagnoseWritelog, logWriterQueueLimit, type WritelogInput } from '../../src/shared/writelogDiagnosis';
 
 function tick(flushes: number, stall: number | null, pending: number) {
-  return { log: { flushes, bytesFlushed: flushes * 7000, flushesPerSec: flushes, bytesFlushedPerSec: flushes * 7000, flushWaitsPerSec: 0, flushWaitTimeMs: 0, avgWriteStallMs: stall }, pendingLogIo: pending };
+  return {
+    log: {
+      flushes,
+      bytesFlushed: flushes * 7000,
+      flushesPerSec: flushes,
+      bytesFlushedPerSec: flushes * 7000,
+      flushWaitsPerSec: 0,
+      flushWaitTimeMs: 0,
+      avgWriteStallMs: stall,
+    },
+    pendingLogIo: pending,
+  };
 }
 
-function input(o: { flushes: number; bytes: number; rows: number; txns: number; writelog?: [number, number]; ticks: ReturnType<typeof tick>[]; major?: number }): WritelogInput {
+function input(o: {
+  flushes: number;
+  bytes: number;
+  rows: number;
+  txns: number;
+  writelog?: [number, number];
+  ticks: ReturnType<typeof tick>[];
+  major?: number;
+}): WritelogInput {
   return {
-    totals: { elapsedMs: 10_000, rows: o.rows, transactions: o.txns, logFlushes: o.flushes, logBytesFlushed: o.bytes,
-      waits: o.writelog ? { WRITELOG: { waitMs: o.writelog[0], count: o.writelog[1], signalMs: 0 } } : {} },
+    totals: {
+      elapsedMs: 10_000,
+      rows: o.rows,
+      transactions: o.txns,
+      logFlushes: o.flushes,
+      logBytesFlushed: o.bytes,
+      waits: o.writelog ? { WRITELOG: { waitMs: o.writelog[0], count: o.writelog[1], signalMs: 0 } } : {},
+    },
     timeline: o.ticks,
     majorVersion: o.major ?? 16,
   };
@@ -28,11 +53,19 @@ it('average write stall weighs each sample by its flushes and skips samples with
 });
 
 it("seed 003's own figures: WRITELOG well above the stall and a saturated queue need attention", () => {
-  const d = diagnoseWritelog(input({ flushes: 150_000, bytes: 1_048_576_000, rows: 5_000_000, txns: 2_500_000, writelog: [150_000, 300_000],
-    ticks: [tick(50_000, 0.1, 112), tick(50_000, 0.1, 112), tick(50_000, 0.1, 111)] }));
+  const d = diagnoseWritelog(
+    input({
+      flushes: 150_000,
+      bytes: 1_048_576_000,
+      rows: 5_000_000,
+      txns: 2_500_000,
+      writelog: [150_000, 300_000],
+      ticks: [tick(50_000, 0.1, 112), tick(50_000, 0.1, 112), tick(50_000, 0.1, 111)],
+    }),
+  );
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
   assert.equal(by.logFlushes.values.perSec, 15_000);
-  assert.equal(by.logFlushes.flag, 'info', 'a rate beside the seed\'s is not a sign either way');
+  assert.equal(by.logFlushes.flag, 'info', "a rate beside the seed's is not a sign either way");
   assert.match(by.logFlushes.verdict, /15,000\/s, at or above/);
   assert.equal(by.logBytes.values.perSec, 104_857_600);
   assert.equal(by.waitVsStall.values.avgWritelogWaitMs, 0.5);
@@ -46,7 +79,9 @@ it("seed 003's own figures: WRITELOG well above the stall and a saturated queue 
 });
 
 it('delayed durability: no WRITELOG waits, few flushes per transaction, nothing to look at', () => {
-  const d = diagnoseWritelog(input({ flushes: 200, bytes: 12_000_000, rows: 400_000, txns: 200_000, ticks: [tick(100, 0.05, 1), tick(100, 0.05, 0)] }));
+  const d = diagnoseWritelog(
+    input({ flushes: 200, bytes: 12_000_000, rows: 400_000, txns: 200_000, ticks: [tick(100, 0.05, 1), tick(100, 0.05, 0)] }),
+  );
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
   assert.equal(by.waitVsStall.flag, 'ok');
   assert.match(by.waitVsStall.verdict, /no WRITELOG waits/);
@@ -57,14 +92,33 @@ it('delayed durability: no WRITELOG waits, few flushes per transaction, nothing 
 });
 
 it('delayed durability with a few straggling WRITELOG waits: not a sign, even when each is long', () => {
-  const d = diagnoseWritelog(input({ flushes: 2000, bytes: 120_000_000, rows: 600_000, txns: 300_000, writelog: [40, 100], ticks: [tick(1000, 0.08, 0), tick(1000, 0.08, 0)] }));
+  const d = diagnoseWritelog(
+    input({
+      flushes: 2000,
+      bytes: 120_000_000,
+      rows: 600_000,
+      txns: 300_000,
+      writelog: [40, 100],
+      ticks: [tick(1000, 0.08, 0), tick(1000, 0.08, 0)],
+    }),
+  );
   const line = d.lines.find((l) => l.key === 'waitVsStall')!;
   assert.equal(line.flag, 'ok');
   assert.match(line.verdict, /rare \(0.3 per 1,000 transactions/);
 });
 
 it('a 2008 R2 server at 32 outstanding writes in every sample is saturated; the wait close to the stall is the storage', () => {
-  const d = diagnoseWritelog(input({ major: 10, flushes: 1000, bytes: 1_000_000, rows: 2000, txns: 1000, writelog: [1100, 1000], ticks: [tick(500, 1, 32), tick(500, 1, 33)] }));
+  const d = diagnoseWritelog(
+    input({
+      major: 10,
+      flushes: 1000,
+      bytes: 1_000_000,
+      rows: 2000,
+      txns: 1000,
+      writelog: [1100, 1000],
+      ticks: [tick(500, 1, 32), tick(500, 1, 33)],
+    }),
+  );
   const by = Object.fromEntries(d.lines.map((l) => [l.key, l]));
   assert.equal(by.pendingLogIo.flag, 'attention');
   assert.match(by.pendingLogIo.verdict, /limit of 32 in 100% of the samples/);
@@ -73,7 +127,18 @@ it('a 2008 R2 server at 32 outstanding writes in every sample is saturated; the 
 });
 
 it('no samples and no time: unknown, not a verdict', () => {
-  const d = diagnoseWritelog({ totals: { elapsedMs: 0, rows: 0, transactions: 0, logFlushes: 0, logBytesFlushed: 0, waits: { WRITELOG: { waitMs: 5, count: 1, signalMs: 0 } } }, timeline: [], majorVersion: 16 });
+  const d = diagnoseWritelog({
+    totals: {
+      elapsedMs: 0,
+      rows: 0,
+      transactions: 0,
+      logFlushes: 0,
+      logBytesFlushed: 0,
+      waits: { WRITELOG: { waitMs: 5, count: 1, signalMs: 0 } },
+    },
+    timeline: [],
+    majorVersion: 16,
+  });
   assert.ok(d.lines.every((l) => l.flag === 'unknown'));
   assert.equal(d.summary, 'Not enough data for a diagnosis.');
 });

@@ -70,8 +70,12 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   const isSysadmin = (login: string) => model.logins.get(login.toLowerCase())?.permissions === 'all';
   const [major, , build] = model.versionInfo.build.split('.').map(Number);
   const server = new TdsServer({
-    host, port: opts.port ?? 0, handler: new SessionLayer(handler, isSysadmin), serverName: model.serverName,
-    productVersion: { major, minor: 0, build }, log: opts.log,
+    host,
+    port: opts.port ?? 0,
+    handler: new SessionLayer(handler, isSysadmin),
+    serverName: model.serverName,
+    productVersion: { major, minor: 0, build },
+    log: opts.log,
   });
   model.connections = {
     list: () => server.sessions().map((s) => ({ spid: s.spid, database: s.database })),
@@ -79,10 +83,16 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
   const addr = await server.listen();
   const stopBackground = startBackground(model, opts.background ?? []);
-  const cs = (pw: string) => `Server=${host === '::1' ? '[::1]' : host},${addr.port};User Id=sa;Password=${pw};Encrypt=false;TrustServerCertificate=true`;
+  const cs = (pw: string) =>
+    `Server=${host === '::1' ? '[::1]' : host},${addr.port};User Id=sa;Password=${pw};Encrypt=false;TrustServerCertificate=true`;
   let closed = false;
   return {
-    host, port: addr.port, password, model, handler, server,
+    host,
+    port: addr.port,
+    password,
+    model,
+    handler,
+    server,
     connectionString: cs(password),
     redactedConnectionString: cs('********'),
     faults: {
@@ -108,40 +118,92 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
 }
 
-const PERMISSIONS: Permission[] = ['CONTROL SERVER', 'VIEW SERVER STATE', 'VIEW SERVER PERFORMANCE STATE', 'ALTER SETTINGS', 'ALTER SERVER STATE',
-  'VIEW DATABASE STATE', 'VIEW DATABASE PERFORMANCE STATE', 'CREATE ANY DATABASE', 'ALTER ANY DATABASE', 'ALTER ANY EVENT SESSION'];
+const PERMISSIONS: Permission[] = [
+  'CONTROL SERVER',
+  'VIEW SERVER STATE',
+  'VIEW SERVER PERFORMANCE STATE',
+  'ALTER SETTINGS',
+  'ALTER SERVER STATE',
+  'VIEW DATABASE STATE',
+  'VIEW DATABASE PERFORMANCE STATE',
+  'CREATE ANY DATABASE',
+  'ALTER ANY DATABASE',
+  'ALTER ANY EVENT SESSION',
+];
 
 /** 'name:password' (no permissions) or 'name:password:VIEW SERVER STATE,ALTER SETTINGS' or 'name:password:all'. */
 export function parseLogin(spec: string): LoginSpec {
   const [name, password, perms] = spec.split(':');
   if (!name || password === undefined) throw new InvalidArgumentError(`login must be NAME:PASSWORD[:PERM,PERM], not '${spec}'`);
   if (perms === 'all') return { name, password, permissions: 'all' };
-  const list = (perms ?? '').split(',').map((p) => p.trim().toUpperCase()).filter(Boolean);
-  for (const p of list) if (!PERMISSIONS.includes(p as Permission)) throw new InvalidArgumentError(`unknown permission '${p}' (one of: ${PERMISSIONS.join(', ')})`);
+  const list = (perms ?? '')
+    .split(',')
+    .map((p) => p.trim().toUpperCase())
+    .filter(Boolean);
+  for (const p of list)
+    if (!PERMISSIONS.includes(p as Permission))
+      throw new InvalidArgumentError(`unknown permission '${p}' (one of: ${PERMISSIONS.join(', ')})`);
   return { name, password, permissions: list as Permission[] };
 }
 
 /** `spinlab sim [--port 14330] [--password PW] [--topology 2x10x2] [--version 16] ...`: runs until Ctrl+C / SIGTERM. */
 export async function runSimCommand(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
-  const int = (v: string) => { const n = Number(v); if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer'); return n; };
+  const int = (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n)) throw new InvalidArgumentError('not an integer');
+    return n;
+  };
   const program = new Command('spinlab sim')
     .description('Start the Spinlock Lab TDS simulator on loopback: NOT a SQL Server, every number is synthetic.')
     .option('--port <port>', 'TCP port (0 = any free port)', int, 14330)
     .option('--password <password>', 'password of the sa login (default: SPINLAB_SIM_PASSWORD, else generated)')
     .option('--topology <SxCxT>', 'sockets x cores per socket x threads per core', '2x10x2')
     .option('--soft-numa', 'split sockets of more than 8 cores into soft-NUMA nodes, as SQL Server 2016+ does automatically')
-    .option('--platform <platform>', 'box (SQL Server, the default) or managed-instance (Azure SQL Managed Instance: EngineEdition 8, version 12.x, the newest engine)', 'box')
+    .option(
+      '--platform <platform>',
+      'box (SQL Server, the default) or managed-instance (Azure SQL Managed Instance: EngineEdition 8, version 12.x, the newest engine)',
+      'box',
+    )
     .option('--version <major>', 'SQL Server major version to imitate, 13 (2016) to 17 (2025); default 16 (SQL Server only)', int)
     .option('--memory-model <model>', 'CONVENTIONAL, LOCK_PAGES or LARGE_PAGES (read-only)', 'CONVENTIONAL')
     .option('--trace-flags <list>', 'global trace flags to report, e.g. 1117,8008 (read-only)', '')
     .option('--clock-ghz <ghz>', 'clock rate behind cpu_ticks', (v) => Number(v), 2.4)
-    .option('--login <spec>', 'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)', (v, acc: LoginSpec[]) => [...acc, parseLogin(v)], [] as LoginSpec[])
+    .option(
+      '--login <spec>',
+      'extra login NAME:PASSWORD[:PERM,PERM|all] (repeatable)',
+      (v, acc: LoginSpec[]) => [...acc, parseLogin(v)],
+      [] as LoginSpec[],
+    )
     .option('--seed <n>', 'noise seed', int)
-    .option('--uptime <duration>', 'how long the instance has been up, e.g. 400d, 12h, 30m: its start time that far back and a busy server\'s counters (past 2^31 where that long makes them)',
-      (v) => { try { return parseUptime(v); } catch (e) { throw new InvalidArgumentError((e as Error).message); } })
-    .option('--watcher-cost-ms <ms>', 'extra server CPU (ms) each monitor tick costs its own session, to see the watch keep to its budget', (v) => Number(v), 0)
-    .option('--background <scenario:sessions>', 'a synthetic workload of the simulator\'s own, e.g. disk-insert:8 (repeatable)',
-      (v, acc: BackgroundSpec[]) => { try { return [...acc, parseBackground(v)]; } catch (e) { throw new InvalidArgumentError((e as Error).message); } }, [] as BackgroundSpec[])
+    .option(
+      '--uptime <duration>',
+      "how long the instance has been up, e.g. 400d, 12h, 30m: its start time that far back and a busy server's counters (past 2^31 where that long makes them)",
+      (v) => {
+        try {
+          return parseUptime(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+      },
+    )
+    .option(
+      '--watcher-cost-ms <ms>',
+      'extra server CPU (ms) each monitor tick costs its own session, to see the watch keep to its budget',
+      (v) => Number(v),
+      0,
+    )
+    .option(
+      '--background <scenario:sessions>',
+      "a synthetic workload of the simulator's own, e.g. disk-insert:8 (repeatable)",
+      (v, acc: BackgroundSpec[]) => {
+        try {
+          return [...acc, parseBackground(v)];
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+      },
+      [] as BackgroundSpec[],
+    )
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: out });
   try {
@@ -152,43 +214,75 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
   }
   const o = program.opts();
   const mm = String(o.memoryModel).toUpperCase();
-  if (!['CONVENTIONAL', 'LOCK_PAGES', 'LARGE_PAGES'].includes(mm)) { out(`--memory-model must be CONVENTIONAL, LOCK_PAGES or LARGE_PAGES\n`); return 2; }
+  if (!['CONVENTIONAL', 'LOCK_PAGES', 'LARGE_PAGES'].includes(mm)) {
+    out(`--memory-model must be CONVENTIONAL, LOCK_PAGES or LARGE_PAGES\n`);
+    return 2;
+  }
   let platform: Platform;
   try {
     platform = parsePlatform(String(o.platform));
-  } catch (e) { out(`${(e as Error).message}\n`); return 2; }
-  if (platform === 'managed-instance' && o.version !== undefined) { out('--version does not apply to --platform managed-instance: a Managed Instance runs the newest engine and reports 12.x\n'); return 2; }
+  } catch (e) {
+    out(`${(e as Error).message}\n`);
+    return 2;
+  }
+  if (platform === 'managed-instance' && o.version !== undefined) {
+    out('--version does not apply to --platform managed-instance: a Managed Instance runs the newest engine and reports 12.x\n');
+    return 2;
+  }
   const envPw = process.env.SPINLAB_SIM_PASSWORD;
   const password: string = o.password ?? envPw ?? generatePassword();
   let sim: Simulator;
   try {
     sim = await startSimulator({
-      port: o.port, password, topology: o.topology, softNuma: !!o.softNuma, version: o.version, platform, memoryModel: mm as 'CONVENTIONAL',
-      traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number), clockHz: o.clockGhz * 1e9, logins: o.login, seed: o.seed, background: o.background,
+      port: o.port,
+      password,
+      topology: o.topology,
+      softNuma: !!o.softNuma,
+      version: o.version,
+      platform,
+      memoryModel: mm as 'CONVENTIONAL',
+      traceFlags: String(o.traceFlags).split(',').filter(Boolean).map(Number),
+      clockHz: o.clockGhz * 1e9,
+      logins: o.login,
+      seed: o.seed,
+      background: o.background,
       uptimeMs: o.uptime,
       watcherCostMs: o.watcherCostMs,
     });
   } catch (e) {
     const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
-    out(inUse ? `spinlab sim: port ${o.port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
-      : `spinlab sim: ${(e as Error).message}\n`);
+    out(
+      inUse
+        ? `spinlab sim: port ${o.port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
+        : `spinlab sim: ${(e as Error).message}\n`,
+    );
     return 1;
   }
   const m = sim.model;
-  out([
-    '',
-    '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
-    `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
-    `  Listening on ${sim.host}:${sim.port} (loopback only).`,
-    ...(o.uptime ? [`  Up since ${m.startTime.toISOString()} (--uptime): counters as a busy server's after that long (synthetic).`] : []),
-    ...(o.background.length ? [`  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`] : []),
-    `  Connection string: ${sim.connectionString}`,
-    o.password || envPw ? '' : `  (generated password for sa: ${password})`,
-    '  Ctrl+C stops it.',
-    '',
-  ].join('\n') + '\n');
+  out(
+    [
+      '',
+      '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
+      `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
+      `  Listening on ${sim.host}:${sim.port} (loopback only).`,
+      ...(o.uptime ? [`  Up since ${m.startTime.toISOString()} (--uptime): counters as a busy server's after that long (synthetic).`] : []),
+      ...(o.background.length
+        ? [
+            `  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`,
+          ]
+        : []),
+      `  Connection string: ${sim.connectionString}`,
+      o.password || envPw ? '' : `  (generated password for sa: ${password})`,
+      '  Ctrl+C stops it.',
+      '',
+    ].join('\n') + '\n',
+  );
   await new Promise<void>((resolve) => {
-    const stop = () => { process.off('SIGINT', stop); process.off('SIGTERM', stop); resolve(); };
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

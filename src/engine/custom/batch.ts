@@ -4,7 +4,10 @@
 
 /** Batches split on lines holding only GO (any case), as sqlcmd and SSMS split them; empty batches dropped. */
 export function splitBatches(text: string): string[] {
-  return text.split(/^[ \t]*go[ \t]*(?:--.*)?$/gim).map((b) => b.trim()).filter((b) => masked(b).trim() !== '');
+  return text
+    .split(/^[ \t]*go[ \t]*(?:--.*)?$/gim)
+    .map((b) => b.trim())
+    .filter((b) => masked(b).trim() !== '');
 }
 
 /**
@@ -27,7 +30,14 @@ export function masked(text: string): string {
       let depth = 0;
       let j = i;
       while (j < text.length) {
-        if (text.startsWith('/*', j)) { depth++; j += 2; } else if (text.startsWith('*/', j)) { depth--; j += 2; if (depth === 0) break; } else j++;
+        if (text.startsWith('/*', j)) {
+          depth++;
+          j += 2;
+        } else if (text.startsWith('*/', j)) {
+          depth--;
+          j += 2;
+          if (depth === 0) break;
+        } else j++;
       }
       end = j;
     } else if (c === "'" || c === '"' || c === '[') {
@@ -35,7 +45,10 @@ export function masked(text: string): string {
       let j = i + 1;
       while (j < text.length) {
         if (text[j] === close) {
-          if (text[j + 1] === close) { j += 2; continue; }
+          if (text[j + 1] === close) {
+            j += 2;
+            continue;
+          }
           break;
         }
         j++;
@@ -75,7 +88,8 @@ export function unboundVariables(batch: string): string[] {
 /** Catalogue procedures that only read. Anything else an EXEC calls is assumed to write. */
 export const READ_ONLY_PROCS = ['sp_who', 'sp_who2', 'sp_help', 'sp_helptext', 'sp_helpindex', 'sp_columns', 'sp_tables', 'sp_server_info'];
 
-const STATEMENT_START = /\b(select|insert|update|delete|merge|exec|execute|waitfor|with|declare|set|if|while|begin|commit|rollback|save|create|alter|drop|truncate|bulk|grant|revoke|deny|use|dbcc|backup|restore|kill|print|raiserror|throw|return|open|fetch|close|deallocate|receive|send|enable|disable|checkpoint|reconfigure|shutdown|update)\b/gi;
+const STATEMENT_START =
+  /\b(select|insert|update|delete|merge|exec|execute|waitfor|with|declare|set|if|while|begin|commit|rollback|save|create|alter|drop|truncate|bulk|grant|revoke|deny|use|dbcc|backup|restore|kill|print|raiserror|throw|return|open|fetch|close|deallocate|receive|send|enable|disable|checkpoint|reconfigure|shutdown|update)\b/gi;
 
 /**
  * Why the batches may write, or null when every statement only reads. Conservative: a statement is reading only when
@@ -88,15 +102,24 @@ export function writeReason(batches: string[]): string | null {
     let depth = 0;
     let top = '';
     for (const ch of code) {
-      if (ch === '(') { top += depth === 0 ? '(' : ' '; depth++; continue; }
-      if (ch === ')') { depth = Math.max(0, depth - 1); top += depth === 0 ? ')' : ' '; continue; }
+      if (ch === '(') {
+        top += depth === 0 ? '(' : ' ';
+        depth++;
+        continue;
+      }
+      if (ch === ')') {
+        depth = Math.max(0, depth - 1);
+        top += depth === 0 ? ')' : ' ';
+        continue;
+      }
       top += depth === 0 ? ch : ' ';
     }
     for (const m of top.matchAll(STATEMENT_START)) {
       const kw = m[1].toLowerCase();
       const rest = top.slice((m.index ?? 0) + m[0].length);
       if (kw === 'select') {
-        if (/^[^;]*?\binto\b/i.test(rest.split(/\b(?:select|insert|update|delete|exec|execute|waitfor)\b/i)[0])) return 'SELECT ... INTO creates a table';
+        if (/^[^;]*?\binto\b/i.test(rest.split(/\b(?:select|insert|update|delete|exec|execute|waitfor)\b/i)[0]))
+          return 'SELECT ... INTO creates a table';
         continue;
       }
       if (kw === 'waitfor') continue;
@@ -104,7 +127,8 @@ export function writeReason(batches: string[]): string | null {
       if (kw === 'exec' || kw === 'execute') {
         const target = /^\s*(?:@\w+\s*=\s*)?([\w.[\]]+)/.exec(rest)?.[1]?.replace(/[[\]]/g, '').toLowerCase() ?? '';
         const name = target.split('.').pop() ?? '';
-        if (target.startsWith('(') || !READ_ONLY_PROCS.includes(name)) return target ? `it calls the procedure ${target}, not a known read-only one` : 'it runs dynamic SQL';
+        if (target.startsWith('(') || !READ_ONLY_PROCS.includes(name))
+          return target ? `it calls the procedure ${target}, not a known read-only one` : 'it runs dynamic SQL';
         continue;
       }
       return `${kw.toUpperCase()} may write`;

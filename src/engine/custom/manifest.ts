@@ -4,16 +4,17 @@ import type { ScenarioManifest } from '../../shared/params';
 
 export const CUSTOM_SCENARIO_ID = 'custom';
 
-export const CUSTOM_MANIFEST: Required<Pick<ScenarioManifest, 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>> & ScenarioManifest = {
-  id: CUSTOM_SCENARIO_ID,
-  name: 'Custom workload',
-  description: 'Your own T-SQL, run by N sessions in the database you name; nothing is deployed there.',
-  posts: [],
-  features: [],
-  unit: 'calls',
-  parameters: [],
-  deploy: [],
-  cleanup: [],
-  workload: { serverLoop: { procedure: '', args: [] }, clientLoop: { procedure: '', args: [] }, rowsPerCall: 1 },
-  progress: { tables: [], operations: [] },
-};
+export const CUSTOM_MANIFEST: Required<Pick<ScenarioManifest, 'unit' | 'deploy' | 'cleanup' | 'workload' | 'progress'>> & ScenarioManifest =
+  {
+    id: CUSTOM_SCENARIO_ID,
+    name: 'Custom workload',
+    description: 'Your own T-SQL, run by N sessions in the database you name; nothing is deployed there.',
+    posts: [],
+    features: [],
+    unit: 'calls',
+    parameters: [],
+    deploy: [],
+    cleanup: [],
+    workload: { serverLoop: { procedure: '', args: [] }, clientLoop: { procedure: '', args: [] }, rowsPerCall: 1 },
+    progress: { tables: [], operations: [] },
+  };

@@ -5,7 +5,11 @@
 import { DbSession, num, type DbTarget } from '../../db/client';
 import type { WaitDelta } from '../../shared/experiment';
 
-export interface OwnCounters { cpuMs: number; logicalReads: number; waits: Map<string, WaitDelta> }
+export interface OwnCounters {
+  cpuMs: number;
+  logicalReads: number;
+  waits: Map<string, WaitDelta>;
+}
 
 /** Each session's id, as the session itself reports it. */
 export async function sessionIdOf(s: DbSession): Promise<number> {
@@ -20,10 +24,15 @@ export async function readOwnCounters(target: DbTarget, ids: number[]): Promise<
   try {
     const [sessions = [], waits = []] = await monitor.runFile('workload/session-stats', { ids: `,${ids.join(',')},` });
     const c: OwnCounters = { cpuMs: 0, logicalReads: 0, waits: new Map() };
-    for (const r of sessions) { c.cpuMs += num(r.cpu_time); c.logicalReads += num(r.logical_reads); }
+    for (const r of sessions) {
+      c.cpuMs += num(r.cpu_time);
+      c.logicalReads += num(r.logical_reads);
+    }
     for (const r of waits) {
       const w = c.waits.get(String(r.wait_type)) ?? { waitMs: 0, count: 0, signalMs: 0 };
-      w.waitMs += num(r.wait_time_ms); w.count += num(r.waiting_tasks_count); w.signalMs += num(r.signal_wait_time_ms);
+      w.waitMs += num(r.wait_time_ms);
+      w.count += num(r.waiting_tasks_count);
+      w.signalMs += num(r.signal_wait_time_ms);
       c.waits.set(String(r.wait_type), w);
     }
     return c;

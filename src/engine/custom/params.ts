@@ -8,8 +8,14 @@ import type { CustomWorkload } from '../../shared/experiment';
 import { SpinlabError } from '../../shared/spinlabError';
 
 export type ParamType = 'int' | 'bigint' | 'float' | 'bit' | 'nvarchar(4000)';
-export interface ParamColumn { name: string; type: ParamType }
-export interface ParamTable { columns: ParamColumn[]; rows: unknown[][] }
+export interface ParamColumn {
+  name: string;
+  type: ParamType;
+}
+export interface ParamTable {
+  columns: ParamColumn[];
+  rows: unknown[][];
+}
 
 export class ParamsError extends SpinlabError {
   constructor(message: string) {
@@ -28,18 +34,48 @@ export function parseCsv(text: string): string[][] {
   while (i < s.length) {
     const c = s[i];
     if (quoted) {
-      if (c === '"' && s[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i++; continue; }
-      field += c; i++; continue;
+      if (c === '"' && s[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') {
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += c;
+      i++;
+      continue;
     }
-    if (c === '"' && field === '') { quoted = true; i++; continue; }
-    if (c === ',') { row.push(field); field = ''; i++; continue; }
+    if (c === '"' && field === '') {
+      quoted = true;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      row.push(field);
+      field = '';
+      i++;
+      continue;
+    }
     if (c === '\r' && s[i + 1] === '\n') i++;
-    if (c === '\n' || c === '\r') { row.push(field); rows.push(row); row = []; field = ''; i++; continue; }
-    field += c; i++;
+    if (c === '\n' || c === '\r') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+      continue;
+    }
+    field += c;
+    i++;
   }
   if (quoted) throw new ParamsError('the CSV ends inside a quoted field: a closing " is missing');
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows.filter((r) => !(r.length === 1 && r[0] === ''));
 }
 
@@ -61,10 +97,15 @@ function inferType(values: unknown[]): ParamType {
 function convert(v: unknown, type: ParamType): unknown {
   if (v === null || v === undefined) return null;
   switch (type) {
-    case 'int': case 'float': return Number(v);
-    case 'bigint': return String(v); // tedious takes bigint as a string, keeping precision
-    case 'bit': return Boolean(v);
-    default: return v instanceof Date ? v.toISOString() : String(v);
+    case 'int':
+    case 'float':
+      return Number(v);
+    case 'bigint':
+      return String(v); // tedious takes bigint as a string, keeping precision
+    case 'bit':
+      return Boolean(v);
+    default:
+      return v instanceof Date ? v.toISOString() : String(v);
   }
 }
 
@@ -72,7 +113,10 @@ function convert(v: unknown, type: ParamType): unknown {
 export function paramTable(header: string[], raw: unknown[][], where: string): ParamTable {
   const names = header.map((h) => h.trim().replace(/^@/, ''));
   names.forEach((n, i) => {
-    if (!/^\w+$/.test(n)) throw new ParamsError(`${where}: column ${i + 1} is named '${header[i]}'; a parameter column needs a name made of letters, digits and _ (the variable's name, with or without @).`);
+    if (!/^\w+$/.test(n))
+      throw new ParamsError(
+        `${where}: column ${i + 1} is named '${header[i]}'; a parameter column needs a name made of letters, digits and _ (the variable's name, with or without @).`,
+      );
   });
   const dup = names.find((n, i) => names.findIndex((m) => m.toLowerCase() === n.toLowerCase()) !== i);
   if (dup) throw new ParamsError(`${where}: the column '${dup}' appears twice.`);
@@ -98,7 +142,11 @@ export function paramsFromCsv(file: string): ParamTable {
 export function paramsFromCsvText(text: string, where: string): ParamTable {
   const [header, ...rows] = parseCsv(text);
   if (!header) throw new ParamsError(`${where}: the file is empty; write a header row of variable names, then one row per call.`);
-  return paramTable(header, rows.map((r) => r.map((v) => (v === '' ? null : v))), where);
+  return paramTable(
+    header,
+    rows.map((r) => r.map((v) => (v === '' ? null : v))),
+    where,
+  );
 }
 
 /** CSV text up to this size travels inside the experiment record (and so the notebook); a larger file by its path. */
@@ -121,9 +169,13 @@ export function checkBinding(variables: string[], table: ParamTable | null): voi
   const missing = variables.filter((v) => !have.has(v));
   if (missing.length === 0) return;
   if (!table) {
-    throw new ParamsError(`The workload uses ${missing.map((m) => `@${m}`).join(', ')} without declaring it: give values with --params-csv FILE or --params-query QUERY (a column per variable), or DECLARE it in the batch.`);
+    throw new ParamsError(
+      `The workload uses ${missing.map((m) => `@${m}`).join(', ')} without declaring it: give values with --params-csv FILE or --params-query QUERY (a column per variable), or DECLARE it in the batch.`,
+    );
   }
-  throw new ParamsError(`The workload uses ${missing.map((m) => `@${m}`).join(', ')}, which the parameter source lacks (its columns: ${table.columns.map((c) => c.name).join(', ')}).`);
+  throw new ParamsError(
+    `The workload uses ${missing.map((m) => `@${m}`).join(', ')}, which the parameter source lacks (its columns: ${table.columns.map((c) => c.name).join(', ')}).`,
+  );
 }
 
 export type PickOrder = 'round-robin' | 'random';
@@ -133,8 +185,12 @@ export type PickScope = 'session' | 'shared';
 export class RowPicker {
   private shared = 0;
   private readonly cursors: number[] = [];
-  constructor(private readonly count: number, private readonly order: PickOrder, private readonly scope: PickScope,
-    private readonly random: () => number = Math.random) {}
+  constructor(
+    private readonly count: number,
+    private readonly order: PickOrder,
+    private readonly scope: PickScope,
+    private readonly random: () => number = Math.random,
+  ) {}
 
   next(session: number): number {
     if (this.order === 'random') return Math.floor(this.random() * this.count) % this.count;
@@ -150,10 +206,22 @@ export class RowPicker {
 export async function paramsFromQuery(target: DbTarget, database: string, query: string): Promise<ParamTable> {
   const s = await DbSession.open(target, { database, appName: 'Spinlock Lab' });
   try {
-    const [rows = []] = await s.runFile({ id: '(--params-query)', purpose: 'the user\'s parameter query', permission: '', parameters: '', batches: [query], batchLines: [1] });
-    if (!rows.length) throw new ParamsError('--params-query returned no rows; it must return one row per set of values, a column per variable.');
+    const [rows = []] = await s.runFile({
+      id: '(--params-query)',
+      purpose: "the user's parameter query",
+      permission: '',
+      parameters: '',
+      batches: [query],
+      batchLines: [1],
+    });
+    if (!rows.length)
+      throw new ParamsError('--params-query returned no rows; it must return one row per set of values, a column per variable.');
     const header = Object.keys(rows[0]);
-    return paramTable(header, rows.map((r) => header.map((h) => r[h] ?? null)), '--params-query');
+    return paramTable(
+      header,
+      rows.map((r) => header.map((h) => r[h] ?? null)),
+      '--params-query',
+    );
   } finally {
     await s.close();
   }
@@ -163,7 +231,10 @@ export async function paramsFromQuery(target: DbTarget, database: string, query:
  * Where a saved workload's CSV rows come from on a re-run: the text the record carries; else the file beside the
  * notebook (its path relative to it); else the path it was read from when it ran.
  */
-export function csvSource(p: NonNullable<CustomWorkload['params']>, notebookDir?: string): { kind: 'embedded' } | { kind: 'file'; file: string; why: 'near-notebook' | 'original' } {
+export function csvSource(
+  p: NonNullable<CustomWorkload['params']>,
+  notebookDir?: string,
+): { kind: 'embedded' } | { kind: 'file'; file: string; why: 'near-notebook' | 'original' } {
   if (typeof p.csvText === 'string') return { kind: 'embedded' };
   if (p.nearNotebook && notebookDir) return { kind: 'file', file: path.resolve(notebookDir, p.nearNotebook), why: 'near-notebook' };
   return { kind: 'file', file: p.from, why: 'original' };
@@ -174,5 +245,7 @@ export async function reloadParams(target: DbTarget, w: CustomWorkload, notebook
   if (!w.params) return null;
   if (w.params.kind === 'query') return paramsFromQuery(target, w.database, w.params.from);
   const src = csvSource(w.params, notebookDir);
-  return src.kind === 'embedded' ? paramsFromCsvText(w.params.csvText!, `the parameter rows saved with the notebook (from ${path.basename(w.params.from)})`) : paramsFromCsv(src.file);
+  return src.kind === 'embedded'
+    ? paramsFromCsvText(w.params.csvText!, `the parameter rows saved with the notebook (from ${path.basename(w.params.from)})`)
+    : paramsFromCsv(src.file);
 }

@@ -8,7 +8,10 @@ import { describeError } from './tally';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 
-const f = (v: number | null | undefined, digits = 0) => (v === null || v === undefined || !Number.isFinite(v) ? '-' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const f = (v: number | null | undefined, digits = 0) =>
+  v === null || v === undefined || !Number.isFinite(v)
+    ? '-'
+    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ms = (us: number | null | undefined) => (us === null || us === undefined ? '-' : f(us / 1000, 3));
 
 /** A custom run's calls per second: its rows/s (a call is its unit), as every other view shows it. */
@@ -21,12 +24,44 @@ export function customReport(e: Experiment): string {
   const w = e.custom;
   if (!w) return '';
   const out: string[] = [];
-  out.push(`Custom workload in [${w.database}]: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}; ${w.writes ? `WRITES to [${w.database}] (${w.writes})` : 'reads only'}`);
-  if (w.params) out.push(`parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`);
+  out.push(
+    `Custom workload in [${w.database}]: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}; ${w.writes ? `WRITES to [${w.database}] (${w.writes})` : 'reads only'}`,
+  );
+  if (w.params)
+    out.push(
+      `parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`,
+    );
   out.push('');
-  out.push(table(['threads', 'calls', 'calls/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'failed', 'client s/call', 'server CPU s/call', 'logical reads/call'],
-    e.runs.map((r) => [String(r.threads), f(r.custom?.calls), figureText(callsPerSec(r)), ms(r.latency?.p50Us), ms(r.latency?.p90Us), ms(r.latency?.p99Us), ms(r.latency?.maxUs),
-      f(r.custom?.failedCalls), f(r.custom?.perCall.clientSec, 6), f(r.custom?.perCall.serverCpuSec, 6), f(r.custom?.perCall.logicalReads, 1)])));
+  out.push(
+    table(
+      [
+        'threads',
+        'calls',
+        'calls/s',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'max ms',
+        'failed',
+        'client s/call',
+        'server CPU s/call',
+        'logical reads/call',
+      ],
+      e.runs.map((r) => [
+        String(r.threads),
+        f(r.custom?.calls),
+        figureText(callsPerSec(r)),
+        ms(r.latency?.p50Us),
+        ms(r.latency?.p90Us),
+        ms(r.latency?.p99Us),
+        ms(r.latency?.maxUs),
+        f(r.custom?.failedCalls),
+        f(r.custom?.perCall.clientSec, 6),
+        f(r.custom?.perCall.serverCpuSec, 6),
+        f(r.custom?.perCall.logicalReads, 1),
+      ]),
+    ),
+  );
   for (const r of e.runs) {
     if (!r.custom?.errors.length) continue;
     out.push(`\nFailed calls, ${r.threads} threads`);
@@ -49,17 +84,34 @@ export function sessionWaitsSection(runs: RunRecord[]): string {
   const own = new Map<string, number>();
   const server = new Map<string, number>();
   for (const r of have) {
-    for (const [k, v] of Object.entries(r.sessionWaits as Record<string, WaitDelta>)) if (!isBenignWait(k)) own.set(k, (own.get(k) ?? 0) + v.waitMs);
+    for (const [k, v] of Object.entries(r.sessionWaits as Record<string, WaitDelta>))
+      if (!isBenignWait(k)) own.set(k, (own.get(k) ?? 0) + v.waitMs);
     for (const [k, v] of Object.entries(r.totals.waits)) if (!isBenignWait(k)) server.set(k, (server.get(k) ?? 0) + v.waitMs);
   }
-  const ranked = (m: Map<string, number>) => [...m.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).map(([k]) => k);
+  const ranked = (m: Map<string, number>) =>
+    [...m.entries()]
+      .filter(([, v]) => v > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k]) => k);
   // The run's own top waits first, then the server-wide ones it did not share, so a large server-wide wait is never
   // shown without the run's (possibly zero) part of it.
   const top = [...new Set([...ranked(own).slice(0, 4), ...ranked(server).slice(0, 3)])].slice(0, 5);
-  const title = "\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats) beside the server-wide waits (every session and the server's own tasks): ms per second, own / server-wide";
+  const title =
+    "\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats) beside the server-wide waits (every session and the server's own tasks): ms per second, own / server-wide";
   if (!top.length) return `${title}\n  none, on the workload's sessions or server-wide`;
-  const lines = [title, table(['threads', ...top], have.map((r) => [String(r.threads),
-    ...top.map((k) => `${perSec(r, r.sessionWaits?.[k]?.waitMs ?? 0)} / ${perSec(r, r.totals.waits[k]?.waitMs ?? 0)}`)]))];
-  if (!ranked(own).length) lines.push("  The workload's own sessions recorded no wait (benign excluded): the server-wide waits were other sessions' or the server's own tasks'.");
+  const lines = [
+    title,
+    table(
+      ['threads', ...top],
+      have.map((r) => [
+        String(r.threads),
+        ...top.map((k) => `${perSec(r, r.sessionWaits?.[k]?.waitMs ?? 0)} / ${perSec(r, r.totals.waits[k]?.waitMs ?? 0)}`),
+      ]),
+    ),
+  ];
+  if (!ranked(own).length)
+    lines.push(
+      "  The workload's own sessions recorded no wait (benign excluded): the server-wide waits were other sessions' or the server's own tasks'.",
+    );
   return lines.join('\n');
 }

@@ -58,21 +58,38 @@ export class CustomSessions implements LoadDriver {
     private readonly stride: { index: number; of: number } | null = null,
   ) {}
 
-  static async open(target: DbTarget, workload: CustomWorkload, table: ParamTable | null, threads: number,
-    failures: PhaseFailure[], range: SessionRange & { stride?: { index: number; of: number } } = { first: 0, tolerant: false }): Promise<CustomSessions> {
-    const opened = await Promise.allSettled(Array.from({ length: threads }, async () => {
-      const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
-      return { s, id: await sessionIdOf(s) };
-    }));
+  static async open(
+    target: DbTarget,
+    workload: CustomWorkload,
+    table: ParamTable | null,
+    threads: number,
+    failures: PhaseFailure[],
+    range: SessionRange & { stride?: { index: number; of: number } } = { first: 0, tolerant: false },
+  ): Promise<CustomSessions> {
+    const opened = await Promise.allSettled(
+      Array.from({ length: threads }, async () => {
+        const s = await DbSession.open(target, { database: workload.database, appName: 'Spinlock Lab' });
+        return { s, id: await sessionIdOf(s) };
+      }),
+    );
     const sessions: DbSession[] = [];
     const ids: number[] = [];
     opened.forEach((r, i) => {
-      if (r.status === 'fulfilled') { sessions.push(r.value.s); ids.push(r.value.id); }
-      else failures.push({ session: range.first + i + 1, message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}`, phase: 'connect' });
+      if (r.status === 'fulfilled') {
+        sessions.push(r.value.s);
+        ids.push(r.value.id);
+      } else
+        failures.push({
+          session: range.first + i + 1,
+          message: `could not connect to [${workload.database}]: ${(r.reason as Error).message}`,
+          phase: 'connect',
+        });
     });
     if (!range.tolerant && sessions.length * 2 <= threads) {
       await Promise.all(sessions.map((s) => s.close()));
-      throw new Error(`Only ${sessions.length} of ${threads} workload sessions could connect to [${workload.database}]: ${failures[0]?.message ?? ''}`);
+      throw new Error(
+        `Only ${sessions.length} of ${threads} workload sessions could connect to [${workload.database}]: ${failures[0]?.message ?? ''}`,
+      );
     }
     return new CustomSessions(sessions, ids, target, workload, table, range.first, range.stride ?? null);
   }
@@ -109,7 +126,9 @@ export class CustomSessions implements LoadDriver {
     const measured = spec.phase === 'measure';
     if (measured) this.liveCalls = 0;
     const before = measured ? await this.counters() : null;
-    const loop = await this.runLoop(spec, signal, () => { this.liveCalls++; });
+    const loop = await this.runLoop(spec, signal, () => {
+      this.liveCalls++;
+    });
     if (measured) {
       const after = await this.counters();
       this.stats = customRunStats([loop], before, after);
@@ -123,7 +142,12 @@ export class CustomSessions implements LoadDriver {
    * counters of every worker's sessions at once). `onCall` counts each completed measured call for the live ticks;
    * `onStop` hears a stop-on-error at once.
    */
-  async runLoop(spec: PhaseSpec, signal: AbortSignal, onCall: () => void = () => undefined, onStop: () => void = () => undefined): Promise<CustomLoop> {
+  async runLoop(
+    spec: PhaseSpec,
+    signal: AbortSignal,
+    onCall: () => void = () => undefined,
+    onStop: () => void = () => undefined,
+  ): Promise<CustomLoop> {
     const failures: PhaseFailure[] = [];
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
@@ -131,7 +155,9 @@ export class CustomSessions implements LoadDriver {
     const perSession = measured ? this.workload.iterations : null;
     const tally = new ErrorTally();
     let stopped: string | null = null;
-    const picker = this.table ? new RowPicker(this.table.rows.length, this.workload.params?.order ?? 'round-robin', this.workload.params?.scope ?? 'session') : null;
+    const picker = this.table
+      ? new RowPicker(this.table.rows.length, this.workload.params?.order ?? 'round-robin', this.workload.params?.scope ?? 'session')
+      : null;
     const phase = new AbortController();
     setMaxListeners(0, phase.signal);
     const onAbort = () => phase.abort();
@@ -139,55 +165,64 @@ export class CustomSessions implements LoadDriver {
     const timer = spec.durationMs !== null && perSession === null ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
     let clientUs = 0;
     try {
-      await Promise.all(this.sessions.map(async (s, k) => {
-        // The session's number in the run (a client worker holds sessions first+1..first+n): its statement rotation
-        // and parameter rows are the ones it has on one event loop.
-        const i = this.first + k;
-        const statements = this.prepared();
-        let channel: RpcChannel;
-        try {
-          channel = await s.rpcChannel(phase.signal);
-        } catch (err) {
-          failures.push({ session: i + 1, message: (err as Error).message, number: (err as { number?: number }).number, phase: spec.phase });
-          return;
-        }
-        try {
-          for (let n = 0; !phase.signal.aborted && (perSession === null || n < perSession); n++) {
-            const st = statements[(n + i) % statements.length];
-            if (picker) {
-              const row = this.table!.rows[this.pick(picker, i)];
-              st.args.forEach((a, c) => { a.value = row[st.columns[c]]; });
-            }
-            const t0 = process.hrtime.bigint();
-            try {
-              await channel.exec(st.text, st.args, this.workload.queryTimeoutMs ?? 0);
-              const us = Number(process.hrtime.bigint() - t0) / 1000;
-              spec.latency?.record(us);
-              clientUs += us;
-              result.calls += 1;
-              result.rows += 1;
-              if (measured) onCall();
-            } catch (err) {
-              // Cancelled by the end of the phase (its duration, a cancel, a stop-on-error elsewhere): not a failure, but
-              // counted, so a run whose every call was still running at the end says so.
-              if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') {
-                result.cancelledCalls += 1;
-                break;
-              }
-              const c = tally.add(i + 1, err);
-              if (this.workload.stopOnError) {
-                stopped = `session ${i + 1}: ${describeError({ ...c, count: 1, sessions: { [String(i + 1)]: 1 } })}`;
-                phase.abort();
-                onStop();
-                break;
-              }
-            }
-            if (this.workload.thinkTimeMs > 0 && !phase.signal.aborted) await sleep(this.workload.thinkTimeMs, phase.signal);
+      await Promise.all(
+        this.sessions.map(async (s, k) => {
+          // The session's number in the run (a client worker holds sessions first+1..first+n): its statement rotation
+          // and parameter rows are the ones it has on one event loop.
+          const i = this.first + k;
+          const statements = this.prepared();
+          let channel: RpcChannel;
+          try {
+            channel = await s.rpcChannel(phase.signal);
+          } catch (err) {
+            failures.push({
+              session: i + 1,
+              message: (err as Error).message,
+              number: (err as { number?: number }).number,
+              phase: spec.phase,
+            });
+            return;
           }
-        } finally {
-          channel.release();
-        }
-      }));
+          try {
+            for (let n = 0; !phase.signal.aborted && (perSession === null || n < perSession); n++) {
+              const st = statements[(n + i) % statements.length];
+              if (picker) {
+                const row = this.table!.rows[this.pick(picker, i)];
+                st.args.forEach((a, c) => {
+                  a.value = row[st.columns[c]];
+                });
+              }
+              const t0 = process.hrtime.bigint();
+              try {
+                await channel.exec(st.text, st.args, this.workload.queryTimeoutMs ?? 0);
+                const us = Number(process.hrtime.bigint() - t0) / 1000;
+                spec.latency?.record(us);
+                clientUs += us;
+                result.calls += 1;
+                result.rows += 1;
+                if (measured) onCall();
+              } catch (err) {
+                // Cancelled by the end of the phase (its duration, a cancel, a stop-on-error elsewhere): not a failure, but
+                // counted, so a run whose every call was still running at the end says so.
+                if (phase.signal.aborted && (err as { code?: string }).code !== 'ETIMEOUT') {
+                  result.cancelledCalls += 1;
+                  break;
+                }
+                const c = tally.add(i + 1, err);
+                if (this.workload.stopOnError) {
+                  stopped = `session ${i + 1}: ${describeError({ ...c, count: 1, sessions: { [String(i + 1)]: 1 } })}`;
+                  phase.abort();
+                  onStop();
+                  break;
+                }
+              }
+              if (this.workload.thinkTimeMs > 0 && !phase.signal.aborted) await sleep(this.workload.thinkTimeMs, phase.signal);
+            }
+          } finally {
+            channel.release();
+          }
+        }),
+      );
     } finally {
       if (timer) clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
@@ -210,7 +245,11 @@ export class CustomSessions implements LoadDriver {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
-    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
     signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -43,7 +43,10 @@ export function mergeErrorCounts(lists: readonly CallErrorCount[][]): CallErrorC
   for (const c of lists.flat()) {
     const key = `${c.number}|${c.message}`;
     const m = byKey.get(key);
-    if (!m) { byKey.set(key, { ...c, sessions: { ...c.sessions } }); continue; }
+    if (!m) {
+      byKey.set(key, { ...c, sessions: { ...c.sessions } });
+      continue;
+    }
     m.count += c.count;
     if (c.first < m.first) m.first = c.first;
     if (c.last > m.last) m.last = c.last;
@@ -54,7 +57,10 @@ export function mergeErrorCounts(lists: readonly CallErrorCount[][]): CallErrorC
 
 /** One line naming an error count: "deadlock (1205) x3 in sessions 2, 4: Transaction ... was deadlocked ...". */
 export function describeError(c: CallErrorCount): string {
-  const what = c.kind === 'error' ? `error${c.number !== null ? ` ${c.number}` : ''}` : `${c.kind}${c.number !== null ? ` (${c.number})` : ''}`;
-  const sessions = Object.keys(c.sessions).map(Number).sort((a, b) => a - b);
+  const what =
+    c.kind === 'error' ? `error${c.number !== null ? ` ${c.number}` : ''}` : `${c.kind}${c.number !== null ? ` (${c.number})` : ''}`;
+  const sessions = Object.keys(c.sessions)
+    .map(Number)
+    .sort((a, b) => a - b);
   return `${what} x${c.count} in session${sessions.length > 1 ? 's' : ''} ${sessions.join(', ')}: ${c.message}`;
 }

@@ -29,7 +29,8 @@ function describingCells(cells: readonly Cell[]): Map<string, string> {
     }
     const role = (c.metadata?.spinlab as { role?: string } | undefined)?.role;
     const statement = (c.metadata?.spinlab as { statement?: unknown } | undefined)?.statement;
-    if (role === 'workload') put(statement === 'params' ? 'the parameter query cell' : `the T-SQL cell of statement ${String(statement)}`, t);
+    if (role === 'workload')
+      put(statement === 'params' ? 'the parameter query cell' : `the T-SQL cell of statement ${String(statement)}`, t);
     else if (role === 'replay' && /^-- Workload:/.test(first)) put('the workload call cell', t);
     else if (role === 'replay' && /^-- (Delayed durability|Process affinity) (?!back)/.test(first)) put('the knob T-SQL cell', t);
   }

@@ -12,8 +12,13 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
   const db = w.database;
   const head = `-- Spinlock Lab experiment ${e.id}: ${e.title}\n-- Custom workload in [${db}]; Spinlock Lab deploys and drops nothing there.\n\n`;
   const declares = w.params
-    ? ['-- Each call takes its parameters from a row of ' + (w.params.kind === 'csv' ? `the CSV file ${w.params.from}` : 'the parameter query')
-      + '; to run a statement by hand, declare them first:', ...w.params.columns.map((c) => `-- DECLARE @${c.name} ${c.type} = <a value from a row>;`), '']
+    ? [
+        '-- Each call takes its parameters from a row of ' +
+          (w.params.kind === 'csv' ? `the CSV file ${w.params.from}` : 'the parameter query') +
+          '; to run a statement by hand, declare them first:',
+        ...w.params.columns.map((c) => `-- DECLARE @${c.name} ${c.type} = <a value from a row>;`),
+        '',
+      ]
     : [];
   const statements = w.statements.map((s, i) => {
     const why = writeReason([s.text]);
@@ -24,15 +29,30 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
   const knobs = dd ? [step(`Delayed durability ${dd}`, 'knobs/delayed-durability', { db, mode: dd })] : [];
   const restore = dd && before ? [step(`Delayed durability back to ${before}`, 'knobs/delayed-durability', { db, mode: before })] : [];
   const amount = w.iterations !== null ? `--iterations ${w.iterations}` : `--duration ${Math.round((e.load.durationMs ?? 0) / 1000)}s`;
-  const spinlab = ['npx spinlab run', '--sql-file 03-workload.sql', `--database ${shellQuote(db)}`, `--threads ${e.load.threads.join(',')}`, amount,
-    `--warmup ${e.load.warmupMs}ms`, `--interval ${e.load.intervalMs}ms`, w.thinkTimeMs ? `--think-time ${w.thinkTimeMs}ms` : '',
-    w.queryTimeoutMs !== null ? `--query-timeout ${w.queryTimeoutMs}ms` : '', dd ? `--delayed-durability ${dd.toLowerCase()}` : '',
-    w.params?.kind === 'csv' ? `--params-csv ${shellQuote(w.params.from)}` : ''].filter(Boolean).join(' ');
-  const ostress = e.load.threads.map((n) => `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${db}" -n${n} -r${w.iterations ?? 1000} -q -i"03-workload.sql"`);
+  const spinlab = [
+    'npx spinlab run',
+    '--sql-file 03-workload.sql',
+    `--database ${shellQuote(db)}`,
+    `--threads ${e.load.threads.join(',')}`,
+    amount,
+    `--warmup ${e.load.warmupMs}ms`,
+    `--interval ${e.load.intervalMs}ms`,
+    w.thinkTimeMs ? `--think-time ${w.thinkTimeMs}ms` : '',
+    w.queryTimeoutMs !== null ? `--query-timeout ${w.queryTimeoutMs}ms` : '',
+    dd ? `--delayed-durability ${dd.toLowerCase()}` : '',
+    w.params?.kind === 'csv' ? `--params-csv ${shellQuote(w.params.from)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const ostress = e.load.threads.map(
+    (n) =>
+      `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${db}" -n${n} -r${w.iterations ?? 1000} -q -i"03-workload.sql"`,
+  );
   return {
     '02-knobs.sql': head + (knobs.length ? join(knobs) : '-- The experiment changed no server-wide setting.\n'),
     '03-workload.sql': head + `USE ${quoteName(db)};\nGO\n` + [...declares, ...statements].join('\n'),
-    '04-sample.sql': head + join([step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db, db_physical: null }, db)]),
+    '04-sample.sql':
+      head + join([step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db, db_physical: null }, db)]),
     '05-restore.sql': head + (restore.length ? join(restore) : '-- Nothing to put back.\n'),
     'load-commands.txt': [
       `Load command lines for ${e.title}`,

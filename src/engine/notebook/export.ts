@@ -17,9 +17,11 @@ export function readExperimentFile(dirOrFile: string): Experiment {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    throw new NotebookError(e.code === 'ENOENT'
-      ? `${file} does not exist: give the folder a run wrote (it holds experiment.json) or the experiment.json itself.`
-      : `${file} is not readable JSON: ${e.message}`);
+    throw new NotebookError(
+      e.code === 'ENOENT'
+        ? `${file} does not exist: give the folder a run wrote (it holds experiment.json) or the experiment.json itself.`
+        : `${file} is not readable JSON: ${e.message}`,
+    );
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new NotebookError(`${file} does not hold an experiment record.`);
   return migrateExperiment(raw as Record<string, unknown>, file);
@@ -32,13 +34,20 @@ export function readExperimentFile(dirOrFile: string): Experiment {
 function withParamsNearNotebook(e: Experiment, file: string): Experiment {
   const p = e.custom?.params;
   if (!p || p.kind !== 'csv' || p.csvText !== undefined || p.nearNotebook || !path.isAbsolute(p.from)) return e;
-  const nearNotebook = path.relative(path.dirname(path.resolve(file)), p.from).split(path.sep).join('/');
+  const nearNotebook = path
+    .relative(path.dirname(path.resolve(file)), p.from)
+    .split(path.sep)
+    .join('/');
   return { ...e, custom: { ...e.custom!, params: { ...p, nearNotebook } } };
 }
 
 export function writeNotebookFile(file: string, experiments: readonly Experiment[]): string {
   mkdirFor(path.dirname(path.resolve(file)), NOTEBOOK_WRITE_HINT);
-  writeWhole(file, JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n', NOTEBOOK_WRITE_HINT); // a crash mid-write leaves the earlier file
+  writeWhole(
+    file,
+    JSON.stringify(buildNotebook(experiments.map((e) => withParamsNearNotebook(e, file))), null, 1) + '\n',
+    NOTEBOOK_WRITE_HINT,
+  ); // a crash mid-write leaves the earlier file
   return file;
 }
 
@@ -53,19 +62,68 @@ const row = (cells: unknown[]) => cells.map(csvField).join(',') + '\r\n';
 
 /** ticks.csv: one line per tick with the fixed figures; deltas.csv: one line per tick and named spinlock/wait/latch. */
 export function samplesCsv(e: Experiment): { ticks: string; deltas: string } {
-  let ticks = row(['run', 'threads', 't_ms', 'interval_ms', 'rows', 'rows_per_sec', 'transactions_per_sec', 'batch_requests_per_sec',
-    'log_flushes_per_sec', 'log_bytes_flushed_per_sec', 'log_flush_wait_ms', 'avg_log_write_stall_ms', 'pending_log_io', 'cpu_ms',
-    'online_schedulers', 'runnable_tasks', 'gap']);
-  let deltas = row(['run', 'threads', 't_ms', 'kind', 'name', 'spins', 'collisions', 'backoffs', 'sleep_time', 'wait_ms', 'count', 'signal_ms']);
+  let ticks = row([
+    'run',
+    'threads',
+    't_ms',
+    'interval_ms',
+    'rows',
+    'rows_per_sec',
+    'transactions_per_sec',
+    'batch_requests_per_sec',
+    'log_flushes_per_sec',
+    'log_bytes_flushed_per_sec',
+    'log_flush_wait_ms',
+    'avg_log_write_stall_ms',
+    'pending_log_io',
+    'cpu_ms',
+    'online_schedulers',
+    'runnable_tasks',
+    'gap',
+  ]);
+  let deltas = row([
+    'run',
+    'threads',
+    't_ms',
+    'kind',
+    'name',
+    'spins',
+    'collisions',
+    'backoffs',
+    'sleep_time',
+    'wait_ms',
+    'count',
+    'signal_ms',
+  ]);
   const each = (r: RunRecord) => {
     for (const t of r.timeline) {
-      ticks += row([r.index + 1, r.threads, t.t, t.intervalMs, t.rows, t.rowsPerSec, t.transactionsPerSec, t.batchRequestsPerSec,
-        t.log.flushesPerSec, t.log.bytesFlushedPerSec, t.log.flushWaitTimeMs, t.log.avgWriteStallMs, t.pendingLogIo, t.cpuMs,
-        t.onlineSchedulers, t.runnableTasks, t.gap ? 1 : 0]);
-      for (const [n, s] of Object.entries(t.spinlocks)) deltas += row([r.index + 1, r.threads, t.t, 'spinlock', n, s.spins, s.collisions, s.backoffs, s.sleepTime, '', '', '']);
-      for (const [n, w] of Object.entries(t.waits)) deltas += row([r.index + 1, r.threads, t.t, 'wait', n, '', '', '', '', w.waitMs, w.count, w.signalMs]);
-      for (const [n, l] of Object.entries(t.latches)) deltas += row([r.index + 1, r.threads, t.t, 'latch', n, '', '', '', '', l.waitMs, l.count, '']);
-      for (const [node, pct] of Object.entries(t.cpuByNode)) deltas += row([r.index + 1, r.threads, t.t, 'cpu_node_pct', node, '', '', '', '', pct, '', '']);
+      ticks += row([
+        r.index + 1,
+        r.threads,
+        t.t,
+        t.intervalMs,
+        t.rows,
+        t.rowsPerSec,
+        t.transactionsPerSec,
+        t.batchRequestsPerSec,
+        t.log.flushesPerSec,
+        t.log.bytesFlushedPerSec,
+        t.log.flushWaitTimeMs,
+        t.log.avgWriteStallMs,
+        t.pendingLogIo,
+        t.cpuMs,
+        t.onlineSchedulers,
+        t.runnableTasks,
+        t.gap ? 1 : 0,
+      ]);
+      for (const [n, s] of Object.entries(t.spinlocks))
+        deltas += row([r.index + 1, r.threads, t.t, 'spinlock', n, s.spins, s.collisions, s.backoffs, s.sleepTime, '', '', '']);
+      for (const [n, w] of Object.entries(t.waits))
+        deltas += row([r.index + 1, r.threads, t.t, 'wait', n, '', '', '', '', w.waitMs, w.count, w.signalMs]);
+      for (const [n, l] of Object.entries(t.latches))
+        deltas += row([r.index + 1, r.threads, t.t, 'latch', n, '', '', '', '', l.waitMs, l.count, '']);
+      for (const [node, pct] of Object.entries(t.cpuByNode))
+        deltas += row([r.index + 1, r.threads, t.t, 'cpu_node_pct', node, '', '', '', '', pct, '', '']);
     }
   };
   e.runs.forEach(each);

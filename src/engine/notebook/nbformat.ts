@@ -65,7 +65,11 @@ export class NotebookBuilder {
   /** A SQL cell: runnable in ADS, VS Code SQL notebooks and SSMS (paste). */
   sql(text: string, outputs: DisplayDataOutput[] = [], metadata: Record<string, unknown> = {}): this {
     this.cells.push({
-      cell_type: 'code', id: this.id('sql', text + JSON.stringify(metadata)), source: lines(text), execution_count: null, outputs,
+      cell_type: 'code',
+      id: this.id('sql', text + JSON.stringify(metadata)),
+      source: lines(text),
+      execution_count: null,
+      outputs,
       metadata: { ...metadata, vscode: { languageId: 'sql' } },
     });
     return this;

@@ -47,7 +47,8 @@ export interface RerunPlan {
 /** A statement classified now by the custom workload's conservative classifier (anything not plainly a read writes). */
 export function classifyStatement(source: string, text: string): ClassifiedStatement {
   const reason = writeReason([text]);
-  const kind: StatementKind = reason === null ? 'read' : /^(CREATE|ALTER|DROP|TRUNCATE) may write|SELECT \.\.\. INTO/.test(reason) ? 'DDL' : 'write';
+  const kind: StatementKind =
+    reason === null ? 'read' : /^(CREATE|ALTER|DROP|TRUNCATE) may write|SELECT \.\.\. INTO/.test(reason) ? 'DDL' : 'write';
   return { source, text, kind, reason };
 }
 
@@ -61,17 +62,21 @@ function bad(what: string): never {
 function checkCustom(w: CustomWorkload): void {
   if (!Array.isArray(w.statements) || !w.statements.length) bad('custom.statements is empty');
   w.statements.forEach((s, i) => {
-    if (!s || typeof s.text !== 'string' || !s.text.trim() || typeof s.source !== 'string') bad(`custom.statements[${i}] is not a statement`);
+    if (!s || typeof s.text !== 'string' || !s.text.trim() || typeof s.source !== 'string')
+      bad(`custom.statements[${i}] is not a statement`);
   });
   if (typeof w.database !== 'string' || !w.database.trim() || w.database.length > 128) bad('custom.database is not a database name');
-  if (w.iterations !== null && !(Number.isSafeInteger(w.iterations) && w.iterations > 0)) bad('custom.iterations is not a positive whole number');
+  if (w.iterations !== null && !(Number.isSafeInteger(w.iterations) && w.iterations > 0))
+    bad('custom.iterations is not a positive whole number');
   if (!(Number.isFinite(w.thinkTimeMs) && w.thinkTimeMs >= 0)) bad('custom.thinkTimeMs is not a duration');
   const p = w.params;
   if (p !== null) {
     if (!p || (p.kind !== 'csv' && p.kind !== 'query') || typeof p.from !== 'string') bad('custom.params is not a parameter source');
-    if (!['round-robin', 'random'].includes(p.order) || !['session', 'shared'].includes(p.scope)) bad('custom.params has an unknown order or scope');
+    if (!['round-robin', 'random'].includes(p.order) || !['session', 'shared'].includes(p.scope))
+      bad('custom.params has an unknown order or scope');
     if (p.csvText !== undefined && typeof p.csvText !== 'string') bad('custom.params.csvText is not text');
-    if (p.nearNotebook !== undefined && (typeof p.nearNotebook !== 'string' || path.isAbsolute(p.nearNotebook))) bad('custom.params.nearNotebook is not a relative path');
+    if (p.nearNotebook !== undefined && (typeof p.nearNotebook !== 'string' || path.isAbsolute(p.nearNotebook)))
+      bad('custom.params.nearNotebook is not a relative path');
   }
 }
 
@@ -91,8 +96,12 @@ function paramsLine(w: CustomWorkload, notebookDir: string | undefined, notes: s
   if (p.kind === 'query') return `rows of the parameter query below, run once in [${w.database}] before the runs (${how})`;
   const src = csvSource(p, notebookDir);
   if (src.kind === 'embedded') return `${p.rows} rows (${cols}) from ${path.basename(p.from)}, saved inside the notebook (${how})`;
-  const where = src.why === 'near-notebook' ? `${p.nearNotebook} relative to the notebook (over ${EMBED_CSV_MAX_BYTES / 1024} KB, so not embedded)` : `${p.from}, the path it was read from when it ran`;
-  if (!fs.existsSync(src.file)) notes.push(`The parameter file ${src.file} does not exist here: the re-run will fail until it is put there.`);
+  const where =
+    src.why === 'near-notebook'
+      ? `${p.nearNotebook} relative to the notebook (over ${EMBED_CSV_MAX_BYTES / 1024} KB, so not embedded)`
+      : `${p.from}, the path it was read from when it ran`;
+  if (!fs.existsSync(src.file))
+    notes.push(`The parameter file ${src.file} does not exist here: the re-run will fail until it is put there.`);
   return `${p.rows} rows (${cols}) read from ${where} (${how})`;
 }
 
@@ -115,12 +124,20 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
   const warnings: string[] = [];
   const notes: string[] = [];
   const load = e.load;
-  const amount = e.custom?.iterations ? `${formatNumber(e.custom.iterations)} calls per session`
-    : load.rows !== null ? `${formatNumber(load.rows)} rows` : `${(load.durationMs ?? 0) / 1000} s`;
+  const amount = e.custom?.iterations
+    ? `${formatNumber(e.custom.iterations)} calls per session`
+    : load.rows !== null
+      ? `${formatNumber(load.rows)} rows`
+      : `${(load.durationMs ?? 0) / 1000} s`;
   const base = {
-    title: e.title, server: ctx.server, originalServer: e.server.serverName, threads: [...load.threads],
+    title: e.title,
+    server: ctx.server,
+    originalServer: e.server.serverName,
+    threads: [...load.threads],
     amount: `${amount}${e.custom?.iterations ? '' : ' per run'}, warm-up ${load.warmupMs / 1000} s, sampled every ${load.intervalMs} ms, ${load.mode}`,
-    statements: [] as ClassifiedStatement[], paramsQuery: null as ClassifiedStatement | null, paramsLine: null as string | null,
+    statements: [] as ClassifiedStatement[],
+    paramsQuery: null as ClassifiedStatement | null,
+    paramsLine: null as string | null,
   };
   let plan: RerunPlan;
   if (e.custom) {
@@ -129,36 +146,81 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
     const statements = w.statements.map((s) => classifyStatement(s.source, s.text));
     const writes = statements.filter((s) => s.kind !== 'read');
     if (writes.length && !w.writes) {
-      warnings.push(`The record labels this workload "reads only", but checked now ${writes.map((s) => `statement ${statements.indexOf(s) + 1} is a ${s.kind} (${s.reason})`).join('; ')}.`);
+      warnings.push(
+        `The record labels this workload "reads only", but checked now ${writes.map((s) => `statement ${statements.indexOf(s) + 1} is a ${s.kind} (${s.reason})`).join('; ')}.`,
+      );
     }
     const paramsQuery = w.params?.kind === 'query' ? classifyStatement('parameter query', w.params.from) : null;
-    plan = { ...base, what: [`custom workload: your T-SQL, ${statements.length} statement${statements.length === 1 ? '' : 's'} run in turn by each session; nothing is deployed`,
-      ...(w.thinkTimeMs ? [`think time ${w.thinkTimeMs} ms after each call`] : []), ...(w.queryTimeoutMs ? [`query timeout ${w.queryTimeoutMs} ms`] : []),
-      ...(w.stopOnError ? ['stops at the first failing call'] : [])],
-    database: w.database, changes: knobChanges(e, w.database), statements, paramsQuery, paramsLine: paramsLine(w, ctx.notebookDir, notes), warnings, notes };
+    plan = {
+      ...base,
+      what: [
+        `custom workload: your T-SQL, ${statements.length} statement${statements.length === 1 ? '' : 's'} run in turn by each session; nothing is deployed`,
+        ...(w.thinkTimeMs ? [`think time ${w.thinkTimeMs} ms after each call`] : []),
+        ...(w.queryTimeoutMs ? [`query timeout ${w.queryTimeoutMs} ms`] : []),
+        ...(w.stopOnError ? ['stops at the first failing call'] : []),
+      ],
+      database: w.database,
+      changes: knobChanges(e, w.database),
+      statements,
+      paramsQuery,
+      paramsLine: paramsLine(w, ctx.notebookDir, notes),
+      warnings,
+      notes,
+    };
   } else if (e.preset) {
     const req = presetRequestOf(e);
     const db = ctx.labDatabase ?? e.labDatabase;
-    const settings = Object.entries(req.values).map(([k, v]) => `${k}=${String(v)}`).join(', ') || 'none';
+    const settings =
+      Object.entries(req.values)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ') || 'none';
     const arms = [...new Map(e.runs.map((r) => [r.arm.id, r.arm])).values()].map((a) => {
-      const k = [a.knobs.delayedDurability ? `delayed durability ${a.knobs.delayedDurability}` : '', a.knobs.affinity ? `affinity ${a.knobs.affinity.spec}` : ''].filter(Boolean).join(', ');
+      const k = [
+        a.knobs.delayedDurability ? `delayed durability ${a.knobs.delayedDurability}` : '',
+        a.knobs.affinity ? `affinity ${a.knobs.affinity.spec}` : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
       return `arm ${a.label}: ${a.scenarioId}${k ? `, ${k}` : ''}`;
     });
-    plan = { ...base, threads: req.threads ?? [...load.threads],
-      what: [`preset ${req.preset.id} (${req.preset.name}) with ${settings}`, 'its arms are planned again for the server it now runs on; as recorded:', ...arms],
-      database: db, changes: [`drops and recreates the preset's lab tables in [${db}]`, 'knobs as each arm needs them (delayed durability, process affinity), put back after each arm'],
-      warnings, notes };
+    plan = {
+      ...base,
+      threads: req.threads ?? [...load.threads],
+      what: [
+        `preset ${req.preset.id} (${req.preset.name}) with ${settings}`,
+        'its arms are planned again for the server it now runs on; as recorded:',
+        ...arms,
+      ],
+      database: db,
+      changes: [
+        `drops and recreates the preset's lab tables in [${db}]`,
+        'knobs as each arm needs them (delayed durability, process affinity), put back after each arm',
+      ],
+      warnings,
+      notes,
+    };
   } else {
     const scenario = getScenario(e.scenario.id);
     const parameters = resolveParams(scenario.parameters, { json: e.scenario.parameters });
-    const params = Object.entries(parameters).map(([k, v]) => `${k}=${String(v)}`).join(', ') || 'none';
+    const params =
+      Object.entries(parameters)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ') || 'none';
     const db = ctx.labDatabase ?? e.labDatabase;
-    plan = { ...base, what: [`scenario ${scenario.id} (${scenario.name}) with ${params}`], database: db,
-      changes: [`drops and recreates the scenario's tables in the lab database [${db}]`, ...knobChanges(e, db)], warnings, notes };
+    plan = {
+      ...base,
+      what: [`scenario ${scenario.id} (${scenario.name}) with ${params}`],
+      database: db,
+      changes: [`drops and recreates the scenario's tables in the lab database [${db}]`, ...knobChanges(e, db)],
+      warnings,
+      notes,
+    };
   }
   const said = titleThreads(e.title);
   if (said && !e.preset && said.join(',') !== plan.threads.join(',')) {
-    warnings.push(`The title says ${said.join(', ')} thread${said.length === 1 && said[0] === 1 ? '' : 's'}; the record runs ${plan.threads.join(', ')}.`);
+    warnings.push(
+      `The title says ${said.join(', ')} thread${said.length === 1 && said[0] === 1 ? '' : 's'}; the record runs ${plan.threads.join(', ')}.`,
+    );
   }
   const ran = [...new Set(e.runs.filter((r) => !r.arm || r.arm.id === e.runs[0]?.arm?.id).map((r) => r.threads))];
   if (!e.preset && ran.length && ran.join(',') !== plan.threads.join(',')) {
@@ -168,7 +230,10 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
 }
 
 function indent(text: string, by: string): string {
-  return text.split(/\r?\n/).map((l) => by + l).join('\n');
+  return text
+    .split(/\r?\n/)
+    .map((l) => by + l)
+    .join('\n');
 }
 
 /** The plan as text: what the CLI prints and the panel's confirmation shows. Warnings come first, where they are seen. */

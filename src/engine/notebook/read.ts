@@ -27,27 +27,36 @@ export function parseNotebook(text: string, name = 'the notebook'): ReadNotebook
   } catch (err) {
     throw new NotebookError(`${name} is not valid JSON (${(err as Error).message}); a .ipynb file is JSON.`);
   }
-  if (!nb || typeof nb !== 'object' || Array.isArray(nb)) throw new NotebookError(`${name} is not a Jupyter notebook (the top level is not an object).`);
+  if (!nb || typeof nb !== 'object' || Array.isArray(nb))
+    throw new NotebookError(`${name} is not a Jupyter notebook (the top level is not an object).`);
   const n = nb as Record<string, unknown>;
   if (n.nbformat !== 4) throw new NotebookError(`${name} is not an nbformat 4 notebook (nbformat is ${JSON.stringify(n.nbformat)}).`);
   if (!Array.isArray(n.cells)) throw new NotebookError(`${name} has no cell list.`);
   const meta = n.metadata as Record<string, unknown> | undefined;
   const raw = meta && typeof meta === 'object' ? (meta as Record<string, unknown>).spinlab : undefined;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new NotebookError(`${name} was not saved by Spinlock Lab: it has no metadata.spinlab record to re-run. Save an experiment from the panel or with \`spinlab export\`.`);
+    throw new NotebookError(
+      `${name} was not saved by Spinlock Lab: it has no metadata.spinlab record to re-run. Save an experiment from the panel or with \`spinlab export\`.`,
+    );
   }
   let record = raw as Record<string, unknown>;
-  if (typeof record.version !== 'number' || !Number.isInteger(record.version)) throw new NotebookError(`${name}: metadata.spinlab has no version.`);
+  if (typeof record.version !== 'number' || !Number.isInteger(record.version))
+    throw new NotebookError(`${name}: metadata.spinlab has no version.`);
   let v: number = record.version;
-  if (v > NOTEBOOK_RECORD_VERSION) throw new NotebookError(`${name} was saved by a newer Spinlock Lab (record version ${v}; this one reads up to ${NOTEBOOK_RECORD_VERSION}). Update Spinlock Lab.`);
+  if (v > NOTEBOOK_RECORD_VERSION)
+    throw new NotebookError(
+      `${name} was saved by a newer Spinlock Lab (record version ${v}; this one reads up to ${NOTEBOOK_RECORD_VERSION}). Update Spinlock Lab.`,
+    );
   while (v < NOTEBOOK_RECORD_VERSION) {
     const step = RECORD_MIGRATIONS[v];
     if (!step) throw new NotebookError(`${name}: record version ${v} can no longer be read.`);
     record = step(record);
     v = record.version as number;
   }
-  if (!Array.isArray(record.experiments) || record.experiments.length === 0) throw new NotebookError(`${name}: metadata.spinlab holds no experiment.`);
-  if (record.experiments.length > 100) throw new NotebookError(`${name}: metadata.spinlab holds ${record.experiments.length} experiments; at most 100 are read.`);
+  if (!Array.isArray(record.experiments) || record.experiments.length === 0)
+    throw new NotebookError(`${name}: metadata.spinlab holds no experiment.`);
+  if (record.experiments.length > 100)
+    throw new NotebookError(`${name}: metadata.spinlab holds ${record.experiments.length} experiments; at most 100 are read.`);
   const experiments = record.experiments.map((e, i) => {
     if (!e || typeof e !== 'object' || Array.isArray(e)) throw new NotebookError(`${name}: experiment ${i + 1} is not an object.`);
     return migrateExperiment(e as Record<string, unknown>, `${name}, experiment ${i + 1}`);

@@ -75,15 +75,21 @@ function workloadCall(e: Experiment): ReplayStep {
     `USE ${quoteName(e.labDatabase)};`,
     'GO',
     `-- One session's share of the load. Run it from ${e.load.threads.join(', ')} sessions at once (the load command lines`,
-    ...(proc.args.includes('key_base') ? [
-      '-- in this notebook do that); each session takes its own key block so their keys never collide.',
-      `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
-    ] : ['-- in this notebook do that).']),
+    ...(proc.args.includes('key_base')
+      ? [
+          '-- in this notebook do that); each session takes its own key block so their keys never collide.',
+          `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
+        ]
+      : ['-- in this notebook do that).']),
     `EXEC ${proc.name}\n    ${args.join(',\n    ')};`,
     'GO',
   ].join('\n');
-  return { title: `Workload: ${proc.name} (server loop)`, purpose: 'The measured load: one call per session, for the run\'s duration or row count.',
-    permission: 'EXECUTE on the scenario\'s procedures (db_owner of the lab database has it)', sql };
+  return {
+    title: `Workload: ${proc.name} (server loop)`,
+    purpose: "The measured load: one call per session, for the run's duration or row count.",
+    permission: "EXECUTE on the scenario's procedures (db_owner of the lab database has it)",
+    sql,
+  };
 }
 
 /** Steps as one script: each headed by its title, purpose and permission. */
@@ -105,20 +111,26 @@ export function buildReplay(e: Experiment): ReplayScript {
   const restore: ReplayStep[] = [];
   const applied = e.knobs.applied;
   if (applied.delayedDurability) {
-    knobs.push(step(`Delayed durability ${applied.delayedDurability}`, 'knobs/delayed-durability', { db, mode: applied.delayedDurability }));
+    knobs.push(
+      step(`Delayed durability ${applied.delayedDurability}`, 'knobs/delayed-durability', { db, mode: applied.delayedDurability }),
+    );
     const before = e.knobs.before?.delayedDurability;
     if (before) restore.push(step(`Delayed durability back to ${before}`, 'knobs/delayed-durability', { db, mode: before }));
   }
   if (applied.affinity) {
     const cpus = applied.affinity.cpus;
-    knobs.push(cpus === 'AUTO'
-      ? step('Process affinity AUTO', 'knobs/affinity-auto', {})
-      : step(`Process affinity ${applied.affinity.spec}`, 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(cpus) }));
+    knobs.push(
+      cpus === 'AUTO'
+        ? step('Process affinity AUTO', 'knobs/affinity-auto', {})
+        : step(`Process affinity ${applied.affinity.spec}`, 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(cpus) }),
+    );
     const before = e.knobs.before?.affinity;
     if (before) {
-      restore.push(before.type === 'AUTO' || before.cpus.length === 0
-        ? step('Process affinity back to AUTO', 'knobs/affinity-auto', {})
-        : step('Process affinity back to the original CPUs', 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(before.cpus) }));
+      restore.push(
+        before.type === 'AUTO' || before.cpus.length === 0
+          ? step('Process affinity back to AUTO', 'knobs/affinity-auto', {})
+          : step('Process affinity back to the original CPUs', 'knobs/affinity-cpu', { cpu_ranges: formatCpuRanges(before.cpus) }),
+      );
     }
   }
   return {
@@ -135,17 +147,39 @@ export function buildReplay(e: Experiment): ReplayScript {
 
 /** The equivalent load command lines: Spinlock Lab's own, and ostress (RML Utilities) for people who still use it. */
 export function loadCommandLines(e: Experiment): { spinlab: string; ostress: string[] } {
-  const sets = Object.entries(e.scenario.parameters).map(([k, v]) => `--set ${k}=${String(v)}`).join(' ');
+  const sets = Object.entries(e.scenario.parameters)
+    .map(([k, v]) => `--set ${k}=${String(v)}`)
+    .join(' ');
   const knobs = [
     e.knobs.applied.delayedDurability ? `--delayed-durability ${e.knobs.applied.delayedDurability.toLowerCase()}` : '',
     e.knobs.applied.affinity ? `--affinity ${e.knobs.applied.affinity.spec}` : '',
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
   const amount = e.load.rows !== null ? `--rows ${e.load.rows}` : `--duration ${Math.round((e.load.durationMs ?? 0) / 1000)}s`;
-  const spinlab = ['npx spinlab run', `--scenario ${e.scenario.id}`, `--threads ${e.load.threads.join(',')}`, amount,
-    `--warmup ${e.load.warmupMs}ms`, `--interval ${e.load.intervalMs}ms`, `--mode ${e.load.mode}`, sets, knobs, `--lab-db ${shellQuote(e.labDatabase)}`].filter(Boolean).join(' ');
-  const call = workloadCall(e).sql.split('\n').filter((l) => l && !l.startsWith('--') && l !== 'GO' && !l.startsWith('USE ')).join(' ').replace(/\s+/g, ' ');
-  const ostress = e.load.threads.map((n) =>
-    `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${e.labDatabase}" -n${n} -r1 -q -Q"${call.replace(/"/g, '""')}"`);
+  const spinlab = [
+    'npx spinlab run',
+    `--scenario ${e.scenario.id}`,
+    `--threads ${e.load.threads.join(',')}`,
+    amount,
+    `--warmup ${e.load.warmupMs}ms`,
+    `--interval ${e.load.intervalMs}ms`,
+    `--mode ${e.load.mode}`,
+    sets,
+    knobs,
+    `--lab-db ${shellQuote(e.labDatabase)}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const call = workloadCall(e)
+    .sql.split('\n')
+    .filter((l) => l && !l.startsWith('--') && l !== 'GO' && !l.startsWith('USE '))
+    .join(' ')
+    .replace(/\s+/g, ' ');
+  const ostress = e.load.threads.map(
+    (n) =>
+      `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${e.labDatabase}" -n${n} -r1 -q -Q"${call.replace(/"/g, '""')}"`,
+  );
   return { spinlab, ostress };
 }
 

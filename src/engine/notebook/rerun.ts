@@ -18,7 +18,12 @@ export function rerunTitle(e: Pick<Experiment, 'title'>): string {
 }
 
 /** Experiment options that repeat `e` against another target. Parameters are re-validated against today's manifest. */
-export function rerunOptions(e: Experiment, target: DbTarget, outDir: string, over: { labDatabase?: string; stateDir?: string } = {}): ExperimentOptions {
+export function rerunOptions(
+  e: Experiment,
+  target: DbTarget,
+  outDir: string,
+  over: { labDatabase?: string; stateDir?: string } = {},
+): ExperimentOptions {
   const scenario = getScenario(e.scenario.id);
   const parameters = resolveParams(scenario.parameters, { json: e.scenario.parameters });
   return {
@@ -49,18 +54,36 @@ export interface RerunOptions {
  * Runs a saved experiment again. A preset's experiment is planned again for the server it now runs on (its node and
  * CPU numbers, what it can do), from the preset's recorded settings; a plain one repeats its scenario, load and knobs.
  */
-export function rerunExperiment(e: Experiment, o: RerunOptions, signal: AbortSignal, progress?: (p: ExperimentProgress) => void): Promise<ExperimentResult> {
+export function rerunExperiment(
+  e: Experiment,
+  o: RerunOptions,
+  signal: AbortSignal,
+  progress?: (p: ExperimentProgress) => void,
+): Promise<ExperimentResult> {
   const title = rerunTitle(e);
   if (e.preset) {
-    return runPreset(presetRequestOf(e), { target: o.target, labDatabase: o.labDatabase ?? e.labDatabase, outDir: o.outDir, title, stateDir: o.stateDir, id: o.id },
-      signal, progress);
+    return runPreset(
+      presetRequestOf(e),
+      { target: o.target, labDatabase: o.labDatabase ?? e.labDatabase, outDir: o.outDir, title, stateDir: o.stateDir, id: o.id },
+      signal,
+      progress,
+    );
   }
   if (e.custom) {
     // The user's own T-SQL again, in its database; parameter rows from the record's CSV text, the file, or the query.
     const w = e.custom;
-    return reloadParams(o.target, w, o.notebookDir).then((table) => runExperiment({
-      ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }), id: o.id, deploy: false, custom: { workload: w, table },
-    }, signal, progress));
+    return reloadParams(o.target, w, o.notebookDir).then((table) =>
+      runExperiment(
+        {
+          ...rerunOptions(e, o.target, o.outDir, { labDatabase: w.database, stateDir: o.stateDir }),
+          id: o.id,
+          deploy: false,
+          custom: { workload: w, table },
+        },
+        signal,
+        progress,
+      ),
+    );
   }
   return runExperiment(rerunOptions(e, o.target, o.outDir, { labDatabase: o.labDatabase, stateDir: o.stateDir }), signal, progress);
 }

@@ -13,7 +13,9 @@ const md = (s: string) => s.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
 export function capturesOf(experiments: readonly Experiment[], label: (e: Experiment) => string): { where: string; c: StackCapture }[] {
   return experiments.flatMap((e) => [
     ...(e.stacks ?? []).map((c) => ({ where: label(e), c })),
-    ...e.runs.flatMap((r) => (r.stacks ?? []).map((c) => ({ where: `${label(e) ? `${label(e)} ` : ''}run ${r.index + 1} (${r.threads} threads)`, c }))),
+    ...e.runs.flatMap((r) =>
+      (r.stacks ?? []).map((c) => ({ where: `${label(e) ? `${label(e)} ` : ''}run ${r.index + 1} (${r.threads} threads)`, c })),
+    ),
   ]);
 }
 
@@ -31,24 +33,32 @@ export function svgStackBars(c: StackCapture, width = 720): string {
   const top = 40;
   const left = 300;
   const height = top + rows.length * rowH + 20;
-  const scale = (width - left - 70);
-  const bars = rows.map((b, i) => {
-    const y = top + i * rowH;
-    const name = barName(b.frames);
-    const short = name.length > 44 ? `${name.slice(0, 43)}…` : name;
-    return `<text x="${left - 8}" y="${y + 16}" text-anchor="end" font-size="12">${escapeXml(short)}</text>`
-      + `<rect x="${left}" y="${y + 4}" width="${Math.max(1, b.share * scale).toFixed(1)}" height="${rowH - 8}" fill="#0072B2"><title>${escapeXml(b.frames.map(frameLabel).join(' < '))}</title></rect>`
-      + `<text x="${(left + b.share * scale + 6).toFixed(1)}" y="${y + 16}" font-size="12">${(100 * b.share).toFixed(1)}% (${b.count})</text>`;
-  }).join('');
+  const scale = width - left - 70;
+  const bars = rows
+    .map((b, i) => {
+      const y = top + i * rowH;
+      const name = barName(b.frames);
+      const short = name.length > 44 ? `${name.slice(0, 43)}…` : name;
+      return (
+        `<text x="${left - 8}" y="${y + 16}" text-anchor="end" font-size="12">${escapeXml(short)}</text>` +
+        `<rect x="${left}" y="${y + 4}" width="${Math.max(1, b.share * scale).toFixed(1)}" height="${rowH - 8}" fill="#0072B2"><title>${escapeXml(b.frames.map(frameLabel).join(' < '))}</title></rect>` +
+        `<text x="${(left + b.share * scale + 6).toFixed(1)}" y="${y + 16}" font-size="12">${(100 * b.share).toFixed(1)}% (${b.count})</text>`
+      );
+    })
+    .join('');
   const title = `${c.simulated ? 'SIMULATED: ' : ''}${c.spinlock} backoff stacks: ${c.events} events in ${(c.durationMs / 1000).toFixed(1)} s${lostAny(c) ? ` (${c.droppedEvents ?? 0} more dropped)` : ''}`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`
-    + `<rect width="100%" height="100%" fill="#ffffff"/><text x="12" y="22" font-size="14" font-weight="bold" fill="#000000">${escapeXml(title)}</text>`
-    + `<g fill="#000000">${bars}</g></svg>`;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">` +
+    `<rect width="100%" height="100%" fill="#ffffff"/><text x="12" y="22" font-size="14" font-weight="bold" fill="#000000">${escapeXml(title)}</text>` +
+    `<g fill="#000000">${bars}</g></svg>`
+  );
 }
 
 /** The capture as plain text: the top stacks, frame by frame, then the tree of shared callers. */
 export function captureText(c: StackCapture): string {
-  const lines = [`${c.spinlock}: ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; DMV backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`];
+  const lines = [
+    `${c.spinlock}: ${c.events} sqlos.spinlock_backoff events in ${(c.durationMs / 1000).toFixed(1)} s; DMV backoffs over the same window: ${c.dmvBackoffs ?? 'unknown'}`,
+  ];
   const loss = lossSummary(c);
   if (loss) lines.push(`${lostAny(c) ? 'EVENTS LOST: ' : 'Lost: '}${loss}`);
   c.buckets.forEach((b, i) => {
@@ -69,22 +79,29 @@ function chartOutput(c: StackCapture): DisplayDataOutput {
 export function addStacksSection(nb: NotebookBuilder, experiments: readonly Experiment[], label: (e: Experiment) => string): void {
   const all = capturesOf(experiments, label);
   if (!all.length) return;
-  nb.markdown('## Call stacks behind the backoffs\n\nCaptured with an Extended Events session of Spinlock Lab\'s own (sqlos.spinlock_backoff filtered on one spinlock type, the package0.callstack action, a histogram target), dropped afterwards.');
+  nb.markdown(
+    "## Call stacks behind the backoffs\n\nCaptured with an Extended Events session of Spinlock Lab's own (sqlos.spinlock_backoff filtered on one spinlock type, the package0.callstack action, a histogram target), dropped afterwards.",
+  );
   for (const { where, c } of all) {
     const text = [
       `### ${md(c.spinlock)}${where ? ` (${md(where)})` : ''}, ${md(c.startedAt)}`,
       '',
-      c.simulated ? '> **SIMULATED.** The simulator\'s frames and counts are synthetic, not a real server\'s stacks.\n' : '',
+      c.simulated ? "> **SIMULATED.** The simulator's frames and counts are synthetic, not a real server's stacks.\n" : '',
       `${c.events} events in ${(c.durationMs / 1000).toFixed(1)} s against ${c.dmvBackoffs ?? 'unknown'} DMV backoffs (spinlock_types map_key ${c.mapKey}).`,
       '',
       ...(lossSummary(c) ? [`${lostAny(c) ? '> **Events were lost:** ' : 'Lost: '}${md(lossSummary(c)!)}.`, ''] : []),
       '```text',
-      ...c.buckets.flatMap((b, i) => [`#${i + 1} ${(100 * b.share).toFixed(1)}% (${b.count} events)`, ...b.frames.map((f) => `    ${frameLabel(f)}`)]),
+      ...c.buckets.flatMap((b, i) => [
+        `#${i + 1} ${(100 * b.share).toFixed(1)}% (${b.count} events)`,
+        ...b.frames.map((f) => `    ${frameLabel(f)}`),
+      ]),
       '```',
       '',
       ...c.notes.map((n) => `- ${md(n)}`),
     ].join('\n');
     nb.markdown(text);
-    nb.sql(`-- Chart: ${c.spinlock} backoff stacks. This cell only carries outputs.`, [chartOutput(c)], { spinlab: { role: 'stacks', spinlock: c.spinlock, session: c.session } });
+    nb.sql(`-- Chart: ${c.spinlock} backoff stacks. This cell only carries outputs.`, [chartOutput(c)], {
+      spinlab: { role: 'stacks', spinlock: c.spinlock, session: c.session },
+    });
   }
 }

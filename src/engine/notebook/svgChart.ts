@@ -32,7 +32,12 @@ export function formatShort(v: number): string {
   if (!Number.isFinite(v)) return '';
   const a = Math.abs(v);
   if (a === 0) return '0';
-  const units: [number, string][] = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  const units: [number, string][] = [
+    [1e12, 'T'],
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
   for (const [size, suffix] of units) if (a >= size) return `${trim(v / size)}${suffix}`;
   return trim(v);
 }
@@ -46,7 +51,9 @@ function trim(v: number): string {
 /** Round tick positions covering [lo, hi]: steps of 1, 2 or 5 times a power of ten. */
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) return [0, 1];
-  if (hi === lo) { hi = lo === 0 ? 1 : lo + Math.abs(lo) * 0.1; }
+  if (hi === lo) {
+    hi = lo === 0 ? 1 : lo + Math.abs(lo) * 0.1;
+  }
   const raw = (hi - lo) / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
@@ -84,7 +91,13 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
   const m = { left: 64, right: 16, top: 34, bottom: 52 + legendRows * 18 };
   const w = width - m.left - m.right;
   const h = height - m.top - m.bottom;
-  const drawn = series.map((s) => ({ ...s, points: downsample(s.points.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])), o.maxPoints ?? 600) }));
+  const drawn = series.map((s) => ({
+    ...s,
+    points: downsample(
+      s.points.filter((p) => Number.isFinite(p[0]) && Number.isFinite(p[1])),
+      o.maxPoints ?? 600,
+    ),
+  }));
   const xs = drawn.flatMap((s) => s.points.map((p) => p[0]));
   const ys = drawn.flatMap((s) => s.points.map((p) => p[1]));
   const xTicks = niceTicks(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1);
@@ -95,7 +108,9 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
   const py = (y: number) => m.top + h - ((y - y0) / (y1 - y0 || 1)) * h;
   const f = (n: number) => n.toFixed(1);
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Segoe UI, Helvetica, Arial, sans-serif" font-size="11">`,
+  );
   parts.push(`<title>${escapeXml(o.title)}</title>`);
   parts.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   parts.push(`<text x="${m.left}" y="20" font-size="13" font-weight="600" fill="#222222">${escapeXml(o.title)}</text>`);
@@ -109,10 +124,13 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
   }
   parts.push(`<line x1="${m.left}" x2="${m.left + w}" y1="${m.top + h}" y2="${m.top + h}" stroke="#888888"/>`);
   parts.push(`<text x="${m.left + w / 2}" y="${m.top + h + 32}" text-anchor="middle" fill="#222222">${escapeXml(o.xLabel)}</text>`);
-  parts.push(`<text transform="translate(14 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="#222222">${escapeXml(o.yLabel)}</text>`);
+  parts.push(
+    `<text transform="translate(14 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="#222222">${escapeXml(o.yLabel)}</text>`,
+  );
   const gaps = o.gaps ?? [];
   for (const [g0, g1] of gaps) {
-    const a = px(Math.max(g0, x0)), b = px(Math.min(g1, x1));
+    const a = px(Math.max(g0, x0)),
+      b = px(Math.min(g1, x1));
     if (b <= a) continue;
     parts.push(`<rect x="${f(a)}" y="${m.top}" width="${f(b - a)}" height="${h}" fill="#eeeeee"/>`);
     parts.push(`<text x="${f((a + b) / 2)}" y="${m.top + 12}" text-anchor="middle" fill="#666666">gap</text>`);
@@ -129,7 +147,9 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
     const lx = m.left + (i % 3) * (w / 3);
     const ly = m.top + h + 56 + Math.floor(i / 3) * 18;
     parts.push(`<rect x="${f(lx)}" y="${ly - 9}" width="12" height="4" fill="${colour}"/>`);
-    parts.push(`<text x="${f(lx + 16)}" y="${ly - 4}" fill="#222222">${escapeXml(s.name.length > 40 ? s.name.slice(0, 39) + '…' : s.name)}</text>`);
+    parts.push(
+      `<text x="${f(lx + 16)}" y="${ly - 4}" fill="#222222">${escapeXml(s.name.length > 40 ? s.name.slice(0, 39) + '…' : s.name)}</text>`,
+    );
   });
   if (!drawn.some((s) => s.points.length)) {
     parts.push(`<text x="${m.left + w / 2}" y="${m.top + h / 2}" text-anchor="middle" fill="#666666">no data</text>`);

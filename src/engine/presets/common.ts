@@ -16,7 +16,13 @@ export function ddOption(def: 'DISABLED' | 'FORCED', description: string): Param
 }
 
 export const seedRowsOption: ParamSpec = {
-  name: 'seed_rows', label: 'Pre-seeded rows', type: 'int', default: 100000, min: 0, max: 100000000, unit: 'rows',
+  name: 'seed_rows',
+  label: 'Pre-seeded rows',
+  type: 'int',
+  default: 100000,
+  min: 0,
+  max: 100000000,
+  unit: 'rows',
   description: 'Rows loaded into the disk-based table at deploy time (the posts load 16,777,216).',
 };
 
@@ -25,7 +31,14 @@ export function batchOption(name: string, label: string, def: number, descriptio
 }
 
 export function affinityOption(description: string): ParamSpec {
-  return { name: 'affinity', label: 'CPU affinity', type: 'enum', values: ['exclude-core0', 'unchanged'], default: 'exclude-core0', description };
+  return {
+    name: 'affinity',
+    label: 'CPU affinity',
+    type: 'enum',
+    values: ['exclude-core0', 'unchanged'],
+    default: 'exclude-core0',
+    description,
+  };
 }
 
 export function boolOption(name: string, label: string, def: boolean, description: string): ParamSpec {

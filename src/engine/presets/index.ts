@@ -25,7 +25,10 @@ export function getPreset(id: string): Preset {
 }
 
 /** The preset's settings: its defaults with --set values (and JSON) on top; every problem listed with what is allowed. */
-export function presetValues(p: Preset, input: { set?: readonly string[]; json?: Record<string, unknown> } = {}): Record<string, ParamValue> {
+export function presetValues(
+  p: Preset,
+  input: { set?: readonly string[]; json?: Record<string, unknown> } = {},
+): Record<string, ParamValue> {
   return resolveParams(p.options, input);
 }
 
@@ -48,6 +51,7 @@ export function describePreset(p: Preset) {
 /** The plan for a server; throws when the preset cannot run there at all. */
 export function planPreset(p: Preset, server: PresetServer, values: Record<string, ParamValue>, threads: number[] | null): PresetPlan {
   const plan = p.plan(server, values, threads);
-  if (plan.arms.length === 0) throw new SpinlabError('server', `The preset ${p.id} has nothing it can run on this server. ${plan.notes.join(' ')}`);
+  if (plan.arms.length === 0)
+    throw new SpinlabError('server', `The preset ${p.id} has nothing it can run on this server. ${plan.notes.join(' ')}`);
   return plan;
 }

@@ -14,7 +14,12 @@ export const isolateCore0: Preset = {
   question: 'Do LOGCACHE_ACCESS spins drop when core 0, where the log writer runs, is taken out of the affinity mask?',
   needs: [],
   options: [
-    batchOption('batch_size', 'Rows per transaction', 2, "Rows inserted per transaction (the NUMA post's workload, which this post repeats)."),
+    batchOption(
+      'batch_size',
+      'Rows per transaction',
+      2,
+      "Rows inserted per transaction (the NUMA post's workload, which this post repeats).",
+    ),
     ddOption('FORCED', 'Delayed durability on the lab database for both arms (as in the NUMA post; this post does not say).'),
     seedRowsOption,
   ],
@@ -28,19 +33,41 @@ export const isolateCore0: Preset = {
     try {
       cap = cpusOf('exclude-core0', topology);
     } catch {
-      throw new SpinlabError('server', 'This server has only core 0: there is nothing to run on once it is taken out of the mask.', 'use a server with at least two cores.');
+      throw new SpinlabError(
+        'server',
+        'This server has only core 0: there is nothing to run on once it is taken out of the mask.',
+        'use a server with at least two cores.',
+      );
     }
     const counts = threads ? capThreads(threads, cap, 'Without core 0 the server', notes) : [cap];
     const mm = topology.memoryModel ?? 'unknown (before SQL Server 2016 SP1)';
     const kb = (n: number | null) => (n === null ? 'unknown' : `${n.toLocaleString('en-US')} KB`);
-    notes.push(`Memory model ${mm}; large page allocations ${kb(topology.largePageAllocationsKb)}; locked page allocations ${kb(topology.lockedPageAllocationsKb)}. `
-      + 'Large pages are shown, never changed: they need Lock Pages in Memory and trace flag 834 at startup.');
+    notes.push(
+      `Memory model ${mm}; large page allocations ${kb(topology.largePageAllocationsKb)}; locked page allocations ${kb(topology.lockedPageAllocationsKb)}. ` +
+        'Large pages are shown, never changed: they need Lock Pages in Memory and trace flag 834 at startup.',
+    );
     const parameters = scenarioParams('disk-insert', { batch_size: v.batch_size, seed_rows: v.seed_rows });
     const dd = v.delayed_durability as DD;
     return {
       arms: [
-        { id: 'with-core0', label: 'every CPU, core 0 included', scenarioId: 'disk-insert', parameters, knobs: { delayedDurability: dd, affinity: 'auto' }, mode: 'server-loop', threads: counts },
-        { id: 'without-core0', label: 'core 0 left out of the mask', scenarioId: 'disk-insert', parameters, knobs: { delayedDurability: dd, affinity: 'exclude-core0' }, mode: 'server-loop', threads: counts },
+        {
+          id: 'with-core0',
+          label: 'every CPU, core 0 included',
+          scenarioId: 'disk-insert',
+          parameters,
+          knobs: { delayedDurability: dd, affinity: 'auto' },
+          mode: 'server-loop',
+          threads: counts,
+        },
+        {
+          id: 'without-core0',
+          label: 'core 0 left out of the mask',
+          scenarioId: 'disk-insert',
+          parameters,
+          knobs: { delayedDurability: dd, affinity: 'exclude-core0' },
+          mode: 'server-loop',
+          threads: counts,
+        },
       ],
       comparisons: [{ a: 'with-core0', b: 'without-core0', label: 'core 0 included (A) against left out (B)' }],
       notes,

@@ -12,13 +12,39 @@ export const ringBuffer: Preset = {
   id: 'ring-buffer',
   name: 'Ring buffer: sequence against identity slots',
   post: 'ring-buffer',
-  question: 'Does the identity-based slot generator remove the METADATA_SEQUENCE_GENERATOR latch and scale further; does a memory-optimized slot table help; does SCHEMA_ONLY buy anything over SCHEMA_AND_DATA?',
+  question:
+    'Does the identity-based slot generator remove the METADATA_SEQUENCE_GENERATOR latch and scale further; does a memory-optimized slot table help; does SCHEMA_ONLY buy anything over SCHEMA_AND_DATA?',
   needs: ['In-Memory OLTP'],
   options: [
-    { name: 'mode', label: 'Operations', type: 'enum', values: ['push', 'push-pop'], default: 'push-pop',
-      description: 'The post mostly pushes only; push-pop keeps the ring from filling over a long sweep (a full ring ends a push-only run).' },
-    { name: 'slots', label: 'Slots', type: 'int', default: 1048576, min: 16, max: 268435456, unit: 'slots', description: 'The ring\'s size (the post: 4,000,000).' },
-    { name: 'sequence_cache', label: 'Sequence cache', type: 'int', default: 50, min: 0, max: 1000000, unit: 'values', description: 'CACHE of the sequences; 0 = NO CACHE.' },
+    {
+      name: 'mode',
+      label: 'Operations',
+      type: 'enum',
+      values: ['push', 'push-pop'],
+      default: 'push-pop',
+      description:
+        'The post mostly pushes only; push-pop keeps the ring from filling over a long sweep (a full ring ends a push-only run).',
+    },
+    {
+      name: 'slots',
+      label: 'Slots',
+      type: 'int',
+      default: 1048576,
+      min: 16,
+      max: 268435456,
+      unit: 'slots',
+      description: "The ring's size (the post: 4,000,000).",
+    },
+    {
+      name: 'sequence_cache',
+      label: 'Sequence cache',
+      type: 'int',
+      default: 50,
+      min: 0,
+      max: 1000000,
+      unit: 'values',
+      description: 'CACHE of the sequences; 0 = NO CACHE.',
+    },
     ddOption('FORCED', 'Delayed durability on the lab database for every arm (the post uses it throughout, to get past WRITELOG).'),
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
@@ -32,13 +58,27 @@ export const ringBuffer: Preset = {
     if (!threads && cap < 24) notes.push(`The sweep stops at ${cap} threads, the server's CPU count (the post goes to 24).`);
     const dd = v.delayed_durability as DD;
     const arm = (id: string, label: string, storage: string, slot_source: string, durability = 'SCHEMA_AND_DATA'): PlanArm => ({
-      id, label, scenarioId: 'ring-buffer', mode: 'server-loop', threads: sweep, knobs: { delayedDurability: dd },
-      parameters: scenarioParams('ring-buffer', { storage, slot_source, durability, mode: v.mode, slots: v.slots, sequence_cache: v.sequence_cache }),
+      id,
+      label,
+      scenarioId: 'ring-buffer',
+      mode: 'server-loop',
+      threads: sweep,
+      knobs: { delayedDurability: dd },
+      parameters: scenarioParams('ring-buffer', {
+        storage,
+        slot_source,
+        durability,
+        mode: v.mode,
+        slots: v.slots,
+        sequence_cache: v.sequence_cache,
+      }),
     });
     const arms: PlanArm[] = [arm('disk-sequence', 'disk-based slots, sequence', 'disk', 'sequence')];
     const comparisons: PresetComparison[] = [];
     if (!identity.xtpSupported) {
-      notes.push('This server has no In-Memory OLTP: only the disk-based slots with a sequence run; the memory-optimized table, the identity-based slots and SCHEMA_ONLY need it.');
+      notes.push(
+        'This server has no In-Memory OLTP: only the disk-based slots with a sequence run; the memory-optimized table, the identity-based slots and SCHEMA_ONLY need it.',
+      );
     } else {
       arms.push(
         arm('memory-sequence', 'memory-optimized slots, sequence', 'memory', 'sequence'),

@@ -8,7 +8,9 @@ export function logWriterNode(t: Topology, notes: string[]): number {
   const lw = t.logWriters.find((l) => l.nodeId !== null);
   if (lw && lw.nodeId !== null) return lw.nodeId;
   const first = [...cpusByNode(t).keys()][0] ?? 0;
-  notes.push(`The log writer is not visible (sys.dm_exec_requests needs VIEW SERVER STATE); assuming NUMA node ${first}, where SQL Server 2016 and later run it.`);
+  notes.push(
+    `The log writer is not visible (sys.dm_exec_requests needs VIEW SERVER STATE); assuming NUMA node ${first}, where SQL Server 2016 and later run it.`,
+  );
   return first;
 }
 

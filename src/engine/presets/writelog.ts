@@ -11,11 +11,14 @@ export const writelog: Preset = {
   id: 'writelog',
   name: 'WRITELOG: full against delayed durability',
   post: 'writelog-at-scale',
-  question: 'How much of the commit time is WRITELOG, does it come from the storage or from the log writer, and what does DELAYED_DURABILITY = FORCED take away?',
+  question:
+    'How much of the commit time is WRITELOG, does it come from the storage or from the log writer, and what does DELAYED_DURABILITY = FORCED take away?',
   needs: [],
   options: [
     batchOption('batch_size', 'Rows per transaction', 2, 'Rows inserted per transaction (the post inserts 2).'),
-    affinityOption('exclude-core0 keeps the sessions off the log writer\'s core, as in the post\'s setup; unchanged keeps the server\'s affinity.'),
+    affinityOption(
+      "exclude-core0 keeps the sessions off the log writer's core, as in the post's setup; unchanged keeps the server's affinity.",
+    ),
     seedRowsOption,
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
@@ -30,8 +33,24 @@ export const writelog: Preset = {
     const parameters = scenarioParams('disk-insert', { batch_size: v.batch_size, seed_rows: v.seed_rows });
     return {
       arms: [
-        { id: 'dd-disabled', label: 'delayed durability DISABLED (every commit waits for its flush)', scenarioId: 'disk-insert', parameters, knobs: { delayedDurability: 'DISABLED', affinity }, mode: 'server-loop', threads: counts },
-        { id: 'dd-forced', label: 'delayed durability FORCED', scenarioId: 'disk-insert', parameters, knobs: { delayedDurability: 'FORCED', affinity }, mode: 'server-loop', threads: counts },
+        {
+          id: 'dd-disabled',
+          label: 'delayed durability DISABLED (every commit waits for its flush)',
+          scenarioId: 'disk-insert',
+          parameters,
+          knobs: { delayedDurability: 'DISABLED', affinity },
+          mode: 'server-loop',
+          threads: counts,
+        },
+        {
+          id: 'dd-forced',
+          label: 'delayed durability FORCED',
+          scenarioId: 'disk-insert',
+          parameters,
+          knobs: { delayedDurability: 'FORCED', affinity },
+          mode: 'server-loop',
+          threads: counts,
+        },
       ],
       comparisons: [{ a: 'dd-disabled', b: 'dd-forced', label: 'DISABLED (A) against FORCED (B)' }],
       notes,

@@ -35,9 +35,7 @@ export interface CaptureOptions {
   maxDuration?: boolean;
 }
 
-export type CaptureProgress =
-  | { kind: 'status'; message: string }
-  | { kind: 'tick'; elapsedMs: number; durationMs: number };
+export type CaptureProgress = { kind: 'status'; message: string } | { kind: 'tick'; elapsedMs: number; durationMs: number };
 
 export interface CaptureDetail {
   capture: StackCapture;
@@ -57,18 +55,23 @@ function denied(err: unknown): boolean {
   return nums.some((n) => n === 297 || n === 300 || n === 262 || n === 15247) || /permission/i.test((err as Error)?.message ?? '');
 }
 
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  if (signal.aborted) return resolve();
-  const t = setTimeout(done, ms);
-  function done() {
-    clearTimeout(t);
-    signal.removeEventListener('abort', done);
-    resolve();
-  }
-  signal.addEventListener('abort', done, { once: true });
-});
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 
-async function readSpinlock(db: DbSession, spinlock: string, identity: ServerIdentity): Promise<{ mapKey: number | null; backoffs: number | null }> {
+async function readSpinlock(
+  db: DbSession,
+  spinlock: string,
+  identity: ServerIdentity,
+): Promise<{ mapKey: number | null; backoffs: number | null }> {
   try {
     const [types = [], stats = []] = await db.runFile('xe/spinlock-type', { spinlock });
     return { mapKey: types[0] ? num(types[0].map_key) : null, backoffs: stats[0] ? numOrNull(stats[0].backoffs) : null };
@@ -82,7 +85,10 @@ export function isSpinlockName(s: string): boolean {
   return /^[A-Za-z0-9_]{1,256}$/.test(s);
 }
 
-interface TargetLoss { droppedEvents: number | null; droppedBuffers: number | null }
+interface TargetLoss {
+  droppedEvents: number | null;
+  droppedBuffers: number | null;
+}
 
 /** A column of the read-target row; null when the row lacks it or holds NULL. */
 function column(row: Row, name: string): number | null {
@@ -104,9 +110,14 @@ export function describeOptions(o: StackSessionOptions): string {
 export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptions): Promise<CaptureDetail> {
   const progress = opts.onProgress ?? (() => undefined);
   if (!isSpinlockName(opts.spinlock)) {
-    throw new SpinlabError('user-input', `"${opts.spinlock}" is not a spinlock name.`, 'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.');
+    throw new SpinlabError(
+      'user-input',
+      `"${opts.spinlock}" is not a spinlock name.`,
+      'give a name as sys.dm_os_spinlock_stats lists it, e.g. LOGCACHE_ACCESS or XDESMGR.',
+    );
   }
-  if (!(opts.durationMs >= 1000)) throw new SpinlabError('user-input', `The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');
+  if (!(opts.durationMs >= 1000))
+    throw new SpinlabError('user-input', `The capture must last at least 1 s (asked: ${opts.durationMs} ms).`, 'e.g. --duration 30s.');
   progress({ kind: 'status', message: `connecting to ${describeTarget(target)}` });
   const db = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab stacks' });
   try {
@@ -114,27 +125,49 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
     const spinlock = opts.spinlock.toUpperCase();
     const before = await readSpinlock(db, spinlock, identity);
     if (before.mapKey === null) {
-      throw new SpinlabError('user-input', `This server has no spinlock type named ${spinlock} in sys.dm_xe_map_values (name = 'spinlock_types').`,
-        'check the name against sys.dm_os_spinlock_stats (spinlab watch lists the busiest); names differ between versions.');
+      throw new SpinlabError(
+        'user-input',
+        `This server has no spinlock type named ${spinlock} in sys.dm_xe_map_values (name = 'spinlock_types').`,
+        'check the name against sys.dm_os_spinlock_stats (spinlab watch lists the busiest); names differ between versions.',
+      );
     }
     const address = targetAddress(target);
-    const jctx: SessionJournalContext = { stateDir: opts.stateDir ?? defaultStateDir(), serverKey: serverKey(address, identity.serverName), serverAddress: address, serverName: identity.serverName };
+    const jctx: SessionJournalContext = {
+      stateDir: opts.stateDir ?? defaultStateDir(),
+      serverKey: serverKey(address, identity.serverName),
+      serverAddress: address,
+      serverName: identity.serverName,
+    };
     const topology = opts.sizing ? null : await readBufferTopology(db);
     const sizing = opts.sizing ?? sessionSizing(topology);
-    const maxDurationS = opts.maxDuration !== false && supportsMaxDuration(identity, opts.maxDuration) ? maxDurationSeconds(opts.durationMs) : null;
+    const maxDurationS =
+      opts.maxDuration !== false && supportsMaxDuration(identity, opts.maxDuration) ? maxDurationSeconds(opts.durationMs) : null;
     const options = sessionOptions(sizing, topology, maxDurationS);
     const session = newSessionName(spinlock);
     const startedAt = new Date();
     journalSession(jctx, session);
     let dropped: boolean | null = false;
     try {
-      progress({ kind: 'status', message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock}; ${describeOptions(options)})` });
+      progress({
+        kind: 'status',
+        message: `creating event session ${session} (sqlos.spinlock_backoff, type ${before.mapKey} = ${spinlock}; ${describeOptions(options)})`,
+      });
       try {
         await db.runFile('xe/create-session', {
-          session, type: before.mapKey, slots: opts.slots ?? 256, partition: sizing.partition, max_memory_kb: sizing.maxMemoryKb, max_duration_s: maxDurationS,
+          session,
+          type: before.mapKey,
+          slots: opts.slots ?? 256,
+          partition: sizing.partition,
+          max_memory_kb: sizing.maxMemoryKb,
+          max_duration_s: maxDurationS,
         });
       } catch (err) {
-        throw new SpinlabError(denied(err) ? 'permission' : categoryOf(err), `Creating the event session failed: ${(err as Error).message}`, denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined, err);
+        throw new SpinlabError(
+          denied(err) ? 'permission' : categoryOf(err),
+          `Creating the event session failed: ${(err as Error).message}`,
+          denied(err) ? eventSessionGrant(identity.login, featureVersion(identity)) : undefined,
+          err,
+        );
       }
       const t0 = Date.now();
       while (!opts.signal.aborted && Date.now() - t0 < opts.durationMs) {
@@ -163,11 +196,27 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
       const { buckets, otherCount, events } = topBuckets(histogram.slots, opts.top);
       const dmvBackoffs = before.backoffs !== null && after.backoffs !== null ? Math.max(0, after.backoffs - before.backoffs) : null;
       const notes = [...countNotes(spinlock, events, dmvBackoffs, elapsed, identity.simulated, { ...loss, options }), ...FIRING_NOTES];
-      if (opts.signal.aborted) notes.unshift(`Cancelled after ${(elapsed / 1000).toFixed(1)} s of the ${(opts.durationMs / 1000).toFixed(1)} s asked: these are the stacks counted until then.`);
+      if (opts.signal.aborted)
+        notes.unshift(
+          `Cancelled after ${(elapsed / 1000).toFixed(1)} s of the ${(opts.durationMs / 1000).toFixed(1)} s asked: these are the stacks counted until then.`,
+        );
       if (!targetData) notes.unshift('The histogram target returned no data (the session may not have dispatched any event yet).');
       const capture: StackCapture = {
-        spinlock, mapKey: before.mapKey, session, startedAt: startedAt.toISOString(), durationMs: elapsed, events, dmvBackoffs,
-        droppedEvents: loss.droppedEvents, droppedBuffers: loss.droppedBuffers, sessionOptions: options, simulated: identity.simulated, buckets, otherCount, tree: foldTree(histogram.slots), notes,
+        spinlock,
+        mapKey: before.mapKey,
+        session,
+        startedAt: startedAt.toISOString(),
+        durationMs: elapsed,
+        events,
+        dmvBackoffs,
+        droppedEvents: loss.droppedEvents,
+        droppedBuffers: loss.droppedBuffers,
+        sessionOptions: options,
+        simulated: identity.simulated,
+        buckets,
+        otherCount,
+        tree: foldTree(histogram.slots),
+        notes,
       };
       return { capture, slots: histogram.slots, buckets: histogram.buckets };
     } finally {
@@ -179,8 +228,10 @@ export async function captureStacksDetailed(target: DbTarget, opts: CaptureOptio
         }
       }
       if (dropped !== false) releaseSession(jctx, session);
-      if (dropped === null) progress({ kind: 'status', message: `event session ${session}: DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}` });
-      if (dropped === false) progress({ kind: 'status', message: `could not drop event session ${session}: run \`spinlab restore\` to drop it` });
+      if (dropped === null)
+        progress({ kind: 'status', message: `event session ${session}: DROP EVENT SESSION sent, but ${UNCONFIRMED_DROP}` });
+      if (dropped === false)
+        progress({ kind: 'status', message: `could not drop event session ${session}: run \`spinlab restore\` to drop it` });
     }
   } finally {
     await db.close();

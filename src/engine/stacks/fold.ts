@@ -62,7 +62,7 @@ export function treeText(root: StackNode, minShare = 0.05, maxDepth = 40): strin
         end = end.children[0];
         chain.push(end.frame);
       }
-      lines.push(`${'  '.repeat(depth)}${(100 * c.count / total).toFixed(1).padStart(5)}%  ${chain.join(' > ')}`);
+      lines.push(`${'  '.repeat(depth)}${((100 * c.count) / total).toFixed(1).padStart(5)}%  ${chain.join(' > ')}`);
       walk(end, depth + 1);
     }
   };

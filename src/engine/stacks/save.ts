@@ -10,7 +10,9 @@ export function addStacksToExperiment(dirOrFile: string, capture: StackCapture, 
   if (!fs.existsSync(file)) throw new NotebookError(`${file} does not exist: give the folder a run wrote (holding experiment.json).`);
   const e = migrateExperiment(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>, file);
   if (e.status === 'running') {
-    throw new NotebookError(`${file} belongs to an experiment that is still running (its process rewrites the file when it ends): add the capture once it has finished.`);
+    throw new NotebookError(
+      `${file} belongs to an experiment that is still running (its process rewrites the file when it ends): add the capture once it has finished.`,
+    );
   }
   if (runIndex === undefined) e.stacks = [...(e.stacks ?? []), capture];
   else {

@@ -16,7 +16,10 @@ export interface SessionJournalContext {
 
 /** A fresh session name: the prefix, the purpose, the time and this process, so two captures never collide. */
 export function newSessionName(purpose: string, now = new Date(), pid = process.pid): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${SESSION_PREFIX}${purpose.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 40)}_${stamp}_${pid}`;
 }
 
@@ -27,12 +30,21 @@ export function isOurs(name: string): boolean {
 /** Adds the session to this server's journal (creating one that changes no knob) and flushes it, before the CREATE. */
 export function journalSession(ctx: SessionJournalContext, name: string): void {
   const j: Journal = readJournal(ctx.stateDir, ctx.serverKey) ?? {
-    version: 1, serverKey: ctx.serverKey, serverAddress: ctx.serverAddress, serverName: ctx.serverName, labDatabase: '',
-    createdAt: new Date().toISOString(), pid: process.pid,
+    version: 1,
+    serverKey: ctx.serverKey,
+    serverAddress: ctx.serverAddress,
+    serverName: ctx.serverName,
+    labDatabase: '',
+    createdAt: new Date().toISOString(),
+    pid: process.pid,
     // No knob is changed: `changes` is empty, so the original state is never applied (kept only for the format).
-    original: { delayedDurability: null, affinity: { type: 'AUTO', cpus: [] } }, changes: [],
+    original: { delayedDurability: null, affinity: { type: 'AUTO', cpus: [] } },
+    changes: [],
   };
-  j.eventSessions = [...(j.eventSessions ?? []).filter((s) => s.name !== name), { name, pid: process.pid, createdAt: new Date().toISOString() }];
+  j.eventSessions = [
+    ...(j.eventSessions ?? []).filter((s) => s.name !== name),
+    { name, pid: process.pid, createdAt: new Date().toISOString() },
+  ];
   writeJournal(ctx.stateDir, j);
 }
 
@@ -58,7 +70,8 @@ export async function dropSession(db: DbSession, name: string): Promise<boolean 
 }
 
 /** Said when a drop could not be confirmed: what the login lacks to see the catalogue. */
-export const UNCONFIRMED_DROP = 'this login cannot see sys.server_event_sessions to confirm it is gone (VIEW SERVER STATE; 2022+: VIEW SERVER PERFORMANCE STATE)';
+export const UNCONFIRMED_DROP =
+  'this login cannot see sys.server_event_sessions to confirm it is gone (VIEW SERVER STATE; 2022+: VIEW SERVER PERFORMANCE STATE)';
 
 /** True when the journal holds nothing but event sessions whose processes still run (captures in progress). */
 export function onlyLiveSessions(j: Journal, gone: (pid: number) => boolean): boolean {

@@ -41,7 +41,8 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 export function sessionSizing(t: BufferTopology | null): SessionSizing {
   if (!t || t.cpus <= CPUS_PER_BUFFER_SET) return { partition: 'NONE', maxMemoryKb: MIN_KB };
   const nodes = Math.max(1, t.numaNodes);
-  if (nodes > 1 && t.cpus / nodes <= CPUS_PER_BUFFER_SET) return { partition: 'PER_NODE', maxMemoryKb: clamp(nodes * KB_PER_NODE, 2 * MIN_KB, MAX_KB) };
+  if (nodes > 1 && t.cpus / nodes <= CPUS_PER_BUFFER_SET)
+    return { partition: 'PER_NODE', maxMemoryKb: clamp(nodes * KB_PER_NODE, 2 * MIN_KB, MAX_KB) };
   return { partition: 'PER_CPU', maxMemoryKb: clamp(t.cpus * KB_PER_CPU, 4 * MIN_KB, MAX_KB) };
 }
 
@@ -51,7 +52,10 @@ export function sessionSizing(t: BufferTopology | null): SessionSizing {
  * version (12.x) says nothing about its update policy, which this login cannot read: there the caller decides
  * (`managedInstanceHasIt`), and without it the option is left out.
  */
-export function supportsMaxDuration(identity: Pick<ServerIdentity, 'majorVersion' | 'engineEdition'>, managedInstanceHasIt?: boolean): boolean {
+export function supportsMaxDuration(
+  identity: Pick<ServerIdentity, 'majorVersion' | 'engineEdition'>,
+  managedInstanceHasIt?: boolean,
+): boolean {
   if (identity.engineEdition === 8) return managedInstanceHasIt === true;
   return identity.majorVersion >= 17;
 }
@@ -75,7 +79,14 @@ export async function readBufferTopology(db: DbSession): Promise<BufferTopology 
 /** What is recorded with the capture. */
 export function sessionOptions(s: SessionSizing, t: BufferTopology | null, maxDurationS: number | null): StackSessionOptions {
   return {
-    partition: s.partition, maxMemoryKb: s.maxMemoryKb, retention: 'ALLOW_SINGLE_EVENT_LOSS', dispatchLatencyS: 1, maxDurationS,
-    cpus: t?.cpus ?? null, numaNodes: t?.numaNodes ?? null, regularBuffers: null, regularBufferBytes: null,
+    partition: s.partition,
+    maxMemoryKb: s.maxMemoryKb,
+    retention: 'ALLOW_SINGLE_EVENT_LOSS',
+    dispatchLatencyS: 1,
+    maxDurationS,
+    cpus: t?.cpus ?? null,
+    numaNodes: t?.numaNodes ?? null,
+    regularBuffers: null,
+    regularBufferBytes: null,
   };
 }

@@ -15,12 +15,20 @@ interface GapEnd {
 }
 
 /** Why the interval between two samples cannot be measured, or null when it can (the caller then takes deltas). */
-export function gapBetween(prev: { startTime: string; msTicks: number }, cur: { startTime: string; msTicks: number }, outage: Outage | undefined):
-  { reason: WatchGapReason; detail: string } | null {
-  if (cur.startTime !== prev.startTime) return { reason: 'server-restart', detail: `sqlserver_start_time changed from ${prev.startTime} to ${cur.startTime}` };
-  if (cur.msTicks < prev.msTicks) return { reason: 'server-restart', detail: `ms_ticks went backwards (${prev.msTicks} -> ${cur.msTicks})` };
+export function gapBetween(
+  prev: { startTime: string; msTicks: number },
+  cur: { startTime: string; msTicks: number },
+  outage: Outage | undefined,
+): { reason: WatchGapReason; detail: string } | null {
+  if (cur.startTime !== prev.startTime)
+    return { reason: 'server-restart', detail: `sqlserver_start_time changed from ${prev.startTime} to ${cur.startTime}` };
+  if (cur.msTicks < prev.msTicks)
+    return { reason: 'server-restart', detail: `ms_ticks went backwards (${prev.msTicks} -> ${cur.msTicks})` };
   if (!outage) return null;
-  return { reason: outage.connectionLost ? 'connection-lost' : 'failed-ticks', detail: outage.firstError ?? 'the monitor connection was found closed at the next tick' };
+  return {
+    reason: outage.connectionLost ? 'connection-lost' : 'failed-ticks',
+    detail: outage.firstError ?? 'the monitor connection was found closed at the next tick',
+  };
 }
 
 export type WatchStep =
@@ -46,7 +54,10 @@ export class WatchSequence {
   // A tick is placed at its sample's arrival; the clock starts when the first sample was asked for, and a gap runs from
   // the arrival of the sample before it to the request of the sample after it. The server read each sample between its
   // request and its arrival, so the ticks' intervals (the server's) and the gaps never add up to more than the watch.
-  constructor(first: SampleArrival, private readonly ctx: { topN: number; nodeOfScheduler: Map<number, number> }) {
+  constructor(
+    first: SampleArrival,
+    private readonly ctx: { topN: number; nodeOfScheduler: Map<number, number> },
+  ) {
     this.timeline = new Timeline(first.sentAtMs);
     this.prev = first.sample;
     this.prevEnd = { atMs: first.atMs, wallMs: first.sample.raw.clientTime };
@@ -75,8 +86,10 @@ export class WatchSequence {
       return r;
     }
     const why = r ? { reason: r.cause, detail: r.message } : between!;
-    const warning = r ? r.message
-      : why.reason === 'server-restart' ? `SQL Server restarted between two samples (${why.detail}): its counters start again from zero, so the watch takes them again from the new values and counts the time between as a gap.`
+    const warning = r
+      ? r.message
+      : why.reason === 'server-restart'
+        ? `SQL Server restarted between two samples (${why.detail}): its counters start again from zero, so the watch takes them again from the new values and counts the time between as a gap.`
         : null;
     return { kind: 'gap', gap: this.add(why.reason, from, to, e.outage?.failedTicks ?? 0, why.detail, true), warning };
   }
@@ -84,14 +97,26 @@ export class WatchSequence {
   /** The watch ended at `atMs`: an outage still under way is a gap to the end, not recovered. */
   end(atMs: number, wallMs: number, open: Outage | null): WatchGap | null {
     if (!open) return null;
-    return this.add(open.connectionLost ? 'connection-lost' : 'failed-ticks', this.prevEnd, { atMs, wallMs }, open.failedTicks,
-      open.firstError ?? 'the monitor connection was lost', false);
+    return this.add(
+      open.connectionLost ? 'connection-lost' : 'failed-ticks',
+      this.prevEnd,
+      { atMs, wallMs },
+      open.failedTicks,
+      open.firstError ?? 'the monitor connection was lost',
+      false,
+    );
   }
 
   private add(reason: WatchGapReason, from: GapEnd, to: GapEnd, failedTicks: number, detail: string, recovered: boolean): WatchGap {
     const gap: WatchGap = {
-      reason, fromT: this.timeline.at(from.atMs), toT: this.timeline.at(to.atMs),
-      from: new Date(from.wallMs).toISOString(), to: new Date(to.wallMs).toISOString(), failedTicks, detail, recovered,
+      reason,
+      fromT: this.timeline.at(from.atMs),
+      toT: this.timeline.at(to.atMs),
+      from: new Date(from.wallMs).toISOString(),
+      to: new Date(to.wallMs).toISOString(),
+      failedTicks,
+      detail,
+      recovered,
     };
     this.gaps.push(gap);
     return gap;

@@ -27,21 +27,45 @@ export interface WatchPoint {
 }
 
 const POINT_NAMES = 5;
-const FIGURES = ['batchRequestsPerSec', 'transactionsPerSec', 'spinsPerSec', 'backoffsPerSec', 'waitMsPerSec', 'latchMsPerSec',
-  'logBytesPerSec', 'logFlushesPerSec', 'cpuPct', 'runnableTasks'] as const;
+const FIGURES = [
+  'batchRequestsPerSec',
+  'transactionsPerSec',
+  'spinsPerSec',
+  'backoffsPerSec',
+  'waitMsPerSec',
+  'latchMsPerSec',
+  'logBytesPerSec',
+  'logFlushesPerSec',
+  'cpuPct',
+  'runnableTasks',
+] as const;
 
 export function pointOf(t: WatchTick): WatchPoint {
   const s = t.intervalMs / 1000 || 1;
   const nodes = Object.values(t.cpuByNode);
   const top = <T>(rec: Record<string, T>, v: (x: T) => number) =>
-    Object.fromEntries(Object.entries(rec).map(([k, x]) => [k, v(x) / s] as [string, number]).filter(([, x]) => x > 0)
-      .sort((a, b) => b[1] - a[1]).slice(0, POINT_NAMES));
+    Object.fromEntries(
+      Object.entries(rec)
+        .map(([k, x]) => [k, v(x) / s] as [string, number])
+        .filter(([, x]) => x > 0)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, POINT_NAMES),
+    );
   return {
-    t: t.t, intervalMs: t.intervalMs, batchRequestsPerSec: t.batchRequestsPerSec, transactionsPerSec: t.transactionsPerSec,
-    spinsPerSec: t.all.spins / s, backoffsPerSec: t.all.backoffs / s, waitMsPerSec: t.all.waitMs / s, latchMsPerSec: t.all.latchMs / s,
-    logBytesPerSec: t.log.bytesFlushedPerSec, logFlushesPerSec: t.log.flushesPerSec,
-    cpuPct: nodes.length ? nodes.reduce((a, b) => a + b, 0) / nodes.length : 0, runnableTasks: t.runnableTasks,
-    spinlocks: top(t.spinlocks, (x) => x.spins), waits: top(t.waits, (x) => x.waitMs),
+    t: t.t,
+    intervalMs: t.intervalMs,
+    batchRequestsPerSec: t.batchRequestsPerSec,
+    transactionsPerSec: t.transactionsPerSec,
+    spinsPerSec: t.all.spins / s,
+    backoffsPerSec: t.all.backoffs / s,
+    waitMsPerSec: t.all.waitMs / s,
+    latchMsPerSec: t.all.latchMs / s,
+    logBytesPerSec: t.log.bytesFlushedPerSec,
+    logFlushesPerSec: t.log.flushesPerSec,
+    cpuPct: nodes.length ? nodes.reduce((a, b) => a + b, 0) / nodes.length : 0,
+    runnableTasks: t.runnableTasks,
+    spinlocks: top(t.spinlocks, (x) => x.spins),
+    waits: top(t.waits, (x) => x.waitMs),
   };
 }
 
@@ -53,7 +77,11 @@ export function mergePoints(a: WatchPoint, b: WatchPoint): WatchPoint {
   const named = (x: Record<string, number>, y: Record<string, number>) => {
     const m: Record<string, number> = {};
     for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) m[k] = ((x[k] ?? 0) * a.intervalMs + (y[k] ?? 0) * b.intervalMs) / w;
-    return Object.fromEntries(Object.entries(m).sort((p, q) => q[1] - p[1]).slice(0, POINT_NAMES));
+    return Object.fromEntries(
+      Object.entries(m)
+        .sort((p, q) => q[1] - p[1])
+        .slice(0, POINT_NAMES),
+    );
   };
   out.spinlocks = named(a.spinlocks, b.spinlocks);
   out.waits = named(a.waits, b.waits);
@@ -70,7 +98,10 @@ export class WatchHistory {
   private count = 0;
   readonly totals: RunTotals = emptyRunTotals();
 
-  constructor(readonly windowTicks = 600, readonly maxPoints = 1200) {
+  constructor(
+    readonly windowTicks = 600,
+    readonly maxPoints = 1200,
+  ) {
     if (maxPoints < 2 || maxPoints % 2 !== 0) throw new RangeError('maxPoints must be an even number of at least 2');
   }
 

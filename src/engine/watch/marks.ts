@@ -51,9 +51,12 @@ export function activeWatchDir(stateDir: string): string {
   try {
     cur = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
-    throw new MarkError(`No watch is running (nothing in ${file}). Start one with spinlab watch, or give the watch's folder with --dir DIR.`);
+    throw new MarkError(
+      `No watch is running (nothing in ${file}). Start one with spinlab watch, or give the watch's folder with --dir DIR.`,
+    );
   }
-  if (!cur.dir || !cur.pid || !alive(cur.pid)) throw new MarkError(`The watch recorded in ${file} is no longer running; give the watch's folder with --dir DIR.`);
+  if (!cur.dir || !cur.pid || !alive(cur.pid))
+    throw new MarkError(`The watch recorded in ${file} is no longer running; give the watch's folder with --dir DIR.`);
   return cur.dir;
 }
 

@@ -13,7 +13,9 @@ export function readWatchRecord(dirOrFile: string): { record: WatchRecord; dir: 
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new NotebookError(`${file}: cannot read a watch there (${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}).`);
+    throw new NotebookError(
+      `${file}: cannot read a watch there (${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}).`,
+    );
   }
   if (!raw || typeof raw !== 'object') throw new NotebookError(`${file}: not a Spinlock Lab record.`);
   return { record: migrateWatch(raw as Record<string, unknown>, file), dir: path.dirname(file) };
@@ -42,14 +44,23 @@ export function findMark(record: WatchRecord, name: string): WatchMark {
   const found = exact.length ? exact : record.marks.filter((m) => m.name.toLowerCase().includes(name.toLowerCase()));
   if (found.length === 0) {
     const list = record.marks.map((m) => `"${m.name}"`).join(', ');
-    throw new NotebookError(`No mark named "${name}" in this watch${list ? ` (its marks: ${list})` : ' (it has no marks; drop one with spinlab mark "text" while it runs)'}.`);
+    throw new NotebookError(
+      `No mark named "${name}" in this watch${list ? ` (its marks: ${list})` : ' (it has no marks; drop one with spinlab mark "text" while it runs)'}.`,
+    );
   }
-  if (found.length > 1 && !exact.length) throw new NotebookError(`"${name}" matches ${found.length} marks (${found.map((m) => `"${m.name}"`).join(', ')}); give the whole name or its id.`);
+  if (found.length > 1 && !exact.length)
+    throw new NotebookError(
+      `"${name}" matches ${found.length} marks (${found.map((m) => `"${m.name}"`).join(', ')}); give the whole name or its id.`,
+    );
   return found[0];
 }
 
 /** The windows before and after a mark, compared. */
-export async function compareAroundMark(dir: string, markName: string, maxMs: number | null): Promise<{ record: WatchRecord; mark: WatchMark; comparison: WindowComparison }> {
+export async function compareAroundMark(
+  dir: string,
+  markName: string,
+  maxMs: number | null,
+): Promise<{ record: WatchRecord; mark: WatchMark; comparison: WindowComparison }> {
   const { record, dir: folder } = readWatchRecord(dir);
   const mark = findMark(record, markName);
   const sorted = [...record.marks].sort((a, b) => a.t - b.t);
@@ -57,10 +68,14 @@ export async function compareAroundMark(dir: string, markName: string, maxMs: nu
   const lo = Math.max(i > 0 ? sorted[i - 1].t : -Infinity, maxMs === null ? -Infinity : mark.t - maxMs);
   const hi = Math.min(i + 1 < sorted.length ? sorted[i + 1].t : Infinity, maxMs === null ? Infinity : mark.t + maxMs);
   const kept: WatchTick[] = [];
-  await forEachTick(folder, record, (t) => { if (t.t >= lo && t.t <= hi) kept.push(t); });
+  await forEachTick(folder, record, (t) => {
+    if (t.t >= lo && t.t <= hi) kept.push(t);
+  });
   const [before, after] = windowsAroundMark(kept, record.marks, mark, maxMs);
   if (before.length === 0 || after.length === 0) {
-    throw new NotebookError(`The mark "${mark.name}" has no ticks ${before.length === 0 ? 'before' : 'after'} it to compare with (it fell at ${(mark.t / 1000).toFixed(1)} s).`);
+    throw new NotebookError(
+      `The mark "${mark.name}" has no ticks ${before.length === 0 ? 'before' : 'after'} it to compare with (it fell at ${(mark.t / 1000).toFixed(1)} s).`,
+    );
   }
   const comparison = compareWindows(windowFigures('before the mark', before), windowFigures('after the mark', after));
   return { record, mark, comparison };

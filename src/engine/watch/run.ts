@@ -59,7 +59,11 @@ function median(xs: number[]): number {
   return s.length ? s[Math.floor(s.length / 2)] : 0;
 }
 
-export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress: (p: WatchProgress) => void = () => undefined): Promise<WatchResult> {
+export async function runWatch(
+  opts: WatchOptions,
+  signal: AbortSignal,
+  progress: (p: WatchProgress) => void = () => undefined,
+): Promise<WatchResult> {
   const { settings } = opts;
   const events: ExperimentEvent[] = [];
   const emit = (level: ExperimentEvent['level'], message: string) => {
@@ -80,8 +84,11 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   try {
     identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
-      throw new SpinlabError('permission', `The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
-        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)));
+      throw new SpinlabError(
+        'permission',
+        `The login ${identity.login} lacks VIEW SERVER STATE, which watching a server needs (and nothing else).`,
+        grantFor('VIEW SERVER STATE', identity.login, featureVersion(identity)),
+      );
     }
     const t = await readTopology(admin, identity);
     identity.startTime = t.startTime;
@@ -89,7 +96,8 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   } finally {
     await admin.close();
   }
-  if (identity.simulated) note('warning', 'This server is the Spinlock Lab simulator: every number in this watch is synthetic, not a measurement.');
+  if (identity.simulated)
+    note('warning', 'This server is the Spinlock Lab simulator: every number in this watch is synthetic, not a measurement.');
 
   const file = path.join(opts.outDir, 'experiment.json');
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
@@ -101,12 +109,28 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   }
   const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)));
   const record: WatchRecord = {
-    schemaVersion: WATCH_SCHEMA_VERSION, kind: 'watch',
+    schemaVersion: WATCH_SCHEMA_VERSION,
+    kind: 'watch',
     id: `watch-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}`,
-    title: opts.title ?? `Watch of ${identity.serverName}`, createdAt: new Date().toISOString(),
-    tool: { name: 'spinlock-lab', version: TOOL_VERSION }, simulated: identity.simulated, server: identity, topology, settings,
-    status: 'running', startedAt: new Date().toISOString(), endedAt: null, ticks: 0, totals: history.totals, marks: [],
-    roundTripMs: null, diagnosis: [], samplesFile: 'samples.jsonl', events, gaps: [], coverage: null,
+    title: opts.title ?? `Watch of ${identity.serverName}`,
+    createdAt: new Date().toISOString(),
+    tool: { name: 'spinlock-lab', version: TOOL_VERSION },
+    simulated: identity.simulated,
+    server: identity,
+    topology,
+    settings,
+    status: 'running',
+    startedAt: new Date().toISOString(),
+    endedAt: null,
+    ticks: 0,
+    totals: history.totals,
+    marks: [],
+    roundTripMs: null,
+    diagnosis: [],
+    samplesFile: 'samples.jsonl',
+    events,
+    gaps: [],
+    coverage: null,
   };
   const save = () => writeWhole(file, JSON.stringify(record, null, 2));
   // A tick that cannot be written (a full disk) ends the watch: it would go on recording nothing.
@@ -123,7 +147,10 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const tickParams = { top_requests: settings.topRequests, text_chars: settings.textChars };
   const names = new WatchCounterNames();
   const read = async (db: DbSession): Promise<WatchSample> => {
-    const sample = parseWatchSample(settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets, Date.now());
+    const sample = parseWatchSample(
+      settings.fullTicks ? await db.runFile('watch/tick', tickParams) : (await reader.read(db, tickParams)).sets,
+      Date.now(),
+    );
     await names.apply(db, sample.raw.counters); // Managed Instance names database counters by a GUID
     return sample;
   };
@@ -140,14 +167,23 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
   const budget = new CostBudget(settings.costBudgetMsPerSec ?? DEFAULT_COST_BUDGET_MS_PER_SEC, settings.intervalMs);
   const costTicks: CostTick[] = [];
   const sampler = new Sampler<WatchSample>({
-    target: opts.target, labDatabase: 'master', intervalMs: settings.intervalMs, appName: 'Spinlock Lab watch', read,
+    target: opts.target,
+    labDatabase: 'master',
+    intervalMs: settings.intervalMs,
+    appName: 'Spinlock Lab watch',
+    read,
     // After repeated failures of the delta tick: the whole batch every tick, which creates nothing.
-    readFull: settings.fullTicks ? undefined : { file: 'watch/tick', read: async (db) => parseWatchSample(await db.runFile('watch/tick', tickParams), Date.now()) },
+    readFull: settings.fullTicks
+      ? undefined
+      : { file: 'watch/tick', read: async (db) => parseWatchSample(await db.runFile('watch/tick', tickParams), Date.now()) },
     // A server gone for hours fails every tick with the same message: said once, then counted.
     onProblem: (m) => note('warning', m),
     onSample: (e) => {
       if (!seq) return;
-      if (e.afterGap) { firstOwnCpu = null; budget.reconnected(); } // a new connection is a new session: its cpu_time starts again
+      if (e.afterGap) {
+        firstOwnCpu = null;
+        budget.reconnected();
+      } // a new connection is a new session: its cpu_time starts again
       if (roundTrips.length < 10_000) roundTrips.push(e.roundTripMs);
       // Across an outage or a restart no delta is taken: the sample after it is the new baseline, the time a gap.
       const step = seq.next(e);
@@ -158,7 +194,14 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
       }
       for (const w of step.warnings) note('warning', w);
       const tick = step.tick;
-      if (tick.monitor && costTicks.length < 100_000) costTicks.push({ intervalMs: tick.intervalMs, cpuMs: tick.cpuMs, hiddenCpuMs: tick.hiddenCpuMs, batchRequestsPerSec: tick.batchRequestsPerSec, monitor: tick.monitor });
+      if (tick.monitor && costTicks.length < 100_000)
+        costTicks.push({
+          intervalMs: tick.intervalMs,
+          cpuMs: tick.cpuMs,
+          hiddenCpuMs: tick.hiddenCpuMs,
+          batchRequestsPerSec: tick.batchRequestsPerSec,
+          monitor: tick.monitor,
+        });
       const verdict = budget.observe(tick.monitor, tick.intervalMs);
       if (verdict.kind === 'lengthen') {
         sampler.setIntervalMs(verdict.intervalMs);
@@ -178,7 +221,10 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
       try {
         appendLine(samplesFile, JSON.stringify(tick));
       } catch (err) {
-        if (!writeFailure) { writeFailure = err as Error; stopNow(); }
+        if (!writeFailure) {
+          writeFailure = err as Error;
+          stopNow();
+        }
         return;
       }
       history.add(tick);
@@ -196,16 +242,26 @@ export async function runWatch(opts: WatchOptions, signal: AbortSignal, progress
     } catch (err) {
       throw explain(err, 'Reading the DMVs', { login: identity.login, majorVersion: featureVersion(identity), needs: 'VIEW SERVER STATE' });
     }
-    progress({ kind: 'status', message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}` });
+    progress({
+      kind: 'status',
+      message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}`,
+    });
     sampler.start();
     await new Promise<void>((resolve) => {
       // The duration is counted on the watch's clock, from its first sample's request: "60 s" watches 60.0 s.
       // A timer may fire a millisecond early on this clock: it is set again for what is left.
       const left = () => settings.durationMs! - (monotonicMs() - seq!.timeline.anchorMs);
       let timer: NodeJS.Timeout | undefined;
-      const due = () => { const rest = left(); if (rest > 0) timer = setTimeout(due, Math.ceil(rest)); else resolve(); };
+      const due = () => {
+        const rest = left();
+        if (rest > 0) timer = setTimeout(due, Math.ceil(rest));
+        else resolve();
+      };
       if (settings.durationMs !== null) due();
-      stopNow = () => { if (timer) clearTimeout(timer); resolve(); };
+      stopNow = () => {
+        if (timer) clearTimeout(timer);
+        resolve();
+      };
       if (signal.aborted) resolve();
       signal.addEventListener('abort', stopNow, { once: true });
     });

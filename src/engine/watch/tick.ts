@@ -22,22 +22,44 @@ const nullable = (v: unknown): string | null => (v === null || v === undefined ?
 export function parseWatchSample(sets: Row[][], clientTime: number): WatchSample {
   const [clock, spin, waits, latches, counters, logIo = [], pending = [], scheds, requests = [], waiting = [], own = [], compiles] = sets;
   // parseSample reads the experiments' layout; the watch's log rows are per database, so the lab log file is none.
-  const raw = { ...parseSample([clock, spin, waits, latches, counters, [], pending, scheds, []], clientTime), monitor: parseMonitor(own, compiles) };
+  const raw = {
+    ...parseSample([clock, spin, waits, latches, counters, [], pending, scheds, []], clientTime),
+    monitor: parseMonitor(own, compiles),
+  };
   const logFiles = new Map<string, { writes: number; bytesWritten: number; ioStallWriteMs: number }>();
   for (const r of logIo) {
     const name = str(r.database_name);
-    if (name) logFiles.set(name, { writes: num(r.num_of_writes), bytesWritten: num(r.num_of_bytes_written), ioStallWriteMs: num(r.io_stall_write_ms) });
+    if (name)
+      logFiles.set(name, {
+        writes: num(r.num_of_writes),
+        bytesWritten: num(r.num_of_bytes_written),
+        ioStallWriteMs: num(r.io_stall_write_ms),
+      });
   }
   return {
     raw,
     logFiles,
     requests: requests.map((r) => ({
-      sessionId: num(r.session_id), status: str(r.status), command: str(r.command).trim(), database: nullable(r.database_name),
-      waitType: nullable(r.wait_type), waitMs: num(r.wait_time), lastWaitType: nullable(r.last_wait_type), blockingSessionId: num(r.blocking_session_id),
-      schedulerId: r.scheduler_id === null || r.scheduler_id === undefined ? null : num(r.scheduler_id), cpuMs: num(r.cpu_time),
-      elapsedMs: num(r.total_elapsed_time), queryHash: nullable(r.query_hash), text: nullable(r.statement_start),
+      sessionId: num(r.session_id),
+      status: str(r.status),
+      command: str(r.command).trim(),
+      database: nullable(r.database_name),
+      waitType: nullable(r.wait_type),
+      waitMs: num(r.wait_time),
+      lastWaitType: nullable(r.last_wait_type),
+      blockingSessionId: num(r.blocking_session_id),
+      schedulerId: r.scheduler_id === null || r.scheduler_id === undefined ? null : num(r.scheduler_id),
+      cpuMs: num(r.cpu_time),
+      elapsedMs: num(r.total_elapsed_time),
+      queryHash: nullable(r.query_hash),
+      text: nullable(r.statement_start),
     })),
-    waitingNow: waiting.map((r) => ({ waitType: str(r.wait_type), tasks: num(r.tasks), maxWaitMs: num(r.max_wait_ms), totalWaitMs: num(r.total_wait_ms) })),
+    waitingNow: waiting.map((r) => ({
+      waitType: str(r.wait_type),
+      tasks: num(r.tasks),
+      maxWaitMs: num(r.max_wait_ms),
+      totalWaitMs: num(r.total_wait_ms),
+    })),
     ownCpuMs: own[0] ? num(own[0].cpu_time) : null,
   };
 }
@@ -52,15 +74,19 @@ function databasesIn(s: RawSample): string[] {
 function logByDb(prev: WatchSample, cur: WatchSample, seconds: number, n: number): Record<string, WatchDbLog> {
   const all: [string, WatchDbLog][] = [];
   for (const db of databasesIn(cur.raw)) {
-    const read = (counter: string) => readCounter(prev.raw.counters, cur.raw.counters, { objectSuffix: 'Databases', counter, instance: db }, seconds);
+    const read = (counter: string) =>
+      readCounter(prev.raw.counters, cur.raw.counters, { objectSuffix: 'Databases', counter, instance: db }, seconds);
     const p = prev.logFiles.get(db);
     const c = cur.logFiles.get(db);
     const writes = p && c ? Math.max(0, c.writes - p.writes) : 0;
     const stall = p && c ? Math.max(0, c.ioStallWriteMs - p.ioStallWriteMs) : 0;
     const entry: WatchDbLog = {
-      transactions: readingDelta(read('Transactions/sec')), flushes: readingDelta(read('Log Flushes/sec')),
-      bytesFlushed: readingDelta(read('Log Bytes Flushed/sec')), flushWaitTimeMs: readingAmount(read('Log Flush Wait Time')),
-      writes, avgWriteStallMs: writes > 0 ? stall / writes : null,
+      transactions: readingDelta(read('Transactions/sec')),
+      flushes: readingDelta(read('Log Flushes/sec')),
+      bytesFlushed: readingDelta(read('Log Bytes Flushed/sec')),
+      flushWaitTimeMs: readingAmount(read('Log Flush Wait Time')),
+      writes,
+      avgWriteStallMs: writes > 0 ? stall / writes : null,
     };
     if (entry.flushes > 0 || entry.bytesFlushed > 0 || entry.transactions > 0 || writes > 0) all.push([db, entry]);
   }
@@ -88,7 +114,11 @@ export type WatchTickResult =
  * The interval between two watch samples. Server-wide figures come from the _Total instance of the Databases
  * counters; the write stall of the whole server is the flush-weighted mean of the databases' log files.
  */
-export function computeWatchTick(prev: WatchSample, cur: WatchSample, ctx: { startMsTicks: number; topN: number; nodeOfScheduler: Map<number, number>; gap?: boolean }): WatchTickResult {
+export function computeWatchTick(
+  prev: WatchSample,
+  cur: WatchSample,
+  ctx: { startMsTicks: number; topN: number; nodeOfScheduler: Map<number, number>; gap?: boolean },
+): WatchTickResult {
   const r = computeTick(prev.raw, cur.raw, { labDatabase: '_Total', progressTables: [], runStartMsTicks: ctx.startMsTicks, gap: ctx.gap });
   if (r.kind === 'restart') return { kind: 'restart', cause: r.cause, message: r.message };
   if (r.kind === 'skip') return r;
@@ -96,7 +126,8 @@ export function computeWatchTick(prev: WatchSample, cur: WatchSample, ctx: { sta
   const seconds = t.intervalMs / 1000;
   const bounded = boundTick(t, ctx.topN);
   const dbs = logByDb(prev, cur, seconds, ctx.topN);
-  let writes = 0, stall = 0;
+  let writes = 0,
+    stall = 0;
   for (const [name, c] of cur.logFiles) {
     const p = prev.logFiles.get(name);
     if (!p) continue;
@@ -111,7 +142,7 @@ export function computeWatchTick(prev: WatchSample, cur: WatchSample, ctx: { sta
     pendingIo: cur.raw.pendingIo.total,
     logByDb: dbs,
     cpuByScheduler: cpuByScheduler(prev.raw, cur.raw, t.intervalMs),
-    requests: cur.requests.map((q) => ({ ...q, nodeId: q.schedulerId === null ? null : ctx.nodeOfScheduler.get(q.schedulerId) ?? null })),
+    requests: cur.requests.map((q) => ({ ...q, nodeId: q.schedulerId === null ? null : (ctx.nodeOfScheduler.get(q.schedulerId) ?? null) })),
     waitingNow: cur.waitingNow,
   };
   // Log Flush Wait Time is point-in-time on some versions; a missing counter is said once by the caller.

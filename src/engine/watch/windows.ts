@@ -3,7 +3,15 @@
 // sentences are the CLI's (`spinlab watch --compare`, shared/watchCompare.ts).
 import { compareWindows, WindowAccumulator, type WindowFigures } from '../../shared/watchCompare';
 import type { WatchMark } from '../../shared/watch';
-import { describeWindow, inRange, resolveWindow, type TickRange, type WatchWindow, type WatchWindowComparison, type WindowSpan } from '../../shared/watchWindows';
+import {
+  describeWindow,
+  inRange,
+  resolveWindow,
+  type TickRange,
+  type WatchWindow,
+  type WatchWindowComparison,
+  type WindowSpan,
+} from '../../shared/watchWindows';
 import { forEachTick, readWatchRecord } from './read';
 import { SpinlabError } from '../../shared/spinlabError';
 
@@ -21,9 +29,16 @@ function span(label: string, f: WindowFigures, described: string): WindowSpan {
  * Window A against window B of the watch in `dir`. `marks` are the marks the windows may name (the panel's list,
  * which for a running watch is newer than experiment.json's).
  */
-export async function compareWatchWindows(dir: string, windows: { a: WatchWindow; b: WatchWindow }, marks: readonly WatchMark[]): Promise<WatchWindowComparison> {
+export async function compareWatchWindows(
+  dir: string,
+  windows: { a: WatchWindow; b: WatchWindow },
+  marks: readonly WatchMark[],
+): Promise<WatchWindowComparison> {
   const ranges: TickRange[] = [];
-  for (const [name, w] of [['Window A', windows.a], ['Window B', windows.b]] as const) {
+  for (const [name, w] of [
+    ['Window A', windows.a],
+    ['Window B', windows.b],
+  ] as const) {
     const r = resolveWindow(name, w, marks);
     if ('error' in r) throw new WatchWindowError(r.error);
     ranges.push(r.range);
@@ -37,7 +52,9 @@ export async function compareWatchWindows(dir: string, windows: { a: WatchWindow
   const described = [describeWindow(windows.a, marks), describeWindow(windows.b, marks)];
   acc.forEach((a, i) => {
     if (a.ticks === 0) {
-      throw new WatchWindowError(`Window ${i ? 'B' : 'A'} (${described[i]}) holds no tick of this watch: widen it, or wait for the watch to tick past it.`);
+      throw new WatchWindowError(
+        `Window ${i ? 'B' : 'A'} (${described[i]}) holds no tick of this watch: widen it, or wait for the watch to tick past it.`,
+      );
     }
   });
   const c = compareWindows(acc[0].figures(), acc[1].figures());

@@ -53,7 +53,11 @@ export class ClientWorkerPool implements LoadDriver {
   private onStopped: (() => void) | null = null;
   private opened = 0;
 
-  private constructor(private readonly slots: Slot[], private readonly plan: WorkerPlan, liveCalls: SharedArrayBuffer) {
+  private constructor(
+    private readonly slots: Slot[],
+    private readonly plan: WorkerPlan,
+    liveCalls: SharedArrayBuffer,
+  ) {
     this.live = new Float64Array(liveCalls);
   }
 
@@ -63,14 +67,29 @@ export class ClientWorkerPool implements LoadDriver {
   }
 
   /** Starts `workers` threads over `threads` sessions (split as evenly as they go); fails if most cannot connect. */
-  static async open(plan: WorkerPlan, threads: number, workers: number, failures: PhaseFailure[], entry = WORKER_FILE): Promise<ClientWorkerPool> {
+  static async open(
+    plan: WorkerPlan,
+    threads: number,
+    workers: number,
+    failures: PhaseFailure[],
+    entry = WORKER_FILE,
+  ): Promise<ClientWorkerPool> {
     const n = Math.max(1, Math.min(workers, threads));
     const liveCalls = new SharedArrayBuffer(8 * n);
     const slots: Slot[] = [];
     for (let i = 0, first = 0; i < n; i++) {
       const sessions = Math.floor(threads / n) + (i < threads % n ? 1 : 0);
       const data: WorkerData = { plan, index: i, of: n, first, sessions, liveCalls };
-      const slot: Slot = { index: i, thread: new Worker(entry, { workerData: data }), first, sessions, ids: [], dead: null, closing: false, waiting: null };
+      const slot: Slot = {
+        index: i,
+        thread: new Worker(entry, { workerData: data }),
+        first,
+        sessions,
+        ids: [],
+        dead: null,
+        closing: false,
+        waiting: null,
+      };
       first += sessions;
       slots.push(slot);
     }
@@ -86,7 +105,8 @@ export class ClientWorkerPool implements LoadDriver {
         failures.push(...m.failures);
       } else {
         const why = m.type === 'open-failed' || m.type === 'crashed' ? m.message : `unexpected '${m.type}'`;
-        for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `could not connect: client worker ${i + 1}: ${why}`, phase: 'connect' });
+        for (let k = 0; k < s.sessions; k++)
+          failures.push({ session: s.first + k + 1, message: `could not connect: client worker ${i + 1}: ${why}`, phase: 'connect' });
       }
     });
     pool.opened = ok;
@@ -167,11 +187,13 @@ export class ClientWorkerPool implements LoadDriver {
     let failed: string | null = null;
     try {
       if (signal.aborted) onAbort();
-      const replies = await Promise.all(this.slots.map((s) => {
-        // A row count is split as the sessions are (load.ts splits each worker's share over its sessions again).
-        const rows = spec.rows === null ? null : Math.ceil((spec.rows * s.sessions) / total);
-        return this.reply(s, { type: 'phase', spec: { phase: spec.phase, mode: spec.mode, durationMs: spec.durationMs, rows } });
-      }));
+      const replies = await Promise.all(
+        this.slots.map((s) => {
+          // A row count is split as the sessions are (load.ts splits each worker's share over its sessions again).
+          const rows = spec.rows === null ? null : Math.ceil((spec.rows * s.sessions) / total);
+          return this.reply(s, { type: 'phase', spec: { phase: spec.phase, mode: spec.mode, durationMs: spec.durationMs, rows } });
+        }),
+      );
       replies.forEach((m, i) => {
         const s = this.slots[i];
         if (m.type === 'phase-done') {
@@ -188,7 +210,8 @@ export class ClientWorkerPool implements LoadDriver {
         } else {
           const why = m.type === 'crashed' ? m.message : `unexpected '${m.type}'`;
           // Its sessions' calls in this phase are lost with it: counted as failures, not as rows.
-          for (let k = 0; k < s.sessions; k++) failures.push({ session: s.first + k + 1, message: `client worker ${i + 1} stopped: ${why}`, phase: spec.phase });
+          for (let k = 0; k < s.sessions; k++)
+            failures.push({ session: s.first + k + 1, message: `client worker ${i + 1} stopped: ${why}`, phase: spec.phase });
           result.rowsUnknown = true;
         }
       });
@@ -207,20 +230,25 @@ export class ClientWorkerPool implements LoadDriver {
   }
 
   private counters(): Promise<OwnCounters | null> {
-    return readOwnCounters(this.plan.target, this.ids.filter((x) => x > 0));
+    return readOwnCounters(
+      this.plan.target,
+      this.ids.filter((x) => x > 0),
+    );
   }
 
   /** Closes every worker's connections and ends the threads (a worker that does not answer in 10 s is terminated). */
   async close(): Promise<void> {
-    await Promise.all(this.slots.map(async (s) => {
-      if (s.dead) return;
-      const exited = new Promise<void>((resolve) => s.thread.once('exit', () => resolve()));
-      s.closing = true;
-      const timer = setTimeout(() => void s.thread.terminate(), 10_000);
-      s.thread.postMessage({ type: 'close' } satisfies ToWorker);
-      await exited;
-      clearTimeout(timer);
-      s.dead = 'closed';
-    }));
+    await Promise.all(
+      this.slots.map(async (s) => {
+        if (s.dead) return;
+        const exited = new Promise<void>((resolve) => s.thread.once('exit', () => resolve()));
+        s.closing = true;
+        const timer = setTimeout(() => void s.thread.terminate(), 10_000);
+        s.thread.postMessage({ type: 'close' } satisfies ToWorker);
+        await exited;
+        clearTimeout(timer);
+        s.dead = 'closed';
+      }),
+    );
   }
 }

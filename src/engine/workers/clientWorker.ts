@@ -24,9 +24,13 @@ async function open(): Promise<void> {
   const range = { first: data.first, tolerant: true, stride: { index: data.index, of: data.of } };
   const p = data.plan;
   try {
-    held = p.kind === 'builtin'
-      ? { kind: 'builtin', sessions: await WorkloadSessions.open(p.target, p.labDatabase, data.sessions, p.scenario, p.params, failures, range) }
-      : { kind: 'custom', sessions: await CustomSessions.open(p.target, p.workload, p.table, data.sessions, failures, range) };
+    held =
+      p.kind === 'builtin'
+        ? {
+            kind: 'builtin',
+            sessions: await WorkloadSessions.open(p.target, p.labDatabase, data.sessions, p.scenario, p.params, failures, range),
+          }
+        : { kind: 'custom', sessions: await CustomSessions.open(p.target, p.workload, p.table, data.sessions, failures, range) };
     send({ type: 'opened', ids: held.sessions.ids, count: held.sessions.count, failures });
   } catch (err) {
     send({ type: 'open-failed', message: (err as Error).message });
@@ -41,7 +45,9 @@ async function phase(m: Extract<ToWorker, { type: 'phase' }>): Promise<void> {
   const spec = { ...m.spec, latency: latency ?? undefined };
   const slot = data.index;
   if (measured) live[slot] = 0;
-  const onCall = () => { live[slot]++; };
+  const onCall = () => {
+    live[slot]++;
+  };
   if (h.kind === 'custom') {
     // A stop-on-error in this worker ends the other workers' phase too: the main thread is told at once.
     const { result, ...custom } = await h.sessions.runLoop(spec, cancel.signal, onCall, () => send({ type: 'stopped' }));

@@ -46,13 +46,19 @@ export function nameProblem(kind: NameKind, name: string, what: string, anyName:
   const other: NameKind = kind === 'spinlock' ? 'wait' : 'spinlock';
   const otherName = knownName(other, name);
   if (otherName) {
-    return `${what}: ${otherName} is a ${other === 'wait' ? 'wait type' : 'spinlock'}, not a ${kind === 'wait' ? 'wait type' : 'spinlock'}`
-      + (other === 'wait' ? ` (gate its time with ${otherName}.wait_ms_per_row).` : ` (gate it with ${otherName}.spins_per_row or ${otherName}.backoffs_per_row).`);
+    return (
+      `${what}: ${otherName} is a ${other === 'wait' ? 'wait type' : 'spinlock'}, not a ${kind === 'wait' ? 'wait type' : 'spinlock'}` +
+      (other === 'wait'
+        ? ` (gate its time with ${otherName}.wait_ms_per_row).`
+        : ` (gate it with ${otherName}.spins_per_row or ${otherName}.backoffs_per_row).`)
+    );
   }
   if (anyName) return null;
   const near = closestName(kind, name);
-  return `${what}: ${name} is not a ${kind === 'wait' ? 'wait type' : 'spinlock'} Spinlock Lab knows${near ? `; did you mean ${near}?` : '.'}`
-    + ` A name ${VIEW[kind]} does not list reads 0 and would pass unnoticed. If your server has it (names differ between versions), add --any-name.`;
+  return (
+    `${what}: ${name} is not a ${kind === 'wait' ? 'wait type' : 'spinlock'} Spinlock Lab knows${near ? `; did you mean ${near}?` : '.'}` +
+    ` A name ${VIEW[kind]} does not list reads 0 and would pass unnoticed. If your server has it (names differ between versions), add --any-name.`
+  );
 }
 
 /** A wait the per-row figures leave out (benign), so a gate on it would always read 0. */

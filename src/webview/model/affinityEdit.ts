@@ -20,7 +20,12 @@ export function allCpus(topology: Topology): number[] {
 export function selectionOf(spec: string, topology: Topology): AffinitySelection {
   if (spec.trim() === '') {
     const now = currentAffinity(topology);
-    return { cpus: new Set(now.cpus), description: `unchanged: ${now.type} (${formatSpec(now.cpus.length ? now.cpus : [])} online now)`, error: null, auto: false };
+    return {
+      cpus: new Set(now.cpus),
+      description: `unchanged: ${now.type} (${formatSpec(now.cpus.length ? now.cpus : [])} online now)`,
+      error: null,
+      auto: false,
+    };
   }
   try {
     const r = parseAffinity(spec, topology);

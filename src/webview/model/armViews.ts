@@ -34,8 +34,16 @@ export interface ShownExperiment {
 }
 
 function armRuns(e: ShownExperiment): ArmRun[] {
-  return e.runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.latency ?? null, arm: r.arm,
-    ...(r.derived ? { derived: r.derived } : {}), rows: r.rows, nativeProcedures: r.nativeProcedures }));
+  return e.runs.map((r) => ({
+    threads: r.threads,
+    status: r.status,
+    totals: r.totals,
+    latency: r.latency ?? null,
+    arm: r.arm,
+    ...(r.derived ? { derived: r.derived } : {}),
+    rows: r.rows,
+    nativeProcedures: r.nativeProcedures,
+  }));
 }
 
 /** The arms in the order they ran (or as the preset planned them). */
@@ -60,13 +68,20 @@ export function abViews(e: ShownExperiment): AbView[] {
   const arms = armsOf(e);
   const find = (id: string): ArmRef => arms.find((a) => a.id === id) ?? { id, label: id };
   let pairs = (e.preset?.comparisons ?? []).map((c) => ({ a: c.a, b: c.b, label: c.label }));
-  if (!pairs.length) pairs = arms.slice(1).map((b, i) => ({ a: arms[i].id, b: b.id, label: `${arms[i].label} (A) against ${b.label} (B)` }));
+  if (!pairs.length)
+    pairs = arms.slice(1).map((b, i) => ({ a: arms[i].id, b: b.id, label: `${arms[i].label} (A) against ${b.label} (B)` }));
   const runs = armRuns(e);
   return pairs.map((p) => {
     const at = compareArms(runs, p.a, p.b);
     const last = at[at.length - 1];
     const tl = (arm: string, threads: number) => e.runs.find((r) => r.arm.id === arm && r.threads === threads)?.timeline ?? [];
-    return { label: p.label, a: find(p.a), b: find(p.b), at, timelines: last ? { a: tl(p.a, last.threads), b: tl(p.b, last.threads), threads: last.threads } : null };
+    return {
+      label: p.label,
+      a: find(p.a),
+      b: find(p.b),
+      at,
+      timelines: last ? { a: tl(p.a, last.threads), b: tl(p.b, last.threads), threads: last.threads } : null,
+    };
   });
 }
 
@@ -89,14 +104,19 @@ export interface MathRow {
 /** "Doing the math" for each completed run that has its derived figures. */
 export function mathRows(e: ShownExperiment, top = 3): MathRow[] {
   const watch = new Set(e.preset?.watch ?? []);
-  return e.runs.filter((r) => r.status === 'completed' && r.derived).map((r) => {
-    const d = r.derived as RunDerived;
-    const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
-    const math = runCycleMath(d, spins, r.totals.rows);
-    const cores = e.threadsPerCore > 1 ? cycleMath({ ...math.inputs, cpus: coresFor(d.cpusUsed, e.threadsPerCore), cpuBasis: 'physical cores' }) : null;
-    const spinlocks = math.perSpinlock.filter((s, i) => i < top || watch.has(s.name));
-    return { run: r, math, cores, spinlocks };
-  });
+  return e.runs
+    .filter((r) => r.status === 'completed' && r.derived)
+    .map((r) => {
+      const d = r.derived as RunDerived;
+      const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
+      const math = runCycleMath(d, spins, r.totals.rows);
+      const cores =
+        e.threadsPerCore > 1
+          ? cycleMath({ ...math.inputs, cpus: coresFor(d.cpusUsed, e.threadsPerCore), cpuBasis: 'physical cores' })
+          : null;
+      const spinlocks = math.perSpinlock.filter((s, i) => i < top || watch.has(s.name));
+      return { run: r, math, cores, spinlocks };
+    });
 }
 
 /** Shown for the writelog preset, or whenever a run waited on WRITELOG. */
@@ -110,7 +130,8 @@ export interface WritelogRow {
 }
 
 export function writelogRows(e: ShownExperiment): WritelogRow[] {
-  return e.runs.filter((r) => r.status === 'completed' && r.totals.rows > 0)
+  return e.runs
+    .filter((r) => r.status === 'completed' && r.totals.rows > 0)
     .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion }) }));
 }
 

@@ -129,8 +129,14 @@ export class MinMaxBuckets {
     for (let c = 0; c < this.cols.length; c++) {
       const col = this.cols[c];
       const v = values[c];
-      if (first || v < col.min[b]) { col.min[b] = v; col.minAt[b] = at; }
-      if (first || v > col.max[b]) { col.max[b] = v; col.maxAt[b] = at; }
+      if (first || v < col.min[b]) {
+        col.min[b] = v;
+        col.minAt[b] = at;
+      }
+      if (first || v > col.max[b]) {
+        col.max[b] = v;
+        col.maxAt[b] = at;
+      }
     }
   }
 
@@ -178,7 +184,10 @@ export class MinMaxBuckets {
     out.length = Math.min(out.length, from * per);
     const put = (i: number, x: number, y: number) => {
       const p = out[i];
-      if (p) { p.x = x; p.y = y; } else out[i] = { x, y };
+      if (p) {
+        p.x = x;
+        p.y = y;
+      } else out[i] = { x, y };
     };
     for (let b = from; b < this.count; b++) {
       if (per === 1) {

@@ -136,7 +136,8 @@ export function profileFromDraft(d: ConnDraft): ProfileResult {
   let port: number | null = null;
   if (d.port.trim() !== '') {
     const n = Number(d.port.trim());
-    if (!Number.isInteger(n) || n < 1 || n > 65535) errors.port = `Port "${d.port}" must be a whole number from 1 to 65535, or empty for 1433.`;
+    if (!Number.isInteger(n) || n < 1 || n > 65535)
+      errors.port = `Port "${d.port}" must be a whole number from 1 to 65535, or empty for 1433.`;
     else port = n;
   }
   const candidate = {

@@ -20,10 +20,7 @@ export interface RunData {
 }
 
 export type LiveEvent =
-  | { kind: 'reset' }
-  | { kind: 'run'; index: number }
-  | { kind: 'ticks'; index: number; from: number }
-  | { kind: 'none' };
+  { kind: 'reset' } | { kind: 'run'; index: number } | { kind: 'ticks'; index: number; from: number } | { kind: 'none' };
 
 export class LiveRuns {
   experimentKey: string | null = null;

@@ -64,7 +64,10 @@ export function checkPresetForm(form: PresetFormState, presets: readonly PresetS
   if (!blank(l.warmup)) attempt('warmup', () => parseDuration(l.warmup, { allowZero: true }));
   if (!blank(l.interval)) {
     attempt('interval', () => {
-      if (parseDuration(l.interval) < MIN_PRESET_INTERVAL_MS) throw new Error(`sampling interval "${l.interval}" is under ${MIN_PRESET_INTERVAL_MS}ms: sampling faster would disturb what it measures`);
+      if (parseDuration(l.interval) < MIN_PRESET_INTERVAL_MS)
+        throw new Error(
+          `sampling interval "${l.interval}" is under ${MIN_PRESET_INTERVAL_MS}ms: sampling faster would disturb what it measures`,
+        );
     });
   }
   const valid = preset !== null && Object.keys(errors).length === 0 && Object.keys(loadErrors).length === 0;
@@ -83,8 +86,11 @@ export function planOf(plans: readonly PresetPlanView[], form: PresetFormState):
   const p = presetPayload(form);
   const same = stableJson(plan.settings) === stableJson(p.settings) && stableJson(plan.load) === stableJson(p.load);
   // The host's first plans are made with the defaults: an untouched form matches them too.
-  const untouched = Object.keys(p.settings).length === 0 && stableJson(p.load) === stableJson(emptyPresetLoad())
-    && Object.keys(plan.settings).length === 0 && stableJson(plan.load) === stableJson(emptyPresetLoad());
+  const untouched =
+    Object.keys(p.settings).length === 0 &&
+    stableJson(p.load) === stableJson(emptyPresetLoad()) &&
+    Object.keys(plan.settings).length === 0 &&
+    stableJson(plan.load) === stableJson(emptyPresetLoad());
   return { plan, current: same || untouched };
 }
 

@@ -25,11 +25,23 @@ export interface SortState {
   dir: SortDir;
 }
 
-const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null): ResultColumn => ({ key, label, title, numeric: true, value });
+const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null): ResultColumn => ({
+  key,
+  label,
+  title,
+  numeric: true,
+  value,
+});
 
 export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topWaits = 3): ResultColumn[] {
-  const spins = topNames(rows.map((r) => r.figures.spins), topSpinlocks);
-  const waits = topNames(rows.map((r) => r.figures.waitMs), topWaits);
+  const spins = topNames(
+    rows.map((r) => r.figures.spins),
+    topSpinlocks,
+  );
+  const waits = topNames(
+    rows.map((r) => r.figures.waitMs),
+    topWaits,
+  );
   const cols: ResultColumn[] = [
     num('run', 'Run', 'Run number', (r) => r.run + 1),
     num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),

@@ -100,13 +100,18 @@ export function spinlockRows(ticks: readonly Pick<Tick, 'spinlocks'>[], top = 5)
       sum.set(name, r);
     }
   }
-  return [...sum.values()].filter((r) => r.spins > 0 || r.backoffs > 0)
-    .sort((a, b) => b.backoffs - a.backoffs || b.spins - a.spins || a.name.localeCompare(b.name)).slice(0, top);
+  return [...sum.values()]
+    .filter((r) => r.spins > 0 || r.backoffs > 0)
+    .sort((a, b) => b.backoffs - a.backoffs || b.spins - a.spins || a.name.localeCompare(b.name))
+    .slice(0, top);
 }
 
 /** Rows from finished runs' totals (a saved experiment: every run summed). */
 export function spinlockRowsOfRuns(runs: readonly { totals: { spinlocks: Record<string, SpinDelta> } }[], top = 5): SpinlockRow[] {
-  return spinlockRows(runs.map((r) => ({ spinlocks: r.totals.spinlocks })), top);
+  return spinlockRows(
+    runs.map((r) => ({ spinlocks: r.totals.spinlocks })),
+    top,
+  );
 }
 
 // ---------------------------------------------------------------- frames and the flame layout
@@ -146,7 +151,10 @@ export interface FlameLayout {
  * their counts (scaled down when bad data makes them add up to more than the parent), largest first.
  */
 export function flameLayout(tree: StackNode, minWidth = 0.002): FlameLayout {
-  const total = Math.max(tree.count, tree.children.reduce((a, c) => a + c.count, 0));
+  const total = Math.max(
+    tree.count,
+    tree.children.reduce((a, c) => a + c.count, 0),
+  );
   const bars: FlameBar[] = [];
   let hidden = 0;
   let rows = 0;
@@ -156,7 +164,10 @@ export function flameLayout(tree: StackNode, minWidth = 0.002): FlameLayout {
     if (parent !== null) bars[parent].children.push(id);
     rows = Math.max(rows, depth + 1);
     const kids = [...node.children].sort((a, b) => b.count - a.count || a.frame.localeCompare(b.frame));
-    const scale = Math.max(node.count, kids.reduce((a, c) => a + c.count, 0));
+    const scale = Math.max(
+      node.count,
+      kids.reduce((a, c) => a + c.count, 0),
+    );
     let cx = x;
     for (const k of kids) {
       const kw = scale > 0 ? (k.count / scale) * w : 0;
@@ -181,16 +192,20 @@ export function flameMove(layout: FlameLayout, from: number, key: string): numbe
   const bar = layout.bars[from];
   if (!bar) return layout.bars.length ? 0 : null;
   switch (key) {
-    case 'ArrowUp': return bar.children[0] ?? null;
-    case 'ArrowDown': return bar.parent;
-    case 'Home': return 0;
+    case 'ArrowUp':
+      return bar.children[0] ?? null;
+    case 'ArrowDown':
+      return bar.parent;
+    case 'Home':
+      return 0;
     case 'ArrowLeft':
     case 'ArrowRight': {
       const row = layout.bars.filter((b) => b.depth === bar.depth).sort((a, b) => a.x - b.x);
       const i = row.findIndex((b) => b.id === from) + (key === 'ArrowLeft' ? -1 : 1);
       return row[i]?.id ?? null;
     }
-    default: return null;
+    default:
+      return null;
   }
 }
 

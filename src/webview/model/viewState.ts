@@ -25,7 +25,21 @@ export interface ViewState {
 }
 
 export const DEFAULT_VIEW: ViewState = {
-  open: { connection: true, server: true, presets: true, scenario: true, knobs: true, run: true, charts: true, results: true, analysis: true, history: true, compare: true, scaling: true, watch: true },
+  open: {
+    connection: true,
+    server: true,
+    presets: true,
+    scenario: true,
+    knobs: true,
+    run: true,
+    charts: true,
+    results: true,
+    analysis: true,
+    history: true,
+    compare: true,
+    scaling: true,
+    watch: true,
+  },
   toggles: DEFAULT_TOGGLES,
   sort: null,
   compareA: null,

@@ -30,7 +30,7 @@ const blank = (): WindowDraft => ({ fromKind: 'start', fromMark: '', fromTime: '
 /** Seconds as typed -> ms, or the problem in words. */
 export function parseSeconds(text: string): number | string {
   const t = text.trim();
-  if (t === '') return 'Type a time in seconds from the watch\'s start, e.g. 12.5 or 2m.';
+  if (t === '') return "Type a time in seconds from the watch's start, e.g. 12.5 or 2m.";
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
   try {
     return parseDuration(t, { allowZero: true });
@@ -90,7 +90,8 @@ export class WatchCompareModel {
     let from: WindowFrom | null = { kind: 'start' };
     if (d.fromKind === 'mark') {
       from = hasMark(d.fromMark) ? { kind: 'mark', id: d.fromMark } : null;
-      if (!from) errors.from = marks.length ? 'Pick the mark the window starts at.' : 'This watch has no mark yet: drop one, or start at a time.';
+      if (!from)
+        errors.from = marks.length ? 'Pick the mark the window starts at.' : 'This watch has no mark yet: drop one, or start at a time.';
     } else if (d.fromKind === 'time') {
       const t = parseSeconds(d.fromTime);
       from = typeof t === 'number' ? { kind: 'time', t } : null;
@@ -99,7 +100,8 @@ export class WatchCompareModel {
     let to: WindowTo | null = { kind: 'now' };
     if (d.toKind === 'mark') {
       to = hasMark(d.toMark) ? { kind: 'mark', id: d.toMark } : null;
-      if (!to) errors.to = marks.length ? 'Pick the mark the window ends at.' : 'This watch has no mark yet: drop one, or end at a time or now.';
+      if (!to)
+        errors.to = marks.length ? 'Pick the mark the window ends at.' : 'This watch has no mark yet: drop one, or end at a time or now.';
     } else if (d.toKind === 'time') {
       const t = parseSeconds(d.toTime);
       to = typeof t === 'number' ? { kind: 'time', t } : null;

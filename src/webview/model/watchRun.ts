@@ -25,7 +25,16 @@ export class WatchModel {
   readonly compare = new WatchCompareModel();
 
   private fresh(ticks: WatchTick[], running: boolean): RunData {
-    return { index: 0, threads: 0, status: running ? 'running' : 'completed', ticks, totals: emptyRunTotals(), record: null, arm: null, derived: null };
+    return {
+      index: 0,
+      threads: 0,
+      status: running ? 'running' : 'completed',
+      ticks,
+      totals: emptyRunTotals(),
+      record: null,
+      arm: null,
+      derived: null,
+    };
   }
 
   /** A state snapshot: a new watch (or a reloaded webview's recent ticks) resets the charts. */

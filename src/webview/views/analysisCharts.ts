@@ -10,7 +10,12 @@ abstract class OwnedChart {
   readonly element: HTMLElement;
   protected readonly chart: Chart<'line', { x: number; y: number }[]>;
 
-  constructor(protected theme: ThemeColors, kind: string, label: string, config: Parameters<typeof lineChartConfig>[0]) {
+  constructor(
+    protected theme: ThemeColors,
+    kind: string,
+    label: string,
+    config: Parameters<typeof lineChartConfig>[0],
+  ) {
     this.element = document.createElement('section');
     this.element.className = 'chart-card wide';
     this.element.dataset.chart = kind;
@@ -52,14 +57,24 @@ export class ScalingChart extends OwnedChart {
   private key = '';
 
   constructor(theme: ThemeColors) {
-    super(theme, 'scaling', 'Scaling: throughput, spins per row and wait ms per row against threads', { xTitle: 'threads', yTitle: 'rows/s', y1Title: 'spins/row' });
+    super(theme, 'scaling', 'Scaling: throughput, spins per row and wait ms per row against threads', {
+      xTitle: 'threads',
+      yTitle: 'rows/s',
+      y1Title: 'spins/row',
+    });
     const opts = this.chart.options;
     if (opts.elements?.point) opts.elements.point.radius = 3;
-    (opts.scales as Record<string, unknown>).y2 = linearAxis('wait ms/row', { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false } });
+    (opts.scales as Record<string, unknown>).y2 = linearAxis('wait ms/row', {
+      beginAtZero: true,
+      position: 'right',
+      grid: { drawOnChartArea: false },
+    });
   }
 
   update(curves: readonly ChartCurve[]): void {
-    const key = JSON.stringify(curves.map((c) => [c.experimentId, c.title, c.points.map((p) => [p.threads, p.rowsPerSec, p.spinsPerRow]), c.waitMsPerRow ?? null]));
+    const key = JSON.stringify(
+      curves.map((c) => [c.experimentId, c.title, c.points.map((p) => [p.threads, p.rowsPerSec, p.spinsPerRow]), c.waitMsPerRow ?? null]),
+    );
     if (key === this.key) return;
     this.key = key;
     const datasets: XYDataset[] = [];
@@ -68,7 +83,12 @@ export class ScalingChart extends OwnedChart {
       datasets.push({ label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
       datasets.push({ label: `${name}spins/row`, data: c.points.map((p) => ({ x: p.threads, y: p.spinsPerRow })), yAxisID: 'y1' });
       const w = c.waitMsPerRow;
-      datasets.push({ label: `${name}wait ms/row`, data: w ? c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })) : [], yAxisID: 'y2', hidden: !w });
+      datasets.push({
+        label: `${name}wait ms/row`,
+        data: w ? c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })) : [],
+        yAxisID: 'y2',
+        hidden: !w,
+      });
     }
     this.chart.data.datasets = datasets;
     const y2 = (this.chart.options.scales as Record<string, { display?: boolean }>).y2;

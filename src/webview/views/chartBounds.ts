@@ -5,7 +5,12 @@
 import type { Chart } from 'chart.js';
 
 type Points = { x: number; y: number }[];
-export interface Bounds { xMin: number; xMax: number; y: number; y1: number | null }
+export interface Bounds {
+  xMin: number;
+  xMax: number;
+  y: number;
+  y1: number | null;
+}
 
 const X_STEPS = [10, 30, 60, 300, 600, 1800, 3600];
 
@@ -53,7 +58,12 @@ export function boundsOf(datasets: { data: Points; hidden?: boolean; yAxisID?: s
     else y = Math.max(y, m);
   }
   if (xMin === Infinity) return null;
-  return { xMin, xMax: live ? xHeadroom(xMin, xMax) : Math.max(xMax, xMin + 1), y: niceCeil(y * 1.02), y1: hasY1 ? niceCeil(y1 * 1.02) : null };
+  return {
+    xMin,
+    xMax: live ? xHeadroom(xMin, xMax) : Math.max(xMax, xMin + 1),
+    y: niceCeil(y * 1.02),
+    y1: hasY1 ? niceCeil(y1 * 1.02) : null,
+  };
 }
 
 export function sameBounds(a: Bounds | null, b: Bounds | null): boolean {
@@ -75,7 +85,10 @@ export function applyBounds(chart: Chart, b: Bounds | null): void {
 }
 
 /** What chart.js's update() does for each dataset (its elements resynced with the data, then positioned), then a draw. */
-interface DatasetControllerInternals { buildOrUpdateElements(reset: boolean): void; _update(mode: string): void }
+interface DatasetControllerInternals {
+  buildOrUpdateElements(reset: boolean): void;
+  _update(mode: string): void;
+}
 export function redrawDataOnly(chart: Chart): void {
   for (let i = 0; i < chart.data.datasets.length; i++) {
     const c = chart.getDatasetMeta(i).controller as unknown as DatasetControllerInternals;

@@ -10,7 +10,10 @@ export class ChartLegend {
   readonly hidden = new Set<string>();
   private key = '';
 
-  constructor(label: string, private readonly onToggle: () => void) {
+  constructor(
+    label: string,
+    private readonly onToggle: () => void,
+  ) {
     this.element = document.createElement('div');
     this.element.className = 'chart-legend';
     this.element.setAttribute('role', 'group');
@@ -20,7 +23,12 @@ export class ChartLegend {
   /** Marks hidden series on the datasets and rewrites the entries if names or styles changed. */
   update(datasets: XYDataset[]): void {
     for (const ds of datasets) ds.hidden = this.hidden.has(String(ds.label));
-    const key = datasets.map((ds) => `${ds.label}\u0000${String(ds.borderColor)}\u0000${(ds.borderDash as number[] | undefined)?.join(',') ?? ''}\u0000${ds.hidden ? 1 : 0}`).join('\u0001');
+    const key = datasets
+      .map(
+        (ds) =>
+          `${ds.label}\u0000${String(ds.borderColor)}\u0000${(ds.borderDash as number[] | undefined)?.join(',') ?? ''}\u0000${ds.hidden ? 1 : 0}`,
+      )
+      .join('\u0001');
     if (key === this.key) return;
     this.key = key;
     this.element.replaceChildren(...datasets.map((ds) => this.entry(ds)));

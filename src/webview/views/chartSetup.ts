@@ -63,7 +63,9 @@ export function lineChartConfig(options: {
   onZoomed?: (chart: Chart) => void;
 }): ChartConfiguration<'line', { x: number; y: number }[]> {
   const scales: Record<string, LinearOpts> = {
-    x: linearAxis(options.xTitle, { ticks: { maxTicksLimit: 8, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) } }),
+    x: linearAxis(options.xTitle, {
+      ticks: { maxTicksLimit: 8, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) },
+    }),
     y: linearAxis(options.yTitle, { beginAtZero: true, position: 'left' }),
   };
   if (options.y1Title) scales.y1 = linearAxis(options.y1Title, { beginAtZero: true, position: 'right', grid: { drawOnChartArea: false } });

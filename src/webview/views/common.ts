@@ -3,7 +3,13 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ViewContext } from './context';
 
 /** A collapsible section whose open state is a view choice (kept in setState). */
-export function section(app: ViewContext, key: string, title: string, body: () => TemplateResult | typeof nothing, opts: { id?: string; summaryExtra?: TemplateResult } = {}): TemplateResult {
+export function section(
+  app: ViewContext,
+  key: string,
+  title: string,
+  body: () => TemplateResult | typeof nothing,
+  opts: { id?: string; summaryExtra?: TemplateResult } = {},
+): TemplateResult {
   const open = app.view.open[key] ?? true;
   const onToggle = (e: Event) => {
     const now = (e.target as HTMLDetailsElement).open;

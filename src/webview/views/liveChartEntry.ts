@@ -40,7 +40,8 @@ export function writeChartNote(e: Entry, samples: number, shown: number): void {
   e.section.dataset.points = String(samples);
   const hidden = s.hiddenNames().length;
   const last = samples ? s.xs.at(samples - 1) : 0;
-  e.note.textContent = samples === 0
-    ? 'Waiting for the first sample.'
-    : `${samples} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${shown === 0 ? '; nothing moved yet' : ''}`;
+  e.note.textContent =
+    samples === 0
+      ? 'Waiting for the first sample.'
+      : `${samples} samples, ${clock(last)}${hidden ? `; ${hidden} more not shown (smaller totals)` : ''}${shown === 0 ? '; nothing moved yet' : ''}`;
 }

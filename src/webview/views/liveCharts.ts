@@ -53,9 +53,8 @@ export class LiveChartsView {
     const grid = document.createElement('div');
     grid.className = 'chart-grid';
     this.element.append(grid);
-    this.observer = typeof IntersectionObserver === 'function'
-      ? new IntersectionObserver((seen) => this.seen(seen), { rootMargin: '200px 0px' })
-      : null;
+    this.observer =
+      typeof IntersectionObserver === 'function' ? new IntersectionObserver((seen) => this.seen(seen), { rootMargin: '200px 0px' }) : null;
     for (const kind of CHART_KINDS) {
       const e = this.createEntry(this.opts.specs?.[kind] ?? CHART_SPECS[kind]);
       grid.append(e.section);
@@ -106,15 +105,32 @@ export class LiveChartsView {
     note.className = 'chart-note';
     const legend = new ChartLegend(`${spec.title}: series`, () => this.legendToggled(spec.kind));
     section.append(head, box, legend.element, note);
-    const chart = new Chart(canvas, lineChartConfig({
-      xTitle: 's',
-      htmlLegend: true,
-      yTitle: spec.yTitle(this.toggles),
-      y1Title: spec.y1Title,
-      onZoomed: (c) => this.zoomed(spec.kind, c),
-    }));
-    const entry: Entry = { spec, chart, series: buildSeries(spec, [], this.toggles), colors: new ColorAssigner(), section, controls, note, legend, canvas, range: null,
-      visible: this.observer === null, stale: false, drawn: null, bounds: null };
+    const chart = new Chart(
+      canvas,
+      lineChartConfig({
+        xTitle: 's',
+        htmlLegend: true,
+        yTitle: spec.yTitle(this.toggles),
+        y1Title: spec.y1Title,
+        onZoomed: (c) => this.zoomed(spec.kind, c),
+      }),
+    );
+    const entry: Entry = {
+      spec,
+      chart,
+      series: buildSeries(spec, [], this.toggles),
+      colors: new ColorAssigner(),
+      section,
+      controls,
+      note,
+      legend,
+      canvas,
+      range: null,
+      visible: this.observer === null,
+      stale: false,
+      drawn: null,
+      bounds: null,
+    };
     this.entries.set(spec.kind, entry);
     this.renderControls(entry);
     return entry;
@@ -123,12 +139,32 @@ export class LiveChartsView {
   private renderControls(e: Entry): void {
     if (e.spec.kind === 'spinlocks') {
       const backoffs = this.toggles.spinMetric === 'backoffs';
-      render(html`<button class="chip" id=${this.p + 'toggle-backoffs'} aria-pressed=${String(backoffs)}
-        title="Show backoffs/s instead of spins/s" @click=${() => this.setToggles({ ...this.toggles, spinMetric: backoffs ? 'spins' : 'backoffs' })}>backoffs/s</button>`, e.controls);
+      render(
+        html`<button
+          class="chip"
+          id=${this.p + 'toggle-backoffs'}
+          aria-pressed=${String(backoffs)}
+          title="Show backoffs/s instead of spins/s"
+          @click=${() => this.setToggles({ ...this.toggles, spinMetric: backoffs ? 'spins' : 'backoffs' })}
+        >
+          backoffs/s
+        </button>`,
+        e.controls,
+      );
     } else if (e.spec.kind === 'waits') {
       const all = this.toggles.showAllWaits;
-      render(html`<button class="chip" id=${this.p + 'toggle-benign'} aria-pressed=${String(all)}
-        title="Include benign (idle and background) waits" @click=${() => this.setToggles({ ...this.toggles, showAllWaits: !all })}>show benign</button>`, e.controls);
+      render(
+        html`<button
+          class="chip"
+          id=${this.p + 'toggle-benign'}
+          aria-pressed=${String(all)}
+          title="Include benign (idle and background) waits"
+          @click=${() => this.setToggles({ ...this.toggles, showAllWaits: !all })}
+        >
+          show benign
+        </button>`,
+        e.controls,
+      );
     }
   }
 
@@ -150,7 +186,8 @@ export class LiveChartsView {
     for (const e of this.entries.values()) {
       if (e.series.length >= ticks.length) continue;
       // A catch-up of many ticks is one batch, ranked once; a live tick ranks with hysteresis.
-      for (let i = Math.max(from, e.series.length); i < ticks.length; i++) appendTick(e.series, e.spec, ticks[i], this.toggles, i === ticks.length - 1);
+      for (let i = Math.max(from, e.series.length); i < ticks.length; i++)
+        appendTick(e.series, e.spec, ticks[i], this.toggles, i === ticks.length - 1);
       e.stale = true;
       if (!this.paused && e.visible) this.draw(e);
     }
@@ -168,7 +205,9 @@ export class LiveChartsView {
     const old = this.toggles;
     this.toggles = t;
     for (const e of this.entries.values()) {
-      const affected = (e.spec.kind === 'spinlocks' && old.spinMetric !== t.spinMetric) || (e.spec.kind === 'waits' && old.showAllWaits !== t.showAllWaits);
+      const affected =
+        (e.spec.kind === 'spinlocks' && old.spinMetric !== t.spinMetric) ||
+        (e.spec.kind === 'waits' && old.showAllWaits !== t.showAllWaits);
       if (!affected) continue;
       e.series = buildSeries(e.spec, this.run?.ticks ?? [], t, e.series.buckets.maxBuckets);
       e.colors = new ColorAssigner();
@@ -253,7 +292,12 @@ export class LiveChartsView {
     const view = s.buckets;
     const names = s.shownNames();
     const d = e.drawn;
-    const same = d !== null && d.view === view && d.generation === view.generation && d.names.length === names.length && d.names.every((n, i) => n === names[i]);
+    const same =
+      d !== null &&
+      d.view === view &&
+      d.generation === view.generation &&
+      d.names.length === names.length &&
+      d.names.every((n, i) => n === names[i]);
     const from = same ? Math.max(0, d.count - 1) : 0;
     if (!same) {
       const slots = e.colors.assign(names);
@@ -377,11 +421,20 @@ export class LiveChartsView {
   }
 
   private renderToolbar(): void {
-    render(toolbarTemplate({
-      run: this.run, runs: this.runs, followIndex: this.followIndex, paused: this.paused, zoomable: this.paused || this.finished,
-      prefix: this.p, runPicker: this.opts.runPicker !== false,
-      onPickRun: (i) => this.callbacks.onPickRun(i), onPause: () => this.setPaused(!this.paused), onZoom: (f) => this.zoomAll(f),
-    }), this.toolbar);
+    render(
+      toolbarTemplate({
+        run: this.run,
+        runs: this.runs,
+        followIndex: this.followIndex,
+        paused: this.paused,
+        zoomable: this.paused || this.finished,
+        prefix: this.p,
+        runPicker: this.opts.runPicker !== false,
+        onPickRun: (i) => this.callbacks.onPickRun(i),
+        onPause: () => this.setPaused(!this.paused),
+        onZoom: (f) => this.zoomAll(f),
+      }),
+      this.toolbar,
+    );
   }
-
 }

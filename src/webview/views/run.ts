@@ -12,7 +12,13 @@ export type RunStatus = 'idle' | 'starting' | 'running' | 'completed' | 'failed'
 export function runStatus(app: ViewContext): { status: RunStatus; text: string } {
   const a = app.state?.active ?? null;
   if (!a) {
-    return { status: 'idle', text: app.state?.connection.status === 'connected' ? 'No runs yet: deploy the scenario, then press Run.' : 'No runs yet: connect to a server first.' };
+    return {
+      status: 'idle',
+      text:
+        app.state?.connection.status === 'connected'
+          ? 'No runs yet: deploy the scenario, then press Run.'
+          : 'No runs yet: connect to a server first.',
+    };
   }
   const runs = app.live.ordered();
   // A runStart message means the run is measuring, even before a snapshot says so.
@@ -24,7 +30,10 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
     if (!cur) return { status: 'running', text: a.message || 'Warming up…' };
     const last = cur.ticks[cur.ticks.length - 1];
     const rate = last ? `, ${exactNumber(last.rowsPerSec)} rows/s` : '';
-    return { status: 'running', text: `Run ${cur.index + 1}${total > 1 ? ` of ${a.runs.length > total ? a.runs.length : total}` : ''}: ${plural(cur.threads, 'thread')}, ${clock((last?.t ?? 0) / 1000)}${rate}${a.message ? ` · ${a.message}` : ''}` };
+    return {
+      status: 'running',
+      text: `Run ${cur.index + 1}${total > 1 ? ` of ${a.runs.length > total ? a.runs.length : total}` : ''}: ${plural(cur.threads, 'thread')}, ${clock((last?.t ?? 0) / 1000)}${rate}${a.message ? ` · ${a.message}` : ''}`,
+    };
   }
   const done = runs.filter((r) => r.status === 'completed').length;
   const what = a.status === 'completed' ? 'Completed' : a.status === 'failed' ? 'Failed' : 'Cancelled';
@@ -38,55 +47,121 @@ function runBlocker(app: ViewContext, check: FormCheck): string | null {
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'A run is in progress.';
   if (s.busy) return `Busy: ${s.busy}.`;
   if (!check.valid) return 'Fix the fields marked in red first.';
-  if (check.needsXtp && s.server && !s.server.identity.xtpSupported) return 'This server has no In-Memory OLTP: change the scenario settings.';
+  if (check.needsXtp && s.server && !s.server.identity.xtpSupported)
+    return 'This server has no In-Memory OLTP: change the scenario settings.';
   return null;
 }
 
 export function runView(app: ViewContext, check: FormCheck | null): TemplateResult {
   const { status, text } = runStatus(app);
   const running = status === 'running' || status === 'starting';
-  return section(app, 'run', 'Run', () => {
-    const form = app.form;
-    if (!form || !check) return html`<p class="empty">Loading…</p>`;
-    const e = check.runErrors;
-    const set = (k: keyof RunSettings) => (ev: Event) => app.editForm((f) => { (f.run as unknown as Record<string, string>)[k] = inputValue(ev); });
-    const tf = (id: string, k: keyof RunSettings, label: string, help: string, placeholder = '') =>
-      field(id, label, html`<vscode-textfield id=${id} .value=${form.run[k]} placeholder=${placeholder} ?invalid=${Boolean(e[k])}
-        aria-label=${label} @input=${set(k)}></vscode-textfield>`, e[k] ?? null, help);
-    const blocker = runBlocker(app, check);
-    const sweep = check.threads.length > 1 ? `A sweep of ${check.threads.length} runs: ${check.threads.join(', ')} threads.` : 'Session count, or a sweep: 1,2,4,8 or 1-8.';
-    return html`
-      <div class="run-grid">
-        ${field('run-mode', 'Load', html`<vscode-single-select id="run-mode" .value=${form.run.mode} aria-label="Load mode"
-            @change=${(ev: Event) => app.editForm((f) => { f.run.mode = inputValue(ev) as RunSettings['mode']; })}>
-            <vscode-option value="server-loop" description="Each session runs a loop inside one procedure call">server loop</vscode-option>
-            <vscode-option value="client-loop" description="One call per batch from the extension; measures client latency">client loop</vscode-option>
-          </vscode-single-select>`, null, form.run.mode === 'client-loop' ? 'Calls from here: gives latency percentiles.' : 'Loops inside SQL Server: least client overhead.')}
-        ${tf('run-threads', 'threads', 'Threads', sweep, '1,2,4,8')}
-        ${tf('run-duration', 'duration', 'Duration per run', 'e.g. 30s, 5m; or leave empty and give rows.', '30s')}
-        ${tf('run-rows', 'rows', 'Rows per session', 'e.g. 1M; or leave empty and give a duration.', '')}
-        ${tf('run-warmup', 'warmup', 'Warm-up', 'Not measured: 0s to skip.', '2s')}
-        ${tf('run-interval', 'interval', 'Sample every', '250ms to 5s.', '1s')}
-        ${field('run-title', 'Title (optional)', html`<vscode-textfield id="run-title" .value=${form.title} placeholder="what are you testing?"
-            aria-label="Experiment title" @input=${(ev: Event) => { form.title = inputValue(ev); app.requestRender(); }}></vscode-textfield>`)}
-      </div>
-      ${e.length ? html`<p class="field-error" id="run-length-error" role="alert">${e.length}</p>` : ''}
-      <div class="actions">
-        <vscode-button id="btn-run" ?disabled=${blocker !== null} title=${blocker ?? 'Start the experiment'}
-          @click=${() => {
-            if (!app.form || runBlocker(app, check) !== null) return;
-            app.lastAction = 'run';
-            app.flushSelect();
-            app.post(ToHost.experimentRun, {
-              scenarioId: app.form.scenarioId,
-              parameters: check.values,
-              run: { ...app.form.run },
-              knobs: { ...app.form.knobs },
-              ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
-            });
-          }}>Run</vscode-button>
-        <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.experimentStop, {})}>Stop</vscode-button>
-        <span class="muted small">${blocker ?? ''}</span>
-      </div>`;
-  }, { summaryExtra: html`<span id="run-status" class="summary-note status-${status}" data-status=${status} role="status" aria-live="polite">${text}</span>` });
+  return section(
+    app,
+    'run',
+    'Run',
+    () => {
+      const form = app.form;
+      if (!form || !check) return html`<p class="empty">Loading…</p>`;
+      const e = check.runErrors;
+      const set = (k: keyof RunSettings) => (ev: Event) =>
+        app.editForm((f) => {
+          (f.run as unknown as Record<string, string>)[k] = inputValue(ev);
+        });
+      const tf = (id: string, k: keyof RunSettings, label: string, help: string, placeholder = '') =>
+        field(
+          id,
+          label,
+          html`<vscode-textfield
+            id=${id}
+            .value=${form.run[k]}
+            placeholder=${placeholder}
+            ?invalid=${Boolean(e[k])}
+            aria-label=${label}
+            @input=${set(k)}
+          ></vscode-textfield>`,
+          e[k] ?? null,
+          help,
+        );
+      const blocker = runBlocker(app, check);
+      const sweep =
+        check.threads.length > 1
+          ? `A sweep of ${check.threads.length} runs: ${check.threads.join(', ')} threads.`
+          : 'Session count, or a sweep: 1,2,4,8 or 1-8.';
+      return html` <div class="run-grid">
+          ${field(
+            'run-mode',
+            'Load',
+            html`<vscode-single-select
+              id="run-mode"
+              .value=${form.run.mode}
+              aria-label="Load mode"
+              @change=${(ev: Event) =>
+                app.editForm((f) => {
+                  f.run.mode = inputValue(ev) as RunSettings['mode'];
+                })}
+            >
+              <vscode-option value="server-loop" description="Each session runs a loop inside one procedure call"
+                >server loop</vscode-option
+              >
+              <vscode-option value="client-loop" description="One call per batch from the extension; measures client latency"
+                >client loop</vscode-option
+              >
+            </vscode-single-select>`,
+            null,
+            form.run.mode === 'client-loop'
+              ? 'Calls from here: gives latency percentiles.'
+              : 'Loops inside SQL Server: least client overhead.',
+          )}
+          ${tf('run-threads', 'threads', 'Threads', sweep, '1,2,4,8')}
+          ${tf('run-duration', 'duration', 'Duration per run', 'e.g. 30s, 5m; or leave empty and give rows.', '30s')}
+          ${tf('run-rows', 'rows', 'Rows per session', 'e.g. 1M; or leave empty and give a duration.', '')}
+          ${tf('run-warmup', 'warmup', 'Warm-up', 'Not measured: 0s to skip.', '2s')}
+          ${tf('run-interval', 'interval', 'Sample every', '250ms to 5s.', '1s')}
+          ${field(
+            'run-title',
+            'Title (optional)',
+            html`<vscode-textfield
+              id="run-title"
+              .value=${form.title}
+              placeholder="what are you testing?"
+              aria-label="Experiment title"
+              @input=${(ev: Event) => {
+                form.title = inputValue(ev);
+                app.requestRender();
+              }}
+            ></vscode-textfield>`,
+          )}
+        </div>
+        ${e.length ? html`<p class="field-error" id="run-length-error" role="alert">${e.length}</p>` : ''}
+        <div class="actions">
+          <vscode-button
+            id="btn-run"
+            ?disabled=${blocker !== null}
+            title=${blocker ?? 'Start the experiment'}
+            @click=${() => {
+              if (!app.form || runBlocker(app, check) !== null) return;
+              app.lastAction = 'run';
+              app.flushSelect();
+              app.post(ToHost.experimentRun, {
+                scenarioId: app.form.scenarioId,
+                parameters: check.values,
+                run: { ...app.form.run },
+                knobs: { ...app.form.knobs },
+                ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
+              });
+            }}
+            >Run</vscode-button
+          >
+          <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.experimentStop, {})}
+            >Stop</vscode-button
+          >
+          <span class="muted small">${blocker ?? ''}</span>
+        </div>`;
+    },
+    {
+      summaryExtra: html`<span id="run-status" class="summary-note status-${status}" data-status=${status} role="status" aria-live="polite"
+        >${text}</span
+      >`,
+    },
+  );
 }

@@ -21,7 +21,13 @@ export function scalingCurves(app: ViewContext): ChartCurve[] {
   const runs = app.live.ordered();
   if (runs.length) {
     const fallback = { id: 'main', label: app.state?.active?.scenarioId ?? 'main' };
-    const inputs: ArmRun[] = runs.map((r) => ({ threads: r.threads, status: r.status, totals: r.totals, latency: r.record?.latency ?? null, arm: r.arm ?? fallback }));
+    const inputs: ArmRun[] = runs.map((r) => ({
+      threads: r.threads,
+      status: r.status,
+      totals: r.totals,
+      latency: r.record?.latency ?? null,
+      arm: r.arm ?? fallback,
+    }));
     curves.push(...curvesOf(app.state?.active?.experimentId ?? 'active', app.state?.active?.title ?? 'Current', inputs));
   }
   for (const id of app.view.scaling) {
@@ -36,9 +42,10 @@ export function scalingView(app: ViewContext): TemplateResult {
     const curves = scalingCurves(app);
     app.scalingChart.update(curves);
     const enough = curves.some((c) => c.points.length > 1);
-    return html`
-      ${enough ? '' : html`<p class="empty">The scaling curve needs a sweep: give several thread counts (e.g. 1,2,4,8) and Run, or overlay earlier experiments from the history.</p>`}
-      <ul class="summary">${curves.map((c) => html`<li><strong>${c.title}:</strong> ${summarizeScaling(c)}</li>`)}</ul>
+    return html` ${enough ? '' : html`<p class="empty">The scaling curve needs a sweep: give several thread counts (e.g. 1,2,4,8) and Run, or overlay earlier experiments from the history.</p>`}
+      <ul class="summary">
+        ${curves.map((c) => html`<li><strong>${c.title}:</strong> ${summarizeScaling(c)}</li>`)}
+      </ul>
       ${app.scalingChart.element}`;
   });
 }

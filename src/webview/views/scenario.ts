@@ -16,21 +16,50 @@ function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateR
   const id = `param-${p.name}`;
   const raw = app.form?.params[p.name] ?? p.default;
   const err = check.paramErrors[p.name] ?? null;
-  const set = (v: ParamValue) => app.editForm((f) => { f.params[p.name] = v; });
+  const set = (v: ParamValue) =>
+    app.editForm((f) => {
+      f.params[p.name] = v;
+    });
   const help = `${p.description}${p.unit ? ` (${p.unit})` : ''}`;
   if (p.type === 'enum') {
-    return field(id, p.label, html`<vscode-single-select id=${id} .value=${String(raw)} aria-label=${p.label}
-        @change=${(e: Event) => set(inputValue(e))}>
+    return field(
+      id,
+      p.label,
+      html`<vscode-single-select id=${id} .value=${String(raw)} aria-label=${p.label} @change=${(e: Event) => set(inputValue(e))}>
         ${(p.values ?? []).map((v) => html`<vscode-option value=${v}>${v}</vscode-option>`)}
-      </vscode-single-select>`, err, help);
+      </vscode-single-select>`,
+      err,
+      help,
+    );
   }
   if (p.type === 'bool') {
-    return field(id, p.label, html`<vscode-checkbox id=${id} .checked=${raw === true || raw === 'true'} label=${p.label}
-        @change=${(e: Event) => set(checkedOf(e))}></vscode-checkbox>`, err, help);
+    return field(
+      id,
+      p.label,
+      html`<vscode-checkbox
+        id=${id}
+        .checked=${raw === true || raw === 'true'}
+        label=${p.label}
+        @change=${(e: Event) => set(checkedOf(e))}
+      ></vscode-checkbox>`,
+      err,
+      help,
+    );
   }
-  return field(id, p.label, html`<vscode-textfield id=${id} .value=${String(raw)} ?invalid=${Boolean(err)} aria-label=${p.label}
+  return field(
+    id,
+    p.label,
+    html`<vscode-textfield
+      id=${id}
+      .value=${String(raw)}
+      ?invalid=${Boolean(err)}
+      aria-label=${p.label}
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
-      @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`, err, help);
+      @input=${(e: Event) => set(inputValue(e))}
+    ></vscode-textfield>`,
+    err,
+    help,
+  );
 }
 
 function deployStatus(app: ViewContext, scenarioId: string): 'idle' | 'deploying' | 'deployed' | 'error' {
@@ -46,50 +75,135 @@ function xtpNotice(app: ViewContext, scenario: ScenarioSummary, check: FormCheck
   const server = app.state?.server;
   if (!check.needsXtp || !server || server.identity.xtpSupported) return nothing;
   const alt = xtpAlternative(scenario, check.values, app.state?.scenarios ?? []);
-  const apply = alt.parameters && html`<button class="chip" @click=${() => app.editForm((f) => { Object.assign(f.params, alt.parameters); })}>
-    Use ${Object.entries(alt.parameters).map(([k, v]) => `${k} = ${String(v)}`).join(', ')}</button>`;
+  const apply =
+    alt.parameters &&
+    html`<button
+      class="chip"
+      @click=${() =>
+        app.editForm((f) => {
+          Object.assign(f.params, alt.parameters);
+        })}
+    >
+      Use
+      ${Object.entries(alt.parameters)
+        .map(([k, v]) => `${k} = ${String(v)}`)
+        .join(', ')}
+    </button>`;
   return html`<div id="xtp-notice" class="banner warning inline-banner" role="alert">
-    <div class="banner-text"><strong>${scenario.name} needs In-Memory OLTP with these settings, and ${server.identity.edition} does not support it.</strong>
+    <div class="banner-text">
+      <strong>${scenario.name} needs In-Memory OLTP with these settings, and ${server.identity.edition} does not support it.</strong>
       ${alt.parameters ? html` Change ${Object.keys(alt.parameters).join(' and ')} to avoid memory-optimized objects.` : nothing}
-      ${alt.scenarios.length ? html` Or pick ${alt.scenarios.map((s, i) => html`${i ? ', ' : ''}<button class="link" @click=${() => app.editForm((f) => { f.scenarioId = s.id; f.params = {}; })}>${s.name}</button>`)}, which never needs it.` : nothing}
-    </div>${apply ?? nothing}</div>`;
+      ${
+        alt.scenarios.length
+          ? html` Or pick
+            ${alt.scenarios.map(
+              (s, i) =>
+                html`${i ? ', ' : ''}<button
+                    class="link"
+                    @click=${() =>
+                      app.editForm((f) => {
+                        f.scenarioId = s.id;
+                        f.params = {};
+                      })}
+                  >
+                    ${s.name}
+                  </button>`,
+            )},
+            which never needs it.`
+          : nothing
+      }
+    </div>
+    ${apply ?? nothing}
+  </div>`;
 }
 
 export function scenarioView(app: ViewContext, check: FormCheck | null): TemplateResult {
   const s = app.state;
-  return section(app, 'scenario', 'Scenario', () => {
-    if (!s || !app.form || !check) return html`<p class="empty">Loading…</p>`;
-    const custom = app.form.scenarioId === CUSTOM_ID;
-    const scenario = check.scenario;
-    const status = deployStatus(app, app.form.scenarioId);
-    const connected = s.connection.status === 'connected';
-    const invalid = Object.keys(check.paramErrors).length > 0;
-    const blocked = check.needsXtp && s.server !== null && !s.server.identity.xtpSupported;
-    return html`
-      ${field('scenario', 'Scenario', html`<vscode-single-select id="scenario" .value=${app.form.scenarioId} aria-label="Scenario"
-          @change=${(e: Event) => app.editForm((f) => { f.scenarioId = inputValue(e); f.params = {}; })}>
+  return section(
+    app,
+    'scenario',
+    'Scenario',
+    () => {
+      if (!s || !app.form || !check) return html`<p class="empty">Loading…</p>`;
+      const custom = app.form.scenarioId === CUSTOM_ID;
+      const scenario = check.scenario;
+      const status = deployStatus(app, app.form.scenarioId);
+      const connected = s.connection.status === 'connected';
+      const invalid = Object.keys(check.paramErrors).length > 0;
+      const blocked = check.needsXtp && s.server !== null && !s.server.identity.xtpSupported;
+      return html` ${field(
+        'scenario',
+        'Scenario',
+        html`<vscode-single-select
+          id="scenario"
+          .value=${app.form.scenarioId}
+          aria-label="Scenario"
+          @change=${(e: Event) =>
+            app.editForm((f) => {
+              f.scenarioId = inputValue(e);
+              f.params = {};
+            })}
+        >
           ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
           <vscode-option value=${CUSTOM_ID} description="Your own T-SQL">Custom workload</vscode-option>
-        </vscode-single-select>`, scenario || custom ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`)}
+        </vscode-single-select>`,
+        scenario || custom ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`,
+      )}
       ${custom ? customWorkloadView(app) : nothing}
-      ${scenario ? html`<p class="description">${scenario.description}</p>
-        <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
-        <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
-        ${xtpNotice(app, scenario, check)}` : nothing}
-      ${custom ? nothing : html`<div class="actions">
-        <vscode-button id="btn-deploy" ?disabled=${!connected || invalid || !scenario || blocked || status === 'deploying' || Boolean(s.busy)}
-          title=${!connected ? 'Connect first' : invalid ? 'Fix the parameters first' : 'Create the tables and procedures in the lab database'}
-          @click=${() => {
-            if (!app.form) return;
-            app.lastAction = 'deploy';
-            app.flushSelect();
-            app.post(ToHost.scenarioDeploy, { scenarioId: app.form.scenarioId, parameters: check.values });
-          }}>Deploy</vscode-button>
-        <vscode-button id="btn-cleanup" secondary ?disabled=${!connected || !s.server?.deployed.includes(app.form.scenarioId) || Boolean(s.busy)}
-          @click=${() => app.form && app.post(ToHost.scenarioCleanup, { scenarioId: app.form.scenarioId })}>Clean up</vscode-button>
-        <span id="deploy-status" data-status=${status} class="status-text" role="status">${
-          status === 'deploying' ? s.busy : status === 'deployed' ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
-          : status === 'error' ? 'Deploy failed: see the error above' : connected ? 'Not deployed yet' : ''}</span>
-      </div>`}`;
-  }, { summaryExtra: app.form?.scenarioId === CUSTOM_ID ? html`<span class="summary-note">Custom workload</span>` : check?.scenario ? html`<span class="summary-note">${check.scenario.name}</span>` : undefined });
+      ${
+        scenario
+          ? html`<p class="description">${scenario.description}</p>
+              <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
+              <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
+              ${xtpNotice(app, scenario, check)}`
+          : nothing
+      }
+      ${
+        custom
+          ? nothing
+          : html`<div class="actions">
+              <vscode-button
+                id="btn-deploy"
+                ?disabled=${!connected || invalid || !scenario || blocked || status === 'deploying' || Boolean(s.busy)}
+                title=${!connected ? 'Connect first' : invalid ? 'Fix the parameters first' : 'Create the tables and procedures in the lab database'}
+                @click=${() => {
+                  if (!app.form) return;
+                  app.lastAction = 'deploy';
+                  app.flushSelect();
+                  app.post(ToHost.scenarioDeploy, { scenarioId: app.form.scenarioId, parameters: check.values });
+                }}
+                >Deploy</vscode-button
+              >
+              <vscode-button
+                id="btn-cleanup"
+                secondary
+                ?disabled=${!connected || !s.server?.deployed.includes(app.form.scenarioId) || Boolean(s.busy)}
+                @click=${() => app.form && app.post(ToHost.scenarioCleanup, { scenarioId: app.form.scenarioId })}
+                >Clean up</vscode-button
+              >
+              <span id="deploy-status" data-status=${status} class="status-text" role="status"
+                >${
+                  status === 'deploying'
+                    ? s.busy
+                    : status === 'deployed'
+                      ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
+                      : status === 'error'
+                        ? 'Deploy failed: see the error above'
+                        : connected
+                          ? 'Not deployed yet'
+                          : ''
+                }</span
+              >
+            </div>`
+      }`;
+    },
+    {
+      summaryExtra:
+        app.form?.scenarioId === CUSTOM_ID
+          ? html`<span class="summary-note">Custom workload</span>`
+          : check?.scenario
+            ? html`<span class="summary-note">${check.scenario.name}</span>`
+            : undefined,
+    },
+  );
 }

@@ -41,7 +41,8 @@ export function barText(b: FlameBar): string {
 
 export function flameView(m: StacksModel, requestRender: () => void): TemplateResult {
   const layout = layoutOf(m);
-  if (!layout || !layout.bars.length) return html`<p class="muted" id="stacks-flame-empty">No stack to draw: the event did not fire in this capture.</p>`;
+  if (!layout || !layout.bars.length)
+    return html`<p class="muted" id="stacks-flame-empty">No stack to draw: the event did not fire in this capture.</p>`;
   const height = layout.rows * ROW;
   const focusBar = (id: number, svgEl: Element | null) => {
     m.focused = id;
@@ -51,14 +52,27 @@ export function flameView(m: StacksModel, requestRender: () => void): TemplateRe
   const onKey = (e: KeyboardEvent) => {
     const next = flameMove(layout, m.focused, e.key);
     if (e.key.startsWith('Arrow') || e.key === 'Home') e.preventDefault();
-    if (next !== null) focusBar(next, (e.currentTarget as Element | null));
+    if (next !== null) focusBar(next, e.currentTarget as Element | null);
   };
   const shown = layout.bars[m.hovered ?? m.focused] ?? layout.bars[0];
   return html`<div class="flame" id="stacks-flame">
-    <p class="small muted" id="stacks-flame-help">Outermost frame (where the thread started) at the bottom; the frame that backed off at the top of each tower.
-      Width is the share of the backoff events; the colour is the frame's module. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right: neighbour, Home: all).</p>
-    <svg class="flame-svg" viewBox=${`0 0 ${WIDTH} ${height}`} role="tree" aria-label="Flame view of the backoff call stacks" aria-describedby="stacks-flame-help"
-      @keydown=${onKey} @mouseleave=${() => { m.hovered = null; requestRender(); }}>
+    <p class="small muted" id="stacks-flame-help">
+      Outermost frame (where the thread started) at the bottom; the frame that backed off at the top of each tower. Width is the share of
+      the backoff events; the colour is the frame's module. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right:
+      neighbour, Home: all).
+    </p>
+    <svg
+      class="flame-svg"
+      viewBox=${`0 0 ${WIDTH} ${height}`}
+      role="tree"
+      aria-label="Flame view of the backoff call stacks"
+      aria-describedby="stacks-flame-help"
+      @keydown=${onKey}
+      @mouseleave=${() => {
+        m.hovered = null;
+        requestRender();
+      }}
+    >
       ${layout.bars.map((b) => {
         const y = (layout.rows - 1 - b.depth) * ROW;
         const x = b.x * WIDTH;
@@ -66,8 +80,16 @@ export function flameView(m: StacksModel, requestRender: () => void): TemplateRe
         return svg`<g data-bar=${String(b.id)} data-depth=${String(b.depth)} data-x=${b.x.toFixed(6)} data-w=${b.w.toFixed(6)} data-count=${String(b.count)}>
           <rect class=${`flame-bar ${colourClass(b.frame)}${b.id === m.focused ? ' flame-focused' : ''}`} x=${x.toFixed(2)} y=${String(y + 1)} width=${w.toFixed(2)} height=${String(ROW - 2)}
             tabindex=${b.id === m.focused ? '0' : '-1'} role="treeitem" aria-level=${String(b.depth + 1)} aria-label=${barText(b)}
-            @focus=${() => { if (m.focused !== b.id) { m.focused = b.id; requestRender(); } }}
-            @mouseenter=${() => { m.hovered = b.id; requestRender(); }}><title>${barText(b)}</title></rect>
+            @focus=${() => {
+              if (m.focused !== b.id) {
+                m.focused = b.id;
+                requestRender();
+              }
+            }}
+            @mouseenter=${() => {
+              m.hovered = b.id;
+              requestRender();
+            }}><title>${barText(b)}</title></rect>
           <text class="flame-text" x=${(x + 3).toFixed(2)} y=${String(y + ROW - 5)} aria-hidden="true">${label(b)}</text>
         </g>`;
       })}

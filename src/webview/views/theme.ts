@@ -27,7 +27,8 @@ export function readTheme(): ThemeColors {
     background: v('--vscode-editor-background', 'transparent'),
     fontFamily: v('--vscode-font-family', 'sans-serif'),
     fontSize: Number.parseFloat(v('--vscode-font-size', '13')) || 13,
-    highContrast: document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light'),
+    highContrast:
+      document.body.classList.contains('vscode-high-contrast') || document.body.classList.contains('vscode-high-contrast-light'),
   };
 }
 

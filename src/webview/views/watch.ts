@@ -12,18 +12,43 @@ import { watchCompareView } from './watchCompare';
 import { describeMonitorCost } from '../../shared/monitorCost';
 import { describeGap } from '../../shared/watchGaps';
 
-const INTERVALS = [[1000, '1 s'], [500, '500 ms'], [250, '250 ms']] as const;
+const INTERVALS = [
+  [1000, '1 s'],
+  [500, '500 ms'],
+  [250, '250 ms'],
+] as const;
 
 function requestsTable(rows: readonly WatchRequest[]): TemplateResult {
   if (!rows.length) return html`<p class="muted" id="watch-requests-empty">No request was running or waiting at the last tick.</p>`;
   return html`<table class="data-table" id="watch-requests">
-    <caption class="muted">Who is waiting: the requests of the last tick (statement text cut short, never parameter values)</caption>
-    <thead><tr><th scope="col">Session</th><th scope="col">Wait</th><th scope="col">Wait ms</th><th scope="col">Command</th><th scope="col">Database</th><th scope="col">Query hash</th><th scope="col">Text</th></tr></thead>
-    <tbody>${rows.map((r) => html`<tr>
-      <td>${r.sessionId}${r.blockingSessionId ? html` <span class="muted">(blocked by ${r.blockingSessionId})</span>` : nothing}</td>
-      <td>${r.waitType ?? html`<span class="muted">running</span>`}</td><td>${r.waitType ? r.waitMs : ''}</td>
-      <td>${r.command}</td><td>${r.database ?? ''}</td><td><code>${r.queryHash ?? ''}</code></td><td><code>${r.text ?? ''}</code></td>
-    </tr>`)}</tbody>
+    <caption class="muted">
+      Who is waiting: the requests of the last tick (statement text cut short, never parameter values)
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">Session</th>
+        <th scope="col">Wait</th>
+        <th scope="col">Wait ms</th>
+        <th scope="col">Command</th>
+        <th scope="col">Database</th>
+        <th scope="col">Query hash</th>
+        <th scope="col">Text</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${rows.map(
+        (r) =>
+          html`<tr>
+            <td>${r.sessionId}${r.blockingSessionId ? html` <span class="muted">(blocked by ${r.blockingSessionId})</span>` : nothing}</td>
+            <td>${r.waitType ?? html`<span class="muted">running</span>`}</td>
+            <td>${r.waitType ? r.waitMs : ''}</td>
+            <td>${r.command}</td>
+            <td>${r.database ?? ''}</td>
+            <td><code>${r.queryHash ?? ''}</code></td>
+            <td><code>${r.text ?? ''}</code></td>
+          </tr>`,
+      )}
+    </tbody>
   </table>`;
 }
 
@@ -38,24 +63,54 @@ function controls(app: ViewContext, w: WatchView | null): TemplateResult {
     app.requestRender();
   };
   return html`<div class="toolbar">
-      <label class="inline" for="watch-interval">Interval
-        <select id="watch-interval" ?disabled=${running}
-          @change=${(e: Event) => { app.watch.intervalMs = Number((e.target as HTMLSelectElement).value) as 1000 | 500 | 250; app.requestRender(); }}>
+      <label class="inline" for="watch-interval"
+        >Interval
+        <select
+          id="watch-interval"
+          ?disabled=${running}
+          @change=${(e: Event) => {
+            app.watch.intervalMs = Number((e.target as HTMLSelectElement).value) as 1000 | 500 | 250;
+            app.requestRender();
+          }}
+        >
           ${INTERVALS.map(([ms, label]) => html`<option value=${String(ms)} ?selected=${(running ? w.intervalMs : app.watch.intervalMs) === ms}>${label}</option>`)}
         </select>
       </label>
-      <vscode-checkbox id="watch-benign" ?checked=${w?.showBenign ?? false}
-        @change=${(e: Event) => (w ? app.post(ToHost.watchBenign, { show: checkedOf(e) }) : undefined)}>Show benign waits</vscode-checkbox>
-      <vscode-button id="btn-watch-start" ?disabled=${!connected || running}
-        @click=${() => app.post(ToHost.watchStart, { intervalMs: app.watch.intervalMs, showBenign: w?.showBenign ?? false })}>Start watch</vscode-button>
+      <vscode-checkbox
+        id="watch-benign"
+        ?checked=${w?.showBenign ?? false}
+        @change=${(e: Event) => (w ? app.post(ToHost.watchBenign, { show: checkedOf(e) }) : undefined)}
+        >Show benign waits</vscode-checkbox
+      >
+      <vscode-button
+        id="btn-watch-start"
+        ?disabled=${!connected || running}
+        @click=${() => app.post(ToHost.watchStart, { intervalMs: app.watch.intervalMs, showBenign: w?.showBenign ?? false })}
+        >Start watch</vscode-button
+      >
       <vscode-button id="btn-watch-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.watchStop, {})}>Stop</vscode-button>
-      <vscode-button id="btn-watch-notebook" secondary ?disabled=${!w || w.status === 'starting'}
-        @click=${() => app.post(ToHost.watchSaveNotebook, {})}>Save as notebook</vscode-button>
+      <vscode-button
+        id="btn-watch-notebook"
+        secondary
+        ?disabled=${!w || w.status === 'starting'}
+        @click=${() => app.post(ToHost.watchSaveNotebook, {})}
+        >Save as notebook</vscode-button
+      >
     </div>
     <div class="toolbar">
-      <vscode-textfield id="watch-mark-name" aria-label="Mark name" placeholder="index rebuilt" .value=${app.watch.markName} ?disabled=${!running}
-        @input=${(e: Event) => { app.watch.markName = inputValue(e); }}
-        @keydown=${(e: KeyboardEvent) => { if (e.key === 'Enter') mark(); }}></vscode-textfield>
+      <vscode-textfield
+        id="watch-mark-name"
+        aria-label="Mark name"
+        placeholder="index rebuilt"
+        .value=${app.watch.markName}
+        ?disabled=${!running}
+        @input=${(e: Event) => {
+          app.watch.markName = inputValue(e);
+        }}
+        @keydown=${(e: KeyboardEvent) => {
+          if (e.key === 'Enter') mark();
+        }}
+      ></vscode-textfield>
       <vscode-button id="btn-watch-mark" secondary ?disabled=${!running} @click=${mark}>Drop mark</vscode-button>
     </div>`;
 }
@@ -70,7 +125,9 @@ export function watchView(app: ViewContext): TemplateResult {
   const connected = app.state?.connection.status === 'connected';
   const status = w
     ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${w.status}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
-    : connected ? 'Watch the connected server, read-only: it creates nothing and needs only VIEW SERVER STATE.' : 'Connect to a server to watch it.';
+    : connected
+      ? 'Watch the connected server, read-only: it creates nothing and needs only VIEW SERVER STATE.'
+      : 'Connect to a server to watch it.';
   // Like the experiment charts, the charts element is built once and kept; a closed section hides it (CSS).
   return html`<details class="section" id="section-watch" ?open=${open} @toggle=${onToggle}>
     <summary><span class="section-title">Watch</span></summary>
@@ -79,18 +136,50 @@ export function watchView(app: ViewContext): TemplateResult {
       ${controls(app, w)}
       ${w?.marks.length ? html`<p id="watch-marks" class="muted">Marks: ${w.marks.map((m) => `${m.name} (${(m.t / 1000).toFixed(1)} s)`).join('; ')}</p>` : nothing}
       ${w?.coverage ? html`<p id="watch-coverage">${w.coverage[0].toUpperCase()}${w.coverage.slice(1)}.</p>` : nothing}
-      ${w?.gaps?.length ? html`<ul id="watch-gaps" aria-label="Gaps in the watch">${w.gaps.map((g) =>
-        html`<li>${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${describeGap(g)} <span class="muted">(${g.detail})</span></li>`)}</ul>` : nothing}
-      ${w?.warnings?.length ? html`<details id="watch-warnings"><summary>${plural(w.warnings.length, 'warning')} (each said once, repeats counted)</summary>
-        <ul>${w.warnings.map((m) => html`<li>${m}</li>`)}</ul></details>` : nothing}
+      ${
+        w?.gaps?.length
+          ? html`<ul id="watch-gaps" aria-label="Gaps in the watch">
+              ${w.gaps.map(
+                (g) =>
+                  html`<li>
+                    ${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${describeGap(g)}
+                    <span class="muted">(${g.detail})</span>
+                  </li>`,
+              )}
+            </ul>`
+          : nothing
+      }
+      ${
+        w?.warnings?.length
+          ? html`<details id="watch-warnings">
+              <summary>${plural(w.warnings.length, 'warning')} (each said once, repeats counted)</summary>
+              <ul>
+                ${w.warnings.map((m) => html`<li>${m}</li>`)}
+              </ul>
+            </details>`
+          : nothing
+      }
       <div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
       ${w ? spinlockRowsView(app, spinlockRows(app.watch.run?.ticks.slice(-240) ?? []), 'watch', 'watch-spin-rows') : nothing}
-      ${w ? html`<h3>What stands out</h3>
-        ${w.diagnosis.length ? html`<ul id="watch-diagnosis">${w.diagnosis.map((d) => html`<li>${d}</li>`)}</ul>`
-          : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`}
-        ${w.cost ? html`<h3>What the watch costs the server</h3><p id="watch-cost">${describeMonitorCost(w.cost, w.simulated)}</p>` : nothing}
-        ${requestsTable(app.watch.last?.requests ?? w.requests)}
-        ${watchCompareView(app, w)}` : nothing}
+      ${
+        w
+          ? html`<h3>What stands out</h3>
+              ${
+                w.diagnosis.length
+                  ? html`<ul id="watch-diagnosis">
+                      ${w.diagnosis.map((d) => html`<li>${d}</li>`)}
+                    </ul>`
+                  : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`
+              }
+              ${
+                w.cost
+                  ? html`<h3>What the watch costs the server</h3>
+                      <p id="watch-cost">${describeMonitorCost(w.cost, w.simulated)}</p>`
+                  : nothing
+              }
+              ${requestsTable(app.watch.last?.requests ?? w.requests)} ${watchCompareView(app, w)}`
+          : nothing
+      }
     </div>
   </details>`;
 }

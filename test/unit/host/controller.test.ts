@@ -13,7 +13,8 @@ function controller() {
 }
 
 const validSelect = {
-  scenarioId: 'disk-insert', parameters: { batch_size: 2 },
+  scenarioId: 'disk-insert',
+  parameters: { batch_size: 2 },
   run: { mode: 'server-loop', threads: '1,2', duration: '10s', rows: '', warmup: '0s', interval: '1s' },
   knobs: { delayedDurability: 'FORCED', affinity: 'exclude-core0' },
 };
@@ -28,15 +29,42 @@ const rejected: [string, unknown, RegExp][] = [
   ['a non-string type', { type: 7, payload: {} }, /unknown message type 7/],
   ['a missing field', { type: 'connectionOpen', payload: { profile: defaultProfile() } }, /connectionOpen: savePassword/],
   ['a wrong field type', { type: 'profilePick', payload: { id: 5 } }, /profilePick: id/],
-  ['a bad enum', { type: 'selectionSave', payload: { ...validSelect, run: { ...validSelect.run, mode: 'turbo' } } }, /selectionSave: run\.mode/],
-  ['an oversized password', { type: 'connectionOpen', payload: { profile: defaultProfile({ user: 'sa' }), password: 'p'.repeat(513), savePassword: false } }, /connectionOpen: password/],
-  ['an oversized thread list', { type: 'experimentRun', payload: { ...validSelect, run: { ...validSelect.run, threads: '1,'.repeat(101) } } }, /experimentRun: run\.threads/],
+  [
+    'a bad enum',
+    { type: 'selectionSave', payload: { ...validSelect, run: { ...validSelect.run, mode: 'turbo' } } },
+    /selectionSave: run\.mode/,
+  ],
+  [
+    'an oversized password',
+    { type: 'connectionOpen', payload: { profile: defaultProfile({ user: 'sa' }), password: 'p'.repeat(513), savePassword: false } },
+    /connectionOpen: password/,
+  ],
+  [
+    'an oversized thread list',
+    { type: 'experimentRun', payload: { ...validSelect, run: { ...validSelect.run, threads: '1,'.repeat(101) } } },
+    /experimentRun: run\.threads/,
+  ],
   ['an oversized clipboard text', { type: 'clipboardCopy', payload: { text: 'x'.repeat(1_000_001) } }, /clipboardCopy: text/],
-  ['too many parameters', { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) } }, /scenarioDeploy: parameters/],
+  [
+    'too many parameters',
+    {
+      type: 'scenarioDeploy',
+      payload: { scenarioId: 'disk-insert', parameters: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`p${i}`, 1])) },
+    },
+    /scenarioDeploy: parameters/,
+  ],
   ['a junk payload', { type: 'experimentStop', payload: 'junk' }, /experimentStop: payload/],
   ['a bad experiment id', { type: 'experimentReveal', payload: { id: '../../etc/passwd' } }, /experimentReveal: id: not an experiment id/],
-  ['a profile id with slashes', { type: 'profileSave', payload: { profile: { ...defaultProfile(), id: 'a/b' } } }, /profileSave: profile\.id/],
-  ['a lab database name with ]', { type: 'profileSave', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } }, /profileSave: profile\.labDatabase/],
+  [
+    'a profile id with slashes',
+    { type: 'profileSave', payload: { profile: { ...defaultProfile(), id: 'a/b' } } },
+    /profileSave: profile\.id/,
+  ],
+  [
+    'a lab database name with ]',
+    { type: 'profileSave', payload: { profile: { ...defaultProfile(), labDatabase: 'x]; DROP' } } },
+    /profileSave: profile\.labDatabase/,
+  ],
 ];
 
 for (const [what, raw, why] of rejected) {
@@ -46,7 +74,10 @@ for (const [what, raw, why] of rejected) {
     const s = ports.lastState();
     assert.match(s.lastError!.message, why);
     assert.match(s.lastError!.message, /^The panel sent a message the extension does not accept/);
-    assert.ok(ports.lines.some((l) => /^warn rejected a message from the webview: /.test(l) && why.test(l)), ports.lines.join('\n'));
+    assert.ok(
+      ports.lines.some((l) => /^warn rejected a message from the webview: /.test(l) && why.test(l)),
+      ports.lines.join('\n'),
+    );
     assert.equal(ports.savedProfiles.length, 0);
     assert.equal(ports.memento.size, 0);
     assert.equal(ports.secretCalls.length, 0);
@@ -82,7 +113,10 @@ it('profiles: save, pick, new, delete (with its saved password)', async () => {
   // A new controller (a reloaded window) starts from the saved profiles.
   await c.receive({ type: 'profileSave', payload: { profile: p } });
   const again = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
-  assert.deepEqual(again.state.profiles.map((x) => x.id), ['p1']);
+  assert.deepEqual(
+    again.state.profiles.map((x) => x.id),
+    ['p1'],
+  );
 });
 
 it('the selection is kept across a reload; a stored selection of the wrong shape falls back to the default', async () => {
@@ -97,7 +131,11 @@ it('the selection is kept across a reload; a stored selection of the wrong shape
 
 it('work that needs a server says to connect first; stop with nothing running is harmless', async () => {
   const { ports, c } = controller();
-  for (const m of [{ type: 'experimentRun', payload: validSelect }, { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: {} } }, { type: 'serverRestore', payload: {} }]) {
+  for (const m of [
+    { type: 'experimentRun', payload: validSelect },
+    { type: 'scenarioDeploy', payload: { scenarioId: 'disk-insert', parameters: {} } },
+    { type: 'serverRestore', payload: {} },
+  ]) {
     await c.receive(m);
     assert.deepEqual(ports.lastState().lastError, { message: 'Not connected to a server.', fix: 'Connect first.', action: 'connect' });
   }
@@ -107,16 +145,29 @@ it('work that needs a server says to connect first; stop with nothing running is
 
 it('a SQL login with no password typed and none saved is asked for it; nothing is stored', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p2', server: '127.0.0.1', port: 1, user: 'sa' }), savePassword: true } });
+  await c.receive({
+    type: 'connectionOpen',
+    payload: { profile: defaultProfile({ id: 'p2', server: '127.0.0.1', port: 1, user: 'sa' }), savePassword: true },
+  });
   const e = ports.lastState().connection.error!;
   assert.match(e.message, /Enter the password for 127\.0\.0\.1,1 as sa/);
   assert.equal(e.action, 'connect');
-  assert.deepEqual(ports.secretCalls.map((x) => x.op), ['get']);
+  assert.deepEqual(
+    ports.secretCalls.map((x) => x.op),
+    ['get'],
+  );
 });
 
 it('a refused connection says nothing is listening, with the Connect action; the typed password is not stored or shown', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p3', server: '127.0.0.1', port: 1, user: 'sa', encrypt: 'optional' }), password: 'Typed-Pw-9', savePassword: true } });
+  await c.receive({
+    type: 'connectionOpen',
+    payload: {
+      profile: defaultProfile({ id: 'p3', server: '127.0.0.1', port: 1, user: 'sa', encrypt: 'optional' }),
+      password: 'Typed-Pw-9',
+      savePassword: true,
+    },
+  });
   const s = ports.lastState();
   assert.equal(s.connection.status, 'disconnected');
   assert.match(s.connection.error!.message, /Connecting to 127\.0\.0\.1,1 as sa failed/);
@@ -128,7 +179,13 @@ it('a refused connection says nothing is listening, with the Connect action; the
 
 it('Entra asks the host for a token; the token is never posted or logged', async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'connectionOpen', payload: { profile: defaultProfile({ id: 'p4', server: '127.0.0.1', port: 1, authentication: 'entra', encrypt: 'optional' }), savePassword: false } });
+  await c.receive({
+    type: 'connectionOpen',
+    payload: {
+      profile: defaultProfile({ id: 'p4', server: '127.0.0.1', port: 1, authentication: 'entra', encrypt: 'optional' }),
+      savePassword: false,
+    },
+  });
   assert.equal(ports.lastState().connection.status, 'disconnected');
   assert.ok(!JSON.stringify(ports.posted).includes(ports.entraToken));
   assert.ok(!ports.lines.join('\n').includes(ports.entraToken));
@@ -158,16 +215,28 @@ it('dispose is idempotent and the controller refuses work afterwards', async () 
   assert.throws(() => c.prefill(defaultProfile()), /panel was closed/);
 });
 
-it('a question is answered to the asker, a wrong one too; only one with no id to answer is the panel\'s error', async () => {
+it("a question is answered to the asker, a wrong one too; only one with no id to answer is the panel's error", async () => {
   const { ports, c } = controller();
-  await c.receive({ type: 'request', id: 4, method: 'presetPreview', params: { presetId: 'writelog', settings: {}, load: { mode: 'server-loop', threads: '', duration: '', rows: '', warmup: '', interval: '' } } });
-  const said = () => { const a = ports.ofType('response').at(-1)!.payload; return `${a.id}: ${a.ok ? '(a result)' : a.error.message}`; };
+  await c.receive({
+    type: 'request',
+    id: 4,
+    method: 'presetPreview',
+    params: {
+      presetId: 'writelog',
+      settings: {},
+      load: { mode: 'server-loop', threads: '', duration: '', rows: '', warmup: '', interval: '' },
+    },
+  });
+  const said = () => {
+    const a = ports.ofType('response').at(-1)!.payload;
+    return `${a.id}: ${a.ok ? '(a result)' : a.error.message}`;
+  };
   assert.match(said(), /^4: Not connected/);
   await c.receive({ type: 'request', id: 5, method: 'experimentOpen', params: { id: '../../etc/passwd' } });
   assert.match(said(), /^5: .*experimentOpen: id: not an experiment id/);
   await c.receive({ type: 'request', id: 6, method: 'dropDatabase', params: {} });
   assert.match(said(), /^6: .*unknown request "dropDatabase"/);
-  assert.equal(c.state.lastError, null, 'answered questions leave the panel\'s error alone');
+  assert.equal(c.state.lastError, null, "answered questions leave the panel's error alone");
   await c.receive({ type: 'request', method: 'experimentOpen', params: { id: 'x' } });
   assert.match(ports.lastState().lastError?.message ?? '', /does not accept \(a request needs a whole-number id\)/);
   assert.equal(ports.ofType('response').length, 3);

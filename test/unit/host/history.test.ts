@@ -10,12 +10,23 @@ import { tmpDir } from './fakePorts';
 
 function experiment(id: string, createdAt: string, serverName = 'LAB1', over: Partial<Experiment> = {}): Experiment {
   return {
-    schemaVersion: 5, id, title: `t ${id}`, question: null, createdAt, tool: { name: 'spinlock-lab', version: '0.1.0' }, simulated: true,
-    server: identity({ serverName }), topology: topology(), labDatabase: 'SpinlockLab', scenario: { id: 'disk-insert', parameters: {} },
+    schemaVersion: 5,
+    id,
+    title: `t ${id}`,
+    question: null,
+    createdAt,
+    tool: { name: 'spinlock-lab', version: '0.1.0' },
+    simulated: true,
+    server: identity({ serverName }),
+    topology: topology(),
+    labDatabase: 'SpinlockLab',
+    scenario: { id: 'disk-insert', parameters: {} },
     load: { mode: 'server-loop', threads: [1, 2], durationMs: 1000, rows: null, warmupMs: 0, intervalMs: 250 },
-    knobs: { before: null, applied: {}, restored: null }, status: 'completed',
+    knobs: { before: null, applied: {}, restored: null },
+    status: 'completed',
     runs: [{ index: 0, threads: 1, status: 'completed', derived: { rowsPerSec: 1234 } } as unknown as Experiment['runs'][number]],
-    events: [], ...over,
+    events: [],
+    ...over,
   };
 }
 
@@ -24,7 +35,7 @@ function save(folder: string, dirName: string, content: unknown): void {
   fs.writeFileSync(path.join(folder, dirName, 'experiment.json'), typeof content === 'string' ? content : JSON.stringify(content));
 }
 
-it('this server\'s experiments, newest first, summarised; other servers and junk left out', () => {
+it("this server's experiments, newest first, summarised; other servers and junk left out", () => {
   const folder = tmpDir('hist');
   save(folder, 'a', experiment('a', '2026-01-01T10:00:00.000Z'));
   save(folder, 'c', experiment('c', '2026-03-01T10:00:00.000Z', 'lab1'));
@@ -35,17 +46,36 @@ it('this server\'s experiments, newest first, summarised; other servers and junk
   fs.writeFileSync(path.join(folder, 'stray.txt'), 'x');
   const lines: string[] = [];
   const h = listHistory(folder, { serverName: 'LAB1' }, (l) => lines.push(l));
-  assert.deepEqual(h.map((e) => e.id), ['c', 'a']);
-  assert.deepEqual(h[1], { id: 'a', title: 't a', createdAt: '2026-01-01T10:00:00.000Z', scenarioId: 'disk-insert', status: 'completed', simulated: true,
-    serverName: 'LAB1', threads: [1, 2], runs: [{ index: 0, threads: 1, status: 'completed', rowsPerSec: 1234 }], presetId: null });
+  assert.deepEqual(
+    h.map((e) => e.id),
+    ['c', 'a'],
+  );
+  assert.deepEqual(h[1], {
+    id: 'a',
+    title: 't a',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    scenarioId: 'disk-insert',
+    status: 'completed',
+    simulated: true,
+    serverName: 'LAB1',
+    threads: [1, 2],
+    runs: [{ index: 0, threads: 1, status: 'completed', rowsPerSec: 1234 }],
+    presetId: null,
+  });
   assert.equal(lines.length, 2, lines.join('\n'));
   assert.match(lines.join('\n'), /skipped broken: Could not read/);
   assert.match(lines.join('\n'), /skipped notone: .* is not a Spinlock Lab experiment record/);
 });
 
 it('a missing or empty folder is an empty history', () => {
-  assert.deepEqual(listHistory(path.join(tmpDir('hist'), 'nope'), { serverName: 'X' }, () => assert.fail('no log')), []);
-  assert.deepEqual(listHistory('', { serverName: 'X' }, () => undefined), []);
+  assert.deepEqual(
+    listHistory(path.join(tmpDir('hist'), 'nope'), { serverName: 'X' }, () => assert.fail('no log')),
+    [],
+  );
+  assert.deepEqual(
+    listHistory('', { serverName: 'X' }, () => undefined),
+    [],
+  );
 });
 
 it('readExperiment and experimentDir refuse ids that would leave the folder', () => {

@@ -2,14 +2,25 @@
 import assert from 'node:assert/strict';
 import { contentSecurityPolicy, makeNonce, panelHtml } from '../../../src/host/html';
 
-const input = { cspSource: 'https://file+.vscode-resource.vscode-cdn.net', nonce: 'abc+/=123', scriptUri: 'https://r/dist/webview.js', styleUri: 'https://r/media/panel.css' };
+const input = {
+  cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+  nonce: 'abc+/=123',
+  scriptUri: 'https://r/dist/webview.js',
+  styleUri: 'https://r/media/panel.css',
+};
 
 it('the CSP is exactly the one docs/panel.md gives', () => {
-  assert.equal(contentSecurityPolicy('SRC', 'N'), "default-src 'none'; style-src SRC; img-src SRC data:; font-src SRC; script-src 'nonce-N';");
+  assert.equal(
+    contentSecurityPolicy('SRC', 'N'),
+    "default-src 'none'; style-src SRC; img-src SRC data:; font-src SRC; script-src 'nonce-N';",
+  );
   const html = panelHtml(input);
   const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
   assert.ok(meta);
-  assert.equal(meta[1], `default-src 'none'; style-src ${input.cspSource}; img-src ${input.cspSource} data:; font-src ${input.cspSource}; script-src 'nonce-abc+/=123';`);
+  assert.equal(
+    meta[1],
+    `default-src 'none'; style-src ${input.cspSource}; img-src ${input.cspSource} data:; font-src ${input.cspSource}; script-src 'nonce-abc+/=123';`,
+  );
 });
 
 it('one script, external, with the nonce; one stylesheet; no inline script or style', () => {

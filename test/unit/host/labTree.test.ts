@@ -10,7 +10,13 @@ import type { JournalSummary } from '../../../src/shared/protocol';
 import { connectedState, disconnectedState, experiment, summaryOf, tick } from '../../helpers/builders';
 import { tmpDir } from './fakePorts';
 
-const JOURNAL: JournalSummary = { serverAddress: 'lab1.contoso.local', changes: ['affinity'], createdAt: '2026-11-20T10:00:00.000Z', pid: 4242, original: 'CPU affinity AUTO' };
+const JOURNAL: JournalSummary = {
+  serverAddress: 'lab1.contoso.local',
+  changes: ['affinity'],
+  createdAt: '2026-11-20T10:00:00.000Z',
+  pid: 4242,
+  original: 'CPU affinity AUTO',
+};
 
 const all = (nodes: LabTreeNode[]): LabTreeNode[] => nodes.flatMap((n) => [n, ...all(n.children ?? [])]);
 const labels = (nodes: LabTreeNode[]) => nodes.map((n) => n.label);
@@ -20,11 +26,16 @@ it('nothing connected and no journal: an empty tree, so VS Code shows the welcom
   assert.deepEqual(buildLabTree({ state: disconnectedState(), journals: [] }), []);
 });
 
-it('connected: connections, presets and this server\'s experiments, each item opening what it names', () => {
+it("connected: connections, presets and this server's experiments, each item opening what it names", () => {
   const e = experiment('exp-1', [1, 2], { title: 'disk-insert sweep' });
   const state = connectedState({ history: [summaryOf(e)] });
   const roots = buildLabTree({ state, journals: [] });
-  assert.deepEqual(labels(roots), ['Connections', 'Presets', `Experiments on ${state.server!.identity.serverName}`, `Watch ${state.server!.identity.serverName}`]);
+  assert.deepEqual(labels(roots), [
+    'Connections',
+    'Presets',
+    `Experiments on ${state.server!.identity.serverName}`,
+    `Watch ${state.server!.identity.serverName}`,
+  ]);
   assert.equal(roots[3].description, 'read-only');
   assert.equal(roots[3].command?.command, TREE_COMMANDS.openWatch);
   const [conns, presets, exps] = roots;
@@ -59,20 +70,34 @@ it('an unrestored journal comes first with Restore, connected or not', () => {
   assert.match(connected[0].ariaLabel, /unrestored affinity on lab1\.contoso\.local/);
   // Not connected: a journal found on this machine keeps the tree (and its Restore) in view, and says to connect.
   const cold = buildLabTree({ state: null, journals: [JOURNAL] });
-  assert.deepEqual(cold.map((n) => n.contextValue), ['journal', 'group', 'group']);
+  assert.deepEqual(
+    cold.map((n) => n.contextValue),
+    ['journal', 'group', 'group'],
+  );
   assert.match(cold[0].tooltip, /Connect to the server first/);
-  assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), 'no server: no server\'s experiments');
+  assert.ok(!cold.some((n) => n.label.startsWith('Experiments on')), "no server: no server's experiments");
   // Connected without a journal for this server: a journal file on disk (the running experiment's own) is not shown.
-  assert.deepEqual(buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue), ['group', 'group', 'group', 'watch']);
+  assert.deepEqual(
+    buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue),
+    ['group', 'group', 'group', 'watch'],
+  );
 });
 
 it('the journals on this machine are read from the restore journal folder; one of a process still running is not left behind', () => {
   const dir = tmpDir('labtree');
   assert.deepEqual(localJournals(dir), []);
-  const journal = (serverKey: string, serverAddress: string, pid: number) => writeJournal(dir, {
-    version: 1, serverKey, serverAddress, serverName: serverAddress.toUpperCase(), labDatabase: 'SpinlockLab', createdAt: '2026-11-20T10:00:00.000Z', pid,
-    original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1] } }, changes: ['delayedDurability'],
-  } as Parameters<typeof writeJournal>[1]);
+  const journal = (serverKey: string, serverAddress: string, pid: number) =>
+    writeJournal(dir, {
+      version: 1,
+      serverKey,
+      serverAddress,
+      serverName: serverAddress.toUpperCase(),
+      labDatabase: 'SpinlockLab',
+      createdAt: '2026-11-20T10:00:00.000Z',
+      pid,
+      original: { delayedDurability: 'DISABLED', affinity: { type: 'AUTO', cpus: [0, 1] } },
+      changes: ['delayedDurability'],
+    } as Parameters<typeof writeJournal>[1]);
   journal('k', 'lab9', 4_194_304 + 4242); // above Linux's largest pid: that process is gone
   journal('live', 'lab-running', process.pid); // an experiment in progress in this very process
   const j = localJournals(dir);
@@ -86,7 +111,13 @@ it('the status bar item shows what runs and how far, only while it runs', () => 
   assert.equal(runStatus(null), null);
   assert.equal(runStatus(connectedState()), null);
   const active = {
-    experimentId: 'e1', title: 'disk-insert 1, 2', scenarioId: 'disk-insert', simulated: true, status: 'running' as const, message: 'run 2 of 2: 2 threads', events: [],
+    experimentId: 'e1',
+    title: 'disk-insert 1, 2',
+    scenarioId: 'disk-insert',
+    simulated: true,
+    status: 'running' as const,
+    message: 'run 2 of 2: 2 threads',
+    events: [],
     runs: [
       { index: 0, threads: 1, status: 'completed' as const, ticks: [] },
       { index: 1, threads: 2, status: 'running' as const, ticks: [tick(0), { ...tick(1), t: 3000 }] },
@@ -104,19 +135,39 @@ it('connected: Watch this server is the last root, and says how a watch in the p
   const idle = buildLabTree({ state, journals: [] }).at(-1)!;
   assert.equal(idle.id, 'watch');
   assert.equal(idle.description, 'read-only');
-  state.watch = { id: 'w', title: 'Watch', serverName: 'SIM', simulated: true, status: 'running', intervalMs: 1000, showBenign: false, ticks: 12,
-    marks: [], diagnosis: [], requests: [], recent: [], message: '' };
+  state.watch = {
+    id: 'w',
+    title: 'Watch',
+    serverName: 'SIM',
+    simulated: true,
+    status: 'running',
+    intervalMs: 1000,
+    showBenign: false,
+    ticks: 12,
+    marks: [],
+    diagnosis: [],
+    requests: [],
+    recent: [],
+    message: '',
+  };
   const running = buildLabTree({ state, journals: [] }).at(-1)!;
   assert.equal(running.description, 'running, 12 ticks');
   assert.equal(running.contextValue, 'watch.running');
 });
 
 const CHECK: CheckView = {
-  supported: true, notes: [], error: null,
+  supported: true,
+  notes: [],
+  error: null,
   features: [
     { id: 'sample', name: 'Sample the DMVs during a run', canRun: true, reasons: [], grants: [] },
-    { id: 'affinity', name: 'Change process affinity (and restore it)', canRun: false, reasons: ['needs ALTER SETTINGS (sysadmin and serveradmin have it).'],
-      grants: ['USE master; GRANT ALTER SETTINGS TO [weak];'] },
+    {
+      id: 'affinity',
+      name: 'Change process affinity (and restore it)',
+      canRun: false,
+      reasons: ['needs ALTER SETTINGS (sysadmin and serveradmin have it).'],
+      grants: ['USE master; GRANT ALTER SETTINGS TO [weak];'],
+    },
     { id: 'watch', name: 'Watch a server without running a workload', canRun: true, reasons: [], grants: [] },
   ],
 };
@@ -143,5 +194,8 @@ it('connected with a check report: under the connection, "Checks: N of M feature
   const failed = checksNode({ ...CHECK, features: [], error: 'The permission check failed: timeout' });
   assert.equal(failed.label, 'Checks: could not run');
   assert.equal(failed.tooltip, 'The permission check failed: timeout');
-  assert.equal(buildLabTree({ state: connectedState(), journals: [] })[0].children!.find((n) => n.id === 'connection:sim')!.children, undefined);
+  assert.equal(
+    buildLabTree({ state: connectedState(), journals: [] })[0].children!.find((n) => n.id === 'connection:sim')!.children,
+    undefined,
+  );
 });

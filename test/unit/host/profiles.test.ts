@@ -2,22 +2,47 @@
 // the MSSQL extension's Object Explorer node and from Azure Data Studio, including shapes we cannot use.
 import assert from 'node:assert/strict';
 import { connectionProfileSchema } from '../../../src/shared/protocol';
-import { ProfileError, defaultProfile, describeProfile, matchSavedProfile, parseServerString, profileFromAzdata, profileFromMssqlNode, profileToTarget } from '../../../src/host/profiles';
+import {
+  ProfileError,
+  defaultProfile,
+  describeProfile,
+  matchSavedProfile,
+  parseServerString,
+  profileFromAzdata,
+  profileFromMssqlNode,
+  profileToTarget,
+} from '../../../src/host/profiles';
 
 it('a new profile: localhost, SQL login, encryption mandatory, the default lab database, a fresh valid id', () => {
   const a = defaultProfile();
   const b = defaultProfile();
   assert.notEqual(a.id, b.id);
   assert.equal(connectionProfileSchema.safeParse(a).success, true);
-  assert.deepEqual({ ...a, id: '' }, { id: '', label: '', server: 'localhost', port: null, instanceName: null, authentication: 'sql', user: '', domain: '',
-    encrypt: 'mandatory', trustServerCertificate: false, labDatabase: 'SpinlockLab' });
+  assert.deepEqual(
+    { ...a, id: '' },
+    {
+      id: '',
+      label: '',
+      server: 'localhost',
+      port: null,
+      instanceName: null,
+      authentication: 'sql',
+      user: '',
+      domain: '',
+      encrypt: 'mandatory',
+      trustServerCertificate: false,
+      labDatabase: 'SpinlockLab',
+    },
+  );
 });
 
 it('profile -> target: SQL login with port; encrypt mandatory/optional/strict', () => {
   const p = defaultProfile({ server: 'db1', port: 14330, user: 'sa', encrypt: 'optional', trustServerCertificate: true });
   const t = profileToTarget(p, { password: 'pw' });
-  assert.deepEqual([t.server, t.port, t.instanceName, t.authentication, t.user, t.password, t.encrypt, t.trustServerCertificate],
-    ['db1', 14330, undefined, 'sql', 'sa', 'pw', false, true]);
+  assert.deepEqual(
+    [t.server, t.port, t.instanceName, t.authentication, t.user, t.password, t.encrypt, t.trustServerCertificate],
+    ['db1', 14330, undefined, 'sql', 'sa', 'pw', false, true],
+  );
   assert.equal(profileToTarget({ ...p, encrypt: 'mandatory' }, {}).encrypt, true);
   assert.equal(profileToTarget({ ...p, encrypt: 'strict' }, {}).encrypt, 'strict');
   assert.equal(profileToTarget({ ...p, port: null }, {}).port, 1433, 'no port: 1433');
@@ -31,7 +56,10 @@ it('profile -> target: a named instance leaves the port to SQL Browser', () => {
 
 it('profile -> target: Entra uses the access token; NTLM carries the domain', () => {
   const e = profileToTarget(defaultProfile({ server: 'x.database.windows.net', authentication: 'entra' }), { accessToken: 'tok' });
-  assert.deepEqual([e.authentication, e.accessToken, e.user, e.password], ['azure-active-directory-access-token', 'tok', undefined, undefined]);
+  assert.deepEqual(
+    [e.authentication, e.accessToken, e.user, e.password],
+    ['azure-active-directory-access-token', 'tok', undefined, undefined],
+  );
   assert.throws(() => profileToTarget(defaultProfile({ authentication: 'entra' }), {}), ProfileError);
   const n = profileToTarget(defaultProfile({ authentication: 'ntlm', user: 'alice', domain: 'CORP' }), { password: 'pw' });
   assert.deepEqual([n.authentication, n.user, n.domain, n.password], ['ntlm', 'alice', 'CORP', 'pw']);
@@ -52,43 +80,108 @@ it('server strings: host, host,port, tcp:host,port, host\\instance, . and (local
 });
 
 it('MSSQL Object Explorer node: connectionProfile (newer) with host,port, SqlLogin, encrypt and trust', () => {
-  const p = profileFromMssqlNode({ label: 'prod', connectionProfile: { server: 'tcp:db1,14330', database: 'master', authenticationType: 'SqlLogin',
-    user: 'sa', password: 'never-used', encrypt: 'Optional', trustServerCertificate: true, profileName: 'Prod box' } });
-  assert.deepEqual([p.server, p.port, p.instanceName, p.authentication, p.user, p.encrypt, p.trustServerCertificate, p.label],
-    ['db1', 14330, null, 'sql', 'sa', 'optional', true, 'Prod box']);
+  const p = profileFromMssqlNode({
+    label: 'prod',
+    connectionProfile: {
+      server: 'tcp:db1,14330',
+      database: 'master',
+      authenticationType: 'SqlLogin',
+      user: 'sa',
+      password: 'never-used',
+      encrypt: 'Optional',
+      trustServerCertificate: true,
+      profileName: 'Prod box',
+    },
+  });
+  assert.deepEqual(
+    [p.server, p.port, p.instanceName, p.authentication, p.user, p.encrypt, p.trustServerCertificate, p.label],
+    ['db1', 14330, null, 'sql', 'sa', 'optional', true, 'Prod box'],
+  );
   assert.ok(!JSON.stringify(p).includes('never-used'), 'a password on the node is ignored');
 });
 
 it('MSSQL Object Explorer node: connectionInfo (older) with instance, Integrated with DOMAIN\\user, strict, port field', () => {
-  const p = profileFromMssqlNode({ connectionInfo: { server: 'db2\\SQL19', authenticationType: 'Integrated', user: 'CORP\\alice', encrypt: 'Strict' } });
-  assert.deepEqual([p.server, p.port, p.instanceName, p.authentication, p.user, p.domain, p.encrypt], ['db2', null, 'SQL19', 'ntlm', 'alice', 'CORP', 'strict']);
-  const q = profileFromMssqlNode({ connectionInfo: { server: 'db3', port: 1455, authenticationType: 'AzureMFA', user: 'bob@x.com', encrypt: true } });
+  const p = profileFromMssqlNode({
+    connectionInfo: { server: 'db2\\SQL19', authenticationType: 'Integrated', user: 'CORP\\alice', encrypt: 'Strict' },
+  });
+  assert.deepEqual(
+    [p.server, p.port, p.instanceName, p.authentication, p.user, p.domain, p.encrypt],
+    ['db2', null, 'SQL19', 'ntlm', 'alice', 'CORP', 'strict'],
+  );
+  const q = profileFromMssqlNode({
+    connectionInfo: { server: 'db3', port: 1455, authenticationType: 'AzureMFA', user: 'bob@x.com', encrypt: true },
+  });
   assert.deepEqual([q.server, q.port, q.authentication, q.user, q.encrypt], ['db3', 1455, 'entra', '', 'mandatory']);
   assert.equal(profileFromMssqlNode({ connectionProfile: { server: 'db4', encrypt: false } }).encrypt, 'optional');
   assert.equal(profileFromMssqlNode({ connectionProfile: { server: 'db4' } }).encrypt, 'mandatory', 'missing: mandatory');
 });
 
 it('MSSQL node shapes we cannot use give a ProfileError, never a crash', () => {
-  for (const bad of [undefined, null, 'db1', 42, [], {}, { connectionProfile: null }, { connectionProfile: { server: '' } }, { connectionInfo: { server: 17 } },
-    { connectionProfile: { server: 'np:pipe' } }, { connectionProfile: { server: 'x'.repeat(300) } }]) {
+  for (const bad of [
+    undefined,
+    null,
+    'db1',
+    42,
+    [],
+    {},
+    { connectionProfile: null },
+    { connectionProfile: { server: '' } },
+    { connectionInfo: { server: 17 } },
+    { connectionProfile: { server: 'np:pipe' } },
+    { connectionProfile: { server: 'x'.repeat(300) } },
+  ]) {
     assert.throws(() => profileFromMssqlNode(bad), ProfileError, JSON.stringify(bad));
   }
 });
 
 it('ADS: ObjectExplorerContext and IConnectionProfile, with options and the connection id', () => {
-  const ctx = { isConnectionNode: true, connectionProfile: { id: 'conn-1', serverName: 'db5,1500', userName: 'sa', authenticationType: 'SqlLogin',
-    password: '', options: { encrypt: 'Mandatory', trustServerCertificate: true, connectionName: 'Five' } }, nodeInfo: { nodeType: 'Server' } };
+  const ctx = {
+    isConnectionNode: true,
+    connectionProfile: {
+      id: 'conn-1',
+      serverName: 'db5,1500',
+      userName: 'sa',
+      authenticationType: 'SqlLogin',
+      password: '',
+      options: { encrypt: 'Mandatory', trustServerCertificate: true, connectionName: 'Five' },
+    },
+    nodeInfo: { nodeType: 'Server' },
+  };
   const r = profileFromAzdata(ctx);
   assert.equal(r.connectionId, 'conn-1');
-  assert.deepEqual([r.profile.server, r.profile.port, r.profile.user, r.profile.authentication, r.profile.encrypt, r.profile.trustServerCertificate, r.profile.label],
-    ['db5', 1500, 'sa', 'sql', 'mandatory', true, 'Five']);
+  assert.deepEqual(
+    [
+      r.profile.server,
+      r.profile.port,
+      r.profile.user,
+      r.profile.authentication,
+      r.profile.encrypt,
+      r.profile.trustServerCertificate,
+      r.profile.label,
+    ],
+    ['db5', 1500, 'sa', 'sql', 'mandatory', true, 'Five'],
+  );
   const direct = profileFromAzdata({ serverName: 'db6\\INST', userName: 'CORP\\bob', authenticationType: 'Integrated', options: {} });
-  assert.deepEqual([direct.profile.instanceName, direct.profile.authentication, direct.profile.domain, direct.profile.user, direct.connectionId], ['INST', 'ntlm', 'CORP', 'bob', null]);
-  assert.equal(profileFromAzdata({ connectionProfile: { options: { server: 'db7', authenticationType: 'AzureMFA' } } }).profile.authentication, 'entra');
+  assert.deepEqual(
+    [direct.profile.instanceName, direct.profile.authentication, direct.profile.domain, direct.profile.user, direct.connectionId],
+    ['INST', 'ntlm', 'CORP', 'bob', null],
+  );
+  assert.equal(
+    profileFromAzdata({ connectionProfile: { options: { server: 'db7', authenticationType: 'AzureMFA' } } }).profile.authentication,
+    'entra',
+  );
 });
 
 it('ADS shapes we cannot use give a ProfileError', () => {
-  for (const bad of [undefined, null, 'x', {}, { connectionProfile: {} }, { connectionProfile: { serverName: '   ' } }, { serverName: 5 }]) {
+  for (const bad of [
+    undefined,
+    null,
+    'x',
+    {},
+    { connectionProfile: {} },
+    { connectionProfile: { serverName: '   ' } },
+    { serverName: 5 },
+  ]) {
     assert.throws(() => profileFromAzdata(bad), ProfileError, JSON.stringify(bad));
   }
 });
@@ -100,5 +193,8 @@ it('a prefill for a saved server keeps the saved id and lab database; others sta
   const other = defaultProfile({ server: 'db1', port: 1433, user: 'sa' });
   assert.equal(matchSavedProfile([saved], other).id, other.id);
   assert.equal(describeProfile(saved), 'DB1,14330 as sa');
-  assert.equal(describeProfile(defaultProfile({ server: 'h', instanceName: 'I', authentication: 'ntlm', user: 'u', domain: 'D' })), 'h\\I as D\\u');
+  assert.equal(
+    describeProfile(defaultProfile({ server: 'h', instanceName: 'I', authentication: 'ntlm', user: 'u', domain: 'D' })),
+    'h\\I as D\\u',
+  );
 });

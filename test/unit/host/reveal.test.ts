@@ -21,7 +21,10 @@ function controller() {
 it('a preset, the Watch section: posted at once, once more after the next ready, then no more', async () => {
   const { c, reveals } = controller();
   c.reveal({ target: 'preset', id: 'writelog' });
-  assert.deepEqual(reveals().map((m) => m.reveal), [{ target: 'preset', id: 'writelog' }]);
+  assert.deepEqual(
+    reveals().map((m) => m.reveal),
+    [{ target: 'preset', id: 'writelog' }],
+  );
   await c.receive({ type: 'ready', payload: {} });
   assert.equal(reveals().length, 2);
   assert.equal(reveals()[1].seq, reveals()[0].seq, 'the same reveal again, so the webview obeys it once');
@@ -39,9 +42,15 @@ it('a saved experiment is revealed; one that is not there is refused naming it, 
   fs.mkdirSync(path.join(folder, e.id), { recursive: true });
   fs.writeFileSync(path.join(folder, e.id, 'experiment.json'), JSON.stringify(e));
   c.reveal({ target: 'experiment', id: 'exp-1' });
-  assert.deepEqual(reveals().map((m) => m.reveal), [{ target: 'experiment', id: 'exp-1' }]);
+  assert.deepEqual(
+    reveals().map((m) => m.reveal),
+    [{ target: 'experiment', id: 'exp-1' }],
+  );
 
-  assert.throws(() => c.reveal({ target: 'experiment', id: 'exp-gone' }), /The experiment "exp-gone" is not in the results folder .*: it was deleted or moved/);
+  assert.throws(
+    () => c.reveal({ target: 'experiment', id: 'exp-gone' }),
+    /The experiment "exp-gone" is not in the results folder .*: it was deleted or moved/,
+  );
   assert.throws(() => c.reveal({ target: 'experiment', id: '../etc' }), /"\.\.\/etc" is not an experiment id/);
   fs.mkdirSync(path.join(folder, 'exp-broken'));
   fs.writeFileSync(path.join(folder, 'exp-broken', 'experiment.json'), '{');
@@ -59,7 +68,7 @@ it('nothing is revealed once the panel closed', async () => {
   assert.deepEqual(reveals(), []);
 });
 
-it('a tree command takes the item\'s id (a click) or the item itself (an inline action)', () => {
+it("a tree command takes the item's id (a click) or the item itself (an inline action)", () => {
   assert.equal(treeItemId('exp-1', 'experiment'), 'exp-1');
   assert.equal(treeItemId({ id: 'experiment:exp-1', label: 'disk-insert sweep' }, 'experiment'), 'exp-1');
   assert.equal(treeItemId({ id: 'preset:writelog' }, 'preset'), 'writelog');

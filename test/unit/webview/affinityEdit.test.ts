@@ -31,8 +31,14 @@ it('clicking a node takes all of it out, or puts all of it in', () => {
 });
 
 it('shortcut specs select what the shared parser resolves', () => {
-  assert.deepEqual([...selectionOf('exclude-core0', t).cpus].sort((x, y) => x - y), [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
-  assert.deepEqual([...selectionOf('numa:1-first-core', t).cpus].sort((x, y) => x - y), [10, 11, 12, 13, 14, 15]);
+  assert.deepEqual(
+    [...selectionOf('exclude-core0', t).cpus].sort((x, y) => x - y),
+    [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+  );
+  assert.deepEqual(
+    [...selectionOf('numa:1-first-core', t).cpus].sort((x, y) => x - y),
+    [10, 11, 12, 13, 14, 15],
+  );
   assert.equal(selectionOf('auto', t).cpus.size, 16);
   const bad = selectionOf('numa:4', t);
   assert.match(bad.error ?? '', /NUMA node 4 does not exist/);

@@ -3,7 +3,10 @@
 import assert from 'node:assert/strict';
 import { boundsOf, niceCeil, sameBounds, xHeadroom } from '../../../src/webview/views/chartBounds';
 
-const line = (ys: number[], x0 = 1, extra: { hidden?: boolean; yAxisID?: string } = {}) => ({ data: ys.map((y, i) => ({ x: x0 + i, y })), ...extra });
+const line = (ys: number[], x0 = 1, extra: { hidden?: boolean; yAxisID?: string } = {}) => ({
+  data: ys.map((y, i) => ({ x: x0 + i, y })),
+  ...extra,
+});
 
 describe('chart bounds with headroom', () => {
   it('niceCeil rounds up to 1, 2, 2.5 or 5 times a power of ten', () => {

@@ -28,7 +28,11 @@ describe('custom workload form', () => {
   it('iterations, duration, threads, think time and query timeout are checked with the shared parsers', () => {
     assert.match(errorsOf({ iterations: '0' }).iterations, /whole number of 1 or more/);
     assert.match(errorsOf({ iterations: '2.5' }).iterations, /whole number/);
-    assert.equal(errorsOf({ iterations: 'x', stopBy: 'duration' }).iterations, undefined, 'iterations are ignored when stopping by duration');
+    assert.equal(
+      errorsOf({ iterations: 'x', stopBy: 'duration' }).iterations,
+      undefined,
+      'iterations are ignored when stopping by duration',
+    );
     assert.match(errorsOf({ stopBy: 'duration', duration: '30' }).duration, /add a unit/);
     assert.match(errorsOf({ threads: '4-2' }).threads, /runs backwards/);
     assert.deepEqual(errorsOf({ thinkTime: '' }), {}, 'an empty think time means none');
@@ -48,9 +52,16 @@ describe('custom workload form', () => {
     assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, paramsSource: 'json' } }).success);
   });
 
-  it('row order, row scope and stop-on-error: defaults as the CLI\'s, only the offered values accepted', () => {
-    assert.deepEqual([ok.paramsOrder, ok.paramsScope, ok.stopOnError], ['round-robin', 'session', false], 'as --params-order/--params-scope default');
-    assert.deepEqual(errorsOf({ paramsSource: 'csv', paramsCsv: 'p.csv', paramsOrder: 'random', paramsScope: 'shared', stopOnError: true }), {});
+  it("row order, row scope and stop-on-error: defaults as the CLI's, only the offered values accepted", () => {
+    assert.deepEqual(
+      [ok.paramsOrder, ok.paramsScope, ok.stopOnError],
+      ['round-robin', 'session', false],
+      'as --params-order/--params-scope default',
+    );
+    assert.deepEqual(
+      errorsOf({ paramsSource: 'csv', paramsCsv: 'p.csv', paramsOrder: 'random', paramsScope: 'shared', stopOnError: true }),
+      {},
+    );
     assert.match(errorsOf({ paramsOrder: 'sorted' as CustomForm['paramsOrder'] }).paramsOrder, /round robin or random/);
     assert.match(errorsOf({ paramsScope: 'global' as CustomForm['paramsScope'] }).paramsScope, /per session or shared/);
     const formOf = (r: { data?: unknown }) => (r.data as { form: CustomForm }).form;
@@ -61,7 +72,9 @@ describe('custom workload form', () => {
     assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, stopOnError: 'yes' } }).success);
     // A sender from before these fields (a saved draft, an older webview) gets the defaults.
     const older: Partial<CustomForm> = { ...ok };
-    delete older.paramsOrder; delete older.paramsScope; delete older.stopOnError;
+    delete older.paramsOrder;
+    delete older.paramsScope;
+    delete older.stopOnError;
     const old = ToHost.customRun.schema.safeParse({ form: older });
     assert.ok(old.success);
     assert.deepEqual([formOf(old).paramsOrder, formOf(old).paramsScope, formOf(old).stopOnError], ['round-robin', 'session', false]);

@@ -22,7 +22,11 @@ it('an hour of samples becomes a few hundred, keeping every spike of every serie
   assert.ok(idx.includes(1234) && idx.includes(2500), 'the spike in each series is kept');
   assert.equal(idx[0], 0);
   assert.equal(idx[idx.length - 1], n - 1);
-  assert.deepEqual(idx, [...idx].sort((x, y) => x - y), 'ascending');
+  assert.deepEqual(
+    idx,
+    [...idx].sort((x, y) => x - y),
+    'ascending',
+  );
   assert.equal(new Set(idx).size, idx.length, 'no duplicates');
 });
 
@@ -53,14 +57,18 @@ describe('MinMaxBuckets: the live view kept as samples arrive', () => {
       for (let c = 0; c < cols.length; c++) {
         const got = bk.bucket(bi, c);
         const part = cols[c].slice(lo, hi);
-        assert.deepEqual(got, { xFirst: xs[lo], xLast: xs[hi - 1], samples: hi - lo, min: Math.min(...part), max: Math.max(...part) }, `bucket ${bi} column ${c}`);
+        assert.deepEqual(
+          got,
+          { xFirst: xs[lo], xLast: xs[hi - 1], samples: hi - lo, min: Math.min(...part), max: Math.max(...part) },
+          `bucket ${bi} column ${c}`,
+        );
       }
     }
   };
 
-  it('keeps each bucket\'s min and max exact on every append, through every width doubling', () => {
+  it("keeps each bucket's min and max exact on every append, through every width doubling", () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const bk = new MinMaxBuckets(8);
     bk.addColumn();
     bk.addColumn();
@@ -82,7 +90,13 @@ describe('MinMaxBuckets: the live view kept as samples arrive', () => {
   it('a doubling keeps every min and max: the merged bucket holds the extremes of both halves', () => {
     const bk = new MinMaxBuckets(4);
     bk.addColumn();
-    for (const [x, v] of [[1, 5], [2, -3], [3, 9], [4, 0]]) bk.append(x, [v]);
+    for (const [x, v] of [
+      [1, 5],
+      [2, -3],
+      [3, 9],
+      [4, 0],
+    ])
+      bk.append(x, [v]);
     assert.equal(bk.width, 1);
     const generation = bk.generation;
     bk.append(5, [2]);
@@ -93,22 +107,43 @@ describe('MinMaxBuckets: the live view kept as samples arrive', () => {
     assert.deepEqual(bk.bucket(2, 0), { xFirst: 5, xLast: 5, samples: 1, min: 2, max: 2 });
   });
 
-  it('points: one per sample at width 1, then each bucket\'s min and max in time order, the same xs for every column', () => {
+  it("points: one per sample at width 1, then each bucket's min and max in time order, the same xs for every column", () => {
     const bk = new MinMaxBuckets(2);
     bk.addColumn();
     bk.append(1, [4]);
     bk.append(2, [1]);
     const out: { x: number; y: number }[] = [];
     bk.writePoints(0, 0, out);
-    assert.deepEqual(out, [{ x: 1, y: 4 }, { x: 2, y: 1 }]);
+    assert.deepEqual(out, [
+      { x: 1, y: 4 },
+      { x: 2, y: 1 },
+    ]);
     bk.addColumn();
     bk.append(3, [7, 3]);
     bk.append(4, [0, 5]);
     bk.writePoints(0, 0, out);
-    assert.deepEqual(out, [{ x: 1, y: 4 }, { x: 2, y: 1 }, { x: 3, y: 7 }, { x: 4, y: 0 }], 'the max came first in both buckets');
+    assert.deepEqual(
+      out,
+      [
+        { x: 1, y: 4 },
+        { x: 2, y: 1 },
+        { x: 3, y: 7 },
+        { x: 4, y: 0 },
+      ],
+      'the max came first in both buckets',
+    );
     const late: { x: number; y: number }[] = [];
     bk.writePoints(1, 0, late);
-    assert.deepEqual(late, [{ x: 1, y: 0 }, { x: 2, y: 0 }, { x: 3, y: 3 }, { x: 4, y: 5 }], 'a column added late counts 0 before it; here the min came first');
+    assert.deepEqual(
+      late,
+      [
+        { x: 1, y: 0 },
+        { x: 2, y: 0 },
+        { x: 3, y: 3 },
+        { x: 4, y: 5 },
+      ],
+      'a column added late counts 0 before it; here the min came first',
+    );
     const kept = out[0];
     out[3].y = -1;
     bk.writePoints(0, 1, out);

@@ -5,22 +5,34 @@ import { LiveRuns } from '../../../src/webview/model/liveRuns';
 import * as b from '../../helpers/builders';
 
 const view = (id: string | null, ticks: number, status: ActiveExperimentView['status'] = 'running'): ActiveExperimentView => ({
-  experimentId: id, title: 'x', scenarioId: 'disk-insert', simulated: true, status, message: '', events: [],
+  experimentId: id,
+  title: 'x',
+  scenarioId: 'disk-insert',
+  simulated: true,
+  status,
+  message: '',
+  events: [],
   runs: [{ index: 0, threads: 2, status: 'running', ticks: b.ticks(ticks) }],
 });
 
 it('a snapshot after a reload carries every tick; a repeated snapshot adds nothing', () => {
   const l = new LiveRuns();
   const ev = l.loadSnapshot(view('e1', 5));
-  assert.deepEqual(ev.map((e) => e.kind), ['reset', 'run', 'ticks']);
+  assert.deepEqual(
+    ev.map((e) => e.kind),
+    ['reset', 'run', 'ticks'],
+  );
   assert.equal(l.runs.get(0)!.ticks.length, 5);
   assert.deepEqual(l.loadSnapshot(view('e1', 5)), []);
   const more = l.loadSnapshot(view('e1', 7));
   assert.deepEqual(more, [{ kind: 'ticks', index: 0, from: 5 }]);
-  assert.equal(l.runs.get(0)!.totals.rows, b.ticks(7).reduce((s, t) => s + t.rows, 0));
+  assert.equal(
+    l.runs.get(0)!.totals.rows,
+    b.ticks(7).reduce((s, t) => s + t.rows, 0),
+  );
 });
 
-it('live ticks append once; another experiment\'s ticks are ignored', () => {
+it("live ticks append once; another experiment's ticks are ignored", () => {
   const l = new LiveRuns();
   l.loadSnapshot(view('e1', 2));
   assert.ok(l.tick('e1', 0, b.tick(2)));

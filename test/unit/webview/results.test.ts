@@ -10,8 +10,14 @@ it('columns: the run, totals, the top spinlocks and waits per row, CPU, latency,
   const cols = resultColumns(rows);
   const keys = cols.map((c) => c.key);
   assert.deepEqual(keys.slice(0, 5), ['run', 'threads', 'elapsed', 'rows', 'rowsPerSec']);
-  assert.deepEqual(keys.filter((k) => k.startsWith('spins:')), ['spins:LOGCACHE_ACCESS', 'spins:XDESMGR', 'spins:LOGFLUSHQ']);
-  assert.deepEqual(keys.filter((k) => k.startsWith('wait:')), ['wait:WRITELOG', 'wait:PAGELATCH_EX', 'wait:SOS_SCHEDULER_YIELD']);
+  assert.deepEqual(
+    keys.filter((k) => k.startsWith('spins:')),
+    ['spins:LOGCACHE_ACCESS', 'spins:XDESMGR', 'spins:LOGFLUSHQ'],
+  );
+  assert.deepEqual(
+    keys.filter((k) => k.startsWith('wait:')),
+    ['wait:WRITELOG', 'wait:PAGELATCH_EX', 'wait:SOS_SCHEDULER_YIELD'],
+  );
   assert.ok(keys.includes('p50') && keys.includes('p99'));
   assert.equal(keys[keys.length - 1], 'status');
   const noLatency = resultColumns(b.experiment('e', [1]).runs.map((r) => ({ run: 0, figures: runFigures(r) })));
@@ -22,9 +28,15 @@ it('sorting: ascending then descending; ties keep run order; nulls last', () => 
   const cols = resultColumns(rows);
   let sort = nextSort(null, 'rowsPerSec');
   assert.deepEqual(sort, { key: 'rowsPerSec', dir: 'ascending' });
-  assert.deepEqual(sortRows(rows, cols, sort).map((r) => r.figures.threads), [1, 2, 4, 8]);
+  assert.deepEqual(
+    sortRows(rows, cols, sort).map((r) => r.figures.threads),
+    [1, 2, 4, 8],
+  );
   sort = nextSort(sort, 'rowsPerSec');
-  assert.deepEqual(sortRows(rows, cols, sort).map((r) => r.figures.threads), [8, 4, 2, 1]);
+  assert.deepEqual(
+    sortRows(rows, cols, sort).map((r) => r.figures.threads),
+    [8, 4, 2, 1],
+  );
   assert.deepEqual(nextSort(sort, 'threads'), { key: 'threads', dir: 'ascending' });
   const withNull = [rows[0], { run: 9, figures: { ...rows[1].figures, cpuMsPerRow: null } }, rows[2]];
   for (const dir of ['ascending', 'descending'] as const) {

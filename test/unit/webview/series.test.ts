@@ -49,7 +49,11 @@ it('a loaded history is ranked once, over all of it; live samples after it keep 
   const live = new SeriesSet({ maxShown: CHART_SPECS.spinlocks.maxShown });
   const built = buildSeries(CHART_SPECS.spinlocks, ticks, DEFAULT_TOGGLES);
   for (const t of ticks) live.append(t.t / 1000, CHART_SPECS.spinlocks.extract(t, DEFAULT_TOGGLES));
-  const top = built.hiddenNames().concat(built.shownNames()).sort((x, y) => built.total(y) - built.total(x)).slice(0, CHART_SPECS.spinlocks.maxShown);
+  const top = built
+    .hiddenNames()
+    .concat(built.shownNames())
+    .sort((x, y) => built.total(y) - built.total(x))
+    .slice(0, CHART_SPECS.spinlocks.maxShown);
   assert.deepEqual(new Set(built.shownNames()), new Set(top));
   assert.equal(built.length, live.length);
   for (const n of top) assert.deepEqual([...(built.column(n)?.view() ?? [])], [...(live.column(n)?.view() ?? [])]);

@@ -3,7 +3,15 @@
 // spinlocks are offered, and the capture's states as the host's messages arrive.
 import assert from 'node:assert/strict';
 import * as b from '../../helpers/builders';
-import { flameLayout, flameMove, frameText, spinlockRows, spinlockRowsOfRuns, StacksModel, type FlameLayout } from '../../../src/webview/model/stacks';
+import {
+  flameLayout,
+  flameMove,
+  frameText,
+  spinlockRows,
+  spinlockRowsOfRuns,
+  StacksModel,
+  type FlameLayout,
+} from '../../../src/webview/model/stacks';
 import type { StackNode } from '../../../src/shared/stacks';
 import type { SpinDelta } from '../../../src/shared/experiment';
 
@@ -22,7 +30,8 @@ describe('the flame layout of a stack capture', () => {
   it('gives the root the whole width and each bar a width proportional to its count', () => {
     assert.equal(layout.total, 1000);
     assert.deepEqual([layout.bars[0].x, layout.bars[0].w], [0, 1]);
-    for (const bar of layout.bars) assert.ok(Math.abs(bar.w - bar.count / layout.total) < EPS, `${bar.frame} at depth ${bar.depth}: ${bar.w} for ${bar.count}`);
+    for (const bar of layout.bars)
+      assert.ok(Math.abs(bar.w - bar.count / layout.total) < EPS, `${bar.frame} at depth ${bar.depth}: ${bar.w} for ${bar.count}`);
     assert.ok(Math.abs(byFrame(layout, 'sqlmin.dll+0x22AA10').w - 0.6) < EPS);
     assert.ok(Math.abs(byFrame(layout, 'sqlmin.dll+0x77BB20').w - 0.3) < EPS);
     assert.ok(Math.abs(byFrame(layout, 'sqlmin.dll+0x1A2B3C', 5).share - 0.6) < EPS);
@@ -44,7 +53,20 @@ describe('the flame layout of a stack capture', () => {
   });
 
   it('scales children down when bad data makes them add up to more than their parent', () => {
-    const tree: StackNode = { frame: 'all', count: 10, children: [{ frame: 'a', count: 10, children: [{ frame: 'b', count: 8, children: [] }, { frame: 'c', count: 12, children: [] }] }] };
+    const tree: StackNode = {
+      frame: 'all',
+      count: 10,
+      children: [
+        {
+          frame: 'a',
+          count: 10,
+          children: [
+            { frame: 'b', count: 8, children: [] },
+            { frame: 'c', count: 12, children: [] },
+          ],
+        },
+      ],
+    };
     const l = flameLayout(tree);
     const a = byFrame(l, 'a');
     const bc = a.children.map((id) => l.bars[id]);
@@ -53,9 +75,19 @@ describe('the flame layout of a stack capture', () => {
   });
 
   it('leaves out bars narrower than the minimum and counts them', () => {
-    const tree: StackNode = { frame: 'all', count: 10_000, children: [{ frame: 'big', count: 9_999, children: [] }, { frame: 'tiny', count: 1, children: [{ frame: 'tinier', count: 1, children: [] }] }] };
+    const tree: StackNode = {
+      frame: 'all',
+      count: 10_000,
+      children: [
+        { frame: 'big', count: 9_999, children: [] },
+        { frame: 'tiny', count: 1, children: [{ frame: 'tinier', count: 1, children: [] }] },
+      ],
+    };
     const l = flameLayout(tree, 0.002);
-    assert.equal(l.bars.some((x) => x.frame === 'tiny'), false);
+    assert.equal(
+      l.bars.some((x) => x.frame === 'tiny'),
+      false,
+    );
     assert.equal(l.hidden, 2);
   });
 
@@ -83,12 +115,32 @@ describe('the flame layout of a stack capture', () => {
 describe('the spinlocks offered and the capture states', () => {
   it('offers the spinlocks with the most backoffs first, summed over the ticks, leaving out those that did not move', () => {
     const ticks: { spinlocks: Record<string, SpinDelta> }[] = [
-      { spinlocks: { LOCK_HASH: { spins: 100, backoffs: 5, collisions: 1, sleepTime: 0 }, XDESMGR: { spins: 900, backoffs: 2, collisions: 1, sleepTime: 0 }, IDLE: { spins: 0, backoffs: 0, collisions: 0, sleepTime: 0 } } },
-      { spinlocks: { XDESMGR: { spins: 10, backoffs: 1, collisions: 0, sleepTime: 0 }, LOCK_HASH: { spins: 1, backoffs: 1, collisions: 0, sleepTime: 0 } } },
+      {
+        spinlocks: {
+          LOCK_HASH: { spins: 100, backoffs: 5, collisions: 1, sleepTime: 0 },
+          XDESMGR: { spins: 900, backoffs: 2, collisions: 1, sleepTime: 0 },
+          IDLE: { spins: 0, backoffs: 0, collisions: 0, sleepTime: 0 },
+        },
+      },
+      {
+        spinlocks: {
+          XDESMGR: { spins: 10, backoffs: 1, collisions: 0, sleepTime: 0 },
+          LOCK_HASH: { spins: 1, backoffs: 1, collisions: 0, sleepTime: 0 },
+        },
+      },
     ];
-    assert.deepEqual(spinlockRows(ticks), [{ name: 'LOCK_HASH', spins: 101, backoffs: 6 }, { name: 'XDESMGR', spins: 910, backoffs: 3 }]);
-    assert.deepEqual(spinlockRows(ticks, 1).map((r) => r.name), ['LOCK_HASH']);
-    assert.deepEqual(spinlockRowsOfRuns([{ totals: { spinlocks: ticks[0].spinlocks } }]).map((r) => r.name), ['LOCK_HASH', 'XDESMGR']);
+    assert.deepEqual(spinlockRows(ticks), [
+      { name: 'LOCK_HASH', spins: 101, backoffs: 6 },
+      { name: 'XDESMGR', spins: 910, backoffs: 3 },
+    ]);
+    assert.deepEqual(
+      spinlockRows(ticks, 1).map((r) => r.name),
+      ['LOCK_HASH'],
+    );
+    assert.deepEqual(
+      spinlockRowsOfRuns([{ totals: { spinlocks: ticks[0].spinlocks } }]).map((r) => r.name),
+      ['LOCK_HASH', 'XDESMGR'],
+    );
   });
 
   it('prints a frame by name when the server resolved it, else module+offset', () => {
@@ -103,7 +155,11 @@ describe('the spinlocks offered and the capture states', () => {
     m.ask('LOCK_HASH', 'watch');
     assert.equal(m.phase, 'confirm');
     m.durationMs = 30_000;
-    assert.deepEqual(m.start(), { spinlock: 'LOCK_HASH', durationMs: 30_000, experimentId: null }, 'a watch\'s capture is kept with no experiment');
+    assert.deepEqual(
+      m.start(),
+      { spinlock: 'LOCK_HASH', durationMs: 30_000, experimentId: null },
+      "a watch's capture is kept with no experiment",
+    );
     assert.equal(m.phase, 'running');
     m.ask('XDESMGR', 'live');
     assert.equal(m.spinlock, 'LOCK_HASH', 'no second question while one runs');
@@ -121,7 +177,11 @@ describe('the spinlocks offered and the capture states', () => {
     m.onError({ spinlock: 'LOCK_HASH', message: 'denied', grant: 'GRANT ALTER ANY EVENT SESSION TO [sa];' });
     assert.equal(m.phase, 'error');
     m.ask('XDESMGR', 'saved', 'exp-6');
-    assert.deepEqual(m.start(), { spinlock: 'XDESMGR', durationMs: 30_000, experimentId: 'exp-6' }, 'a saved experiment\'s capture is kept with it');
+    assert.deepEqual(
+      m.start(),
+      { spinlock: 'XDESMGR', durationMs: 30_000, experimentId: 'exp-6' },
+      "a saved experiment's capture is kept with it",
+    );
     m.onError({ spinlock: 'XDESMGR', message: 'x' });
     m.ask('XDESMGR', 'live');
     assert.deepEqual(m.start(), { spinlock: 'XDESMGR', durationMs: 30_000 }, 'the live experiment: the host knows which');

@@ -35,7 +35,10 @@ it('In-Memory OLTP: when it is needed, and what to pick instead', () => {
   assert.equal(needsXtp(ring, { storage: 'memory', slot_source: 'sequence' }), true);
   const alt = xtpAlternative(ring, { storage: 'memory', slot_source: 'identity', durability: 'SCHEMA_AND_DATA' }, scenarios);
   assert.deepEqual(alt.parameters, { storage: 'disk', slot_source: 'sequence' });
-  assert.deepEqual(alt.scenarios.map((s) => s.id), ['disk-insert']);
+  assert.deepEqual(
+    alt.scenarios.map((s) => s.id),
+    ['disk-insert'],
+  );
   assert.equal(xtpAlternative(inmem, {}, scenarios).parameters, null, 'always needs it: only another scenario helps');
 });
 

@@ -5,15 +5,26 @@ import assert from 'node:assert/strict';
 import { parseSeconds, WatchCompareModel } from '../../../src/webview/model/watchCompare';
 import type { WatchMark } from '../../../src/shared/watch';
 
-const marks: WatchMark[] = [{ id: 'm2', name: 'affinity changed', t: 9000, at: '' }, { id: 'm1', name: 'index rebuilt', t: 4000, at: '' }];
+const marks: WatchMark[] = [
+  { id: 'm2', name: 'affinity changed', t: 9000, at: '' },
+  { id: 'm1', name: 'index rebuilt', t: 4000, at: '' },
+];
 
 describe('watch compare form (webview model)', () => {
   it('until edited, the first mark splits the watch; a new watch starts over', () => {
     const m = new WatchCompareModel();
     m.sync('w1', []);
-    assert.deepEqual(m.request([]).request, { watchId: 'w1', a: { from: { kind: 'start' }, to: { kind: 'now' } }, b: { from: { kind: 'start' }, to: { kind: 'now' } } });
+    assert.deepEqual(m.request([]).request, {
+      watchId: 'w1',
+      a: { from: { kind: 'start' }, to: { kind: 'now' } },
+      b: { from: { kind: 'start' }, to: { kind: 'now' } },
+    });
     m.sync('w1', marks);
-    assert.deepEqual(m.request(marks).request, { watchId: 'w1', a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } } });
+    assert.deepEqual(m.request(marks).request, {
+      watchId: 'w1',
+      a: { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } },
+      b: { from: { kind: 'mark', id: 'm1' }, to: { kind: 'now' } },
+    });
     m.edit('b', { toKind: 'mark', toMark: 'm2' });
     m.sync('w1', marks);
     assert.deepEqual(m.request(marks).request?.b, { from: { kind: 'mark', id: 'm1' }, to: { kind: 'mark', id: 'm2' } }, 'an edit is kept');
@@ -31,12 +42,16 @@ describe('watch compare form (webview model)', () => {
     assert.match(String(parseSeconds('soon')), /not a duration/);
   });
 
-  it('a dragged range fills the target window\'s times, either direction', () => {
+  it("a dragged range fills the target window's times, either direction", () => {
     const m = new WatchCompareModel();
     m.sync('w', marks);
     m.setRange('b', 15_040, 5_000);
     assert.deepEqual(m.request(marks).request?.b, { from: { kind: 'time', t: 5000 }, to: { kind: 'time', t: 15_000 } });
-    assert.deepEqual(m.request(marks).request?.a, { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } }, 'the other window is left alone');
+    assert.deepEqual(
+      m.request(marks).request?.a,
+      { from: { kind: 'start' }, to: { kind: 'mark', id: 'm1' } },
+      'the other window is left alone',
+    );
   });
 
   it('every problem by window and end; no request until both windows are right', () => {

@@ -27,7 +27,14 @@ export interface CatalogColumn {
   until: number;
 }
 
-interface ViewSpec { doc: string; commit: string; inherits?: string; only?: string; columns: (string | number)[][]; notes?: string }
+interface ViewSpec {
+  doc: string;
+  commit: string;
+  inherits?: string;
+  only?: string;
+  columns: (string | number)[][];
+  notes?: string;
+}
 const VIEWS = data.views as Record<string, ViewSpec>;
 
 export function catalogViewNames(): string[] {
@@ -44,8 +51,11 @@ export function allCatalogColumns(view: string): CatalogColumn[] | undefined {
   const v = VIEWS[view.toLowerCase()];
   if (!v) return undefined;
   const own = v.columns.map(([name, type, nullability, since, until]) => ({
-    name: String(name), type: String(type), notNull: nullability === 'not null',
-    since: typeof since === 'number' ? since : MIN_VERSION, until: typeof until === 'number' ? until : MAX_VERSION,
+    name: String(name),
+    type: String(type),
+    notNull: nullability === 'not null',
+    since: typeof since === 'number' ? since : MIN_VERSION,
+    until: typeof until === 'number' ? until : MAX_VERSION,
   }));
   return v.inherits ? [...(allCatalogColumns(v.inherits) ?? []), ...own] : own;
 }
@@ -72,20 +82,35 @@ export function sqlTypeOf(type: string): SqlType {
   // datetime2 without a scale is datetime2(7).
   if (t === 'datetime2') return { type: 'datetime2', scale: 7 };
   if (t === 'sql_variant') return { type: 'nvarchar', length: 4000 };
-  if (['bit', 'tinyint', 'smallint', 'int', 'bigint', 'real', 'float', 'datetime', 'uniqueidentifier'].includes(t)) return { type: t } as SqlType;
+  if (['bit', 'tinyint', 'smallint', 'int', 'bigint', 'real', 'float', 'datetime', 'uniqueidentifier'].includes(t))
+    return { type: t } as SqlType;
   throw new Error(`columns.json: no wire type for '${type}'`);
 }
 
 function zeroOf(t: SqlType): Value {
   switch (t.type) {
-    case 'bit': return false;
-    case 'bigint': return 0n;
-    case 'tinyint': case 'smallint': case 'int': case 'real': case 'float': return 0;
-    case 'decimal': return '0';
-    case 'datetime': case 'datetime2': return new Date(0);
-    case 'uniqueidentifier': return '00000000-0000-0000-0000-000000000000';
-    case 'varbinary': case 'binary': return Buffer.alloc(t.length === 'max' ? 0 : Math.min(8, t.length));
-    default: return '';
+    case 'bit':
+      return false;
+    case 'bigint':
+      return 0n;
+    case 'tinyint':
+    case 'smallint':
+    case 'int':
+    case 'real':
+    case 'float':
+      return 0;
+    case 'decimal':
+      return '0';
+    case 'datetime':
+    case 'datetime2':
+      return new Date(0);
+    case 'uniqueidentifier':
+      return '00000000-0000-0000-0000-000000000000';
+    case 'varbinary':
+    case 'binary':
+      return Buffer.alloc(t.length === 'max' ? 0 : Math.min(8, t.length));
+    default:
+      return '';
   }
 }
 
@@ -105,21 +130,25 @@ export function conformToCatalog<C extends VersionedContext, V extends CatalogVi
       const target = columns(c);
       const own = v.columns(c).map((x) => x.name.toLowerCase());
       const from = target.map((t) => own.indexOf(t.name.toLowerCase()));
-      return v.rows(c, args).map((r) => from.map((i, k) => {
-        const val = i >= 0 ? r[i] : null;
-        return val === null && target[k].nullable === false ? zeroOf(target[k].sqlType) : val;
-      }));
+      return v.rows(c, args).map((r) =>
+        from.map((i, k) => {
+          const val = i >= 0 ? r[i] : null;
+          return val === null && target[k].nullable === false ? zeroOf(target[k].sqlType) : val;
+        }),
+      );
     },
   };
 }
-
 
 /** sys.* view columns a batch names that the catalogue lacks in some supported version ('view.column@version'). */
 export function unknownColumns(refs: { view: string; column: string }[]): string[] {
   const out: string[] = [];
   for (const r of refs) {
     const all = allCatalogColumns(r.view);
-    if (!all) { out.push(`${r.view} (not catalogued)`); continue; }
+    if (!all) {
+      out.push(`${r.view} (not catalogued)`);
+      continue;
+    }
     for (let v = MIN_VERSION; v <= MAX_VERSION; v++) {
       if (!catalogColumns(r.view, v)!.some((c) => c.name === r.column)) out.push(`${r.view}.${r.column}@${v}`);
     }

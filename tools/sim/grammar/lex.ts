@@ -30,14 +30,29 @@ export function lex(sql: string): Lex[] {
   const n = sql.length;
   while (i < n) {
     const c = sql[i];
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\f' || c === '\v') { i++; continue; }
-    if (c === '-' && sql[i + 1] === '-') { while (i < n && sql[i] !== '\n') i++; continue; }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\n' || c === '\f' || c === '\v') {
+      i++;
+      continue;
+    }
+    if (c === '-' && sql[i + 1] === '-') {
+      while (i < n && sql[i] !== '\n') i++;
+      continue;
+    }
     if (c === '/' && sql[i + 1] === '*') {
       // Block comments nest in T-SQL.
       let depth = 0;
       while (i < n) {
-        if (sql[i] === '/' && sql[i + 1] === '*') { depth++; i += 2; continue; }
-        if (sql[i] === '*' && sql[i + 1] === '/') { depth--; i += 2; if (depth === 0) break; continue; }
+        if (sql[i] === '/' && sql[i + 1] === '*') {
+          depth++;
+          i += 2;
+          continue;
+        }
+        if (sql[i] === '*' && sql[i + 1] === '/') {
+          depth--;
+          i += 2;
+          if (depth === 0) break;
+          continue;
+        }
         i++;
       }
       if (depth > 0) throw new LexError(113, `Missing end comment mark '*/'.`);
@@ -49,7 +64,15 @@ export function lex(sql: string): Lex[] {
       i++;
       for (;;) {
         if (i >= n) throw new LexError(105, `Unclosed quotation mark after the character string '${v}'.`);
-        if (sql[i] === ']') { if (sql[i + 1] === ']') { v += ']'; i += 2; continue; } i++; break; }
+        if (sql[i] === ']') {
+          if (sql[i + 1] === ']') {
+            v += ']';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
         v += sql[i++];
       }
       out.push({ k: 'qname', v, start, end: i });
@@ -68,15 +91,24 @@ export function lex(sql: string): Lex[] {
       let v = '';
       for (;;) {
         if (i >= n) throw new LexError(105, `Unclosed quotation mark after the character string '${v}'.`);
-        if (sql[i] === "'") { if (sql[i + 1] === "'") { v += "'"; i += 2; continue; } i++; break; }
+        if (sql[i] === "'") {
+          if (sql[i + 1] === "'") {
+            v += "'";
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
         v += sql[i++];
       }
       out.push({ k: 'str', v, unicode, start, end: i });
       continue;
     }
-    const m = /^(?:(@@?[A-Za-z_#$@][\w#$@]*)|(0x[0-9A-Fa-f]*|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([A-Za-z_#\u0080-\uffff][\w#$@\u0080-\uffff]*)|(<>|!=|!<|!>|<=|>=|\+=|-=|\*=|\/=|%=|&=|\|=|\^=|::|[=<>*,().;+\-/%&|^~!{}:]))/.exec(
-      sql.slice(i, i + 256),
-    );
+    const m =
+      /^(?:(@@?[A-Za-z_#$@][\w#$@]*)|(0x[0-9A-Fa-f]*|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([A-Za-z_#\u0080-\uffff][\w#$@\u0080-\uffff]*)|(<>|!=|!<|!>|<=|>=|\+=|-=|\*=|\/=|%=|&=|\|=|\^=|::|[=<>*,().;+\-/%&|^~!{}:]))/.exec(
+        sql.slice(i, i + 256),
+      );
     if (!m) throw new LexError(102, `Incorrect syntax near '${c}'.`);
     const k: LexKind = m[1] ? 'var' : m[2] ? 'num' : m[3] ? 'word' : 'op';
     out.push({ k, v: m[0], start, end: i + m[0].length });
@@ -87,15 +119,61 @@ export function lex(sql: string): Lex[] {
 
 /** Words that start a statement when they appear at the top level (outside parentheses). */
 const STATEMENT_START = new Set([
-  'set', 'select', 'begin', 'commit', 'rollback', 'save', 'print', 'raiserror', 'exec', 'execute', 'use', 'declare',
-  'insert', 'update', 'delete', 'merge', 'if', 'while', 'return', 'throw', 'waitfor', 'create', 'alter', 'drop',
-  'truncate', 'grant', 'revoke', 'deny', 'dbcc', 'checkpoint', 'kill',
+  'set',
+  'select',
+  'begin',
+  'commit',
+  'rollback',
+  'save',
+  'print',
+  'raiserror',
+  'exec',
+  'execute',
+  'use',
+  'declare',
+  'insert',
+  'update',
+  'delete',
+  'merge',
+  'if',
+  'while',
+  'return',
+  'throw',
+  'waitfor',
+  'create',
+  'alter',
+  'drop',
+  'truncate',
+  'grant',
+  'revoke',
+  'deny',
+  'dbcc',
+  'checkpoint',
+  'kill',
 ]);
 
 /** After these, a statement-start word continues the current statement (INSERT ... SELECT, UNION SELECT, ...). */
 const CONTINUES = new Set([
-  'union', 'all', 'except', 'intersect', 'insert', 'into', 'as', 'exists', 'then', 'else', 'begin', 'not', 'and', 'or',
-  'for', 'from', 'update', 'delete', 'output', 'distinct',
+  'union',
+  'all',
+  'except',
+  'intersect',
+  'insert',
+  'into',
+  'as',
+  'exists',
+  'then',
+  'else',
+  'begin',
+  'not',
+  'and',
+  'or',
+  'for',
+  'from',
+  'update',
+  'delete',
+  'output',
+  'distinct',
 ]);
 
 function startsNew(cur: Lex[], w: string): boolean {
@@ -104,7 +182,8 @@ function startsNew(cur: Lex[], w: string): boolean {
   const head = word(cur[0]);
   if (CONTINUES.has(word(cur[cur.length - 1]))) return false;
   if (head === 'update' && w === 'set') return false;
-  if ((head === 'insert' || head === 'merge' || head === 'with') && /^(select|exec|execute|insert|update|delete|merge)$/.test(w)) return false;
+  if ((head === 'insert' || head === 'merge' || head === 'with') && /^(select|exec|execute|insert|update|delete|merge)$/.test(w))
+    return false;
   return true;
 }
 
@@ -136,16 +215,29 @@ export function splitBatch(sql: string): Statement[] {
   };
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (whole) { cur.push(t); continue; }
+    if (whole) {
+      cur.push(t);
+      continue;
+    }
     if (t.k === 'op' && t.v === '(') depth++;
     if (t.k === 'op' && t.v === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && t.k === 'op' && t.v === ';') { flush(); continue; }
+    if (depth === 0 && t.k === 'op' && t.v === ';') {
+      flush();
+      continue;
+    }
     if (depth === 0 && t.k === 'word' && cur.length > 0 && startsNew(cur, t.v.toLowerCase())) flush();
     if (cur.length === 0 && t.k === 'word') {
       const w = t.v.toLowerCase();
       const next = toks[i + 1];
       const nextWord = next?.k === 'word' ? next.v.toLowerCase() : '';
-      if (w === 'if' || w === 'while' || w === 'create' || w === 'alter' || (w === 'begin' && !/^(tran|transaction|distributed)$/.test(nextWord))) whole = true;
+      if (
+        w === 'if' ||
+        w === 'while' ||
+        w === 'create' ||
+        w === 'alter' ||
+        (w === 'begin' && !/^(tran|transaction|distributed)$/.test(nextWord))
+      )
+        whole = true;
     }
     cur.push(t);
   }

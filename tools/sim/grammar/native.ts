@@ -6,17 +6,43 @@
 // number for a missing SCHEMABINDING or BEGIN ATOMIC, so those use 10794 too (marked in the message list below).
 import type { ServerMessage } from '../tds/contract';
 
-interface Rule { kind: string; name: string; re: RegExp; until?: number }
+interface Rule {
+  kind: string;
+  name: string;
+  re: RegExp;
+  until?: number;
+}
 
 const RULES: Rule[] = [
-  ...['GOTO', 'OFFSET', 'INTERSECT', 'EXCEPT', 'PIVOT', 'UNPIVOT', 'CONTAINS', 'FREETEXT', 'TSEQUAL', 'LIKE', 'OPENROWSET', 'OPENQUERY',
-    'OPENDATASOURCE', 'OPENXML', 'CONTAINSTABLE', 'FREETEXTTABLE', 'CHANGETABLE', 'TABLESAMPLE']
-    .map((op) => ({ kind: 'operator', name: op, re: new RegExp(`\\b${op}\\b`, 'i') })),
+  ...[
+    'GOTO',
+    'OFFSET',
+    'INTERSECT',
+    'EXCEPT',
+    'PIVOT',
+    'UNPIVOT',
+    'CONTAINS',
+    'FREETEXT',
+    'TSEQUAL',
+    'LIKE',
+    'OPENROWSET',
+    'OPENQUERY',
+    'OPENDATASOURCE',
+    'OPENXML',
+    'CONTAINSTABLE',
+    'FREETEXTTABLE',
+    'CHANGETABLE',
+    'TABLESAMPLE',
+  ].map((op) => ({ kind: 'operator', name: op, re: new RegExp(`\\b${op}\\b`, 'i') })),
   { kind: 'operator', name: 'NEXT VALUE FOR', re: /\bNEXT\s+VALUE\s+FOR\b/i },
   { kind: 'operator', name: 'APPLY', re: /\b(?:CROSS|OUTER)\s+APPLY\b/i, until: 13 },
   { kind: 'feature', name: 'CASE', re: /\bCASE\b/i, until: 13 },
   { kind: 'feature', name: 'cursors', re: /\bCURSOR\b/i },
-  { kind: 'feature', name: 'Common Table Expressions (CTEs)', re: /(?:^|;|\bBEGIN\b|\bATOMIC\b[^)]*\))\s*WITH\s+\w+\s*(?:\([^)]*\))?\s*AS\s*\(/i },
+  {
+    kind: 'feature',
+    name: 'Common Table Expressions (CTEs)',
+    re: /(?:^|;|\bBEGIN\b|\bATOMIC\b[^)]*\))\s*WITH\s+\w+\s*(?:\([^)]*\))?\s*AS\s*\(/i,
+  },
   { kind: 'feature', name: 'SELECT INTO', re: /\bSELECT\b[^;]*?\bINTO\s+[#@\w[]/i },
   { kind: 'feature', name: 'multi-row INSERT ... VALUES statements', re: /\bVALUES\s*\([^()]*(?:\([^()]*\)[^()]*)*\)\s*,\s*\(/i },
   { kind: 'feature', name: 'BEGIN TRANSACTION', re: /\bBEGIN\s+TRAN(?:SACTION)?\b/i },
@@ -42,12 +68,17 @@ const RULES: Rule[] = [
 // NULL, uniqueidentifier, error, security and aggregate functions; TRIM, TRANSLATE, CONCAT_WS and JSON from 2017), and
 // the conversion forms. Any other built-in function name is refused.
 const MATH = 'ABS ACOS ASIN ATAN ATN2 CEILING COS COT DEGREES EXP FLOOR LOG LOG10 PI POWER RADIANS RAND ROUND SIGN SIN SQRT SQUARE TAN';
-const DATE = 'CURRENT_TIMESTAMP DATEADD DATEDIFF DATEFROMPARTS DATEPART DATETIME2FROMPARTS DATETIMEFROMPARTS DAY EOMONTH GETDATE GETUTCDATE MONTH SMALLDATETIMEFROMPARTS SYSDATETIME SYSUTCDATETIME YEAR';
-const OTHER = 'LEN LTRIM RTRIM SUBSTRING SCOPE_IDENTITY ISNULL NEWID NEWSEQUENTIALID ERROR_LINE ERROR_MESSAGE ERROR_NUMBER ERROR_PROCEDURE ERROR_SEVERITY ERROR_STATE IS_MEMBER IS_ROLEMEMBER IS_SRVROLEMEMBER ORIGINAL_LOGIN SUSER_ID SUSER_SID SUSER_SNAME SUSER_NAME USER_ID USER_NAME CONTEXT_INFO AVG COUNT COUNT_BIG MIN MAX SUM CAST CONVERT TRY_CAST TRY_CONVERT';
+const DATE =
+  'CURRENT_TIMESTAMP DATEADD DATEDIFF DATEFROMPARTS DATEPART DATETIME2FROMPARTS DATETIMEFROMPARTS DAY EOMONTH GETDATE GETUTCDATE MONTH SMALLDATETIMEFROMPARTS SYSDATETIME SYSUTCDATETIME YEAR';
+const OTHER =
+  'LEN LTRIM RTRIM SUBSTRING SCOPE_IDENTITY ISNULL NEWID NEWSEQUENTIALID ERROR_LINE ERROR_MESSAGE ERROR_NUMBER ERROR_PROCEDURE ERROR_SEVERITY ERROR_STATE IS_MEMBER IS_ROLEMEMBER IS_SRVROLEMEMBER ORIGINAL_LOGIN SUSER_ID SUSER_SID SUSER_SNAME SUSER_NAME USER_ID USER_NAME CONTEXT_INFO AVG COUNT COUNT_BIG MIN MAX SUM CAST CONVERT TRY_CAST TRY_CONVERT';
 const FROM_2017 = 'TRIM TRANSLATE CONCAT_WS ISJSON JSON_VALUE JSON_QUERY JSON_MODIFY';
 // Words followed by '(' that are syntax, not function calls.
-const SYNTAX = new Set('VALUES IN EXISTS WITH AS TOP ATOMIC AND OR NOT WHERE ON SELECT INTO INSERT RETURNS RETURN IF WHILE THROW OVER BETWEEN'.split(' '));
-const BUILTINS_REFUSED = 'CONCAT REPLACE UPPER LOWER LEFT RIGHT CHARINDEX PATINDEX FORMAT STRING_AGG STRING_SPLIT STUFF REVERSE REPLICATE SPACE STR COALESCE NULLIF IIF CHOOSE OBJECT_ID OBJECT_NAME DB_ID DB_NAME SCHEMA_NAME HOST_NAME APP_NAME SESSION_CONTEXT SERVERPROPERTY DATABASEPROPERTYEX CHECKSUM BINARY_CHECKSUM HASHBYTES COMPRESS DECOMPRESS SOUNDEX DIFFERENCE QUOTENAME FORMATMESSAGE DATENAME ISDATE ISNUMERIC SWITCHOFFSET TODATETIMEOFFSET SYSDATETIMEOFFSET CURRENT_TRANSACTION_ID IDENT_CURRENT';
+const SYNTAX = new Set(
+  'VALUES IN EXISTS WITH AS TOP ATOMIC AND OR NOT WHERE ON SELECT INTO INSERT RETURNS RETURN IF WHILE THROW OVER BETWEEN'.split(' '),
+);
+const BUILTINS_REFUSED =
+  'CONCAT REPLACE UPPER LOWER LEFT RIGHT CHARINDEX PATINDEX FORMAT STRING_AGG STRING_SPLIT STUFF REVERSE REPLICATE SPACE STR COALESCE NULLIF IIF CHOOSE OBJECT_ID OBJECT_NAME DB_ID DB_NAME SCHEMA_NAME HOST_NAME APP_NAME SESSION_CONTEXT SERVERPROPERTY DATABASEPROPERTYEX CHECKSUM BINARY_CHECKSUM HASHBYTES COMPRESS DECOMPRESS SOUNDEX DIFFERENCE QUOTENAME FORMATMESSAGE DATENAME ISDATE ISNUMERIC SWITCHOFFSET TODATETIMEOFFSET SYSDATETIMEOFFSET CURRENT_TRANSACTION_ID IDENT_CURRENT';
 
 function allowedFunctions(version: number): Set<string> {
   return new Set(`${MATH} ${DATE} ${OTHER} ${version >= 14 ? FROM_2017 : ''}`.split(/\s+/).filter(Boolean));
@@ -62,8 +93,14 @@ function lineAt(text: string, index: number): number {
   return text.slice(0, index).split('\n').length;
 }
 
-const refuse = (kind: string, name: string, line: number): ServerMessage =>
-  ({ kind: 'error', number: 10794, state: 1, class: 16, message: `The ${kind} '${name}' is not supported with natively compiled modules.`, line });
+const refuse = (kind: string, name: string, line: number): ServerMessage => ({
+  kind: 'error',
+  number: 10794,
+  state: 1,
+  class: 16,
+  message: `The ${kind} '${name}' is not supported with natively compiled modules.`,
+  line,
+});
 
 /** SQL Server's refusal of a CREATE of a natively compiled module in `text` at `version`, or null. */
 export function checkNativeModule(text: string, version: number): ServerMessage | null {
@@ -96,6 +133,7 @@ export function checkNativeModule(text: string, version: number): ServerMessage 
     if (SYNTAX.has(name) || allowed.has(name)) continue;
     if (refused.has(name)) consider(m.index! + m[1].length, 'function', name);
   }
-  for (const m of body.matchAll(/@@(\w+)/g)) if (m[1].toUpperCase() !== 'ROWCOUNT') consider(m.index!, 'function', `@@${m[1].toUpperCase()}`);
+  for (const m of body.matchAll(/@@(\w+)/g))
+    if (m[1].toUpperCase() !== 'ROWCOUNT') consider(m.index!, 'function', `@@${m[1].toUpperCase()}`);
   return first ? (first as { msg: ServerMessage }).msg : null;
 }

@@ -60,7 +60,12 @@ function refsOf(text: string, lineOffset: number, dynamic: boolean): ColumnRef[]
   const { tree, src } = parseTree(text);
   const out: ColumnRef[] = [];
   const specs: ParseTree[] = [];
-  const collect = (n: ParseTree) => { for (const c of children(n)) { if (rule(c) === 'query_specification') specs.push(c); collect(c); } };
+  const collect = (n: ParseTree) => {
+    for (const c of children(n)) {
+      if (rule(c) === 'query_specification') specs.push(c);
+      collect(c);
+    }
+  };
   collect(tree);
   for (const spec of specs) {
     const sources = find(spec, 'table_source_item');
@@ -100,9 +105,15 @@ function dynamicSql(text: string): { sql: string; line: number }[] {
   const re = new RegExp(String.raw`${lit}(?:\s*\+\s*${piece})*`, 'gi');
   for (const m of text.matchAll(re)) {
     if (!/sys\./i.test(m[0])) continue;
-    const sql = [...m[0].matchAll(new RegExp(piece, 'gi'))].map((p) => p[0].startsWith("'") || /^N'/i.test(p[0])
-      ? p[0].replace(/^N?'/i, '').replace(/'$/, '').replace(/''/g, "'")
-      : p[0].startsWith('@') ? ' ' : 'db').join('');
+    const sql = [...m[0].matchAll(new RegExp(piece, 'gi'))]
+      .map((p) =>
+        p[0].startsWith("'") || /^N'/i.test(p[0])
+          ? p[0].replace(/^N?'/i, '').replace(/'$/, '').replace(/''/g, "'")
+          : p[0].startsWith('@')
+            ? ' '
+            : 'db',
+      )
+      .join('');
     out.push({ sql, line: text.slice(0, m.index).split('\n').length });
   }
   return out;
@@ -110,7 +121,9 @@ function dynamicSql(text: string): { sql: string; line: number }[] {
 
 /** Comments blanked (same length, line breaks kept); string literals are left whole. */
 function withoutComments(text: string): string {
-  return text.replace(/N?'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('--') || m.startsWith('/*') ? m.replace(/[^\n]/g, ' ') : m));
+  return text.replace(/N?'(?:[^']|'')*'|--[^\n]*|\/\*[\s\S]*?\*\//g, (m) =>
+    m.startsWith('--') || m.startsWith('/*') ? m.replace(/[^\n]/g, ' ') : m,
+  );
 }
 
 export function columnReferences(text: string): ColumnRef[] {

@@ -26,7 +26,9 @@ function lineOf(text: string, index: number): number {
 
 /** Comments and string literals blanked (same length), so the patterns below never match inside them. */
 function codeOnly(text: string): string {
-  return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|N?'(?:[^']|'')*'/g, (m) => blankTo(m, m.startsWith("N'") || m.startsWith("'") ? m[0] === 'N' ? "N''" : "''" : ''));
+  return text.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|N?'(?:[^']|'')*'/g, (m) =>
+    blankTo(m, m.startsWith("N'") || m.startsWith("'") ? (m[0] === 'N' ? "N''" : "''") : ''),
+  );
 }
 
 const ATOMIC_OPTIONS: RegExp[] = [

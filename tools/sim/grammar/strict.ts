@@ -8,7 +8,11 @@ import type { ParserRuleContext } from 'antlr4ts/ParserRuleContext';
 import type { ParseTree } from 'antlr4ts/tree/ParseTree';
 import { TSqlParser } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlParser';
 
-export interface Position { line: number; start: number; stop: number }
+export interface Position {
+  line: number;
+  start: number;
+  stop: number;
+}
 
 const rule = (n: ParseTree): string | undefined => {
   const i = (n as ParserRuleContext).ruleIndex;
@@ -26,8 +30,22 @@ function* all(n: ParseTree): Generator<ParseTree> {
 }
 
 // Statements and clauses that put a table in scope for the names under them.
-const SCOPES = new Set(['select_statement', 'order_by_clause', 'query_specification', 'update_statement', 'delete_statement', 'insert_statement', 'merge_statement', 'create_table',
-  'alter_table', 'create_index', 'column_definition', 'table_constraint', 'create_or_alter_procedure', 'create_or_alter_function']);
+const SCOPES = new Set([
+  'select_statement',
+  'order_by_clause',
+  'query_specification',
+  'update_statement',
+  'delete_statement',
+  'insert_statement',
+  'merge_statement',
+  'create_table',
+  'alter_table',
+  'create_index',
+  'column_definition',
+  'table_constraint',
+  'create_or_alter_procedure',
+  'create_or_alter_function',
+]);
 
 export function stricterThanTheGrammar(tree: ParseTree, src: string): { at: Position; invalidColumn?: boolean } | null {
   const batches = kids(tree).filter((c) => rule(c) === 'batch');
@@ -56,7 +74,10 @@ export function stricterThanTheGrammar(tree: ParseTree, src: string): { at: Posi
           unbound = inTvfArgs || !kids(p).some((k) => (k as { symbol?: { type: number } }).symbol?.type === TSqlParser.FROM);
           break;
         }
-        if (pr && SCOPES.has(pr)) { unbound = inTvfArgs; break; }
+        if (pr && SCOPES.has(pr)) {
+          unbound = inTvfArgs;
+          break;
+        }
         p = p.parent;
       }
       if (unbound) return { at: pos(c), invalidColumn: true };

@@ -38,7 +38,8 @@ export function findSyntaxError(text: string, paramDeclaration = ''): SyntaxFaul
 
 /** The ERROR token SQL Server sends for a syntax fault. */
 export function syntaxErrorMessage(f: SyntaxFault): ServerMessage {
-  if (f.invalidColumn) return { kind: 'error', number: 207, state: 1, class: 16, message: `Invalid column name '${f.near}'.`, line: f.line };
+  if (f.invalidColumn)
+    return { kind: 'error', number: 207, state: 1, class: 16, message: `Invalid column name '${f.near}'.`, line: f.line };
   return f.keyword
     ? { kind: 'error', number: 156, state: 1, class: 15, message: `Incorrect syntax near the keyword '${f.near}'.`, line: f.line }
     : { kind: 'error', number: 102, state: 1, class: 15, message: `Incorrect syntax near '${f.near}'.`, line: f.line };
@@ -48,7 +49,11 @@ function sllParse(source: string): ParseTree | null {
   const lexer = new TSqlLexer(new CaseChangingStream(CharStreams.fromString(source), true));
   lexer.removeErrorListeners();
   let lexError = false;
-  lexer.addErrorListener({ syntaxError: () => { lexError = true; } });
+  lexer.addErrorListener({
+    syntaxError: () => {
+      lexError = true;
+    },
+  });
   const parser = new TSqlParser(new CommonTokenStream(lexer));
   parser.removeErrorListeners();
   parser.interpreter.setPredictionMode(PredictionMode.SLL);
@@ -85,7 +90,10 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
     const strict = stricterThanTheGrammar(fast, source);
     if (!strict) return null;
     const f = strict.at;
-    return { ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }), ...(strict.invalidColumn ? { invalidColumn: true } : {}) };
+    return {
+      ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }),
+      ...(strict.invalidColumn ? { invalidColumn: true } : {}),
+    };
   }
   const lexer = new TSqlLexer(new CaseChangingStream(CharStreams.fromString(source), true));
   const tokens = new CommonTokenStream(lexer);
@@ -112,7 +120,10 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
     if (strict) first = strict.at;
     if (strict?.invalidColumn) {
       const f = strict.at;
-      return { ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }), invalidColumn: true };
+      return {
+        ...fault(text, { line: f.line, start: Math.max(0, f.start - prefix.length), stop: Math.max(0, f.stop - prefix.length) }),
+        invalidColumn: true,
+      };
     }
   }
   if (!first) return null;

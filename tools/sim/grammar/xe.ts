@@ -6,21 +6,54 @@
 import { RESERVED_KEYWORDS } from './keywords';
 import type { SyntaxFault } from './fault';
 
-interface Tok { k: 'id' | 'num' | 'str' | 'op' | 'eof'; v: string; text: string; line: number; quoted?: boolean }
+interface Tok {
+  k: 'id' | 'num' | 'str' | 'op' | 'eof';
+  v: string;
+  text: string;
+  line: number;
+  quoted?: boolean;
+}
 
 export type XeValue = number | string;
-export interface XeObjectName { package: string; name: string }
-export interface XePredicate { text: string; field: string; op: string; value: XeValue }
-export interface XeEventDef { event: XeObjectName; set: Record<string, XeValue>; actions: XeObjectName[]; where: XePredicate[]; whereOps: string[] }
-export interface XeTargetDef { target: XeObjectName; set: Record<string, XeValue> }
+export interface XeObjectName {
+  package: string;
+  name: string;
+}
+export interface XePredicate {
+  text: string;
+  field: string;
+  op: string;
+  value: XeValue;
+}
+export interface XeEventDef {
+  event: XeObjectName;
+  set: Record<string, XeValue>;
+  actions: XeObjectName[];
+  where: XePredicate[];
+  whereOps: string[];
+}
+export interface XeTargetDef {
+  target: XeObjectName;
+  set: Record<string, XeValue>;
+}
 export type XeStatement =
   | { kind: 'create'; name: string; events: XeEventDef[]; targets: XeTargetDef[]; options: Record<string, string> }
   | { kind: 'alter-state'; name: string; state: 'START' | 'STOP' }
-  | { kind: 'alter-change'; name: string; addEvents: XeEventDef[]; dropEvents: XeObjectName[]; addTargets: XeTargetDef[]; dropTargets: XeObjectName[]; options: Record<string, string> }
+  | {
+      kind: 'alter-change';
+      name: string;
+      addEvents: XeEventDef[];
+      dropEvents: XeObjectName[];
+      addTargets: XeTargetDef[];
+      dropTargets: XeObjectName[];
+      options: Record<string, string>;
+    }
   | { kind: 'drop'; name: string };
 
 class Fault extends Error {
-  constructor(readonly fault: SyntaxFault) { super(fault.near); }
+  constructor(readonly fault: SyntaxFault) {
+    super(fault.near);
+  }
 }
 
 function tokenize(text: string): Tok[] {
@@ -30,9 +63,19 @@ function tokenize(text: string): Tok[] {
   const push = (k: Tok['k'], v: string, raw: string, quoted?: boolean) => out.push({ k, v, text: raw, line, quoted });
   while (i < text.length) {
     const c = text[i];
-    if (c === '\n') { line++; i++; continue; }
-    if (/\s/.test(c)) { i++; continue; }
-    if (text.startsWith('--', i)) { while (i < text.length && text[i] !== '\n') i++; continue; }
+    if (c === '\n') {
+      line++;
+      i++;
+      continue;
+    }
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (text.startsWith('--', i)) {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
     if (text.startsWith('/*', i)) {
       const e = text.indexOf('*/', i + 2);
       const end = e < 0 ? text.length : e + 2;
@@ -46,7 +89,14 @@ function tokenize(text: string): Tok[] {
       let v = '';
       for (;;) {
         if (j >= text.length) throw new Fault({ line, near: text.slice(i, i + 20), keyword: false });
-        if (text[j] === ']') { if (text[j + 1] === ']') { v += ']'; j += 2; continue; } break; }
+        if (text[j] === ']') {
+          if (text[j + 1] === ']') {
+            v += ']';
+            j += 2;
+            continue;
+          }
+          break;
+        }
         v += text[j++];
       }
       push('id', v, text.slice(i, j + 1), true);
@@ -58,7 +108,14 @@ function tokenize(text: string): Tok[] {
       let v = '';
       for (;;) {
         if (j >= text.length) throw new Fault({ line, near: text.slice(i, i + 20), keyword: false });
-        if (text[j] === "'") { if (text[j + 1] === "'") { v += "'"; j += 2; continue; } break; }
+        if (text[j] === "'") {
+          if (text[j + 1] === "'") {
+            v += "'";
+            j += 2;
+            continue;
+          }
+          break;
+        }
         v += text[j++];
       }
       push('str', v, text.slice(i, j + 1));
@@ -92,17 +149,39 @@ const OPTION_SINCE: Record<string, number> = { MAX_DURATION: 17 };
 
 class Parser {
   private p = 0;
-  constructor(private toks: Tok[], private version: number) {}
-  private get t(): Tok { return this.toks[this.p]; }
+  constructor(
+    private toks: Tok[],
+    private version: number,
+  ) {}
+  private get t(): Tok {
+    return this.toks[this.p];
+  }
   private fail(t: Tok = this.t): never {
     const near = t.k === 'eof' ? (this.toks[this.p - 1]?.text ?? '') : t.text;
-    throw new Fault({ line: t.k === 'eof' ? (this.toks[this.p - 1]?.line ?? 1) : t.line, near, keyword: t.k === 'id' && !t.quoted && RESERVED_KEYWORDS.has(near.toUpperCase()) });
+    throw new Fault({
+      line: t.k === 'eof' ? (this.toks[this.p - 1]?.line ?? 1) : t.line,
+      near,
+      keyword: t.k === 'id' && !t.quoted && RESERVED_KEYWORDS.has(near.toUpperCase()),
+    });
   }
-  private isWord(w: string): boolean { return this.t.k === 'id' && !this.t.quoted && this.t.v.toUpperCase() === w; }
-  private word(w: string): void { if (!this.isWord(w)) this.fail(); this.p++; }
-  private isOp(o: string): boolean { return this.t.k === 'op' && this.t.v === o; }
-  private op(o: string): void { if (!this.isOp(o)) this.fail(); this.p++; }
-  private ident(): string { if (this.t.k !== 'id') this.fail(); return this.toks[this.p++].v; }
+  private isWord(w: string): boolean {
+    return this.t.k === 'id' && !this.t.quoted && this.t.v.toUpperCase() === w;
+  }
+  private word(w: string): void {
+    if (!this.isWord(w)) this.fail();
+    this.p++;
+  }
+  private isOp(o: string): boolean {
+    return this.t.k === 'op' && this.t.v === o;
+  }
+  private op(o: string): void {
+    if (!this.isOp(o)) this.fail();
+    this.p++;
+  }
+  private ident(): string {
+    if (this.t.k !== 'id') this.fail();
+    return this.toks[this.p++].v;
+  }
   private objectName(): XeObjectName {
     // [event_module_guid].event_package_name.name: the guid part is not used by Spinlock Lab and not accepted here.
     const pkg = this.ident();
@@ -134,7 +213,10 @@ class Parser {
       if (this.isOp('(')) {
         this.p++;
         factor();
-        while (this.isWord('AND') || this.isWord('OR')) { ev.whereOps.push(this.toks[this.p++].v.toUpperCase()); factor(); }
+        while (this.isWord('AND') || this.isWord('OR')) {
+          ev.whereOps.push(this.toks[this.p++].v.toUpperCase());
+          factor();
+        }
         this.op(')');
         return;
       }
@@ -143,23 +225,41 @@ class Parser {
       if (!['=', '<>', '!=', '>', '>=', '<', '<='].includes(this.t.v) || this.t.k !== 'op') this.fail();
       const op = this.toks[this.p++].v;
       const value = this.value();
-      ev.where.push({ text: this.toks.slice(start, this.p).map((x) => x.text).join(' '), field, op, value });
+      ev.where.push({
+        text: this.toks
+          .slice(start, this.p)
+          .map((x) => x.text)
+          .join(' '),
+        field,
+        op,
+        value,
+      });
     };
     factor();
-    while (this.isWord('AND') || this.isWord('OR')) { ev.whereOps.push(this.toks[this.p++].v.toUpperCase()); factor(); }
+    while (this.isWord('AND') || this.isWord('OR')) {
+      ev.whereOps.push(this.toks[this.p++].v.toUpperCase());
+      factor();
+    }
   }
   private eventDef(): XeEventDef {
     const ev: XeEventDef = { event: this.objectName(), set: {}, actions: [], where: [], whereOps: [] };
     if (this.isOp('(')) {
       this.p++;
-      if (this.isWord('SET')) { this.p++; this.setList(ev.set); }
+      if (this.isWord('SET')) {
+        this.p++;
+        this.setList(ev.set);
+      }
       if (this.isWord('ACTION')) {
         this.p++;
         this.op('(');
-        do ev.actions.push(this.objectName()); while (this.isOp(',') && ++this.p);
+        do ev.actions.push(this.objectName());
+        while (this.isOp(',') && ++this.p);
         this.op(')');
       }
-      if (this.isWord('WHERE')) { this.p++; this.predicate(ev); }
+      if (this.isWord('WHERE')) {
+        this.p++;
+        this.predicate(ev);
+      }
       this.op(')');
     }
     return ev;
@@ -201,7 +301,10 @@ class Parser {
     const name = this.ident();
     this.word('ON');
     this.word('SERVER');
-    if (verb === 'DROP') { this.end(); return { kind: 'drop', name }; }
+    if (verb === 'DROP') {
+      this.end();
+      return { kind: 'drop', name };
+    }
     if (verb === 'ALTER' && this.isWord('STATE')) {
       this.p++;
       this.op('=');
@@ -216,7 +319,10 @@ class Parser {
     const dropEvents: XeObjectName[] = [];
     const dropTargets: XeObjectName[] = [];
     const options: Record<string, string> = {};
-    const next = (kw: 'EVENT' | 'TARGET') => (this.isWord('ADD') || (verb === 'ALTER' && this.isWord('DROP'))) && this.toks[this.p + 1]?.k === 'id' && this.toks[this.p + 1].v.toUpperCase() === kw;
+    const next = (kw: 'EVENT' | 'TARGET') =>
+      (this.isWord('ADD') || (verb === 'ALTER' && this.isWord('DROP'))) &&
+      this.toks[this.p + 1]?.k === 'id' &&
+      this.toks[this.p + 1].v.toUpperCase() === kw;
     // <event_definition> [ ,...n ] then <event_target_definition> [ ,...n ]: commas within a list, none between the
     // two lists (CREATE); ALTER takes one list or the other.
     if (next('EVENT')) {
@@ -225,7 +331,8 @@ class Parser {
         const add = this.isWord('ADD');
         if (add !== first) this.fail(); // "The ADD and DROP arguments can't be used in the same statement"
         this.p += 2;
-        if (add) events.push(this.eventDef()); else dropEvents.push(this.objectName());
+        if (add) events.push(this.eventDef());
+        else dropEvents.push(this.objectName());
       } while (this.isOp(',') && ++this.p && (next('EVENT') || this.fail()));
     }
     if (next('TARGET') && (verb === 'CREATE' || (!events.length && !dropEvents.length))) {
@@ -234,11 +341,16 @@ class Parser {
         const add = this.isWord('ADD');
         if (add !== first) this.fail(); // "The ADD and DROP arguments can't be used in the same statement"
         this.p += 2;
-        if (add) targets.push(this.targetDef()); else dropTargets.push(this.objectName());
+        if (add) targets.push(this.targetDef());
+        else dropTargets.push(this.objectName());
       } while (this.isOp(',') && ++this.p && (next('TARGET') || this.fail()));
     }
-    if (!events.length && !dropEvents.length && !targets.length && !dropTargets.length && !(verb === 'ALTER' && this.isWord('WITH'))) this.fail();
-    if (this.isWord('WITH')) { this.p++; this.options(options); }
+    if (!events.length && !dropEvents.length && !targets.length && !dropTargets.length && !(verb === 'ALTER' && this.isWord('WITH')))
+      this.fail();
+    if (this.isWord('WITH')) {
+      this.p++;
+      this.options(options);
+    }
     this.end();
     if (verb === 'CREATE') {
       if (!events.length || dropEvents.length || dropTargets.length) this.fail(this.toks[0]);

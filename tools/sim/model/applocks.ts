@@ -12,14 +12,29 @@ import { sessionState } from './sessionState';
 import { err, unsupported } from './errors';
 import type { SimModel } from './instance';
 
-export type AppLockMode = 'Shared' | 'Update' | 'IntentShared' | 'IntentExclusive' | 'Exclusive' | 'SharedIntentExclusive' | 'UpdateIntentExclusive';
+export type AppLockMode =
+  'Shared' | 'Update' | 'IntentShared' | 'IntentExclusive' | 'Exclusive' | 'SharedIntentExclusive' | 'UpdateIntentExclusive';
 const REQUESTABLE: AppLockMode[] = ['Shared', 'Update', 'IntentShared', 'IntentExclusive', 'Exclusive'];
 /** sys.dm_tran_locks.request_mode */
-export const SHORT: Record<AppLockMode, string> = { Shared: 'S', Update: 'U', IntentShared: 'IS', IntentExclusive: 'IX', Exclusive: 'X', SharedIntentExclusive: 'SIX', UpdateIntentExclusive: 'UIX' };
+export const SHORT: Record<AppLockMode, string> = {
+  Shared: 'S',
+  Update: 'U',
+  IntentShared: 'IS',
+  IntentExclusive: 'IX',
+  Exclusive: 'X',
+  SharedIntentExclusive: 'SIX',
+  UpdateIntentExclusive: 'UIX',
+};
 
 /** The lock compatibility matrix ("SQL Server Transaction Locking and Row Versioning Guide"). */
 const COMPATIBLE: Record<string, string[]> = {
-  IS: ['IS', 'S', 'U', 'IX', 'SIX'], S: ['IS', 'S', 'U'], U: ['IS', 'S'], IX: ['IS', 'IX'], SIX: ['IS'], UIX: ['IS'], X: [],
+  IS: ['IS', 'S', 'U', 'IX', 'SIX'],
+  S: ['IS', 'S', 'U'],
+  U: ['IS', 'S'],
+  IX: ['IS', 'IX'],
+  SIX: ['IS'],
+  UIX: ['IS'],
+  X: [],
 };
 function compatible(a: AppLockMode, b: AppLockMode): boolean {
   return COMPATIBLE[SHORT[a]].includes(SHORT[b]);
@@ -91,21 +106,33 @@ function validOwner(owner: string | null, proc: string): { owner: 'Session' | 'T
   return { result: -999, messages: [err(15625, `Option '${o}' not recognized for '@LockOwner' parameter.`, 10, 1, proc)] };
 }
 
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(resolve, ms);
-  signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
-});
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 export async function getAppLock(model: SimModel, session: SessionContext, a: AppLockArgs, signal: AbortSignal): Promise<AppLockOutcome> {
   const proc = 'sp_getapplock';
-  if (a.resource === null) return { result: -999, messages: [err(1224, 'An invalid application lock resource was passed to sp_getapplock.', 16, 1, proc)] };
+  if (a.resource === null)
+    return { result: -999, messages: [err(1224, 'An invalid application lock resource was passed to sp_getapplock.', 16, 1, proc)] };
   const mode = REQUESTABLE.find((m) => m.toLowerCase() === (a.mode ?? '').toLowerCase());
   if (!mode) return { result: -999, messages: [err(1225, 'An invalid application lock mode was passed to sp_getapplock.', 16, 1, proc)] };
   const owner = validOwner(a.owner, proc);
   if ('result' in owner) return owner;
   if (owner.owner === 'Transaction') {
     if (sessionState(session).tranCount === 0) {
-      return { result: -999, messages: [err(15626, 'You attempted to acquire a transactional application lock without an active transaction.', 10, 1, proc)] };
+      return {
+        result: -999,
+        messages: [err(15626, 'You attempted to acquire a transactional application lock without an active transaction.', 10, 1, proc)],
+      };
     }
     return { result: -999, messages: [unsupported('sp_getapplock with @LockOwner = Transaction')] };
   }
@@ -135,7 +162,8 @@ export async function getAppLock(model: SimModel, session: SessionContext, a: Ap
 
 export function releaseAppLock(model: SimModel, session: SessionContext, a: Omit<AppLockArgs, 'mode' | 'timeoutMs'>): AppLockOutcome {
   const proc = 'sp_releaseapplock';
-  if (a.resource === null) return { result: -999, messages: [err(1224, 'An invalid application lock resource was passed to sp_releaseapplock.', 16, 1, proc)] };
+  if (a.resource === null)
+    return { result: -999, messages: [err(1224, 'An invalid application lock resource was passed to sp_releaseapplock.', 16, 1, proc)] };
   const owner = validOwner(a.owner, proc);
   if ('result' in owner) return owner;
   const principal = a.principal ?? 'public';
@@ -144,7 +172,18 @@ export function releaseAppLock(model: SimModel, session: SessionContext, a: Omit
   const res = resources(model).get(key);
   const mine = owner.owner === 'Session' ? res?.holds.get(session) : undefined;
   if (!res || !mine) {
-    return { result: -999, messages: [err(1223, `Cannot release the application lock (Database Principal: '${principal}', Resource: '${name}') because it is not currently held.`, 16, 1, 'xp_userlock')] };
+    return {
+      result: -999,
+      messages: [
+        err(
+          1223,
+          `Cannot release the application lock (Database Principal: '${principal}', Resource: '${name}') because it is not currently held.`,
+          16,
+          1,
+          'xp_userlock',
+        ),
+      ],
+    };
   }
   if (--mine.count === 0) res.holds.delete(session);
   if (res.holds.size === 0) resources(model).delete(key);

@@ -20,26 +20,44 @@ const SCENARIOS = ['disk-insert', 'inmem-insert', 'ring-buffer'] as const;
 export function parseBackground(spec: string): BackgroundSpec {
   const m = /^([a-z-]+):(\d+)$/.exec(spec.trim());
   if (!m) throw new Error(`--background must be SCENARIO:SESSIONS (e.g. disk-insert:8), not '${spec}'`);
-  if (!(SCENARIOS as readonly string[]).includes(m[1])) throw new Error(`--background: unknown scenario '${m[1]}' (one of: ${SCENARIOS.join(', ')})`);
+  if (!(SCENARIOS as readonly string[]).includes(m[1]))
+    throw new Error(`--background: unknown scenario '${m[1]}' (one of: ${SCENARIOS.join(', ')})`);
   const sessions = Number(m[2]);
   if (sessions < 1 || sessions > 256) throw new Error(`--background: SESSIONS must be 1 to 256, not ${sessions}`);
   return { scenario: m[1] as BackgroundSpec['scenario'], sessions };
 }
 
-interface Shape { table: string; profile: WorkloadProfile; memoryOptimized: boolean; text: string }
+interface Shape {
+  table: string;
+  profile: WorkloadProfile;
+  memoryOptimized: boolean;
+  text: string;
+}
 
 function shapeOf(scenario: BackgroundSpec['scenario']): Shape {
   const base = { rowsPerTxn: 1, slotSource: 'none', tableDurability: 'SCHEMA_AND_DATA' } as const;
   switch (scenario) {
     case 'disk-insert':
-      return { table: 'dbo.spinlab_disk_insert', memoryOptimized: false, text: 'EXEC dbo.spinlab_disk_insert_loop @rows = NULL, @run_ms = NULL, @batch_size = 1',
-        profile: { ...base, engine: 'disk', access: 'interpreted', operation: 'insert' } };
+      return {
+        table: 'dbo.spinlab_disk_insert',
+        memoryOptimized: false,
+        text: 'EXEC dbo.spinlab_disk_insert_loop @rows = NULL, @run_ms = NULL, @batch_size = 1',
+        profile: { ...base, engine: 'disk', access: 'interpreted', operation: 'insert' },
+      };
     case 'inmem-insert':
-      return { table: 'dbo.spinlab_inmem_insert', memoryOptimized: true, text: 'EXEC dbo.spinlab_inmem_insert_loop_interpreted @rows = NULL, @run_ms = NULL, @batch_size = 1',
-        profile: { ...base, engine: 'xtp', access: 'interpreted', operation: 'insert' } };
+      return {
+        table: 'dbo.spinlab_inmem_insert',
+        memoryOptimized: true,
+        text: 'EXEC dbo.spinlab_inmem_insert_loop_interpreted @rows = NULL, @run_ms = NULL, @batch_size = 1',
+        profile: { ...base, engine: 'xtp', access: 'interpreted', operation: 'insert' },
+      };
     case 'ring-buffer':
-      return { table: 'dbo.spinlab_ring_slots', memoryOptimized: false, text: 'EXEC dbo.spinlab_ring_loop @rows = NULL, @run_ms = NULL, @mode = N\'push-pop\'',
-        profile: { ...base, engine: 'disk', access: 'interpreted', operation: 'push', slotSource: 'sequence' } };
+      return {
+        table: 'dbo.spinlab_ring_slots',
+        memoryOptimized: false,
+        text: "EXEC dbo.spinlab_ring_loop @rows = NULL, @run_ms = NULL, @mode = N'push-pop'",
+        profile: { ...base, engine: 'disk', access: 'interpreted', operation: 'push', slotSource: 'sequence' },
+      };
   }
 }
 
@@ -53,16 +71,33 @@ export function startBackground(model: SimModel, specs: readonly BackgroundSpec[
   for (const spec of specs) {
     const shape = shapeOf(spec.scenario);
     if (shape.memoryOptimized) db.hasXtpFilegroup = true;
-    if (!model.findObject(db, shape.table)) model.addObject(db, { name: shape.table, type: 'U', memoryOptimized: shape.memoryOptimized || undefined });
+    if (!model.findObject(db, shape.table))
+      model.addObject(db, { name: shape.table, type: 'U', memoryOptimized: shape.memoryOptimized || undefined });
     for (let i = 0; i < spec.sessions; i++) {
-      const s: BackgroundSession = { spid: spid++, scenario: spec.scenario, database: db.name, text: shape.text, startedAt: new Date(model.clock.now()) };
+      const s: BackgroundSession = {
+        spid: spid++,
+        scenario: spec.scenario,
+        database: db.name,
+        text: shape.text,
+        startedAt: new Date(model.clock.now()),
+      };
       model.background.set(s.spid, s);
       model.sessionStarted(s.spid, 'spinlab_background');
       const run = () => {
         if (ac.signal.aborted) return;
         // A restart of the instance ends every call; the background sessions log in again, as an application would.
-        void model.runWorkload({ spid: s.spid } as Parameters<SimModel['runWorkload']>[0], db, shape.table, shape.profile, { rows: null, durationMs: null }, ac.signal)
-          .then(() => { if (!ac.signal.aborted) setTimeout(run, 100).unref(); });
+        void model
+          .runWorkload(
+            { spid: s.spid } as Parameters<SimModel['runWorkload']>[0],
+            db,
+            shape.table,
+            shape.profile,
+            { rows: null, durationMs: null },
+            ac.signal,
+          )
+          .then(() => {
+            if (!ac.signal.aborted) setTimeout(run, 100).unref();
+          });
       };
       run();
     }

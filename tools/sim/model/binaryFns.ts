@@ -8,7 +8,10 @@ import type { SqlType, Value } from '../tds/contract';
 import { err, SqlError } from './errors';
 import { T } from './types';
 
-interface Typed { v: Value; type: SqlType }
+interface Typed {
+  v: Value;
+  type: SqlType;
+}
 
 const ALGORITHMS: Record<string, string> = { MD5: 'md5', SHA: 'sha1', SHA1: 'sha1', SHA2_256: 'sha256', SHA2_512: 'sha512' };
 
@@ -27,10 +30,13 @@ export function hashBytes(algorithm: Typed, input: Typed): Typed {
 
 /** SUBSTRING(expression, start, length): characters of a string, bytes of a binary; start may be 0 or negative. */
 export function substring(x: Typed, start: Typed, length: Typed): Typed {
-  if (length.v !== null && Number(length.v) < 0) throw new SqlError([err(537, 'Invalid length parameter passed to the substring function.', 16, 1)]);
+  if (length.v !== null && Number(length.v) < 0)
+    throw new SqlError([err(537, 'Invalid length parameter passed to the substring function.', 16, 1)]);
   if (x.v === null || start.v === null || length.v === null) return { v: null, type: x.type };
-  const from = Number(start.v), n = Number(length.v);
-  const lo = Math.max(from, 1) - 1, hi = Math.max(from + n - 1, 0);
+  const from = Number(start.v),
+    n = Number(length.v);
+  const lo = Math.max(from, 1) - 1,
+    hi = Math.max(from + n - 1, 0);
   if (Buffer.isBuffer(x.v)) return { v: Buffer.from(x.v.subarray(lo, Math.max(lo, hi))), type: x.type };
   return { v: String(x.v).slice(lo, Math.max(lo, hi)), type: x.type };
 }

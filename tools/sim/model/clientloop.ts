@@ -102,8 +102,16 @@ export class ClientLoop {
     }
     if (!s) {
       s = {
-        spid: call.spid, workerId: -call.spid, database: call.database, table: call.table, profile: call.profile,
-        placement: this.host.place(call.spid), cycleUs: null, thinkUs: FIRST_THINK_US, lastStart: now, inFlight: 0,
+        spid: call.spid,
+        workerId: -call.spid,
+        database: call.database,
+        table: call.table,
+        profile: call.profile,
+        placement: this.host.place(call.spid),
+        cycleUs: null,
+        thinkUs: FIRST_THINK_US,
+        lastStart: now,
+        inFlight: 0,
       };
       this.sessions.set(call.spid, s);
       changed = true;
@@ -162,10 +170,13 @@ export class ClientLoop {
     const now = this.host.clock.now();
     if (now - this.lastRefresh >= (this.dirty ? REFRESH_MS : steadyRefreshMs(this.sessions.size))) return this.refresh();
     if (!this.dirty || this.pending) return;
-    this.pending = this.host.clock.setTimer(() => {
-      this.pending = undefined;
-      if (this.dirty) this.refresh();
-    }, this.lastRefresh + REFRESH_MS - now);
+    this.pending = this.host.clock.setTimer(
+      () => {
+        this.pending = undefined;
+        if (this.dirty) this.refresh();
+      },
+      this.lastRefresh + REFRESH_MS - now,
+    );
   }
 
   private refresh(): void {
@@ -214,6 +225,12 @@ function txnsOf(c: ClientCall): number {
 }
 
 function sameProfile(a: WorkloadProfile, b: WorkloadProfile): boolean {
-  return a.engine === b.engine && a.access === b.access && a.operation === b.operation && a.rowsPerTxn === b.rowsPerTxn &&
-    a.slotSource === b.slotSource && a.tableDurability === b.tableDurability;
+  return (
+    a.engine === b.engine &&
+    a.access === b.access &&
+    a.operation === b.operation &&
+    a.rowsPerTxn === b.rowsPerTxn &&
+    a.slotSource === b.slotSource &&
+    a.tableDurability === b.tableDurability
+  );
 }

@@ -33,13 +33,36 @@
 //  R9 In-memory throughput curves are jagged (noisier than the disk engine's).                               [004]
 //  R10 Concurrent disk-engine inserts latch the table's last page: BUFFER latch and PAGELATCH_EX waits (textbook).
 import {
-  acquisitions, costOf, DD_FLUSH_BYTES, holdTime, HT_PENALTY, LOG_BANDWIDTH_BYTES_PER_US, LW_COMMITS_PER_SEC, remoteSpinRatio, RESOURCES,
-  RPC_CALL_CPU_US, slotCpu, SPIN_BASE, SPIN_FLOOR, SPIN_MAX_LOAD, SPIN_QUEUE_GAIN, WRITE_LATENCY_US,
+  acquisitions,
+  costOf,
+  DD_FLUSH_BYTES,
+  holdTime,
+  HT_PENALTY,
+  LOG_BANDWIDTH_BYTES_PER_US,
+  LW_COMMITS_PER_SEC,
+  remoteSpinRatio,
+  RESOURCES,
+  RPC_CALL_CPU_US,
+  slotCpu,
+  SPIN_BASE,
+  SPIN_FLOOR,
+  SPIN_MAX_LOAD,
+  SPIN_QUEUE_GAIN,
+  WRITE_LATENCY_US,
 } from './contentionCosts';
 import type { WorkloadProfile, WorkerInput, ModelContext, WaitRate, Rates } from './contentionTypes';
 
 // The model's types live in contentionTypes.ts; importers of this module keep getting them here.
-export type { WorkloadProfile, WorkerInput, ModelContext, SpinRate, WaitRate, WorkerRate, Rates, DelayedDurability } from './contentionTypes';
+export type {
+  WorkloadProfile,
+  WorkerInput,
+  ModelContext,
+  SpinRate,
+  WaitRate,
+  WorkerRate,
+  Rates,
+  DelayedDurability,
+} from './contentionTypes';
 
 export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   const out: Rates = {
@@ -69,7 +92,10 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   const costs = workers.map((w) => costOf(w.profile));
   const think = workers.map((w) => Math.max(0, w.thinkUs ?? 0));
   const cpuPerTxn = workers.map(
-    (w, i) => costs[i].perRow * w.profile.rowsPerTxn + costs[i].perTxn + slotCpu(w.profile) * w.profile.rowsPerTxn +
+    (w, i) =>
+      costs[i].perRow * w.profile.rowsPerTxn +
+      costs[i].perTxn +
+      slotCpu(w.profile) * w.profile.rowsPerTxn +
       (w.thinkUs === undefined ? 0 : RPC_CALL_CPU_US),
   );
   // R2: remote workers also burn more CPU per transaction (seed 000: more sampled CPU when not collocated with the
@@ -128,7 +154,10 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     workers.forEach((w) => w.node === ctx.logWriterNode && node0Workers++);
     const half = machine.cpusPerNode / 2;
     const crowd = 1 + (0.1 * Math.max(0, node0Workers - half)) / half;
-    capPerUs = flushing > 0 ? LW_COMMITS_PER_SEC / 1e6 / (crowd * (1 + 0.004 * (running - 1) * span) * (1 + 0.3 * Math.min(1, core0Load))) : Infinity;
+    capPerUs =
+      flushing > 0
+        ? LW_COMMITS_PER_SEC / 1e6 / (crowd * (1 + 0.004 * (running - 1) * span) * (1 + 0.3 * Math.min(1, core0Load)))
+        : Infinity;
     // CPU: time on CPU per transaction includes spinning on the singletons (spinning burns CPU; latch and commit
     // waits suspend the task). Schedulers shared by several sessions, and busy hyperthread siblings, slow it.
     const onCpu = workers.map((w, i) => {
@@ -175,7 +204,10 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   workers.forEach((w, i) => {
     const tps = 1e6 / T[i];
     out.workers.set(w.id, {
-      txnsPerSec: tps, rowsPerSec: tps * w.profile.rowsPerTxn, cpuUtil: Math.min(1, util[i]), serviceUs: Math.max(0, T[i] - think[i]),
+      txnsPerSec: tps,
+      rowsPerSec: tps * w.profile.rowsPerTxn,
+      cpuUtil: Math.min(1, util[i]),
+      serviceUs: Math.max(0, T[i] - think[i]),
     });
     out.cpuBusyMs.set(w.cpu, Math.min(1000, (out.cpuBusyMs.get(w.cpu) ?? 0) + 1000 * util[i]));
   });
@@ -240,7 +272,10 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
   let inFlight = 0;
   for (const db of dbs) {
     const idx = workers.map((w, i) => i).filter((i) => workers[i].database === db);
-    let countedTxns = 0, bytes = 0, waitingCommits = 0, syncBytes = 0;
+    let countedTxns = 0,
+      bytes = 0,
+      waitingCommits = 0,
+      syncBytes = 0;
     for (const i of idx) {
       const tps = 1e6 / T[i];
       if (workers[i].profile.access !== 'native') countedTxns += tps; // native procs' transactions are not counted
@@ -257,7 +292,7 @@ export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
     const flushes = syncFlushes + lazyFlushes;
     const bytesPerFlush = flushes > 0 ? bytes / flushes : 0;
     const latencyMs = (WRITE_LATENCY_US + bytesPerFlush / LOG_BANDWIDTH_BYTES_PER_US) / 1000;
-    inFlight += flushes * latencyMs / 1000;
+    inFlight += (flushes * latencyMs) / 1000;
     out.databases.set(db, {
       transactions: countedTxns,
       writeTransactions: countedTxns,

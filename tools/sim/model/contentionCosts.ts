@@ -3,7 +3,12 @@
 import type { WorkloadProfile } from './contentionTypes';
 
 // ---- costs (microseconds) -------------------------------------------------------------------------------------
-export interface Cost { perRow: number; perTxn: number; logPerRow: number; logPerTxn: number }
+export interface Cost {
+  perRow: number;
+  perTxn: number;
+  logPerRow: number;
+  logPerTxn: number;
+}
 export function costOf(p: WorkloadProfile): Cost {
   const durable = p.tableDurability === 'SCHEMA_AND_DATA';
   if (p.engine === 'disk') {

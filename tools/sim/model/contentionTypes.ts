@@ -34,8 +34,18 @@ export interface ModelContext {
   logWriterNode: number;
 }
 
-export interface SpinRate { spins: number; collisions: number; backoffs: number; sleepMs: number }
-export interface WaitRate { count: number; ms: number; signalMs: number; maxMs: number }
+export interface SpinRate {
+  spins: number;
+  collisions: number;
+  backoffs: number;
+  sleepMs: number;
+}
+export interface WaitRate {
+  count: number;
+  ms: number;
+  signalMs: number;
+  maxMs: number;
+}
 export interface DbRates {
   transactions: number;
   writeTransactions: number;

@@ -4,8 +4,18 @@
 import { LATCH_CLASSES, SPINLOCK_NAMES, WAIT_TYPES } from './names';
 import type { Rates, SpinRate, WaitRate } from './contention';
 
-export interface SpinTotals { spins: number; collisions: number; backoffs: number; sleepMs: number }
-export interface WaitTotals { count: number; ms: number; signalMs: number; maxMs: number }
+export interface SpinTotals {
+  spins: number;
+  collisions: number;
+  backoffs: number;
+  sleepMs: number;
+}
+export interface WaitTotals {
+  count: number;
+  ms: number;
+  signalMs: number;
+  maxMs: number;
+}
 export interface DbTotals {
   transactions: number;
   writeTransactions: number;
@@ -15,28 +25,71 @@ export interface DbTotals {
   flushWaitMs: number;
   flushWriteMs: number;
 }
-export interface TableOps { inserts: number; updates: number; deletes: number }
+export interface TableOps {
+  inserts: number;
+  updates: number;
+  deletes: number;
+}
 
 /** Quiet background activity per second: what an idle instance's system tasks do. */
 const BACKGROUND_WAITS: [string, number, number][] = [
   // name, waits/s, ms/s
-  ['LAZYWRITER_SLEEP', 1, 1000], ['SQLTRACE_INCREMENTAL_FLUSH_SLEEP', 0.25, 1000], ['REQUEST_FOR_DEADLOCK_SEARCH', 0.2, 1000],
-  ['XE_TIMER_EVENT', 0.2, 1000], ['LOGMGR_QUEUE', 2, 1000], ['CHECKPOINT_QUEUE', 0.02, 1000], ['DIRTY_PAGE_POLL', 10, 1000],
-  ['SOS_WORK_DISPATCHER', 1, 1000], ['HADR_FILESTREAM_IOMGR_IOCOMPLETION', 2, 1000], ['SP_SERVER_DIAGNOSTICS_SLEEP', 0.2, 1000],
-  ['QDS_PERSIST_TASK_MAIN_LOOP_SLEEP', 0.017, 1000], ['XE_DISPATCHER_WAIT', 0.05, 1000], ['FT_IFTS_SCHEDULER_IDLE_WAIT', 0.017, 1000],
-  ['BROKER_TO_FLUSH', 1, 1000], ['BROKER_EVENTHANDLER', 0.01, 1000], ['QDS_ASYNC_QUEUE', 0.05, 900], ['SLEEP_TASK', 4, 60],
-  ['PREEMPTIVE_OS_AUTHENTICATIONOPS', 0.05, 0.02], ['PREEMPTIVE_OS_QUERYREGISTRY', 0.02, 0.01], ['PAGEIOLATCH_SH', 0.05, 0.03],
-  ['SOS_SCHEDULER_YIELD', 0.5, 0.01], ['ASYNC_NETWORK_IO', 0.05, 0.02], ['WRITELOG', 0.1, 0.05], ['MEMORY_ALLOCATION_EXT', 3, 0.01],
-  ['PAGELATCH_SH', 0.05, 0.002], ['PAGELATCH_EX', 0.05, 0.002], ['LCK_M_S', 0.0005, 0.01], ['CXPACKET', 0.01, 0.05],
+  ['LAZYWRITER_SLEEP', 1, 1000],
+  ['SQLTRACE_INCREMENTAL_FLUSH_SLEEP', 0.25, 1000],
+  ['REQUEST_FOR_DEADLOCK_SEARCH', 0.2, 1000],
+  ['XE_TIMER_EVENT', 0.2, 1000],
+  ['LOGMGR_QUEUE', 2, 1000],
+  ['CHECKPOINT_QUEUE', 0.02, 1000],
+  ['DIRTY_PAGE_POLL', 10, 1000],
+  ['SOS_WORK_DISPATCHER', 1, 1000],
+  ['HADR_FILESTREAM_IOMGR_IOCOMPLETION', 2, 1000],
+  ['SP_SERVER_DIAGNOSTICS_SLEEP', 0.2, 1000],
+  ['QDS_PERSIST_TASK_MAIN_LOOP_SLEEP', 0.017, 1000],
+  ['XE_DISPATCHER_WAIT', 0.05, 1000],
+  ['FT_IFTS_SCHEDULER_IDLE_WAIT', 0.017, 1000],
+  ['BROKER_TO_FLUSH', 1, 1000],
+  ['BROKER_EVENTHANDLER', 0.01, 1000],
+  ['QDS_ASYNC_QUEUE', 0.05, 900],
+  ['SLEEP_TASK', 4, 60],
+  ['PREEMPTIVE_OS_AUTHENTICATIONOPS', 0.05, 0.02],
+  ['PREEMPTIVE_OS_QUERYREGISTRY', 0.02, 0.01],
+  ['PAGEIOLATCH_SH', 0.05, 0.03],
+  ['SOS_SCHEDULER_YIELD', 0.5, 0.01],
+  ['ASYNC_NETWORK_IO', 0.05, 0.02],
+  ['WRITELOG', 0.1, 0.05],
+  ['MEMORY_ALLOCATION_EXT', 3, 0.01],
+  ['PAGELATCH_SH', 0.05, 0.002],
+  ['PAGELATCH_EX', 0.05, 0.002],
+  ['LCK_M_S', 0.0005, 0.01],
+  ['CXPACKET', 0.01, 0.05],
 ];
 const BACKGROUND_SPINS: [string, number][] = [
-  ['SOS_CACHESTORE', 400], ['LOCK_HASH', 250], ['SOS_SUSPEND_QUEUE', 300], ['SOS_SCHEDULER', 120], ['SOS_OBJECT_STORE', 90],
-  ['XDESMGR', 40], ['LOGCACHE_ACCESS', 30], ['CMED_HASH_SET', 20], ['LOCK_RW_CMED_HASH_SET', 25], ['SOS_TLIST', 15],
-  ['SECURITY_CACHE', 12], ['DBTABLE', 10], ['SQL_MGR', 8], ['MUTEX', 30], ['SOS_RW', 18], ['BUF_HASH', 10], ['LOGFLUSHQ', 6],
-  ['XTS_MGR', 4], ['PLANCACHE_HASH', 5], ['LSLIST', 2],
+  ['SOS_CACHESTORE', 400],
+  ['LOCK_HASH', 250],
+  ['SOS_SUSPEND_QUEUE', 300],
+  ['SOS_SCHEDULER', 120],
+  ['SOS_OBJECT_STORE', 90],
+  ['XDESMGR', 40],
+  ['LOGCACHE_ACCESS', 30],
+  ['CMED_HASH_SET', 20],
+  ['LOCK_RW_CMED_HASH_SET', 25],
+  ['SOS_TLIST', 15],
+  ['SECURITY_CACHE', 12],
+  ['DBTABLE', 10],
+  ['SQL_MGR', 8],
+  ['MUTEX', 30],
+  ['SOS_RW', 18],
+  ['BUF_HASH', 10],
+  ['LOGFLUSHQ', 6],
+  ['XTS_MGR', 4],
+  ['PLANCACHE_HASH', 5],
+  ['LSLIST', 2],
 ];
 const BACKGROUND_LATCHES: [string, number, number][] = [
-  ['BUFFER', 0.2, 0.05], ['ACCESS_METHODS_DATASET_PARENT', 0.01, 0.002], ['LOG_MANAGER', 0.005, 0.001], ['FGCB_ADD_REMOVE', 0.002, 0.001],
+  ['BUFFER', 0.2, 0.05],
+  ['ACCESS_METHODS_DATASET_PARENT', 0.01, 0.002],
+  ['LOG_MANAGER', 0.005, 0.001],
+  ['FGCB_ADD_REMOVE', 0.002, 0.001],
 ];
 
 export class CounterStore {
@@ -53,7 +106,10 @@ export class CounterStore {
   compilations = 0;
   recompilations = 0;
   /** Per database: data file writes/reads, to keep sys.dm_io_virtual_file_stats moving. */
-  dataIo = new Map<string, { reads: number; bytesRead: number; readStallMs: number; writes: number; bytesWritten: number; writeStallMs: number }>();
+  dataIo = new Map<
+    string,
+    { reads: number; bytesRead: number; readStallMs: number; writes: number; bytesWritten: number; writeStallMs: number }
+  >();
   pendingLogIo = 0;
 
   constructor(private rand: () => number) {
@@ -132,13 +188,19 @@ export class CounterStore {
     // Background.
     for (const [name, perSec, msPerSec] of BACKGROUND_WAITS) {
       const k = seconds * n();
-      this.addWait(this.waits, name, { count: perSec, ms: msPerSec, signalMs: msPerSec * 0.001, maxMs: Math.min(msPerSec / Math.max(perSec, 0.001), 60000) }, k);
+      this.addWait(
+        this.waits,
+        name,
+        { count: perSec, ms: msPerSec, signalMs: msPerSec * 0.001, maxMs: Math.min(msPerSec / Math.max(perSec, 0.001), 60000) },
+        k,
+      );
     }
     for (const [name, spinsPerSec] of BACKGROUND_SPINS) {
       this.addSpin(name, { spins: spinsPerSec, collisions: spinsPerSec / 40, backoffs: spinsPerSec / 4000, sleepMs: 0 }, seconds * n());
     }
-    for (const [name, perSec, ms] of BACKGROUND_LATCHES) this.addWait(this.latches, name, { count: perSec, ms, signalMs: 0, maxMs: 2 }, seconds * n());
-    for (const cpu of onlineCpus) this.cpuBusyMs.set(cpu, (this.cpuBusyMs.get(cpu) ?? 0) + 2 * seconds * n() / Math.max(1, cpuCount / 8));
+    for (const [name, perSec, ms] of BACKGROUND_LATCHES)
+      this.addWait(this.latches, name, { count: perSec, ms, signalMs: 0, maxMs: 2 }, seconds * n());
+    for (const cpu of onlineCpus) this.cpuBusyMs.set(cpu, (this.cpuBusyMs.get(cpu) ?? 0) + (2 * seconds * n()) / Math.max(1, cpuCount / 8));
   }
 
   private addSpin(name: string, r: SpinRate, k: number): void {

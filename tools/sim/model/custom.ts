@@ -51,7 +51,9 @@ export function chargeOwnWaits(model: SimModel, members: readonly { spid: number
     const own = sessionCost(model, m.spid).waits;
     for (const [type, w] of rates.waits) {
       const acc = own.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
-      acc.count += w.count * share; acc.ms += w.ms * share; acc.signalMs += w.signalMs * share;
+      acc.count += w.count * share;
+      acc.ms += w.ms * share;
+      acc.signalMs += w.signalMs * share;
       own.set(type, acc);
     }
   });
@@ -68,7 +70,9 @@ export function observedCalls(model: SimModel): { spid: number; text: string; pa
 
 function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
   const w = c.waits.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
-  w.count++; w.ms += ms; w.signalMs += signalMs;
+  w.count++;
+  w.ms += ms;
+  w.signalMs += signalMs;
   c.waits.set(type, w);
 }
 
@@ -96,7 +100,11 @@ function delayMs(spec: string): number | null {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
-    function done() { clearTimeout(t); signal.removeEventListener('abort', done); resolve(); }
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
     signal.addEventListener('abort', done, { once: true });
   });
 }
@@ -135,7 +143,8 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
       const lit = /^N?'([^']*)'$/i.exec(arg);
       const value = lit ? lit[1] : /^@\w+$/.test(arg) ? c.params.get(arg.toLowerCase()) : undefined;
       const ms = typeof value === 'string' ? delayMs(value) : null;
-      if (ms === null) throw new SqlError([err(148, `Incorrect time syntax in time string '${String(value ?? arg)}' used with WAITFOR.`, 15, 1)]);
+      if (ms === null)
+        throw new SqlError([err(148, `Incorrect time syntax in time string '${String(value ?? arg)}' used with WAITFOR.`, 15, 1)]);
       const t0 = Date.now();
       await sleep(ms, c.signal);
       addWait(cost, 'WAITFOR', Date.now() - t0);
@@ -148,10 +157,19 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
       const params: RpcParam[] = [];
       for (const part of args ? args.split(/,(?=(?:[^']*'[^']*')*[^']*$)/) : []) {
         const m = /^\s*(@\w+)\s*=\s*(N?'(?:[^']|'')*'|-?\d+(?:\.\d+)?|@\w+)\s*$/i.exec(part);
-        if (!m) throw new SqlError([err(50000, `The Spinlock Lab simulator (synthetic numbers, not a SQL Server): this EXEC argument is not supported by the simulator: ${part.trim()} (write @name = value).`)]);
+        if (!m)
+          throw new SqlError([
+            err(
+              50000,
+              `The Spinlock Lab simulator (synthetic numbers, not a SQL Server): this EXEC argument is not supported by the simulator: ${part.trim()} (write @name = value).`,
+            ),
+          ]);
         const raw = m[2];
-        const v: Value = raw.startsWith('@') ? c.params.get(raw.toLowerCase()) ?? null
-          : /^N?'/i.test(raw) ? raw.replace(/^N?'|'$/gi, '').replace(/''/g, "'") : Number(raw);
+        const v: Value = raw.startsWith('@')
+          ? (c.params.get(raw.toLowerCase()) ?? null)
+          : /^N?'/i.test(raw)
+            ? raw.replace(/^N?'|'$/gi, '').replace(/''/g, "'")
+            : Number(raw);
         params.push({ name: m[1], sqlType: typeOf(v), value: v, output: false });
       }
       items.push(...(await c.exec(exec[1], params)));

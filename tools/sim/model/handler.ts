@@ -69,7 +69,13 @@ export class ModelHandler implements SimHandler {
     });
   }
 
-  private async dispatch(session: SessionContext, text: string, params: Map<string, Value>, signal: AbortSignal, viaExecuteSql: boolean): Promise<ResponseItem[]> {
+  private async dispatch(
+    session: SessionContext,
+    text: string,
+    params: Map<string, Value>,
+    signal: AbortSignal,
+    viaExecuteSql: boolean,
+  ): Promise<ResponseItem[]> {
     // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
     const syntax = viaExecuteSql ? null : findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
@@ -95,12 +101,18 @@ export class ModelHandler implements SimHandler {
       return [];
     }
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
-    return runCustomBatch({
-      model: this.model, session, params, signal,
-      adHoc: (st) => this.adHoc(session, st, params),
-      exec: (name, p) => this.callProcedure(session, name, p, signal),
-      fault: (target) => this.faults.take(target),
-    }, text);
+    return runCustomBatch(
+      {
+        model: this.model,
+        session,
+        params,
+        signal,
+        adHoc: (st) => this.adHoc(session, st, params),
+        exec: (name, p) => this.callProcedure(session, name, p, signal),
+        fault: (target) => this.faults.take(target),
+      },
+      text,
+    );
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
@@ -124,7 +136,10 @@ export class ModelHandler implements SimHandler {
       const old = session.database;
       noteDatabaseChange(this.model, session, old);
       session.database = db.name;
-      return [{ kind: 'database', newName: db.name, oldName: old }, { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` }];
+      return [
+        { kind: 'database', newName: db.name, oldName: old },
+        { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` },
+      ];
     }
     return [runSelect({ model: this.model, session, params } as BatchCall, st)];
   }

@@ -161,8 +161,9 @@ export class SimModel {
 
   constructor(opts: ModelOptions = {}) {
     this.platform = opts.platform ?? 'box';
-    if (this.platform === 'managed-instance' && opts.version !== undefined) throw new Error('a Managed Instance has no version to choose: it runs the newest engine');
-    this.version = this.platform === 'managed-instance' ? MANAGED_INSTANCE_FEATURE_VERSION : opts.version ?? 16;
+    if (this.platform === 'managed-instance' && opts.version !== undefined)
+      throw new Error('a Managed Instance has no version to choose: it runs the newest engine');
+    this.version = this.platform === 'managed-instance' ? MANAGED_INSTANCE_FEATURE_VERSION : (opts.version ?? 16);
     if (!VERSIONS[this.version]) throw new Error(`version must be 13 to 17 (2016 to 2025), not ${opts.version}`);
     this.machine = new Machine(opts.topology ? parseShape(opts.topology) : DEFAULT_SHAPE, opts.softNuma ?? false);
     this.clockHz = opts.clockHz ?? 2.4e9;
@@ -197,17 +198,29 @@ export class SimModel {
     this.boot(uptimeMs);
   }
 
-  get versionInfo() { return this.managedInstance ? MANAGED_INSTANCE : VERSIONS[this.version]; }
-  get managedInstance(): boolean { return this.platform === 'managed-instance'; }
+  get versionInfo() {
+    return this.managedInstance ? MANAGED_INSTANCE : VERSIONS[this.version];
+  }
+  get managedInstance(): boolean {
+    return this.platform === 'managed-instance';
+  }
   /** The major version the server reports (ProductMajorVersion): 12 on Managed Instance. */
-  get productMajor(): number { return Number(this.versionInfo.build.split('.')[0]); }
+  get productMajor(): number {
+    return Number(this.versionInfo.build.split('.')[0]);
+  }
 
   private newDb(id: number, name: string, createDate: Date): Database {
     const sys = id <= 4;
     return {
-      id, name, createDate, recovery: sys && name !== 'model' ? 'SIMPLE' : 'FULL', delayedDurability: 'DISABLED',
+      id,
+      name,
+      createDate,
+      recovery: sys && name !== 'model' ? 'SIMPLE' : 'FULL',
+      delayedDurability: 'DISABLED',
       // Managed Instance adds a memory-optimized filegroup (XTP) to every database it creates.
-      properties: new Map(), hasXtpFilegroup: !sys && this.managedInstance, objects: new Map(),
+      properties: new Map(),
+      hasXtpFilegroup: !sys && this.managedInstance,
+      objects: new Map(),
       physicalName: physicalDatabaseName(this.platform, id, name, createDate),
     };
   }
@@ -223,7 +236,13 @@ export class SimModel {
     this.lastAdvance = now;
     this.counters.reset();
     this.counters.integrate({ ...emptyRates() }, 30, this.machine.cpuCount, this.onlineCpus());
-    if (uptimeMs > 0) addBusyHistory(this.counters, uptimeMs / 1000, this.onlineCpus(), [...this.databases.values()].map((d) => d.name));
+    if (uptimeMs > 0)
+      addBusyHistory(
+        this.counters,
+        uptimeMs / 1000,
+        this.onlineCpus(),
+        [...this.databases.values()].map((d) => d.name),
+      );
     const tempdb = this.databases.get('tempdb');
     if (tempdb) tempdb.createDate = this.startTime;
   }
@@ -268,10 +287,15 @@ export class SimModel {
       this.countRows(c, rows);
     }
     // The modelled waits are the workload sessions' own: each session's sys.dm_exec_session_wait_stats gets its part.
-    this.onAdvanced?.([...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
-      ...this.clientLoop.members().map((m) => ({ spid: m.spid, id: m.workerId }))], rates, dt);
+    this.onAdvanced?.(
+      [
+        ...this.workloads.active().map((c) => ({ spid: c.spid, id: c.id })),
+        ...this.clientLoop.members().map((m) => ({ spid: m.spid, id: m.workerId })),
+      ],
+      rates,
+      dt,
+    );
   }
-
 
   private countRows(c: Pick<ClientCall, 'database' | 'table' | 'profile'>, rows: number): void {
     const ops = this.counters.table(c.database, c.table);
@@ -295,11 +319,21 @@ export class SimModel {
     this.rates = computeRates(
       [
         ...calls.map((c) => ({
-          id: c.id, profile: c.profile, cpu: c.placement.cpu, node: c.placement.node, database: c.database, delayedDurability: dd(c.database),
+          id: c.id,
+          profile: c.profile,
+          cpu: c.placement.cpu,
+          node: c.placement.node,
+          database: c.database,
+          delayedDurability: dd(c.database),
         })),
         ...this.clientLoop.members().map((m) => ({
-          id: m.workerId, profile: m.profile, cpu: m.placement.cpu, node: m.placement.node, database: m.database,
-          delayedDurability: dd(m.database), thinkUs: m.thinkUs,
+          id: m.workerId,
+          profile: m.profile,
+          cpu: m.placement.cpu,
+          node: m.placement.node,
+          database: m.database,
+          delayedDurability: dd(m.database),
+          thinkUs: m.thinkUs,
         })),
       ],
       { machine: this.machine, logWriterNode: 0 },
@@ -331,7 +365,8 @@ export class SimModel {
     if (l.permissions.includes(perm)) return true;
     // The 2022 performance-state permissions are covered by the broader state permissions.
     if (perm === 'VIEW SERVER PERFORMANCE STATE') return l.permissions.includes('VIEW SERVER STATE');
-    if (perm === 'VIEW DATABASE PERFORMANCE STATE') return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
+    if (perm === 'VIEW DATABASE PERFORMANCE STATE')
+      return l.permissions.includes('VIEW DATABASE STATE') || this.hasPermission(login, 'VIEW SERVER STATE');
     if (perm === 'VIEW DATABASE STATE') return l.permissions.includes('VIEW SERVER STATE');
     // SQL Server 2022's event-session permissions are each covered by ALTER ANY EVENT SESSION.
     if (/^(CREATE|DROP) ANY EVENT SESSION$|^ALTER ANY EVENT SESSION /.test(perm)) return l.permissions.includes('ALTER ANY EVENT SESSION');
@@ -404,13 +439,22 @@ export class SimModel {
 }
 
 export function normaliseObjectName(name: string): string {
-  const parts = name.replace(/[[\]"]/g, '').split('.').map((p) => p.trim().toLowerCase());
+  const parts = name
+    .replace(/[[\]"]/g, '')
+    .split('.')
+    .map((p) => p.trim().toLowerCase());
   return parts.length === 1 ? `dbo.${parts[0]}` : parts.slice(-2).join('.');
 }
 
 export function emptyRates(): Rates {
   return {
-    workers: new Map(), spinlocks: new Map(), waits: new Map(), latches: new Map(), databases: new Map(),
-    cpuBusyMs: new Map(), runnableByCpu: new Map(), pendingLogIo: 0,
+    workers: new Map(),
+    spinlocks: new Map(),
+    waits: new Map(),
+    latches: new Map(),
+    databases: new Map(),
+    cpuBusyMs: new Map(),
+    runnableByCpu: new Map(),
+    pendingLogIo: 0,
   };
 }

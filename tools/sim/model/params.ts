@@ -7,7 +7,6 @@ import type { ParamDef } from './paramDef';
 
 export type { ParamDef };
 
-
 /** '@a int, @b nvarchar(10) = N''x'' OUTPUT' -> the declarations. */
 export function parseParamDefs(text: string): ParamDef[] {
   return defsFromTokens(lex(text));
@@ -27,7 +26,10 @@ function defsFromTokens(toks: Lex[]): ParamDef[] {
     const typeToks = (eq >= 0 ? rest.slice(0, eq) : rest).filter((t) => !(t.k === 'word' && /^(output|out|readonly|as)$/i.test(t.v)));
     defs.push({
       name: first.v.toLowerCase(),
-      type: typeToks.map((t) => t.v).join('').toLowerCase(),
+      type: typeToks
+        .map((t) => t.v)
+        .join('')
+        .toLowerCase(),
       output: last === 'output' || last === 'out',
       hasDefault: eq >= 0,
     });
@@ -36,7 +38,10 @@ function defsFromTokens(toks: Lex[]): ParamDef[] {
   for (const t of toks) {
     if (t.k === 'op' && t.v === '(') depth++;
     if (t.k === 'op' && t.v === ')') depth--;
-    if (depth === 0 && t.k === 'op' && t.v === ',') { flush(); continue; }
+    if (depth === 0 && t.k === 'op' && t.v === ',') {
+      flush();
+      continue;
+    }
     part.push(t);
   }
   flush();
@@ -54,13 +59,19 @@ export function procedureParameters(createText: string): ParamDef[] {
     i++;
   }
   let paren = false;
-  if (toks[i]?.k === 'op' && toks[i].v === '(') { paren = true; i++; }
+  if (toks[i]?.k === 'op' && toks[i].v === '(') {
+    paren = true;
+    i++;
+  }
   const list: Lex[] = [];
   let depth = 0;
   for (; i < toks.length; i++) {
     const t = toks[i];
     if (t.k === 'op' && t.v === '(') depth++;
-    if (t.k === 'op' && t.v === ')') { if (depth === 0 && paren) break; depth--; }
+    if (t.k === 'op' && t.v === ')') {
+      if (depth === 0 && paren) break;
+      depth--;
+    }
     if (depth === 0 && t.k === 'word' && /^(as|with|for)$/i.test(t.v) && !(list.length && list[list.length - 1].k === 'var')) break;
     list.push(t);
   }
@@ -78,7 +89,14 @@ export function bindParameters(procName: string, defs: ParamDef[], sent: RpcPara
   sent.forEach((p, i) => {
     if (p.name === '') {
       if (named) {
-        throw new SqlError([err(119, `Must pass parameter number ${i + 1} and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.`, 15, 1)]);
+        throw new SqlError([
+          err(
+            119,
+            `Must pass parameter number ${i + 1} and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.`,
+            15,
+            1,
+          ),
+        ]);
       }
       const d = defs[i];
       if (!d) throw new SqlError([err(8144, `Procedure or function ${shortName} has too many arguments specified.`, 16, 2, shortName)]);
@@ -87,12 +105,15 @@ export function bindParameters(procName: string, defs: ParamDef[], sent: RpcPara
     }
     named = true;
     const key = p.name.toLowerCase();
-    if (!defs.some((d) => d.name === key)) throw new SqlError([err(8145, `${p.name} is not a parameter for procedure ${shortName}.`, 16, 1, shortName)]);
+    if (!defs.some((d) => d.name === key))
+      throw new SqlError([err(8145, `${p.name} is not a parameter for procedure ${shortName}.`, 16, 1, shortName)]);
     bound.set(key, p);
   });
   for (const d of defs) {
     if (!bound.has(d.name) && !d.hasDefault) {
-      throw new SqlError([err(201, `Procedure or function '${shortName}' expects parameter '${d.name}', which was not supplied.`, 16, 4, shortName)]);
+      throw new SqlError([
+        err(201, `Procedure or function '${shortName}' expects parameter '${d.name}', which was not supplied.`, 16, 4, shortName),
+      ]);
     }
   }
   return bound;

@@ -23,7 +23,7 @@ export function placeTask(machine: Machine, online: number[], busy: number[], no
   // Least loaded first; then a CPU whose hyperthread sibling is idle (spread over cores); then the lowest id.
   const score = (c: number) => {
     const sib = machine.sibling(c);
-    const sibLoad = sib === undefined ? 0 : load.get(sib) ?? 0;
+    const sibLoad = sib === undefined ? 0 : (load.get(sib) ?? 0);
     return (load.get(c) ?? 0) * 1000 + Math.min(sibLoad, 1) * 500 + c / 1000;
   };
   const cpu = candidates.reduce((best, c) => (score(c) < score(best) ? c : best), candidates[0]);

@@ -19,7 +19,11 @@ export function recompileThreshold(rows: number): number {
   return rows < 6 ? 6 : rows <= 500 ? 500 : 500 + 0.2 * rows;
 }
 
-export interface SessionCharge { cpuMs?: number; logicalReads?: number; writes?: number }
+export interface SessionCharge {
+  cpuMs?: number;
+  logicalReads?: number;
+  writes?: number;
+}
 
 /** Adds to the session's figures; scheduled time follows CPU (a monitor statement barely waits). */
 export function charge(model: SimModel, session: SessionContext, k: SessionCharge): void {
@@ -36,7 +40,10 @@ export const pages = (rows: number): number => Math.ceil(rows / COST.rowsPerPage
 /** The compiled statements of each session: the statistics versions of the #temp tables each plan was built on. */
 const plans = new WeakMap<SessionContext, Map<string, Map<string, number>>>();
 
-export interface PlanUse { tables: TempTable[]; keepFixed: boolean }
+export interface PlanUse {
+  tables: TempTable[];
+  keepFixed: boolean;
+}
 
 /**
  * Runs the plan checks of one statement over #temp tables before it executes: compiles it on first use in the

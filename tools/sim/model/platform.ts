@@ -8,7 +8,11 @@ import { createHash } from 'node:crypto';
 
 export type Platform = 'box' | 'managed-instance';
 
-export interface VersionInfo { year: number; build: string; name: string }
+export interface VersionInfo {
+  year: number;
+  build: string;
+  name: string;
+}
 
 export const VERSIONS: Record<number, VersionInfo> = {
   13: { year: 2016, build: '13.0.7050.2', name: 'SQL Server 2016 (SP3)' },

@@ -13,10 +13,15 @@ import { tempView } from './tempstore';
 import { binaryToInteger, hashBytes, substring } from './binaryFns';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
-export const VIEWS = new Map<string, SystemView>([...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]));
+export const VIEWS = new Map<string, SystemView>(
+  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]),
+);
 
 export function findView(name: string): SystemView | undefined {
-  const n = name.toLowerCase().replace(/^master\./, '').replace(/^\w+\.sys\./, 'sys.');
+  const n = name
+    .toLowerCase()
+    .replace(/^master\./, '')
+    .replace(/^\w+\.sys\./, 'sys.');
   return VIEWS.get(n.startsWith('sys.') ? n : `sys.${n}`);
 }
 
@@ -29,7 +34,12 @@ export function checkViewPermission(ctx: QueryContext, v: SystemView): void {
   }
 }
 
-interface Row { cols: Column[]; vals: Value[]; alias?: string; view?: string }
+interface Row {
+  cols: Column[];
+  vals: Value[];
+  alias?: string;
+  view?: string;
+}
 
 export function runSelect(ctx: QueryContext, q: Select): ResultSet {
   let source: Row[] = [{ cols: [], vals: [] }];
@@ -63,19 +73,31 @@ export function runSelect(ctx: QueryContext, q: Select): ResultSet {
   for (const item of q.items) {
     if (item.star) {
       if (!q.from) throw new SqlError([err(263, 'Must specify table to select from.')]);
-      viewCols.forEach((c, i) => { outCols.push(c); getters.push((r) => r.vals[i]); });
+      viewCols.forEach((c, i) => {
+        outCols.push(c);
+        getters.push((r) => r.vals[i]);
+      });
       continue;
     }
     const e = item.expr!;
     const typed = evalExpr(ctx, e, sample);
-    outCols.push({ name: item.alias ?? (e.t === 'col' ? typed.name ?? e.name : ''), sqlType: typed.type, nullable: typed.nullable !== false });
+    outCols.push({
+      name: item.alias ?? (e.t === 'col' ? (typed.name ?? e.name) : ''),
+      sqlType: typed.type,
+      nullable: typed.nullable !== false,
+    });
     getters.push((r) => evalExpr(ctx, e, r).v);
   }
   return { kind: 'resultSet', columns: outCols, rows: rows.map((r) => getters.map((g) => g(r))) };
 }
 
 /** nullable: false for what SQL Server types NOT NULL (literals, NOT NULL columns); defaults to nullable. */
-interface Typed { v: Value; type: SqlType; name?: string; nullable?: boolean }
+interface Typed {
+  v: Value;
+  type: SqlType;
+  name?: string;
+  nullable?: boolean;
+}
 
 /** A literal typed as SQL Server types it: 1 int, 3000000000 numeric(10,0), 1.5 numeric(2,1), 1e3 float, 'a' varchar(1). */
 export function literal(e: { v: null | number | string; text?: string; unicode?: boolean }): Typed {
@@ -103,7 +125,8 @@ function truthy(v: Value): boolean {
 function compare(a: Value, b: Value): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   if (typeof a === 'string' && typeof b === 'string') {
-    const x = a.trimEnd().toLowerCase(), y = b.trimEnd().toLowerCase();
+    const x = a.trimEnd().toLowerCase(),
+      y = b.trimEnd().toLowerCase();
     return x < y ? -1 : x > y ? 1 : 0;
   }
   const x = typeof a === 'bigint' ? Number(a) : a instanceof Date ? a.getTime() : Number(a);
@@ -117,8 +140,14 @@ function likeToRegex(p: string): RegExp {
     const c = p[i];
     if (c === '%') re += '[\\s\\S]*';
     else if (c === '_') re += '.';
-    else if (c === '[') { const e = p.indexOf(']', i); re += p.slice(i, e + 1).replace('[^', '[^').replace(/\\/g, '\\\\'); i = e; }
-    else re += c.replace(/[.*+?^${}()|\\]/g, '\\$&');
+    else if (c === '[') {
+      const e = p.indexOf(']', i);
+      re += p
+        .slice(i, e + 1)
+        .replace('[^', '[^')
+        .replace(/\\/g, '\\\\');
+      i = e;
+    } else re += c.replace(/[.*+?^${}()|\\]/g, '\\$&');
   }
   return new RegExp(`^${re}$`, 'i');
 }
@@ -130,7 +159,8 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'lit':
       return literal(e);
     case 'col': {
-      if (e.qual && row.alias && e.qual !== row.alias && !(row.view ?? '').endsWith(e.qual)) throw new SqlError([err(4104, `The multi-part identifier "${e.qual}.${e.name}" could not be bound.`)]);
+      if (e.qual && row.alias && e.qual !== row.alias && !(row.view ?? '').endsWith(e.qual))
+        throw new SqlError([err(4104, `The multi-part identifier "${e.qual}.${e.name}" could not be bound.`)]);
       const i = row.cols.findIndex((c) => c.name.toLowerCase() === e.name);
       if (i < 0) throw new SqlError([err(207, `Invalid column name '${e.name}'.`)]);
       return { v: row.vals[i], type: row.cols[i].sqlType, name: row.cols[i].name, nullable: row.cols[i].nullable !== false };
@@ -138,12 +168,25 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'var':
       return builtinVar(ctx, e.name);
     case 'fn':
-      return builtinFn(ctx, e.name, e.args.map((a) => evalExpr(ctx, a, row)));
+      return builtinFn(
+        ctx,
+        e.name,
+        e.args.map((a) => evalExpr(ctx, a, row)),
+      );
     case 'cast':
       return castTo(evalExpr(ctx, e.e, row), e.type);
     case 'neg': {
       const x = evalExpr(ctx, e.e, row);
-      const v = x.v === null ? null : typeof x.v === 'bigint' ? -x.v : typeof x.v === 'string' && x.type.type === 'decimal' ? (x.v.startsWith('-') ? x.v.slice(1) : `-${x.v}`) : -Number(x.v);
+      const v =
+        x.v === null
+          ? null
+          : typeof x.v === 'bigint'
+            ? -x.v
+            : typeof x.v === 'string' && x.type.type === 'decimal'
+              ? x.v.startsWith('-')
+                ? x.v.slice(1)
+                : `-${x.v}`
+              : -Number(x.v);
       return { v, type: x.type, nullable: x.nullable };
     }
     case 'not': {
@@ -153,11 +196,13 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
     case 'isnull':
       return bool((evalExpr(ctx, e.e, row).v === null) !== e.neg);
     case 'like': {
-      const x = evalExpr(ctx, e.e, row).v, p = evalExpr(ctx, e.pat, row).v;
+      const x = evalExpr(ctx, e.e, row).v,
+        p = evalExpr(ctx, e.pat, row).v;
       if (x === null || p === null) return bool(null);
       // LIKE on Unicode data (nchar/nvarchar) keeps trailing blanks significant; on non-Unicode data they are not
       // (docs: LIKE, "Pattern matching by using LIKE"). So an nchar(128) name padded with blanks does not match '%:Databases'.
-      const xt = evalExpr(ctx, e.e, row).type, pt = evalExpr(ctx, e.pat, row).type;
+      const xt = evalExpr(ctx, e.e, row).type,
+        pt = evalExpr(ctx, e.pat, row).type;
       const unicode = [xt, pt].some((t) => t.type === 'nvarchar' || t.type === 'nchar');
       return bool(likeToRegex(String(p)).test(unicode ? String(x) : String(x).trimEnd()) !== e.neg);
     }
@@ -167,7 +212,8 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
       return bool(e.list.some((l) => compare(x, evalExpr(ctx, l, row).v) === 0) !== e.neg);
     }
     case 'bin': {
-      const a = evalExpr(ctx, e.a, row), b = evalExpr(ctx, e.b, row);
+      const a = evalExpr(ctx, e.a, row),
+        b = evalExpr(ctx, e.b, row);
       if (e.op === 'and') return bool(a.v === null || b.v === null ? (a.v === 0 || b.v === 0 ? false : null) : truthy(a.v) && truthy(b.v));
       if (e.op === 'or') return bool(truthy(a.v) || truthy(b.v) ? true : a.v === null || b.v === null ? null : false);
       if (e.op === '+' || e.op === '-') {
@@ -206,7 +252,8 @@ function castValue(x: Typed, type: string): Typed {
     return { v: fixed, type: t };
   }
   if (x.v === null) return { v: null, type: sqlTypeOf(base, len) };
-  if (Buffer.isBuffer(x.v) && ['int', 'smallint', 'tinyint', 'bigint'].includes(base)) return { v: binaryToInteger(x.v, base), type: sqlTypeOf(base, len) };
+  if (Buffer.isBuffer(x.v) && ['int', 'smallint', 'tinyint', 'bigint'].includes(base))
+    return { v: binaryToInteger(x.v, base), type: sqlTypeOf(base, len) };
   if (['int', 'smallint', 'tinyint', 'bigint', 'bit'].includes(base)) {
     const n = Math.trunc(Number(x.v));
     return { v: base === 'bigint' ? BigInt(n) : base === 'bit' ? n !== 0 : n, type: sqlTypeOf(base, len) };
@@ -220,11 +267,24 @@ function castValue(x: Typed, type: string): Typed {
 
 function sqlTypeOf(base: string, len: number | 'max'): SqlType {
   switch (base) {
-    case 'int': case 'smallint': case 'tinyint': case 'bigint': case 'bit': case 'real': case 'float': case 'datetime':
+    case 'int':
+    case 'smallint':
+    case 'tinyint':
+    case 'bigint':
+    case 'bit':
+    case 'real':
+    case 'float':
+    case 'datetime':
       return { type: base } as SqlType;
-    case 'sysname': return T.sysname;
-    case 'nvarchar': case 'varchar': case 'nchar': case 'char': return { type: base, length: len } as SqlType;
-    default: return T.nvarchar(4000);
+    case 'sysname':
+      return T.sysname;
+    case 'nvarchar':
+    case 'varchar':
+    case 'nchar':
+    case 'char':
+      return { type: base, length: len } as SqlType;
+    default:
+      return T.nvarchar(4000);
   }
 }
 
@@ -235,20 +295,37 @@ function sqlVariant(x: Typed): Typed {
 function builtinVar(ctx: QueryContext, name: string): Typed {
   const m = ctx.model;
   switch (name) {
-    case '@@version': return { v: versionBanner(ctx), type: T.nvarchar(300) };
-    case '@@spid': return { v: ctx.session.spid, type: T.smallint };
-    case '@@servername': return { v: m.serverName, type: T.nvarchar(128) };
-    case '@@trancount': return { v: 0, type: T.int };
-    case '@@language': return { v: 'us_english', type: T.nvarchar(128) };
-    case '@@microsoftversion': return { v: m.productMajor * 16777216, type: T.int };
+    case '@@version':
+      return { v: versionBanner(ctx), type: T.nvarchar(300) };
+    case '@@spid':
+      return { v: ctx.session.spid, type: T.smallint };
+    case '@@servername':
+      return { v: m.serverName, type: T.nvarchar(128) };
+    case '@@trancount':
+      return { v: 0, type: T.int };
+    case '@@language':
+      return { v: 'us_english', type: T.nvarchar(128) };
+    case '@@microsoftversion':
+      return { v: m.productMajor * 16777216, type: T.int };
     default: {
       const params = (ctx as { params?: Map<string, Value> }).params;
       if (params?.has(name)) {
         const v = params.get(name) ?? null;
         // The value's own type (parameters arrive typed): a number stays a number in arithmetic and results.
-        const type = typeof v === 'number' ? (Number.isInteger(v) && Math.abs(v) <= 2147483647 ? T.int : T.float)
-          : typeof v === 'bigint' ? T.bigint : typeof v === 'boolean' ? T.bit : v instanceof Date ? T.datetime2
-          : Buffer.isBuffer(v) ? T.varbinary('max') : T.nvarchar(4000);
+        const type =
+          typeof v === 'number'
+            ? Number.isInteger(v) && Math.abs(v) <= 2147483647
+              ? T.int
+              : T.float
+            : typeof v === 'bigint'
+              ? T.bigint
+              : typeof v === 'boolean'
+                ? T.bit
+                : v instanceof Date
+                  ? T.datetime2
+                  : Buffer.isBuffer(v)
+                    ? T.varbinary('max')
+                    : T.nvarchar(4000);
         return { v, type };
       }
       throw new SqlError([err(137, `Must declare the scalar variable "${name}".`, 15, 2)]);
@@ -259,11 +336,15 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
 export function versionBanner(ctx: QueryContext): string {
   const v = ctx.model.versionInfo;
   if (ctx.model.managedInstance) {
-    return `Microsoft SQL Azure (RTM) - ${v.build} (X64) \n\tSpinlock Lab simulator imitating Azure SQL Managed Instance: synthetic numbers, not a SQL Server\n` +
-      '\tCopyright (C) 2022 Microsoft Corporation\n';
+    return (
+      `Microsoft SQL Azure (RTM) - ${v.build} (X64) \n\tSpinlock Lab simulator imitating Azure SQL Managed Instance: synthetic numbers, not a SQL Server\n` +
+      '\tCopyright (C) 2022 Microsoft Corporation\n'
+    );
   }
-  return `Microsoft SQL Server ${v.year} (Spinlock Lab simulator: synthetic numbers, not a SQL Server) - ${v.build} (X64) \n` +
-    `\tSpinlock Lab simulated instance\n\tSpinlock Lab Simulator Edition (64-bit) on Simulated Windows Server 2022 <X64>\n`;
+  return (
+    `Microsoft SQL Server ${v.year} (Spinlock Lab simulator: synthetic numbers, not a SQL Server) - ${v.build} (X64) \n` +
+    `\tSpinlock Lab simulated instance\n\tSpinlock Lab Simulator Edition (64-bit) on Simulated Windows Server 2022 <X64>\n`
+  );
 }
 
 export function serverProperty(ctx: QueryContext, prop: string): Typed {
@@ -271,25 +352,44 @@ export function serverProperty(ctx: QueryContext, prop: string): Typed {
   const s = (v: string | null): Typed => ({ v, type: T.nvarchar(128) });
   const i = (v: number | null): Typed => ({ v, type: T.int });
   switch (prop.toLowerCase()) {
-    case 'productversion': return s(m.versionInfo.build);
-    case 'productmajorversion': return s(String(m.productMajor));
-    case 'productminorversion': return s('0');
-    case 'productlevel': return s('RTM');
+    case 'productversion':
+      return s(m.versionInfo.build);
+    case 'productmajorversion':
+      return s(String(m.productMajor));
+    case 'productminorversion':
+      return s('0');
+    case 'productlevel':
+      return s('RTM');
     // Managed Instance: 'SQL Azure' and EngineEdition 8 (SERVERPROPERTY; T-SQL differences page, System functions).
-    case 'edition': return s(m.managedInstance ? 'SQL Azure' : 'Spinlock Lab Simulator Edition (64-bit)');
-    case 'engineedition': return i(m.managedInstance ? 8 : 3); // 3: Enterprise-class engine, every feature the lab uses
-    case 'editionid': return i(-1);
-    case 'isxtpsupported': return i(1);
+    case 'edition':
+      return s(m.managedInstance ? 'SQL Azure' : 'Spinlock Lab Simulator Edition (64-bit)');
+    case 'engineedition':
+      return i(m.managedInstance ? 8 : 3); // 3: Enterprise-class engine, every feature the lab uses
+    case 'editionid':
+      return i(-1);
+    case 'isxtpsupported':
+      return i(1);
     // Managed Instance places every file itself (T-SQL differences page): no path to give.
-    case 'instancedefaultdatapath': return s(m.managedInstance ? null : dataPath(m));
-    case 'instancedefaultlogpath': return s(m.managedInstance ? null : dataPath(m));
-    case 'machinename': return s(m.serverName);
-    case 'servername': return s(m.serverName);
-    case 'instancename': return s(null);
-    case 'isclustered': case 'ishadrenabled': case 'issingleuser': return i(0);
-    case 'collation': return s('SQL_Latin1_General_CP1_CI_AS');
-    case 'processid': return i(process.pid);
-    default: return s(null);
+    case 'instancedefaultdatapath':
+      return s(m.managedInstance ? null : dataPath(m));
+    case 'instancedefaultlogpath':
+      return s(m.managedInstance ? null : dataPath(m));
+    case 'machinename':
+      return s(m.serverName);
+    case 'servername':
+      return s(m.serverName);
+    case 'instancename':
+      return s(null);
+    case 'isclustered':
+    case 'ishadrenabled':
+    case 'issingleuser':
+      return i(0);
+    case 'collation':
+      return s('SQL_Latin1_General_CP1_CI_AS');
+    case 'processid':
+      return i(process.pid);
+    default:
+      return s(null);
   }
 }
 
@@ -298,7 +398,8 @@ function builtinFn(ctx: QueryContext, name: string, args: Typed[]): Typed {
   const a = (k: number) => args[k]?.v ?? null;
   switch (name) {
     // SERVERPROPERTY returns sql_variant (docs: SERVERPROPERTY); serverProperty() gives each property's base type.
-    case 'SERVERPROPERTY': return sqlVariant(serverProperty(ctx, String(a(0) ?? '')));
+    case 'SERVERPROPERTY':
+      return sqlVariant(serverProperty(ctx, String(a(0) ?? '')));
     case 'DB_NAME': {
       const d = args.length && a(0) !== null ? m.databaseById(Number(a(0))) : m.database(ctx.session.database);
       return { v: d?.name ?? null, type: T.nvarchar(128) };
@@ -307,11 +408,17 @@ function builtinFn(ctx: QueryContext, name: string, args: Typed[]): Typed {
       const d = args.length ? (a(0) === null ? undefined : m.database(String(a(0)))) : m.database(ctx.session.database);
       return { v: d?.id ?? null, type: T.smallint };
     }
-    case 'SUSER_SNAME': case 'SUSER_NAME': case 'ORIGINAL_LOGIN': case 'SYSTEM_USER':
+    case 'SUSER_SNAME':
+    case 'SUSER_NAME':
+    case 'ORIGINAL_LOGIN':
+    case 'SYSTEM_USER':
       return { v: ctx.session.login, type: T.nvarchar(128) };
-    case 'USER_NAME': return { v: 'dbo', type: T.nvarchar(128) };
-    case 'HOST_NAME': return { v: ctx.session.hostName, type: T.nvarchar(128) };
-    case 'APP_NAME': return { v: ctx.session.appName, type: T.nvarchar(128) };
+    case 'USER_NAME':
+      return { v: 'dbo', type: T.nvarchar(128) };
+    case 'HOST_NAME':
+      return { v: ctx.session.hostName, type: T.nvarchar(128) };
+    case 'APP_NAME':
+      return { v: ctx.session.appName, type: T.nvarchar(128) };
     case 'HAS_PERMS_BY_NAME': {
       const perm = String(a(2) ?? '').toUpperCase();
       return { v: m.hasPermission(ctx.session.login, perm as Permission) ? 1 : 0, type: T.int };
@@ -325,14 +432,25 @@ function builtinFn(ctx: QueryContext, name: string, args: Typed[]): Typed {
       const o = d ? m.findObject(d, String(a(0) ?? '')) : undefined;
       return { v: o?.objectId ?? null, type: T.int };
     }
-    case 'GETDATE': case 'CURRENT_TIMESTAMP': return { v: new Date(m.clock.now()), type: T.datetime };
-    case 'GETUTCDATE': return { v: new Date(m.clock.now()), type: T.datetime };
-    case 'SYSUTCDATETIME': case 'SYSDATETIME': return { v: new Date(m.clock.now()), type: T.datetime2 };
-    case 'RTRIM': return { v: a(0) === null ? null : String(a(0)).trimEnd(), type: T.nvarchar(4000) };
-    case 'LTRIM': return { v: a(0) === null ? null : String(a(0)).trimStart(), type: T.nvarchar(4000) };
-    case 'ISNULL': return a(0) === null ? args[1] : args[0];
-    case 'HASHBYTES': return hashBytes(args[0], args[1]);
-    case 'SUBSTRING': return substring(args[0], args[1], args[2]);
-    default: throw new SqlError([err(195, `'${name}' is not a recognized built-in function name.`, 15, 10)]);
+    case 'GETDATE':
+    case 'CURRENT_TIMESTAMP':
+      return { v: new Date(m.clock.now()), type: T.datetime };
+    case 'GETUTCDATE':
+      return { v: new Date(m.clock.now()), type: T.datetime };
+    case 'SYSUTCDATETIME':
+    case 'SYSDATETIME':
+      return { v: new Date(m.clock.now()), type: T.datetime2 };
+    case 'RTRIM':
+      return { v: a(0) === null ? null : String(a(0)).trimEnd(), type: T.nvarchar(4000) };
+    case 'LTRIM':
+      return { v: a(0) === null ? null : String(a(0)).trimStart(), type: T.nvarchar(4000) };
+    case 'ISNULL':
+      return a(0) === null ? args[1] : args[0];
+    case 'HASHBYTES':
+      return hashBytes(args[0], args[1]);
+    case 'SUBSTRING':
+      return substring(args[0], args[1], args[2]);
+    default:
+      throw new SqlError([err(195, `'${name}' is not a recognized built-in function name.`, 15, 10)]);
   }
 }

@@ -21,7 +21,10 @@ export interface SessionState {
   prepared: Map<number, Prepared>;
   nextHandle: number;
   /** Local #temp tables by lower-case name (model/tempstore.ts); a reset drops them, as sp_reset_connection does. */
-  tempTables: Map<string, { name: string; columns: Column[]; rows: Value[][]; stats: { modifications: number; rowsAtStats?: number; version: number } }>;
+  tempTables: Map<
+    string,
+    { name: string; columns: Column[]; rows: Value[][]; stats: { modifications: number; rowsAtStats?: number; version: number } }
+  >;
 }
 
 const KEY = 'spinlab.session';
@@ -38,8 +41,15 @@ export function sessionState(s: SessionContext): SessionState {
 
 function fresh(): SessionState {
   return {
-    tranCount: 0, descriptor: null, savepoints: [], implicitTransactions: false, isolation: 'READ COMMITTED',
-    options: new Map(), prepared: new Map(), nextHandle: 1, tempTables: new Map(),
+    tranCount: 0,
+    descriptor: null,
+    savepoints: [],
+    implicitTransactions: false,
+    isolation: 'READ COMMITTED',
+    options: new Map(),
+    prepared: new Map(),
+    nextHandle: 1,
+    tempTables: new Map(),
   };
 }
 

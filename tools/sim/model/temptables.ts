@@ -14,11 +14,18 @@ import { T } from './types';
 import { select } from './handlers/util';
 import { charge, COST, hasKeepFixed, pages, usePlan } from './planCost';
 
-const fail = (number: number, message: string, state = 1): never => { throw new SqlError([err(number, message, 16, state)]); };
+const fail = (number: number, message: string, state = 1): never => {
+  throw new SqlError([err(number, message, 16, state)]);
+};
 
 /** The statement's code: comment lines gone, whitespace collapsed, the closing semicolon dropped. */
 export function codeOf(text: string): string {
-  return text.replace(/--[^\n]*/g, ' ').replace(/\s+/g, ' ').trim().replace(/;$/, '').trim();
+  return text
+    .replace(/--[^\n]*/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/;$/, '')
+    .trim();
 }
 
 /** True when the statement touches a #table (and so is this module's to run). */
@@ -31,29 +38,45 @@ function columnType(spec: string): SqlType {
   if (!m) return fail(2715, `Column, parameter, or variable #1: Cannot find data type ${spec}.`, 6);
   const len = m[2] === undefined ? undefined : m[2].toLowerCase() === 'max' ? 'max' : Number(m[2]);
   switch (m[1].toLowerCase()) {
-    case 'bigint': return T.bigint;
-    case 'int': return T.int;
-    case 'smallint': return T.smallint;
-    case 'tinyint': return T.tinyint;
-    case 'bit': return T.bit;
-    case 'float': return T.float;
-    case 'real': return T.real;
-    case 'datetime2': return T.datetime2;
-    case 'sysname': return T.sysname;
-    case 'nvarchar': return T.nvarchar(len ?? 1);
-    case 'varchar': return T.varchar(typeof len === 'number' ? len : 8000);
-    default: return fail(2715, `Column, parameter, or variable #1: Cannot find data type ${m[1]}.`, 6);
+    case 'bigint':
+      return T.bigint;
+    case 'int':
+      return T.int;
+    case 'smallint':
+      return T.smallint;
+    case 'tinyint':
+      return T.tinyint;
+    case 'bit':
+      return T.bit;
+    case 'float':
+      return T.float;
+    case 'real':
+      return T.real;
+    case 'datetime2':
+      return T.datetime2;
+    case 'sysname':
+      return T.sysname;
+    case 'nvarchar':
+      return T.nvarchar(len ?? 1);
+    case 'varchar':
+      return T.varchar(typeof len === 'number' ? len : 8000);
+    default:
+      return fail(2715, `Column, parameter, or variable #1: Cannot find data type ${m[1]}.`, 6);
   }
 }
 
 /** Splits at top-level commas. */
 function splitTop(s: string): string[] {
   const out: string[] = [];
-  let depth = 0, start = 0;
+  let depth = 0,
+    start = 0;
   for (let i = 0; i < s.length; i++) {
     if (s[i] === '(') depth++;
     else if (s[i] === ')') depth--;
-    else if (s[i] === ',' && depth === 0) { out.push(s.slice(start, i).trim()); start = i + 1; }
+    else if (s[i] === ',' && depth === 0) {
+      out.push(s.slice(start, i).trim());
+      start = i + 1;
+    }
   }
   out.push(s.slice(start).trim());
   return out.filter(Boolean);
@@ -72,7 +95,10 @@ function createTable(c: BatchCall, name: string, body: string): void {
 
 /** The range of each integer type (docs: int, bigint, smallint, and tinyint). */
 const INT_RANGE: Record<string, [bigint, bigint]> = {
-  bigint: [-(2n ** 63n), 2n ** 63n - 1n], int: [-(2n ** 31n), 2n ** 31n - 1n], smallint: [-32768n, 32767n], tinyint: [0n, 255n],
+  bigint: [-(2n ** 63n), 2n ** 63n - 1n],
+  int: [-(2n ** 31n), 2n ** 31n - 1n],
+  smallint: [-32768n, 32767n],
+  tinyint: [0n, 255n],
 };
 
 /** Msg 8115 as SQL Server raises it: statement-terminating (the batch goes on unless XACT_ABORT is ON). */
@@ -84,14 +110,25 @@ export const ARITH_OVERFLOW = 8115;
  */
 function storeInteger(v: Value, type: string, literal: boolean): Value {
   const [lo, hi] = INT_RANGE[type];
-  if (!(typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v))) || Number.isNaN(v)) {
+  if (
+    !(typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean' || (typeof v === 'string' && /^\s*[-+]?\d+\s*$/.test(v))) ||
+    Number.isNaN(v)
+  ) {
     fail(245, `Conversion failed when converting the value '${String(v)}' to data type ${type}.`, 1);
   }
   const fractional = typeof v === 'number' && !Number.isInteger(v);
-  const n = typeof v === 'bigint' ? v : typeof v === 'boolean' ? BigInt(Number(v)) : typeof v === 'string' ? BigInt(v.trim()) : BigInt(Math.trunc(v as number));
+  const n =
+    typeof v === 'bigint'
+      ? v
+      : typeof v === 'boolean'
+        ? BigInt(Number(v))
+        : typeof v === 'string'
+          ? BigInt(v.trim())
+          : BigInt(Math.trunc(v as number));
   if (n < lo || n > hi) {
     if (fractional) fail(232, `Arithmetic overflow error for type ${type}, value = ${(v as number).toFixed(6)}.`, 1);
-    if (literal && (type === 'smallint' || type === 'tinyint')) fail(220, `Arithmetic overflow error for data type ${type}, value = ${n}.`, 1);
+    if (literal && (type === 'smallint' || type === 'tinyint'))
+      fail(220, `Arithmetic overflow error for data type ${type}, value = ${n}.`, 1);
     fail(ARITH_OVERFLOW, `Arithmetic overflow error converting expression to data type ${type}.`, 2);
   }
   return type === 'bigint' ? n : Number(n);
@@ -100,37 +137,55 @@ function storeInteger(v: Value, type: string, literal: boolean): Value {
 /** A value stored in a column of the given type, converted as an implicit conversion would. */
 function store(v: Value, col: Column, table: string, literal: boolean): Value {
   if (v === null) {
-    if (col.nullable === false) fail(515, `Cannot insert the value NULL into column '${col.name}', table 'tempdb.dbo.${table}'; column does not allow nulls. INSERT fails.`, 2);
+    if (col.nullable === false)
+      fail(
+        515,
+        `Cannot insert the value NULL into column '${col.name}', table 'tempdb.dbo.${table}'; column does not allow nulls. INSERT fails.`,
+        2,
+      );
     return null;
   }
   const t = col.sqlType;
   switch (t.type) {
-    case 'bigint': case 'int': case 'smallint': case 'tinyint': return storeInteger(v, t.type, literal);
+    case 'bigint':
+    case 'int':
+    case 'smallint':
+    case 'tinyint':
+      return storeInteger(v, t.type, literal);
     // Any non-zero number converts to 1: bit never overflows.
-    case 'bit': return v === true || Number(v) !== 0;
-    case 'float': case 'real': return Number(v);
-    case 'nvarchar': case 'varchar': {
+    case 'bit':
+      return v === true || Number(v) !== 0;
+    case 'float':
+    case 'real':
+      return Number(v);
+    case 'nvarchar':
+    case 'varchar': {
       const s = v instanceof Date ? v.toISOString() : String(v);
       const len = (t as { length?: number | 'max' }).length;
       if (typeof len === 'number' && s.trimEnd().length > len) fail(8152, 'String or binary data would be truncated.', 14);
       return s;
     }
-    default: return v;
+    default:
+      return v;
   }
 }
 
 function insertRows(c: BatchCall, name: string, list: string | undefined, rows: Value[][], literal: boolean): void {
   const t = requireTemp(c.session, name);
-  const targets = list ? splitTop(list).map((n) => {
-    const i = t.columns.findIndex((col) => col.name.toLowerCase() === n.replace(/[[\]]/g, '').toLowerCase());
-    if (i < 0) fail(207, `Invalid column name '${n}'.`);
-    return i;
-  }) : t.columns.map((_, i) => i);
+  const targets = list
+    ? splitTop(list).map((n) => {
+        const i = t.columns.findIndex((col) => col.name.toLowerCase() === n.replace(/[[\]]/g, '').toLowerCase());
+        if (i < 0) fail(207, `Invalid column name '${n}'.`);
+        return i;
+      })
+    : t.columns.map((_, i) => i);
   const width = rows[0]?.length ?? targets.length;
   if (width !== targets.length) fail(213, 'Column name or number of supplied values does not match table definition.');
   const add = rows.map((r) => {
     const out: Value[] = t.columns.map(() => null);
-    targets.forEach((ti, k) => { out[ti] = r[k]; });
+    targets.forEach((ti, k) => {
+      out[ti] = r[k];
+    });
     return out.map((v, i) => store(v, t.columns[i], t.name, literal));
   });
   t.rows.push(...add);
@@ -153,9 +208,23 @@ function literalValue(s: string): Value {
 
 /** Equality as SQL Server's set operators see it: NULL = NULL; strings case-insensitive, trailing blanks ignored. */
 function rowKey(r: Value[]): string {
-  return JSON.stringify(r.map((v) => v === null ? null : typeof v === 'string' ? `s${v.trimEnd().toLowerCase()}`
-    : typeof v === 'bigint' || typeof v === 'number' ? `n${String(v)}` : typeof v === 'boolean' ? `n${v ? 1 : 0}`
-      : v instanceof Date ? `d${v.getTime()}` : Buffer.isBuffer(v) ? `b${v.toString('hex')}` : String(v)));
+  return JSON.stringify(
+    r.map((v) =>
+      v === null
+        ? null
+        : typeof v === 'string'
+          ? `s${v.trimEnd().toLowerCase()}`
+          : typeof v === 'bigint' || typeof v === 'number'
+            ? `n${String(v)}`
+            : typeof v === 'boolean'
+              ? `n${v ? 1 : 0}`
+              : v instanceof Date
+                ? `d${v.getTime()}`
+                : Buffer.isBuffer(v)
+                  ? `b${v.toString('hex')}`
+                  : String(v),
+    ),
+  );
 }
 
 /** The position of a top-level EXCEPT keyword (outside strings and parentheses), or -1. */
@@ -171,9 +240,14 @@ function topLevelExcept(code: string): number {
 }
 
 function except(c: BatchCall, left: string, right: string): ResultSet {
-  const a = select(c, left), b = select(c, right);
+  const a = select(c, left),
+    b = select(c, right);
   work.read += a.rows.length + b.rows.length;
-  if (a.columns.length !== b.columns.length) fail(205, 'All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.');
+  if (a.columns.length !== b.columns.length)
+    fail(
+      205,
+      'All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.',
+    );
   const gone = new Set(b.rows.map(rowKey));
   const seen = new Set<string>();
   const rows = a.rows.filter((r) => {
@@ -192,9 +266,13 @@ function except(c: BatchCall, left: string, right: string): ResultSet {
 export function runTempStatement(c: BatchCall, text: string): ResultSet | null {
   const full = codeOf(text);
   let m: RegExpExecArray | null;
-  if ((m = /^CREATE TABLE (#\w+) \((.*)\)$/i.exec(full))) { createTable(c, m[1], m[2]); return null; }
+  if ((m = /^CREATE TABLE (#\w+) \((.*)\)$/i.exec(full))) {
+    createTable(c, m[1], m[2]);
+    return null;
+  }
   if ((m = /^DROP TABLE (IF EXISTS )?(#\w+)$/i.exec(full))) {
-    if (!tempTables(c.session).delete(m[2].toLowerCase()) && !m[1]) fail(3701, `Cannot drop the table '${m[2]}', because it does not exist or you do not have permission.`, 5);
+    if (!tempTables(c.session).delete(m[2].toLowerCase()) && !m[1])
+      fail(3701, `Cannot drop the table '${m[2]}', because it does not exist or you do not have permission.`, 5);
     return null;
   }
   // A DML statement or query over #tables: its plan is checked (and maybe recompiled) first, then it runs and is charged.
@@ -204,11 +282,16 @@ export function runTempStatement(c: BatchCall, text: string): ResultSet | null {
   const read = [...new Set(refs.filter((n, i) => n !== target || refs.indexOf(n) !== i))];
   const tables = [...new Set(refs)].map((n) => requireTemp(c.session, n));
   usePlan(c.model, c.session, full, { tables: read.map((n) => requireTemp(c.session, n)), keepFixed: hasKeepFixed(full) });
-  work.read = 0; work.written = 0; work.deleted = 0;
+  work.read = 0;
+  work.written = 0;
+  work.deleted = 0;
   const rs = runTempDml(c, full.replace(/\s*\bOPTION\s*\([^)]*\)\s*$/i, ''));
   const rows = work.read + work.written + work.deleted;
-  charge(c.model, c.session, { cpuMs: COST.statementMs + rows * COST.rowMs, logicalReads: tables.length + pages(work.read + work.deleted),
-    writes: pages(work.written) + pages(work.deleted) });
+  charge(c.model, c.session, {
+    cpuMs: COST.statementMs + rows * COST.rowMs,
+    logicalReads: tables.length + pages(work.read + work.deleted),
+    writes: pages(work.written) + pages(work.deleted),
+  });
   return rs;
 }
 

@@ -44,7 +44,10 @@ export class Machine {
   readonly cpusPerNode: number;
   readonly nodesPerSocket: number;
   /** softNuma: split sockets of more than 8 cores as SQL Server 2016+ does by default (off: one node per socket). */
-  constructor(readonly shape: MachineShape, readonly softNuma = false) {
+  constructor(
+    readonly shape: MachineShape,
+    readonly softNuma = false,
+  ) {
     this.cpusPerNode = shape.coresPerSocket * shape.threadsPerCore;
     this.nodesPerSocket = softNuma ? softNodesPerSocket(shape.coresPerSocket) : 1;
     this.cpus = [];
@@ -91,7 +94,10 @@ export function autoAffinity(m: Machine): Affinity {
 }
 
 export class AffinityError extends Error {
-  constructor(readonly number: number, message: string) {
+  constructor(
+    readonly number: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -109,8 +115,7 @@ export function parseAffinity(spec: string, m: Machine): Affinity {
   const body = head[2].trim();
   if (kind === 'CPU' && /^AUTO$/i.test(body)) return autoAffinity(m);
   const ids = parseRanges(body);
-  const mismatch = () =>
-    new AffinityError(5832, 'The affinity mask specified does not match the CPU mask on this system.');
+  const mismatch = () => new AffinityError(5832, 'The affinity mask specified does not match the CPU mask on this system.');
   const cpus = new Set<number>();
   if (kind === 'CPU') {
     for (const id of ids) {

@@ -20,18 +20,39 @@ export function parseUptime(text: string): number {
 
 /** Per second on a busy server: spinlock spins (collisions, backoffs and sleep follow from them). */
 const BUSY_SPINS: [string, number][] = [
-  ['LOCK_HASH', 4_000_000], ['SOS_CACHESTORE', 1_500_000], ['XDESMGR', 900_000], ['LOGCACHE_ACCESS', 700_000],
-  ['SOS_SUSPEND_QUEUE', 600_000], ['SOS_SCHEDULER', 300_000], ['SOS_OBJECT_STORE', 250_000], ['LOCK_RW_CMED_HASH_SET', 120_000],
-  ['SECURITY_CACHE', 60_000], ['DBTABLE', 50_000], ['MUTEX', 40_000], ['BUF_HASH', 30_000], ['LOGFLUSHQ', 20_000],
+  ['LOCK_HASH', 4_000_000],
+  ['SOS_CACHESTORE', 1_500_000],
+  ['XDESMGR', 900_000],
+  ['LOGCACHE_ACCESS', 700_000],
+  ['SOS_SUSPEND_QUEUE', 600_000],
+  ['SOS_SCHEDULER', 300_000],
+  ['SOS_OBJECT_STORE', 250_000],
+  ['LOCK_RW_CMED_HASH_SET', 120_000],
+  ['SECURITY_CACHE', 60_000],
+  ['DBTABLE', 50_000],
+  ['MUTEX', 40_000],
+  ['BUF_HASH', 30_000],
+  ['LOGFLUSHQ', 20_000],
 ];
 /** Per second: waits and wait ms. */
 const BUSY_WAITS: [string, number, number][] = [
-  ['WRITELOG', 4000, 2000], ['PAGEIOLATCH_SH', 800, 4000], ['SOS_SCHEDULER_YIELD', 20_000, 600], ['PAGELATCH_EX', 3000, 300],
-  ['PAGELATCH_SH', 2500, 200], ['LCK_M_X', 30, 900], ['ASYNC_NETWORK_IO', 1500, 1200], ['CXPACKET', 500, 3000],
-  ['LATCH_EX', 400, 150], ['MEMORY_ALLOCATION_EXT', 60_000, 30],
+  ['WRITELOG', 4000, 2000],
+  ['PAGEIOLATCH_SH', 800, 4000],
+  ['SOS_SCHEDULER_YIELD', 20_000, 600],
+  ['PAGELATCH_EX', 3000, 300],
+  ['PAGELATCH_SH', 2500, 200],
+  ['LCK_M_X', 30, 900],
+  ['ASYNC_NETWORK_IO', 1500, 1200],
+  ['CXPACKET', 500, 3000],
+  ['LATCH_EX', 400, 150],
+  ['MEMORY_ALLOCATION_EXT', 60_000, 30],
 ];
 /** Per second: latch waits and ms. */
-const BUSY_LATCHES: [string, number, number][] = [['BUFFER', 5000, 900], ['ACCESS_METHODS_DATASET_PARENT', 200, 40], ['LOG_MANAGER', 50, 20]];
+const BUSY_LATCHES: [string, number, number][] = [
+  ['BUFFER', 5000, 900],
+  ['ACCESS_METHODS_DATASET_PARENT', 200, 40],
+  ['LOG_MANAGER', 50, 20],
+];
 
 /**
  * Adds `seconds` of a busy server's history to the counters: spinlocks, waits, latches, each online CPU 45% busy,

@@ -63,7 +63,15 @@ export class WorkloadRunner {
   ): Promise<WorkloadResult> {
     const now = this.host.clock.now();
     const { durationMs, ...rest } = init;
-    const call: WorkloadCall = { ...rest, id: ++this.seq, startedAt: now, rows: 0, txns: 0, rate: 0, endAt: durationMs === null ? null : now + durationMs };
+    const call: WorkloadCall = {
+      ...rest,
+      id: ++this.seq,
+      startedAt: now,
+      rows: 0,
+      txns: 0,
+      rate: 0,
+      endAt: durationMs === null ? null : now + durationMs,
+    };
     if (signal.aborted) return Promise.resolve({ rows: 0, txns: 0, elapsedMs: 0, aborted: true });
     this.host.advance();
     return new Promise<WorkloadResult>((resolve) => {

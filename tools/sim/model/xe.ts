@@ -12,7 +12,10 @@ import { bufferShape, durationMs, loss, memoryBytes, type BufferOptions, type Bu
 /** An error SQL Server would answer (the handlers turn it into the ERROR token); kept apart from errors.ts, which
  *  depends on the model this state belongs to. */
 export class XeError extends Error {
-  constructor(readonly number: number, message: string) {
+  constructor(
+    readonly number: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -24,7 +27,15 @@ export interface XeHost {
   readonly counters: { spinlocks: Map<string, { backoffs: number }> };
   /** The CPUs and the NUMA node of each (MEMORY_PARTITION_MODE's sets). */
   readonly machine: { cpus: readonly { node: number }[] };
-  hasPermission(login: string, perm: 'ALTER ANY EVENT SESSION' | 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE'): boolean;
+  hasPermission(
+    login: string,
+    perm:
+      | 'ALTER ANY EVENT SESSION'
+      | 'CREATE ANY EVENT SESSION'
+      | 'DROP ANY EVENT SESSION'
+      | 'ALTER ANY EVENT SESSION ENABLE'
+      | 'ALTER ANY EVENT SESSION DISABLE',
+  ): boolean;
   advance(): void;
 }
 
@@ -40,16 +51,31 @@ export function spinlockMapKey(name: string, version: number): number | undefine
 
 const EVENTS: Record<string, string[]> = { 'sqlos.spinlock_backoff': ['type'], 'sqlos.spinlock_backoff_warning': ['type'] };
 const ACTIONS = new Set(['package0.callstack']);
-const TARGETS: Record<string, string[]> = { 'package0.histogram': ['filtering_event_name', 'source_type', 'source', 'slots'], 'package0.ring_buffer': ['max_events_limit', 'max_memory', 'occurrence_number'] };
+const TARGETS: Record<string, string[]> = {
+  'package0.histogram': ['filtering_event_name', 'source_type', 'source', 'slots'],
+  'package0.ring_buffer': ['max_events_limit', 'max_memory', 'occurrence_number'],
+};
 
-const TOP = ['SIMULATED!sqldk!XeSosPkg::spinlock_backoff::Publish', 'SIMULATED!sqldk!SpinlockBase::Sleep', 'SIMULATED!sqldk!SpinlockBase::Backoff'];
+const TOP = [
+  'SIMULATED!sqldk!XeSosPkg::spinlock_backoff::Publish',
+  'SIMULATED!sqldk!SpinlockBase::Sleep',
+  'SIMULATED!sqldk!SpinlockBase::Backoff',
+];
 const acquire = (n: string) => `SIMULATED!sqlmin!Spinlock<${n}>::SpinToAcquireWithExponentialBackoff`;
 /** Synthetic stacks per spinlock, innermost first, with their share of the events. */
 function stacksFor(spinlock: string): { weight: number; frames: string[] }[] {
   const head = [...TOP, acquire(spinlock)];
   if (spinlock === 'LOGCACHE_ACCESS') {
     return [
-      { weight: 0.6, frames: [...head, 'SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest', 'SIMULATED!sqlmin!XdesRMReadWrite::GenerateLogRec', 'SIMULATED!<the scenario\'s INSERT>'] },
+      {
+        weight: 0.6,
+        frames: [
+          ...head,
+          'SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest',
+          'SIMULATED!sqlmin!XdesRMReadWrite::GenerateLogRec',
+          "SIMULATED!<the scenario's INSERT>",
+        ],
+      },
       { weight: 0.3, frames: [...head, 'SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest', 'SIMULATED!<COMMIT: the commit log record>'] },
       { weight: 0.1, frames: [...head, 'SIMULATED!sqlmin!SQLServerLogMgr::AppendLogRequest', 'SIMULATED!<BEGIN TRANSACTION log record>'] },
     ];
@@ -136,39 +162,59 @@ export class XeState {
   /** Executes one parsed statement for `login` on `model`. */
   execute(model: XeHost, login: string, st: XeStatement): void {
     this.expire(model);
-    const may = (fine: 'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE' | null) =>
+    const may = (
+      fine:
+        'CREATE ANY EVENT SESSION' | 'DROP ANY EVENT SESSION' | 'ALTER ANY EVENT SESSION ENABLE' | 'ALTER ANY EVENT SESSION DISABLE' | null,
+    ) =>
       model.hasPermission(login, 'ALTER ANY EVENT SESSION') || (fine !== null && model.version >= 16 && model.hasPermission(login, fine));
     const key = st.name.toLowerCase();
     const existing = this.sessions.get(key);
     switch (st.kind) {
       case 'create': {
         if (!may('CREATE ANY EVENT SESSION')) throw denied();
-        if (existing) throw new XeError(25631, `The event session, "${st.name}", already exists.  Choose a unique name for the event session.`);
+        if (existing)
+          throw new XeError(25631, `The event session, "${st.name}", already exists.  Choose a unique name for the event session.`);
         for (const ev of st.events) this.checkEvent(ev);
         for (const t of st.targets) this.checkTarget(t, st.events);
-        this.sessions.set(key, { id: this.nextId++, name: st.name, events: st.events, targets: st.targets, options: st.options, running: null });
+        this.sessions.set(key, {
+          id: this.nextId++,
+          name: st.name,
+          events: st.events,
+          targets: st.targets,
+          options: st.options,
+          running: null,
+        });
         return;
       }
       case 'drop':
         if (!may('DROP ANY EVENT SESSION')) throw denied();
-        if (!existing) throw new XeError(15151, `Cannot drop the event session '${st.name}', because it does not exist or you do not have permission.`);
+        if (!existing)
+          throw new XeError(15151, `Cannot drop the event session '${st.name}', because it does not exist or you do not have permission.`);
         this.sessions.delete(key);
         return;
       case 'alter-state':
         if (!may(st.state === 'START' ? 'ALTER ANY EVENT SESSION ENABLE' : 'ALTER ANY EVENT SESSION DISABLE')) throw denied();
-        if (!existing) throw new XeError(15151, `Cannot alter the event session '${st.name}', because it does not exist or you do not have permission.`);
+        if (!existing)
+          throw new XeError(15151, `Cannot alter the event session '${st.name}', because it does not exist or you do not have permission.`);
         if (st.state === 'START') {
           if (existing.running) throw new XeError(25705, `The event session has already been started.`);
           model.advance();
-          existing.running = { address: this.nextAddress++, startedAt: new Date(model.clock.now()), backoffsAtStart: new Map([...model.counters.spinlocks].map(([n, s]) => [n, s.backoffs])),
-            lost: { events: 0, buffers: 0, lostEvents: 0 } };
+          existing.running = {
+            address: this.nextAddress++,
+            startedAt: new Date(model.clock.now()),
+            backoffsAtStart: new Map([...model.counters.spinlocks].map(([n, s]) => [n, s.backoffs])),
+            lost: { events: 0, buffers: 0, lostEvents: 0 },
+          };
         } else {
           if (!existing.running) throw new XeError(25704, `The event session has not been started.`);
           existing.running = null; // an in-memory target's data goes with it
         }
         return;
       case 'alter-change':
-        throw new XeError(50000, 'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support adding or dropping events and targets of an existing event session.');
+        throw new XeError(
+          50000,
+          'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support adding or dropping events and targets of an existing event session.',
+        );
     }
   }
 
@@ -177,11 +223,13 @@ export class XeState {
     const fields = EVENTS[name];
     if (!fields) throw new XeError(25623, `The event name, "${name}", is invalid, or the object could not be found`);
     for (const a of ev.actions) {
-      if (!ACTIONS.has(`${a.package}.${a.name}`)) throw new XeError(25623, `The action name, "${a.package}.${a.name}", is invalid, or the object could not be found`);
+      if (!ACTIONS.has(`${a.package}.${a.name}`))
+        throw new XeError(25623, `The action name, "${a.package}.${a.name}", is invalid, or the object could not be found`);
     }
     for (const p of ev.where) {
       if (!fields.includes(p.field)) throw new XeError(25706, `The event attribute or predicate source, "${p.field}", could not be found.`);
-      if (typeof p.value !== 'number') throw new XeError(25716, `The predicate on "${p.field}" compares it with a value of the wrong type.`);
+      if (typeof p.value !== 'number')
+        throw new XeError(25716, `The predicate on "${p.field}" compares it with a value of the wrong type.`);
     }
   }
 
@@ -238,16 +286,25 @@ export class XeState {
     const test = (p: XeEventDef['where'][number]) => {
       const v = Number(p.value);
       switch (p.op) {
-        case '=': return type === v;
-        case '<>': case '!=': return type !== v;
-        case '>': return type > v;
-        case '>=': return type >= v;
-        case '<': return type < v;
-        default: return type <= v;
+        case '=':
+          return type === v;
+        case '<>':
+        case '!=':
+          return type !== v;
+        case '>':
+          return type > v;
+        case '>=':
+          return type >= v;
+        case '<':
+          return type < v;
+        default:
+          return type <= v;
       }
     };
     let ok = test(ev.where[0]);
-    ev.whereOps.forEach((op, i) => { ok = op === 'AND' ? ok && test(ev.where[i + 1]) : ok || test(ev.where[i + 1]); });
+    ev.whereOps.forEach((op, i) => {
+      ok = op === 'AND' ? ok && test(ev.where[i + 1]) : ok || test(ev.where[i + 1]);
+    });
     return ok;
   }
 
@@ -257,4 +314,3 @@ export class XeState {
     return `<HistogramTarget truncated="0" buckets="${buckets}">${slots.map((x) => `<Slot count="${x.count}"><value>${x.frames.map(esc).join('\n')}</value></Slot>`).join('')}</HistogramTarget>`;
   }
 }
-

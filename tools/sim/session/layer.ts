@@ -19,7 +19,20 @@ interface Exec {
 
 const SPECIAL = new Set(['sp_executesql', 'sp_prepare', 'sp_execute', 'sp_prepexec', 'sp_unprepare']);
 /** Statements that open a transaction when IMPLICIT_TRANSACTIONS is ON (docs: SET IMPLICIT_TRANSACTIONS). */
-const IMPLICIT = new Set(['insert', 'update', 'delete', 'merge', 'truncate', 'create', 'alter', 'drop', 'grant', 'revoke', 'open', 'fetch']);
+const IMPLICIT = new Set([
+  'insert',
+  'update',
+  'delete',
+  'merge',
+  'truncate',
+  'create',
+  'alter',
+  'drop',
+  'grant',
+  'revoke',
+  'open',
+  'fetch',
+]);
 
 const nv = (name: string, value: string): RpcParam => ({ name, sqlType: { type: 'nvarchar', length: 'max' }, value, output: false });
 
@@ -121,7 +134,8 @@ export class SessionLayer implements SimHandler {
         }
         default: {
           const h = arg('@handle', 0);
-          if (!st.prepared.delete(Number(h.p?.value))) return [err(8179, `Could not find prepared statement with handle ${String(h.p?.value ?? 'NULL')}.`, 16, 1)];
+          if (!st.prepared.delete(Number(h.p?.value)))
+            return [err(8179, `Could not find prepared statement with handle ${String(h.p?.value ?? 'NULL')}.`, 16, 1)];
           return [{ kind: 'returnStatus', value: 0 }];
         }
       }
@@ -129,25 +143,47 @@ export class SessionLayer implements SimHandler {
   }
 
   /** sp_executesql: values bound to the definitions by position then by name; errors 8178 / 8145 / 119. */
-  private async executeSql(session: SessionContext, stmt: string, defsText: string, values: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
+  private async executeSql(
+    session: SessionContext,
+    stmt: string,
+    defsText: string,
+    values: RpcParam[],
+    signal: AbortSignal,
+  ): Promise<ResponseItem[]> {
     const defs = parseParamDefs(defsText);
     const bound: RpcParam[] = [];
     let named = false;
     values.forEach((p, i) => {
       if (p.name === '') {
-        if (named) throw new SqlError([err(119, `Must pass parameter number ${i + 3} and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.`, 15, 1)]);
+        if (named)
+          throw new SqlError([
+            err(
+              119,
+              `Must pass parameter number ${i + 3} and subsequent parameters as '@name = value'. After the form '@name = value' has been used, all subsequent parameters must be passed in the form '@name = value'.`,
+              15,
+              1,
+            ),
+          ]);
         const d = defs[i];
         if (!d) throw new SqlError([err(8144, 'Procedure or function sp_executesql has too many arguments specified.', 16, 2)]);
         bound.push({ ...p, name: d.name });
         return;
       }
       named = true;
-      if (!defs.some((d) => d.name === p.name.toLowerCase())) throw new SqlError([err(8145, `${p.name} is not a parameter for procedure sp_executesql.`, 16, 1)]);
+      if (!defs.some((d) => d.name === p.name.toLowerCase()))
+        throw new SqlError([err(8145, `${p.name} is not a parameter for procedure sp_executesql.`, 16, 1)]);
       bound.push(p);
     });
     for (const d of defs) {
       if (!d.hasDefault && !bound.some((b) => b.name.toLowerCase() === d.name)) {
-        throw new SqlError([err(8178, `The parameterized query '(${defsText.slice(0, 40)})${stmt.slice(0, 60)}' expects the parameter '${d.name}', which was not supplied.`, 16, 1)]);
+        throw new SqlError([
+          err(
+            8178,
+            `The parameterized query '(${defsText.slice(0, 40)})${stmt.slice(0, 60)}' expects the parameter '${d.name}', which was not supplied.`,
+            16,
+            1,
+          ),
+        ]);
       }
     }
     if (recognise(stmt)) return this.inner.rpc(session, 'sp_executesql', [nv('@stmt', stmt), nv('@params', defsText), ...bound], signal);
@@ -173,7 +209,13 @@ export class SessionLayer implements SimHandler {
     return items;
   }
 
-  private async statement(session: SessionContext, s: Statement, first: boolean, exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
+  private async statement(
+    session: SessionContext,
+    s: Statement,
+    first: boolean,
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<ResponseItem[]> {
     const st = sessionState(session);
     const w = firstWord(s);
     const next = s.toks[1]?.k === 'word' ? s.toks[1].v.toLowerCase() : '';
@@ -225,7 +267,36 @@ export class SessionLayer implements SimHandler {
         }
         // The first statement of a batch may name a procedure without EXEC.
         const t0 = s.toks[0];
-        if (first && ((t0.k === 'word' && !RESERVED.has(w) && !['use', 'declare', 'with', 'insert', 'update', 'delete', 'merge', 'truncate', 'create', 'alter', 'drop', 'if', 'while', 'return', 'throw', 'waitfor', 'grant', 'revoke', 'deny', 'dbcc', 'checkpoint', 'kill'].includes(w)) || t0.k === 'qname')) {
+        if (
+          first &&
+          ((t0.k === 'word' &&
+            !RESERVED.has(w) &&
+            ![
+              'use',
+              'declare',
+              'with',
+              'insert',
+              'update',
+              'delete',
+              'merge',
+              'truncate',
+              'create',
+              'alter',
+              'drop',
+              'if',
+              'while',
+              'return',
+              'throw',
+              'waitfor',
+              'grant',
+              'revoke',
+              'deny',
+              'dbcc',
+              'checkpoint',
+              'kill',
+            ].includes(w)) ||
+            t0.k === 'qname')
+        ) {
           return this.exec(session, st, s.toks, exec, signal);
         }
         return this.delegate(session, st, s, exec, signal);
@@ -234,7 +305,13 @@ export class SessionLayer implements SimHandler {
   }
 
   /** One statement to the model, with @@TRANCOUNT filled in (the model does not keep transactions). */
-  private async delegate(session: SessionContext, st: SessionState, s: Statement, exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
+  private async delegate(
+    session: SessionContext,
+    st: SessionState,
+    s: Statement,
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<ResponseItem[]> {
     const base = s.toks[0].start;
     let text = '';
     let at = 0;
@@ -254,7 +331,13 @@ export class SessionLayer implements SimHandler {
   }
 
   /** A scalar expression's value: literals directly, anything else through the model as SELECT <expr>. */
-  private async evaluate(session: SessionContext, st: SessionState, toks: Lex[], exec: Exec | null, signal: AbortSignal): Promise<Value | ResponseItem[]> {
+  private async evaluate(
+    session: SessionContext,
+    st: SessionState,
+    toks: Lex[],
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<Value | ResponseItem[]> {
     if (toks.length === 1 && toks[0].k === 'str') return toks[0].v;
     if (toks.length === 1 && toks[0].k === 'num') return Number(toks[0].v);
     if (toks.length === 2 && toks[0].k === 'op' && toks[0].v === '-' && toks[1].k === 'num') return -Number(toks[1].v);
@@ -265,8 +348,15 @@ export class SessionLayer implements SimHandler {
       const p = exec?.values.find((v) => v.name.toLowerCase() === n);
       if (p) return p.value;
     }
-    const src = toks.map((t) => (t.k === 'str' ? `${t.unicode ? 'N' : ''}'${t.v.replace(/'/g, "''")}'` : t.k === 'qname' ? `[${t.v.replace(/]/g, ']]')}]` : t.v)).join(' ');
-    const stmt: Statement = { text: `SELECT ${src}`, toks: [{ k: 'word', v: 'SELECT', start: 0, end: 6 }, ...toks.map((t) => ({ ...t, start: t.start, end: t.end }))] };
+    const src = toks
+      .map((t) =>
+        t.k === 'str' ? `${t.unicode ? 'N' : ''}'${t.v.replace(/'/g, "''")}'` : t.k === 'qname' ? `[${t.v.replace(/]/g, ']]')}]` : t.v,
+      )
+      .join(' ');
+    const stmt: Statement = {
+      text: `SELECT ${src}`,
+      toks: [{ k: 'word', v: 'SELECT', start: 0, end: 6 }, ...toks.map((t) => ({ ...t, start: t.start, end: t.end }))],
+    };
     stmt.toks = splitBatch(stmt.text)[0]?.toks ?? stmt.toks;
     const items = await this.delegate(session, st, stmt, exec, signal);
     const rs = items.find((i) => i.kind === 'resultSet');
@@ -274,7 +364,13 @@ export class SessionLayer implements SimHandler {
     return items.filter((i) => i.kind === 'error');
   }
 
-  private async raiserror(session: SessionContext, st: SessionState, s: Statement, exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
+  private async raiserror(
+    session: SessionContext,
+    st: SessionState,
+    s: Statement,
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<ResponseItem[]> {
     const t = s.toks;
     if (!(t[1]?.k === 'op' && t[1].v === '(')) return [syntaxNear(t[1])];
     const args: Lex[][] = [[]];
@@ -283,13 +379,22 @@ export class SessionLayer implements SimHandler {
     for (; i < t.length; i++) {
       const x = t[i];
       if (x.k === 'op' && x.v === '(') depth++;
-      if (x.k === 'op' && x.v === ')') { if (depth === 0) break; depth--; }
-      if (depth === 0 && x.k === 'op' && x.v === ',') { args.push([]); continue; }
+      if (x.k === 'op' && x.v === ')') {
+        if (depth === 0) break;
+        depth--;
+      }
+      if (depth === 0 && x.k === 'op' && x.v === ',') {
+        args.push([]);
+        continue;
+      }
       args[args.length - 1].push(x);
     }
     if (i >= t.length) return [syntaxNear(undefined)];
     if (args.length < 3 || args.some((a) => a.length === 0)) return [syntaxNear(t[i])];
-    const opts = t.slice(i + 1).filter((x) => x.k === 'word').map((x) => x.v.toUpperCase());
+    const opts = t
+      .slice(i + 1)
+      .filter((x) => x.k === 'word')
+      .map((x) => x.v.toUpperCase());
     if (opts.length && opts[0] !== 'WITH') return [syntaxNear(t[i + 1])];
     const vals: Value[] = [];
     for (const a of args) {
@@ -302,7 +407,13 @@ export class SessionLayer implements SimHandler {
   }
 
   /** EXEC [@rc =] proc [value | @name = value [OUTPUT]], ... ; EXEC ('batch'). */
-  private async exec(session: SessionContext, st: SessionState, toks: Lex[], exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
+  private async exec(
+    session: SessionContext,
+    st: SessionState,
+    toks: Lex[],
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<ResponseItem[]> {
     let i = 0;
     if (toks[i]?.k === 'var' && toks[i + 1]?.k === 'op' && toks[i + 1].v === '=') i += 2;
     if (toks[i]?.k === 'op' && toks[i].v === '(') {
@@ -321,20 +432,36 @@ export class SessionLayer implements SimHandler {
     const rest = toks.slice(i);
     const groups: Lex[][] = rest.length ? [[]] : [];
     for (const x of rest) {
-      if (x.k === 'op' && x.v === ',') { groups.push([]); continue; }
+      if (x.k === 'op' && x.v === ',') {
+        groups.push([]);
+        continue;
+      }
       groups[groups.length - 1].push(x);
     }
     for (const g of groups) {
       let pname = '';
       let v = g;
-      if (v[0]?.k === 'var' && v[1]?.k === 'op' && v[1].v === '=') { pname = v[0].v; v = v.slice(2); }
+      if (v[0]?.k === 'var' && v[1]?.k === 'op' && v[1].v === '=') {
+        pname = v[0].v;
+        v = v.slice(2);
+      }
       let output = false;
       const lastWord = v[v.length - 1]?.k === 'word' ? v[v.length - 1].v.toLowerCase() : '';
-      if (lastWord === 'output' || lastWord === 'out') { output = true; v = v.slice(0, -1); }
+      if (lastWord === 'output' || lastWord === 'out') {
+        output = true;
+        v = v.slice(0, -1);
+      }
       if (v.length === 0) return [syntaxNear(undefined)];
       if (v.length === 1 && v[0].k === 'word' && v[0].v.toLowerCase() === 'default') {
         if (pname) continue;
-        return [err(50000, 'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support DEFAULT for a positional EXEC argument.', 16, 1)];
+        return [
+          err(
+            50000,
+            'The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support DEFAULT for a positional EXEC argument.',
+            16,
+            1,
+          ),
+        ];
       }
       const val = await this.evaluate(session, st, v, exec, signal);
       if (Array.isArray(val)) return val;
@@ -386,9 +513,14 @@ export function selectSyntax(toks: Lex[]): ResponseItem | undefined {
     if (isClause && (!next || CLAUSES.has(w(next)) || (next.k === 'op' && next.v !== '(' && next.v !== '*' && next.v !== '-'))) {
       return next ? syntaxNear(next) : syntaxNear(t);
     }
-    if (t.k === 'op' && BINARY.has(t.v) && !(t.v === '*' && (w(toks[i - 1]) === 'select' || toks[i - 1]?.v === ',' || toks[i - 1]?.v === '.' || toks[i - 1]?.v === '('))) {
+    if (
+      t.k === 'op' &&
+      BINARY.has(t.v) &&
+      !(t.v === '*' && (w(toks[i - 1]) === 'select' || toks[i - 1]?.v === ',' || toks[i - 1]?.v === '.' || toks[i - 1]?.v === '('))
+    ) {
       if (!next) return syntaxNear(t);
-      if (next.k === 'op' && BINARY.has(next.v) && next.v !== '-' && next.v !== '*' && !(t.v === '.' && next.v === '.')) return syntaxNear(next);
+      if (next.k === 'op' && BINARY.has(next.v) && next.v !== '-' && next.v !== '*' && !(t.v === '.' && next.v === '.'))
+        return syntaxNear(next);
       if (CLAUSES.has(w(next))) return syntaxNear(next);
     }
   }

@@ -9,8 +9,17 @@ import { writeLoginFailure, writeLoginSuccess } from './loginreply';
 import { frameMessage, PacketReader } from './packets';
 import { buildPreloginResponse, Encrypt, negotiateEncryption, parsePrelogin } from './prelogin';
 import {
-  DEFAULT_PACKET_SIZE, DoneStatus, MAX_PACKET_SIZE, MIN_PACKET_SIZE, PacketStatus, PacketType, ProtocolError,
-  TDS_VERSION_7_4, Token, UnsupportedError, EnvChange,
+  DEFAULT_PACKET_SIZE,
+  DoneStatus,
+  MAX_PACKET_SIZE,
+  MIN_PACKET_SIZE,
+  PacketStatus,
+  PacketType,
+  ProtocolError,
+  TDS_VERSION_7_4,
+  Token,
+  UnsupportedError,
+  EnvChange,
 } from './protocol';
 import { BadParamError, parseRpc, parseSqlBatch, RpcCall } from './requests';
 import { writeReply } from './response';
@@ -161,7 +170,10 @@ export class Connection {
     });
     this.strictWire = wire;
     const t = new tls.TLSSocket(wire as unknown as import('node:net').Socket, {
-      isServer: true, secureContext: this.host.secureContext(), ALPNProtocols: ['tds/8.0'], requestCert: false,
+      isServer: true,
+      secureContext: this.host.secureContext(),
+      ALPNProtocols: ['tds/8.0'],
+      requestCert: false,
     });
     this.strict = t;
     this.encrypted = true;
@@ -280,16 +292,26 @@ export class Connection {
         }
         this.spid = this.host.allocateSpid(result.spid);
         const requested = req.packetSize;
-        this.packetSize = this.host.forcedPacketSize ??
-          (requested >= MIN_PACKET_SIZE && requested <= MAX_PACKET_SIZE ? requested : DEFAULT_PACKET_SIZE);
+        this.packetSize =
+          this.host.forcedPacketSize ?? (requested >= MIN_PACKET_SIZE && requested <= MAX_PACKET_SIZE ? requested : DEFAULT_PACKET_SIZE);
         this.loginDatabase = result.database;
         this.session = {
-          spid: this.spid, login: req.userName, appName: req.appName, hostName: req.hostName, clientPid: req.clientPid,
-          encrypted: this.encrypted, database: result.database, state: new Map(),
+          spid: this.spid,
+          login: req.userName,
+          appName: req.appName,
+          hostName: req.hostName,
+          clientPid: req.clientPid,
+          encrypted: this.encrypted,
+          database: result.database,
+          state: new Map(),
         };
         writeLoginSuccess(this.out, {
-          req, database: result.database, language: req.language || 'us_english', packetSize: this.packetSize,
-          tdsVersion: Math.min(req.tdsVersion, TDS_VERSION_7_4), serverName: this.host.serverName,
+          req,
+          database: result.database,
+          language: req.language || 'us_english',
+          packetSize: this.packetSize,
+          tdsVersion: Math.min(req.tdsVersion, TDS_VERSION_7_4),
+          serverName: this.host.serverName,
           productVersion: this.host.productVersion,
         });
         this.send(PacketType.REPLY, this.out);
@@ -359,9 +381,7 @@ export class Connection {
         parts.push({ call, items: await handler.rpc(session, call.procName, call.params, signal).catch(handlerError) });
       }
     } else if (work.kind === 'txn') {
-      const run = handler.transaction
-        ? handler.transaction(session, work.req, signal)
-        : handler.sqlBatch(session, work.req.sql, signal);
+      const run = handler.transaction ? handler.transaction(session, work.req, signal) : handler.sqlBatch(session, work.req.sql, signal);
       parts.push({ items: await run.catch(handlerError) });
     }
     if (this.host.responseDelayMs > 0 && !signal.aborted) await sleep(this.host.responseDelayMs, signal);
@@ -375,7 +395,8 @@ export class Connection {
     } else if (work.kind === 'txn') {
       const items = parts[0].items;
       // A model with transaction() reports the ENVCHANGE itself (a 'transaction' item).
-      if (!handler.transaction && !items.some((i) => i.kind === 'error' && i.class >= 11)) writeTxnEnvChange(w, work.req, ++this.txnCounter);
+      if (!handler.transaction && !items.some((i) => i.kind === 'error' && i.class >= 11))
+        writeTxnEnvChange(w, work.req, ++this.txnCounter);
       writeReply(w, items, { serverName, session, mode: 'batch', last: true });
     } else {
       const mode = work.kind === 'rpc' ? 'rpc' : 'batch';

@@ -112,9 +112,7 @@ export interface LoginRequest {
   tdsVersion: number;
 }
 
-export type LoginResult =
-  | { ok: true; database: string; spid?: number }
-  | { ok: false; error: ServerMessage };
+export type LoginResult = { ok: true; database: string; spid?: number } | { ok: false; error: ServerMessage };
 
 /** Per-connection state the model may keep; the wire layer owns the object and passes it back on each call. */
 export interface SessionContext {

@@ -82,11 +82,16 @@ function nType(id: number, len: number): SqlType {
   switch (id) {
     case TypeId.INTN:
       return { type: len === 1 ? 'tinyint' : len === 2 ? 'smallint' : len === 8 ? 'bigint' : 'int' };
-    case TypeId.BITN: return { type: 'bit' };
-    case TypeId.FLTN: return { type: len === 4 ? 'real' : 'float' };
-    case TypeId.MONEYN: return { type: 'decimal', precision: len === 4 ? 10 : 19, scale: 4 };
-    case TypeId.DATETIMN: return { type: 'datetime' };
-    default: return { type: 'uniqueidentifier' };
+    case TypeId.BITN:
+      return { type: 'bit' };
+    case TypeId.FLTN:
+      return { type: len === 4 ? 'real' : 'float' };
+    case TypeId.MONEYN:
+      return { type: 'decimal', precision: len === 4 ? 10 : 19, scale: 4 };
+    case TypeId.DATETIMN:
+      return { type: 'datetime' };
+    default:
+      return { type: 'uniqueidentifier' };
   }
 }
 
@@ -173,8 +178,14 @@ export function readTypedValue(r: BufReader): Decoded {
       if (!binary) r.view(5); // collation: the simulator's single code page
       const isMax = max === 0xffff;
       const name = (
-        { [TypeId.NVARCHAR]: 'nvarchar', [TypeId.NCHAR]: 'nchar', [TypeId.BIGVARCHR]: 'varchar',
-          [TypeId.BIGCHAR]: 'char', [TypeId.BIGVARBIN]: 'varbinary', [TypeId.BIGBINARY]: 'binary' } as const
+        {
+          [TypeId.NVARCHAR]: 'nvarchar',
+          [TypeId.NCHAR]: 'nchar',
+          [TypeId.BIGVARCHR]: 'varchar',
+          [TypeId.BIGCHAR]: 'char',
+          [TypeId.BIGVARBIN]: 'varbinary',
+          [TypeId.BIGBINARY]: 'binary',
+        } as const
       )[id];
       const sqlType = { type: name, length: isMax ? 'max' : unicode ? max / 2 : max } as SqlType;
       let raw: Buffer | null;
@@ -185,8 +196,13 @@ export function readTypedValue(r: BufReader): Decoded {
       }
       if (raw === null) return { sqlType, value: null };
       const value = unicode
-        ? (() => { if (raw.length & 1) throw new ProtocolError('odd UTF-16 length'); return raw.toString('utf16le'); })()
-        : binary ? Buffer.from(raw) : decodeCp1252(raw, 0, raw.length);
+        ? (() => {
+            if (raw.length & 1) throw new ProtocolError('odd UTF-16 length');
+            return raw.toString('utf16le');
+          })()
+        : binary
+          ? Buffer.from(raw)
+          : decodeCp1252(raw, 0, raw.length);
       return { sqlType, value };
     }
     case TypeId.TEXT:
@@ -195,13 +211,12 @@ export function readTypedValue(r: BufReader): Decoded {
       r.u32(); // declared max length
       if (id !== TypeId.IMAGE) r.view(5);
       const sqlType: SqlType =
-        id === TypeId.IMAGE ? { type: 'varbinary', length: 'max' }
-        : { type: id === TypeId.NTEXT ? 'nvarchar' : 'varchar', length: 'max' };
+        id === TypeId.IMAGE ? { type: 'varbinary', length: 'max' } : { type: id === TypeId.NTEXT ? 'nvarchar' : 'varchar', length: 'max' };
       const len = r.u32();
       if (len === 0xffffffff) return { sqlType, value: null };
       const raw = r.view(len);
-      const value = id === TypeId.NTEXT ? raw.toString('utf16le')
-        : id === TypeId.IMAGE ? Buffer.from(raw) : decodeCp1252(raw, 0, raw.length);
+      const value =
+        id === TypeId.NTEXT ? raw.toString('utf16le') : id === TypeId.IMAGE ? Buffer.from(raw) : decodeCp1252(raw, 0, raw.length);
       return { sqlType, value };
     }
     case TypeId.XML: {

@@ -4,19 +4,24 @@
 import type { SqlType, Value } from './contract';
 import { BufWriter } from './bufwriter';
 import { DEFAULT_COLLATION, TypeId, UnsupportedError } from './protocol';
-import {
-  datetime2Parts,
-  datetimeParts,
-  encodeCp1252,
-  guidToBytes,
-  timeBytes,
-  toDate,
-  toScaledBigInt,
-} from './values';
+import { datetime2Parts, datetimeParts, encodeCp1252, guidToBytes, timeBytes, toDate, toScaledBigInt } from './values';
 
 export const K = {
-  BIT: 0, INT1: 1, INT2: 2, INT4: 3, INT8: 4, FLT4: 5, FLT8: 6, DEC: 7, NSTR: 8, STR: 9, BIN: 10,
-  DATETIME: 11, DATETIME2: 12, GUID: 13, VARIANT: 14,
+  BIT: 0,
+  INT1: 1,
+  INT2: 2,
+  INT4: 3,
+  INT8: 4,
+  FLT4: 5,
+  FLT8: 6,
+  DEC: 7,
+  NSTR: 8,
+  STR: 9,
+  BIN: 10,
+  DATETIME: 11,
+  DATETIME2: 12,
+  GUID: 13,
+  VARIANT: 14,
 } as const;
 
 export interface Codec {
@@ -39,28 +44,43 @@ function decimalLength(precision: number): number {
 
 export function codecFor(t: SqlType): Codec {
   const c = (kind: number, info: number[], extra: Partial<Codec> = {}): Codec => ({
-    kind, typeInfo: Buffer.from(info), plp: false, fixedLength: 0, size: 0, scale: 0, ...extra,
+    kind,
+    typeInfo: Buffer.from(info),
+    plp: false,
+    fixedLength: 0,
+    size: 0,
+    scale: 0,
+    ...extra,
   });
   switch (t.type) {
-    case 'bit': return c(K.BIT, [TypeId.BITN, 1]);
-    case 'tinyint': return c(K.INT1, [TypeId.INTN, 1]);
-    case 'smallint': return c(K.INT2, [TypeId.INTN, 2]);
-    case 'int': return c(K.INT4, [TypeId.INTN, 4]);
-    case 'bigint': return c(K.INT8, [TypeId.INTN, 8]);
-    case 'real': return c(K.FLT4, [TypeId.FLTN, 4]);
-    case 'float': return c(K.FLT8, [TypeId.FLTN, 8]);
+    case 'bit':
+      return c(K.BIT, [TypeId.BITN, 1]);
+    case 'tinyint':
+      return c(K.INT1, [TypeId.INTN, 1]);
+    case 'smallint':
+      return c(K.INT2, [TypeId.INTN, 2]);
+    case 'int':
+      return c(K.INT4, [TypeId.INTN, 4]);
+    case 'bigint':
+      return c(K.INT8, [TypeId.INTN, 8]);
+    case 'real':
+      return c(K.FLT4, [TypeId.FLTN, 4]);
+    case 'float':
+      return c(K.FLT8, [TypeId.FLTN, 8]);
     case 'decimal': {
       const p = Math.min(Math.max(t.precision, 1), 38);
       const s = Math.min(Math.max(t.scale, 0), p);
       const len = decimalLength(p);
       return c(K.DEC, [TypeId.DECIMALN, len, p, s], { size: len, scale: s });
     }
-    case 'datetime': return c(K.DATETIME, [TypeId.DATETIMN, 8]);
+    case 'datetime':
+      return c(K.DATETIME, [TypeId.DATETIMN, 8]);
     case 'datetime2': {
       const s = Math.min(Math.max(t.scale ?? 7, 0), 7);
       return c(K.DATETIME2, [TypeId.DATETIME2N, s], { scale: s, size: timeBytes(s) + 3 });
     }
-    case 'uniqueidentifier': return c(K.GUID, [TypeId.GUID, 16]);
+    case 'uniqueidentifier':
+      return c(K.GUID, [TypeId.GUID, 16]);
     case 'nvarchar':
     case 'nchar': {
       const id = t.type === 'nvarchar' ? TypeId.NVARCHAR : TypeId.NCHAR;

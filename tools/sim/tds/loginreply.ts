@@ -4,14 +4,7 @@ import type { ServerMessage } from './contract';
 import { BufWriter } from './bufwriter';
 import type { Login7 } from './login7';
 import { DEFAULT_COLLATION, DoneStatus, EnvChange, FeatureId, Token } from './protocol';
-import {
-  writeDone,
-  writeEnvChangeBytes,
-  writeEnvChangeString,
-  writeFeatureExtAck,
-  writeLoginAck,
-  writeMessage,
-} from './tokens';
+import { writeDone, writeEnvChangeBytes, writeEnvChangeString, writeFeatureExtAck, writeLoginAck, writeMessage } from './tokens';
 
 export interface LoginReplyParams {
   req: Login7;
@@ -24,7 +17,12 @@ export interface LoginReplyParams {
 }
 
 const info = (number: number, state: number, message: string): ServerMessage => ({
-  kind: 'info', number, state, class: 0, message, line: 1,
+  kind: 'info',
+  number,
+  state,
+  class: 0,
+  message,
+  line: 1,
 });
 
 export function writeLoginSuccess(w: BufWriter, p: LoginReplyParams): void {

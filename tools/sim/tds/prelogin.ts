@@ -44,10 +44,7 @@ export function negotiateEncryption(client: number): number {
   return client === Encrypt.OFF ? Encrypt.OFF : Encrypt.NOT_SUP;
 }
 
-export function buildPreloginResponse(
-  version: { major: number; minor: number; build: number },
-  encryption: number,
-): Buffer {
+export function buildPreloginResponse(version: { major: number; minor: number; build: number }, encryption: number): Buffer {
   const options: Array<[number, number[]]> = [
     [Opt.VERSION, [version.major & 0xff, version.minor & 0xff, (version.build >> 8) & 0xff, version.build & 0xff, 0, 0]],
     [Opt.ENCRYPTION, [encryption]],

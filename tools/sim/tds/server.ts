@@ -141,8 +141,15 @@ export class TdsServer implements ConnectionHost {
       const s = c.session;
       if (!s || c.phase !== 'ready') continue;
       out.push({
-        spid: s.spid, login: s.login, appName: s.appName, hostName: s.hostName, database: s.database,
-        remoteAddress: c.remoteAddress, remotePort: c.remotePort, encrypted: c.encrypted, state: c.state,
+        spid: s.spid,
+        login: s.login,
+        appName: s.appName,
+        hostName: s.hostName,
+        database: s.database,
+        remoteAddress: c.remoteAddress,
+        remotePort: c.remotePort,
+        encrypted: c.encrypted,
+        state: c.state,
         connectedAt: c.connectedAt,
       });
     }

@@ -42,7 +42,10 @@ export class TlsAdapter {
   /** True once the final handshake flight has gone out: from then on records go straight to the socket. */
   private raw = false;
 
-  constructor(context: tls.SecureContext, private readonly ev: TlsEvents) {
+  constructor(
+    context: tls.SecureContext,
+    private readonly ev: TlsEvents,
+  ) {
     this.wire = new WireDuplex((chunk) => this.onEngineOutput(chunk));
     this.socket = new tls.TLSSocket(this.wire, { isServer: true, secureContext: context, requestCert: false });
     this.socket.on('data', (d: Buffer) => ev.cleartext(d));

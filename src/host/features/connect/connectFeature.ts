@@ -52,8 +52,13 @@ export async function refreshSavedPasswords(s: PanelContext): Promise<void> {
 }
 
 /** Connects with a profile; a password given here is used and kept in SecretStorage only when savePassword. */
-export async function connect(s: PanelContext, profile: ConnectionProfile, password: string | undefined, savePassword: boolean,
-  editor: EditorConnectOptions = {}): Promise<void> {
+export async function connect(
+  s: PanelContext,
+  profile: ConnectionProfile,
+  password: string | undefined,
+  savePassword: boolean,
+  editor: EditorConnectOptions = {},
+): Promise<void> {
   s.checkAlive();
   s.requireIdle('connecting');
   const typed = password !== undefined && password !== '';
@@ -67,11 +72,15 @@ export async function connect(s: PanelContext, profile: ConnectionProfile, passw
   const where = describeProfile(profile);
   try {
     const secret: ProfileSecret = {};
-    if (profile.authentication === 'entra') secret.accessToken = editor.accessToken ?? await s.ports.getEntraToken();
+    if (profile.authentication === 'entra') secret.accessToken = editor.accessToken ?? (await s.ports.getEntraToken());
     else {
       secret.password = typed ? password : await s.ports.secrets.get(key);
       if (secret.password === undefined) {
-        throw new UiFailure({ message: `Enter the password for ${where}.`, fix: 'Type it in the form; tick "Save password" to keep it in the OS keychain.', action: 'connect' });
+        throw new UiFailure({
+          message: `Enter the password for ${where}.`,
+          fix: 'Type it in the form; tick "Save password" to keep it in the OS keychain.',
+          action: 'connect',
+        });
       }
     }
     const target = profileToTarget(profile, secret);
@@ -84,7 +93,9 @@ export async function connect(s: PanelContext, profile: ConnectionProfile, passw
     s.adoptConnection(conn);
     await s.readServer();
     s.state.connection = { status: 'connected', profileId: profile.id, error: null };
-    s.ports.log.info(`connected to ${conn.identity.serverName} (${conn.identity.versionBanner})${conn.identity.simulated ? ' [SIMULATOR]' : ''}`);
+    s.ports.log.info(
+      `connected to ${conn.identity.serverName} (${conn.identity.versionBanner})${conn.identity.simulated ? ' [SIMULATOR]' : ''}`,
+    );
   } catch (err) {
     await s.closeConnection();
     const ui = toUiError(err, { connecting: { action: `Connecting to ${where}`, login: profile.user || '(token)' } });

@@ -37,7 +37,10 @@ function statementsOf(f: CustomForm): { source: string; text: string }[] {
   try {
     text = fs.readFileSync(path.resolve(file), 'utf8');
   } catch (e) {
-    fail(`Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 'Pick a .sql file that exists, or clear the file to run the text.');
+    fail(
+      `Cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      'Pick a .sql file that exists, or clear the file to run the text.',
+    );
   }
   const batches = splitBatches(text);
   if (!batches.length) fail(`${file} holds no statement.`, 'Pick a file with T-SQL in it.');
@@ -61,11 +64,18 @@ async function planOf(s: PanelContext, f: CustomForm): Promise<{ workload: Custo
   const workload: CustomWorkload = {
     statements,
     database,
-    params: table && f.paramsSource !== 'none'
-      ? { kind: f.paramsSource, from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery,
-        ...(f.paramsSource === 'csv' ? embeddedCsv(path.resolve(f.paramsCsv.trim())) : {}), columns: table.columns, rows: table.rows.length,
-        order: f.paramsOrder, scope: f.paramsScope }
-      : null,
+    params:
+      table && f.paramsSource !== 'none'
+        ? {
+            kind: f.paramsSource,
+            from: f.paramsSource === 'csv' ? path.resolve(f.paramsCsv.trim()) : f.paramsQuery,
+            ...(f.paramsSource === 'csv' ? embeddedCsv(path.resolve(f.paramsCsv.trim())) : {}),
+            columns: table.columns,
+            rows: table.rows.length,
+            order: f.paramsOrder,
+            scope: f.paramsScope,
+          }
+        : null,
     iterations: f.stopBy === 'iterations' ? Number(f.iterations.trim()) : null,
     thinkTimeMs: parseDuration(f.thinkTime.trim() || '0ms', { allowZero: true }),
     queryTimeoutMs: f.queryTimeout.trim() ? parseDuration(f.queryTimeout) : null,
@@ -84,17 +94,33 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string):
   await checkJournal(s);
   const { workload, table } = await planOf(s, f);
   const sel = s.state.selection.run;
-  const base = loadSettingsFrom({ mode: 'client-loop', threads: f.threads, duration: f.stopBy === 'duration' ? f.duration : '30s', warmup: sel.warmup, interval: sel.interval }, PANEL_NAMES);
+  const base = loadSettingsFrom(
+    {
+      mode: 'client-loop',
+      threads: f.threads,
+      duration: f.stopBy === 'duration' ? f.duration : '30s',
+      warmup: sel.warmup,
+      interval: sel.interval,
+    },
+    PANEL_NAMES,
+  );
   const load = { ...base, mode: 'client-loop' as const, durationMs: workload.iterations !== null ? null : base.durationMs, rows: null };
   const knobs = await customKnobs(s, conn, workload.database);
   const writeNote = workload.writes
-    ? `The workload runs in [${workload.database}] on ${conn.identity.serverName} and may write to it (${workload.writes}).\n\n`
-      + 'Spinlock Lab deploys nothing there; the statements run as you wrote them, by every session, for the whole run.'
+    ? `The workload runs in [${workload.database}] on ${conn.identity.serverName} and may write to it (${workload.writes}).\n\n` +
+      'Spinlock Lab deploys nothing there; the statements run as you wrote them, by every session, for the whole run.'
     : null;
   // One question: the server-wide changes (journaled, put back) with the write note under them, or the write note alone.
-  const ask = knobs.changes.length && s.ports.settings().confirmServerChanges
-    ? { title: CONFIRM_TITLE, detail: confirmDetail(conn.identity.serverName, knobs.changes) + (writeNote ? `\n\n${writeNote}` : ''), action: CONFIRM_ACTION }
-    : writeNote ? { title: WRITE_CONFIRM_TITLE, detail: writeNote, action: WRITE_CONFIRM_ACTION } : null;
+  const ask =
+    knobs.changes.length && s.ports.settings().confirmServerChanges
+      ? {
+          title: CONFIRM_TITLE,
+          detail: confirmDetail(conn.identity.serverName, knobs.changes) + (writeNote ? `\n\n${writeNote}` : ''),
+          action: CONFIRM_ACTION,
+        }
+      : writeNote
+        ? { title: WRITE_CONFIRM_TITLE, detail: writeNote, action: WRITE_CONFIRM_ACTION }
+        : null;
   if (ask) {
     if (!(await s.ports.confirm(ask.title, ask.detail, ask.action))) {
       s.ports.log.info('custom run cancelled at the confirmation: nothing was run or changed');
@@ -107,15 +133,39 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string):
   for (const c of knobs.changes) s.ports.log.info(`will change ${c}`);
   const name = title?.trim() || `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`;
   const settings = s.ports.settings();
-  const outcome = await runActive(s, (hooks) => executeJob({
-    conn, idBase: CUSTOM_SCENARIO_ID, scenarioId: CUSTOM_SCENARIO_ID, title: name, runCount: load.threads.length,
-    describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}`,
-    resultsFolder: settings.resultsFolder,
-    start: ({ id, outDir }, signal, progress) => runExperiment({
-      target: conn.target, scenarioId: CUSTOM_SCENARIO_ID, parameters: {}, labDatabase: workload.database, load, knobs: knobs.request,
-      outDir, title: name, deploy: false, stateDir: s.stateDir, id, custom: { workload, table },
-    }, signal, progress),
-  }, hooks));
+  const outcome = await runActive(s, (hooks) =>
+    executeJob(
+      {
+        conn,
+        idBase: CUSTOM_SCENARIO_ID,
+        scenarioId: CUSTOM_SCENARIO_ID,
+        title: name,
+        runCount: load.threads.length,
+        describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}`,
+        resultsFolder: settings.resultsFolder,
+        start: ({ id, outDir }, signal, progress) =>
+          runExperiment(
+            {
+              target: conn.target,
+              scenarioId: CUSTOM_SCENARIO_ID,
+              parameters: {},
+              labDatabase: workload.database,
+              load,
+              knobs: knobs.request,
+              outDir,
+              title: name,
+              deploy: false,
+              stateDir: s.stateDir,
+              id,
+              custom: { workload, table },
+            },
+            signal,
+            progress,
+          ),
+      },
+      hooks,
+    ),
+  );
   return outcome.result;
 }
 
@@ -124,7 +174,11 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string):
  * --affinity`): delayed durability on the database the workload runs in (the engine journals it, changes it, and puts
  * it back), affinity server-wide; and what will change, from what to what, for the confirmation.
  */
-async function customKnobs(s: PanelContext, conn: ServerConnection, database: string): Promise<{ request: RunRequest['knobs']; changes: string[] }> {
+async function customKnobs(
+  s: PanelContext,
+  conn: ServerConnection,
+  database: string,
+): Promise<{ request: RunRequest['knobs']; changes: string[] }> {
   const facts = s.facts();
   const asked = s.state.selection.knobs;
   if (!facts || (asked.delayedDurability === 'unchanged' && !asked.affinity.trim())) return { request: {}, changes: [] };
@@ -140,13 +194,22 @@ async function customKnobs(s: PanelContext, conn: ServerConnection, database: st
   // Delayed durability is the workload's database's, not the lab database's: read it there.
   const now = await readKnobState(await conn.session(), database);
   if (dd && now.delayedDurability === null) {
-    fail(`The database [${database}] was not found on ${conn.identity.serverName}, so its delayed durability cannot be set.`,
-      'Name a database that exists in the Custom workload form, or set delayed durability to unchanged.');
+    fail(
+      `The database [${database}] was not found on ${conn.identity.serverName}, so its delayed durability cannot be set.`,
+      'Name a database that exists in the Custom workload form, or set delayed durability to unchanged.',
+    );
   }
   const request: RunRequest['knobs'] = {};
   if (dd) request.delayedDurability = dd;
   if (affinity) request.affinity = affinity.spec;
-  return { request, changes: describeChanges({ ...facts, knobs: { ...facts.knobs, delayedDurability: now.delayedDurability }, labDatabase: database }, dd, affinity) };
+  return {
+    request,
+    changes: describeChanges(
+      { ...facts, knobs: { ...facts.knobs, delayedDurability: now.delayedDurability }, labDatabase: database },
+      dd,
+      affinity,
+    ),
+  };
 }
 
 /** "Load Test This Query": hands the panel the T-SQL to fill in (it arrives with the next state). */

@@ -50,7 +50,8 @@ export async function rerunNotebook(s: PanelContext, file: string): Promise<void
   const preset = rerunPresetArgs(original);
   const result = preset
     ? await runPresetNow(s, preset.presetId, preset.settings, preset.load, preset.title)
-    : original.custom ? await rerunCustomNow(s, original, file)
+    : original.custom
+      ? await rerunCustomNow(s, original, file)
       : await runScenario(s, rerunPayload(original));
   if (!result) return;
   const all = appendToNotebook(file, result.experiment);

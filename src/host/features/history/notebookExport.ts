@@ -17,7 +17,9 @@ export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): 
 }
 
 export async function exportTo(ports: HostPorts, experiment: Experiment, kind: 'csv' | 'tsql'): Promise<string | null> {
-  const dir = await ports.pickFolder(kind === 'csv' ? 'Export the samples as CSV into this folder' : 'Export the T-SQL scripts into this folder');
+  const dir = await ports.pickFolder(
+    kind === 'csv' ? 'Export the samples as CSV into this folder' : 'Export the T-SQL scripts into this folder',
+  );
   if (!dir) return null;
   const target = path.join(dir, `${experiment.id}-${kind}`);
   const written = exportExperiment([experiment], kind === 'csv' ? { csvDir: target } : { tsqlDir: target });
@@ -43,7 +45,9 @@ function loadAsTyped(e: Experiment, mode: RunSettings['mode'], threads: string):
  * What repeats a preset's experiment from the panel: the preset, its recorded settings, and the load as the form
  * would type it. The panel plans it again for the connected server (node numbers, what it can do).
  */
-export function rerunPresetArgs(e: Experiment): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
+export function rerunPresetArgs(
+  e: Experiment,
+): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
   if (!e.preset) return null;
   return {
     presetId: e.preset.id,

@@ -13,7 +13,7 @@ import { checkJournal, executeJob, runActive } from '../../experimentRun';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 
-export const PLAN_TITLE = 'Run this notebook\'s experiment again?';
+export const PLAN_TITLE = "Run this notebook's experiment again?";
 export const PLAN_MISMATCH_TITLE = 'This notebook does not show what it will run';
 export const PLAN_ACTION = 'Run This Plan';
 
@@ -21,7 +21,11 @@ function readForRerun(file: string): ReadNotebook {
   try {
     return readNotebookFile(file);
   } catch (err) {
-    if (err instanceof NotebookError) throw new UiFailure({ message: err.message, fix: 'Open a notebook saved by Spinlock Lab (from the panel or `spinlab export --notebook`).' });
+    if (err instanceof NotebookError)
+      throw new UiFailure({
+        message: err.message,
+        fix: 'Open a notebook saved by Spinlock Lab (from the panel or `spinlab export --notebook`).',
+      });
     throw err;
   }
 }
@@ -35,17 +39,24 @@ export async function confirmNotebookPlan(s: PanelContext, file: string): Promis
   const original = nb.record.experiments[0];
   const conn = s.connection();
   if (!conn) {
-    throw new UiFailure({ message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`, action: 'connect' });
+    throw new UiFailure({
+      message: `Connect to the server to run "${original.title}" against, then choose Run This Experiment Again on the notebook.`,
+      action: 'connect',
+    });
   }
   let text: string;
   let warned: boolean;
   try {
-    const plan = planRerun(original, { server: `${conn.identity.serverName} (${conn.description})`, notebookDir: path.dirname(path.resolve(file)) });
+    const plan = planRerun(original, {
+      server: `${conn.identity.serverName} (${conn.description})`,
+      notebookDir: path.dirname(path.resolve(file)),
+    });
     const cells = cellMismatches(nb.notebook, nb.record);
     text = renderPlan(plan, cells);
     warned = cells.length + plan.warnings.length > 0;
   } catch (err) {
-    if (err instanceof NotebookError) throw new UiFailure({ message: err.message, fix: 'Save the experiment again from its results folder.' });
+    if (err instanceof NotebookError)
+      throw new UiFailure({ message: err.message, fix: 'Save the experiment again from its results folder.' });
     throw err;
   }
   s.ports.log.info(`re-run plan for ${file}:\n${text}`);
@@ -54,7 +65,11 @@ export async function confirmNotebookPlan(s: PanelContext, file: string): Promis
     return null;
   }
   s.checkAlive();
-  if (s.connection() !== conn) throw new UiFailure({ message: 'The connection changed while the plan was open; nothing was run.', fix: 'Run it again to see the plan for the new server.' });
+  if (s.connection() !== conn)
+    throw new UiFailure({
+      message: 'The connection changed while the plan was open; nothing was run.',
+      fix: 'Run it again to see the plan for the new server.',
+    });
   return original;
 }
 
@@ -64,11 +79,26 @@ export async function rerunCustomNow(s: PanelContext, e: Experiment, file: strin
   s.requireIdle('another run');
   await checkJournal(s);
   const settings = s.ports.settings();
-  const outcome = await runActive(s, (hooks) => executeJob({
-    conn, idBase: CUSTOM_SCENARIO_ID, scenarioId: CUSTOM_SCENARIO_ID, title: rerunTitle(e), runCount: e.load.threads.length,
-    describe: `a notebook's custom workload again in [${e.custom!.database}], threads ${e.load.threads.join(',')}`, resultsFolder: settings.resultsFolder,
-    start: ({ id, outDir }, signal, progress) => rerunExperiment(e, { target: conn.target, outDir, stateDir: s.stateDir, id, notebookDir: path.dirname(path.resolve(file)) },
-      signal, progress),
-  }, hooks));
+  const outcome = await runActive(s, (hooks) =>
+    executeJob(
+      {
+        conn,
+        idBase: CUSTOM_SCENARIO_ID,
+        scenarioId: CUSTOM_SCENARIO_ID,
+        title: rerunTitle(e),
+        runCount: e.load.threads.length,
+        describe: `a notebook's custom workload again in [${e.custom!.database}], threads ${e.load.threads.join(',')}`,
+        resultsFolder: settings.resultsFolder,
+        start: ({ id, outDir }, signal, progress) =>
+          rerunExperiment(
+            e,
+            { target: conn.target, outDir, stateDir: s.stateDir, id, notebookDir: path.dirname(path.resolve(file)) },
+            signal,
+            progress,
+          ),
+      },
+      hooks,
+    ),
+  );
   return outcome.result;
 }

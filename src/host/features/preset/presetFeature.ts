@@ -15,7 +15,12 @@ import type { FeatureRegistry, PanelFeature } from '../feature';
 /** The answer to presetPreview: a preset planned for this server with the settings as typed (or their problems). */
 export function previewPreset(s: PanelContext, p: ParamsOf<typeof PresetRequests.presetPreview>): PresetPlanView {
   const facts = s.facts();
-  if (!facts) throw new UiFailure({ message: 'Not connected to a server: a preset is planned for the connected one.', fix: 'Connect first.', action: 'connect' });
+  if (!facts)
+    throw new UiFailure({
+      message: 'Not connected to a server: a preset is planned for the connected one.',
+      fix: 'Connect first.',
+      action: 'connect',
+    });
   return presetPlanView(p.presetId, p.settings, p.load, facts);
 }
 
@@ -24,7 +29,13 @@ export function previewPreset(s: PanelContext, p: ParamsOf<typeof PresetRequests
  * naming every server-wide change of every arm, cancellable progress, live ticks with the arm, knobs restored by the
  * engine, saved to the history.
  */
-export async function runPresetNow(s: PanelContext, presetId: string, settings: Record<string, ParamValue>, load = blankLoad(), title?: string): Promise<ExperimentResult | null> {
+export async function runPresetNow(
+  s: PanelContext,
+  presetId: string,
+  settings: Record<string, ParamValue>,
+  load = blankLoad(),
+  title?: string,
+): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   await checkJournal(s);
@@ -35,22 +46,35 @@ export async function runPresetNow(s: PanelContext, presetId: string, settings: 
   for (const n of plan.notes) s.ports.log.info(`preset ${presetId}: ${n}`);
   const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0);
   const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
-  const outcome = await runActive(s, (hooks) => executeJob({
-    conn,
-    idBase: req.preset.id,
-    scenarioId: plan.arms[0].scenarioId,
-    title: name,
-    runCount,
-    describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')})`,
-    resultsFolder: s.ports.settings().resultsFolder,
-    prepare: (view) => { view.preset = analysisInfo(req.preset, plan); },
-    start: ({ id, outDir }, signal, progress) => runPreset(req, { target: conn.target, labDatabase: conn.labDatabase, outDir, title: name, stateDir: s.stateDir, id },
-      signal, progress, (actual) => {
-        // The engine plans again from the server it reads: show that plan (the same unless the server changed).
-        const view = s.state.active;
-        if (view && view.experimentId === id) view.preset = analysisInfo(req.preset, actual);
-      }),
-  }, hooks));
+  const outcome = await runActive(s, (hooks) =>
+    executeJob(
+      {
+        conn,
+        idBase: req.preset.id,
+        scenarioId: plan.arms[0].scenarioId,
+        title: name,
+        runCount,
+        describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')})`,
+        resultsFolder: s.ports.settings().resultsFolder,
+        prepare: (view) => {
+          view.preset = analysisInfo(req.preset, plan);
+        },
+        start: ({ id, outDir }, signal, progress) =>
+          runPreset(
+            req,
+            { target: conn.target, labDatabase: conn.labDatabase, outDir, title: name, stateDir: s.stateDir, id },
+            signal,
+            progress,
+            (actual) => {
+              // The engine plans again from the server it reads: show that plan (the same unless the server changed).
+              const view = s.state.active;
+              if (view && view.experimentId === id) view.preset = analysisInfo(req.preset, actual);
+            },
+          ),
+      },
+      hooks,
+    ),
+  );
   // Every scenario the arms deployed is now in the lab database with the parameters of the last arm that used it.
   if (outcome.result) for (const a of plan.arms) s.deployed.set(a.scenarioId, JSON.stringify(a.parameters));
   return outcome.result;

@@ -19,8 +19,12 @@ export async function runScenario(s: PanelContext, p: Payload<'experimentRun'>):
   for (const c of req.changes) s.ports.log.info(`will change ${c}`);
   const settings = s.ports.settings();
   const deploy = s.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
-  const outcome = await runActive(s, (hooks) => executeRun({ conn, req, title, question: p.question?.trim() || undefined, deploy,
-    resultsFolder: settings.resultsFolder, stateDir: s.stateDir }, hooks));
+  const outcome = await runActive(s, (hooks) =>
+    executeRun(
+      { conn, req, title, question: p.question?.trim() || undefined, deploy, resultsFolder: settings.resultsFolder, stateDir: s.stateDir },
+      hooks,
+    ),
+  );
   if (outcome.result && deploy) s.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
   return outcome.result;
 }

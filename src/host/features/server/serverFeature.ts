@@ -13,8 +13,16 @@ export async function deploy(s: PanelContext, scenarioId: string, parameters: Re
   s.requireIdle('deploy');
   const r = resolveScenario(scenarioId, parameters);
   await s.busy(`deploying ${r.scenarioId}`, async () => {
-    await deployScenario(conn.target, await conn.session(), conn.identity, conn.labDatabase, getScenario(r.scenarioId), r.parameters,
-      (m) => s.ports.log.info(`deploy ${r.scenarioId}: ${m}`), s.signal);
+    await deployScenario(
+      conn.target,
+      await conn.session(),
+      conn.identity,
+      conn.labDatabase,
+      getScenario(r.scenarioId),
+      r.parameters,
+      (m) => s.ports.log.info(`deploy ${r.scenarioId}: ${m}`),
+      s.signal,
+    );
     s.deployed.set(r.scenarioId, JSON.stringify(r.parameters));
     await s.refreshKnobs();
   });
@@ -27,8 +35,15 @@ export async function cleanup(s: PanelContext, scenarioId: string): Promise<void
   s.requireIdle('cleanup');
   const r = resolveScenario(scenarioId, scenarioId === s.state.selection.scenarioId ? s.state.selection.parameters : {});
   await s.busy(`removing ${r.scenarioId}`, async () => {
-    await cleanupScenario(conn.target, await conn.session(), conn.identity, conn.labDatabase, getScenario(r.scenarioId), r.parameters,
-      (m) => s.ports.log.info(`cleanup ${r.scenarioId}: ${m}`));
+    await cleanupScenario(
+      conn.target,
+      await conn.session(),
+      conn.identity,
+      conn.labDatabase,
+      getScenario(r.scenarioId),
+      r.parameters,
+      (m) => s.ports.log.info(`cleanup ${r.scenarioId}: ${m}`),
+    );
     s.deployed.delete(r.scenarioId);
     await s.refreshKnobs();
   });
@@ -46,7 +61,12 @@ export async function restore(s: PanelContext): Promise<void> {
     s.readJournalAndHistory();
     return result;
   });
-  const said = r.restored || r.actions.length ? (r.actions.length ? r.actions.join('; ') : 'the server already matched the journal') : 'nothing to restore: no journal for this server';
+  const said =
+    r.restored || r.actions.length
+      ? r.actions.length
+        ? r.actions.join('; ')
+        : 'the server already matched the journal'
+      : 'nothing to restore: no journal for this server';
   s.ports.log.info(`restore: ${said}`);
   s.toast(r.restored || r.actions.length ? `Restored: ${said}` : `Nothing to restore for ${conn.identity.serverName}`);
   s.postState();

@@ -33,7 +33,11 @@ export type CaptureStacks = (conn: ServerConnection, opts: CaptureStacksOptions)
 /** The engine's capture over the connection's target (it opens a session of its own, so an experiment's is untouched). */
 export const engineCaptureStacks: CaptureStacks = async (conn, o) => {
   const d = await captureStacksDetailed(conn.target, {
-    spinlock: o.spinlock, durationMs: o.durationMs, top: o.top, signal: o.signal, stateDir: o.stateDir,
+    spinlock: o.spinlock,
+    durationMs: o.durationMs,
+    top: o.top,
+    signal: o.signal,
+    stateDir: o.stateDir,
     onProgress: (p) => (p.kind === 'tick' ? o.onProgress?.({ elapsedMs: p.elapsedMs, durationMs: p.durationMs }) : o.onStatus?.(p.message)),
   });
   return { capture: d.capture, slots: d.slots, buckets: d.buckets };

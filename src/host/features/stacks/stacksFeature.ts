@@ -68,7 +68,9 @@ export class StacksFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = (this.s = r.panel);
     // A capture runs beside an experiment or a watch: it returns at once, so Cancel is handled meanwhile.
-    r.on('stacksCapture', (p) => { void this.start(p); });
+    r.on('stacksCapture', (p) => {
+      void this.start(p);
+    });
     r.on('stacksCancel', () => this.cancel());
     r.on('stacksExport', (p) => this.export(p.to));
     s.add(s.webviewReady.on(() => this.resend()));
@@ -88,7 +90,8 @@ export class StacksFeature implements PanelFeature {
     const post = (m: Parameters<PanelContext['ports']['post']>[0]) => {
       if (!s.disposed) s.ports.post(m);
     };
-    const fail = (spinlock: string | null, e: { message: string; grant?: string; cancelled?: boolean }) => post(message(ToWebview.stacksError, { spinlock, ...e }));
+    const fail = (spinlock: string | null, e: { message: string; grant?: string; cancelled?: boolean }) =>
+      post(message(ToWebview.stacksError, { spinlock, ...e }));
     if (this.run) {
       fail(p.spinlock, { message: `A capture of ${this.run.spinlock} is already running: one at a time.` });
       return;
@@ -102,14 +105,25 @@ export class StacksFeature implements PanelFeature {
     }
     const ac = new AbortController();
     let resolveDone!: () => void;
-    const run: StacksRun = { spinlock: p.spinlock, progress: { elapsedMs: 0, durationMs: p.durationMs }, ac, done: new Promise<void>((r) => { resolveDone = r; }) };
+    const run: StacksRun = {
+      spinlock: p.spinlock,
+      progress: { elapsedMs: 0, durationMs: p.durationMs },
+      ac,
+      done: new Promise<void>((r) => {
+        resolveDone = r;
+      }),
+    };
     this.run = run;
     const signal = AbortSignal.any([ac.signal, s.signal]);
     s.ports.log.info(`capturing the backoff call stacks of ${p.spinlock} for ${p.durationMs / 1000} s`);
     post(message(ToWebview.stacksProgress, { spinlock: p.spinlock, elapsedMs: 0, durationMs: p.durationMs }));
     try {
       const result = await this.capture(conn, {
-        spinlock: p.spinlock, durationMs: p.durationMs, top: PANEL_TOP_STACKS, signal, stateDir: s.stateDir,
+        spinlock: p.spinlock,
+        durationMs: p.durationMs,
+        top: PANEL_TOP_STACKS,
+        signal,
+        stateDir: s.stateDir,
         onStatus: (m) => s.ports.log.info(`stacks: ${m}`),
         onProgress: (pr) => {
           run.progress = { elapsedMs: pr.elapsedMs, durationMs: pr.durationMs };
@@ -120,7 +134,9 @@ export class StacksFeature implements PanelFeature {
       this.last = result;
       const c = result.capture;
       post(message(ToWebview.stacksResult, { capture: c }));
-      s.ports.log.info(`captured ${c.events} backoff events of ${c.spinlock} in ${c.buckets.length} stacks (session ${c.session}, dropped)`);
+      s.ports.log.info(
+        `captured ${c.events} backoff events of ${c.spinlock} in ${c.buckets.length} stacks (session ${c.session}, dropped)`,
+      );
       void this.keepWithExperiment(p.experimentId === undefined ? (s.state.active?.experimentId ?? null) : p.experimentId, c);
     } catch (err) {
       if (signal.aborted) {

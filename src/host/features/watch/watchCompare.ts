@@ -12,8 +12,10 @@ import type { PanelContext } from '../../panelContext';
 export async function compareWatch(s: PanelContext, dir: string | null, req: WatchCompareRequest): Promise<WatchWindowComparison> {
   const v = s.state.watch;
   if (!v || !dir || v.id !== req.watchId) {
-    throw new UiFailure({ message: 'That watch is no longer the panel\'s: only the running or last watch can be compared here.',
-      fix: 'Compare windows of the watch shown, or a saved one with spinlab watch --compare DIR --mark NAME.' });
+    throw new UiFailure({
+      message: "That watch is no longer the panel's: only the running or last watch can be compared here.",
+      fix: 'Compare windows of the watch shown, or a saved one with spinlab watch --compare DIR --mark NAME.',
+    });
   }
   try {
     return await compareWatchWindows(dir, req, v.marks);

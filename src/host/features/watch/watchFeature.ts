@@ -51,7 +51,9 @@ export class WatchFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = (this.s = r.panel);
     // A watch runs until stopped: its handler returns at once, so other messages (mark, stop) are handled meanwhile.
-    r.on('watchStart', (p) => { void s.guard(() => this.start(p)); });
+    r.on('watchStart', (p) => {
+      void s.guard(() => this.start(p));
+    });
     r.on('watchStop', () => this.stop());
     r.on('watchBenign', (p) => this.setBenign(p.show));
     r.on('watchMark', (p) => this.mark(p.name));
@@ -71,13 +73,28 @@ export class WatchFeature implements PanelFeature {
     const history = new WatchHistory(Math.max(60, Math.round(600_000 / p.intervalMs)));
     const ac = new AbortController();
     let resolveDone!: () => void;
-    const done = new Promise<void>((r) => { resolveDone = r; });
+    const done = new Promise<void>((r) => {
+      resolveDone = r;
+    });
     const run: WatchRun = { ac, done, dir, history, stopReason: null, lost: false };
     this.run = run;
     const v: WatchView = {
-      id: path.basename(dir), title: `Watch of ${conn.identity.serverName}`, serverName: conn.identity.serverName, simulated: conn.identity.simulated,
-      status: 'starting', intervalMs: p.intervalMs, showBenign: p.showBenign, ticks: 0, marks: [], diagnosis: [], requests: [], recent: [],
-      message: `connecting to ${conn.description}`, warnings: [], gaps: [], coverage: null,
+      id: path.basename(dir),
+      title: `Watch of ${conn.identity.serverName}`,
+      serverName: conn.identity.serverName,
+      simulated: conn.identity.simulated,
+      status: 'starting',
+      intervalMs: p.intervalMs,
+      showBenign: p.showBenign,
+      ticks: 0,
+      marks: [],
+      diagnosis: [],
+      requests: [],
+      recent: [],
+      message: `connecting to ${conn.description}`,
+      warnings: [],
+      gaps: [],
+      coverage: null,
     };
     s.state.watch = v;
     s.state.lastError = null;
@@ -86,39 +103,55 @@ export class WatchFeature implements PanelFeature {
     const majorVersion = conn.identity.majorVersion;
     let lastDiagnosis = 0;
     try {
-      const { record } = await runWatch({
-        target: conn.target, outDir: dir, stateDir: s.stateDir, title: v.title, windowTicks: history.windowTicks,
-        settings: { intervalMs: p.intervalMs, durationMs: null, topRequests: 10, textChars: 100 },
-      }, AbortSignal.any([ac.signal, s.signal]), (e) => {
-        if (s.disposed) return;
-        if (e.kind === 'status') {
-          v.message = e.message.replace(' until Ctrl+C', ' until Stop'); // the engine speaks to the CLI
-          if (v.status === 'starting' && e.message.startsWith('watching')) v.status = 'running';
-          s.postState();
-        } else if (e.kind === 'event') {
-          // A dropped monitor connection (or a restarted server) is said as it happens; the engine reconnects and
-          // every tick already taken stays in samples.jsonl.
-          if (/monitor (sample failed|connection was lost)/.test(e.event.message)) run.lost = true;
-          if (e.event.level !== 'info') v.message = run.lost ? `${e.event.message}; the ${history.ticks} ticks so far are kept` : e.event.message;
-          // The engine says a repeated warning once and counts it: the panel lists the same lines as the CLI.
-          if (e.event.level === 'warning') v.warnings = [...(v.warnings ?? []), e.event.message].slice(-WATCH_WARNINGS_KEPT);
-          s.postState();
-        } else if (e.kind === 'gap') {
-          run.lost = false;
-          v.gaps = [...(v.gaps ?? []), e.gap];
-          v.message = `${describeGap(e.gap)}: no tick and no delta across the gap; ${e.gap.recovered ? 'watching again' : 'the watch ended in it'}`;
-          s.postState();
-        } else if (e.kind === 'mark') {
-          v.marks.push(e.mark);
-          s.postState();
-        } else {
-          this.onTick(v, history, e.tick, Date.now() - lastDiagnosis > 5000 ? () => {
-            lastDiagnosis = Date.now();
-            v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
-            v.cost = summariseMonitorCost(history.window());
-          } : null);
-        }
-      });
+      const { record } = await runWatch(
+        {
+          target: conn.target,
+          outDir: dir,
+          stateDir: s.stateDir,
+          title: v.title,
+          windowTicks: history.windowTicks,
+          settings: { intervalMs: p.intervalMs, durationMs: null, topRequests: 10, textChars: 100 },
+        },
+        AbortSignal.any([ac.signal, s.signal]),
+        (e) => {
+          if (s.disposed) return;
+          if (e.kind === 'status') {
+            v.message = e.message.replace(' until Ctrl+C', ' until Stop'); // the engine speaks to the CLI
+            if (v.status === 'starting' && e.message.startsWith('watching')) v.status = 'running';
+            s.postState();
+          } else if (e.kind === 'event') {
+            // A dropped monitor connection (or a restarted server) is said as it happens; the engine reconnects and
+            // every tick already taken stays in samples.jsonl.
+            if (/monitor (sample failed|connection was lost)/.test(e.event.message)) run.lost = true;
+            if (e.event.level !== 'info')
+              v.message = run.lost ? `${e.event.message}; the ${history.ticks} ticks so far are kept` : e.event.message;
+            // The engine says a repeated warning once and counts it: the panel lists the same lines as the CLI.
+            if (e.event.level === 'warning') v.warnings = [...(v.warnings ?? []), e.event.message].slice(-WATCH_WARNINGS_KEPT);
+            s.postState();
+          } else if (e.kind === 'gap') {
+            run.lost = false;
+            v.gaps = [...(v.gaps ?? []), e.gap];
+            v.message = `${describeGap(e.gap)}: no tick and no delta across the gap; ${e.gap.recovered ? 'watching again' : 'the watch ended in it'}`;
+            s.postState();
+          } else if (e.kind === 'mark') {
+            v.marks.push(e.mark);
+            s.postState();
+          } else {
+            this.onTick(
+              v,
+              history,
+              e.tick,
+              Date.now() - lastDiagnosis > 5000
+                ? () => {
+                    lastDiagnosis = Date.now();
+                    v.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion }).map((d) => d.text);
+                    v.cost = summariseMonitorCost(history.window());
+                  }
+                : null,
+            );
+          }
+        },
+      );
       v.status = record.status === 'running' ? 'completed' : record.status;
       v.diagnosis = record.diagnosis;
       v.cost = record.cost ?? null;
@@ -168,7 +201,8 @@ export class WatchFeature implements PanelFeature {
   /** A named mark, saved at the watch's next tick (as `spinlab mark` does). */
   mark(name: string): void {
     const r = this.run;
-    if (!r || !isWatching(this.s)) throw new UiFailure({ message: 'No watch is running to mark.', fix: 'Start a watch, then drop the mark.' });
+    if (!r || !isWatching(this.s))
+      throw new UiFailure({ message: 'No watch is running to mark.', fix: 'Start a watch, then drop the mark.' });
     try {
       const m = dropMark(r.dir, name);
       this.s.toast(`Marked "${m.name}"`);

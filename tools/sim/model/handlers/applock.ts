@@ -15,7 +15,10 @@ function splitArgs(text: string): string[] {
   let quoted = false;
   for (const ch of text) {
     if (ch === "'") quoted = !quoted;
-    if (ch === ',' && !quoted) { out.push(cur.trim()); cur = ''; } else cur += ch;
+    if (ch === ',' && !quoted) {
+      out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
   }
   if (cur.trim()) out.push(cur.trim());
   return out;
@@ -46,14 +49,22 @@ function namedArgs(c: BatchCall, proc: string): Map<string, Value> | null {
 }
 
 const str = (v: Value | undefined): string | null => (v === null || v === undefined ? null : String(v));
-const resultOf = (result: number, messages: ResponseItem[]): ResponseItem[] => [...messages, resultSet(cols([['result', T.int]]), [[result]])];
+const resultOf = (result: number, messages: ResponseItem[]): ResponseItem[] => [
+  ...messages,
+  resultSet(cols([['result', T.int]]), [[result]]),
+];
 
 const take: BatchHandler = async (c) => {
   const a = namedArgs(c, 'sp_getapplock');
   if (!a) return [unsupported('sp_getapplock with positional arguments')];
   const timeout = a.get('locktimeout');
-  const args: AppLockArgs = { resource: str(a.get('resource')), mode: str(a.get('lockmode')), owner: str(a.get('lockowner')),
-    timeoutMs: timeout === undefined || timeout === null ? null : Number(timeout), principal: str(a.get('dbprincipal')) };
+  const args: AppLockArgs = {
+    resource: str(a.get('resource')),
+    mode: str(a.get('lockmode')),
+    owner: str(a.get('lockowner')),
+    timeoutMs: timeout === undefined || timeout === null ? null : Number(timeout),
+    principal: str(a.get('dbprincipal')),
+  };
   const r = await getAppLock(c.model, c.session, args, c.signal);
   return resultOf(r.result, r.messages);
 };
@@ -61,7 +72,11 @@ const take: BatchHandler = async (c) => {
 const release: BatchHandler = (c) => {
   const a = namedArgs(c, 'sp_releaseapplock');
   if (!a) return [unsupported('sp_releaseapplock with positional arguments')];
-  const r = releaseAppLock(c.model, c.session, { resource: str(a.get('resource')), owner: str(a.get('lockowner')), principal: str(a.get('dbprincipal')) });
+  const r = releaseAppLock(c.model, c.session, {
+    resource: str(a.get('resource')),
+    owner: str(a.get('lockowner')),
+    principal: str(a.get('dbprincipal')),
+  });
   return resultOf(r.result, r.messages);
 };
 
@@ -88,13 +103,32 @@ const holder: BatchHandler = (c) => {
     if (r.databaseId !== dbId || !resource || !describeResource(r).includes(resource)) continue;
     for (const h of r.holds.values()) {
       if (h.session === c.session || !visible) continue;
-      rows.push([h.session.spid, SHORT[h.mode], h.session.hostName, h.session.clientPid ?? 0, h.session.appName, h.session.login,
-        c.model.sessions.get(h.session.spid)?.loginTime ?? h.since]);
+      rows.push([
+        h.session.spid,
+        SHORT[h.mode],
+        h.session.hostName,
+        h.session.clientPid ?? 0,
+        h.session.appName,
+        h.session.login,
+        c.model.sessions.get(h.session.spid)?.loginTime ?? h.since,
+      ]);
     }
   }
   rows.sort((a, b) => Number(a[1] !== 'X') - Number(b[1] !== 'X') || (a[6] as Date).getTime() - (b[6] as Date).getTime());
-  return [resultSet(cols([['session_id', T.int], ['request_mode', T.nvarchar(60)], ['host_name', T.nvarchar(128)], ['host_process_id', T.int],
-    ['program_name', T.nvarchar(128)], ['login_name', T.nvarchar(128)], ['login_time', T.datetime]]), rows)];
+  return [
+    resultSet(
+      cols([
+        ['session_id', T.int],
+        ['request_mode', T.nvarchar(60)],
+        ['host_name', T.nvarchar(128)],
+        ['host_process_id', T.int],
+        ['program_name', T.nvarchar(128)],
+        ['login_name', T.nvarchar(128)],
+        ['login_time', T.datetime],
+      ]),
+      rows,
+    ),
+  ];
 };
 
 export const APPLOCK_HANDLERS: Record<string, BatchHandler[]> = {

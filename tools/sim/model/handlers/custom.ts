@@ -10,18 +10,45 @@ const sessionId: BatchHandler = (c) => [resultSet(cols([['session_id', T.smallin
 
 const sessionStats: BatchHandler = (c) => {
   if (!c.model.canViewServerState(c.session.login)) throw new SqlError(serverStateDenied(c.model));
-  const ids = (strParam(c, '@ids') ?? '').split(',').filter((x) => /^\d+$/.test(x)).map(Number);
+  const ids = (strParam(c, '@ids') ?? '')
+    .split(',')
+    .filter((x) => /^\d+$/.test(x))
+    .map(Number);
   const live = ids.filter((id) => c.model.sessions.has(id));
   const sessions = live.map((id) => {
     const k = sessionCost(c.model, id);
     return [id, Math.round(k.cpuMs), String(Math.round(k.logicalReads)), '0', '0'];
   });
-  const waits = live.flatMap((id) => [...sessionCost(c.model, id).waits.entries()].map(([type, w]) =>
-    [id, type, String(Math.round(w.count)), String(Math.round(w.ms)), String(Math.round(w.signalMs))]));
+  const waits = live.flatMap((id) =>
+    [...sessionCost(c.model, id).waits.entries()].map(([type, w]) => [
+      id,
+      type,
+      String(Math.round(w.count)),
+      String(Math.round(w.ms)),
+      String(Math.round(w.signalMs)),
+    ]),
+  );
   return [
-    resultSet(cols([['session_id', T.smallint, false], ['cpu_time', T.int, false], ['logical_reads', T.bigint, false], ['reads', T.bigint, false], ['writes', T.bigint, false]]), sessions),
-    resultSet(cols([['session_id', T.smallint, false], ['wait_type', T.nvarchar(60), false], ['waiting_tasks_count', T.bigint, false], ['wait_time_ms', T.bigint, false],
-      ['signal_wait_time_ms', T.bigint, false]]), waits),
+    resultSet(
+      cols([
+        ['session_id', T.smallint, false],
+        ['cpu_time', T.int, false],
+        ['logical_reads', T.bigint, false],
+        ['reads', T.bigint, false],
+        ['writes', T.bigint, false],
+      ]),
+      sessions,
+    ),
+    resultSet(
+      cols([
+        ['session_id', T.smallint, false],
+        ['wait_type', T.nvarchar(60), false],
+        ['waiting_tasks_count', T.bigint, false],
+        ['wait_time_ms', T.bigint, false],
+        ['signal_wait_time_ms', T.bigint, false],
+      ]),
+      waits,
+    ),
   ];
 };
 

@@ -19,7 +19,9 @@ import { AffinityError } from '../topology';
  */
 function managedInstanceRefusal(kind: 'alter-database' | 'server-configuration'): SqlError {
   return kind === 'alter-database'
-    ? new SqlError([err(5008, 'This ALTER DATABASE statement is not supported. Correct the syntax and execute the statement again.', 16, 9)])
+    ? new SqlError([
+        err(5008, 'This ALTER DATABASE statement is not supported. Correct the syntax and execute the statement again.', 16, 9),
+      ])
     : new SqlError([err(40510, "Statement 'ALTER SERVER CONFIGURATION' is not supported in this version of SQL Server.", 16, 1)]);
 }
 
@@ -77,12 +79,20 @@ export function runAdHocDdl(m: SimModel, session: { spid: number; login: string 
   const db = m.database(unquote(alter[1]));
   const owner = db?.owner?.toLowerCase() === session.login.toLowerCase();
   if (!db || (!owner && !m.hasPermission(session.login, 'ALTER ANY DATABASE'))) {
-    throw new SqlError([err(5011, `User does not have permission to alter database '${unquote(alter[1])}', the database does not exist, or the database is not in a state that allows access checks.`, 14, 9)]);
+    throw new SqlError([
+      err(
+        5011,
+        `User does not have permission to alter database '${unquote(alter[1])}', the database does not exist, or the database is not in a state that allows access checks.`,
+        14,
+        9,
+      ),
+    ]);
   }
   const rest = alter[2];
   if ((r = /^SET RECOVERY (SIMPLE|FULL|BULK_LOGGED)$/i.exec(rest))) setRecovery(m, db, r[1].toUpperCase() as 'SIMPLE');
   else if (/^SET (SINGLE_USER|RESTRICTED_USER)( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) setSingleUser(m, db, session.spid);
-  else if (/^SET MULTI_USER( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) { /* the default: nothing to change */ }
-  else return null;
+  else if (/^SET MULTI_USER( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) {
+    /* the default: nothing to change */
+  } else return null;
   return [];
 }

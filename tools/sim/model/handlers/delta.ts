@@ -53,8 +53,12 @@ function endsBatch(c: BatchCall, e: SqlError): boolean {
 export function ownSession(c: BatchCall, code: string): ResultSet {
   const k = sessionCost(c.model, c.session.spid);
   const all: [string, ResultSet['columns'][number]['sqlType'], number | bigint][] = [
-    ['cpu_time', T.int, Math.floor(k.cpuMs)], ['logical_reads', T.bigint, BigInt(Math.floor(k.logicalReads))], ['reads', T.bigint, BigInt(Math.floor(k.reads))],
-    ['writes', T.bigint, BigInt(Math.floor(k.writes))], ['total_scheduled_time', T.int, Math.floor(k.scheduledMs)]];
+    ['cpu_time', T.int, Math.floor(k.cpuMs)],
+    ['logical_reads', T.bigint, BigInt(Math.floor(k.logicalReads))],
+    ['reads', T.bigint, BigInt(Math.floor(k.reads))],
+    ['writes', T.bigint, BigInt(Math.floor(k.writes))],
+    ['total_scheduled_time', T.int, Math.floor(k.scheduledMs)],
+  ];
   const picked = all.filter(([name]) => new RegExp(`\\bs\\.${name}\\b`, 'i').test(code));
   return resultSet(cols(picked.map(([n, t]) => [n, t, false])), [picked.map(([, , v]) => v)]);
 }
@@ -65,7 +69,7 @@ function runStatement(c: BatchCall, s: string, direct: () => Parts): ResultSet |
   if (isTempStatement(s)) return runTempStatement(c, s);
   const part = partOf(code);
   if (part === 'own') return ownSession(c, code);
-  const rs = part ? direct()[part] ?? unsupported(code) : select(c, code);
+  const rs = part ? (direct()[part] ?? unsupported(code)) : select(c, code);
   // A DMV read: a statement's CPU, a little per row, and the pages it touched.
   const rows = rs.kind === 'resultSet' ? rs.rows.length : 0;
   charge(c.model, c.session, { cpuMs: COST.statementMs + rows * COST.rowMs, logicalReads: 1 + pages(rows) });

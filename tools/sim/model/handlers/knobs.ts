@@ -12,24 +12,31 @@ const listOk = (s: string | null) => s !== null && s.trim() !== '' && !/[^0-9, ]
 
 export const KNOB_HANDLERS: Record<string, BatchHandler[]> = {
   'knobs/affinity-auto': [(c) => setAffinity(c, 'CPU = AUTO')],
-  'knobs/affinity-cpu': [(c) => {
-    const r = strParam(c, '@cpu_ranges');
-    if (!listOk(r)) throwUser(50011, 'Spinlock Lab: the CPU list must look like 2 TO 11, 14.');
-    return setAffinity(c, `CPU = ${r}`);
-  }],
-  'knobs/affinity-numa': [(c) => {
-    const r = strParam(c, '@node_ranges');
-    if (!listOk(r)) throwUser(50012, 'Spinlock Lab: the NUMA node list must look like 0 TO 1.');
-    return setAffinity(c, `NUMANODE = ${r}`);
-  }],
-  'knobs/delayed-durability': [(c) => {
-    const mode = strParam(c, '@mode')?.toUpperCase() ?? null;
-    if (mode === null || !['DISABLED', 'ALLOWED', 'FORCED'].includes(mode)) throwUser(50010, 'Spinlock Lab: delayed durability must be DISABLED, ALLOWED or FORCED.');
-    const db = requireDb(c, strParam(c, '@db'));
-    c.model.advance(); // the rates so far belong to the old setting
-    db.delayedDurability = mode as 'DISABLED' | 'ALLOWED' | 'FORCED';
-    c.model.refreshRates();
-    return [];
-  }],
+  'knobs/affinity-cpu': [
+    (c) => {
+      const r = strParam(c, '@cpu_ranges');
+      if (!listOk(r)) throwUser(50011, 'Spinlock Lab: the CPU list must look like 2 TO 11, 14.');
+      return setAffinity(c, `CPU = ${r}`);
+    },
+  ],
+  'knobs/affinity-numa': [
+    (c) => {
+      const r = strParam(c, '@node_ranges');
+      if (!listOk(r)) throwUser(50012, 'Spinlock Lab: the NUMA node list must look like 0 TO 1.');
+      return setAffinity(c, `NUMANODE = ${r}`);
+    },
+  ],
+  'knobs/delayed-durability': [
+    (c) => {
+      const mode = strParam(c, '@mode')?.toUpperCase() ?? null;
+      if (mode === null || !['DISABLED', 'ALLOWED', 'FORCED'].includes(mode))
+        throwUser(50010, 'Spinlock Lab: delayed durability must be DISABLED, ALLOWED or FORCED.');
+      const db = requireDb(c, strParam(c, '@db'));
+      c.model.advance(); // the rates so far belong to the old setting
+      db.delayedDurability = mode as 'DISABLED' | 'ALLOWED' | 'FORCED';
+      c.model.refreshRates();
+      return [];
+    },
+  ],
   'knobs/read': [(c) => statements(c.text).map((s) => select(c, s))],
 };

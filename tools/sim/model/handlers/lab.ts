@@ -9,7 +9,10 @@ import { addXtpFilegroup, dropDatabase, setRecovery, setSingleUser } from './ddl
 /** QUOTENAME(@db + N'_xtp_container') is NULL past 128 characters: both files refuse such a name (50005). */
 function refuseLongName(name: string | null): void {
   if (name === null || name.length + '_xtp_container'.length > 128) {
-    throwUser(50005, 'Spinlock Lab: the lab database name is too long: at most 114 characters (its In-Memory OLTP container is named after it).');
+    throwUser(
+      50005,
+      'Spinlock Lab: the lab database name is too long: at most 114 characters (its In-Memory OLTP container is named after it).',
+    );
   }
 }
 
@@ -56,18 +59,21 @@ const holder: BatchHandler = (c) => {
   const code = c.text.replace(/--[^\n]*/g, ' ');
   const userOnly = /\bis_user_process\s*=\s*1\b/i.test(code);
   const viaLocks = /\bsys\.dm_tran_locks\b/i.test(code);
-  const rows = db && c.model.canViewServerState(c.session.login)
-    ? holdersOf(c.model, db)
-      .filter((h) => h.spid !== c.session.spid && (!userOnly || h.user) && (viaLocks || !h.viaLocks))
-      .sort((a, b) => Number(a.viaLocks) - Number(b.viaLocks) || a.spid - b.spid)
-      .map((h) => [h.spid]).slice(0, 1)
-    : [];
+  const rows =
+    db && c.model.canViewServerState(c.session.login)
+      ? holdersOf(c.model, db)
+          .filter((h) => h.spid !== c.session.spid && (!userOnly || h.user) && (viaLocks || !h.viaLocks))
+          .sort((a, b) => Number(a.viaLocks) - Number(b.viaLocks) || a.spid - b.spid)
+          .map((h) => [h.spid])
+          .slice(0, 1)
+      : [];
   return [resultSet(cols([['session_id', T.smallint]]), rows)];
 };
 
 const kill: BatchHandler = (c) => {
   const spid = Number(param(c, '@spid'));
-  if (!c.model.hasPermission(c.session.login, 'ALTER ANY CONNECTION')) throw new SqlError([err(6102, 'User does not have permission to use the KILL statement.', 14, 1)]);
+  if (!c.model.hasPermission(c.session.login, 'ALTER ANY CONNECTION'))
+    throw new SqlError([err(6102, 'User does not have permission to use the KILL statement.', 14, 1)]);
   if (spid === c.session.spid) throw new SqlError([err(6104, 'Cannot use KILL to kill your own process.', 16, 1)]);
   if (isSystemSession(c.model, spid)) throw new SqlError([err(6107, 'Only user processes can be killed.', 14, 1)]);
   if (!c.model.connections.kill(spid)) throw new SqlError([err(6106, `Process ID ${spid} is not an active process ID.`, 16, 1)]);
@@ -76,18 +82,46 @@ const kill: BatchHandler = (c) => {
 
 const probe: BatchHandler = (c) => {
   const db = c.model.database(strParam(c, '@db') ?? '');
-  return [resultSet(cols([['database_id', T.int], ['name', T.sysname], ['state_desc', T.nvarchar(60)], ['recovery_model_desc', T.nvarchar(60)],
-    ['delayed_durability_desc', T.nvarchar(60)], ['spinlab_mark', T.nvarchar(256)], ['has_xtp_filegroup', T.bit]]),
-  db ? [[db.id, db.name, 'ONLINE', db.recovery, db.delayedDurability, db.properties.get('SpinlockLab') ?? null, db.hasXtpFilegroup]] : [])];
+  return [
+    resultSet(
+      cols([
+        ['database_id', T.int],
+        ['name', T.sysname],
+        ['state_desc', T.nvarchar(60)],
+        ['recovery_model_desc', T.nvarchar(60)],
+        ['delayed_durability_desc', T.nvarchar(60)],
+        ['spinlab_mark', T.nvarchar(256)],
+        ['has_xtp_filegroup', T.bit],
+      ]),
+      db
+        ? [[db.id, db.name, 'ONLINE', db.recovery, db.delayedDurability, db.properties.get('SpinlockLab') ?? null, db.hasXtpFilegroup]]
+        : [],
+    ),
+  ];
 };
 
 const tables: BatchHandler = (c) => {
   const db = c.model.database(strParam(c, '@db') ?? '');
-  const rows = db ? [...db.objects.values()]
-    .filter((o) => o.type === 'U' && /^dbo\.spinlab_/i.test(o.name))
-    .map((o) => [o.name.replace(/^dbo\./i, ''), o.memoryOptimized ?? false, o.memoryOptimized ? (o.durability ?? 'SCHEMA_AND_DATA') : 'SCHEMA_AND_DATA'])
-    .sort((a, b) => String(a[0]).localeCompare(String(b[0]))) : [];
-  return [resultSet(cols([['table_name', T.sysname], ['is_memory_optimized', T.bit], ['durability_desc', T.nvarchar(60)]]), rows)];
+  const rows = db
+    ? [...db.objects.values()]
+        .filter((o) => o.type === 'U' && /^dbo\.spinlab_/i.test(o.name))
+        .map((o) => [
+          o.name.replace(/^dbo\./i, ''),
+          o.memoryOptimized ?? false,
+          o.memoryOptimized ? (o.durability ?? 'SCHEMA_AND_DATA') : 'SCHEMA_AND_DATA',
+        ])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+    : [];
+  return [
+    resultSet(
+      cols([
+        ['table_name', T.sysname],
+        ['is_memory_optimized', T.bit],
+        ['durability_desc', T.nvarchar(60)],
+      ]),
+      rows,
+    ),
+  ];
 };
 
 const addXtp: BatchHandler = (c) => {
@@ -95,7 +129,10 @@ const addXtp: BatchHandler = (c) => {
   const db = requireDb(c, strParam(c, '@db'));
   if (db.hasXtpFilegroup) return [];
   if (c.model.managedInstance) {
-    throwUser(50006, 'Spinlock Lab: this Azure SQL Managed Instance gave the lab database no memory-optimized filegroup (it adds one, named XTP, on the Business Critical tier only) and refuses to add one.');
+    throwUser(
+      50006,
+      'Spinlock Lab: this Azure SQL Managed Instance gave the lab database no memory-optimized filegroup (it adds one, named XTP, on the Business Critical tier only) and refuses to add one.',
+    );
   }
   addXtpFilegroup(c.model, db);
   return [];

@@ -10,8 +10,16 @@ const leftovers: BatchHandler = (c) => {
   const name = strParam(c, '@db');
   // LIKE N'spinlab%' OR LIKE N'SpinlockLab[_]%', case-insensitive as the default collation compares.
   const ours = [...c.model.xe.sessions.values()].filter((s) => /^spinlab/i.test(s.name) || /^spinlocklab_/i.test(s.name));
-  return [resultSet(cols([['lab_db_exists', T.int], ['event_sessions_defined', T.int], ['event_sessions_running', T.int]]),
-    [[name !== null && c.model.database(name) ? 1 : 0, ours.length, ours.filter((s) => s.running).length]])];
+  return [
+    resultSet(
+      cols([
+        ['lab_db_exists', T.int],
+        ['event_sessions_defined', T.int],
+        ['event_sessions_running', T.int],
+      ]),
+      [[name !== null && c.model.database(name) ? 1 : 0, ours.length, ours.filter((s) => s.running).length]],
+    ),
+  ];
 };
 
 export const LEFTOVER_HANDLERS: Record<string, BatchHandler[]> = { 'server/leftovers': [leftovers] };

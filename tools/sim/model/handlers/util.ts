@@ -24,7 +24,10 @@ export function select(call: BatchCall, sql: string): ResultSet {
 }
 /** The batch's statements split on ';' (the sql/ files end each statement with one). */
 export function statements(text: string): string[] {
-  return text.split(/;\s*(?:\n|$)/).map((s) => s.trim()).filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
+  return text
+    .split(/;\s*(?:\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
 }
 export function resultSet(columns: Column[], rows: Value[][]): ResultSet {
   return { kind: 'resultSet', columns, rows };
@@ -48,4 +51,5 @@ function normalise(n: string): string {
 }
 
 /** Each column's position by name: handlers read a view's rows by column name, since its columns follow the docs catalogue and --version. */
-export const columnIndex = (columns: { name: string }[]): Record<string, number> => Object.fromEntries(columns.map((col, i) => [col.name, i]));
+export const columnIndex = (columns: { name: string }[]): Record<string, number> =>
+  Object.fromEntries(columns.map((col, i) => [col.name, i]));

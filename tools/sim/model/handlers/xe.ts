@@ -31,8 +31,16 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
     throw new SqlError([unsupported(`an expression the simulator cannot evaluate near ${a?.k === 'op' || a?.k === 'id' ? a.v : '?'}`)]);
   };
   let j = 0;
-  const expect = (ok: boolean) => { if (!ok) cannot(toks[j]); j++; };
-  const varName = (): string => { const t = toks[j]; if (t?.k !== 'var') cannot(t); j++; return (t as { v: string }).v; };
+  const expect = (ok: boolean) => {
+    if (!ok) cannot(toks[j]);
+    j++;
+  };
+  const varName = (): string => {
+    const t = toks[j];
+    if (t?.k !== 'var') cannot(t);
+    j++;
+    return (t as { v: string }).v;
+  };
   const caseExpr = (): string | null => {
     expect(isId(toks[j], 'CASE'));
     let result: string | null | undefined;
@@ -45,7 +53,8 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
         j++;
         expect(isId(toks[j], 'THEN'));
         const then = concat();
-        if (result === undefined && v !== null && String(v).trimEnd().toLowerCase() === (w as { v: string }).v.trimEnd().toLowerCase()) result = then;
+        if (result === undefined && v !== null && String(v).trimEnd().toLowerCase() === (w as { v: string }).v.trimEnd().toLowerCase())
+          result = then;
       }
     } else {
       while (isId(toks[j], 'WHEN')) {
@@ -61,23 +70,36 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
       }
     }
     let otherwise: string | null = null;
-    if (isId(toks[j], 'ELSE')) { j++; otherwise = concat(); }
+    if (isId(toks[j], 'ELSE')) {
+      j++;
+      otherwise = concat();
+    }
     expect(isId(toks[j], 'END'));
     return result === undefined ? otherwise : result;
   };
   const term = (): string | null => {
     const a = toks[j];
-    if (a?.k === 'str') { j++; return a.v; }
+    if (a?.k === 'str') {
+      j++;
+      return a.v;
+    }
     if (isId(a, 'QUOTENAME')) {
-      j++; expect(isOp(toks[j], '('));
+      j++;
+      expect(isOp(toks[j], '('));
       const v = value(varName());
       expect(isOp(toks[j], ')'));
       return v === null ? null : `[${String(v).replace(/]/g, ']]')}]`;
     }
     if (isId(a, 'CAST')) {
-      j++; expect(isOp(toks[j], '('));
+      j++;
+      expect(isOp(toks[j], '('));
       const v = value(varName());
-      expect(isId(toks[j], 'AS')); expect(isId(toks[j], 'NVARCHAR')); expect(isOp(toks[j], '(')); expect(toks[j]?.k === 'num'); expect(isOp(toks[j], ')')); expect(isOp(toks[j], ')'));
+      expect(isId(toks[j], 'AS'));
+      expect(isId(toks[j], 'NVARCHAR'));
+      expect(isOp(toks[j], '('));
+      expect(toks[j]?.k === 'num');
+      expect(isOp(toks[j], ')'));
+      expect(isOp(toks[j], ')'));
       return v === null ? null : String(v);
     }
     if (isId(a, 'CASE')) return caseExpr();
@@ -94,14 +116,28 @@ export function dynamicStatements(text: string, params: Map<string, Value>): str
   }
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    if (isId(t, 'DECLARE') && toks[i + 1]?.k === 'var' && isId(toks[i + 2], 'NVARCHAR') && isOp(toks[i + 3], '(') && isId(toks[i + 4], 'MAX') && isOp(toks[i + 5], ')') && isOp(toks[i + 6], '=')) {
+    if (
+      isId(t, 'DECLARE') &&
+      toks[i + 1]?.k === 'var' &&
+      isId(toks[i + 2], 'NVARCHAR') &&
+      isOp(toks[i + 3], '(') &&
+      isId(toks[i + 4], 'MAX') &&
+      isOp(toks[i + 5], ')') &&
+      isOp(toks[i + 6], '=')
+    ) {
       const name = (toks[i + 1] as { v: string }).v.toLowerCase();
       j = i + 7;
       const v = concat();
       if (!isOp(toks[j], ';')) throw new SqlError([unsupported('a DECLARE that is not a plain string concatenation')]);
       vars.set(name, v);
       i = j;
-    } else if ((isId(t, 'EXEC') || isId(t, 'EXECUTE')) && isId(toks[i + 1], 'SYS') && isOp(toks[i + 2], '.') && isId(toks[i + 3], 'SP_EXECUTESQL') && toks[i + 4]?.k === 'var') {
+    } else if (
+      (isId(t, 'EXEC') || isId(t, 'EXECUTE')) &&
+      isId(toks[i + 1], 'SYS') &&
+      isOp(toks[i + 2], '.') &&
+      isId(toks[i + 3], 'SP_EXECUTESQL') &&
+      toks[i + 4]?.k === 'var'
+    ) {
       const name = (toks[i + 4] as { v: string }).v.toLowerCase();
       if (!vars.has(name)) throw new SqlError([err(137, `Must declare the scalar variable "${(toks[i + 4] as { v: string }).v}".`, 15, 2)]);
       const v = vars.get(name);
@@ -135,16 +171,26 @@ const createSession: BatchHandler = (c) => {
   const session = strParam(c, '@session');
   const type = param(c, '@type');
   const slots = param(c, '@slots');
-  if (!ours(session) || session!.length > 100) throwUser(50020, 'Spinlock Lab: the event session name must start with SpinlockLab_ and be at most 100 characters.');
-  if (type === null || Number(type) < 0) throwUser(50021, 'Spinlock Lab: the spinlock type must be a map_key from sys.dm_xe_map_values (name = spinlock_types).');
-  if (slots === null || Number(slots) < 16 || Number(slots) > 16384) throwUser(50022, 'Spinlock Lab: the histogram slots must be from 16 to 16384.');
+  if (!ours(session) || session!.length > 100)
+    throwUser(50020, 'Spinlock Lab: the event session name must start with SpinlockLab_ and be at most 100 characters.');
+  if (type === null || Number(type) < 0)
+    throwUser(50021, 'Spinlock Lab: the spinlock type must be a map_key from sys.dm_xe_map_values (name = spinlock_types).');
+  if (slots === null || Number(slots) < 16 || Number(slots) > 16384)
+    throwUser(50022, 'Spinlock Lab: the histogram slots must be from 16 to 16384.');
   const partition = strParam(c, '@partition');
   const memory = param(c, '@max_memory_kb');
-  if (partition === null || !['NONE', 'PER_NODE', 'PER_CPU'].includes(partition.toUpperCase()) || memory === null || Number(memory) < 4096 || Number(memory) > 262144) {
+  if (
+    partition === null ||
+    !['NONE', 'PER_NODE', 'PER_CPU'].includes(partition.toUpperCase()) ||
+    memory === null ||
+    Number(memory) < 4096 ||
+    Number(memory) > 262144
+  ) {
     throwUser(50023, 'Spinlock Lab: MEMORY_PARTITION_MODE must be NONE, PER_NODE or PER_CPU, and MAX_MEMORY from 4096 to 262144 KB.');
   }
   const duration = param(c, '@max_duration_s');
-  if (duration !== null && (Number(duration) < 1 || Number(duration) > 2147483)) throwUser(50024, 'Spinlock Lab: MAX_DURATION must be from 1 to 2147483 seconds, or NULL for none.');
+  if (duration !== null && (Number(duration) < 1 || Number(duration) > 2147483))
+    throwUser(50024, 'Spinlock Lab: MAX_DURATION must be from 1 to 2147483 seconds, or NULL for none.');
   for (const ddl of dynamicStatements(c.text, c.params)) runXe(c, ddl);
   return [];
 };
@@ -184,21 +230,25 @@ const readTarget: BatchHandler = (c) => {
   const sessions = findView('sys.dm_xe_sessions')!;
   const targets = findView('sys.dm_xe_session_targets')!;
   const aliases = new Map<string, SystemView>();
-  for (const m of c.text.matchAll(/\b(sys\.dm_xe_sessions|sys\.dm_xe_session_targets)\s+AS\s+(\w+)/gi)) aliases.set(m[2].toLowerCase(), m[1].toLowerCase() === 'sys.dm_xe_sessions' ? sessions : targets);
+  for (const m of c.text.matchAll(/\b(sys\.dm_xe_sessions|sys\.dm_xe_session_targets)\s+AS\s+(\w+)/gi))
+    aliases.set(m[2].toLowerCase(), m[1].toLowerCase() === 'sys.dm_xe_sessions' ? sessions : targets);
   const list = /^\s*SELECT\s+([\s\S]*?)\s+FROM\s/im.exec(c.text.replace(/^--.*$/gm, ''))?.[1] ?? '';
-  const items = list.split(/,(?![^()]*\))/).map((x) => x.trim()).map((item) => {
-    const m = /^(?:CAST\(\s*(\w+)\.(\w+)\s+AS\s+nvarchar\(max\)\s*\)|(\w+)\.(\w+))(?:\s+AS\s+(\w+))?$/i.exec(item);
-    if (!m) throw new SqlError([unsupported(`a select item the simulator cannot serve: ${item}`)]);
-    const alias = (m[1] ?? m[3]).toLowerCase();
-    const col = (m[2] ?? m[4]).toLowerCase();
-    const view = aliases.get(alias);
-    if (!view) throw new SqlError([err(4104, `The multi-part identifier "${alias}.${col}" could not be bound.`)]);
-    const cols = view.columns(c);
-    const i = cols.findIndex((x) => x.name.toLowerCase() === col);
-    if (i < 0) throw new SqlError([err(207, `Invalid column name '${col}'.`)]);
-    const type = m[1] ? T.nvarchar('max') : cols[i].sqlType;
-    return { view, i, column: { name: m[5] ?? cols[i].name, sqlType: type, nullable: cols[i].nullable } };
-  });
+  const items = list
+    .split(/,(?![^()]*\))/)
+    .map((x) => x.trim())
+    .map((item) => {
+      const m = /^(?:CAST\(\s*(\w+)\.(\w+)\s+AS\s+nvarchar\(max\)\s*\)|(\w+)\.(\w+))(?:\s+AS\s+(\w+))?$/i.exec(item);
+      if (!m) throw new SqlError([unsupported(`a select item the simulator cannot serve: ${item}`)]);
+      const alias = (m[1] ?? m[3]).toLowerCase();
+      const col = (m[2] ?? m[4]).toLowerCase();
+      const view = aliases.get(alias);
+      if (!view) throw new SqlError([err(4104, `The multi-part identifier "${alias}.${col}" could not be bound.`)]);
+      const cols = view.columns(c);
+      const i = cols.findIndex((x) => x.name.toLowerCase() === col);
+      if (i < 0) throw new SqlError([err(207, `Invalid column name '${col}'.`)]);
+      const type = m[1] ? T.nvarchar('max') : cols[i].sqlType;
+      return { view, i, column: { name: m[5] ?? cols[i].name, sqlType: type, nullable: cols[i].nullable } };
+    });
   const sRows = sessions.rows(c, null).filter((r) => name !== null && String(r[1]).toLowerCase() === name.toLowerCase());
   const rows: Value[][] = [];
   for (const sr of sRows) {
@@ -206,7 +256,12 @@ const readTarget: BatchHandler = (c) => {
       rows.push(items.map((it) => (it.view === sessions ? sr : tr)[it.i]));
     }
   }
-  return [resultSet(items.map((it) => it.column), rows)];
+  return [
+    resultSet(
+      items.map((it) => it.column),
+      rows,
+    ),
+  ];
 };
 
 export const XE_HANDLERS: Record<string, BatchHandler[]> = {
