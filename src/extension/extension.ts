@@ -15,7 +15,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const channel = vscode.window.createOutputChannel('Spinlock Lab');
   const azdata = loadAzdata();
   void setAzdataContext(azdata);
-  const deps: PanelDeps = { context, log: outputLog(channel), host: azdata ? 'azdata' : 'vscode' };
+  const deps: PanelDeps = { context, log: outputLog(channel), editor: azdata ? 'azdata' : 'vscode' };
   context.subscriptions.push(
     channel,
     ...registerCommands(deps, azdata),

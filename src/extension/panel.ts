@@ -64,7 +64,7 @@ export class LabPanel {
       post(m);
       LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress');
     };
-    this.controller = new LabController(ports, { editor: deps.host });
+    this.controller = new LabController(ports, { editor: deps.editor });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),
       panel.onDidDispose(() => void this.dispose()),

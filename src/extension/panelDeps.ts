@@ -11,7 +11,7 @@ export const TITLE = 'Spinlock Lab';
 export interface PanelDeps {
   context: vscode.ExtensionContext;
   log: LogPort;
-  host: PanelState['host'];
+  editor: PanelState['editor'];
 }
 
 export function outputLog(channel: vscode.OutputChannel): LogPort {

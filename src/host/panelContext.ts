@@ -17,8 +17,8 @@ import { restoreSelection, scenarioSummaries } from './defaults';
 import { RunningExperiment } from './runningExperiment';
 
 export interface LabControllerOptions {
-  /** The editor the panel runs in (VS Code or Azure Data Studio): PanelState.host, which the webview shows. */
-  editor: PanelState['host'];
+  /** The editor the panel runs in (VS Code or Azure Data Studio): PanelState.editor, which the webview shows. */
+  editor: PanelState['editor'];
   /** The restore journal folder; default the CLI's (~/.spinlab or SPINLAB_STATE_DIR), so either can restore. */
   stateDir?: string;
   /** The engine's stack capture ("Why is it spinning?", features/stacks); tests hand in their own. */
@@ -50,7 +50,7 @@ export class PanelContext {
   ) {
     this.stateDir = opts.stateDir ?? defaultStateDir();
     this.state = {
-      host: opts.editor,
+      editor: opts.editor,
       profiles: ports.profiles.load(),
       savedPasswords: [],
       draft: null,

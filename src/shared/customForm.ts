@@ -1,6 +1,6 @@
 // The panel's "Custom workload" form: the user's own T-SQL (typed, or a .sql file of the workspace), the database it
 // runs in, a parameter source, and when it stops. Shared by the webview (validated as typed) and the host (the zod
-// schema it checks the runCustom message against, then builds the same plan as `spinlab run --sql`).
+// schema it checks the customRun message against, then builds the same plan as `spinlab run --sql`).
 import { z } from 'zod';
 import { ParamError, parseDuration, parseThreadList } from './params';
 

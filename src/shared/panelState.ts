@@ -194,7 +194,7 @@ export interface ActiveExperimentView {
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 
 export interface PanelState {
-  host: 'vscode' | 'azdata';
+  editor: 'vscode' | 'azdata';
   profiles: ConnectionProfile[];
   /** Profiles whose password is in SecretStorage. */
   savedPasswords: string[];

@@ -11,7 +11,7 @@ import type { WatchCompareModel } from './model/watchCompare';
 import { RequestClient } from './requests';
 
 /** What the answers change in the panel. */
-export interface QuestionsHost {
+export interface QuestionsApp {
   onExperiment(e: Experiment, preset: PresetAnalysisInfo | null): void;
   onToast(text: string): void;
   requestRender(): void;
@@ -25,7 +25,7 @@ export class PanelQuestions {
 
   constructor(
     post: (envelope: RequestEnvelope) => void,
-    private readonly host: QuestionsHost,
+    private readonly app: QuestionsApp,
   ) {
     this.client = new RequestClient(post);
   }
@@ -41,8 +41,8 @@ export class PanelQuestions {
   previewPreset(asked: { presetId: string; settings: PresetPlanView['settings']; load: PresetPlanView['load'] }): void {
     void this.client.latest('presetPreview', PanelRequests.presetPreview, asked).then((a) => {
       if (a.kind === 'result') this.previewed.set(a.result.presetId, a.result);
-      else if (a.kind === 'error') this.host.onToast(`The plan for ${asked.presetId}: ${a.error.message}`);
-      this.host.requestRender();
+      else if (a.kind === 'error') this.app.onToast(`The plan for ${asked.presetId}: ${a.error.message}`);
+      this.app.requestRender();
     });
   }
 
@@ -56,20 +56,20 @@ export class PanelQuestions {
     this.client.send(PanelRequests.experimentOpen, { id }).then(
       (a) => {
         then?.();
-        this.host.onExperiment(a.experiment, a.preset);
+        this.app.onExperiment(a.experiment, a.preset);
       },
-      (e: Error) => this.host.onToast(`Could not open the experiment "${id}": ${e.message}`),
+      (e: Error) => this.app.onToast(`Could not open the experiment "${id}": ${e.message}`),
     );
   }
 
   /** Window A against window B of the watch; only the newest asking's answer is shown. */
   compareWatch(cmp: WatchCompareModel, req: WatchCompareRequest): void {
     cmp.pending = true;
-    this.host.requestRender();
+    this.app.requestRender();
     void this.client.latest('watchCompare', PanelRequests.watchCompare, req).then((a) => {
       if (a.kind === 'superseded') return;
       const answer = a.kind === 'result' ? { result: a.result, error: null } : { result: null, error: a.error.message };
-      if (cmp.received({ watchId: req.watchId, ...answer })) this.host.requestRender();
+      if (cmp.received({ watchId: req.watchId, ...answer })) this.app.requestRender();
     });
   }
 }

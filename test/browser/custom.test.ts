@@ -1,6 +1,6 @@
 // The Custom workload form in the panel's webview (Chromium, real CSP): a fill from "Load Test This Query" shows the
 // T-SQL in a monospace editor, fields are validated as typed (Run waits until they are right), and Run posts
-// runCustom with the form as the user left it.
+// customRun with the form as the user left it.
 import assert from 'node:assert/strict';
 import * as b from '../helpers/builders';
 import { fill, useBrowser, waitForPosted } from './harness';
@@ -10,7 +10,7 @@ const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY s
 describe('the Custom workload form in Chromium', () => {
   const ui = useBrowser();
 
-  it('filled from a .sql file, validated as typed, and Run posts runCustom', async () => {
+  it('filled from a .sql file, validated as typed, and Run posts customRun', async () => {
     const p = await ui.open();
     try {
       const base = b.connectedState();

@@ -271,7 +271,7 @@ export function summaryOf(e: Experiment): ExperimentSummary {
 /** A disconnected panel: the form with a prefilled draft and two saved profiles. */
 export function disconnectedState(): PanelState {
   return {
-    host: 'vscode',
+    editor: 'vscode',
     profiles: [
       {
         id: 'lab1',

@@ -314,7 +314,7 @@ it('a saved password: stored only with savePassword, then used when none is type
         ['spinlab.password.sim-sa'],
       );
       assert.deepEqual(ports.lastState().savedPasswords, ['sim-sa']);
-      assert.equal(ports.lastState().host, 'azdata');
+      assert.equal(ports.lastState().editor, 'azdata');
       assert.ok(!JSON.stringify(ports.posted).includes(SIM_PASSWORD));
       await c.receive({ type: 'connectionClose', payload: {} });
       assert.equal(ports.lastState().connection.status, 'disconnected');

@@ -1,5 +1,5 @@
 // The panel's Custom workload through LabController (messages through receive, fake host ports) against the
-// simulator: "Load Test This Query" fills the form through the host, runCustom makes the calls it says, live
+// simulator: "Load Test This Query" fills the form through the host, customRun makes the calls it says, live
 // messages flow, the experiment is saved to history, and nothing is deployed; a batch that may write is confirmed
 // naming its database, and declining runs nothing.
 import assert from 'node:assert/strict';

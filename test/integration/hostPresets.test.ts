@@ -1,4 +1,4 @@
-// Presets run from the panel: LabController driven by the webview's messages (previewPreset, runPreset, stop) with
+// Presets run from the panel: LabController driven by the webview's messages (the presetPreview request, presetRun, experimentStop) with
 // fake host ports, against the simulator through the real driver. A preset's runs carry their arm, the confirmation
 // names every server-wide change of every arm, Stop midway puts the knobs back, a one-node server gets the preset's
 // adaptation notes in the state (not a failure), and bad settings come back as one error listing every problem.

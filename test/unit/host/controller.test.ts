@@ -192,7 +192,7 @@ it('Entra asks the host for a token; the token is never posted or logged', async
   assert.equal(ports.secretCalls.length, 0);
 });
 
-it('copyText goes to the clipboard with a toast; the Object Explorer prefill fills the form', async () => {
+it('clipboardCopy goes to the clipboard with a toast; the Object Explorer prefill fills the form', async () => {
   const { ports, c } = controller();
   await c.receive({ type: 'clipboardCopy', payload: { text: 'a\tb' } });
   assert.deepEqual(ports.clipboard, ['a\tb']);

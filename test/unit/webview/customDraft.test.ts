@@ -1,5 +1,5 @@
 // The Custom workload form's model: each field validated as typed with a message that says what to write, the
-// runCustom schema, and a "Load Test This Query" fill applied once (its T-SQL replaces the text and a file).
+// customRun schema, and a "Load Test This Query" fill applied once (its T-SQL replaces the text and a file).
 import assert from 'node:assert/strict';
 import { checkCustomForm, CUSTOM_FORM_DEFAULTS, type CustomForm } from '../../../src/shared/customForm';
 import { ToHost, type PanelState } from '../../../src/shared/protocol';
@@ -47,7 +47,7 @@ describe('custom workload form', () => {
     assert.match(errorsOf({ paramsSource: 'query' }).paramsQuery, /Type the query/);
   });
 
-  it('runCustom accepts the form and refuses an unknown parameter source', () => {
+  it('customRun accepts the form and refuses an unknown parameter source', () => {
     assert.ok(ToHost.customRun.schema.safeParse({ form: ok }).success);
     assert.ok(!ToHost.customRun.schema.safeParse({ form: { ...ok, paramsSource: 'json' } }).success);
   });
