@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Experiment } from '../shared/experiment';
 import type { ExperimentSummary } from '../shared/protocol';
 import { upgradeExperiment } from '../engine/migrate';
+import { SpinlabError } from '../shared/spinlabError';
 
 const ID = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -36,15 +37,15 @@ function looksLikeExperiment(v: unknown): v is Experiment {
 /** Reads one saved experiment; throws saying why it is not one. */
 export function readExperiment(folder: string, id: string): Experiment {
   const dir = experimentDir(folder, id);
-  if (!dir) throw new Error(`"${id}" is not an experiment id.`);
+  if (!dir) throw new SpinlabError('user-input', `"${id}" is not an experiment id.`);
   const file = path.join(dir, 'experiment.json');
   let parsed: unknown;
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`Could not read ${file}: ${(e as Error).message}`, { cause: e });
+    throw new SpinlabError('files', `Could not read ${file}: ${(e as Error).message}`, undefined, e);
   }
-  if (!looksLikeExperiment(parsed)) throw new Error(`${file} is not a Spinlock Lab experiment record.`);
+  if (!looksLikeExperiment(parsed)) throw new SpinlabError('files', `${file} is not a Spinlock Lab experiment record.`);
   // Records from older versions are brought up to date (engine/migrate.ts); the summary needs no full validation.
   return upgradeExperiment(parsed as unknown as Record<string, unknown>, file) as unknown as Experiment;
 }

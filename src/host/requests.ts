@@ -7,10 +7,12 @@ import { PanelRequests, type PanelRequestMap } from '../shared/panelRequests';
 import { RequestRouter, type AnswerError, type ParamsOf, type ResultOf } from '../shared/requests';
 import type { HostPorts } from './ports';
 import { toUiError } from './uiErrors';
+import { categoryOf } from '../shared/spinlabError';
 
 function answerError(err: unknown): AnswerError {
   const ui = toUiError(err);
-  return ui.fix ? { message: ui.message, fix: ui.fix } : { message: ui.message };
+  const category = categoryOf(err);
+  return ui.fix ? { message: ui.message, fix: ui.fix, category } : { message: ui.message, category };
 }
 
 export class HostRequests {

@@ -55,7 +55,7 @@ export class ServerConnection {
 
   /** The admin session, reopened when the server dropped it. */
   async session(): Promise<DbSession> {
-    if (this.closed) throw new Error('The connection is closed.');
+    if (this.closed) throw new SpinlabError('connection', 'The connection is closed.', 'Connect again.');
     if (!this.admin.connected) {
       await this.admin.close();
       this.admin = await DbSession.open(this.target, { database: 'master', appName: 'Spinlock Lab' });

@@ -5,6 +5,7 @@
 // Wire: webview -> host `{ type: 'request', id, method, params }`; host -> webview the `response` message, whose
 // payload is `{ id, ok: true, result }` or `{ id, ok: false, error }`.
 import type { z } from 'zod';
+import { ERROR_CATEGORIES, type ErrorCategory } from './spinlabError';
 
 /** A question: its method name, what it asks with, and what it is answered with. */
 export interface RequestType<K extends string, P, R> {
@@ -26,10 +27,11 @@ export type AnyRequestType = RequestType<string, any, any>;
 export type ParamsOf<T> = T extends RequestType<string, infer P, unknown> ? P : never;
 export type ResultOf<T> = T extends RequestType<string, unknown, infer R> ? R : never;
 
-/** Why a question got no result, as the panel shows it (the shape of protocol.ts' UiError). */
+/** Why a question got no result, as the panel shows it (the shape of protocol.ts' UiError), and its error category. */
 export interface AnswerError {
   message: string;
   fix?: string;
+  category?: ErrorCategory;
 }
 
 /** webview -> host. */
@@ -93,6 +95,7 @@ export class RequestRouter<Map extends Record<string, AnyRequestType>> {
         error: {
           message: `The panel asked a question the extension does not accept (${p.error}).`,
           fix: 'Reload the panel; if it happens again, report it.',
+          category: 'internal',
         },
       };
     }
@@ -103,4 +106,10 @@ export class RequestRouter<Map extends Record<string, AnyRequestType>> {
       return { id: p.id, ok: false, error: toError(err) };
     }
   }
+}
+
+/** The category an answer's error names, when it names one the panel knows; otherwise a bug (internal). */
+export function answerCategory(e: { category?: unknown } | undefined): ErrorCategory {
+  const c = e?.category;
+  return typeof c === 'string' && (ERROR_CATEGORIES as readonly string[]).includes(c) ? (c as ErrorCategory) : 'internal';
 }

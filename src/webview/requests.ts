@@ -2,13 +2,20 @@
 // against the request's result schema. `latest` is for a question asked again and again (the plan as settings are
 // typed, two windows compared): only the newest asking counts, so a slow earlier answer that arrives after a newer
 // one is dropped instead of replacing it.
-import type { AnswerError, AnyRequestType, ParamsOf, RequestEnvelope, ResultOf } from '../shared/requests';
+import {
+  answerCategory,
+  type AnswerError,
+  type AnyRequestType,
+  type ParamsOf,
+  type RequestEnvelope,
+  type ResultOf,
+} from '../shared/requests';
+import { SpinlabError } from '../shared/spinlabError';
 
-/** A question the host answered with a failure, or whose answer the panel could not accept. */
-export class RequestFailed extends Error {
-  override name = 'RequestFailed';
+/** A question the host answered with a failure (in the failure's category), or whose answer the panel could not accept (internal). */
+export class RequestFailed extends SpinlabError {
   constructor(readonly error: AnswerError) {
-    super(error.message);
+    super(answerCategory(error), error.message);
   }
 }
 
@@ -66,6 +73,7 @@ export class RequestClient {
           new RequestFailed({
             message: `The extension answered ${p.type.method} with something the panel does not accept (${r.error.issues[0]?.message ?? 'invalid'}).`,
             fix: 'Reload the panel; if it happens again, report it.',
+            category: 'internal',
           }),
         );
       return true;
@@ -75,6 +83,7 @@ export class RequestClient {
       new RequestFailed({
         message: typeof e?.message === 'string' ? e.message : `${p.type.method} failed`,
         ...(typeof e?.fix === 'string' ? { fix: e.fix } : {}),
+        category: answerCategory(e),
       }),
     );
     return true;

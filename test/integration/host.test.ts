@@ -94,6 +94,7 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
       assert.ok(!bad.ok && /experimentOpen: id: not an experiment id/.test(bad.error.message), JSON.stringify(bad));
       const gone = await ask(c, ports, 'experimentOpen', { id: 'no-such-experiment' });
       assert.ok(!gone.ok && /no-such-experiment/.test(gone.error.message), JSON.stringify(gone));
+      assert.equal(!gone.ok && gone.error.category, 'files', 'the answer names its error category');
       assert.equal(ports.lastState().lastError, null);
 
       // The password was typed with savePassword=false: never stored, never posted, logged or saved.

@@ -83,14 +83,28 @@ describe("the webview's request client", () => {
   it("rejects with the host's failure, and with its own words when the answer fails the result schema", async () => {
     const { c } = client();
     const failed = c.send(Q.double, { n: 2 });
-    c.receive({ id: 1, ok: false, error: { message: 'not connected', fix: 'Connect first.' } });
+    c.receive({ id: 1, ok: false, error: { message: 'not connected', fix: 'Connect first.', category: 'connection' } });
     await assert.rejects(
       failed,
-      (e: unknown) => e instanceof RequestFailed && e.error.message === 'not connected' && e.error.fix === 'Connect first.',
+      (e: unknown) =>
+        e instanceof RequestFailed &&
+        e.error.message === 'not connected' &&
+        e.error.fix === 'Connect first.' &&
+        e.category === 'connection',
     );
     const wrong = c.send(Q.double, { n: 2 });
     c.receive(ok(2, { twice: 'four' }));
-    await assert.rejects(wrong, /answered double with something the panel does not accept/);
+    await assert.rejects(
+      wrong,
+      (e: unknown) =>
+        e instanceof RequestFailed &&
+        e.category === 'internal' &&
+        /answered double with something the panel does not accept/.test(e.message),
+    );
+    // A failure that names no category the panel knows is taken for a bug.
+    const odd = c.send(Q.double, { n: 2 });
+    c.receive({ id: 3, ok: false, error: { message: 'odd', category: 'weather' } });
+    await assert.rejects(odd, (e: unknown) => e instanceof RequestFailed && e.category === 'internal');
   });
 
   it("a slow answer to an earlier asking arrives after the newer one's: only the newest asking gets its answer", async () => {
@@ -109,9 +123,9 @@ describe("the webview's request client", () => {
     const third = c.latest('double', Q.double, { n: 3 });
     const fourth = c.latest('double', Q.double, { n: 4 });
     c.receive(ok(3, { twice: 6 }));
-    c.receive({ id: 4, ok: false, error: { message: 'gone' } });
+    c.receive({ id: 4, ok: false, error: { message: 'gone', category: 'connection' } });
     assert.deepEqual(await third, { kind: 'superseded' });
-    assert.deepEqual(await fourth, { kind: 'error', error: { message: 'gone' } });
+    assert.deepEqual(await fourth, { kind: 'error', error: { message: 'gone', category: 'connection' } });
     assert.equal(c.outstanding, 0);
   });
 
