@@ -1,7 +1,8 @@
 // The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
 // from the history; turns user actions into ToHost intents and questions (questions.ts), obeys the host's reveals
-// (reveal.ts); re-renders (lit, coalesced per frame) on every change.
-import { render, type TemplateResult } from 'lit';
+// (reveal.ts); re-renders (lit, coalesced per frame: rendering.ts) on every change. What the views read of its runs
+// is derived in model/panelRuns.ts.
+import type { TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
 import {
   message,
@@ -15,7 +16,6 @@ import {
 import type { RevealMessage } from '../shared/reveal';
 import { PanelQuestions } from './questions';
 import { bringIntoView, revealPlace, revealView } from './reveal';
-import { threadsPerCore } from '../shared/affinity';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
 import {
@@ -29,7 +29,9 @@ import {
 } from './model/form';
 import { stableJson } from './model/format';
 import { LiveRuns, type LiveEvent } from './model/liveRuns';
-import { ACTIVE, DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewState';
+import { DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewState';
+import { allRunsOf, shownExperimentOf } from './model/panelRuns';
+import { PanelRendering } from './rendering';
 import { LiveChartsView } from './views/liveCharts';
 import { applyThemeDefaults, registerCharts } from './views/chartSetup';
 import { readTheme, watchTheme, type ThemeColors } from './views/theme';
@@ -78,11 +80,8 @@ export class App implements ViewContext {
   readonly watch = new WatchModel();
   readonly watchCharts: LiveChartsView;
   readonly stacks = new StacksModel();
-  private frame = 0;
-  private regionFrame = 0;
-  private renders = 0;
-  private readonly regions = new Map<string, { el: HTMLElement; template: () => TemplateResult }>();
-  private readonly pendingRegions = new Set<string>();
+  /** When and how much of the panel is drawn (rendering.ts). */
+  private readonly rendering: PanelRendering;
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
   private lastSentSelection: string | null = null;
   private lastHostSelection: string | null = null;
@@ -94,6 +93,13 @@ export class App implements ViewContext {
     private readonly root: HTMLElement,
   ) {
     this.questions = new PanelQuestions((envelope) => api.postMessage(envelope), this);
+    this.rendering = new PanelRendering(
+      root,
+      () => panelTemplate(this),
+      () => {
+        if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
+      },
+    );
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
     this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
@@ -190,7 +196,7 @@ export class App implements ViewContext {
     if (!before) this.syncCharts();
     this.charts.ticksAdded(run, run.ticks.length - 1);
     // Not the whole panel: only the parts a tick changes (run status, live totals and what is computed from them).
-    this.requestRegions(TICK_REGIONS);
+    this.rendering.requestRegions(TICK_REGIONS);
   }
 
   onRunEnd(p: { experimentId: string; record: RunRecord }): void {
@@ -205,7 +211,7 @@ export class App implements ViewContext {
     const c = this.watch.tick(p.watchId, p.tick);
     this.applyWatch(c);
     if (c.kind === 'reset') this.requestRender();
-    else this.requestRegions(['watch']);
+    else this.rendering.requestRegions(['watch']);
   }
 
   private applyWatch(c: WatchChange): void {
@@ -267,51 +273,7 @@ export class App implements ViewContext {
 
   /** The live experiment, or one opened from the history, as the analysis views read it. */
   shownExperiment(): ShownExperiment | null {
-    const which = this.view.analysis;
-    const opened = which !== ACTIVE ? this.experiments.get(which) : undefined;
-    if (opened) {
-      return {
-        key: opened.id,
-        title: opened.title,
-        preset: this.experimentPresets.get(opened.id) ?? null,
-        majorVersion: opened.server.majorVersion,
-        threadsPerCore: threadsPerCore(opened.topology),
-        runs: opened.runs.map((r) => ({
-          index: r.index,
-          threads: r.threads,
-          status: r.status,
-          arm: { id: r.arm.id, label: r.arm.label },
-          totals: r.totals,
-          timeline: r.timeline,
-          derived: r.derived,
-          latency: r.latency,
-          rows: r.rows,
-          nativeProcedures: r.nativeProcedures,
-        })),
-      };
-    }
-    const a = this.state?.active;
-    if (!a) return null;
-    const topo = this.state?.server?.topology;
-    return {
-      key: a.experimentId ?? 'active',
-      title: a.title,
-      preset: a.preset ?? null,
-      majorVersion: a.majorVersion ?? this.state?.server?.identity.majorVersion ?? null,
-      threadsPerCore: topo ? threadsPerCore(topo) : 1,
-      runs: this.live.ordered().map((r) => ({
-        index: r.index,
-        threads: r.threads,
-        status: r.status,
-        arm: r.arm ?? { id: 'main', label: a.scenarioId },
-        totals: r.totals,
-        timeline: r.ticks,
-        derived: r.derived,
-        latency: r.record?.latency ?? null,
-        rows: r.record?.rows,
-        nativeProcedures: r.record?.nativeProcedures,
-      })),
-    };
+    return shownExperimentOf(this, this.view.analysis);
   }
 
   onToast(text: string): void {
@@ -393,86 +355,21 @@ export class App implements ViewContext {
 
   /** Every run the panel has, active experiment first. */
   allRuns(): RunRef[] {
-    const out: RunRef[] = [];
-    const activeTitle = this.state?.active?.title ?? 'Current experiment';
-    for (const r of this.live.ordered()) {
-      out.push({
-        key: `${ACTIVE}#${r.index}`,
-        experimentKey: ACTIVE,
-        experimentTitle: activeTitle,
-        index: r.index,
-        threads: r.threads,
-        status: r.status,
-        ticks: r.ticks,
-        record: r.record,
-        run: r,
-      });
-    }
-    for (const e of this.experiments.values()) {
-      if (this.state?.active?.experimentId === e.id) continue;
-      for (const r of e.runs) {
-        out.push({
-          key: `${e.id}#${r.index}`,
-          experimentKey: e.id,
-          experimentTitle: e.title,
-          index: r.index,
-          threads: r.threads,
-          status: r.status,
-          ticks: r.timeline,
-          record: r,
-          run: null,
-        });
-      }
-    }
-    return out;
+    return allRunsOf(this);
   }
 
   // ---------------------------------------------------------------- rendering
 
   requestRender(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.renderNow();
-    });
+    this.rendering.requestRender();
   }
 
   renderNow(): void {
-    this.pendingRegions.clear();
-    render(panelTemplate(this), this.root);
-    // How many times the whole template was rendered (a tick must not do it; the browser tier checks).
-    this.root.dataset.renders = String(++this.renders);
-    if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
+    this.rendering.renderNow();
   }
 
   /** A part of the panel that ticks change: its own element, rendered with the panel and alone after a tick. */
   region(name: string, template: () => TemplateResult): HTMLElement {
-    let r = this.regions.get(name);
-    if (!r) {
-      const el = document.createElement('div');
-      el.dataset.region = name;
-      // The region's box takes no part in the layout: its sections sit in the grid as they did.
-      el.style.display = 'contents';
-      r = { el, template };
-      this.regions.set(name, r);
-    }
-    r.template = template;
-    render(template(), r.el);
-    return r.el;
-  }
-
-  /** Renders the named regions in the next frame (nothing more: a full render pending does them anyway). */
-  private requestRegions(names: readonly string[]): void {
-    for (const n of names) this.pendingRegions.add(n);
-    if (this.frame || this.regionFrame) return;
-    this.regionFrame = requestAnimationFrame(() => {
-      this.regionFrame = 0;
-      if (this.frame) return;
-      for (const n of this.pendingRegions) {
-        const r = this.regions.get(n);
-        if (r) render(r.template(), r.el);
-      }
-      this.pendingRegions.clear();
-    });
+    return this.rendering.region(name, template);
   }
 }

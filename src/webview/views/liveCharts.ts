@@ -2,19 +2,20 @@
 // at once (not a frame later) and only on the charts on screen (IntersectionObserver): each keeps its points and
 // rewrites only the last min/max bucket (model/decimate.ts MinMaxBuckets), then update('none'). A chart off screen
 // catches up when it scrolls into view. Pause stops redrawing but keeps buffering; zoom and pan are on only while
-// paused or once the run has finished (a zoomed range is decimated from the full-resolution columns).
-import { html, render } from 'lit';
+// paused or once the run has finished (a zoomed range is decimated from the full-resolution columns). Each chart's
+// card (DOM, chart.js instance, toggle chips) is built by liveChartBuild.ts.
+import { render } from 'lit';
 import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
 import { decimateIndices } from '../model/decimate';
 import type { RunData } from '../model/liveRuns';
 import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
 import { applyBounds, boundsOf, redrawDataOnly, sameBounds } from './chartBounds';
-import { ChartLegend } from './chartLegend';
+import { createEntry, renderControls, type EntryHooks } from './liveChartBuild';
 import { toolbarTemplate } from './liveChartsToolbar';
 import { bucketsFor, writeChartNote, type Entry } from './liveChartEntry';
 export { bucketsFor };
-import { Chart, lineChartConfig, setZoomable, styleDataset, type XYDataset } from './chartSetup';
+import { type Chart, setZoomable, styleDataset, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
 
 export interface LiveChartsCallbacks {
@@ -37,6 +38,14 @@ export class LiveChartsView {
   private resetting = false;
   /** Zoom as last set on the charts. */
   private zoomable = true;
+  /** What each chart's card reports to this view (liveChartBuild.ts). */
+  private readonly hooks: EntryHooks = {
+    prefix: this.opts.idPrefix ?? '',
+    toggles: () => this.toggles,
+    setToggles: (t) => this.setToggles(t),
+    legendToggled: (kind) => this.legendToggled(kind),
+    zoomed: (kind, chart) => this.zoomed(kind, chart),
+  };
 
   constructor(
     private theme: ThemeColors,
@@ -83,89 +92,10 @@ export class LiveChartsView {
   }
 
   private createEntry(spec: ChartSpec): Entry {
-    const section = document.createElement('section');
-    section.className = 'chart-card';
-    section.dataset.chart = spec.kind;
-    section.dataset.points = '0';
-    const head = document.createElement('div');
-    head.className = 'chart-head';
-    const h = document.createElement('h3');
-    h.textContent = spec.title;
-    h.id = `${this.p}chart-title-${spec.kind}`;
-    const controls = document.createElement('div');
-    controls.className = 'chart-controls';
-    head.append(h, controls);
-    const box = document.createElement('div');
-    box.className = 'chart-box';
-    const canvas = document.createElement('canvas');
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-labelledby', h.id);
-    box.append(canvas);
-    const note = document.createElement('p');
-    note.className = 'chart-note';
-    const legend = new ChartLegend(`${spec.title}: series`, () => this.legendToggled(spec.kind));
-    section.append(head, box, legend.element, note);
-    const chart = new Chart(
-      canvas,
-      lineChartConfig({
-        xTitle: 's',
-        htmlLegend: true,
-        yTitle: spec.yTitle(this.toggles),
-        y1Title: spec.y1Title,
-        onZoomed: (c) => this.zoomed(spec.kind, c),
-      }),
-    );
-    const entry: Entry = {
-      spec,
-      chart,
-      series: buildSeries(spec, [], this.toggles),
-      colors: new ColorAssigner(),
-      section,
-      controls,
-      note,
-      legend,
-      canvas,
-      range: null,
-      visible: this.observer === null,
-      stale: false,
-      drawn: null,
-      bounds: null,
-    };
+    const entry = createEntry(spec, this.hooks, this.observer === null);
     this.entries.set(spec.kind, entry);
-    this.renderControls(entry);
+    renderControls(entry, this.hooks);
     return entry;
-  }
-
-  private renderControls(e: Entry): void {
-    if (e.spec.kind === 'spinlocks') {
-      const backoffs = this.toggles.spinMetric === 'backoffs';
-      render(
-        html`<button
-          class="chip"
-          id=${this.p + 'toggle-backoffs'}
-          aria-pressed=${String(backoffs)}
-          title="Show backoffs/s instead of spins/s"
-          @click=${() => this.setToggles({ ...this.toggles, spinMetric: backoffs ? 'spins' : 'backoffs' })}
-        >
-          backoffs/s
-        </button>`,
-        e.controls,
-      );
-    } else if (e.spec.kind === 'waits') {
-      const all = this.toggles.showAllWaits;
-      render(
-        html`<button
-          class="chip"
-          id=${this.p + 'toggle-benign'}
-          aria-pressed=${String(all)}
-          title="Include benign (idle and background) waits"
-          @click=${() => this.setToggles({ ...this.toggles, showAllWaits: !all })}
-        >
-          show benign
-        </button>`,
-        e.controls,
-      );
-    }
   }
 
   /** Runs of the active experiment (for the run selector) and the one to show. */
@@ -214,7 +144,7 @@ export class LiveChartsView {
       e.drawn = null;
       const y = e.chart.options.scales?.y as { title?: { text?: string } } | undefined;
       if (y?.title) y.title.text = e.spec.yTitle(t);
-      this.renderControls(e);
+      renderControls(e, this.hooks);
     }
     this.callbacks.onToggles(t);
     this.redraw(true);
