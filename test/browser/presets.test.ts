@@ -115,7 +115,7 @@ describe('the Presets section and analysis views in Chromium', () => {
   it('Presets: pick one, read the post it cites, its question and plan for this server, change settings as typed, Run posts runPreset', () =>
     withPanel('dark', async (p) => {
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
-      const about = (await p.page.textContent('#preset-about')) ?? '';
+      const about = (await p.page.innerText('#preset-about')) ?? '';
       assert.match(
         about,
         /Reproduces Chris Adkin, NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads \(2015, chrisadkin\.io\)/,

@@ -90,7 +90,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
         .locator('#stacks-running', { hasText: /LOCK_HASH: 2 of 5 s/ })
         .waitFor({ timeout: 5000 })
         .catch(() => undefined);
-      assert.match((await p.page.textContent('#stacks-running')) ?? '', /LOCK_HASH: 2 of 5 s/);
+      assert.match((await p.page.innerText('#stacks-running')) ?? '', /LOCK_HASH: 2 of 5 s/);
       await p.page.click('#btn-stacks-cancel');
       await waitForPosted(p, 'stacksCancel');
 
