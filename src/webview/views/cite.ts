@@ -4,9 +4,7 @@ import { getPost, type PostId } from '../../shared/posts';
 
 export function citeHtml(id: PostId): TemplateResult {
   const p = getPost(id);
-  return html`<span class="post-cite" data-post=${p.id}
-    >${p.author}, <cite>${p.title}</cite> (${p.year ? `${p.year}, ` : ''}${p.blog})</span
-  >`;
+  return html`<span class="post-cite" data-post=${p.id}>${p.author}, <cite>${p.title}</cite> (${p.year ? `${p.year}, ` : ''}${p.blog})</span>`;
 }
 
 export function citeListHtml(ids: readonly PostId[]): TemplateResult {

@@ -26,42 +26,24 @@ function figuresOf(r: RunRef) {
 }
 
 function picker(app: ViewContext, id: string, which: 'compareA' | 'compareB', runs: RunRef[], value: string | null): TemplateResult {
-  return html`<label class="inline"
-    >${which === 'compareA' ? 'Run A' : 'Run B'}
+  return html`<label class="inline">${which === 'compareA' ? 'Run A' : 'Run B'}
     <select id=${id} @change=${(e: Event) => app.setView({ [which]: (e.target as HTMLSelectElement).value || null })}>
       <option value="" ?selected=${value === null}>Pick a run</option>
       ${runs.map((r) => html`<option value=${r.key} ?selected=${value === r.key}>${label(r)}</option>`)}
-    </select></label
-  >`;
+    </select></label>`;
 }
 
 /** Each figure of A and B with its change (green when better, red when worse): runs here, a watch's windows too. */
 export function figuresTable(figures: readonly ComparedFigure[], o: { id: string; label: string; a: string; b: string }): TemplateResult {
   return html`<table class="data-table" id=${o.id} aria-label=${o.label}>
-    <thead>
-      <tr>
-        <th scope="col">Figure</th>
-        <th scope="col" class="num">${o.a}</th>
-        <th scope="col" class="num">${o.b}</th>
-        <th scope="col" class="num">Change</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${figures.map((f) => {
-        const better =
-          f.changePct === null || Math.abs(f.changePct) < 5
-            ? ''
-            : f.changePct > 0 === (f.direction === 'higher-better')
-              ? 'better'
-              : 'worse';
-        return html`<tr>
-          <th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
-          <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td>
-          <td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
-          <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td>
-        </tr>`;
-      })}
-    </tbody>
+    <thead><tr><th scope="col">Figure</th><th scope="col" class="num">${o.a}</th><th scope="col" class="num">${o.b}</th><th scope="col" class="num">Change</th></tr></thead>
+    <tbody>${figures.map((f) => {
+      const better =
+        f.changePct === null || Math.abs(f.changePct) < 5 ? '' : f.changePct > 0 === (f.direction === 'higher-better') ? 'better' : 'worse';
+      return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
+        <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td><td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
+        <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
+    })}</tbody>
   </table>`;
 }
 
@@ -70,9 +52,7 @@ export function compareView(app: ViewContext): TemplateResult {
     const runs = app.allRuns();
     if (runs.length < 2) {
       app.compareChart.update(null, null);
-      return html`<div id="compare">
-        <p class="empty">Comparing needs two runs: run a sweep, or open an earlier experiment from the history.</p>
-      </div>`;
+      return html`<div id="compare"><p class="empty">Comparing needs two runs: run a sweep, or open an earlier experiment from the history.</p></div>`;
     }
     // Defaults: the first and the last run, so a sweep compares its ends.
     const aKey = app.view.compareA ?? runs[0].key;
@@ -85,15 +65,14 @@ export function compareView(app: ViewContext): TemplateResult {
       <div class="toolbar">${picker(app, 'compare-a', 'compareA', runs, aKey)} ${picker(app, 'compare-b', 'compareB', runs, bKey)}</div>
       ${
         cmp
-          ? html` <ul class="summary" id="compare-summary">
-                ${cmp.summary.map((s) => html`<li>${s}</li>`)}
-              </ul>
-              <div class="compare-grid">
-                <div class="table-wrap">
-                  ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B' })}
-                </div>
-                ${app.compareChart.element}
-              </div>`
+          ? html`
+        <ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>
+        <div class="compare-grid">
+          <div class="table-wrap">
+            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B' })}
+          </div>
+          ${app.compareChart.element}
+        </div>`
           : html`<p class="empty">Pick two runs.</p>`
       }
     </div>`;

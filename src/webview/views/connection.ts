@@ -18,18 +18,12 @@ function text(
   return field(
     id,
     label,
-    html`<vscode-textfield
-      id=${id}
-      type=${opts.type ?? 'text'}
-      .value=${value}
-      placeholder=${opts.placeholder ?? ''}
-      ?invalid=${Boolean(err)}
-      aria-label=${label}
+    html`<vscode-textfield id=${id} type=${opts.type ?? 'text'} .value=${value} placeholder=${opts.placeholder ?? ''}
+      ?invalid=${Boolean(err)} aria-label=${label}
       @input=${(e: Event) =>
         app.editConn((d) => {
           (d as unknown as Record<string, unknown>)[key] = inputValue(e);
-        })}
-    ></vscode-textfield>`,
+        })}></vscode-textfield>`,
     err,
     opts.help,
   );
@@ -68,30 +62,15 @@ function profiles(app: ViewContext): TemplateResult {
     ${s.profiles.length === 0 ? html`<p class="muted">None yet: fill in the form and press Save.</p>` : nothing}
     <ul class="profile-list" id="profiles">
       ${s.profiles.map(
-        (p) =>
-          html`<li class=${p.id === app.conn.id ? 'selected' : ''}>
-            <button
-              class="link"
-              data-profile=${p.id}
-              @click=${() => app.post(ToHost.profilePick, { id: p.id })}
-              aria-label=${`Use ${p.label}`}
-            >
-              ${p.label}
-            </button>
-            <span class="muted"
-              >${p.server}${p.port ? `,${p.port}` : ''} · ${p.authentication === 'sql' ? p.user : p.authentication}
-              ${s.savedPasswords.includes(p.id) ? html` · <span title="A password is saved in VS Code's secret storage">password saved</span>` : nothing}
-              ${p.id === current && s.connection.status === 'connected' ? html` · <strong>connected</strong>` : nothing}</span
-            >
-            <button
-              class="icon-button"
-              title=${`Delete ${p.label}`}
-              aria-label=${`Delete ${p.label}`}
-              @click=${() => app.post(ToHost.profileDelete, { id: p.id })}
-            >
-              ✕
-            </button>
-          </li>`,
+        (p) => html`<li class=${p.id === app.conn.id ? 'selected' : ''}>
+        <button class="link" data-profile=${p.id} @click=${() => app.post(ToHost.profilePick, { id: p.id })}
+          aria-label=${`Use ${p.label}`}>${p.label}</button>
+        <span class="muted">${p.server}${p.port ? `,${p.port}` : ''} · ${p.authentication === 'sql' ? p.user : p.authentication}
+          ${s.savedPasswords.includes(p.id) ? html` · <span title="A password is saved in VS Code's secret storage">password saved</span>` : nothing}
+          ${p.id === current && s.connection.status === 'connected' ? html` · <strong>connected</strong>` : nothing}</span>
+        <button class="icon-button" title=${`Delete ${p.label}`} aria-label=${`Delete ${p.label}`}
+          @click=${() => app.post(ToHost.profileDelete, { id: p.id })}>✕</button>
+      </li>`,
       )}
     </ul>
     <button class="chip" id="btn-new-profile" @click=${() => app.post(ToHost.profilePick, { id: null })}>New connection</button>
@@ -103,121 +82,87 @@ export function connectionView(app: ViewContext): TemplateResult {
   const status = s?.connection.status ?? 'disconnected';
   const d = app.conn;
   const connected = status === 'connected';
-  const summary = html`<span class="summary-note" id="conn-status" data-status=${status}
-    >${connected ? `connected to ${s?.server?.identity.serverName ?? ''}` : status === 'connecting' ? 'connecting…' : 'not connected'}</span
-  >`;
+  const summary = html`<span class="summary-note" id="conn-status" data-status=${status}>${
+    connected ? `connected to ${s?.server?.identity.serverName ?? ''}` : status === 'connecting' ? 'connecting…' : 'not connected'
+  }</span>`;
   return section(
     app,
     'connection',
     'Connection',
     () => html`
-      ${
-        !connected && status !== 'connecting'
-          ? html`<p class="hint">
-              Connect to a SQL Server you may change server-wide settings on (a lab box, never production), or to the Spinlock Lab simulator
-              (<code>spinlab sim</code>) to try the panel with synthetic numbers.
-            </p>`
-          : nothing
-      }
-      <div class="conn-grid">
-        <form
-          class="form-grid"
-          @submit=${(e: Event) => {
-            e.preventDefault();
-            connect(app);
-          }}
-        >
-          ${text(app, 'conn-server', 'Server', 'server', { placeholder: 'host or host\\instance' })}
-          ${text(app, 'conn-port', 'Port', 'port', { placeholder: '1433' })}
-          ${field(
-            'conn-auth',
-            'Authentication',
-            html`<vscode-single-select
-              id="conn-auth"
-              .value=${d.authentication}
-              aria-label="Authentication"
-              @change=${(e: Event) =>
-                app.editConn((c) => {
-                  c.authentication = inputValue(e) as ConnDraft['authentication'];
-                })}
-            >
-              <vscode-option value="sql">SQL login</vscode-option>
-              <vscode-option value="entra">Microsoft Entra ID</vscode-option>
-              <vscode-option value="ntlm">Windows (NTLM)</vscode-option>
-            </vscode-single-select>`,
-            null,
-            d.authentication === 'entra' ? 'Signs in with your Microsoft account in VS Code.' : undefined,
-          )}
-          ${d.authentication !== 'entra' ? text(app, 'conn-user', d.authentication === 'ntlm' ? 'Windows user' : 'Login', 'user') : nothing}
-          ${d.authentication === 'ntlm' ? text(app, 'conn-domain', 'Domain', 'domain') : nothing}
-          ${
-            d.authentication !== 'entra'
-              ? text(app, 'conn-password', 'Password', 'password', {
-                  type: 'password',
-                  help: s?.savedPasswords.includes(d.id) ? 'Leave empty to use the saved password.' : undefined,
-                })
-              : nothing
-          }
-          ${text(app, 'conn-labdb', 'Lab database', 'labDatabase', { help: 'Created on first deploy; scenarios live here.' })}
-          <div class="checks">
-            <vscode-checkbox
-              id="conn-encrypt"
-              label="Encrypt"
-              .checked=${d.encrypt !== 'optional'}
-              @change=${(e: Event) =>
-                app.editConn((c) => {
-                  c.encrypt = checkedOf(e) ? 'mandatory' : 'optional';
-                })}
-            ></vscode-checkbox>
-            <vscode-checkbox
-              id="conn-strict"
-              label="Strict (TDS 8)"
-              .checked=${d.encrypt === 'strict'}
-              ?disabled=${d.encrypt === 'optional'}
-              @change=${(e: Event) =>
-                app.editConn((c) => {
-                  c.encrypt = checkedOf(e) ? 'strict' : 'mandatory';
-                })}
-            ></vscode-checkbox>
-            <vscode-checkbox
-              id="conn-trust"
-              label="Trust server certificate"
-              .checked=${d.trustServerCertificate}
-              @change=${(e: Event) =>
-                app.editConn((c) => {
-                  c.trustServerCertificate = checkedOf(e);
-                })}
-            ></vscode-checkbox>
-            <vscode-checkbox
-              id="conn-save-password"
-              label="Save password"
-              .checked=${d.savePassword}
-              @change=${(e: Event) =>
-                app.editConn((c) => {
-                  c.savePassword = checkedOf(e);
-                })}
-            ></vscode-checkbox>
-          </div>
-          ${Object.keys(app.connErrors)
-            .filter((k) => !['server', 'port', 'user', 'labDatabase', 'password', 'domain'].includes(k))
-            .map((k) => html`<p class="field-error" role="alert">${k}: ${app.connErrors[k]}</p>`)}
-          <div class="actions">
-            <vscode-button id="btn-connect" ?disabled=${status === 'connecting'} @click=${() => connect(app)}
-              >${connected ? 'Reconnect' : 'Connect'}</vscode-button
-            >
-            <vscode-button
-              id="btn-disconnect"
-              secondary
-              ?disabled=${status === 'disconnected'}
-              @click=${() => app.post(ToHost.connectionClose, {})}
-              >Disconnect</vscode-button
-            >
-            <vscode-button id="btn-save-profile" secondary @click=${() => save(app)}>Save</vscode-button>
-          </div>
-        </form>
-        ${profiles(app)}
-      </div>
-    `,
+    ${
+      !connected && status !== 'connecting'
+        ? html`<p class="hint">Connect to a SQL Server you may change server-wide settings on (a lab box, never production),
+      or to the Spinlock Lab simulator (<code>spinlab sim</code>) to try the panel with synthetic numbers.</p>`
+        : nothing
+    }
+    <div class="conn-grid">
+      <form class="form-grid" @submit=${(e: Event) => {
+        e.preventDefault();
+        connect(app);
+      }}>
+        ${text(app, 'conn-server', 'Server', 'server', { placeholder: 'host or host\\instance' })}
+        ${text(app, 'conn-port', 'Port', 'port', { placeholder: '1433' })}
+        ${field(
+          'conn-auth',
+          'Authentication',
+          html`<vscode-single-select id="conn-auth" .value=${d.authentication} aria-label="Authentication"
+            @change=${(e: Event) =>
+              app.editConn((c) => {
+                c.authentication = inputValue(e) as ConnDraft['authentication'];
+              })}>
+            <vscode-option value="sql">SQL login</vscode-option>
+            <vscode-option value="entra">Microsoft Entra ID</vscode-option>
+            <vscode-option value="ntlm">Windows (NTLM)</vscode-option>
+          </vscode-single-select>`,
+          null,
+          d.authentication === 'entra' ? 'Signs in with your Microsoft account in VS Code.' : undefined,
+        )}
+        ${d.authentication !== 'entra' ? text(app, 'conn-user', d.authentication === 'ntlm' ? 'Windows user' : 'Login', 'user') : nothing}
+        ${d.authentication === 'ntlm' ? text(app, 'conn-domain', 'Domain', 'domain') : nothing}
+        ${
+          d.authentication !== 'entra'
+            ? text(app, 'conn-password', 'Password', 'password', {
+                type: 'password',
+                help: s?.savedPasswords.includes(d.id) ? 'Leave empty to use the saved password.' : undefined,
+              })
+            : nothing
+        }
+        ${text(app, 'conn-labdb', 'Lab database', 'labDatabase', { help: 'Created on first deploy; scenarios live here.' })}
+        <div class="checks">
+          <vscode-checkbox id="conn-encrypt" label="Encrypt" .checked=${d.encrypt !== 'optional'}
+            @change=${(e: Event) =>
+              app.editConn((c) => {
+                c.encrypt = checkedOf(e) ? 'mandatory' : 'optional';
+              })}></vscode-checkbox>
+          <vscode-checkbox id="conn-strict" label="Strict (TDS 8)" .checked=${d.encrypt === 'strict'} ?disabled=${d.encrypt === 'optional'}
+            @change=${(e: Event) =>
+              app.editConn((c) => {
+                c.encrypt = checkedOf(e) ? 'strict' : 'mandatory';
+              })}></vscode-checkbox>
+          <vscode-checkbox id="conn-trust" label="Trust server certificate" .checked=${d.trustServerCertificate}
+            @change=${(e: Event) =>
+              app.editConn((c) => {
+                c.trustServerCertificate = checkedOf(e);
+              })}></vscode-checkbox>
+          <vscode-checkbox id="conn-save-password" label="Save password" .checked=${d.savePassword}
+            @change=${(e: Event) =>
+              app.editConn((c) => {
+                c.savePassword = checkedOf(e);
+              })}></vscode-checkbox>
+        </div>
+        ${Object.keys(app.connErrors)
+          .filter((k) => !['server', 'port', 'user', 'labDatabase', 'password', 'domain'].includes(k))
+          .map((k) => html`<p class="field-error" role="alert">${k}: ${app.connErrors[k]}</p>`)}
+        <div class="actions">
+          <vscode-button id="btn-connect" ?disabled=${status === 'connecting'} @click=${() => connect(app)}>${connected ? 'Reconnect' : 'Connect'}</vscode-button>
+          <vscode-button id="btn-disconnect" secondary ?disabled=${status === 'disconnected'} @click=${() => app.post(ToHost.connectionClose, {})}>Disconnect</vscode-button>
+          <vscode-button id="btn-save-profile" secondary @click=${() => save(app)}>Save</vscode-button>
+        </div>
+      </form>
+      ${profiles(app)}
+    </div>
+  `,
     { summaryExtra: summary },
   );
 }

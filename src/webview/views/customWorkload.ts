@@ -15,17 +15,12 @@ function text(app: ViewContext, key: keyof CustomForm, label: string, err: strin
   return field(
     id,
     label,
-    html`<vscode-textfield
-      id=${id}
-      .value=${String(d.form[key])}
-      ?invalid=${Boolean(err)}
-      aria-label=${label}
+    html`<vscode-textfield id=${id} .value=${String(d.form[key])} ?invalid=${Boolean(err)} aria-label=${label}
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
       @input=${(e: Event) => {
         (d.form as unknown as Record<string, string>)[key] = inputValue(e);
         app.requestRender();
-      }}
-    ></vscode-textfield>`,
+      }}></vscode-textfield>`,
     err ?? null,
     help,
   );
@@ -44,16 +39,11 @@ function select(
   return field(
     id,
     label,
-    html`<vscode-single-select
-      id=${id}
-      .value=${d.form[key]}
-      aria-label=${label}
-      ?invalid=${Boolean(err)}
+    html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label} ?invalid=${Boolean(err)}
       @change=${(e: Event) => {
         (d.form as unknown as Record<string, string>)[key] = inputValue(e);
         app.requestRender();
-      }}
-    >
+      }}>
       ${options.map(([v, l]) => html`<vscode-option value=${v}>${l}</vscode-option>`)}
     </vscode-single-select>`,
     err ?? null,
@@ -78,29 +68,19 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
   const f = d.form;
   const why = blocker(app, valid);
   return html`<div id="custom-workload" class="custom-workload">
-    <p class="description">
-      Your own T-SQL, run by each session in turn (GO separates batches), in the database you name. Spinlock Lab deploys nothing there;
-      variables (@name) are bound by name to a CSV's or a query's columns and sent as real parameters.
-    </p>
+    <p class="description">Your own T-SQL, run by each session in turn (GO separates batches), in the database you name.
+      Spinlock Lab deploys nothing there; variables (@name) are bound by name to a CSV's or a query's columns and sent as real parameters.</p>
     ${d.source ? html`<p class="muted small" id="custom-source">Filled in from ${d.source}</p>` : nothing}
     ${field(
       'custom-sql',
       'T-SQL',
-      html`<textarea
-        id="custom-sql"
-        class="sql-editor"
-        rows="8"
-        spellcheck="false"
-        aria-label="T-SQL"
-        .value=${f.sql}
-        ?disabled=${Boolean(f.sqlFile.trim())}
-        aria-invalid=${errors.sql ? 'true' : 'false'}
+      html`<textarea id="custom-sql" class="sql-editor" rows="8" spellcheck="false" aria-label="T-SQL"
+        .value=${f.sql} ?disabled=${Boolean(f.sqlFile.trim())} aria-invalid=${errors.sql ? 'true' : 'false'}
         aria-describedby=${errors.sql ? 'custom-sql-error' : 'custom-sql-help'}
         @input=${(e: Event) => {
           f.sql = inputValue(e);
           app.requestRender();
-        }}
-      ></textarea>`,
+        }}></textarea>`,
       errors.sql ?? null,
       'e.g. SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC',
     )}
@@ -116,28 +96,29 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       ${f.paramsSource === 'query' ? text(app, 'paramsQuery', 'Parameter query', errors.paramsQuery, 'Its columns give the values, a different row per call') : nothing}
       ${
         f.paramsSource !== 'none'
-          ? html` ${select(
-              app,
-              'paramsOrder',
-              'Row order',
-              [
-                ['round-robin', 'Round robin'],
-                ['random', 'Random'],
-              ],
-              errors.paramsOrder,
-              'Which row each call takes',
-            )}
-            ${select(
-              app,
-              'paramsScope',
-              'Rows per',
-              [
-                ['session', 'Session (each its own cursor)'],
-                ['shared', 'Shared by all sessions'],
-              ],
-              errors.paramsScope,
-              'Per session: every session walks the rows; shared: one cursor for all',
-            )}`
+          ? html`
+        ${select(
+          app,
+          'paramsOrder',
+          'Row order',
+          [
+            ['round-robin', 'Round robin'],
+            ['random', 'Random'],
+          ],
+          errors.paramsOrder,
+          'Which row each call takes',
+        )}
+        ${select(
+          app,
+          'paramsScope',
+          'Rows per',
+          [
+            ['session', 'Session (each its own cursor)'],
+            ['shared', 'Shared by all sessions'],
+          ],
+          errors.paramsScope,
+          'Per session: every session walks the rows; shared: one cursor for all',
+        )}`
           : nothing
       }
       ${select(app, 'stopBy', 'Stop after', [
@@ -149,28 +130,18 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       ${text(app, 'thinkTime', 'Think time', errors.thinkTime, 'Pause between calls, e.g. 0ms, 50ms')}
       ${text(app, 'queryTimeout', 'Query timeout', errors.queryTimeout, 'Per call, e.g. 30s; empty for none')}
     </div>
-    <vscode-checkbox
-      id="custom-stopOnError"
-      .checked=${f.stopOnError}
-      aria-describedby="custom-stopOnError-help"
+    <vscode-checkbox id="custom-stopOnError" .checked=${f.stopOnError} aria-describedby="custom-stopOnError-help"
       @change=${(e: Event) => {
         f.stopOnError = checkedOf(e);
         app.requestRender();
-      }}
-      >Stop on the first error</vscode-checkbox
-    >
+      }}>Stop on the first error</vscode-checkbox>
     <p class="field-help" id="custom-stopOnError-help">Otherwise a failing call is counted by error number and the run goes on.</p>
     <div class="actions">
-      <vscode-button
-        id="btn-run-custom"
-        ?disabled=${why !== null}
-        title=${why ?? 'Run the workload'}
+      <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {
           app.lastAction = 'run';
           app.post(ToHost.customRun, { form: { ...f } });
-        }}
-        >Run custom workload</vscode-button
-      >
+        }}>Run custom workload</vscode-button>
       <span class="status-text" id="custom-status" role="status">${why ?? ''}</span>
     </div>
   </div>`;

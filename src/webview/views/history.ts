@@ -12,85 +12,42 @@ export function historyView(app: ViewContext): TemplateResult {
     app,
     'history',
     'History',
-    () =>
-      html` <div id="history">
-        ${
-          history.length === 0
-            ? html`<p class="empty">No saved experiments for this server yet. Each run you start here is saved and listed.</p>`
-            : html` <ul class="history-list">
-                ${history.map((h) => {
-                  const loaded = app.experiments.get(h.id);
-                  const best = h.runs.reduce((m, r) => Math.max(m, r.rowsPerSec), 0);
-                  // The row the analysis shows is the current one; a reveal from the Activity Bar focuses it (tabindex -1).
-                  return html`<li data-experiment=${h.id} tabindex="-1" aria-current=${app.view.analysis === h.id ? 'true' : 'false'}>
-                    <div class="history-main">
-                      <strong>${h.title}</strong>
-                      <span class="muted"
-                        >${new Date(h.createdAt).toLocaleString()} · ${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · threads
-                        ${h.threads.join(',')} · ${h.status}
-                        ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span
-                      >
-                    </div>
-                    <div class="history-actions">
-                      ${
-                        loaded
-                          ? html` <button
-                                class="chip"
-                                @click=${() => app.setView({ results: h.id })}
-                                aria-pressed=${String(app.view.results === h.id)}
-                              >
-                                Results
-                              </button>
-                              <button
-                                class="chip"
-                                data-analysis=${h.id}
-                                @click=${() => app.setView({ analysis: h.id })}
-                                aria-pressed=${String(app.view.analysis === h.id)}
-                              >
-                                Analysis
-                              </button>
-                              <button
-                                class="chip"
-                                aria-pressed=${String(app.view.scaling.includes(h.id))}
-                                @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}
-                              >
-                                Scaling
-                              </button>`
-                          : html`<button class="chip" data-open=${h.id} @click=${() => app.questions.openExperiment(h.id)}>Open</button>`
-                      }
-                      <button
-                        class="chip"
-                        @click=${() => app.post(ToHost.experimentSaveNotebook, { id: h.id })}
-                        title="Save as a Jupyter notebook"
-                      >
-                        Notebook
-                      </button>
-                      <button
-                        class="chip"
-                        @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'csv' })}
-                        title="Export the samples as CSV"
-                      >
-                        CSV
-                      </button>
-                      <button
-                        class="chip"
-                        @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'tsql' })}
-                        title="Export the scenario's T-SQL"
-                      >
-                        T-SQL
-                      </button>
-                      <button
-                        class="chip"
-                        @click=${() => app.post(ToHost.experimentReveal, { id: h.id })}
-                        title="Show the experiment's folder"
-                      >
-                        Reveal
-                      </button>
-                    </div>
-                  </li>`;
-                })}
-              </ul>`
-        }
-      </div>`,
+    () => html`
+    <div id="history">
+      ${
+        history.length === 0
+          ? html`<p class="empty">No saved experiments for this server yet. Each run you start here is saved and listed.</p>`
+          : html`
+      <ul class="history-list">
+        ${history.map((h) => {
+          const loaded = app.experiments.get(h.id);
+          const best = h.runs.reduce((m, r) => Math.max(m, r.rowsPerSec), 0);
+          // The row the analysis shows is the current one; a reveal from the Activity Bar focuses it (tabindex -1).
+          return html`<li data-experiment=${h.id} tabindex="-1" aria-current=${app.view.analysis === h.id ? 'true' : 'false'}>
+            <div class="history-main">
+              <strong>${h.title}</strong>
+              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
+                ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span>
+            </div>
+            <div class="history-actions">
+              ${
+                loaded
+                  ? html`
+                <button class="chip" @click=${() => app.setView({ results: h.id })} aria-pressed=${String(app.view.results === h.id)}>Results</button>
+                <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
+                <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
+                  @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
+                  : html`<button class="chip" data-open=${h.id} @click=${() => app.questions.openExperiment(h.id)}>Open</button>`
+              }
+              <button class="chip" @click=${() => app.post(ToHost.experimentSaveNotebook, { id: h.id })} title="Save as a Jupyter notebook">Notebook</button>
+              <button class="chip" @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'csv' })} title="Export the samples as CSV">CSV</button>
+              <button class="chip" @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'tsql' })} title="Export the scenario's T-SQL">T-SQL</button>
+              <button class="chip" @click=${() => app.post(ToHost.experimentReveal, { id: h.id })} title="Show the experiment's folder">Reveal</button>
+            </div>
+          </li>`;
+        })}
+      </ul>`
+      }
+    </div>`,
   );
 }

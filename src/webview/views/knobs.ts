@@ -23,100 +23,58 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
     // it there and the confirmation says from what to what.
     const customDb = form.scenarioId === CUSTOM_ID ? draftOf(app).form.database.trim() : null;
     const now = server && customDb === null ? `now ${server.knobs.delayedDurability ?? 'unknown'}` : '';
-    return html` <div class="knob-grid">
-      ${field(
-        'knob-dd',
-        customDb === null
-          ? 'Delayed durability (lab database)'
-          : `Delayed durability (${customDb ? `[${customDb}]` : "the workload's database"})`,
-        html`<vscode-single-select
-          id="knob-dd"
-          .value=${form.knobs.delayedDurability}
-          aria-label="Delayed durability"
-          @change=${(e: Event) =>
-            app.editForm((f) => {
-              f.knobs.delayedDurability = inputValue(e) as KnobSettings['delayedDurability'];
-            })}
-        >
-          <vscode-option value="unchanged">unchanged</vscode-option>
-          <vscode-option value="DISABLED">DISABLED</vscode-option>
-          <vscode-option value="ALLOWED" description="Behaves as DISABLED: the scenarios' commits do not ask for delayed durability"
-            >ALLOWED (as DISABLED here)</vscode-option
-          >
-          <vscode-option value="FORCED">FORCED</vscode-option>
-        </vscode-single-select>`,
-        null,
-        `${now}${now ? '; ' : ''}FORCED takes WRITELOG off the commit path.`,
-      )}
-      <div class="affinity">
+    return html`
+      <div class="knob-grid">
         ${field(
-          'knob-affinity',
-          'CPU affinity',
-          html`<vscode-textfield
-            id="knob-affinity"
-            .value=${form.knobs.affinity}
-            placeholder="unchanged"
-            ?invalid=${Boolean(check.affinityError)}
-            aria-label="CPU affinity spec"
-            @input=${(e: Event) => setAff(inputValue(e))}
-          ></vscode-textfield>`,
-          check.affinityError,
-          undefined,
+          'knob-dd',
+          customDb === null
+            ? 'Delayed durability (lab database)'
+            : `Delayed durability (${customDb ? `[${customDb}]` : "the workload's database"})`,
+          html`<vscode-single-select id="knob-dd" .value=${form.knobs.delayedDurability}
+            aria-label="Delayed durability" @change=${(e: Event) =>
+              app.editForm((f) => {
+                f.knobs.delayedDurability = inputValue(e) as KnobSettings['delayedDurability'];
+              })}>
+            <vscode-option value="unchanged">unchanged</vscode-option>
+            <vscode-option value="DISABLED">DISABLED</vscode-option>
+            <vscode-option value="ALLOWED" description="Behaves as DISABLED: the scenarios' commits do not ask for delayed durability">ALLOWED (as DISABLED here)</vscode-option>
+            <vscode-option value="FORCED">FORCED</vscode-option>
+          </vscode-single-select>`,
+          null,
+          `${now}${now ? '; ' : ''}FORCED takes WRITELOG off the commit path.`,
         )}
-        ${!check.affinityError ? html`<p class="field-help" id="affinity-resolved" role="status">${check.affinityDescription}</p>` : nothing}
-        <div class="shortcuts" role="group" aria-label="Affinity shortcuts">
-          <button class="chip" id="aff-unchanged" @click=${() => setAff('')} aria-pressed=${String(form.knobs.affinity === '')}>
-            unchanged
-          </button>
-          <button
-            class="chip"
-            id="aff-auto"
-            @click=${() => setAff('auto')}
-            aria-pressed=${String(form.knobs.affinity === 'auto')}
-            title="SQL Server's default: every CPU"
-          >
-            auto
-          </button>
-          <button
-            class="chip"
-            id="aff-exclude-core0"
-            @click=${() => setAff('exclude-core0')}
-            aria-pressed=${String(form.knobs.affinity === 'exclude-core0')}
-            title="Every CPU except both hyperthreads of core 0 (keeps workers off the log writer's core)"
-          >
-            exclude-core0
-          </button>
-          ${nodes.map(
-            (n) =>
-              html` <button
-                  class="chip"
-                  data-aff-node=${String(n)}
-                  @click=${() => setAff(`numa:${n}`)}
-                  aria-pressed=${String(form.knobs.affinity === `numa:${n}`)}
-                  title=${`Only NUMA node ${n}`}
-                >
-                  numa:${n}
-                </button>
-                <button
-                  class="chip"
-                  data-aff-node-nofirst=${String(n)}
-                  @click=${() => setAff(`numa:${n}-first-core`)}
-                  aria-pressed=${String(form.knobs.affinity === `numa:${n}-first-core`)}
-                  title=${`NUMA node ${n} without its first core`}
-                >
-                  numa:${n}-first-core
-                </button>`,
+        <div class="affinity">
+          ${field(
+            'knob-affinity',
+            'CPU affinity',
+            html`<vscode-textfield id="knob-affinity" .value=${form.knobs.affinity} placeholder="unchanged"
+              ?invalid=${Boolean(check.affinityError)} aria-label="CPU affinity spec"
+              @input=${(e: Event) => setAff(inputValue(e))}></vscode-textfield>`,
+            check.affinityError,
+            undefined,
           )}
+          ${!check.affinityError ? html`<p class="field-help" id="affinity-resolved" role="status">${check.affinityDescription}</p>` : nothing}
+          <div class="shortcuts" role="group" aria-label="Affinity shortcuts">
+            <button class="chip" id="aff-unchanged" @click=${() => setAff('')} aria-pressed=${String(form.knobs.affinity === '')}>unchanged</button>
+            <button class="chip" id="aff-auto" @click=${() => setAff('auto')} aria-pressed=${String(form.knobs.affinity === 'auto')}
+              title="SQL Server's default: every CPU">auto</button>
+            <button class="chip" id="aff-exclude-core0" @click=${() => setAff('exclude-core0')} aria-pressed=${String(form.knobs.affinity === 'exclude-core0')}
+              title="Every CPU except both hyperthreads of core 0 (keeps workers off the log writer's core)">exclude-core0</button>
+            ${nodes.map(
+              (n) => html`
+              <button class="chip" data-aff-node=${String(n)} @click=${() => setAff(`numa:${n}`)} aria-pressed=${String(form.knobs.affinity === `numa:${n}`)}
+                title=${`Only NUMA node ${n}`}>numa:${n}</button>
+              <button class="chip" data-aff-node-nofirst=${String(n)} @click=${() => setAff(`numa:${n}-first-core`)}
+                aria-pressed=${String(form.knobs.affinity === `numa:${n}-first-core`)}
+                title=${`NUMA node ${n} without its first core`}>numa:${n}-first-core</button>`,
+            )}
+          </div>
+          ${
+            server
+              ? html`<p class="muted small">Now: affinity ${server.knobs.affinity.type}, ${server.knobs.affinity.cpus.length} CPUs online. Changes are confirmed before a run and put back after it.</p>`
+              : html`<p class="muted small">Connect to check the spec against the server's CPUs.</p>`
+          }
         </div>
-        ${
-          server
-            ? html`<p class="muted small">
-                Now: affinity ${server.knobs.affinity.type}, ${server.knobs.affinity.cpus.length} CPUs online. Changes are confirmed before
-                a run and put back after it.
-              </p>`
-            : html`<p class="muted small">Connect to check the spec against the server's CPUs.</p>`
-        }
-      </div>
-    </div>`;
+      </div>`;
   });
 }

@@ -77,29 +77,17 @@ export function renderControls(e: Entry, hooks: EntryHooks): void {
   if (e.spec.kind === 'spinlocks') {
     const backoffs = toggles.spinMetric === 'backoffs';
     render(
-      html`<button
-        class="chip"
-        id=${hooks.prefix + 'toggle-backoffs'}
-        aria-pressed=${String(backoffs)}
+      html`<button class="chip" id=${hooks.prefix + 'toggle-backoffs'} aria-pressed=${String(backoffs)}
         title="Show backoffs/s instead of spins/s"
-        @click=${() => hooks.setToggles({ ...hooks.toggles(), spinMetric: backoffs ? 'spins' : 'backoffs' })}
-      >
-        backoffs/s
-      </button>`,
+        @click=${() => hooks.setToggles({ ...hooks.toggles(), spinMetric: backoffs ? 'spins' : 'backoffs' })}>backoffs/s</button>`,
       e.controls,
     );
   } else if (e.spec.kind === 'waits') {
     const all = toggles.showAllWaits;
     render(
-      html`<button
-        class="chip"
-        id=${hooks.prefix + 'toggle-benign'}
-        aria-pressed=${String(all)}
+      html`<button class="chip" id=${hooks.prefix + 'toggle-benign'} aria-pressed=${String(all)}
         title="Include benign (idle and background) waits"
-        @click=${() => hooks.setToggles({ ...hooks.toggles(), showAllWaits: !all })}
-      >
-        show benign
-      </button>`,
+        @click=${() => hooks.setToggles({ ...hooks.toggles(), showAllWaits: !all })}>show benign</button>`,
       e.controls,
     );
   }

@@ -27,39 +27,24 @@ export function toolbarTemplate(s: ToolbarState): TemplateResult {
   const status = run ? `Run ${run.index + 1}: ${run.threads} thread${run.threads === 1 ? '' : 's'}, ${run.status}` : 'No run yet';
   const picker = !s.runPicker
     ? nothing
-    : html` <label class="inline"
-        >Run
-        <select id="chart-run" aria-label="Run shown in the charts" @change=${onPick}>
-          <option value="follow" ?selected=${s.followIndex === null}>Follow the current run</option>
-          ${s.runs.map(
-            (r) =>
-              html`<option value=${String(r.index)} ?selected=${s.followIndex === r.index}>
-                Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}
-              </option>`,
-          )}
-        </select>
-      </label>`;
+    : html`
+    <label class="inline">Run
+      <select id="chart-run" aria-label="Run shown in the charts" @change=${onPick}>
+        <option value="follow" ?selected=${s.followIndex === null}>Follow the current run</option>
+        ${s.runs.map(
+          (r) => html`<option value=${String(r.index)} ?selected=${s.followIndex === r.index}>
+          Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}</option>`,
+        )}
+      </select>
+    </label>`;
   return html`${picker}
     <span class="muted" aria-live="polite">${!s.runPicker ? '' : status}${run !== null && paused ? ' (paused: still buffering)' : ''}</span>
     <span class="spacer"></span>
-    <button
-      class="chip"
-      id=${p + 'btn-pause'}
-      aria-pressed=${String(paused)}
-      @click=${() => s.onPause()}
-      title="Stop redrawing; samples keep arriving"
-    >
-      ${paused ? 'Resume' : 'Pause'}
-    </button>
-    <button
-      class="chip"
-      id=${p + 'btn-zoom-in'}
-      ?disabled=${!zoomable}
-      @click=${() => s.onZoom(1.5)}
-      title=${zoomable ? 'Zoom in (or use the mouse wheel; drag to pan)' : 'Pause or wait for the run to finish to zoom'}
-    >
-      Zoom in
-    </button>
+    <button class="chip" id=${p + 'btn-pause'} aria-pressed=${String(paused)} @click=${() => s.onPause()}
+      title="Stop redrawing; samples keep arriving">${paused ? 'Resume' : 'Pause'}</button>
+    <button class="chip" id=${p + 'btn-zoom-in'} ?disabled=${!zoomable} @click=${() => s.onZoom(1.5)}
+      title=${zoomable ? 'Zoom in (or use the mouse wheel; drag to pan)' : 'Pause or wait for the run to finish to zoom'}>Zoom in</button>
     <button class="chip" id=${p + 'btn-zoom-out'} ?disabled=${!zoomable} @click=${() => s.onZoom(1 / 1.5)}>Zoom out</button>
-    <button class="chip" id=${p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => s.onZoom(null)}>Reset zoom</button> `;
+    <button class="chip" id=${p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => s.onZoom(null)}>Reset zoom</button>
+  `;
 }

@@ -56,17 +56,21 @@ export function panelTemplate(app: ViewContext): TemplateResult {
   return html`
     <header class="panel-header">
       <h1>Spinlock Lab</h1>
-      <span class="muted"
-        >${app.state?.server ? `${app.state.server.identity.serverName}${app.state.server.identity.simulated ? ' (simulator)' : ''}` : 'not connected'}</span
-      >
+      <span class="muted">${app.state?.server ? `${app.state.server.identity.serverName}${app.state.server.identity.simulated ? ' (simulator)' : ''}` : 'not connected'}</span>
     </header>
     ${bannersView(app)}
     <div class="setup-grid">
       <div class="column">${connectionView(app)}${serverView(app)}</div>
       <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${app.region('run', () => runView(app, check))}</div>
     </div>
-    ${presetsView(app)} ${chartsView(app)} ${app.region('watch', () => watchView(app))} ${stacksView(app, savedSpinlocks(app))}
-    ${app.region('results', () => resultsView(app))} ${app.region('armAnalysis', () => armAnalysisView(app))} ${historyView(app)}
-    ${app.region('compare', () => compareView(app))} ${app.region('scaling', () => scalingView(app))}
+    ${presetsView(app)}
+    ${chartsView(app)}
+    ${app.region('watch', () => watchView(app))}
+    ${stacksView(app, savedSpinlocks(app))}
+    ${app.region('results', () => resultsView(app))}
+    ${app.region('armAnalysis', () => armAnalysisView(app))}
+    ${historyView(app)}
+    ${app.region('compare', () => compareView(app))}
+    ${app.region('scaling', () => scalingView(app))}
   `;
 }

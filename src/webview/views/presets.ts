@@ -25,13 +25,8 @@ function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): T
     return field(
       id,
       p.label,
-      html`<vscode-single-select
-        id=${id}
-        data-preset-setting=${p.name}
-        .value=${String(raw)}
-        aria-label=${p.label}
-        @change=${(e: Event) => set(inputValue(e))}
-      >
+      html`<vscode-single-select id=${id} data-preset-setting=${p.name} .value=${String(raw)} aria-label=${p.label}
+        @change=${(e: Event) => set(inputValue(e))}>
         ${(p.values ?? []).map((v) => html`<vscode-option value=${v}>${v}</vscode-option>`)}
       </vscode-single-select>`,
       err,
@@ -42,13 +37,8 @@ function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): T
     return field(
       id,
       p.label,
-      html`<vscode-checkbox
-        id=${id}
-        data-preset-setting=${p.name}
-        .checked=${raw === true || raw === 'true'}
-        label=${p.label}
-        @change=${(e: Event) => set(checkedOf(e))}
-      ></vscode-checkbox>`,
+      html`<vscode-checkbox id=${id} data-preset-setting=${p.name} .checked=${raw === true || raw === 'true'} label=${p.label}
+        @change=${(e: Event) => set(checkedOf(e))}></vscode-checkbox>`,
       err,
       help,
     );
@@ -56,15 +46,8 @@ function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): T
   return field(
     id,
     p.label,
-    html`<vscode-textfield
-      id=${id}
-      data-preset-setting=${p.name}
-      .value=${String(raw)}
-      ?invalid=${Boolean(err)}
-      aria-label=${p.label}
-      aria-describedby=${err ? `${id}-error` : `${id}-help`}
-      @input=${(e: Event) => set(inputValue(e))}
-    ></vscode-textfield>`,
+    html`<vscode-textfield id=${id} data-preset-setting=${p.name} .value=${String(raw)} ?invalid=${Boolean(err)} aria-label=${p.label}
+      aria-describedby=${err ? `${id}-error` : `${id}-help`} @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`,
     err,
     help,
   );
@@ -82,17 +65,11 @@ function loadField(
   return field(
     id,
     label,
-    html`<vscode-textfield
-      id=${id}
-      .value=${app.presetForm!.load[key]}
-      placeholder=${placeholder}
-      ?invalid=${Boolean(err)}
-      aria-label=${label}
-      @input=${(e: Event) =>
+    html`<vscode-textfield id=${id} .value=${app.presetForm!.load[key]} placeholder=${placeholder} ?invalid=${Boolean(err)}
+      aria-label=${label} @input=${(e: Event) =>
         app.editPreset((f) => {
           f.load[key] = inputValue(e);
-        })}
-    ></vscode-textfield>`,
+        })}></vscode-textfield>`,
     err,
     `Blank: ${placeholder || "the preset's own"}.`,
   );
@@ -100,63 +77,38 @@ function loadField(
 
 function planView(plan: PresetPlanView | null, current: boolean, connected: boolean): TemplateResult {
   if (!connected)
-    return html`<div id="preset-plan" data-state="disconnected">
-      <p class="empty">Connect to see this preset's plan for the server: its arms, knobs and thread counts follow the server's topology.</p>
-    </div>`;
+    return html`<div id="preset-plan" data-state="disconnected"><p class="empty">Connect to see this preset's plan for the server: its arms, knobs and thread counts follow the server's topology.</p></div>`;
   if (!plan) return html`<div id="preset-plan" data-state="loading"><p class="empty">Planning…</p></div>`;
   const state = plan.problems.length ? 'problems' : current ? 'current' : 'updating';
   return html`<div id="preset-plan" data-state=${state} aria-live="polite">
     ${
       plan.problems.length
-        ? html`<div class="banner error inline-banner" role="alert">
-            <div class="banner-text">
-              <strong>This preset cannot run with these settings on this server:</strong>
-              <ul>
-                ${plan.problems.map((p) => html`<li>${p}</li>`)}
-              </ul>
-            </div>
-          </div>`
-        : html` ${current ? nothing : html`<p class="muted small">Updating the plan for the settings above…</p>`}
-            <div class="table-wrap">
-              <table class="data-table" aria-label="The preset's arms on this server">
-                <thead>
-                  <tr>
-                    <th scope="col">Arm</th>
-                    <th scope="col">Scenario</th>
-                    <th scope="col">Knobs</th>
-                    <th scope="col" class="num">Threads</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${plan.arms.map(
-                    (a) =>
-                      html`<tr data-arm=${a.id}>
-                        <th scope="row">${a.label}</th>
-                        <td>
-                          ${a.scenarioId}<span class="muted small">
-                            ${Object.entries(a.parameters)
-                              .map(([k, v]) => `${k}=${String(v)}`)
-                              .join(', ')}</span
-                          >
-                        </td>
-                        <td>${a.knobs}</td>
-                        <td class="num">${a.threads.join(', ')}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>
-            ${plan.comparisons.length ? html`<p class="small"><strong>Compared:</strong> ${plan.comparisons.map((c) => c.label).join('; ')}.</p>` : nothing}
-            ${
-              plan.notes.length
-                ? html`<div class="notes" id="preset-notes">
-                    <strong class="small">How it adapts to this server, and what it leaves out</strong>
-                    <ul class="summary">
-                      ${plan.notes.map((n) => html`<li>${n}</li>`)}
-                    </ul>
-                  </div>`
-                : html`<p class="muted small">Runs as the post did: nothing to adapt on this server.</p>`
-            }`
+        ? html`<div class="banner error inline-banner" role="alert"><div class="banner-text">
+        <strong>This preset cannot run with these settings on this server:</strong>
+        <ul>${plan.problems.map((p) => html`<li>${p}</li>`)}</ul></div></div>`
+        : html`
+      ${current ? nothing : html`<p class="muted small">Updating the plan for the settings above…</p>`}
+      <div class="table-wrap">
+        <table class="data-table" aria-label="The preset's arms on this server">
+          <thead><tr><th scope="col">Arm</th><th scope="col">Scenario</th><th scope="col">Knobs</th><th scope="col" class="num">Threads</th></tr></thead>
+          <tbody>${plan.arms.map(
+            (a) => html`<tr data-arm=${a.id}>
+            <th scope="row">${a.label}</th>
+            <td>${a.scenarioId}<span class="muted small"> ${Object.entries(a.parameters)
+              .map(([k, v]) => `${k}=${String(v)}`)
+              .join(', ')}</span></td>
+            <td>${a.knobs}</td>
+            <td class="num">${a.threads.join(', ')}</td></tr>`,
+          )}</tbody>
+        </table>
+      </div>
+      ${plan.comparisons.length ? html`<p class="small"><strong>Compared:</strong> ${plan.comparisons.map((c) => c.label).join('; ')}.</p>` : nothing}
+      ${
+        plan.notes.length
+          ? html`<div class="notes" id="preset-notes"><strong class="small">How it adapts to this server, and what it leaves out</strong>
+        <ul class="summary">${plan.notes.map((n) => html`<li>${n}</li>`)}</ul></div>`
+          : html`<p class="muted small">Runs as the post did: nothing to adapt on this server.</p>`
+      }`
     }
   </div>`;
 }
@@ -188,82 +140,65 @@ export function presetsView(app: ViewContext): TemplateResult {
       const { plan, current } = planOf(app.questions.presetPlans(s), form);
       const block = blocker(app, check, current ? plan : null);
       const runs = plan && current && !plan.problems.length ? plan.arms.reduce((n, a) => n + a.threads.length, 0) : null;
-      return html` ${field(
-          'preset',
-          'Preset',
-          html`<vscode-single-select
-            id="preset"
-            .value=${form.presetId}
-            aria-label="Preset"
-            @change=${(e: Event) => {
-              const v = inputValue(e);
-              if (v && v !== app.presetForm?.presetId) app.pickPreset(v);
-            }}
-          >
-            ${s.presets.map((p) => html`<vscode-option value=${p.id} description=${p.question}>${p.id}: ${p.name}</vscode-option>`)}
-          </vscode-single-select>`,
-        )}
-        ${
-          preset
-            ? html` <div class="preset-about" id="preset-about">
-                  <p class="question"><strong>Question:</strong> ${preset.question}</p>
-                  <p class="muted small">
-                    Reproduces
-                    <span id="preset-post">${citeHtml(preset.post)}</span
-                    >${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing} · analysis:
-                    ${preset.views.map((v) => ({ ab: 'A/B comparison', scaling: 'scaling curve', math: 'doing the math', writelog: 'WRITELOG diagnosis' })[v]).join(', ')}
-                    · load: ${presetLoadWords(preset)}
-                  </p>
-                </div>
-                <h3 class="subhead">Plan for this server</h3>
-                ${planView(plan, current, connected)}
-                <details class="subsection" id="preset-settings" open>
-                  <summary>Settings (every default can be changed)</summary>
-                  <div class="param-grid">${preset.settings.map((p) => settingField(app, p, check))}</div>
-                  <div class="run-grid">
-                    ${field(
-                      'preset-mode',
-                      'Load',
-                      html`<vscode-single-select
-                        id="preset-mode"
-                        .value=${form.load.mode}
-                        aria-label="Preset load mode"
-                        @change=${(e: Event) =>
-                          app.editPreset((f) => {
-                            f.load.mode = inputValue(e) as PresetLoadInput['mode'];
-                          })}
-                      >
-                        <vscode-option value="server-loop">server loop</vscode-option>
-                        <vscode-option value="client-loop">client loop</vscode-option>
-                      </vscode-single-select>`,
-                    )}
-                    ${loadField(app, 'threads', 'Threads (every arm)', '', check)}
-                    ${loadField(app, 'duration', 'Duration per run', preset.load.duration, check)}
-                    ${loadField(app, 'rows', 'Rows per session', preset.load.rows, check)}
-                    ${loadField(app, 'warmup', 'Warm-up', preset.load.warmup, check)}
-                    ${loadField(app, 'interval', 'Sample every', preset.load.interval, check)}
-                  </div>
-                  ${check.loadErrors.length ? html`<p class="field-error" id="preset-length-error" role="alert">${check.loadErrors.length}</p>` : nothing}
-                </details>`
-            : html`<p class="field-error">Preset "${form.presetId}" is not known.</p>`
-        }
-        <div class="actions">
-          <vscode-button
-            id="btn-run-preset"
-            ?disabled=${block !== null}
-            title=${block ?? 'Run every arm of the preset as one experiment'}
-            @click=${() => {
-              if (!app.presetForm || block !== null) return;
-              app.lastAction = 'run';
-              app.setView({ analysis: 'active', results: 'active' });
-              app.post(ToHost.presetRun, presetPayload(app.presetForm));
-            }}
-            >Run preset</vscode-button
-          >
-          <span class="muted small"
-            >${block ?? (runs !== null ? `${runs} run${runs === 1 ? '' : 's'} in ${plan!.arms.length} arms; server-wide changes are confirmed first and put back after.` : '')}</span
-          >
-        </div>`;
+      return html`
+      ${field(
+        'preset',
+        'Preset',
+        html`<vscode-single-select id="preset" .value=${form.presetId} aria-label="Preset"
+          @change=${(e: Event) => {
+            const v = inputValue(e);
+            if (v && v !== app.presetForm?.presetId) app.pickPreset(v);
+          }}>
+          ${s.presets.map((p) => html`<vscode-option value=${p.id} description=${p.question}>${p.id}: ${p.name}</vscode-option>`)}
+        </vscode-single-select>`,
+      )}
+      ${
+        preset
+          ? html`
+        <div class="preset-about" id="preset-about">
+          <p class="question"><strong>Question:</strong> ${preset.question}</p>
+          <p class="muted small">Reproduces <span id="preset-post">${citeHtml(preset.post)}</span>${preset.needs.length ? html` · the full experiment needs ${preset.needs.join(' and ')}` : nothing}
+            · analysis: ${preset.views.map((v) => ({ ab: 'A/B comparison', scaling: 'scaling curve', math: 'doing the math', writelog: 'WRITELOG diagnosis' })[v]).join(', ')}
+            · load: ${presetLoadWords(preset)}</p>
+        </div>
+        <h3 class="subhead">Plan for this server</h3>
+        ${planView(plan, current, connected)}
+        <details class="subsection" id="preset-settings" open>
+          <summary>Settings (every default can be changed)</summary>
+          <div class="param-grid">${preset.settings.map((p) => settingField(app, p, check))}</div>
+          <div class="run-grid">
+            ${field(
+              'preset-mode',
+              'Load',
+              html`<vscode-single-select id="preset-mode" .value=${form.load.mode} aria-label="Preset load mode"
+                @change=${(e: Event) =>
+                  app.editPreset((f) => {
+                    f.load.mode = inputValue(e) as PresetLoadInput['mode'];
+                  })}>
+                <vscode-option value="server-loop">server loop</vscode-option>
+                <vscode-option value="client-loop">client loop</vscode-option>
+              </vscode-single-select>`,
+            )}
+            ${loadField(app, 'threads', 'Threads (every arm)', '', check)}
+            ${loadField(app, 'duration', 'Duration per run', preset.load.duration, check)}
+            ${loadField(app, 'rows', 'Rows per session', preset.load.rows, check)}
+            ${loadField(app, 'warmup', 'Warm-up', preset.load.warmup, check)}
+            ${loadField(app, 'interval', 'Sample every', preset.load.interval, check)}
+          </div>
+          ${check.loadErrors.length ? html`<p class="field-error" id="preset-length-error" role="alert">${check.loadErrors.length}</p>` : nothing}
+        </details>`
+          : html`<p class="field-error">Preset "${form.presetId}" is not known.</p>`
+      }
+      <div class="actions">
+        <vscode-button id="btn-run-preset" ?disabled=${block !== null} title=${block ?? 'Run every arm of the preset as one experiment'}
+          @click=${() => {
+            if (!app.presetForm || block !== null) return;
+            app.lastAction = 'run';
+            app.setView({ analysis: 'active', results: 'active' });
+            app.post(ToHost.presetRun, presetPayload(app.presetForm));
+          }}>Run preset</vscode-button>
+        <span class="muted small">${block ?? (runs !== null ? `${runs} run${runs === 1 ? '' : 's'} in ${plan!.arms.length} arms; server-wide changes are confirmed first and put back after.` : '')}</span>
+      </div>`;
     },
     { summaryExtra: summaryNote ? html`<span class="summary-note">${summaryNote}</span>` : undefined },
   );

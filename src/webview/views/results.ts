@@ -34,22 +34,19 @@ function spreadView(app: ViewContext): TemplateResult | typeof nothing {
   const records = opened ? opened.runs : app.live.ordered().flatMap((r) => (r.record ? [r.record] : []));
   const spread = records.filter((r) => r.sessionSpread);
   if (!spread.length) return nothing;
-  return html`<ul id="results-spread" class="summary">
-    ${spread.map(
-      (r) =>
-        html`<li data-run=${String(r.index)}>
-          Run ${r.index + 1} (${r.threads} threads): ${describeSpread(r.sessionSpread!, runFigures(r).rowsPerSec)}.
-        </li>`,
-    )}
-  </ul>`;
+  return html`<ul id="results-spread" class="summary">${spread.map(
+    (r) =>
+      html`<li data-run=${String(r.index)}>Run ${r.index + 1} (${r.threads} threads): ${describeSpread(
+        r.sessionSpread!,
+        runFigures(r).rowsPerSec,
+      )}.</li>`,
+  )}</ul>`;
 }
 
 function costView(notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
   if (!notes.length) return nothing;
   return html`<h3>What Spinlock Lab cost the server</h3>
-    <ul id="results-cost">
-      ${notes.map((n) => html`<li data-run=${String(n.run)}>Run ${n.run + 1}: ${describeMonitorCost(n.cost, n.simulated)}</li>`)}
-    </ul>`;
+    <ul id="results-cost">${notes.map((n) => html`<li data-run=${String(n.run)}>Run ${n.run + 1}: ${describeMonitorCost(n.cost, n.simulated)}</li>`)}</ul>`;
 }
 
 /** What the monitor session cost the server in each run that says (delta ticks; older records have none). */
@@ -69,59 +66,36 @@ export function resultsView(app: ViewContext): TemplateResult {
     const sorted = sortRows(rows, cols, app.view.sort);
     const sort = app.view.sort;
     const choices = [...app.experiments.values()];
-    return html` <div class="toolbar">
+    return html`
+      <div class="toolbar">
         ${
           choices.length
-            ? html`<label class="inline"
-                >Experiment
-                <select id="results-experiment" @change=${(e: Event) => app.setView({ results: (e.target as HTMLSelectElement).value })}>
-                  <option value=${ACTIVE} ?selected=${app.view.results === ACTIVE}>Current: ${app.state?.active?.title ?? 'none'}</option>
-                  ${choices.map((x) => html`<option value=${x.id} ?selected=${app.view.results === x.id}>${x.title}</option>`)}
-                </select></label
-              >`
+            ? html`<label class="inline">Experiment
+          <select id="results-experiment" @change=${(e: Event) => app.setView({ results: (e.target as HTMLSelectElement).value })}>
+            <option value=${ACTIVE} ?selected=${app.view.results === ACTIVE}>Current: ${app.state?.active?.title ?? 'none'}</option>
+            ${choices.map((x) => html`<option value=${x.id} ?selected=${app.view.results === x.id}>${x.title}</option>`)}
+          </select></label>`
             : html`<span class="muted">${title}</span>`
         }
         <span class="spacer"></span>
-        <vscode-button
-          id="btn-copy-results"
-          secondary
-          ?disabled=${rows.length === 0}
-          @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}
-          >Copy as TSV</vscode-button
-        >
+        <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
+          @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
       </div>
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
       <div class="table-wrap">
         <table id="results-table" class="data-table" aria-label="Results per run">
-          <thead>
-            <tr>
-              ${cols.map((c) => {
-                const ariaSort = sort?.key === c.key ? sort.dir : 'none';
-                return html`<th scope="col" aria-sort=${ariaSort} class=${c.numeric ? 'num' : ''}>
-                  <button
-                    class="sort"
-                    data-sort=${c.key}
-                    title=${`Sort by ${c.title}`}
-                    @click=${() => app.setView({ sort: nextSort(app.view.sort, c.key) })}
-                  >
-                    ${c.label}<span class="sort-mark" aria-hidden="true"
-                      >${ariaSort === 'ascending' ? '▲' : ariaSort === 'descending' ? '▼' : ''}</span
-                    >
-                  </button>
-                </th>`;
-              })}
-            </tr>
-          </thead>
-          <tbody>
-            ${sorted.map(
-              (r) =>
-                html`<tr data-run=${String(r.run)}>
-                  ${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}
-                </tr>`,
-            )}
-          </tbody>
+          <thead><tr>${cols.map((c) => {
+            const ariaSort = sort?.key === c.key ? sort.dir : 'none';
+            return html`<th scope="col" aria-sort=${ariaSort} class=${c.numeric ? 'num' : ''}>
+              <button class="sort" data-sort=${c.key} title=${`Sort by ${c.title}`}
+                @click=${() => app.setView({ sort: nextSort(app.view.sort, c.key) })}>${c.label}<span class="sort-mark" aria-hidden="true">${
+                  ariaSort === 'ascending' ? '▲' : ariaSort === 'descending' ? '▼' : ''
+                }</span></button></th>`;
+          })}</tr></thead>
+          <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}</tr>`)}</tbody>
         </table>
       </div>
-      ${spreadView(app)} ${costView(costNotes(app))}`;
+      ${spreadView(app)}
+      ${costView(costNotes(app))}`;
   });
 }

@@ -71,14 +71,8 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
         field(
           id,
           label,
-          html`<vscode-textfield
-            id=${id}
-            .value=${form.run[k]}
-            placeholder=${placeholder}
-            ?invalid=${Boolean(e[k])}
-            aria-label=${label}
-            @input=${set(k)}
-          ></vscode-textfield>`,
+          html`<vscode-textfield id=${id} .value=${form.run[k]} placeholder=${placeholder} ?invalid=${Boolean(e[k])}
+        aria-label=${label} @input=${set(k)}></vscode-textfield>`,
           e[k] ?? null,
           help,
         );
@@ -87,81 +81,60 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
         check.threads.length > 1
           ? `A sweep of ${check.threads.length} runs: ${check.threads.join(', ')} threads.`
           : 'Session count, or a sweep: 1,2,4,8 or 1-8.';
-      return html` <div class="run-grid">
-          ${field(
-            'run-mode',
-            'Load',
-            html`<vscode-single-select
-              id="run-mode"
-              .value=${form.run.mode}
-              aria-label="Load mode"
-              @change=${(ev: Event) =>
-                app.editForm((f) => {
-                  f.run.mode = inputValue(ev) as RunSettings['mode'];
-                })}
-            >
-              <vscode-option value="server-loop" description="Each session runs a loop inside one procedure call"
-                >server loop</vscode-option
-              >
-              <vscode-option value="client-loop" description="One call per batch from the extension; measures client latency"
-                >client loop</vscode-option
-              >
-            </vscode-single-select>`,
-            null,
-            form.run.mode === 'client-loop'
-              ? 'Calls from here: gives latency percentiles.'
-              : 'Loops inside SQL Server: least client overhead.',
-          )}
-          ${tf('run-threads', 'threads', 'Threads', sweep, '1,2,4,8')}
-          ${tf('run-duration', 'duration', 'Duration per run', 'e.g. 30s, 5m; or leave empty and give rows.', '30s')}
-          ${tf('run-rows', 'rows', 'Rows per session', 'e.g. 1M; or leave empty and give a duration.', '')}
-          ${tf('run-warmup', 'warmup', 'Warm-up', 'Not measured: 0s to skip.', '2s')}
-          ${tf('run-interval', 'interval', 'Sample every', '250ms to 5s.', '1s')}
-          ${field(
-            'run-title',
-            'Title (optional)',
-            html`<vscode-textfield
-              id="run-title"
-              .value=${form.title}
-              placeholder="what are you testing?"
-              aria-label="Experiment title"
-              @input=${(ev: Event) => {
-                form.title = inputValue(ev);
-                app.requestRender();
-              }}
-            ></vscode-textfield>`,
-          )}
-        </div>
-        ${e.length ? html`<p class="field-error" id="run-length-error" role="alert">${e.length}</p>` : ''}
-        <div class="actions">
-          <vscode-button
-            id="btn-run"
-            ?disabled=${blocker !== null}
-            title=${blocker ?? 'Start the experiment'}
-            @click=${() => {
-              if (!app.form || runBlocker(app, check) !== null) return;
-              app.lastAction = 'run';
-              app.flushSelect();
-              app.post(ToHost.experimentRun, {
-                scenarioId: app.form.scenarioId,
-                parameters: check.values,
-                run: { ...app.form.run },
-                knobs: { ...app.form.knobs },
-                ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
-              });
-            }}
-            >Run</vscode-button
-          >
-          <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.experimentStop, {})}
-            >Stop</vscode-button
-          >
-          <span class="muted small">${blocker ?? ''}</span>
-        </div>`;
+      return html`
+      <div class="run-grid">
+        ${field(
+          'run-mode',
+          'Load',
+          html`<vscode-single-select id="run-mode" .value=${form.run.mode} aria-label="Load mode"
+            @change=${(ev: Event) =>
+              app.editForm((f) => {
+                f.run.mode = inputValue(ev) as RunSettings['mode'];
+              })}>
+            <vscode-option value="server-loop" description="Each session runs a loop inside one procedure call">server loop</vscode-option>
+            <vscode-option value="client-loop" description="One call per batch from the extension; measures client latency">client loop</vscode-option>
+          </vscode-single-select>`,
+          null,
+          form.run.mode === 'client-loop'
+            ? 'Calls from here: gives latency percentiles.'
+            : 'Loops inside SQL Server: least client overhead.',
+        )}
+        ${tf('run-threads', 'threads', 'Threads', sweep, '1,2,4,8')}
+        ${tf('run-duration', 'duration', 'Duration per run', 'e.g. 30s, 5m; or leave empty and give rows.', '30s')}
+        ${tf('run-rows', 'rows', 'Rows per session', 'e.g. 1M; or leave empty and give a duration.', '')}
+        ${tf('run-warmup', 'warmup', 'Warm-up', 'Not measured: 0s to skip.', '2s')}
+        ${tf('run-interval', 'interval', 'Sample every', '250ms to 5s.', '1s')}
+        ${field(
+          'run-title',
+          'Title (optional)',
+          html`<vscode-textfield id="run-title" .value=${form.title} placeholder="what are you testing?"
+            aria-label="Experiment title" @input=${(ev: Event) => {
+              form.title = inputValue(ev);
+              app.requestRender();
+            }}></vscode-textfield>`,
+        )}
+      </div>
+      ${e.length ? html`<p class="field-error" id="run-length-error" role="alert">${e.length}</p>` : ''}
+      <div class="actions">
+        <vscode-button id="btn-run" ?disabled=${blocker !== null} title=${blocker ?? 'Start the experiment'}
+          @click=${() => {
+            if (!app.form || runBlocker(app, check) !== null) return;
+            app.lastAction = 'run';
+            app.flushSelect();
+            app.post(ToHost.experimentRun, {
+              scenarioId: app.form.scenarioId,
+              parameters: check.values,
+              run: { ...app.form.run },
+              knobs: { ...app.form.knobs },
+              ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
+            });
+          }}>Run</vscode-button>
+        <vscode-button id="btn-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.experimentStop, {})}>Stop</vscode-button>
+        <span class="muted small">${blocker ?? ''}</span>
+      </div>`;
     },
     {
-      summaryExtra: html`<span id="run-status" class="summary-note status-${status}" data-status=${status} role="status" aria-live="polite"
-        >${text}</span
-      >`,
+      summaryExtra: html`<span id="run-status" class="summary-note status-${status}" data-status=${status} role="status" aria-live="polite">${text}</span>`,
     },
   );
 }

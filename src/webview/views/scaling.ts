@@ -42,10 +42,9 @@ export function scalingView(app: ViewContext): TemplateResult {
     const curves = scalingCurves(app);
     app.scalingChart.update(curves);
     const enough = curves.some((c) => c.points.length > 1);
-    return html` ${enough ? '' : html`<p class="empty">The scaling curve needs a sweep: give several thread counts (e.g. 1,2,4,8) and Run, or overlay earlier experiments from the history.</p>`}
-      <ul class="summary">
-        ${curves.map((c) => html`<li><strong>${c.title}:</strong> ${summarizeScaling(c)}</li>`)}
-      </ul>
+    return html`
+      ${enough ? '' : html`<p class="empty">The scaling curve needs a sweep: give several thread counts (e.g. 1,2,4,8) and Run, or overlay earlier experiments from the history.</p>`}
+      <ul class="summary">${curves.map((c) => html`<li><strong>${c.title}:</strong> ${summarizeScaling(c)}</li>`)}</ul>
       ${app.scalingChart.element}`;
   });
 }

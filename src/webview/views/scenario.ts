@@ -25,7 +25,8 @@ function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateR
     return field(
       id,
       p.label,
-      html`<vscode-single-select id=${id} .value=${String(raw)} aria-label=${p.label} @change=${(e: Event) => set(inputValue(e))}>
+      html`<vscode-single-select id=${id} .value=${String(raw)} aria-label=${p.label}
+        @change=${(e: Event) => set(inputValue(e))}>
         ${(p.values ?? []).map((v) => html`<vscode-option value=${v}>${v}</vscode-option>`)}
       </vscode-single-select>`,
       err,
@@ -36,12 +37,8 @@ function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateR
     return field(
       id,
       p.label,
-      html`<vscode-checkbox
-        id=${id}
-        .checked=${raw === true || raw === 'true'}
-        label=${p.label}
-        @change=${(e: Event) => set(checkedOf(e))}
-      ></vscode-checkbox>`,
+      html`<vscode-checkbox id=${id} .checked=${raw === true || raw === 'true'} label=${p.label}
+        @change=${(e: Event) => set(checkedOf(e))}></vscode-checkbox>`,
       err,
       help,
     );
@@ -49,14 +46,9 @@ function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateR
   return field(
     id,
     p.label,
-    html`<vscode-textfield
-      id=${id}
-      .value=${String(raw)}
-      ?invalid=${Boolean(err)}
-      aria-label=${p.label}
+    html`<vscode-textfield id=${id} .value=${String(raw)} ?invalid=${Boolean(err)} aria-label=${p.label}
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
-      @input=${(e: Event) => set(inputValue(e))}
-    ></vscode-textfield>`,
+      @input=${(e: Event) => set(inputValue(e))}></vscode-textfield>`,
     err,
     help,
   );
@@ -77,44 +69,29 @@ function xtpNotice(app: ViewContext, scenario: ScenarioSummary, check: FormCheck
   const alt = xtpAlternative(scenario, check.values, app.state?.scenarios ?? []);
   const apply =
     alt.parameters &&
-    html`<button
-      class="chip"
-      @click=${() =>
-        app.editForm((f) => {
-          Object.assign(f.params, alt.parameters);
-        })}
-    >
-      Use
-      ${Object.entries(alt.parameters)
-        .map(([k, v]) => `${k} = ${String(v)}`)
-        .join(', ')}
-    </button>`;
+    html`<button class="chip" @click=${() =>
+      app.editForm((f) => {
+        Object.assign(f.params, alt.parameters);
+      })}>
+    Use ${Object.entries(alt.parameters)
+      .map(([k, v]) => `${k} = ${String(v)}`)
+      .join(', ')}</button>`;
   return html`<div id="xtp-notice" class="banner warning inline-banner" role="alert">
-    <div class="banner-text">
-      <strong>${scenario.name} needs In-Memory OLTP with these settings, and ${server.identity.edition} does not support it.</strong>
+    <div class="banner-text"><strong>${scenario.name} needs In-Memory OLTP with these settings, and ${server.identity.edition} does not support it.</strong>
       ${alt.parameters ? html` Change ${Object.keys(alt.parameters).join(' and ')} to avoid memory-optimized objects.` : nothing}
       ${
         alt.scenarios.length
-          ? html` Or pick
-            ${alt.scenarios.map(
+          ? html` Or pick ${alt.scenarios.map(
               (s, i) =>
-                html`${i ? ', ' : ''}<button
-                    class="link"
-                    @click=${() =>
-                      app.editForm((f) => {
-                        f.scenarioId = s.id;
-                        f.params = {};
-                      })}
-                  >
-                    ${s.name}
-                  </button>`,
-            )},
-            which never needs it.`
+                html`${i ? ', ' : ''}<button class="link" @click=${() =>
+                  app.editForm((f) => {
+                    f.scenarioId = s.id;
+                    f.params = {};
+                  })}>${s.name}</button>`,
+            )}, which never needs it.`
           : nothing
       }
-    </div>
-    ${apply ?? nothing}
-  </div>`;
+    </div>${apply ?? nothing}</div>`;
 }
 
 export function scenarioView(app: ViewContext, check: FormCheck | null): TemplateResult {
@@ -131,19 +108,16 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
       const connected = s.connection.status === 'connected';
       const invalid = Object.keys(check.paramErrors).length > 0;
       const blocked = check.needsXtp && s.server !== null && !s.server.identity.xtpSupported;
-      return html` ${field(
+      return html`
+      ${field(
         'scenario',
         'Scenario',
-        html`<vscode-single-select
-          id="scenario"
-          .value=${app.form.scenarioId}
-          aria-label="Scenario"
+        html`<vscode-single-select id="scenario" .value=${app.form.scenarioId} aria-label="Scenario"
           @change=${(e: Event) =>
             app.editForm((f) => {
               f.scenarioId = inputValue(e);
               f.params = {};
-            })}
-        >
+            })}>
           ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
           <vscode-option value=${CUSTOM_ID} description="Your own T-SQL">Custom workload</vscode-option>
         </vscode-single-select>`,
@@ -153,48 +127,37 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
       ${
         scenario
           ? html`<p class="description">${scenario.description}</p>
-              <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
-              <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
-              ${xtpNotice(app, scenario, check)}`
+        <p class="muted small">From ${citeListHtml(scenario.posts)} · throughput in ${scenario.unit}</p>
+        <div class="param-grid">${scenario.parameters.map((p) => paramField(app, p, check))}</div>
+        ${xtpNotice(app, scenario, check)}`
           : nothing
       }
       ${
         custom
           ? nothing
           : html`<div class="actions">
-              <vscode-button
-                id="btn-deploy"
-                ?disabled=${!connected || invalid || !scenario || blocked || status === 'deploying' || Boolean(s.busy)}
-                title=${!connected ? 'Connect first' : invalid ? 'Fix the parameters first' : 'Create the tables and procedures in the lab database'}
-                @click=${() => {
-                  if (!app.form) return;
-                  app.lastAction = 'deploy';
-                  app.flushSelect();
-                  app.post(ToHost.scenarioDeploy, { scenarioId: app.form.scenarioId, parameters: check.values });
-                }}
-                >Deploy</vscode-button
-              >
-              <vscode-button
-                id="btn-cleanup"
-                secondary
-                ?disabled=${!connected || !s.server?.deployed.includes(app.form.scenarioId) || Boolean(s.busy)}
-                @click=${() => app.form && app.post(ToHost.scenarioCleanup, { scenarioId: app.form.scenarioId })}
-                >Clean up</vscode-button
-              >
-              <span id="deploy-status" data-status=${status} class="status-text" role="status"
-                >${
-                  status === 'deploying'
-                    ? s.busy
-                    : status === 'deployed'
-                      ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
-                      : status === 'error'
-                        ? 'Deploy failed: see the error above'
-                        : connected
-                          ? 'Not deployed yet'
-                          : ''
-                }</span
-              >
-            </div>`
+        <vscode-button id="btn-deploy" ?disabled=${!connected || invalid || !scenario || blocked || status === 'deploying' || Boolean(s.busy)}
+          title=${!connected ? 'Connect first' : invalid ? 'Fix the parameters first' : 'Create the tables and procedures in the lab database'}
+          @click=${() => {
+            if (!app.form) return;
+            app.lastAction = 'deploy';
+            app.flushSelect();
+            app.post(ToHost.scenarioDeploy, { scenarioId: app.form.scenarioId, parameters: check.values });
+          }}>Deploy</vscode-button>
+        <vscode-button id="btn-cleanup" secondary ?disabled=${!connected || !s.server?.deployed.includes(app.form.scenarioId) || Boolean(s.busy)}
+          @click=${() => app.form && app.post(ToHost.scenarioCleanup, { scenarioId: app.form.scenarioId })}>Clean up</vscode-button>
+        <span id="deploy-status" data-status=${status} class="status-text" role="status">${
+          status === 'deploying'
+            ? s.busy
+            : status === 'deployed'
+              ? `Deployed in ${app.conn.labDatabase || 'the lab database'}`
+              : status === 'error'
+                ? 'Deploy failed: see the error above'
+                : connected
+                  ? 'Not deployed yet'
+                  : ''
+        }</span>
+      </div>`
       }`;
     },
     {

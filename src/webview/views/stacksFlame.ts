@@ -56,23 +56,13 @@ export function flameView(m: StacksModel, requestRender: () => void): TemplateRe
   };
   const shown = layout.bars[m.hovered ?? m.focused] ?? layout.bars[0];
   return html`<div class="flame" id="stacks-flame">
-    <p class="small muted" id="stacks-flame-help">
-      Outermost frame (where the thread started) at the bottom; the frame that backed off at the top of each tower. Width is the share of
-      the backoff events; the colour is the frame's module. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right:
-      neighbour, Home: all).
-    </p>
-    <svg
-      class="flame-svg"
-      viewBox=${`0 0 ${WIDTH} ${height}`}
-      role="tree"
-      aria-label="Flame view of the backoff call stacks"
-      aria-describedby="stacks-flame-help"
-      @keydown=${onKey}
-      @mouseleave=${() => {
+    <p class="small muted" id="stacks-flame-help">Outermost frame (where the thread started) at the bottom; the frame that backed off at the top of each tower.
+      Width is the share of the backoff events; the colour is the frame's module. Tab to the graph, then use the arrow keys (Up: callee, Down: caller, Left/Right: neighbour, Home: all).</p>
+    <svg class="flame-svg" viewBox=${`0 0 ${WIDTH} ${height}`} role="tree" aria-label="Flame view of the backoff call stacks" aria-describedby="stacks-flame-help"
+      @keydown=${onKey} @mouseleave=${() => {
         m.hovered = null;
         requestRender();
-      }}
-    >
+      }}>
       ${layout.bars.map((b) => {
         const y = (layout.rows - 1 - b.depth) * ROW;
         const x = b.x * WIDTH;

@@ -21,34 +21,15 @@ const INTERVALS = [
 function requestsTable(rows: readonly WatchRequest[]): TemplateResult {
   if (!rows.length) return html`<p class="muted" id="watch-requests-empty">No request was running or waiting at the last tick.</p>`;
   return html`<table class="data-table" id="watch-requests">
-    <caption class="muted">
-      Who is waiting: the requests of the last tick (statement text cut short, never parameter values)
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">Session</th>
-        <th scope="col">Wait</th>
-        <th scope="col">Wait ms</th>
-        <th scope="col">Command</th>
-        <th scope="col">Database</th>
-        <th scope="col">Query hash</th>
-        <th scope="col">Text</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${rows.map(
-        (r) =>
-          html`<tr>
-            <td>${r.sessionId}${r.blockingSessionId ? html` <span class="muted">(blocked by ${r.blockingSessionId})</span>` : nothing}</td>
-            <td>${r.waitType ?? html`<span class="muted">running</span>`}</td>
-            <td>${r.waitType ? r.waitMs : ''}</td>
-            <td>${r.command}</td>
-            <td>${r.database ?? ''}</td>
-            <td><code>${r.queryHash ?? ''}</code></td>
-            <td><code>${r.text ?? ''}</code></td>
-          </tr>`,
-      )}
-    </tbody>
+    <caption class="muted">Who is waiting: the requests of the last tick (statement text cut short, never parameter values)</caption>
+    <thead><tr><th scope="col">Session</th><th scope="col">Wait</th><th scope="col">Wait ms</th><th scope="col">Command</th><th scope="col">Database</th><th scope="col">Query hash</th><th scope="col">Text</th></tr></thead>
+    <tbody>${rows.map(
+      (r) => html`<tr>
+      <td>${r.sessionId}${r.blockingSessionId ? html` <span class="muted">(blocked by ${r.blockingSessionId})</span>` : nothing}</td>
+      <td>${r.waitType ?? html`<span class="muted">running</span>`}</td><td>${r.waitType ? r.waitMs : ''}</td>
+      <td>${r.command}</td><td>${r.database ?? ''}</td><td><code>${r.queryHash ?? ''}</code></td><td><code>${r.text ?? ''}</code></td>
+    </tr>`,
+    )}</tbody>
   </table>`;
 }
 
@@ -63,54 +44,31 @@ function controls(app: ViewContext, w: WatchView | null): TemplateResult {
     app.requestRender();
   };
   return html`<div class="toolbar">
-      <label class="inline" for="watch-interval"
-        >Interval
-        <select
-          id="watch-interval"
-          ?disabled=${running}
+      <label class="inline" for="watch-interval">Interval
+        <select id="watch-interval" ?disabled=${running}
           @change=${(e: Event) => {
             app.watch.intervalMs = Number((e.target as HTMLSelectElement).value) as 1000 | 500 | 250;
             app.requestRender();
-          }}
-        >
+          }}>
           ${INTERVALS.map(([ms, label]) => html`<option value=${String(ms)} ?selected=${(running ? w.intervalMs : app.watch.intervalMs) === ms}>${label}</option>`)}
         </select>
       </label>
-      <vscode-checkbox
-        id="watch-benign"
-        ?checked=${w?.showBenign ?? false}
-        @change=${(e: Event) => (w ? app.post(ToHost.watchBenign, { show: checkedOf(e) }) : undefined)}
-        >Show benign waits</vscode-checkbox
-      >
-      <vscode-button
-        id="btn-watch-start"
-        ?disabled=${!connected || running}
-        @click=${() => app.post(ToHost.watchStart, { intervalMs: app.watch.intervalMs, showBenign: w?.showBenign ?? false })}
-        >Start watch</vscode-button
-      >
+      <vscode-checkbox id="watch-benign" ?checked=${w?.showBenign ?? false}
+        @change=${(e: Event) => (w ? app.post(ToHost.watchBenign, { show: checkedOf(e) }) : undefined)}>Show benign waits</vscode-checkbox>
+      <vscode-button id="btn-watch-start" ?disabled=${!connected || running}
+        @click=${() => app.post(ToHost.watchStart, { intervalMs: app.watch.intervalMs, showBenign: w?.showBenign ?? false })}>Start watch</vscode-button>
       <vscode-button id="btn-watch-stop" secondary ?disabled=${!running} @click=${() => app.post(ToHost.watchStop, {})}>Stop</vscode-button>
-      <vscode-button
-        id="btn-watch-notebook"
-        secondary
-        ?disabled=${!w || w.status === 'starting'}
-        @click=${() => app.post(ToHost.watchSaveNotebook, {})}
-        >Save as notebook</vscode-button
-      >
+      <vscode-button id="btn-watch-notebook" secondary ?disabled=${!w || w.status === 'starting'}
+        @click=${() => app.post(ToHost.watchSaveNotebook, {})}>Save as notebook</vscode-button>
     </div>
     <div class="toolbar">
-      <vscode-textfield
-        id="watch-mark-name"
-        aria-label="Mark name"
-        placeholder="index rebuilt"
-        .value=${app.watch.markName}
-        ?disabled=${!running}
+      <vscode-textfield id="watch-mark-name" aria-label="Mark name" placeholder="index rebuilt" .value=${app.watch.markName} ?disabled=${!running}
         @input=${(e: Event) => {
           app.watch.markName = inputValue(e);
         }}
         @keydown=${(e: KeyboardEvent) => {
           if (e.key === 'Enter') mark();
-        }}
-      ></vscode-textfield>
+        }}></vscode-textfield>
       <vscode-button id="btn-watch-mark" secondary ?disabled=${!running} @click=${mark}>Drop mark</vscode-button>
     </div>`;
 }
@@ -138,25 +96,16 @@ export function watchView(app: ViewContext): TemplateResult {
       ${w?.coverage ? html`<p id="watch-coverage">${w.coverage[0].toUpperCase()}${w.coverage.slice(1)}.</p>` : nothing}
       ${
         w?.gaps?.length
-          ? html`<ul id="watch-gaps" aria-label="Gaps in the watch">
-              ${w.gaps.map(
-                (g) =>
-                  html`<li>
-                    ${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${describeGap(g)}
-                    <span class="muted">(${g.detail})</span>
-                  </li>`,
-              )}
-            </ul>`
+          ? html`<ul id="watch-gaps" aria-label="Gaps in the watch">${w.gaps.map(
+              (g) =>
+                html`<li>${(g.fromT / 1000).toFixed(1)}-${(g.toT / 1000).toFixed(1)} s: ${describeGap(g)} <span class="muted">(${g.detail})</span></li>`,
+            )}</ul>`
           : nothing
       }
       ${
         w?.warnings?.length
-          ? html`<details id="watch-warnings">
-              <summary>${plural(w.warnings.length, 'warning')} (each said once, repeats counted)</summary>
-              <ul>
-                ${w.warnings.map((m) => html`<li>${m}</li>`)}
-              </ul>
-            </details>`
+          ? html`<details id="watch-warnings"><summary>${plural(w.warnings.length, 'warning')} (each said once, repeats counted)</summary>
+        <ul>${w.warnings.map((m) => html`<li>${m}</li>`)}</ul></details>`
           : nothing
       }
       <div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
@@ -164,20 +113,14 @@ export function watchView(app: ViewContext): TemplateResult {
       ${
         w
           ? html`<h3>What stands out</h3>
-              ${
-                w.diagnosis.length
-                  ? html`<ul id="watch-diagnosis">
-                      ${w.diagnosis.map((d) => html`<li>${d}</li>`)}
-                    </ul>`
-                  : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`
-              }
-              ${
-                w.cost
-                  ? html`<h3>What the watch costs the server</h3>
-                      <p id="watch-cost">${describeMonitorCost(w.cost, w.simulated)}</p>`
-                  : nothing
-              }
-              ${requestsTable(app.watch.last?.requests ?? w.requests)} ${watchCompareView(app, w)}`
+        ${
+          w.diagnosis.length
+            ? html`<ul id="watch-diagnosis">${w.diagnosis.map((d) => html`<li>${d}</li>`)}</ul>`
+            : html`<p class="muted" id="watch-diagnosis">Nothing stands out yet.</p>`
+        }
+        ${w.cost ? html`<h3>What the watch costs the server</h3><p id="watch-cost">${describeMonitorCost(w.cost, w.simulated)}</p>` : nothing}
+        ${requestsTable(app.watch.last?.requests ?? w.requests)}
+        ${watchCompareView(app, w)}`
           : nothing
       }
     </div>
