@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Connection, Request, TYPES } from 'tedious';
-import type { DbTarget } from '../src/db/client';
+import type { DbTarget } from '../src/db/target';
 import { withAdmin } from '../src/cli/commands';
 import { deployScenario } from '../src/engine/lab';
 import { KEY_BLOCK_SIZE, WorkloadSessions } from '../src/engine/load';

@@ -1,5 +1,6 @@
 // The CLI's small commands, each a thin call into the engine.
-import { DbSession, describeTarget, targetAddress, type DbTarget } from '../db/client';
+import { DbSession } from '../db/client';
+import { describeTarget, targetAddress, type DbTarget } from '../db/target';
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
 import { cleanupScenario, deployScenario, dropLab } from '../engine/lab';
 import { restoreServer } from '../engine/knobs';

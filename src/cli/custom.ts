@@ -3,7 +3,7 @@
 // other (warm-up, knobs, sampling, notebook), in the database the user names.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DbTarget } from '../db/client';
+import type { DbTarget } from '../db/target';
 import type { CustomWorkload, LoadSettings } from '../shared/experiment';
 import { parseDuration } from '../shared/params';
 import { splitBatches, unboundVariables, writeReason } from '../engine/custom/batch';

@@ -2,7 +2,7 @@
 // printed first, then asked about on a terminal; --yes answers for scripts, and without a terminal or --yes nothing runs.
 import * as path from 'node:path';
 import * as readline from 'node:readline';
-import { describeTarget, type DbTarget } from '../db/client';
+import { describeTarget, type DbTarget } from '../db/target';
 import type { ReadNotebook } from '../engine/notebook/read';
 import { cellMismatches } from '../engine/notebook/cells';
 import { planRerun, renderPlan } from '../engine/notebook/plan';

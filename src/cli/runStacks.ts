@@ -2,7 +2,7 @@
 // experiment (the most sessions of a sweep, where contention is highest), and keep them with that run. The event
 // session costs the server some CPU while it runs, so the run's figures include that cost: the capture's notes say so.
 import type { ExperimentProgress } from '../engine/experiment';
-import type { DbTarget } from '../db/client';
+import type { DbTarget } from '../db/target';
 import type { Experiment } from '../shared/experiment';
 import type { StackCapture } from '../shared/stacks';
 import { parseDuration } from '../shared/params';

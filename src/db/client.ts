@@ -1,59 +1,14 @@
 // The one module that touches the SQL driver (mssql over tedious). Everything else speaks in SqlFile ids,
-// procedure names and plain values, so the engine can be read and tested without the driver's types.
+// procedure names and plain values, so the engine can be read and tested without the driver's types. What needs no
+// driver lives beside it: the target (target.ts), errors (dbError.ts), parameter declarations (params.ts), rows (rows.ts).
 import * as sql from 'mssql';
 import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
 import { loadSqlFile, type SqlFile } from './sqlFiles';
-import { driverErrorCategory, explainConnectFailure } from './connectErrors';
-import { SpinlabError, type ErrorCategory } from '../shared/spinlabError';
-
-/** Where and how to connect. Secrets stay in this object: never log it (see describeTarget). */
-export interface DbTarget {
-  server: string;
-  port?: number;
-  instanceName?: string;
-  database?: string;
-  user?: string;
-  password?: string;
-  authentication: 'sql' | 'ntlm' | 'azure-active-directory-access-token';
-  domain?: string;
-  accessToken?: string;
-  encrypt: boolean | 'strict';
-  trustServerCertificate: boolean;
-  connectTimeoutMs: number;
-  requestTimeoutMs?: number;
-  appName?: string;
-}
-
-export type Row = Record<string, unknown>;
-export type ResultSets = Row[][];
-
-/** A SQL Server error as the driver reports it, with the fields a message needs; its category from connectErrors.ts. */
-export class DbError extends SpinlabError {
-  constructor(
-    message: string,
-    readonly number: number | undefined,
-    readonly code: string | undefined,
-    readonly state: number | undefined,
-    readonly severity: number | undefined,
-    /** Every error the server sent for the request (e.g. Msg 300 then Msg 297). */
-    readonly all: { number?: number; message: string }[],
-    /** The line in the batch the server named (SQL Server's "Line N"). */
-    readonly line?: number,
-    category: ErrorCategory = driverErrorCategory([number, ...all.map((e) => e.number)], code),
-  ) {
-    super(category, message);
-  }
-}
-
-export function describeTarget(t: DbTarget): string {
-  const where = t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server}${t.port ? ',' + t.port : ''}`;
-  return `${where}${t.user ? ` as ${t.user}` : ''}`;
-}
-
-/** host,port or host\instance: the address a restore journal is keyed by, the same for a run and for `restore`. */
-export function targetAddress(t: DbTarget): string {
-  return t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
-}
+import { explainConnectFailure } from './connectErrors';
+import { DbError, withFileLine, wrapError } from './dbError';
+import { parseParameterDeclaration, type ProcArg } from './params';
+import { num, type ResultSets, type Row } from './rows';
+import type { DbTarget } from './target';
 
 function toMssqlConfig(t: DbTarget, database: string | undefined, appName: string, poolMax: number, keep = false): sql.config {
   const authentication: sql.config['authentication'] =
@@ -221,89 +176,6 @@ export class RpcChannel {
   }
 }
 
-/** '@db sysname, @mode nvarchar(16)' → [['db','sysname'], ['mode','nvarchar(16)']]. */
-export function parseParameterDeclaration(decl: string): [string, string][] {
-  if (!decl.trim()) return [];
-  const out: [string, string][] = [];
-  for (const part of decl.split(/,(?![^()]*\))/)) {
-    const m = /^\s*@(\w+)\s+(.+?)\s*$/.exec(part);
-    if (!m) throw new Error(`bad parameter declaration '${part.trim()}'`);
-    out.push([m[1], m[2]]);
-  }
-  return out;
-}
-
-/** Every socket error code in an error's cause chain (tedious wraps them: ConnectionError -> AggregateError -> errors). */
-function socketCodes(err: unknown, depth = 0): string[] {
-  if (!err || typeof err !== 'object' || depth > 5) return [];
-  const e = err as { code?: unknown; cause?: unknown; errors?: unknown; originalError?: unknown };
-  const own = typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code) ? [e.code] : [];
-  const nested = [e.cause, e.originalError, ...(Array.isArray(e.errors) ? e.errors : [])].flatMap((x) =>
-    x === err ? [] : socketCodes(x, depth + 1),
-  );
-  return [...own, ...nested];
-}
-
-/**
- * The driver's words for network failures ('socket hang up', 'Could not connect (sequence)') say little to a user:
- * name what happened (the connection was lost, or refused) and keep the driver's text after it.
- */
-function plainMessage(message: string, codes: string[], number: number | undefined): string {
-  if (number !== undefined) return message; // a server error: its own text is the account
-  if (codes.includes('ECONNREFUSED') && !/ECONNREFUSED|refused/i.test(message)) {
-    return `${message} (ECONNREFUSED: the server refused the connection; nothing accepts connections at that address now)`;
-  }
-  if (
-    /socket hang up|connection lost|ECONNRESET|EPIPE|connection is closed|can only be made in the LoggedIn state/i.test(message) ||
-    codes.some((c) => c === 'ECONNRESET' || c === 'EPIPE' || c === 'ECONNCLOSED')
-  ) {
-    return /lost the connection|connection to the server was lost/i.test(message)
-      ? message
-      : `the connection to the server was lost (${message})`;
-  }
-  return message;
-}
-
-function wrapError(err: unknown): Error {
-  const e = err as {
-    message?: string;
-    number?: number;
-    code?: string;
-    state?: number;
-    class?: number;
-    lineNumber?: number;
-    originalError?: { info?: { number?: number; state?: number; class?: number; lineNumber?: number } };
-    precedingErrors?: { message: string; number?: number }[];
-  };
-  if (!e || typeof e !== 'object') return new Error(String(err));
-  const info = e.originalError?.info;
-  // mssql puts a socket error's code where a server error's number goes (number: 'ECONNRESET'): only a number is one.
-  const asNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const number = asNumber(e.number) ?? asNumber(info?.number);
-  const message = plainMessage(e.message ?? String(err), socketCodes(err), number);
-  const all = [...(e.precedingErrors ?? []).map((p) => ({ number: p.number, message: p.message })), { number, message }];
-  return new DbError(
-    message,
-    number,
-    e.code,
-    e.state ?? info?.state,
-    e.class ?? info?.class,
-    all,
-    asNumber(e.lineNumber) ?? asNumber(info?.lineNumber),
-  );
-}
-
-/** A syntax or compile error in a batch of a sql/ file, told as SQL Server does, with the file's line beside it. */
-function withFileLine(err: Error, file: SqlFile, batch: number): Error {
-  // Only errors that refuse the text itself (syntax, names that do not bind, a native module refused at CREATE): for
-  // those the line is what a user needs. A runtime error (a lock timeout, a deadlock) keeps its own message.
-  const compile = err instanceof DbError && (err.severity === 15 || [207, 208, 2812, 10794].includes(err.number ?? 0));
-  if (!(err instanceof DbError) || !compile || err.number === undefined || err.line === undefined) return err;
-  const fileLine = (file.batchLines?.[batch] ?? 1) + err.line - 1;
-  const text = `Msg ${err.number}, Level ${err.severity}, State ${err.state ?? 1}, Line ${err.line}: ${err.message} (sql/${file.id}.sql, line ${fileLine})`;
-  return new DbError(text, err.number, err.code, err.state, err.severity, err.all, err.line);
-}
-
 function abortable<T>(signal: AbortSignal | undefined, request: sql.Request, run: () => Promise<T>): Promise<T> {
   if (!signal) return run();
   if (signal.aborted) return Promise.reject(new DbError('cancelled', undefined, 'ECANCEL', undefined, undefined, []));
@@ -316,12 +188,6 @@ function abortable<T>(signal: AbortSignal | undefined, request: sql.Request, run
 export interface PreparedFile {
   file: SqlFile;
   handle: number;
-}
-
-export interface ProcArg {
-  name: string;
-  type: string;
-  value: unknown;
 }
 
 /** One connection (a pool of one), for a workload session, the monitor, or admin work. */
@@ -457,17 +323,4 @@ export class DbSession {
     this.closed = true;
     await this.pool.close().catch(() => undefined);
   }
-}
-
-/** Numbers from the driver: bigint columns arrive as strings (tedious keeps their precision); NULL reads as 0. */
-export function num(v: unknown): number {
-  if (v === null || v === undefined) return 0;
-  return typeof v === 'number' ? v : Number(v);
-}
-/** As num(), but NULL stays null: for a figure the server may not have. */
-export function numOrNull(v: unknown): number | null {
-  return v === null || v === undefined ? null : num(v);
-}
-export function str(v: unknown): string {
-  return v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
 }

@@ -1,8 +1,8 @@
 // `spinlab check` and the panel's report on connect: what this server is and which Spinlock Lab features will work on
 // it with this login, each missing permission with its exact GRANT (sql/server/check.sql). Shape: CheckReport below,
 // documented in docs/check.md; the JSON schema is schema/check-report.schema.json.
-import type { DbSession, Row } from '../db/client';
-import { num, numOrNull, str } from '../db/client';
+import type { DbSession } from '../db/client';
+import { num, numOrNull, str, type Row } from '../db/rows';
 import { isSimulator } from './server';
 import { featureVersion, isManagedInstance, NEWEST_MAJOR_VERSION } from '../shared/serverLevel';
 

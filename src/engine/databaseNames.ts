@@ -3,7 +3,8 @@
 // "Known issues": several views and performance counters show GUID identifiers; the names may come back later), so the
 // sampler's files match both (@db_physical) and the engine maps the GUID back to the name wherever it reads
 // instance_name (sql/server/database-names.sql, read once per monitor session).
-import { str, type DbSession } from '../db/client';
+import type { DbSession } from '../db/client';
+import { str } from '../db/rows';
 import type { CounterRow } from '../shared/types';
 
 const isDatabasesObject = (object: string) => /(^|:)Databases$/i.test(object.trim());

@@ -1,5 +1,5 @@
 // Turns driver errors into messages a user can act on: what is wrong and the statement that fixes it.
-import { DbError } from '../db/client';
+import { DbError } from '../db/dbError';
 
 import { SpinlabError, categoryOf } from '../shared/spinlabError';
 

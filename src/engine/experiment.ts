@@ -9,7 +9,8 @@
 // runExperiment is a plan of one arm.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, describeTarget, type DbTarget } from '../db/client';
+import { DbSession } from '../db/client';
+import { describeTarget, type DbTarget } from '../db/target';
 import {
   EXPERIMENT_SCHEMA_VERSION,
   type Experiment,

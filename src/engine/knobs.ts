@@ -1,7 +1,9 @@
 // Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
 // Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
-import type { DbSession, DbTarget, Row } from '../db/client';
-import { DbError, num, str, targetAddress } from '../db/client';
+import type { DbSession } from '../db/client';
+import { targetAddress, type DbTarget } from '../db/target';
+import { DbError } from '../db/dbError';
+import { num, str, type Row } from '../db/rows';
 import type { KnobRequest, KnobState } from '../shared/experiment';
 import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { explain, SpinlabError } from './errors';

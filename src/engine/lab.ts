@@ -1,6 +1,9 @@
 // The dedicated lab database: created and marked by Spinlock Lab, refused if it exists without the mark; scenario
 // deploy and cleanup run inside it.
-import { DbSession, parseParameterDeclaration, str, type DbTarget } from '../db/client';
+import { DbSession } from '../db/client';
+import type { DbTarget } from '../db/target';
+import { parseParameterDeclaration } from '../db/params';
+import { str } from '../db/rows';
 import type { ParamValue } from '../shared/experiment';
 import type { ServerIdentity } from '../shared/types';
 import { explain, numbers, SpinlabError } from './errors';

@@ -5,7 +5,7 @@
 // (host, client process id, since when): nothing is written anywhere that could outlive the holder.
 import { createHash } from 'node:crypto';
 import type { DbSession } from '../db/client';
-import { num, str } from '../db/client';
+import { num, str } from '../db/rows';
 import { numbers, SpinlabError } from './errors';
 import type { Journal } from './journal';
 

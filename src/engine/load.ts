@@ -3,7 +3,10 @@
 // posts' procedures) or the client calling the scenario's one-transaction procedure over and over (client loop, with
 // per-call latency).
 import { setMaxListeners } from 'node:events';
-import { DbSession, num, rpcArg, type DbTarget, type ProcArg, type RpcChannel } from '../db/client';
+import { DbSession, rpcArg, type RpcChannel } from '../db/client';
+import type { DbTarget } from '../db/target';
+import type { ProcArg } from '../db/params';
+import { num } from '../db/rows';
 import type { ParamValue } from '../shared/experiment';
 import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from './loadDriver';
 import { sessionIdOf } from './custom/ownSessions';

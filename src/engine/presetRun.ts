@@ -1,6 +1,7 @@
 // A preset from what a person typed to a plan for the connected server: the preset's settings (--set), thread counts
 // and load settings over its defaults, and its arms for this server's topology; then the plan runs as one experiment.
-import { DbSession, type DbTarget } from '../db/client';
+import { DbSession } from '../db/client';
+import type { DbTarget } from '../db/target';
 import type { Experiment, LoadSettings, ParamValue, PresetInfo } from '../shared/experiment';
 import { ParamError } from '../shared/params';
 import type { ServerIdentity, Topology } from '../shared/types';

@@ -3,7 +3,7 @@
 // thread count of each arm, with the knobs already in place. The load is whichever LoadDriver (loadDriver.ts) fits the
 // run, opened here and driven only through that interface.
 import { appendLine } from './outFiles';
-import type { DbTarget } from '../db/client';
+import type { DbTarget } from '../db/target';
 import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';

@@ -5,7 +5,9 @@
 // A lost connection is reported and re-opened, and the first sample after it is flagged so its interval is marked as
 // a gap (its tick is a full snapshot again). Ticks that keep failing fall back (monitorPolicy.ts): to the full query,
 // then to a longer interval, said once each; the run or watch records the reconnects and fallbacks (stats).
-import { DbSession, num, str, type DbTarget, type Row } from '../db/client';
+import { DbSession } from '../db/client';
+import type { DbTarget } from '../db/target';
+import { num, str, type Row } from '../db/rows';
 import type { MonitorStats } from '../shared/experiment';
 import type { MonitorReading } from '../shared/monitorCost';
 import type { RawSample } from '../shared/types';

@@ -1,6 +1,6 @@
 // Reads who the server is and its shape (sql/server/*.sql) into ServerIdentity and Topology.
-import type { DbSession, Row } from '../db/client';
-import { num, numOrNull, str } from '../db/client';
+import type { DbSession } from '../db/client';
+import { num, numOrNull, str, type Row } from '../db/rows';
 import type { LogWriterInfo, ServerIdentity, Topology, TraceFlagInfo } from '../shared/types';
 import { explain } from './errors';
 import { featureVersion } from '../shared/serverLevel';

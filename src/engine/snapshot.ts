@@ -8,7 +8,8 @@
 // file on that connection. The first result set says whether the tick is a full snapshot (the snapshot held 0 ticks:
 // a new connection), which replaces everything kept; a reconnect therefore resets itself. Rows a full snapshot would no
 // longer list (a database dropped, wait stats cleared to zero) are kept at their last values until the next full one.
-import { num, str, type DbSession, type PreparedFile, type Row } from '../db/client';
+import type { DbSession, PreparedFile } from '../db/client';
+import { num, str, type Row } from '../db/rows';
 import { SpinlabError } from '../shared/spinlabError';
 
 /** One result set of a delta file (after its marker): which set of the full file it builds, and how. */

@@ -3,7 +3,7 @@
 // IConnectionProfile / ObjectExplorerContext). Those shapes are not ours and change between versions: every field is
 // read defensively, and a shape we cannot use gives a ProfileError that says what was missing.
 import * as crypto from 'node:crypto';
-import type { DbTarget } from '../db/client';
+import type { DbTarget } from '../db/target';
 import { DEFAULT_LAB_DATABASE, connectionProfileSchema, type ConnectionProfile } from '../shared/protocol';
 import { SpinlabError } from '../shared/spinlabError';
 

@@ -1,6 +1,7 @@
 // One connection to a server as the panel holds it: the admin session (master), who and what the server is, its
 // knobs and lab database, and this server's unrestored restore journal. The target (with its secret) stays in here.
-import { DbSession, describeTarget, type DbTarget } from '../db/client';
+import { DbSession } from '../db/client';
+import { describeTarget, type DbTarget } from '../db/target';
 import { SpinlabError, grantFor } from '../engine/errors';
 import { journalFor, readKnobState } from '../engine/knobs';
 import type { Journal } from '../engine/journal';

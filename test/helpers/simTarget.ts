@@ -1,6 +1,7 @@
 // How a test names a running simulator: the connection string the CLI and the panel take, the engine's DbTarget parsed
 // from it as `spinlab -c` parses it, and the knobs read back over a connection of their own.
-import { DbSession, type DbTarget } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
+import type { DbTarget } from '../../src/db/target';
 import { targetFromArgs } from '../../src/cli/commands';
 import { readKnobState } from '../../src/engine/knobs';
 import type { KnobState } from '../../src/shared/experiment';

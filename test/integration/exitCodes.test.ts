@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { SIM_PASSWORD } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
-import { DbError } from '../../src/db/client';
+import { DbError } from '../../src/db/dbError';
 import * as commands from '../../src/cli/commands';
 import * as scenarios from '../../src/engine/scenarios';
 

@@ -12,7 +12,7 @@ import { fakePorts, tmpDir, type FakePorts } from '../unit/host/fakePorts';
 import * as b from '../helpers/builders';
 import { LabController } from '../../src/host/labController';
 import type { CaptureStacks, CaptureStacksOptions } from '../../src/host/features/stacks/stacksCapture';
-import { DbError } from '../../src/db/client';
+import { DbError } from '../../src/db/dbError';
 import type { Simulator } from '../../tools/sim/simulator';
 
 async function controller(sim: Simulator, ports: FakePorts, captureStacks: CaptureStacks): Promise<LabController> {

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { connect, withSim } from '../helpers/simClient';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { startBackground } from '../../tools/sim/model/background';
-import { DbSession, num, type Row } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
+import { num, type Row } from '../../src/db/rows';
 import { DeltaReader, SAMPLE_LAYOUT, WATCH_LAYOUT, type DeltaLayout } from '../../src/engine/snapshot';
 import { targetFor } from '../helpers/simTarget';
 

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, DbError } from '../../src/db/client';
+import { DbSession } from '../../src/db/client';
+import { DbError } from '../../src/db/dbError';
 import { parseSqlFile, sqlRoot } from '../../src/db/sqlFiles';
 import { withSim } from '../helpers/simClient';
 import { targetFor } from '../helpers/simTarget';

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { deleteJournal, readJournal, serverKey, writeJournal } from '../../src/engine/journal';
 import { deploySteps, getScenario, needsXtp, rowsPerCall, workloadProcedure, defaultParameters } from '../../src/engine/scenarios';
-import { parseParameterDeclaration } from '../../src/db/client';
+import { parseParameterDeclaration } from '../../src/db/params';
 import { grantFor } from '../../src/engine/errors';
 
 it('the journal survives a round trip and is keyed by server', () => {

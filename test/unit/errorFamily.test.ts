@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { CommanderError } from 'commander';
 import { ERROR_CATEGORIES, SpinlabError, categoryOf, type ErrorCategory } from '../../src/shared/spinlabError';
 import { EXIT, EXIT_FOR_CATEGORY, exitForError } from '../../src/cli/exitCodes';
-import { DbError } from '../../src/db/client';
+import { DbError } from '../../src/db/dbError';
 import { driverErrorCategory } from '../../src/db/connectErrors';
 import { ParamError } from '../../src/shared/params';
 import { AffinityError } from '../../src/shared/affinity';

@@ -2,7 +2,7 @@
 // neither take a sample, which would open a new monitor connection, nor start ticking again.
 import assert from 'node:assert/strict';
 import { Sampler } from '../../src/engine/sampler';
-import type { DbTarget } from '../../src/db/client';
+import type { DbTarget } from '../../src/db/target';
 
 function closedSampler(heard: string[]) {
   return new Sampler<number>({

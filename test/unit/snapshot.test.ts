@@ -4,7 +4,8 @@
 // delta with no full snapshot before it is refused, and two names on one key are caught rather than merged.
 import assert from 'node:assert/strict';
 import { DeltaReader, KeyMismatch, SnapshotKeeper, type DeltaLayout } from '../../src/engine/snapshot';
-import type { DbSession, PreparedFile, Row } from '../../src/db/client';
+import type { DbSession, PreparedFile } from '../../src/db/client';
+import type { Row } from '../../src/db/rows';
 
 // Parts: clock; set 1 by name (as sent whole); set 2 by two columns; set 3 in a name part and a value part on k.
 const layout: DeltaLayout = [

@@ -2,7 +2,9 @@
 // (sys.dm_exec_sessions, sys.dm_exec_session_wait_stats, 2016+), read through a short-lived monitor connection at the
 // start and end of the measured phase. For custom workloads and built-in scenarios alike; a failure to read is not
 // fatal (the run keeps its server-wide figures and says these are missing).
-import { DbSession, num, type DbTarget } from '../../db/client';
+import { DbSession } from '../../db/client';
+import type { DbTarget } from '../../db/target';
+import { num } from '../../db/rows';
 import type { WaitDelta } from '../../shared/experiment';
 
 export interface OwnCounters {

@@ -3,7 +3,8 @@
 // parameters (sp_executesql), never spliced into the text; each column's type is inferred once from all its values.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbSession, type DbTarget } from '../../db/client';
+import { DbSession } from '../../db/client';
+import type { DbTarget } from '../../db/target';
 import type { CustomWorkload } from '../../shared/experiment';
 import { SpinlabError } from '../../shared/spinlabError';
 

@@ -3,7 +3,8 @@
 // timeout. A failing call is tallied and the session goes on (unless stop-on-error). A LoadDriver (loadDriver.ts) as
 // the built-in driver is, so warm-up, sampling and the run record are shared.
 import { setMaxListeners } from 'node:events';
-import { DbSession, rpcArg, type DbTarget, type RpcArg, type RpcChannel } from '../../db/client';
+import { DbSession, rpcArg, type RpcArg, type RpcChannel } from '../../db/client';
+import type { DbTarget } from '../../db/target';
 import type { CallErrorCount, CustomRunStats, CustomWorkload, WaitDelta } from '../../shared/experiment';
 import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from '../loadDriver';
 import { unboundVariables } from './batch';

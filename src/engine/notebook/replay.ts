@@ -4,7 +4,7 @@
 // identifiers by quoteName: nothing from the record is spliced in any other way.
 import type { Experiment, ParamValue } from '../../shared/experiment';
 import { formatCpuRanges } from '../../shared/affinity';
-import { parseParameterDeclaration } from '../../db/client';
+import { parseParameterDeclaration } from '../../db/params';
 import { fileParams } from '../lab';
 import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, BUILTIN_ARG_TYPES } from '../scenarios';
 import { loadSqlFile } from '../../db/sqlFiles';

@@ -3,7 +3,7 @@
 // The new experiment is appended to the notebook beside the originals, so the notebook then compares them; nothing
 // is overwritten.
 import type { Experiment } from '../../shared/experiment';
-import type { DbTarget } from '../../db/client';
+import type { DbTarget } from '../../db/target';
 import { getScenario } from '../scenarios';
 import { resolveParams } from '../../shared/params';
 import { runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../experiment';

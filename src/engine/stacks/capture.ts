@@ -1,7 +1,10 @@
 // `spinlab stacks` and the panel's "Why is it spinning?": one Extended Events capture of sqlos.spinlock_backoff call
 // stacks for one spinlock type. The session is journaled before it is created and dropped afterwards
 // on success, failure and cancel; after a crash or a kill, `spinlab restore` drops it (sessions.ts).
-import { DbError, DbSession, describeTarget, num, numOrNull, str, targetAddress, type DbTarget, type Row } from '../../db/client';
+import { DbSession } from '../../db/client';
+import { describeTarget, targetAddress, type DbTarget } from '../../db/target';
+import { DbError } from '../../db/dbError';
+import { num, numOrNull, str, type Row } from '../../db/rows';
 import type { StackCapture, StackSessionOptions } from '../../shared/stacks';
 import { categoryOf, explain, grantFor, SpinlabError } from '../errors';
 import { defaultStateDir, serverKey } from '../journal';

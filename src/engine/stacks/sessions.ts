@@ -2,7 +2,7 @@
 // journal file) before CREATE EVENT SESSION, dropped afterwards on success, failure or cancel, and after a crash or a
 // kill by `spinlab restore` / the panel's Restore. Only sessions named SpinlockLab_... are ever created or dropped.
 import type { DbSession } from '../../db/client';
-import { num } from '../../db/client';
+import { num } from '../../db/rows';
 import { deleteJournal, readJournal, writeJournal, type Journal } from '../journal';
 
 export const SESSION_PREFIX = 'SpinlockLab_';

@@ -6,7 +6,7 @@
 // larger machines. So: one set while few CPUs share it, one per NUMA node while nodes are small, else one per CPU,
 // with MAX_MEMORY scaled to the number of sets and capped far below the docs' 2 GB.
 import type { DbSession } from '../../db/client';
-import { num } from '../../db/client';
+import { num } from '../../db/rows';
 import type { ServerIdentity } from '../../shared/types';
 import type { StackSessionOptions, XePartition } from '../../shared/stacks';
 

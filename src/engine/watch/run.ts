@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { DbSession, describeTarget, type DbTarget } from '../../db/client';
+import { DbSession } from '../../db/client';
+import { describeTarget, type DbTarget } from '../../db/target';
 import type { ExperimentEvent } from '../../shared/experiment';
 import type { WatchGap, WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
 import { WATCH_TOP_N } from '../../shared/watch';

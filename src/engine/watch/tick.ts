@@ -1,7 +1,7 @@
 // One watch tick: the answer of sql/watch/tick.sql read into the engine's RawSample (so computeTick, the experiments'
 // delta code, does the spinlocks, waits, latches, server-wide counters and CPU by node), plus what only a watch
 // reads: every database's log counters and log file, CPU per scheduler, and the requests running or waiting now.
-import { num, str, type Row } from '../../db/client';
+import { num, str, type Row } from '../../db/rows';
 import type { RawSample } from '../../shared/types';
 import { boundTick, type WatchDbLog, type WatchRequest, type WatchTick, type WaitingNow } from '../../shared/watch';
 import { computeTick } from '../deltas';

@@ -1,6 +1,6 @@
 // What the main thread and a client worker (clientWorker.ts) say to each other. Everything here crosses a thread by
 // structured clone, so it is plain data: no class instances, functions or signals.
-import type { DbTarget } from '../../db/client';
+import type { DbTarget } from '../../db/target';
 import type { CustomWorkload, ParamValue } from '../../shared/experiment';
 import type { ParamTable } from '../custom/params';
 import type { CustomLoop } from '../custom/sessions';

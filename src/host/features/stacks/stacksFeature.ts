@@ -4,7 +4,7 @@
 // again to a reloaded webview. One capture at a time per panel; the panel's close cancels it and waits for the drop.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DbError } from '../../../db/client';
+import { DbError } from '../../../db/dbError';
 import { SpinlabError } from '../../../engine/errors';
 import { eventSessionGrant, toCallStackResolverXml } from '../../../engine/stacks';
 import { addStacksToExperiment } from '../../../engine/stacks/save';

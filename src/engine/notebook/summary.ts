@@ -1,0 +1,68 @@
+// The notebook's summary, generated from the numbers: a preset's arm comparisons, the scaling of a sweep, the
+// original against each re-run, how evenly sessions shared the work, and the experiments' warnings and errors. Apart
+// from write.ts, which orders the cells, because it is analysis rather than layout.
+import type { Experiment } from '../../shared/experiment';
+import { compareRuns, runFigures, scalingCurve, summarizeScaling, formatNumber } from '../../shared/analysis';
+import { describeSpread } from '../../shared/sessionSpread';
+import { compareArms } from '../../shared/armAnalysis';
+import { getScenarioUnit } from './tables';
+
+/** The summary: what changed between runs (and between the original and each re-run), from the numbers. */
+export function summaryLines(experiments: readonly Experiment[]): string[] {
+  const out: string[] = [];
+  const [first, ...reruns] = experiments;
+  if (!first) return out;
+  if (experiments.some((e) => e.simulated))
+    out.push('These numbers come from the Spinlock Lab simulator: they show the direction of an effect, not a measurement.');
+  const done = (e: Experiment) => e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
+  const runs = done(first);
+  for (const e of experiments) {
+    for (const c of e.preset?.comparisons ?? []) {
+      const at = compareArms(e.runs, c.a, c.b);
+      const last = at[at.length - 1];
+      if (last)
+        out.push(
+          ...last.summary
+            .slice(0, 3)
+            .map((x) => `${c.label}, ${last.threads} threads${experiments.length > 1 ? ` (${e.server.serverName})` : ''}: ${x}`),
+        );
+    }
+  }
+  if (first.preset) {
+    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed.
+  } else if (runs.length >= 2) {
+    const curve = scalingCurve(first);
+    out.push(summarizeScaling(curve));
+    const c = compareRuns(runFigures(runs[0]), runFigures(runs[runs.length - 1]), 3);
+    out.push(...c.summary.map((s) => `Run ${runs[0].index + 1} (A) against run ${runs[runs.length - 1].index + 1} (B): ${s}`));
+  } else if (runs.length === 1) {
+    out.push(`One completed run: ${formatNumber(runFigures(runs[0]).rowsPerSec)} rows/s at ${runs[0].threads} threads.`);
+  } else {
+    out.push('No run completed with rows, so there is nothing to compare.');
+  }
+  for (const e of reruns) {
+    for (const r of done(e)) {
+      const original = runs.find((o) => o.threads === r.threads && o.arm?.id === r.arm?.id);
+      if (!original) continue;
+      const c = compareRuns(runFigures(original), runFigures(r), 3);
+      const where = r.arm && r.arm.id !== 'main' ? `${r.arm.label}, ` : '';
+      out.push(
+        ...c.summary
+          .slice(0, 3)
+          .map((s) => `${where}${r.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`),
+      );
+    }
+  }
+  for (const e of experiments) {
+    for (const r of e.runs)
+      if (r.sessionSpread)
+        out.push(
+          `Run ${r.index + 1} (${r.threads} threads): ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, getScenarioUnit(e))}.`,
+        );
+  }
+  for (const e of experiments) {
+    for (const ev of e.events.filter((x) => x.level !== 'info'))
+      out.push(`${ev.level === 'error' ? 'Error' : 'Note'} (${e.server.serverName}): ${ev.message}`);
+  }
+  return out;
+}
