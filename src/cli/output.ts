@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from './commands';
+import { makeDirs } from '../engine/outFiles';
 
 /** The claim: the first file of every experiment folder, created exclusively so two runs cannot share a folder. */
 const CLAIM = 'samples.jsonl';
@@ -89,7 +90,7 @@ export interface ClaimedOutput {
 }
 
 function claimIn(dir: string): { created: string | undefined } | null {
-  const created = fs.mkdirSync(dir, { recursive: true });
+  const created = makeDirs(dir);
   try {
     fs.closeSync(fs.openSync(path.join(dir, CLAIM), 'wx'));
     return { created };

@@ -25,7 +25,7 @@ import {
 import type { Topology } from '../shared/types';
 import { parseAffinity, threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
-import { outputError, writeWhole } from './outFiles';
+import { makeDirs, outputError, writeWhole } from './outFiles';
 import { deployScenario, fileParams, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
@@ -172,7 +172,7 @@ export async function runPlan(
   const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
   const first = opts.arms[0];
   try {
-    fs.mkdirSync(opts.outDir, { recursive: true });
+    makeDirs(opts.outDir);
   } catch (err) {
     throw outputError(err, opts.outDir);
   }

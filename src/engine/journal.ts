@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { KnobState } from '../shared/experiment';
 import { SpinlabError } from '../shared/spinlabError';
-import { failureReason } from './outFiles';
+import { failureReason, makeDirs } from './outFiles';
 
 export interface Journal {
   version: 1;
@@ -61,7 +61,7 @@ export function writeJournal(stateDir: string, j: Journal): string {
   const file = journalPath(stateDir, j.serverKey);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    makeDirs(path.dirname(file));
     const fd = fs.openSync(tmp, 'w', 0o600);
     try {
       fs.writeSync(fd, JSON.stringify(j, null, 2));

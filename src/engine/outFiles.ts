@@ -2,6 +2,7 @@
 // instead of a bare ENOSPC, and a record is replaced whole (temporary file, then rename) so a crash or a full disk
 // mid-write never leaves half of one where the last good copy was.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { SpinlabError } from '../shared/spinlabError';
 
 const REASONS: Record<string, string> = {
@@ -17,6 +18,30 @@ const REASONS: Record<string, string> = {
 
 /** What to do when a notebook cannot be written (an experiment's or a watch's). */
 export const NOTEBOOK_WRITE_HINT = 'give a notebook path (.ipynb) in a folder you can write to, or free some space.';
+
+/**
+ * `mkdir -p` that always ends. Node's recursive mkdirSync retries for ever when mkdir answers ENOENT for a folder
+ * whose parent exists (a pseudo file system such as /proc), so each missing level is made in turn and the first
+ * failure thrown. Returns the first folder it made (undefined when all existed), as the recursive mkdirSync does.
+ */
+export function makeDirs(dir: string): string | undefined {
+  const target = path.resolve(dir);
+  const missing: string[] = [];
+  for (let p = target; !fs.existsSync(p); p = path.dirname(p)) {
+    missing.unshift(p);
+    if (path.dirname(p) === p) break;
+  }
+  // Everything there already: still an error (EEXIST) when it is a file, as mkdir -p says.
+  if (!missing.length && !fs.statSync(target).isDirectory()) fs.mkdirSync(target);
+  for (const m of missing) {
+    try {
+      fs.mkdirSync(m);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || !fs.statSync(m).isDirectory()) throw e;
+    }
+  }
+  return missing[0];
+}
 
 /** Why a file-system call failed, in words. */
 export function failureReason(err: unknown): string {

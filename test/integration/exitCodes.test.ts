@@ -3,6 +3,8 @@
 // cause; the two a test cannot cause honestly (a request cancelled under a command, a bug) come from a stubbed call.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { BIN } from '../helpers/cliChild';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -67,6 +69,18 @@ describe("spinlab exits with its error category's code", function () {
     const r = await mainCli(['export', fixture, '--csv', file], {});
     assert.equal(r.code, 5, r.output);
     assert.match(r.output, /Could not write/);
+  });
+
+  it('files: 5 (export --csv under /proc, where no folder can be made: it ends, it does not hang)', function () {
+    if (!fs.existsSync('/proc/self')) this.skip(); // no /proc on this platform
+    // A child process with a time limit: a hang here is a synchronous loop that no mocha timeout could interrupt.
+    const r = spawnSync(process.execPath, [BIN, 'export', fixture, '--csv', '/proc/spinlab-no-such'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.equal(r.signal, null, 'spinlab export did not end within 30 s');
+    assert.equal(r.status, 5, r.stdout + r.stderr);
+    assert.match(r.stderr + r.stdout, /Could not write \/proc\/spinlab-no-such/);
   });
 
   it('cancelled: 130 (a request cancelled under the command)', async () => {

@@ -8,7 +8,7 @@ import { buildNotebook } from './write';
 import { buildReplay, loadCommandLines, stepsText } from './replay';
 import { customTsqlBundle } from './customReplay';
 import { migrateExperiment, NotebookError } from './read';
-import { NOTEBOOK_WRITE_HINT, outputError, writeWhole } from '../outFiles';
+import { NOTEBOOK_WRITE_HINT, makeDirs, outputError, writeWhole } from '../outFiles';
 
 export function readExperimentFile(dirOrFile: string): Experiment {
   const file = fs.existsSync(dirOrFile) && fs.statSync(dirOrFile).isDirectory() ? path.join(dirOrFile, 'experiment.json') : dirOrFile;
@@ -169,7 +169,7 @@ const EXPORT_HINT = 'give a folder you can write to, or free some space.';
 
 function mkdirFor(dir: string, hint: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (err) {
     throw outputError(err, dir, hint);
   }

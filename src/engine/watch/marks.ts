@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { SpinlabError } from '../../shared/spinlabError';
+import { makeDirs } from '../outFiles';
 
 export const MARKS_FILE = 'marks.jsonl';
 const ACTIVE_FILE = 'watch-active.json';
@@ -31,7 +32,7 @@ function alive(pid: number): boolean {
 }
 
 export function registerActiveWatch(stateDir: string, dir: string): () => void {
-  fs.mkdirSync(stateDir, { recursive: true });
+  makeDirs(stateDir);
   const file = path.join(stateDir, ACTIVE_FILE);
   fs.writeFileSync(file, JSON.stringify({ dir: path.resolve(dir), pid: process.pid }) + '\n');
   return () => {

@@ -16,7 +16,7 @@ import { tableOutput } from '../notebook/tables';
 import { step } from '../notebook/replay';
 import { WatchHistory, type WatchPoint } from './history';
 import { forEachTick, readWatchRecord } from './read';
-import { NOTEBOOK_WRITE_HINT, writeWhole } from '../outFiles';
+import { NOTEBOOK_WRITE_HINT, makeDirs, writeWhole } from '../outFiles';
 
 const CHART_POINTS = 600;
 const MARK_WINDOW_MS = 60_000;
@@ -252,7 +252,7 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
 
 export async function writeWatchNotebookFile(dir: string, file: string): Promise<string> {
   const nb = await buildWatchNotebook(dir);
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  makeDirs(path.dirname(path.resolve(file)));
   writeWhole(file, JSON.stringify(nb, null, 1) + '\n', NOTEBOOK_WRITE_HINT);
   return file;
 }

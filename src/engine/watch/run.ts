@@ -27,7 +27,7 @@ import { RepeatedWarnings } from '../../shared/repeatedWarnings';
 import { lostMs } from '../../shared/watchGaps';
 import { monotonicMs } from '../clock';
 import { WatchSequence } from './gaps';
-import { appendLine, outputError, writeWhole } from '../outFiles';
+import { appendLine, makeDirs, outputError, writeWhole } from '../outFiles';
 
 export const WATCH_SCHEMA_VERSION = 5;
 
@@ -103,7 +103,7 @@ export async function runWatch(
   const file = path.join(opts.outDir, 'experiment.json');
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
   try {
-    fs.mkdirSync(opts.outDir, { recursive: true });
+    makeDirs(opts.outDir);
     fs.writeFileSync(samplesFile, '');
   } catch (err) {
     throw outputError(err, samplesFile);
