@@ -7,7 +7,6 @@
 // each deploying only when its scenario or a parameter its deploy files take differs from the arm before, moving the
 // knobs to its own values (the journal keeps the state from before the first change), then running its thread counts.
 // runExperiment is a plan of one arm.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DbSession } from '../db/client';
 import { describeTarget, type DbTarget } from '../db/target';

@@ -1,7 +1,6 @@
 // A watch as a Jupyter notebook (nbformat 4.5, renders on GitHub and in Jupyter like the experiments' notebooks): the
 // server, what stands out, the marks with the windows around each compared, charts of the whole watch (downsampled
 // while samples.jsonl is streamed, so an 8-hour watch fits), the totals, and the tick's T-SQL to run by hand.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatNumber } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
