@@ -1,0 +1,160 @@
+// The repetitions of an experiment read as cells: the completed runs of one arm at one thread count, each figure an
+// estimate over them (interval.ts), and arm B's cell against arm A's at each thread count both ran. A record from
+// before repetitions is a cell of one run per arm and thread count, and reads as "1 run: no interval".
+import { runFigures, TX_NOT_COUNTED, topNames, type FigureDirection, type RunFigures } from '../analysis';
+import type { ArmRun } from '../armAnalysis';
+import { compareFigures, estimate, excludesOne, type FigureEstimate, type RatioEstimate } from './interval';
+import { ratioVerdict, THROUGHPUT_WORDS, type Verdict } from './words';
+
+/** A run as a cell needs it: the analysis input, its arm, and (since schema 6) which repetition it was. */
+export type CellRun = ArmRun & { repetition?: number; index?: number };
+
+export interface Cell<R extends CellRun = CellRun> {
+  armId: string;
+  armLabel: string;
+  threads: number;
+  /** The cell's completed runs with rows, in the order they ran. */
+  runs: R[];
+  figures: RunFigures[];
+}
+
+/** The cells of a set of runs, in the order each first ran; failed, cancelled and empty runs are left out. */
+export function cellsOf<R extends CellRun>(runs: readonly R[]): Cell<R>[] {
+  const out = new Map<string, Cell<R>>();
+  for (const r of runs) {
+    if (r.status !== 'completed') continue;
+    const f = runFigures(r);
+    if (f.rows <= 0) continue;
+    const key = `${r.arm.id}\u0000${r.threads}`;
+    const c = out.get(key) ?? { armId: r.arm.id, armLabel: r.arm.label, threads: r.threads, runs: [], figures: [] };
+    c.runs.push(r);
+    c.figures.push(f);
+    out.set(key, c);
+  }
+  return [...out.values()];
+}
+
+/** One figure of the analysis: how it is named, its unit, which way is better, and where a run's value is. */
+export interface FigureDef {
+  key: string;
+  label: string;
+  unit: string;
+  direction: FigureDirection;
+  value(f: RunFigures): number | null;
+  note?: string;
+}
+
+const fixed: FigureDef[] = [
+  { key: 'rowsPerSec', label: 'Throughput', unit: 'rows/s', direction: 'higher-better', value: (f) => f.rowsPerSec },
+  {
+    key: 'transactionsPerSec',
+    label: 'Transactions',
+    unit: 'tx/s',
+    direction: 'higher-better',
+    value: (f) => f.transactionsPerSec,
+    note: TX_NOT_COUNTED,
+  },
+  { key: 'cpuMsPerRow', label: 'CPU per row', unit: 'ms/row', direction: 'lower-better', value: (f) => f.cpuMsPerRow },
+  { key: 'logBytesPerRow', label: 'Log bytes per row', unit: 'B/row', direction: 'lower-better', value: (f) => f.logBytesPerRow },
+  { key: 'logFlushesPerSec', label: 'Log flushes', unit: '/s', direction: 'lower-better', value: (f) => f.logFlushesPerSec },
+];
+const latency: FigureDef[] = [
+  { key: 'p50Us', label: 'Latency p50', unit: 'µs', direction: 'lower-better', value: (f) => f.p50Us },
+  { key: 'p99Us', label: 'Latency p99', unit: 'µs', direction: 'lower-better', value: (f) => f.p99Us },
+];
+type NamedMap = 'spinsPerRow' | 'backoffsPerRow' | 'waitMsPerRow' | 'latchMsPerRow';
+const NAMED: { map: NamedMap; what: string; unit: string }[] = [
+  { map: 'spinsPerRow', what: 'spins per row', unit: 'spins/row' },
+  { map: 'backoffsPerRow', what: 'backoffs per row', unit: 'backoffs/row' },
+  { map: 'waitMsPerRow', what: 'wait ms per row', unit: 'ms/row' },
+  { map: 'latchMsPerRow', what: 'latch ms per row', unit: 'ms/row' },
+];
+
+/** A named figure's definition, e.g. 'spinsPerRow:LOGCACHE_ACCESS' (a name that did not move in a run is 0 there). */
+export function namedFigure(map: NamedMap, name: string): FigureDef {
+  const n = NAMED.find((x) => x.map === map)!;
+  return { key: `${map}:${name}`, label: `${name} ${n.what}`, unit: n.unit, direction: 'lower-better', value: (f) => f[map][name] ?? 0 };
+}
+
+/** The figure over the cell's repetitions. */
+export function cellEstimate(cell: Pick<Cell, 'figures'>, def: Pick<FigureDef, 'value'>): FigureEstimate {
+  return estimate(cell.figures.map((f) => def.value(f)).filter((v): v is number => v !== null));
+}
+
+export interface RepeatedFigure {
+  key: string;
+  label: string;
+  unit: string;
+  direction: FigureDirection;
+  a: FigureEstimate;
+  b: FigureEstimate;
+  ratio: RatioEstimate;
+  /** Why a side has no value: the figure does not apply to its runs. */
+  note?: string;
+}
+
+export interface CellComparison {
+  threads: number;
+  figures: RepeatedFigure[];
+  /** The verdict on throughput, in words that follow from its interval. */
+  verdict: Verdict;
+  /** The verdict first, then the other figures whose interval leaves out no change, largest first. */
+  summary: string[];
+}
+
+/** The definitions compared between two cells: the fixed figures, latency when measured, the top names of each kind. */
+export function figureDefs(a: Pick<Cell, 'figures'>, b: Pick<Cell, 'figures'>, topN = 5): FigureDef[] {
+  const all = [...a.figures, ...b.figures];
+  const defs = [...fixed];
+  if (all.some((f) => f.p99Us !== null)) defs.push(...latency);
+  for (const n of NAMED)
+    for (const name of topNames(
+      all.map((f) => f[n.map]),
+      topN,
+    ))
+      defs.push(namedFigure(n.map, name));
+  return defs;
+}
+
+/** A label inside a sentence: "Log bytes per row" -> "log bytes per row"; "CPU per row" and names stay as they are. */
+const nounOf = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label);
+
+/** Cell B against cell A, figure by figure. */
+export function compareCells(a: Cell, b: Cell, subject = 'B', topN = 5): CellComparison {
+  const figures = figureDefs(a, b, topN).map((d): RepeatedFigure => {
+    const va = a.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
+    const vb = b.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
+    const applies = va.length === a.figures.length && vb.length === b.figures.length;
+    return {
+      key: d.key,
+      label: d.label,
+      unit: d.unit,
+      direction: d.direction,
+      a: estimate(va),
+      b: estimate(vb),
+      ratio: compareFigures(va, vb),
+      ...(!applies && d.note ? { note: d.note } : {}),
+    };
+  });
+  const tp = figures[0];
+  const verdict = ratioVerdict(tp.ratio, THROUGHPUT_WORDS(subject));
+  const detected = figures
+    .slice(1)
+    .filter((f) => f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && excludesOne(f.ratio) && f.ratio.ratio !== null)
+    .sort((x, y) => Math.abs(Math.log(y.ratio.ratio as number)) - Math.abs(Math.log(x.ratio.ratio as number)))
+    .slice(0, 4)
+    .map((f) => ratioVerdict(f.ratio, { subject, figure: nounOf(f.label), higher: 'higher', lower: 'lower' }).text);
+  return { threads: a.threads, figures, verdict, summary: [verdict.text, ...detected] };
+}
+
+/** Arm `a`'s cells against arm `b`'s at every thread count both completed, fewest threads first. */
+export function compareArmCells<R extends CellRun>(runs: readonly R[], a: string, b: string, topN = 5): CellComparison[] {
+  const cells = cellsOf(runs);
+  const of = (id: string) => new Map(cells.filter((c) => c.armId === id).map((c) => [c.threads, c] as const));
+  const ca = of(a);
+  const cb = of(b);
+  return [...ca.keys()]
+    .filter((t) => cb.has(t))
+    .sort((x, y) => x - y)
+    .map((t) => compareCells(ca.get(t)!, cb.get(t)!, 'B', topN));
+}

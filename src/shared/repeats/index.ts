@@ -1,0 +1,6 @@
+// Repeated runs: intervals on every figure (interval.ts), the words that follow from them (words.ts), an experiment's
+// runs read as cells of repetitions (cells.ts) and its noise reported (noise.ts).
+export * from './interval';
+export * from './words';
+export * from './cells';
+export * from './noise';
