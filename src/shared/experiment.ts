@@ -212,6 +212,8 @@ export interface RunRecord {
   stacks?: StackCapture[];
   index: number;
   threads: number;
+  /** Which repetition of its arm at its thread count this run was (1-based); absent before version 6 (one run each). */
+  repetition?: number;
   arm: RunArm;
   /** invalid: the run completed but its conditions changed under it (invalidReason says how); absent before version 5. */
   status: 'completed' | 'failed' | 'cancelled' | 'invalid';
@@ -326,9 +328,19 @@ export interface Experiment {
   preset?: PresetInfo | null;
   /** The custom workload this experiment ran (scenario id 'custom'), or null/absent. */
   custom?: CustomWorkload | null;
+  /** How the runs were repeated and ordered (since version 6; absent before: one run per arm and thread count). */
+  design?: ExperimentDesign | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];
+}
+
+/** Repetitions and their order: arms alternate (A B, B A, ...) so drift over the experiment falls on each alike. */
+export interface ExperimentDesign {
+  repeat: number;
+  order: 'alternating';
+  /** The planned run order, each `${armId}@${threads}#${repetition}`. */
+  sequence: string[];
 }
 
 /** A custom workload: the user's own T-SQL, run in the database they name; nothing is deployed there. */
