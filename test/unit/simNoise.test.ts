@@ -176,3 +176,53 @@ it('noise off: no noise process, and runs differ only by the small per-step jitt
   for (let r = 0; r < 6; r++) rows.push(await serverRun(model, clock, 51 + r * 4, 4, 2_000));
   assert.ok(stats(rows).cv < 0.01, `rows: ${rows.map(Math.round).join(', ')}`);
 });
+
+/** n client-loop sessions calling for ms (a 0.2 ms round trip between calls): the calls made and the spins counted. */
+async function clientRun(model: SimModel, clock: ManualClock, n: number, ms: number) {
+  const db = model.database('lab')!;
+  const end = clock.now() + ms;
+  let calls = 0;
+  const spins0 = model.counters.spinlocks.get('LOGCACHE_ACCESS')!.spins;
+  const loop = async (spid: number) => {
+    model.sessionStarted(spid, 'sa');
+    const session = { spid, login: 'sa', appName: 't', hostName: 'h', encrypted: false, database: 'lab', state: new Map() };
+    while (clock.now() < end) {
+      await model.runWorkload(session, db, 'dbo.t', disk(1), { rows: 1, durationMs: null, perCall: true }, new AbortController().signal);
+      calls++;
+      await new Promise<void>((r) => clock.setTimer(r, 0.2));
+    }
+  };
+  const all = Promise.all(Array.from({ length: n }, (_, i) => loop(51 + i)));
+  for (let t = 0; t <= ms + 20; t += 0.1) {
+    clock.advance(0.1);
+    await new Promise((r) => setImmediate(r));
+  }
+  await all;
+  model.advance();
+  return { calls, spinsPerCall: (model.counters.spinlocks.get('LOGCACHE_ACCESS')!.spins - spins0) / calls };
+}
+
+it('noise in the client loop: a burst of 0.8 holds calls back to 0.8 of them, one of 1.25 cannot speed them; spins per call stay', async () => {
+  const run = async (burst?: number) => {
+    const clock = new ManualClock(T0);
+    const model = new SimModel({ clock, seed: 5, noise: burst === undefined ? undefined : 0.1 });
+    model.addObject(model.createDatabase('lab'), { name: 'dbo.t', type: 'U' });
+    if (model.noise && burst !== undefined) {
+      // The burst alone, at a known size: no drift, no dips.
+      model.noise.drawBurst = () => burst;
+      model.noise.drift = () => 1;
+      model.noise.dipsIn = () => [];
+    }
+    return clientRun(model, clock, 4, 600);
+  };
+  const off = await run();
+  for (const burst of [0.8, 1.25]) {
+    const on = await run(burst);
+    const want = Math.min(1, burst);
+    assert.ok(Math.abs(on.calls / off.calls - want) < 0.04, `calls ${on.calls} with a burst of ${burst}, ${off.calls} without`);
+    assert.ok(
+      Math.abs(on.spinsPerCall / off.spinsPerCall - 1) < 0.1,
+      `spins per call ${on.spinsPerCall} vs ${off.spinsPerCall} (burst ${burst})`,
+    );
+  }
+});
