@@ -8,6 +8,7 @@ import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
 import type { Experiment } from '../../src/shared/experiment';
 import { tmp } from '../helpers/common';
+import { runSimCommand } from '../../tools/sim/simulator';
 
 const RUNS = 4;
 
@@ -51,4 +52,18 @@ it('sim --noise 20%: repeated runs of one scenario differ by far more than witho
     cv(noisy.rowsPerSec) > 0.1 && cv(noisy.rowsPerSec) > 2 * cv(quiet.rowsPerSec),
     `rows/s with --noise 20%: ${text(noisy.rowsPerSec)} (cv ${cv(noisy.rowsPerSec).toFixed(3)}); without: ${text(quiet.rowsPerSec)} (cv ${cv(quiet.rowsPerSec).toFixed(3)})`,
   );
+});
+
+it('spinlab sim --noise says at start that the noise is on and synthetic; a bad value is refused with exit code 2', async () => {
+  let out = '';
+  const done = runSimCommand(['--port', '0', '--password', SIM_PASSWORD, '--noise', '10%', '--seed', '5'], (t) => {
+    out += t;
+  });
+  while (!out.includes('Ctrl+C')) await new Promise((r) => setTimeout(r, 20));
+  process.emit('SIGTERM');
+  assert.equal(await done, 0);
+  assert.match(out, /NOISE ON \(--noise 10%, seed 5\): synthetic run-to-run spread, drift and dips, added on purpose/);
+  let bad = '';
+  assert.equal(await runSimCommand(['--noise', '70%'], (t) => (bad += t)), 2);
+  assert.match(bad, /--noise must be a percentage from 0% to 50%/);
 });

@@ -179,8 +179,8 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option(
       '--noise <percent>',
       `noise on purpose, e.g. 10% (seeded by --seed; synthetic): (1) run-to-run spread: each burst of load (workload sessions ` +
-        `starting while none was active for ${PAUSE_MS / 1000} s, e.g. each run) draws a lognormal throughput factor with that ` +
-        `coefficient of variation, held for the burst; (2) slow drift: +-0.3x the noise over a period of 3-7 minutes; ` +
+        `starting while none was active, a session idle for ${PAUSE_MS / 1000} s no longer counting: so each run) draws a ` +
+        `lognormal throughput factor with mean 1 and that coefficient of variation, held for the burst; (2) slow drift: +-0.3x the noise over a period of 3-7 minutes; ` +
         `(3) steps: a dip of 3-5x the noise (30-50% at 10%, at most 80%) for 1-2 s, on average once per ${DIP_EVERY_S} s. ` +
         `Counts per second (rows, transactions, spins, waits, log) follow the factor; CPU busy and wait time per second do not. ` +
         `A client loop or custom workload can only be slowed: factors above 1 count as 1 there. Default: off`,
