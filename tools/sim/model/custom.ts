@@ -8,6 +8,7 @@ import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../
 import { err, SqlError } from './errors';
 import type { SimModel } from './instance';
 import type { Rates } from './contentionTypes';
+import type { LoadNoise } from './noise';
 import { T } from './types';
 
 export interface SessionCost {
@@ -186,14 +187,12 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
     cost.cpuMs += 0.05 + rows * 0.002;
     cost.logicalReads += 2 + Math.ceil(rows / 10);
   }
-  await noiseHold(c);
+  if (c.model.noise) await noiseHold(c.model.noise, c);
   return items;
 }
 
 /** --noise: a custom workload's calls per second follow the throughput factor (held back for 1 - f of the time). */
-async function noiseHold(c: CustomCall): Promise<void> {
-  const noise = c.model.noise;
-  if (!noise) return;
+async function noiseHold(noise: LoadNoise, c: CustomCall): Promise<void> {
   const t0 = c.model.clock.now();
   const ms = noise.holdMs(t0, c.session.spid);
   if (ms > 0) await sleep(ms, c.signal);
