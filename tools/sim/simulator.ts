@@ -11,6 +11,7 @@ import type { LoginFault, StatementFault } from './model/faults';
 import { BackgroundSpec, parseBackground, startBackground } from './model/background';
 import { parsePlatform, type Platform } from './model/platform';
 import { parseUptime } from './model/uptime';
+import { DIP_EVERY_S, parseNoise, PAUSE_MS } from './model/noise';
 
 export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
   /** 0 (default) picks a free port. */
@@ -174,7 +175,23 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
       (v, acc: LoginSpec[]) => [...acc, parseLogin(v)],
       [] as LoginSpec[],
     )
-    .option('--seed <n>', 'noise seed', int)
+    .option('--seed <n>', 'noise seed (the per-step jitter and --noise)', int)
+    .option(
+      '--noise <percent>',
+      `noise on purpose, e.g. 10% (seeded by --seed; synthetic): (1) run-to-run spread: each burst of load (workload sessions ` +
+        `starting while none was active, a session idle for ${PAUSE_MS / 1000} s no longer counting: so each run) draws a ` +
+        `lognormal throughput factor with mean 1 and that coefficient of variation, held for the burst; (2) slow drift: +-0.3x the noise over a period of 3-7 minutes; ` +
+        `(3) steps: a dip of 3-5x the noise (30-50% at 10%, at most 80%) for 1-2 s, on average once per ${DIP_EVERY_S} s. ` +
+        `Counts per second (rows, transactions, spins, waits, log) follow the factor; CPU busy and wait time per second do not. ` +
+        `A client loop or custom workload can only be slowed: factors above 1 count as 1 there. Default: off`,
+      (v) => {
+        try {
+          return parseNoise(v);
+        } catch (e) {
+          throw new InvalidArgumentError((e as Error).message);
+        }
+      },
+    )
     .option(
       '--uptime <duration>',
       "how long the instance has been up, e.g. 400d, 12h, 30m: its start time that far back and a busy server's counters (past 2^31 where that long makes them)",
@@ -245,6 +262,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
       clockHz: o.clockGhz * 1e9,
       logins: o.login,
       seed: o.seed,
+      noise: o.noise,
       background: o.background,
       uptimeMs: o.uptime,
       watcherCostMs: o.watcherCostMs,
@@ -266,6 +284,11 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
       `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
       `  Listening on ${sim.host}:${sim.port} (loopback only).`,
       ...(o.uptime ? [`  Up since ${m.startTime.toISOString()} (--uptime): counters as a busy server's after that long (synthetic).`] : []),
+      ...(m.noise
+        ? [
+            `  NOISE ON (--noise ${Math.round(m.noise.cv * 1000) / 10}%, seed ${o.seed ?? 'the default'}): synthetic run-to-run spread, drift and dips, added on purpose.`,
+          ]
+        : []),
       ...(o.background.length
         ? [
             `  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`,

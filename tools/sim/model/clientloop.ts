@@ -15,6 +15,7 @@
 // below timer resolution (a millisecond), else by one timer for the remainder.
 import type { Clock } from './clock';
 import type { WorkerRate, WorkloadProfile } from './contention';
+import type { LoadNoise } from './noise';
 import type { Placement } from './placement';
 import type { WorkloadResult } from './workloads';
 
@@ -52,6 +53,8 @@ export interface ClientSession {
   thinkUs: number;
   lastStart: number;
   inFlight: number;
+  /** How long its last call was held back by --noise (us): time neither in the server nor the client's think time. */
+  heldUs: number;
 }
 
 export interface ClientCall {
@@ -75,6 +78,8 @@ export interface ClientLoopHost {
   rateOf(workerId: number): WorkerRate | undefined;
   /** The rows of a finished call, into the table and data-file counters. */
   countRows(call: ClientCall, rows: number): void;
+  /** Noise on purpose (--noise): holds calls back in a slow burst, drift or dip. */
+  noise?(): LoadNoise | null;
 }
 
 export class ClientLoop {
@@ -112,11 +117,12 @@ export class ClientLoop {
         thinkUs: FIRST_THINK_US,
         lastStart: now,
         inFlight: 0,
+        heldUs: 0,
       };
       this.sessions.set(call.spid, s);
       changed = true;
     } else {
-      const interval = (now - s.lastStart) * 1000;
+      const interval = Math.max(0, (now - s.lastStart) * 1000 - s.heldUs);
       s.cycleUs = s.cycleUs === null ? interval : s.cycleUs + EWMA * (interval - s.cycleUs);
       const served = this.host.rateOf(s.workerId)?.serviceUs ?? 0;
       s.thinkUs = Math.max(0, s.cycleUs - served * txnsOf(call));
@@ -129,13 +135,21 @@ export class ClientLoop {
 
     const rate = this.host.rateOf(s.workerId);
     const serviceMs = ((rate?.serviceUs ?? 0) * txnsOf(call)) / 1000;
+    const noise = this.host.noise?.() ?? null;
+    const holdMs = noise?.holdMs(now, call.spid) ?? 0;
     const session = s;
+    session.heldUs = 0;
     return new Promise<WorkloadResult>((resolve) => {
       const done = (aborted: boolean) => {
         signal.removeEventListener('abort', onAbort);
         session.inFlight--;
         const elapsedMs = clock.now() - now;
         if (aborted) return resolve({ rows: 0, txns: 0, elapsedMs, aborted: true });
+        if (holdMs > 0) {
+          const held = Math.max(0, elapsedMs - serviceMs);
+          noise?.held(call.spid, held);
+          session.heldUs = held * 1000;
+        }
         this.host.countRows(call, call.rows);
         resolve({ rows: call.rows, txns: Math.max(1, Math.round(txnsOf(call))), elapsedMs, aborted: false });
       };
@@ -144,9 +158,9 @@ export class ClientLoop {
         held.timer?.cancel();
         done(true);
       };
-      if (serviceMs < 1) return done(false); // below timer resolution: the sim's own turnaround stands for it
+      if (serviceMs + holdMs < 1) return done(false); // below timer resolution: the sim's own turnaround stands for it
       signal.addEventListener('abort', onAbort, { once: true });
-      held.timer = clock.setTimer(() => done(false), serviceMs);
+      held.timer = clock.setTimer(() => done(false), serviceMs + holdMs);
     });
   }
 

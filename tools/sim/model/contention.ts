@@ -65,16 +65,7 @@ export type {
 } from './contentionTypes';
 
 export function computeRates(workers: WorkerInput[], ctx: ModelContext): Rates {
-  const out: Rates = {
-    workers: new Map(),
-    spinlocks: new Map(),
-    waits: new Map(),
-    latches: new Map(),
-    databases: new Map(),
-    cpuBusyMs: new Map(),
-    runnableByCpu: new Map(),
-    pendingLogIo: 0,
-  };
+  const out = emptyRates();
   const n = workers.length;
   if (n === 0) return out;
   const machine = ctx.machine;
@@ -367,4 +358,18 @@ export function totalRowsPerSec(r: Rates): number {
   let s = 0;
   for (const w of r.workers.values()) s += w.rowsPerSec;
   return s;
+}
+
+/** No workload running: every rate zero. */
+export function emptyRates(): Rates {
+  return {
+    workers: new Map(),
+    spinlocks: new Map(),
+    waits: new Map(),
+    latches: new Map(),
+    databases: new Map(),
+    cpuBusyMs: new Map(),
+    runnableByCpu: new Map(),
+    pendingLogIo: 0,
+  };
 }

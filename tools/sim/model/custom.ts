@@ -8,6 +8,7 @@ import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../
 import { err, SqlError } from './errors';
 import type { SimModel } from './instance';
 import type { Rates } from './contentionTypes';
+import type { LoadNoise } from './noise';
 import { T } from './types';
 
 export interface SessionCost {
@@ -135,6 +136,7 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
   if (fault) return [fault];
   const cost = sessionCost(c.model, c.session.spid);
   const items: ResponseItem[] = [];
+  c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   for (const st of splitStatements(text)) {
     const code = masked(st).trim();
     const wait = /^waitfor\s+delay\s+/i.exec(code);
@@ -185,5 +187,15 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
     cost.cpuMs += 0.05 + rows * 0.002;
     cost.logicalReads += 2 + Math.ceil(rows / 10);
   }
+  if (c.model.noise) await noiseHold(c.model.noise, c);
   return items;
+}
+
+/** --noise: a custom workload's calls per second follow the throughput factor (held back for 1 - f of the time). */
+async function noiseHold(noise: LoadNoise, c: CustomCall): Promise<void> {
+  const t0 = c.model.clock.now();
+  const ms = noise.holdMs(t0, c.session.spid);
+  if (ms > 0) await sleep(ms, c.signal);
+  if (ms > 0) noise.held(c.session.spid, c.model.clock.now() - t0);
+  noise.touch(c.model.clock.now(), c.session.spid);
 }

@@ -2,7 +2,8 @@
 // objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
 import type { ParamDef } from './paramDef';
 import { Clock, realClock, rng } from './clock';
-import { computeRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
+import { computeRates, emptyRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
+import { dilate, LoadNoise } from './noise';
 import { CounterStore } from './counters';
 import { placeTask } from './placement';
 import { Affinity, autoAffinity, Machine, parseAffinity, parseShape, DEFAULT_SHAPE } from './topology';
@@ -62,6 +63,8 @@ export interface ModelOptions {
   uptimeMs?: number;
   /** Extra CPU (ms) each monitor tick batch costs its session, to make the watcher expensive in tests; default 0. */
   watcherCostMs?: number;
+  /** Noise on purpose (--noise, model/noise.ts): the coefficient of variation of run-to-run throughput, e.g. 0.1. */
+  noise?: number;
 }
 
 export interface ProcCall {
@@ -145,6 +148,8 @@ export class SimModel {
   readonly background = new Map<number, BackgroundSession>();
   /** Extended Events sessions (model/xe.ts). */
   readonly xe = new XeState();
+  /** Run-to-run spread, drift and steps on purpose (--noise); null without it. */
+  readonly noise: LoadNoise | null;
   /** The wire sessions (set by the simulator): their current databases, and ending one (KILL, SINGLE_USER). */
   connections: { list(): { spid: number; database: string }[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
   affinity: Affinity;
@@ -173,6 +178,7 @@ export class SimModel {
     this.serverName = opts.serverName ?? 'SPINLAB-SIM';
     this.clock = opts.clock ?? realClock;
     this.rand = rng(opts.seed ?? 20150101);
+    this.noise = opts.noise ? new LoadNoise(opts.noise, opts.seed ?? 20150101, this.clock.now()) : null;
     this.counters = new CounterStore(this.rand);
     this.logins.set('sa', { name: 'sa', password: opts.password ?? '', permissions: 'all' });
     for (const l of opts.logins ?? []) this.logins.set(l.name.toLowerCase(), l);
@@ -194,6 +200,7 @@ export class SimModel {
       ratesChanged: () => this.refreshRates(),
       rateOf: (id) => this.rates?.workers.get(id),
       countRows: (call, rows) => this.countRows(call, rows),
+      noise: () => this.noise,
     });
     this.boot(uptimeMs);
   }
@@ -271,11 +278,11 @@ export class SimModel {
 
   /** Integrates the rates in force since the last call. */
   advance(): void {
-    const now = this.clock.now();
-    const dt = (now - this.lastAdvance) / 1000;
+    const [from, now] = [this.lastAdvance, this.clock.now()];
+    const dt = (now - from) / 1000;
     this.lastAdvance = now;
     if (dt <= 0) return;
-    const rates = this.rates ?? emptyRates();
+    const rates = dilate(this.rates ?? emptyRates(), this.noise?.dilation(from, now, this.clientLoop.members().length > 0) ?? 1);
     this.counters.integrate(rates, dt, this.machine.cpuCount, this.onlineCpus());
     for (const c of this.workloads.active()) {
       const r = rates.workers.get(c.id);
@@ -338,7 +345,9 @@ export class SimModel {
       ],
       { machine: this.machine, logWriterNode: 0 },
     );
-    for (const c of calls) c.rate = this.rates.workers.get(c.id)?.rowsPerSec ?? 0;
+    const busy = [...calls.map((c) => c.spid), ...this.clientLoop.members().map((m) => m.spid)];
+    this.noise?.observe(this.clock.now(), busy);
+    for (const c of calls) c.rate = (this.rates.workers.get(c.id)?.rowsPerSec ?? 0) * (this.noise?.factor(this.clock.now()) ?? 1);
   }
 
   /** Current modelled rates (for tests and the banner). */
@@ -357,6 +366,7 @@ export class SimModel {
   sessionEnded(spid: number): void {
     this.sessions.delete(spid);
     this.clientLoop.drop(spid);
+    this.noise?.forget(spid);
   }
   hasPermission(login: string, perm: Permission): boolean {
     const l = this.logins.get(login.toLowerCase());
@@ -444,17 +454,4 @@ export function normaliseObjectName(name: string): string {
     .split('.')
     .map((p) => p.trim().toLowerCase());
   return parts.length === 1 ? `dbo.${parts[0]}` : parts.slice(-2).join('.');
-}
-
-export function emptyRates(): Rates {
-  return {
-    workers: new Map(),
-    spinlocks: new Map(),
-    waits: new Map(),
-    latches: new Map(),
-    databases: new Map(),
-    cpuBusyMs: new Map(),
-    runnableByCpu: new Map(),
-    pendingLogIo: 0,
-  };
 }
