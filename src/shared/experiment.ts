@@ -212,10 +212,7 @@ export interface RunRecord {
   stacks?: StackCapture[];
   index: number;
   threads: number;
-  /**
-   * Since version 6: which repetition of its cell (arm and thread count) this run is, from 1. Absent in older records,
-   * which ran each cell once: read as 1.
-   */
+  /** Since version 6: which repetition of its cell (arm and thread count) this run is, from 1; absent: 1. */
   repetition?: number;
   arm: RunArm;
   /** invalid: the run completed but its conditions changed under it (invalidReason says how); absent before version 5. */
@@ -338,15 +335,11 @@ export interface Experiment {
   events: ExperimentEvent[];
 }
 
-/**
- * The repetitions of an experiment, planned before its first run. Runs of one arm at one thread count are repetitions of
- * one cell. alternating: arms that share a deploy take turns within each repetition, forward then reversed (A B, B A,
- * A B ...), so drift over the experiment (a growing log, a checkpoint) falls on every arm alike.
- */
+/** Runs per cell (arm and thread count), planned before the first run; order: engine/planOrder.ts (A B, B A, ...). */
 export interface ExperimentDesign {
   repeat: number;
   order: 'alternating';
-  /** The planned runs in order, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
+  /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
 }
 
