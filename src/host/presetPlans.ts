@@ -62,6 +62,7 @@ export function checkPresetInput(presetId: string, settings: Record<string, Para
         rows: load.rows,
         warmup: load.warmup,
         interval: load.interval,
+        repeat: load.repeat,
       },
       PANEL_NAMES,
     );

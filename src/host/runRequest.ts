@@ -26,6 +26,7 @@ export const PANEL_NAMES: FieldNames = {
   warmup: 'Warm-up',
   interval: 'Sampling interval',
   clientWorkers: 'Client workers',
+  repeat: 'Repetitions',
 };
 
 export interface RunForm {

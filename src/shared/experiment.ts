@@ -4,7 +4,7 @@ import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 
-export const EXPERIMENT_SCHEMA_VERSION = 5;
+export const EXPERIMENT_SCHEMA_VERSION = 6;
 
 export type ParamValue = number | string | boolean;
 
@@ -212,7 +212,7 @@ export interface RunRecord {
   stacks?: StackCapture[];
   index: number;
   threads: number;
-  /** Which repetition of its arm at its thread count this run was (1-based); absent before version 6 (one run each). */
+  /** Since version 6: which repetition of its cell (arm and thread count) this run is, from 1; absent: 1. */
   repetition?: number;
   arm: RunArm;
   /** invalid: the run completed but its conditions changed under it (invalidReason says how); absent before version 5. */
@@ -328,18 +328,18 @@ export interface Experiment {
   preset?: PresetInfo | null;
   /** The custom workload this experiment ran (scenario id 'custom'), or null/absent. */
   custom?: CustomWorkload | null;
-  /** How the runs were repeated and ordered (since version 6; absent before: one run per arm and thread count). */
+  /** Since version 6: how often each cell ran and in which order (absent in older records: each cell once). */
   design?: ExperimentDesign | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];
 }
 
-/** Repetitions and their order: arms alternate (A B, B A, ...) so drift over the experiment falls on each alike. */
+/** Runs per cell (arm and thread count), planned before the first run; order: engine/planOrder.ts (A B, B A, ...). */
 export interface ExperimentDesign {
   repeat: number;
   order: 'alternating';
-  /** The planned run order, each `${armId}@${threads}#${repetition}`. */
+  /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
 }
 

@@ -16,6 +16,7 @@ export const runSettingsSchema = z.object({
   warmup: text(32),
   interval: text(32),
   clientWorkers: text(8).optional(),
+  repeat: text(8).optional(),
 });
 export const knobSettingsSchema = z.object({
   delayedDurability: z.enum(['unchanged', 'DISABLED', 'ALLOWED', 'FORCED']),

@@ -66,6 +66,8 @@ export interface RunSettings {
   interval: string;
   /** Client worker threads for the client loop ('0': one event loop); blank or absent: one per client core. */
   clientWorkers?: string;
+  /** Runs of each thread count as typed; blank or absent: 1, or a preset's own. */
+  repeat?: string;
 }
 
 export interface KnobSettings {

@@ -18,7 +18,16 @@ async function connected(sim: Simulator, ports: FakePorts, stateDir: string) {
   return c;
 }
 
-const SHORT: PresetLoadInput = { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
+// One run per cell: these tests are about the panel's plan and its knobs, not intervals (repetitions triple the time).
+const SHORT: PresetLoadInput = {
+  mode: 'server-loop',
+  threads: '2',
+  duration: '1s',
+  rows: '',
+  warmup: '0s',
+  interval: '250ms',
+  repeat: '1',
+};
 
 it("the catalogue and each preset's plan for this server are in the state; writelog runs from the panel with its arms, confirmed and put back", () =>
   withSim({ topology: '2x10x2' }, async (sim) => {

@@ -110,6 +110,12 @@ describe('spinlab refuses bad input before connecting', function () {
       /Give --duration or --rows, not both/,
     ],
     ['--set with a custom workload', ['run', '--sql', 'SELECT 1', '--set', 'x=1'], /a custom workload has none/],
+    [
+      '--repeat 0 on a preset',
+      ['run', '--preset', 'writelog', '--repeat', '0'],
+      /--repeat 0: write a whole number of runs .* from 1 to 100/,
+    ],
+    ['--repeat 2.5 on a custom workload', ['run', '--sql', 'SELECT 1', '--repeat', '2.5'], /--repeat 2\.5: write a whole number/],
     ['--out that is a file', ['run', '--scenario', 'disk-insert', '--out', 'afile'], /--out afile is a file, not a folder/],
     ['--out under a file', ['run', '--scenario', 'disk-insert', '--out', 'afile/res'], /is a file, so no folder can be made under it/],
     ['--out under /dev/null', ['run', '--scenario', 'disk-insert', '--out', '/dev/null/res'], /\/dev\/null is a file/],

@@ -188,6 +188,8 @@ it('load command lines: the spinlab run line and one ostress line per thread cou
     /^npx spinlab run --scenario disk-insert --threads 1,2,4 --duration 10s .*--delayed-durability forced --affinity exclude-core0/,
   );
   assert.equal(c.ostress.length, 3);
+  assert.doesNotMatch(c.spinlab, /--repeat/, 'one run per thread count: no --repeat');
+  assert.match(loadCommandLines({ ...sweep(), design: { repeat: 3, order: 'alternating', sequence: [] } }).spinlab, / --repeat 3 /);
   assert.match(c.ostress[2], /-n4 -r1 -q -Q"DECLARE @key_base bigint/);
   assert.match(c.ostress[0], /-P"%SPINLAB_PASSWORD%"/, 'the password is an environment reference');
   const files = tsqlBundle(sweep());

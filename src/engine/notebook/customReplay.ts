@@ -4,6 +4,7 @@
 import type { Experiment } from '../../shared/experiment';
 import { writeReason } from '../custom/batch';
 import { quoteName, shellQuote, step, stepsText } from './replay';
+import { repeatOf } from '../../shared/planTime';
 
 const join = stepsText;
 
@@ -37,6 +38,7 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
     amount,
     `--warmup ${e.load.warmupMs}ms`,
     `--interval ${e.load.intervalMs}ms`,
+    repeatOf(e) > 1 ? `--repeat ${repeatOf(e)}` : '',
     w.thinkTimeMs ? `--think-time ${w.thinkTimeMs}ms` : '',
     w.queryTimeoutMs !== null ? `--query-timeout ${w.queryTimeoutMs}ms` : '',
     dd ? `--delayed-durability ${dd.toLowerCase()}` : '',

@@ -4,6 +4,7 @@
 // identifiers by quoteName: nothing from the record is spliced in any other way.
 import type { Experiment, ParamValue } from '../../shared/experiment';
 import { formatCpuRanges } from '../../shared/affinity';
+import { repeatOf } from '../../shared/planTime';
 import { parseParameterDeclaration } from '../../db/params';
 import { fileParams } from '../lab';
 import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, BUILTIN_ARG_TYPES } from '../scenarios';
@@ -164,6 +165,7 @@ export function loadCommandLines(e: Experiment): { spinlab: string; ostress: str
     amount,
     `--warmup ${e.load.warmupMs}ms`,
     `--interval ${e.load.intervalMs}ms`,
+    repeatOf(e) > 1 ? `--repeat ${repeatOf(e)}` : '',
     `--mode ${e.load.mode}`,
     sets,
     knobs,

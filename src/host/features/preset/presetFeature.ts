@@ -44,7 +44,7 @@ export async function runPresetNow(
   if (!(await confirmChanges(s, conn, changes))) return null;
   for (const c of changes) s.ports.log.info(`will change ${c}`);
   for (const n of plan.notes) s.ports.log.info(`preset ${presetId}: ${n}`);
-  const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0);
+  const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0) * req.repeat;
   const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
   const outcome = await runActive(s, (hooks) =>
     executeJob(
