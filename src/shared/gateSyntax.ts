@@ -108,8 +108,9 @@ function baselineGate(text: string, name: string, op: GateOp, sign: string | und
       `--assert "${text}": a figure is never exactly the baseline's; compare with < <= > >= (e.g. "${name} <= baseline + 10%").`,
     );
   const pct = pctText === undefined ? 0 : Number(pctText);
-  if (!Number.isFinite(pct) || pct < 0 || pct >= 100 || (pctText !== undefined && pctText.startsWith('-')))
-    throw new GateError(`--assert "${text}": write the margin as a percentage from 0 to 99, e.g. baseline - 5% or baseline + 10%.`);
+  // Less than the whole figure below it (baseline - 100% is no gate at all); any margin above it.
+  if (!Number.isFinite(pct) || pct < 0 || (sign === '-' && pct >= 100) || (pctText !== undefined && pctText.startsWith('-')))
+    throw new GateError(`--assert "${text}": write the margin as a percentage, e.g. baseline - 5% (below 100%) or baseline + 10%.`);
   const factor = sign === '-' ? 1 - pct / 100 : 1 + pct / 100;
   return { text, metric, op, value: factor, against: 'baseline' };
 }

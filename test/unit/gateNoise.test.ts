@@ -158,6 +158,7 @@ describe('gates on noise: against a baseline', () => {
       against: 'baseline',
     });
     assert.equal(parseGate('p99 <= baseline + 10%').value, 1.1);
+    assert.equal(parseGate('p99 <= baseline + 200%').value, 3);
     assert.deepEqual(parseGate('LOGCACHE_ACCESS.spins_per_row<=baseline').metric, {
       kind: 'per-row',
       name: 'LOGCACHE_ACCESS',
@@ -170,7 +171,8 @@ describe('gates on noise: against a baseline', () => {
     for (const [text, why] of [
       ['errors<=baseline', /judged run by run against a number/],
       ['p99=baseline', /compare with < <= > >=/],
-      ['rows_per_sec>=baseline-150%', /percentage from 0 to 99/],
+      ['rows_per_sec>=baseline-150%', /below 100%/],
+      ['rows_per_sec>=baseline+-5%', /write the margin as a percentage/],
       ['rows_per_sec>=baseline-5', /not a gate/],
       ['rows_per_sec>=baselines', /not a gate/],
     ] as const)
