@@ -4,13 +4,20 @@ import type { Command } from 'commander';
 import { readExperimentFile } from '../engine/notebook/export';
 import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
 import { estimateText, excludesOne, type RatioEstimate, type RepeatedFigure } from '../shared/repeats';
+import { formatNumber } from '../shared/numberText';
 import { UsageError } from './commands';
 
 const ratioText = (r: RatioEstimate) =>
-  r.ratio === null ? '-' : `${r.ratio.toFixed(2)}${r.interval ? ` [${r.interval.low.toFixed(2)}, ${r.interval.high.toFixed(2)}]` : ''}`;
+  r.ratio === null
+    ? '-'
+    : `${formatNumber(r.ratio)}${r.interval ? ` [${formatNumber(r.interval.low)}, ${formatNumber(r.interval.high)}]` : ''}`;
 
-/** Throughput always; any other figure only when its interval leaves out no change. */
-const shown = (f: RepeatedFigure, i: number) => i === 0 || (excludesOne(f.ratio) && f.ratio.ratio !== null);
+/**
+ * Throughput always; any other figure only when its interval leaves out no change. Backoffs move with their spins and
+ * transactions with the rows, as in the A/B summary: they are left out.
+ */
+const shown = (f: RepeatedFigure, i: number) =>
+  i === 0 || (f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && excludesOne(f.ratio) && f.ratio.ratio !== null);
 
 export function comparisonText(c: ExperimentComparison, a: string, b: string): string {
   const lines = [`B against A\n  A: ${a}\n  B: ${b}`];

@@ -56,7 +56,8 @@ const repetitionOf = (c: GateCell, r: RunRecord) => `repetition ${r.repetition ?
 export function showValue(metric: GateMetric, v: number): string {
   if (metric.kind === 'latency')
     return v >= 1e6 ? `${+(v / 1e6).toPrecision(4)}s` : v >= 1000 ? `${+(v / 1000).toPrecision(4)}ms` : `${+v.toPrecision(4)}us`;
-  return Math.abs(v) >= 1000 ? thousands(v) : String(+v.toPrecision(6));
+  // A count of errors keeps its digits (an error rate a hair over its limit must not print as the limit).
+  return Math.abs(v) >= 1000 ? thousands(v) : String(+v.toPrecision(metric.kind === 'errors' ? 6 : 4));
 }
 
 const signedPct = (r: number) => {
