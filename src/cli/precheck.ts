@@ -191,10 +191,18 @@ export function readBaseline(dir: string | undefined, gates: readonly Gate[], pr
     problems.push(`--baseline ${dir}: ${(e as Error).message}`);
     return null;
   }
-  if (!experiment.runs.some((r) => r.status === 'completed')) {
+  const completed = experiment.runs.filter((r) => r.status === 'completed');
+  if (!completed.length) {
     problems.push(`--baseline ${dir}: the experiment has no completed run to compare with; give one that completed.`);
     return null;
   }
+  // A latency gate against a baseline that measured none would fail on every cell after the whole run.
+  if (!completed.some((r) => r.latency && r.latency.count > 0))
+    for (const g of gates)
+      if (g.against === 'baseline' && g.metric.kind === 'latency')
+        problems.push(
+          `--assert "${g.text}": the baseline ${dir} has no per-call latency (it ran in server-loop); compare rows_per_sec with it, or give a baseline run in client-loop.`,
+        );
   return { experiment, dir };
 }
 

@@ -291,6 +291,16 @@ describe('gates on noise: --baseline checked before anything connects', () => {
       '--assert "rows_per_sec >= baseline - 5%" compares with a baseline: give --baseline DIR (a saved experiment), or write a number.',
     ]);
   });
+  it('refuses a latency gate against a baseline that measured no latency', () => {
+    const problems: string[] = [];
+    const serverLoop = saved(experiment('s', [2]));
+    assert.ok(readBaseline(serverLoop, [parseGate('p99 <= baseline + 10%'), parseGate('rows_per_sec >= baseline')], problems));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], /^--assert "p99 <= baseline \+ 10%": the baseline .* has no per-call latency/);
+    const clientLoop: string[] = [];
+    readBaseline(saved(experiment('c', [2], { latency: true })), [parseGate('p99 <= baseline + 10%')], clientLoop);
+    assert.deepEqual(clientLoop, []);
+  });
 });
 
 describe('one experiment against another (spinlab compare, the "Against the baseline" section)', () => {
