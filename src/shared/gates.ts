@@ -95,7 +95,7 @@ function judgeFigure(g: Gate, values: number[], limit = g.value): Judged {
   };
 }
 
-/** errors and error_rate are counts: every run must hold, and the first that does not is named. */
+/** errors and error_rate are counts: every run must hold, and each run that does not is named. */
 function judgeRunByRun(g: Gate, c: GateCell, values: number[]): Judged {
   const show = (x: number) => showValue(g.metric, x);
   if (values.length === 1) return { outcome: holds(g.op, values[0], g.value) ? 'pass' : 'fail', actual: show(values[0]) };
