@@ -24,7 +24,7 @@ import { writeNotebookFile } from '../engine/notebook/export';
 import { customReport } from '../engine/custom/report';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import type { Gate } from '../shared/gates';
-import { applyGates } from './gates';
+import { applyGates, type Baseline } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
 import { repeatArg, withCancel, type RunArgs } from './run';
@@ -136,6 +136,7 @@ export async function runCustomCommand(
   out: (s: string) => void,
   err: (s: string) => void,
   gates: Gate[] = [],
+  baseline: Baseline | null = null,
 ): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --sql/--sql-file, not both.');
   if (o.iterations && o.duration)
@@ -205,7 +206,7 @@ export async function runCustomCommand(
         : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\nSaved ${file}\n`,
     );
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
   } finally {
     bar.done();
   }

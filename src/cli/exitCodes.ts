@@ -3,7 +3,18 @@
 import { CommanderError } from 'commander';
 import { categoryOf, type ErrorCategory } from '../shared/spinlabError';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, connection: 3, permission: 4, files: 5, internal: 6, cancelled: 130 } as const;
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  connection: 3,
+  permission: 4,
+  files: 5,
+  internal: 6,
+  /** A gate could not be decided at this noise (its interval straddles the limit) and none failed. */
+  inconclusive: 7,
+  cancelled: 130,
+} as const;
 
 /** An error's exit code. 1 stays what it always meant: the work failed, or the server refused it. */
 export const EXIT_FOR_CATEGORY: Record<ErrorCategory, number> = {

@@ -1,22 +1,73 @@
 // --assert for every kind of run: gates parsed before anything connects (a typo fails at once, not after the run),
-// judged against the finished experiment; a failed gate turns a successful run's exit code into 1 and is named.
+// judged against the finished experiment cell by cell on the intervals of its repetitions (src/shared/gates.ts); a
+// failed gate turns a successful run's exit code into 1, an undecided one (and none failed) into 7, each named.
 import type { Experiment } from '../shared/experiment';
-import { evaluateGates, parseGate, type Gate } from '../shared/gates';
+import { evaluateGates, parseGate, type Gate, type GateResult } from '../shared/gates';
+import { againstBaseline } from '../shared/experimentCompare';
+import { EXIT } from './exitCodes';
 
 export function parseGates(texts: string[] | undefined): Gate[] {
   return (texts ?? []).map(parseGate);
 }
 
-/** The exit code after the gates: `code` unchanged when there are none or all hold; 1 when one fails. */
-export function applyGates(gates: Gate[], e: Experiment, code: number, out: (s: string) => void, err: (s: string) => void): number {
+const MARK = { pass: 'pass', fail: 'FAIL', inconclusive: 'INCONCLUSIVE' } as const;
+
+/** `pass  rows_per_sec>=20000  at 8 threads: 24,100 [23,500, 24,700] (5 runs)`. */
+export function gateLine(r: GateResult): string {
+  return `${MARK[r.outcome]}  ${r.gate}  at ${r.run}: ${r.actual}${r.note ? ` (${r.note})` : ''}${r.settle ? `: ${r.settle}` : ''}`;
+}
+
+/** The "Against the baseline" section: each matched cell's throughput verdict, and what the baseline lacks. */
+export function baselineSection(e: Experiment, baseline: Experiment, dir: string): string {
+  const a = againstBaseline(e, baseline);
+  const lines = [`\nAgainst the baseline (${dir})`];
+  if (a.note) lines.push(`  Note: ${a.note}`);
+  for (const v of a.verdicts) lines.push(`  at ${v.cell}: ${v.verdict.text}`);
+  if (!a.verdicts.length) lines.push('  no cell (arm and thread count) of this experiment completed in the baseline too');
+  if (a.unmatched.length) lines.push(`  not in the baseline: ${a.unmatched.join('; ')}`);
+  return lines.join('\n') + '\n';
+}
+
+/** A saved experiment the run is judged against, and where it was read from. */
+export interface Baseline {
+  experiment: Experiment;
+  dir: string;
+}
+
+/**
+ * The exit code after the gates: `code` unchanged when there are none or all pass; 1 when one fails; 7 when one
+ * could not be decided and none failed. With a baseline, its section is printed first.
+ */
+export function applyGates(
+  gates: Gate[],
+  e: Experiment,
+  code: number,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  baseline: Baseline | null = null,
+): number {
+  if (baseline) out(baselineSection(e, baseline.experiment, baseline.dir));
   if (!gates.length) return code;
-  const results = evaluateGates(gates, e.runs);
-  const failed = results.filter((r) => !r.ok);
-  out(`\nGates\n${results.map((r) => `  ${r.ok ? 'pass' : 'FAIL'}  ${r.gate}  at ${r.run}: ${r.actual}`).join('\n')}\n`);
-  if (!failed.length) return code;
-  const names = [...new Set(failed.map((f) => f.gate))];
-  err(
-    `spinlab: gate${names.length > 1 ? 's' : ''} failed: ${names.map((n) => `"${n}"`).join(', ')} (${failed.map((f) => `${f.gate} at ${f.run}: ${f.actual}`).join('; ')})\n`,
-  );
-  return code === 0 ? 1 : code;
+  const results = evaluateGates(gates, e.runs, baseline ? baseline.experiment.runs : null);
+  out(`\nGates\n${results.map((r) => `  ${gateLine(r)}`).join('\n')}\n`);
+  const failed = results.filter((r) => r.outcome === 'fail');
+  const open = results.filter((r) => r.outcome === 'inconclusive');
+  const names = (rs: GateResult[]) => [...new Set(rs.map((f) => f.gate))];
+  const list = (rs: GateResult[]) =>
+    names(rs)
+      .map((n) => `"${n}"`)
+      .join(', ');
+  if (failed.length) {
+    err(
+      `spinlab: gate${names(failed).length > 1 ? 's' : ''} failed: ${list(failed)} (${failed.map((f) => `${f.gate} at ${f.run}: ${f.actual}`).join('; ')})\n`,
+    );
+    return code === 0 || code === EXIT.inconclusive ? EXIT.failed : code;
+  }
+  if (open.length) {
+    err(
+      `spinlab: gate${names(open).length > 1 ? 's' : ''} inconclusive at this noise: ${list(open)} (${open.map((f) => `${f.gate} at ${f.run}: ${f.settle}`).join('; ')})\n`,
+    );
+    return code === 0 ? EXIT.inconclusive : code;
+  }
+  return code;
 }

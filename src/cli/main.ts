@@ -24,6 +24,7 @@ import { translateOstress } from './ostress';
 import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { addStacksCommand } from './stacks';
+import { addCompareCommand } from './compare';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 
 function collect(v: string, prev: string[]): string[] {
@@ -214,9 +215,13 @@ export function buildProgram(
     .option('--stop-on-error', 'custom workload: end the run at the first failing call')
     .option(
       '--assert <gate>',
-      'a CI gate every run must pass, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50" (exit 1 when one fails)',
+      'a CI gate, judged on the 95% interval over each arm and thread count\'s repetitions, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50", "rows_per_sec >= baseline - 5%" (exit 1 when one fails, 7 when one cannot be decided at this noise)',
       collect,
       [],
+    )
+    .option(
+      '--baseline <dir>',
+      'a saved experiment (its folder or experiment.json) to compare with: gates may name it ("p99 <= baseline + 10%"), and the report says how this run compares',
     )
     .option(
       '--any-name',
@@ -224,7 +229,7 @@ export function buildProgram(
     )
     .action(async (opts, cmd: Command) => {
       // Checked before anything connects; the output folder is claimed for this experiment and removed if left unused.
-      const { gates, output } = precheckRun(opts, {
+      const { gates, output, baseline } = precheckRun(opts, {
         mode: cmd.getOptionValueSource('mode') === 'cli',
         labDb: cmd.getOptionValueSource('labDb') === 'cli',
       });
@@ -232,10 +237,10 @@ export function buildProgram(
         const o = { ...opts, out: output.dir };
         setExit(
           o.preset
-            ? await runPresetCommand(o, out, err, gates)
+            ? await runPresetCommand(o, out, err, gates, baseline)
             : isCustom(o)
-              ? await runCustomCommand(o, out, err, gates)
-              : await runCommand(o, out, err, gates),
+              ? await runCustomCommand(o, out, err, gates, baseline)
+              : await runCommand(o, out, err, gates, baseline),
         );
       } finally {
         output.releaseIfUnused();
@@ -305,6 +310,7 @@ export function buildProgram(
       setExit(await sim.runSimCommand(args));
     });
 
+  addCompareCommand(program, out);
   addWatchCommands(program, out, err, setExit, withCancel);
   addStacksCommand(program, out, err, setExit, withCancel);
 

@@ -7,7 +7,8 @@ import type { Gate } from '../shared/gates';
 import { canonicalGates, gateProblems, type GateContext } from '../shared/gateCheck';
 import { nameProblem } from '../shared/names';
 import { parseDuration } from '../shared/params';
-import { parseGates } from './gates';
+import { parseGates, type Baseline } from './gates';
+import { readExperimentFile } from '../engine/notebook/export';
 import { MAX_REPEAT, parseRepeat } from '../shared/planTime';
 import { UsageError } from './commands';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
@@ -46,6 +47,7 @@ export interface RunPrecheckArgs {
   queryTimeout?: string;
   stopOnError?: boolean;
   assert?: string[];
+  baseline?: string;
   anyName?: boolean;
   repeat?: string;
 }
@@ -89,6 +91,7 @@ const VALUED: [keyof RunPrecheckArgs, string][] = [
   ['paramsQuery', '--params-query'],
   ['queryTimeout', '--query-timeout'],
   ['repeat', '--repeat'],
+  ['baseline', '--baseline'],
 ];
 
 export function runKind(o: { preset?: string; sql?: string[]; sqlFile?: string[] }): RunKind {
@@ -184,6 +187,39 @@ function fail(problems: string[]): void {
 export interface RunPrecheck {
   gates: Gate[];
   output: ClaimedOutput;
+  /** --baseline: the saved experiment, read and checked. */
+  baseline: Baseline | null;
+}
+
+/** --baseline DIR: a saved experiment (its folder or experiment.json) with a completed run to compare with. */
+export function readBaseline(dir: string | undefined, gates: readonly Gate[], problems: string[]): Baseline | null {
+  if (dir !== undefined && dir.trim() === '') return null; // reported as an empty value
+  if (dir === undefined) {
+    for (const g of gates)
+      if (g.against === 'baseline')
+        problems.push(`--assert "${g.text}" compares with a baseline: give --baseline DIR (a saved experiment), or write a number.`);
+    return null;
+  }
+  let experiment;
+  try {
+    experiment = readExperimentFile(dir);
+  } catch (e) {
+    problems.push(`--baseline ${dir}: ${(e as Error).message}`);
+    return null;
+  }
+  const completed = experiment.runs.filter((r) => r.status === 'completed');
+  if (!completed.length) {
+    problems.push(`--baseline ${dir}: the experiment has no completed run to compare with; give one that completed.`);
+    return null;
+  }
+  // A latency gate against a baseline that measured none would fail on every cell after the whole run.
+  if (!completed.some((r) => r.latency && r.latency.count > 0))
+    for (const g of gates)
+      if (g.against === 'baseline' && g.metric.kind === 'latency')
+        problems.push(
+          `--assert "${g.text}": the baseline ${dir} has no per-call latency (it ran in server-loop); compare rows_per_sec with it, or give a baseline run in client-loop.`,
+        );
+  return { experiment, dir };
 }
 
 /**
@@ -208,13 +244,14 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
   } catch (e) {
     problems.push((e as Error).message);
   }
+  const baseline = readBaseline(o.baseline, gates, problems);
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
   // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
   if (o.notebook !== undefined)
     problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
   fail(problems);
   const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : (o.scenario ?? 'run');
-  return { gates: canonicalGates(gates), output: claimOutput(o.out, label) };
+  return { gates: canonicalGates(gates), output: claimOutput(o.out, label), baseline };
 }
 
 function inside(file: string, dir: string): boolean {

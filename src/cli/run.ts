@@ -14,7 +14,7 @@ import { Progress } from './progress';
 import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
-import { applyGates } from './gates';
+import { applyGates, type Baseline } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
@@ -56,7 +56,13 @@ export function repeatArg(o: { repeat?: string }): number {
   return o.repeat === undefined ? 1 : parseRepeat(o.repeat);
 }
 
-export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
+export async function runCommand(
+  o: RunArgs,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  gates: Gate[] = [],
+  baseline: Baseline | null = null,
+): Promise<number> {
   if (!o.scenario) throw new UsageError('Say what to run: --scenario ID or --preset ID (spinlab scenarios lists both).');
   const target = targetFromArgs(o.connection);
   const scenario = getScenario(o.scenario);
@@ -111,7 +117,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
         : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\nSaved ${file}\n`,
     );
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
   } finally {
     bar.done();
   }
@@ -122,6 +128,7 @@ export async function runPresetCommand(
   out: (s: string) => void,
   err: (s: string) => void,
   gates: Gate[] = [],
+  baseline: Baseline | null = null,
 ): Promise<number> {
   if (o.scenario) throw new UsageError('Give --scenario or --preset, not both: a preset chooses its own scenarios.');
   if (o.stacks || o.stacksDuration)
@@ -164,7 +171,7 @@ export async function runPresetCommand(
     (bar as Progress | null)?.done();
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err);
+    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
   } finally {
     (bar as Progress | null)?.done();
   }

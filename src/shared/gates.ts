@@ -1,166 +1,197 @@
-// CI gates: "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50". A small pure parser and evaluator:
-// each gate holds for every run of the experiment, or the command fails naming the gate, the run and the value.
+// Gates judged on noisy runs: each gate per cell (one arm at one thread count, its repetitions), on the 95% interval
+// of the figure over the cell (gateDecision.ts), or on its ratio to the same cell of a saved baseline. Counts of
+// errors are judged run by run (every run must hold); a failed run fails its cell's gates; a cell of one run (every
+// record from before repetitions) decides on its value and says it has no interval.
 import type { RunRecord } from './experiment';
-import { SpinlabError } from './spinlabError';
+import { compareFigures, estimate, SINGLE_RUN } from './repeats';
+import { decide, holds, settleFigure, settleRatio, type GateOutcome } from './gateDecision';
+import { gateValue, type Gate, type GateMetric } from './gateSyntax';
+import { thousands } from './numberText';
 
-export type GateOp = '<' | '<=' | '>' | '>=' | '=' | '!=';
-export type GateMetric =
-  | { kind: 'latency'; stat: 'p50' | 'p90' | 'p99' | 'p999' | 'max' | 'mean' }
-  | { kind: 'rate'; stat: 'rows_per_sec' | 'calls_per_sec' }
-  | { kind: 'errors'; stat: 'errors' | 'error_rate' }
-  | { kind: 'per-row'; name: string; stat: 'spins_per_row' | 'backoffs_per_row' | 'wait_ms_per_row' };
-export interface Gate {
-  text: string;
-  metric: GateMetric;
-  op: GateOp;
-  /** In the metric's base unit: microseconds for latency, plain numbers otherwise. */
-  value: number;
-}
-
-export class GateError extends SpinlabError {
-  constructor(message: string) {
-    super('user-input', message);
-  }
-}
-
-const LATENCY = ['p50', 'p90', 'p99', 'p999', 'max', 'mean'] as const;
-const RATES = ['rows_per_sec', 'calls_per_sec'] as const;
-const ERRORS = ['errors', 'error_rate'] as const;
-const PER_ROW = ['spins_per_row', 'backoffs_per_row', 'wait_ms_per_row'] as const;
-const TIME_UNITS: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_000 };
-const SCALE: Record<string, number> = { '': 1, k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9 };
-const HELP =
-  'write METRIC OP VALUE, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50" ' +
-  `(metrics: ${[...LATENCY, ...RATES, ...ERRORS].join(', ')}, NAME.${PER_ROW.join(', NAME.')}; ops: < <= > >= = !=)`;
-
-export function parseGate(text: string): Gate {
-  const m =
-    /^\s*([A-Za-z_][\w$#]*(?:\.[A-Za-z_]\w*)?)\s*(<=|>=|!=|==|<|>|=)\s*(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zµ%]*)\s*$/.exec(
-      text,
-    );
-  if (!m) throw new GateError(`--assert "${text}": not a gate; ${HELP}.`);
-  const [, name, rawOp, num, unit] = m;
-  const op = (rawOp === '==' ? '=' : rawOp) as GateOp;
-  const n = Number(num);
-  if (!Number.isFinite(n)) throw new GateError(`--assert "${text}": ${num} is not a finite number.`);
-  const lower = name.toLowerCase();
-  const dot = name.lastIndexOf('.');
-  const stat = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
-  const known = [...LATENCY, ...RATES, ...ERRORS].includes(lower as never) || (dot > 0 && (PER_ROW as readonly string[]).includes(stat));
-  if (!known) throw new GateError(`--assert "${text}": unknown metric '${name}'; ${HELP}.`);
-  if ((LATENCY as readonly string[]).includes(lower)) {
-    const f = TIME_UNITS[unit];
-    if (f === undefined) throw new GateError(`--assert "${text}": a latency needs a unit: us, ms or s (e.g. ${lower}<5ms).`);
-    return {
-      text,
-      metric: { kind: 'latency', stat: lower as GateMetric & { kind: 'latency' } extends { stat: infer S } ? S : never },
-      op,
-      value: n * f,
-    };
-  }
-  const scale = SCALE[unit];
-  if (scale === undefined) throw new GateError(`--assert "${text}": '${unit}' is not a unit here; a count takes k, M or G, or none.`);
-  if ((RATES as readonly string[]).includes(lower))
-    return { text, metric: { kind: 'rate', stat: lower as 'rows_per_sec' }, op, value: n * scale };
-  if ((ERRORS as readonly string[]).includes(lower))
-    return { text, metric: { kind: 'errors', stat: lower as 'errors' }, op, value: n * scale };
-  if (dot > 0 && (PER_ROW as readonly string[]).includes(stat)) {
-    return {
-      text,
-      metric: { kind: 'per-row', name: name.slice(0, dot).toUpperCase(), stat: stat as 'spins_per_row' },
-      op,
-      value: n * scale,
-    };
-  }
-  throw new GateError(`--assert "${text}": unknown metric '${name}'; ${HELP}.`);
-}
-
-/** The metric's value for one run, or a reason it has none. */
-export function gateValue(metric: GateMetric, run: RunRecord): number | { missing: string } {
-  switch (metric.kind) {
-    case 'latency': {
-      if (!run.latency || run.latency.count === 0)
-        return { missing: 'no per-call latency (it is measured in --mode client-loop and for custom workloads)' };
-      const l = run.latency;
-      const v = { p50: l.p50Us, p90: l.p90Us, p99: l.p99Us, p999: l.p999Us, max: l.maxUs, mean: l.meanUs }[metric.stat];
-      // No sample is no latency: it must fail "p99<5ms", not pass it as 0.
-      return v ?? { missing: 'no call completed, so there is no latency' };
-    }
-    case 'rate':
-      if (metric.stat === 'calls_per_sec' && run.custom)
-        return run.elapsedMs > 0 ? run.custom.calls / (run.elapsedMs / 1000) : run.derived.rowsPerSec;
-      return run.derived.rowsPerSec;
-    case 'errors': {
-      const failed = run.custom ? run.custom.failedCalls : run.sessionFailures.length;
-      if (metric.stat === 'errors') return failed;
-      const total = run.custom ? run.custom.calls + run.custom.failedCalls : run.threads;
-      return total > 0 ? failed / total : 0;
-    }
-    case 'per-row': {
-      // A spinlock or wait that did not move is absent from the per-row maps: zero per row. Names match in any case
-      // (the server spells a few in mixed case, LCK_M_RIn_NL; a gate's name is upper-cased).
-      const map =
-        metric.stat === 'spins_per_row'
-          ? run.derived.spinsPerRow
-          : metric.stat === 'backoffs_per_row'
-            ? run.derived.backoffsPerRow
-            : run.derived.waitMsPerRow;
-      const key = metric.name in map ? metric.name : Object.keys(map).find((k) => k.toUpperCase() === metric.name.toUpperCase());
-      return key === undefined ? 0 : map[key];
-    }
-  }
-}
-
-export function holds(op: GateOp, actual: number, limit: number): boolean {
-  switch (op) {
-    case '<':
-      return actual < limit;
-    case '<=':
-      return actual <= limit;
-    case '>':
-      return actual > limit;
-    case '>=':
-      return actual >= limit;
-    case '=':
-      return actual === limit;
-    case '!=':
-      return actual !== limit;
-  }
-}
+export * from './gateSyntax';
 
 export interface GateResult {
   gate: string;
+  outcome: GateOutcome;
+  /** The gate passed (outcome 'pass'). */
   ok: boolean;
-  /** Which run, by thread count (and arm in a preset). */
+  /** Which cell, by thread count (and arm in a preset). */
   run: string;
+  /** The figure: the value, with its interval when the cell has one, or why there is none. */
   actual: string;
+  /** How much it rests on: "5 runs", "1 run: no interval". */
+  note?: string;
+  /** For an inconclusive gate: what would settle it. */
+  settle?: string;
 }
 
-function show(metric: GateMetric, v: number): string {
+/** The runs of one arm at one thread count. */
+export interface GateCell {
+  armId: string;
+  armLabel: string;
+  threads: number;
+  runs: RunRecord[];
+}
+
+/** The cells of the runs that `keep` admits, in the order each first ran. */
+export function gateCells(runs: readonly RunRecord[], keep: (r: RunRecord) => boolean): GateCell[] {
+  const out = new Map<string, GateCell>();
+  for (const r of runs) {
+    if (!keep(r)) continue;
+    const armId = r.arm?.id ?? 'main';
+    const key = `${armId}\u0000${r.threads}`;
+    const c = out.get(key) ?? { armId, armLabel: r.arm?.label ?? armId, threads: r.threads, runs: [] };
+    c.runs.push(r);
+    out.set(key, c);
+  }
+  return [...out.values()];
+}
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+const cellLabel = (c: Pick<GateCell, 'armId' | 'armLabel' | 'threads'>) =>
+  `${plural(c.threads, 'thread')}${c.armId !== 'main' ? ` (${c.armLabel})` : ''}`;
+const repetitionOf = (c: GateCell, r: RunRecord) => `repetition ${r.repetition ?? c.runs.indexOf(r) + 1}`;
+
+/** A figure as a gate shows it: latency with its unit, counts and rates with thousands grouped. */
+export function showValue(metric: GateMetric, v: number): string {
   if (metric.kind === 'latency')
     return v >= 1e6 ? `${+(v / 1e6).toPrecision(4)}s` : v >= 1000 ? `${+(v / 1000).toPrecision(4)}ms` : `${+v.toPrecision(4)}us`;
-  return String(+v.toPrecision(6));
+  // A count of errors keeps its digits (an error rate a hair over its limit must not print as the limit).
+  return Math.abs(v) >= 1000 ? thousands(v) : String(+v.toPrecision(metric.kind === 'errors' ? 6 : 4));
 }
 
-/** Every gate against every run that completed; a gate with no runs to judge fails, and so does a failed run. */
-export function evaluateGates(gates: Gate[], runs: RunRecord[]): GateResult[] {
-  const judged = runs.filter((r) => r.status === 'completed' || r.status === 'failed');
+const signedPct = (r: number) => {
+  const p = (r - 1) * 100;
+  return `${p >= 0 ? '+' : '-'}${Math.abs(p) < 10 ? Math.abs(p).toFixed(1) : Math.abs(p).toFixed(0)}%`;
+};
+
+/** The baseline's cells, described for a gate whose cell it lacks: "2, 4 threads" or "arm x at 2 threads; ...". */
+export function describeCells(cells: readonly GateCell[]): string {
+  if (!cells.length) return 'no completed run';
+  const arms = [...new Set(cells.map((c) => c.armId))];
+  const threadsOf = (id: string) =>
+    cells
+      .filter((c) => c.armId === id)
+      .map((c) => c.threads)
+      .sort((a, b) => a - b);
+  if (arms.length === 1 && arms[0] === 'main') return `runs at ${threadsOf('main').join(', ')} threads`;
+  return arms.map((id) => `arm ${id} at ${threadsOf(id).join(', ')} threads`).join('; ');
+}
+
+type Judged = Omit<GateResult, 'gate' | 'ok' | 'run'>;
+
+/** An absolute gate on the cell's values (one per run, in order). */
+function judgeFigure(g: Gate, values: number[], limit = g.value): Judged {
+  const e = estimate(values);
+  const v = e.value as number;
+  const show = (x: number) => showValue(g.metric, x);
+  if (!e.interval) return { outcome: holds(g.op, v, limit) ? 'pass' : 'fail', actual: show(v), note: SINGLE_RUN };
+  const outcome = decide(g.op, v, e.interval, limit);
+  return {
+    outcome,
+    actual: `${show(v)} [${show(e.interval.low)}, ${show(e.interval.high)}]`,
+    note: `${plural(e.n, 'run')}`,
+    ...(outcome === 'inconclusive' ? { settle: settleFigure(values, limit) } : {}),
+  };
+}
+
+/** errors and error_rate are counts: every run must hold, and each run that does not is named. */
+function judgeRunByRun(g: Gate, c: GateCell, values: number[]): Judged {
+  const show = (x: number) => showValue(g.metric, x);
+  if (values.length === 1) return { outcome: holds(g.op, values[0], g.value) ? 'pass' : 'fail', actual: show(values[0]) };
+  const bad = c.runs.map((r, i) => [r, values[i]] as const).filter(([, v]) => !holds(g.op, v, g.value));
+  if (bad.length)
+    return {
+      outcome: 'fail',
+      actual: bad.map(([r, v]) => `${show(v)} in ${repetitionOf(c, r)}`).join(', '),
+      note: plural(values.length, 'run'),
+    };
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  return {
+    outcome: 'pass',
+    actual: lo === hi ? `${show(lo)} in every run` : `${show(lo)} to ${show(hi)}`,
+    note: plural(values.length, 'run'),
+  };
+}
+
+/** A gate against the baseline: this cell's figure over the baseline cell's, as a ratio, against the gate's factor. */
+function judgeAgainst(g: Gate, values: number[], base: GateCell): Judged {
+  const baseValues: number[] = [];
+  for (const r of base.runs) {
+    const v = gateValue(g.metric, r);
+    if (typeof v !== 'number') return { outcome: 'fail', actual: `the baseline has no figure: ${v.missing}` };
+    baseValues.push(v);
+  }
+  const show = (x: number) => showValue(g.metric, x);
+  const cur = estimate(values).value as number;
+  const was = estimate(baseValues).value as number;
+  const r = compareFigures(baseValues, values);
+  if (r.ratio === null) {
+    // The baseline's figure is 0 (a spinlock that never spun): no ratio, so the limit is 0 itself.
+    const j = judgeFigure(g, values, 0);
+    return { ...j, actual: `${j.actual} against the baseline's 0` };
+  }
+  const counts = r.interval
+    ? `${plural(r.nB, 'run')}; the baseline ${r.nA}`
+    : r.nA === 1 && r.nB === 1
+      ? '1 run each: no interval'
+      : SINGLE_RUN;
+  const outcome = decide(g.op, r.ratio, r.interval, g.value);
+  const iv = r.interval ? ` [${signedPct(r.interval.low)}, ${signedPct(r.interval.high)}]` : '';
+  return {
+    outcome,
+    actual: `${show(cur)} against the baseline's ${show(was)}: ${signedPct(r.ratio)}${iv}`,
+    note: counts,
+    ...(outcome === 'inconclusive' ? { settle: settleRatio(baseValues, values, g.value) } : {}),
+  };
+}
+
+function judgeCell(g: Gate, c: GateCell, baseline: readonly GateCell[] | null): Judged {
+  // A failed run's figures describe work that did not happen: no gate holds on them.
+  const failed = c.runs.find((r) => r.status === 'failed');
+  if (failed) {
+    const which = c.runs.length === 1 ? 'the run' : `${repetitionOf(c, failed)}`;
+    return { outcome: 'fail', actual: `${which} failed${failed.failedReason ? ` (${failed.failedReason})` : ''}` };
+  }
+  const values: number[] = [];
+  for (const r of c.runs) {
+    const v = gateValue(g.metric, r);
+    if (typeof v !== 'number') return { outcome: 'fail', actual: c.runs.length === 1 ? v.missing : `${repetitionOf(c, r)}: ${v.missing}` };
+    values.push(v);
+  }
+  if (g.metric.kind === 'errors') return judgeRunByRun(g, c, values);
+  if (g.against !== 'baseline') return judgeFigure(g, values);
+  if (!baseline) return { outcome: 'fail', actual: 'no baseline to compare with: give --baseline DIR' };
+  const base = baseline.find((b) => b.armId === c.armId && b.threads === c.threads);
+  if (!base)
+    return {
+      outcome: 'fail',
+      actual: `the baseline has no run${c.armId !== 'main' ? ` of arm ${c.armId}` : ''} at ${plural(c.threads, 'thread')} (it has ${describeCells(baseline)})`,
+    };
+  return judgeAgainst(g, values, base);
+}
+
+/**
+ * Every gate on every cell of the runs that completed or failed (a failed run fails its cell); a gate with no run to
+ * judge fails. `baseline`: the saved experiment's runs that gates against the baseline compare with.
+ */
+export function evaluateGates(
+  gates: readonly Gate[],
+  runs: readonly RunRecord[],
+  baseline: readonly RunRecord[] | null = null,
+): GateResult[] {
+  const cells = gateCells(runs, (r) => r.status === 'completed' || r.status === 'failed');
+  const baseCells = baseline ? gateCells(baseline, (r) => r.status === 'completed') : null;
   const out: GateResult[] = [];
   for (const g of gates) {
-    if (judged.length === 0) {
-      out.push({ gate: g.text, ok: false, run: '-', actual: 'no completed run to judge' });
+    if (cells.length === 0) {
+      out.push({ gate: g.text, outcome: 'fail', ok: false, run: '-', actual: 'no completed run to judge' });
       continue;
     }
-    for (const r of judged) {
-      const label = `${r.threads} thread${r.threads === 1 ? '' : 's'}${r.arm && r.arm.id !== 'main' ? ` (${r.arm.label})` : ''}`;
-      // Its figures describe work that did not happen: no gate holds on them.
-      if (r.status === 'failed') {
-        out.push({ gate: g.text, ok: false, run: label, actual: `the run failed${r.failedReason ? ` (${r.failedReason})` : ''}` });
-        continue;
-      }
-      const v = gateValue(g.metric, r);
-      if (typeof v !== 'number') out.push({ gate: g.text, ok: false, run: label, actual: v.missing });
-      else out.push({ gate: g.text, ok: holds(g.op, v, g.value), run: label, actual: show(g.metric, v) });
+    for (const c of cells) {
+      const j = judgeCell(g, c, baseCells);
+      out.push({ gate: g.text, ok: j.outcome === 'pass', run: cellLabel(c), ...j });
     }
   }
   return out;

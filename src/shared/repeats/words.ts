@@ -46,6 +46,8 @@ export interface VerdictWords {
   /** For throughput: "faster" / "slower"; otherwise "higher" / "lower". */
   higher: string;
   lower: string;
+  /** What the subject is compared with, in a "no difference" verdict (default "A"; "the baseline"). */
+  against?: string;
 }
 
 export const THROUGHPUT_WORDS = (subject: string): VerdictWords => ({ subject, figure: 'throughput', higher: 'faster', lower: 'slower' });
@@ -102,7 +104,7 @@ export function ratioVerdict(r: RatioEstimate, w: VerdictWords): Verdict {
         : `: a change of 5% or more would have shown at these ${have} repetitions`;
   return {
     kind: 'same',
-    text: `No difference in ${w.figure} detectable at this noise (${w.subject} against A, 95% interval ${ratioIntervalText(r)})${plan}.`,
+    text: `No difference in ${w.figure} detectable at this noise (${w.subject} against ${w.against ?? 'A'}, 95% interval ${ratioIntervalText(r)})${plan}.`,
     repetitionsFor5Pct: need,
   };
 }

@@ -1,0 +1,62 @@
+// spinlab compare A B: two saved experiments, B against A, cell by cell (an arm at a thread count over its
+// repetitions): the throughput verdict from its interval, and each figure that moved with its B/A ratio and interval.
+import type { Command } from 'commander';
+import { readExperimentFile } from '../engine/notebook/export';
+import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
+import { estimateText, excludesOne, type RatioEstimate, type RepeatedFigure } from '../shared/repeats';
+import { formatNumber } from '../shared/numberText';
+import { UsageError } from './commands';
+
+const ratioText = (r: RatioEstimate) =>
+  r.ratio === null
+    ? '-'
+    : `${formatNumber(r.ratio)}${r.interval ? ` [${formatNumber(r.interval.low)}, ${formatNumber(r.interval.high)}]` : ''}`;
+
+/**
+ * Throughput always; any other figure only when its interval leaves out no change. Backoffs move with their spins and
+ * transactions with the rows, as in the A/B summary: they are left out.
+ */
+const shown = (f: RepeatedFigure, i: number) =>
+  i === 0 || (f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && excludesOne(f.ratio) && f.ratio.ratio !== null);
+
+export function comparisonText(c: ExperimentComparison, a: string, b: string): string {
+  const lines = [`B against A\n  A: ${a}\n  B: ${b}`];
+  if (c.note) lines.push(`  Note: ${c.note}`);
+  for (const cell of c.cells) {
+    const rows = cell.comparison.figures
+      .filter(shown)
+      .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ratioText(f.ratio)]);
+    const head = ['figure', 'A', 'B', 'B/A [95% interval]'];
+    const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (r: string[]) => `    ${r.map((x, i) => x.padEnd(w[i])).join('  ')}`.trimEnd();
+    lines.push(
+      `\nAt ${cellName(cell)} (${cell.a.runs.length} run${cell.a.runs.length === 1 ? '' : 's'} in A, ${cell.b.runs.length} in B)`,
+      ...cell.comparison.summary.map((s) => `  ${s}`),
+      line(head),
+      ...rows.map(line),
+    );
+  }
+  if (c.onlyA.length) lines.push(`\nOnly in A: ${c.onlyA.map(cellName).join('; ')}`);
+  if (c.onlyB.length) lines.push(`${c.onlyA.length ? '' : '\n'}Only in B: ${c.onlyB.map(cellName).join('; ')}`);
+  return lines.join('\n') + '\n';
+}
+
+export function addCompareCommand(program: Command, out: (s: string) => void): void {
+  program
+    .command('compare')
+    .description('compare two saved experiments, B against A, at each arm and thread count both ran: ratios with 95% intervals')
+    .argument('<a>', 'the first experiment (A): the folder a run wrote, or its experiment.json')
+    .argument('<b>', 'the second (B), compared against A')
+    .action((a: string, b: string) => {
+      const ea = readExperimentFile(a);
+      const eb = readExperimentFile(b);
+      const c = compareExperiments(ea, eb);
+      if (!c.cells.length) {
+        const has = (x: ExperimentComparison['onlyA']) => (x.length ? x.map(cellName).join('; ') : 'no completed run');
+        throw new UsageError(
+          `${a} and ${b} have no arm at a thread count in common to compare (A: ${has(c.onlyA)}; B: ${has(c.onlyB)}); run B with A's arms and --threads.`,
+        );
+      }
+      out(comparisonText(c, `${ea.title} (${a})`, `${eb.title} (${b})`));
+    });
+}
