@@ -102,7 +102,7 @@ describe('terminal reports of repeated runs', () => {
       assert.ok(out.includes(estimateText(cellEstimate(c, { value: (f) => f.p99Us }))));
     }
     assert.match(out, /\nthreads +repetition +rows\/s +rows +elapsed s/, 'the per-run table stays, with a repetition column');
-    assert.match(out, /\nNoise\n(  .*\n)* {2}run 4 \(8 threads, repetition 2\) stepped: throughput dipped/);
+    assert.match(out, /\nNoise\n( {2}.*\n)* {2}run 4 \(8 threads, repetition 2\) stepped: throughput dipped/);
   });
 
   it("a custom workload's report: calls/s and latency in ms over repetitions", () => {
