@@ -1,33 +1,22 @@
-// The analysis views of a preset's experiment as tables and sentences, computed from the record alone: how it
-// adapted, its runs by arm, the A/B comparisons between arms (each figure's change in percent and a summary built
-// from the numbers), the scaling curves overlaid, doing the math, and the WRITELOG diagnosis. The terminal report
-// (presetReport.ts) prints them as text; the notebook writer renders them as HTML and text tables.
-import { formatNumber, runFigures, type RunFigures } from '../shared/analysis';
+// The analysis views of a preset's experiment as tables and sentences, computed from the record alone: its runs by
+// arm, each arm and thread count over its repetitions (when repeated), the A/B comparisons between arms
+// (presetViews/ab.ts), the scaling curves overlaid (scaling.ts), the noise (repeats.ts), doing the math, and the
+// WRITELOG diagnosis. The terminal report (presetReport.ts) prints them as text; the notebook writer renders them as
+// HTML and text tables.
+import { runFigures, type RunFigures } from '../shared/analysis';
 import { figureText } from '../shared/numberText';
-import { armsInOrder, compareArms, overlayScaling } from '../shared/armAnalysis';
+import { isRepeated, oneRunPerCell } from '../shared/repeats';
 import { coresFor, cycleMath, runCycleMath } from '../shared/cycleMath';
 import type { Experiment, PresetInfo, RunRecord } from '../shared/experiment';
 import { threadsPerCore } from '../shared/affinity';
 import { diagnoseWritelog } from '../shared/writelogDiagnosis';
 import { getPreset } from './presets';
+import { abView } from './presetViews/ab';
+import { noiseView, repeatsView } from './presetViews/repeats';
+import { scalingView } from './presetViews/scaling';
+import { num, small, type ViewTable } from './presetViews/table';
 
-export interface ViewTable {
-  kind: 'runs' | 'ab' | 'scaling' | 'math' | 'writelog';
-  title: string;
-  headers: string[];
-  rows: string[][];
-  /** Sentences that go with the table (summaries, formulas, verdicts). */
-  lines: string[];
-}
-
-const num = (v: number | null | undefined, digits = 0): string =>
-  v === null || v === undefined || !Number.isFinite(v)
-    ? '-'
-    : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
-const small = (v: number | null | undefined): string => (v === null || v === undefined ? '-' : formatNumber(v));
-/** One side of an A/B figure: 'n/a' where the figure does not apply (its note, said in the summary, tells why). */
-const side = (v: number | null, note: string | undefined): string => (v === null && note ? 'n/a' : small(v));
-const pct = (v: number | null): string => (v === null ? '-' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`);
+export type { ViewTable } from './presetViews/table';
 
 function knobsText(r: RunRecord): string {
   const k = r.arm.knobs;
@@ -64,16 +53,18 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   if (!e.preset) return [];
   const { views, watch, comparisons } = presetFacts(e.preset);
   const out: ViewTable[] = [];
+  const repeated = isRepeated(e.runs);
   out.push({
     kind: 'runs',
     title: 'Runs',
-    lines: [],
-    headers: ['arm', 'threads', `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
+    lines: repeated ? [] : [oneRunPerCell(true)],
+    headers: ['arm', 'threads', ...(repeated ? ['repetition'] : []), `${unit}/s`, unit, 'elapsed s', 'knobs', ...watch],
     rows: e.runs.map((r) => {
       const f = runFigures(r);
       return [
         r.arm.label + (r.status === 'completed' ? '' : ` (${r.status})`),
         String(r.threads),
+        ...(repeated ? [String(r.repetition ?? 1)] : []),
         figureText(f.rowsPerSec),
         figureText(f.rows),
         num(r.elapsedMs / 1000, 1),
@@ -83,43 +74,10 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     }),
   });
 
-  if (views.includes('ab')) {
-    for (const c of comparisons) {
-      const at = compareArms(e.runs, c.a, c.b);
-      const last = at[at.length - 1];
-      out.push({
-        kind: 'ab',
-        title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
-        headers: ['figure', 'A', 'B', 'change'],
-        rows: last
-          ? last.comparison.figures
-              .filter((f) => f.key !== 'threads')
-              .map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, side(f.a, f.note), side(f.b, f.note), pct(f.changePct)])
-          : [],
-        lines: last
-          ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`)]
-          : ['No thread count completed in both arms.'],
-      });
-    }
-  }
-
-  const arms = armsInOrder(e.runs);
-  if (views.includes('scaling') && new Set(e.runs.map((r) => r.threads)).size > 1) {
-    const ov = overlayScaling(e.id, arms, e.runs);
-    out.push({
-      kind: 'scaling',
-      title: 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count',
-      headers: ['threads', ...ov.arms.flatMap((a) => [`${a.id} ${unit}/s`, `${a.id} spins/row`, `${a.id} wait ms/row`])],
-      rows: ov.threads.map((t) => [
-        String(t),
-        ...ov.arms.flatMap((a) => {
-          const p = a.curve.points.find((x) => x.threads === t);
-          return p ? [figureText(p.rowsPerSec), small(p.spinsPerRow), small(a.waitMsPerRow[t] ?? 0)] : ['-', '-', '-'];
-        }),
-      ]),
-      lines: ov.arms.map((a) => `${a.id} = ${a.label}: ${a.summary}`),
-    });
-  }
+  if (repeated) out.push(repeatsView(e.runs, unit, watch));
+  if (views.includes('ab')) for (const c of comparisons) out.push(abView(e.runs, c, repeated));
+  if (views.includes('scaling') && new Set(e.runs.map((r) => r.threads)).size > 1) out.push(scalingView(e, unit, repeated));
+  if (repeated) out.push(noiseView(e.runs));
 
   const completed = e.runs.filter((x) => x.status === 'completed');
   if (views.includes('math')) {

@@ -6,6 +6,9 @@ import { coresFor, runCycleMath } from '../shared/cycleMath';
 import { runFigures } from '../shared/analysis';
 import { figureText } from '../shared/numberText';
 import { describeSpread } from '../shared/sessionSpread';
+import { isRepeated } from '../shared/repeats';
+import { scenarioRepeatSection } from './repeatReport';
+import { table } from './textTable';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -14,15 +17,20 @@ function fmt(n: number, digits = 0): string {
 /** A latency with no sample (no call completed, or the server loop) is '-', never 0. */
 const latencyCell = (us: number | null | undefined) => (us === null || us === undefined ? '-' : fmt(us));
 
-export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
+/** The plain-text table, here for the modules that print with the report. */
+export { table };
 
 function runLabel(r: RunRecord): string {
   return `${r.threads}${r.status === 'completed' ? '' : ` (${r.status})`}`;
 }
+
+/** The run's repetition, for the tables of repeated runs. */
+const rep = (repeated: boolean, r: RunRecord) => (repeated ? [String(r.repetition ?? 1)] : []);
+/** A run in a sentence: "8 threads", and its arm and repetition when the runs were repeated. */
+const runName = (repeated: boolean, r: RunRecord) =>
+  repeated
+    ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${r.threads} threads, repetition ${r.repetition ?? 1}`
+    : `${r.threads} threads`;
 
 export function resultsReport(e: Experiment, unit = 'rows'): string {
   const out: string[] = [];
@@ -31,10 +39,16 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     `${e.title}\nserver ${e.server.serverName} (${e.server.productVersion}, ${e.server.edition}); lab database [${e.labDatabase}]; ${e.load.mode}`,
   );
   out.push('');
+  const repeated = isRepeated(e.runs);
+  // Arms are named in the tables of repeated runs; a record of one run each prints as it always did.
+  const armed = repeated && e.runs.some((r) => r.arm.id !== 'main');
+  const arm = (r: RunRecord) => (armed ? [r.arm.label] : []);
   out.push(
     table(
       [
+        ...(armed ? ['arm'] : []),
         'threads',
+        ...(repeated ? ['repetition'] : []),
         `${unit}/s`,
         unit,
         'elapsed s',
@@ -44,7 +58,9 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
         'sessions failed',
       ],
       e.runs.map((r) => [
+        ...arm(r),
         runLabel(r),
+        ...rep(repeated, r),
         figureText(runFigures(r).rowsPerSec),
         figureText(runFigures(r).rows),
         fmt(r.elapsedMs / 1000, 1),
@@ -58,8 +74,9 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   out.push(
     `${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`,
   );
+  out.push(scenarioRepeatSection(e.runs, unit));
   for (const r of e.runs)
-    if (r.sessionSpread) out.push(`  ${r.threads} threads: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
+    if (r.sessionSpread) out.push(`  ${runName(repeated, r)}: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
     const merged: Record<string, { v: number }> = {};
     for (const r of e.runs) for (const [k, v] of Object.entries(pick(r))) merged[k] = { v: (merged[k]?.v ?? 0) + v };
@@ -71,8 +88,8 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     out.push(`\n${title}`);
     out.push(
       table(
-        ['threads', ...top],
-        e.runs.map((r) => [runLabel(r), ...top.map((name) => perRow(r, name))]),
+        [...(armed ? ['arm'] : []), 'threads', ...(repeated ? ['repetition'] : []), ...top],
+        e.runs.map((r) => [...arm(r), runLabel(r), ...rep(repeated, r), ...top.map((name) => perRow(r, name))]),
       ),
     );
   };
@@ -99,7 +116,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
   );
-  mathSection(e, out);
+  mathSection(e, out, (r) => runName(repeated, r));
   const costed = e.runs.filter((r) => r.monitorCost);
   if (costed.length) {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
@@ -131,7 +148,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
 }
 
 /** "Doing the math" per completed run: the CPUs the run used (with their inputs), and the measured basis beside it. */
-function mathSection(e: Experiment, out: string[]): void {
+function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => string): void {
   const runs = e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
   if (!runs.length) return;
   out.push('\nDoing the math: cycles = elapsed s x CPUs used x measured clock rate');
@@ -139,7 +156,7 @@ function mathSection(e: Experiment, out: string[]): void {
     const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
     const m = runCycleMath(r.derived, spins, r.rows);
     const perRow = (v: number | null) => (v === null ? 'unknown' : fmt(v));
-    out.push(`  ${r.threads} threads: ${m.formula}; ${perRow(m.cyclesPerRow)} cycles per row`);
+    out.push(`  ${name(r)}: ${m.formula}; ${perRow(m.cyclesPerRow)} cycles per row`);
     const tpc = r.derived.cpuCount?.threadsPerCore ?? 1;
     if (tpc > 1) out.push(`    physical cores, as the posts count them: ${coresFor(r.derived.cpusUsed, tpc)}`);
     if (m.measured) out.push(`    measured: ${m.measured.formula}; ${perRow(m.measured.cyclesPerRow)} cycles per row`);

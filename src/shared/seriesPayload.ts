@@ -8,7 +8,12 @@ export interface SeriesPayload {
   xLabel: string;
   yLabel: string;
   kind: 'time' | 'scaling';
-  series: { name: string; points: [number, number][] }[];
+  series: {
+    name: string;
+    points: [number, number][];
+    /** The 95% interval around each point of repeated runs, as [x, low, high]: drawn as a shaded band. */
+    band?: [number, number, number][];
+  }[];
 }
 
 const MAX_SERIES = 64;
@@ -25,7 +30,7 @@ export function checkSeriesPayload(raw: unknown): SeriesPayload {
   if (!Array.isArray(r.series) || r.series.length > MAX_SERIES) fail(`series must be a list of at most ${MAX_SERIES}`);
   const series = (r.series as unknown[]).map((s, i) => {
     if (!s || typeof s !== 'object') return fail(`series ${i + 1} is not an object`);
-    const { name, points } = s as { name?: unknown; points?: unknown };
+    const { name, points, band } = s as { name?: unknown; points?: unknown; band?: unknown };
     if (typeof name !== 'string') fail(`series ${i + 1} has no name`);
     if (!Array.isArray(points) || points.length > MAX_POINTS) fail(`series ${i + 1} must have at most ${MAX_POINTS} points`);
     const pts = (points as unknown[]).map((p, j) => {
@@ -34,7 +39,15 @@ export function checkSeriesPayload(raw: unknown): SeriesPayload {
       }
       return [p[0], p[1]] as [number, number];
     });
-    return { name: (name as string).slice(0, 200), points: pts };
+    if (band === undefined) return { name: (name as string).slice(0, 200), points: pts };
+    if (!Array.isArray(band) || band.length > MAX_POINTS) fail(`series ${i + 1}'s band must have at most ${MAX_POINTS} points`);
+    const bnd = (band as unknown[]).map((p, j) => {
+      if (!Array.isArray(p) || p.length !== 3 || !p.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+        return fail(`series ${i + 1}, band point ${j + 1} is not three numbers`);
+      }
+      return [p[0], p[1], p[2]] as [number, number, number];
+    });
+    return { name: (name as string).slice(0, 200), points: pts, band: bnd };
   });
   return {
     title: (r.title as string).slice(0, 300),

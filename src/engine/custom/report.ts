@@ -3,7 +3,9 @@
 import * as path from 'node:path';
 import type { Experiment, RunRecord, WaitDelta } from '../../shared/experiment';
 import { isBenignWait } from '../../shared/benign';
-import { table } from '../report';
+import { table } from '../textTable';
+import { estimate, estimateText, isRepeated, type Cell } from '../../shared/repeats';
+import { repeatSection } from '../repeatReport';
 import { describeError } from './tally';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
@@ -32,10 +34,12 @@ export function customReport(e: Experiment): string {
       `parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`,
     );
   out.push('');
+  const repeated = isRepeated(e.runs);
   out.push(
     table(
       [
         'threads',
+        ...(repeated ? ['repetition'] : []),
         'calls',
         'calls/s',
         'p50 ms',
@@ -49,6 +53,7 @@ export function customReport(e: Experiment): string {
       ],
       e.runs.map((r) => [
         String(r.threads),
+        ...(repeated ? [String(r.repetition ?? 1)] : []),
         f(r.custom?.calls),
         figureText(callsPerSec(r)),
         ms(r.latency?.p50Us),
@@ -62,14 +67,35 @@ export function customReport(e: Experiment): string {
       ]),
     ),
   );
+  if (repeated) out.push(customRepeatSection(e.runs));
   for (const r of e.runs) {
     if (!r.custom?.errors.length) continue;
-    out.push(`\nFailed calls, ${r.threads} threads`);
+    out.push(`\nFailed calls, ${r.threads} threads${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
     for (const c of r.custom.errors) out.push(`  ${describeError(c)} (first ${c.first}, last ${c.last})`);
   }
   const waits = sessionWaitsSection(e.runs);
   if (waits) out.push(waits);
   return out.join('\n');
+}
+
+/** A custom workload's figures over repetitions: calls/s, latency in ms and the server's cost per call. */
+function customRepeatSection(runs: RunRecord[]): string {
+  const over = (pick: (r: RunRecord) => number | null | undefined) => (c: Cell<RunRecord>) =>
+    estimate(c.runs.map(pick).filter((v): v is number => v !== null && v !== undefined));
+  const msText = (us: number) => f(us / 1000, 3);
+  const section = repeatSection(
+    runs,
+    'Calls over repetitions: each thread count, geometric mean [95% interval]',
+    [
+      { header: 'calls/s', value: over(callsPerSec) },
+      { header: 'p50 ms', value: over((r) => r.latency?.p50Us), optional: true, text: (e) => estimateText(e, msText) },
+      { header: 'p99 ms', value: over((r) => r.latency?.p99Us), optional: true, text: (e) => estimateText(e, msText) },
+      { header: 'server CPU s/call', value: over((r) => r.custom?.perCall.serverCpuSec), optional: true },
+      { header: 'logical reads/call', value: over((r) => r.custom?.perCall.logicalReads), optional: true },
+    ],
+    false,
+  );
+  return section;
 }
 
 /**

@@ -3,12 +3,12 @@
 // series for the extension's renderer, an SVG and a text line for other viewers). Apart from write.ts, which orders
 // the cells, because choosing and shaping the series is a purpose of its own.
 import type { Experiment, RunRecord } from '../../shared/experiment';
-import { scalingCurve, topNames } from '../../shared/analysis';
+import { topNames } from '../../shared/analysis';
 import { isBenignWait } from '../../shared/benign';
-import { armsInOrder, overlayScaling } from '../../shared/armAnalysis';
 import { SERIES_MIME, type SeriesPayload } from '../../shared/seriesPayload';
 import { displayData, type DisplayDataOutput } from './nbformat';
 import { svgLineChart, type SvgSeries } from './svgChart';
+import { scalingCharts } from './scalingCharts';
 
 /** An experiment's name among several (its server and start time), or '' when the notebook holds one. */
 export function experimentLabel(e: Experiment, many: boolean): string {
@@ -25,7 +25,8 @@ export function chartOutput(p: SeriesPayload): DisplayDataOutput {
     p.series.map((s): SvgSeries => ({ ...s, markers: p.kind === 'scaling' })),
     { title: p.title, xLabel: p.xLabel, yLabel: p.yLabel },
   );
-  const alt = `${p.title}: ${p.series.map((s) => s.name).join(', ')} (chart)`;
+  const banded = p.series.some((s) => s.band?.length);
+  const alt = `${p.title}: ${p.series.map((s) => s.name).join(', ')} (chart${banded ? '; shaded: 95% interval over repetitions' : ''})`;
   return displayData({ [SERIES_MIME]: p, 'image/svg+xml': svg, 'text/plain': alt });
 }
 
@@ -130,65 +131,6 @@ export function chartSeries(experiments: readonly Experiment[]): SeriesPayload[]
         })),
       });
   }
-  const sweeps = experiments.filter((e) => new Set(e.runs.map((r) => r.threads)).size >= 2);
-  const armSweeps = sweeps.filter((e) => new Set(e.runs.map((r) => r.arm?.id)).size > 1);
-  if (armSweeps.length) {
-    const overlays = armSweeps.map((e) => ({ e, ov: overlayScaling(e.id, armsInOrder(e.runs), e.runs) }));
-    const name = (e: Experiment, arm: string) => `${experimentLabel(e, many) ? experimentLabel(e, many) + ' ' : ''}${arm}`;
-    charts.push({
-      title: 'Scaling by arm: throughput against threads',
-      xLabel: 'threads',
-      yLabel: 'rows per second',
-      kind: 'scaling',
-      series: overlays.flatMap(({ e, ov }) =>
-        ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, p.rowsPerSec] as [number, number]) })),
-      ),
-    });
-    charts.push({
-      title: 'Scaling by arm: spins per row against threads',
-      xLabel: 'threads',
-      yLabel: 'spins per row',
-      kind: 'scaling',
-      series: overlays.flatMap(({ e, ov }) =>
-        ov.arms.map((a) => ({ name: name(e, a.label), points: a.curve.points.map((p) => [p.threads, p.spinsPerRow] as [number, number]) })),
-      ),
-    });
-    charts.push({
-      title: 'Scaling by arm: wait ms per row against threads',
-      xLabel: 'threads',
-      yLabel: 'wait ms per row',
-      kind: 'scaling',
-      series: overlays.flatMap(({ e, ov }) =>
-        ov.arms.map((a) => ({
-          name: name(e, a.label),
-          points: a.curve.points.map((p) => [p.threads, a.waitMsPerRow[p.threads] ?? 0] as [number, number]),
-        })),
-      ),
-    });
-  } else if (sweeps.length) {
-    const curves = sweeps.map((e) => ({ e, c: scalingCurve(e) }));
-    charts.push({
-      title: 'Scaling: throughput against threads',
-      xLabel: 'threads',
-      yLabel: 'rows per second',
-      kind: 'scaling',
-      series: curves.map(({ e, c }) => ({
-        name: experimentLabel(e, many) || 'rows/s',
-        points: c.points.map((p) => [p.threads, p.rowsPerSec] as [number, number]),
-      })),
-    });
-    charts.push({
-      title: 'Scaling: spins per row against threads',
-      xLabel: 'threads',
-      yLabel: 'spins per row',
-      kind: 'scaling',
-      series: curves.flatMap(({ e, c }) =>
-        c.topSpinlocks.map((n) => ({
-          name: `${experimentLabel(e, many) ? experimentLabel(e, many) + ' ' : ''}${n}`,
-          points: c.points.map((p) => [p.threads, p.bySpinlock[n] ?? 0] as [number, number]),
-        })),
-      ),
-    });
-  }
+  charts.push(...scalingCharts(experiments, (e) => experimentLabel(e, many)));
   return charts;
 }

@@ -7,6 +7,8 @@ export interface SvgSeries {
   points: readonly (readonly [number, number])[];
   /** Draw markers at each point (scaling curves have few points). */
   markers?: boolean;
+  /** An interval around the line, [x, low, high] per point (repeated runs' 95% interval): a shaded band. */
+  band?: readonly (readonly [number, number, number])[];
 }
 
 export interface SvgChartOptions {
@@ -98,8 +100,9 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
       o.maxPoints ?? 600,
     ),
   }));
+  const bands = series.map((s) => (s.band ?? []).filter((b) => b.every((v) => Number.isFinite(v))).sort((a, b) => a[0] - b[0]));
   const xs = drawn.flatMap((s) => s.points.map((p) => p[0]));
-  const ys = drawn.flatMap((s) => s.points.map((p) => p[1]));
+  const ys = [...drawn.flatMap((s) => s.points.map((p) => p[1])), ...bands.flatMap((b) => b.flatMap((p) => [p[1], p[2]]))];
   const xTicks = niceTicks(xs.length ? Math.min(...xs) : 0, xs.length ? Math.max(...xs) : 1);
   const yTicks = niceTicks(Math.min(0, ...ys), ys.length ? Math.max(...ys) : 1);
   const [x0, x1] = [xTicks[0], xTicks[xTicks.length - 1]];
@@ -136,6 +139,16 @@ export function svgLineChart(series: readonly SvgSeries[], o: SvgChartOptions): 
     parts.push(`<text x="${f((a + b) / 2)}" y="${m.top + 12}" text-anchor="middle" fill="#666666">gap</text>`);
   }
   const across = (a: number, b: number) => gaps.some(([g0, g1]) => g0 < b && g1 > a);
+  // Bands first, under every line: the high edge left to right, then the low edge back.
+  bands.forEach((b, i) => {
+    if (b.length < 2) return;
+    const edge = [...b.map((p) => `${f(px(p[0]))},${f(py(p[2]))}`), ...[...b].reverse().map((p) => `${f(px(p[0]))},${f(py(p[1]))}`)];
+    parts.push(
+      `<polygon points="${edge.join(' ')}" fill="${PALETTE[i % PALETTE.length]}" fill-opacity="0.18" stroke="none"><title>${escapeXml(series[i].name)}: 95% interval</title></polygon>`,
+    );
+  });
+  if (bands.some((b) => b.length >= 2))
+    parts.push(`<text x="${m.left + w}" y="20" text-anchor="end" fill="#444444">shaded: 95% interval over repetitions</text>`);
   drawn.forEach((s, i) => {
     const colour = PALETTE[i % PALETTE.length];
     const dash = i >= PALETTE.length ? ' stroke-dasharray="5 3"' : '';

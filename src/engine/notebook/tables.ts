@@ -4,8 +4,9 @@
 import type { Experiment } from '../../shared/experiment';
 import { runFigures, topNames, formatNumber } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
+import { isRepeated } from '../../shared/repeats';
 import { getScenario } from '../scenarios';
-import { table } from '../report';
+import { table } from '../textTable';
 import { displayData, type DisplayDataOutput } from './nbformat';
 import { escapeXml } from './svgChart';
 
@@ -31,10 +32,12 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
   );
   const unit = getScenarioUnit(e);
   const armed = e.runs.some((r) => r.arm && r.arm.id !== 'main');
+  const repeated = isRepeated(e.runs);
   const headers = [
     'run',
     ...(armed ? ['arm'] : []),
     'threads',
+    ...(repeated ? ['repetition'] : []),
     'status',
     'elapsed s',
     unit,
@@ -50,6 +53,7 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
       String(r.index + 1),
       ...(armed ? [r.arm.label] : []),
       String(r.threads),
+      ...(repeated ? [String(r.repetition ?? 1)] : []),
       r.status,
       f.elapsedSec.toFixed(1),
       figureText(f.rows),

@@ -6,7 +6,9 @@
 // This module orders the cells; their content comes from markdown.ts (setup text), tables.ts, charts.ts and summary.ts.
 import type { Experiment } from '../../shared/experiment';
 import { formatNumber } from '../../shared/analysis';
-import { presetViews } from '../presetViews';
+import { presetViews, type ViewTable } from '../presetViews';
+import { noiseView, repeatsView } from '../presetViews/repeats';
+import { isRepeated } from '../../shared/repeats';
 import { resultsReport } from '../report';
 import { NotebookBuilder, displayData, type Notebook } from './nbformat';
 import { buildReplay, loadCommandLines, type ReplayStep } from './replay';
@@ -93,6 +95,16 @@ function customCells(nb: NotebookBuilder, e: Experiment): void {
     });
 }
 
+/** An analysis view as a heading with its sentences, then its table as an output. */
+function viewCells(nb: NotebookBuilder, v: ViewTable, label: string): void {
+  const heading = `### ${mdEscape(v.title)}${label ? ` (${mdEscape(label)})` : ''}`;
+  nb.markdown([heading, '', ...v.lines.map((l) => `- ${mdEscape(l.trim())}`)].join('\n'));
+  if (v.rows.length)
+    nb.sql(`-- ${v.title}. This cell only carries outputs.`, [tableOutput(v.headers, v.rows)], {
+      spinlab: { role: 'analysis', view: v.kind },
+    });
+}
+
 export function buildNotebook(experiments: readonly Experiment[]): Notebook {
   if (!experiments.length) throw new Error('a notebook needs at least one experiment');
   const [first] = experiments;
@@ -133,6 +145,10 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
       [tableOutput(headers, rows), displayData({ 'text/plain': resultsReport(e, getScenarioUnit(e)) })],
       { spinlab: { role: 'results', experiment: e.id } },
     );
+    // A preset's views below carry these for its arms; a scenario's repeated runs get them here.
+    if (!e.preset && isRepeated(e.runs))
+      for (const v of [repeatsView(e.runs, getScenarioUnit(e), []), noiseView(e.runs)])
+        viewCells(nb, v, many ? experimentLabel(e, true) : '');
   }
 
   nb.markdown('## Charts');
@@ -145,14 +161,8 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
   if (analysed.length) {
     nb.markdown('## Analysis');
     for (const e of analysed) {
-      for (const v of presetViews(e, getScenarioUnit(e)).filter((x) => x.kind !== 'runs')) {
-        const heading = `### ${mdEscape(v.title)}${many ? ` (${mdEscape(experimentLabel(e, true))})` : ''}`;
-        nb.markdown([heading, '', ...v.lines.map((l) => `- ${mdEscape(l.trim())}`)].join('\n'));
-        if (v.rows.length)
-          nb.sql(`-- ${v.title}. This cell only carries outputs.`, [tableOutput(v.headers, v.rows)], {
-            spinlab: { role: 'analysis', view: v.kind },
-          });
-      }
+      for (const v of presetViews(e, getScenarioUnit(e)).filter((x) => x.kind !== 'runs'))
+        viewCells(nb, v, many ? experimentLabel(e, true) : '');
     }
   }
 

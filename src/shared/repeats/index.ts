@@ -1,6 +1,8 @@
 // Repeated runs: intervals on every figure (interval.ts), the words that follow from them (words.ts), an experiment's
-// runs read as cells of repetitions (cells.ts) and its noise reported (noise.ts).
+// runs read as cells of repetitions (cells.ts), its noise reported (noise.ts), and a sweep's cells by arm and thread
+// count (scaling.ts).
 export * from './interval';
 export * from './words';
 export * from './cells';
 export * from './noise';
+export * from './scaling';
