@@ -8,6 +8,11 @@ export const text = (max: number) => z.string().max(max);
 // Letters, digits, '-', '_' and '.', not starting with '.': an id is also a folder name, so '.' and '..' are refused.
 export const experimentId = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/, 'not an experiment id');
 
+/** The most repetitions a form may ask for: beyond it an experiment runs for days, and 30 already gives tight intervals. */
+export const MAX_REPEAT = 100;
+/** Repetitions of each arm at each thread count: a whole number from 1 to MAX_REPEAT. */
+export const repeatSchema = z.number().int().min(1).max(MAX_REPEAT);
+
 export const runSettingsSchema = z.object({
   mode: z.enum(['server-loop', 'client-loop']),
   threads: text(200),

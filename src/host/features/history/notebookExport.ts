@@ -47,14 +47,20 @@ function loadAsTyped(e: Experiment, mode: RunSettings['mode'], threads: string):
  */
 export function rerunPresetArgs(
   e: Experiment,
-): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
+): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string; repeat: number } | null {
   if (!e.preset) return null;
   return {
     presetId: e.preset.id,
     settings: { ...(e.preset.settings ?? {}) },
     load: loadAsTyped(e, e.runs[0]?.arm.mode ?? e.load.mode, e.preset.threads ? e.preset.threads.join(',') : ''),
     title: rerunTitle(e),
+    repeat: repeatOf(e),
   };
+}
+
+/** The repetitions `e` ran: a record from before repetitions ran each cell once. */
+function repeatOf(e: Experiment): number {
+  return e.design?.repeat ?? 1;
 }
 
 /** The panel's run message for repeating `e`: the same scenario, parameters, load and knobs, as the form would send. */
@@ -67,6 +73,7 @@ export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['experimentRun'
       delayedDurability: e.knobs.applied.delayedDurability ?? 'unchanged',
       affinity: e.knobs.applied.affinity?.spec ?? '',
     },
+    repeat: repeatOf(e),
     title: rerunTitle(e),
     question: e.question ?? undefined,
   };
