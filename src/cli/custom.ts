@@ -27,7 +27,8 @@ import type { Gate } from '../shared/gates';
 import { applyGates } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { withCancel, type RunArgs } from './run';
+import { repeatArg, withCancel, type RunArgs } from './run';
+import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
 
 export interface CustomArgs {
@@ -164,8 +165,11 @@ export async function runCustomCommand(
   );
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
-  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
-  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  const repeat = repeatArg(o);
+  const time = planTime([load], load, repeat, false);
+  err(`This experiment: ${time.text}\n`);
+  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -184,6 +188,7 @@ export async function runCustomCommand(
           question: o.question,
           deploy: false,
           custom: { workload, table },
+          repeat,
         },
         signal,
         (p: ExperimentProgress) => {

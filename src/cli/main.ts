@@ -165,6 +165,10 @@ export function buildProgram(
     .option('--rows <n>', 'or: rows per run, over all sessions (e.g. 1M)')
     .option('--warmup <time>', 'unmeasured warm-up before each run (default 5s)')
     .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
+    .option(
+      '--repeat <n>',
+      "runs of each thread count (of each arm, for a preset), 1 to 100; arms take turns (A B, B A, ...). Default 1, or the preset's (3)",
+    )
     .addOption(
       new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency')
         .choices(['server-loop', 'client-loop'])

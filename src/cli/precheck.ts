@@ -8,6 +8,7 @@ import { canonicalGates, gateProblems, type GateContext } from '../shared/gateCh
 import { nameProblem } from '../shared/names';
 import { parseDuration } from '../shared/params';
 import { parseGates } from './gates';
+import { MAX_REPEAT, parseRepeat } from '../shared/planTime';
 import { UsageError } from './commands';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
 
@@ -46,6 +47,7 @@ export interface RunPrecheckArgs {
   stopOnError?: boolean;
   assert?: string[];
   anyName?: boolean;
+  repeat?: string;
 }
 
 /** Which options the user typed (not defaults): commander's value source, for the options that have a default. */
@@ -86,6 +88,7 @@ const VALUED: [keyof RunPrecheckArgs, string][] = [
   ['paramsCsv', '--params-csv'],
   ['paramsQuery', '--params-query'],
   ['queryTimeout', '--query-timeout'],
+  ['repeat', '--repeat'],
 ];
 
 export function runKind(o: { preset?: string; sql?: string[]; sqlFile?: string[] }): RunKind {
@@ -161,6 +164,19 @@ export function stacksProblems(o: RunPrecheckArgs): string[] {
   return problems;
 }
 
+/** --repeat: a whole number of runs per cell, 1 to MAX_REPEAT (an empty one is emptyValueProblems'). */
+export function repeatProblems(repeat: string | undefined): string[] {
+  if (repeat === undefined || repeat.trim() === '') return [];
+  try {
+    parseRepeat(repeat);
+    return [];
+  } catch {
+    return [
+      `--repeat ${repeat}: write a whole number of runs per thread count from 1 to ${MAX_REPEAT}, e.g. --repeat 3 (or leave it out: 1, or the preset's own).`,
+    ];
+  }
+}
+
 function fail(problems: string[]): void {
   if (problems.length) throw new UsageError(problems.join('\n'));
 }
@@ -183,6 +199,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
     ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
     ...inapplicableProblems(o, kind, typed),
     ...stacksProblems(o),
+    ...repeatProblems(o.repeat),
   ];
   let gates: Gate[] = [];
   try {

@@ -1,4 +1,5 @@
-// Run progress on stderr: one redrawn line on a terminal, plain lines otherwise (CI logs, pipes).
+// Run progress on stderr: one redrawn line on a terminal, plain lines otherwise (CI logs, pipes). `runs` counts every
+// run of the experiment (arms x thread counts x repetitions); with repetitions, each line says which one it is.
 import type { ExperimentProgress } from '../engine/experiment';
 import { runFigures } from '../shared/analysis';
 import { figureText } from '../shared/numberText';
@@ -9,11 +10,13 @@ export class Progress {
   private runStart = 0;
   private threads = 0;
   private run = 0;
+  private label = '';
 
   constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly runs: number,
     private readonly measuredMs: number | null,
+    private readonly repeat = 1,
   ) {
     this.tty = !!stream.isTTY;
   }
@@ -29,6 +32,7 @@ export class Progress {
       case 'run-start':
         this.run = p.run;
         this.threads = p.threads;
+        this.label = this.what(p.threads, p.repetition, p.arm?.id === 'main' ? undefined : p.arm?.id);
         this.runStart = Date.now();
         break;
       case 'tick': {
@@ -36,7 +40,7 @@ export class Progress {
         const frac = this.measuredMs ? Math.min(1, (Date.now() - this.runStart) / this.measuredMs) : 0;
         const bar = this.measuredMs ? `[${'#'.repeat(Math.round(frac * 20)).padEnd(20)}] ` : '';
         this.say(
-          `run ${this.run + 1}/${this.runs} (${this.threads} threads) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
+          `run ${this.run + 1}/${this.runs} (${this.label || `${this.threads} threads`}) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
             (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') +
             (p.tick.gap ? ' (after a gap)' : ''),
         );
@@ -44,11 +48,16 @@ export class Progress {
       }
       case 'run-end':
         this.say(
-          `run ${p.record.index + 1}/${this.runs}: ${p.record.threads} threads ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`,
+          `run ${p.record.index + 1}/${this.runs}: ${this.what(p.record.threads, p.record.repetition, p.record.arm.id === 'main' ? undefined : p.record.arm.id)} ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`,
           true,
         );
         break;
     }
+  }
+
+  /** "4 threads", "lw-node, 4 threads, repetition 2/3". */
+  private what(threads: number, repetition: number | undefined, arm: string | undefined): string {
+    return [arm, `${threads} threads`, this.repeat > 1 ? `repetition ${repetition ?? 1}/${this.repeat}` : ''].filter(Boolean).join(', ');
   }
 
   private say(text: string, keep = false): void {

@@ -22,6 +22,7 @@ import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 import { claimOutput, outDirProblems } from './output';
 import type { Experiment } from '../shared/experiment';
 import { EXIT, exitOf } from './exitCodes';
+import { parseRepeat, planTime } from '../shared/planTime';
 
 export interface RunArgs {
   connection?: string;
@@ -46,6 +47,13 @@ export interface RunArgs {
   notebook?: string;
   stacks?: string;
   stacksDuration?: string;
+  /** Runs of each thread count (of each arm, for a preset); absent: 1, or the preset's own. */
+  repeat?: string;
+}
+
+/** --repeat as given (precheck.ts has checked it), or 1. */
+export function repeatArg(o: { repeat?: string }): number {
+  return o.repeat === undefined ? 1 : parseRepeat(o.repeat);
 }
 
 export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: string) => void, gates: Gate[] = []): Promise<number> {
@@ -64,8 +72,11 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
   });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
-  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, load.threads.length - 1, err) : null;
-  const bar = new Progress(process.stderr, load.threads.length, load.durationMs);
+  const repeat = repeatArg(o);
+  const time = planTime([load], load, repeat, o.deploy);
+  err(`This experiment: ${time.text}\n`);
+  const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -83,6 +94,7 @@ export async function runCommand(o: RunArgs, out: (s: string) => void, err: (s: 
           title: o.title,
           question: o.question,
           deploy: o.deploy,
+          repeat,
         },
         signal,
         (p: ExperimentProgress) => {
@@ -130,6 +142,7 @@ export async function runPresetCommand(
     rows: o.rows,
     warmup: o.warmup,
     interval: o.interval,
+    repeat: o.repeat,
   });
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
@@ -142,11 +155,9 @@ export async function runPresetCommand(
         signal,
         (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
         (plan) => {
-          bar = new Progress(
-            process.stderr,
-            plan.arms.reduce((s, a) => s + a.threads.length, 0),
-            req.load.durationMs,
-          );
+          const time = planTime(plan.arms, req.load, req.repeat, o.deploy);
+          err(`This experiment: ${time.text}\n`);
+          bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat);
         },
       ),
     );

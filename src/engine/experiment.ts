@@ -3,16 +3,18 @@
 // interval, final sample. Whatever happens (success, failure, cancel) the knobs are restored and every sample taken is
 // kept: ticks go to samples.jsonl as they arrive, experiment.json is rewritten after each run.
 //
-// A plan runs several arms in one experiment (a preset: the log writer's node, then the other node): arms in order,
-// each deploying only when its scenario or a parameter its deploy files take differs from the arm before, moving the
-// knobs to its own values (the journal keeps the state from before the first change), then running its thread counts.
-// runExperiment is a plan of one arm.
+// A plan runs several arms in one experiment (a preset: the log writer's node, then the other node), each cell (arm
+// and thread count) `repeat` times, in the order planOrder.ts gives: arms that deploy the same thing together, taking
+// turns within each repetition (A B, B A, ...). A deploy happens only when that group changes; before every run the
+// knobs move to its arm's values (the journal keeps the state from before the first change) and are read back, so a
+// change by anyone else during the run makes that run invalid. runExperiment is a plan of one arm.
 import * as path from 'node:path';
 import { DbSession } from '../db/client';
 import { describeTarget, type DbTarget } from '../db/target';
 import {
   EXPERIMENT_SCHEMA_VERSION,
   type Experiment,
+  type ExperimentDesign,
   type ExperimentEvent,
   type KnobRequest,
   type KnobState,
@@ -34,6 +36,7 @@ import { readJournal, defaultStateDir, processGone, UnrestoredJournalError } fro
 import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
 import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
+import { checkRepeat, planOrder, runKey } from './planOrder';
 import { featureVersion } from '../shared/serverLevel';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
@@ -62,6 +65,8 @@ export interface ExperimentOptions {
   id?: string;
   /** A custom workload instead of the scenario's procedures (scenarioId 'custom'; labDatabase is the user's database). */
   custom?: CustomPlan | null;
+  /** Runs of each thread count (default 1). */
+  repeat?: number;
 }
 
 export interface ExperimentResult {
@@ -102,6 +107,8 @@ export interface PlanOptions {
   id?: string;
   preset?: PresetInfo | null;
   custom?: CustomPlan | null;
+  /** Runs of each cell (arm and thread count), interleaved as planOrder.ts says (default 1). */
+  repeat?: number;
 }
 
 export async function runExperiment(
@@ -126,6 +133,7 @@ export async function runExperiment(
       id: opts.id,
       preset: null,
       custom: opts.custom ?? null,
+      repeat: opts.repeat,
     },
     signal,
     progress,
@@ -170,6 +178,17 @@ export async function runPlan(
   const stateDir = opts.stateDir ?? defaultStateDir();
   const scenarios = opts.arms.map((a) => getScenario(a.scenarioId));
   const first = opts.arms[0];
+  const repeat = checkRepeat(opts.repeat ?? 1);
+  const keys = scenarios.map((sc, i) => deployKey(sc, opts.arms[i].parameters));
+  const order = planOrder(
+    opts.arms.map((a, i) => ({ id: a.id, threads: a.threads, group: keys[i] })),
+    repeat,
+  );
+  const design: ExperimentDesign = {
+    repeat,
+    order: 'alternating',
+    sequence: order.map((r) => runKey(opts.arms[r.arm].id, r.threads, r.repetition)),
+  };
   try {
     makeDirs(opts.outDir);
   } catch (err) {
@@ -260,6 +279,7 @@ export async function runPlan(
       knobs: { before: null, applied: requests[0], restored: null },
       preset: opts.preset ?? null,
       ...(opts.custom ? { custom: opts.custom.workload } : {}),
+      design,
       status: 'running',
       runs: [],
       events,
@@ -269,18 +289,27 @@ export async function runPlan(
 
     let deployed: string | null = null;
     let original: KnobState | null = null;
-    let index = 0;
-    arms: for (const [i, arm] of opts.arms.entries()) {
+    let armBefore = -1;
+    const armRecords: RunArm[] = opts.arms.map((arm, i) => ({
+      id: arm.id,
+      label: arm.label,
+      scenarioId: scenarios[i].id,
+      parameters: arm.parameters,
+      knobs: requests[i],
+      mode: arm.mode,
+    }));
+    for (const [index, { arm: i, threads, repetition }] of order.entries()) {
       if (signal.aborted) break;
+      const arm = opts.arms[i];
       const scenario = scenarios[i];
-      if (opts.arms.length > 1) status(`arm ${i + 1}/${opts.arms.length}: ${arm.label}`);
-      const key = deployKey(scenario, arm.parameters);
-      if (opts.deploy !== false && !opts.custom && key !== deployed) {
+      if (opts.arms.length > 1 && i !== armBefore) status(`arm ${i + 1}/${opts.arms.length}: ${arm.label}`);
+      armBefore = i;
+      if (opts.deploy !== false && !opts.custom && keys[i] !== deployed) {
         status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
         await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal, (m) =>
           note('warning', m),
         );
-        deployed = key;
+        deployed = keys[i];
       }
       status('applying knobs');
       const req = original ? completeRequest(requests[i], original) : requests[i];
@@ -288,48 +317,38 @@ export async function runPlan(
       if (!original) {
         original = before;
         experiment.knobs.before = before;
-      }
-      // What every run of this arm must still find at its end: a change by anyone else makes the run invalid.
-      const expected = await readKnobState(admin, opts.labDatabase);
-      save();
-      const armRecord: RunArm = {
-        id: arm.id,
-        label: arm.label,
-        scenarioId: scenario.id,
-        parameters: arm.parameters,
-        knobs: requests[i],
-        mode: arm.mode,
-      };
-      for (const threads of arm.threads) {
-        if (signal.aborted) break arms;
-        const record = await runOne({
-          target: opts.target,
-          labDatabase: opts.labDatabase,
-          load: { ...opts.load, mode: arm.mode, threads: arm.threads },
-          scenario,
-          arm: armRecord,
-          index: index++,
-          threads,
-          signal,
-          progress,
-          note,
-          samplesFile,
-          status,
-          custom: opts.custom ?? null,
-          threadsPerCore: threadsPerCore(topology),
-        });
-        const drift = await runDrift(admin, expected, opts.labDatabase, locks, readKnobState);
-        if (drift && record.status === 'completed') {
-          record.status = 'invalid';
-          record.invalidReason = drift;
-          record.events.push({ time: new Date().toISOString(), level: 'error', message: `This run is invalid: ${drift}` });
-          note('error', `Run ${record.index + 1} (${threads} threads) is invalid: ${drift} The experiment stops here.`);
-        }
-        experiment.runs.push(record);
         save();
-        progress({ kind: 'run-end', record });
-        if (record.status === 'failed' || record.status === 'invalid') break arms;
       }
+      // What this run must still find at its end: a change by anyone else makes the run invalid.
+      const expected = await readKnobState(admin, opts.labDatabase);
+      const record = await runOne({
+        target: opts.target,
+        labDatabase: opts.labDatabase,
+        load: { ...opts.load, mode: arm.mode, threads: arm.threads },
+        scenario,
+        arm: armRecords[i],
+        index,
+        threads,
+        repetition,
+        signal,
+        progress,
+        note,
+        samplesFile,
+        status,
+        custom: opts.custom ?? null,
+        threadsPerCore: threadsPerCore(topology),
+      });
+      const drift = await runDrift(admin, expected, opts.labDatabase, locks, readKnobState);
+      if (drift && record.status === 'completed') {
+        record.status = 'invalid';
+        record.invalidReason = drift;
+        record.events.push({ time: new Date().toISOString(), level: 'error', message: `This run is invalid: ${drift}` });
+        note('error', `Run ${record.index + 1} (${threads} threads) is invalid: ${drift} The experiment stops here.`);
+      }
+      experiment.runs.push(record);
+      save();
+      progress({ kind: 'run-end', record });
+      if (record.status === 'failed' || record.status === 'invalid') break;
     }
     experiment.status = signal.aborted
       ? 'cancelled'

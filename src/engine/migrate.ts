@@ -115,12 +115,22 @@ function v4ToV5(e: Raw): Raw {
   return { ...e, schemaVersion: 5 };
 }
 
+/**
+ * Version 5 -> 6: an experiment may carry `design` (its repetitions and their order) and each run its `repetition`.
+ * A version 5 experiment ran every cell once, which is what their absence means: nothing is added, so an old record
+ * stays as it was written and its readers say "1 run: no interval".
+ */
+function v5ToV6(e: Raw): Raw {
+  return { ...e, schemaVersion: 6 };
+}
+
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {
   1: v1ToV2,
   2: v2ToV3,
   3: v3ToV4,
   4: v4ToV5,
+  5: v5ToV6,
 };
 
 const LATENCY_FIGURES = ['meanUs', 'p50Us', 'p90Us', 'p99Us', 'p999Us', 'maxUs'] as const;

@@ -7,7 +7,8 @@ import { ParamError } from '../shared/params';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { runPlan, type ExperimentProgress, type ExperimentResult, type PlanArm, type PlanOptions } from './experiment';
 import { getPreset, planPreset, presetValues, type Preset, type PresetPlan } from './presets';
-import { loadSettingsFrom, type FieldNames, CLI_NAMES } from './runSettings';
+import { loadSettingsFrom, repeatFrom, type FieldNames, CLI_NAMES } from './runSettings';
+import { repeatOf } from '../shared/planTime';
 import { readIdentity, readTopology } from './server';
 
 export interface PresetInput {
@@ -20,6 +21,8 @@ export interface PresetInput {
   rows?: string;
   warmup?: string;
   interval?: string;
+  /** Runs of each arm at each thread count, as typed; blank = the preset's own. */
+  repeat?: string;
 }
 
 export interface PresetRequest {
@@ -29,6 +32,8 @@ export interface PresetRequest {
   threads: number[] | null;
   load: Omit<LoadSettings, 'mode' | 'threads'>;
   mode: LoadSettings['mode'];
+  /** Runs of each arm at each thread count. */
+  repeat: number;
 }
 
 const blank = (s: string | undefined) => s === undefined || s.trim() === '';
@@ -67,9 +72,10 @@ export function presetRequest(input: PresetInput, names: FieldNames = CLI_NAMES)
   } catch (e) {
     problems.push(...(e instanceof ParamError ? e.problems : [(e as Error).message]));
   }
+  const repeat = blank(input.repeat) ? preset.repeat : repeatFrom(input.repeat!, names.repeat, problems);
   if (problems.length || !load) throw new ParamError(problems);
   const { threads, mode: _m, ...rest } = load;
-  return { preset, values, threads: blank(input.threads) ? null : threads, load: rest, mode };
+  return { preset, values, threads: blank(input.threads) ? null : threads, load: rest, mode, repeat };
 }
 
 /** The preset's arms for this server, each arm in the requested mode. */
@@ -130,7 +136,14 @@ export function presetRequestOf(e: Experiment): PresetRequest {
   }
   const values = presetValues(preset, { json: e.preset.settings ?? {} });
   const { mode: _mode, threads: _threads, ...load } = e.load;
-  return { preset, values, threads: e.preset.threads ?? null, load, mode: e.runs[0]?.arm.mode ?? e.load.mode };
+  return {
+    preset,
+    values,
+    threads: e.preset.threads ?? null,
+    load,
+    mode: e.runs[0]?.arm.mode ?? e.load.mode,
+    repeat: repeatOf(e),
+  };
 }
 
 /** Plans the preset for the server behind `target` and runs it as one experiment. */
@@ -157,6 +170,7 @@ export async function runPreset(
     stateDir: o.stateDir,
     id: o.id,
     preset: presetInfo(req, plan),
+    repeat: req.repeat,
   };
   const result = await runPlan(opts, signal, progress);
   return { ...result, plan };

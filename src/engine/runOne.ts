@@ -31,8 +31,16 @@ export interface CustomPlan {
 
 export type ExperimentProgress =
   | { kind: 'status'; message: string }
-  | { kind: 'run-start'; run: number; threads: number; measuredMs: number | null; arm?: { id: string; label: string } }
-  | { kind: 'tick'; run: number; threads: number; tick: Tick }
+  | {
+      kind: 'run-start';
+      run: number;
+      threads: number;
+      /** Which repetition of its cell (arm and thread count) the run is, from 1. */
+      repetition?: number;
+      measuredMs: number | null;
+      arm?: { id: string; label: string };
+    }
+  | { kind: 'tick'; run: number; threads: number; repetition?: number; tick: Tick }
   | { kind: 'run-end'; record: RunRecord }
   | { kind: 'event'; event: ExperimentEvent };
 
@@ -44,6 +52,8 @@ export interface RunContext {
   arm: RunArm;
   index: number;
   threads: number;
+  /** Which repetition of its cell this run is, from 1. */
+  repetition: number;
   signal: AbortSignal;
   progress: (p: ExperimentProgress) => void;
   note: (level: ExperimentEvent['level'], message: string) => void;
@@ -76,6 +86,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     return {
       index,
       threads,
+      repetition: c.repetition,
       arm: c.arm,
       status: 'failed',
       failedReason: (err as Error).message,
@@ -165,7 +176,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
         runNote('error', `The run's later ticks are not saved, and it counts as failed: ${writeError}`);
       }
     }
-    c.progress({ kind: 'tick', run: index, threads, tick: r.tick });
+    c.progress({ kind: 'tick', run: index, threads, repetition: c.repetition, tick: r.tick });
   };
 
   const latency = load.mode === 'client-loop' ? new LatencyRecorder() : null;
@@ -197,7 +208,14 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       : null;
     const baseline = await sampler.sampleNow();
     accept(baseline.sample, false, baseline.atMs);
-    c.progress({ kind: 'run-start', run: index, threads, measuredMs: load.durationMs, arm: { id: c.arm.id, label: c.arm.label } });
+    c.progress({
+      kind: 'run-start',
+      run: index,
+      threads,
+      repetition: c.repetition,
+      measuredMs: load.durationMs,
+      arm: { id: c.arm.id, label: c.arm.label },
+    });
     clientStats.start();
     sampler.start();
     // The measured time ends when the duration does: no periodic tick is taken while the sessions cancel the calls
@@ -298,6 +316,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   return {
     index,
     threads,
+    repetition: c.repetition,
     arm: c.arm,
     status,
     ...(failedReason ? { failedReason } : {}),

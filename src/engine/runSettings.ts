@@ -3,6 +3,7 @@
 // lists them all; `names` says what each field is called where the user typed it (--duration, or Duration).
 import type { LoadSettings } from '../shared/experiment';
 import { ParamError, parseDuration, parseRowCount, parseThreadList } from '../shared/params';
+import { parseRepeat } from '../shared/planTime';
 
 export const MIN_INTERVAL_MS = 250;
 
@@ -24,6 +25,7 @@ export interface FieldNames {
   warmup: string;
   interval: string;
   clientWorkers?: string;
+  repeat?: string;
 }
 
 export const CLI_NAMES: FieldNames = {
@@ -33,6 +35,7 @@ export const CLI_NAMES: FieldNames = {
   warmup: '--warmup',
   interval: '--interval',
   clientWorkers: '--client-workers',
+  repeat: '--repeat',
 };
 
 /** More client threads than this helps nothing (and an extra zero is a typo). */
@@ -42,6 +45,16 @@ export const MAX_CLIENT_WORKERS = 256;
 export const LOAD_DEFAULTS = { threads: '1,2,4', duration: '30s', warmup: '5s', interval: '1s' } as const;
 
 const blank = (s: string | undefined): boolean => s === undefined || s.trim() === '';
+
+/** Repetitions as typed, or (with the problem added to `problems`) 1. */
+export function repeatFrom(text: string, name: string | undefined, problems: string[]): number {
+  try {
+    return parseRepeat(text);
+  } catch (e) {
+    problems.push(`${name ?? 'Repetitions'}: ${(e as Error).message}`);
+    return 1;
+  }
+}
 
 /** Throws ParamError listing every problem, each naming the field, what was given and what to write. */
 export function loadSettingsFrom(input: LoadInput, names: FieldNames = CLI_NAMES): LoadSettings {

@@ -28,8 +28,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'run-start': {
       if (view.status === 'starting') view.status = 'running';
       view.runs = view.runs.filter((r) => r.index !== p.run);
-      // The engine says which repetition a run is once it repeats them (absent: the only one).
-      const repetition = (p as { repetition?: number }).repetition;
+      const repetition = p.repetition;
       const rep = repetition !== undefined ? { repetition } : {};
       view.runs.push({
         index: p.run,

@@ -3,7 +3,13 @@
 // outcome (or failure) in the view and the log. And what every experiment of the panel goes through first (the journal
 // check, the confirmation of server-wide changes) and around it (the running-experiment bookkeeping).
 import * as path from 'node:path';
-import { newExperimentId, runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../engine/experiment';
+import {
+  newExperimentId,
+  runExperiment,
+  type ExperimentOptions,
+  type ExperimentProgress,
+  type ExperimentResult,
+} from '../engine/experiment';
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
 import type { ServerConnection } from './serverView';
@@ -95,9 +101,6 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
   }
 }
 
-/** The engine's options with the repetitions (typed apart so this compiles before and after the engine names them). */
-export type RepeatedOptions = ExperimentOptions & { repeat?: number };
-
 export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
   const { conn, req } = job;
   const reps = req.repeat > 1 ? `, ${req.repeat} repetitions` : '';
@@ -111,7 +114,7 @@ export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
       describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}${reps}`,
       resultsFolder: job.resultsFolder,
       start: ({ id, outDir }, signal, progress) => {
-        const options: RepeatedOptions = {
+        const options: ExperimentOptions = {
           target: conn.target,
           scenarioId: req.scenarioId,
           parameters: req.parameters,

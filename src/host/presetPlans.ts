@@ -12,19 +12,6 @@ import type { PlanArm } from '../engine/experiment';
 import { getScenario, needsXtp } from '../engine/scenarios';
 import { PANEL_NAMES, RunRequestError, describeChanges, type ServerFacts } from './runRequest';
 
-/** Repetitions a preset runs when its own are not known: enough for an interval on a quiet server. */
-export const DEFAULT_PRESET_REPEAT = 3;
-
-/** The preset's own repetitions (the engine's preset says; the default until it does). */
-export function presetRepeat(p: Preset): number {
-  return (p as Preset & { repeat?: number }).repeat ?? DEFAULT_PRESET_REPEAT;
-}
-
-/** The repetitions a checked preset request runs: as asked, or the preset's own. */
-export function requestRepeat(req: PresetRequest): number {
-  return (req as PresetRequest & { repeat?: number }).repeat ?? presetRepeat(req.preset);
-}
-
 export function presetSummaries(): PresetSummary[] {
   return listPresets().map((p) => ({
     id: p.id,
@@ -42,7 +29,7 @@ export function presetSummaries(): PresetSummary[] {
     },
     views: [...p.views],
     watch: [...p.watch],
-    repeat: presetRepeat(p),
+    repeat: p.repeat,
   }));
 }
 
@@ -74,7 +61,7 @@ export function checkPresetInput(
   repeat?: number,
 ): PresetRequest {
   // As the CLI types it: blank is the preset's own.
-  const input: PresetInput & { repeat?: string } = {
+  const input: PresetInput = {
     presetId,
     set: setArgs(settings),
     mode: load.mode,

@@ -4,7 +4,7 @@ import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 
-export const EXPERIMENT_SCHEMA_VERSION = 5;
+export const EXPERIMENT_SCHEMA_VERSION = 6;
 
 export type ParamValue = number | string | boolean;
 
@@ -212,7 +212,10 @@ export interface RunRecord {
   stacks?: StackCapture[];
   index: number;
   threads: number;
-  /** Which repetition of its arm at its thread count this run was (1-based); absent before version 6 (one run each). */
+  /**
+   * Since version 6: which repetition of its cell (arm and thread count) this run is, from 1. Absent in older records,
+   * which ran each cell once: read as 1.
+   */
   repetition?: number;
   arm: RunArm;
   /** invalid: the run completed but its conditions changed under it (invalidReason says how); absent before version 5. */
@@ -328,18 +331,22 @@ export interface Experiment {
   preset?: PresetInfo | null;
   /** The custom workload this experiment ran (scenario id 'custom'), or null/absent. */
   custom?: CustomWorkload | null;
-  /** How the runs were repeated and ordered (since version 6; absent before: one run per arm and thread count). */
+  /** Since version 6: how often each cell ran and in which order (absent in older records: each cell once). */
   design?: ExperimentDesign | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];
 }
 
-/** Repetitions and their order: arms alternate (A B, B A, ...) so drift over the experiment falls on each alike. */
+/**
+ * The repetitions of an experiment, planned before its first run. Runs of one arm at one thread count are repetitions of
+ * one cell. alternating: arms that share a deploy take turns within each repetition, forward then reversed (A B, B A,
+ * A B ...), so drift over the experiment (a growing log, a checkpoint) falls on every arm alike.
+ */
 export interface ExperimentDesign {
   repeat: number;
   order: 'alternating';
-  /** The planned run order, each `${armId}@${threads}#${repetition}`. */
+  /** The planned runs in order, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
 }
 

@@ -130,7 +130,7 @@ export interface WatchSettings {
 
 /** experiment.json of a watch: the summary; every tick is in samples.jsonl beside it. */
 export interface WatchRecord {
-  schemaVersion: 5;
+  schemaVersion: 6;
   kind: 'watch';
   id: string;
   title: string;

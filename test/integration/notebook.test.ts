@@ -180,6 +180,8 @@ it("a preset's notebook: its plan, arms and analysis views; re-run on a one-node
         'seed_rows=0',
         '--set',
         'in_memory=false',
+        '--repeat',
+        '1',
         '--out',
         path.join(work, 'run1'),
         '--notebook',

@@ -48,7 +48,23 @@ process.env.SPINLAB_STATE_DIR = stateDir;
 async function runPreset(sim: Simulator, id: string, extra: string[]): Promise<{ e: Experiment; out: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `spinlab-preset-${id}-`));
   const before = await knobs(sim).catch(() => null);
-  const r = await spinlab(['run', '--preset', id, '-c', connString(sim), '--warmup', '0s', '--interval', '250ms', '--out', dir, ...extra]);
+  // One run per cell: the seeds' directions need no interval, and repetitions would triple the tier's time.
+  const r = await spinlab([
+    'run',
+    '--preset',
+    id,
+    '-c',
+    connString(sim),
+    '--warmup',
+    '0s',
+    '--interval',
+    '250ms',
+    '--repeat',
+    '1',
+    '--out',
+    dir,
+    ...extra,
+  ]);
   const e = JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')) as Experiment;
   assert.equal(r.code, 0, r.out + JSON.stringify(e.events));
   assert.equal(e.status, 'completed');

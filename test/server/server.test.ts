@@ -161,6 +161,7 @@ const VARIANTS: { scenario: string; set: Record<string, ParamValue> }[] = [
       warmup: '0s',
       interval: '500ms',
       set: ['seed_rows=1000'],
+      repeat: '1',
     });
     const r = await runPreset(
       req,

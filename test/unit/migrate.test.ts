@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { EXPERIMENT_MIGRATIONS, migrateExperiment, NotebookError, upgradeExperiment, validateExperiment } from '../../src/engine/migrate';
 import { readExperimentFile } from '../../src/engine/notebook/export';
 import { readExperiment } from '../../src/host/history';
-import { EXPERIMENT_SCHEMA_VERSION } from '../../src/shared/experiment';
+import { EXPERIMENT_SCHEMA_VERSION, type Experiment } from '../../src/shared/experiment';
 import { getPost } from '../../src/shared/posts';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/experiment-v1.json');
@@ -110,4 +110,29 @@ it('every reader of experiment.json upgrades: spinlab export and the panel histo
   fs.copyFileSync(FIXTURE, path.join(dir, id, 'experiment.json'));
   assert.equal(readExperimentFile(path.join(dir, id)).runs[0].arm.id, 'main');
   assert.equal(readExperiment(dir, id).runs[1].arm.scenarioId, 'disk-insert');
+});
+
+it('version 5 -> 6: nothing is added (no design, no repetition: each cell ran once), and repetitions validate', () => {
+  const v5 = { ...EXPERIMENT_MIGRATIONS[4](EXPERIMENT_MIGRATIONS[3](EXPERIMENT_MIGRATIONS[2](EXPERIMENT_MIGRATIONS[1](v1())))) };
+  assert.equal(v5.schemaVersion, 5);
+  const up = EXPERIMENT_MIGRATIONS[5](v5);
+  assert.equal(up.schemaVersion, 6);
+  assert.deepEqual({ ...up, schemaVersion: 5 }, v5, 'only the version changes');
+  const e = migrateExperiment(v5, 'v5');
+  assert.equal(e.design, undefined);
+  assert.ok(e.runs.every((r) => r.repetition === undefined));
+  assert.equal(validateExperiment(e), null);
+  // A version 6 record with its design and each run's repetition.
+  e.design = { repeat: 2, order: 'alternating', sequence: e.runs.map((r) => `main@${r.threads}#1`) };
+  e.runs.forEach((r) => (r.repetition = 1));
+  assert.equal(validateExperiment(e), null);
+  e.design = null;
+  assert.equal(validateExperiment(e), null, 'a null design is one run per cell');
+  e.runs[0].repetition = 0;
+  assert.match(validateExperiment(e) ?? '', /repetition must be >= 1/);
+  e.runs[0].repetition = 1;
+  e.design = { repeat: 2, order: 'alternating', sequence: ['main'] };
+  assert.match(validateExperiment(e) ?? '', /sequence\/0 must match pattern/);
+  e.design = { repeat: 0, order: 'random', sequence: [] } as unknown as Experiment['design'];
+  assert.notEqual(validateExperiment(e), null);
 });

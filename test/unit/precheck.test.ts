@@ -8,7 +8,7 @@ import { closestName, knownName, nameProblem } from '../../src/shared/names';
 import { canonicalGates, gateProblems } from '../../src/shared/gateCheck';
 import { evaluateGates, parseGate } from '../../src/shared/gates';
 import { claimOutput, notebookPathProblems, outDirProblems } from '../../src/cli/output';
-import { emptyValueProblems, inapplicableProblems, stacksProblems, type RunPrecheckArgs } from '../../src/cli/precheck';
+import { emptyValueProblems, inapplicableProblems, repeatProblems, stacksProblems, type RunPrecheckArgs } from '../../src/cli/precheck';
 import { runRecord } from '../helpers/builders';
 import { tmp } from '../helpers/common';
 
@@ -106,6 +106,13 @@ describe('precheck: options that do not apply', () => {
     ]);
     assert.equal(p.length, 2);
     assert.match(p[0], /--threads was given empty/);
+  });
+  it('refuses a --repeat that is not a whole number from 1 to 100, naming the flag and what to write', () => {
+    for (const bad of ['0', '101', '2.5', 'x', '-3'])
+      assert.match(repeatProblems(bad)[0], new RegExp(`^--repeat ${bad}: write a whole number .* from 1 to 100, e\\.g\\. --repeat 3`));
+    assert.deepEqual(repeatProblems('3'), []);
+    assert.deepEqual(repeatProblems('100'), []);
+    assert.deepEqual(repeatProblems(undefined), []);
   });
   it('refuses --stacks on an unknown spinlock, and a capture longer than the run allows', () => {
     assert.match(stacksProblems({ ...base, stacks: 'LOGCACHE_ACESS' })[0], /did you mean LOGCACHE_ACCESS/);

@@ -3,7 +3,7 @@
 // affinity leaves; settings and load checked with every problem listed.
 import assert from 'node:assert/strict';
 import { getPreset, listPresets, planPreset, presetValues } from '../../src/engine/presets';
-import { presetRequest, planFor, planArmsOf } from '../../src/engine/presetRun';
+import { presetRequest, presetRequestOf, planFor, planArmsOf } from '../../src/engine/presetRun';
 import type { Experiment } from '../../src/shared/experiment';
 import { completeRequest } from '../../src/engine/knobs';
 import { ParamError } from '../../src/shared/params';
@@ -214,6 +214,29 @@ it("presetRequest: the preset's load unless overridden; a user duration replaces
     },
   );
   assert.throws(() => presetRequest({ presetId: 'xdesmgr' }), /--preset: Unknown preset 'xdesmgr'/);
+});
+
+it('presets repeat each cell 3 times unless told: --repeat replaces it, a bad one is listed with the rest; a re-run keeps the saved count', () => {
+  for (const p of listPresets()) assert.equal(p.repeat, 3, p.id);
+  assert.equal(presetRequest({ presetId: 'writelog' }).repeat, 3);
+  assert.equal(presetRequest({ presetId: 'writelog', repeat: ' ' }).repeat, 3, "blank: the preset's own");
+  assert.equal(presetRequest({ presetId: 'writelog', repeat: '5' }).repeat, 5);
+  assert.throws(
+    () => presetRequest({ presetId: 'writelog', repeat: '0', interval: '10ms' }),
+    (e: Error) => {
+      assert.match(e.message, /--repeat: '0' is not a whole number from 1 to 100/);
+      assert.match(e.message, /--interval 10ms/);
+      return true;
+    },
+  );
+  const saved = {
+    id: 'x',
+    preset: { id: 'writelog', post: 'writelog-at-scale', question: 'q', notes: [], settings: {}, threads: [2] },
+    load: { mode: 'server-loop', threads: [2], durationMs: 1000, rows: null, warmupMs: 0, intervalMs: 250 },
+    runs: [],
+  } as unknown as Experiment;
+  assert.equal(presetRequestOf(saved).repeat, 1, 'a record from before repetitions ran each cell once');
+  assert.equal(presetRequestOf({ ...saved, design: { repeat: 4, order: 'alternating', sequence: [] } }).repeat, 4);
 });
 
 it('completeRequest: a knob the next arm leaves out goes back to the state before the experiment', () => {

@@ -50,6 +50,16 @@ it('statements are classified from their text: reads, writes, DDL; comments and 
   assert.equal(classifyStatement('s', 'SELECT * INTO dbo.copy FROM dbo.orders').kind, 'DDL');
 });
 
+it('the plan says how often each thread count runs: once for a record from before repetitions, else its design', () => {
+  const e = experiment('2026-01-01T00-00-00-000Z-disk-insert', [1, 2], { ticks: 3 });
+  delete e.design;
+  assert.match(renderPlan(planRerun(e, { server: 'here' })), /Threads: {3}1, 2 \(one run per count\)/);
+  e.design = { repeat: 3, order: 'alternating', sequence: [] };
+  const plan = planRerun(e, { server: 'here' });
+  assert.equal(plan.repeat, 3);
+  assert.match(renderPlan(plan), /Threads: {3}1, 2 \(each count 3 times: 3 passes over the counts, not 3 runs in a row\)/);
+});
+
 it('a notebook as saved agrees with itself (scenario and custom); its plan has no warning', () => {
   for (const e of [experiment('2026-01-01T00-00-00-000Z-disk-insert', [1, 2], { ticks: 3 }), customExperiment()]) {
     const nb = saved(e);

@@ -38,7 +38,7 @@ function capture(): StackCapture {
 
 describe('stack captures saved with an experiment', () => {
   it('schema version 5: a version 4 record upgrades with nothing added; captures validate per experiment and per run', () => {
-    assert.equal(EXPERIMENT_SCHEMA_VERSION, 5);
+    assert.ok(EXPERIMENT_SCHEMA_VERSION >= 5);
     const v4 = { ...(experiment('e1', [1]) as unknown as Record<string, unknown>), schemaVersion: 4 };
     const up = EXPERIMENT_MIGRATIONS[4](v4);
     assert.equal(up.schemaVersion, 5);

@@ -11,6 +11,7 @@ import { presetRequestOf } from '../presetRun';
 import { writeReason } from '../custom/batch';
 import { csvSource, EMBED_CSV_MAX_BYTES } from '../custom/params';
 import { NotebookError } from '../migrate';
+import { repeatOf } from '../../shared/planTime';
 
 export type StatementKind = 'read' | 'write' | 'DDL';
 
@@ -30,6 +31,8 @@ export interface RerunPlan {
   /** The scenario, the preset or the custom workload, one line each. */
   what: string[];
   threads: number[];
+  /** Runs of each arm at each thread count (the record's; 1 for one written before repetitions). */
+  repeat: number;
   amount: string;
   /** What it changes on the server (and puts back): knobs, and the lab tables a scenario drops and recreates. */
   changes: string[];
@@ -134,6 +137,7 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
     server: ctx.server,
     originalServer: e.server.serverName,
     threads: [...load.threads],
+    repeat: repeatOf(e),
     amount: `${amount}${e.custom?.iterations ? '' : ' per run'}, warm-up ${load.warmupMs / 1000} s, sampled every ${load.intervalMs} ms, ${load.mode}`,
     statements: [] as ClassifiedStatement[],
     paramsQuery: null as ClassifiedStatement | null,
@@ -249,7 +253,9 @@ export function renderPlan(plan: RerunPlan, cellWarnings: string[] = []): string
   out.push(`  Server:    ${plan.server} (the original ran on ${plan.originalServer})`);
   out.push(`  Database:  [${plan.database}]`);
   for (const [i, w] of plan.what.entries()) out.push(`  ${i === 0 ? 'Runs:     ' : '          '} ${w}`);
-  out.push(`  Threads:   ${plan.threads.join(', ')} (one run per count)`);
+  out.push(
+    `  Threads:   ${plan.threads.join(', ')} (${plan.repeat === 1 ? 'one run per count' : `each count ${plan.repeat} times: ${plan.repeat} passes over the counts, not ${plan.repeat} runs in a row`})`,
+  );
   out.push(`  Each run:  ${plan.amount}`);
   out.push(`  Changes:   ${plan.changes.length ? plan.changes.join('; ') : 'no server-wide setting'}`);
   if (plan.paramsLine) out.push(`  Params:    ${plan.paramsLine}`);

@@ -11,13 +11,17 @@ import { presetRequestOf, runPreset } from '../presetRun';
 import { readNotebookFile } from './read';
 import { writeNotebookFile } from './export';
 import { reloadParams } from '../custom/params';
+import { repeatOf } from '../../shared/planTime';
 
 /** The title of a re-run of `e` (a re-run of a re-run keeps one prefix). */
 export function rerunTitle(e: Pick<Experiment, 'title'>): string {
   return e.title.startsWith('Re-run: ') ? e.title : `Re-run: ${e.title}`;
 }
 
-/** Experiment options that repeat `e` against another target. Parameters are re-validated against today's manifest. */
+/**
+ * Experiment options that repeat `e` against another target, with as many repetitions as it ran. Parameters are
+ * re-validated against today's manifest.
+ */
 export function rerunOptions(
   e: Experiment,
   target: DbTarget,
@@ -37,6 +41,7 @@ export function rerunOptions(
     title: rerunTitle(e),
     question: e.question ?? undefined,
     stateDir: over.stateDir,
+    repeat: repeatOf(e),
   };
 }
 

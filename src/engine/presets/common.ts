@@ -9,6 +9,13 @@ export function scenarioParams(scenarioId: string, values: Record<string, ParamV
   return resolveParams(getScenario(scenarioId).parameters, { json: values });
 }
 
+/**
+ * Every preset runs each arm at each thread count 3 times by default: the fewest runs whose 95% interval is of use on a
+ * quiet server (with 2 runs Student's t has one degree of freedom and multiplies the spread by 12.7, with 3 by 4.3), at
+ * three times a single pass's time, which is already minutes. --repeat changes it; --repeat 1 runs each cell once.
+ */
+export const PRESET_REPEAT = 3;
+
 export const DD_VALUES = ['DISABLED', 'ALLOWED', 'FORCED'];
 
 export function ddOption(def: 'DISABLED' | 'FORCED', description: string): ParamSpec {

@@ -3,7 +3,7 @@
 // pages: the server's memory model and large page allocations are shown (read-only: large pages need trace flag 834
 // at startup).
 import { SpinlabError } from '../errors';
-import { batchOption, ddOption, scenarioParams, seedRowsOption, type DD } from './common';
+import { batchOption, ddOption, scenarioParams, seedRowsOption, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf } from './topology';
 import type { Preset } from './types';
 
@@ -24,6 +24,7 @@ export const isolateCore0: Preset = {
     seedRowsOption,
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
+  repeat: PRESET_REPEAT,
   threads: 'one session per online scheduler once core 0 is out of the mask; the same for both arms',
   views: ['ab', 'math'],
   watch: ['LOGCACHE_ACCESS'],

@@ -3,7 +3,7 @@
 // a memory-optimized table through a natively compiled procedure. Compared: elapsed time for the same rows, throughput
 // and LOGCACHE_ACCESS spins.
 import type { PlanArm } from '../experiment';
-import { batchOption, boolOption, ddOption, scenarioParams, seedRowsOption, type DD } from './common';
+import { batchOption, boolOption, ddOption, scenarioParams, seedRowsOption, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf, logWriterNode, nodesWithCpus } from './topology';
 import type { Preset, PresetComparison } from './types';
 
@@ -28,6 +28,7 @@ export const numaLogwriter: Preset = {
     ),
   ],
   load: { rows: '20M', warmup: '5s', interval: '1s' },
+  repeat: PRESET_REPEAT,
   threads: `${SESSIONS} sessions, or fewer when a node has fewer CPUs without its first core; the same for every arm`,
   views: ['ab', 'math'],
   watch: ['LOGCACHE_ACCESS'],

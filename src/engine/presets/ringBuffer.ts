@@ -2,7 +2,7 @@
 // table against a memory-optimized one, SCHEMA_ONLY against SCHEMA_AND_DATA, over a thread sweep to 24 (the post's
 // range), with delayed durability FORCED as in the post. METADATA_SEQUENCE_GENERATOR and LOCK_RW_CMED_HASH_SET shown.
 import type { PlanArm } from '../experiment';
-import { ddOption, scenarioParams, type DD } from './common';
+import { ddOption, scenarioParams, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf, sweepUpTo } from './topology';
 import type { Preset, PresetComparison } from './types';
 
@@ -48,6 +48,7 @@ export const ringBuffer: Preset = {
     ddOption('FORCED', 'Delayed durability on the lab database for every arm (the post uses it throughout, to get past WRITELOG).'),
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
+  repeat: PRESET_REPEAT,
   threads: `a sweep of ${STEPS.join(', ')} up to the server's CPUs (the post goes to 24)`,
   views: ['ab', 'scaling'],
   watch: ['METADATA_SEQUENCE_GENERATOR', 'LOCK_RW_CMED_HASH_SET', 'LATCH_SH', 'SOS_SCHEDULER_YIELD'],

@@ -49,6 +49,8 @@ export interface Preset {
   /** Every setting the preset takes, with its default: changed with --set name=value. */
   options: ParamSpec[];
   load: PresetLoad;
+  /** Runs of each arm at each thread count unless the user says otherwise (--repeat), interleaved across the arms. */
+  repeat: number;
   /** How the default thread counts follow the server, in words (they are computed from its topology). */
   threads: string;
   views: PresetView[];

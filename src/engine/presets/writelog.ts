@@ -1,7 +1,7 @@
 // The WRITELOG post: WRITELOG at scale. The insert load with delayed durability DISABLED against FORCED; the figures the post
 // reasons with (log flushes/s, log bytes flushed/s, average log write stall against average WRITELOG wait, pending log
 // I/O against the log writer's limit of outstanding writes) shown side by side for each.
-import { affinityOption, batchOption, scenarioParams, seedRowsOption } from './common';
+import { affinityOption, batchOption, scenarioParams, seedRowsOption, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf } from './topology';
 import type { Preset } from './types';
 
@@ -22,6 +22,7 @@ export const writelog: Preset = {
     seedRowsOption,
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
+  repeat: PRESET_REPEAT,
   threads: `${SESSIONS} sessions, or one per CPU the affinity leaves when fewer`,
   views: ['ab', 'writelog'],
   watch: ['WRITELOG', 'LOGCACHE_ACCESS', 'LOGFLUSHQ'],

@@ -2,7 +2,7 @@
 // across a thread sweep, with core 0 left to the log writer; one socket against both; and a memory-optimized table
 // reached through interpreted T-SQL against a natively compiled procedure (BLOCKER_ENUM only on the interpreted path).
 import type { PlanArm } from '../experiment';
-import { affinityOption, batchOption, boolOption, ddOption, scenarioParams, seedRowsOption, type DD } from './common';
+import { affinityOption, batchOption, boolOption, ddOption, scenarioParams, seedRowsOption, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf, logWriterNode, nodesWithCpus, sweepUpTo } from './topology';
 import type { Preset, PresetComparison } from './types';
 
@@ -35,6 +35,7 @@ export const xdesmgrBatch: Preset = {
     ),
   ],
   load: { duration: '30s', warmup: '5s', interval: '1s' },
+  repeat: PRESET_REPEAT,
   threads: `a sweep of ${STEPS.join(', ')} up to the CPUs the affinity leaves`,
   views: ['ab', 'scaling'],
   watch: ['XDESMGR', 'BLOCKER_ENUM', 'LOGCACHE_ACCESS'],

@@ -29,7 +29,7 @@ import { monotonicMs } from '../clock';
 import { WatchSequence } from './gaps';
 import { appendLine, makeDirs, outputError, writeWhole } from '../outFiles';
 
-export const WATCH_SCHEMA_VERSION = 5;
+export const WATCH_SCHEMA_VERSION = 6;
 
 export interface WatchOptions {
   target: DbTarget;

@@ -4,7 +4,7 @@ import type { ParamValue } from '../../shared/experiment';
 import { coerceParam, ParamError, parseDuration, parseRowCount, parseThreadList, type Condition } from '../../shared/params';
 import type { KnobSettings, RunSettings, ScenarioSummary } from '../../shared/protocol';
 import type { Topology } from '../../shared/types';
-import { MAX_REPEAT } from '../../shared/messageSchemas';
+import { parseRepeat } from '../../shared/planTime';
 import { selectionOf } from './affinityEdit';
 
 export interface ParamCheck {
@@ -57,15 +57,13 @@ export function checkRun(run: RunSettings): { errors: RunErrors; threads: number
   return { errors, threads };
 }
 
-/** The Repetitions field as typed: a whole number from 1 to MAX_REPEAT (what the message schema accepts). */
+/** The Repetitions field as typed, checked as the CLI checks --repeat (the message schema accepts the same range). */
 export function checkRepeat(text: string): { value: number; error: string | null } {
-  const t = text.trim();
-  const n = /^\d+$/.test(t) ? Number(t) : Number.NaN;
-  if (Number.isInteger(n) && n >= 1 && n <= MAX_REPEAT) return { value: n, error: null };
-  return {
-    value: 1,
-    error: `Repetitions "${text}" must be a whole number from 1 to ${MAX_REPEAT}: how many times each arm runs at each thread count.`,
-  };
+  try {
+    return { value: parseRepeat(text), error: null };
+  } catch (e) {
+    return { value: 1, error: `Repetitions: ${(e as Error).message}` };
+  }
 }
 
 export function checkKnobs(knobs: KnobSettings, topology: Topology | null): { affinity: string | null; description: string } {

@@ -10,7 +10,7 @@ import { tmpDir } from './fakePorts';
 
 function experiment(id: string, createdAt: string, serverName = 'LAB1', over: Partial<Experiment> = {}): Experiment {
   return {
-    schemaVersion: 5,
+    schemaVersion: 6,
     id,
     title: `t ${id}`,
     question: null,

@@ -8,12 +8,12 @@ import type { CustomWorkload } from '../../../shared/experiment';
 import { checkCustomForm, type CustomFill, type CustomForm } from '../../../shared/customForm';
 import { parseDuration } from '../../../shared/params';
 import type { ExperimentResult } from '../../../engine/experiment';
-import { runExperiment } from '../../../engine/experiment';
+import { runExperiment, type ExperimentOptions } from '../../../engine/experiment';
 import { loadSettingsFrom } from '../../../engine/runSettings';
 import { splitBatches, unboundVariables, writeReason } from '../../../engine/custom/batch';
 import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../../../engine/custom/params';
 import { CUSTOM_SCENARIO_ID } from '../../../engine/custom/manifest';
-import { checkJournal, executeJob, runActive, type RepeatedOptions } from '../../experimentRun';
+import { checkJournal, executeJob, runActive } from '../../experimentRun';
 import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, describeChanges, type RunRequest } from '../../runRequest';
 import { parseAffinity, type AffinityResolution } from '../../../shared/affinity';
 import { readKnobState } from '../../../engine/knobs';
@@ -144,7 +144,7 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string, 
         describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}${repeat > 1 ? `, ${repeat} repetitions` : ''}`,
         resultsFolder: settings.resultsFolder,
         start: ({ id, outDir }, signal, progress) => {
-          const options: RepeatedOptions = {
+          const options: ExperimentOptions = {
             target: conn.target,
             scenarioId: CUSTOM_SCENARIO_ID,
             parameters: {},

@@ -6,6 +6,7 @@ import type { Experiment, ParamValue } from '../../../shared/experiment';
 import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../../../shared/protocol';
 import { exportExperiment, writeNotebookFile } from '../../../engine/notebook/export';
 import { rerunTitle } from '../../../engine/notebook/rerun';
+import { repeatOf } from '../../../shared/planTime';
 import type { HostPorts } from '../../ports';
 
 export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): Promise<string | null> {
@@ -56,11 +57,6 @@ export function rerunPresetArgs(
     title: rerunTitle(e),
     repeat: repeatOf(e),
   };
-}
-
-/** The repetitions `e` ran: a record from before repetitions ran each cell once. */
-function repeatOf(e: Experiment): number {
-  return e.design?.repeat ?? 1;
 }
 
 /** The panel's run message for repeating `e`: the same scenario, parameters, load and knobs, as the form would send. */

@@ -12,6 +12,7 @@ import { CUSTOM_SCENARIO_ID } from '../../../engine/custom/manifest';
 import { checkJournal, executeJob, runActive } from '../../experimentRun';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
+import { repeatOf } from '../../../shared/planTime';
 
 export const PLAN_TITLE = "Run this notebook's experiment again?";
 export const PLAN_MISMATCH_TITLE = 'This notebook does not show what it will run';
@@ -86,7 +87,7 @@ export async function rerunCustomNow(s: PanelContext, e: Experiment, file: strin
         idBase: CUSTOM_SCENARIO_ID,
         scenarioId: CUSTOM_SCENARIO_ID,
         title: rerunTitle(e),
-        runCount: e.load.threads.length,
+        runCount: e.load.threads.length * repeatOf(e),
         describe: `a notebook's custom workload again in [${e.custom!.database}], threads ${e.load.threads.join(',')}`,
         resultsFolder: settings.resultsFolder,
         start: ({ id, outDir }, signal, progress) =>

@@ -7,7 +7,7 @@ import type { ParamsOf } from '../../../shared/requests';
 import type { ExperimentResult } from '../../../engine/experiment';
 import { runPreset } from '../../../engine/presetRun';
 import { checkJournal, confirmChanges, executeJob, runActive } from '../../experimentRun';
-import { analysisInfo, blankLoad, buildPresetRun, presetPlanView, requestRepeat } from '../../presetPlans';
+import { analysisInfo, blankLoad, buildPresetRun, presetPlanView } from '../../presetPlans';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
@@ -46,7 +46,7 @@ export async function runPresetNow(
   if (!(await confirmChanges(s, conn, changes))) return null;
   for (const c of changes) s.ports.log.info(`will change ${c}`);
   for (const n of plan.notes) s.ports.log.info(`preset ${presetId}: ${n}`);
-  const reps = requestRepeat(req);
+  const reps = req.repeat;
   const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0) * reps;
   const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
   const outcome = await runActive(s, (hooks) =>
