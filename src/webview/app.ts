@@ -273,8 +273,8 @@ export class App implements ViewContext {
   // ---------------------------------------------------------------- the experiment the analysis views show
 
   /** The live experiment, or one opened from the history, as the analysis views read it. */
-  shownExperiment(): ShownExperiment | null {
-    return shownExperimentOf(this, this.view.analysis);
+  shownExperiment(which?: string): ShownExperiment | null {
+    return shownExperimentOf(this, which ?? this.view.analysis);
   }
 
   onToast(text: string): void {

@@ -18,13 +18,24 @@ export interface ToolbarState {
   onZoom(factor: number | null): void;
 }
 
+/** A live run as the toolbar names it: "8 threads", with its arm and repetition when the experiment has them. */
+export function liveRunName(r: RunData, runs: readonly RunData[]): string {
+  const arms = new Set(runs.map((x) => x.arm?.id)).size > 1;
+  const repeated = runs.some((x) => (x.repetition ?? 1) > 1);
+  return [
+    ...(arms && r.arm ? [r.arm.label] : []),
+    `${r.threads} thread${r.threads === 1 ? '' : 's'}`,
+    ...(repeated && r.repetition !== null ? [`repetition ${r.repetition}`] : []),
+  ].join(', ');
+}
+
 export function toolbarTemplate(s: ToolbarState): TemplateResult {
   const { run, paused, zoomable, prefix: p } = s;
   const onPick = (ev: Event) => {
     const v = (ev.target as HTMLSelectElement).value;
     s.onPickRun(v === 'follow' ? null : Number(v));
   };
-  const status = run ? `Run ${run.index + 1}: ${run.threads} thread${run.threads === 1 ? '' : 's'}, ${run.status}` : 'No run yet';
+  const status = run ? `Run ${run.index + 1}: ${liveRunName(run, s.runs)}, ${run.status}` : 'No run yet';
   const picker = !s.runPicker
     ? nothing
     : html`
@@ -33,7 +44,7 @@ export function toolbarTemplate(s: ToolbarState): TemplateResult {
         <option value="follow" ?selected=${s.followIndex === null}>Follow the current run</option>
         ${s.runs.map(
           (r) => html`<option value=${String(r.index)} ?selected=${s.followIndex === r.index}>
-          Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}</option>`,
+          Run ${r.index + 1} · ${liveRunName(r, s.runs)} · ${r.status}</option>`,
         )}
       </select>
     </label>`;
