@@ -21,6 +21,17 @@ export interface RunData {
   repetition: number | null;
 }
 
+/** A live run as the views name it: "8 threads", with its arm and repetition when the experiment has them. */
+export function liveRunName(r: RunData, runs: readonly RunData[]): string {
+  const arms = new Set(runs.map((x) => x.arm?.id)).size > 1;
+  const repeated = runs.some((x) => (x.repetition ?? 1) > 1);
+  return [
+    ...(arms && r.arm ? [r.arm.label] : []),
+    `${r.threads} thread${r.threads === 1 ? '' : 's'}`,
+    ...(repeated && r.repetition !== null ? [`repetition ${r.repetition}`] : []),
+  ].join(', ');
+}
+
 export type LiveEvent =
   { kind: 'reset' } | { kind: 'run'; index: number } | { kind: 'ticks'; index: number; from: number } | { kind: 'none' };
 
@@ -46,7 +57,17 @@ export class LiveRuns {
   private ensure(index: number, threads: number): RunData {
     let r = this.runs.get(index);
     if (!r) {
-      r = { index, threads, status: 'running', ticks: [], totals: emptyRunTotals(), record: null, arm: null, derived: null, repetition: null };
+      r = {
+        index,
+        threads,
+        status: 'running',
+        ticks: [],
+        totals: emptyRunTotals(),
+        record: null,
+        arm: null,
+        derived: null,
+        repetition: null,
+      };
       this.runs.set(index, r);
     }
     return r;

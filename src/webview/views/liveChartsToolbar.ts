@@ -1,7 +1,7 @@
 // The live charts' toolbar: the run picker, the run's status, Pause and the zoom buttons (zoom only while paused or
 // once the run has finished: a live chart keeps scrolling).
 import { html, nothing, type TemplateResult } from 'lit';
-import type { RunData } from '../model/liveRuns';
+import { liveRunName, type RunData } from '../model/liveRuns';
 
 export interface ToolbarState {
   run: RunData | null;
@@ -16,17 +16,6 @@ export interface ToolbarState {
   onPause(): void;
   /** A zoom factor, or null to reset. */
   onZoom(factor: number | null): void;
-}
-
-/** A live run as the toolbar names it: "8 threads", with its arm and repetition when the experiment has them. */
-export function liveRunName(r: RunData, runs: readonly RunData[]): string {
-  const arms = new Set(runs.map((x) => x.arm?.id)).size > 1;
-  const repeated = runs.some((x) => (x.repetition ?? 1) > 1);
-  return [
-    ...(arms && r.arm ? [r.arm.label] : []),
-    `${r.threads} thread${r.threads === 1 ? '' : 's'}`,
-    ...(repeated && r.repetition !== null ? [`repetition ${r.repetition}`] : []),
-  ].join(', ');
 }
 
 export function toolbarTemplate(s: ToolbarState): TemplateResult {
