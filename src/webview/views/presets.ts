@@ -210,7 +210,7 @@ export function presetsView(app: ViewContext): TemplateResult {
             app.setView({ analysis: 'active', results: 'active' });
             app.post(ToHost.presetRun, presetRunPayload(app.presetForm, check));
           }}>Run preset</vscode-button>
-        <span class="muted small" id="preset-time">${block ?? (time ? `${time.text} Server-wide changes are confirmed first and put back after.` : '')}</span>
+        <span class="muted small" id="preset-time">${block ?? (time ? `${time.text.replace(/\.?$/, '.')} Server-wide changes are confirmed first and put back after.` : '')}</span>
       </div>`;
     },
     { summaryExtra: summaryNote ? html`<span class="summary-note">${summaryNote}</span>` : undefined },
