@@ -27,7 +27,14 @@ export interface FormState {
 }
 
 export function formFromSelection(sel: PanelState['selection']): FormState {
-  return { scenarioId: sel.scenarioId, params: { ...sel.parameters }, run: { ...sel.run }, knobs: { ...sel.knobs }, title: '', repeat: '1' };
+  return {
+    scenarioId: sel.scenarioId,
+    params: { ...sel.parameters },
+    run: { ...sel.run },
+    knobs: { ...sel.knobs },
+    title: '',
+    repeat: '1',
+  };
 }
 
 export interface FormCheck {

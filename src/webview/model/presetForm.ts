@@ -92,7 +92,10 @@ export function presetPayload(form: PresetFormState): { presetId: string; settin
 }
 
 /** What the host gets for a run: the preview's payload and the repetitions (typed, or the preset's own). */
-export function presetRunPayload(form: PresetFormState, check: Pick<PresetFormCheck, 'repeat'>): ReturnType<typeof presetPayload> & { repeat: number } {
+export function presetRunPayload(
+  form: PresetFormState,
+  check: Pick<PresetFormCheck, 'repeat'>,
+): ReturnType<typeof presetPayload> & { repeat: number } {
   return { ...presetPayload(form), repeat: check.repeat };
 }
 
