@@ -69,7 +69,7 @@ function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeo
         v.at.length === 0
           ? html`<p class="empty">No thread count has completed in both arms yet.</p>`
           : html`
-        <p class="ab-verdict" data-kind=${v.at[v.at.length - 1].comparison.verdict.kind}><strong>At ${v.at[v.at.length - 1].threads} threads:</strong> ${v.at[v.at.length - 1].comparison.verdict.text}</p>
+        <p class="ab-verdict" data-kind=${v.at[v.at.length - 1].comparison.verdict.kind}><strong>At ${v.at[v.at.length - 1].threads} thread${v.at[v.at.length - 1].threads === 1 ? '' : 's'}:</strong> ${v.at[v.at.length - 1].comparison.verdict.text}</p>
         <ul class="summary ab-summary">${v.at[v.at.length - 1].summary.slice(1).map((s) => html`<li>${s}</li>`)}</ul>
         ${v.at.slice(0, -1).map((x) => html`<p class="small muted">At ${x.threads} thread${x.threads === 1 ? '' : 's'}: ${x.summary.join(' ')}</p>`)}
         ${abTable(v)}`
