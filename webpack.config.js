@@ -81,6 +81,11 @@ const webview = {
   target: 'web',
   entry: { webview: './src/webview/main.ts' },
   output: { path: path.resolve(__dirname, 'dist'), filename: '[name].js' },
+  // No eval under the panel's CSP: stdlib's generator probe (Function('...')) is replaced by its answer, "none".
+  resolve: {
+    ...common('tsconfig.webview.json').resolve,
+    alias: { '@stdlib/assert-has-generator-support': path.resolve(__dirname, 'src/webview/shims/noGeneratorProbe.js') },
+  },
 };
 
 /** @type {import('webpack').Configuration} The notebook renderer: an ES module VS Code loads into notebook output. */

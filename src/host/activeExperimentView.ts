@@ -28,15 +28,19 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
     case 'run-start': {
       if (view.status === 'starting') view.status = 'running';
       view.runs = view.runs.filter((r) => r.index !== p.run);
+      const repetition = p.repetition;
+      const rep = repetition !== undefined ? { repetition } : {};
       view.runs.push({
         index: p.run,
         threads: p.threads,
         status: 'running',
         ticks: [],
         ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}),
+        ...rep,
       });
       const arm = p.arm && view.preset ? ` (${p.arm.label})` : '';
-      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}${arm}`;
+      const repWords = repetition !== undefined ? `, repetition ${repetition}` : '';
+      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}${arm}${repWords}`;
       sinks.report({ message: view.message });
       sinks.post(
         message(ToWebview.runStart, {
@@ -44,6 +48,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
           index: p.run,
           threads: p.threads,
           ...(p.arm ? { arm: { id: p.arm.id, label: p.arm.label } } : {}),
+          ...rep,
         }),
       );
       sinks.changed(); // the status moved to running: the snapshot must say so (a one-point run has no later event)
@@ -64,6 +69,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       run.status = p.record.status;
       run.ticks = [...p.record.timeline];
       run.arm = { id: p.record.arm.id, label: p.record.arm.label };
+      if (p.record.repetition !== undefined) run.repetition = p.record.repetition;
       run.derived = p.record.derived;
       sinks.report({ increment: 100 / Math.max(1, runCount) });
       sinks.post(message(ToWebview.runEnd, { experimentId: id, record: p.record }));

@@ -3,7 +3,13 @@
 // outcome (or failure) in the view and the log. And what every experiment of the panel goes through first (the journal
 // check, the confirmation of server-wide changes) and around it (the running-experiment bookkeeping).
 import * as path from 'node:path';
-import { newExperimentId, runExperiment, type ExperimentProgress, type ExperimentResult } from '../engine/experiment';
+import {
+  newExperimentId,
+  runExperiment,
+  type ExperimentOptions,
+  type ExperimentProgress,
+  type ExperimentResult,
+} from '../engine/experiment';
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
 import type { ServerConnection } from './serverView';
@@ -97,34 +103,34 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
 
 export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
   const { conn, req } = job;
+  const reps = req.repeat > 1 ? `, ${req.repeat} repetitions` : '';
   return executeJob(
     {
       conn,
       idBase: req.scenarioId,
       scenarioId: req.scenarioId,
       title: job.title,
-      runCount: req.load.threads.length,
-      describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}`,
+      runCount: req.load.threads.length * req.repeat,
+      describe: `${req.scenarioId}, threads ${req.load.threads.join(',')}${reps}`,
       resultsFolder: job.resultsFolder,
-      start: ({ id, outDir }, signal, progress) =>
-        runExperiment(
-          {
-            target: conn.target,
-            scenarioId: req.scenarioId,
-            parameters: req.parameters,
-            labDatabase: conn.labDatabase,
-            load: req.load,
-            knobs: req.knobs,
-            outDir,
-            title: job.title,
-            question: job.question,
-            deploy: job.deploy,
-            stateDir: job.stateDir,
-            id,
-          },
-          signal,
-          progress,
-        ),
+      start: ({ id, outDir }, signal, progress) => {
+        const options: ExperimentOptions = {
+          target: conn.target,
+          scenarioId: req.scenarioId,
+          parameters: req.parameters,
+          labDatabase: conn.labDatabase,
+          load: req.load,
+          repeat: req.repeat,
+          knobs: req.knobs,
+          outDir,
+          title: job.title,
+          question: job.question,
+          deploy: job.deploy,
+          stateDir: job.stateDir,
+          id,
+        };
+        return runExperiment(options, signal, progress);
+      },
     },
     hooks,
   );

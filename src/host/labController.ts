@@ -154,8 +154,9 @@ export class LabController {
     settings: Record<string, ParamValue>,
     load?: PresetLoadInput,
     title?: string,
+    repeat?: number,
   ): Promise<ExperimentResult | null> {
-    return runPresetNow(this.s, presetId, settings, load, title);
+    return runPresetNow(this.s, presetId, settings, load, title, repeat);
   }
 
   /** "Load Test This Query": fills the panel's Custom workload form with this T-SQL. */

@@ -7,7 +7,7 @@ import { ParamError } from '../shared/params';
 import { formatSpec, parseAffinity } from '../shared/affinity';
 import type { PresetAnalysisInfo, PresetArmView, PresetLoadInput, PresetPlanView, PresetSummary } from '../shared/protocol';
 import { getPreset, listPresets, planPreset, presetValues, type Preset, type PresetPlan } from '../engine/presets';
-import { planFor, presetRequest, type PresetRequest } from '../engine/presetRun';
+import { planFor, presetRequest, type PresetInput, type PresetRequest } from '../engine/presetRun';
 import type { PlanArm } from '../engine/experiment';
 import { getScenario, needsXtp } from '../engine/scenarios';
 import { PANEL_NAMES, RunRequestError, describeChanges, type ServerFacts } from './runRequest';
@@ -29,6 +29,7 @@ export function presetSummaries(): PresetSummary[] {
     },
     views: [...p.views],
     watch: [...p.watch],
+    repeat: p.repeat,
   }));
 }
 
@@ -49,23 +50,30 @@ function problemsOf(e: unknown): string[] {
   return [hint ? `${m} (${hint})` : m];
 }
 
-/** The preset's settings and load checked (no server needed); throws RunRequestError with every problem. */
-export function checkPresetInput(presetId: string, settings: Record<string, ParamValue>, load: PresetLoadInput): PresetRequest {
+/**
+ * The preset's settings and load checked (no server needed); throws RunRequestError with every problem. `repeat`:
+ * repetitions of each arm at each thread count, undefined for the preset's own.
+ */
+export function checkPresetInput(
+  presetId: string,
+  settings: Record<string, ParamValue>,
+  load: PresetLoadInput,
+  repeat?: number,
+): PresetRequest {
+  // As the CLI types it: blank is the preset's own.
+  const input: PresetInput = {
+    presetId,
+    set: setArgs(settings),
+    mode: load.mode,
+    threads: load.threads,
+    duration: load.duration,
+    rows: load.rows,
+    warmup: load.warmup,
+    interval: load.interval,
+    repeat: repeat === undefined ? '' : String(repeat),
+  };
   try {
-    return presetRequest(
-      {
-        presetId,
-        set: setArgs(settings),
-        mode: load.mode,
-        threads: load.threads,
-        duration: load.duration,
-        rows: load.rows,
-        warmup: load.warmup,
-        interval: load.interval,
-        repeat: load.repeat,
-      },
-      PANEL_NAMES,
-    );
+    return presetRequest(input, PANEL_NAMES);
   } catch (e) {
     throw new RunRequestError(problemsOf(e).map((p) => p.replace(/^--preset: /, '')));
   }
@@ -145,8 +153,9 @@ export function buildPresetRun(
   settings: Record<string, ParamValue>,
   load: PresetLoadInput,
   facts: ServerFacts,
+  repeat?: number,
 ): PresetRun {
-  const req = checkPresetInput(presetId, settings, load);
+  const req = checkPresetInput(presetId, settings, load, repeat);
   let plan: PresetPlan;
   try {
     plan = planFor(req, facts);

@@ -34,6 +34,8 @@ export interface RunForm {
   parameters: Record<string, ParamValue>;
   run: RunSettings;
   knobs: KnobSettings;
+  /** Repetitions of each thread count (absent: 1); the message schema keeps it to 1..100. */
+  repeat?: number;
 }
 
 export interface ServerFacts {
@@ -48,6 +50,8 @@ export interface RunRequest {
   scenarioId: string;
   parameters: Record<string, ParamValue>;
   load: LoadSettings;
+  /** Repetitions of each thread count. */
+  repeat: number;
   knobs: { delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED'; affinity?: string };
   affinity: AffinityResolution | null;
   /** What will change server-wide, one line per setting ('CPU affinity: ... -> ...'); empty when nothing changes. */
@@ -111,7 +115,15 @@ export function buildRunRequest(form: RunForm, server: ServerFacts): RunRequest 
   const knobs: RunRequest['knobs'] = {};
   if (form.knobs.delayedDurability !== 'unchanged') knobs.delayedDurability = form.knobs.delayedDurability;
   if (affinity) knobs.affinity = affinity.spec;
-  return { scenarioId, parameters, load: load!, knobs, affinity, changes: describeChanges(server, knobs.delayedDurability, affinity) };
+  return {
+    scenarioId,
+    parameters,
+    load: load!,
+    repeat: form.repeat ?? 1,
+    knobs,
+    affinity,
+    changes: describeChanges(server, knobs.delayedDurability, affinity),
+  };
 }
 
 /** The server-wide settings that will change, from -> to; settings already as asked are left out. */

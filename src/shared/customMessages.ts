@@ -2,10 +2,14 @@
 import { z } from 'zod';
 import { fromWebview } from './messages';
 import { customFormSchema } from './customForm';
-import { text } from './messageSchemas';
+import { repeatSchema, text } from './messageSchemas';
 
 /** Webview -> host. */
 export const CustomToHost = {
   /** Run the Custom workload form: the user's T-SQL in their database, nothing deployed. */
-  customRun: fromWebview('customRun', z.object({ form: customFormSchema, title: text(200).optional() })),
+  customRun: fromWebview(
+    'customRun',
+    // repeat: repetitions of each thread count (absent: 1).
+    z.object({ form: customFormSchema, title: text(200).optional(), repeat: repeatSchema.optional() }),
+  ),
 } as const;

@@ -66,8 +66,6 @@ export interface RunSettings {
   interval: string;
   /** Client worker threads for the client loop ('0': one event loop); blank or absent: one per client core. */
   clientWorkers?: string;
-  /** Runs of each thread count as typed; blank or absent: 1, or a preset's own. */
-  repeat?: string;
 }
 
 export interface KnobSettings {
@@ -116,6 +114,8 @@ export interface PresetSummary {
   views: PresetViewKind[];
   /** Names the post reasons with. */
   watch: string[];
+  /** Repetitions of each arm at each thread count the preset runs unless told otherwise. */
+  repeat: number;
 }
 
 /** One arm of a preset's plan for the connected server, in words. */
@@ -174,6 +174,8 @@ export interface LiveRunView {
   ticks: Tick[];
   /** The arm this run belongs to (a preset runs several). */
   arm?: ArmRef;
+  /** Which repetition of its arm at its thread count (1-based; absent: the only one). */
+  repetition?: number;
   /** Once the run ended: its derived figures (clock rate, CPUs used) for "doing the math". */
   derived?: RunDerived;
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { fromWebview } from './messages';
 import type { PresetPlanView } from './panelState';
-import { presetIntent, runSettingsSchema, text } from './messageSchemas';
+import { presetIntent, repeatSchema, runSettingsSchema, text } from './messageSchemas';
 import { request } from './requests';
 
 const paramValue = z.union([z.number(), z.string(), z.boolean()]);
@@ -30,7 +30,11 @@ const presetPlanViewSchema: z.ZodType<PresetPlanView> = z.object({
 /** Webview -> host. */
 export const PresetToHost = {
   /** Run a preset as one experiment of several arms: confirmed, cancellable, saved to history like a run. */
-  presetRun: fromWebview('presetRun', presetIntent.extend({ title: text(200).optional() })),
+  presetRun: fromWebview(
+    'presetRun',
+    // repeat: repetitions of each arm at each thread count (absent: the preset's own).
+    presetIntent.extend({ title: text(200).optional(), repeat: repeatSchema.optional() }),
+  ),
 } as const;
 
 /** Webview asks, host answers. */

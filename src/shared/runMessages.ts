@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { fromWebview, toWebview } from './messages';
 import type { RunRecord, Tick } from './experiment';
 import type { ArmRef } from './panelState';
-import { knobSettingsSchema, parameters, runSettingsSchema, text } from './messageSchemas';
+import { knobSettingsSchema, parameters, repeatSchema, runSettingsSchema, text } from './messageSchemas';
 
 /** Webview -> host. */
 export const RunToHost = {
@@ -15,6 +15,8 @@ export const RunToHost = {
       parameters,
       run: runSettingsSchema,
       knobs: knobSettingsSchema,
+      /** Repetitions of each thread count (absent: 1). */
+      repeat: repeatSchema.optional(),
       title: text(200).optional(),
       question: text(1000).optional(),
     }),
@@ -26,7 +28,7 @@ export const RunToHost = {
 /** Host -> webview. */
 export const RunToWebview = {
   /** A run of the active experiment started. */
-  runStart: toWebview<{ experimentId: string; index: number; threads: number; arm?: ArmRef }>()('runStart'),
+  runStart: toWebview<{ experimentId: string; index: number; threads: number; arm?: ArmRef; repetition?: number }>()('runStart'),
   /** One new sample interval of the active experiment's current run. */
   runTick: toWebview<{ experimentId: string; index: number; tick: Tick }>()('runTick'),
   /** A run finished: its record (with totals, derived figures and its full timeline). */

@@ -147,7 +147,8 @@ export class App implements ViewContext {
     const sel = stableJson(s.selection);
     if (this.form === null || (sel !== this.lastHostSelection && sel !== this.lastSentSelection && this.selectTimer === null)) {
       const title = this.form?.title ?? '';
-      this.form = { ...formFromSelection(s.selection), title };
+      const repeat = this.form?.repeat ?? '1';
+      this.form = { ...formFromSelection(s.selection), title, repeat };
     }
     this.lastHostSelection = sel;
     const draft = stableJson(s.draft);
@@ -185,8 +186,8 @@ export class App implements ViewContext {
     }
     this.requestRender();
   }
-  onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string } }): void {
-    if (this.live.runStart(p.experimentId, p.index, p.threads, p.arm)) this.syncCharts();
+  onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string }; repetition?: number }): void {
+    if (this.live.runStart(p.experimentId, p.index, p.threads, p.arm, p.repetition)) this.syncCharts();
   }
 
   onTick(p: { experimentId: string; index: number; tick: Tick }): void {
@@ -272,8 +273,8 @@ export class App implements ViewContext {
   // ---------------------------------------------------------------- the experiment the analysis views show
 
   /** The live experiment, or one opened from the history, as the analysis views read it. */
-  shownExperiment(): ShownExperiment | null {
-    return shownExperimentOf(this, this.view.analysis);
+  shownExperiment(which?: string): ShownExperiment | null {
+    return shownExperimentOf(this, which ?? this.view.analysis);
   }
 
   onToast(text: string): void {

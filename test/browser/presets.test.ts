@@ -169,6 +169,7 @@ describe('the Presets section and analysis views in Chromium', () => {
         presetId: 'writelog',
         settings: { batch_size: '4' },
         load: { mode: 'server-loop', threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' },
+        repeat: 3,
       });
       await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, 'presets-dark.png') });
     }));

@@ -64,10 +64,21 @@ describe('the panel runs a custom workload', function () {
         assert.equal(s.server?.labExists, false, 'no lab database was created');
         assert.deepEqual(s.server?.deployed, [], 'nothing was deployed');
 
-        // For a duration, the live charts get a tick per sampling interval, each counting calls.
-        await c.receive({ type: 'customRun', payload: { form: form({ sql: SPINS, stopBy: 'duration', duration: '1s', threads: '2' }) } });
+        // For a duration, the live charts get a tick per sampling interval, each counting calls; twice, as the
+        // Repetitions field asks.
+        await c.receive({
+          type: 'customRun',
+          payload: { form: form({ sql: SPINS, stopBy: 'duration', duration: '1s', threads: '2' }), repeat: 2 },
+        });
         s = ports.lastState();
         assert.equal(s.active?.status, 'completed', s.active?.message);
+        assert.deepEqual(
+          s.active?.runs.map((r) => [r.threads, r.repetition]),
+          [
+            [2, 1],
+            [2, 2],
+          ],
+        );
         const ticks = ports.ofType('runTick').filter((t) => t.payload.experimentId === s.active!.experimentId);
         assert.ok(
           ticks.length >= 2 && ticks.every((t) => t.payload.tick.rows > 0),

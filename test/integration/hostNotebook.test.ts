@@ -111,8 +111,8 @@ it("panel: a preset's notebook run again from the panel is planned again as the 
     await c.start();
     try {
       await c.receive({ type: 'connectionOpen', payload: { profile: profileFor(sim), password: SIM_PASSWORD, savePassword: false } });
-      const load = { mode: 'server-loop' as const, threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms', repeat: '1' };
-      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: 0 }, load } });
+      const load = { mode: 'server-loop' as const, threads: '2', duration: '1s', rows: '', warmup: '0s', interval: '250ms' };
+      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: 0 }, load, repeat: 1 } });
       const active = ports.lastState().active!;
       assert.equal(active.status, 'completed', active.message);
       const work = tmpDir('nb-preset');

@@ -26,7 +26,6 @@ const SHORT: PresetLoadInput = {
   rows: '',
   warmup: '0s',
   interval: '250ms',
-  repeat: '1',
 };
 
 it("the catalogue and each preset's plan for this server are in the state; writelog runs from the panel with its arms, confirmed and put back", () =>
@@ -79,7 +78,8 @@ it("the catalogue and each preset's plan for this server are in the state; write
       assert.match(preview.arms[0].knobs, /CPU affinity as the server has it/);
 
       const before = await knobsNow(sim);
-      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: '0' }, load: SHORT } });
+      // Twice each arm, as the Repetitions field asks: the arms take turns, A B then B A.
+      await c.receive({ type: 'presetRun', payload: { presetId: 'writelog', settings: { seed_rows: '0' }, load: SHORT, repeat: 2 } });
       s = ports.lastState();
       assert.equal(s.lastError, null, JSON.stringify(s.lastError));
       assert.equal(ports.confirms.length, 1);
@@ -102,16 +102,21 @@ it("the catalogue and each preset's plan for this server are in the state; write
         [['dd-disabled', 'dd-forced']],
       );
       assert.deepEqual(
-        s.active?.runs.map((r) => r.arm?.id),
-        ['dd-disabled', 'dd-forced'],
+        s.active?.runs.map((r) => `${r.arm?.id}#${r.repetition}`),
+        ['dd-disabled#1', 'dd-forced#1', 'dd-forced#2', 'dd-disabled#2'],
       );
       assert.ok(
         s.active?.runs.every((r) => r.derived && r.derived.cpusUsed > 0),
         'ended runs carry their derived figures',
       );
       assert.deepEqual(
-        ports.ofType('runStart').map((m) => m.payload.arm?.label),
-        ['delayed durability DISABLED (every commit waits for its flush)', 'delayed durability FORCED'],
+        ports.ofType('runStart').map((m) => [m.payload.arm?.label, m.payload.repetition]),
+        [
+          ['delayed durability DISABLED (every commit waits for its flush)', 1],
+          ['delayed durability FORCED', 1],
+          ['delayed durability FORCED', 2],
+          ['delayed durability DISABLED (every commit waits for its flush)', 2],
+        ],
       );
       assert.ok(ports.ofType('runTick').length >= 4);
       assert.match(ports.progressTitles[0], /WRITELOG: full against delayed durability \(preset writelog\)/);
@@ -121,10 +126,11 @@ it("the catalogue and each preset's plan for this server are in the state; write
       assert.equal(h.presetId, 'writelog');
       assert.deepEqual(
         h.runs.map((r) => r.arm?.id),
-        ['dd-disabled', 'dd-forced'],
+        ['dd-disabled', 'dd-forced', 'dd-forced', 'dd-disabled'],
       );
       const e = readExperiment(ports.settingsValue.resultsFolder, h.id);
       assert.equal(e.preset?.id, 'writelog');
+      assert.equal(e.design?.repeat, 2);
       const after = await knobsNow(sim);
       assert.deepEqual(after.affinity, before.affinity, 'affinity is back');
       assert.equal(
@@ -178,7 +184,7 @@ it('a preset stopped midway puts the knobs back; bad settings give every problem
       const before = await knobsNow(sim);
       const running = c.receive({
         type: 'presetRun',
-        payload: { presetId: 'isolate-core0', settings: { seed_rows: '0' }, load: { ...SHORT, duration: '30s' } },
+        payload: { presetId: 'isolate-core0', settings: { seed_rows: '0' }, load: { ...SHORT, duration: '30s' }, repeat: 1 },
       });
       await waitFor('a tick', () => ports.ofType('runTick').length >= 2);
       const during = await knobsNow(sim);
@@ -250,7 +256,7 @@ it('all five presets run from the panel on a two-node server: every arm complete
       for (const p of ports.lastState().presets) {
         await c.receive({
           type: 'presetRun',
-          payload: { presetId: p.id, settings: settings[p.id] ?? {}, load: { ...SHORT, threads: '1' } },
+          payload: { presetId: p.id, settings: settings[p.id] ?? {}, load: { ...SHORT, threads: '1' }, repeat: 1 },
         });
         const s = ports.lastState();
         assert.equal(s.lastError, null, `${p.id}: ${JSON.stringify(s.lastError)}`);

@@ -1,8 +1,9 @@
 // The analysis views of the experiment the panel shows (the live one, or one opened from the history), as data the
-// views draw: A/B comparisons between arms at each thread count (shared/armAnalysis), the scaling curves of the
-// arms overlaid, "doing the math" per run (shared/cycleMath) and the WRITELOG diagnosis (shared/writelogDiagnosis).
-// Pure: no DOM.
-import { armsInOrder, compareArms, overlayScaling, type ArmComparisonAt, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
+// views draw: A/B comparisons between arms at each thread count over their repetitions (shared/repeats: every figure
+// with its interval, the verdict in words), the scaling curves of the arms overlaid, "doing the math" per run
+// (shared/cycleMath) and the WRITELOG diagnosis (shared/writelogDiagnosis). Pure: no DOM.
+import { armsInOrder, compareArms, overlayScaling, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
+import { compareArmCells, type CellComparison, type CellRun } from '../../shared/repeats';
 import { coresFor, cycleMath, runCycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
 import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
@@ -21,6 +22,8 @@ export interface ShownRun {
   /** From the record once the run ended: its exact rows, and whether tx/s applies (runFigures reads both). */
   rows?: number;
   nativeProcedures?: boolean;
+  /** Which repetition of its arm at its thread count (absent: the only one, or not said yet). */
+  repetition?: number;
 }
 
 export interface ShownExperiment {
@@ -33,8 +36,11 @@ export interface ShownExperiment {
   runs: ShownRun[];
 }
 
-function armRuns(e: ShownExperiment): ArmRun[] {
+/** The shown runs as the shared analysis reads them (an ArmRun, and a CellRun with its index and repetition). */
+export function armRuns(e: ShownExperiment): (ArmRun & CellRun)[] {
   return e.runs.map((r) => ({
+    index: r.index,
+    ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
     threads: r.threads,
     status: r.status,
     totals: r.totals,
@@ -53,12 +59,23 @@ export function armsOf(e: ShownExperiment): ArmRef[] {
   return out;
 }
 
+export interface AbAt {
+  threads: number;
+  /** Every figure of A and B over their repetitions, B/A with its interval, the verdict on throughput. */
+  comparison: CellComparison;
+  /**
+   * The verdict first; then the figures whose interval leaves out no change or, for a pair of single runs, the point
+   * comparison's sentences (no interval: the verdict says noise alone can do it).
+   */
+  summary: string[];
+}
+
 export interface AbView {
   label: string;
   a: ArmRef;
   b: ArmRef;
   /** Fewest threads first; empty until both arms completed a run at the same thread count. */
-  at: ArmComparisonAt[];
+  at: AbAt[];
   /** The timelines of both arms at the largest thread count both ran (the throughput chart). */
   timelines: { a: readonly Tick[]; b: readonly Tick[]; threads: number } | null;
 }
@@ -72,9 +89,16 @@ export function abViews(e: ShownExperiment): AbView[] {
     pairs = arms.slice(1).map((b, i) => ({ a: arms[i].id, b: b.id, label: `${arms[i].label} (A) against ${b.label} (B)` }));
   const runs = armRuns(e);
   return pairs.map((p) => {
-    const at = compareArms(runs, p.a, p.b);
+    const point = new Map(compareArms(runs, p.a, p.b).map((x) => [x.threads, x.summary] as const));
+    const at = compareArmCells(runs, p.a, p.b).map((c): AbAt => {
+      const tp = c.figures[0];
+      const single = tp.a.n <= 1 && tp.b.n <= 1;
+      return { threads: c.threads, comparison: c, summary: single ? [c.verdict.text, ...(point.get(c.threads) ?? [])] : c.summary };
+    });
     const last = at[at.length - 1];
-    const tl = (arm: string, threads: number) => e.runs.find((r) => r.arm.id === arm && r.threads === threads)?.timeline ?? [];
+    // The chart shows the last completed repetition of each arm at that thread count.
+    const tl = (arm: string, threads: number) =>
+      [...e.runs].reverse().find((r) => r.arm.id === arm && r.threads === threads && r.status === 'completed')?.timeline ?? [];
     return {
       label: p.label,
       a: find(p.a),
@@ -135,10 +159,12 @@ export function writelogRows(e: ShownExperiment): WritelogRow[] {
     .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion }) }));
 }
 
-/** A run as the views name it: 'arm label, 8 threads'. */
+/** A run as the views name it: 'arm label, 8 threads, repetition 2' (the repetition only when the experiment repeats). */
 export function runLabel(r: ShownRun, e: ShownExperiment): string {
   const arm = armsOf(e).length > 1 || e.preset ? `${r.arm.label}, ` : '';
-  return `${arm}${r.threads} thread${r.threads === 1 ? '' : 's'}`;
+  const repeated = e.runs.some((x) => (x.repetition ?? 1) > 1);
+  const rep = repeated && r.repetition !== undefined ? `, repetition ${r.repetition}` : '';
+  return `${arm}${r.threads} thread${r.threads === 1 ? '' : 's'}${rep}`;
 }
 
 /** A change in percent as the tables print it. */

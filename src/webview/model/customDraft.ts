@@ -3,6 +3,7 @@
 // "Load Test This Query" command sent (state.customFill.seq), applied once.
 import { checkCustomForm, CUSTOM_FORM_DEFAULTS, type CustomForm } from '../../shared/customForm';
 import type { PanelState } from '../../shared/protocol';
+import { checkRepeat } from './validation';
 
 export const CUSTOM_ID = 'custom';
 
@@ -12,6 +13,8 @@ export interface CustomDraft {
   seq: number;
   /** Where the filled T-SQL came from ('orders.sql', 'orders.sql (selection)'), for the form's note. */
   source: string;
+  /** Repetitions of each thread count, as typed. */
+  repeat: string;
 }
 
 const drafts = new WeakMap<object, CustomDraft>();
@@ -19,7 +22,7 @@ const drafts = new WeakMap<object, CustomDraft>();
 export function draftOf(owner: object): CustomDraft {
   let d = drafts.get(owner);
   if (!d) {
-    d = { form: { ...CUSTOM_FORM_DEFAULTS }, seq: 0, source: '' };
+    d = { form: { ...CUSTOM_FORM_DEFAULTS }, seq: 0, source: '', repeat: '1' };
     drafts.set(owner, d);
   }
   return d;
@@ -37,11 +40,16 @@ export function applyFill(d: CustomDraft, state: PanelState | null, defaultDatab
 }
 
 export interface CustomCheck {
+  /** By field of the form, and 'repeat'. */
   errors: Record<string, string>;
+  /** Repetitions of each thread count (1 while the field is wrong). */
+  repeat: number;
   valid: boolean;
 }
 
 export function checkDraft(d: CustomDraft): CustomCheck {
   const errors = checkCustomForm(d.form);
-  return { errors, valid: Object.keys(errors).length === 0 };
+  const repeat = checkRepeat(d.repeat);
+  if (repeat.error) errors.repeat = repeat.error;
+  return { errors, repeat: repeat.value, valid: Object.keys(errors).length === 0 };
 }

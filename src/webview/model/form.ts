@@ -11,7 +11,9 @@ import {
   type ScenarioSummary,
 } from '../../shared/protocol';
 import type { Topology } from '../../shared/types';
-import { checkKnobs, checkParams, checkRun, needsXtp, type RunErrors } from './validation';
+import { parseDuration, parseRowCount } from '../../shared/params';
+import { planTime, type PlanTime } from '../../shared/planTime';
+import { checkKnobs, checkParams, checkRepeat, checkRun, needsXtp, type RunErrors } from './validation';
 
 export interface FormState {
   scenarioId: string;
@@ -20,10 +22,19 @@ export interface FormState {
   run: RunSettings;
   knobs: KnobSettings;
   title: string;
+  /** Repetitions of each thread count, as typed. */
+  repeat: string;
 }
 
 export function formFromSelection(sel: PanelState['selection']): FormState {
-  return { scenarioId: sel.scenarioId, params: { ...sel.parameters }, run: { ...sel.run }, knobs: { ...sel.knobs }, title: '' };
+  return {
+    scenarioId: sel.scenarioId,
+    params: { ...sel.parameters },
+    run: { ...sel.run },
+    knobs: { ...sel.knobs },
+    title: '',
+    repeat: '1',
+  };
 }
 
 export interface FormCheck {
@@ -32,6 +43,11 @@ export interface FormCheck {
   paramErrors: Record<string, string>;
   runErrors: RunErrors;
   threads: number[];
+  /** Repetitions of each thread count (1 while the field is wrong: repeatError says why). */
+  repeat: number;
+  repeatError: string | null;
+  /** How long the run will take, said before it starts; null while the settings are wrong. */
+  time: PlanTime | null;
   affinityError: string | null;
   affinityDescription: string;
   needsXtp: boolean;
@@ -44,18 +60,37 @@ export function checkForm(form: FormState, scenarios: readonly ScenarioSummary[]
   const params = scenario ? checkParams(scenario, form.params) : { values: {}, errors: {} };
   const run = checkRun(form.run);
   const knobs = checkKnobs(form.knobs, topology);
+  const repeat = checkRepeat(form.repeat ?? '1');
   const paramsOk = Object.keys(params.errors).length === 0;
+  const runOk = Object.keys(run.errors).length === 0;
   return {
     scenario,
     values: params.values,
     paramErrors: params.errors,
     runErrors: run.errors,
     threads: run.threads,
+    repeat: repeat.value,
+    repeatError: repeat.error,
+    time: runOk && !repeat.error ? runTime(form.run, run.threads, repeat.value) : null,
     affinityError: knobs.affinity,
     affinityDescription: knobs.description,
     needsXtp: scenario ? needsXtp(scenario, params.values) : false,
-    valid: scenario !== null && paramsOk && Object.keys(run.errors).length === 0 && knobs.affinity === null,
+    valid: scenario !== null && paramsOk && runOk && repeat.error === null && knobs.affinity === null,
   };
+}
+
+/** How long a checked run of these settings takes: one arm, its thread counts, the repetitions. */
+function runTime(run: RunSettings, threads: number[], repeat: number): PlanTime {
+  const duration = run.duration.trim();
+  return planTime(
+    [{ threads }],
+    {
+      durationMs: duration ? parseDuration(duration) : null,
+      rows: duration ? null : parseRowCount(run.rows),
+      warmupMs: parseDuration(run.warmup || '0s', { allowZero: true }),
+    },
+    repeat,
+  );
 }
 
 /** The parameters to remember: coerced values where valid, the text as typed where not (so a reload shows it). */

@@ -17,6 +17,19 @@ export interface RunData {
   arm: ArmRef | null;
   /** The run's derived figures once it ended (from its record, or from a snapshot). */
   derived: RunDerived | null;
+  /** Which repetition of its arm at its thread count, when the experiment repeats them (null: not said). */
+  repetition: number | null;
+}
+
+/** A live run as the views name it: "8 threads", with its arm and repetition when the experiment has them. */
+export function liveRunName(r: RunData, runs: readonly RunData[]): string {
+  const arms = new Set(runs.map((x) => x.arm?.id)).size > 1;
+  const repeated = runs.some((x) => (x.repetition ?? 1) > 1);
+  return [
+    ...(arms && r.arm ? [r.arm.label] : []),
+    `${r.threads} thread${r.threads === 1 ? '' : 's'}`,
+    ...(repeated && r.repetition !== null ? [`repetition ${r.repetition}`] : []),
+  ].join(', ');
 }
 
 export type LiveEvent =
@@ -44,7 +57,17 @@ export class LiveRuns {
   private ensure(index: number, threads: number): RunData {
     let r = this.runs.get(index);
     if (!r) {
-      r = { index, threads, status: 'running', ticks: [], totals: emptyRunTotals(), record: null, arm: null, derived: null };
+      r = {
+        index,
+        threads,
+        status: 'running',
+        ticks: [],
+        totals: emptyRunTotals(),
+        record: null,
+        arm: null,
+        derived: null,
+        repetition: null,
+      };
       this.runs.set(index, r);
     }
     return r;
@@ -79,15 +102,17 @@ export class LiveRuns {
       if (lr.ticks.length > from) events.push({ kind: 'ticks', index: lr.index, from });
       if (lr.status !== 'running') r.status = lr.status;
       if (lr.arm) r.arm = lr.arm;
+      if (lr.repetition !== undefined) r.repetition = lr.repetition;
       if (lr.derived) r.derived = lr.derived;
     }
     return events;
   }
 
-  runStart(experimentId: string, index: number, threads: number, arm?: ArmRef): boolean {
+  runStart(experimentId: string, index: number, threads: number, arm?: ArmRef, repetition?: number): boolean {
     if (!this.accepts(experimentId)) return false;
     const r = this.ensure(index, threads);
     if (arm) r.arm = arm;
+    if (repetition !== undefined) r.repetition = repetition;
     return true;
   }
 
@@ -110,6 +135,7 @@ export class LiveRuns {
     r.record = record;
     r.totals = record.totals;
     r.arm = { id: record.arm.id, label: record.arm.label };
+    if (record.repetition !== undefined) r.repetition = record.repetition;
     r.derived = record.derived;
     // The record's timeline is the whole run: take the ticks this panel missed.
     if (record.timeline.length > r.ticks.length) r.ticks.push(...record.timeline.slice(r.ticks.length));

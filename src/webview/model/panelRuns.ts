@@ -38,6 +38,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         latency: r.latency,
         rows: r.rows,
         nativeProcedures: r.nativeProcedures,
+        ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
       })),
     };
   }
@@ -61,6 +62,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       latency: r.record?.latency ?? null,
       rows: r.record?.rows,
       nativeProcedures: r.record?.nativeProcedures,
+      ...(r.repetition !== null ? { repetition: r.repetition } : {}),
     })),
   };
 }

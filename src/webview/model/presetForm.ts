@@ -4,13 +4,17 @@
 import type { ParamValue } from '../../shared/experiment';
 import { coerceParam, ParamError, parseDuration, parseRowCount, parseThreadList } from '../../shared/params';
 import type { PresetLoadInput, PresetPlanView, PresetSummary } from '../../shared/protocol';
+import { planTime, type PlanTime } from '../../shared/planTime';
 import { stableJson } from './format';
+import { checkRepeat } from './validation';
 
 export interface PresetFormState {
   presetId: string;
   /** Only the settings the user changed, as typed (text) or ticked (boolean). */
   settings: Record<string, ParamValue>;
   load: PresetLoadInput;
+  /** Repetitions as typed; blank: the preset's own. */
+  repeat: string;
 }
 
 export function emptyPresetLoad(): PresetLoadInput {
@@ -18,7 +22,7 @@ export function emptyPresetLoad(): PresetLoadInput {
 }
 
 export function presetForm(presetId: string): PresetFormState {
-  return { presetId, settings: {}, load: emptyPresetLoad() };
+  return { presetId, settings: {}, load: emptyPresetLoad(), repeat: '' };
 }
 
 /** The sampling interval's floor on the host (engine/runSettings MIN_INTERVAL_MS). */
@@ -29,7 +33,9 @@ export interface PresetFormCheck {
   /** Every setting's value: typed ones coerced, the rest the defaults. */
   values: Record<string, ParamValue>;
   errors: Record<string, string>;
-  loadErrors: Partial<Record<keyof PresetLoadInput | 'length', string>>;
+  loadErrors: Partial<Record<keyof PresetLoadInput | 'length' | 'repeat', string>>;
+  /** Repetitions of each arm at each thread count: as typed, or the preset's own. */
+  repeat: number;
   valid: boolean;
 }
 
@@ -70,13 +76,49 @@ export function checkPresetForm(form: PresetFormState, presets: readonly PresetS
         );
     });
   }
+  let repeat = preset?.repeat ?? 1;
+  if (!blank(form.repeat ?? '')) {
+    const r = checkRepeat(form.repeat);
+    if (r.error) loadErrors.repeat = r.error;
+    else repeat = r.value;
+  }
   const valid = preset !== null && Object.keys(errors).length === 0 && Object.keys(loadErrors).length === 0;
-  return { preset, values, errors, loadErrors, valid };
+  return { preset, values, errors, loadErrors, repeat, valid };
 }
 
-/** What the host gets for a preview or a run: the changed settings as typed (the host checks them again). */
+/** What the host gets for a preview: the changed settings as typed (the host checks them again). */
 export function presetPayload(form: PresetFormState): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput } {
   return { presetId: form.presetId, settings: { ...form.settings }, load: { ...form.load } };
+}
+
+/** What the host gets for a run: the preview's payload and the repetitions (typed, or the preset's own). */
+export function presetRunPayload(
+  form: PresetFormState,
+  check: Pick<PresetFormCheck, 'repeat'>,
+): ReturnType<typeof presetPayload> & { repeat: number } {
+  return { ...presetPayload(form), repeat: check.repeat };
+}
+
+/**
+ * How long the preset will take on this plan: its arms' thread counts x the repetitions, each run its measured time
+ * and warm-up (typed, or the preset's own). Null while a field is wrong.
+ */
+export function presetTime(form: PresetFormState, check: PresetFormCheck, plan: Pick<PresetPlanView, 'arms'>): PlanTime | null {
+  const p = check.preset;
+  if (!p || !check.valid) return null;
+  const l = form.load;
+  const own = p.load;
+  // A typed duration or row count replaces the preset's length; blank takes the preset's.
+  const length = !blank(l.duration) ? { d: l.duration, r: '' } : !blank(l.rows) ? { d: '', r: l.rows } : { d: own.duration, r: own.rows };
+  return planTime(
+    plan.arms,
+    {
+      durationMs: !blank(length.d) ? parseDuration(length.d) : null,
+      rows: blank(length.d) && !blank(length.r) ? parseRowCount(length.r) : null,
+      warmupMs: parseDuration(blank(l.warmup) ? own.warmup || '0s' : l.warmup, { allowZero: true }),
+    },
+    check.repeat,
+  );
 }
 
 /** The host's plan for this preset, and whether it was made with the settings in the form now. */

@@ -8,6 +8,9 @@ import { figureText } from '../../shared/numberText';
 export interface ResultRow {
   run: number;
   figures: RunFigures;
+  /** The run's arm (a preset runs several) and repetition (a repeated experiment), when known. */
+  arm?: string;
+  repetition?: number;
 }
 
 export interface ResultColumn {
@@ -42,13 +45,17 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     rows.map((r) => r.figures.waitMs),
     topWaits,
   );
-  const cols: ResultColumn[] = [
-    num('run', 'Run', 'Run number', (r) => r.run + 1),
+  const cols: ResultColumn[] = [num('run', 'Run', 'Run number', (r) => r.run + 1)];
+  if (new Set(rows.map((r) => r.arm)).size > 1)
+    cols.push({ key: 'arm', label: 'Arm', title: 'The arm the run belongs to', numeric: false, value: (r) => r.arm ?? null });
+  if (rows.some((r) => (r.repetition ?? 1) > 1))
+    cols.push(num('repetition', 'Rep.', 'Which repetition of its arm at its thread count', (r) => r.repetition ?? 1));
+  cols.push(
     num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),
     num('elapsed', 'Elapsed s', 'Server-measured elapsed seconds', (r) => r.figures.elapsedSec),
     num('rows', 'Rows', 'Rows written', (r) => r.figures.rows),
     num('rowsPerSec', 'Rows/s', 'Rows written per second', (r) => r.figures.rowsPerSec),
-  ];
+  );
   for (const s of spins) {
     cols.push(num(`spins:${s}`, `${s} spins/row`, `${s}: spins per row`, (r) => r.figures.spinsPerRow[s] ?? 0));
     cols.push(num(`backoffs:${s}`, `${s} backoffs/row`, `${s}: backoffs per row`, (r) => r.figures.backoffsPerRow[s] ?? 0));
@@ -88,7 +95,12 @@ export function nextSort(current: SortState | null, key: string): SortState {
 
 /** The rows of a finished experiment: each run's figures as its record holds them (the terminal prints the same). */
 export function experimentRows(e: Pick<Experiment, 'runs'>): ResultRow[] {
-  return e.runs.map((r) => ({ run: r.index, figures: runFigures(r) }));
+  return e.runs.map((r) => ({
+    run: r.index,
+    figures: runFigures(r),
+    arm: r.arm.label,
+    ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
+  }));
 }
 
 /** A cell as shown: the figure's text as every view prints it (figureText), '-' for missing (never a 0 it lacks). */

@@ -4,6 +4,7 @@ import type { ParamValue } from '../../shared/experiment';
 import { coerceParam, ParamError, parseDuration, parseRowCount, parseThreadList, type Condition } from '../../shared/params';
 import type { KnobSettings, RunSettings, ScenarioSummary } from '../../shared/protocol';
 import type { Topology } from '../../shared/types';
+import { parseRepeat } from '../../shared/planTime';
 import { selectionOf } from './affinityEdit';
 
 export interface ParamCheck {
@@ -54,6 +55,15 @@ export function checkRun(run: RunSettings): { errors: RunErrors; threads: number
     if (ms < 100) throw new Error(`sampling interval "${run.interval}" is under 100ms; the DMVs cost more than they tell at that rate`);
   });
   return { errors, threads };
+}
+
+/** The Repetitions field as typed, checked as the CLI checks --repeat (the message schema accepts the same range). */
+export function checkRepeat(text: string): { value: number; error: string | null } {
+  try {
+    return { value: parseRepeat(text), error: null };
+  } catch (e) {
+    return { value: 1, error: `Repetitions: ${(e as Error).message}` };
+  }
 }
 
 export function checkKnobs(knobs: KnobSettings, topology: Topology | null): { affinity: string | null; description: string } {

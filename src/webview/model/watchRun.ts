@@ -34,6 +34,7 @@ export class WatchModel {
       record: null,
       arm: null,
       derived: null,
+      repetition: null,
     };
   }
 

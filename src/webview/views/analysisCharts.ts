@@ -1,9 +1,11 @@
 // The two analysis charts: the scaling curve (throughput and spins per row against threads, one pair of lines per
-// experiment) and the comparison's throughput over time of two runs. Each keeps one canvas across renders.
+// experiment, and the 95% interval of throughput as a filled band when runs were repeated) and the comparison's
+// throughput over time of two runs. Each keeps one canvas across renders.
 import type { Tick } from '../../shared/experiment';
 import type { ScalingCurve } from '../../shared/analysis';
 import { decimateIndices } from '../model/decimate';
-import { Chart, lineChartConfig, linearAxis, styleDataset, type XYDataset } from './chartSetup';
+import type { BandPoint } from '../model/scalingBands';
+import { Chart, lineChartConfig, linearAxis, styleDataset, translucent, type XYDataset } from './chartSetup';
 import type { ThemeColors } from './theme';
 
 abstract class OwnedChart {
@@ -47,11 +49,18 @@ abstract class OwnedChart {
   protected abstract restyle(): void;
 }
 
-/** A scaling curve as the chart draws it: with wait ms per row by thread count when known (arms of a preset). */
-export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number> };
+/**
+ * A scaling curve as the chart draws it: with wait ms per row by thread count when known (arms of a preset), and the
+ * interval of throughput by thread count when its runs were repeated.
+ */
+export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number>; band?: BandPoint[] };
 
-/** Datasets per curve: rows/s (solid, left axis), spins/row (dashed, right), wait ms/row (dotted, far right). */
-const PER_CURVE = 3;
+/**
+ * What each dataset draws, by curve: rows/s (solid, left axis), spins/row (dashed, right), wait ms/row (dotted, far
+ * right), and the interval's low and high edges (the high one filled down to the low one).
+ */
+type Role = 'rows' | 'spins' | 'wait' | 'low' | 'high';
+type RoleDataset = XYDataset & { role?: Role; curve?: number };
 
 export class ScalingChart extends OwnedChart {
   private key = '';
@@ -69,6 +78,9 @@ export class ScalingChart extends OwnedChart {
       position: 'right',
       grid: { drawOnChartArea: false },
     });
+    // The band's low edge has no legend entry of its own: the high edge's ("95% interval") names the band.
+    const labels = opts.plugins?.legend && opts.plugins.legend.labels;
+    if (labels) labels.filter = (item, data) => (data.datasets[item.datasetIndex ?? 0] as RoleDataset).role !== 'low';
   }
 
   update(curves: readonly ChartCurve[]): void {
@@ -77,36 +89,58 @@ export class ScalingChart extends OwnedChart {
     );
     if (key === this.key) return;
     this.key = key;
-    const datasets: XYDataset[] = [];
-    for (const c of curves) {
+    const datasets: RoleDataset[] = [];
+    curves.forEach((c, curve) => {
       const name = curves.length > 1 ? `${c.title}: ` : '';
-      datasets.push({ label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
-      datasets.push({ label: `${name}spins/row`, data: c.points.map((p) => ({ x: p.threads, y: p.spinsPerRow })), yAxisID: 'y1' });
+      const add = (role: Role, ds: XYDataset) => datasets.push({ ...ds, role, curve });
+      add('rows', { label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
+      add('spins', { label: `${name}spins/row`, data: c.points.map((p) => ({ x: p.threads, y: p.spinsPerRow })), yAxisID: 'y1' });
       const w = c.waitMsPerRow;
-      datasets.push({
+      add('wait', {
         label: `${name}wait ms/row`,
         data: w ? c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })) : [],
         yAxisID: 'y2',
         hidden: !w,
       });
-    }
+      if (c.band?.length) {
+        // The high edge fills down to the dataset before it, the low edge: a band around the rows/s line.
+        add('low', { label: `${name}rows/s 95% low`, data: c.band.map((b) => ({ x: b.threads, y: b.low })), yAxisID: 'y', fill: false });
+        add('high', {
+          label: `${name}rows/s 95% interval`,
+          data: c.band.map((b) => ({ x: b.threads, y: b.high })),
+          yAxisID: 'y',
+          fill: '-1',
+        });
+      }
+    });
     this.chart.data.datasets = datasets;
     const y2 = (this.chart.options.scales as Record<string, { display?: boolean }>).y2;
     if (y2) y2.display = curves.some((c) => c.waitMsPerRow);
     this.restyle();
     this.chart.update('none');
-    this.element.dataset.points = String(datasets.reduce((n, d) => n + d.data.length, 0));
+    const lines = datasets.filter((d) => d.role !== 'low' && d.role !== 'high');
+    this.element.dataset.points = String(lines.reduce((n, d) => n + d.data.length, 0));
     this.element.dataset.curves = String(curves.length);
+    this.element.dataset.bands = String(datasets.filter((d) => d.role === 'high' && d.fill === '-1').length);
   }
 
   protected restyle(): void {
-    this.chart.data.datasets.forEach((ds, i) => {
-      const curve = Math.floor(i / PER_CURVE);
-      styleDataset(ds as XYDataset, curve, this.theme);
+    for (const ds of this.chart.data.datasets as RoleDataset[]) {
+      styleDataset(ds, ds.curve ?? 0, this.theme);
       // One colour per curve; the measures differ by dash: spins per row dashed, wait ms per row dotted.
-      if (i % PER_CURVE === 1) (ds as XYDataset).borderDash = [5, 3];
-      if (i % PER_CURVE === 2) (ds as XYDataset).borderDash = [1, 2];
-    });
+      if (ds.role === 'spins') ds.borderDash = [5, 3];
+      if (ds.role === 'wait') ds.borderDash = [1, 2];
+      if (ds.role === 'low' || ds.role === 'high') {
+        // A faint fill of the curve's colour; in high contrast the edges are drawn too, since a tint alone may vanish.
+        const colour = this.theme.series[(ds.curve ?? 0) % this.theme.series.length];
+        ds.backgroundColor = translucent(colour, this.theme.highContrast ? 0.35 : 0.18);
+        ds.borderColor = colour;
+        ds.borderWidth = this.theme.highContrast ? 1 : 0;
+        ds.borderDash = [2, 3];
+        ds.pointRadius = 0;
+        ds.pointHitRadius = 0;
+      }
+    }
   }
 }
 

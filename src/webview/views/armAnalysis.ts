@@ -1,12 +1,13 @@
 // The analysis views of the shown experiment (the live one, or one opened from the history): the A/B comparison
-// between arms (each figure in A and B with its change per thread count, a summary built from those numbers, and the
-// throughput of both arms on one chart), "doing the math" (the inputs, the sum written out, cycles per spin and per
+// between arms (the verdict on throughput with its interval first; each figure of A and B over their repetitions with
+// its 95% interval and B/A with its interval per thread count; the throughput of both arms on one chart), "doing the math" (the inputs, the sum written out, cycles per spin and per
 // row), and the WRITELOG diagnosis (each figure beside the WRITELOG post's threshold, with its verdict).
 import { html, nothing, type TemplateResult } from 'lit';
 import { formatNumber } from '../../shared/analysis';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
 import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
+import { estimateText, excludesOne, methodText, ratioIntervalText, type FigureEstimate, type RepeatedFigure } from '../../shared/repeats';
 import { exactNumber } from '../model/format';
 import { section } from './common';
 import { citeHtml } from './cite';
@@ -14,12 +15,26 @@ import { thousands } from '../../shared/numberText';
 
 const num = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : formatNumber(v));
 
+/** B against A as a change with its interval: "+12.0% [+8.0% to +16%]"; a pair of single runs has no interval. */
+function changeCell(f: RepeatedFigure): TemplateResult {
+  const r = f.ratio;
+  // Better or worse only when the interval leaves out no change (one run each cannot tell).
+  const better = !excludesOne(r) || r.ratio === null ? '' : r.ratio > 1 === (f.direction === 'higher-better') ? 'better' : 'worse';
+  const point = pctText(r.ratio === null ? null : (r.ratio - 1) * 100);
+  return html`<td class="num change ${better}">${point}${r.interval ? html`<br><span class="small interval">[${ratioIntervalText(r)}]</span>` : nothing}</td>`;
+}
+
 function abTable(v: AbView): TemplateResult {
-  const keys = v.at[v.at.length - 1].comparison.figures.filter((f) => f.key !== 'threads');
+  const keys = v.at[v.at.length - 1].comparison.figures;
+  const side = (e: FigureEstimate, f: RepeatedFigure) =>
+    e.value === null && f.note ? html`<span title=${f.note}>n/a</span>` : estimateText(e, (x) => num(x));
   return html`<div class="table-wrap"><table class="data-table ab-table" aria-label=${`${v.label}: figures per thread count`}>
     <thead>
       <tr><th scope="col" rowspan="2">Figure</th>${v.at.map((x) => html`<th scope="colgroup" colspan="3" class="num">${x.threads} thread${x.threads === 1 ? '' : 's'}</th>`)}</tr>
-      <tr>${v.at.map(() => html`<th scope="col" class="num">A</th><th scope="col" class="num">B</th><th scope="col" class="num">Change</th>`)}</tr>
+      <tr>${v.at.map((x) => {
+        const tp = x.comparison.figures[0];
+        return html`<th scope="col" class="num">A <span class="muted small">n=${tp.a.n}</span></th><th scope="col" class="num">B <span class="muted small">n=${tp.b.n}</span></th><th scope="col" class="num">B/A change</th>`;
+      })}</tr>
     </thead>
     <tbody>${keys.map(
       (k) => html`<tr data-figure=${k.key}>
@@ -27,17 +42,11 @@ function abTable(v: AbView): TemplateResult {
       ${v.at.map((x) => {
         const f = x.comparison.figures.find((y) => y.key === k.key);
         if (!f) return html`<td class="num">–</td><td class="num">–</td><td class="num">–</td>`;
-        const better =
-          f.changePct === null || Math.abs(f.changePct) < 5
-            ? ''
-            : f.changePct > 0 === (f.direction === 'higher-better')
-              ? 'better'
-              : 'worse';
-        const side = (v: number | null) => (v === null && f.note ? html`<span title=${f.note}>n/a</span>` : num(v));
-        return html`<td class="num">${side(f.a)}</td><td class="num">${side(f.b)}</td><td class="num change ${better}">${pctText(f.changePct)}</td>`;
+        return html`<td class="num">${side(f.a, f)}</td><td class="num">${side(f.b, f)}</td>${changeCell(f)}`;
       })}</tr>`,
     )}</tbody>
-  </table></div>`;
+  </table></div>
+  <p class="small muted ab-method">Each figure: ${methodText(v.at[v.at.length - 1].comparison.figures[0].a)}; the change is B over A with its 95% interval.</p>`;
 }
 
 function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeof nothing {
@@ -60,7 +69,8 @@ function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeo
         v.at.length === 0
           ? html`<p class="empty">No thread count has completed in both arms yet.</p>`
           : html`
-        <ul class="summary ab-summary">${v.at[v.at.length - 1].summary.map((s) => html`<li>${s}</li>`)}</ul>
+        <p class="ab-verdict" data-kind=${v.at[v.at.length - 1].comparison.verdict.kind}><strong>At ${v.at[v.at.length - 1].threads} thread${v.at[v.at.length - 1].threads === 1 ? '' : 's'}:</strong> ${v.at[v.at.length - 1].comparison.verdict.text}</p>
+        <ul class="summary ab-summary">${v.at[v.at.length - 1].summary.slice(1).map((s) => html`<li>${s}</li>`)}</ul>
         ${v.at.slice(0, -1).map((x) => html`<p class="small muted">At ${x.threads} thread${x.threads === 1 ? '' : 's'}: ${x.summary.join(' ')}</p>`)}
         ${abTable(v)}`
       }

@@ -1,8 +1,9 @@
-// chart.js registered once with only what the panel uses (line charts on linear axes, tooltips, legend, zoom), and
-// the options every chart shares: no animation (each tick redraws with update('none')), {x,y} points with parsing
-// off, index-mode tooltips, theme colours.
+// chart.js registered once with only what the panel uses (line charts on linear axes, filled interval bands, tooltips,
+// legend, zoom), and the options every chart shares: no animation (each tick redraws with update('none')), {x,y}
+// points with parsing off, index-mode tooltips, theme colours.
 import {
   Chart,
+  Filler,
   Legend,
   LinearScale,
   LineController,
@@ -19,7 +20,7 @@ import type { ThemeColors } from './theme';
 let registered = false;
 export function registerCharts(): void {
   if (registered) return;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, zoomPlugin);
+  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler, zoomPlugin);
   registered = true;
 }
 
@@ -41,6 +42,19 @@ export function styleDataset(ds: XYDataset, slot: number, t: ThemeColors): void 
   ds.backgroundColor = colour;
   ds.borderDash = t.highContrast ? DASHES[slot % DASHES.length] : [];
   ds.borderWidth = t.highContrast ? 2 : 1.5;
+}
+
+/** A theme colour (any CSS colour the canvas reads) at this opacity, for a filled band; the colour as is when unreadable. */
+export function translucent(colour: string, alpha: number): string {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return colour;
+  ctx.fillStyle = colour;
+  // The canvas gives back "#rrggbb" for an opaque colour and "rgba(r, g, b, a)" otherwise.
+  const v = String(ctx.fillStyle);
+  const hex = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(v);
+  if (hex) return `rgba(${parseInt(hex[1], 16)}, ${parseInt(hex[2], 16)}, ${parseInt(hex[3], 16)}, ${alpha})`;
+  const rgba = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(v);
+  return rgba ? `rgba(${rgba[1]}, ${rgba[2]}, ${rgba[3]}, ${alpha})` : colour;
 }
 
 type LinearOpts = Record<string, unknown>;

@@ -51,8 +51,8 @@ export interface ViewContext {
   requestRender(): void;
   /** A part of the panel with its own element: rendered with the panel, and alone when only a tick changed it. */
   region(name: string, template: () => TemplateResult): HTMLElement;
-  /** The live experiment, or one opened from the history, as the analysis views read it. */
-  shownExperiment(): ShownExperiment | null;
+  /** The live experiment, or one opened from the history (`which`, default the analysis view's), as the views read it. */
+  shownExperiment(which?: string): ShownExperiment | null;
   /** Every run the panel has, active experiment first. */
   allRuns(): RunRef[];
 }

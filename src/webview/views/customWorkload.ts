@@ -64,7 +64,7 @@ function blocker(app: ViewContext, valid: boolean): string | null {
 export function customWorkloadView(app: ViewContext): TemplateResult {
   const d = draftOf(app);
   applyFill(d, app.state, 'master');
-  const { errors, valid } = checkDraft(d);
+  const { errors, valid, repeat } = checkDraft(d);
   const f = d.form;
   const why = blocker(app, valid);
   return html`<div id="custom-workload" class="custom-workload">
@@ -129,6 +129,18 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       ${text(app, 'threads', 'Threads', errors.threads, 'Sessions, or a sweep: 1,2,4 or 1-8')}
       ${text(app, 'thinkTime', 'Think time', errors.thinkTime, 'Pause between calls, e.g. 0ms, 50ms')}
       ${text(app, 'queryTimeout', 'Query timeout', errors.queryTimeout, 'Per call, e.g. 30s; empty for none')}
+      ${field(
+        'custom-repeat',
+        'Repetitions',
+        html`<vscode-textfield id="custom-repeat" .value=${d.repeat} placeholder="1" ?invalid=${Boolean(errors.repeat)} aria-label="Repetitions"
+          aria-describedby=${errors.repeat ? 'custom-repeat-error' : 'custom-repeat-help'}
+          @input=${(e: Event) => {
+            d.repeat = inputValue(e);
+            app.requestRender();
+          }}></vscode-textfield>`,
+        errors.repeat ?? null,
+        'Runs of each thread count (1-100); 3 or more give each figure an interval',
+      )}
     </div>
     <vscode-checkbox id="custom-stopOnError" .checked=${f.stopOnError} aria-describedby="custom-stopOnError-help"
       @change=${(e: Event) => {
@@ -140,7 +152,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
       <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {
           app.lastAction = 'run';
-          app.post(ToHost.customRun, { form: { ...f } });
+          app.post(ToHost.customRun, { form: { ...f }, repeat });
         }}>Run custom workload</vscode-button>
       <span class="status-text" id="custom-status" role="status">${why ?? ''}</span>
     </div>

@@ -1,7 +1,7 @@
 // The live charts' toolbar: the run picker, the run's status, Pause and the zoom buttons (zoom only while paused or
 // once the run has finished: a live chart keeps scrolling).
 import { html, nothing, type TemplateResult } from 'lit';
-import type { RunData } from '../model/liveRuns';
+import { liveRunName, type RunData } from '../model/liveRuns';
 
 export interface ToolbarState {
   run: RunData | null;
@@ -24,7 +24,7 @@ export function toolbarTemplate(s: ToolbarState): TemplateResult {
     const v = (ev.target as HTMLSelectElement).value;
     s.onPickRun(v === 'follow' ? null : Number(v));
   };
-  const status = run ? `Run ${run.index + 1}: ${run.threads} thread${run.threads === 1 ? '' : 's'}, ${run.status}` : 'No run yet';
+  const status = run ? `Run ${run.index + 1}: ${liveRunName(run, s.runs)}, ${run.status}` : 'No run yet';
   const picker = !s.runPicker
     ? nothing
     : html`
@@ -33,7 +33,7 @@ export function toolbarTemplate(s: ToolbarState): TemplateResult {
         <option value="follow" ?selected=${s.followIndex === null}>Follow the current run</option>
         ${s.runs.map(
           (r) => html`<option value=${String(r.index)} ?selected=${s.followIndex === r.index}>
-          Run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'} · ${r.status}</option>`,
+          Run ${r.index + 1} · ${liveRunName(r, s.runs)} · ${r.status}</option>`,
         )}
       </select>
     </label>`;

@@ -7,7 +7,7 @@ import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/protocol';
 import type { ViewContext } from './context';
-import { checkPresetForm, planOf, presetLoadWords, presetPayload, type PresetFormCheck } from '../model/presetForm';
+import { checkPresetForm, planOf, presetLoadWords, presetRunPayload, presetTime, type PresetFormCheck } from '../model/presetForm';
 import { checkedOf, field, inputValue, section } from './common';
 import { citeHtml } from './cite';
 
@@ -139,7 +139,7 @@ export function presetsView(app: ViewContext): TemplateResult {
       const connected = s.connection.status === 'connected';
       const { plan, current } = planOf(app.questions.presetPlans(s), form);
       const block = blocker(app, check, current ? plan : null);
-      const runs = plan && current && !plan.problems.length ? plan.arms.reduce((n, a) => n + a.threads.length, 0) : null;
+      const time = plan && current && !plan.problems.length ? presetTime(form, check, plan) : null;
       return html`
       ${field(
         'preset',
@@ -184,6 +184,19 @@ export function presetsView(app: ViewContext): TemplateResult {
             ${loadField(app, 'rows', 'Rows per session', preset.load.rows, check)}
             ${loadField(app, 'warmup', 'Warm-up', preset.load.warmup, check)}
             ${loadField(app, 'interval', 'Sample every', preset.load.interval, check)}
+            ${field(
+              'preset-repeat',
+              'Repetitions',
+              html`<vscode-textfield id="preset-repeat" .value=${form.repeat} placeholder=${String(preset.repeat)}
+                ?invalid=${Boolean(check.loadErrors.repeat)} aria-label="Repetitions"
+                aria-describedby=${check.loadErrors.repeat ? 'preset-repeat-error' : 'preset-repeat-help'}
+                @input=${(e: Event) =>
+                  app.editPreset((f) => {
+                    f.repeat = inputValue(e);
+                  })}></vscode-textfield>`,
+              check.loadErrors.repeat ?? null,
+              `Runs of each arm at each thread count, alternating the arms. Blank: ${preset.repeat}.`,
+            )}
           </div>
           ${check.loadErrors.length ? html`<p class="field-error" id="preset-length-error" role="alert">${check.loadErrors.length}</p>` : nothing}
         </details>`
@@ -195,9 +208,9 @@ export function presetsView(app: ViewContext): TemplateResult {
             if (!app.presetForm || block !== null) return;
             app.lastAction = 'run';
             app.setView({ analysis: 'active', results: 'active' });
-            app.post(ToHost.presetRun, presetPayload(app.presetForm));
+            app.post(ToHost.presetRun, presetRunPayload(app.presetForm, check));
           }}>Run preset</vscode-button>
-        <span class="muted small">${block ?? (runs !== null ? `${runs} run${runs === 1 ? '' : 's'} in ${plan!.arms.length} arms; server-wide changes are confirmed first and put back after.` : '')}</span>
+        <span class="muted small" id="preset-time">${block ?? (time ? `${time.text.replace(/\.?$/, '.')} Server-wide changes are confirmed first and put back after.` : '')}</span>
       </div>`;
     },
     { summaryExtra: summaryNote ? html`<span class="summary-note">${summaryNote}</span>` : undefined },

@@ -1,5 +1,6 @@
-// The results table: totals and per-row figures for each run of the shown experiment, sortable by any column
-// (buttons in the headers, aria-sort), copied as TSV through the host's clipboard.
+// The results: each cell (an arm at a thread count) over its repetitions with its interval, spread and run count, and
+// the noise warnings naming their runs; then the table of totals and per-row figures for each run of the shown
+// experiment, sortable by any column (buttons in the headers, aria-sort), copied as TSV through the host's clipboard.
 import { html, nothing, type TemplateResult } from 'lit';
 import { runFigures } from '../../shared/analysis';
 import { describeMonitorCost, type MonitorCostSummary } from '../../shared/monitorCost';
@@ -9,6 +10,8 @@ import type { ViewContext } from './context';
 import { experimentRows, formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
 import { section } from './common';
 import { describeSpread } from '../../shared/sessionSpread';
+import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
+import { methodText } from '../../shared/repeats';
 
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
 export function resultRows(app: ViewContext): { title: string; rows: ResultRow[] } {
@@ -20,6 +23,8 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
     .filter((r) => r.ticks.length > 0 || r.record)
     .map((r) => ({
       run: r.index,
+      ...(r.arm ? { arm: r.arm.label } : {}),
+      ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       figures: runFigures(
         r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) },
       ),
@@ -41,6 +46,37 @@ function spreadView(app: ViewContext): TemplateResult | typeof nothing {
         runFigures(r).rowsPerSec,
       )}.</li>`,
   )}</ul>`;
+}
+
+/** Each cell over its repetitions (a record of one run per cell shows "1 run: no interval"), and the noise warnings. */
+function cellsView(app: ViewContext): TemplateResult | typeof nothing {
+  const e = app.shownExperiment(app.view.results);
+  if (!e) return nothing;
+  const c = cellResultsOf(e);
+  if (!c.rows.length) return nothing;
+  const most = c.rows.reduce((m, r) => (r.rowsPerSec.n > m.rowsPerSec.n ? r : m), c.rows[0]);
+  return html`<div id="results-cells">
+    <div class="table-wrap"><table class="data-table" aria-label="Results per arm and thread count, over the repetitions">
+      <thead><tr>
+        ${c.arms ? html`<th scope="col">Arm</th>` : nothing}<th scope="col" class="num">Threads</th><th scope="col" class="num">Runs</th>
+        <th scope="col" class="num">Rows/s</th><th scope="col" class="num">Spread (CV)</th><th scope="col" class="num">CPU ms/row</th>
+        ${c.spinlocks.map((s) => html`<th scope="col" class="num">${s} spins/row</th>`)}
+      </tr></thead>
+      <tbody>${c.rows.map(
+        (r) => html`<tr data-arm=${r.armId} data-threads=${String(r.threads)} data-n=${String(r.n)}>
+        ${c.arms ? html`<th scope="row">${r.armLabel}</th>` : nothing}<td class="num">${r.threads}</td><td class="num">${r.n}</td>
+        <td class="num" data-figure="rowsPerSec">${cellText(r.rowsPerSec)}</td><td class="num spread">${spreadText(r.rowsPerSec)}</td>
+        <td class="num">${cellText(r.cpuMsPerRow)}</td>${r.spins.map((s) => html`<td class="num">${cellText(s)}</td>`)}</tr>`,
+      )}</tbody>
+    </table></div>
+    <p class="small muted">Each figure: ${methodText(most.rowsPerSec)}.</p>
+    ${
+      c.warnings.length
+        ? html`<div id="results-noise" class="notes" role="note"><strong class="small">Noise</strong>
+      <ul class="summary">${c.warnings.map((w) => html`<li>${w}</li>`)}</ul></div>`
+        : nothing
+    }
+  </div>`;
 }
 
 function costView(notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
@@ -81,6 +117,7 @@ export function resultsView(app: ViewContext): TemplateResult {
         <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
           @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
       </div>
+      ${cellsView(app)}
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
       <div class="table-wrap">
         <table id="results-table" class="data-table" aria-label="Results per run">

@@ -24,15 +24,18 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
   // A runStart message means the run is measuring, even before a snapshot says so.
   const measuring = runs.some((r) => r.status === 'running');
   if (a.status === 'starting' && !measuring) return { status: 'starting', text: a.message || 'Starting…' };
-  const total = app.form ? Math.max(runs.length, app.check()?.threads.length ?? 0) : runs.length;
+  const check = app.form ? app.check() : null;
+  const total = check ? Math.max(runs.length, check.threads.length * check.repeat) : runs.length;
   if (a.status === 'running' || a.status === 'starting') {
     const cur = runs[runs.length - 1];
     if (!cur) return { status: 'running', text: a.message || 'Warming up…' };
     const last = cur.ticks[cur.ticks.length - 1];
     const rate = last ? `, ${exactNumber(last.rowsPerSec)} rows/s` : '';
+    const arm = cur.arm && a.preset ? `${cur.arm.label}, ` : '';
+    const rep = cur.repetition !== null ? `, repetition ${cur.repetition}` : '';
     return {
       status: 'running',
-      text: `Run ${cur.index + 1}${total > 1 ? ` of ${a.runs.length > total ? a.runs.length : total}` : ''}: ${plural(cur.threads, 'thread')}, ${clock((last?.t ?? 0) / 1000)}${rate}${a.message ? ` · ${a.message}` : ''}`,
+      text: `Run ${cur.index + 1}${total > 1 ? ` of ${a.runs.length > total ? a.runs.length : total}` : ''}: ${arm}${plural(cur.threads, 'thread')}${rep}, ${clock((last?.t ?? 0) / 1000)}${rate}${a.message ? ` · ${a.message}` : ''}`,
     };
   }
   const done = runs.filter((r) => r.status === 'completed').length;
@@ -105,6 +108,18 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
         ${tf('run-warmup', 'warmup', 'Warm-up', 'Not measured: 0s to skip.', '2s')}
         ${tf('run-interval', 'interval', 'Sample every', '250ms to 5s.', '1s')}
         ${field(
+          'run-repeat',
+          'Repetitions',
+          html`<vscode-textfield id="run-repeat" .value=${form.repeat} placeholder="1" ?invalid=${Boolean(check.repeatError)}
+            aria-label="Repetitions" aria-describedby=${check.repeatError ? 'run-repeat-error' : 'run-repeat-help'}
+            @input=${(ev: Event) =>
+              app.editForm((f) => {
+                f.repeat = inputValue(ev);
+              })}></vscode-textfield>`,
+          check.repeatError,
+          'Runs of each thread count (1-100); 3 or more give each figure an interval.',
+        )}
+        ${field(
           'run-title',
           'Title (optional)',
           html`<vscode-textfield id="run-title" .value=${form.title} placeholder="what are you testing?"
@@ -115,6 +130,7 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
         )}
       </div>
       ${e.length ? html`<p class="field-error" id="run-length-error" role="alert">${e.length}</p>` : ''}
+      ${check.time ? html`<p class="muted small" id="run-time">${check.time.text}</p>` : ''}
       <div class="actions">
         <vscode-button id="btn-run" ?disabled=${blocker !== null} title=${blocker ?? 'Start the experiment'}
           @click=${() => {
@@ -126,6 +142,7 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
               parameters: check.values,
               run: { ...app.form.run },
               knobs: { ...app.form.knobs },
+              repeat: check.repeat,
               ...(app.form.title.trim() ? { title: app.form.title.trim() } : {}),
             });
           }}>Run</vscode-button>

@@ -6,14 +6,25 @@ import { overlayScaling, type ArmRun } from '../../shared/armAnalysis';
 import type { ViewContext } from './context';
 import type { ChartCurve } from './analysisCharts';
 import { section } from './common';
+import { bandedCurve } from '../model/scalingBands';
+import type { CellRun } from '../../shared/repeats';
 
-/** One curve per experiment, or one per arm (with wait ms per row) for an experiment of several arms. */
-function curvesOf(id: string, title: string, runs: ArmRun[]): ChartCurve[] {
+/**
+ * One curve per experiment, or one per arm (with wait ms per row) for an experiment of several arms; a thread count
+ * run several times is one point (over its repetitions) with its throughput interval as a band.
+ */
+function curvesOf(id: string, title: string, runs: (ArmRun & CellRun)[]): ChartCurve[] {
   const arms: { id: string; label: string }[] = [];
   for (const r of runs) if (!arms.some((a) => a.id === r.arm.id)) arms.push(r.arm);
-  if (arms.length < 2) return [scalingCurve({ id, title, runs })];
+  if (arms.length < 2) return [bandedCurve(scalingCurve({ id, title, runs }), runs)];
   const overlay = overlayScaling(id, arms, runs);
-  return overlay.arms.map((a) => ({ ...a.curve, experimentId: `${id}:${a.id}`, title: a.label, waitMsPerRow: a.waitMsPerRow }));
+  return overlay.arms.map((a) => {
+    const c = bandedCurve(
+      a.curve,
+      runs.filter((r) => r.arm.id === a.id),
+    );
+    return { ...c, experimentId: `${id}:${a.id}`, title: a.label, waitMsPerRow: c.cellWaitMsPerRow ?? a.waitMsPerRow };
+  });
 }
 
 export function scalingCurves(app: ViewContext): ChartCurve[] {
@@ -21,7 +32,9 @@ export function scalingCurves(app: ViewContext): ChartCurve[] {
   const runs = app.live.ordered();
   if (runs.length) {
     const fallback = { id: 'main', label: app.state?.active?.scenarioId ?? 'main' };
-    const inputs: ArmRun[] = runs.map((r) => ({
+    const inputs: (ArmRun & CellRun)[] = runs.map((r) => ({
+      index: r.index,
+      ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       threads: r.threads,
       status: r.status,
       totals: r.totals,

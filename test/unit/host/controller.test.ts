@@ -44,6 +44,16 @@ const rejected: [string, unknown, RegExp][] = [
     { type: 'experimentRun', payload: { ...validSelect, run: { ...validSelect.run, threads: '1,'.repeat(101) } } },
     /experimentRun: run\.threads/,
   ],
+  ['repetitions of 0', { type: 'experimentRun', payload: { ...validSelect, repeat: 0 } }, /experimentRun: repeat/],
+  ['repetitions past 100', { type: 'experimentRun', payload: { ...validSelect, repeat: 101 } }, /experimentRun: repeat/],
+  [
+    'repetitions as text',
+    {
+      type: 'presetRun',
+      payload: { presetId: 'writelog', settings: {}, load: { ...validSelect.run, threads: '' }, repeat: '3' },
+    },
+    /presetRun: repeat/,
+  ],
   ['an oversized clipboard text', { type: 'clipboardCopy', payload: { text: 'x'.repeat(1_000_001) } }, /clipboardCopy: text/],
   [
     'too many parameters',

@@ -8,7 +8,7 @@ import type { CustomWorkload } from '../../../shared/experiment';
 import { checkCustomForm, type CustomFill, type CustomForm } from '../../../shared/customForm';
 import { parseDuration } from '../../../shared/params';
 import type { ExperimentResult } from '../../../engine/experiment';
-import { runExperiment } from '../../../engine/experiment';
+import { runExperiment, type ExperimentOptions } from '../../../engine/experiment';
 import { loadSettingsFrom } from '../../../engine/runSettings';
 import { splitBatches, unboundVariables, writeReason } from '../../../engine/custom/batch';
 import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../../../engine/custom/params';
@@ -85,8 +85,8 @@ async function planOf(s: PanelContext, f: CustomForm): Promise<{ workload: Custo
   return { workload, table };
 }
 
-/** Runs the Custom workload form; null when the user declined the write confirmation. */
-export async function runCustom(s: PanelContext, f: CustomForm, title?: string): Promise<ExperimentResult | null> {
+/** Runs the Custom workload form (`repeat` times each thread count); null when the user declined the write confirmation. */
+export async function runCustom(s: PanelContext, f: CustomForm, title?: string, repeat = 1): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   const problems = Object.values(checkCustomForm(f));
@@ -140,28 +140,27 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string):
         idBase: CUSTOM_SCENARIO_ID,
         scenarioId: CUSTOM_SCENARIO_ID,
         title: name,
-        runCount: load.threads.length,
-        describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}`,
+        runCount: load.threads.length * repeat,
+        describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}${repeat > 1 ? `, ${repeat} repetitions` : ''}`,
         resultsFolder: settings.resultsFolder,
-        start: ({ id, outDir }, signal, progress) =>
-          runExperiment(
-            {
-              target: conn.target,
-              scenarioId: CUSTOM_SCENARIO_ID,
-              parameters: {},
-              labDatabase: workload.database,
-              load,
-              knobs: knobs.request,
-              outDir,
-              title: name,
-              deploy: false,
-              stateDir: s.stateDir,
-              id,
-              custom: { workload, table },
-            },
-            signal,
-            progress,
-          ),
+        start: ({ id, outDir }, signal, progress) => {
+          const options: ExperimentOptions = {
+            target: conn.target,
+            scenarioId: CUSTOM_SCENARIO_ID,
+            parameters: {},
+            labDatabase: workload.database,
+            load,
+            repeat,
+            knobs: knobs.request,
+            outDir,
+            title: name,
+            deploy: false,
+            stateDir: s.stateDir,
+            id,
+            custom: { workload, table },
+          };
+          return runExperiment(options, signal, progress);
+        },
       },
       hooks,
     ),
@@ -221,6 +220,6 @@ export function fillCustom(s: PanelContext, fill: CustomFill): void {
 
 export class CustomFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
-    r.on('customRun', (p) => runCustom(r.panel, p.form, p.title));
+    r.on('customRun', (p) => runCustom(r.panel, p.form, p.title, p.repeat));
   }
 }

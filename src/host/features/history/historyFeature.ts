@@ -49,7 +49,7 @@ export async function rerunNotebook(s: PanelContext, file: string): Promise<void
   if (!original) return;
   const preset = rerunPresetArgs(original);
   const result = preset
-    ? await runPresetNow(s, preset.presetId, preset.settings, preset.load, preset.title)
+    ? await runPresetNow(s, preset.presetId, preset.settings, preset.load, preset.title, preset.repeat)
     : original.custom
       ? await rerunCustomNow(s, original, file)
       : await runScenario(s, rerunPayload(original));

@@ -6,6 +6,7 @@ import type { Experiment, ParamValue } from '../../../shared/experiment';
 import type { PayloadOf, PresetLoadInput, RunSettings, ToHostMap } from '../../../shared/protocol';
 import { exportExperiment, writeNotebookFile } from '../../../engine/notebook/export';
 import { rerunTitle } from '../../../engine/notebook/rerun';
+import { repeatOf } from '../../../shared/planTime';
 import type { HostPorts } from '../../ports';
 
 export async function saveAsNotebook(ports: HostPorts, experiment: Experiment): Promise<string | null> {
@@ -47,13 +48,14 @@ function loadAsTyped(e: Experiment, mode: RunSettings['mode'], threads: string):
  */
 export function rerunPresetArgs(
   e: Experiment,
-): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string } | null {
+): { presetId: string; settings: Record<string, ParamValue>; load: PresetLoadInput; title: string; repeat: number } | null {
   if (!e.preset) return null;
   return {
     presetId: e.preset.id,
     settings: { ...(e.preset.settings ?? {}) },
     load: loadAsTyped(e, e.runs[0]?.arm.mode ?? e.load.mode, e.preset.threads ? e.preset.threads.join(',') : ''),
     title: rerunTitle(e),
+    repeat: repeatOf(e),
   };
 }
 
@@ -67,6 +69,7 @@ export function rerunPayload(e: Experiment): PayloadOf<ToHostMap['experimentRun'
       delayedDurability: e.knobs.applied.delayedDurability ?? 'unchanged',
       affinity: e.knobs.applied.affinity?.spec ?? '',
     },
+    repeat: repeatOf(e),
     title: rerunTitle(e),
     question: e.question ?? undefined,
   };

@@ -35,16 +35,19 @@ export async function runPresetNow(
   settings: Record<string, ParamValue>,
   load = blankLoad(),
   title?: string,
+  /** Repetitions of each arm at each thread count; undefined: the preset's own. */
+  repeat?: number,
 ): Promise<ExperimentResult | null> {
   const conn = s.requireConnection();
   s.requireIdle('another run');
   await checkJournal(s);
   const facts = s.facts()!;
-  const { req, plan, changes } = buildPresetRun(presetId, settings, load, facts);
+  const { req, plan, changes } = buildPresetRun(presetId, settings, load, facts, repeat);
   if (!(await confirmChanges(s, conn, changes))) return null;
   for (const c of changes) s.ports.log.info(`will change ${c}`);
   for (const n of plan.notes) s.ports.log.info(`preset ${presetId}: ${n}`);
-  const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0) * req.repeat;
+  const reps = req.repeat;
+  const runCount = plan.arms.reduce((n, a) => n + a.threads.length, 0) * reps;
   const name = title?.trim() || `${req.preset.name} (preset ${req.preset.id})`;
   const outcome = await runActive(s, (hooks) =>
     executeJob(
@@ -54,7 +57,7 @@ export async function runPresetNow(
         scenarioId: plan.arms[0].scenarioId,
         title: name,
         runCount,
-        describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')})`,
+        describe: `preset ${req.preset.id}, ${plan.arms.length} arms (${plan.arms.map((a) => `${a.id}: ${a.threads.join(',')}`).join('; ')}), ${reps} repetition${reps === 1 ? '' : 's'}`,
         resultsFolder: s.ports.settings().resultsFolder,
         prepare: (view) => {
           view.preset = analysisInfo(req.preset, plan);
@@ -84,6 +87,6 @@ export class PresetFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = r.panel;
     r.ask('presetPreview', (p) => previewPreset(s, p));
-    r.on('presetRun', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title));
+    r.on('presetRun', (p) => runPresetNow(s, p.presetId, p.settings, p.load, p.title, p.repeat));
   }
 }
