@@ -379,7 +379,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     });
   }).timeout(90_000);
 
-  it('runs the writelog preset from the Presets section: confirmed, both arms run, knobs back; the analysis views fill', function () {
+  it('runs the writelog preset from the Presets section: confirmed, both arms run 3 times alternately, knobs back; the analysis views fill with intervals', function () {
     return step(this, 'preset', async () => {
       const original = knobs();
       // The picker's list opens below it: bring the section to the top so the list is inside the panel.
@@ -400,6 +400,8 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
         async () => (await panel.attr('#preset-plan', 'data-state')) === 'current',
         10_000,
       );
+      // A preset repeats 3 times by default, and the form says how long that takes before it starts.
+      assert.match(await panel.text('#preset-time'), /^6 runs \(2 arms x 1 thread count x 3 repetitions\): about \d+ s/);
       const saved = savedExperiments().length;
       await panel.click('#btn-run-preset');
 
@@ -423,7 +425,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
             { status: string; preset?: { id: string }; runs: { arm: { id: string } }[] } | undefined;
           return all.length === saved + 1 && last?.status === 'completed' && last.preset?.id === 'writelog' ? last : null;
         },
-        60_000,
+        120_000,
       ).catch(() => {
         throw new Error(
           `expected a completed writelog experiment in ${resultsDir()}; found ${JSON.stringify(savedExperiments().map((e) => e.status))}`,
@@ -433,6 +435,10 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       assert.deepEqual(
         e.runs.map((r) => [r.arm.id, r.threads]),
         [
+          ['dd-disabled', 2],
+          ['dd-forced', 2],
+          ['dd-forced', 2],
+          ['dd-disabled', 2],
           ['dd-disabled', 2],
           ['dd-forced', 2],
         ],
@@ -445,12 +451,16 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       );
       assert.deepEqual(journals(), []);
       // The analysis views of the experiment just run.
-      await panel.visible('#ab-compare .ab-summary li', 15_000);
+      await panel.visible('#ab-compare .ab-verdict', 15_000);
       assert.match(await panel.text('#ab-compare'), /DISABLED \(A\) against FORCED \(B\)/);
+      assert.match(
+        await panel.text('#ab-compare .ab-verdict'),
+        /B is [\d.]+x faster \(95% interval [\d.]+x to [\d.]+x\)|B is faster by \d+(\.\d)?% \(95% interval/,
+      );
       assert.match(await panel.text('#cycle-math'), /logical CPUs \(\d+ threads?; \d+ online schedulers\) x [\d.]+ GHz = /);
       assert.match(await panel.text('#writelog-diagnosis'), /the WRITELOG post/);
     });
-  }).timeout(90_000);
+  }).timeout(150_000);
 
   it('saves screenshots of the panel in the light and dark themes', function () {
     return step(
