@@ -3,14 +3,9 @@
 import type { Command } from 'commander';
 import { readExperimentFile } from '../engine/notebook/export';
 import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
-import { estimateText, excludesOne, type RatioEstimate, type RepeatedFigure } from '../shared/repeats';
-import { formatNumber } from '../shared/numberText';
+import { estimateText, excludesOne, type RepeatedFigure } from '../shared/repeats';
+import { ratioCell } from '../engine/presetViews/table';
 import { UsageError } from './commands';
-
-const ratioText = (r: RatioEstimate) =>
-  r.ratio === null
-    ? '-'
-    : `${formatNumber(r.ratio)}${r.interval ? ` [${formatNumber(r.interval.low)}, ${formatNumber(r.interval.high)}]` : ''}`;
 
 /**
  * Throughput always; any other figure only when its interval leaves out no change. Backoffs move with their spins and
@@ -25,7 +20,7 @@ export function comparisonText(c: ExperimentComparison, a: string, b: string): s
   for (const cell of c.cells) {
     const rows = cell.comparison.figures
       .filter(shown)
-      .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ratioText(f.ratio)]);
+      .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ratioCell(f.ratio)]);
     const head = ['figure', 'A', 'B', 'B/A [95% interval]'];
     const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `    ${r.map((x, i) => x.padEnd(w[i])).join('  ')}`.trimEnd();
