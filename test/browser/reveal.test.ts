@@ -35,11 +35,11 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
           ).open === false,
       );
       await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
-      await p.page.waitForFunction(
-        () =>
-          (globalThis as unknown as { document: { querySelector(s: string): { value?: string } | null } }).document.querySelector('#preset')
-            ?.value === 'writelog',
-      );
+      // writelog may already be the picker's value, so the reveal is seen done when the section is open again too.
+      await p.page.waitForFunction(() => {
+        const d = (globalThis as unknown as { document: { querySelector(s: string): { value?: string; open?: boolean } | null } }).document;
+        return d.querySelector('#preset')?.value === 'writelog' && d.querySelector('#section-presets')?.open === true;
+      });
       assert.equal(await isOpen(p, '#section-presets'), true);
       await p.page.waitForFunction(
         () => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'preset',
