@@ -3,6 +3,7 @@ import type { MonitorCost, MonitorCostSummary } from './monitorCost';
 import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
+import type { TuneInfo } from './tune';
 
 export const EXPERIMENT_SCHEMA_VERSION = 6;
 
@@ -307,7 +308,7 @@ export interface Experiment {
   /** Since version 5: spinlock backoff call stacks captured for this experiment (spinlab stacks --add-to). */
   stacks?: StackCapture[];
   /** Since version 3 (a watch is the other kind, src/shared/watch.ts); records of version 2 and before are experiments. */
-  kind?: 'experiment';
+  kind?: 'experiment' | 'tune';
   id: string;
   title: string;
   question: string | null;
@@ -330,6 +331,8 @@ export interface Experiment {
   custom?: CustomWorkload | null;
   /** Since version 6: how often each cell ran and in which order (absent in older records: each cell once). */
   design?: ExperimentDesign | null;
+  /** A tune (kind 'tune', spinlab tune): what was searched, how, and what won; its arms are the configurations tried. */
+  tune?: TuneInfo | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled';
   runs: RunRecord[];
   events: ExperimentEvent[];
@@ -338,7 +341,8 @@ export interface Experiment {
 /** Runs per cell (arm and thread count), planned before the first run; order: engine/planOrder.ts (A B, B A, ...). */
 export interface ExperimentDesign {
   repeat: number;
-  order: 'alternating';
+  /** adaptive: a tune, each trial chosen from the trials before it (the sequence grows as they run). */
+  order: 'alternating' | 'adaptive';
   /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
 }
