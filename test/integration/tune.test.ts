@@ -15,6 +15,10 @@ import { DbSession } from '../../src/db/client';
 import { deployCommand } from '../../src/cli/commands';
 import type { KnobState } from '../../src/shared/experiment';
 import type { Simulator } from '../../tools/sim/simulator';
+import Ajv2020 from 'ajv/dist/2020';
+
+const schema = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../schema/experiment.schema.json'), 'utf8'));
+const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
 const LAB = 'SpinlockLab';
 const QUICK = ['--trial', '2s', '--warmup', '0s', '--set', 'seed_rows=0'];
@@ -52,6 +56,7 @@ describe('spinlab tune against the simulator', function () {
       );
       assert.equal(r.code, 0, r.output);
       const e = readExperiment(dir);
+      assert.ok(validate(e), `the tune record matches the schema: ${JSON.stringify(validate.errors)}`);
       assert.equal(e.kind, 'tune');
       assert.equal(e.design?.order, 'adaptive');
       const t = e.tune!;
