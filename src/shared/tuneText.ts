@@ -1,8 +1,9 @@
 // A tune in words and table rows, as the terminal and the notebook both say it: the configurations searched, the
 // leaderboard with its intervals, each round in a line, and the budget against the time taken.
+import type { RunFigures } from './analysis';
 import type { Experiment } from './experiment';
-import { estimateText } from './repeats';
-import { objectiveText, type TuneConfig, type TuneInfo, type TuneStanding } from './tune';
+import { estimateText, namedFigure } from './repeats';
+import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneStanding } from './tune';
 
 /** 512000 -> "8m 32s"; 45000 -> "45s"; 3600000 -> "1h 0m". */
 export function minutesText(ms: number): string {
@@ -15,6 +16,13 @@ export function minutesText(ms: number): string {
 /** The objective's name and unit for this experiment: a custom workload counts calls, a scenario rows. */
 export function tuneObjective(e: Pick<Experiment, 'custom'> & { tune?: TuneInfo | null }): ReturnType<typeof objectiveText> {
   return objectiveText(e.tune?.objective ?? { kind: 'throughput' }, e.custom ? 'calls/s' : 'rows/s');
+}
+
+/** Where a trial's figures hold the objective (null: the trial did not measure it, e.g. p99 without latency). */
+export function objectiveValue(o: TuneObjective): (f: RunFigures) => number | null {
+  if (o.kind === 'throughput') return (f) => f.rowsPerSec;
+  if (o.kind === 'p99') return (f) => f.p99Us;
+  return namedFigure('spinsPerRow', o.spinlock).value;
 }
 
 /** A configuration's label, marked when it is the server's current settings. */

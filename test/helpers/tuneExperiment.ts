@@ -18,6 +18,10 @@ export interface TrueConfig {
   cpuMsPerRow?: number;
 }
 
+/** The affinities of the configurations below on the builders' 16-CPU box (8 per node, core 0 = CPUs 0 and 1). */
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+const AFFINITY_CPUS: Record<string, number[]> = { 'numa:0': range(0, 7), 'numa:1': range(8, 15), 'exclude-core0': range(2, 15) };
+
 /** One trial: `rep`-th run of a configuration at `threads`, its figures the truth times noise (cv). */
 export function tuneTrial(
   index: number,
@@ -32,7 +36,7 @@ export function tuneTrial(
   const elapsedMs = 4000;
   const rows = Math.round((rowsPerSec * elapsedMs) / 1000);
   const spin = (perRow: number) => ({ spins: Math.round(perRow * rows * noise()), collisions: 0, backoffs: 0, sleepTime: 0 });
-  const wait = (perRow: number) => ({ waitMs: perRow * rows * noise(), count: rows, signalMs: 0 });
+  const wait = (perRow: number) => ({ waitMs: Math.round(perRow * rows * noise()), count: rows, signalMs: 0 });
   const map = <T>(m: Record<string, number> | undefined, f: (v: number) => T) =>
     Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k, f(v)]));
   return {
@@ -44,7 +48,7 @@ export function tuneTrial(
       scenarioId: 'disk-insert',
       parameters: { batch_size: config.batchSize ?? 1, seed_rows: 100000 },
       knobs: {
-        ...(config.affinity ? { affinity: { spec: config.affinity, cpus: [] } } : {}),
+        ...(config.affinity ? { affinity: { spec: config.affinity, cpus: AFFINITY_CPUS[config.affinity] } } : {}),
         ...(config.delayedDurability ? { delayedDurability: config.delayedDurability } : {}),
       },
       mode: 'server-loop',
@@ -59,8 +63,8 @@ export function tuneTrial(
       transactions: rows,
       spinlocks: map(truth.spinsPerRow, spin),
       waits: map(truth.waitMsPerRow, wait),
-      latches: map(truth.latchMsPerRow, (v) => ({ waitMs: v * rows * noise(), count: rows })),
-      cpuMs: (truth.cpuMsPerRow ?? 0.05) * rows * noise(),
+      latches: map(truth.latchMsPerRow, (v) => ({ waitMs: Math.round(v * rows * noise()), count: rows })),
+      cpuMs: Math.round((truth.cpuMsPerRow ?? 0.05) * rows * noise()),
     },
   };
 }

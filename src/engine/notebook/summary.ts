@@ -47,6 +47,7 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
   if (!first) return out;
   if (experiments.some((e) => e.simulated))
     out.push('These numbers come from the Spinlock Lab simulator: they show the direction of an effect, not a measurement.');
+  if (first.tune?.result) out.push(first.tune.result.verdict, first.tune.result.certainty);
   const done = (e: Experiment) => e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
   const runs = done(first);
   for (const e of experiments) {
