@@ -18,6 +18,7 @@ import {
   oneRunPerCell,
 } from '../../shared/repeats';
 import { getScenarioUnit } from './tables';
+import { confirmVerdict, isConfirmation } from '../tuneConfirm';
 
 /** A comparison's verdict and figures at the most threads both arms ran: from the cells when repeated, else the runs. */
 function armSummary(e: Experiment, a: string, b: string): { threads: number; lines: string[] } | null {
@@ -76,6 +77,10 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
     out.push('No run completed with rows, so there is nothing to compare.');
   }
   for (const e of reruns) {
+    if (isConfirmation(e)) {
+      out.push(...confirmVerdict(e).map((l) => `${l.trim()}${experiments.length > 2 ? ` (${e.server.serverName})` : ''}`));
+      continue;
+    }
     if (isRepeated(first.runs) || isRepeated(e.runs)) {
       out.push(...rerunCells(first, e));
       continue;
