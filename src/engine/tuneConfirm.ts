@@ -4,7 +4,7 @@
 // only from the record's configurations (affinity, delayed durability, rows per transaction) and its result.
 import type { Experiment, LoadSettings } from '../shared/experiment';
 import { resolveParams } from '../shared/params';
-import { cellsOf, compareCells } from '../shared/repeats';
+import { cellsOf, compareCells, ratioVerdict, THROUGHPUT_WORDS } from '../shared/repeats';
 import type { TuneConfig } from '../shared/tune';
 import { configName } from '../shared/tuneText';
 import type { PlanArm } from './experiment';
@@ -107,6 +107,7 @@ export function confirmVerdict(e: Pick<Experiment, 'runs'>): string[] {
   const b = cells.find((c) => c.armId === CONFIRM_B);
   if (!a || !b) return ['The confirmation has no completed run of one side: no verdict.'];
   const cmp = compareCells(a, b, 'The winner');
+  const verdict = ratioVerdict(cmp.figures[0].ratio, { ...THROUGHPUT_WORDS('The winner'), against: 'the current settings' }).text;
   const head = `Confirmation: the winner (B, ${b.threads} sessions, ${b.runs.length} runs) against the current settings (A, ${a.threads} sessions, ${a.runs.length} runs)`;
-  return [`${head}: ${cmp.summary[0]}`, ...cmp.summary.slice(1).map((s) => `  ${s}`)];
+  return [`${head}: ${verdict}`, ...cmp.summary.slice(1).map((s) => `  ${s}`)];
 }

@@ -10,8 +10,10 @@ import type { TuneConfig, TuneInfo, TuneReason } from './tune';
 const MAX_REASONS = 4;
 /** Without an interval (one trial a side) only a move this large (either way) is worth a reason. */
 const SINGLE_RUN_MOVE = 2;
-/** CPU per row is worth a line when it moved at least this much (and its interval leaves out no change). */
-const CPU_MOVE = 0.1;
+/** A move smaller than this (either way) explains little, however sure its interval: not given as a reason. */
+const MIN_MOVE = 0.1;
+/** A name that is less than this share of its kind on both sides is noise, however far it moved. */
+const MIN_SHARE = 0.05;
 /** Names read from each side per kind (spinlocks, waits, latches): the largest, where a move matters. */
 const TOP_NAMES = 8;
 
@@ -20,9 +22,12 @@ type Side = { config: string; threads: number };
 /** The affinity of a configuration in words: "the workers on the log writer's node (numa:0)". */
 function affinityWords(c: TuneConfig): string {
   if (c.affinity === null) return "the server's current affinity";
-  const why = c.affinityWhy.trim();
+  const spec = c.affinity;
+  // The search's reasons end in "(node 0)" where the spec says it better; a spec the user asked for is its own reason.
+  const why = c.affinityWhy.trim().replace(/\s*\(node \d+\)$/, '');
+  if (!why || /^asked for\b/i.test(why)) return `the workers on ${spec}`;
   const where = /^(on|off|without|in|across)\b/i.test(why) ? why : `on ${why}`;
-  return `the workers ${where} (${c.affinity})`;
+  return `the workers ${where}${why.toLowerCase().includes(spec.toLowerCase()) ? '' : ` (${spec})`}`;
 }
 
 /** What the winner's configuration changes from the current one, as a "with ..." phrase; '' when nothing is known. */
@@ -61,11 +66,31 @@ const values = (c: Cell, d: FigureDef) => c.figures.map((f) => d.value(f)).filte
 /** How far a ratio moved from 1, either way; a name that fell to 0 moved furthest. */
 const moved = (r: number) => (r === 0 ? Infinity : Math.abs(Math.log(r)));
 
-/** True when the move is large enough to give as a reason: its interval leaves out 1, or without one it is 2x. */
+/**
+ * True when the move is large enough to give as a reason: its interval leaves out 1, or with one run a side (no
+ * interval possible) it is 2x. Repeated sides without an interval (a name that was 0 in most runs) are not enough.
+ */
 function significant(r: RatioEstimate): boolean {
-  if (r.ratio === null) return false;
+  if (r.ratio === null || Math.abs(r.ratio - 1) < MIN_MOVE) return false;
   if (r.interval) return excludesOne(r);
-  return r.ratio >= SINGLE_RUN_MOVE || r.ratio <= 1 / SINGLE_RUN_MOVE;
+  return r.method === 'single' && (r.ratio >= SINGLE_RUN_MOVE || r.ratio <= 1 / SINGLE_RUN_MOVE);
+}
+
+/** Seen in every run of at least one side: a name in one stray run is not a move, however its ratio reads. */
+const everyRun = (d: FigureDef, cells: readonly Cell[]) => cells.some((c) => values(c, d).every((v) => v > 0));
+
+type NamedMap = 'spinsPerRow' | 'waitMsPerRow' | 'latchMsPerRow';
+const mean = (v: readonly number[]) => (v.length ? v.reduce((x, y) => x + y, 0) / v.length : 0);
+
+/** The name's share of its kind (all spins, all waits or all latch time per row) on the side where it is largest. */
+function share(d: FigureDef, cells: readonly Cell[]): number {
+  const map = d.key.slice(0, d.key.indexOf(':')) as NamedMap;
+  return Math.max(
+    ...cells.map((c) => {
+      const total = mean(c.figures.map((f) => Object.values(f[map]).reduce((x, y) => x + y, 0)));
+      return total > 0 ? mean(values(c, d)) / total : 0;
+    }),
+  );
 }
 
 function reasonText(d: FigureDef, r: RatioEstimate, change: string): string {
@@ -93,7 +118,7 @@ export function tuneReasons(
   const cb = configs.find((c) => c.id === winner.config);
   const change = changedWords(ca, cb, current, winner);
   const named = figureDefs(a, b, TOP_NAMES)
-    .filter(isNamed)
+    .filter((d) => isNamed(d) && everyRun(d, [a, b]) && share(d, [a, b]) >= MIN_SHARE)
     .map((d) => ({ d, r: compareFigures(values(a, d), values(b, d)) }))
     .filter((x) => significant(x.r))
     .sort((x, y) => moved(y.r.ratio as number) - moved(x.r.ratio as number))
@@ -107,7 +132,7 @@ export function tuneReasons(
   const cpu = figureDefs(a, b, 0).find((d) => d.key === 'cpuMsPerRow');
   const cpuRatio = cpu ? compareFigures(values(a, cpu), values(b, cpu)) : null;
   const cpuLine: TuneReason[] =
-    cpu && cpuRatio && cpuRatio.ratio !== null && Math.abs(cpuRatio.ratio - 1) >= CPU_MOVE && excludesOne(cpuRatio)
+    cpu && cpuRatio && cpuRatio.ratio !== null && Math.abs(cpuRatio.ratio - 1) >= MIN_MOVE && excludesOne(cpuRatio)
       ? [{ text: reasonText(cpu, cpuRatio, change), figure: cpu.key, ratio: cpuRatio.ratio, post: null }]
       : [];
   return [...named, ...cpuLine];

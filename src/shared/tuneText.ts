@@ -29,7 +29,7 @@ export function objectiveValue(o: TuneObjective): (f: RunFigures) => number | nu
 export function configName(t: Pick<TuneInfo, 'configs'>, id: string): string {
   const c = t.configs.find((x) => x.id === id);
   if (!c) return id;
-  return c.current && !/current/i.test(c.label) ? `${c.label} (current settings)` : c.label;
+  return c.current && !/current settings/i.test(c.label) ? `${c.label} (current settings)` : c.label;
 }
 
 /** The standings to show: the result's leaderboard, or the last round's when the search ended without one. */

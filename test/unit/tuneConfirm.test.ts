@@ -5,6 +5,7 @@ import type { Experiment } from '../../src/shared/experiment';
 import type { TuneConfig } from '../../src/shared/tune';
 import { confirmArms, confirmTitle, confirmVerdict, isConfirmation } from '../../src/engine/tuneConfirm';
 import { planRerun } from '../../src/engine/notebook/plan';
+import { ratioVerdict } from '../../src/shared/repeats';
 import { lognormalFactors } from '../helpers/repeatedRuns';
 import { TUNE_CONFIGS, TUNE_TRUTH, tuneExperiment, tuneTrial } from '../helpers/tuneExperiment';
 
@@ -89,5 +90,11 @@ describe('tune: the re-run confirms the winner against the current settings', ()
       v.join('\n'),
     );
     assert.ok(!isConfirmation(tuneExperiment()));
+  });
+
+  it('a name the winner brought down to nothing reads "down to 0", not Infinity x lower', () => {
+    const r = { method: 'bootstrap' as const, ratio: 0, interval: { low: 0, high: 0 }, nA: 3, nB: 3, sdLog: null };
+    const v = ratioVerdict(r, { subject: 'The winner', figure: 'ASYNC_NETWORK_IO wait ms per row', higher: 'higher', lower: 'lower' });
+    assert.equal(v.text, "The winner's ASYNC_NETWORK_IO wait ms per row is down to 0.");
   });
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { RunRecord } from '../../src/shared/experiment';
 import type { TuneConfig } from '../../src/shared/tune';
-import { tuneReasons } from '../../src/shared/tuneExplain';
+import { changedWords, tuneReasons } from '../../src/shared/tuneExplain';
 import { lognormalFactors } from '../helpers/repeatedRuns';
 import { TUNE_CONFIGS, tuneExperiment, tuneTrial, type TrueConfig } from '../helpers/tuneExperiment';
 
@@ -90,6 +90,28 @@ describe('tune: why the winner wins', () => {
     assert.deepEqual(r, []);
   });
 
+  it('leaves out a name too small to matter: under 5% of its kind on both sides, however far it moved', () => {
+    const a = truth({ LOGCACHE_ACCESS: 10, TINY: 0.2 });
+    const b = truth({ LOGCACHE_ACCESS: 10, TINY: 0.05 });
+    const r = tuneReasons({ runs: trials([cfg('c0'), a], [cfg('c1'), b], 3), tune: { configs: TUNE_CONFIGS } }, W, C);
+    assert.deepEqual(r, []);
+  });
+
+  it('leaves out a move under 10%, however sure its interval', () => {
+    const a = truth({ LOGCACHE_ACCESS: 10, XDESMGR: 5 });
+    const b = truth({ LOGCACHE_ACCESS: 10, XDESMGR: 4.75 });
+    const runs = trials([cfg('c0'), a], [cfg('c1'), b], 5, 0.005);
+    assert.deepEqual(tuneReasons({ runs, tune: { configs: TUNE_CONFIGS } }, W, C), []);
+  });
+
+  it('leaves out a name seen in one repeated run only (no interval): a stray wait is not a reason', () => {
+    const runs = trials([cfg('c0'), truth({ LOGCACHE_ACCESS: 3 })], [cfg('c1'), truth({ LOGCACHE_ACCESS: 3 })], 3);
+    const first = runs.find((x) => x.arm.id === 'c0')!;
+    first.totals = { ...first.totals, waits: { PAGEIOLATCH_SH: { waitMs: first.rows * 5, count: 3, signalMs: 0 } } };
+    const r = tuneReasons({ runs, tune: { configs: TUNE_CONFIGS } }, W, C);
+    assert.deepEqual(r, []);
+  });
+
   it('with one trial a side: only a 2x move counts, and it says "1 run each"', () => {
     const runs = trials(
       [cfg('c0'), truth({ LOGCACHE_ACCESS: 4, XDESMGR: 1.3 })],
@@ -110,5 +132,29 @@ describe('tune: why the winner wins', () => {
     assert.deepEqual(tuneReasons(e, C, C), []);
     assert.deepEqual(tuneReasons(e, W, null), []);
     assert.deepEqual(tuneReasons(e, W, { config: 'c0', threads: 16 }), []);
+  });
+});
+
+describe("tune: the affinity in a reason's words, from the search's own reasons", () => {
+  const c0 = TUNE_CONFIGS[0];
+  const words = (affinity: string, affinityWhy: string) =>
+    changedWords(
+      c0,
+      { ...c0, id: 'c9', affinity, affinityWhy, current: false },
+      { config: 'c0', threads: 8 },
+      { config: 'c9', threads: 8 },
+    );
+  it('puts the spec where the reason names the node, and once', () => {
+    assert.equal(words('numa:0', "the log writer's node (node 0)"), "with the workers on the log writer's node (numa:0)");
+    assert.equal(
+      words('numa:1', "another node than the log writer's (node 1)"),
+      "with the workers on another node than the log writer's (numa:1)",
+    );
+    assert.equal(words('auto', 'all CPUs (AUTO)'), 'with the workers on all CPUs (AUTO)');
+    assert.equal(words('cpu:2-5', 'asked for (cpu:2-5)'), 'with the workers on cpu:2-5');
+    assert.equal(
+      words('exclude-core0', 'without core 0, where the log writer and system tasks run'),
+      'with the workers without core 0, where the log writer and system tasks run (exclude-core0)',
+    );
   });
 });

@@ -69,6 +69,11 @@ describe("a tune's notebook", () => {
       text.find((t) => t.startsWith('## Summary'))!,
       new RegExp(`- ${e.tune!.result!.verdict.replace(/[()]/g, '\\$&')}`),
     );
+    assert.doesNotMatch(
+      text.find((t) => t.startsWith('## Summary'))!,
+      /threads: [\d,]+ .*rows\/s/,
+      'the leaderboard, not every cell, in the summary',
+    );
   });
 
   it('charts the search: one mark per completed trial, the rounds marked, the dropped configuration ending in a cross', () => {

@@ -62,8 +62,9 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
         );
     }
   }
-  if (first.preset) {
-    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed.
+  if (first.preset || first.tune) {
+    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed. A tune's
+    // leaderboard and verdict (above, and in its Search section) say it for its configurations.
   } else if (isRepeated(first.runs)) {
     out.push(...repeatedSweep(first));
   } else if (runs.length >= 2) {

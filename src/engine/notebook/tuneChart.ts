@@ -92,13 +92,19 @@ export function searchChartSvg(e: Experiment): string {
   p.push(
     `<text transform="translate(14 ${m.top + h / 2}) rotate(-90)" text-anchor="middle" fill="#222222">${escapeXml(`${o.label} (${o.unit})`)}</text>`,
   );
-  // Each round starts at its first trial: a dashed rule and its stage.
+  // Each round starts at its first trial: a dashed rule, labelled where there is room (the stage when it changes).
+  let stage = t.rounds[0]?.stage;
+  let labelEnd = -Infinity;
   for (const r of t.rounds) {
     const first = trials.find((x) => x.round === r.round);
     if (!first || first.n === trials[0].n) continue;
     const x = px(first.n - 0.5);
     p.push(`<line class="round" x1="${f(x)}" x2="${f(x)}" y1="${m.top}" y2="${m.top + h}" stroke="#999999" stroke-dasharray="4 3"/>`);
-    p.push(`<text x="${f(x + 3)}" y="${m.top + 10}" fill="#666666">round ${r.round} (${escapeXml(r.stage)})</text>`);
+    const label = r.stage !== stage ? `round ${r.round} (${r.stage})` : String(r.round);
+    stage = r.stage;
+    if (x + 3 < labelEnd) continue;
+    labelEnd = x + 3 + label.length * 6 + 4;
+    p.push(`<text x="${f(x + 3)}" y="${m.top + 10}" fill="#666666">${escapeXml(label)}</text>`);
   }
   configs.forEach((c, i) => {
     const colour = PALETTE[i % PALETTE.length];
