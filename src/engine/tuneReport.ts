@@ -6,6 +6,7 @@ import {
   applyNote,
   budgetLine,
   configName,
+  constraintsLine,
   droppedLines,
   LEADERBOARD_HEADERS,
   leaderboardRows,
@@ -18,7 +19,8 @@ export function tuneReport(e: Experiment): string[] {
   const t = e.tune;
   if (!t) return ['This experiment is not a tune.'];
   const o = tuneObjective(e);
-  const out: string[] = [`Objective: ${o.label} (${o.higherBetter ? 'higher' : 'lower'} is better).`, ''];
+  const limits = constraintsLine(t);
+  const out: string[] = [`Objective: ${o.label} (${o.higherBetter ? 'higher' : 'lower'} is better).`, ...(limits ? [limits] : []), ''];
   const rows = leaderboardRows(t, false);
   if (rows.length) out.push(...table(LEADERBOARD_HEADERS(o.unit, o.label), rows, 2).split('\n'), '');
   const dropped = droppedLines(t);

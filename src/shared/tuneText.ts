@@ -2,6 +2,7 @@
 // leaderboard with its intervals, each round in a line, and the budget against the time taken.
 import type { RunFigures } from './analysis';
 import type { Experiment } from './experiment';
+import { thousands } from './numberText';
 import { estimateText, namedFigure } from './repeats';
 import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneStanding } from './tune';
 
@@ -23,6 +24,18 @@ export function objectiveValue(o: TuneObjective): (f: RunFigures) => number | nu
   if (o.kind === 'throughput') return (f) => f.rowsPerSec;
   if (o.kind === 'p99') return (f) => f.p99Us;
   return namedFigure('spinsPerRow', o.spinlock).value;
+}
+
+const CONSTRAINT_NAMES: Record<TuneInfo['constraints'][number]['figure'], string> = {
+  p99Us: 'p99 latency (µs)',
+  sessions: 'sessions',
+  rowsPerSec: 'throughput',
+};
+
+/** "Constraints: p99 latency (µs) <= 2,000; sessions <= 16.", or '' with none. */
+export function constraintsLine(t: Pick<TuneInfo, 'constraints'>): string {
+  if (!t.constraints.length) return '';
+  return `Constraints: ${t.constraints.map((c) => `${CONSTRAINT_NAMES[c.figure]} ${c.op} ${thousands(c.value)}`).join('; ')}.`;
 }
 
 /** A configuration's label, marked when it is the server's current settings. */

@@ -68,4 +68,17 @@ describe('tune: the CLI report', () => {
     assert.match(t, /The search found no result: cancelled\./);
     assert.match(t, /other node \(numa:1\)/);
   });
+
+  it('names the constraints the winner had to meet', () => {
+    const c = tuneExperiment();
+    c.tune!.constraints = [
+      { figure: 'p99Us', op: '<=', value: 2000 },
+      { figure: 'sessions', op: '<=', value: 16 },
+    ];
+    assert.match(
+      tuneReport(c).join('\n'),
+      /^Objective: Throughput \(higher is better\)\.\nConstraints: p99 latency \(µs\) <= 2,000; sessions <= 16\.\n/,
+    );
+    assert.doesNotMatch(text, /Constraints/);
+  });
 });

@@ -9,6 +9,7 @@ import {
   CONFIG_HEADERS,
   configName,
   configRows,
+  constraintsLine,
   LEADERBOARD_HEADERS,
   leaderboardRows,
   roundLines,
@@ -32,7 +33,7 @@ export function addTuneSection(nb: NotebookBuilder, e: Experiment): void {
       '## Search',
       '',
       `**Objective:** ${mdEscape(o.label)} (${mdEscape(o.unit)}), ${o.higherBetter ? 'higher' : 'lower'} is better.` +
-        (t.constraints.length ? ` **Constraints:** ${t.constraints.map((c) => `${c.figure} ${c.op} ${c.value}`).join('; ')}.` : ''),
+        (t.constraints.length ? ` ${mdEscape(constraintsLine(t))}` : ''),
       '',
       `${budgetLine(t)} Each trial ran ${t.trialMs / 1000} s after a ${t.warmupMs / 1000} s warm-up.${t.stopReason ? ` Stopped: ${mdEscape(t.stopReason.replace(/\.$/, ''))}.` : ''}`,
       '',
