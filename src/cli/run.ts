@@ -14,6 +14,7 @@ import { Progress } from './progress';
 import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
+import { confirmVerdict, isConfirmation } from '../engine/tuneConfirm';
 import { applyGates, type Baseline } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
@@ -210,7 +211,8 @@ export async function rerunCommand(
   const report = experiment.preset
     ? presetReport(experiment, getPreset(experiment.preset.id))
     : resultsReport(experiment, getScenario(experiment.scenario.id).unit) +
-      (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs));
+      (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs)) +
+      (isConfirmation(experiment) ? `\n\n${confirmVerdict(experiment).join('\n')}` : '');
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return exitOf(status);
 }

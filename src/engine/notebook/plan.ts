@@ -7,11 +7,13 @@ import type { CustomWorkload, Experiment } from '../../shared/experiment';
 import { formatNumber } from '../../shared/analysis';
 import { getScenario } from '../scenarios';
 import { resolveParams } from '../../shared/params';
-import { presetRequestOf } from '../presetRun';
+import { planArmsOf, presetRequestOf } from '../presetRun';
 import { writeReason } from '../custom/batch';
 import { csvSource, EMBED_CSV_MAX_BYTES } from '../custom/params';
 import { NotebookError } from '../migrate';
 import { repeatOf } from '../../shared/planTime';
+import type { PlanArm } from '../experiment';
+import { CONFIRM_REPEAT, confirmArms, confirmLoad, confirmTitle, isConfirmation } from '../tuneConfirm';
 
 export type StatementKind = 'read' | 'write' | 'DDL';
 
@@ -108,6 +110,58 @@ function paramsLine(w: CustomWorkload, notebookDir: string | undefined, notes: s
   return `${p.rows} rows (${cols}) read from ${where} (${how})`;
 }
 
+/** What an arm asks of the server, in words: its knobs, and its parameters. */
+function armWords(a: PlanArm, database: string): string {
+  const params = Object.entries(a.parameters)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
+  const knobs = [
+    a.knobs.affinity ? `process affinity ${a.knobs.affinity}` : 'affinity unchanged',
+    a.knobs.delayedDurability ? `delayed durability of [${database}] ${a.knobs.delayedDurability}` : 'delayed durability unchanged',
+  ].join(', ');
+  return `${a.scenarioId}${params ? ` with ${params}` : ''}; ${a.threads.join(', ')} session${a.threads.length === 1 && a.threads[0] === 1 ? '' : 's'}; ${knobs}`;
+}
+
+/**
+ * A plan of arms, each with its own knobs and session counts: a tune's confirmation (the current settings against the
+ * winner, from the tune's result), or a confirmation run again (its own two arms).
+ */
+function armsPlan(e: Experiment, ctx: PlanContext): RerunPlan {
+  if (e.custom) throw new NotebookError("A custom workload's tune cannot be confirmed by a re-run yet: run spinlab tune again.");
+  const tune = e.kind === 'tune';
+  const arms = tune ? confirmArms(e) : planArmsOf(e);
+  const load = tune ? { ...e.load, ...confirmLoad(e) } : e.load;
+  const db = ctx.labDatabase ?? e.labDatabase;
+  const knobbed = arms.filter((a) => a.knobs.affinity || a.knobs.delayedDurability);
+  return {
+    title: tune ? confirmTitle(e) : e.title,
+    server: ctx.server,
+    originalServer: e.server.serverName,
+    what: [
+      tune
+        ? "a confirmation A/B of the tune's winner (B) against the server's current settings (A), each at its own session count:"
+        : 'the same two arms again, A against B:',
+      ...arms.map((a, i) => `arm ${a.id} (${i ? 'B' : 'A'}), ${a.label}: ${armWords(a, db)}`),
+    ],
+    threads: [...new Set(arms.flatMap((a) => a.threads))].sort((x, y) => x - y),
+    repeat: tune ? CONFIRM_REPEAT : repeatOf(e),
+    amount: `${(load.durationMs ?? 0) / 1000} s per run, warm-up ${load.warmupMs / 1000} s, sampled every ${load.intervalMs} ms, ${load.mode}`,
+    changes: [
+      `drops and recreates the scenario's tables in the lab database [${db}]`,
+      ...knobbed.map(
+        (a) =>
+          `for arm ${a.id}: ${[a.knobs.affinity ? `process affinity set to ${a.knobs.affinity}, server-wide` : '', a.knobs.delayedDurability ? `delayed durability of [${db}] set to ${a.knobs.delayedDurability}` : ''].filter(Boolean).join(' and ')} (put back afterwards)`,
+      ),
+    ],
+    database: db,
+    statements: [],
+    paramsQuery: null,
+    paramsLine: null,
+    warnings: [],
+    notes: [],
+  };
+}
+
 /** Thread counts a title states ("... 2 threads", "1, 2, 4 threads"), or null when it states none. */
 function titleThreads(title: string): number[] | null {
   const m = /(\d+(?:\s*,\s*\d+)*)\s+threads?\b/i.exec(title);
@@ -124,6 +178,7 @@ export interface PlanContext {
 
 /** The plan for re-running `e`: throws NotebookError when the record cannot be run as it stands. */
 export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
+  if (e.kind === 'tune' || isConfirmation(e)) return armsPlan(e, ctx);
   const warnings: string[] = [];
   const notes: string[] = [];
   const load = e.load;

@@ -6,8 +6,9 @@ import type { Experiment } from '../../shared/experiment';
 import type { DbTarget } from '../../db/target';
 import { getScenario } from '../scenarios';
 import { resolveParams } from '../../shared/params';
-import { runExperiment, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../experiment';
-import { presetRequestOf, runPreset } from '../presetRun';
+import { runExperiment, runPlan, type ExperimentOptions, type ExperimentProgress, type ExperimentResult } from '../experiment';
+import { planArmsOf, presetRequestOf, runPreset } from '../presetRun';
+import { CONFIRM_REPEAT, confirmArms, confirmLoad, confirmTitle, isConfirmation } from '../tuneConfirm';
 import { readNotebookFile } from './read';
 import { writeNotebookFile } from './export';
 import { reloadParams } from '../custom/params';
@@ -66,6 +67,28 @@ export function rerunExperiment(
   progress?: (p: ExperimentProgress) => void,
 ): Promise<ExperimentResult> {
   const title = rerunTitle(e);
+  if (e.kind === 'tune' || isConfirmation(e)) {
+    // A tune confirms its winner against the current settings; a confirmation runs its two arms again.
+    const tune = e.kind === 'tune';
+    const { mode: _mode, threads: _threads, ...load } = e.load;
+    return runPlan(
+      {
+        target: o.target,
+        labDatabase: o.labDatabase ?? e.labDatabase,
+        arms: tune ? confirmArms(e) : planArmsOf(e),
+        load: tune ? { ...load, ...confirmLoad(e) } : load,
+        outDir: o.outDir,
+        title: tune ? confirmTitle(e) : title,
+        question: tune ? `Does the tune's winner beat the current settings in runs of its own?` : (e.question ?? undefined),
+        stateDir: o.stateDir,
+        id: o.id,
+        preset: null,
+        repeat: tune ? CONFIRM_REPEAT : repeatOf(e),
+      },
+      signal,
+      progress,
+    );
+  }
   if (e.preset) {
     return runPreset(
       presetRequestOf(e),

@@ -18,6 +18,7 @@ import {
   oneRunPerCell,
 } from '../../shared/repeats';
 import { getScenarioUnit } from './tables';
+import { confirmVerdict, isConfirmation } from '../tuneConfirm';
 
 /** A comparison's verdict and figures at the most threads both arms ran: from the cells when repeated, else the runs. */
 function armSummary(e: Experiment, a: string, b: string): { threads: number; lines: string[] } | null {
@@ -47,6 +48,7 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
   if (!first) return out;
   if (experiments.some((e) => e.simulated))
     out.push('These numbers come from the Spinlock Lab simulator: they show the direction of an effect, not a measurement.');
+  if (first.tune?.result) out.push(first.tune.result.verdict, first.tune.result.certainty);
   const done = (e: Experiment) => e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
   const runs = done(first);
   for (const e of experiments) {
@@ -60,8 +62,9 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
         );
     }
   }
-  if (first.preset) {
-    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed.
+  if (first.preset || first.tune) {
+    // A preset's runs are arms, not a sweep of one setting: its comparisons above say what changed. A tune's
+    // leaderboard and verdict (above, and in its Search section) say it for its configurations.
   } else if (isRepeated(first.runs)) {
     out.push(...repeatedSweep(first));
   } else if (runs.length >= 2) {
@@ -75,6 +78,10 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
     out.push('No run completed with rows, so there is nothing to compare.');
   }
   for (const e of reruns) {
+    if (isConfirmation(e)) {
+      out.push(...confirmVerdict(e).map((l) => `${l.trim()}${experiments.length > 2 ? ` (${e.server.serverName})` : ''}`));
+      continue;
+    }
     if (isRepeated(first.runs) || isRepeated(e.runs)) {
       out.push(...rerunCells(first, e));
       continue;

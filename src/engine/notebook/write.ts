@@ -17,6 +17,7 @@ import { knobsSection, mdEscape, presetSection, serverSection } from './markdown
 import { getScenarioUnit, resultsRows, tableOutput } from './tables';
 import { chartOutput, chartSeries, experimentLabel } from './charts';
 import { summaryLines } from './summary';
+import { addTuneSection } from './tuneSection';
 import * as path from 'node:path';
 import { writeReason } from '../custom/batch';
 
@@ -128,6 +129,8 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
   );
 
   if (first.preset) nb.markdown(presetSection(first));
+  // A tune's search comes first: the trials below are its runs.
+  if (first.tune) addTuneSection(nb, first);
 
   for (const e of experiments) {
     nb.markdown(`## Server${many ? `: ${mdEscape(experimentLabel(e, true))}` : ''}\n\n${serverSection(e)}`);

@@ -61,8 +61,10 @@ export interface Verdict {
 }
 
 /** A change as people say it: "faster by 12% (95% interval 8% to 16%)", "4.2x lower (95% interval 3.9x to 4.6x)". */
-function changeWords(r: RatioEstimate, w: VerdictWords, up: boolean): string {
+export function changeWords(r: RatioEstimate, w: VerdictWords, up: boolean): string {
   const ratio = r.ratio as number;
+  // Down to nothing has no "x lower": 1/0 would read as Infinity.
+  if (!up && ratio === 0) return 'down to 0';
   const big = up ? ratio >= 2 : ratio <= 0.5;
   const i = r.interval;
   if (big) {
