@@ -101,7 +101,60 @@ function reasonText(d: FigureDef, r: RatioEstimate, change: string): string {
   return `${d.label} ${words}${change ? ` ${change}` : ''}${single}`;
 }
 
-/** The spinlocks, waits and latches that moved most between the current settings' trials and the winner's. */
+/** The named figures that moved most between cell a and cell b, said with `change`, at most `max`. */
+function movedNames(a: Cell, b: Cell, change: string, ca: TuneConfig | undefined, cb: TuneConfig | undefined, max: number): TuneReason[] {
+  return figureDefs(a, b, TOP_NAMES)
+    .filter((d) => isNamed(d) && everyRun(d, [a, b]) && share(d, [a, b]) >= MIN_SHARE)
+    .map((d) => ({ d, r: compareFigures(values(a, d), values(b, d)) }))
+    .filter((x) => significant(x.r))
+    .sort((x, y) => moved(y.r.ratio as number) - moved(x.r.ratio as number))
+    .slice(0, max)
+    .map(({ d, r }): TuneReason => ({
+      text: reasonText(d, r, change),
+      figure: d.key,
+      ratio: r.ratio === 0 ? null : r.ratio,
+      post: postFor(nameOf(d), ca, cb),
+    }));
+}
+
+type Knob = 'affinity' | 'batchSize' | 'delayedDurability';
+const KNOBS: Knob[] = ['affinity', 'batchSize', 'delayedDurability'];
+/** Reasons per knob, when the winner's configuration differs from the current one in more than one. */
+const PER_KNOB = 2;
+
+/**
+ * One knob at a time: two configurations the search tried that differ in that knob alone (the current settings' value
+ * against the winner's, the other knobs at either's), the winner itself when it is one of them, each at the session
+ * count where they both ran or where they ran most; so a move is put down to the knob that made it.
+ */
+function byKnob(cells: readonly Cell[], configs: readonly TuneConfig[], ca: TuneConfig, cb: TuneConfig): TuneReason[] {
+  const differ = KNOBS.filter((k) => ca[k] !== cb[k]);
+  if (differ.length < 2) return [];
+  const most = (id: string, threads?: number) => {
+    const mine = cells.filter((c) => c.armId === id);
+    return mine.find((c) => c.threads === threads) ?? [...mine].sort((x, y) => y.runs.length - x.runs.length)[0];
+  };
+  return differ.flatMap((k) => {
+    const others = KNOBS.filter((x) => x !== k);
+    const pairs = configs
+      .filter((y) => y[k] === cb[k] && others.every((x) => y[x] === ca[x] || y[x] === cb[x]))
+      .flatMap((y) => configs.filter((x) => x[k] === ca[k] && others.every((o) => x[o] === y[o])).map((x) => ({ x, y })))
+      .sort((p, q) => Number(q.y.id === cb.id) - Number(p.y.id === cb.id));
+    for (const { x, y } of pairs) {
+      const b = most(y.id);
+      const a = b && most(x.id, b.threads);
+      if (!a || !b) continue;
+      const change = changedWords(x, y, { config: x.id, threads: a.threads }, { config: y.id, threads: b.threads });
+      return movedNames(a, b, change, x, y, PER_KNOB);
+    }
+    return [];
+  });
+}
+
+/**
+ * The spinlocks, waits and latches that moved most between the current settings' trials and the winner's: knob by
+ * knob first (when the search tried the configurations between them), then for the whole change.
+ */
 export function tuneReasons(
   e: Pick<Experiment, 'runs'> & { tune?: Pick<TuneInfo, 'configs'> | null },
   winner: Side,
@@ -117,23 +170,14 @@ export function tuneReasons(
   const ca = configs.find((c) => c.id === current.config);
   const cb = configs.find((c) => c.id === winner.config);
   const change = changedWords(ca, cb, current, winner);
-  const named = figureDefs(a, b, TOP_NAMES)
-    .filter((d) => isNamed(d) && everyRun(d, [a, b]) && share(d, [a, b]) >= MIN_SHARE)
-    .map((d) => ({ d, r: compareFigures(values(a, d), values(b, d)) }))
-    .filter((x) => significant(x.r))
-    .sort((x, y) => moved(y.r.ratio as number) - moved(x.r.ratio as number))
-    .slice(0, MAX_REASONS)
-    .map(({ d, r }): TuneReason => ({
-      text: reasonText(d, r, change),
-      figure: d.key,
-      ratio: r.ratio === 0 ? null : r.ratio,
-      post: postFor(nameOf(d), ca, cb),
-    }));
+  const knobs = ca && cb ? byKnob(cells, configs, ca, cb) : [];
+  const seen = new Set(knobs.map((r) => r.figure));
+  const named = movedNames(a, b, change, ca, cb, MAX_REASONS).filter((r) => !seen.has(r.figure) || !knobs.length);
   const cpu = figureDefs(a, b, 0).find((d) => d.key === 'cpuMsPerRow');
   const cpuRatio = cpu ? compareFigures(values(a, cpu), values(b, cpu)) : null;
   const cpuLine: TuneReason[] =
     cpu && cpuRatio && cpuRatio.ratio !== null && Math.abs(cpuRatio.ratio - 1) >= MIN_MOVE && excludesOne(cpuRatio)
       ? [{ text: reasonText(cpu, cpuRatio, change), figure: cpu.key, ratio: cpuRatio.ratio, post: null }]
       : [];
-  return [...named, ...cpuLine];
+  return [...knobs, ...named, ...cpuLine];
 }
