@@ -55,7 +55,7 @@ export function confirmTitle(e: Experiment): string {
 }
 
 /** The knobs of a side in words, as the plan shows them. */
-export function sideKnobs(c: TuneConfig): string {
+function sideKnobs(c: TuneConfig): string {
   return [
     `affinity ${c.affinity ?? 'unchanged'}`,
     `delayed durability ${c.delayedDurability ?? 'unchanged'}`,
