@@ -51,6 +51,17 @@ export async function runTune(
   status(`connecting to ${describeTarget(opts.target)}`);
   const db = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab' });
   const notes: string[] = [];
+  // Latency falls with fewer sessions: without a load to meet, a p99 search ends at one session.
+  if (
+    opts.objective.kind === 'p99' &&
+    !opts.request.sessions?.length &&
+    !opts.constraints.some((c) => c.figure === 'rowsPerSec' && c.op === '>=')
+  ) {
+    const message =
+      'p99 latency falls as sessions fall, so without a load to meet this search favours few sessions: give the throughput you need (--constraint throughput>=N) or the session counts your application runs (--sessions).';
+    progress({ kind: 'event', event: { time: new Date().toISOString(), level: 'warning', message } });
+    notes.push(message);
+  }
   let tune: TuneInfo;
   let topology;
   try {
@@ -177,7 +188,8 @@ export async function runTune(
   search.finish(e.runs);
   tune.elapsedMs = Date.now() - started;
   tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (stop ?? 'the search ended');
-  for (const n of notes) e.events.push({ time: new Date().toISOString(), level: 'info', message: n });
+  for (const n of notes)
+    e.events.push({ time: new Date().toISOString(), level: /^p99 latency falls/.test(n) ? 'warning' : 'info', message: n });
   if (tune.sharedServer)
     e.events.push({
       time: new Date().toISOString(),
