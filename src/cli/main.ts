@@ -25,6 +25,7 @@ import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { addStacksCommand } from './stacks';
 import { addCompareCommand } from './compare';
+import { addTuneCommand } from './tune';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 
 function collect(v: string, prev: string[]): string[] {
@@ -311,6 +312,7 @@ export function buildProgram(
     });
 
   addCompareCommand(program, out);
+  addTuneCommand(program, out, err, setExit);
   addWatchCommands(program, out, err, setExit, withCancel);
   addStacksCommand(program, out, err, setExit, withCancel);
 

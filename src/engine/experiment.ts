@@ -16,27 +16,28 @@ import {
   type Experiment,
   type ExperimentDesign,
   type ExperimentEvent,
-  type KnobRequest,
   type KnobState,
   type LoadSettings,
   type ParamValue,
   type PresetInfo,
   type RunArm,
+  type RunRecord,
 } from '../shared/experiment';
-import type { Topology } from '../shared/types';
-import { parseAffinity, threadsPerCore } from '../shared/affinity';
+import type { TuneInfo } from '../shared/tune';
+import { threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
 import { makeDirs, outputError, writeWhole } from './outFiles';
-import { deployScenario, fileParams, TOOL_VERSION } from './lab';
+import { deployScenario, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
 import { runDrift } from './knobWatch';
 import { onlyLiveSessions } from './stacks/sessions';
 import { readJournal, defaultStateDir, processGone, UnrestoredJournalError } from './journal';
-import { deploySteps, getScenario, needsXtp, type ScenarioManifest } from './scenarios';
+import { getScenario } from './scenarios';
+import { deployKey, knobRequestOf, ownJournal, type PlanArm } from './planParts';
 import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
-import { checkRepeat, planOrder, runKey } from './planOrder';
+import { checkRepeat, planOrder, runKey, type PlannedRun } from './planOrder';
 import { featureVersion } from '../shared/serverLevel';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
@@ -79,18 +80,7 @@ export function newExperimentId(scenarioId: string, now = new Date()): string {
   return `${now.toISOString().replace(/[:.]/g, '-')}-${scenarioId}`;
 }
 
-/** One arm of a plan: what its runs run, and at which thread counts. */
-export interface PlanArm {
-  id: string;
-  label: string;
-  scenarioId: string;
-  /** Already validated against the manifest (params.ts). */
-  parameters: Record<string, ParamValue>;
-  /** As the user wrote them; a knob left out is the server's own setting from before the experiment. */
-  knobs: { delayedDurability?: 'DISABLED' | 'ALLOWED' | 'FORCED'; affinity?: string };
-  mode: LoadSettings['mode'];
-  threads: number[];
-}
+export type { PlanArm } from './planParts';
 
 export interface PlanOptions {
   target: DbTarget;
@@ -109,6 +99,13 @@ export interface PlanOptions {
   custom?: CustomPlan | null;
   /** Runs of each cell (arm and thread count), interleaved as planOrder.ts says (default 1). */
   repeat?: number;
+  /**
+   * An adaptive plan (a tune): asked before each run which comes next, given the runs so far (null ends the plan).
+   * Replaces the planned order; the design's sequence then grows as the runs are chosen.
+   */
+  next?: (runs: readonly RunRecord[]) => PlannedRun | null;
+  /** A tune's record: its search state, saved with the experiment after every run (the search updates it). */
+  tune?: TuneInfo;
 }
 
 export async function runExperiment(
@@ -140,33 +137,6 @@ export async function runExperiment(
   );
 }
 
-/** The knobs an arm asks for, resolved against the topology (a bad affinity fails here, before anything changes). */
-function knobRequestOf(arm: PlanArm, topology: Topology): KnobRequest {
-  const req: KnobRequest = {};
-  if (arm.knobs.delayedDurability) req.delayedDurability = arm.knobs.delayedDurability;
-  if (arm.knobs.affinity) {
-    const a = parseAffinity(arm.knobs.affinity, topology);
-    req.affinity = { spec: a.spec, cpus: a.cpus };
-  }
-  return req;
-}
-
-/** What decides a deploy: the scenario, the files that run, the values they take, In-Memory OLTP. */
-function deployKey(scenario: ScenarioManifest, values: Record<string, ParamValue>): string {
-  const steps = deploySteps(scenario, values);
-  return JSON.stringify([scenario.id, steps, steps.map((id) => fileParams(id, values)), needsXtp(scenario, values)]);
-}
-
-/** The server's journal was written by this experiment (applyKnobs records its process and output folder). */
-function ownJournal(stateDir: string, ctx: KnobContext): boolean {
-  try {
-    const j = readJournal(stateDir, ctx.serverKey);
-    return !!j && j.pid === process.pid && j.experimentDir === ctx.experimentDir;
-  } catch {
-    return true; // unreadable: restoreFromJournal reports it
-  }
-}
-
 export async function runPlan(
   opts: PlanOptions,
   signal: AbortSignal,
@@ -180,15 +150,26 @@ export async function runPlan(
   const first = opts.arms[0];
   const repeat = checkRepeat(opts.repeat ?? 1);
   const keys = scenarios.map((sc, i) => deployKey(sc, opts.arms[i].parameters));
-  const order = planOrder(
-    opts.arms.map((a, i) => ({ id: a.id, threads: a.threads, group: keys[i] })),
-    repeat,
-  );
+  const order = opts.next
+    ? []
+    : planOrder(
+        opts.arms.map((a, i) => ({ id: a.id, threads: a.threads, group: keys[i] })),
+        repeat,
+      );
   const design: ExperimentDesign = {
     repeat,
-    order: 'alternating',
+    order: opts.next ? 'adaptive' : 'alternating',
     sequence: order.map((r) => runKey(opts.arms[r.arm].id, r.threads, r.repetition)),
   };
+  const next = opts.next;
+  // The runs in order: planned, or (adaptive) chosen one by one from the runs so far and added to the design.
+  function* planned(): Generator<PlannedRun> {
+    if (!next) return yield* order;
+    for (let r = next(experiment?.runs ?? []); r; r = next(experiment?.runs ?? [])) {
+      design.sequence.push(runKey(opts.arms[r.arm].id, r.threads, r.repetition));
+      yield r;
+    }
+  }
   try {
     makeDirs(opts.outDir);
   } catch (err) {
@@ -264,7 +245,7 @@ export async function runPlan(
     if (requests.some((r) => r.delayedDurability === 'ALLOWED')) note('info', DD_ALLOWED_NOTE);
     experiment = {
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
-      kind: 'experiment',
+      kind: opts.tune ? 'tune' : 'experiment',
       id: opts.id ?? newExperimentId(opts.preset?.id ?? scenarios[0].id),
       title: opts.title ?? `${scenarios[0].name}: ${first.threads.join(', ')} threads`,
       question: opts.question ?? null,
@@ -280,6 +261,7 @@ export async function runPlan(
       preset: opts.preset ?? null,
       ...(opts.custom ? { custom: opts.custom.workload } : {}),
       design,
+      ...(opts.tune ? { tune: opts.tune } : {}),
       status: 'running',
       runs: [],
       events,
@@ -298,7 +280,9 @@ export async function runPlan(
       knobs: requests[i],
       mode: arm.mode,
     }));
-    for (const [index, { arm: i, threads, repetition }] of order.entries()) {
+    let index = -1;
+    for (const { arm: i, threads, repetition } of planned()) {
+      index++;
       if (signal.aborted) break;
       const arm = opts.arms[i];
       const scenario = scenarios[i];

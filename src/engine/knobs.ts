@@ -210,6 +210,12 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
   return before;
 }
 
+/** Sets knobs for good (spinlab tune --apply): no journal, so nothing puts them back, as the user asked. */
+export async function setKnobsForGood(ctx: KnobContext, req: KnobRequest): Promise<void> {
+  if (req.delayedDurability) await setDelayedDurability(ctx, req.delayedDurability);
+  if (req.affinity) await setAffinity(ctx, req.affinity.cpus);
+}
+
 /**
  * The request that puts every knob an experiment may have changed where `req` wants it: a knob `req` leaves out goes
  * back to `original` (the state before the experiment), so one arm's setting never leaks into the next.

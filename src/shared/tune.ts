@@ -169,3 +169,16 @@ export function objectiveText(o: TuneObjective, unit = 'rows/s'): { label: strin
       return { label: `${o.spinlock} spins per row`, unit: 'spins/row', higherBetter: false };
   }
 }
+
+/** "p99<=2ms", "sessions<=16", "throughput>=50000" as typed; an Error saying what to write otherwise. */
+export function parseConstraint(text: string): TuneConstraint {
+  const m = /^\s*(p99|sessions|throughput)\s*(<=|>=)\s*([0-9]+(?:\.[0-9]+)?)\s*(us|µs|ms|s)?\s*$/i.exec(text);
+  const fail = () => new Error(`'${text}' is not a constraint: write e.g. p99<=2ms, sessions<=16 or throughput>=50000.`);
+  if (!m) throw fail();
+  const what = m[1].toLowerCase();
+  const unit = (m[4] ?? '').toLowerCase();
+  if (what !== 'p99' && unit) throw fail();
+  const scale = unit === 's' ? 1e6 : unit === 'ms' ? 1e3 : 1;
+  const figure = what === 'p99' ? 'p99Us' : what === 'sessions' ? 'sessions' : 'rowsPerSec';
+  return { figure, op: m[2] as '<=' | '>=', value: Number(m[3]) * scale };
+}

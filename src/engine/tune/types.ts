@@ -14,6 +14,8 @@ export interface TuneOptions {
   custom?: CustomPlan | null;
   /** The preset whose scenario is tuned, when the user started from one. */
   preset?: PresetInfo | null;
+  /** Tune the scenario a preset runs (its first arm's, planned for this server), with the preset's settings. */
+  fromPreset?: { id: string; set: string[] };
   mode: LoadSettings['mode'];
   objective: TuneObjective;
   constraints: TuneConstraint[];

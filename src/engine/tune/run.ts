@@ -1,0 +1,223 @@
+// Runs a tune: reads the server's shape and current settings, refuses a busy server unless told it is shared, builds
+// the configurations, and runs them as an adaptive plan (engine/experiment.ts): each trial's knobs journaled before
+// they change and the server's settings put back at the end, on success, failure or cancel (`spinlab restore` after
+// a kill). The budget is wall time from the start: a trial starts only when the time it is measured to take fits.
+import * as path from 'node:path';
+import { DbSession } from '../../db/client';
+import { describeTarget } from '../../db/target';
+import type { RunRecord } from '../../shared/experiment';
+import type { TuneInfo } from '../../shared/tune';
+import { parseAffinity } from '../../shared/affinity';
+import { tuneReasons } from '../../shared/tuneExplain';
+import { SpinlabError } from '../errors';
+import { runPlan, type ExperimentResult, type PlanArm } from '../experiment';
+import { knobContextFor, readKnobState, setKnobsForGood } from '../knobs';
+import { defaultStateDir } from '../journal';
+import { writeWhole } from '../outFiles';
+import { runKey } from '../planOrder';
+import { getScenario } from '../scenarios';
+import { getPreset, presetValues } from '../presets';
+import { readIdentity, readTopology } from '../server';
+import { isBusy, otherActivity } from './activity';
+import { tuneResult } from './result';
+import { TuneSearch } from './search';
+import { buildSpace } from './space';
+import type { TuneOptions, TuneProgress } from './types';
+
+/** What a trial costs beyond its measured time and warm-up before the search has timed one (connect, knobs, samples). */
+const TRIAL_OVERHEAD_MS = 1500;
+/** Kept back from the budget for the restore and the final save. */
+const RESERVE_MS = 3000;
+
+export async function runTune(
+  opts: TuneOptions,
+  signal: AbortSignal,
+  progress: (p: TuneProgress) => void = () => undefined,
+): Promise<ExperimentResult> {
+  const started = Date.now();
+  const trialMs = opts.trialMs ?? 4000;
+  const warmupMs = opts.warmupMs ?? 1000;
+  if (opts.objective.kind === 'p99' && opts.mode !== 'client-loop')
+    throw new SpinlabError(
+      'user-input',
+      'A p99 latency objective needs latency per call, which only the client loop measures.',
+      'add --mode client-loop.',
+    );
+  let scenarioId = opts.scenarioId;
+  let parameters = opts.parameters;
+  let preset = opts.preset ?? null;
+  let scenario = opts.custom || opts.fromPreset ? null : getScenario(scenarioId);
+  const status = (message: string) => progress({ kind: 'status', message });
+  status(`connecting to ${describeTarget(opts.target)}`);
+  const db = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab' });
+  const notes: string[] = [];
+  let tune: TuneInfo;
+  let topology;
+  try {
+    const identity = await readIdentity(db);
+    topology = (await readTopology(db, identity)).topology;
+    if (opts.fromPreset) {
+      // A preset's scenario: its first arm's, as the preset plans it for this server, with the preset's settings.
+      const p = getPreset(opts.fromPreset.id);
+      const values = presetValues(p, { set: opts.fromPreset.set });
+      const plan = p.plan({ topology, identity }, values, null);
+      scenarioId = plan.arms[0].scenarioId;
+      parameters = plan.arms[0].parameters;
+      scenario = getScenario(scenarioId);
+      preset = { id: p.id, post: p.post, question: p.question, notes: plan.notes, settings: values, threads: null };
+    }
+    const knobs = await readKnobState(db, opts.labDatabase);
+    status('checking for other work on the server');
+    const activity = await otherActivity(db);
+    if (isBusy(activity) && !opts.sharedServer)
+      throw new SpinlabError(
+        'server',
+        `Other sessions are working on this server (${activity!.sessions} running a request, ${Math.round(activity!.batchRequestsPerSec)} batch requests/s besides this check). ` +
+          'A tune changes server-wide CPU affinity, which every session on the server feels, and their work would blur the comparison.',
+        'run it when the server is quiet, or add --shared-server to run anyway: it warns and widens its intervals.',
+      );
+    const configs = buildSpace(
+      {
+        topology,
+        scenario,
+        parameters,
+        request: opts.request,
+        constraints: opts.constraints,
+        currentDelayedDurability: knobs.delayedDurability,
+      },
+      notes,
+    );
+    for (const c of configs) if (c.affinity) parseAffinity(c.affinity, topology); // a bad spec fails before anything changes
+    tune = {
+      objective: opts.objective,
+      constraints: opts.constraints,
+      budgetMs: opts.budgetMs,
+      trialMs,
+      warmupMs,
+      request: opts.request,
+      configs,
+      sharedServer: !!opts.sharedServer,
+      otherActivity: activity,
+      rounds: [],
+      elapsedMs: null,
+      result: null,
+      stopReason: null,
+    };
+    const perTrial = trialMs + warmupMs + TRIAL_OVERHEAD_MS;
+    const fits = Math.floor((opts.budgetMs - (Date.now() - started) - RESERVE_MS) / perTrial);
+    if (fits < configs.length)
+      throw new SpinlabError(
+        'user-input',
+        `A budget of ${Math.round(opts.budgetMs / 60000)} min holds about ${Math.max(0, fits)} trials of ${Math.round(perTrial / 100) / 10} s, and the search has ${configs.length} configurations to screen.`,
+        `give a budget of at least ${Math.ceil((configs.length * 3 * perTrial) / 60000)} min, or narrow the search (--affinity, --batch-size, --sessions).`,
+      );
+  } finally {
+    await db.close();
+  }
+
+  const search = new TuneSearch({
+    configs: tune.configs,
+    objective: opts.objective,
+    constraints: opts.constraints,
+    sharedServer: !!opts.sharedServer,
+  });
+  tune.rounds = search.rounds;
+  const arms: PlanArm[] = tune.configs.map((c) => ({
+    id: c.id,
+    label: c.label,
+    scenarioId,
+    parameters: c.batchSize === null ? parameters : { ...parameters, batch_size: c.batchSize },
+    knobs: { ...(c.affinity ? { affinity: c.affinity } : {}), ...(c.delayedDurability ? { delayedDurability: c.delayedDurability } : {}) },
+    mode: opts.mode,
+    threads: c.sessions,
+  }));
+  // Trial time as measured: the gaps between the search's calls (each a trial with its knobs, samples and saves).
+  const durations: number[] = [];
+  let last: number | null = null;
+  let stop: string | null = null;
+  const next = (runs: readonly RunRecord[]) => {
+    const now = Date.now();
+    if (last !== null) durations.push(now - last);
+    last = now;
+    const recent = durations.slice(-3);
+    const est = recent.length ? Math.max(...recent) : trialMs + warmupMs + TRIAL_OVERHEAD_MS;
+    const left = opts.budgetMs - (now - started) - RESERVE_MS;
+    const affordable = Math.floor(left / est);
+    const r = search.next(runs, affordable);
+    if (!r) stop = affordable <= 0 ? 'the budget is spent' : 'the search has nothing left to try';
+    else search.started(runKey(tune.configs[r.arm].id, r.threads, r.repetition));
+    const round = tune.rounds[tune.rounds.length - 1];
+    if (round) round.standings = search.standings();
+    progress({ kind: 'tune', tune });
+    return r;
+  };
+  const result = await runPlan(
+    {
+      target: opts.target,
+      labDatabase: opts.labDatabase,
+      arms,
+      load: { durationMs: trialMs, rows: null, warmupMs, intervalMs: opts.intervalMs ?? 1000, clientWorkers: undefined },
+      outDir: opts.outDir,
+      title:
+        opts.title ??
+        `Tune ${preset ? preset.id : scenarioId}: the best settings for ${opts.objective.kind === 'throughput' ? 'throughput' : opts.objective.kind === 'p99' ? 'p99 latency' : `${opts.objective.kind === 'spins-per-row' ? opts.objective.spinlock : ''} spins per row`}`,
+      question: 'Which settings serve this workload best on this server, and why?',
+      deploy: opts.deploy,
+      stateDir: opts.stateDir,
+      id: opts.id,
+      preset,
+      custom: opts.custom ?? null,
+      next,
+      tune,
+    },
+    signal,
+    progress,
+  );
+  const e = result.experiment;
+  search.finish(e.runs);
+  tune.elapsedMs = Date.now() - started;
+  tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (stop ?? 'the search ended');
+  for (const n of notes) e.events.push({ time: new Date().toISOString(), level: 'info', message: n });
+  if (tune.sharedServer)
+    e.events.push({
+      time: new Date().toISOString(),
+      level: 'warning',
+      message:
+        'Other sessions were working on the server (--shared-server): their work is in every trial, and the intervals were widened for it.',
+    });
+  tune.result = tuneResult(tune, search, e.runs, {
+    topology,
+    database: opts.labDatabase,
+    custom: !!opts.custom,
+    trialMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : trialMs + warmupMs,
+  });
+  if (tune.result) {
+    tune.result.reasons = tuneReasons(e, tune.result.winner, tune.result.current);
+    if (opts.apply && !signal.aborted && e.status === 'completed') await applyWinner(opts, tune, topology);
+  }
+  progress({ kind: 'tune', tune });
+  writeWhole(result.file, JSON.stringify(e, null, 2));
+  return result;
+}
+
+/** --apply: the winner's affinity and delayed durability, set for good (no journal: nothing will put them back). */
+async function applyWinner(opts: TuneOptions, tune: TuneInfo, topology: Parameters<typeof parseAffinity>[1]): Promise<void> {
+  const w = tune.configs.find((c) => c.id === tune.result!.winner.config)!;
+  if (!w.affinity && !w.delayedDurability) return;
+  const db = await DbSession.open(opts.target, { database: 'master', appName: 'Spinlock Lab' });
+  try {
+    const identity = await readIdentity(db);
+    const ctx = {
+      ...knobContextFor(db, identity, opts.target, opts.stateDir ?? defaultStateDir(), opts.labDatabase),
+      experimentDir: path.resolve(opts.outDir),
+    };
+    const a = w.affinity ? parseAffinity(w.affinity, topology) : null;
+    await setKnobsForGood(ctx, {
+      ...(a ? { affinity: { spec: a.spec, cpus: a.cpus } } : {}),
+      ...(w.delayedDurability ? { delayedDurability: w.delayedDurability } : {}),
+    });
+    tune.result!.applied = true;
+  } finally {
+    await db.close();
+  }
+}

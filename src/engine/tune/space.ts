@@ -1,0 +1,134 @@
+// The configurations a tune tries, built from the server's shape unless the user narrowed them: affinities (all CPUs,
+// without core 0, the log writer's node, each other node, fewer cores), rows per transaction for a scenario that has
+// them, FORCED delayed durability only when the user allowed it, and for each configuration a session ladder up to the
+// CPUs its affinity leaves. The server's current settings are always configuration c0: the A of the final A/B.
+import type { ParamValue } from '../../shared/experiment';
+import type { Topology } from '../../shared/types';
+import type { TuneConfig, TuneConstraint, TuneSpaceRequest } from '../../shared/tune';
+import { coreSiblings, cpusByNode, currentAffinity, formatSpec, parseAffinity } from '../../shared/affinity';
+import { SpinlabError } from '../errors';
+import { logWriterNode } from '../presets/topology';
+import type { ScenarioManifest } from '../scenarios';
+
+/** The rows per transaction tried by default (with the current value), within what the scenario accepts. */
+export const DEFAULT_BATCH_SIZES = [1, 2, 5, 10];
+
+interface AffinityOption {
+  spec: string | null;
+  why: string;
+  cpus: number[];
+}
+
+const key = (cpus: readonly number[]) => cpus.join(',');
+
+/** Affinity candidates from the topology, each with the reason it is worth trying; the current affinity first. */
+export function affinityOptions(t: Topology, notes: string[], requested?: readonly string[]): AffinityOption[] {
+  const now = currentAffinity(t).cpus;
+  const all = [...cpusByNode(t).values()].flat().sort((a, b) => a - b);
+  const out: AffinityOption[] = [
+    { spec: null, why: `the current affinity (${t.affinityType}, ${now.length} CPUs: ${formatSpec(now)})`, cpus: now },
+  ];
+  const seen = new Set([key(now)]);
+  const add = (spec: string, why: string) => {
+    const r = parseAffinity(spec, t);
+    const cpus = r.cpus === 'AUTO' ? all : r.cpus;
+    if (!cpus.length || seen.has(key(cpus))) return;
+    seen.add(key(cpus));
+    out.push({ spec, why, cpus });
+  };
+  if (requested?.length) {
+    for (const spec of requested) add(spec, `asked for (${spec})`);
+    return out;
+  }
+  add('auto', 'all CPUs (AUTO)');
+  if (all.length > 2 * coreSiblings(0, t).length) add('exclude-core0', 'without core 0, where the log writer and system tasks run');
+  const nodes = [...cpusByNode(t).entries()].filter(([, c]) => c.length > 0).map(([n]) => n);
+  if (nodes.length > 1) {
+    const lw = logWriterNode(t, notes);
+    add(`numa:${lw}`, `the log writer's node (node ${lw})`);
+    for (const n of nodes.filter((x) => x !== lw)) add(`numa:${n}`, `another node than the log writer's (node ${n})`);
+    add(`numa:${lw}-first-core`, `the log writer's node without its first core (node ${lw})`);
+  }
+  // Fewer cores: half of the log writer's node (or of the machine) past core 0, for a workload that scales badly.
+  const lwCpus = nodes.length > 1 ? (cpusByNode(t).get(logWriterNode(t, [])) ?? all) : all;
+  const core0 = new Set(coreSiblings(lwCpus[0], t));
+  const rest = lwCpus.filter((c) => !core0.has(c));
+  const half = rest.slice(0, Math.max(1, Math.floor(rest.length / 2)));
+  if (half.length >= 2 && half.length < rest.length)
+    add(`cpu:${formatSpec(half)}`, `fewer cores: ${half.length} CPUs of the log writer's node past its first core`);
+  return out;
+}
+
+/** A session ladder for `cpus` CPUs: every count from 1 to cpus (the search picks points on it), or the user's list. */
+function ladder(cpus: number, requested: readonly number[] | undefined, constraints: readonly TuneConstraint[]): number[] {
+  const max = Math.min(
+    ...constraints.filter((c) => c.figure === 'sessions' && c.op === '<=').map((c) => c.value),
+    requested?.length ? Math.max(...requested) : cpus,
+  );
+  const min = Math.max(1, ...constraints.filter((c) => c.figure === 'sessions' && c.op === '>=').map((c) => c.value));
+  const base = requested?.length ? [...new Set(requested)].sort((a, b) => a - b) : Array.from({ length: cpus }, (_, i) => i + 1);
+  return base.filter((n) => n >= min && n <= max);
+}
+
+export interface SpaceInput {
+  topology: Topology;
+  /** null for a custom workload: no rows-per-transaction knob. */
+  scenario: ScenarioManifest | null;
+  parameters: Record<string, ParamValue>;
+  request: TuneSpaceRequest;
+  constraints: readonly TuneConstraint[];
+  /** The lab database's delayed durability now. */
+  currentDelayedDurability: string | null;
+}
+
+export function buildSpace(input: SpaceInput, notes: string[]): TuneConfig[] {
+  const { topology, scenario, request } = input;
+  const affinities = affinityOptions(topology, notes, request.affinity);
+  const batchParam = scenario?.parameters.find((p) => p.name === 'batch_size') ?? null;
+  const current = batchParam ? Number(input.parameters.batch_size ?? batchParam.default) : null;
+  let batches: (number | null)[] = [null];
+  if (batchParam && current !== null) {
+    const wanted = request.batchSizes?.length ? request.batchSizes : [current, ...DEFAULT_BATCH_SIZES];
+    const lo = batchParam.min ?? 1;
+    const hi = batchParam.max ?? Number.MAX_SAFE_INTEGER;
+    const bad = wanted.filter((b) => !Number.isInteger(b) || b < lo || b > hi);
+    if (bad.length)
+      throw new SpinlabError('user-input', `Rows per transaction must be whole numbers from ${lo} to ${hi}; got ${bad.join(', ')}.`);
+    batches = [...new Set(wanted)].sort((a, b) => a - b);
+  } else if (request.batchSizes?.length) {
+    throw new SpinlabError(
+      'user-input',
+      'Rows per transaction is a knob of the scenarios only: a custom workload commits as its T-SQL does.',
+    );
+  }
+  const forced = request.allow?.includes('forced') && input.currentDelayedDurability !== 'FORCED';
+  const dds: ('FORCED' | null)[] = forced ? [null, 'FORCED'] : [null];
+  const configs: TuneConfig[] = [];
+  for (const a of affinities)
+    for (const b of batches)
+      for (const dd of dds) {
+        const isCurrent = a.spec === null && (b === null || b === current) && dd === null;
+        const sessions = ladder(a.cpus.length, request.sessions, input.constraints);
+        if (!sessions.length) continue;
+        const parts = [a.spec === null ? 'current affinity' : `${a.spec}`];
+        if (b !== null) parts.push(`${b} row${b === 1 ? '' : 's'}/tx`);
+        if (dd) parts.push('DD forced');
+        configs.push({
+          id: '',
+          label: parts.join(' · '),
+          affinity: a.spec,
+          affinityWhy: a.why,
+          batchSize: b,
+          delayedDurability: dd,
+          cpus: a.cpus.length,
+          sessions,
+          current: isCurrent,
+        });
+      }
+  // c0 is the current settings; the others number in the order built.
+  configs.sort((x, y) => Number(y.current) - Number(x.current));
+  configs.forEach((c, i) => (c.id = `c${i}`));
+  if (!configs.length || !configs[0].current)
+    throw new SpinlabError('user-input', 'No configuration is left to try: the session limits leave no session count.');
+  return configs;
+}
