@@ -102,6 +102,28 @@ describe('Find the best settings in Chromium', () => {
       assert.equal(second.payload.sharedServer, true);
     }));
 
+  it('spins per row: the spinlocks the last run spun on are offered, and picking one names it in tuneStart', () => {
+    const last: ActiveExperimentView = {
+      ...active('completed'),
+      experimentId: 'exp-last',
+      runs: [{ index: 0, threads: 4, status: 'completed', ticks: b.ticks(6) }],
+    };
+    return panels.withPanel(b.connectedState({ active: last }), async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      assert.equal(await p.page.locator('#tune-seen-spinlocks').count(), 0, 'offered only for spins per row');
+      await select(p, '#tune-objective', 'spins-per-row');
+      const chip = p.page.locator('#tune-seen-spinlocks button[data-spinlock]').first();
+      await chip.waitFor();
+      const name = (await chip.getAttribute('data-spinlock')) ?? '';
+      assert.ok(name.length > 0);
+      await chip.focus();
+      await p.page.keyboard.press('Enter');
+      await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
+      await p.page.locator('#btn-tune-start').click();
+      assert.equal((await waitForPosted(p, 'tuneStart')).payload.objective, `spins-per-row:${name}`);
+    });
+  });
+
   it('the leaderboard follows tuneProgress: racing, then dropped in round 2; the round and the time used; Cancel stops it', () =>
     panels.withPanel(running(), async (p) => {
       await p.page.waitForSelector('#tune-form');

@@ -5,6 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { checkTuneForm, SCENARIO_WORKLOAD, tunePayload, type TuneField, type TuneFormCheck, type TuneFormState } from '../model/tuneForm';
+import { spinlockRows } from '../model/stacks';
 import { checkedOf, field, inputValue } from './common';
 
 function textField(
@@ -55,6 +56,19 @@ export function tuneWorkload(app: ViewContext): { words: string; hasBatchSize: b
     hasBatchSize: scenario ? scenario.parameters.some((p) => p.name === 'batch_size') : true,
     ok: Boolean(preset),
   };
+}
+
+/** The spinlocks the last run here spun on, each a button that names it as the objective's. */
+function seenSpinlocks(app: ViewContext): TemplateResult | typeof nothing {
+  const idx = app.live.currentIndex;
+  const run = idx === null ? null : app.live.runs.get(idx);
+  const names = run ? spinlockRows(run.ticks).map((r) => r.name) : [];
+  if (!names.length) return nothing;
+  return html`<div class="field" id="tune-seen-spinlocks"><span class="muted small">Spun in the last run:</span>
+    ${names.map(
+      (n) => html`<button class="chip" data-spinlock=${n} aria-pressed=${String(app.tune.form.spinlock === n)}
+        @click=${() => edit(app, (x) => (x.spinlock = n))}>${n}</button>`,
+    )}</div>`;
 }
 
 function blocker(app: ViewContext, check: TuneFormCheck, workloadOk: boolean): string | null {
@@ -112,6 +126,7 @@ export function tuneFormView(app: ViewContext): TemplateResult {
         </vscode-single-select>`,
       )}
       ${f.objective === 'spins-per-row' ? textField(app, 'spinlock', 'Spinlock', check, 'As sys.dm_os_spinlock_stats names it.', 'LOGCACHE_ACCESS') : nothing}
+      ${f.objective === 'spins-per-row' ? seenSpinlocks(app) : nothing}
       ${textField(app, 'budget', 'Budget', check, 'The search stops within it: 10m, 90s, 1h30m (1m to 24h).', '10m')}
       ${textField(app, 'sessions', 'Sessions', check, 'Blank: a ladder up to the CPUs each affinity leaves.', '1,2,4,8')}
       ${textField(app, 'affinity', 'CPU affinity candidates', check, 'Specs separated by ";". Blank: built from the server’s topology.', 'numa:0; exclude-core0')}
