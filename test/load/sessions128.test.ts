@@ -10,7 +10,6 @@
 // and 4.2 s). The bounds are loose enough for a busy shared machine and tight enough to notice a collapse.
 // The figures are printed so they can be reported.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,8 +18,8 @@ import * as vm from 'node:vm';
 import { runExperiment } from '../../src/engine/experiment';
 import { defaultParameters, getScenario } from '../../src/engine/scenarios';
 import { targetFor } from '../helpers/simTarget';
+import { startSimProcess } from '../helpers/simProcess';
 
-const ROOT = path.resolve(__dirname, '..', '..', '..');
 const MINUTES = Number(process.env.SPINLAB_LOAD_MINUTES ?? '3');
 const SESSIONS = 128;
 const PASSWORD = 'Load-Test-Pw1!';
@@ -43,46 +42,9 @@ function slope(points: { x: number; y: number }[]): number {
   return den === 0 ? 0 : num / den;
 }
 
-async function startSimProcess(): Promise<{ port: number; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'spinlab.js'), 'sim', '--port', '0', '--password', PASSWORD], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the simulator did not start:\n${text}`)), 30_000);
-    const onData = (d: Buffer) => {
-      text += d;
-      const m = /Listening on [^:]+:(\d+)/.exec(text);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (d) => {
-      text += d;
-    });
-    proc.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the simulator exited (${code}):\n${text}`));
-    });
-  });
-  proc.stdout!.resume();
-  proc.stderr!.resume();
-  return {
-    port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-      }),
-  };
-}
-
 it(`${SESSIONS} client-loop sessions for ${MINUTES} min: no session fails, at least one session's throughput, p50 bounded, the client's memory flat`, async () => {
   assert.ok(MINUTES > 0, 'SPINLAB_LOAD_MINUTES must be positive');
-  const sim = await startSimProcess();
+  const sim = await startSimProcess(PASSWORD);
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-load-'));
   const durationMs = Math.round(MINUTES * 60_000);
   const warmupMs = Math.min(30_000, Math.round(durationMs * 0.2));

@@ -52,6 +52,8 @@ describe('tune: the space from the server shape', () => {
       narrow.map((c) => `${c.affinity}/${c.batchSize}/${c.sessions.join(',')}`),
       ['null/1/4,8,16', 'null/2/4,8,16', 'numa:1/1/4,8,16', 'numa:1/2/4,8,16'],
     );
+    // The current rows per transaction stays in, as the current settings' (the A of the final A/B).
+    assert.deepEqual([...new Set(space({ batchSizes: [10] }).map((c) => c.batchSize))], [1, 10]);
     const capped = space({}, [parseConstraint('sessions<=16')]);
     assert.ok(capped.every((c) => c.sessions.at(-1)! <= 16));
   });

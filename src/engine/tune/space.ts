@@ -88,7 +88,8 @@ export function buildSpace(input: SpaceInput, notes: string[]): TuneConfig[] {
   const current = batchParam ? Number(input.parameters.batch_size ?? batchParam.default) : null;
   let batches: (number | null)[] = [null];
   if (batchParam && current !== null) {
-    const wanted = request.batchSizes?.length ? request.batchSizes : [current, ...DEFAULT_BATCH_SIZES];
+    // The current value is always in: the current settings are the A of the final A/B.
+    const wanted = [current, ...(request.batchSizes?.length ? request.batchSizes : DEFAULT_BATCH_SIZES)];
     const lo = batchParam.min ?? 1;
     const hi = batchParam.max ?? Number.MAX_SAFE_INTEGER;
     const bad = wanted.filter((b) => !Number.isInteger(b) || b < lo || b > hi);
