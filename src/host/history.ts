@@ -68,6 +68,7 @@ export function summarise(e: Experiment): ExperimentSummary {
       ...(r.arm ? { arm: { id: r.arm.id, label: r.arm.label } } : {}),
     })),
     presetId: e.preset?.id ?? null,
+    ...(e.kind === 'tune' ? { kind: 'tune' as const } : {}),
   };
 }
 

@@ -30,6 +30,7 @@ import { PresetFeature, runPresetNow } from './features/preset/presetFeature';
 import { HistoryFeature, rerunNotebook } from './features/history/historyFeature';
 import { WatchFeature } from './features/watch/watchFeature';
 import { StacksFeature } from './features/stacks/stacksFeature';
+import { TuneFeature } from './features/tune/tuneFeature';
 import { isRequestEnvelope } from '../shared/requests';
 import type { RevealTarget } from '../shared/reveal';
 import { HostRequests } from './requests';
@@ -67,6 +68,7 @@ export class LabController {
       new HistoryFeature(),
       new WatchFeature(),
       new StacksFeature(opts.captureStacks),
+      new TuneFeature(opts.runTune),
     ];
     const registry: FeatureRegistry = {
       panel: this.s,

@@ -7,6 +7,7 @@ import { message, ToWebview, type PanelState, type UiError } from '../shared/pro
 import { DisposableStore, Emitter, type Disposable } from '../shared/disposables';
 import type { HostPorts } from './ports';
 import type { CaptureStacks } from './features/stacks/stacksCapture';
+import type { TuneRunner } from './features/tune/tuneRunner';
 import { defaultProfile } from './profiles';
 import { presetSummaries, defaultPlanViews } from './presetPlans';
 import { listHistory } from './history';
@@ -23,6 +24,8 @@ export interface LabControllerOptions {
   stateDir?: string;
   /** The engine's stack capture ("Why is it spinning?", features/stacks); tests hand in their own. */
   captureStacks?: CaptureStacks;
+  /** The engine's search ("Find the best settings", features/tune); tests hand in their own. */
+  runTune?: TuneRunner;
 }
 
 export const SELECTION_KEY = 'spinlab.selection';

@@ -10,6 +10,7 @@ import type { WatchGap, WatchMark, WatchRequest, WatchTick } from './watch';
 import type { MonitorCostSummary } from './monitorCost';
 import type { ConnectionProfile } from './connectionProfile';
 import type { CheckView } from './checkView';
+import type { TuneInfo } from './tune';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
 
@@ -86,6 +87,8 @@ export interface ExperimentSummary {
   runs: { index: number; threads: number; status: RunRecord['status']; rowsPerSec: number; arm?: ArmRef }[];
   /** The preset the experiment ran, or null. */
   presetId?: string | null;
+  /** 'tune': a search for the best settings (opening it shows its result). */
+  kind?: 'experiment' | 'tune';
 }
 
 /** Which arm of an experiment a run belongs to (a plain experiment has one, 'main'). */
@@ -193,6 +196,8 @@ export interface ActiveExperimentView {
   preset?: PresetAnalysisInfo | null;
   /** The server's major version (for the WRITELOG diagnosis' queue limit). */
   majorVersion?: number | null;
+  /** A tune ("Find the best settings"): the search's state so far, its result once it ended. */
+  tune?: TuneInfo | null;
 }
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';

@@ -15,6 +15,7 @@ import { PresetToHost } from './presetMessages';
 import { HistoryToHost } from './historyMessages';
 import { WatchToHost, WatchToWebview } from './watchMessages';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
+import { TuneToHost, TuneToWebview } from './tuneMessages';
 import type { Answer } from './requests';
 import type { RevealMessage } from './reveal';
 export { MessageRouter, message, type Envelope, type MessageType, type PayloadOf } from './messages';
@@ -37,6 +38,7 @@ export const ToHost = {
   ...HistoryToHost,
   ...WatchToHost,
   ...StacksToHost,
+  ...TuneToHost,
 } as const;
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
@@ -48,6 +50,7 @@ export const ToWebview = {
   ...RunToWebview,
   ...WatchToWebview,
   ...StacksToWebview,
+  ...TuneToWebview,
   /** The answer to a request (requests.ts; the questions are in panelRequests.ts). */
   response: toWebview<Answer>()('response'),
   /** Show this: switch to its section and select it (the Activity Bar's items; reveal.ts). */

@@ -43,6 +43,7 @@ import { WatchModel, type WatchChange } from './model/watchRun';
 import { WATCH_THROUGHPUT } from './model/metrics';
 import { StacksModel, type StacksError } from './model/stacks';
 import type { StackCapture } from '../shared/stacks';
+import { TuneModel } from './model/tuneLive';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -80,6 +81,7 @@ export class App implements ViewContext {
   readonly watch = new WatchModel();
   readonly watchCharts: LiveChartsView;
   readonly stacks = new StacksModel();
+  readonly tune = new TuneModel();
   /** When and how much of the panel is drawn (rendering.ts). */
   private readonly rendering: PanelRendering;
   private selectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -159,6 +161,7 @@ export class App implements ViewContext {
     }
     this.applyLive(this.live.loadSnapshot(s.active));
     this.applyWatch(this.watch.loadSnapshot(s.watch));
+    this.tune.loadSnapshot(s.active);
     if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign)
       this.watchCharts.setToggles({ ...this.watchCharts.currentToggles, showAllWaits: s.watch.showBenign });
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : (s.presets[0]?.id ?? null);
@@ -220,6 +223,11 @@ export class App implements ViewContext {
     if (c.kind === 'reset') this.watchCharts.setRuns(run ? [run] : [], run, null);
     else if (c.kind === 'ticks' && run) this.watchCharts.ticksAdded(run, c.from);
     if (run) this.watchCharts.runChanged();
+  }
+
+  /** The search's state after a trial or a round (checked on arrival: a malformed one is dropped). */
+  onTuneProgress(p: unknown): void {
+    if (this.tune.progress(p)) this.rendering.requestRegions(['tune']);
   }
 
   onStacksProgress(p: { spinlock: string; elapsedMs: number; durationMs: number }): void {

@@ -577,6 +577,35 @@ const validMessages: unknown[] = [
   { type: 'stacksCapture', payload: { spinlock: 'LOGCACHE_ACCESS', durationMs: 10000 } },
   { type: 'stacksCancel', payload: {} },
   { type: 'stacksExport', payload: { to: 'file' } },
+  {
+    type: 'tuneStart',
+    payload: {
+      workload: { kind: 'scenario', scenarioId: 'disk-insert', parameters: { batch_size: 1 } },
+      mode: 'server-loop',
+      objective: 'spins-per-row:LOGCACHE_ACCESS',
+      budget: '10m',
+      sessions: '2,4',
+      affinity: ['numa:0', 'cpu:0,2,4-7'],
+      batchSizes: '',
+      allowForced: false,
+      sharedServer: false,
+    },
+  },
+  {
+    type: 'tuneStart',
+    payload: {
+      workload: { kind: 'preset', presetId: 'writelog' },
+      mode: 'client-loop',
+      objective: 'p99',
+      budget: '1m',
+      sessions: '',
+      affinity: [],
+      batchSizes: '1',
+      allowForced: true,
+      sharedServer: true,
+      trial: '2s',
+    },
+  },
 ];
 
 it('parseToHost: the valid messages pass (the generator starts from real ones)', () => {

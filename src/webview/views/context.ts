@@ -10,6 +10,7 @@ import type { LiveRuns } from '../model/liveRuns';
 import type { PresetFormState } from '../model/presetForm';
 import type { WatchModel } from '../model/watchRun';
 import type { StacksModel } from '../model/stacks';
+import type { TuneModel } from '../model/tuneLive';
 import type { RunRef, ViewState } from '../model/viewState';
 import type { CompareChart, ScalingChart } from './analysisCharts';
 import type { LiveChartsView } from './liveCharts';
@@ -35,6 +36,8 @@ export interface ViewContext {
   readonly watchCharts: LiveChartsView;
   /** "Why is it spinning?": the capture asked for, running or shown. */
   readonly stacks: StacksModel;
+  /** "Find the best settings": its form and the running search's state. */
+  readonly tune: TuneModel;
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;

@@ -4,7 +4,7 @@ import { html, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { exactNumber } from '../model/format';
-import { section } from './common';
+import { plural, section } from './common';
 
 export function historyView(app: ViewContext): TemplateResult {
   const history = app.state?.history ?? [];
@@ -26,7 +26,7 @@ export function historyView(app: ViewContext): TemplateResult {
           return html`<li data-experiment=${h.id} tabindex="-1" aria-current=${app.view.analysis === h.id ? 'true' : 'false'}>
             <div class="history-main">
               <strong>${h.title}</strong>
-              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · threads ${h.threads.join(',')} · ${h.status}
+              <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.kind === 'tune' ? 'find the best settings · ' : ''}${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · ${h.kind === 'tune' ? plural(h.runs.length, 'trial') : `threads ${h.threads.join(',')}`} · ${h.status}
                 ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span>
             </div>
             <div class="history-actions">
@@ -37,7 +37,8 @@ export function historyView(app: ViewContext): TemplateResult {
                 <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
-                  : html`<button class="chip" data-open=${h.id} @click=${() => app.questions.openExperiment(h.id)}>Open</button>`
+                  : html`<button class="chip" data-open=${h.id}
+                      @click=${() => app.questions.openExperiment(h.id, h.kind === 'tune' ? () => app.setView({ analysis: h.id, results: h.id }) : undefined)}>Open</button>`
               }
               <button class="chip" @click=${() => app.post(ToHost.experimentSaveNotebook, { id: h.id })} title="Save as a Jupyter notebook">Notebook</button>
               <button class="chip" @click=${() => app.post(ToHost.experimentExport, { id: h.id, kind: 'csv' })} title="Export the samples as CSV">CSV</button>

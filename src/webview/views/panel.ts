@@ -1,4 +1,4 @@
-// The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the presets, the live
+// The whole panel: banners, the set-up column (connection, server, scenario, knobs, run), the presets, the tune, the live
 // charts, the Watch mode, "Why is it spinning?", results, and the analysis (arms, history, comparison, scaling).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ViewContext } from './context';
@@ -12,6 +12,7 @@ import { resultsView } from './results';
 import { runView } from './run';
 import { scalingView } from './scaling';
 import { presetsView } from './presets';
+import { tuneView } from './tune';
 import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
@@ -64,6 +65,7 @@ export function panelTemplate(app: ViewContext): TemplateResult {
       <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${app.region('run', () => runView(app, check))}</div>
     </div>
     ${presetsView(app)}
+    ${tuneView(app)}
     ${chartsView(app)}
     ${app.region('watch', () => watchView(app))}
     ${stacksView(app, savedSpinlocks(app))}

@@ -54,6 +54,42 @@ const rejected: [string, unknown, RegExp][] = [
     },
     /presetRun: repeat/,
   ],
+  [
+    'a tune of an unknown kind of workload',
+    {
+      type: 'tuneStart',
+      payload: {
+        workload: { kind: 'database', name: 'master' },
+        mode: 'server-loop',
+        objective: 'throughput',
+        budget: '10m',
+        sessions: '',
+        affinity: [],
+        batchSizes: '',
+        allowForced: false,
+        sharedServer: false,
+      },
+    },
+    /tuneStart: workload/,
+  ],
+  [
+    'a tune with FORCED as text',
+    {
+      type: 'tuneStart',
+      payload: {
+        workload: { kind: 'preset', presetId: 'writelog' },
+        mode: 'server-loop',
+        objective: 'throughput',
+        budget: '10m',
+        sessions: '',
+        affinity: [],
+        batchSizes: '',
+        allowForced: 'yes',
+        sharedServer: false,
+      },
+    },
+    /tuneStart: allowForced/,
+  ],
   ['an oversized clipboard text', { type: 'clipboardCopy', payload: { text: 'x'.repeat(1_000_001) } }, /clipboardCopy: text/],
   [
     'too many parameters',

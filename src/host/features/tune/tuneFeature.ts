@@ -1,0 +1,108 @@
+// "Find the best settings": the form's intent checked into a tune for this server, confirmed (the affinity changes
+// between trials, server-wide), then the engine's search run as the panel's active experiment: its runs' ticks go to
+// the live charts as any run's, and its state after each trial and round (the leaderboard) to the webview as
+// tuneProgress. Stop cancels it like any experiment; the engine puts the knobs back.
+import type { ExperimentResult } from '../../../engine/experiment';
+import { runTune as engineRunTune } from '../../../engine/tune';
+import type { TuneRunner } from './tuneRunner';
+import type { TuneInfo } from '../../../shared/tune';
+import { ToWebview, message } from '../../../shared/protocol';
+import type { TuneStartIntent } from '../../../shared/tuneMessages';
+import { checkJournal, executeJob, runActive } from '../../experimentRun';
+import { buildTuneRequest, TUNE_CONFIRM_ACTION, TUNE_CONFIRM_TITLE, tuneConfirmDetail } from '../../tuneRequest';
+import { UiFailure } from '../../uiErrors';
+import type { PanelContext } from '../../panelContext';
+import type { FeatureRegistry, PanelFeature } from '../feature';
+
+/** The engine's defaults (engine/tune): a trial's measured time and warm-up, for the progress bar's estimate. */
+const DEFAULT_TRIAL_MS = 4000;
+const DEFAULT_WARMUP_MS = 1000;
+
+/** A tune from the panel's form; null when the user declined the confirmation. */
+export async function tuneNow(s: PanelContext, p: TuneStartIntent, runTune: TuneRunner): Promise<ExperimentResult | null> {
+  const conn = s.requireConnection();
+  s.requireIdle('another run');
+  await checkJournal(s);
+  const facts = s.facts()!;
+  const req = buildTuneRequest(p, facts);
+  if (s.ports.settings().confirmServerChanges) {
+    const ok = await s.ports.confirm(
+      TUNE_CONFIRM_TITLE,
+      tuneConfirmDetail(conn.identity.serverName, req.budgetMs, req.changes),
+      TUNE_CONFIRM_ACTION,
+    );
+    if (!ok) {
+      s.ports.log.info('the search was cancelled at the confirmation: nothing was changed');
+      return null;
+    }
+    s.checkAlive();
+    s.requireIdle('another run');
+    if (s.connection() !== conn)
+      throw new UiFailure({ message: 'The connection changed while the question was open; nothing was run.', fix: 'Start again.' });
+  }
+  for (const c of req.changes) s.ports.log.info(`will change ${c}`);
+  const title = p.title?.trim() || `Find the best settings: ${req.preset ? `preset ${req.preset.id} (${req.scenarioId})` : req.scenarioId}`;
+  // The progress bar's steps: as many trials as the budget holds at the default length (the search decides the rest).
+  const trialCount = Math.max(1, Math.floor(req.budgetMs / ((req.trialMs ?? DEFAULT_TRIAL_MS) + DEFAULT_WARMUP_MS)));
+  const deploy = s.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
+  const outcome = await runActive(s, (hooks) =>
+    executeJob(
+      {
+        conn,
+        idBase: `tune-${req.scenarioId}`,
+        scenarioId: req.scenarioId,
+        title,
+        runCount: trialCount,
+        describe: `tune ${req.scenarioId}, objective ${p.objective}, budget ${p.budget}`,
+        resultsFolder: s.ports.settings().resultsFolder,
+        start: ({ id, outDir }, signal, progress) =>
+          runTune(
+            {
+              target: conn.target,
+              labDatabase: conn.labDatabase,
+              scenarioId: req.scenarioId,
+              parameters: req.parameters,
+              preset: req.preset,
+              mode: req.mode,
+              objective: req.objective,
+              constraints: [],
+              budgetMs: req.budgetMs,
+              ...(req.trialMs !== undefined ? { trialMs: req.trialMs, warmupMs: Math.min(DEFAULT_WARMUP_MS, req.trialMs / 4) } : {}),
+              request: req.request,
+              sharedServer: req.sharedServer,
+              outDir,
+              stateDir: s.stateDir,
+              id,
+              title,
+              deploy,
+            },
+            signal,
+            (ev) => (ev.kind === 'tune' ? tuneProgressed(s, id, ev.tune) : progress(ev)),
+          ),
+      },
+      hooks,
+    ),
+  );
+  if (outcome.result) {
+    s.deployed.set(req.scenarioId, JSON.stringify(req.parameters));
+    if (outcome.result.experiment.tune) tuneProgressed(s, outcome.result.experiment.id, outcome.result.experiment.tune);
+  }
+  return outcome.result;
+}
+
+/** The search's state into the active view (a reloaded webview redraws it) and to the webview. */
+function tuneProgressed(s: PanelContext, id: string, tune: TuneInfo): void {
+  const view = s.state.active;
+  if (!view || view.experimentId !== id) return;
+  view.tune = tune;
+  if (!s.disposed) s.ports.post(message(ToWebview.tuneProgress, { experimentId: id, tune }));
+}
+
+export class TuneFeature implements PanelFeature {
+  constructor(private readonly runTune: TuneRunner = engineRunTune) {}
+
+  register(r: FeatureRegistry): void {
+    const s = r.panel;
+    r.on('tuneStart', (p) => tuneNow(s, p, this.runTune));
+  }
+}

@@ -1,0 +1,205 @@
+// "Find the best settings" in Chromium under the real CSP, fed host messages: the form (checked as typed, Start sends
+// tuneStart with every field), the leaderboard as tuneProgress messages arrive (racing, dropped in round N, the round
+// and the time used against the budget), Cancel, the explained result (verdict, certainty, more time, reasons citing the
+// post, the T-SQL with Copy, not applied), and a saved tune opened from the history. Screenshots:
+// test-artifacts/browser/tune-result-{light,dark,hc}.png.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
+import type { TuneInfo } from '../../src/shared/tune';
+import * as b from '../helpers/builders';
+import { tuneInfo, RESULT } from '../helpers/tuneBuilders';
+import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
+
+describe('Find the best settings in Chromium', () => {
+  const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
+  const panels = usePanels();
+  before(() => fs.mkdirSync(ARTIFACTS, { recursive: true }));
+
+  const ID = 'tune-disk-insert-20261125';
+  function active(status: ActiveExperimentView['status'], tune: TuneInfo | null = null): ActiveExperimentView {
+    return {
+      experimentId: ID,
+      title: 'Find the best settings: disk-insert',
+      scenarioId: 'disk-insert',
+      simulated: true,
+      status,
+      message: '',
+      runs: [],
+      events: [],
+      tune,
+    };
+  }
+  const running = (): PanelState => b.connectedState({ active: active('running') });
+  const progress = (p: Panel, tune: TuneInfo) => p.send({ type: 'tuneProgress', payload: { experimentId: ID, tune } });
+  const text = async (p: Panel, sel: string) => ((await p.page.textContent(sel)) ?? '').replace(/\s+/g, ' ');
+  const select = (p: Panel, sel: string, value: string) =>
+    p.page.evaluate(
+      ([s, v]) => {
+        const g = globalThis as unknown as {
+          document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } };
+          Event: new (t: string) => unknown;
+        };
+        const el = g.document.querySelector(s);
+        el.value = v;
+        el.dispatchEvent(new g.Event('change'));
+      },
+      [sel, value] as const,
+    );
+
+  it('the form: every field checked as typed, what it will do said before it starts, Start sends tuneStart', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      const plan = await text(p, '#tune-plan');
+      assert.match(plan, /about 10 minutes \(the budget\)/);
+      assert.match(plan, /CPU affinity \(server-wide: it affects everyone on the server\)/);
+      assert.match(plan, /put back after each trial/);
+      assert.doesNotMatch(plan, /FORCED/, 'FORCED only when ticked');
+      // Wrong values are named under their fields and block Start.
+      await fill(p.page, '#tune-budget', '10 minutes');
+      await p.page.waitForSelector('#tune-budget-error');
+      assert.match(await text(p, '#tune-budget-error'), /not a time budget: write e\.g\. 20m/);
+      assert.equal(await p.page.getAttribute('#btn-tune-start', 'disabled'), '');
+      await fill(p.page, '#tune-budget', '2m');
+      await fill(p.page, '#tune-affinity', 'numa:0; numa:7');
+      await p.page.waitForSelector('#tune-affinity-error');
+      assert.match(await text(p, '#tune-affinity-error'), /NUMA node 7 does not exist/);
+      await fill(p.page, '#tune-affinity', 'numa:0; cpu:0,2,4-7');
+      await select(p, '#tune-objective', 'spins-per-row');
+      await p.page.waitForSelector('#tune-spinlock-error');
+      await fill(p.page, '#tune-spinlock', 'LOGCACHE_ACCESS');
+      await fill(p.page, '#tune-sessions', '2,4,8');
+      await fill(p.page, '#tune-batchSizes', '1,2,x');
+      await p.page.waitForSelector('#tune-batchSizes-error');
+      await fill(p.page, '#tune-batchSizes', '1,2,4');
+      await fill(p.page, '#tune-trial', '2s');
+      await p.page.locator('#tune-forced').click();
+      assert.match(await text(p, '#tune-plan'), /about 2 minutes.*delayed durability FORCED/);
+      await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
+      await p.page.locator('#btn-tune-start').focus();
+      await p.page.keyboard.press('Enter');
+      const start = await waitForPosted(p, 'tuneStart');
+      assert.deepEqual(start.payload, {
+        workload: { kind: 'scenario', scenarioId: 'disk-insert', parameters: { batch_size: 1, seed_rows: 100000 } },
+        mode: 'server-loop',
+        objective: 'spins-per-row:LOGCACHE_ACCESS',
+        budget: '2m',
+        sessions: '2,4,8',
+        affinity: ['numa:0', 'cpu:0,2,4-7'],
+        batchSizes: '1,2,4',
+        allowForced: true,
+        sharedServer: false,
+        trial: '2s',
+      });
+      // A preset's scenario instead of the Scenario section's.
+      const n = (await p.posted()).length;
+      await select(p, '#tune-workload', 'writelog');
+      await p.page.locator('#tune-shared').click();
+      await p.page.locator('#btn-tune-start').click();
+      const second = await waitForPosted(p, 'tuneStart', n);
+      assert.deepEqual(second.payload.workload, { kind: 'preset', presetId: 'writelog' });
+      assert.equal(second.payload.sharedServer, true);
+    }));
+
+  it('spins per row: the spinlocks the last run spun on are offered, and picking one names it in tuneStart', () => {
+    const last: ActiveExperimentView = {
+      ...active('completed'),
+      experimentId: 'exp-last',
+      runs: [{ index: 0, threads: 4, status: 'completed', ticks: b.ticks(6) }],
+    };
+    return panels.withPanel(b.connectedState({ active: last }), async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      assert.equal(await p.page.locator('#tune-seen-spinlocks').count(), 0, 'offered only for spins per row');
+      await select(p, '#tune-objective', 'spins-per-row');
+      const chip = p.page.locator('#tune-seen-spinlocks button[data-spinlock]').first();
+      await chip.waitFor();
+      const name = (await chip.getAttribute('data-spinlock')) ?? '';
+      assert.ok(name.length > 0);
+      await chip.focus();
+      await p.page.keyboard.press('Enter');
+      await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
+      await p.page.locator('#btn-tune-start').click();
+      assert.equal((await waitForPosted(p, 'tuneStart')).payload.objective, `spins-per-row:${name}`);
+    });
+  });
+
+  it('the leaderboard follows tuneProgress: racing, then dropped in round 2; the round and the time used; Cancel stops it', () =>
+    panels.withPanel(running(), async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      assert.equal(await p.page.locator('#tune-progress').count(), 0, 'no search shown before its first progress');
+      await progress(p, tuneInfo(1));
+      await p.page.waitForSelector('#tune-board tr[data-config="c0"]');
+      assert.deepEqual(await p.page.$$eval('#tune-board tbody tr', (rows) => rows.map((r) => r.getAttribute('data-state'))), [
+        'racing',
+        'racing',
+        'racing',
+      ]);
+      assert.match(await text(p, '#tune-round'), /Round 1 \(screen\) · 2:05 of 10:00 used/);
+      const first = await text(p, '#tune-board tr[data-config="c1"]');
+      assert.match(first, /log writer's node \(numa:0\) · 2 rows\/tx 8 52,000 \[47,000, 57,000\] rows\/s 2 racing/);
+      assert.match(await text(p, '#tune-board tr[data-config="c0"]'), /current settings/);
+      // A malformed message is dropped: the board stays as it was.
+      await p.send({ type: 'tuneProgress', payload: { experimentId: ID, tune: { rounds: 'no' } } as never });
+      await progress(p, tuneInfo(2));
+      await p.page.waitForSelector('#tune-board tr[data-config="c0"][data-state="dropped"]');
+      assert.match(await text(p, '#tune-board tr[data-config="c0"]'), /dropped in round 2 · its interval lies wholly below/);
+      assert.match(await text(p, '#tune-board tr[data-config="c1"]'), /53,100 \[51,000, 55,300\] rows\/s 4 racing/);
+      assert.match(await text(p, '#tune-round'), /Round 2 \(race\) · 4:10 of 10:00 used/);
+      assert.equal(await p.page.locator('#btn-tune-start[disabled]').count(), 1, 'no second search while one runs');
+      await p.page.locator('#btn-tune-cancel').focus();
+      await p.page.keyboard.press('Enter');
+      await waitForPosted(p, 'experimentStop');
+      // The host's snapshot after the cancel: no Cancel any more, the standings stay.
+      await p.send({ type: 'state', payload: { state: b.connectedState({ active: active('cancelled', tuneInfo(2)) }) } });
+      await p.page.waitForSelector('#tune-progress[data-state="ended"]');
+      assert.equal(await p.page.locator('#btn-tune-cancel').count(), 0);
+      assert.equal(await p.page.locator('#tune-board tbody tr').count(), 3);
+    }));
+
+  const result = (theme: Theme) => async (p: Panel) => {
+    await p.page.waitForSelector('#tune-form');
+    await progress(p, tuneInfo(2, true));
+    await p.send({ type: 'state', payload: { state: b.connectedState({ active: active('completed', tuneInfo(2, true)) }) } });
+    await p.page.waitForSelector('#tune-result');
+    assert.equal(await text(p, '#tune-verdict'), RESULT.verdict);
+    assert.equal(await text(p, '#tune-certainty'), RESULT.certainty);
+    assert.equal(await text(p, '#tune-more-time'), RESULT.moreTime);
+    const why = await text(p, '#tune-reasons');
+    assert.match(why, /LOGCACHE_ACCESS spins per row 4\.2x lower with the workers on the log writer's node/);
+    assert.match(why, /see Chris Adkin, NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads \(2015/);
+    assert.deepEqual(await p.page.$$eval('#tune-board tbody tr', (rows) => rows.map((r) => r.getAttribute('data-state'))), [
+      'winner',
+      'runner-up',
+      'dropped',
+    ]);
+    assert.equal(await p.page.textContent('#tune-sql'), RESULT.applySql.join('\n'));
+    assert.match(await text(p, '#tune-applied'), /^Not applied: the server’s settings were put back after every trial/);
+    await p.page.locator('#btn-tune-copy').focus();
+    await p.page.keyboard.press('Enter');
+    const copy = await waitForPosted(p, 'clipboardCopy');
+    assert.equal(copy.payload.text, RESULT.applySql.join('\n'));
+    await p.page.locator('#section-tune').screenshot({ path: path.join(ARTIFACTS, `tune-result-${theme}.png`) });
+  };
+  for (const theme of ['light', 'dark', 'hc'] as const)
+    it(`the explained result in the ${theme} theme: verdict, certainty, more time, why (citing the post), the T-SQL with Copy`, () =>
+      panels.withPanel(b.connectedState(), result(theme), theme));
+
+  it('a saved tune opened from the history shows its result', () => {
+    const saved = {
+      ...b.experiment('tune-saved', [8]),
+      kind: 'tune' as const,
+      title: 'Find the best settings: yesterday',
+      tune: tuneInfo(2, true),
+    };
+    return panels.withPanel(b.connectedState({ history: [b.summaryOf(saved)] }), async (p) => {
+      await p.page.waitForSelector('#history li[data-experiment="tune-saved"]');
+      assert.match(await text(p, '#history li[data-experiment="tune-saved"]'), /find the best settings · disk-insert · 1 trial /);
+      await p.page.locator('[data-open="tune-saved"]').click();
+      await answer(p, await waitForRequest(p, 'experimentOpen'), { experiment: saved, preset: null });
+      await p.page.waitForSelector('#tune-result');
+      assert.equal(await text(p, '#tune-shown'), 'Opened: Find the best settings: yesterday');
+      assert.equal(await text(p, '#tune-verdict'), RESULT.verdict);
+    });
+  });
+});
