@@ -54,15 +54,6 @@ export function confirmTitle(e: Experiment): string {
   return `Confirm the tune's winner: ${sideName(e, b)} against ${current}`;
 }
 
-/** The knobs of a side in words, as the plan shows them. */
-function sideKnobs(c: TuneConfig): string {
-  return [
-    `affinity ${c.affinity ?? 'unchanged'}`,
-    `delayed durability ${c.delayedDurability ?? 'unchanged'}`,
-    ...(c.batchSize !== null ? [`batch_size=${c.batchSize}`] : []),
-  ].join(', ');
-}
-
 /** The confirmation's two arms: A the current settings, B the winner, each at its own session count. */
 export function confirmArms(e: Experiment): PlanArm[] {
   const { a, b } = sidesOf(e);

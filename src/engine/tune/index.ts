@@ -1,3 +1,3 @@
 // A tune: a budgeted, noise-aware search of the knobs for the settings that serve an objective best (run.ts).
 export { runTune } from './run';
-export type { TuneOptions, TuneProgress } from './types';
+export type { TuneProgress } from './types';
