@@ -106,6 +106,8 @@ export interface PlanOptions {
   next?: (runs: readonly RunRecord[]) => PlannedRun | null;
   /** A tune's record: its search state, saved with the experiment after every run (the search updates it). */
   tune?: TuneInfo;
+  /** Put the server's settings back after every run, not only at the end (a tune's trials). */
+  restoreEachRun?: boolean;
 }
 
 export async function runExperiment(
@@ -333,6 +335,8 @@ export async function runPlan(
       save();
       progress({ kind: 'run-end', record });
       if (record.status === 'failed' || record.status === 'invalid') break;
+      // A tune puts the server back between trials: each trial's change is journaled, made, and undone.
+      if (opts.restoreEachRun && ownJournal(stateDir, knobCtx)) await restoreFromJournal(knobCtx);
     }
     experiment.status = signal.aborted
       ? 'cancelled'

@@ -1,5 +1,5 @@
 // spinlab tune end to end against the simulator, on narrowed spaces so each search is short: the record it saves
-// (kind 'tune', every trial a run, the explained result), the server's settings as they were afterwards, the budget
+// (kind 'tune', every trial a run, the explained result), the server's settings put back after every trial, the budget
 // kept; a busy server refused unless --shared-server; --apply leaving the winner set; and a SIGKILL during a trial
 // put right by `spinlab restore` (read back over another connection). The 10-minute acceptance search is in the load
 // tier (test/load/tuneAcceptance.test.ts); the search's statistics are measured in the unit tier.
@@ -34,6 +34,10 @@ describe('spinlab tune against the simulator', function () {
   it('searches a narrowed space within its budget, saves kind tune with every trial, explains the winner, puts the settings back', () =>
     withSim({ seed: 7, noise: 0.1 }, async (sim) => {
       const before = await knobsNow(sim);
+      // Every affinity statement the simulator executes, in order.
+      const set: string[] = [];
+      const setAffinity = sim.model.setAffinity.bind(sim.model);
+      sim.model.setAffinity = (spec: string) => (set.push(spec), setAffinity(spec));
       const dir = path.join(tmp('tune'), 'out');
       const r = await mainCli(
         [
@@ -78,6 +82,14 @@ describe('spinlab tune against the simulator', function () {
       assert.ok(
         e.runs.every((x) => x.arm.knobs.delayedDurability === undefined),
         'never FORCED without --allow forced',
+      );
+      // Each trial on numa:1 changed the affinity and put it back before the next trial: set, AUTO, set, AUTO, ...
+      const moved = e.runs.filter((x) => x.arm.knobs.affinity).length;
+      assert.ok(moved >= 2, `${moved} trials on numa:1`);
+      assert.equal(set.length, 2 * moved, set.join(' | '));
+      assert.ok(
+        set.every((x, i) => (i % 2 ? /CPU = AUTO/i.test(x) : !/AUTO/i.test(x))),
+        set.join(' | '),
       );
       const after = await knobsNow(sim);
       assert.deepEqual(after.affinity, before.affinity, 'the affinity is as it was');

@@ -180,6 +180,7 @@ export async function runTune(
       custom: opts.custom ?? null,
       next,
       tune,
+      restoreEachRun: true,
     },
     signal,
     progress,
