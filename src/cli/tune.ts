@@ -2,8 +2,7 @@
 // is checked before anything connects; progress goes to stderr (one line per trial, one per round), the explained
 // result to stdout.
 import { Option, type Command } from 'commander';
-import { resolveParams } from '../shared/params';
-import { parseDuration } from '../shared/params';
+import { parseDuration, resolveParams } from '../shared/params';
 import {
   objectiveText,
   parseBudget,

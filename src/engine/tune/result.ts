@@ -6,8 +6,7 @@ import { compareFigures, excludesOne, repetitionsToDetect } from '../../shared/r
 import { ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
 import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneResult } from '../../shared/tune';
 import type { Topology } from '../../shared/types';
-import { formatCpuRanges, parseAffinity } from '../../shared/affinity';
-import { cpusByNode } from '../../shared/affinity';
+import { cpusByNode, formatCpuRanges, parseAffinity } from '../../shared/affinity';
 import { objectiveOf, type TuneSearch } from './search';
 
 function words(o: TuneObjective, subject: string): VerdictWords {

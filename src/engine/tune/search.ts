@@ -8,9 +8,8 @@
 // more than once contributes), started from a prior so the first rounds are not overconfident.
 import { runFigures } from '../../shared/analysis';
 import type { RunRecord } from '../../shared/experiment';
-import { tCritical } from '../../shared/repeats/interval';
 import type { TuneConfig, TuneConstraint, TuneObjective, TuneRound, TuneStanding } from '../../shared/tune';
-import { estimate } from '../../shared/repeats/interval';
+import { estimate, tCritical } from '../../shared/repeats/interval';
 import type { PlannedRun } from '../planOrder';
 
 /** The noise assumed before the search has measured its own (CV), and how many degrees of freedom it counts for. */
@@ -163,13 +162,14 @@ export class TuneSearch {
         ...(d ? { droppedWhy: d.why, droppedIn: d.round } : {}),
       });
     });
-    const score = (s: TuneStanding) => this.best(this.o.configs.findIndex((c) => c.id === s.config))!.mean;
-    return out.sort((a, b) => Number(a.state === 'dropped') - Number(b.state === 'dropped') || score(b) - score(a));
+    const score = new Map(this.o.configs.map((c, i) => [c.id, this.best(i)?.mean ?? -Infinity]));
+    return out.sort((a, b) => Number(a.state === 'dropped') - Number(b.state === 'dropped') || score.get(b.config)! - score.get(a.config)!);
   }
 
   /** The racing configurations by their best point's mean score, best first. */
   ranked(): number[] {
-    return [...this.racing].filter((i) => this.best(i)).sort((a, b) => this.best(b)!.mean - this.best(a)!.mean);
+    const score = new Map([...this.racing].map((i) => [i, this.best(i)?.mean ?? null]));
+    return [...this.racing].filter((i) => score.get(i) !== null).sort((a, b) => score.get(b)! - score.get(a)!);
   }
 
   /** Runs still planned in the current round. */
@@ -306,11 +306,15 @@ export class TuneSearch {
     }
     // Configurations never tried (no point met the constraints) leave the race too.
     for (const i of [...this.racing]) if (!this.best(i)) this.drop(i, round, 'no trial met the constraints');
-    const r = this.rounds[round - 1];
-    if (r) {
-      r.standings = this.standings();
-      r.noiseCv = this.noise().measured === null ? null : Math.exp(this.noise().measured!) - 1;
-    }
+    this.settle(this.rounds[round - 1]);
+  }
+
+  /** A round's standings and the noise measured by its end. */
+  private settle(r: TuneRound | undefined): void {
+    if (!r) return;
+    r.standings = this.standings();
+    const m = this.noise().measured;
+    r.noiseCv = m === null ? null : Math.exp(m) - 1;
   }
 
   private drop(i: number, round: number, why: string): void {
@@ -327,11 +331,7 @@ export class TuneSearch {
   /** Closes the last round's standings (after the final trial). */
   finish(runs: readonly RunRecord[]): void {
     this.ingest(runs);
-    const r = this.rounds[this.rounds.length - 1];
-    if (!r) return;
-    r.standings = this.standings();
-    const m = this.noise().measured;
-    r.noiseCv = m === null ? null : Math.exp(m) - 1;
+    this.settle(this.rounds[this.rounds.length - 1]);
   }
 }
 

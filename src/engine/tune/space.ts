@@ -43,14 +43,14 @@ export function affinityOptions(t: Topology, notes: string[], requested?: readon
   add('auto', 'all CPUs (AUTO)');
   if (all.length > 2 * coreSiblings(0, t).length) add('exclude-core0', 'without core 0, where the log writer and system tasks run');
   const nodes = [...cpusByNode(t).entries()].filter(([, c]) => c.length > 0).map(([n]) => n);
-  if (nodes.length > 1) {
-    const lw = logWriterNode(t, notes);
+  const lw = nodes.length > 1 ? logWriterNode(t, notes) : null;
+  if (lw !== null) {
     add(`numa:${lw}`, `the log writer's node (node ${lw})`);
     for (const n of nodes.filter((x) => x !== lw)) add(`numa:${n}`, `another node than the log writer's (node ${n})`);
     add(`numa:${lw}-first-core`, `the log writer's node without its first core (node ${lw})`);
   }
   // Fewer cores: half of the log writer's node (or of the machine) past core 0, for a workload that scales badly.
-  const lwCpus = nodes.length > 1 ? (cpusByNode(t).get(logWriterNode(t, [])) ?? all) : all;
+  const lwCpus = lw !== null ? (cpusByNode(t).get(lw) ?? all) : all;
   const core0 = new Set(coreSiblings(lwCpus[0], t));
   const rest = lwCpus.filter((c) => !core0.has(c));
   const half = rest.slice(0, Math.max(1, Math.floor(rest.length / 2)));
