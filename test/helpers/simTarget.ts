@@ -5,6 +5,7 @@ import type { DbTarget } from '../../src/db/target';
 import { targetFromArgs } from '../../src/cli/commands';
 import { readKnobState } from '../../src/engine/knobs';
 import type { KnobState } from '../../src/shared/experiment';
+import { deployCommand } from '../../src/cli/commands';
 import type { Simulator } from '../../tools/sim/simulator';
 import { SIM_PASSWORD } from './simClient';
 
@@ -39,4 +40,22 @@ export async function knobsNow(sim: Simulator, lab = 'SpinlockLab'): Promise<Kno
   } finally {
     await admin.close();
   }
+}
+
+/**
+ * A start that is not the default, for tests that check a restore: disk-insert deployed in `lab`, affinity NUMANODE = 0
+ * (CPUs 0-19, to come back as NUMANODE and not as a CPU list) and delayed durability ALLOWED, kept as the simulator's
+ * startup state. Returns the knobs as read back.
+ */
+export async function startFromNode0Allowed(sim: Simulator, lab = 'SpinlockLab'): Promise<KnobState> {
+  await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], lab);
+  const db = await DbSession.open(targetFor(sim), { database: 'master' });
+  try {
+    await db.runFile('knobs/affinity-numa', { node_ranges: '0' });
+    await db.runFile('knobs/delayed-durability', { db: lab, mode: 'ALLOWED' });
+  } finally {
+    await db.close();
+  }
+  sim.model.startupAffinity = sim.model.affinity;
+  return knobsNow(sim, lab);
 }

@@ -11,15 +11,13 @@ import * as path from 'node:path';
 import { withSim, SIM_PASSWORD } from '../helpers/simClient';
 import { spinlabChild } from '../helpers/cliChild';
 import type { Simulator } from '../../tools/sim/simulator';
-import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey } from '../../src/engine/journal';
-import { deployCommand } from '../../src/cli/commands';
 import { LabController } from '../../src/host/labController';
 import { defaultProfile } from '../../src/host/profiles';
 import type { KnobState, Tick } from '../../src/shared/experiment';
 import { fakePorts } from '../unit/host/fakePorts';
 import { tmp, sleep } from '../helpers/common';
-import { knobsNow, targetFor } from '../helpers/simTarget';
+import { knobsNow, startFromNode0Allowed } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
 // The original affinity is NUMANODE = 0 (CPUs 0-19): restored as NUMANODE, not as a CPU list (knobs.ts).
@@ -29,16 +27,7 @@ const ORIGINAL: KnobState = {
 };
 
 async function prepare(sim: Simulator): Promise<void> {
-  await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
-  const db = await DbSession.open(targetFor(sim), { database: 'master' });
-  try {
-    await db.runFile('knobs/affinity-numa', { node_ranges: '0' });
-    await db.runFile('knobs/delayed-durability', { db: LAB, mode: 'ALLOWED' });
-  } finally {
-    await db.close();
-  }
-  sim.model.startupAffinity = sim.model.affinity;
-  assert.deepEqual(await knobsNow(sim), ORIGINAL);
+  assert.deepEqual(await startFromNode0Allowed(sim, LAB), ORIGINAL);
 }
 
 const spinlab = spinlabChild;

@@ -10,9 +10,7 @@ import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
 import { spinlabChild } from '../helpers/cliChild';
 import { readExperiment, sleep, tmp } from '../helpers/common';
-import { knobsNow, targetFor } from '../helpers/simTarget';
-import { DbSession } from '../../src/db/client';
-import { deployCommand } from '../../src/cli/commands';
+import { knobsNow, startFromNode0Allowed } from '../helpers/simTarget';
 import type { KnobState } from '../../src/shared/experiment';
 import type { Simulator } from '../../tools/sim/simulator';
 import Ajv2020 from 'ajv/dist/2020';
@@ -169,16 +167,7 @@ describe('spinlab tune against the simulator', function () {
 
   it('SIGKILL during a trial with affinity and FORCED changed: spinlab restore puts both back, read from another connection', () =>
     withSim({ seed: 5 }, async (sim) => {
-      await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
-      const db = await DbSession.open(targetFor(sim), { database: 'master' });
-      try {
-        await db.runFile('knobs/affinity-numa', { node_ranges: '0' });
-        await db.runFile('knobs/delayed-durability', { db: LAB, mode: 'ALLOWED' });
-      } finally {
-        await db.close();
-      }
-      sim.model.startupAffinity = sim.model.affinity;
-      const original: KnobState = await knobsNow(sim);
+      const original: KnobState = await startFromNode0Allowed(sim, LAB);
       const state = tmp('state');
       const child = spinlabChild(sim, state, [
         'tune',
