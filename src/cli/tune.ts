@@ -144,7 +144,7 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
     err(
       `This tune: up to ${Math.round(c.budgetMs / 60000)} min (the budget), trials of ${o.trial} after ${o.warmup} of warm-up. ` +
         `It changes CPU affinity (server-wide: every session on this server feels it)${c.request.allow ? ' and delayed durability' : ''} ` +
-        'for each trial, journaled first and put back at the end (spinlab restore after a crash).\n',
+        'for each trial, journaled first and put back after the trial (spinlab restore after a crash).\n',
     );
     const { experiment, file } = await withCancel(err, (signal) =>
       runTune(
