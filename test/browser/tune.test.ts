@@ -75,6 +75,8 @@ describe('Find the best settings in Chromium', () => {
       await fill(p.page, '#tune-batchSizes', '1,2,4');
       await fill(p.page, '#tune-trial', '2s');
       await p.page.locator('#tune-forced').click();
+      // The plan is redrawn after the click: wait for it rather than read the old words.
+      await p.page.locator('#tune-plan', { hasText: 'delayed durability FORCED' }).waitFor();
       assert.match(await text(p, '#tune-plan'), /about 2 minutes.*delayed durability FORCED/);
       await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
       await p.page.locator('#btn-tune-start').focus();
