@@ -6,6 +6,7 @@ import type { LatchDelta, SpinDelta, Tick, WaitDelta } from '../shared/experimen
 import type { RawSample } from '../shared/types';
 import { type CounterKey, type CounterReading, readCounter, readingAmount, readingDelta, readingValue } from './perfCounters';
 import { monitorDelta } from '../shared/monitorCost';
+import { ownDelta } from '../shared/ownShare';
 
 export interface TickContext {
   /** The lab database: the instance_name of its `*:Databases` counters. */
@@ -297,5 +298,7 @@ export function computeTick(prev: RawSample, cur: RawSample, ctx: TickContext): 
   if (ctx.gap) tick.gap = true;
   const monitor = ctx.gap ? null : monitorDelta(prev.monitor, cur.monitor);
   if (monitor) tick.monitor = monitor;
+  const own = ctx.gap ? null : ownDelta(prev.own, cur.own);
+  if (own) tick.own = own;
   return { kind: 'tick', tick, warnings };
 }

@@ -122,7 +122,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     const rows: string[][] = [];
     const lines: string[] = [];
     for (const r of completed) {
-      const d = diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.server.majorVersion });
+      const d = diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.server.majorVersion, share: r.share });
       lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
       for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
     }

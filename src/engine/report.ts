@@ -9,6 +9,7 @@ import { describeSpread } from '../shared/sessionSpread';
 import { isRepeated } from '../shared/repeats';
 import { scenarioRepeatSection } from './repeatReport';
 import { table } from './textTable';
+import { othersBusy, SHARE_PERMISSION } from '../shared/ownShare';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -32,6 +33,24 @@ const runName = (repeated: boolean, r: RunRecord) =>
     ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${r.threads} threads, repetition ${r.repetition ?? 1}`
     : `${r.threads} threads`;
 
+/** The run's own share of the server's CPU and waits ("13%, 0%"), '-' when not read. */
+function shareCell(r: RunRecord): string {
+  if (!r.share) return '-';
+  const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
+  return `${pct(r.share.cpu)}, ${pct(r.share.waits)}${othersBusy(r.share) ? ' (others busy)' : ''}`;
+}
+
+/** What the share column means, and what it says about the server-wide figures below when others were busy. */
+function shareNote(runs: readonly RunRecord[]): string {
+  const busy = runs.filter((r) => othersBusy(r.share));
+  const what =
+    "own share: the workload's own sessions' CPU and waits over the server's totals (sys.dm_exec_sessions, sys.dm_exec_requests, sys.dm_exec_session_wait_stats, each tick)";
+  if (!runs.some((r) => r.share)) return `${what}: not read (it needs ${SHARE_PERMISSION}; older records lack it)`;
+  return busy.length
+    ? `${what}.\n  Others busy: other sessions did a meaningful part of the server's work in ${busy.length} of ${runs.length} run${runs.length === 1 ? '' : 's'}; the spinlock, wait and latch figures below are server-wide and include their work.`
+    : what;
+}
+
 export function resultsReport(e: Experiment, unit = 'rows'): string {
   const out: string[] = [];
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
@@ -40,6 +59,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   );
   out.push('');
   const repeated = isRepeated(e.runs);
+  const one = unit.replace(/s$/, '');
   // Arms are named in the tables of repeated runs; a record of one run each prints as it always did.
   const armed = repeated && e.runs.some((r) => r.arm.id !== 'main');
   const arm = (r: RunRecord) => (armed ? [r.arm.label] : []);
@@ -56,6 +76,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
         'p99 µs',
         e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row',
         'sessions failed',
+        'own share of server CPU, waits',
       ],
       e.runs.map((r) => [
         ...arm(r),
@@ -68,9 +89,11 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
         latencyCell(r.latency?.p99Us),
         r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
         String(r.sessionFailures.length),
+        shareCell(r),
       ]),
     ),
   );
+  out.push(shareNote(e.runs));
   out.push(
     `${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`,
   );
@@ -94,7 +117,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     );
   };
   section(
-    'Top spinlocks: spins per second (spins per row)',
+    `Top spinlocks, server-wide (every session on the server): spins per second (spins per ${one})`,
     (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
     (r, name) => {
       const s = r.totals.spinlocks[name]?.spins ?? 0;
@@ -112,11 +135,11 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     (r, name) => fmt((r.totals.waits[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
   );
   section(
-    'Top latches: wait ms per second',
+    'Top latches, server-wide (every session on the server): wait ms per second',
     (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
   );
-  mathSection(e, out, (r) => runName(repeated, r));
+  mathSection(e, out, (r) => runName(repeated, r), one);
   const costed = e.runs.filter((r) => r.monitorCost);
   if (costed.length) {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
@@ -148,7 +171,7 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
 }
 
 /** "Doing the math" per completed run: the CPUs the run used (with their inputs), and the measured basis beside it. */
-function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => string): void {
+function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => string, one: string): void {
   const runs = e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
   if (!runs.length) return;
   out.push('\nDoing the math: cycles = elapsed s x CPUs used x measured clock rate');
@@ -156,9 +179,9 @@ function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => strin
     const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
     const m = runCycleMath(r.derived, spins, r.rows);
     const perRow = (v: number | null) => (v === null ? 'unknown' : fmt(v));
-    out.push(`  ${name(r)}: ${m.formula}; ${perRow(m.cyclesPerRow)} cycles per row`);
+    out.push(`  ${name(r)}: ${m.formula}; ${perRow(m.cyclesPerRow)} cycles per ${one}`);
     const tpc = r.derived.cpuCount?.threadsPerCore ?? 1;
     if (tpc > 1) out.push(`    physical cores, as the posts count them: ${coresFor(r.derived.cpusUsed, tpc)}`);
-    if (m.measured) out.push(`    measured: ${m.measured.formula}; ${perRow(m.measured.cyclesPerRow)} cycles per row`);
+    if (m.measured) out.push(`    measured: ${m.measured.formula}; ${perRow(m.measured.cyclesPerRow)} cycles per ${one}`);
   }
 }

@@ -9,7 +9,8 @@ import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';
 import { Timeline } from './clock';
 import { WorkloadSessions } from './load';
-import { Sampler } from './sampler';
+import { readDeltaSample, readFullSample, Sampler } from './sampler';
+import { withOwnShare } from './custom/ownShareRead';
 import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
 import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
@@ -22,6 +23,7 @@ import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clie
 import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
+import { othersWarning, ownShare } from '../shared/ownShare';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -108,12 +110,17 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const timeline: Tick[] = [];
   let first: RawSample | null = null;
   let prev: RawSample | null = null;
+  // Each tick also reads the workload's own sessions, so the run can say how much of the server's work was its own.
+  const ownIds = () => driver.ids;
+  const problem = (m: string) => runNote('warning', m);
   const sampler = new Sampler({
     target: c.target,
     labDatabase: c.labDatabase,
     intervalMs: load.intervalMs,
     onSample: (e) => accept(e.sample, e.afterGap, e.atMs),
-    onProblem: (m) => runNote('warning', m),
+    onProblem: problem,
+    read: withOwnShare(readDeltaSample(c.labDatabase, problem), ownIds, problem),
+    readFull: { file: 'dmv/sample', read: withOwnShare(readFullSample(c.labDatabase), ownIds, problem) },
   });
   // closing: the run's final sample, taken after the load ended at that client time.
   let callsSeen = 0;
@@ -309,6 +316,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
   const totals = foldTicks(timeline);
   if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
+  const share = ownShare(timeline);
+  const othersNote = othersWarning(share);
+  if (othersNote) runNote('warning', othersNote);
   const derived = computeDerived(
     { ...totals, rows: rows || totals.rows },
     { cpusUsed: cpusUsedFromTicks(timeline), threads, threadsPerCore: c.threadsPerCore, first, last },
@@ -338,6 +348,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     ...(!c.custom && runsNativeProcedures(c.scenario, c.arm.parameters) ? { nativeProcedures: true } : {}),
     sessionWaits: c.custom ? driver.sessionWaits() : sessionWaits,
     monitorCost: summariseMonitorCost(timeline),
+    share,
     ...(spread ? { sessionSpread: spread } : {}),
     events: runEvents,
     monitor: sampler.stats,

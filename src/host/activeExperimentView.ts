@@ -71,6 +71,7 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       run.arm = { id: p.record.arm.id, label: p.record.arm.label };
       if (p.record.repetition !== undefined) run.repetition = p.record.repetition;
       run.derived = p.record.derived;
+      run.share = p.record.share ?? null;
       sinks.report({ increment: 100 / Math.max(1, runCount) });
       sinks.post(message(ToWebview.runEnd, { experimentId: id, record: p.record }));
       return;

@@ -4,6 +4,7 @@ import type { StackCapture } from './stacks';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import type { TuneInfo } from './tune';
+import type { OwnActivity, OwnShare } from './ownShareTypes';
 
 export const EXPERIMENT_SCHEMA_VERSION = 6;
 
@@ -77,6 +78,8 @@ export interface Tick {
   gap?: boolean;
   /** What Spinlock Lab's own monitor session cost the server in this interval (delta ticks; absent in older records). */
   monitor?: MonitorCost | null;
+  /** What the run's own workload sessions did in this interval (shared/ownShare.ts); absent in a watch and older records. */
+  own?: OwnActivity | null;
 }
 
 /** Client latency of the completed calls; with none (count 0) every figure is null, never 0. */
@@ -251,6 +254,8 @@ export interface RunRecord {
   sessionWaits?: Record<string, WaitDelta> | null;
   /** What Spinlock Lab's monitor session cost the server over the run, beside the server's totals (absent in older records). */
   monitorCost?: MonitorCostSummary | null;
+  /** The workload's own share of the server's CPU and waits over the run (shared/ownShare.ts); null: not read. */
+  share?: OwnShare | null;
   /** What happened that the reader must know: restarts, reconnects, dropped sessions. */
   events: ExperimentEvent[];
   /** How the monitor connection fared (absent in records before it was kept). */

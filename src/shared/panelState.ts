@@ -11,6 +11,7 @@ import type { MonitorCostSummary } from './monitorCost';
 import type { ConnectionProfile } from './connectionProfile';
 import type { CheckView } from './checkView';
 import type { TuneInfo } from './tune';
+import type { OwnShare } from './ownShareTypes';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
 
@@ -181,6 +182,8 @@ export interface LiveRunView {
   repetition?: number;
   /** Once the run ended: its derived figures (clock rate, CPUs used) for "doing the math". */
   derived?: RunDerived;
+  /** Once the run ended: the workload's own share of the server's work (shared/ownShare.ts); null: not read. */
+  share?: OwnShare | null;
 }
 
 export interface ActiveExperimentView {

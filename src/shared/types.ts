@@ -1,5 +1,6 @@
 // Data shapes shared by the engine, the CLI, the extension host and the webview. No vscode, no DOM, no driver.
 import type { MonitorReading } from './monitorCost';
+import type { OwnReading } from './ownShareTypes';
 
 /** One scheduler that runs user work (scheduler_id < 1048576), from sys.dm_os_schedulers. */
 export interface SchedulerInfo {
@@ -145,4 +146,6 @@ export interface RawSample {
   progress: ProgressRow[];
   /** The monitor session's own cost so far and the server's compilations (delta ticks); null or absent otherwise. */
   monitor?: MonitorReading | null;
+  /** The run's own workload sessions so far (sql/workload/session-share.sql); absent in a watch. */
+  own?: OwnReading | null;
 }

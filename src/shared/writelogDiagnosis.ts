@@ -4,6 +4,7 @@
 // into the log buffer); when the log file's pending I/O sits at the log writer's limit of outstanding writes, the
 // queue is saturated. Pure: no DOM, no Node.
 import type { RunTotals, Tick } from './experiment';
+import { othersBusy, shareText, type OwnShare } from './ownShare';
 
 /** Outstanding log writes the log writer allows (the WRITELOG post, as corrected there): 32 up to 2008 R2, 112 from 2012 (11.x). */
 export function logWriterQueueLimit(majorVersion: number | null): number {
@@ -46,6 +47,8 @@ export interface WritelogInput {
   totals: Pick<RunTotals, 'elapsedMs' | 'rows' | 'transactions' | 'waits' | 'logFlushes' | 'logBytesFlushed'>;
   timeline: readonly Pick<Tick, 'log' | 'pendingLogIo'>[];
   majorVersion: number | null;
+  /** The workload's own share of the server's work: with others busy, the signs are the server's, not the workload's. */
+  share?: OwnShare | null;
 }
 
 function n(v: number, digits = 0): string {
@@ -163,10 +166,14 @@ export function diagnoseWritelog(input: WritelogInput): WritelogDiagnosis {
   });
 
   const attention = lines.filter((l) => l.flag === 'attention');
-  const summary = attention.length
+  const base = attention.length
     ? `Look at: ${attention.map((l) => l.label.toLowerCase()).join('; ')}.`
     : lines.every((l) => l.flag === 'unknown')
       ? 'Not enough data for a diagnosis.'
       : "None of the WRITELOG post's signs of a log bottleneck shows in this run.";
+  // WRITELOG waits are server-wide: when other sessions did much of the work, they are mostly theirs.
+  const summary = othersBusy(input.share)
+    ? `Server-wide: other sessions did a meaningful part of the server's work (the workload's own sessions: ${shareText(input.share)}), so these signs are the server's under their load, not the workload's alone. ${base}`
+    : base;
   return { lines, summary };
 }

@@ -9,6 +9,7 @@ import { getScenario } from '../scenarios';
 import { table } from '../textTable';
 import { displayData, type DisplayDataOutput } from './nbformat';
 import { escapeXml } from './svgChart';
+import { othersBusy, type OwnShare } from '../../shared/ownShare';
 
 function htmlTable(headers: string[], rows: string[][]): string {
   const th = headers.map((h) => `<th>${escapeXml(h)}</th>`).join('');
@@ -31,6 +32,8 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
     2,
   );
   const unit = getScenarioUnit(e);
+  const one = unit.replace(/s$/, '');
+  const shared = e.runs.some((r) => r.share);
   const armed = e.runs.some((r) => r.arm && r.arm.id !== 'main');
   const repeated = isRepeated(e.runs);
   const headers = [
@@ -42,9 +45,10 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
     'elapsed s',
     unit,
     `${unit}/s`,
-    'CPU ms/row',
-    ...spin.map((n) => `${n} spins/row`),
-    ...wait.map((n) => `${n} ms/row`),
+    ...(shared ? ['own CPU %'] : []),
+    `CPU ms/${one} (server-wide)`,
+    ...spin.map((n) => `${n} spins/${one} (server-wide)`),
+    ...wait.map((n) => `${n} ms/${one} (server-wide)`),
     'p99 µs',
   ];
   const rows = e.runs.map((r, i) => {
@@ -58,6 +62,7 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
       f.elapsedSec.toFixed(1),
       figureText(f.rows),
       figureText(f.rowsPerSec),
+      ...(shared ? [ownCpuText(r.share)] : []),
       f.cpuMsPerRow === null ? '-' : formatNumber(f.cpuMsPerRow),
       ...spin.map((n) => formatNumber(f.spinsPerRow[n] ?? 0)),
       ...wait.map((n) => formatNumber(f.waitMsPerRow[n] ?? 0)),
@@ -65,6 +70,12 @@ export function resultsRows(e: Experiment): { headers: string[]; rows: string[][
     ];
   });
   return { headers, rows };
+}
+
+/** The workload's own share of the server's CPU, as the results tables print it ("13% (others busy)"). */
+function ownCpuText(s: OwnShare | null | undefined): string {
+  if (!s || s.cpu === null) return '-';
+  return `${Math.round(s.cpu * 100)}%${othersBusy(s) ? ' (others busy)' : ''}`;
 }
 
 /** The unit a scenario counts (rows, or its own); rows when the scenario is not known here. */

@@ -5,9 +5,10 @@ import { runFigures, TX_NOT_COUNTED, topNames, type FigureDirection, type RunFig
 import type { ArmRun } from '../armAnalysis';
 import { compareFigures, estimate, excludesOne, type FigureEstimate, type RatioEstimate } from './interval';
 import { ratioVerdict, THROUGHPUT_WORDS, type Verdict } from './words';
+import { othersBusy, type OwnShare } from '../ownShare';
 
 /** A run as a cell needs it: the analysis input, its arm, and (since schema 6) which repetition it was. */
-export type CellRun = ArmRun & { repetition?: number; index?: number };
+export type CellRun = ArmRun & { repetition?: number; index?: number; share?: OwnShare | null };
 
 export interface Cell<R extends CellRun = CellRun> {
   armId: string;
@@ -144,7 +145,17 @@ export function compareCells(a: Cell, b: Cell, subject = 'B', topN = 5): CellCom
     .sort((x, y) => Math.abs(Math.log(y.ratio.ratio as number)) - Math.abs(Math.log(x.ratio.ratio as number)))
     .slice(0, 4)
     .map((f) => ratioVerdict(f.ratio, { subject, figure: nounOf(f.label), higher: 'higher', lower: 'lower' }).text);
-  return { threads: a.threads, figures, verdict, summary: [verdict.text, ...detected] };
+  return { threads: a.threads, figures, verdict, summary: [verdict.text, ...detected, ...othersCaveat(a, b)] };
+}
+
+/** A comparison whose runs ran beside busy other sessions says so: its per-row figures carry their work too. */
+function othersCaveat(a: Cell, b: Cell): string[] {
+  const busy = [a, b].filter((c) => c.runs.some((r) => othersBusy(r.share)));
+  if (!busy.length) return [];
+  const whose = busy.length === 2 ? 'both sides' : `${busy[0].armLabel}`;
+  return [
+    `Other sessions did a meaningful part of the server's work during the runs of ${whose}: the spinlock, wait and latch figures per row are server-wide and include their work, so part of any difference in them may be the others'.`,
+  ];
 }
 
 /** Arm `a`'s cells against arm `b`'s at every thread count both completed, fewest threads first. */

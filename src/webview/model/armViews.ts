@@ -8,6 +8,7 @@ import { coresFor, cycleMath, runCycleMath, type CycleMath, type SpinCycles } fr
 import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
 import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
+import type { OwnShare } from '../../shared/ownShare';
 
 export interface ShownRun {
   index: number;
@@ -24,6 +25,8 @@ export interface ShownRun {
   nativeProcedures?: boolean;
   /** Which repetition of its arm at its thread count (absent: the only one, or not said yet). */
   repetition?: number;
+  /** The workload's own share of the server's work, once the run ended (shared/ownShare.ts). */
+  share?: OwnShare | null;
 }
 
 export interface ShownExperiment {
@@ -49,6 +52,7 @@ export function armRuns(e: ShownExperiment): (ArmRun & CellRun)[] {
     ...(r.derived ? { derived: r.derived } : {}),
     rows: r.rows,
     nativeProcedures: r.nativeProcedures,
+    share: r.share ?? null,
   }));
 }
 
@@ -156,7 +160,7 @@ export interface WritelogRow {
 export function writelogRows(e: ShownExperiment): WritelogRow[] {
   return e.runs
     .filter((r) => r.status === 'completed' && r.totals.rows > 0)
-    .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion }) }));
+    .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion, share: r.share }) }));
 }
 
 /** A run as the views name it: 'arm label, 8 threads, repetition 2' (the repetition only when the experiment repeats). */

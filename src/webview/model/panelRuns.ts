@@ -38,6 +38,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         latency: r.latency,
         rows: r.rows,
         nativeProcedures: r.nativeProcedures,
+        share: r.share ?? null,
         ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
       })),
     };
@@ -62,6 +63,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       latency: r.record?.latency ?? null,
       rows: r.record?.rows,
       nativeProcedures: r.record?.nativeProcedures,
+      share: r.record?.share ?? null,
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
     })),
   };

@@ -4,6 +4,7 @@ import { topNames, type ComparedFigure, type RunFigures } from '../../shared/ana
 import type { Experiment } from '../../shared/experiment';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
+import type { OwnShare } from '../../shared/ownShare';
 
 export interface ResultRow {
   run: number;
@@ -11,6 +12,8 @@ export interface ResultRow {
   /** The run's arm (a preset runs several) and repetition (a repeated experiment), when known. */
   arm?: string;
   repetition?: number;
+  /** The workload's own share of the server's CPU and waits (shared/ownShare.ts), once the run ended; null: not read. */
+  share?: OwnShare | null;
 }
 
 export interface ResultColumn {
@@ -36,7 +39,13 @@ const num = (key: string, label: string, title: string, value: (r: ResultRow) =>
   value,
 });
 
-export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topWaits = 3): ResultColumn[] {
+/**
+ * The columns for these rows. `unit` is what the workload counts: rows written, or calls for a custom workload that
+ * writes no lab table. Spinlock, wait and CPU figures are server-wide (every session on the server): their titles say
+ * so, and the workload's own share of the server's CPU stands beside them.
+ */
+export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topWaits = 3, unit: 'row' | 'call' = 'row'): ResultColumn[] {
+  const Unit = unit === 'row' ? 'Rows' : 'Calls';
   const spins = topNames(
     rows.map((r) => r.figures.spins),
     topSpinlocks,
@@ -53,15 +62,27 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
   cols.push(
     num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),
     num('elapsed', 'Elapsed s', 'Server-measured elapsed seconds', (r) => r.figures.elapsedSec),
-    num('rows', 'Rows', 'Rows written', (r) => r.figures.rows),
-    num('rowsPerSec', 'Rows/s', 'Rows written per second', (r) => r.figures.rowsPerSec),
+    num('rows', Unit, unit === 'row' ? 'Rows written' : 'Calls completed', (r) => r.figures.rows),
+    num('rowsPerSec', `${Unit}/s`, unit === 'row' ? 'Rows written per second' : 'Calls completed per second', (r) => r.figures.rowsPerSec),
   );
+  if (rows.some((r) => r.share))
+    cols.push(
+      num(
+        'ownCpu',
+        'Own CPU %',
+        "The workload's own sessions' share of the server's CPU: the rest was other sessions' and the server's own work",
+        (r) => (r.share?.cpu === null || r.share?.cpu === undefined ? null : Math.round(r.share.cpu * 100)),
+      ),
+    );
   for (const s of spins) {
-    cols.push(num(`spins:${s}`, `${s} spins/row`, `${s}: spins per row`, (r) => r.figures.spinsPerRow[s] ?? 0));
-    cols.push(num(`backoffs:${s}`, `${s} backoffs/row`, `${s}: backoffs per row`, (r) => r.figures.backoffsPerRow[s] ?? 0));
+    cols.push(num(`spins:${s}`, `${s} spins/${unit}`, `${s}: spins per ${unit}, server-wide`, (r) => r.figures.spinsPerRow[s] ?? 0));
+    cols.push(
+      num(`backoffs:${s}`, `${s} backoffs/${unit}`, `${s}: backoffs per ${unit}, server-wide`, (r) => r.figures.backoffsPerRow[s] ?? 0),
+    );
   }
-  for (const w of waits) cols.push(num(`wait:${w}`, `${w} ms/row`, `${w}: wait ms per row`, (r) => r.figures.waitMsPerRow[w] ?? 0));
-  cols.push(num('cpuMsPerRow', 'CPU ms/row', 'Scheduler CPU ms per row', (r) => r.figures.cpuMsPerRow));
+  for (const w of waits)
+    cols.push(num(`wait:${w}`, `${w} ms/${unit}`, `${w}: wait ms per ${unit}, server-wide`, (r) => r.figures.waitMsPerRow[w] ?? 0));
+  cols.push(num('cpuMsPerRow', `CPU ms/${unit}`, `Scheduler CPU ms per ${unit}, server-wide`, (r) => r.figures.cpuMsPerRow));
   if (rows.some((r) => r.figures.p50Us !== null)) {
     cols.push(num('p50', 'p50 µs', 'Client latency, median (µs)', (r) => r.figures.p50Us));
     cols.push(num('p99', 'p99 µs', 'Client latency, 99th percentile (µs)', (r) => r.figures.p99Us));
@@ -100,6 +121,7 @@ export function experimentRows(e: Pick<Experiment, 'runs'>): ResultRow[] {
     figures: runFigures(r),
     arm: r.arm.label,
     ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
+    share: r.share ?? null,
   }));
 }
 

@@ -12,12 +12,13 @@ import { section } from './common';
 import { describeSpread } from '../../shared/sessionSpread';
 import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
 import { methodText } from '../../shared/repeats';
+import { shareView } from './ownShare';
 
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
-export function resultRows(app: ViewContext): { title: string; rows: ResultRow[] } {
+export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]; unit: 'row' | 'call' } {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
-  if (opened) return { title: opened.title, rows: experimentRows(opened) };
+  if (opened) return { title: opened.title, rows: experimentRows(opened), unit: opened.custom ? 'call' : 'row' };
   const rows = app.live
     .ordered()
     .filter((r) => r.ticks.length > 0 || r.record)
@@ -25,11 +26,12 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
       run: r.index,
       ...(r.arm ? { arm: r.arm.label } : {}),
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
+      share: r.record?.share ?? null,
       figures: runFigures(
         r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) },
       ),
     }));
-  return { title: app.state?.active?.title ?? '', rows };
+  return { title: app.state?.active?.title ?? '', rows, unit: app.state?.active?.scenarioId === 'custom' ? 'call' : 'row' };
 }
 
 /** Runs that ended on a row count with sessions finishing unevenly: the tail and both rates (shared/sessionSpread). */
@@ -49,7 +51,8 @@ function spreadView(app: ViewContext): TemplateResult | typeof nothing {
 }
 
 /** Each cell over its repetitions (a record of one run per cell shows "1 run: no interval"), and the noise warnings. */
-function cellsView(app: ViewContext): TemplateResult | typeof nothing {
+function cellsView(app: ViewContext, unit: 'row' | 'call'): TemplateResult | typeof nothing {
+  const Unit = unit === 'row' ? 'Rows' : 'Calls';
   const e = app.shownExperiment(app.view.results);
   if (!e) return nothing;
   const c = cellResultsOf(e);
@@ -59,8 +62,9 @@ function cellsView(app: ViewContext): TemplateResult | typeof nothing {
     <div class="table-wrap"><table class="data-table" aria-label="Results per arm and thread count, over the repetitions">
       <thead><tr>
         ${c.arms ? html`<th scope="col">Arm</th>` : nothing}<th scope="col" class="num">Threads</th><th scope="col" class="num">Runs</th>
-        <th scope="col" class="num">Rows/s</th><th scope="col" class="num">Spread (CV)</th><th scope="col" class="num">CPU ms/row</th>
-        ${c.spinlocks.map((s) => html`<th scope="col" class="num">${s} spins/row</th>`)}
+        <th scope="col" class="num">${Unit}/s</th><th scope="col" class="num">Spread (CV)</th>
+        <th scope="col" class="num" title=${`Scheduler CPU ms per ${unit}, server-wide`}>CPU ms/${unit}</th>
+        ${c.spinlocks.map((s) => html`<th scope="col" class="num" title=${`${s}: spins per ${unit}, server-wide`}>${s} spins/${unit}</th>`)}
       </tr></thead>
       <tbody>${c.rows.map(
         (r) => html`<tr data-arm=${r.armId} data-threads=${String(r.threads)} data-n=${String(r.n)}>
@@ -97,8 +101,8 @@ function costNotes(app: ViewContext): { run: number; cost: MonitorCostSummary; s
 
 export function resultsView(app: ViewContext): TemplateResult {
   return section(app, 'results', 'Results', () => {
-    const { title, rows } = resultRows(app);
-    const cols = resultColumns(rows);
+    const { title, rows, unit } = resultRows(app);
+    const cols = resultColumns(rows, 3, 3, unit);
     const sorted = sortRows(rows, cols, app.view.sort);
     const sort = app.view.sort;
     const choices = [...app.experiments.values()];
@@ -117,7 +121,8 @@ export function resultsView(app: ViewContext): TemplateResult {
         <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
           @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
       </div>
-      ${cellsView(app)}
+      ${cellsView(app, unit)}
+      ${shareView(rows, unit)}
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
       <div class="table-wrap">
         <table id="results-table" class="data-table" aria-label="Results per run">

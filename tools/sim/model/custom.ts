@@ -46,6 +46,11 @@ export function chargeOwnWaits(model: SimModel, members: readonly { spid: number
   const rows = members.map((m) => rates.workers.get(m.id)?.rowsPerSec ?? 0);
   const total = rows.reduce((s, r) => s + r, 0);
   if (total <= 0) return;
+  // Each session's CPU so far (sys.dm_exec_sessions.cpu_time): its worker's CPU use, as the schedulers count it.
+  for (const m of members) {
+    const util = rates.workers.get(m.id)?.cpuUtil ?? 0;
+    if (util > 0 && model.sessions.has(m.spid)) sessionCost(model, m.spid).cpuMs += util * 1000 * dt * OWN_WAIT_SHARE;
+  }
   members.forEach((m, i) => {
     const share = (rows[i] / total) * dt * OWN_WAIT_SHARE;
     if (share <= 0 || !model.sessions.has(m.spid)) return;
@@ -58,6 +63,14 @@ export function chargeOwnWaits(model: SimModel, members: readonly { spid: number
       own.set(type, acc);
     }
   });
+}
+
+/** A custom call's CPU is the server's too: it lands on a scheduler's total_cpu_usage_ms, as on SQL Server. */
+function chargeScheduler(model: SimModel, spid: number, ms: number): void {
+  const online = model.onlineCpus();
+  if (ms <= 0 || !online.length) return;
+  const cpu = online[spid % online.length];
+  model.counters.cpuBusyMs.set(cpu, (model.counters.cpuBusyMs.get(cpu) ?? 0) + ms);
 }
 
 /** A session ended: its figures go with it (a later session that gets the same id starts from zero, as on SQL Server). */
@@ -135,6 +148,7 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
   const fault = c.fault(`custom/${text.trim()}`);
   if (fault) return [fault];
   const cost = sessionCost(c.model, c.session.spid);
+  const cpuBefore = cost.cpuMs;
   const items: ResponseItem[] = [];
   c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   for (const st of splitStatements(text)) {
@@ -179,14 +193,18 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
       cost.logicalReads += 4;
       continue;
     }
+    const t0 = process.hrtime.bigint();
     const res = c.adHoc(st);
+    // The simulator's own time answering it is CPU this server really spent (parsing, checking, building the rows).
+    const spentMs = Number(process.hrtime.bigint() - t0) / 1e6;
     items.push(...res);
     if (res.some((r) => r.kind === 'error')) break;
     // A SELECT's synthetic cost: a little CPU and a page read per few rows it returned.
     const rows = res.reduce((n, r) => n + (r.kind === 'resultSet' ? r.rows.length : 0), 0);
-    cost.cpuMs += 0.05 + rows * 0.002;
+    cost.cpuMs += 0.05 + rows * 0.002 + spentMs;
     cost.logicalReads += 2 + Math.ceil(rows / 10);
   }
+  chargeScheduler(c.model, c.session.spid, cost.cpuMs - cpuBefore);
   if (c.model.noise) await noiseHold(c.model.noise, c);
   return items;
 }

@@ -1,0 +1,51 @@
+// A custom read-only workload's own share of the server's work, end to end through the CLI: beside eight busy
+// writers (the simulator's --background disk-insert:8) its sessions did a small part of the server's CPU, the run says
+// others were busy and labels the per-call figures server-wide; the same workload on an idle simulator did nearly all.
+import assert from 'node:assert/strict';
+import { withSim } from '../helpers/simClient';
+import { programCli } from '../helpers/cliInProcess';
+import { tmp, readExperiment } from '../helpers/common';
+import { connString } from '../helpers/simTarget';
+import { othersBusy } from '../../src/shared/ownShare';
+
+const QUERY = 'SELECT cpu_count, scheduler_count FROM sys.dm_os_sys_info';
+
+async function runQuery(port: number) {
+  const dir = tmp('share');
+  const args = ['run', '-c', connString({ port }), '--sql', QUERY, '--threads', '4', '--duration', '3s', '--warmup', '0s'];
+  const r = await programCli([...args, '--interval', '500ms', '--out', dir]);
+  assert.equal(r.code, 0, r.err);
+  return { out: r.out, run: readExperiment(dir).runs[0] };
+}
+
+describe("a custom workload's own share of the server's work (simulator)", function () {
+  this.timeout(120_000);
+
+  it('beside eight busy writers: a small share, others busy, server-wide figures labelled and per call', () =>
+    withSim({ seed: 5, background: [{ scenario: 'disk-insert', sessions: 8 }] }, async (sim) => {
+      const { out, run } = await runQuery(sim.port);
+      assert.ok(run.timeline.length > 0 && run.timeline.every((t) => t.own), 'every tick carries the sessions’ own figures');
+      assert.ok(run.share && run.share.cpu !== null, 'the share was read');
+      assert.ok(run.share.cpu < 0.5, `own CPU share ${run.share.cpu}`);
+      assert.ok(run.share.otherRequests >= 7, `other requests ${run.share.otherRequests}`);
+      assert.equal(othersBusy(run.share), true);
+      assert.ok(
+        run.events.some((e) => e.level === 'warning' && /other sessions did a meaningful part/.test(e.message)),
+        'the run carries the warning',
+      );
+      assert.match(out, /own share of server CPU, waits/);
+      assert.match(out, /\d+%, \d+% \(others busy\)/);
+      assert.match(out, /Top spinlocks, server-wide \(every session on the server\): spins per second \(spins per call\)/);
+      assert.match(out, /Others busy: other sessions did a meaningful part of the server's work in 1 of 1 run/);
+    }));
+
+  it('on an idle simulator: nearly all of the server’s CPU is the workload’s own, and nothing warns', () =>
+    withSim({ seed: 5 }, async (sim) => {
+      const { out, run } = await runQuery(sim.port);
+      assert.ok(run.share && run.share.cpu !== null, 'the share was read');
+      assert.ok(run.share.cpu >= 0.75, `own CPU share ${run.share.cpu}`);
+      assert.equal(run.share.otherRequests, 0);
+      assert.equal(othersBusy(run.share), false);
+      assert.doesNotMatch(out, /others busy|Others busy/);
+    }));
+});
