@@ -30,8 +30,7 @@ interface ShareTick {
   own?: OwnActivity | null;
 }
 
-const serverWaitMs = (t: ShareTick): number =>
-  Object.entries(t.waits).reduce((s, [type, w]) => (isBenignWait(type) ? s : s + w.waitMs), 0);
+const serverWaitMs = (t: ShareTick): number => Object.entries(t.waits).reduce((s, [type, w]) => (isBenignWait(type) ? s : s + w.waitMs), 0);
 
 /** The run's share over the ticks that carry the sessions' own figures; null when none does. */
 export function ownShare(ticks: readonly ShareTick[]): OwnShare | null {

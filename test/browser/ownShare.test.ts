@@ -63,13 +63,16 @@ describe("the workload's own share in the panel, in Chromium", () => {
           /^Other sessions did a meaningful part of the server's work during this run \(8\.0 other requests running on average\)/,
         );
         // The table counts calls, names its server-wide columns per call, and has the share beside them.
-        const heads = await p.page.$$eval('#results-cells thead th, #results-table thead th', (hs) => hs.map((h) => h.textContent?.trim() ?? ''));
+        const heads = await p.page.$$eval('#results-cells thead th, #results-table thead th', (hs) =>
+          hs.map((h) => h.textContent?.trim() ?? ''),
+        );
         assert.ok(heads.includes('Calls/s') && heads.includes('Own CPU %'), heads.join(' | '));
         assert.ok(!heads.some((h) => /\/row$/.test(h)), `no per-row column for a custom workload: ${heads.join(' | ')}`);
         const title = await p.page.getAttribute('#results-table thead th button[data-sort="cpuMsPerRow"]', 'title');
         assert.match(title ?? '', /server-wide/);
-        const ownCpu = await p.page.$$eval('#results-table tbody tr', (rs) =>
-          rs.map((r) => r.querySelectorAll('td')[[...r.closest('table')!.querySelectorAll('thead th')].findIndex((h) => /Own CPU/.test(h.textContent ?? ''))]?.textContent?.trim()),
+        const col = heads.slice(heads.indexOf('Run')).indexOf('Own CPU %');
+        const ownCpu = await p.page.$$eval(`#results-table tbody tr td:nth-child(${col + 1})`, (tds) =>
+          tds.map((t) => t.textContent?.trim()),
         );
         assert.deepEqual(ownCpu, ['13', '96']);
         assert.deepEqual(await p.violations(), [], 'no Content-Security-Policy violation');
@@ -79,7 +82,8 @@ describe("the workload's own share in the panel, in Chromium", () => {
       theme,
     );
 
-  it('a custom workload opened from the history: calls, server-wide per-call figures, each run’s share, others busy named', () => check('dark'));
+  it('a custom workload opened from the history: calls, server-wide per-call figures, each run’s share, others busy named', () =>
+    check('dark'));
   it('the same in the light theme', () => check('light'));
   it('the same in high contrast', () => check('hc'));
 });

@@ -20,7 +20,10 @@ function tick(serverCpu: number, serverWait: number, ownCpu: number, ownWait: nu
 
 describe("the workload's own share of the server's work", () => {
   it('a tick: CPU and non-benign waits moved since the previous reading; other requests as read now', () => {
-    const d = ownDelta(reading(100, { WRITELOG: 40, SLEEP_TASK: 10 }, 3), reading(350, { WRITELOG: 90, SLEEP_TASK: 500, PAGELATCH_EX: 7 }, 5));
+    const d = ownDelta(
+      reading(100, { WRITELOG: 40, SLEEP_TASK: 10 }, 3),
+      reading(350, { WRITELOG: 90, SLEEP_TASK: 500, PAGELATCH_EX: 7 }, 5),
+    );
     assert.deepEqual(d, { cpuMs: 250, waitMs: 57, otherRequests: 5 });
     assert.equal(ownDelta(null, reading(1, {})), null, 'no share without both readings');
   });
@@ -54,7 +57,11 @@ describe("the workload's own share of the server's work", () => {
   });
 
   it('the WRITELOG diagnosis says its signs are server-wide when others were busy', () => {
-    const base = { totals: { elapsedMs: 1000, rows: 100, transactions: 100, waits: {}, logFlushes: 10, logBytesFlushed: 1000 }, timeline: [], majorVersion: 16 };
+    const base = {
+      totals: { elapsedMs: 1000, rows: 100, transactions: 100, waits: {}, logFlushes: 10, logBytesFlushed: 1000 },
+      timeline: [],
+      majorVersion: 16,
+    };
     assert.doesNotMatch(diagnoseWritelog(base).summary, /Server-wide/);
     const d = diagnoseWritelog({ ...base, share: ownShare([tick(1000, 200, 130, 10, 8)]) });
     assert.match(d.summary, /^Server-wide: other sessions did a meaningful part.*13% of the server's CPU/);
@@ -68,7 +75,10 @@ describe("the workload's own share of the server's work", () => {
       share,
     });
     const quiet = cellsOf([run('a', 1, null), run('b', 2, null)]);
-    assert.equal(compareCells(quiet[0], quiet[1]).summary.some((s) => /Other sessions/.test(s)), false);
+    assert.equal(
+      compareCells(quiet[0], quiet[1]).summary.some((s) => /Other sessions/.test(s)),
+      false,
+    );
     const noisy = cellsOf([run('a', 1, null), run('b', 2, busy)]);
     assert.match(compareCells(noisy[0], noisy[1]).summary.at(-1)!, /Other sessions did a meaningful part.*runs of B/);
   });

@@ -28,7 +28,10 @@ export function withOwnShare(
       sample.own = await readOwnShare(db, known);
     } catch (err) {
       sample.own = null;
-      if (!said) onProblem(`the workload sessions' own share of the server's work could not be read (${(err as Error).message}); the run's figures stand, server-wide`);
+      if (!said)
+        onProblem(
+          `the workload sessions' own share of the server's work could not be read (${(err as Error).message}); the run's figures stand, server-wide`,
+        );
       said = true;
     }
     return sample;

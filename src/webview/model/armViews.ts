@@ -160,7 +160,10 @@ export interface WritelogRow {
 export function writelogRows(e: ShownExperiment): WritelogRow[] {
   return e.runs
     .filter((r) => r.status === 'completed' && r.totals.rows > 0)
-    .map((r) => ({ run: r, diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion, share: r.share }) }));
+    .map((r) => ({
+      run: r,
+      diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion, share: r.share }),
+    }));
 }
 
 /** A run as the views name it: 'arm label, 8 threads, repetition 2' (the repetition only when the experiment repeats). */
