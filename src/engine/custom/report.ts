@@ -21,6 +21,9 @@ export function callsPerSec(r: RunRecord): number {
   return runFigures(r).rowsPerSec;
 }
 
+/** Seconds per call in microseconds, the unit a call's cost reads in ('-' when unknown). */
+const us = (sec: number | null | undefined): string => (sec === null || sec === undefined ? '-' : f(sec * 1e6, 1));
+
 /** The lines a custom experiment adds to the report; '' for other experiments. */
 export function customReport(e: Experiment): string {
   const w = e.custom;
@@ -47,8 +50,8 @@ export function customReport(e: Experiment): string {
         'p99 ms',
         'max ms',
         'failed',
-        'client s/call',
-        'server CPU s/call',
+        'client µs/call',
+        'server CPU µs/call',
         'logical reads/call',
       ],
       e.runs.map((r) => [
@@ -61,8 +64,8 @@ export function customReport(e: Experiment): string {
         ms(r.latency?.p99Us),
         ms(r.latency?.maxUs),
         f(r.custom?.failedCalls),
-        f(r.custom?.perCall.clientSec, 6),
-        f(r.custom?.perCall.serverCpuSec, 6),
+        us(r.custom?.perCall.clientSec),
+        us(r.custom?.perCall.serverCpuSec),
         f(r.custom?.perCall.logicalReads, 1),
       ]),
     ),
@@ -90,7 +93,12 @@ function customRepeatSection(runs: RunRecord[]): string {
       { header: 'calls/s', value: over(callsPerSec) },
       { header: 'p50 ms', value: over((r) => r.latency?.p50Us), optional: true, text: (e) => estimateText(e, msText) },
       { header: 'p99 ms', value: over((r) => r.latency?.p99Us), optional: true, text: (e) => estimateText(e, msText) },
-      { header: 'server CPU s/call', value: over((r) => r.custom?.perCall.serverCpuSec), optional: true },
+      {
+        header: 'server CPU µs/call',
+        value: over((r) => r.custom?.perCall.serverCpuSec),
+        optional: true,
+        text: (e) => estimateText(e, (sec) => f(sec * 1e6, 1)),
+      },
       { header: 'logical reads/call', value: over((r) => r.custom?.perCall.logicalReads), optional: true },
     ],
     false,
