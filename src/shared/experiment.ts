@@ -5,6 +5,9 @@ import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
 import type { TuneInfo } from './tune';
 import type { OwnActivity, OwnShare } from './ownShareTypes';
+import type { CustomWorkload } from './customWorkload';
+
+export type { CustomWorkload };
 
 export const EXPERIMENT_SCHEMA_VERSION = 6;
 
@@ -350,34 +353,6 @@ export interface ExperimentDesign {
   order: 'alternating' | 'adaptive';
   /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
-}
-
-/** A custom workload: the user's own T-SQL, run in the database they name; nothing is deployed there. */
-export interface CustomWorkload {
-  /** Each call runs the next of these in turn (the session's own rotation). */
-  statements: { source: string; text: string }[];
-  database: string;
-  /**
-   * Where parameter rows come from. A CSV file small enough travels as its text (csvText), so a re-run elsewhere does
-   * not need the author's path; a larger one is found by nearNotebook, its path relative to the notebook it was saved in.
-   */
-  params: {
-    kind: 'csv' | 'query';
-    from: string;
-    columns: { name: string; type: string }[];
-    rows: number;
-    order: 'round-robin' | 'random';
-    scope: 'session' | 'shared';
-    csvText?: string;
-    nearNotebook?: string;
-  } | null;
-  /** Calls per session in the measured phase; null when the phase runs for a duration. */
-  iterations: number | null;
-  thinkTimeMs: number;
-  queryTimeoutMs: number | null;
-  stopOnError: boolean;
-  /** Why the workload may write to the database, or null when every statement only reads. */
-  writes: string | null;
 }
 
 /** One kind of failing call: an error number and message, how often, when first and last, in which sessions. */
