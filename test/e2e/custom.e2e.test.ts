@@ -1,7 +1,8 @@
 // "Load Test This Query" end to end: a .sql file of the code-server workspace opened in the editor, the command run
 // from the palette, the panel opened on the Custom workload filled in with the file's T-SQL, connected to the
 // simulator, run for a duration by 2 sessions with live charts filling, saved as a custom experiment, and nothing
-// deployed (no lab database). Screenshots: test-artifacts/e2e/custom-*.png.
+// deployed (no lab database); beside the simulator's eight busy writers, the results give the run its own share of
+// the server's work and say others were busy. Screenshots: test-artifacts/e2e/custom-*.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -9,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { observedCalls } from '../../tools/sim/model/custom';
 import { ARTIFACTS, CodeServer, VSIX, waitFor } from './codeServer';
-import { editorTab, launchBrowser, openWorkbench, runCommand, screenshot } from './workbench';
+import { editorTab, launchBrowser, openWorkbench, runCommand, screenshot, webview } from './workbench';
 import { PanelDriver } from './panelDriver';
 
 const PASSWORD = 'Sim-E2e-Pw1!';
@@ -25,7 +26,8 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
 
   before(async () => {
     fs.mkdirSync(ARTIFACTS, { recursive: true });
-    sim = await startSimulator({ password: PASSWORD, log: () => {} });
+    // Eight busy writers of the simulator's own beside the user's query: the run must not count their work as its own.
+    sim = await startSimulator({ password: PASSWORD, log: () => {}, background: [{ scenario: 'disk-insert', sessions: 8 }] });
     cs = new CodeServer({});
     cs.writeSettings({ 'spinlab.resultsFolder': path.join(cs.dir, 'results') });
     fs.writeFileSync(path.join(cs.workspace, 'spins.sql'), `-- the busiest spinlocks\n${SPINS}\n`);
@@ -112,6 +114,16 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-running.png') });
       await panel.waitStatus('#run-status', 'completed', 40_000);
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-done.png') });
+      // Its own share of the server's work beside the server-wide figures per call, and the others named as busy.
+      await waitFor(
+        'the results to give the run its own share',
+        async () => /others busy/.test(await panel.text('#results-share')),
+        20_000,
+      );
+      assert.match(await panel.text('#results-share'), /per call are server-wide/);
+      assert.equal(await panel.attr('#results-share li', 'data-others-busy'), 'yes');
+      await webview(page).locator('#results-share').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'custom-share.png') });
 
       const results = path.join(cs.dir, 'results');
       const saved = fs.readdirSync(results).map((d) => JSON.parse(fs.readFileSync(path.join(results, d, 'experiment.json'), 'utf8')));
@@ -119,6 +131,7 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       assert.equal(saved[0].scenario.id, 'custom');
       assert.equal(saved[0].status, 'completed');
       assert.ok(saved[0].runs[0].custom.calls > 0);
+      assert.ok(saved[0].runs[0].share.cpu < 0.5, `the query's own share of the server's CPU: ${saved[0].runs[0].share.cpu}`);
       assert.ok(
         observedCalls(sim.model).some((c) => c.text.includes(SPINS)),
         "the simulator saw the file's statement",
