@@ -1,5 +1,7 @@
 // The panel's view choices (kept in the webview's own state across reloads) and the run references the views list.
 import type { RunRecord, Tick } from '../../shared/experiment';
+import type { ArmRef } from '../../shared/protocol';
+import type { RunWorkload } from '../../shared/runPairing';
 import type { RunData } from './liveRuns';
 import { DEFAULT_TOGGLES, type ChartToggles } from './metrics';
 import type { SortState } from './results';
@@ -63,4 +65,10 @@ export interface RunRef {
   ticks: readonly Tick[];
   record: RunRecord | null;
   run: RunData | null;
+  /** The run's arm ('main', labelled with its scenario, for a plain experiment), and its letter when there are several. */
+  arm: ArmRef;
+  armLetter: string | null;
+  repetition?: number;
+  /** What it ran, when known (a live run learns it with its record): tells a different workload apart. */
+  workload: RunWorkload | null;
 }
