@@ -22,6 +22,8 @@ export interface ViewState {
   analysis: string;
   /** The preset picked in the Presets section. */
   preset: string | null;
+  /** The section last gone to from the outline (marked there as the current location). */
+  section?: string | null;
   /** The last reveal obeyed (its seq): the host sends each again after `ready`, and a reload must not obey it twice. */
   lastReveal?: string | null;
 }

@@ -153,7 +153,7 @@ export function resultsView(app: ViewContext): TemplateResult {
       </div>
       ${cellsView(app)}
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
-      <div class="table-wrap">
+      <div class="table-wrap table-scroll" tabindex="0" role="region" aria-label="Results per run (scrolls)">
         <table id="results-table" class="data-table" aria-label="Results per run">
           <thead><tr>${cols.map((c) => {
             const ariaSort = sort?.key === c.key ? sort.dir : 'none';
