@@ -166,8 +166,8 @@ export function changeLines(changes: readonly string[], shown = 4): string {
 /** The confirmation in a few lines: what changes from what to what, and that it is put back. */
 export function confirmDetail(serverName: string, changes: string[]): string {
   return (
-    `On ${serverName}, for this experiment only:\n${changeLines(changes)}\n` +
-    'Put back when the experiment ends, fails or is cancelled. Other workloads on this server feel it while it runs.'
+    `On ${serverName}, each put back when the experiment ends, fails or is cancelled:\n${changeLines(changes)}\n` +
+    'Other workloads on this server feel it while it runs.'
   );
 }
 
