@@ -5,6 +5,7 @@ import { readExperimentFile } from '../engine/notebook/export';
 import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
 import { estimateText, excludesOne, type RepeatedFigure } from '../shared/repeats';
 import { ratioCell } from '../engine/presetViews/table';
+import { NO_VERDICT } from '../shared/runPairing';
 import { UsageError } from './commands';
 
 /**
@@ -16,17 +17,19 @@ const shown = (f: RepeatedFigure, i: number) =>
 
 export function comparisonText(c: ExperimentComparison, a: string, b: string): string {
   const lines = [`B against A\n  A: ${a}\n  B: ${b}`];
-  if (c.note) lines.push(`  Note: ${c.note}`);
+  // Different workloads: the figures side by side, every one, with no ratio and no verdict.
+  const apart = c.note !== null;
+  if (apart) lines.push(`  Note: ${c.note}`, `  ${NO_VERDICT}`);
   for (const cell of c.cells) {
     const rows = cell.comparison.figures
-      .filter(shown)
-      .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ratioCell(f.ratio)]);
-    const head = ['figure', 'A', 'B', 'B/A [95% interval]'];
+      .filter((f, i) => apart || shown(f, i))
+      .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ...(apart ? [] : [ratioCell(f.ratio)])]);
+    const head = ['figure', 'A', 'B', ...(apart ? [] : ['B/A [95% interval]'])];
     const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `    ${r.map((x, i) => x.padEnd(w[i])).join('  ')}`.trimEnd();
     lines.push(
       `\nAt ${cellName(cell)} (${cell.a.runs.length} run${cell.a.runs.length === 1 ? '' : 's'} in A, ${cell.b.runs.length} in B)`,
-      ...cell.comparison.summary.map((s) => `  ${s}`),
+      ...(apart ? [] : cell.comparison.summary.map((s) => `  ${s}`)),
       line(head),
       ...rows.map(line),
     );

@@ -4,6 +4,7 @@
 import type { Experiment } from '../shared/experiment';
 import { evaluateGates, parseGate, type Gate, type GateResult } from '../shared/gates';
 import { againstBaseline } from '../shared/experimentCompare';
+import { NO_VERDICT } from '../shared/runPairing';
 import { EXIT } from './exitCodes';
 
 export function parseGates(texts: string[] | undefined): Gate[] {
@@ -21,9 +22,10 @@ export function gateLine(r: GateResult): string {
 export function baselineSection(e: Experiment, baseline: Experiment, dir: string): string {
   const a = againstBaseline(e, baseline);
   const lines = [`\nAgainst the baseline (${dir})`];
-  if (a.note) lines.push(`  Note: ${a.note}`);
-  for (const v of a.verdicts) lines.push(`  at ${v.cell}: ${v.verdict.text}`);
-  if (!a.verdicts.length) lines.push('  no cell (arm and thread count) of this experiment completed in the baseline too');
+  // A different workload is neither faster nor slower: the note, and no verdict per cell.
+  if (a.note) lines.push(`  Note: ${a.note}`, `  ${NO_VERDICT}`);
+  else for (const v of a.verdicts) lines.push(`  at ${v.cell}: ${v.verdict.text}`);
+  if (!a.verdicts.length && !a.note) lines.push('  no cell (arm and thread count) of this experiment completed in the baseline too');
   if (a.unmatched.length) lines.push(`  not in the baseline: ${a.unmatched.join('; ')}`);
   return lines.join('\n') + '\n';
 }

@@ -51,9 +51,12 @@ export function createVscodePorts(context: vscode.ExtensionContext, webview: vsc
       get: <T>(key: string) => context.globalState.get<T>(key),
       update: (key, value) => Promise.resolve(context.globalState.update(key, value)),
     },
-    async confirm(title, detail, actionLabel) {
-      const choice = await vscode.window.showWarningMessage(title, { modal: true, detail }, actionLabel);
-      return choice === actionLabel;
+    async confirm(title, detail, actionLabel, more) {
+      const details = 'Show details';
+      const choice = await vscode.window.showWarningMessage(title, { modal: true, detail }, actionLabel, ...(more ? [details] : []));
+      if (choice !== details || !more) return choice === actionLabel;
+      const again = await vscode.window.showWarningMessage(title, { modal: true, detail: `${detail}\n\n${more}` }, actionLabel);
+      return again === actionLabel;
     },
     withProgress(title, task) {
       return Promise.resolve(

@@ -15,7 +15,7 @@ import type { HostPorts } from './ports';
 import type { ServerConnection } from './serverView';
 import { applyProgress, startingView } from './activeExperimentView';
 import { UiFailure, toUiError } from './uiErrors';
-import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, type RunRequest } from './runRequest';
+import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, confirmMore, type RunRequest } from './runRequest';
 import type { PanelContext } from './panelContext';
 
 export interface RunJob {
@@ -152,7 +152,7 @@ export async function checkJournal(s: PanelContext): Promise<void> {
 /** Asks before server-wide changes; false when the user declined (nothing was changed). */
 export async function confirmChanges(s: PanelContext, conn: ServerConnection, changes: string[]): Promise<boolean> {
   if (!changes.length || !s.ports.settings().confirmServerChanges) return true;
-  const ok = await s.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, changes), CONFIRM_ACTION);
+  const ok = await s.ports.confirm(CONFIRM_TITLE, confirmDetail(conn.identity.serverName, changes), CONFIRM_ACTION, confirmMore(changes));
   if (!ok) {
     s.ports.log.info('run cancelled at the confirmation: nothing was changed');
     return false;

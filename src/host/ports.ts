@@ -44,8 +44,11 @@ export interface HostPorts {
   secrets: SecretsPort;
   profiles: ProfileStore;
   state: StatePort;
-  /** A modal question; true when the user chose `actionLabel`. */
-  confirm(title: string, detail: string, actionLabel: string): Promise<boolean>;
+  /**
+   * A modal question in a few lines; true when the user chose `actionLabel`. `more`, when given, is offered behind a
+   * "Show details" button (the question is asked again with it).
+   */
+  confirm(title: string, detail: string, actionLabel: string, more?: string): Promise<boolean>;
   /** Runs `task` under a cancellable progress notification; its Cancel aborts `signal`. */
   withProgress<T>(title: string, task: (report: ProgressReport, signal: AbortSignal) => Promise<T>): Promise<T>;
   /** An access token for Azure SQL (https://database.windows.net//.default). */

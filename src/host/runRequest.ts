@@ -156,11 +156,26 @@ export const CONFIRM_TITLE = 'Spinlock Lab will change server-wide settings';
 /** The confirmation's button: the run starts only when the user picks it. */
 export const CONFIRM_ACTION = 'Apply and Run';
 
-/** The confirmation's text: what changes from what to what, and that it is journaled and put back. */
+/** The first changes of a list, the rest counted (they are in the details on demand). */
+export function changeLines(changes: readonly string[], shown = 4): string {
+  const head = changes.slice(0, changes.length > shown ? shown - 1 : shown).map((c) => `- ${c}`);
+  const rest = changes.length - head.length;
+  return [...head, ...(rest > 0 ? [`- and ${rest} more (Show details)`] : [])].join('\n');
+}
+
+/** The confirmation in a few lines: what changes from what to what, and that it is put back. */
 export function confirmDetail(serverName: string, changes: string[]): string {
   return (
-    `This experiment changes server-wide settings on ${serverName}:\n\n${changes.map((c) => `- ${c}`).join('\n')}\n\n` +
-    'The original values are written to the restore journal first and put back when the experiment ends, fails or is cancelled ' +
-    '(or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while it runs.'
+    `On ${serverName}, each put back when the experiment ends, fails or is cancelled:\n${changeLines(changes)}\n` +
+    'Other workloads on this server feel it while it runs.'
+  );
+}
+
+/** The confirmation's details on demand: every change, and how they are put back even if Spinlock Lab is killed. */
+export function confirmMore(changes: string[]): string {
+  return (
+    `Every change:\n${changes.map((c) => `- ${c}`).join('\n')}\n\n` +
+    'The original values are written to the restore journal before anything changes. If Spinlock Lab is killed, Restore in ' +
+    'the panel (or `spinlab restore`) puts them back.'
   );
 }

@@ -11,6 +11,7 @@ import { formatSpec, parseAffinity } from '../shared/affinity';
 import { getScenario, needsXtp } from '../engine/scenarios';
 import { planFor, presetInfo } from '../engine/presetRun';
 import { affinityWords } from './journalView';
+import { changeLines } from './runRequest';
 import { blankLoad, checkPresetInput } from './presetPlans';
 import { RunRequestError, resolveScenario, type ServerFacts } from './runRequest';
 
@@ -118,10 +119,18 @@ export const TUNE_CONFIRM_ACTION = 'Start the Search';
 /** The confirmation's text: how long, what changes between trials, that it is put back, that nothing is left applied. */
 export function tuneConfirmDetail(serverName: string, budgetMs: number, changes: string[]): string {
   return (
-    `The search runs trials on ${serverName} for about ${Math.round(budgetMs / 60_000)} minute${budgetMs === 60_000 ? '' : 's'} (its budget). ` +
-    `Between trials it changes:\n\n${changes.map((c) => `- ${c}`).join('\n')}\n\n` +
-    'Each change is written to the restore journal first and put back after each trial, and when the search ends, fails or is ' +
-    'cancelled (or with Restore / `spinlab restore` if Spinlock Lab is killed). Other workloads on this server are affected while ' +
-    'it runs. The best setting is shown as T-SQL at the end; it is not applied.'
+    `Trials on ${serverName} for about ${Math.round(budgetMs / 60_000)} minute${budgetMs === 60_000 ? '' : 's'} (its budget); between trials:\n` +
+    `${changeLines(changes)}\n` +
+    'Each change is put back after each trial and at the end. The best setting is shown as T-SQL, not applied.'
+  );
+}
+
+/** The tune's confirmation details on demand: how the changes are put back, and who else feels them. */
+export function tuneConfirmMore(changes: string[]): string {
+  return (
+    `Every change:\n${changes.map((c) => `- ${c}`).join('\n')}\n\n` +
+    'Each change is written to the restore journal before it is made, and put back after its trial and when the search ends, ' +
+    'fails or is cancelled; if Spinlock Lab is killed, Restore in the panel (or `spinlab restore`) puts them back. Other workloads ' +
+    'on this server are affected while it runs.'
   );
 }

@@ -12,6 +12,7 @@ import {
   type CellRun,
   type Verdict,
 } from './repeats';
+import { workloadText } from './runPairing';
 
 export interface MatchedCell {
   armId: string;
@@ -51,11 +52,12 @@ export function cellName(c: { armId: string; armLabel: string; threads: number }
 /** What an experiment ran, in words: "preset writelog", "scenario disk-insert (rows_per_tx=10)", "a custom workload". */
 export function workloadOf(e: Pick<Experiment, 'scenario' | 'preset' | 'custom' | 'load'>): string {
   if (e.preset) return `preset ${e.preset.id}`;
-  if (e.custom) return `a custom workload in [${e.custom.database}]`;
-  const params = Object.entries(e.scenario.parameters ?? {})
-    .sort(([x], [y]) => x.localeCompare(y))
-    .map(([k, v]) => `${k}=${String(v)}`);
-  return `scenario ${e.scenario.id}${params.length ? ` (${params.join(', ')})` : ''}`;
+  return workloadText({
+    scenarioId: e.custom ? 'custom' : e.scenario.id,
+    parameters: e.scenario.parameters ?? {},
+    mode: e.load.mode,
+    custom: e.custom ? { database: e.custom.database, statements: e.custom.statements.map((s) => s.text) } : null,
+  });
 }
 
 /** Why two experiments are not the same workload, or null when they are (mode included: it changes what runs). */

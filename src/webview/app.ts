@@ -30,7 +30,7 @@ import {
 import { stableJson } from './model/format';
 import { LiveRuns, type LiveEvent } from './model/liveRuns';
 import { DEFAULT_VIEW, type RunRef, type ViewState } from './model/viewState';
-import { allRunsOf, shownExperimentOf } from './model/panelRuns';
+import { allRunsOf, comparisonsOf, shownExperimentOf } from './model/panelRuns';
 import { PanelRendering } from './rendering';
 import { LiveChartsView } from './views/liveCharts';
 import { applyThemeDefaults, registerCharts } from './views/chartSetup';
@@ -365,6 +365,10 @@ export class App implements ViewContext {
   /** Every run the panel has, active experiment first. */
   allRuns(): RunRef[] {
     return allRunsOf(this);
+  }
+
+  comparisonsOf(key: string): readonly { a: string; b: string }[] {
+    return comparisonsOf(this, key);
   }
 
   // ---------------------------------------------------------------- rendering

@@ -146,7 +146,9 @@ describe('the Presets section and analysis views in Chromium', () => {
       assert.match(plan, /delayed durability DISABLED \(every commit waits for its flush\)/);
       assert.match(plan, /delayed durability FORCED; CPU affinity exclude-core0 \(CPUs 2-15\)/);
       assert.equal(await p.page.locator('#preset-plan tr[data-arm]').count(), 2);
-      // A bad setting is named under its field and blocks Run; a good one is previewed on the host.
+      // A bad setting is named under its field and blocks Run; a good one is previewed on the host. The settings are
+      // on demand: opened first.
+      await p.page.click('#preset-settings > summary');
       await fill(p.page, '[data-preset-setting="batch_size"]', '0');
       await p.page.waitForSelector('#preset-setting-batch_size-error');
       assert.match((await p.page.textContent('#preset-setting-batch_size-error')) ?? '', /batch_size.*0 is too small/);
@@ -184,6 +186,7 @@ describe('the Presets section and analysis views in Chromium', () => {
       );
       const load = (threads: string) => ({ mode: 'server-loop' as const, threads, duration: '', rows: '', warmup: '', interval: '' });
       const planFor = (threads: string) => presetPlanView(presetId, {}, load(threads), factsOf(b.connectedState()));
+      await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-threads', '2');
       const first = await waitForRequest(p, 'presetPreview');
       assert.deepEqual(first.params.load, load('2'));

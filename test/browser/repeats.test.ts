@@ -118,6 +118,7 @@ describe('repetitions in the panel, in Chromium', () => {
       await p.page.click('#btn-run-preset');
       assert.equal((await waitForPosted(p, 'presetRun')).payload.repeat, 3);
       const n = (await p.posted()).length;
+      await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-repeat', '2');
       await p.page.waitForFunction(() =>
         /x 2 repetitions/.test(

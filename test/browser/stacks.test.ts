@@ -102,6 +102,11 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
       assert.equal(await p.page.locator('#stacks-loss').count(), 0, 'a capture without drop counters (saved before them) shows none');
       assert.equal(await p.page.locator('#stacks-top > li').count(), 3);
       assert.match((await p.page.textContent('#stacks-top > li:first-child summary')) ?? '', /600 events \(60%\)/);
+      // The answer first: the top stacks and the flame view come before the notes on reading the counts.
+      const order = await p.page.$$eval('#stacks-result #stacks-top, #stacks-result #stacks-flame, #stacks-result #stacks-notes', (els) =>
+        els.map((e) => e.id),
+      );
+      assert.deepEqual(order, ['stacks-top', 'stacks-flame', 'stacks-notes']);
       assert.match((await p.page.textContent('#stacks-flame-help')) ?? '', /Outermost frame .* at the bottom/);
 
       // Widths: the two towers over the shared caller are 600 and 300 events wide, the bars' widths 2:1.

@@ -390,6 +390,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
         async () => /delayed durability FORCED/.test(await panel.text('#preset-plan')),
         10_000,
       );
+      await panel.click('#preset-settings > summary');
       await panel.fill('[data-preset-setting="seed_rows"]', '1000');
       await panel.fill('#preset-threads', '2');
       await panel.fill('#preset-duration', '1s');

@@ -2,7 +2,7 @@
 // the history) and every run the panel has. Pure derivations of App's state (no DOM), apart from app.ts so the
 // controller keeps to events and intents.
 import type { Experiment } from '../../shared/experiment';
-import type { PanelState, PresetAnalysisInfo } from '../../shared/protocol';
+import type { ArmRef, PanelState, PresetAnalysisInfo } from '../../shared/protocol';
 import { threadsPerCore } from '../../shared/affinity';
 import type { ShownExperiment } from './armViews';
 import type { LiveRuns } from './liveRuns';
@@ -69,11 +69,38 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
   };
 }
 
+/** The arms' letters (A, B, ...) in the preset's order, then as they ran; none for an experiment of one arm. */
+function lettersOf(preset: readonly ArmRef[] | undefined, ran: readonly string[]): Map<string, string> {
+  const ids = [...new Set([...(preset ?? []).map((a) => a.id), ...ran])];
+  return new Map(ids.length > 1 ? ids.map((id, i) => [id, String.fromCharCode(65 + i)] as const) : []);
+}
+
+/** A run's arm as the views name it: "B: workers on the log writer's node" (the letter when there are several). */
+export function armName(r: Pick<RunRef, 'arm' | 'armLetter'>): string {
+  return r.armLetter ? `${r.armLetter}: ${r.arm.label}` : r.arm.label;
+}
+
+/** A run as every view names it: "B: workers on the log writer's node · run 2 · 10 sessions". */
+export function runRefLabel(r: Pick<RunRef, 'arm' | 'armLetter' | 'index' | 'threads' | 'repetition'>): string {
+  const arm = armName(r);
+  const rep = r.repetition !== undefined ? ` · repetition ${r.repetition}` : '';
+  return `${arm} · run ${r.index + 1}${rep} · ${r.threads} session${r.threads === 1 ? '' : 's'}`;
+}
+
 /** Every run the panel has, active experiment first. */
 export function allRunsOf(src: PanelRunsSource): RunRef[] {
   const out: RunRef[] = [];
-  const activeTitle = src.state?.active?.title ?? 'Current experiment';
-  for (const r of src.live.ordered()) {
+  const active = src.state?.active;
+  const activeTitle = active?.title ?? 'Current experiment';
+  const live = src.live.ordered();
+  const mainArm = { id: 'main', label: active?.scenarioId ?? 'main' };
+  const liveLetters = lettersOf(
+    active?.preset?.arms,
+    live.map((r) => (r.arm ?? mainArm).id),
+  );
+  const liveRepeated = live.some((r) => (r.repetition ?? 1) > 1);
+  for (const r of live) {
+    const arm = r.arm ?? mainArm;
     out.push({
       key: `${ACTIVE}#${r.index}`,
       experimentKey: ACTIVE,
@@ -84,10 +111,20 @@ export function allRunsOf(src: PanelRunsSource): RunRef[] {
       ticks: r.ticks,
       record: r.record,
       run: r,
+      arm,
+      armLetter: liveLetters.get(arm.id) ?? null,
+      ...(liveRepeated && r.repetition !== null ? { repetition: r.repetition } : {}),
+      workload: r.record ? { scenarioId: r.record.arm.scenarioId, parameters: r.record.arm.parameters, mode: r.record.arm.mode } : null,
     });
   }
   for (const e of src.experiments.values()) {
-    if (src.state?.active?.experimentId === e.id) continue;
+    if (active?.experimentId === e.id) continue;
+    const letters = lettersOf(
+      e.preset ? (src.experimentPresets.get(e.id)?.arms ?? []) : [],
+      e.runs.map((r) => r.arm.id),
+    );
+    const repeated = e.runs.some((r) => (r.repetition ?? 1) > 1);
+    const custom = e.custom ? { database: e.custom.database, statements: e.custom.statements.map((s) => s.text) } : null;
     for (const r of e.runs) {
       out.push({
         key: `${e.id}#${r.index}`,
@@ -99,8 +136,18 @@ export function allRunsOf(src: PanelRunsSource): RunRef[] {
         ticks: r.timeline,
         record: r,
         run: null,
+        arm: { id: r.arm.id, label: r.arm.label },
+        armLetter: letters.get(r.arm.id) ?? null,
+        ...(repeated && r.repetition !== undefined ? { repetition: r.repetition } : {}),
+        workload: { scenarioId: r.arm.scenarioId, parameters: r.arm.parameters, mode: r.arm.mode, custom },
       });
     }
   }
   return out;
+}
+
+/** The comparisons of an experiment the panel has (the live one under ACTIVE), for the default pair. */
+export function comparisonsOf(src: PanelRunsSource, key: string): readonly { a: string; b: string }[] {
+  if (key === ACTIVE) return src.state?.active?.preset?.comparisons ?? [];
+  return src.experimentPresets.get(key)?.comparisons ?? src.experiments.get(key)?.preset?.comparisons ?? [];
 }

@@ -1,5 +1,7 @@
 // The panel's view choices (kept in the webview's own state across reloads) and the run references the views list.
 import type { RunRecord, Tick } from '../../shared/experiment';
+import type { ArmRef } from '../../shared/protocol';
+import type { RunWorkload } from '../../shared/runPairing';
 import type { RunData } from './liveRuns';
 import { DEFAULT_TOGGLES, type ChartToggles } from './metrics';
 import type { SortState } from './results';
@@ -20,6 +22,8 @@ export interface ViewState {
   analysis: string;
   /** The preset picked in the Presets section. */
   preset: string | null;
+  /** The section last gone to from the outline (marked there as the current location). */
+  section?: string | null;
   /** The last reveal obeyed (its seq): the host sends each again after `ready`, and a reload must not obey it twice. */
   lastReveal?: string | null;
 }
@@ -63,4 +67,10 @@ export interface RunRef {
   ticks: readonly Tick[];
   record: RunRecord | null;
   run: RunData | null;
+  /** The run's arm ('main', labelled with its scenario, for a plain experiment), and its letter when there are several. */
+  arm: ArmRef;
+  armLetter: string | null;
+  repetition?: number;
+  /** What it ran, when known (a live run learns it with its record): tells a different workload apart. */
+  workload: RunWorkload | null;
 }

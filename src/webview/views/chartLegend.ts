@@ -1,14 +1,18 @@
 // A chart's legend in HTML beside its canvas, instead of chart.js's canvas Legend plugin (which lays itself out
 // again on every update: ~1/8 of a live tick). Written only when the series shown or their colours change. Each
 // entry is a toggle button (Tab to reach, Enter or Space or a click to hide or show the series), as the canvas
-// legend's click was; aria-pressed says whether the series is shown.
+// legend's click was; aria-pressed says whether the series is shown. The entries are one Tab stop (arrow keys move).
 import type { XYDataset } from './chartSetup';
+import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
+
+let legends = 0;
 
 export class ChartLegend {
   readonly element: HTMLElement;
   /** Series the user hid, by name: kept across redraws that rebuild the datasets. */
   readonly hidden = new Set<string>();
   private key = '';
+  private readonly group = `legend-${++legends}`;
 
   constructor(
     label: string,
@@ -17,7 +21,9 @@ export class ChartLegend {
     this.element = document.createElement('div');
     this.element.className = 'chart-legend';
     this.element.setAttribute('role', 'group');
-    this.element.setAttribute('aria-label', label);
+    this.element.setAttribute('aria-label', `${label} (arrow keys move between the series)`);
+    this.element.addEventListener('keydown', rovingKeydown(this.group));
+    this.element.addEventListener('focusin', rovingFocus(this.group));
   }
 
   /** Marks hidden series on the datasets and rewrites the entries if names or styles changed. */
@@ -31,7 +37,8 @@ export class ChartLegend {
       .join('\u0001');
     if (key === this.key) return;
     this.key = key;
-    this.element.replaceChildren(...datasets.map((ds) => this.entry(ds)));
+    const names = datasets.map((ds) => String(ds.label));
+    this.element.replaceChildren(...datasets.map((ds) => this.entry(ds, names)));
   }
 
   /** Forgets what is written (a theme change): the next update writes the entries again. */
@@ -39,10 +46,12 @@ export class ChartLegend {
     this.key = '';
   }
 
-  private entry(ds: XYDataset): HTMLElement {
+  private entry(ds: XYDataset, names: readonly string[]): HTMLElement {
     const name = String(ds.label);
     const b = document.createElement('button');
     b.type = 'button';
+    b.dataset.rovingKey = name;
+    b.tabIndex = rovingTabIndex(this.group, name, names);
     b.className = 'legend-item';
     b.dataset.series = name;
     b.setAttribute('aria-pressed', String(!ds.hidden));

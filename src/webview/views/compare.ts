@@ -1,15 +1,17 @@
 // Side-by-side comparison of any two runs the panel has (the current experiment and any opened from the history):
 // each figure in A and B with the change in %, a summary in words from those numbers, and both throughputs over time.
+// By default the experiment's own pair (shared/runPairing); two runs of different workloads get their figures side by
+// side and no verdict.
 import { html, nothing, type TemplateResult } from 'lit';
 import { compareRuns, runFigures, type ComparedFigure } from '../../shared/analysis';
+import { defaultPair, NO_VERDICT, runsDiffer } from '../../shared/runPairing';
 import { comparedText } from '../model/results';
+import { runRefLabel } from '../model/panelRuns';
 import type { RunRef } from '../model/viewState';
 import type { ViewContext } from './context';
 import { section } from './common';
 
-function label(r: RunRef): string {
-  return `${r.experimentTitle} · run ${r.index + 1} · ${r.threads} thread${r.threads === 1 ? '' : 's'}`;
-}
+const label = runRefLabel;
 
 function figuresOf(r: RunRef) {
   const record = r.record ?? r.run?.record;
@@ -29,20 +31,30 @@ function picker(app: ViewContext, id: string, which: 'compareA' | 'compareB', ru
   return html`<label class="inline">${which === 'compareA' ? 'Run A' : 'Run B'}
     <select id=${id} @change=${(e: Event) => app.setView({ [which]: (e.target as HTMLSelectElement).value || null })}>
       <option value="" ?selected=${value === null}>Pick a run</option>
-      ${runs.map((r) => html`<option value=${r.key} ?selected=${value === r.key}>${label(r)}</option>`)}
+      ${[...new Set(runs.map((r) => r.experimentKey))].map((key) => {
+        const of = runs.filter((r) => r.experimentKey === key);
+        return html`<optgroup label=${of[0].experimentTitle}>${of.map(
+          (r) => html`<option value=${r.key} ?selected=${value === r.key}>${label(r)}</option>`,
+        )}</optgroup>`;
+      })}
     </select></label>`;
 }
 
 /** Each figure of A and B with its change (green when better, red when worse): runs here, a watch's windows too. */
-export function figuresTable(figures: readonly ComparedFigure[], o: { id: string; label: string; a: string; b: string }): TemplateResult {
+export function figuresTable(
+  figures: readonly ComparedFigure[],
+  o: { id: string; label: string; a: string; b: string; noChange?: boolean },
+): TemplateResult {
   return html`<table class="data-table" id=${o.id} aria-label=${o.label}>
-    <thead><tr><th scope="col">Figure</th><th scope="col" class="num">${o.a}</th><th scope="col" class="num">${o.b}</th><th scope="col" class="num">Change</th></tr></thead>
+    <thead><tr><th scope="col">Figure</th><th scope="col" class="num">${o.a}</th><th scope="col" class="num">${o.b}</th>${
+      o.noChange ? nothing : html`<th scope="col" class="num">Change</th>`
+    }</tr></thead>
     <tbody>${figures.map((f) => {
       const better =
         f.changePct === null || Math.abs(f.changePct) < 5 ? '' : f.changePct > 0 === (f.direction === 'higher-better') ? 'better' : 'worse';
       return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
         <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td><td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
-        <td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td></tr>`;
+        ${o.noChange ? nothing : html`<td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td>`}</tr>`;
     })}</tbody>
   </table>`;
 }
@@ -54,26 +66,42 @@ export function compareView(app: ViewContext): TemplateResult {
       app.compareChart.update(null, null);
       return html`<div id="compare"><p class="empty">Comparing needs two runs: run a sweep, or open an earlier experiment from the history.</p></div>`;
     }
-    // Defaults: the first and the last run, so a sweep compares its ends.
-    const aKey = app.view.compareA ?? runs[0].key;
-    const bKey = app.view.compareB ?? runs[runs.length - 1].key;
+    // Defaults: the experiment's own pair (A against B of its preset, a run against its repetition, a sweep's ends).
+    const pair = defaultPair(
+      runs.map((r) => ({ ...r, armId: r.arm.id })),
+      (key) => app.comparisonsOf(key),
+    );
+    const aKey = app.view.compareA ?? pair?.a ?? null;
+    const bKey = app.view.compareB ?? pair?.b ?? null;
     const a = runs.find((r) => r.key === aKey) ?? null;
     const b = runs.find((r) => r.key === bKey) ?? null;
-    app.compareChart.update(a && { label: `A: ${label(a)}`, ticks: a.ticks }, b && { label: `B: ${label(b)}`, ticks: b.ticks });
+    const apart = a && b ? runsDiffer(a, b) : null;
+    app.compareChart.update(a && { label: `Run A: ${label(a)}`, ticks: a.ticks }, b && { label: `Run B: ${label(b)}`, ticks: b.ticks });
     const cmp = a && b ? compareRuns(figuresOf(a), figuresOf(b)) : null;
+    const chosen =
+      !app.view.compareA && !app.view.compareB && pair
+        ? html`<p class="small muted" id="compare-default">Compared by default: ${pair.why}.</p>`
+        : nothing;
+    const sameExperiment = a && b && a.experimentKey === b.experimentKey;
     return html`<div id="compare">
       <div class="toolbar">${picker(app, 'compare-a', 'compareA', runs, aKey)} ${picker(app, 'compare-b', 'compareB', runs, bKey)}</div>
+      ${chosen}
       ${
-        cmp
+        cmp && a && b
           ? html`
-        <ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>
+        ${sameExperiment ? nothing : html`<p class="small muted" id="compare-experiments">A from ${a.experimentTitle}; B from ${b.experimentTitle}.</p>`}
+        ${
+          apart
+            ? html`<div class="notes warn-note" id="compare-different" role="note"><strong>Different workloads.</strong> ${apart} ${NO_VERDICT}</div>`
+            : html`<ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>`
+        }
         <div class="compare-grid">
           <div class="table-wrap">
-            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B' })}
+            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B', noChange: apart !== null })}
           </div>
           ${app.compareChart.element}
         </div>`
-          : html`<p class="empty">Pick two runs.</p>`
+          : html`<p class="empty">Pick two runs${pair ? '' : ': no experiment here has two runs of its own to compare, so none is chosen for you'}.</p>`
       }
     </div>`;
   });

@@ -58,4 +58,6 @@ export interface ViewContext {
   shownExperiment(which?: string): ShownExperiment | null;
   /** Every run the panel has, active experiment first. */
   allRuns(): RunRef[];
+  /** The arms an experiment's preset compares (key: ACTIVE or an opened experiment's id). */
+  comparisonsOf(key: string): readonly { a: string; b: string }[];
 }

@@ -22,12 +22,19 @@ export function historyView(app: ViewContext): TemplateResult {
         ${history.map((h) => {
           const loaded = app.experiments.get(h.id);
           const best = h.runs.reduce((m, r) => Math.max(m, r.rowsPerSec), 0);
+          // Its arms by letter, as the results and the comparison name its runs.
+          const arms = [...new Map(h.runs.flatMap((r) => (r.arm ? [[r.arm.id, r.arm.label] as const] : []))).values()];
           // The row the analysis shows is the current one; a reveal from the Activity Bar focuses it (tabindex -1).
           return html`<li data-experiment=${h.id} tabindex="-1" aria-current=${app.view.analysis === h.id ? 'true' : 'false'}>
             <div class="history-main">
               <strong>${h.title}</strong>
               <span class="muted">${new Date(h.createdAt).toLocaleString()} · ${h.kind === 'tune' ? 'find the best settings · ' : ''}${h.presetId ? `preset ${h.presetId}` : h.scenarioId} · ${h.kind === 'tune' ? plural(h.runs.length, 'trial') : `threads ${h.threads.join(',')}`} · ${h.status}
                 ${best ? ` · best ${exactNumber(best)} rows/s` : ''}${h.simulated ? ' · simulator' : ''}</span>
+              ${
+                arms.length > 1 && h.kind !== 'tune'
+                  ? html`<span class="muted small history-arms">${arms.map((l, i) => `${String.fromCharCode(65 + i)}: ${l}`).join(' · ')}</span>`
+                  : ''
+              }
             </div>
             <div class="history-actions">
               ${

@@ -2,6 +2,7 @@
 // by clicking the topology map). The host confirms the change in a modal and restores it afterwards.
 import { html, nothing, type TemplateResult } from 'lit';
 import { cpusByNode } from '../../shared/affinity';
+import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
 import type { KnobSettings } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
@@ -19,6 +20,9 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
         f.knobs.affinity = v;
       });
     const nodes = t ? [...cpusByNode(t).keys()] : [];
+    // The shortcuts are one Tab stop (arrow keys move among them).
+    const shortcutKeys = ['', 'auto', 'exclude-core0', ...nodes.flatMap((n) => [`numa:${n}`, `numa:${n}-first-core`])];
+    const tab = (key: string) => rovingTabIndex('aff', key, shortcutKeys, form.knobs.affinity);
     // A custom workload's delayed durability is its own database's (as `spinlab run --sql --database`); the host reads
     // it there and the confirmation says from what to what.
     const customDb = form.scenarioId === CUSTOM_ID ? draftOf(app).form.database.trim() : null;
@@ -54,17 +58,21 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
             undefined,
           )}
           ${!check.affinityError ? html`<p class="field-help" id="affinity-resolved" role="status">${check.affinityDescription}</p>` : nothing}
-          <div class="shortcuts" role="group" aria-label="Affinity shortcuts">
-            <button class="chip" id="aff-unchanged" @click=${() => setAff('')} aria-pressed=${String(form.knobs.affinity === '')}>unchanged</button>
+          <div class="shortcuts" role="toolbar" aria-label="Affinity shortcuts (arrow keys move between them)"
+            @keydown=${rovingKeydown('aff')} @focusin=${rovingFocus('aff')}>
+            <button class="chip" id="aff-unchanged" @click=${() => setAff('')} aria-pressed=${String(form.knobs.affinity === '')}
+              data-roving-key="" tabindex=${tab('')}>unchanged</button>
             <button class="chip" id="aff-auto" @click=${() => setAff('auto')} aria-pressed=${String(form.knobs.affinity === 'auto')}
-              title="SQL Server's default: every CPU">auto</button>
+              data-roving-key="auto" tabindex=${tab('auto')} title="SQL Server's default: every CPU">auto</button>
             <button class="chip" id="aff-exclude-core0" @click=${() => setAff('exclude-core0')} aria-pressed=${String(form.knobs.affinity === 'exclude-core0')}
+              data-roving-key="exclude-core0" tabindex=${tab('exclude-core0')}
               title="Every CPU except both hyperthreads of core 0 (keeps workers off the log writer's core)">exclude-core0</button>
             ${nodes.map(
               (n) => html`
               <button class="chip" data-aff-node=${String(n)} @click=${() => setAff(`numa:${n}`)} aria-pressed=${String(form.knobs.affinity === `numa:${n}`)}
-                title=${`Only NUMA node ${n}`}>numa:${n}</button>
+                data-roving-key=${`numa:${n}`} tabindex=${tab(`numa:${n}`)} title=${`Only NUMA node ${n}`}>numa:${n}</button>
               <button class="chip" data-aff-node-nofirst=${String(n)} @click=${() => setAff(`numa:${n}-first-core`)}
+                data-roving-key=${`numa:${n}-first-core`} tabindex=${tab(`numa:${n}-first-core`)}
                 aria-pressed=${String(form.knobs.affinity === `numa:${n}-first-core`)}
                 title=${`NUMA node ${n} without its first core`}>numa:${n}-first-core</button>`,
             )}

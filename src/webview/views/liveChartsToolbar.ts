@@ -2,6 +2,7 @@
 // once the run has finished: a live chart keeps scrolling).
 import { html, nothing, type TemplateResult } from 'lit';
 import { liveRunName, type RunData } from '../model/liveRuns';
+import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
 
 export interface ToolbarState {
   run: RunData | null;
@@ -20,6 +21,8 @@ export interface ToolbarState {
 
 export function toolbarTemplate(s: ToolbarState): TemplateResult {
   const { run, paused, zoomable, prefix: p } = s;
+  // Pause and the zoom buttons are one Tab stop (the zoom buttons only when they work).
+  const tab = (key: string) => rovingTabIndex(p + 'chart-tools', key, zoomable ? ['pause', 'in', 'out', 'reset'] : ['pause']);
   const onPick = (ev: Event) => {
     const v = (ev.target as HTMLSelectElement).value;
     s.onPickRun(v === 'follow' ? null : Number(v));
@@ -40,11 +43,16 @@ export function toolbarTemplate(s: ToolbarState): TemplateResult {
   return html`${picker}
     <span class="muted" aria-live="polite">${!s.runPicker ? '' : status}${run !== null && paused ? ' (paused: still buffering)' : ''}</span>
     <span class="spacer"></span>
+    <span class="chip-group" role="toolbar" aria-label="Chart controls (arrow keys move between them)"
+      @keydown=${rovingKeydown(p + 'chart-tools')} @focusin=${rovingFocus(p + 'chart-tools')}>
     <button class="chip" id=${p + 'btn-pause'} aria-pressed=${String(paused)} @click=${() => s.onPause()}
-      title="Stop redrawing; samples keep arriving">${paused ? 'Resume' : 'Pause'}</button>
-    <button class="chip" id=${p + 'btn-zoom-in'} ?disabled=${!zoomable} @click=${() => s.onZoom(1.5)}
+      data-roving-key="pause" tabindex=${tab('pause')} title="Stop redrawing; samples keep arriving">${paused ? 'Resume' : 'Pause'}</button>
+    <button class="chip" id=${p + 'btn-zoom-in'} ?disabled=${!zoomable} @click=${() => s.onZoom(1.5)} data-roving-key="in" tabindex=${tab('in')}
       title=${zoomable ? 'Zoom in (or use the mouse wheel; drag to pan)' : 'Pause or wait for the run to finish to zoom'}>Zoom in</button>
-    <button class="chip" id=${p + 'btn-zoom-out'} ?disabled=${!zoomable} @click=${() => s.onZoom(1 / 1.5)}>Zoom out</button>
-    <button class="chip" id=${p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => s.onZoom(null)}>Reset zoom</button>
+    <button class="chip" id=${p + 'btn-zoom-out'} ?disabled=${!zoomable} @click=${() => s.onZoom(1 / 1.5)}
+      data-roving-key="out" tabindex=${tab('out')}>Zoom out</button>
+    <button class="chip" id=${p + 'btn-zoom-reset'} ?disabled=${!zoomable} @click=${() => s.onZoom(null)}
+      data-roving-key="reset" tabindex=${tab('reset')}>Reset zoom</button>
+    </span>
   `;
 }

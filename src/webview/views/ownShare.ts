@@ -17,9 +17,7 @@ export function shareView(rows: readonly ResultRow[], unit: 'row' | 'call'): Tem
     <p class="small">${scope} The workload's own sessions' share, each run:</p>
     <ul class="summary">${read.map(
       (r) =>
-        html`<li data-run=${String(r.run)} data-others-busy=${othersBusy(r.share) ? 'yes' : 'no'}>Run ${r.run + 1}${
-          r.arm ? ` (${r.arm}, ${r.figures.threads} sessions)` : ` (${r.figures.threads} sessions)`
-        }: ${shareText(r.share)}${othersBusy(r.share) ? html` <strong>— others busy</strong>` : nothing}</li>`,
+        html`<li data-run=${String(r.run)} data-others-busy=${othersBusy(r.share) ? 'yes' : 'no'}>Run ${r.run + 1}${` (${r.arm ? `${r.arm} · ` : ''}${r.figures.threads} session${r.figures.threads === 1 ? '' : 's'})`}: ${shareText(r.share)}${othersBusy(r.share) ? html` <strong>— others busy</strong>` : nothing}</li>`,
     )}</ul>
     ${busy.length ? html`<p class="small" id="results-share-warning">${capital(othersWarning(busy[0].share)!)}.</p>` : nothing}
   </div>`;

@@ -17,6 +17,7 @@ import { armAnalysisView } from './armAnalysis';
 import { scenarioView } from './scenario';
 import { serverView } from './server';
 import { watchView } from './watch';
+import { outlineView } from './outline';
 import { spinlockRowsView, stacksView } from './stacks';
 import { spinlockRows, spinlockRowsOfRuns } from '../model/stacks';
 import { ACTIVE } from '../model/viewState';
@@ -59,6 +60,7 @@ export function panelTemplate(app: ViewContext): TemplateResult {
       <h1>Spinlock Lab</h1>
       <span class="muted">${app.state?.server ? `${app.state.server.identity.serverName}${app.state.server.identity.simulated ? ' (simulator)' : ''}` : 'not connected'}</span>
     </header>
+    ${outlineView(app)}
     ${bannersView(app)}
     <div class="setup-grid">
       <div class="column">${connectionView(app)}${serverView(app)}</div>

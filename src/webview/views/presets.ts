@@ -140,6 +140,9 @@ export function presetsView(app: ViewContext): TemplateResult {
       const { plan, current } = planOf(app.questions.presetPlans(s), form);
       const block = blocker(app, check, current ? plan : null);
       const time = plan && current && !plan.problems.length ? presetTime(form, check, plan) : null;
+      // The settings on demand (closed until opened), but open whenever one of them is wrong.
+      const settingsOpen =
+        app.view.open.presetSettings ?? (Object.keys(check.errors).length > 0 || Object.keys(check.loadErrors).length > 0);
       return html`
       ${field(
         'preset',
@@ -163,8 +166,11 @@ export function presetsView(app: ViewContext): TemplateResult {
         </div>
         <h3 class="subhead">Plan for this server</h3>
         ${planView(plan, current, connected)}
-        <details class="subsection" id="preset-settings" open>
-          <summary>Settings (every default can be changed)</summary>
+        <details class="subsection" id="preset-settings" ?open=${settingsOpen} @toggle=${(e: Event) => {
+          const now = (e.target as HTMLDetailsElement).open;
+          if (now !== app.view.open.presetSettings) app.setView({ open: { ...app.view.open, presetSettings: now } });
+        }}>
+          <summary>Settings and load (the preset's own unless changed)</summary>
           <div class="param-grid">${preset.settings.map((p) => settingField(app, p, check))}</div>
           <div class="run-grid">
             ${field(

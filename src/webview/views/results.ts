@@ -5,7 +5,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { runFigures } from '../../shared/analysis';
 import { describeMonitorCost, type MonitorCostSummary } from '../../shared/monitorCost';
 import { ToHost } from '../../shared/protocol';
-import { ACTIVE } from '../model/viewState';
+import { ACTIVE, type RunRef } from '../model/viewState';
+import { armName } from '../model/panelRuns';
 import type { ViewContext } from './context';
 import { experimentRows, formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
 import { section } from './common';
@@ -14,11 +15,35 @@ import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
 import { methodText } from '../../shared/repeats';
 import { shareView } from './ownShare';
 
+/** The shown experiment's runs as every view names them (arm letter and label), by run index. */
+function namedRuns(app: ViewContext): Map<number, RunRef> {
+  const which = app.view.results;
+  const key = which === ACTIVE || which === app.state?.active?.experimentId ? ACTIVE : which;
+  return new Map(
+    app
+      .allRuns()
+      .filter((r) => r.experimentKey === key)
+      .map((r) => [r.index, r] as const),
+  );
+}
+
+/** "Run 3 (B: the other node · 8 sessions)": a run of the shown experiment as the lists under the table name it. */
+function runName(named: Map<number, RunRef>, index: number, threads: number): string {
+  const r = named.get(index);
+  const sessions = `${threads} session${threads === 1 ? '' : 's'}`;
+  return `Run ${index + 1} (${r ? `${armName(r)} · ` : ''}${sessions})`;
+}
+
 /** Rows of the experiment the table shows: the active one (live totals), or one opened from the history. */
 export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]; unit: 'row' | 'call' } {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
-  if (opened) return { title: opened.title, rows: experimentRows(opened), unit: opened.custom ? 'call' : 'row' };
+  const named = namedRuns(app);
+  const lettered = (row: ResultRow): ResultRow => {
+    const r = named.get(row.run);
+    return r?.armLetter ? { ...row, arm: armName(r) } : row;
+  };
+  if (opened) return { title: opened.title, rows: experimentRows(opened).map(lettered), unit: opened.custom ? 'call' : 'row' };
   const rows = app.live
     .ordered()
     .filter((r) => r.ticks.length > 0 || r.record)
@@ -30,7 +55,8 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
       figures: runFigures(
         r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) },
       ),
-    }));
+    }))
+    .map(lettered);
   return { title: app.state?.active?.title ?? '', rows, unit: app.state?.active?.scenarioId === 'custom' ? 'call' : 'row' };
 }
 
@@ -41,9 +67,10 @@ function spreadView(app: ViewContext): TemplateResult | typeof nothing {
   const records = opened ? opened.runs : app.live.ordered().flatMap((r) => (r.record ? [r.record] : []));
   const spread = records.filter((r) => r.sessionSpread);
   if (!spread.length) return nothing;
+  const named = namedRuns(app);
   return html`<ul id="results-spread" class="summary">${spread.map(
     (r) =>
-      html`<li data-run=${String(r.index)}>Run ${r.index + 1} (${r.threads} threads): ${describeSpread(
+      html`<li data-run=${String(r.index)}>${runName(named, r.index, r.threads)}: ${describeSpread(
         r.sessionSpread!,
         runFigures(r).rowsPerSec,
       )}.</li>`,
@@ -83,20 +110,27 @@ function cellsView(app: ViewContext, unit: 'row' | 'call'): TemplateResult | typ
   </div>`;
 }
 
-function costView(notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
+function costView(app: ViewContext, notes: ReturnType<typeof costNotes>): TemplateResult | typeof nothing {
   if (!notes.length) return nothing;
+  const named = namedRuns(app);
   return html`<h3>What Spinlock Lab cost the server</h3>
-    <ul id="results-cost">${notes.map((n) => html`<li data-run=${String(n.run)}>Run ${n.run + 1}: ${describeMonitorCost(n.cost, n.simulated)}</li>`)}</ul>`;
+    <ul id="results-cost">${notes.map(
+      (n) => html`<li data-run=${String(n.run)}>${runName(named, n.run, n.threads)}: ${describeMonitorCost(n.cost, n.simulated)}</li>`,
+    )}</ul>`;
 }
 
 /** What the monitor session cost the server in each run that says (delta ticks; older records have none). */
-function costNotes(app: ViewContext): { run: number; cost: MonitorCostSummary; simulated: boolean }[] {
+function costNotes(app: ViewContext): { run: number; threads: number; cost: MonitorCostSummary; simulated: boolean }[] {
   const which = app.view.results;
   const opened = which !== ACTIVE ? app.experiments.get(which) : undefined;
   if (opened)
-    return opened.runs.flatMap((r) => (r.monitorCost ? [{ run: r.index, cost: r.monitorCost, simulated: opened.simulated }] : []));
+    return opened.runs.flatMap((r) =>
+      r.monitorCost ? [{ run: r.index, threads: r.threads, cost: r.monitorCost, simulated: opened.simulated }] : [],
+    );
   const simulated = app.state?.server?.identity.simulated ?? false;
-  return app.live.ordered().flatMap((r) => (r.record?.monitorCost ? [{ run: r.index, cost: r.record.monitorCost, simulated }] : []));
+  return app.live
+    .ordered()
+    .flatMap((r) => (r.record?.monitorCost ? [{ run: r.index, threads: r.threads, cost: r.record.monitorCost, simulated }] : []));
 }
 
 export function resultsView(app: ViewContext): TemplateResult {
@@ -124,7 +158,7 @@ export function resultsView(app: ViewContext): TemplateResult {
       ${cellsView(app, unit)}
       ${shareView(rows, unit)}
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
-      <div class="table-wrap">
+      <div class="table-wrap table-scroll" tabindex="0" role="region" aria-label="Results per run (scrolls)">
         <table id="results-table" class="data-table" aria-label="Results per run">
           <thead><tr>${cols.map((c) => {
             const ariaSort = sort?.key === c.key ? sort.dir : 'none';
@@ -138,6 +172,6 @@ export function resultsView(app: ViewContext): TemplateResult {
         </table>
       </div>
       ${spreadView(app)}
-      ${costView(costNotes(app))}`;
+      ${costView(app, costNotes(app))}`;
   });
 }

@@ -8,6 +8,7 @@ import type { ViewContext } from './context';
 import { selectionOf, toggleCpu, toggleNode } from '../model/affinityEdit';
 import { plural, section } from './common';
 import { checkList } from './serverCheck';
+import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
 
 function badge(id: ServerIdentity): TemplateResult {
   if (id.simulated) {
@@ -55,7 +56,11 @@ export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
     });
   const perSocket = t.hyperthreadRatio > 0 ? t.hyperthreadRatio : t.cpuCount;
   const nodes = [...cpusByNode(t).entries()];
-  return html`<div id="topology" class="topology" role="group" aria-label="CPU topology: click a CPU or a node to edit the affinity">
+  // The CPU tiles are one Tab stop: the arrow keys move among them, Space or Enter toggles one.
+  const keys = nodes.flatMap(([, cpus]) => cpus.map(String));
+  return html`<div id="topology" class="topology" role="group"
+    aria-label="CPU topology: click a CPU or a node to edit the affinity; arrow keys move between CPUs, Space toggles one"
+    @keydown=${rovingKeydown('cpus')} @focusin=${rovingFocus('cpus')}>
     ${nodes.map(([node, cpus]) => {
       const allIn = cpus.every((c) => sel.cpus.has(c));
       const sockets = [...new Set(cpus.map((c) => Math.floor(c / perSocket)))];
@@ -84,6 +89,7 @@ export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
               const label = `CPU ${c}: scheduler ${s?.schedulerId ?? '?'} ${isOnline ? 'online' : 'offline'}${lw ? ', runs the log writer' : ''}; ${pressed ? 'in' : 'not in'} the affinity`;
               return html`<button class="cpu" data-cpu=${String(c)} data-online=${String(isOnline)} data-logwriter=${String(lw)}
                 aria-pressed=${String(pressed)} aria-label=${label} title=${label}
+                data-roving-key=${String(c)} tabindex=${rovingTabIndex('cpus', String(c), keys)}
                 @click=${() => edit(toggleCpu(spec, c, t))}>${c}${lw ? html`<span class="lw" aria-hidden="true">LW</span>` : nothing}</button>`;
             })}
           </div>`,
@@ -93,7 +99,8 @@ export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
     })}
   </div>
   <p class="legend muted"><span class="key key-on"></span> in the affinity <span class="key key-offline"></span> scheduler offline now
-    <span class="key key-lw">LW</span> log writer · click a CPU or a node to edit the affinity spec below</p>`;
+    <span class="key key-lw">LW</span> log writer · click a CPU or a node to edit the affinity spec below (arrow keys move
+    between CPUs)</p>`;
 }
 
 export function serverView(app: ViewContext): TemplateResult {

@@ -1,7 +1,8 @@
 // "Why is it spinning?": a button on each spinlock the panel shows (the live experiment, the watch, a saved
 // experiment), the statement of what a capture does before it runs (an Extended Events session, its permission and
-// cost, dropped afterwards) with the length picked, its progress and Cancel, and the answer: notes, the top stacks
-// with their counts and share, and the flame view (stacksFlame.ts). Simulated captures say so first.
+// cost, dropped afterwards) with the length picked, its progress and Cancel, and the answer first: the top stacks
+// with their counts and share, the flame view (stacksFlame.ts), then the notes on reading the counts. Simulated
+// captures say so first.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import { STACK_DURATIONS_MS, type StackDurationMs } from '../../shared/stacksMessages';
@@ -66,7 +67,11 @@ function confirmView(app: ViewContext): TemplateResult {
   };
   return html`<div class="stacks-confirm" id="stacks-confirm" role="region" aria-labelledby="stacks-confirm-title">
     <h3 id="stacks-confirm-title">Why is ${name} spinning?</h3>
-    <p>Asked from ${SOURCE_WORDS[m.source]}. Spinlock Lab will record the call stack of every ${name} backoff on ${server} for the time you pick:</p>
+    <p id="stacks-summary">Records the call stack of every ${name} backoff on ${server} for the time you pick, with a short-lived
+      Extended Events session dropped afterwards. Needs <code>ALTER ANY EVENT SESSION</code> and <code>VIEW SERVER STATE</code>;
+      costs a call stack per backoff while it runs.</p>
+    <details class="confirm-details" id="stacks-details"><summary>Show details</summary>
+    <p>Asked from ${SOURCE_WORDS[m.source]}.</p>
     <ul id="stacks-what">
       <li>It creates a short-lived Extended Events session named <code>SpinlockLab_…</code>: the <code>sqlos.spinlock_backoff</code> event for ${name} only,
         with the <code>package0.callstack</code> action, into a histogram target.</li>
@@ -76,6 +81,7 @@ function confirmView(app: ViewContext): TemplateResult {
       <li>It costs a call stack per backoff event while it runs: keep it short on a busy production server.</li>
       <li>It drops the session afterwards, when you cancel, and when the panel closes. An experiment or a watch running now goes on.</li>
     </ul>
+    </details>
     <div class="toolbar">
       <label class="inline" for="stacks-duration">Capture for
         <select id="stacks-duration" @change=${(e: Event) => {
@@ -149,8 +155,6 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
         : `; sys.dm_os_spinlock_stats counted ${exactNumber(c.dmvBackoffs)} backoffs of ${c.spinlock} over the same window`
     }.</p>
     ${lossView(c)}
-    ${c.notes.length ? html`<ul id="stacks-notes">${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
-    ${flameView(app.stacks, () => app.requestRender())}
     <h4>Top stacks</h4>
     ${
       c.buckets.length
@@ -171,6 +175,8 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
         title="Every stack the histogram returned, as histogram XML: paste it into SQLCallStackResolver to resolve the frames">Copy for SQLCallStackResolver</button>
       <button class="chip" id="btn-stacks-save" ?disabled=${!c.buckets.length} @click=${() => app.post(ToHost.stacksExport, { to: 'file' })}>Save export…</button>
     </div>
+    ${flameView(app.stacks, () => app.requestRender())}
+    ${c.notes.length ? html`<h4>Reading the counts</h4><ul id="stacks-notes">${c.notes.map((n) => html`<li>${n}</li>`)}</ul>` : nothing}
   </div>`;
 }
 
@@ -191,11 +197,11 @@ export function stacksView(app: ViewContext, savedRows: readonly SpinlockRow[]):
         for the experiment shown in the analysis, to capture the call stacks its backoffs come from.</p>`
           : nothing
       }
-      ${spinlockRowsView(app, savedRows, 'saved', 'stacks-saved-rows')}
       ${m.phase === 'confirm' ? confirmView(app) : nothing}
       ${m.phase === 'running' ? progressView(app) : nothing}
       ${m.phase === 'error' ? errorView(app) : nothing}
       ${m.capture && m.phase !== 'running' ? resultView(app, m.capture) : nothing}
+      ${spinlockRowsView(app, savedRows, 'saved', 'stacks-saved-rows')}
     </div>
   </details>`;
 }

@@ -20,17 +20,18 @@ const INTERVALS = [
 
 function requestsTable(rows: readonly WatchRequest[]): TemplateResult {
   if (!rows.length) return html`<p class="muted" id="watch-requests-empty">No request was running or waiting at the last tick.</p>`;
-  return html`<table class="data-table" id="watch-requests">
+  // Scrolls inside itself (sticky header) rather than widening the panel; the statement text wraps.
+  return html`<div class="table-wrap table-scroll" tabindex="0" role="region" aria-label="Who is waiting"><table class="data-table" id="watch-requests">
     <caption class="muted">Who is waiting: the requests of the last tick (statement text cut short, never parameter values)</caption>
     <thead><tr><th scope="col">Session</th><th scope="col">Wait</th><th scope="col">Wait ms</th><th scope="col">Command</th><th scope="col">Database</th><th scope="col">Query hash</th><th scope="col">Text</th></tr></thead>
     <tbody>${rows.map(
       (r) => html`<tr>
       <td>${r.sessionId}${r.blockingSessionId ? html` <span class="muted">(blocked by ${r.blockingSessionId})</span>` : nothing}</td>
       <td>${r.waitType ?? html`<span class="muted">running</span>`}</td><td>${r.waitType ? r.waitMs : ''}</td>
-      <td>${r.command}</td><td>${r.database ?? ''}</td><td><code>${r.queryHash ?? ''}</code></td><td><code>${r.text ?? ''}</code></td>
+      <td>${r.command}</td><td>${r.database ?? ''}</td><td><code>${r.queryHash ?? ''}</code></td><td class="wrap-text"><code>${r.text ?? ''}</code></td>
     </tr>`,
     )}</tbody>
-  </table>`;
+  </table></div>`;
 }
 
 function controls(app: ViewContext, w: WatchView | null): TemplateResult {

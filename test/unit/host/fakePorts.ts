@@ -9,7 +9,7 @@ export interface FakePorts extends HostPorts {
   secretCalls: { op: 'get' | 'store' | 'delete'; key: string; value?: string }[];
   secretValues: Map<string, string>;
   savedProfiles: ConnectionProfile[][];
-  confirms: { title: string; detail: string; actionLabel: string }[];
+  confirms: { title: string; detail: string; actionLabel: string; more?: string }[];
   /** What confirm answers. */
   confirmAnswer: boolean;
   progressTitles: string[];
@@ -82,8 +82,8 @@ export function fakePorts(over: Partial<HostSettings> = {}): FakePorts {
         f.memento.set(key, structuredClone(value));
       },
     },
-    async confirm(title, detail, actionLabel) {
-      f.confirms.push({ title, detail, actionLabel });
+    async confirm(title, detail, actionLabel, more) {
+      f.confirms.push({ title, detail, actionLabel, more });
       return f.confirmAnswer;
     },
     async withProgress<T>(title: string, task: (report: ProgressReport, signal: AbortSignal) => Promise<T>): Promise<T> {

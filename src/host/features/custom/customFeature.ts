@@ -14,7 +14,7 @@ import { splitBatches, unboundVariables, writeReason } from '../../../engine/cus
 import { checkBinding, embeddedCsv, paramsFromCsv, paramsFromQuery, ParamsError, type ParamTable } from '../../../engine/custom/params';
 import { CUSTOM_SCENARIO_ID } from '../../../engine/custom/manifest';
 import { checkJournal, executeJob, runActive } from '../../experimentRun';
-import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, describeChanges, type RunRequest } from '../../runRequest';
+import { CONFIRM_ACTION, CONFIRM_TITLE, PANEL_NAMES, confirmDetail, confirmMore, describeChanges, type RunRequest } from '../../runRequest';
 import { parseAffinity, type AffinityResolution } from '../../../shared/affinity';
 import { readKnobState } from '../../../engine/knobs';
 import type { ServerConnection } from '../../serverView';
@@ -117,12 +117,13 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string, 
           title: CONFIRM_TITLE,
           detail: confirmDetail(conn.identity.serverName, knobs.changes) + (writeNote ? `\n\n${writeNote}` : ''),
           action: CONFIRM_ACTION,
+          more: confirmMore(knobs.changes),
         }
       : writeNote
-        ? { title: WRITE_CONFIRM_TITLE, detail: writeNote, action: WRITE_CONFIRM_ACTION }
+        ? { title: WRITE_CONFIRM_TITLE, detail: writeNote, action: WRITE_CONFIRM_ACTION, more: undefined }
         : null;
   if (ask) {
-    if (!(await s.ports.confirm(ask.title, ask.detail, ask.action))) {
+    if (!(await s.ports.confirm(ask.title, ask.detail, ask.action, ask.more))) {
       s.ports.log.info('custom run cancelled at the confirmation: nothing was run or changed');
       return null;
     }

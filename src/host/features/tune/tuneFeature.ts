@@ -9,7 +9,7 @@ import type { TuneInfo } from '../../../shared/tune';
 import { ToWebview, message } from '../../../shared/protocol';
 import type { TuneStartIntent } from '../../../shared/tuneMessages';
 import { checkJournal, executeJob, runActive } from '../../experimentRun';
-import { buildTuneRequest, TUNE_CONFIRM_ACTION, TUNE_CONFIRM_TITLE, tuneConfirmDetail } from '../../tuneRequest';
+import { buildTuneRequest, TUNE_CONFIRM_ACTION, TUNE_CONFIRM_TITLE, tuneConfirmDetail, tuneConfirmMore } from '../../tuneRequest';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
@@ -30,6 +30,7 @@ export async function tuneNow(s: PanelContext, p: TuneStartIntent, runTune: Tune
       TUNE_CONFIRM_TITLE,
       tuneConfirmDetail(conn.identity.serverName, req.budgetMs, req.changes),
       TUNE_CONFIRM_ACTION,
+      tuneConfirmMore(req.changes),
     );
     if (!ok) {
       s.ports.log.info('the search was cancelled at the confirmation: nothing was changed');
