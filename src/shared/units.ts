@@ -16,8 +16,9 @@ export function splitUnit(unit: string): { base: string; per: string } {
 }
 
 export function quantityKind(unit: string): QuantityKind {
-  const { base } = splitUnit(unit);
-  if (base in SECONDS) return 'duration';
+  const { base, per } = splitUnit(unit);
+  // Time per second of time ("wait ms/s") is a rate read in its own unit, like a count: 500 ms/s, never "0.5 s/s".
+  if (base in SECONDS && per !== 's') return 'duration';
   if (BYTES.has(base)) return 'bytes';
   if (base === '%') return 'percent';
   return 'count';
@@ -54,11 +55,10 @@ export function countText(v: number): string {
   return Number.isFinite(v) ? formatNumber(v) : '-';
 }
 
-/** A percentage (already times 100): 1 decimal below 10, none above, thousands grouped: 4.2%, 38%, 14,722,577%. */
+/** A percentage (already times 100), as the A/B tables write one: 1 decimal, thousands grouped (4.2%, 14,722,577%). */
 export function percentText(pct: number): string {
   if (!Number.isFinite(pct)) return '-';
-  const a = Math.abs(pct);
-  return `${a >= 1000 ? thousands(pct) : a < 10 ? pct.toFixed(1) : pct.toFixed(0)}%`;
+  return `${Math.abs(pct) >= 1000 ? thousands(pct) : pct.toFixed(1)}%`;
 }
 
 /** A change in %, signed: "+4.2%", "-38%". */
