@@ -287,6 +287,15 @@ describe('the Presets section and analysis views in Chromium', () => {
         await p.page.locator('#section-analysis').screenshot({ path: file });
         assert.ok(fs.statSync(file).size > 20_000);
         await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, `presets-${theme}.png`) });
+        // The formulas of doing the math, black on black in Dark High Contrast before.
+        await p.page
+          .locator('#cycle-math .math-run')
+          .first()
+          .screenshot({ path: path.join(ARTIFACTS, `doing-the-math-${theme}.png`) });
+        await p.page
+          .locator('#ab-compare .ab-table')
+          .first()
+          .screenshot({ path: path.join(ARTIFACTS, `ab-table-${theme}.png`) });
         const findings = await axeFindings(p.page);
         assert.deepEqual(findings, [], describeFindings(findings));
       }));

@@ -136,7 +136,10 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
     panels.withPanel(b.connectedState(), async (p) => {
       await showCharts(p.page);
       await p.page.waitForSelector(`${canvasOf('throughput')}[data-empty="true"]`);
-      await showRuns(p, [run(0, 4, RUN1)]);
+      // The first sample 1.437 s in: not a tick of its own.
+      const r = run(0, 4, RUN1);
+      r.timeline = r.timeline.map((t) => ({ ...t, t: t.t + 437 }));
+      await showRuns(p, [r]);
       await showCharts(p.page);
       await waitForPoints(p.page, 'throughput', 12);
       await p.page.waitForSelector(`${canvasOf('throughput')}[data-empty="false"]`);
@@ -147,6 +150,15 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
         ticks.every((t) => Math.abs(t / step - Math.round(t / step)) < 1e-9),
         `every x tick a multiple of its step (no tick at the first sample's own time): ${ticks.join(', ')}`,
       );
+    }));
+
+  it('a scaling chart of one run draws its point (a marker, not a line of one point)', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      await showRuns(p, [run(0, 4, RUN1)]);
+      const canvas = '[data-chart="scaling"] canvas';
+      await p.page.waitForSelector(`${canvas}[data-empty="false"]`);
+      assert.equal(await p.page.getAttribute('[data-chart="scaling"]', 'data-points'), '2', 'rows/s and spins/row at 4 threads');
+      await p.page.locator('[data-chart="scaling"]').screenshot({ path: path.join(ARTIFACTS, 'scaling-one-point.png') });
     }));
 
   it("a watch's charts read the time of day, round, with its marks drawn on them as named lines", () =>

@@ -134,6 +134,16 @@ export class ScalingChart extends OwnedChart {
     });
     this.chart.data.datasets = datasets;
     this.waitChart.data.datasets = waits;
+    // Threads are whole: integer ticks, and a lone thread count centred with a thread either side (not 3.7 to 4.2).
+    const xs = new Set(curves.flatMap((c) => c.points.map((p) => p.threads)));
+    for (const chart of [this.chart, this.waitChart]) {
+      const x = chart.options.scales?.x as { min?: number; max?: number; ticks?: { precision?: number } } | undefined;
+      if (!x) continue;
+      const only = xs.size === 1 ? [...xs][0] : null;
+      x.min = only === null ? undefined : Math.max(0, only - 1);
+      x.max = only === null ? undefined : only + 1;
+      if (x.ticks) x.ticks.precision = 0;
+    }
     this.waitBox.hidden = waits.length === 0;
     this.restyle();
     this.chart.update('none');
