@@ -4,6 +4,7 @@
 import { isBenignWait } from './benign';
 import type { LatencySummary, RunDerived, RunRecord, RunTotals, Tick } from './experiment';
 import { formatNumber } from './numberText';
+import { quantityKind, quantityText } from './units';
 
 export { formatNumber };
 
@@ -286,7 +287,11 @@ export function summarizeComparison(figures: readonly ComparedFigure[], max = 5)
     const change = describeChange(f.a as number, f.b as number);
     if (!change) continue;
     const unit = f.unit && !f.label.includes('per row') ? ` ${f.unit}` : '';
-    const nums = `(${formatNumber(f.b as number)} vs ${formatNumber(f.a as number)}${unit})`;
+    // A time or a size per row in the unit that reads best ("2.9 ns vs 1.2 µs"), not "0.0000029 vs 0.0000012".
+    const kind = quantityKind(f.unit);
+    const perRow = !unit && (kind === 'duration' || kind === 'bytes');
+    const one = (v: number) => (perRow ? quantityText(v, f.unit, { inTable: true }) : formatNumber(v));
+    const nums = `(${one(f.b as number)} vs ${one(f.a as number)}${unit})`;
     if (change === 'appears only') out.push(`${f.label}: only in run B ${nums}.`);
     else if (change === 'disappears') out.push(`${f.label}: only in run A ${nums}.`);
     else out.push(`${f.label} ${change} in run B ${nums}.`);

@@ -11,11 +11,22 @@ export function thousands(n: number): string {
 /** A short number for tables and prose: 3 significant digits, thousands separated (12,308; 41.7; 0.092). */
 export function formatNumber(v: number): string {
   if (!Number.isFinite(v)) return String(v);
+  return plainNumber(v, Math.abs(v) >= 1 ? 3 : 2);
+}
+
+/**
+ * `digits` significant digits, whole numbers from 1,000 up grouped by thousands, trailing zeros dropped, and never
+ * an exponent (String(7.3e-7) is "7.3e-7"; this gives "0.00000073").
+ */
+export function plainNumber(v: number, digits = 3): string {
+  if (!Number.isFinite(v)) return String(v);
   const abs = Math.abs(v);
   if (abs === 0) return '0';
   if (abs >= 1000) return thousands(v);
-  if (abs >= 1) return String(Number(v.toPrecision(3)));
-  return String(Number(v.toPrecision(2)));
+  const decimals = Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(abs))));
+  const text = v.toFixed(decimals);
+  if (Math.abs(Number(text)) >= 1000) return thousands(v);
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
 /**

@@ -248,6 +248,8 @@ export interface WatchView {
   showBenign: boolean;
   ticks: number;
   marks: WatchMark[];
+  /** When the watch's measured start was, on the host's clock (set with the first tick): its charts read time of day. */
+  startedAt?: string;
   /** What stands out, from the watch so far (thresholds named in each line). */
   diagnosis: string[];
   /** Who is waiting: the requests of the last tick. */

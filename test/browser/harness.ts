@@ -41,6 +41,7 @@ const files: Record<string, { file: string; type: string }> = {
   '/themes/light.css': { file: path.join(sources, 'themes', 'light.css'), type: 'text/css' },
   '/themes/dark.css': { file: path.join(sources, 'themes', 'dark.css'), type: 'text/css' },
   '/themes/hc.css': { file: path.join(sources, 'themes', 'hc.css'), type: 'text/css' },
+  '/themes/vscodeDefaults.css': { file: path.join(sources, 'themes', 'vscodeDefaults.css'), type: 'text/css' },
 };
 
 function page(origin: string, theme: Theme, nonce: string): string {
@@ -52,6 +53,7 @@ function page(origin: string, theme: Theme, nonce: string): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${origin}/themes/${theme}.css">
+<link rel="stylesheet" href="${origin}/themes/vscodeDefaults.css">
 <link rel="stylesheet" href="${origin}/media/panel.css">
 <title>Spinlock Lab</title>
 </head>

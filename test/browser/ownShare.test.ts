@@ -66,15 +66,15 @@ describe("the workload's own share in the panel, in Chromium", () => {
         const heads = await p.page.$$eval('#results-cells thead th, #results-table thead th', (hs) =>
           hs.map((h) => h.textContent?.trim() ?? ''),
         );
-        assert.ok(heads.includes('Calls/s') && heads.includes('Own CPU %'), heads.join(' | '));
+        assert.ok(heads.includes('Calls/s') && heads.includes('Own CPU'), heads.join(' | '));
         assert.ok(!heads.some((h) => /\/row$/.test(h)), `no per-row column for a custom workload: ${heads.join(' | ')}`);
         const title = await p.page.getAttribute('#results-table thead th button[data-sort="cpuMsPerRow"]', 'title');
         assert.match(title ?? '', /server-wide/);
-        const col = heads.slice(heads.indexOf('Run')).indexOf('Own CPU %');
+        const col = heads.slice(heads.indexOf('Run')).indexOf('Own CPU');
         const ownCpu = await p.page.$$eval(`#results-table tbody tr td:nth-child(${col + 1})`, (tds) =>
           tds.map((t) => t.textContent?.trim()),
         );
-        assert.deepEqual(ownCpu, ['13', '96']);
+        assert.deepEqual(ownCpu, ['13.0%', '96.0%']);
         assert.deepEqual(await p.violations(), [], 'no Content-Security-Policy violation');
         assert.deepEqual(p.errors, [], 'no console error');
         await p.page.locator('#section-results').screenshot({ path: path.join(ARTIFACTS, `own-share-${theme}.png`) });

@@ -8,9 +8,11 @@ import * as path from 'node:path';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import type { PanelState, PresetPlanView } from '../../src/shared/protocol';
 import { runFigures, formatNumber } from '../../src/shared/analysis';
+import { quantityText } from '../../src/shared/units';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
 import { cpuCountFor } from '../../src/engine/totals';
+import { axeFindings, describeFindings } from './axe';
 import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
@@ -234,7 +236,10 @@ describe('the Presets section and analysis views in Chromium', () => {
       assert.ok(sentences.length >= 2, sentences.join('\n'));
       const wl = sentences.find((x) => x.startsWith('WRITELOG wait ms per row'));
       assert.ok(wl, sentences.join('\n'));
-      assert.ok(wl.includes(`(${formatNumber(b8.waitMsPerRow.WRITELOG)} vs ${formatNumber(a8.waitMsPerRow.WRITELOG)})`), wl);
+      // A time per row in the unit that reads best, never "0.0000261" or an exponent.
+      const perRow = (v: number) => quantityText(v, 'ms/row', { inTable: true });
+      assert.ok(wl.includes(`(${perRow(b8.waitMsPerRow.WRITELOG)} vs ${perRow(a8.waitMsPerRow.WRITELOG)})`), wl);
+      assert.match(wl, /\((\d[\d.,]*) (ns|µs|ms|s) vs (\d[\d.,]*) (ns|µs|ms|s)\)/, wl);
       const lc = sentences.find((x) => x.startsWith('LOGCACHE_ACCESS spins per row'));
       assert.ok(
         lc && lc.includes(`(${formatNumber(b8.spinsPerRow.LOGCACHE_ACCESS)} vs ${formatNumber(a8.spinsPerRow.LOGCACHE_ACCESS)})`),
@@ -275,8 +280,8 @@ describe('the Presets section and analysis views in Chromium', () => {
       assert.equal(await p.page.locator('#writelog-diagnosis tr[data-line="pendingLogIo"]').count(), 4);
     }));
 
-  for (const theme of ['dark', 'light'] as Theme[]) {
-    it(`screenshot of the analysis views in the ${theme} theme`, () =>
+  for (const theme of ['dark', 'light', 'hc'] as Theme[]) {
+    it(`screenshot of the analysis views in the ${theme} theme, every element's contrast checked (axe-core)`, () =>
       withPanel(theme, async (p) => {
         for (const record of experiment.runs) await p.send({ type: 'runEnd', payload: { experimentId: experiment.id, record } });
         await p.page.waitForSelector('#writelog-diagnosis');
@@ -285,6 +290,17 @@ describe('the Presets section and analysis views in Chromium', () => {
         await p.page.locator('#section-analysis').screenshot({ path: file });
         assert.ok(fs.statSync(file).size > 20_000);
         await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, `presets-${theme}.png`) });
+        // The formulas of doing the math, black on black in Dark High Contrast before.
+        await p.page
+          .locator('#cycle-math .math-run')
+          .first()
+          .screenshot({ path: path.join(ARTIFACTS, `doing-the-math-${theme}.png`) });
+        await p.page
+          .locator('#ab-compare .ab-table')
+          .first()
+          .screenshot({ path: path.join(ARTIFACTS, `ab-table-${theme}.png`) });
+        const findings = await axeFindings(p.page);
+        assert.deepEqual(findings, [], describeFindings(findings));
       }));
   }
 });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
+import { axeFindings, describeFindings } from './axe';
 import { root, waitForPosted, type Theme, usePanels } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -277,6 +278,8 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
           const file = path.join(ARTIFACTS, `stacks-${theme}.png`);
           await p.page.locator('#section-stacks').screenshot({ path: file });
           assert.ok(fs.statSync(file).size > 5_000, `${file} is a real screenshot`);
+          const findings = await axeFindings(p.page);
+          assert.deepEqual(findings, [], describeFindings(findings));
         },
         theme,
       ));

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as b from '../helpers/builders';
+import { axeFindings, describeFindings } from './axe';
 import { answer, root, showCharts, useBrowser, waitForPoints, waitForRequest, type Panel, type Theme } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
@@ -50,6 +51,8 @@ describe('the panel in light, dark and high-contrast themes (Chromium)', () => {
         const file = path.join(ARTIFACTS, `panel-${theme}.png`);
         await p.page.screenshot({ path: file, fullPage: true });
         assert.ok(fs.statSync(file).size > 20_000, `${file} is a real screenshot`);
+        const findings = await axeFindings(p.page);
+        assert.deepEqual(findings, [], describeFindings(findings));
         assert.deepEqual(await p.violations(), []);
         assert.deepEqual(p.errors, []);
       } finally {

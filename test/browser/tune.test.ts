@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import type { TuneInfo } from '../../src/shared/tune';
 import * as b from '../helpers/builders';
+import { axeFindings, describeFindings } from './axe';
 import { tuneInfo, RESULT } from '../helpers/tuneBuilders';
 import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
 
@@ -182,6 +183,8 @@ describe('Find the best settings in Chromium', () => {
     const copy = await waitForPosted(p, 'clipboardCopy');
     assert.equal(copy.payload.text, RESULT.applySql.join('\n'));
     await p.page.locator('#section-tune').screenshot({ path: path.join(ARTIFACTS, `tune-result-${theme}.png`) });
+    const findings = await axeFindings(p.page);
+    assert.deepEqual(findings, [], describeFindings(findings));
   };
   for (const theme of ['light', 'dark', 'hc'] as const)
     it(`the explained result in the ${theme} theme: verdict, certainty, more time, why (citing the post), the T-SQL with Copy`, () =>

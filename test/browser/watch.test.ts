@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
+import { axeFindings, describeFindings } from './axe';
 import { answer, answerFailure, root, showCharts, waitForPoints, waitForPosted, waitForRequest, usePanels } from './harness';
 import type { WatchWindowComparison } from '../../src/shared/watchWindows';
 
@@ -179,8 +180,8 @@ describe('the Watch section of the panel webview', () => {
       await waitForPoints(p.page, 'spinlocks', 4);
     }));
 
-  for (const theme of ['light', 'dark'] as const) {
-    it(`screenshot of the Watch section in the ${theme} theme`, () =>
+  for (const theme of ['light', 'dark', 'hc'] as const) {
+    it(`screenshot of the Watch section in the ${theme} theme, every element's contrast checked (axe-core)`, () =>
       withPanel(
         b.connectedState({ watch: watchView({ marks: [{ id: 'm1', name: 'index rebuilt', t: 1000, at: '2026-11-24T00:00:01Z' }] }) }),
         async (p) => {
@@ -189,6 +190,8 @@ describe('the Watch section of the panel webview', () => {
           await showCharts(p.page, '#watch-charts');
           await waitForPoints(p.page, 'spinlocks', 20);
           await p.page.locator('#section-watch').screenshot({ path: path.join(ARTIFACTS, `watch-${theme}.png`) });
+          const findings = await axeFindings(p.page);
+          assert.deepEqual(findings, [], describeFindings(findings));
         },
         theme,
       ));

@@ -14,6 +14,7 @@ import {
   type FigureEstimate,
 } from '../../shared/repeats';
 import { figureText } from '../../shared/numberText';
+import { quantityText } from '../../shared/units';
 import { armRuns, type ShownExperiment } from './armViews';
 
 export type TimedCellRun = CellRun & { timeline: readonly Pick<Tick, 't' | 'rowsPerSec' | 'gap'>[] };
@@ -63,9 +64,9 @@ export function cellResultsOf(e: ShownExperiment): CellResults {
   return cellResults(armRuns(e).map((r, i) => ({ ...r, timeline: e.runs[i].timeline })));
 }
 
-/** A figure as the cell table prints it: "12,345 [11,900, 12,800]", or the one run's value. */
-export function cellText(e: FigureEstimate): string {
-  return estimateText(e, figureText);
+/** A figure as the cell table prints it: "12,345 [11,900, 12,800]", or the one run's value; a time in its best unit. */
+export function cellText(e: FigureEstimate, unit = ''): string {
+  return estimateText(e, unit ? (v) => quantityText(v, unit, { inTable: true }) : figureText);
 }
 
 /** The cell's spread in words: its coefficient of variation, or that one run has no interval. */

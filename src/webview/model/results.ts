@@ -5,6 +5,7 @@ import type { Experiment } from '../../shared/experiment';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 import type { OwnShare } from '../../shared/ownShare';
+import { quantityKind, quantityText, splitUnit } from '../../shared/units';
 
 export interface ResultRow {
   run: number;
@@ -22,6 +23,8 @@ export interface ResultColumn {
   /** Full text for the header's title / aria-label. */
   title: string;
   numeric: boolean;
+  /** The unit of value() (ms, µs, s, B; '' for a count): each cell is written in the unit that reads best. */
+  unit?: string;
   value: (row: ResultRow) => number | string | null;
 }
 
@@ -31,11 +34,12 @@ export interface SortState {
   dir: SortDir;
 }
 
-const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null): ResultColumn => ({
+const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null, unit = ''): ResultColumn => ({
   key,
   label,
   title,
   numeric: true,
+  unit,
   value,
 });
 
@@ -61,7 +65,7 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     cols.push(num('repetition', 'Rep.', 'Which repetition of its arm at its thread count', (r) => r.repetition ?? 1));
   cols.push(
     num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),
-    num('elapsed', 'Elapsed s', 'Server-measured elapsed seconds', (r) => r.figures.elapsedSec),
+    num('elapsed', 'Elapsed', 'Server-measured elapsed time', (r) => r.figures.elapsedSec, 's'),
     num('rows', Unit, unit === 'row' ? 'Rows written' : 'Calls completed', (r) => r.figures.rows),
     num('rowsPerSec', `${Unit}/s`, unit === 'row' ? 'Rows written per second' : 'Calls completed per second', (r) => r.figures.rowsPerSec),
   );
@@ -69,9 +73,10 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     cols.push(
       num(
         'ownCpu',
-        'Own CPU %',
+        'Own CPU',
         "The workload's own sessions' share of the server's CPU: the rest was other sessions' and the server's own work",
-        (r) => (r.share?.cpu === null || r.share?.cpu === undefined ? null : Math.round(r.share.cpu * 100)),
+        (r) => (r.share?.cpu === null || r.share?.cpu === undefined ? null : r.share.cpu * 100),
+        '%',
       ),
     );
   for (const s of spins) {
@@ -81,11 +86,14 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     );
   }
   for (const w of waits)
-    cols.push(num(`wait:${w}`, `${w} ms/${unit}`, `${w}: wait ms per ${unit}, server-wide`, (r) => r.figures.waitMsPerRow[w] ?? 0));
-  cols.push(num('cpuMsPerRow', `CPU ms/${unit}`, `Scheduler CPU ms per ${unit}, server-wide`, (r) => r.figures.cpuMsPerRow));
+    cols.push(
+      num(`wait:${w}`, `${w} wait/${unit}`, `${w}: wait time per ${unit}, server-wide`, (r) => r.figures.waitMsPerRow[w] ?? 0, 'ms'),
+    );
+  cols.push(num('cpuMsPerRow', `CPU/${unit}`, `Scheduler CPU time per ${unit}, server-wide`, (r) => r.figures.cpuMsPerRow, 'ms'));
+  cols.push(num('logBytesPerRow', `Log/${unit}`, `Log bytes flushed per ${unit}`, (r) => r.figures.logBytesPerRow, 'B'));
   if (rows.some((r) => r.figures.p50Us !== null)) {
-    cols.push(num('p50', 'p50 µs', 'Client latency, median (µs)', (r) => r.figures.p50Us));
-    cols.push(num('p99', 'p99 µs', 'Client latency, 99th percentile (µs)', (r) => r.figures.p99Us));
+    cols.push(num('p50', 'p50', 'Client latency, median', (r) => r.figures.p50Us, 'µs'));
+    cols.push(num('p99', 'p99', 'Client latency, 99th percentile', (r) => r.figures.p99Us, 'µs'));
   }
   cols.push({ key: 'status', label: 'Status', title: 'Run status', numeric: false, value: (r) => r.figures.status });
   return cols;
@@ -125,18 +133,35 @@ export function experimentRows(e: Pick<Experiment, 'runs'>): ResultRow[] {
   }));
 }
 
-/** A cell as shown: the figure's text as every view prints it (figureText), '-' for missing (never a 0 it lacks). */
-export function formatCell(v: number | string | null): string {
+/**
+ * A cell as shown, '-' for missing (never a 0 it lacks): a count as every view prints it (figureText), a time or a
+ * size in the unit that reads best (0.0000029 ms -> "2.9 ns", 1536 B -> "1.5 KB"; the header names the quantity).
+ */
+export function formatCell(v: number | string | null, unit = ''): string {
   if (v === null) return '-';
   if (typeof v === 'string') return v;
-  return figureText(v);
+  return unit ? quantityText(v, unit, { inTable: true }) : figureText(v);
 }
 
 /** One side of a compared figure: its number, or 'n/a' when the figure does not apply to that run (f.note says why). */
 export function comparedText(f: ComparedFigure, side: 'a' | 'b'): string {
   const v = f[side];
   if (v === null) return f.note ? 'n/a' : '';
-  return figureText(v);
+  return quantityText(v, f.unit, { inTable: true });
+}
+
+/**
+ * A compared figure's row header and the unit beside it, said once: a time or a size carries its unit in the cells
+ * ("2.9 µs"), so "WRITELOG wait ms per row" reads "WRITELOG wait time per row"; a count's unit stays in the header.
+ */
+export function comparedLabel(f: Pick<ComparedFigure, 'label' | 'unit'>): { label: string; unit: string } {
+  const label = f.label.replace(/ ms per (row|wait)$/, ' time per $1');
+  if (!f.unit || label.includes('per row')) return { label, unit: '' };
+  const kind = quantityKind(f.unit);
+  const { base, per } = splitUnit(f.unit);
+  // A time or a size says its unit in the cells; a count named by its label ("XDESMGR spins") keeps only its "/s".
+  if (kind === 'duration' || kind === 'bytes' || (base && label.endsWith(` ${base}`))) return { label, unit: per ? `/${per}` : '' };
+  return { label, unit: f.unit };
 }
 
 /** Raw numbers (no grouping) so a spreadsheet reads them as numbers. */
@@ -147,7 +172,8 @@ function tsvCell(v: number | string | null): string {
 }
 
 export function toTsv(columns: readonly ResultColumn[], rows: readonly ResultRow[]): string {
-  const lines = [columns.map((c) => tsvCell(c.label)).join('\t')];
+  // Raw numbers in the column's own unit, which the header names.
+  const lines = [columns.map((c) => tsvCell(c.unit ? `${c.label} (${c.unit})` : c.label)).join('\t')];
   for (const r of rows) lines.push(columns.map((c) => tsvCell(c.value(r))).join('\t'));
   return `${lines.join('\n')}\n`;
 }

@@ -5,7 +5,11 @@ import type { Tick } from '../../shared/experiment';
 import type { ScalingCurve } from '../../shared/analysis';
 import { decimateIndices } from '../model/decimate';
 import type { BandPoint } from '../model/scalingBands';
-import { Chart, lineChartConfig, linearAxis, styleDataset, translucent, type XYDataset } from './chartSetup';
+import { Chart, lineChartConfig, styleDataset, translucent, type XYDataset } from './chartSetup';
+import { durationText } from '../../shared/units';
+
+/** A wait-time axis tick in the unit that reads best (0.0042 ms -> "4.2 µs"). */
+const durationTick = (ms: number): string => (ms === 0 ? '0' : durationText(ms, 'ms'));
 import type { ThemeColors } from './theme';
 
 abstract class OwnedChart {
@@ -56,28 +60,40 @@ abstract class OwnedChart {
 export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number>; band?: BandPoint[] };
 
 /**
- * What each dataset draws, by curve: rows/s (solid, left axis), spins/row (dashed, right), wait ms/row (dotted, far
- * right), and the interval's low and high edges (the high one filled down to the low one).
+ * What each dataset draws, by curve: rows/s (solid, left axis), spins/row (dashed, right), and the interval's low and
+ * high edges (the high one filled down to the low one). Wait time per row has a chart of its own below (at most two
+ * y axes on a chart: a third scale beside them cannot be read).
  */
 type Role = 'rows' | 'spins' | 'wait' | 'low' | 'high';
 type RoleDataset = XYDataset & { role?: Role; curve?: number };
 
 export class ScalingChart extends OwnedChart {
   private key = '';
+  private readonly waitChart: Chart<'line', { x: number; y: number }[]>;
+  private readonly waitBox: HTMLElement;
 
   constructor(theme: ThemeColors) {
-    super(theme, 'scaling', 'Scaling: throughput, spins per row and wait ms per row against threads', {
+    super(theme, 'scaling', 'Scaling: throughput and spins per row against threads', {
       xTitle: 'threads',
       yTitle: 'rows/s',
       y1Title: 'spins/row',
     });
     const opts = this.chart.options;
     if (opts.elements?.point) opts.elements.point.radius = 3;
-    (opts.scales as Record<string, unknown>).y2 = linearAxis('wait ms/row', {
-      beginAtZero: true,
-      position: 'right',
-      grid: { drawOnChartArea: false },
-    });
+    const box = document.createElement('div');
+    box.className = 'chart-box';
+    box.dataset.chart = 'scaling-wait';
+    box.hidden = true;
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', 'Scaling: wait time per row against threads');
+    box.append(canvas);
+    this.element.append(box);
+    this.waitBox = box;
+    this.waitChart = new Chart(canvas, lineChartConfig({ xTitle: 'threads', yTitle: 'wait ms/row' }));
+    if (this.waitChart.options.elements?.point) this.waitChart.options.elements.point.radius = 3;
+    const waitY = (this.waitChart.options.scales as Record<string, { ticks?: { callback?: unknown } }>).y;
+    if (waitY?.ticks) waitY.ticks.callback = (v: string | number) => durationTick(Number(v));
     // The band's low edge has no legend entry of its own: the high edge's ("95% interval") names the band.
     const labels = opts.plugins?.legend && opts.plugins.legend.labels;
     if (labels) labels.filter = (item, data) => (data.datasets[item.datasetIndex ?? 0] as RoleDataset).role !== 'low';
@@ -90,18 +106,21 @@ export class ScalingChart extends OwnedChart {
     if (key === this.key) return;
     this.key = key;
     const datasets: RoleDataset[] = [];
+    const waits: RoleDataset[] = [];
     curves.forEach((c, curve) => {
       const name = curves.length > 1 ? `${c.title}: ` : '';
       const add = (role: Role, ds: XYDataset) => datasets.push({ ...ds, role, curve });
       add('rows', { label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
       add('spins', { label: `${name}spins/row`, data: c.points.map((p) => ({ x: p.threads, y: p.spinsPerRow })), yAxisID: 'y1' });
       const w = c.waitMsPerRow;
-      add('wait', {
-        label: `${name}wait ms/row`,
-        data: w ? c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })) : [],
-        yAxisID: 'y2',
-        hidden: !w,
-      });
+      if (w)
+        waits.push({
+          label: `${name}wait time/row`,
+          data: c.points.filter((p) => p.threads in w).map((p) => ({ x: p.threads, y: w[p.threads] })),
+          yAxisID: 'y',
+          role: 'wait',
+          curve,
+        });
       if (c.band?.length) {
         // The high edge fills down to the dataset before it, the low edge: a band around the rows/s line.
         add('low', { label: `${name}rows/s 95% low`, data: c.band.map((b) => ({ x: b.threads, y: b.low })), yAxisID: 'y', fill: false });
@@ -114,18 +133,42 @@ export class ScalingChart extends OwnedChart {
       }
     });
     this.chart.data.datasets = datasets;
-    const y2 = (this.chart.options.scales as Record<string, { display?: boolean }>).y2;
-    if (y2) y2.display = curves.some((c) => c.waitMsPerRow);
+    this.waitChart.data.datasets = waits;
+    // Threads are whole: integer ticks, and a lone thread count centred with a thread either side (not 3.7 to 4.2).
+    const xs = new Set(curves.flatMap((c) => c.points.map((p) => p.threads)));
+    for (const chart of [this.chart, this.waitChart]) {
+      const x = chart.options.scales?.x as { min?: number; max?: number; ticks?: { precision?: number } } | undefined;
+      if (!x) continue;
+      const only = xs.size === 1 ? [...xs][0] : null;
+      x.min = only === null ? undefined : Math.max(0, only - 1);
+      x.max = only === null ? undefined : only + 1;
+      if (x.ticks) x.ticks.precision = 0;
+    }
+    this.waitBox.hidden = waits.length === 0;
     this.restyle();
     this.chart.update('none');
-    const lines = datasets.filter((d) => d.role !== 'low' && d.role !== 'high');
+    this.waitChart.update('none');
+    const lines = [...datasets, ...waits].filter((d) => d.role !== 'low' && d.role !== 'high');
     this.element.dataset.points = String(lines.reduce((n, d) => n + d.data.length, 0));
     this.element.dataset.curves = String(curves.length);
     this.element.dataset.bands = String(datasets.filter((d) => d.role === 'high' && d.fill === '-1').length);
   }
 
+  override setTheme(t: ThemeColors): void {
+    for (const axis of Object.values(this.waitChart.options.scales ?? {})) {
+      const a = axis as { ticks?: { color?: string }; grid?: { color?: string }; title?: { color?: string } };
+      if (a.ticks) a.ticks.color = t.foreground;
+      if (a.grid) a.grid.color = t.grid;
+      if (a.title) a.title.color = t.foreground;
+    }
+    const legend = this.waitChart.options.plugins?.legend?.labels;
+    if (legend) legend.color = t.foreground;
+    super.setTheme(t);
+    this.waitChart.update('none');
+  }
+
   protected restyle(): void {
-    for (const ds of this.chart.data.datasets as RoleDataset[]) {
+    for (const ds of [...this.chart.data.datasets, ...this.waitChart.data.datasets] as RoleDataset[]) {
       styleDataset(ds, ds.curve ?? 0, this.theme);
       // One colour per curve; the measures differ by dash: spins per row dashed, wait ms per row dotted.
       if (ds.role === 'spins') ds.borderDash = [5, 3];

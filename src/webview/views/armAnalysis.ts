@@ -12,6 +12,8 @@ import { exactNumber } from '../model/format';
 import { section } from './common';
 import { citeHtml } from './cite';
 import { thousands } from '../../shared/numberText';
+import { quantityText } from '../../shared/units';
+import { comparedLabel } from '../model/results';
 
 const num = (v: number | null | undefined): string => (v === null || v === undefined || !Number.isFinite(v) ? '–' : formatNumber(v));
 
@@ -21,13 +23,15 @@ function changeCell(f: RepeatedFigure): TemplateResult {
   // Better or worse only when the interval leaves out no change (one run each cannot tell).
   const better = !excludesOne(r) || r.ratio === null ? '' : r.ratio > 1 === (f.direction === 'higher-better') ? 'better' : 'worse';
   const point = pctText(r.ratio === null ? null : (r.ratio - 1) * 100);
-  return html`<td class="num change ${better}">${point}${r.interval ? html`<br><span class="small interval">[${ratioIntervalText(r)}]</span>` : nothing}</td>`;
+  return html`<td class="num change ${better}" data-meaning=${better || 'neutral'}>${point}${r.interval ? html`<br><span class="small interval">[${ratioIntervalText(r)}]</span>` : nothing}</td>`;
 }
 
 function abTable(v: AbView): TemplateResult {
   const keys = v.at[v.at.length - 1].comparison.figures;
   const side = (e: FigureEstimate, f: RepeatedFigure) =>
-    e.value === null && f.note ? html`<span title=${f.note}>n/a</span>` : estimateText(e, (x) => num(x));
+    e.value === null && f.note
+      ? html`<span title=${f.note}>n/a</span>`
+      : estimateText(e, (x) => quantityText(x, f.unit, { inTable: true }));
   return html`<div class="table-wrap"><table class="data-table ab-table" aria-label=${`${v.label}: figures per thread count`}>
     <thead>
       <tr><th scope="col" rowspan="2">Figure</th>${v.at.map((x) => html`<th scope="colgroup" colspan="3" class="num">${x.threads} thread${x.threads === 1 ? '' : 's'}</th>`)}</tr>
@@ -38,7 +42,7 @@ function abTable(v: AbView): TemplateResult {
     </thead>
     <tbody>${keys.map(
       (k) => html`<tr data-figure=${k.key}>
-      <th scope="row">${k.label}${k.unit && !k.label.includes('per row') ? html` <span class="muted">${k.unit}</span>` : nothing}</th>
+      <th scope="row">${comparedLabel(k).label}${comparedLabel(k).unit ? html` <span class="muted">${comparedLabel(k).unit}</span>` : nothing}</th>
       ${v.at.map((x) => {
         const f = x.comparison.figures.find((y) => y.key === k.key);
         if (!f) return html`<td class="num">–</td><td class="num">–</td><td class="num">–</td>`;
@@ -89,13 +93,13 @@ function cycleMathView(e: ShownExperiment): TemplateResult | typeof nothing {
     <p class="small">Cycles the run had = elapsed seconds × CPUs used × measured clock rate (Δ cpu_ticks ÷ Δ ms_ticks × 1000); divided by each
       spinlock's spins and by the rows written. Few cycles per spin means the spinlock takes a large share of the CPU.</p>
     <div class="table-wrap"><table class="data-table" aria-label="Doing the math: inputs per run">
-      <thead><tr><th scope="col">Run</th><th scope="col" class="num">Elapsed s</th><th scope="col" class="num">CPUs used</th>
+      <thead><tr><th scope="col">Run</th><th scope="col" class="num">Elapsed</th><th scope="col" class="num">CPUs used</th>
         <th scope="col" class="num">Δ cpu_ticks</th><th scope="col" class="num">Δ ms_ticks</th><th scope="col" class="num">Clock</th>
         <th scope="col" class="num">Cycles</th><th scope="col" class="num">Rows</th><th scope="col" class="num">Cycles per row</th></tr></thead>
       <tbody>${rows.map(
         (r) => html`<tr data-run=${String(r.run.index)}>
         <th scope="row">${runLabel(r.run, e)}</th>
-        <td class="num">${num(r.math.inputs.elapsedSec)}</td><td class="num">${r.math.inputs.cpus}</td>
+        <td class="num">${quantityText(r.math.inputs.elapsedSec, 's')}</td><td class="num">${r.math.inputs.cpus}</td>
         <td class="num">${r.math.inputs.clock ? exactNumber(r.math.inputs.clock.cpuTicksDelta) : '–'}</td>
         <td class="num">${r.math.inputs.clock ? exactNumber(r.math.inputs.clock.msTicksDelta) : '–'}</td>
         <td class="num">${r.math.inputs.clockHz ? `${(r.math.inputs.clockHz / 1e9).toFixed(2)} GHz` : '–'}</td>

@@ -15,12 +15,14 @@ import {
 } from 'chart.js';
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { exactNumber, shortNumber } from '../model/format';
+import { bytesText } from '../../shared/units';
+import { clockLabel, clockTicks, marksPlugin, noDataPlugin, type ChartMark } from './chartPlugins';
 import type { ThemeColors } from './theme';
 
 let registered = false;
 export function registerCharts(): void {
   if (registered) return;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler, zoomPlugin);
+  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler, zoomPlugin, noDataPlugin, marksPlugin);
   registered = true;
 }
 
@@ -59,11 +61,18 @@ export function translucent(colour: string, alpha: number): string {
 
 type LinearOpts = Record<string, unknown>;
 
+/** An axis's tick text by its unit: sizes as KB/MB, everything else as short numbers (950, 12k, 1.2M). */
+export function tickText(unit: string): (v: string | number) => string {
+  return /^(B|bytes)(\/|$)/.test(unit) ? (v) => bytesText(Number(v)) : (v) => shortNumber(Number(v));
+}
+
+// includeBounds false: a bound set from the data (the first sample's 1.003 s, a last value) is not a tick of its own;
+// every tick is a round step.
 export function linearAxis(title: string, over: LinearOpts = {}): LinearOpts {
   return {
     type: 'linear',
     title: { display: true, text: title },
-    ticks: { maxTicksLimit: 6, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) },
+    ticks: { maxTicksLimit: 6, minRotation: 0, maxRotation: 0, sampleSize: 4, includeBounds: false, callback: tickText(title) },
     ...over,
   };
 }
@@ -78,7 +87,14 @@ export function lineChartConfig(options: {
 }): ChartConfiguration<'line', { x: number; y: number }[]> {
   const scales: Record<string, LinearOpts> = {
     x: linearAxis(options.xTitle, {
-      ticks: { maxTicksLimit: 8, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: (v: string | number) => shortNumber(Number(v)) },
+      ticks: {
+        maxTicksLimit: 8,
+        minRotation: 0,
+        maxRotation: 0,
+        sampleSize: 4,
+        includeBounds: false,
+        callback: (v: string | number) => shortNumber(Number(v)),
+      },
     }),
     y: linearAxis(options.yTitle, { beginAtZero: true, position: 'left' }),
   };
@@ -118,6 +134,47 @@ export function lineChartConfig(options: {
       },
     },
   };
+}
+
+/**
+ * The x axis as local time of day (a watch: HH:MM:SS at round clock times), or back to seconds from the start
+ * (null). x values stay seconds from startMs; only the ticks and the tooltip's title change.
+ */
+export function setClockAxis(chart: Chart, startMs: number | null, xTitle = 's'): void {
+  const x = chart.options.scales?.x as
+    | {
+        title?: { text?: string };
+        ticks?: { callback?: unknown };
+        afterBuildTicks?: (scale: { min: number; max: number; ticks: { value: number }[] }) => void;
+      }
+    | undefined;
+  if (!x) return;
+  if (startMs === null) {
+    if (x.title) x.title.text = xTitle;
+    if (x.ticks) x.ticks.callback = (v: string | number) => shortNumber(Number(v));
+    x.afterBuildTicks = undefined;
+  } else {
+    if (x.title) x.title.text = 'local time';
+    if (x.ticks) x.ticks.callback = (v: string | number) => clockLabel(Number(v), startMs);
+    const offset = new Date(startMs).getTimezoneOffset() * 60_000;
+    x.afterBuildTicks = (scale) => {
+      scale.ticks = clockTicks(scale.min, scale.max, startMs, 5, offset).map((value) => ({ value }));
+    };
+  }
+  const tooltip = chart.options.plugins?.tooltip?.callbacks as { title?: unknown } | undefined;
+  if (tooltip)
+    tooltip.title = (items: { parsed: { x: number | null } }[]) =>
+      items.length
+        ? startMs === null
+          ? `${exactNumber(items[0].parsed.x ?? 0)} ${xTitle}`
+          : clockLabel(items[0].parsed.x ?? 0, startMs)
+        : '';
+}
+
+/** Named marks drawn on the chart as annotations (chartPlugins.ts marksPlugin); a full update() must follow. */
+export function setMarks(chart: Chart, marks: readonly ChartMark[], color: string): void {
+  const plugins = chart.options.plugins as Record<string, unknown> | undefined;
+  if (plugins) plugins.marks = { marks, color };
 }
 
 /** Turns wheel zoom and drag pan on or off (only on a paused or finished run: a live chart keeps scrolling). */

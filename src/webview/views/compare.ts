@@ -5,8 +5,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { compareRuns, runFigures, type ComparedFigure } from '../../shared/analysis';
 import { defaultPair, NO_VERDICT, runsDiffer } from '../../shared/runPairing';
-import { comparedText } from '../model/results';
+import { comparedLabel, comparedText } from '../model/results';
 import { runRefLabel } from '../model/panelRuns';
+import { changeText } from '../../shared/units';
 import type { RunRef } from '../model/viewState';
 import type { ViewContext } from './context';
 import { section } from './common';
@@ -40,6 +41,16 @@ function picker(app: ViewContext, id: string, which: 'compareA' | 'compareB', ru
     </select></label>`;
 }
 
+/**
+ * What a change means, for its colour: better or worse past the noise; neutral ('') inside it (under 5%, or for
+ * a single pair of runs whose noise is unknown beyond that) and for the knob the comparison varies (the thread count
+ * of a sweep is its input, not its outcome).
+ */
+export function changeMeaning(f: Pick<ComparedFigure, 'key' | 'changePct' | 'direction'>, knobs: readonly string[] = ['threads']): string {
+  if (f.changePct === null || Math.abs(f.changePct) < 5 || knobs.includes(f.key)) return '';
+  return f.changePct > 0 === (f.direction === 'higher-better') ? 'better' : 'worse';
+}
+
 /** Each figure of A and B with its change (green when better, red when worse): runs here, a watch's windows too. */
 export function figuresTable(
   figures: readonly ComparedFigure[],
@@ -50,11 +61,11 @@ export function figuresTable(
       o.noChange ? nothing : html`<th scope="col" class="num">Change</th>`
     }</tr></thead>
     <tbody>${figures.map((f) => {
-      const better =
-        f.changePct === null || Math.abs(f.changePct) < 5 ? '' : f.changePct > 0 === (f.direction === 'higher-better') ? 'better' : 'worse';
-      return html`<tr><th scope="row">${f.label}${f.unit && !f.label.includes('per row') ? html` <span class="muted">${f.unit}</span>` : nothing}</th>
+      const meaning = changeMeaning(f);
+      const head = comparedLabel(f);
+      return html`<tr data-figure=${f.key}><th scope="row">${head.label}${head.unit ? html` <span class="muted">${head.unit}</span>` : nothing}</th>
         <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td><td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
-        ${o.noChange ? nothing : html`<td class="num change ${better}">${f.changePct === null ? '–' : `${f.changePct > 0 ? '+' : ''}${f.changePct.toFixed(1)}%`}</td>`}</tr>`;
+        ${o.noChange ? nothing : html`<td class="num change ${meaning}" data-meaning=${meaning || 'neutral'}>${f.changePct === null ? '–' : changeText(f.changePct)}</td>`}</tr>`;
     })}</tbody>
   </table>`;
 }

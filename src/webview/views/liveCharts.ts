@@ -15,7 +15,8 @@ import { createEntry, renderControls, type EntryHooks } from './liveChartBuild';
 import { toolbarTemplate } from './liveChartsToolbar';
 import { bucketsFor, writeChartNote, type Entry } from './liveChartEntry';
 export { bucketsFor };
-import { type Chart, setZoomable, styleDataset, type XYDataset } from './chartSetup';
+import { type Chart, setClockAxis, setMarks, setZoomable, styleDataset, type XYDataset } from './chartSetup';
+import type { ChartMark } from './chartPlugins';
 import type { ThemeColors } from './theme';
 
 export interface LiveChartsCallbacks {
@@ -81,6 +82,26 @@ export class LiveChartsView {
       if (e.visible && e.stale && !this.paused) this.draw(e);
     }
     this.flushNotes();
+  }
+
+  /** What the x axis and the annotations show now (a key, so an unchanged render redraws nothing). */
+  private axisKey = '';
+
+  /**
+   * The Watch's x axis as local time of day from its start (null: seconds into the run), and its named marks drawn on
+   * every chart as annotations.
+   */
+  setTimeAxis(startMs: number | null, marks: readonly ChartMark[]): void {
+    const key = JSON.stringify([startMs, marks, this.theme.foreground]);
+    if (key === this.axisKey) return;
+    this.axisKey = key;
+    for (const e of this.entries.values()) {
+      setClockAxis(e.chart, startMs);
+      setMarks(e.chart, marks, this.theme.foreground);
+      e.bounds = null;
+      e.stale = true;
+    }
+    this.redraw(true);
   }
 
   get currentToggles(): ChartToggles {

@@ -90,14 +90,14 @@ function cellsView(app: ViewContext, unit: 'row' | 'call'): TemplateResult | typ
       <thead><tr>
         ${c.arms ? html`<th scope="col">Arm</th>` : nothing}<th scope="col" class="num">Threads</th><th scope="col" class="num">Runs</th>
         <th scope="col" class="num">${Unit}/s</th><th scope="col" class="num">Spread (CV)</th>
-        <th scope="col" class="num" title=${`Scheduler CPU ms per ${unit}, server-wide`}>CPU ms/${unit}</th>
+        <th scope="col" class="num" title=${`Scheduler CPU time per ${unit}, server-wide`}>CPU/${unit}</th>
         ${c.spinlocks.map((s) => html`<th scope="col" class="num" title=${`${s}: spins per ${unit}, server-wide`}>${s} spins/${unit}</th>`)}
       </tr></thead>
       <tbody>${c.rows.map(
         (r) => html`<tr data-arm=${r.armId} data-threads=${String(r.threads)} data-n=${String(r.n)}>
         ${c.arms ? html`<th scope="row">${r.armLabel}</th>` : nothing}<td class="num">${r.threads}</td><td class="num">${r.n}</td>
         <td class="num" data-figure="rowsPerSec">${cellText(r.rowsPerSec)}</td><td class="num spread">${spreadText(r.rowsPerSec)}</td>
-        <td class="num">${cellText(r.cpuMsPerRow)}</td>${r.spins.map((s) => html`<td class="num">${cellText(s)}</td>`)}</tr>`,
+        <td class="num">${cellText(r.cpuMsPerRow, 'ms')}</td>${r.spins.map((s) => html`<td class="num">${cellText(s)}</td>`)}</tr>`,
       )}</tbody>
     </table></div>
     <p class="small muted">Each figure: ${methodText(most.rowsPerSec)}.</p>
@@ -168,7 +168,7 @@ export function resultsView(app: ViewContext): TemplateResult {
                   ariaSort === 'ascending' ? '▲' : ariaSort === 'descending' ? '▼' : ''
                 }</span></button></th>`;
           })}</tr></thead>
-          <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r))}</td>`)}</tr>`)}</tbody>
+          <tbody>${sorted.map((r) => html`<tr data-run=${String(r.run)}>${cols.map((c) => html`<td class=${c.numeric ? 'num' : ''}>${formatCell(c.value(r), c.unit)}</td>`)}</tr>`)}</tbody>
         </table>
       </div>
       ${spreadView(app)}

@@ -86,11 +86,12 @@ export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
               const isOnline = Boolean(s?.isOnline);
               const lw = lwCpus.has(c);
               const pressed = sel.cpus.has(c);
-              const label = `CPU ${c}: scheduler ${s?.schedulerId ?? '?'} ${isOnline ? 'online' : 'offline'}${lw ? ', runs the log writer' : ''}; ${pressed ? 'in' : 'not in'} the affinity`;
+              // The name starts with the tile's visible text ("3 LW"), as speech input users say it.
+              const label = `CPU ${c}${lw ? ' LW' : ''}: scheduler ${s?.schedulerId ?? '?'} ${isOnline ? 'online' : 'offline'}${lw ? ', runs the log writer' : ''}; ${pressed ? 'in' : 'not in'} the affinity`;
               return html`<button class="cpu" data-cpu=${String(c)} data-online=${String(isOnline)} data-logwriter=${String(lw)}
                 aria-pressed=${String(pressed)} aria-label=${label} title=${label}
                 data-roving-key=${String(c)} tabindex=${rovingTabIndex('cpus', String(c), keys)}
-                @click=${() => edit(toggleCpu(spec, c, t))}>${c}${lw ? html`<span class="lw" aria-hidden="true">LW</span>` : nothing}</button>`;
+                @click=${() => edit(toggleCpu(spec, c, t))}>${c}${lw ? html` <span class="lw">LW</span>` : nothing}</button>`;
             })}
           </div>`,
           )}

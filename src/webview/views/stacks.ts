@@ -33,7 +33,7 @@ function ask(app: ViewContext, name: string, source: StacksSource): void {
 export function whyButton(app: ViewContext, name: string, source: StacksSource): TemplateResult {
   const connected = app.state?.connection.status === 'connected';
   const running = app.stacks.phase === 'running';
-  return html`<button class="chip why-spinning" data-why=${name} aria-label=${`Why is ${name} spinning?`} ?disabled=${!connected || running}
+  return html`<button class="chip why-spinning" data-why=${name} aria-label=${`Why is it spinning? (${name})`} ?disabled=${!connected || running}
     title=${!connected ? 'Connect to a server to capture call stacks' : running ? 'A capture is running' : `Capture the call stacks of ${name}'s backoffs`}
     @click=${() => ask(app, name, source)}>Why is it spinning?</button>`;
 }

@@ -1,6 +1,7 @@
 // The Watch mode: a read-only watch of the connected server (the host runs it: src/host/features/watch). Start with an
 // interval, the live charts of its deltas (the experiments' chart view, a second instance), named marks, Stop, Save
 // as notebook, what stands out so far, who is waiting now (the last tick's requests), and two windows compared.
+import { clockLabel } from './chartPlugins';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
 import type { WatchRequest } from '../../shared/watch';
@@ -32,6 +33,26 @@ function requestsTable(rows: readonly WatchRequest[]): TemplateResult {
     </tr>`,
     )}</tbody>
   </table></div>`;
+}
+
+/** When the watch started, on this machine's clock (null when its start is not a time). */
+function startOf(w: WatchView): number | null {
+  // Without it (a state from an older host), a mark's clock time and its t place the start.
+  const mark = w.marks[0];
+  const ms = w.startedAt ? Date.parse(w.startedAt) : mark ? Date.parse(mark.at) - mark.t : NaN;
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** A mark's time of day, with its seconds into the watch. */
+function markTime(w: WatchView, t: number): string {
+  const start = startOf(w);
+  return start === null ? `${(t / 1000).toFixed(1)} s` : `${clockLabel(t / 1000, start)}, ${(t / 1000).toFixed(1)} s in`;
+}
+
+/** A watch's charts read the time of day on their x axis, and carry its marks as annotations. */
+function timeAxis(app: ViewContext, w: WatchView | null): typeof nothing {
+  app.watchCharts.setTimeAxis(w ? startOf(w) : null, w ? w.marks.map((m) => ({ x: m.t / 1000, label: m.name })) : []);
+  return nothing;
 }
 
 function controls(app: ViewContext, w: WatchView | null): TemplateResult {
@@ -93,7 +114,7 @@ export function watchView(app: ViewContext): TemplateResult {
     <div class="section-body">
       <p id="watch-status" aria-live="polite">${status}</p>
       ${controls(app, w)}
-      ${w?.marks.length ? html`<p id="watch-marks" class="muted">Marks: ${w.marks.map((m) => `${m.name} (${(m.t / 1000).toFixed(1)} s)`).join('; ')}</p>` : nothing}
+      ${w?.marks.length ? html`<p id="watch-marks" class="muted">Marks (drawn on the charts): ${w.marks.map((m) => `${m.name} (${markTime(w, m.t)})`).join('; ')}</p>` : nothing}
       ${w?.coverage ? html`<p id="watch-coverage">${w.coverage[0].toUpperCase()}${w.coverage.slice(1)}.</p>` : nothing}
       ${
         w?.gaps?.length
@@ -109,7 +130,7 @@ export function watchView(app: ViewContext): TemplateResult {
         <ul>${w.warnings.map((m) => html`<li>${m}</li>`)}</ul></details>`
           : nothing
       }
-      <div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
+      ${timeAxis(app, w)}<div id="watch-charts" ?hidden=${!w}>${app.watchCharts.element}</div>
       ${w ? spinlockRowsView(app, spinlockRows(app.watch.run?.ticks.slice(-240) ?? []), 'watch', 'watch-spin-rows') : nothing}
       ${
         w

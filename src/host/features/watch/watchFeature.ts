@@ -173,7 +173,9 @@ export class WatchFeature implements PanelFeature {
   private onTick(v: WatchView, history: WatchHistory, tick: WatchTick, diagnose: (() => void) | null): void {
     const s = this.s;
     history.add(tick);
-    const started = v.status !== 'running';
+    // The start on this machine's clock, from the first tick (t: ms from the start): the charts' time of day.
+    v.startedAt ??= new Date(Date.now() - tick.t).toISOString();
+    const started = v.status !== 'running' || v.ticks === 0;
     v.status = 'running';
     v.ticks = history.ticks;
     v.requests = tick.requests;

@@ -1,0 +1,90 @@
+// One text per kind of quantity, chosen by the figure's unit, so the same figure reads the same in every view:
+// durations in ns, µs, ms or s; bytes in B, KB, MB or GB (and /s for rates); counts grouped by thousands; changes and
+// shares in %. Never scientific notation: 7.3e-7 s is "730 ns", 0.0000029 ms is "2.9 ns".
+import { formatNumber, plainNumber, thousands } from './numberText';
+
+export type QuantityKind = 'duration' | 'bytes' | 'percent' | 'count';
+
+/** Seconds in one of each duration unit the figures use. */
+const SECONDS: Readonly<Record<string, number>> = { ns: 1e-9, µs: 1e-6, us: 1e-6, ms: 1e-3, s: 1 };
+const BYTES = new Set(['B', 'byte', 'bytes']);
+
+/** The base of a unit (before its first "/") and what it is per: "ms/row" -> ms per row; "/s" -> a count per second. */
+export function splitUnit(unit: string): { base: string; per: string } {
+  const i = unit.indexOf('/');
+  return i < 0 ? { base: unit.trim(), per: '' } : { base: unit.slice(0, i).trim(), per: unit.slice(i + 1).trim() };
+}
+
+export function quantityKind(unit: string): QuantityKind {
+  const { base, per } = splitUnit(unit);
+  // Time per second of time ("wait ms/s") is a rate read in its own unit, like a count: 500 ms/s, never "0.5 s/s".
+  if (base in SECONDS && per !== 's') return 'duration';
+  if (BYTES.has(base)) return 'bytes';
+  if (base === '%') return 'percent';
+  return 'count';
+}
+
+/** A duration given in `unit` (ns, µs, us, ms or s), in the unit that reads best: 0.0000029 ms -> "2.9 ns". */
+export function durationText(v: number, unit = 'ms'): string {
+  if (!Number.isFinite(v)) return '-';
+  if (v === 0) return `0 ${unit === 'us' ? 'µs' : unit}`;
+  const s = v * (SECONDS[unit] ?? 1e-3);
+  const a = Math.abs(s);
+  if (a >= 1) return `${plainNumber(s)} s`;
+  if (a >= 1e-3) return `${plainNumber(s * 1e3)} ms`;
+  if (a >= 1e-6) return `${plainNumber(s * 1e6)} µs`;
+  return `${plainNumber(s * 1e9)} ns`;
+}
+
+/** Bytes in binary multiples, as Windows and SQL Server name them: 1536 -> "1.5 KB". */
+export function bytesText(v: number): string {
+  if (!Number.isFinite(v)) return '-';
+  const a = Math.abs(v);
+  const steps: [number, string][] = [
+    [1024 ** 4, 'TB'],
+    [1024 ** 3, 'GB'],
+    [1024 ** 2, 'MB'],
+    [1024, 'KB'],
+  ];
+  for (const [size, name] of steps) if (a >= size * 0.9995) return `${plainNumber(v / size)} ${name}`;
+  return `${plainNumber(v)} B`;
+}
+
+/** A count as every view prints one (formatNumber): grouped by thousands, 3 significant digits (2 below 1). */
+export function countText(v: number): string {
+  return Number.isFinite(v) ? formatNumber(v) : '-';
+}
+
+/** A percentage (already times 100), as the A/B tables write one: 1 decimal, thousands grouped (4.2%, 14,722,577%). */
+export function percentText(pct: number): string {
+  if (!Number.isFinite(pct)) return '-';
+  return `${Math.abs(pct) >= 1000 ? thousands(pct) : pct.toFixed(1)}%`;
+}
+
+/** A change in %, signed: "+4.2%", "-38%". */
+export function changeText(pct: number): string {
+  if (!Number.isFinite(pct)) return '-';
+  return `${pct > 0 ? '+' : pct < 0 ? '-' : ''}${percentText(Math.abs(pct))}`;
+}
+
+/**
+ * A figure with its unit, by the unit's kind: ("ms/row", 0.0000029) -> "2.9 ns/row", ("bytes/s", 1536) -> "1.5 KB/s",
+ * ("spins/row", 8281) -> "8,281 spins/row", ("", 3) -> "3". inTable: the column or row header names the quantity and
+ * what it is per ("XDESMGR spins per row", "CPU per row"), so the cell says only what the header cannot: the duration's
+ * or size's own unit ("2.9 µs", "1.5 KB"), a bare count ("8,281").
+ */
+export function quantityText(v: number | null | undefined, unit: string, o: { inTable?: boolean } = {}): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '-';
+  const { base, per } = splitUnit(unit);
+  const tail = per && !o.inTable ? `/${per}` : '';
+  switch (quantityKind(unit)) {
+    case 'duration':
+      return `${durationText(v, base)}${tail}`;
+    case 'bytes':
+      return `${bytesText(v)}${tail}`;
+    case 'percent':
+      return percentText(v);
+    default:
+      return base && !o.inTable ? `${countText(v)} ${base}${tail}` : `${countText(v)}${tail}`;
+  }
+}
