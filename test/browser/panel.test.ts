@@ -194,6 +194,31 @@ describe('the panel webview in Chromium under the real CSP', () => {
     });
   });
 
+  it("the running experiment's own journal is in use by this run: no leftover banner, no Restore, no run blocker", () =>
+    withPanel(
+      b.connectedState({
+        runJournal: {
+          serverAddress: '127.0.0.1,14330',
+          changes: ['affinity'],
+          createdAt: '2025-03-01T10:00:00Z',
+          pid: 4242,
+          original: 'CPU affinity AUTO',
+        },
+        active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }),
+      }),
+      async (p) => {
+        await p.page.waitForSelector('#journal-in-use');
+        const said = (await p.page.textContent('#journal-in-use')) ?? '';
+        assert.match(said, /in use by this run/);
+        assert.match(said, /puts back\s+CPU affinity AUTO/);
+        assert.equal(await p.page.$('#journal-banner'), null, 'not the crash-recovery banner');
+        assert.equal(await p.page.$('#btn-restore'), null, 'no Restore under the live run');
+        const page = (await p.page.textContent('#app')) ?? '';
+        assert.doesNotMatch(page, /Restore the server settings first/);
+        assert.doesNotMatch(page, /not put back/);
+      },
+    ));
+
   it('every live chart draws more points as ticks arrive', () =>
     withPanel(b.connectedState({ active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }) }), async (p) => {
       await p.page.waitForSelector('[data-chart="cpu"]');
