@@ -3,7 +3,7 @@
 // as notebook, what stands out so far, who is waiting now (the last tick's requests), and two windows compared.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
-import type { WatchRequest } from '../../shared/watch';
+import { watchStatusWords, type WatchRequest } from '../../shared/watch';
 import type { ViewContext } from './context';
 import { checkedOf, inputValue, plural } from './common';
 import { spinlockRowsView } from './stacks';
@@ -82,7 +82,7 @@ export function watchView(app: ViewContext): TemplateResult {
   };
   const connected = app.state?.connection.status === 'connected';
   const status = w
-    ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${w.status}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
+    ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${watchStatusWords(w.status)}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
     : connected
       ? 'Watch the connected server, read-only: it creates nothing and needs only VIEW SERVER STATE.'
       : 'Connect to a server to watch it.';
