@@ -30,7 +30,7 @@ const UNREACHABLE =
   /ECONNREFUSED|ETIMEDOUT|ETIMEOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|Failed to connect|timeout|could not connect|Port for .* not found/i;
 
 /** What stopped a first connection: the login refused, its database refused, an untrusted certificate, no server there. */
-export type ConnectFailureKind = 'login' | 'database' | 'tls' | 'unreachable';
+type ConnectFailureKind = 'login' | 'database' | 'tls' | 'unreachable';
 
 export function connectFailureKind(message: string, number: number | undefined): ConnectFailureKind | null {
   if (number === 18456 || /Login failed/i.test(message)) return 'login';

@@ -5,7 +5,7 @@
 import type { PanelState, UiError } from '../shared/protocol';
 
 /** The connection form's control for an error's `control`, as a CSS selector (the Connect button when none). */
-export function connControlSelector(control: UiError['control']): string {
+function connControlSelector(control: UiError['control']): string {
   switch (control) {
     case 'server':
       return '#conn-server';
@@ -21,7 +21,7 @@ export function connControlSelector(control: UiError['control']): string {
 }
 
 /** Tells a new error from the one already shown (the host repeats it in every state until it changes). */
-export class NewErrors {
+class NewErrors {
   private last: string | null = null;
 
   /** True once per error as it first arrives; null resets, so the same words again count as new. */

@@ -187,7 +187,7 @@ export async function screenshot(page: Page | null | undefined, file: string): P
 }
 
 /** The three theme kinds every saved screenshot exists in: its file suffix, the theme, the workbench's kind, the webview's body class. */
-export const THEME_KINDS = [
+const THEME_KINDS = [
   { suffix: 'light', theme: LIGHT_THEME, kind: 'light', body: 'vscode-light' },
   { suffix: 'dark', theme: DARK_THEME, kind: 'dark', body: 'vscode-dark' },
   { suffix: 'hc', theme: HC_THEME, kind: 'hc-dark', body: 'vscode-high-contrast' },
