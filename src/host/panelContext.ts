@@ -225,8 +225,16 @@ export class PanelContext {
   }
 
   readJournalAndHistory(): void {
+    if (!this.readJournal()) return;
+    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: this.conn!.identity.serverName }, (l) =>
+      this.ports.log.warn(l),
+    );
+  }
+
+  /** This server's journal: a leftover (state.journal) or the running experiment's own (state.runJournal). False when not connected. */
+  private readJournal(): boolean {
     const conn = this.conn;
-    if (!conn) return;
+    if (!conn) return false;
     try {
       const j = conn.journal(this.stateDir);
       const active = this.state.active;
@@ -240,9 +248,7 @@ export class PanelContext {
       this.state.runJournal = null;
       this.fail({ message: (err as Error).message, fix: 'Restore the settings it lists by hand, then delete the file.' });
     }
-    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: conn.identity.serverName }, (l) =>
-      this.ports.log.warn(l),
-    );
+    return true;
   }
 
   /**
@@ -263,7 +269,7 @@ export class PanelContext {
           const f = await conn.read();
           if (this.disposed || this.conn !== conn || !this.state.server) return;
           Object.assign(this.state.server, { topology: f.topology, knobs: f.knobs, labExists: f.labExists, deployed: f.deployed });
-          this.readJournalAndHistory();
+          this.readJournal(); // not the history: the running experiment is listed there once it has ended
           this.postState();
         } while (this.liveReadAgain);
       } catch (err) {

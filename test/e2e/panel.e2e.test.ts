@@ -504,16 +504,20 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       async () => {
         const sections = ['connection', 'results', 'analysis', 'compare', 'watch'];
         for (const id of sections) await panel.visible(`#section-${id}`, 15_000);
-        await inEachThemeKind(page!, async (suffix) => {
-          const files: string[] = [];
-          for (const id of sections) {
-            const file = path.join(ARTIFACTS, `section-${id}-${suffix}.png`);
-            await panel.el(`#section-${id}`).scrollIntoViewIfNeeded();
-            await panel.el(`#section-${id}`).screenshot({ path: file, timeout: 20_000 });
-            files.push(file);
-          }
-          return files;
-        });
+        await inEachThemeKind(
+          page!,
+          async (suffix) => {
+            const files: string[] = [];
+            for (const id of sections) {
+              const file = path.join(ARTIFACTS, `section-${id}-${suffix}.png`);
+              await panel.el(`#section-${id}`).scrollIntoViewIfNeeded();
+              await panel.el(`#section-${id}`).screenshot({ path: file, timeout: 20_000 });
+              files.push(file);
+            }
+            return files;
+          },
+          2_000,
+        ); // a section alone: a short one (Compare with nothing to compare) is a small image
       },
       ['open'],
     );
