@@ -86,7 +86,7 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.click('#btn-watch-mark');
     await waitFor('the mark to show', async () => /index rebuilt/.test(await panel.text('#watch-marks').catch(() => '')), 15_000);
     await panel.click('#btn-watch-stop');
-    await waitFor('the watch to stop', async () => /cancelled/.test(await panel.text('#watch-status')), 15_000);
+    await waitFor('the watch to say it stopped', async () => /: stopped,/.test(await panel.text('#watch-status')), 15_000);
     await inEachThemeKind(page!, async (suffix) => {
       const file = path.join(ARTIFACTS, `watch-stopped-${suffix}.png`);
       await panel.el('#section-watch').screenshot({ path: file });
