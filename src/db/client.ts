@@ -225,7 +225,9 @@ export class DbSession {
       const e = wrapError(err);
       if (!(e instanceof DbError)) throw new DbError(e.message, undefined, undefined, undefined, undefined, [], undefined, 'connection');
       const explained = explainConnectFailure(e.message, e.number, target);
-      throw new DbError(explained ?? e.message, e.number, e.code, e.state, e.severity, e.all, undefined, 'connection');
+      const failed = new DbError(explained ?? e.message, e.number, e.code, e.state, e.severity, e.all, undefined, 'connection');
+      failed.connectFailure = { message: e.message, number: e.number };
+      throw failed;
     }
     return new DbSession(pool, opts.database ?? target.database, lost);
   }

@@ -29,35 +29,66 @@ const TLS = /self[- ]signed|certificate|unable to verify|UNABLE_TO_VERIFY|DEPTH_
 const UNREACHABLE =
   /ECONNREFUSED|ETIMEDOUT|ETIMEOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|Failed to connect|timeout|could not connect|Port for .* not found/i;
 
-/** The message for a connection that failed before any request, or null when `message` is not about connecting. */
-export function explainConnectFailure(message: string, number: number | undefined, t: ConnectTarget): string | null {
-  const where = t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
-  if (number === 18456 || /Login failed/i.test(message)) {
-    return (
-      `${message}\n  The server at ${where} is reachable and answered, but refused the login: ${authenticationTried(t)} was tried.` +
-      (t.authentication === 'sql'
-        ? ' Check the login name and password (the password comes from the connection string or SPINLAB_PASSWORD), and that the server allows SQL Server authentication (mixed mode).'
-        : ' Check the account and that the server knows it as a login.')
-    );
-  }
-  if (number === 4060) {
-    return `${message}\n  The server at ${where} is reachable and the login worked, but the database in the connection string cannot be opened with ${authenticationTried(t)}.`;
-  }
-  if (TLS.test(message)) {
-    return (
-      `${message}\n  The server at ${where} is reachable, but its TLS certificate is not trusted by this machine (a self-signed certificate, as SQL Server makes by default, or one from a CA this machine does not know).` +
-      " Either add TrustServerCertificate=true to the connection string (the traffic stays encrypted, but the server is not verified), or install the CA that signed the server's certificate on this machine (for Node: NODE_EXTRA_CA_CERTS=/path/to/ca.pem) and connect with the name the certificate was issued to."
-    );
-  }
-  if (UNREACHABLE.test(message)) {
-    return (
-      `${message}\n  The server at ${where} could not be reached (no login was attempted). Check the server name and port, that SQL Server accepts TCP/IP connections, and any firewall between here and there` +
-      (t.instanceName
-        ? '; for a named instance, that the SQL Server Browser service is running (UDP 1434), or give the port instead.'
-        : '.')
-    );
-  }
+/** What stopped a first connection: the login refused, its database refused, an untrusted certificate, no server there. */
+type ConnectFailureKind = 'login' | 'database' | 'tls' | 'unreachable';
+
+export function connectFailureKind(message: string, number: number | undefined): ConnectFailureKind | null {
+  if (number === 18456 || /Login failed/i.test(message)) return 'login';
+  if (number === 4060) return 'database';
+  if (TLS.test(message)) return 'tls';
+  if (UNREACHABLE.test(message)) return 'unreachable';
   return null;
+}
+
+/** Where a target points, as SQL Server's tools write it: host\instance or host,port. */
+export function targetWhere(t: ConnectTarget): string {
+  return t.instanceName ? `${t.server}\\${t.instanceName}` : `${t.server},${t.port ?? 1433}`;
+}
+
+/**
+ * The server's error number for a failed connect. Tedious reports a refused login as ELOGIN without the number the
+ * server sent; "Login failed for user" is SQL Server's message 18456, whatever its state.
+ */
+export function connectErrorNumber(message: string, number: number | undefined): number | undefined {
+  return number ?? (/Login failed for user/i.test(message) ? 18456 : undefined);
+}
+
+/** The server's words with its error number, as SSMS shows it: "Login failed for user 'sa' (Msg 18456)." */
+export function withMsgNumber(message: string, number: number | undefined): string {
+  const text = message.trim();
+  if (number === undefined || new RegExp(`\\bMsg ${number}\\b`).test(text)) return text;
+  return `${text.replace(/\.$/, '')} (Msg ${number}).`;
+}
+
+/** The message for a connection that failed before any request (the CLI's words), or null when `message` is not about connecting. */
+export function explainConnectFailure(message: string, number: number | undefined, t: ConnectTarget): string | null {
+  const where = targetWhere(t);
+  const said = withMsgNumber(message, connectErrorNumber(message, number));
+  switch (connectFailureKind(message, number)) {
+    case 'login':
+      return (
+        `${said}\n  The server at ${where} is reachable and answered, but refused the login: ${authenticationTried(t)} was tried.` +
+        (t.authentication === 'sql'
+          ? ' Check the login name and password (the password comes from the connection string or SPINLAB_PASSWORD), and that the server allows SQL Server authentication (mixed mode).'
+          : ' Check the account and that the server knows it as a login.')
+      );
+    case 'database':
+      return `${said}\n  The server at ${where} is reachable and the login worked, but the database in the connection string cannot be opened with ${authenticationTried(t)}.`;
+    case 'tls':
+      return (
+        `${said}\n  The server at ${where} is reachable, but its TLS certificate is not trusted by this machine (a self-signed certificate, as SQL Server makes by default, or one from a CA this machine does not know).` +
+        " Either add TrustServerCertificate=true to the connection string (the traffic stays encrypted, but the server is not verified), or install the CA that signed the server's certificate on this machine (for Node: NODE_EXTRA_CA_CERTS=/path/to/ca.pem) and connect with the name the certificate was issued to."
+      );
+    case 'unreachable':
+      return (
+        `${said}\n  The server at ${where} could not be reached (no login was attempted). Check the server name and port, that SQL Server accepts TCP/IP connections, and any firewall between here and there` +
+        (t.instanceName
+          ? '; for a named instance, that the SQL Server Browser service is running (UDP 1434), or give the port instead.'
+          : '.')
+      );
+    default:
+      return null;
+  }
 }
 
 /**

@@ -7,6 +7,9 @@ import { SpinlabError, type ErrorCategory } from '../shared/spinlabError';
 
 /** A SQL Server error as the driver reports it, with the fields a message needs; its category from connectErrors.ts. */
 export class DbError extends SpinlabError {
+  /** A first connection's failure in the driver's own words, before the CLI's advice (the panel words its own). */
+  connectFailure?: { message: string; number?: number };
+
   constructor(
     message: string,
     readonly number: number | undefined,

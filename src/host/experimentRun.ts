@@ -35,6 +35,8 @@ export interface RunHooks {
   postState(): void;
   /** The run is about to start: the view to show and the controller that stops it. */
   started(view: ActiveExperimentView, ac: AbortController): void;
+  /** A run began measuring, its knobs applied: the server view re-reads them (the affinity the run holds, not the one before). */
+  runStarted?(): void;
 }
 
 export interface RunOutcome {
@@ -67,6 +69,7 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
   const outDir = path.join(job.resultsFolder, id);
   const view = startingView(id, job.title, job.scenarioId, conn.identity.simulated);
   view.majorVersion = conn.identity.majorVersion;
+  view.runCount = job.runCount;
   job.prepare?.(view);
   const ac = new AbortController();
   hooks.started(view, ac);
@@ -75,15 +78,16 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
     const result = await ports.withProgress(`Spinlock Lab: ${job.title}`, (report, signal) => {
       if (signal.aborted) ac.abort();
       signal.addEventListener('abort', () => ac.abort(), { once: true });
-      return job.start({ id, outDir }, ac.signal, (ev) =>
+      return job.start({ id, outDir }, ac.signal, (ev) => {
+        if (ev.kind === 'run-start') hooks.runStarted?.();
         applyProgress(view, ev, job.runCount, {
           post: (m) => {
             if (!hooks.disposed()) ports.post(m);
           },
           changed: () => hooks.postState(),
           report,
-        }),
-      );
+        });
+      });
     });
     view.status = result.experiment.status;
     const failed = result.experiment.runs.find((r) => r.failedReason);
@@ -179,6 +183,7 @@ export async function runActive(s: PanelContext, execute: (hooks: RunHooks) => P
         s.state.lastError = null;
         s.postState();
       },
+      runStarted: () => s.readServerLive(),
     });
     if (outcome.error) s.state.lastError = outcome.error;
   } finally {

@@ -1,5 +1,6 @@
 // A restore journal and a knob state in words, for the panel and the Activity Bar tree. Its own module, light on
 // purpose: the tree lists unrestored journals at activation, before the engine and the driver load (activation must stay light).
+import * as path from 'node:path';
 import type { Journal } from '../engine/journal';
 import { formatSpec } from '../shared/affinity';
 import type { KnobState } from '../shared/experiment';
@@ -24,4 +25,15 @@ export function summariseJournal(j: Journal): JournalSummary {
     pid: j.pid,
     original: describeKnobState(j.original),
   };
+}
+
+/**
+ * Whether a journal belongs to this process's running experiment, so it is that run's own record (put back when the
+ * run ends) and not one left by a crash: written by this process, while an experiment runs, for that experiment's
+ * output folder (a journal with no folder, from this process while it runs, is the run's too). A journal from another
+ * process, or from this one with nothing running, is a leftover.
+ */
+export function ownedByRun(j: Pick<Journal, 'pid' | 'experimentDir'>, run: { outDir: string } | null, pid = process.pid): boolean {
+  if (!run || j.pid !== pid) return false;
+  return !j.experimentDir || path.resolve(j.experimentDir) === path.resolve(run.outDir);
 }

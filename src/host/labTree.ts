@@ -4,6 +4,7 @@
 import { defaultStateDir, listJournals, processGone } from '../engine/journal';
 import type { CheckView } from '../shared/checkView';
 import { getPost } from '../shared/posts';
+import { watchStatusWords } from '../shared/watch';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
 import { summariseJournal } from './journalView';
 
@@ -40,7 +41,7 @@ export interface LabTreeNode {
   ariaLabel: string;
   /** A codicon name. */
   icon: string;
-  /** For menus: 'journal', 'connection', 'checks', 'check', 'preset', 'experiment', 'group'. */
+  /** For menus: 'journal', 'journal.inUse', 'connection', 'checks', 'check', 'preset', 'experiment', 'group'. */
   contextValue: string;
   command?: { command: string; title: string; args: unknown[] };
   children?: LabTreeNode[];
@@ -73,6 +74,20 @@ function journalNode(j: JournalSummary, connected: boolean): LabTreeNode {
     icon: 'warning',
     contextValue: 'journal',
     command: { command: TREE_COMMANDS.restore, title: 'Restore', args: [] },
+  };
+}
+
+/** The running experiment's own journal: in use by this run, which puts the settings back itself (no Restore here). */
+function runJournalNode(j: JournalSummary): LabTreeNode {
+  const changes = j.changes.join(' and ');
+  return {
+    id: `journal:${j.serverAddress}`,
+    label: `Settings in use by this run on ${j.serverAddress}`,
+    description: 'in use by this run',
+    tooltip: `The running experiment changed ${changes} and journaled it; it puts back ${j.original} when it ends or is stopped.`,
+    ariaLabel: `${changes} on ${j.serverAddress} in use by this run; it puts back ${j.original} when it ends.`,
+    icon: 'info',
+    contextValue: 'journal.inUse',
   };
 }
 
@@ -182,7 +197,7 @@ function group(id: string, label: string, icon: string, children: LabTreeNode[],
 function watchNode(state: PanelState, server: string): LabTreeNode {
   const w = state.watch;
   const live = !!w && (w.status === 'starting' || w.status === 'running');
-  const description = w ? `${w.status}, ${w.ticks} tick${w.ticks === 1 ? '' : 's'}` : 'read-only';
+  const description = w ? `${watchStatusWords(w.status)}, ${w.ticks} tick${w.ticks === 1 ? '' : 's'}` : 'read-only';
   return {
     id: 'watch',
     label: `Watch ${server}`,
@@ -206,6 +221,7 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   const journals = connected ? (state?.journal ? [state.journal] : []) : input.journals;
   if (!connected && journals.length === 0) return [];
   const roots: LabTreeNode[] = journals.map((j) => journalNode(j, connected));
+  if (connected && state?.runJournal) roots.push(runJournalNode(state.runJournal));
   roots.push(group('connections', 'Connections', 'plug', state ? connectionNodes(state) : [], 'none saved'));
   roots.push(group('presets', 'Presets', 'beaker', (state?.presets ?? []).map(presetNode), 'none'));
   if (connected && state) {

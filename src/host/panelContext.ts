@@ -2,6 +2,7 @@
 // small rules every feature follows (post the state, turn failures into lastError, refuse work while busy or closed).
 // Each feature (src/host/features/*) keeps its own state; this holds only what several of them read. The connection
 // and the running experiment are changed through methods, so no feature can swap them behind another's back.
+import * as path from 'node:path';
 import { defaultStateDir } from '../engine/journal';
 import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
 import { DisposableStore, Emitter, type Disposable } from '../shared/disposables';
@@ -13,6 +14,7 @@ import { presetSummaries, defaultPlanViews } from './presetPlans';
 import { listHistory } from './history';
 import { ServerConnection, summariseJournal } from './serverView';
 import { readCheck } from './checkView';
+import { ownedByRun } from './journalView';
 import { UiFailure, toUiError } from './uiErrors';
 import { restoreSelection, scenarioSummaries } from './defaults';
 import { RunningExperiment } from './runningExperiment';
@@ -42,6 +44,9 @@ export class PanelContext {
   /** Told after a (re)loaded webview got its full snapshot: a feature sends again what the snapshot does not hold. */
   readonly webviewReady = new Emitter<void>();
   private conn: ServerConnection | null = null;
+  /** The background read of readServerLive, and whether another was asked for meanwhile. */
+  private liveRead: Promise<void> | null = null;
+  private liveReadAgain = false;
   /** Aborts deploys, connects, watches and captures in flight when the panel closes. */
   private readonly lifetime = new AbortController();
 
@@ -60,6 +65,7 @@ export class PanelContext {
       connection: { status: 'disconnected', profileId: null, error: null },
       server: null,
       journal: null,
+      runJournal: null,
       scenarios: scenarioSummaries(),
       selection: restoreSelection(ports.state.get(SELECTION_KEY)),
       busy: null,
@@ -192,6 +198,7 @@ export class PanelContext {
     this.conn = null;
     this.state.server = null;
     this.state.journal = null;
+    this.state.runJournal = null;
     this.state.history = [];
     this.state.presetPlans = [];
     this.state.check = null;
@@ -218,18 +225,59 @@ export class PanelContext {
   }
 
   readJournalAndHistory(): void {
-    const conn = this.conn;
-    if (!conn) return;
-    try {
-      const j = conn.journal(this.stateDir);
-      this.state.journal = j ? summariseJournal(j) : null;
-    } catch (err) {
-      this.state.journal = null;
-      this.fail({ message: (err as Error).message, fix: 'Restore the settings it lists by hand, then delete the file.' });
-    }
-    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: conn.identity.serverName }, (l) =>
+    if (!this.readJournal()) return;
+    this.state.history = listHistory(this.ports.settings().resultsFolder, { serverName: this.conn!.identity.serverName }, (l) =>
       this.ports.log.warn(l),
     );
+  }
+
+  /** This server's journal: a leftover (state.journal) or the running experiment's own (state.runJournal). False when not connected. */
+  private readJournal(): boolean {
+    const conn = this.conn;
+    if (!conn) return false;
+    try {
+      const j = conn.journal(this.stateDir);
+      const active = this.state.active;
+      const id = this.experiment.isRunning ? active?.experimentId : null;
+      const run = id ? { outDir: path.join(this.ports.settings().resultsFolder, id) } : null;
+      const mine = !!j && ownedByRun(j, run);
+      this.state.journal = j && !mine ? summariseJournal(j) : null;
+      this.state.runJournal = j && mine ? summariseJournal(j) : null;
+    } catch (err) {
+      this.state.journal = null;
+      this.state.runJournal = null;
+      this.fail({ message: (err as Error).message, fix: 'Restore the settings it lists by hand, then delete the file.' });
+    }
+    return true;
+  }
+
+  /**
+   * While a run goes: the server's knobs, schedulers and journal as the run left them (its affinity, its CPUs online,
+   * its journal in use), read in the background; one read at a time, and a failure only logged (the run goes on).
+   */
+  readServerLive(): void {
+    if (this.liveRead) {
+      this.liveReadAgain = true;
+      return;
+    }
+    const conn = this.conn;
+    if (!conn) return;
+    this.liveRead = (async () => {
+      try {
+        do {
+          this.liveReadAgain = false;
+          const f = await conn.read();
+          if (this.disposed || this.conn !== conn || !this.state.server) return;
+          Object.assign(this.state.server, { topology: f.topology, knobs: f.knobs, labExists: f.labExists, deployed: f.deployed });
+          this.readJournal(); // not the history: the running experiment is listed there once it has ended
+          this.postState();
+        } while (this.liveReadAgain);
+      } catch (err) {
+        this.ports.log.warn(`could not read the server's settings during the run: ${(err as Error).message}`);
+      } finally {
+        this.liveRead = null;
+      }
+    })();
   }
 
   async refreshKnobs(): Promise<void> {

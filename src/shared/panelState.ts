@@ -24,6 +24,8 @@ export interface UiError {
   fix?: string;
   /** A button the panel offers next to the message. */
   action?: 'restore' | 'connect' | 'retry';
+  /** The connection form's control the error is about: the panel shows the error beside it, marked and focused. */
+  control?: 'server' | 'user' | 'password' | 'trustServerCertificate';
 }
 
 export interface ScenarioSummary {
@@ -195,6 +197,8 @@ export interface ActiveExperimentView {
   message: string;
   runs: LiveRunView[];
   events: ExperimentEvent[];
+  /** The runs it plans (every arm, thread count and repetition): the one count its status says "of". */
+  runCount?: number;
   /** The preset this experiment runs, or null for a plain one. */
   preset?: PresetAnalysisInfo | null;
   /** The server's major version (for the WRITELOG diagnosis' queue limit). */
@@ -216,6 +220,9 @@ export interface PanelState {
   server: ServerView | null;
   /** An unrestored restore journal for the connected server: the panel offers Restore before anything else. */
   journal: JournalSummary | null;
+  /** The journal of this panel's running experiment: in use by that run (it puts the settings back when it ends),
+   *  so shown as such, never offered for Restore and never blocking the panel as a leftover would. */
+  runJournal: JournalSummary | null;
   scenarios: ScenarioSummary[];
   selection: { scenarioId: string; parameters: Record<string, ParamValue>; run: RunSettings; knobs: KnobSettings };
   /** What the host is doing now ('deploying disk-insert'), or null when idle. */

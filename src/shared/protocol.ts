@@ -4,6 +4,7 @@
 // The host owns the state: the webview renders PanelState snapshots (panelState.ts) and live ticks, and sends intents.
 // Each feature's messages live in its own file, named feature first (`watchStart`, `stacksCapture`, `presetRun`);
 // this file adds the panel's own (ready, state, toast, clipboardCopy) and spreads in one line per feature.
+import { issueWords } from './issueWords';
 import { z } from 'zod';
 import { fromWebview, toWebview, type Envelope } from './messages';
 import type { PanelState } from './panelState';
@@ -74,8 +75,7 @@ export function parseToHost(raw: unknown): ParseResult {
   const descriptor = ToHost[type as keyof ToHostMap];
   const r = descriptor.schema.safeParse(payload ?? {});
   if (!r.success) {
-    const first = r.error.issues[0];
-    return { ok: false, error: `${type}: ${first ? `${first.path.join('.') || 'payload'}: ${first.message}` : 'invalid payload'}` };
+    return { ok: false, error: issueWords(type, r.error, payload ?? {}) };
   }
   return { ok: true, message: { type, payload: r.data } as ToHostMessage };
 }

@@ -4,6 +4,7 @@
 // repeats, so the asker can tell which question an answer belongs to and drop one a newer question replaced.
 // Wire: webview -> host `{ type: 'request', id, method, params }`; host -> webview the `response` message, whose
 // payload is `{ id, ok: true, result }` or `{ id, ok: false, error }`.
+import { issueWords } from './issueWords';
 import type { z } from 'zod';
 import { ERROR_CATEGORIES, type ErrorCategory } from './spinlabError';
 
@@ -49,11 +50,6 @@ export function isRequestEnvelope(raw: unknown): raw is { type: 'request' } {
   return raw !== null && typeof raw === 'object' && (raw as { type?: unknown }).type === 'request';
 }
 
-function firstIssue(e: z.ZodError): string {
-  const i = e.issues[0];
-  return i ? `${i.path.join('.') || 'params'}: ${i.message}` : 'invalid';
-}
-
 /**
  * The host's side: one handler per request type. `answer` takes the untrusted envelope, checks it (a known method,
  * params its schema accepts) and returns the answer to post; a handler's failure is an answer too (ok: false), so
@@ -80,7 +76,7 @@ export class RequestRouter<Map extends Record<string, AnyRequestType>> {
       return { ok: false, id, error: `unknown request ${JSON.stringify(env.method)?.slice(0, 64)}` };
     }
     const r = this.handlers.get(method)!.type.params.safeParse(env.params ?? {});
-    if (!r.success) return { ok: false, id, error: `${method}: ${firstIssue(r.error)}` };
+    if (!r.success) return { ok: false, id, error: issueWords(method, r.error, env.params ?? {}) };
     return { ok: true, id, method, params: r.data };
   }
 

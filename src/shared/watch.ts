@@ -217,3 +217,8 @@ export function boundTick(
     all,
   };
 }
+
+/** A watch's status in words: Stop is how a watch normally ends, so a watch the user stopped is "stopped", not "cancelled". */
+export function watchStatusWords(status: 'starting' | 'running' | 'completed' | 'failed' | 'cancelled'): string {
+  return status === 'cancelled' ? 'stopped' : status;
+}

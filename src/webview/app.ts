@@ -16,6 +16,7 @@ import {
 import type { RevealMessage } from '../shared/reveal';
 import { PanelQuestions } from './questions';
 import { bringIntoView, revealPlace, revealView } from './reveal';
+import { ErrorPlaces } from './errorPlace';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
 import {
@@ -23,6 +24,7 @@ import {
   checkForm,
   paramsForSelect,
   draftFromProfile,
+  withTypedPassword,
   type ConnDraft,
   type FormCheck,
   type FormState,
@@ -71,8 +73,9 @@ export class App implements ViewContext {
   /** The run the charts show, chosen by the user (null: follow the current run). */
   pickedRun: number | null = null;
   /** What the user asked for last, to tell a deploy error from others. */
-  lastAction: 'deploy' | 'run' | 'connect' | null = null;
+  lastAction: 'deploy' | 'run' | 'connect' | 'custom' | null = null;
   connErrors: Record<string, string> = {};
+  private readonly errorPlaces = new ErrorPlaces();
   theme: ThemeColors;
   readonly charts: LiveChartsView;
   readonly scalingChart: ScalingChart;
@@ -156,9 +159,14 @@ export class App implements ViewContext {
     const draft = stableJson(s.draft);
     if (draft !== this.lastHostDraft) {
       this.lastHostDraft = draft;
-      this.conn = draftFromProfile(s.draft, s.savedPasswords);
+      this.conn = withTypedPassword(draftFromProfile(s.draft, s.savedPasswords), this.conn);
       this.connErrors = {};
     }
+    if (s.connection.status === 'connected') this.conn.password = '';
+    // A new error where the user acted (errorPlace.ts): its section open, the error in view, its control focused.
+    const place = this.errorPlaces.next(s, this.lastAction);
+    if (place?.open && !this.view.open[place.open]) this.setView({ open: { ...this.view.open, [place.open]: true } });
+    if (place) this.revealPending = place;
     this.applyLive(this.live.loadSnapshot(s.active));
     this.applyWatch(this.watch.loadSnapshot(s.watch));
     this.tune.loadSnapshot(s.active);
@@ -167,6 +175,8 @@ export class App implements ViewContext {
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : (s.presets[0]?.id ?? null);
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
     this.questions.onState(s);
+    if (this.presetForm && !this.previewTimer && s.connection.status === 'connected' && this.questions.planStale(s, this.presetForm))
+      this.schedulePreview();
     this.requestRender();
   }
 

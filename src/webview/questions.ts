@@ -7,6 +7,7 @@ import type { PanelState, PresetAnalysisInfo, PresetPlanView } from '../shared/p
 import type { RequestEnvelope } from '../shared/requests';
 import type { WatchCompareRequest } from '../shared/watchWindows';
 import { stableJson } from './model/format';
+import { planOf, presetPayload, type PresetFormState } from './model/presetForm';
 import type { WatchCompareModel } from './model/watchCompare';
 import { RequestClient } from './requests';
 
@@ -21,6 +22,8 @@ export class PanelQuestions {
   readonly client: RequestClient;
   /** Plans the host made for the settings typed here, by preset; the state's plans are the defaults'. */
   private readonly previewed = new Map<string, PresetPlanView>();
+  /** By preset, the settings last asked about and why that asking failed, so the plan says so instead of "Updating". */
+  private readonly asked = new Map<string, { key: string; error: string | null }>();
   private lastDefaultPlans: string | null = null;
 
   constructor(
@@ -36,12 +39,34 @@ export class PanelQuestions {
     if (plans === this.lastDefaultPlans) return;
     this.lastDefaultPlans = plans;
     this.previewed.clear();
+    this.asked.clear();
+  }
+
+  /** Whether these settings were asked about since the server's plans last changed (answered, waiting or failed). */
+  previewAsked(asked: { presetId: string }): boolean {
+    return this.asked.get(asked.presetId)?.key === stableJson(asked);
+  }
+
+  /** The plan shown for the form is for other settings and nobody asked about these (new default plans, say). */
+  planStale(s: PanelState, form: PresetFormState): boolean {
+    return !planOf(this.presetPlans(s), form).current && !this.previewAsked(presetPayload(form));
+  }
+
+  /** Why the plan for these settings could not be made, or null. */
+  previewError(asked: { presetId: string }): string | null {
+    const a = this.asked.get(asked.presetId);
+    return a && a.key === stableJson(asked) ? a.error : null;
   }
 
   previewPreset(asked: { presetId: string; settings: PresetPlanView['settings']; load: PresetPlanView['load'] }): void {
+    const key = stableJson(asked);
+    this.asked.set(asked.presetId, { key, error: null });
     void this.client.latest('presetPreview', PanelRequests.presetPreview, asked).then((a) => {
       if (a.kind === 'result') this.previewed.set(a.result.presetId, a.result);
-      else if (a.kind === 'error') this.app.onToast(`The plan for ${asked.presetId}: ${a.error.message}`);
+      else if (a.kind === 'error') {
+        const mine = this.asked.get(asked.presetId);
+        if (mine?.key === key) mine.error = a.error.message;
+      }
       this.app.requestRender();
     });
   }

@@ -63,10 +63,14 @@ describe('the panel webview in Chromium under the real CSP', () => {
       assert.equal(c.payload.profile.user, 'spinlab');
       assert.equal(c.payload.password, 's3cret!');
       assert.equal(c.payload.savePassword, true);
-      // Cleared by the render after the post (the next frame): wait for it, bounded, then read it.
+      // Kept in the form (in memory) while the connect may still fail, so a retry needs no retyping; cleared once connected.
       const field = p.page.locator('#conn-password input');
+      assert.equal(await field.inputValue(), 's3cret!', 'kept until the connect succeeds');
+      const connected = b.connectedState({ draft: c.payload.profile });
+      connected.connection = { status: 'connected', profileId: c.payload.profile.id, error: null };
+      await p.send({ type: 'state', payload: { state: connected } });
       for (let i = 0; i < 50 && (await field.inputValue()) !== ''; i++) await p.page.waitForTimeout(100);
-      assert.equal(await p.page.locator('#conn-password input').inputValue(), '', 'the password field is cleared once sent');
+      assert.equal(await field.inputValue(), '', 'the password field is cleared once connected');
     }));
 
   it('connected to the simulator: SIMULATOR badge, topology with online and log-writer CPUs', () =>
@@ -193,6 +197,31 @@ describe('the panel webview in Chromium under the real CSP', () => {
       await waitForPosted(p, 'serverRefresh');
     });
   });
+
+  it("the running experiment's own journal is in use by this run: no leftover banner, no Restore, no run blocker", () =>
+    withPanel(
+      b.connectedState({
+        runJournal: {
+          serverAddress: '127.0.0.1,14330',
+          changes: ['affinity'],
+          createdAt: '2025-03-01T10:00:00Z',
+          pid: 4242,
+          original: 'CPU affinity AUTO',
+        },
+        active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }),
+      }),
+      async (p) => {
+        await p.page.waitForSelector('#journal-in-use');
+        const said = (await p.page.textContent('#journal-in-use')) ?? '';
+        assert.match(said, /in use by this run/);
+        assert.match(said, /puts back\s+CPU affinity AUTO/);
+        assert.equal(await p.page.$('#journal-banner'), null, 'not the crash-recovery banner');
+        assert.equal(await p.page.$('#btn-restore'), null, 'no Restore under the live run');
+        const page = (await p.page.textContent('#app')) ?? '';
+        assert.doesNotMatch(page, /Restore the server settings first/);
+        assert.doesNotMatch(page, /not put back/);
+      },
+    ));
 
   it('every live chart draws more points as ticks arrive', () =>
     withPanel(b.connectedState({ active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }) }), async (p) => {

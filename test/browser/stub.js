@@ -3,7 +3,9 @@
 (function () {
   window.__posted = [];
   window.__violations = [];
-  window.__state = undefined;
+  // Like VS Code, the saved state outlives a reload of the webview (a panel hidden and shown again): kept per tab.
+  var kept = sessionStorage.getItem('spinlab-test-state');
+  window.__state = kept ? JSON.parse(kept) : undefined;
   document.addEventListener('securitypolicyviolation', function (e) {
     window.__violations.push({
       directive: e.violatedDirective,
@@ -24,6 +26,7 @@
       },
       setState: function (s) {
         window.__state = JSON.parse(JSON.stringify(s));
+        sessionStorage.setItem('spinlab-test-state', JSON.stringify(s));
       },
     };
   };

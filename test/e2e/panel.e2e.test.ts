@@ -17,12 +17,12 @@ import {
   clickDialogButton,
   dialogText,
   editorTab,
+  inEachThemeKind,
   launchBrowser,
   openWorkbench,
   runCommand,
   screenshot,
   setColorTheme,
-  webview,
 } from './workbench';
 import { CHARTS, PanelDriver } from './panelDriver';
 
@@ -463,7 +463,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     });
   }).timeout(150_000);
 
-  it('saves screenshots of the panel in the light and dark themes', function () {
+  it('saves screenshots of the panel in the light, dark and high-contrast themes', function () {
     return step(
       this,
       'themes',
@@ -471,40 +471,56 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
         await runCommand(page!, 'View: Close Primary Side Bar');
         await runCommand(page!, 'Notifications: Clear All Notifications');
         await panel.el('[data-chart="throughput"]').scrollIntoViewIfNeeded();
-        await setColorTheme(page!, LIGHT_THEME, 'light');
-        await webview(page!).locator('body.vscode-light').waitFor({ timeout: 10_000 });
-        await page!.screenshot({ path: path.join(ARTIFACTS, 'panel-light.png') });
-        await setColorTheme(page!, DARK_THEME, 'dark');
-        await webview(page!).locator('body.vscode-dark').waitFor({ timeout: 10_000 });
-        await page!.screenshot({ path: path.join(ARTIFACTS, 'panel-dark.png') });
-        for (const f of ['panel-light.png', 'panel-dark.png']) {
-          assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
-        }
+        await inEachThemeKind(page!, async (suffix) => {
+          const file = path.join(ARTIFACTS, `panel-${suffix}.png`);
+          await page!.screenshot({ path: file });
+          return [file];
+        });
       },
       ['open'],
     );
-  }).timeout(60_000);
+  }).timeout(90_000);
 
-  it('saves screenshots of the analysis views in the light and dark themes', function () {
+  it('saves screenshots of the analysis views in the light, dark and high-contrast themes', function () {
     return step(
       this,
       'analysis-shots',
       async () => {
         await panel.el('#section-analysis').scrollIntoViewIfNeeded();
         await panel.el('#section-analysis summary').evaluate((e) => e.scrollIntoView({ block: 'start' }));
-        await setColorTheme(page!, LIGHT_THEME, 'light');
-        await webview(page!).locator('body.vscode-light').waitFor({ timeout: 10_000 });
-        await page!.waitForTimeout(300);
-        await page!.screenshot({ path: path.join(ARTIFACTS, 'analysis-light.png') });
-        await setColorTheme(page!, DARK_THEME, 'dark');
-        await webview(page!).locator('body.vscode-dark').waitFor({ timeout: 10_000 });
-        await page!.waitForTimeout(300);
-        await page!.screenshot({ path: path.join(ARTIFACTS, 'analysis-dark.png') });
-        for (const f of ['analysis-light.png', 'analysis-dark.png']) {
-          assert.ok(fs.statSync(path.join(ARTIFACTS, f)).size > 10_000, `expected ${f} to be a real screenshot`);
-        }
+        await inEachThemeKind(page!, async (suffix) => {
+          const file = path.join(ARTIFACTS, `analysis-${suffix}.png`);
+          await page!.screenshot({ path: file });
+          return [file];
+        });
       },
       ['open', 'preset'],
     );
-  }).timeout(60_000);
+  }).timeout(90_000);
+
+  it('saves a screenshot of each section (connection, results, analysis, compare, watch) in the three theme kinds', function () {
+    return step(
+      this,
+      'section-shots',
+      async () => {
+        const sections = ['connection', 'results', 'analysis', 'compare', 'watch'];
+        for (const id of sections) await panel.visible(`#section-${id}`, 15_000);
+        await inEachThemeKind(
+          page!,
+          async (suffix) => {
+            const files: string[] = [];
+            for (const id of sections) {
+              const file = path.join(ARTIFACTS, `section-${id}-${suffix}.png`);
+              await panel.el(`#section-${id}`).scrollIntoViewIfNeeded();
+              await panel.el(`#section-${id}`).screenshot({ path: file, timeout: 20_000 });
+              files.push(file);
+            }
+            return files;
+          },
+          2_000,
+        ); // a section alone: a short one (Compare with nothing to compare) is a small image
+      },
+      ['open'],
+    );
+  }).timeout(150_000);
 });

@@ -10,7 +10,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { experiment } from '../helpers/builders';
 import { ARTIFACTS, CodeServer, VSIX, waitFor } from './codeServer';
-import { editorTab, launchBrowser, notifications, openWorkbench, screenshot, waitForNotification } from './workbench';
+import { editorTab, inEachThemeKind, launchBrowser, notifications, openWorkbench, screenshot, waitForNotification } from './workbench';
 import { PanelDriver } from './panelDriver';
 
 const PASSWORD = 'Sim-E2e-Pw1!';
@@ -184,7 +184,11 @@ describe('the Activity Bar tree opens exactly what its items name (code-server)'
       );
     });
     assert.equal(await panel.attr(`#history li[data-experiment="${later.id}"]`, 'aria-current'), 'false');
-    await page.screenshot({ path: path.join(ARTIFACTS, 'tree-experiment.png') });
+    await inEachThemeKind(page!, async (suffix) => {
+      const file = path.join(ARTIFACTS, `tree-experiment-${suffix}.png`);
+      await page!.screenshot({ path: file });
+      return [file];
+    });
 
     // An experiment deleted since the tree listed it: the error names it, and the panel is not blamed.
     fs.rmSync(path.join(results(), later.id), { recursive: true });

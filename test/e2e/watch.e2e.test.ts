@@ -1,14 +1,14 @@
 // The panel's Watch mode end to end: the VSIX in a real VS Code (code-server), connected to the simulator running a
 // background workload of its own (--background disk-insert:4 as the CLI says it), a watch started from the panel's
 // Watch section whose live charts fill, a mark dropped, the watch stopped and saved as a notebook through VS Code's
-// save dialog; the server holds no new database afterwards. Screenshots: test-artifacts/e2e/watch-*.png.
+// save dialog; the server holds no new database afterwards. Screenshots: test-artifacts/e2e/watch-*.png (the stopped watch in the three theme kinds).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { ARTIFACTS, CodeServer, VSIX, waitFor } from './codeServer';
-import { editorTab, launchBrowser, openWorkbench, screenshot } from './workbench';
+import { editorTab, inEachThemeKind, launchBrowser, openWorkbench, screenshot } from './workbench';
 import { PanelDriver } from './panelDriver';
 
 const PASSWORD = 'Sim-E2e-Pw1!';
@@ -86,8 +86,12 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.click('#btn-watch-mark');
     await waitFor('the mark to show', async () => /index rebuilt/.test(await panel.text('#watch-marks').catch(() => '')), 15_000);
     await panel.click('#btn-watch-stop');
-    await waitFor('the watch to stop', async () => /cancelled/.test(await panel.text('#watch-status')), 15_000);
-    await panel.el('#section-watch').screenshot({ path: path.join(ARTIFACTS, 'watch-stopped.png') });
+    await waitFor('the watch to say it stopped', async () => /: stopped,/.test(await panel.text('#watch-status')), 15_000);
+    await inEachThemeKind(page!, async (suffix) => {
+      const file = path.join(ARTIFACTS, `watch-stopped-${suffix}.png`);
+      await panel.el('#section-watch').screenshot({ path: file });
+      return [file];
+    });
 
     // Save as notebook: VS Code asks where (its simple file dialog in code-server), offering the workspace folder and
     // the watch's name; accepted with Enter.

@@ -1,9 +1,10 @@
 // Driving the VS Code workbench (code-server) from Chromium through playwright-core: the command palette, the
 // webview frames, modal dialogs, notifications and the colour theme. Only what a user can see and do.
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
-import { waitFor } from './codeServer';
+import { DARK_THEME, HC_THEME, LIGHT_THEME, waitFor } from './codeServer';
 
 export const CHROMIUM = process.env.SPINLAB_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -182,5 +183,27 @@ export async function screenshot(page: Page | null | undefined, file: string): P
     return file;
   } catch {
     return null;
+  }
+}
+
+/** The three theme kinds every saved screenshot exists in: its file suffix, the theme, the workbench's kind, the webview's body class. */
+const THEME_KINDS = [
+  { suffix: 'light', theme: LIGHT_THEME, kind: 'light', body: 'vscode-light' },
+  { suffix: 'dark', theme: DARK_THEME, kind: 'dark', body: 'vscode-dark' },
+  { suffix: 'hc', theme: HC_THEME, kind: 'hc-dark', body: 'vscode-high-contrast' },
+] as const;
+
+/**
+ * Switches to each theme kind in turn (light, dark, high contrast), waits until the panel's webview shows it, and
+ * runs `shoot` with the kind's file suffix; each file `shoot` names must be a real screenshot (over `minBytes`).
+ */
+export async function inEachThemeKind(page: Page, shoot: (suffix: string) => Promise<string[]>, minBytes = 10_000): Promise<void> {
+  for (const k of THEME_KINDS) {
+    await setColorTheme(page, k.theme, k.kind);
+    await webview(page).locator(`body.${k.body}`).waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(300); // the charts repaint in the theme's colours on the next frame
+    for (const file of await shoot(k.suffix)) {
+      assert.ok(fs.statSync(file).size > minBytes, `expected ${file} to be a real screenshot`);
+    }
   }
 }

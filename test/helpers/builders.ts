@@ -305,6 +305,7 @@ export function disconnectedState(): PanelState {
     connection: { status: 'disconnected', profileId: null, error: null },
     server: null,
     journal: null,
+    runJournal: null,
     scenarios: scenarios(),
     selection: {
       scenarioId: 'disk-insert',

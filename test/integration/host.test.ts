@@ -148,6 +148,23 @@ it('server-wide changes: declined means nothing runs; confirmed, then stopped mi
       });
       await waitFor('two ticks', () => ports.ofType('runTick').length >= 2);
       const during = await knobsNow(sim);
+      // The server view shows what the run holds (re-read once its knobs are applied), not the settings before it.
+      await waitFor("the run's affinity in the server view", () => ports.lastState().server?.knobs.affinity.type === 'MANUAL');
+      const shown = ports.lastState();
+      assert.deepEqual(shown.server?.knobs.affinity.cpus, during.affinity.cpus);
+      assert.equal(shown.server?.knobs.delayedDurability, 'FORCED');
+      assert.ok(
+        shown.server?.topology.schedulers.some((x) => x.cpuId === 0 && !x.isOnline),
+        "CPU 0, outside the run's affinity, is shown offline",
+      );
+      assert.equal(shown.journal, null);
+      assert.deepEqual(shown.runJournal?.changes, ['affinity', 'delayedDurability'], 'the run journal, in use by this run');
+      // The run's own journal, read again mid-run (a Refresh): in use by this run, never a leftover to restore.
+      await c.receive({ type: 'serverRefresh', payload: {} });
+      const mid = ports.lastState();
+      assert.equal(mid.journal, null, "the running experiment's journal is not a leftover");
+      assert.deepEqual(mid.runJournal?.changes, ['affinity', 'delayedDurability']);
+      assert.equal(mid.runJournal?.pid, process.pid);
       assert.equal(during.delayedDurability, 'FORCED');
       assert.equal(during.affinity.type, 'MANUAL');
       assert.ok(!during.affinity.cpus.includes(0) && !during.affinity.cpus.includes(1));
@@ -222,16 +239,37 @@ it('a login without VIEW SERVER STATE is told the GRANT that fixes it', () =>
     }
   }));
 
-it('a wrong password says to check the form, with the Connect action', () =>
+it("a wrong password is said in the panel's words, with the server's error number, beside the Password field", () =>
   withSim({}, async (sim) => {
     const ports = fakePorts();
     const c = await connected(sim, ports, tmpDir('state'), 'sa', 'not-the-password');
     try {
       const e = ports.lastState().connection.error!;
-      assert.match(e.message, /Login failed/);
-      assert.match(e.fix!, /password in the connection form/);
+      assert.match(e.message, /^Login failed for user 'sa' \(Msg 18456\)\./);
+      assert.match(e.message, /SQL Server authentication as the login 'sa' was tried/);
+      assert.match(e.fix!, /Check the Login and Password fields/);
+      assert.doesNotMatch(`${e.message} ${e.fix}`, /SPINLAB_PASSWORD|connection string/, 'no CLI words in the panel');
+      assert.equal(e.control, 'password');
       assert.equal(e.action, 'connect');
       assert.ok(!JSON.stringify(ports.posted).includes('not-the-password'));
+    } finally {
+      await c.dispose();
+    }
+  }));
+
+it('an untrusted certificate says to tick "Trust server certificate", the checkbox the error sits beside', () =>
+  withSim({}, async (sim) => {
+    const ports = fakePorts();
+    const c = new LabController(ports, { editor: 'vscode', stateDir: tmpDir('state') });
+    await c.start();
+    try {
+      const profile = { ...profileFor(sim), encrypt: 'mandatory' as const, trustServerCertificate: false };
+      await c.receive({ type: 'connectionOpen', payload: { profile, password: SIM_PASSWORD, savePassword: false } });
+      const e = ports.lastState().connection.error!;
+      assert.match(e.message, /does not trust its TLS certificate/);
+      assert.match(e.fix!, /Tick "Trust server certificate"/);
+      assert.doesNotMatch(`${e.message} ${e.fix}`, /TrustServerCertificate=true|connection string/);
+      assert.equal(e.control, 'trustServerCertificate');
     } finally {
       await c.dispose();
     }

@@ -45,7 +45,7 @@ describe('the host answers every request', () => {
       return { twice: 0 };
     });
     const bad = await r.answer({ type: 'request', id: 1, method: 'double', params: { n: 'x' } }, toError);
-    assert.ok(bad && !bad.ok && /double: n:/.test(bad.error.message), JSON.stringify(bad));
+    assert.ok(bad && !bad.ok && /double: n should be a number, but was text "x"/.test(bad.error.message), JSON.stringify(bad));
     const unknown = await r.answer({ type: 'request', id: 2, method: 'constructor', params: {} }, toError);
     assert.ok(unknown && !unknown.ok && /unknown request "constructor"/.test(unknown.error.message), JSON.stringify(unknown));
     const unhandled = await r.answer({ type: 'request', id: 3, method: 'fail', params: {} }, toError);

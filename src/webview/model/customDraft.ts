@@ -19,13 +19,26 @@ export interface CustomDraft {
 
 const drafts = new WeakMap<object, CustomDraft>();
 
-export function draftOf(owner: object): CustomDraft {
+/** The owner's draft: the one kept in its saved view state after a reload (the panel hidden and shown), else a new one. */
+export function draftOf(owner: { view?: { customDraft?: CustomDraft | null } }): CustomDraft {
   let d = drafts.get(owner);
   if (!d) {
-    d = { form: { ...CUSTOM_FORM_DEFAULTS }, seq: 0, source: '', repeat: '1' };
+    const kept = owner.view?.customDraft;
+    d = {
+      form: { ...CUSTOM_FORM_DEFAULTS, ...(kept?.form ?? {}) },
+      seq: kept?.seq ?? 0,
+      source: kept?.source ?? '',
+      repeat: kept?.repeat ?? '1',
+    };
     drafts.set(owner, d);
   }
   return d;
+}
+
+/** An edit of the draft: kept in the saved view state (only this form's fields: never a password), then redrawn. */
+export function keepDraft(owner: { view?: { customDraft?: CustomDraft | null }; setView(p: { customDraft: CustomDraft }): void }): void {
+  const d = draftOf(owner);
+  owner.setView({ customDraft: { ...d, form: { ...d.form } } });
 }
 
 /** Applies a newer fill from the host: its T-SQL replaces the text (and clears a file), the rest is kept. */

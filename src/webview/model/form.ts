@@ -156,6 +156,11 @@ export function draftFromProfile(p: ConnectionProfile | null, savedPasswords: re
   };
 }
 
+/** The host's draft, with the password typed for that same profile kept (in memory only, never in saved state). */
+export function withTypedPassword(next: ConnDraft, prev: ConnDraft): ConnDraft {
+  return next.id && next.id === profileIdFor(prev) ? { ...next, password: prev.password } : next;
+}
+
 /** A profile id from the server name when the draft has none: letters, digits, - and _. */
 export function profileIdFor(d: ConnDraft): string {
   if (d.id) return d.id;

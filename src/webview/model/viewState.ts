@@ -1,4 +1,5 @@
 // The panel's view choices (kept in the webview's own state across reloads) and the run references the views list.
+import type { CustomDraft } from './customDraft';
 import type { RunRecord, Tick } from '../../shared/experiment';
 import type { ArmRef } from '../../shared/protocol';
 import type { RunWorkload } from '../../shared/runPairing';
@@ -26,6 +27,8 @@ export interface ViewState {
   section?: string | null;
   /** The last reveal obeyed (its seq): the host sends each again after `ready`, and a reload must not obey it twice. */
   lastReveal?: string | null;
+  /** The Custom workload form as typed (customDraft.ts): hiding the panel unloads the webview, and must lose no edit. */
+  customDraft?: CustomDraft | null;
 }
 
 export const DEFAULT_VIEW: ViewState = {

@@ -1,4 +1,5 @@
-// Banners at the top: an unrestored journal (Restore before anything else), the last error with its fix and action,
+// Banners at the top: an unrestored journal (Restore before anything else), or the running experiment's own journal
+// (in use by this run: no Restore, which would change the settings under it), the last error with its fix and action,
 // and short notices from the host.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type UiError } from '../../shared/protocol';
@@ -23,7 +24,12 @@ function errorAction(app: ViewContext, err: UiError): TemplateResult | typeof no
 export function bannersView(app: ViewContext): TemplateResult {
   const s = app.state;
   const journal = s?.journal ?? null;
-  const err = s?.lastError ?? s?.connection.error ?? null;
+  const runJournal = s?.runJournal ?? null;
+  // A connection error is shown in the connection form beside its field, and an error of a Custom workload run by
+  // its Run button (errorPlace.ts); the top banner keeps the rest.
+  const candidate = s?.lastError ?? s?.connection.error ?? null;
+  const inForm = candidate && s?.connection.error && JSON.stringify(candidate) === JSON.stringify(s.connection.error);
+  const err = inForm || (candidate && app.lastAction === 'custom') ? null : candidate;
   return html`
     ${
       journal
@@ -35,7 +41,15 @@ export function bannersView(app: ViewContext): TemplateResult {
       </div>
       <vscode-button id="btn-restore" @click=${() => app.post(ToHost.serverRestore, {})}>Restore</vscode-button>
     </div>`
-        : nothing
+        : runJournal
+          ? html`<div id="journal-in-use" class="banner info" role="status">
+      <div class="banner-text">
+        <strong>Server settings in use by this run.</strong>
+        This run changed ${runJournal.changes.join(', ')} on ${runJournal.serverAddress} and journaled them; it puts back
+        ${runJournal.original} when it ends, or when you press Stop.
+      </div>
+    </div>`
+          : nothing
     }
     ${
       err

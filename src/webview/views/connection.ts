@@ -15,11 +15,13 @@ function text(
 ): TemplateResult {
   const value = String(app.conn[key] ?? '');
   const err = app.connErrors[key === 'labDatabase' ? 'labDatabase' : key] ?? null;
+  const blamed = connErrorAt(app) === key;
   return field(
     id,
     label,
     html`<vscode-textfield id=${id} type=${opts.type ?? 'text'} .value=${value} placeholder=${opts.placeholder ?? ''}
-      ?invalid=${Boolean(err)} aria-label=${label}
+      ?invalid=${Boolean(err) || blamed} aria-invalid=${Boolean(err) || blamed ? 'true' : 'false'} aria-label=${label}
+      aria-describedby=${blamed ? 'conn-error' : err ? `${id}-error` : opts.help ? `${id}-help` : nothing}
       @input=${(e: Event) =>
         app.editConn((d) => {
           (d as unknown as Record<string, unknown>)[key] = inputValue(e);
@@ -27,6 +29,22 @@ function text(
     err,
     opts.help,
   );
+}
+
+/** Where the connection error sits: by the field it names, else above the Connect button. */
+function connErrorAt(app: ViewContext): string | null {
+  const err = app.state?.connection.error;
+  if (!err) return null;
+  return err.control ?? 'actions';
+}
+
+/** The connection's error in the form, where it is placed (`at`), with its fix; it leaves the form's values as typed. */
+function connError(app: ViewContext, at: string): TemplateResult | typeof nothing {
+  const err = app.state?.connection.error;
+  if (!err || connErrorAt(app) !== at) return nothing;
+  return html`<div id="conn-error" class="banner error inline-banner conn-error" role="alert">
+    <div class="banner-text"><strong>${err.message}</strong>${err.fix ? html`<div class="fix-line">${err.fix}</div>` : nothing}</div>
+  </div>`;
 }
 
 function connect(app: ViewContext): void {
@@ -38,8 +56,8 @@ function connect(app: ViewContext): void {
   }
   app.lastAction = 'connect';
   const password = app.conn.password;
+  // The password stays in the form (in memory only) so a failed connect can be tried again without retyping it.
   app.post(ToHost.connectionOpen, { profile: r.profile, ...(password ? { password } : {}), savePassword: app.conn.savePassword });
-  app.conn.password = '';
   app.requestRender();
 }
 
@@ -103,6 +121,7 @@ export function connectionView(app: ViewContext): TemplateResult {
       }}>
         ${text(app, 'conn-server', 'Server', 'server', { placeholder: 'host or host\\instance' })}
         ${text(app, 'conn-port', 'Port', 'port', { placeholder: '1433' })}
+        ${connError(app, 'server')}
         ${field(
           'conn-auth',
           'Authentication',
@@ -119,6 +138,7 @@ export function connectionView(app: ViewContext): TemplateResult {
           d.authentication === 'entra' ? 'Signs in with your Microsoft account in VS Code.' : undefined,
         )}
         ${d.authentication !== 'entra' ? text(app, 'conn-user', d.authentication === 'ntlm' ? 'Windows user' : 'Login', 'user') : nothing}
+        ${connError(app, 'user')}
         ${d.authentication === 'ntlm' ? text(app, 'conn-domain', 'Domain', 'domain') : nothing}
         ${
           d.authentication !== 'entra'
@@ -128,6 +148,7 @@ export function connectionView(app: ViewContext): TemplateResult {
               })
             : nothing
         }
+        ${connError(app, 'password')}
         ${text(app, 'conn-labdb', 'Lab database', 'labDatabase', { help: 'Created on first deploy; scenarios live here.' })}
         <div class="checks">
           <vscode-checkbox id="conn-encrypt" label="Encrypt" .checked=${d.encrypt !== 'optional'}
@@ -141,6 +162,8 @@ export function connectionView(app: ViewContext): TemplateResult {
                 c.encrypt = checkedOf(e) ? 'strict' : 'mandatory';
               })}></vscode-checkbox>
           <vscode-checkbox id="conn-trust" label="Trust server certificate" .checked=${d.trustServerCertificate}
+            aria-invalid=${connErrorAt(app) === 'trustServerCertificate' ? 'true' : 'false'}
+            aria-describedby=${connErrorAt(app) === 'trustServerCertificate' ? 'conn-error' : nothing}
             @change=${(e: Event) =>
               app.editConn((c) => {
                 c.trustServerCertificate = checkedOf(e);
@@ -154,6 +177,8 @@ export function connectionView(app: ViewContext): TemplateResult {
         ${Object.keys(app.connErrors)
           .filter((k) => !['server', 'port', 'user', 'labDatabase', 'password', 'domain'].includes(k))
           .map((k) => html`<p class="field-error" role="alert">${k}: ${app.connErrors[k]}</p>`)}
+        ${connError(app, 'trustServerCertificate')}
+        ${connError(app, 'actions')}
         <div class="actions">
           <vscode-button id="btn-connect" ?disabled=${status === 'connecting'} @click=${() => connect(app)}>${connected ? 'Reconnect' : 'Connect'}</vscode-button>
           <vscode-button id="btn-disconnect" secondary ?disabled=${status === 'disconnected'} @click=${() => app.post(ToHost.connectionClose, {})}>Disconnect</vscode-button>

@@ -6,8 +6,9 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { CustomForm } from '../../shared/customForm';
 import type { ViewContext } from './context';
-import { applyFill, checkDraft, draftOf } from '../model/customDraft';
+import { applyFill, checkDraft, draftOf, keepDraft } from '../model/customDraft';
 import { checkedOf, field, inputValue } from './common';
+import { customFormFields, fixFirst } from '../model/fieldNames';
 
 function text(app: ViewContext, key: keyof CustomForm, label: string, err: string | undefined, help: string): TemplateResult {
   const id = `custom-${key}`;
@@ -19,7 +20,7 @@ function text(app: ViewContext, key: keyof CustomForm, label: string, err: strin
       aria-describedby=${err ? `${id}-error` : `${id}-help`}
       @input=${(e: Event) => {
         (d.form as unknown as Record<string, string>)[key] = inputValue(e);
-        app.requestRender();
+        keepDraft(app);
       }}></vscode-textfield>`,
     err ?? null,
     help,
@@ -42,7 +43,7 @@ function select(
     html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label} ?invalid=${Boolean(err)}
       @change=${(e: Event) => {
         (d.form as unknown as Record<string, string>)[key] = inputValue(e);
-        app.requestRender();
+        keepDraft(app);
       }}>
       ${options.map(([v, l]) => html`<vscode-option value=${v}>${l}</vscode-option>`)}
     </vscode-single-select>`,
@@ -51,13 +52,22 @@ function select(
   );
 }
 
-function blocker(app: ViewContext, valid: boolean): string | null {
+function blocker(app: ViewContext, valid: boolean, errors: Record<string, string>): string | null {
   const s = app.state;
   if (!s || s.connection.status !== 'connected') return 'Connect to a server first.';
   if (s.journal) return 'Restore the server settings first (see the banner above).';
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'A run is in progress.';
   if (s.busy) return `Busy: ${s.busy}.`;
-  return valid ? null : 'Fix the fields marked in red first.';
+  return valid ? null : fixFirst(customFormFields(errors));
+}
+
+/** The last Custom workload run's error, by its Run button (not at the top of the page, out of view). */
+function customError(app: ViewContext): TemplateResult | typeof nothing {
+  const err = app.lastAction === 'custom' ? app.state?.lastError : null;
+  if (!err) return nothing;
+  return html`<div id="custom-error" class="banner error inline-banner" role="alert" tabindex="-1">
+    <div class="banner-text"><strong>${err.message}</strong>${err.fix ? html`<div class="fix-line">${err.fix}</div>` : nothing}</div>
+  </div>`;
 }
 
 /** The form under the scenario picker when "Custom workload" is picked. */
@@ -66,7 +76,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
   applyFill(d, app.state, 'master');
   const { errors, valid, repeat } = checkDraft(d);
   const f = d.form;
-  const why = blocker(app, valid);
+  const why = blocker(app, valid, errors);
   return html`<div id="custom-workload" class="custom-workload">
     <p class="description">Your own T-SQL, run by each session in turn (GO separates batches), in the database you name.
       Spinlock Lab deploys nothing there; variables (@name) are bound by name to a CSV's or a query's columns and sent as real parameters.</p>
@@ -79,7 +89,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
         aria-describedby=${errors.sql ? 'custom-sql-error' : 'custom-sql-help'}
         @input=${(e: Event) => {
           f.sql = inputValue(e);
-          app.requestRender();
+          keepDraft(app);
         }}></textarea>`,
       errors.sql ?? null,
       'e.g. SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC',
@@ -136,7 +146,7 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
           aria-describedby=${errors.repeat ? 'custom-repeat-error' : 'custom-repeat-help'}
           @input=${(e: Event) => {
             d.repeat = inputValue(e);
-            app.requestRender();
+            keepDraft(app);
           }}></vscode-textfield>`,
         errors.repeat ?? null,
         'Runs of each thread count (1-100); 3 or more give each figure an interval',
@@ -145,16 +155,17 @@ export function customWorkloadView(app: ViewContext): TemplateResult {
     <vscode-checkbox id="custom-stopOnError" .checked=${f.stopOnError} aria-describedby="custom-stopOnError-help"
       @change=${(e: Event) => {
         f.stopOnError = checkedOf(e);
-        app.requestRender();
+        keepDraft(app);
       }}>Stop on the first error</vscode-checkbox>
     <p class="field-help" id="custom-stopOnError-help">Otherwise a failing call is counted by error number and the run goes on.</p>
     <div class="actions">
       <vscode-button id="btn-run-custom" ?disabled=${why !== null} title=${why ?? 'Run the workload'}
         @click=${() => {
-          app.lastAction = 'run';
+          app.lastAction = 'custom';
           app.post(ToHost.customRun, { form: { ...f }, repeat });
         }}>Run custom workload</vscode-button>
       <span class="status-text" id="custom-status" role="status">${why ?? ''}</span>
     </div>
+    ${customError(app)}
   </div>`;
 }

@@ -1,13 +1,25 @@
 // Server-wide knobs for the experiment: delayed durability and CPU affinity (typed, picked from shortcuts, or edited
 // by clicking the topology map). The host confirms the change in a modal and restores it afterwards.
 import { html, nothing, type TemplateResult } from 'lit';
-import { cpusByNode } from '../../shared/affinity';
+import { cpusByNode, formatSpec } from '../../shared/affinity';
 import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
-import type { KnobSettings } from '../../shared/protocol';
+import type { KnobSettings, PanelState } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { field, inputValue, section } from './common';
 import { CUSTOM_ID, draftOf } from '../model/customDraft';
+
+/** The affinity the server has now, as re-read while a run holds it (then said to be the run's, put back after it). */
+function knobsNow(s: PanelState): string {
+  const server = s.server!;
+  const a = server.knobs.affinity;
+  const online = server.topology.schedulers.filter((x) => x.isOnline).length;
+  const what = a.type === 'AUTO' ? 'AUTO (every CPU)' : `CPUs ${formatSpec(a.cpus)}`;
+  const running = s.active?.status === 'running' || s.active?.status === 'starting';
+  return running && s.runJournal?.changes.includes('affinity')
+    ? `Now: affinity ${what}, ${online} CPUs online, set by this run and put back when it ends.`
+    : `Now: affinity ${what}, ${online} CPUs online. Changes are confirmed before a run and put back after it.`;
+}
 
 export function knobsView(app: ViewContext, check: FormCheck | null): TemplateResult {
   return section(app, 'knobs', 'Knobs', () => {
@@ -79,7 +91,7 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
           </div>
           ${
             server
-              ? html`<p class="muted small">Now: affinity ${server.knobs.affinity.type}, ${server.knobs.affinity.cpus.length} CPUs online. Changes are confirmed before a run and put back after it.</p>`
+              ? html`<p class="muted small" id="knobs-now">${knobsNow(app.state!)}</p>`
               : html`<p class="muted small">Connect to check the spec against the server's CPUs.</p>`
           }
         </div>

@@ -7,7 +7,16 @@ import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/protocol';
 import type { ViewContext } from './context';
-import { checkPresetForm, planOf, presetLoadWords, presetRunPayload, presetTime, type PresetFormCheck } from '../model/presetForm';
+import { fixFirst, presetFormFields } from '../model/fieldNames';
+import {
+  checkPresetForm,
+  planOf,
+  presetLoadWords,
+  presetPayload,
+  presetRunPayload,
+  presetTime,
+  type PresetFormCheck,
+} from '../model/presetForm';
 import { checkedOf, field, inputValue, section } from './common';
 import { citeHtml } from './cite';
 
@@ -75,11 +84,25 @@ function loadField(
   );
 }
 
-function planView(plan: PresetPlanView | null, current: boolean, connected: boolean): TemplateResult {
+/** Why the plan shown is not for the settings typed: they are wrong, its making failed, or it is being made. */
+function staleNote(app: ViewContext, check: PresetFormCheck): { state: string; text: string } {
+  if (!check.valid)
+    return { state: 'invalid', text: `The plan below is for the last valid settings: ${fixFirst(presetFormFields(check))}` };
+  const error = app.presetForm ? app.questions.previewError(presetPayload(app.presetForm)) : null;
+  if (error) return { state: 'error', text: `Could not plan these settings: ${error}` };
+  return { state: 'updating', text: 'Updating the plan for the settings above…' };
+}
+
+function planView(
+  plan: PresetPlanView | null,
+  current: boolean,
+  connected: boolean,
+  stale: { state: string; text: string },
+): TemplateResult {
   if (!connected)
     return html`<div id="preset-plan" data-state="disconnected"><p class="empty">Connect to see this preset's plan for the server: its arms, knobs and thread counts follow the server's topology.</p></div>`;
   if (!plan) return html`<div id="preset-plan" data-state="loading"><p class="empty">Planning…</p></div>`;
-  const state = plan.problems.length ? 'problems' : current ? 'current' : 'updating';
+  const state = plan.problems.length ? 'problems' : current ? 'current' : stale.state;
   return html`<div id="preset-plan" data-state=${state} aria-live="polite">
     ${
       plan.problems.length
@@ -87,7 +110,7 @@ function planView(plan: PresetPlanView | null, current: boolean, connected: bool
         <strong>This preset cannot run with these settings on this server:</strong>
         <ul>${plan.problems.map((p) => html`<li>${p}</li>`)}</ul></div></div>`
         : html`
-      ${current ? nothing : html`<p class="muted small">Updating the plan for the settings above…</p>`}
+      ${current ? nothing : html`<p class=${stale.state === 'updating' ? 'muted small' : 'field-error'} id="preset-plan-note" role=${stale.state === 'updating' ? 'status' : 'alert'}>${stale.text}</p>`}
       <div class="table-wrap">
         <table class="data-table" aria-label="The preset's arms on this server">
           <thead><tr><th scope="col">Arm</th><th scope="col">Scenario</th><th scope="col">Knobs</th><th scope="col" class="num">Threads</th></tr></thead>
@@ -119,7 +142,7 @@ function blocker(app: ViewContext, check: PresetFormCheck, plan: PresetPlanView 
   if (s.journal) return 'Restore the server settings first (see the banner above).';
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'An experiment is running.';
   if (s.busy) return `Busy: ${s.busy}.`;
-  if (!check.valid) return 'Fix the fields marked in red first.';
+  if (!check.valid) return fixFirst(presetFormFields(check));
   if (plan && plan.problems.length) return 'The plan has problems (see above).';
   return null;
 }
@@ -165,7 +188,7 @@ export function presetsView(app: ViewContext): TemplateResult {
             · load: ${presetLoadWords(preset)}</p>
         </div>
         <h3 class="subhead">Plan for this server</h3>
-        ${planView(plan, current, connected)}
+        ${planView(plan, current, connected, staleNote(app, check))}
         <details class="subsection" id="preset-settings" ?open=${settingsOpen} @toggle=${(e: Event) => {
           const now = (e.target as HTMLDetailsElement).open;
           if (now !== app.view.open.presetSettings) app.setView({ open: { ...app.view.open, presetSettings: now } });

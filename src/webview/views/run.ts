@@ -6,6 +6,7 @@ import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { clock, exactNumber } from '../model/format';
 import { field, inputValue, plural, section } from './common';
+import { fixFirst, runFormFields } from '../model/fieldNames';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -24,8 +25,9 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
   // A runStart message means the run is measuring, even before a snapshot says so.
   const measuring = runs.some((r) => r.status === 'running');
   if (a.status === 'starting' && !measuring) return { status: 'starting', text: a.message || 'Starting…' };
-  const check = app.form ? app.check() : null;
-  const total = check ? Math.max(runs.length, check.threads.length * check.repeat) : runs.length;
+  // The host's count (every arm and repetition of a preset too); the form's sweep only for a view from before it.
+  const check = app.form && a.runCount === undefined ? app.check() : null;
+  const total = Math.max(runs.length, a.runCount ?? (check ? check.threads.length * check.repeat : 0));
   if (a.status === 'running' || a.status === 'starting') {
     const cur = runs[runs.length - 1];
     if (!cur) return { status: 'running', text: a.message || 'Warming up…' };
@@ -35,12 +37,19 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
     const rep = cur.repetition !== null ? `, repetition ${cur.repetition}` : '';
     return {
       status: 'running',
-      text: `Run ${cur.index + 1}${total > 1 ? ` of ${a.runs.length > total ? a.runs.length : total}` : ''}: ${arm}${plural(cur.threads, 'thread')}${rep}, ${clock((last?.t ?? 0) / 1000)}${rate}${a.message ? ` · ${a.message}` : ''}`,
+      text: `Run ${cur.index + 1}${total > 1 ? ` of ${Math.max(a.runs.length, total)}` : ''}: ${arm}${plural(cur.threads, 'thread')}${rep}, ${clock((last?.t ?? 0) / 1000)}${rate}${stepNote(a.message)}`,
     };
   }
   const done = runs.filter((r) => r.status === 'completed').length;
   const what = a.status === 'completed' ? 'Completed' : a.status === 'failed' ? 'Failed' : 'Cancelled';
   return { status: a.status, text: `${what}: ${plural(done, 'run')} completed${a.message ? ` · ${a.message}` : ''}` };
+}
+
+/** The host's step ('run 3: measuring') without the run it names again: the header says the run once, with one count. */
+function stepNote(message: string): string {
+  if (/^run \d+ of \d+\b/i.test(message)) return ''; // the run-start words: what the header already says
+  const step = message.replace(/^run \d+:\s*/i, '');
+  return step ? ` · ${step}` : '';
 }
 
 function runBlocker(app: ViewContext, check: FormCheck): string | null {
@@ -49,7 +58,7 @@ function runBlocker(app: ViewContext, check: FormCheck): string | null {
   if (s.journal) return 'Restore the server settings first (see the banner above).';
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'A run is in progress.';
   if (s.busy) return `Busy: ${s.busy}.`;
-  if (!check.valid) return 'Fix the fields marked in red first.';
+  if (!check.valid) return fixFirst(runFormFields(check));
   if (check.needsXtp && s.server && !s.server.identity.xtpSupported)
     return 'This server has no In-Memory OLTP: change the scenario settings.';
   return null;

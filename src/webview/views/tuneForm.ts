@@ -1,6 +1,7 @@
 // "Find the best settings": the form. The workload (the Scenario section's, or a preset's scenario), the objective, the
 // budget, the lists that narrow the search (blank: built from the server's shape), FORCED delayed durability only when
 // ticked, a shared server, and Start; before it starts, what it will do: how long, which knobs, that they are put back.
+import { fixFirst, tuneFormFields } from '../model/fieldNames';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
@@ -78,7 +79,7 @@ function blocker(app: ViewContext, check: TuneFormCheck, workloadOk: boolean): s
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'An experiment is running.';
   if (s.busy) return `Busy: ${s.busy}.`;
   if (!workloadOk) return 'Fix the scenario’s parameters in the Scenario section first.';
-  if (!check.valid) return 'Fix the fields marked in red first.';
+  if (!check.valid) return fixFirst(tuneFormFields(check.errors));
   return null;
 }
 

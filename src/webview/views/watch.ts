@@ -4,7 +4,7 @@
 import { clockLabel } from './chartPlugins';
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
-import type { WatchRequest } from '../../shared/watch';
+import { watchStatusWords, type WatchRequest } from '../../shared/watch';
 import type { ViewContext } from './context';
 import { checkedOf, inputValue, plural } from './common';
 import { spinlockRowsView } from './stacks';
@@ -104,7 +104,7 @@ export function watchView(app: ViewContext): TemplateResult {
   };
   const connected = app.state?.connection.status === 'connected';
   const status = w
-    ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${w.status}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
+    ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${watchStatusWords(w.status)}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
     : connected
       ? 'Watch the connected server, read-only: it creates nothing and needs only VIEW SERVER STATE.'
       : 'Connect to a server to watch it.';

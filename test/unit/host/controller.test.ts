@@ -99,7 +99,12 @@ const rejected: [string, unknown, RegExp][] = [
     },
     /scenarioDeploy: parameters/,
   ],
-  ['a junk payload', { type: 'experimentStop', payload: 'junk' }, /experimentStop: payload/],
+  ['a junk payload', { type: 'experimentStop', payload: 'junk' }, /experimentStop: payload should be an object, but was text "junk"/],
+  [
+    'an id that came as an object (a tree element)',
+    { type: 'experimentReveal', payload: { id: { id: 'experiment:2026-x' } } },
+    /experimentReveal: id should be text, but was an object \{"id":"experiment:2026-x"\}/,
+  ],
   ['a bad experiment id', { type: 'experimentReveal', payload: { id: '../../etc/passwd' } }, /experimentReveal: id: not an experiment id/],
   [
     'a profile id with slashes',
@@ -216,7 +221,9 @@ it('a refused connection says nothing is listening, with the Connect action; the
   });
   const s = ports.lastState();
   assert.equal(s.connection.status, 'disconnected');
-  assert.match(s.connection.error!.message, /Connecting to 127\.0\.0\.1,1 as sa failed/);
+  assert.match(s.connection.error!.message, /^Could not reach a SQL Server at 127\.0\.0\.1,1; no login was attempted/);
+  assert.match(s.connection.error!.fix!, /Check the Server and Port fields/);
+  assert.equal(s.connection.error!.control, 'server', 'shown beside the Server field');
   assert.equal(s.connection.error!.action, 'connect');
   assert.equal(ports.secretCalls.filter((x) => x.op === 'store').length, 0, 'a failed connection keeps no password');
   assert.ok(!JSON.stringify(ports.posted).includes('Typed-Pw-9'));

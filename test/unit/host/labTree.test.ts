@@ -83,6 +83,17 @@ it('an unrestored journal comes first with Restore, connected or not', () => {
   );
 });
 
+it("the running experiment's own journal is in use by this run: no Restore, no warning", () => {
+  const roots = buildLabTree({ state: connectedState({ runJournal: JOURNAL }), journals: [] });
+  const inUse = roots.find((n) => n.id.startsWith('journal:'));
+  assert.ok(inUse, 'the run journal is listed');
+  assert.equal(inUse.contextValue, 'journal.inUse');
+  assert.equal(inUse.description, 'in use by this run');
+  assert.equal(inUse.command, undefined, 'nothing to restore while the run owns it');
+  assert.notEqual(inUse.icon, 'warning');
+  assert.ok(!all(roots).some((n) => /Unrestored/.test(n.label)), 'never an unrestored-settings item');
+});
+
 it('the journals on this machine are read from the restore journal folder; one of a process still running is not left behind', () => {
   const dir = tmpDir('labtree');
   assert.deepEqual(localJournals(dir), []);

@@ -6,6 +6,7 @@ import { passwordKey } from '../../ports';
 import { defaultProfile, describeProfile, matchSavedProfile, profileToTarget, type ProfileSecret } from '../../profiles';
 import { ServerConnection } from '../../serverView';
 import { UiFailure, toUiError } from '../../uiErrors';
+import { panelConnectError } from '../../connectUi';
 import { SELECTION_KEY, type PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
 
@@ -98,7 +99,12 @@ export async function connect(
     );
   } catch (err) {
     await s.closeConnection();
-    const ui = toUiError(err, { connecting: { action: `Connecting to ${where}`, login: profile.user || '(token)' } });
+    const words = { ...profile, port: profile.port ?? undefined, instanceName: profile.instanceName || undefined };
+    const said = panelConnectError(err, {
+      ...words,
+      authentication: profile.authentication === 'entra' ? 'azure-active-directory-access-token' : profile.authentication,
+    });
+    const ui = said ?? toUiError(err, { connecting: { action: `Connecting to ${where}`, login: profile.user || '(token)' } });
     s.state.connection = { status: 'disconnected', profileId: profile.id, error: ui };
     s.fail(ui);
     return;

@@ -1,0 +1,62 @@
+// A failed connect in the panel's words: the server's message with its number (as SSMS shows it), what was tried, and
+// the fix naming the connection form's own fields and checkboxes (the CLI's words speak of connection strings and
+// SPINLAB_PASSWORD, which the panel has not). `control` is the field the panel marks and focuses beside the error.
+import {
+  authenticationTried,
+  connectErrorNumber,
+  connectFailureKind,
+  targetWhere,
+  withMsgNumber,
+  type ConnectTarget,
+} from '../db/connectErrors';
+import { DbError } from '../db/dbError';
+import type { UiError } from '../shared/protocol';
+
+/** The panel's error for a failed first connection, or null when `err` is not one (then the generic words apply). */
+export function panelConnectError(err: unknown, t: ConnectTarget): UiError | null {
+  const f = err instanceof DbError ? err.connectFailure : undefined;
+  if (!f) return null;
+  const where = targetWhere(t);
+  const said = withMsgNumber(f.message, connectErrorNumber(f.message, f.number));
+  switch (connectFailureKind(f.message, f.number)) {
+    case 'login':
+      return {
+        message: `${said} The server at ${where} answered but refused the login: ${authenticationTried(t)} was tried.`,
+        fix:
+          t.authentication === 'sql'
+            ? 'Check the Login and Password fields (kept as you typed them), and that the server allows SQL Server authentication (mixed mode).'
+            : t.authentication === 'ntlm'
+              ? 'Check the Windows user, Domain and Password fields, and that the server knows the account as a login.'
+              : 'Check that the server knows your Microsoft Entra account as a login.',
+        action: 'connect',
+        control: t.authentication === 'azure-active-directory-access-token' ? undefined : 'password',
+      };
+    case 'database':
+      return {
+        message: `${said} The server at ${where} accepted the login, but ${authenticationTried(t)} cannot open the database it connects to.`,
+        fix: 'Check that the login may open master (its default database), or ask an administrator.',
+        action: 'connect',
+        control: t.authentication === 'azure-active-directory-access-token' ? undefined : 'user',
+      };
+    case 'tls':
+      return {
+        message: `The server at ${where} is reachable, but this machine does not trust its TLS certificate (${said.replace(/\.$/, '')}).`,
+        fix:
+          'Tick "Trust server certificate" and connect again (the traffic stays encrypted, but the server is not verified), ' +
+          "or install the CA that signed the server's certificate on this machine and connect with the name it was issued to.",
+        action: 'connect',
+        control: 'trustServerCertificate',
+      };
+    case 'unreachable':
+      return {
+        message: `Could not reach a SQL Server at ${where}; no login was attempted (${said.replace(/\.$/, '')}).`,
+        fix:
+          'Check the Server and Port fields, that SQL Server accepts TCP/IP connections, and any firewall between here and there' +
+          (t.instanceName ? '; for a named instance, that the SQL Server Browser service runs (UDP 1434), or give the Port instead.' : '.'),
+        action: 'connect',
+        control: 'server',
+      };
+    default:
+      return null;
+  }
+}
