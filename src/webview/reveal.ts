@@ -35,7 +35,11 @@ export function bringIntoView(root: HTMLElement, place: { section: string; focus
   const section = root.querySelector<HTMLElement>(place.section);
   const focus = root.querySelector<HTMLElement>(place.focus);
   if (!section || !focus) return false;
-  section.scrollIntoView({ block: 'start' });
+  // Under the sticky outline bar, however many lines it wraps to, not hidden beneath it.
+  const bar = root.ownerDocument.getElementById('outline')?.getBoundingClientRect().height ?? 0;
+  const view = root.ownerDocument.defaultView;
+  if (view) view.scrollTo({ top: section.getBoundingClientRect().top + view.scrollY - bar - 6 });
+  else section.scrollIntoView({ block: 'start' });
   const drawn = (focus as Partial<{ updateComplete: Promise<unknown> }>).updateComplete;
   if (drawn) void drawn.then(() => focus.focus({ preventScroll: true }));
   else focus.focus({ preventScroll: true });

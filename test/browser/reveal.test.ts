@@ -73,7 +73,9 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
   it('the Watch section: opened, in view and its heading focused', () =>
     withPanel(b.connectedState(), async (p) => {
       await p.page.waitForSelector('#section-watch');
-      await p.page.click('#section-watch > summary');
+      // Closed first (it may start open or closed), so the reveal has to open it.
+      if (await p.page.$eval('#section-watch', (e) => (e as unknown as { open: boolean }).open))
+        await p.page.click('#section-watch > summary');
       await p.page.waitForFunction(
         () =>
           (globalThis as unknown as { document: { querySelector(s: string): { open: boolean } } }).document.querySelector('#section-watch')

@@ -91,6 +91,7 @@ describe('status that is true, in Chromium', () => {
   it('a preset plan never sits on "Updating": a failed planning says why, wrong settings name the field', () =>
     withPanel(withPlans(), async (p) => {
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
+      await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-threads', '2');
       const asked = await waitForRequest(p, 'presetPreview');
       await answerFailure(p, asked, 'the server went away while planning');
@@ -110,6 +111,7 @@ describe('status that is true, in Chromium', () => {
     const state = withPlans();
     return withPanel(state, async (p) => {
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
+      await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-threads', '2');
       const first = await waitForRequest(p, 'presetPreview');
       await answerFailure(p, first, 'not now');
