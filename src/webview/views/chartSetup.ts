@@ -66,13 +66,11 @@ export function tickText(unit: string): (v: string | number) => string {
   return /^(B|bytes)(\/|$)/.test(unit) ? (v) => bytesText(Number(v)) : (v) => shortNumber(Number(v));
 }
 
-// includeBounds false: a bound set from the data (the first sample's 1.003 s, a last value) is not a tick of its own;
-// every tick is a round step.
 export function linearAxis(title: string, over: LinearOpts = {}): LinearOpts {
   return {
     type: 'linear',
     title: { display: true, text: title },
-    ticks: { maxTicksLimit: 6, minRotation: 0, maxRotation: 0, sampleSize: 4, includeBounds: false, callback: tickText(title) },
+    ticks: { maxTicksLimit: 6, minRotation: 0, maxRotation: 0, sampleSize: 4, callback: tickText(title) },
     ...over,
   };
 }
@@ -92,7 +90,6 @@ export function lineChartConfig(options: {
         minRotation: 0,
         maxRotation: 0,
         sampleSize: 4,
-        includeBounds: false,
         callback: (v: string | number) => shortNumber(Number(v)),
       },
     }),
