@@ -271,7 +271,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       assert.match(question, /affinity/i, `expected the confirmation to name CPU affinity; it says:\n${question}`);
       assert.match(question, /delayed durability/i, `expected the confirmation to name delayed durability; it says:\n${question}`);
       assert.match(question, /FORCED/, `expected the confirmation to say FORCED; it says:\n${question}`);
-      assert.match(question, /restore/i, `expected the confirmation to say the settings will be restored; it says:\n${question}`);
+      assert.match(question, /put back|restore/i, `expected the confirmation to say the settings will be restored; it says:\n${question}`);
       // From what: the settings the server has now.
       assert.match(question, /0-13/, `expected the confirmation to name the affinity now (CPUs 0-13); it says:\n${question}`);
       assert.match(
