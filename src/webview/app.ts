@@ -108,6 +108,7 @@ export class App implements ViewContext {
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
     this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
+    this.tune.restoreForm(this.view.tuneForm);
     registerCharts();
     this.theme = readTheme();
     applyThemeDefaults(this.theme);

@@ -107,6 +107,23 @@ describe('Find the best settings in Chromium', () => {
       assert.equal(second.payload.sharedServer, true);
     }));
 
+  it('the form keeps what was typed when the panel is hidden and shown (the webview reloaded)', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      await fill(p.page, '#tune-budget', '25m');
+      await fill(p.page, '#tune-sessions', '2,4');
+      await p.page.locator('#tune-forced').focus();
+      await p.page.keyboard.press('Space');
+      await p.page.locator('#tune-plan', { hasText: 'delayed durability FORCED' }).waitFor();
+      await p.page.reload();
+      await p.page.waitForFunction(() => (globalThis as unknown as { __posted: unknown[] }).__posted.length > 0);
+      await p.send({ type: 'state', payload: { state: b.connectedState() } });
+      await p.page.waitForSelector('#tune-form');
+      assert.equal(await p.page.locator('#tune-budget input').inputValue(), '25m');
+      assert.equal(await p.page.locator('#tune-sessions input').inputValue(), '2,4');
+      assert.match(await text(p, '#tune-plan'), /about 25 minutes.*delayed durability FORCED/);
+    }));
+
   it('spins per row: the spinlocks the last run spun on are offered, and picking one names it in tuneStart', () => {
     const last: ActiveExperimentView = {
       ...active('completed'),

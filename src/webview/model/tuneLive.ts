@@ -8,6 +8,17 @@ import { tuneForm, type TuneFormState } from './tuneForm';
 
 export class TuneModel {
   form: TuneFormState = tuneForm();
+
+  /** The form as kept in the saved view state (the panel hidden and shown): its known fields over the defaults. */
+  restoreForm(kept: Partial<TuneFormState> | null | undefined): void {
+    if (!kept || typeof kept !== 'object') return;
+    const f = tuneForm();
+    for (const k of Object.keys(f) as (keyof TuneFormState)[]) {
+      if (typeof kept[k] === typeof f[k]) (f as unknown as Record<string, unknown>)[k] = kept[k];
+    }
+    if (!['throughput', 'p99', 'spins-per-row'].includes(f.objective)) f.objective = 'throughput';
+    this.form = f;
+  }
   /** The active experiment's search, when it is a tune. */
   live: { experimentId: string; tune: TuneInfo } | null = null;
 

@@ -1,5 +1,6 @@
 // The panel's view choices (kept in the webview's own state across reloads) and the run references the views list.
 import type { CustomDraft } from './customDraft';
+import type { TuneFormState } from './tuneForm';
 import type { RunRecord, Tick } from '../../shared/experiment';
 import type { ArmRef } from '../../shared/protocol';
 import type { RunWorkload } from '../../shared/runPairing';
@@ -29,6 +30,8 @@ export interface ViewState {
   lastReveal?: string | null;
   /** The Custom workload form as typed (customDraft.ts): hiding the panel unloads the webview, and must lose no edit. */
   customDraft?: CustomDraft | null;
+  /** The "Find the best settings" form as typed, kept for the same reason. */
+  tuneForm?: Partial<TuneFormState> | null;
 }
 
 export const DEFAULT_VIEW: ViewState = {

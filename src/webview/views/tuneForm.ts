@@ -31,7 +31,9 @@ function textField(
 
 function edit(app: ViewContext, change: (f: TuneFormState) => void): void {
   change(app.tune.form);
-  app.requestRender();
+  // Kept in the saved view state, so hiding the panel (which unloads the webview) loses no edit.
+  // (setView redraws.)
+  app.setView({ tuneForm: { ...app.tune.form } });
 }
 
 /** The workload the search runs, in words, and whether it has a rows-per-transaction knob. */
