@@ -198,7 +198,9 @@ export class App implements ViewContext {
     } else {
       this.revealPending = place;
     }
-    this.requestRender();
+    // Drawn now, not in the next frame: a section toggle the user's click queued before this reveal must find the
+    // section already open, or it would be read as a close after the reveal (common.ts section()).
+    this.rendering.renderNow();
   }
   onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string }; repetition?: number }): void {
     if (this.live.runStart(p.experimentId, p.index, p.threads, p.arm, p.repetition)) this.syncCharts();

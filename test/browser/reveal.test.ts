@@ -70,6 +70,31 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
       );
     }));
 
+  it('a reveal that arrives before the toggle of a click that closed the section still opens it', () =>
+    withPanel(b.connectedState(), async (p) => {
+      await p.page.waitForSelector('#section-watch');
+      if (!(await p.page.$eval('#section-watch', (e) => (e as unknown as { open: boolean }).open)))
+        await p.page.click('#section-watch > summary');
+      await p.page.waitForSelector('#btn-watch-start');
+      // The click closes the section now and queues its 'toggle' event; the reveal is handled in the same task, before
+      // that event (a browser may run a message's task first): the section must end open.
+      await p.page.evaluate(
+        (m) => {
+          const g = globalThis as unknown as {
+            document: { querySelector(s: string): { open: boolean; click(): void } };
+            dispatchEvent(e: unknown): void;
+            MessageEvent: new (t: string, i: { data: unknown }) => unknown;
+          };
+          g.document.querySelector('#section-watch > summary').click();
+          g.dispatchEvent(new g.MessageEvent('message', { data: { type: 'reveal', payload: m } }));
+        },
+        { seq: 's-race', reveal: { target: 'watch' } } as RevealMessage,
+      );
+      await p.page.waitForSelector('#btn-watch-start');
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await p.page.$eval('#section-watch', (e) => (e as unknown as { open: boolean }).open), true, 'the section stays open');
+    }));
+
   it('the Watch section: opened, in view and its heading focused', () =>
     withPanel(b.connectedState(), async (p) => {
       await p.page.waitForSelector('#section-watch');

@@ -1,6 +1,22 @@
 // Small template helpers shared by the views: collapsible sections, field wrappers with their error line.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import type { ViewContext } from './context';
+
+/**
+ * A section's open state, a view choice kept in setState: `open` for the template, `bind` for the <details> element's
+ * `.open` and `onToggle` for its `@toggle`. 'toggle' is queued, so it can arrive after a render that already changed
+ * the view (a reveal right after a click): it is compared with the view as it is then, and live() makes a render set
+ * the element's own state whatever the last render committed.
+ */
+export function sectionOpen(app: ViewContext, key: string): { open: boolean; bind: unknown; onToggle: (e: Event) => void } {
+  const open = app.view.open[key] ?? true;
+  const onToggle = (e: Event) => {
+    const now = (e.target as HTMLDetailsElement).open;
+    if (now !== (app.view.open[key] ?? true)) app.setView({ open: { ...app.view.open, [key]: now } });
+  };
+  return { open, bind: live(open), onToggle };
+}
 
 /** A collapsible section whose open state is a view choice (kept in setState). */
 export function section(
@@ -10,14 +26,10 @@ export function section(
   body: () => TemplateResult | typeof nothing,
   opts: { id?: string; summaryExtra?: TemplateResult } = {},
 ): TemplateResult {
-  const open = app.view.open[key] ?? true;
-  const onToggle = (e: Event) => {
-    const now = (e.target as HTMLDetailsElement).open;
-    if (now !== open) app.setView({ open: { ...app.view.open, [key]: now } });
-  };
-  return html`<details class="section" id=${opts.id ?? `section-${key}`} ?open=${open} @toggle=${onToggle}>
+  const o = sectionOpen(app, key);
+  return html`<details class="section" id=${opts.id ?? `section-${key}`} .open=${o.bind} @toggle=${o.onToggle}>
     <summary><span class="section-title">${title}</span>${opts.summaryExtra ?? nothing}</summary>
-    <div class="section-body">${open ? body() : nothing}</div>
+    <div class="section-body">${o.open ? body() : nothing}</div>
   </details>`;
 }
 

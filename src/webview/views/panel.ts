@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ViewContext } from './context';
 import { bannersView } from './banners';
-import { section } from './common';
+import { section, sectionOpen } from './common';
 import { compareView } from './compare';
 import { connectionView } from './connection';
 import { historyView } from './history';
@@ -25,12 +25,8 @@ import { ACTIVE } from '../model/viewState';
 function chartsView(app: ViewContext): TemplateResult {
   // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
   // (CSS) rather than removing it, so the buffered data and the canvases survive.
-  const open = app.view.open.charts ?? true;
-  const onToggle = (e: Event) => {
-    const now = (e.target as HTMLDetailsElement).open;
-    if (now !== open) app.setView({ open: { ...app.view.open, charts: now } });
-  };
-  return html`<details class="section" id="section-charts" ?open=${open} @toggle=${onToggle}>
+  const sec = sectionOpen(app, 'charts');
+  return html`<details class="section" id="section-charts" .open=${sec.bind} @toggle=${sec.onToggle}>
     <summary><span class="section-title">Live charts</span></summary>
     <div class="section-body">${app.charts.element}${app.region('liveSpinlocks', () => html`${liveSpinlocks(app)}`)}</div>
   </details>`;

@@ -11,6 +11,7 @@ import { frameText, pct, type SpinlockRow, type StacksSource } from '../model/st
 import { exactNumber } from '../model/format';
 import type { ViewContext } from './context';
 import { flameView } from './stacksFlame';
+import { sectionOpen } from './common';
 
 const SOURCE_WORDS: Record<StacksSource, string> = {
   live: 'the live experiment',
@@ -183,12 +184,8 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
 /** The section with the question, the capture and its answer. */
 export function stacksView(app: ViewContext, savedRows: readonly SpinlockRow[]): TemplateResult {
   const m = app.stacks;
-  const open = app.view.open.stacks ?? true;
-  const onToggle = (e: Event) => {
-    const now = (e.target as HTMLDetailsElement).open;
-    if (now !== open) app.setView({ open: { ...app.view.open, stacks: now } });
-  };
-  return html`<details class="section" id="section-stacks" ?open=${open} @toggle=${onToggle}>
+  const sec = sectionOpen(app, 'stacks');
+  return html`<details class="section" id="section-stacks" .open=${sec.bind} @toggle=${sec.onToggle}>
     <summary><span class="section-title">Why is it spinning?</span></summary>
     <div class="section-body">
       ${

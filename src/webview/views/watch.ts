@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
 import { watchStatusWords, type WatchRequest } from '../../shared/watch';
 import type { ViewContext } from './context';
-import { checkedOf, inputValue, plural } from './common';
+import { checkedOf, inputValue, plural, sectionOpen } from './common';
 import { spinlockRowsView } from './stacks';
 import { spinlockRows } from '../model/stacks';
 import { watchCompareView } from './watchCompare';
@@ -97,11 +97,7 @@ function controls(app: ViewContext, w: WatchView | null): TemplateResult {
 
 export function watchView(app: ViewContext): TemplateResult {
   const w = app.state?.watch ?? null;
-  const open = app.view.open.watch ?? true;
-  const onToggle = (e: Event) => {
-    const now = (e.target as HTMLDetailsElement).open;
-    if (now !== open) app.setView({ open: { ...app.view.open, watch: now } });
-  };
+  const sec = sectionOpen(app, 'watch');
   const connected = app.state?.connection.status === 'connected';
   const status = w
     ? `${w.title}${w.simulated ? ' (simulator: every number is synthetic)' : ''}: ${watchStatusWords(w.status)}, ${plural(Math.max(w.ticks, app.watch.run?.ticks.length ?? 0), 'tick')} every ${w.intervalMs} ms. ${w.message}`
@@ -109,7 +105,7 @@ export function watchView(app: ViewContext): TemplateResult {
       ? 'Watch the connected server, read-only: it creates nothing and needs only VIEW SERVER STATE.'
       : 'Connect to a server to watch it.';
   // Like the experiment charts, the charts element is built once and kept; a closed section hides it (CSS).
-  return html`<details class="section" id="section-watch" ?open=${open} @toggle=${onToggle}>
+  return html`<details class="section" id="section-watch" .open=${sec.bind} @toggle=${sec.onToggle}>
     <summary><span class="section-title">Watch</span></summary>
     <div class="section-body">
       <p id="watch-status" aria-live="polite">${status}</p>
