@@ -202,7 +202,8 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     return step(this, 'sweep', async () => {
       await panel.select('#run-mode', 'server-loop');
       await panel.fill('#run-threads', '1,2');
-      await panel.fill('#run-duration', '2s');
+      // Long enough that a poll of six charts through two iframes, slow on a loaded machine, lands while sessions run.
+      await panel.fill('#run-duration', '5s');
       await panel.fill('#run-rows', '');
       await panel.fill('#run-warmup', '0s');
       await panel.fill('#run-interval', '250ms');
