@@ -4,7 +4,7 @@
 import { isBenignWait } from './benign';
 import type { LatencySummary, RunDerived, RunRecord, RunTotals, Tick } from './experiment';
 import { formatNumber } from './numberText';
-import { quantityKind, quantityText } from './units';
+import { quantityKind, quantityText, timeLabel } from './units';
 
 export { formatNumber };
 
@@ -291,10 +291,15 @@ export function summarizeComparison(figures: readonly ComparedFigure[], max = 5)
     const kind = quantityKind(f.unit);
     const perRow = !unit && (kind === 'duration' || kind === 'bytes');
     const one = (v: number) => (perRow ? quantityText(v, f.unit, { inTable: true }) : formatNumber(v));
-    const nums = `(${one(f.b as number)} vs ${one(f.a as number)}${unit})`;
-    if (change === 'appears only') out.push(`${f.label}: only in run B ${nums}.`);
-    else if (change === 'disappears') out.push(`${f.label}: only in run A ${nums}.`);
-    else out.push(`${f.label} ${change} in run B ${nums}.`);
+    // The run named first: "only in run A (0.000038 vs 0)", "higher in run B (25,567 vs 12,857)".
+    const nums =
+      change === 'disappears'
+        ? `(${one(f.a as number)} vs ${one(f.b as number)}${unit})`
+        : `(${one(f.b as number)} vs ${one(f.a as number)}${unit})`;
+    const label = perRow ? timeLabel(f.label) : f.label;
+    if (change === 'appears only') out.push(`${label}: only in run B ${nums}.`);
+    else if (change === 'disappears') out.push(`${label}: only in run A ${nums}.`);
+    else out.push(`${label} ${change} in run B ${nums}.`);
   }
   const threadsSaid = threads && threads.a !== threads.b ? 1 : 0;
   if (out.length === threadsSaid) out.push('No figure differs by more than 5% between the two runs.');

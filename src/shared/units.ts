@@ -88,3 +88,8 @@ export function quantityText(v: number | null | undefined, unit: string, o: { in
       return base && !o.inTable ? `${countText(v)} ${base}${tail}` : `${countText(v)}${tail}`;
   }
 }
+
+/** A figure's name when its cells carry a time unit: "WRITELOG wait ms per row" reads "WRITELOG wait time per row". */
+export function timeLabel(label: string): string {
+  return label.replace(/ ms per (row|wait)$/, ' time per $1');
+}

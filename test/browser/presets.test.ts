@@ -234,7 +234,7 @@ describe('the Presets section and analysis views in Chromium', () => {
       // Every number the summary cites is one of the compared figures (B vs A), formatted as the table prints them.
       const sentences = await p.page.$$eval('#ab-compare .ab-summary li', (els) => els.map((e) => e.textContent ?? ''));
       assert.ok(sentences.length >= 2, sentences.join('\n'));
-      const wl = sentences.find((x) => x.startsWith('WRITELOG wait ms per row'));
+      const wl = sentences.find((x) => x.startsWith('WRITELOG wait time per row'));
       assert.ok(wl, sentences.join('\n'));
       // A time per row in the unit that reads best, never "0.0000261" or an exponent.
       const perRow = (v: number) => quantityText(v, 'ms/row', { inTable: true });

@@ -73,3 +73,11 @@ it('no transactions counted in a run that wrote rows: the counter leaves out nat
     idle.join('\n'),
   );
 });
+
+it('a figure on one side only names that run and gives its number first; a time per row says "time", not "ms"', () => {
+  const a = figures({ backoffsPerRow: { SOS_CACHESTORE: 0.000038 }, latchMsPerRow: {} });
+  const b = figures({ backoffsPerRow: {}, latchMsPerRow: { BUFFER: 0.0000192 } });
+  const s = compareRuns(a, b).summary;
+  assert.ok(s.includes('SOS_CACHESTORE backoffs per row: only in run A (0.000038 vs 0).'), s.join('\n'));
+  assert.ok(s.includes('BUFFER latch time per row: only in run B (19.2 ns vs 0 ms).'), s.join('\n'));
+});

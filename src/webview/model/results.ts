@@ -5,7 +5,7 @@ import type { Experiment } from '../../shared/experiment';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 import type { OwnShare } from '../../shared/ownShare';
-import { quantityKind, quantityText, splitUnit } from '../../shared/units';
+import { quantityKind, quantityText, splitUnit, timeLabel } from '../../shared/units';
 
 export interface ResultRow {
   run: number;
@@ -155,7 +155,7 @@ export function comparedText(f: ComparedFigure, side: 'a' | 'b'): string {
  * ("2.9 µs"), so "WRITELOG wait ms per row" reads "WRITELOG wait time per row"; a count's unit stays in the header.
  */
 export function comparedLabel(f: Pick<ComparedFigure, 'label' | 'unit'>): { label: string; unit: string } {
-  const label = f.label.replace(/ ms per (row|wait)$/, ' time per $1');
+  const label = timeLabel(f.label);
   if (!f.unit || label.includes('per row')) return { label, unit: '' };
   const kind = quantityKind(f.unit);
   const { base, per } = splitUnit(f.unit);
