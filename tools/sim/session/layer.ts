@@ -10,6 +10,9 @@ import { firstWord, Lex, LexError, splitBatch, Statement } from '../grammar/lex'
 import { parseParamDefs } from '../model/params';
 import { resetSession, sessionState, SessionState } from '../model/sessionState';
 import { beginTran, commitTran, raiseError, RESERVED, rollbackTran, runSet, saveTran, tranName } from './statements';
+import { selectSyntax, syntaxNear } from './selectSyntax';
+
+export { selectSyntax };
 
 /** sp_executesql's statement, definitions and values, as the statements of its batch see them. */
 interface Exec {
@@ -88,6 +91,12 @@ export class SessionLayer implements SimHandler {
 
   async rpc(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
     const short = (procName.replace(/[[\]]/g, '').split('.').pop() ?? '').toLowerCase();
+    // sp_reset_connection, which pooling clients (python-tds, older ADO.NET) send as an RPC before reusing a
+    // connection: the same reset as the RESETCONNECTION status bit. Only as an RPC: EXEC of it in a batch stays 2812.
+    if (short === 'sp_reset_connection' && /^((\[?(master|sys)\]?)?\.)*\[?sp_reset_connection\]?$/i.test(procName) && params.length === 0) {
+      this.resetConnection(session);
+      return [{ kind: 'returnStatus', value: 0 }];
+    }
     if (!SPECIAL.has(short) || (procName.includes('.') && !/^(\[?(master|sys|dbo)\]?\.)+/i.test(procName))) {
       return this.inner.rpc(session, procName, params, signal);
     }
@@ -105,7 +114,7 @@ export class SessionLayer implements SimHandler {
           const stmt = params[0];
           const hasDefs = params.length > 1 && (params[1].name === '' || params[1].name.toLowerCase() === '@params');
           const defs = hasDefs ? String(params[1].value ?? '') : '';
-          return this.executeSql(session, String(stmt?.value ?? ''), defs, params.slice(hasDefs ? 2 : 1), signal);
+          return this.executeSql(session, String(stmt?.value ?? ''), defs, params.slice(hasDefs ? 2 : 1), signal, params);
         }
         case 'sp_prepare':
         case 'sp_prepexec': {
@@ -119,7 +128,7 @@ export class SessionLayer implements SimHandler {
           const out: ResponseItem[] = [];
           if (short === 'sp_prepexec') {
             const rest = params.filter((p, i) => i > 2 && !/^@(handle|params|stmt|options)$/i.test(p.name));
-            out.push(...(await this.executeSql(session, stmt, defs, rest, signal)));
+            out.push(...(await this.executeSql(session, stmt, defs, rest, signal, params)));
           }
           out.push({ kind: 'returnStatus', value: 0 });
           out.push({ kind: 'outputValue', name: h.p.name, ordinal: h.i, sqlType: { type: 'int' }, value: handle });
@@ -130,7 +139,7 @@ export class SessionLayer implements SimHandler {
           const prep = st.prepared.get(Number(h.p?.value));
           if (!prep) return [err(8179, `Could not find prepared statement with handle ${String(h.p?.value ?? 'NULL')}.`, 16, 1)];
           const rest = params.filter((_, i) => i !== h.i);
-          return this.executeSql(session, prep.stmt, prep.params, rest, signal);
+          return this.executeSql(session, prep.stmt, prep.params, rest, signal, params);
         }
         default: {
           const h = arg('@handle', 0);
@@ -142,13 +151,18 @@ export class SessionLayer implements SimHandler {
     });
   }
 
-  /** sp_executesql: values bound to the definitions by position then by name; errors 8178 / 8145 / 119. */
+  /**
+   * sp_executesql: values bound to the definitions by position then by name; errors 8178 / 8145 / 119. The values
+   * the call marked OUTPUT come back as RETURNVALUE tokens (at their position in `call`), with what the statement
+   * set them to when the definition says OUTPUT too, as SQL Server returns them.
+   */
   private async executeSql(
     session: SessionContext,
     stmt: string,
     defsText: string,
     values: RpcParam[],
     signal: AbortSignal,
+    call: RpcParam[] = values,
   ): Promise<ResponseItem[]> {
     const defs = parseParamDefs(defsText);
     const bound: RpcParam[] = [];
@@ -172,7 +186,7 @@ export class SessionLayer implements SimHandler {
       named = true;
       if (!defs.some((d) => d.name === p.name.toLowerCase()))
         throw new SqlError([err(8145, `${p.name} is not a parameter for procedure sp_executesql.`, 16, 1)]);
-      bound.push(p);
+      bound.push({ ...p });
     });
     for (const d of defs) {
       if (!d.hasDefault && !bound.some((b) => b.name.toLowerCase() === d.name)) {
@@ -188,7 +202,15 @@ export class SessionLayer implements SimHandler {
     }
     if (recognise(stmt)) return this.inner.rpc(session, 'sp_executesql', [nv('@stmt', stmt), nv('@params', defsText), ...bound], signal);
     const items = await this.batch(session, stmt, { defs: defsText, values: bound }, signal);
-    return items.filter((i) => i.kind !== 'returnStatus' && i.kind !== 'outputValue');
+    const outputs: ResponseItem[] = [];
+    values.forEach((p, i) => {
+      if (!p.output) return;
+      const b = bound[i];
+      const declaredOutput = defs.find((d) => d.name === b.name.toLowerCase())?.output === true;
+      const ordinal = call.indexOf(p);
+      outputs.push({ kind: 'outputValue', name: p.name, sqlType: p.sqlType, value: declaredOutput ? b.value : p.value, ordinal });
+    });
+    return [...items.filter((i) => i.kind !== 'returnStatus' && i.kind !== 'outputValue'), ...outputs];
   }
 
   private async batch(session: SessionContext, text: string, exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
@@ -220,9 +242,20 @@ export class SessionLayer implements SimHandler {
     const w = firstWord(s);
     const next = s.toks[1]?.k === 'word' ? s.toks[1].v.toLowerCase() : '';
     switch (w) {
-      case 'set':
-        if (s.toks[1]?.k === 'var') return this.delegate(session, st, s, exec, signal);
+      case 'set': {
+        const target = s.toks[1]?.k === 'var' ? s.toks[1].v.toLowerCase() : '';
+        const param = target ? exec?.values.find((v) => v.name.toLowerCase() === target) : undefined;
+        // SET @parameter = <expression> in sp_executesql's statement: the parameter takes the value (an OUTPUT one
+        // goes back to the caller).
+        if (param && s.toks[2]?.k === 'op' && s.toks[2].v === '=' && s.toks.length > 3) {
+          const v = await this.evaluate(session, st, s.toks.slice(3), exec, signal);
+          if (Array.isArray(v)) return v;
+          param.value = v;
+          return [];
+        }
+        if (target) return this.delegate(session, st, s, exec, signal);
         return runSet(session, st, s);
+      }
       case 'begin':
         if (next === 'tran' || next === 'transaction') {
           const { bad } = tranName(s);
@@ -327,6 +360,9 @@ export class SessionLayer implements SimHandler {
       : await this.inner.sqlBatch(session, text, signal);
     items = items.filter((i) => i.kind !== 'returnStatus');
     if (st.options.get('FMTONLY') === 'ON') items = items.map((i) => (i.kind === 'resultSet' ? { ...i, rows: [] } : i));
+    // SET ROWCOUNT n: a query stops after n rows (docs: "SET ROWCOUNT (Transact-SQL)"); 0 is no limit.
+    const limit = Number(st.options.get('ROWCOUNT') ?? 0);
+    if (limit > 0) items = items.map((i) => (i.kind === 'resultSet' && i.rows.length > limit ? { ...i, rows: i.rows.slice(0, limit) } : i));
     return items;
   }
 
@@ -482,50 +518,6 @@ export class SessionLayer implements SimHandler {
       throw e;
     }
   }
-}
-
-function syntaxNear(t: Lex | undefined): ResponseItem {
-  if (!t) return err(102, 'Incorrect syntax near the end of the statement.', 15, 1);
-  if (t.k === 'word' && RESERVED.has(t.v.toLowerCase())) return err(156, `Incorrect syntax near the keyword '${t.v}'.`, 15, 1);
-  return err(102, `Incorrect syntax near '${t.v}'.`, 15, 1);
-}
-
-const CLAUSES = new Set(['from', 'where', 'order', 'group', 'having', 'union', 'into']);
-const BINARY = new Set([',', '+', '-', '*', '/', '%', '=', '<', '>', '<=', '>=', '<>', '!=', '&', '|', '^', '.']);
-
-/**
- * The plain syntax errors a SELECT can have whatever else it says (Msg 102 or 156 at level 15, as SQL Server's
- * parser reports them): an empty select list, a clause with nothing after it, a dangling operator or comma,
- * unbalanced parentheses. A full grammar check is separate; this keeps the session layer from sending such text on.
- */
-export function selectSyntax(toks: Lex[]): ResponseItem | undefined {
-  const w = (t: Lex | undefined) => (t && t.k === 'word' ? t.v.toLowerCase() : '');
-  let depth = 0;
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    const next = toks[i + 1];
-    if (t.k === 'op' && t.v === '(') depth++;
-    if (t.k === 'op' && t.v === ')') {
-      if (depth === 0) return syntaxNear(t);
-      depth--;
-    }
-    const isClause = CLAUSES.has(w(t)) || w(t) === 'select';
-    if (isClause && (!next || CLAUSES.has(w(next)) || (next.k === 'op' && next.v !== '(' && next.v !== '*' && next.v !== '-'))) {
-      return next ? syntaxNear(next) : syntaxNear(t);
-    }
-    if (
-      t.k === 'op' &&
-      BINARY.has(t.v) &&
-      !(t.v === '*' && (w(toks[i - 1]) === 'select' || toks[i - 1]?.v === ',' || toks[i - 1]?.v === '.' || toks[i - 1]?.v === '('))
-    ) {
-      if (!next) return syntaxNear(t);
-      if (next.k === 'op' && BINARY.has(next.v) && next.v !== '-' && next.v !== '*' && !(t.v === '.' && next.v === '.'))
-        return syntaxNear(next);
-      if (CLAUSES.has(w(next))) return syntaxNear(next);
-    }
-  }
-  if (depth > 0) return syntaxNear(toks[toks.length - 1]);
-  return undefined;
 }
 
 function valueText(v: Value): string {

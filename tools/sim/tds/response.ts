@@ -70,6 +70,12 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
         case 'info':
           writeMessage(w, item, ctx.serverName);
           if (item.class >= 11) anyError = stmtError = true;
+          // The statement that failed ends in a DONE of its own (ERROR set) before the next statement's results, as
+          // SQL Server sends it; JDBC reads an error up to that DONE and would otherwise take the next result set too.
+          if (stmtError && i + 1 < n && (items[i + 1].kind === 'resultSet' || items[i + 1].kind === 'rowCount')) {
+            writeDone(w, inner, DoneStatus.MORE | DoneStatus.ERROR, CurCmd.NONE, 0);
+            stmtError = false;
+          }
           break;
         case 'database':
           writeEnvChangeString(w, EnvChange.DATABASE, item.newName, item.oldName);
