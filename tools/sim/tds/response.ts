@@ -92,6 +92,12 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
           break;
         }
         case 'outputValue': {
+          // RETURNSTATUS comes before the RETURNVALUEs (MS-TDS 2.2.7.18/19, as SQL Server sends them); a driver
+          // (mssql-jdbc) that meets RETURNVALUEs first does not take them as the call's OUTPUT parameters.
+          if (ctx.mode === 'rpc' && !sawReturnStatus && !anyError) {
+            writeReturnStatus(w, 0);
+            sawReturnStatus = true;
+          }
           const idx = item.ordinal ?? (ctx.params ? ctx.params.findIndex((p) => p.name.toLowerCase() === item.name.toLowerCase()) : -1);
           writeReturnValue(w, Math.max(idx, 0), item.name, codecFor(item.sqlType), item.value);
           break;
