@@ -96,29 +96,33 @@ public class JdbcClient {
     });
 
     check("batch_error", () -> {
+      // JDBC: an error in a batch surfaces as an SQLException from execute() or getMoreResults(); the results after
+      // it are read by calling getMoreResults() again (the update count right after the exception is no end marker).
       List<Object> seen = new ArrayList<>();
       try (Statement s = conn.createStatement()) {
         boolean isRs;
+        boolean afterError = false;
         try {
           isRs = s.execute("SELECT 1 AS a; RAISERROR('in the middle', 16, 1); SELECT 2 AS b");
         } catch (SQLException e) {
           seen.add("error: " + e.getMessage());
           isRs = false;
+          afterError = true;
         }
         for (int guard = 0; guard < 10; guard++) {
           if (isRs) {
             try (ResultSet rs = s.getResultSet()) {
               while (rs.next()) seen.add(rs.getInt(1));
             }
-          } else if (s.getUpdateCount() == -1 && guard > 0) break;
+          } else if (!afterError && s.getUpdateCount() == -1) break;
+          afterError = false;
           try {
             isRs = s.getMoreResults();
           } catch (SQLException e) {
             seen.add("error: " + e.getMessage());
             isRs = false;
-            continue;
+            afterError = true;
           }
-          if (!isRs && s.getUpdateCount() == -1) break;
         }
       }
       return seen;
