@@ -22,3 +22,24 @@ if ! python3 -c 'import nbformat, nbconvert' >/dev/null 2>&1 || ! command -v jup
   echo "integration-setup: pip install nbformat nbconvert"
   python3 -m pip install --quiet --disable-pip-version-check nbformat nbconvert
 fi
+# Clients the project did not write, driven by test/clients/*: pymssql and python-tds (PyPI), go-mssqldb (Go module
+# proxy, into Go's module cache) and Microsoft's JDBC driver (Maven Central, into ~/.m2).
+if ! python3 -c 'import pymssql, pytds' >/dev/null 2>&1; then
+  echo "integration-setup: pip install pymssql python-tds"
+  python3 -m pip install --quiet --disable-pip-version-check pymssql python-tds
+fi
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+GO="$(command -v go || echo /usr/local/go/bin/go)"
+if [ -x "$GO" ]; then
+  (cd "$ROOT/test/clients/gomssql" && "$GO" mod download)
+else
+  echo "integration-setup: Go is missing (https://go.dev/dl/); simGoMssql.test.ts will fail until it is installed" >&2
+fi
+if command -v mvn >/dev/null 2>&1; then
+  (cd "$ROOT/test/clients/jdbc" && mvn -q -B dependency:resolve >/dev/null)
+else
+  echo "integration-setup: apt-get install maven default-jdk-headless"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq maven default-jdk-headless >/dev/null
+  (cd "$ROOT/test/clients/jdbc" && mvn -q -B dependency:resolve >/dev/null)
+fi

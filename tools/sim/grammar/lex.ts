@@ -176,7 +176,7 @@ const CONTINUES = new Set([
   'distinct',
 ]);
 
-function startsNew(cur: Lex[], w: string): boolean {
+export function startsNew(cur: Lex[], w: string): boolean {
   if (!STATEMENT_START.has(w)) return false;
   const word = (t: Lex | undefined) => (t && t.k === 'word' ? t.v.toLowerCase() : '');
   const head = word(cur[0]);

@@ -4,6 +4,8 @@
 //   - NEXT VALUE FOR sequence_name                        (docs: "NEXT VALUE FOR (Transact-SQL)")
 //   - WITH NATIVE_COMPILATION, SCHEMABINDING on a module  (docs: "CREATE PROCEDURE (Transact-SQL)", natively compiled)
 //   - BEGIN ATOMIC WITH ( <atomic_block_option> , ... )   (docs: "ATOMIC Blocks in Native Procedures")
+//   - SET TEXTSIZE { number | @variable }                  (docs: "SET TEXTSIZE (Transact-SQL)"; sent by DB-Library
+//     clients such as pymssql at every login): handed to the grammar as SET ROWCOUNT, which takes the same operand
 // Anything that does not match these exact documented shapes is left alone for the grammar to reject.
 import { RESERVED_KEYWORDS } from './keywords';
 import type { SyntaxFault } from './fault';
@@ -60,6 +62,11 @@ export function applyShims(text: string): { text: string } | { fault: SyntaxFaul
     const withStart = listStart - 4;
     const rebuilt = kept.length ? 'WITH ' + kept.map((k) => k.trim()).join(', ') : '';
     splice(withStart, 4 + m[1].length, rebuilt);
+  }
+
+  // SET TEXTSIZE n  ->  SET ROWCOUNT n (both keywords are eight letters; the grammar then checks the operand).
+  for (const m of code.matchAll(/\bSET(\s+)TEXTSIZE\b(?=\s*(?:-?\d|@))/gi)) {
+    splice(m.index! + 3 + m[1].length, 8, 'ROWCOUNT');
   }
 
   // BEGIN ATOMIC WITH ( options )  ->  BEGIN, once the options are those the docs allow.

@@ -81,7 +81,9 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
   if ('fault' in shimmed) return shimmed.fault;
   // sp_executesql's parameters are declared for the statement: the grammar sees them as a DECLARE on the same line,
   // so line numbers stay those of the statement text.
-  const prefix = paramDeclaration.trim() ? `DECLARE ${paramDeclaration.trim()}; ` : '';
+  // OUTPUT / OUT / READONLY belong to a parameter, not to DECLARE: dropped from that prefix.
+  const declared = paramDeclaration.replace(/\b(OUTPUT|OUT|READONLY)\b/gi, '').trim();
+  const prefix = declared ? `DECLARE ${declared}; ` : '';
   const source = prefix + shimmed.text;
   // Two-stage parse: the fast SLL mode decides almost every batch; only a batch it cannot parse is parsed again in full
   // LL mode, which finds the error (the grammar's verdict is the same, only slower).

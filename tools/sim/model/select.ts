@@ -221,11 +221,27 @@ export function evalExpr(ctx: QueryContext, e: Expr, row: Row): Typed {
         if (typeof a.v === 'string' && e.op === '+') return { v: a.v + String(b.v), type: T.nvarchar(4000) };
         return { v: e.op === '+' ? Number(a.v) + Number(b.v) : Number(a.v) - Number(b.v), type: a.type };
       }
+      if (e.op === '*' || e.op === '/' || e.op === '%') return arithmetic(e.op, a, b);
       if (a.v === null || b.v === null) return bool(null);
       const c = compare(a.v, b.v);
       return bool({ '=': c === 0, '<>': c !== 0, '<': c < 0, '>': c > 0, '<=': c <= 0, '>=': c >= 0 }[e.op] ?? false);
     }
   }
+}
+
+const INTEGER = new Set(['tinyint', 'smallint', 'int', 'bigint', 'bit']);
+
+/** * / % on numbers: integer division and modulo when both sides are integers, Msg 8134 for a zero divisor. */
+function arithmetic(op: string, a: Typed, b: Typed): Typed {
+  const ints = INTEGER.has(a.type.type) && INTEGER.has(b.type.type);
+  const type = ints ? (a.type.type === 'bigint' || b.type.type === 'bigint' ? T.bigint : T.int) : T.float;
+  if (a.v === null || b.v === null) return { v: null, type };
+  const x = Number(a.v),
+    y = Number(b.v);
+  if (op !== '*' && y === 0) throw new SqlError([err(8134, 'Divide by zero error encountered.', 16, 1)]);
+  if (op === '*') return { v: x * y, type };
+  if (op === '/') return { v: ints ? Math.trunc(x / y) : x / y, type };
+  return { v: x % y, type };
 }
 
 function castTo(x: Typed, type: string): Typed {

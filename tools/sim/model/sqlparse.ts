@@ -299,10 +299,21 @@ class Parser {
     return a;
   }
   private add(): Expr {
-    let a = this.primary();
+    let a = this.mul();
     for (;;) {
       const t = this.toks[this.i];
       if (t && t.k === 'op' && (t.v === '+' || t.v === '-')) {
+        this.i++;
+        a = { t: 'bin', op: t.v, a, b: this.mul() };
+      } else return a;
+    }
+  }
+  /** * / % bind tighter than + and - (docs: "Operator Precedence (Transact-SQL)"). */
+  private mul(): Expr {
+    let a = this.primary();
+    for (;;) {
+      const t = this.toks[this.i];
+      if (t && t.k === 'op' && (t.v === '*' || t.v === '/' || t.v === '%')) {
         this.i++;
         a = { t: 'bin', op: t.v, a, b: this.primary() };
       } else return a;

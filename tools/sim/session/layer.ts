@@ -6,10 +6,13 @@ import type { LoginRequest, ResponseItem, RpcParam, SessionContext, SimHandler, 
 import { err, SqlError } from '../model/errors';
 import { recognise } from '../model/statements';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
-import { firstWord, Lex, LexError, splitBatch, Statement } from '../grammar/lex';
+import { firstWord, Lex, LexError, splitBatch, startsNew, Statement } from '../grammar/lex';
 import { parseParamDefs } from '../model/params';
 import { resetSession, sessionState, SessionState } from '../model/sessionState';
 import { beginTran, commitTran, raiseError, RESERVED, rollbackTran, runSet, saveTran, tranName } from './statements';
+import { selectSyntax, syntaxNear } from './selectSyntax';
+
+export { selectSyntax };
 
 /** sp_executesql's statement, definitions and values, as the statements of its batch see them. */
 interface Exec {
@@ -88,6 +91,12 @@ export class SessionLayer implements SimHandler {
 
   async rpc(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
     const short = (procName.replace(/[[\]]/g, '').split('.').pop() ?? '').toLowerCase();
+    // sp_reset_connection, which pooling clients (python-tds, older ADO.NET) send as an RPC before reusing a
+    // connection: the same reset as the RESETCONNECTION status bit. Only as an RPC: EXEC of it in a batch stays 2812.
+    if (short === 'sp_reset_connection' && /^((\[?(master|sys)\]?)?\.)*\[?sp_reset_connection\]?$/i.test(procName) && params.length === 0) {
+      this.resetConnection(session);
+      return [{ kind: 'returnStatus', value: 0 }];
+    }
     if (!SPECIAL.has(short) || (procName.includes('.') && !/^(\[?(master|sys|dbo)\]?\.)+/i.test(procName))) {
       return this.inner.rpc(session, procName, params, signal);
     }
@@ -105,7 +114,7 @@ export class SessionLayer implements SimHandler {
           const stmt = params[0];
           const hasDefs = params.length > 1 && (params[1].name === '' || params[1].name.toLowerCase() === '@params');
           const defs = hasDefs ? String(params[1].value ?? '') : '';
-          return this.executeSql(session, String(stmt?.value ?? ''), defs, params.slice(hasDefs ? 2 : 1), signal);
+          return this.executeSql(session, String(stmt?.value ?? ''), defs, params.slice(hasDefs ? 2 : 1), signal, params);
         }
         case 'sp_prepare':
         case 'sp_prepexec': {
@@ -119,7 +128,7 @@ export class SessionLayer implements SimHandler {
           const out: ResponseItem[] = [];
           if (short === 'sp_prepexec') {
             const rest = params.filter((p, i) => i > 2 && !/^@(handle|params|stmt|options)$/i.test(p.name));
-            out.push(...(await this.executeSql(session, stmt, defs, rest, signal)));
+            out.push(...(await this.executeSql(session, stmt, defs, rest, signal, params)));
           }
           out.push({ kind: 'returnStatus', value: 0 });
           out.push({ kind: 'outputValue', name: h.p.name, ordinal: h.i, sqlType: { type: 'int' }, value: handle });
@@ -130,7 +139,7 @@ export class SessionLayer implements SimHandler {
           const prep = st.prepared.get(Number(h.p?.value));
           if (!prep) return [err(8179, `Could not find prepared statement with handle ${String(h.p?.value ?? 'NULL')}.`, 16, 1)];
           const rest = params.filter((_, i) => i !== h.i);
-          return this.executeSql(session, prep.stmt, prep.params, rest, signal);
+          return this.executeSql(session, prep.stmt, prep.params, rest, signal, params);
         }
         default: {
           const h = arg('@handle', 0);
@@ -142,13 +151,18 @@ export class SessionLayer implements SimHandler {
     });
   }
 
-  /** sp_executesql: values bound to the definitions by position then by name; errors 8178 / 8145 / 119. */
+  /**
+   * sp_executesql: values bound to the definitions by position then by name; errors 8178 / 8145 / 119. The values
+   * the call marked OUTPUT come back as RETURNVALUE tokens (at their position in `call`), with what the statement
+   * set them to when the definition says OUTPUT too, as SQL Server returns them.
+   */
   private async executeSql(
     session: SessionContext,
     stmt: string,
     defsText: string,
     values: RpcParam[],
     signal: AbortSignal,
+    call: RpcParam[] = values,
   ): Promise<ResponseItem[]> {
     const defs = parseParamDefs(defsText);
     const bound: RpcParam[] = [];
@@ -172,7 +186,7 @@ export class SessionLayer implements SimHandler {
       named = true;
       if (!defs.some((d) => d.name === p.name.toLowerCase()))
         throw new SqlError([err(8145, `${p.name} is not a parameter for procedure sp_executesql.`, 16, 1)]);
-      bound.push(p);
+      bound.push({ ...p });
     });
     for (const d of defs) {
       if (!d.hasDefault && !bound.some((b) => b.name.toLowerCase() === d.name)) {
@@ -188,7 +202,15 @@ export class SessionLayer implements SimHandler {
     }
     if (recognise(stmt)) return this.inner.rpc(session, 'sp_executesql', [nv('@stmt', stmt), nv('@params', defsText), ...bound], signal);
     const items = await this.batch(session, stmt, { defs: defsText, values: bound }, signal);
-    return items.filter((i) => i.kind !== 'returnStatus' && i.kind !== 'outputValue');
+    const outputs: ResponseItem[] = [];
+    values.forEach((p, i) => {
+      if (!p.output) return;
+      const b = bound[i];
+      const declaredOutput = defs.find((d) => d.name === b.name.toLowerCase())?.output === true;
+      const ordinal = call.indexOf(p);
+      outputs.push({ kind: 'outputValue', name: p.name, sqlType: p.sqlType, value: declaredOutput ? b.value : p.value, ordinal });
+    });
+    return [...items.filter((i) => i.kind !== 'returnStatus' && i.kind !== 'outputValue'), ...outputs];
   }
 
   private async batch(session: SessionContext, text: string, exec: Exec | null, signal: AbortSignal): Promise<ResponseItem[]> {
@@ -220,9 +242,20 @@ export class SessionLayer implements SimHandler {
     const w = firstWord(s);
     const next = s.toks[1]?.k === 'word' ? s.toks[1].v.toLowerCase() : '';
     switch (w) {
-      case 'set':
-        if (s.toks[1]?.k === 'var') return this.delegate(session, st, s, exec, signal);
+      case 'set': {
+        const target = s.toks[1]?.k === 'var' ? s.toks[1].v.toLowerCase() : '';
+        const param = target ? exec?.values.find((v) => v.name.toLowerCase() === target) : undefined;
+        // SET @parameter = <expression> in sp_executesql's statement: the parameter takes the value (an OUTPUT one
+        // goes back to the caller).
+        if (param && s.toks[2]?.k === 'op' && s.toks[2].v === '=' && s.toks.length > 3) {
+          const v = await this.evaluate(session, st, s.toks.slice(3), exec, signal);
+          if (Array.isArray(v)) return v;
+          param.value = v;
+          return [];
+        }
+        if (target) return this.delegate(session, st, s, exec, signal);
         return runSet(session, st, s);
+      }
       case 'begin':
         if (next === 'tran' || next === 'transaction') {
           const { bad } = tranName(s);
@@ -242,6 +275,8 @@ export class SessionLayer implements SimHandler {
         }
         return w === 'commit' ? commitTran(st) : rollbackTran(st, name);
       }
+      case 'if':
+        return (await this.control(session, st, s, exec, signal)) ?? this.delegate(session, st, s, exec, signal);
       case 'print': {
         if (s.toks.length < 2) return [syntaxNear(undefined)];
         const v = await this.evaluate(session, st, s.toks.slice(1), exec, signal);
@@ -304,6 +339,132 @@ export class SessionLayer implements SimHandler {
     }
   }
 
+  /**
+   * IF <condition> <statement> [ELSE <statement>] and BEGIN ... END, as SQL Server runs them, for the conditions
+   * drivers send about the transaction: mssql-jdbc's commit() is IF @@TRANCOUNT > 0 COMMIT TRAN, its setSavepoint() IF
+   * @@TRANCOUNT = 0 BEGIN BEGIN TRAN IF @@TRANCOUNT = 2 COMMIT TRAN END SAVE TRAN <name>. A condition must compare
+   * @@TRANCOUNT or a number with @@TRANCOUNT or a number; `s` (an IF and the rest of the batch, as splitBatch keeps a
+   * block) is read whole before anything runs, and anything else in it returns null: the caller hands the statement
+   * to the model, which handles or refuses it as before.
+   */
+  private async control(
+    session: SessionContext,
+    st: SessionState,
+    s: Statement,
+    exec: Exec | null,
+    signal: AbortSignal,
+  ): Promise<ResponseItem[] | null> {
+    type Operand = number | 'trancount';
+    type Node =
+      { k: 'stmt'; s: Statement } | { k: 'if'; a: Operand; op: string; b: Operand; then: Node; else?: Node } | { k: 'block'; body: Node[] };
+    const toks = s.toks;
+    const base = toks[0].start;
+    const word = (j: number) => (toks[j]?.k === 'word' ? toks[j].v.toLowerCase() : '');
+    const operand = (j: number): [Operand, number] | null => {
+      const t = toks[j];
+      if (t?.k === 'var' && t.v.toLowerCase() === '@@trancount') return ['trancount', j + 1];
+      if (t?.k === 'num' && /^\d+$/.test(t.v)) return [Number(t.v), j + 1];
+      if (t?.k === 'op' && t.v === '-' && toks[j + 1]?.k === 'num' && /^\d+$/.test(toks[j + 1].v)) return [-Number(toks[j + 1].v), j + 2];
+      return null;
+    };
+    const one = (i: number): [Node, number] | null => {
+      while (toks[i]?.k === 'op' && toks[i].v === ';') i++;
+      if (i >= toks.length) return null;
+      const w = word(i);
+      if (w === 'if') {
+        const a = operand(i + 1);
+        if (!a) return null;
+        const op = toks[a[1]];
+        if (op?.k !== 'op' || !['=', '<>', '!=', '>', '<', '>=', '<=', '!<', '!>'].includes(op.v)) return null;
+        const b = operand(a[1] + 1);
+        if (!b) return null;
+        const then = one(b[1]);
+        if (!then) return null;
+        let j = then[1];
+        while (toks[j]?.k === 'op' && toks[j].v === ';') j++;
+        const node: Node = { k: 'if', a: a[0], op: op.v, b: b[0], then: then[0] };
+        if (word(j) === 'else') {
+          const e = one(j + 1);
+          if (!e) return null;
+          node.else = e[0];
+          j = e[1];
+        }
+        return [node, j];
+      }
+      if (w === 'begin' && !/^(tran|transaction|distributed)$/.test(word(i + 1))) {
+        if (/^(try|catch|conversation|dialog)$/.test(word(i + 1))) return null;
+        const body: Node[] = [];
+        let j = i + 1;
+        for (;;) {
+          while (toks[j]?.k === 'op' && toks[j].v === ';') j++;
+          if (j >= toks.length) return null;
+          if (word(j) === 'end') return [{ k: 'block', body }, j + 1];
+          const n = one(j);
+          if (!n) return null;
+          body.push(n[0]);
+          j = n[1];
+        }
+      }
+      if (['else', 'end', 'while', 'goto', 'break', 'continue', 'return'].includes(w)) return null;
+      // A simple statement: up to ';', END / ELSE of the enclosing block, or where the next statement starts.
+      let j = i + 1;
+      let depth = 0;
+      let cases = 0;
+      for (; j < toks.length; j++) {
+        const t = toks[j];
+        if (t.k === 'op' && t.v === '(') depth++;
+        if (t.k === 'op' && t.v === ')') depth--;
+        if (depth > 0) continue;
+        if (t.k === 'op' && t.v === ';') break;
+        const tw = word(j);
+        if (tw === 'case') cases++;
+        else if (tw === 'end' && cases > 0) cases--;
+        else if ((tw === 'end' || tw === 'else') && cases === 0) break;
+        else if (tw && startsNew(toks.slice(i, j), tw)) break;
+      }
+      return [{ k: 'stmt', s: { text: s.text.slice(toks[i].start - base, toks[j - 1].end - base), toks: toks.slice(i, j) } }, j];
+    };
+    const nodes: Node[] = [];
+    for (let i = 0; ;) {
+      while (toks[i]?.k === 'op' && toks[i].v === ';') i++;
+      if (i >= toks.length) break;
+      const n = one(i);
+      if (!n) return null;
+      nodes.push(n[0]);
+      i = n[1];
+    }
+    const out: ResponseItem[] = [];
+    const value = (o: Operand) => (o === 'trancount' ? st.tranCount : o);
+    const holds = (a: number, op: string, b: number) =>
+      op === '='
+        ? a === b
+        : op === '<>' || op === '!='
+          ? a !== b
+          : op === '>'
+            ? a > b
+            : op === '<'
+              ? a < b
+              : op === '>=' || op === '!<'
+                ? a >= b
+                : a <= b;
+    /** Runs a node; true when the batch must stop (a compile or fatal error, or a cancel), as in batch(). */
+    const run = async (n: Node): Promise<boolean> => {
+      if (n.k === 'stmt') {
+        const r = await this.guard(() => this.statement(session, n.s, false, exec, signal));
+        out.push(...r);
+        return signal.aborted || r.some((m) => m.kind === 'error' && (m.class === 15 || m.class >= 20));
+      }
+      if (n.k === 'if') {
+        const branch = holds(value(n.a), n.op, value(n.b)) ? n.then : n.else;
+        return branch ? run(branch) : false;
+      }
+      for (const c of n.body) if (await run(c)) return true;
+      return false;
+    };
+    for (const n of nodes) if (await run(n)) break;
+    return out;
+  }
+
   /** One statement to the model, with @@TRANCOUNT filled in (the model does not keep transactions). */
   private async delegate(
     session: SessionContext,
@@ -327,6 +488,9 @@ export class SessionLayer implements SimHandler {
       : await this.inner.sqlBatch(session, text, signal);
     items = items.filter((i) => i.kind !== 'returnStatus');
     if (st.options.get('FMTONLY') === 'ON') items = items.map((i) => (i.kind === 'resultSet' ? { ...i, rows: [] } : i));
+    // SET ROWCOUNT n: a query stops after n rows (docs: "SET ROWCOUNT (Transact-SQL)"); 0 is no limit.
+    const limit = Number(st.options.get('ROWCOUNT') ?? 0);
+    if (limit > 0) items = items.map((i) => (i.kind === 'resultSet' && i.rows.length > limit ? { ...i, rows: i.rows.slice(0, limit) } : i));
     return items;
   }
 
@@ -415,7 +579,9 @@ export class SessionLayer implements SimHandler {
     signal: AbortSignal,
   ): Promise<ResponseItem[]> {
     let i = 0;
-    if (toks[i]?.k === 'var' && toks[i + 1]?.k === 'op' && toks[i + 1].v === '=') i += 2;
+    // EXEC @rc = proc ...: @rc takes the procedure's return status.
+    const statusTo = toks[0]?.k === 'var' && toks[1]?.k === 'op' && toks[1].v === '=' ? toks[0].v.toLowerCase() : '';
+    if (statusTo) i += 2;
     if (toks[i]?.k === 'op' && toks[i].v === '(') {
       const parts = toks.slice(i + 1, toks.length - 1).filter((x) => !(x.k === 'op' && x.v === '+'));
       if (!parts.every((x) => x.k === 'str')) return [syntaxNear(parts.find((x) => x.k !== 'str'))];
@@ -429,6 +595,8 @@ export class SessionLayer implements SimHandler {
     }
     if (!name) return [syntaxNear(toks[i])];
     const params: RpcParam[] = [];
+    /** Where each OUTPUT argument's value goes back to: the variable it was passed as (by position in params). */
+    const targets = new Map<number, string>();
     const rest = toks.slice(i);
     const groups: Lex[][] = rest.length ? [[]] : [];
     for (const x of rest) {
@@ -465,11 +633,30 @@ export class SessionLayer implements SimHandler {
       }
       const val = await this.evaluate(session, st, v, exec, signal);
       if (Array.isArray(val)) return val;
-      params.push({ name: pname, sqlType: literalType(v, val), value: val, output });
+      // A variable passed as an argument has its declared type (an sp_executesql parameter's), not a literal's.
+      const asVar =
+        v.length === 1 && v[0].k === 'var' ? exec?.values.find((x) => x.name.toLowerCase() === v[0].v.toLowerCase()) : undefined;
+      if (output && v.length === 1 && v[0].k === 'var') targets.set(params.length, v[0].v.toLowerCase());
+      params.push({ name: pname, sqlType: asVar ? asVar.sqlType : literalType(v, val), value: val, output });
     }
     const short = (name.replace(/[[\]]/g, '').split('.').pop() ?? '').toLowerCase();
     const items = SPECIAL.has(short) ? await this.rpc(session, name, params, signal) : await this.inner.rpc(session, name, params, signal);
-    // In a batch the procedure's OUTPUT values go to variables, not to the client.
+    // In a batch the procedure's OUTPUT values go to the variables passed for them (here: the enclosing
+    // sp_executesql's parameters), not to the client; EXEC @rc = sets @rc to the return status.
+    const variable = (n: string) => exec?.values.find((x) => x.name.toLowerCase() === n);
+    for (const o of items) {
+      if (o.kind !== 'outputValue') continue;
+      const at = o.ordinal ?? params.findIndex((p) => p.name !== '' && p.name.toLowerCase() === o.name.toLowerCase());
+      const target = targets.get(at);
+      const p = target ? variable(target) : undefined;
+      if (p) p.value = o.value;
+    }
+    if (statusTo) {
+      const status = items.find((x) => x.kind === 'returnStatus');
+      const failed = items.some((x) => x.kind === 'error' && x.class >= 11);
+      const p = variable(statusTo);
+      if (p && (status || !failed)) p.value = status && status.kind === 'returnStatus' ? status.value : 0;
+    }
     return items.filter((x) => x.kind !== 'outputValue');
   }
 
@@ -482,50 +669,6 @@ export class SessionLayer implements SimHandler {
       throw e;
     }
   }
-}
-
-function syntaxNear(t: Lex | undefined): ResponseItem {
-  if (!t) return err(102, 'Incorrect syntax near the end of the statement.', 15, 1);
-  if (t.k === 'word' && RESERVED.has(t.v.toLowerCase())) return err(156, `Incorrect syntax near the keyword '${t.v}'.`, 15, 1);
-  return err(102, `Incorrect syntax near '${t.v}'.`, 15, 1);
-}
-
-const CLAUSES = new Set(['from', 'where', 'order', 'group', 'having', 'union', 'into']);
-const BINARY = new Set([',', '+', '-', '*', '/', '%', '=', '<', '>', '<=', '>=', '<>', '!=', '&', '|', '^', '.']);
-
-/**
- * The plain syntax errors a SELECT can have whatever else it says (Msg 102 or 156 at level 15, as SQL Server's
- * parser reports them): an empty select list, a clause with nothing after it, a dangling operator or comma,
- * unbalanced parentheses. A full grammar check is separate; this keeps the session layer from sending such text on.
- */
-export function selectSyntax(toks: Lex[]): ResponseItem | undefined {
-  const w = (t: Lex | undefined) => (t && t.k === 'word' ? t.v.toLowerCase() : '');
-  let depth = 0;
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    const next = toks[i + 1];
-    if (t.k === 'op' && t.v === '(') depth++;
-    if (t.k === 'op' && t.v === ')') {
-      if (depth === 0) return syntaxNear(t);
-      depth--;
-    }
-    const isClause = CLAUSES.has(w(t)) || w(t) === 'select';
-    if (isClause && (!next || CLAUSES.has(w(next)) || (next.k === 'op' && next.v !== '(' && next.v !== '*' && next.v !== '-'))) {
-      return next ? syntaxNear(next) : syntaxNear(t);
-    }
-    if (
-      t.k === 'op' &&
-      BINARY.has(t.v) &&
-      !(t.v === '*' && (w(toks[i - 1]) === 'select' || toks[i - 1]?.v === ',' || toks[i - 1]?.v === '.' || toks[i - 1]?.v === '('))
-    ) {
-      if (!next) return syntaxNear(t);
-      if (next.k === 'op' && BINARY.has(next.v) && next.v !== '-' && next.v !== '*' && !(t.v === '.' && next.v === '.'))
-        return syntaxNear(next);
-      if (CLAUSES.has(w(next))) return syntaxNear(next);
-    }
-  }
-  if (depth > 0) return syntaxNear(toks[toks.length - 1]);
-  return undefined;
 }
 
 function valueText(v: Value): string {

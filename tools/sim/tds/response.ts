@@ -70,6 +70,12 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
         case 'info':
           writeMessage(w, item, ctx.serverName);
           if (item.class >= 11) anyError = stmtError = true;
+          // The statement that failed ends in a DONE of its own (ERROR set) before the next statement's results, as
+          // SQL Server sends it; JDBC reads an error up to that DONE and would otherwise take the next result set too.
+          if (stmtError && i + 1 < n && (items[i + 1].kind === 'resultSet' || items[i + 1].kind === 'rowCount')) {
+            writeDone(w, inner, DoneStatus.MORE | DoneStatus.ERROR, CurCmd.NONE, 0);
+            stmtError = false;
+          }
           break;
         case 'database':
           writeEnvChangeString(w, EnvChange.DATABASE, item.newName, item.oldName);
@@ -86,6 +92,12 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
           break;
         }
         case 'outputValue': {
+          // RETURNSTATUS comes before the RETURNVALUEs (MS-TDS 2.2.7.18/19, as SQL Server sends them); a driver
+          // (mssql-jdbc) that meets RETURNVALUEs first does not take them as the call's OUTPUT parameters.
+          if (ctx.mode === 'rpc' && !sawReturnStatus && !anyError) {
+            writeReturnStatus(w, 0);
+            sawReturnStatus = true;
+          }
           const idx = item.ordinal ?? (ctx.params ? ctx.params.findIndex((p) => p.name.toLowerCase() === item.name.toLowerCase()) : -1);
           writeReturnValue(w, Math.max(idx, 0), item.name, codecFor(item.sqlType), item.value);
           break;
