@@ -30,11 +30,15 @@ if ! python3 -c 'import pymssql, pytds' >/dev/null 2>&1; then
 fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GO="$(command -v go || echo /usr/local/go/bin/go)"
-if [ -x "$GO" ]; then
-  (cd "$ROOT/test/clients/gomssql" && "$GO" mod download)
-else
-  echo "integration-setup: Go is missing (https://go.dev/dl/); simGoMssql.test.ts will fail until it is installed" >&2
+if [ ! -x "$GO" ]; then
+  echo "integration-setup: apt-get install golang-go"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq golang-go >/dev/null
+  GO="$(command -v go)"
 fi
+# go.mod's go line may ask for a newer toolchain than Debian's: Go fetches it from the module proxy (GOTOOLCHAIN=auto).
+(cd "$ROOT/test/clients/gomssql" && "$GO" mod download)
 if command -v mvn >/dev/null 2>&1; then
   (cd "$ROOT/test/clients/jdbc" && mvn -q -B dependency:resolve >/dev/null)
 else

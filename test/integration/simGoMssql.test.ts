@@ -3,12 +3,14 @@
 // database/sql transaction, a batch with an error in the middle, a context cancel (attention) and 50 connections.
 // The module comes from the Go module proxy (scripts/integration-setup.sh downloads it ahead).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { assertCommon, CLIENTS, mustRun, runClient } from '../helpers/clientProgram';
 
-const GO = process.env.GO ?? '/usr/local/go/bin/go';
+// The Go on PATH (Debian's golang-go, which integration-setup.sh installs when none is there), else Go's own install.
+const GO = process.env.GO ?? (spawnSync('go', ['version']).status === 0 ? 'go' : '/usr/local/go/bin/go');
 
 describe('go-mssqldb', function () {
   const bin = path.join(os.tmpdir(), `spinlab-gomssql-${process.pid}`);
