@@ -18,6 +18,8 @@ import { bindParameters } from './params';
 import { runAdHocDdl } from './handlers/ddl';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
+import { executeBatch } from './exec/batch';
+import { EXECUTED_FILES } from './exec/files';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -85,12 +87,14 @@ export class ModelHandler implements SimHandler {
     if (ref) {
       const fault = this.faults.take(ref.fileId);
       if (fault) return [fault];
-      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
-      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
       if (ref.hasParameters && !viaExecuteSql) {
         return [err(137, `Must declare the scalar variable "${text.match(/@\w+/)?.[0] ?? '@'}".`, 15, 2)];
       }
       const call: BatchCall = { model: this.model, session, params, signal, text };
+      // Executed files: the answer comes from running the statements that arrived, not from what the file means.
+      if (EXECUTED_FILES.has(ref.fileId)) return executeBatch(call);
+      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
+      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
       return handler(call);
     }
     // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.

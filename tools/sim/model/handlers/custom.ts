@@ -1,12 +1,10 @@
-// sql/workload/*: a custom workload session's id, and the counters and waits of the run's own sessions (the synthetic
+// sql/workload/*: the counters and waits of the run's own sessions (the synthetic
 // per-call costs model/custom.ts charges), as sys.dm_exec_sessions and sys.dm_exec_session_wait_stats serve them.
 import { serverStateDenied, SqlError } from '../errors';
 import { sessionCost } from '../custom';
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { resultSet, strParam } from './util';
-
-const sessionId: BatchHandler = (c) => [resultSet(cols([['session_id', T.smallint]]), [[c.session.spid]])];
 
 const sessionStats: BatchHandler = (c) => {
   if (!c.model.canViewServerState(c.session.login)) throw new SqlError(serverStateDenied(c.model));
@@ -99,7 +97,6 @@ const sessionShare: BatchHandler = (c) => {
 };
 
 export const CUSTOM_HANDLERS: Record<string, BatchHandler[]> = {
-  'workload/session-id': [sessionId],
   'workload/session-stats': [sessionStats],
   'workload/session-share': [sessionShare],
 };

@@ -1,11 +1,11 @@
-// Every sql/ file's handlers, by file id: one handler per batch, in batch order.
+// The sql/ files' handlers, by file id: one handler per batch, in batch order. Files the simulator executes instead
+// (exec/files.ts) have none.
 import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
 import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
-import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
 import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
@@ -16,7 +16,6 @@ import { XE_HANDLERS } from './xe';
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
   ...CHECK_HANDLERS,
-  ...LEFTOVER_HANDLERS,
   ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,

@@ -1,0 +1,290 @@
+// A recursive-descent parser for the statements the executor runs (ast.ts), over the grammar's tokens. The batch has
+// already passed the full T-SQL grammar (grammar/tsql.ts), so this parser only has to build the tree; a construct it
+// does not know is refused as unsupported, never approximated.
+import { lex } from '../../grammar/lex';
+import type { Expr, OrderItem, Query, QueryBody, SelectCore, SelectItem, Stmt, TableRef, TypeName } from './ast';
+import { STOP } from './cursor';
+import { ExprParser } from './parseExpr';
+
+export class Parser extends ExprParser {
+  static of(text: string): Parser {
+    return new Parser(lex(text), text);
+  }
+
+  statement(): Stmt {
+    const w = this.word();
+    if (w === 'select' || w === 'with' || this.isOp('(')) return { kind: 'query', q: this.query() };
+    if (w === 'declare') return this.declare();
+    if (w === 'set') return this.set();
+    if (w === 'insert') return this.insert();
+    if (w === 'delete') {
+      this.i++;
+      this.eatWord('from');
+      const table = this.dotted();
+      const alias = this.alias();
+      const where = this.eatWord('where') ? this.expr() : undefined;
+      return { kind: 'delete', table, alias, where };
+    }
+    if (w === 'truncate') {
+      this.i++;
+      this.needWord('table');
+      return { kind: 'truncate', table: this.dotted() };
+    }
+    return this.refuse();
+  }
+
+  private declare(): Stmt {
+    this.i++;
+    const vars: { name: string; type: TypeName; init?: Expr }[] = [];
+    do {
+      const t = this.peek();
+      if (t?.k !== 'var') this.refuse();
+      this.i++;
+      this.eatWord('as');
+      if (this.word() === 'table') this.refuse(); // table variables: not in this slice
+      const type = this.typeName();
+      const init = this.eatOp('=') ? this.expr() : undefined;
+      vars.push({ name: t.v.toLowerCase(), type, init });
+    } while (this.eatOp(','));
+    return { kind: 'declare', vars };
+  }
+
+  private set(): Stmt {
+    this.i++;
+    const t = this.peek();
+    if (t?.k === 'var') {
+      this.i++;
+      const op = this.peek();
+      if (op?.k !== 'op' || !['=', '+=', '-='].includes(op.v)) this.refuse();
+      this.i++;
+      return { kind: 'setvar', name: t.v.toLowerCase(), op: op.v, e: this.expr() };
+    }
+    const names: string[] = [];
+    do names.push(this.name().toUpperCase());
+    while (this.eatOp(','));
+    const v = this.word();
+    if (v !== 'on' && v !== 'off') this.refuse();
+    this.i++;
+    return { kind: 'setopt', names, on: v === 'on' };
+  }
+
+  private insert(): Stmt {
+    this.i++;
+    this.eatWord('into');
+    const table = this.dotted();
+    let cols: string[] | undefined;
+    if (this.isOp('(') && this.word(1) !== 'select') {
+      this.i++;
+      cols = [];
+      do cols.push(this.name());
+      while (this.eatOp(','));
+      this.needOp(')');
+    }
+    if (this.eatWord('values')) {
+      const values: Expr[][] = [];
+      do values.push(this.exprList());
+      while (this.eatOp(','));
+      return { kind: 'insert', table, cols, values };
+    }
+    if (this.word() === 'exec' || this.word() === 'execute') this.refuse();
+    return { kind: 'insert', table, cols, q: this.query() };
+  }
+
+  query(): Query {
+    const ctes: Query['ctes'] = [];
+    if (this.eatWord('with')) {
+      do {
+        const name = this.name();
+        let colNames: string[] | undefined;
+        if (this.eatOp('(')) {
+          colNames = [];
+          do colNames.push(this.name());
+          while (this.eatOp(','));
+          this.needOp(')');
+        }
+        this.needWord('as');
+        this.needOp('(');
+        const q = this.query();
+        this.needOp(')');
+        ctes.push({ name: name.toLowerCase(), colNames, q });
+      } while (this.eatOp(','));
+    }
+    const body = this.setExpr();
+    const orderBy: OrderItem[] = [];
+    if (this.eatWord('order')) {
+      this.needWord('by');
+      do {
+        const expr = this.expr();
+        const desc = this.eatWord('desc');
+        if (!desc) this.eatWord('asc');
+        orderBy.push({ expr, desc });
+      } while (this.eatOp(','));
+    }
+    if (this.word() === 'option' || this.word() === 'for') this.refuse();
+    return { ctes, body, orderBy };
+  }
+
+  private setExpr(): QueryBody {
+    let a = this.setTerm();
+    for (;;) {
+      const w = this.word();
+      if (w !== 'union' && w !== 'except') return a;
+      this.i++;
+      const op = w === 'union' && this.eatWord('all') ? 'union all' : w;
+      a = { kind: 'setop', op, a, b: this.setTerm() };
+    }
+  }
+  // INTERSECT binds tighter than UNION and EXCEPT (docs: set operators, precedence).
+  private setTerm(): QueryBody {
+    let a = this.primaryQuery();
+    while (this.eatWord('intersect')) a = { kind: 'setop', op: 'intersect', a, b: this.primaryQuery() };
+    return a;
+  }
+  private primaryQuery(): QueryBody {
+    if (this.eatOp('(')) {
+      const q = this.setExpr();
+      this.needOp(')');
+      return q;
+    }
+    return this.selectCore();
+  }
+
+  private selectCore(): SelectCore {
+    this.needWord('select');
+    const distinct = this.eatWord('distinct');
+    if (!distinct) this.eatWord('all');
+    let top: Expr | undefined;
+    if (this.eatWord('top')) {
+      if (this.eatOp('(')) {
+        top = this.expr();
+        this.needOp(')');
+      } else top = this.primary();
+      if (this.word() === 'percent' || this.word() === 'with') this.refuse();
+    }
+    const items: SelectItem[] = [];
+    do items.push(this.selectItem());
+    while (this.eatOp(','));
+    const core: SelectCore = { kind: 'select', distinct, top, items, from: [], groupBy: [] };
+    if (this.eatWord('into')) core.into = this.dotted();
+    if (this.eatWord('from')) {
+      do core.from.push(this.joined());
+      while (this.eatOp(','));
+    }
+    if (this.eatWord('where')) core.where = this.expr();
+    if (this.eatWord('group')) {
+      this.needWord('by');
+      do core.groupBy.push(this.expr());
+      while (this.eatOp(','));
+    }
+    if (this.eatWord('having')) core.having = this.expr();
+    return core;
+  }
+
+  private selectItem(): SelectItem {
+    if (this.eatOp('*')) return { star: {} };
+    const t = this.peek();
+    if (t && (t.k === 'word' || t.k === 'qname') && this.isOp('.', 1) && this.isOp('*', 2)) {
+      this.i += 3;
+      return { star: { qual: t.v.toLowerCase() } };
+    }
+    // alias = expr
+    if (t && (t.k === 'word' || t.k === 'qname') && this.isOp('=', 1) && !STOP.has(t.v.toLowerCase())) {
+      this.i += 2;
+      return { expr: this.expr(), alias: t.v };
+    }
+    const expr = this.expr();
+    return { expr, alias: this.alias() };
+  }
+
+  private alias(): string | undefined {
+    if (this.eatWord('as')) {
+      const t = this.peek();
+      if (t?.k === 'str') {
+        this.i++;
+        return t.v;
+      }
+      return this.name();
+    }
+    const t = this.peek();
+    if (t && (t.k === 'qname' || (t.k === 'word' && !STOP.has(t.v.toLowerCase())))) {
+      this.i++;
+      return t.v;
+    }
+    return undefined;
+  }
+
+  private joined(): TableRef {
+    let left = this.tableRef();
+    for (;;) {
+      let type: 'inner' | 'left' | 'cross';
+      if (this.eatWord('join')) type = 'inner';
+      else if (this.word() === 'inner' && this.word(1) === 'join') {
+        this.i += 2;
+        type = 'inner';
+      } else if (this.word() === 'left') {
+        this.i++;
+        this.eatWord('outer');
+        this.needWord('join');
+        type = 'left';
+      } else if (this.word() === 'cross' && this.word(1) === 'join') {
+        this.i += 2;
+        type = 'cross';
+      } else if (['right', 'full', 'cross', 'outer'].includes(this.word())) return this.refuse();
+      else return left;
+      const right = this.tableRef();
+      let on: Expr | undefined;
+      if (type !== 'cross') {
+        this.needWord('on');
+        on = this.expr();
+      }
+      left = { kind: 'join', type, left, right, on };
+    }
+  }
+
+  private tableRef(): TableRef {
+    if (this.eatOp('(')) {
+      if (this.eatWord('values')) {
+        const rows: Expr[][] = [this.exprList()];
+        while (this.eatOp(',')) rows.push(this.exprList());
+        this.needOp(')');
+        return { kind: 'values', rows, alias: this.needAlias(), colNames: this.colNames() ?? this.refuse() };
+      }
+      const q = this.query();
+      this.needOp(')');
+      return { kind: 'derived', q, alias: this.needAlias(), colNames: this.colNames() };
+    }
+    const name = this.dotted();
+    const args = this.isOp('(') ? this.argList() : undefined;
+    const alias = this.alias();
+    if (this.word() === 'with' && this.isOp('(', 1)) this.refuse(); // table hints
+    return { kind: 'named', name, args, alias };
+  }
+  private needAlias(): string {
+    return this.alias() ?? this.refuse();
+  }
+  private colNames(): string[] | undefined {
+    if (!this.eatOp('(')) return undefined;
+    const out: string[] = [];
+    do out.push(this.name());
+    while (this.eatOp(','));
+    this.needOp(')');
+    return out;
+  }
+  private argList(): Expr[] {
+    this.needOp('(');
+    const out: Expr[] = [];
+    if (this.eatOp(')')) return out;
+    do out.push(this.expr());
+    while (this.eatOp(','));
+    this.needOp(')');
+    return out;
+  }
+}
+
+/** The statements of one batch (already split at the top level by the session's splitter). */
+export function parseStatements(text: string): Stmt[] {
+  const p = Parser.of(text);
+  const out: Stmt[] = [];
+  while (!p.atEnd()) out.push(p.statement());
+  return out;
+}
