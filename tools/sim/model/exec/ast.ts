@@ -65,11 +65,25 @@ export interface Query {
   orderBy: OrderItem[];
 }
 
+/** A column of CREATE TABLE #t (...). */
+export interface ColumnDef {
+  name: string;
+  type: TypeName;
+  /** NULL / NOT NULL as written; undefined: the session's default (nullable, as ANSI_NULL_DFLT_ON gives it). */
+  nullable?: boolean;
+}
+
+/** OPTION ( ... ) query hints, upper case ('KEEPFIXED PLAN'). */
+export type Hints = string[];
+
 export type Stmt =
-  | { kind: 'query'; q: Query }
+  | { kind: 'query'; q: Query; hints?: Hints }
   | { kind: 'declare'; vars: { name: string; type: TypeName; init?: Expr }[] }
   | { kind: 'setvar'; name: string; op: string; e: Expr }
   | { kind: 'setopt'; names: string[]; on: boolean }
-  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query }
-  | { kind: 'delete'; table: string; alias?: string; where?: Expr }
-  | { kind: 'truncate'; table: string };
+  | { kind: 'setvalue'; name: string; value: string }
+  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query; hints?: Hints }
+  | { kind: 'delete'; table: string; alias?: string; where?: Expr; hints?: Hints }
+  | { kind: 'truncate'; table: string }
+  | { kind: 'create'; table: string; cols: ColumnDef[] }
+  | { kind: 'drop'; table: string; ifExists: boolean };

@@ -11,6 +11,9 @@ import { Env, evaluate, ExecContext } from './env';
 import { parseStatements } from './parse';
 import { runQuery } from './query';
 import { castTo, fail, sqlType, truthy, Typed } from './values';
+import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
+import { parseParamDefs } from '../params';
+import { Parser } from './parse';
 
 /** The SET options that change nothing the simulator models beyond being remembered (and NOCOUNT, which it honours). */
 const PLAIN_OPTIONS = new Set([
@@ -24,6 +27,13 @@ const PLAIN_OPTIONS = new Set([
   'NUMERIC_ROUNDABORT',
   'XACT_ABORT',
 ]);
+
+/**
+ * Errors that end the batch as compile errors do: a name that does not resolve when the statement compiles (deferred
+ * name resolution: 208 object, 207 column), a column count that does not match (205, 213), a type not found (2715),
+ * and the simulator's own refusal (50000), after which nothing it would answer can be trusted.
+ */
+const ENDS_BATCH = new Set([205, 207, 208, 213, 2715, 50000]);
 
 const typeNameOf = (t: SqlType): TypeName =>
   t.type === 'decimal'
@@ -62,6 +72,15 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       ctx.vars.set(s.name, castTo(x, typeNameOf(cur.type)));
       return [];
     }
+    case 'setvalue':
+      sessionState(ctx.session).options.set(s.name, s.value);
+      return [];
+    case 'create':
+      createTemp(ctx, s);
+      return [];
+    case 'drop':
+      dropTemp(ctx, s);
+      return [];
     case 'setopt':
       for (const n of s.names) {
         if (!PLAIN_OPTIONS.has(n)) throw new SqlError([unsupported(`SET ${n}`)]);
@@ -106,6 +125,7 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       t.rows.push(...rows);
       t.stats.modifications += rows.length;
       ctx.rowCount = rows.length;
+      ctx.work.written += rows.length;
       return [];
     }
     case 'delete': {
@@ -114,6 +134,8 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       const sources = [{ alias: s.alias?.toLowerCase() ?? '', table: t.name.toLowerCase(), cols: t.columns }];
       const keep = s.where ? t.rows.filter((r) => !truthy(evaluate({ ctx, sources, row: [r], typing: false }, s.where!).v)) : [];
       ctx.rowCount = t.rows.length - keep.length;
+      ctx.work.read += t.rows.length;
+      ctx.work.deleted += ctx.rowCount;
       t.stats.modifications += ctx.rowCount;
       t.rows = keep;
       return [];
@@ -122,10 +144,34 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       if (!s.table.startsWith('#')) throw new SqlError([unsupported(`TRUNCATE TABLE ${s.table}`)]);
       const t = requireTemp(ctx.session, s.table);
       t.stats.modifications += t.rows.length;
+      ctx.work.deleted += t.rows.length;
       t.rows = [];
       return [];
     }
   }
+}
+
+/**
+ * sp_executesql's / sp_prepare's parameters as the statements see them: each value converted to its declared type
+ * (a value that does not convert fails as SQL Server fails it), a declared one sent without a value NULL.
+ */
+function bindParameters(ctx: ExecContext, defs: string): void {
+  for (const d of parseParamDefs(defs)) {
+    const type = Parser.of(d.type).typeOnly();
+    const v = ctx.params.get(d.name) ?? null;
+    const natural: Typed = { v, type: sqlType(declaredType(type)) };
+    ctx.vars.set(d.name, castTo(typeof v === 'string' || v === null ? natural : { v, type: naturalType(v) }, declaredType(type)));
+  }
+}
+
+/** The type a value arrives with on the wire when it is not a string (RPC parameters carry their own type). */
+function naturalType(v: Exclude<Typed['v'], null>): Typed['type'] {
+  if (typeof v === 'bigint') return { type: 'bigint' };
+  if (typeof v === 'boolean') return { type: 'bit' };
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? { type: 'int' } : { type: 'float' };
+  if (v instanceof Date) return { type: 'datetime2', scale: 7 };
+  if (Buffer.isBuffer(v)) return { type: 'varbinary', length: 'max' };
+  return { type: 'nvarchar', length: 4000 };
 }
 
 export function executeBatch(call: BatchCall): ResponseItem[] {
@@ -136,11 +182,13 @@ export function executeBatch(call: BatchCall): ResponseItem[] {
     vars: new Map(),
     ctes: new Map(),
     rowCount: 0,
+    work: { read: 0, written: 0, deleted: 0 },
     run: (q, env, typing) => runQuery(ctx, q, env, typing),
   };
   let stmts: Stmt[];
   try {
     stmts = parseStatements(call.text);
+    bindParameters(ctx, call.paramDefs ?? '');
   } catch (e) {
     if (e instanceof SqlError) return e.messages;
     throw e;
@@ -148,12 +196,21 @@ export function executeBatch(call: BatchCall): ResponseItem[] {
   const items: ResponseItem[] = [];
   for (const s of stmts) {
     if (call.signal.aborted) break;
+    ctx.work = { read: 0, written: 0, deleted: 0 };
     try {
-      items.push(...runStatement(ctx, s));
+      planStatement(ctx, s);
+      const out = runStatement(ctx, s);
+      items.push(...out);
+      chargeStatement(
+        ctx,
+        s,
+        ctx.work,
+        out.reduce((n, i) => n + (i.kind === 'resultSet' ? i.rows.length : 0), 0),
+      );
     } catch (e) {
       if (!(e instanceof SqlError)) throw e;
       items.push(...e.messages);
-      if (e.messages.some((m) => m.kind === 'error' && (m.class === 15 || m.class >= 20))) break;
+      if (e.messages.some((m) => m.kind === 'error' && (m.class === 15 || m.class >= 20 || ENDS_BATCH.has(m.number)))) break;
     }
   }
   return items;

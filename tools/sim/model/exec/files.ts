@@ -7,4 +7,10 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'server/topology',
   'knobs/read',
   'workload/session-id',
+  'dmv/snapshot-setup',
+  'dmv/sample',
+  'dmv/sample-delta',
 ]);
+
+/** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
+export const MONITOR_TICKS: ReadonlySet<string> = new Set(['dmv/sample-delta', 'watch/tick', 'watch/tick-delta']);

@@ -2,7 +2,7 @@
 // already passed the full T-SQL grammar (grammar/tsql.ts), so this parser only has to build the tree; a construct it
 // does not know is refused as unsupported, never approximated.
 import { lex } from '../../grammar/lex';
-import type { Expr, OrderItem, Query, QueryBody, SelectCore, SelectItem, Stmt, TableRef, TypeName } from './ast';
+import type { ColumnDef, Expr, Hints, OrderItem, Query, QueryBody, SelectCore, SelectItem, Stmt, TableRef, TypeName } from './ast';
 import { STOP } from './cursor';
 import { ExprParser } from './parseExpr';
 
@@ -11,19 +11,38 @@ export class Parser extends ExprParser {
     return new Parser(lex(text), text);
   }
 
+  /** A type name alone ('nvarchar(128)'), as a parameter definition gives it. */
+  typeOnly(): TypeName {
+    const t = this.typeName();
+    if (!this.atEnd()) this.refuse();
+    return t;
+  }
+
   statement(): Stmt {
     const w = this.word();
-    if (w === 'select' || w === 'with' || this.isOp('(')) return { kind: 'query', q: this.query() };
+    if (w === 'select' || w === 'with' || this.isOp('(')) return { kind: 'query', q: this.query(), hints: this.hints() };
     if (w === 'declare') return this.declare();
     if (w === 'set') return this.set();
-    if (w === 'insert') return this.insert();
+    if (w === 'insert') {
+      const s = this.insert();
+      return s.kind === 'insert' && s.q ? { ...s, hints: this.hints() } : s;
+    }
     if (w === 'delete') {
       this.i++;
       this.eatWord('from');
       const table = this.dotted();
       const alias = this.alias();
       const where = this.eatWord('where') ? this.expr() : undefined;
-      return { kind: 'delete', table, alias, where };
+      return { kind: 'delete', table, alias, where, hints: this.hints() };
+    }
+    if (w === 'create' && this.word(1) === 'table') return this.create();
+    if (w === 'drop' && this.word(1) === 'table') {
+      this.i += 2;
+      const ifExists = this.word() === 'if' && this.word(1) === 'exists';
+      if (ifExists) this.i += 2;
+      const table = this.dotted();
+      if (this.isOp(',')) this.refuse(); // several tables in one DROP: not in this slice
+      return { kind: 'drop', table, ifExists };
     }
     if (w === 'truncate') {
       this.i++;
@@ -31,6 +50,44 @@ export class Parser extends ExprParser {
       return { kind: 'truncate', table: this.dotted() };
     }
     return this.refuse();
+  }
+
+  /**
+   * OPTION ( hint, ... ) at the end of a statement (docs: Query hints). Only KEEPFIXED PLAN is modelled (model/planCost.ts);
+   * any other hint is refused rather than ignored, since it could change what a plan does.
+   */
+  private hints(): Hints | undefined {
+    if (!this.eatWord('option')) return undefined;
+    this.needOp('(');
+    const out: Hints = [];
+    do {
+      if (this.word() !== 'keepfixed' || this.word(1) !== 'plan') this.refuse();
+      this.i += 2;
+      out.push('KEEPFIXED PLAN');
+    } while (this.eatOp(','));
+    this.needOp(')');
+    return out;
+  }
+
+  /** CREATE TABLE #t (column type [NULL | NOT NULL], ...): columns only; constraints, defaults, identity are refused. */
+  private create(): Stmt {
+    this.i += 2;
+    const table = this.dotted();
+    this.needOp('(');
+    const cols: ColumnDef[] = [];
+    do {
+      const name = this.name();
+      const type = this.typeName();
+      let nullable: boolean | undefined;
+      if (this.word() === 'not' && this.word(1) === 'null') {
+        this.i += 2;
+        nullable = false;
+      } else if (this.eatWord('null')) nullable = true;
+      if (!this.isOp(',') && !this.isOp(')')) this.refuse();
+      cols.push({ name, type, nullable });
+    } while (this.eatOp(','));
+    this.needOp(')');
+    return { kind: 'create', table, cols };
   }
 
   private declare(): Stmt {
@@ -58,6 +115,19 @@ export class Parser extends ExprParser {
       if (op?.k !== 'op' || !['=', '+=', '-='].includes(op.v)) this.refuse();
       this.i++;
       return { kind: 'setvar', name: t.v.toLowerCase(), op: op.v, e: this.expr() };
+    }
+    // Valued options the batch may set for itself (docs: SET LOCK_TIMEOUT, SET DEADLOCK_PRIORITY).
+    const valued = this.word();
+    if (valued === 'lock_timeout' || valued === 'deadlock_priority') {
+      this.i++;
+      const v = this.peek();
+      if (!v || (v.k !== 'num' && v.k !== 'word' && !(v.k === 'op' && v.v === '-'))) this.refuse();
+      let value = v.v;
+      this.i++;
+      if (v.k === 'op') value += this.peek()?.v ?? this.refuse();
+      if (v.k === 'op') this.i++;
+      if (valued === 'deadlock_priority' ? !/^(low|normal|high|-?\d+)$/i.test(value) : !/^-?\d+$/.test(value)) this.refuse();
+      return { kind: 'setvalue', name: valued.toUpperCase(), value: value.toUpperCase() };
     }
     const names: string[] = [];
     do names.push(this.name().toUpperCase());
@@ -120,7 +190,7 @@ export class Parser extends ExprParser {
         orderBy.push({ expr, desc });
       } while (this.eatOp(','));
     }
-    if (this.word() === 'option' || this.word() === 'for') this.refuse();
+    if (this.word() === 'for') this.refuse(); // OPTION (...) ends a statement, not a query: statement() reads it
     return { ctes, body, orderBy };
   }
 

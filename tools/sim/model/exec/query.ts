@@ -48,7 +48,9 @@ function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, oute
   ctx.model.advance();
   const env: Env = { ctx, sources: [], row: [], outer, typing };
   const args = ref.args ? ref.args.map((a) => evaluate(env, a).v) : null;
-  return { sources: [{ alias, table: v.name, cols }], rows: v.rows(ctx, args).map((r) => [r]) };
+  const rows = v.rows(ctx, args);
+  ctx.work.read += rows.length;
+  return { sources: [{ alias, table: v.name, cols }], rows: rows.map((r) => [r]) };
 }
 
 function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typing: boolean): Joined {

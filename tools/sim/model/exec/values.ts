@@ -135,7 +135,18 @@ export function arithmetic(op: string, a: Typed, b: Typed): Typed {
     const p = big(x),
       q = big(y);
     if ((op === '/' || op === '%') && q === 0n) fail(8134, 'Divide by zero error encountered.');
-    const r: bigint = { '+': p + q, '-': p - q, '*': p * q, '/': p / q, '%': p % q, '&': p & q, '|': p | q, '^': p ^ q }[op] ?? 0n;
+    // Only the operator asked for is computed: a bigint division by 0n throws even where its result is not wanted.
+    const ops: Record<string, () => bigint> = {
+      '+': () => p + q,
+      '-': () => p - q,
+      '*': () => p * q,
+      '/': () => p / q,
+      '%': () => p % q,
+      '&': () => p & q,
+      '|': () => p | q,
+      '^': () => p ^ q,
+    };
+    const r: bigint = ops[op]?.() ?? 0n;
     return { v: fitInteger(r, type.type), type };
   }
   const p = num(x),

@@ -1,5 +1,5 @@
-// The monitor's per-connection snapshot files: sql/dmv/snapshot-setup (the session's #temp tables), and the ticks that
-// compare with them, sql/dmv/sample-delta and sql/watch/tick-delta (each prepared once, then run by sp_execute).
+// sql/watch/tick-delta, the watch's tick that compares with the session's snapshot #temp tables (prepared once, then
+// run by sp_execute). sql/dmv/snapshot-setup and sql/dmv/sample-delta are executed (exec/files.ts).
 // Statement by statement in order, as SQL Server runs a batch: SET options last for the call; what touches a #table is
 // executed for real on this session's tables (model/temptables.ts: which rows come back is whatever the tables hold);
 // the simple DMV SELECTs go through the mini SELECT engine; the few that join, apply or group are answered from the
@@ -12,7 +12,6 @@ import { charge, COST, pages } from '../planCost';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import { codeOf, isTempStatement, runTempStatement } from '../temptables';
-import { checkSamplePermission, sampleParts } from './sample';
 import { resultSet, select, statements } from './util';
 import { checkWatch, watchParts } from './watch';
 
@@ -97,14 +96,6 @@ function runStatements(c: BatchCall, parts: () => Parts): ResponseItem[] {
   return out;
 }
 
-const setup: BatchHandler = (c) => runStatements(c, () => ({}));
-
-const sampleDelta: BatchHandler = (c) => {
-  checkSamplePermission(c);
-  c.model.advance();
-  return runStatements(c, () => sampleParts(c) as unknown as Parts);
-};
-
 const tickDelta: BatchHandler = (c) => {
   const top = checkWatch(c);
   c.model.advance();
@@ -112,7 +103,5 @@ const tickDelta: BatchHandler = (c) => {
 };
 
 export const DELTA_HANDLERS: Record<string, BatchHandler[]> = {
-  'dmv/snapshot-setup': [setup],
-  'dmv/sample-delta': [sampleDelta],
   'watch/tick-delta': [tickDelta],
 };

@@ -7,7 +7,6 @@ import { CUSTOM_HANDLERS } from './custom';
 import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
-import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
 import { WATCH_HANDLERS } from './watch';
@@ -16,7 +15,6 @@ import { XE_HANDLERS } from './xe';
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
   ...CHECK_HANDLERS,
-  ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
