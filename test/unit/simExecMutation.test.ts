@@ -72,9 +72,9 @@ async function answer(file: string, batch: string, setup = SETUP): Promise<strin
   const params = new Map(names.map((n) => [n, PARAMS[n] ?? null]));
   const run = (text: string) => executeBatch({ model, session: s, params, paramDefs, signal: sig, text });
   const items = [];
-  // The per-second reads run twice, a second apart: the delta files' second tick compares with the first's snapshot.
+  // The per-second reads run three times, a second apart: the delta files' later ticks compare with the snapshot.
   if (SNAPSHOT_TICKS.has(file)) items.push(...run(setup));
-  if (/^(dmv|watch)\//.test(file)) {
+  for (let t = 0; t < (/^(dmv|watch)\//.test(file) ? 2 : 0); t++) {
     items.push(...run(batch));
     clock.advance(1000);
   }
@@ -154,6 +154,7 @@ function narrowed(setup: string): [string, string][] {
  *   object's LIKE is implied by the counter names.
  */
 const EQUIVALENT = [
+  "watch/tick: WHERE conjunct 's.status NOT LIKE' removed",
   "dmv/sample-delta: ON conjunct 't.is_memory_optimized = 0' removed",
   "dmv/sample-delta: WHERE conjunct 'RTRIM(pc.object_name) LIKE' removed",
   "dmv/sample: ON conjunct 't.is_memory_optimized = 0' removed",
@@ -165,11 +166,21 @@ const EQUIVALENT = [
 
 /**
  * Mutants SQL Server could tell apart but the model cannot (what it does not model), each said why:
+ * - 'ior.io_pending = 1' flipped in watch/tick: at the instants read here each busy database has exactly one log
+ *   write in flight and one completed but not reaped, so both predicates count alike (the same predicate in
+ *   sql/dmv/sample and sample-delta, read at other instants, is caught);
+ * - every database's log file has been written in a model up 400 days, so 'vfs.num_of_writes > 0' filters nothing
+ *   (a database whose log was never written since startup, e.g. a read-only one, would come back without it);
+ * - the monitor's own session never has a waiting task in the model (it is running its tick), so
+ *   'wt.session_id <> @@SPID' filters nothing (on SQL Server a parallel tick could wait on its own workers);
  * - the model's sys.dm_db_index_operational_stats serves a heap or clustered index row per user table and no
  *   nonclustered index, so 'ios.index_id IN (0, 1)' filters nothing here (on a server with nonclustered indexes on
  *   the lab tables, removing it would count their rows again).
  */
 const MODEL_GAPS = [
+  'watch/tick: = -> <> at 2133',
+  "watch/tick: WHERE conjunct 'vfs.num_of_writes > 0' removed",
+  "watch/tick: ON conjunct 'wt.session_id <> @@SPID' removed",
   "dmv/sample-delta: ON conjunct 'ios.index_id IN (0, 1)' removed",
   "dmv/sample: ON conjunct 'ios.index_id IN (0, 1)' removed",
 ];

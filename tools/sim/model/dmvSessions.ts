@@ -7,6 +7,7 @@
 import type { Value } from '../tds/contract';
 import { sessionCost } from './custom';
 import { serverStateDenied, SqlError } from './errors';
+import { systemSpids } from './dmvRequests';
 import { cols, QueryContext, SystemView, T } from './types';
 
 interface Live {
@@ -14,6 +15,7 @@ interface Live {
   login: string;
   loginTime: Date;
   database: string | null;
+  system?: boolean;
 }
 
 /** The sessions the caller may see: every user session with the permission, else only its own. */
@@ -27,6 +29,8 @@ function visible(c: QueryContext): Live[] {
   }));
   for (const b of m.background.values())
     if (!m.sessions.has(b.spid)) all.push({ spid: b.spid, login: 'sa', loginTime: b.startedAt, database: b.database });
+  // The system sessions with requests (the log writers), up since the server started: not user processes.
+  for (const spid of systemSpids(c)) all.push({ spid, login: 'sa', loginTime: m.startTime, database: 'master', system: true });
   const own = (s: Live) => s.spid === c.session.spid;
   return (m.canViewServerState(c.session.login) ? all : all.filter(own)).sort((a, b) => a.spid - b.spid);
 }
@@ -61,7 +65,7 @@ const execSessions: SystemView = {
         s.spid,
         s.loginTime,
         s.login,
-        s.spid === c.session.spid || m.background.has(s.spid) ? 'running' : 'sleeping',
+        s.system ? 'background' : s.spid === c.session.spid || m.background.has(s.spid) ? 'running' : 'sleeping',
         Math.round(k.cpuMs),
         Math.round(k.scheduledMs),
         Math.max(0, Math.round(now - s.loginTime.getTime())),
@@ -69,7 +73,7 @@ const execSessions: SystemView = {
         BigInt(Math.round(k.reads)),
         BigInt(Math.round(k.writes)),
         BigInt(Math.round(k.logicalReads)),
-        true,
+        !s.system,
         s.login,
         db?.id ?? null,
       ];

@@ -38,7 +38,7 @@ export type TableRef =
   | { kind: 'named'; name: string; args?: Expr[]; alias?: string }
   | { kind: 'derived'; q: Query; alias: string; colNames?: string[] }
   | { kind: 'values'; rows: Expr[][]; alias: string; colNames: string[] }
-  | { kind: 'join'; type: 'inner' | 'left' | 'cross'; left: TableRef; right: TableRef; on?: Expr };
+  | { kind: 'join'; type: 'inner' | 'left' | 'cross' | 'cross apply' | 'outer apply'; left: TableRef; right: TableRef; on?: Expr };
 
 export interface SelectCore {
   kind: 'select';

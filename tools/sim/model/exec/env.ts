@@ -19,6 +19,8 @@ export interface ExecContext extends QueryContext {
   vars: Map<string, Typed>;
   ctes: Map<string, Relation>;
   rowCount: number;
+  /** Whether this batch has moved the model to now (query.ts, at its first view read). */
+  advanced?: boolean;
   /** Rows the statement running now read, wrote and deleted (its synthetic cost, temp.ts). */
   work: { read: number; written: number; deleted: number };
   /** Runs a subquery (query.ts), kept here to avoid an import cycle. */

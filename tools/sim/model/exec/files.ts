@@ -10,6 +10,8 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'dmv/snapshot-setup',
   'dmv/sample',
   'dmv/sample-delta',
+  'workload/session-stats',
+  'watch/tick',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */

@@ -286,7 +286,7 @@ export class Parser extends ExprParser {
   private joined(): TableRef {
     let left = this.tableRef();
     for (;;) {
-      let type: 'inner' | 'left' | 'cross';
+      let type: 'inner' | 'left' | 'cross' | 'cross apply' | 'outer apply';
       if (this.eatWord('join')) type = 'inner';
       else if (this.word() === 'inner' && this.word(1) === 'join') {
         this.i += 2;
@@ -299,11 +299,16 @@ export class Parser extends ExprParser {
       } else if (this.word() === 'cross' && this.word(1) === 'join') {
         this.i += 2;
         type = 'cross';
+      } else if ((this.word() === 'cross' || this.word() === 'outer') && this.word(1) === 'apply') {
+        type = this.word() === 'cross' ? 'cross apply' : 'outer apply';
+        this.i += 2;
+        // APPLY of a table-valued function (its arguments may name the left side's columns); a derived table: not yet.
+        if (this.isOp('(')) this.refuse();
       } else if (['right', 'full', 'cross', 'outer'].includes(this.word())) return this.refuse();
       else return left;
       const right = this.tableRef();
       let on: Expr | undefined;
-      if (type !== 'cross') {
+      if (type === 'inner' || type === 'left') {
         this.needWord('on');
         on = this.expr();
       }

@@ -45,7 +45,10 @@ function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, oute
   const cols = v.columns(ctx);
   if (typing) return { sources: [{ alias, table: v.name, cols }], rows: [] };
   checkViewPermission(ctx, v);
-  ctx.model.advance();
+  // The model moves on once per batch, at its first read: the batch's reads see one instant (and a batch of many
+  // reads does not run the contention model once per read).
+  if (!ctx.advanced) ctx.model.advance();
+  ctx.advanced = true;
   const env: Env = { ctx, sources: [], row: [], outer, typing };
   const args = ref.args ? ref.args.map((a) => evaluate(env, a).v) : null;
   const rows = v.rows(ctx, args);
@@ -75,6 +78,7 @@ function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typin
       return { sources: [{ alias: ref.alias.toLowerCase(), table: '', cols }], rows: typed.map((r) => [r.map((x) => x.v)]) };
     }
     case 'join': {
+      if (ref.type === 'cross apply' || ref.type === 'outer apply') return apply(ctx, ref, outer, typing);
       const l = fromItem(ctx, ref.left, outer, typing),
         r = fromItem(ctx, ref.right, outer, typing);
       // The outer join's inner side can come back NULL whatever its columns allow.
@@ -96,6 +100,26 @@ function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typin
       return { sources, rows };
     }
   }
+}
+
+/**
+ * CROSS / OUTER APPLY: the right side evaluated once per left row, its arguments seeing that row; OUTER keeps a left
+ * row the right side gives nothing for, with NULLs.
+ */
+function apply(ctx: ExecContext, ref: Extract<TableRef, { kind: 'join' }>, outer: Env | undefined, typing: boolean): Joined {
+  const l = fromItem(ctx, ref.left, outer, typing);
+  const envOf = (row: Value[][]): Env => ({ ctx, sources: l.sources, row, outer, typing });
+  const shape = fromItem(ctx, ref.right, envOf(l.sources.map((s) => s.cols.map(() => null))), true);
+  const right =
+    ref.type === 'outer apply' ? shape.sources.map((s) => ({ ...s, cols: s.cols.map((c) => ({ ...c, nullable: true })) })) : shape.sources;
+  const nulls = right.map((s) => s.cols.map(() => null));
+  const rows: Value[][][] = [];
+  for (const a of typing ? [] : l.rows) {
+    const r = fromItem(ctx, ref.right, envOf(a), false);
+    for (const b of r.rows) rows.push([...a, ...b]);
+    if (r.rows.length === 0 && ref.type === 'outer apply') rows.push([...a, ...nulls]);
+  }
+  return { sources: [...l.sources, ...right], rows };
 }
 
 /** Msg 8120 for a column used outside an aggregate and not grouped by. */

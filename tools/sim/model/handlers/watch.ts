@@ -1,4 +1,5 @@
-// sql/watch/tick: `spinlab watch`'s one round trip, ten result sets. Strict like SQL Server on what it is sent: every
+// The parts of sql/watch/tick-delta (handlers/delta.ts) still answered directly; sql/watch/tick itself is executed
+// (exec/files.ts). `spinlab watch`'s tick. Strict like SQL Server on what it is sent: every
 // alias.column in the batch must be a column of the view or function the alias names (Msg 207 otherwise), the login
 // needs VIEW SERVER STATE (2022+: VIEW SERVER PERFORMANCE STATE), and the batch creates and changes nothing here
 // either. The simple statements go through the mini SELECT engine; the joins and groupings are answered directly from
@@ -9,9 +10,8 @@ import { checkViewPermission, findView } from '../select';
 import { cols, T } from '../types';
 import type { BatchCall, BatchHandler } from '../statements';
 import type { ResultSet, Value } from '../../tds/contract';
-import { columnIndex, param, resultSet, select, statements } from './util';
+import { columnIndex, param, resultSet, statements } from './util';
 import { sessionCost } from '../custom';
-import { charge } from '../planCost';
 
 // Columns of the views the tick reads that the mini engine does not model, as Microsoft documents them for 2016..2025
 // (only those present in every version from 2016 on).
@@ -330,27 +330,4 @@ export function watchParts(
   return { logIo, pend, requests, waiting, own };
 }
 
-const tick: BatchHandler = (c) => {
-  const top = checkWatch(c);
-  c.model.advance();
-  // A full tick batch's synthetic cost (plus --watcher-cost-ms), charged to its session before it reads its own row.
-  charge(c.model, c.session, { cpuMs: 0.4 + c.model.watcherCostMs, logicalReads: 40 });
-  const st = statements(c.text);
-  // st[0], st[1]: the SET options, which last for this batch only.
-  const { logIo, pend, requests, waiting, own } = watchParts(c, top);
-  return [
-    select(c, st[2]),
-    select(c, st[3]),
-    select(c, st[4]),
-    select(c, st[5]),
-    select(c, st[6]),
-    logIo,
-    pend,
-    select(c, st[9]),
-    requests,
-    waiting,
-    own,
-  ];
-};
-
-export const WATCH_HANDLERS: Record<string, BatchHandler[]> = { 'watch/tick': [tick] };
+export const WATCH_HANDLERS: Record<string, BatchHandler[]> = {};
