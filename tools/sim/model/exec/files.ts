@@ -12,6 +12,7 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'dmv/sample-delta',
   'workload/session-stats',
   'watch/tick',
+  'watch/tick-delta',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */

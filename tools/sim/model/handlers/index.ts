@@ -4,12 +4,10 @@ import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
-import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
-import { WATCH_HANDLERS } from './watch';
 import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
@@ -20,7 +18,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
-  ...WATCH_HANDLERS,
-  ...DELTA_HANDLERS,
   ...XE_HANDLERS,
 };
