@@ -1,5 +1,6 @@
 // I/O, request and XTP views, and the catalog views (server-wide and per current database) the sql/ files read.
 import { logWriterSchedulers } from './dmvOs';
+import { BINARY8, callText, currentWait, queryHash } from './dmvRequests';
 import type { Database, SimModel } from './instance';
 import { addr, cols, SystemView, T } from './types';
 import type { SqlType, Value } from '../tds/contract';
@@ -209,6 +210,8 @@ const execRequests: SystemView = {
       ['writes', T.bigint],
       ['logical_reads', T.bigint],
       ['row_count', T.bigint],
+      ['statement_start_offset', T.int],
+      ['query_hash', BINARY8],
     ]),
   rows: (c) => {
     const m = c.model;
@@ -241,23 +244,26 @@ const execRequests: SystemView = {
           0n,
           0n,
           1n,
+          null,
+          null,
         ]),
       );
       for (const a of m.workloads.active()) {
         if (a.spid === c.session.spid) continue;
+        const w = currentWait(m, a.id);
         out.push([
           a.spid,
           0,
           new Date(a.startedAt),
-          'running',
+          w.waitType ? 'suspended' : 'running',
           'EXECUTE',
           addr(a.id),
           m.database(a.database)?.id ?? 1,
           1,
           0,
-          null,
-          0,
-          'WRITELOG',
+          w.waitType,
+          w.waitMs,
+          w.waitType ?? 'SOS_SCHEDULER_YIELD',
           '',
           1,
           f((now - a.startedAt) * 0.8),
@@ -268,6 +274,8 @@ const execRequests: SystemView = {
           BigInt(f(a.rows)),
           BigInt(f(a.rows * 3)),
           1n,
+          0,
+          queryHash(callText(m, a)),
         ]);
       }
     }
@@ -295,6 +303,8 @@ const execRequests: SystemView = {
       0n,
       0n,
       1n,
+      0,
+      null,
     ]);
     return out;
   },

@@ -18,6 +18,9 @@ import { bindParameters } from './params';
 import { runAdHocDdl } from './handlers/ddl';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
+import { executeBatch } from './exec/batch';
+import { EXECUTED_FILES, MONITOR_TICKS } from './exec/files';
+import { charge } from './planCost';
 
 export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
@@ -63,7 +66,7 @@ export class ModelHandler implements SimHandler {
           if (p === stmt || (i === 1 && (p.name === '' || p.name.toLowerCase() === '@params'))) return;
           rest.set(p.name.toLowerCase(), p.value);
         });
-        return this.dispatch(session, String(stmt?.value ?? ''), rest, signal, true);
+        return this.dispatch(session, String(stmt?.value ?? ''), rest, signal, true, decl?.value == null ? '' : String(decl.value));
       }
       return this.callProcedure(session, procName, params, signal);
     });
@@ -75,6 +78,7 @@ export class ModelHandler implements SimHandler {
     params: Map<string, Value>,
     signal: AbortSignal,
     viaExecuteSql: boolean,
+    paramDefs = '',
   ): Promise<ResponseItem[]> {
     // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
     const syntax = viaExecuteSql ? null : findSyntaxError(text);
@@ -85,12 +89,18 @@ export class ModelHandler implements SimHandler {
     if (ref) {
       const fault = this.faults.take(ref.fileId);
       if (fault) return [fault];
-      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
-      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
       if (ref.hasParameters && !viaExecuteSql) {
         return [err(137, `Must declare the scalar variable "${text.match(/@\w+/)?.[0] ?? '@'}".`, 15, 2)];
       }
-      const call: BatchCall = { model: this.model, session, params, signal, text };
+      const call: BatchCall = { model: this.model, session, params, paramDefs, signal, text };
+      // Executed files: the answer comes from running the statements that arrived, not from what the file means.
+      if (EXECUTED_FILES.has(ref.fileId)) {
+        // The knob that makes a monitor expensive (--watcher-cost-ms), charged before the batch reads its own row.
+        if (MONITOR_TICKS.has(ref.fileId) && this.model.watcherCostMs > 0) charge(this.model, session, { cpuMs: this.model.watcherCostMs });
+        return executeBatch(call);
+      }
+      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
+      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
       return handler(call);
     }
     // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.

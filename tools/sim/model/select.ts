@@ -2,6 +2,8 @@
 import { CATALOG_VIEWS } from './dmvCatalog';
 import { IO_VIEWS, dataPath } from './dmvDb';
 import { OS_VIEWS } from './dmvOs';
+import { SESSION_VIEWS } from './dmvSessions';
+import { REQUEST_VIEWS } from './dmvRequests';
 import { XE_VIEWS } from './dmvXe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
@@ -14,7 +16,7 @@ import { binaryToInteger, hashBytes, substring } from './binaryFns';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
 export const VIEWS = new Map<string, SystemView>(
-  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS].map((v) => [v.name, conformToCatalog(v)]),
+  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS, ...SESSION_VIEWS, ...REQUEST_VIEWS].map((v) => [v.name, conformToCatalog(v)]),
 );
 
 export function findView(name: string): SystemView | undefined {

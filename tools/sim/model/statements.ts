@@ -12,6 +12,8 @@ export interface BatchCall extends QueryContext {
   session: SessionContext;
   /** sp_executesql parameters by lower-case name with the @. */
   params: Map<string, Value>;
+  /** sp_executesql's / sp_prepare's parameter definitions ('@db sysname, @n int'), as they arrived. */
+  paramDefs?: string;
   signal: AbortSignal;
   text: string;
 }

@@ -1,29 +1,22 @@
-// Every sql/ file's handlers, by file id: one handler per batch, in batch order.
+// The sql/ files' handlers, by file id: one handler per batch, in batch order. Files the simulator executes instead
+// (exec/files.ts) have none.
 import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
 import { CUSTOM_HANDLERS } from './custom';
-import { DELTA_HANDLERS } from './delta';
 import { KNOB_HANDLERS } from './knobs';
-import { LEFTOVER_HANDLERS } from './leftovers';
 import { LAB_HANDLERS } from './lab';
-import { SAMPLE_HANDLERS } from './sample';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
-import { WATCH_HANDLERS } from './watch';
 import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
   ...CHECK_HANDLERS,
-  ...LEFTOVER_HANDLERS,
-  ...SAMPLE_HANDLERS,
   ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,
   ...CUSTOM_HANDLERS,
-  ...WATCH_HANDLERS,
-  ...DELTA_HANDLERS,
   ...XE_HANDLERS,
 };

@@ -1,7 +1,7 @@
-// sql/knobs/*: affinity and delayed durability, and reading them back.
+// sql/knobs/*: affinity and delayed durability (reading them back, knobs/read, is executed: exec/files.ts).
 import { setProcessAffinity } from './ddl';
 import type { BatchCall, BatchHandler } from '../statements';
-import { requireDb, select, statements, strParam, throwUser } from './util';
+import { requireDb, strParam, throwUser } from './util';
 
 function setAffinity(c: BatchCall, spec: string): [] {
   setProcessAffinity(c.model, c.session.login, spec);
@@ -38,5 +38,4 @@ export const KNOB_HANDLERS: Record<string, BatchHandler[]> = {
       return [];
     },
   ],
-  'knobs/read': [(c) => statements(c.text).map((s) => select(c, s))],
 };

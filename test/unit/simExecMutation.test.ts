@@ -1,0 +1,233 @@
+// Logic mutants of the sql/ files the simulator executes (tools/sim/model/exec/files.ts): each WHERE/ON comparison
+// flipped, each WHERE/ON conjunct removed, each join key swapped for another column of the same type, each ORDER BY
+// reversed. Since no handler knows what these files mean, a mutant is caught when running it against the model
+// answers differently from the file as written (rows, columns or errors). Prints the counts and the survivors.
+import assert from 'node:assert/strict';
+import { loadSqlFile } from '../../src/db/sqlFiles';
+import { ManualClock } from '../../tools/sim/model/clock';
+import { executeBatch } from '../../tools/sim/model/exec/batch';
+import { EXECUTED_FILES } from '../../tools/sim/model/exec/files';
+import { ModelHandler } from '../../tools/sim/model/handler';
+import { BACKGROUND_DATABASE, startBackground } from '../../tools/sim/model/background';
+import { SimModel } from '../../tools/sim/model/instance';
+import { findView } from '../../tools/sim/model/select';
+import type { RpcParam, SessionContext } from '../../tools/sim/tds/contract';
+
+const XE = (name: string) =>
+  `CREATE EVENT SESSION [${name}] ON SERVER ADD EVENT sqlos.spinlock_backoff ADD TARGET package0.ring_buffer WITH (MAX_MEMORY = 4096 KB);`;
+
+/** Values for the files' parameters, by name: the busy database, this session's id, a few requests. */
+const PARAMS: Record<string, string | number | null> = {
+  '@db': BACKGROUND_DATABASE,
+  '@db_physical': null,
+  '@ids': ',51,',
+  '@top_requests': 5,
+  '@text_chars': 100,
+};
+/** The files that compare with the session's snapshot #temp tables: set up first, then two ticks, the second a delta. */
+const SNAPSHOT_TICKS = new Set(['dmv/sample-delta', 'watch/tick-delta']);
+const SETUP = loadSqlFile('dmv/snapshot-setup').batches[0];
+
+/**
+ * A model up 400 days (counters past 2^31, model/uptime.ts) where each predicate of the files has rows on both sides:
+ * offline CPUs, event sessions ours and not, disk-based and memory-optimized user tables, a second session, and a
+ * --background workload writing in the session's database (pending log I/O, requests).
+ */
+async function answer(file: string, batch: string, setup = SETUP): Promise<string> {
+  const clock = new ManualClock();
+  const model = new SimModel({ password: 'pw', clock, seed: 7, uptimeMs: 400 * 86_400_000 });
+  const h = new ModelHandler(model);
+  const stop = startBackground(model, [{ scenario: 'disk-insert', sessions: 4 }]);
+  const s: SessionContext = {
+    spid: 51,
+    login: 'sa',
+    appName: 't',
+    hostName: 'h',
+    encrypted: false,
+    database: BACKGROUND_DATABASE,
+    state: new Map(),
+  };
+  model.sessionStarted(51, 'sa');
+  model.sessionStarted(52, 'sa');
+  const db = model.database(BACKGROUND_DATABASE)!;
+  for (const name of ['dbo.lab_disk_a', 'dbo.lab_disk_b']) model.addObject(db, { name, type: 'U' });
+  model.addObject(db, { name: 'dbo.lab_memory', type: 'U', memoryOptimized: true });
+  clock.advance(2000);
+  const sig = new AbortController().signal;
+  const nv = (name: string, value: string): RpcParam => ({ name, sqlType: { type: 'nvarchar', length: 4000 }, value, output: false });
+  await h.rpc(
+    s,
+    'sp_executesql',
+    [nv('@stmt', loadSqlFile('knobs/affinity-cpu').batches[0]), nv('@params', '@cpu_ranges nvarchar(4000)'), nv('@cpu_ranges', '2 TO 11')],
+    sig,
+  );
+  // Ours by one pattern (1), by the other (2), neither (3): a flipped LIKE in an OR changes every count.
+  for (const n of ['SpinlockLab_a', 'spinlab_b', 'spinlab_c', 'other_d', 'other_e', 'other_f']) {
+    await h.sqlBatch(s, XE(n), sig);
+    await h.sqlBatch(s, `ALTER EVENT SESSION [${n}] ON SERVER STATE = START;`, sig);
+  }
+  // A mutant is no longer the product's text, so it goes to the executor directly, as the file itself does.
+  const paramDefs = loadSqlFile(file).parameters;
+  const names = [...paramDefs.matchAll(/@\w+/g)].map((m) => m[0].toLowerCase());
+  const params = new Map(names.map((n) => [n, PARAMS[n] ?? null]));
+  const run = (text: string) => executeBatch({ model, session: s, params, paramDefs, signal: sig, text });
+  const items = [];
+  // The per-second reads run three times, a second apart: the delta files' later ticks compare with the snapshot.
+  if (SNAPSHOT_TICKS.has(file)) items.push(...run(setup));
+  for (let t = 0; t < (/^(dmv|watch)\//.test(file) ? 2 : 0); t++) {
+    items.push(...run(batch));
+    clock.advance(1000);
+  }
+  items.push(...run(batch));
+  stop();
+  return JSON.stringify(items, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+const FLIP: Record<string, string> = { '=': '<>', '<>': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
+const codeOnly = (t: string) => t.replace(/--[^\n]*|N?'(?:[^']|'')*'/g, (m) => m.replace(/[^\n]/g, ' '));
+
+/** The mutants of one batch: [what, text]. */
+function mutants(batch: string): [string, string][] {
+  const code = codeOnly(batch);
+  const out: [string, string][] = [];
+  const at = (i: number, len: number, by: string) => batch.slice(0, i) + by + batch.slice(i + len);
+  // 1. Each comparison flipped, each LIKE negated (only after WHERE/ON/AND/OR, i.e. predicates).
+  for (const m of code.matchAll(/(?<=\b(?:WHERE|ON|AND|OR)\s+[\w.@()]+\s*)(<>|<=|>=|=|<|>)(?=\s)/gi))
+    out.push([`${m[0]} -> ${FLIP[m[0]]} at ${m.index}`, at(m.index!, m[0].length, FLIP[m[0]])]);
+  for (const m of code.matchAll(/\bNOT LIKE\b|(?<!NOT )\bLIKE\b/gi))
+    out.push([
+      `${m[0]} -> ${/NOT/i.test(m[0]) ? 'LIKE' : 'NOT LIKE'} at ${m.index}`,
+      at(m.index!, m[0].length, /NOT/i.test(m[0]) ? 'LIKE' : 'NOT LIKE'),
+    ]);
+  // 2. Each conjunct of a WHERE/ON removed (the first by its successor, the others with their AND).
+  for (const m of code.matchAll(/\b(WHERE|ON)\s+([\s\S]*?)(?=\bORDER\b|\bGROUP\b|\bLEFT\b|\bINNER\b|\bJOIN\b|\)\s*AS\b|;|$)/gi)) {
+    const parts = m[2].split(/\bAND\b/i);
+    if (parts.length < 2) {
+      if (/^ON$/i.test(m[1])) continue; // a join without its ON does not compile: the grammar's business
+      out.push([`${m[1]} ${m[2].trim()} removed`, at(m.index!, m[0].length, ' ')]);
+      continue;
+    }
+    let off = m.index! + m[0].indexOf(m[2]);
+    parts.forEach((p, k) => {
+      const len = p.length + (k < parts.length - 1 ? 3 : 0);
+      const start = k === parts.length - 1 ? off - 3 : off;
+      out.push([`${m[1]} conjunct '${p.trim()}' removed`, at(start, k === parts.length - 1 ? p.length + 3 : len, ' ')]);
+      off += p.length + 3;
+    });
+  }
+  // 3. Each join key swapped for another column of the same type in the same view.
+  for (const m of code.matchAll(/\bJOIN\s+(sys\.\w+)\s+AS\s+(\w+)\s+ON\s+[\s\S]*?\b\2\.(\w+)/gi)) {
+    const v = findView(m[1]);
+    if (!v) continue;
+    const cols = v.columns({ model: new SimModel({ password: 'pw', clock: new ManualClock() }), session: {} as SessionContext });
+    const key = cols.find((c) => c.name === m[3]);
+    const other = cols.find((c) => c.name !== m[3] && JSON.stringify(c.sqlType) === JSON.stringify(key?.sqlType));
+    if (!other) continue;
+    const i = m.index! + m[0].length - m[3].length;
+    out.push([`join key ${m[2]}.${m[3]} -> ${m[2]}.${other.name}`, at(i, m[3].length, other.name)]);
+  }
+  // 4. Each ORDER BY reversed.
+  for (const m of code.matchAll(/\bORDER BY\s+[\w.]+(?!\s+DESC)/gi)) out.push([`${m[0]} DESC`, at(m.index!, m[0].length, `${m[0]} DESC`)]);
+  return out;
+}
+
+/** Each bigint column of the snapshot #tables (sql/dmv/snapshot-setup.sql) narrowed to int: [what, setup text]. */
+function narrowed(setup: string): [string, string][] {
+  const out: [string, string][] = [];
+  const code = codeOnly(setup);
+  for (const m of code.matchAll(/(\w+) bigint\b/g)) {
+    const table = [...code.slice(0, m.index).matchAll(/CREATE TABLE (#\w+)/g)].pop()?.[1];
+    if (!table) continue;
+    const i = m.index! + m[1].length + 1;
+    out.push([`${table}.${m[1]} bigint -> int`, setup.slice(0, i) + 'int' + setup.slice(i + 'bigint'.length)]);
+  }
+  return out;
+}
+
+/**
+ * Mutants that cannot change the answer on SQL Server either:
+ * - the DAC's scheduler is scheduler_id 1048576 and the hidden ones are above it, so each of these conjuncts is implied
+ *   by another in the same WHERE;
+ * - sys.dm_db_index_operational_stats has no rows for memory-optimized tables (its docs; XTP object stats cover
+ *   them), so the join with sys.tables already leaves them out and 't.is_memory_optimized = 0' is implied;
+ * - 'SQL Compilations/sec' and 'SQL Re-Compilations/sec' are counters of the SQL Statistics object only, so the
+ *   object's LIKE is implied by the counter names.
+ */
+const EQUIVALENT = [
+  "watch/tick: WHERE conjunct 's.status NOT LIKE' removed",
+  "watch/tick-delta: WHERE conjunct 's.status NOT LIKE' removed",
+  "watch/tick-delta: WHERE conjunct 'RTRIM(pc.object_name) LIKE' removed",
+  "dmv/sample-delta: ON conjunct 't.is_memory_optimized = 0' removed",
+  "dmv/sample-delta: WHERE conjunct 'RTRIM(pc.object_name) LIKE' removed",
+  "dmv/sample: ON conjunct 't.is_memory_optimized = 0' removed",
+  "knobs/read: WHERE conjunct 's.scheduler_id < 1048576' removed",
+  "knobs/read: WHERE conjunct 's.status LIKE' removed",
+  "knobs/read: WHERE conjunct 's.status NOT LIKE' removed",
+  "server/topology: WHERE conjunct 's.status NOT LIKE' removed",
+];
+
+/**
+ * Mutants SQL Server could tell apart but the model cannot (what it does not model), each said why:
+ * - 'ior.io_pending = 1' flipped in watch/tick and tick-delta: at the instants read here each busy database has exactly one log
+ *   write in flight and one completed but not reaped, so both predicates count alike (the same predicate in
+ *   sql/dmv/sample and sample-delta, read at other instants, is caught);
+ * - every database's log file has been written in a model up 400 days, so 'vfs.num_of_writes > 0' filters nothing
+ *   (a database whose log was never written since startup, e.g. a read-only one, would come back without it);
+ * - the monitor's own session never has a waiting task in the model (it is running its tick), so
+ *   'wt.session_id <> @@SPID' filters nothing (on SQL Server a parallel tick could wait on its own workers);
+ * - the model's sys.dm_db_index_operational_stats serves a heap or clustered index row per user table and no
+ *   nonclustered index, so 'ios.index_id IN (0, 1)' filters nothing here (on a server with nonclustered indexes on
+ *   the lab tables, removing it would count their rows again).
+ */
+const MODEL_GAPS = [
+  'watch/tick: = -> <> at 2133',
+  "watch/tick: WHERE conjunct 'vfs.num_of_writes > 0' removed",
+  "watch/tick: ON conjunct 'wt.session_id <> @@SPID' removed",
+  'watch/tick-delta: = -> <> at 6232',
+  "watch/tick-delta: WHERE conjunct 'vfs.num_of_writes > 0' removed",
+  "watch/tick-delta: ON conjunct 'wt.session_id <> @@SPID' removed",
+  "dmv/sample-delta: ON conjunct 'ios.index_id IN (0, 1)' removed",
+  "dmv/sample: ON conjunct 'ios.index_id IN (0, 1)' removed",
+];
+
+/**
+ * Narrowed columns that change nothing here, each with its reason:
+ * - sleep_time: the model's spinlock sleep time stays under 2^31 ms even 400 days up (about 1.2e8 for the busiest);
+ * - max_wait_time_ms: one wait's longest, seconds at most in the model (a real server's can pass 2^31 ms only after
+ *   a wait of 25 days).
+ */
+const NARROW_SURVIVORS = [
+  'dmv/snapshot-setup: #spinlab_spin.sleep_time bigint -> int',
+  'dmv/snapshot-setup: #spinlab_wait.max_wait_time_ms bigint -> int',
+  'dmv/snapshot-setup: #spinlab_latch.max_wait_time_ms bigint -> int',
+];
+
+describe('logic mutants of the executed sql/ files', () => {
+  it('change what the simulator answers', async function () {
+    this.timeout(300_000);
+    let total = 0;
+    const missed: string[] = [];
+    for (const file of [...EXECUTED_FILES].sort()) {
+      for (const batch of loadSqlFile(file).batches) {
+        const base = await answer(file, batch);
+        assert.doesNotMatch(base, /"kind":"error"/, `${file} as written fails: ${base.slice(0, 400)}`);
+        for (const [what, text] of mutants(batch)) {
+          total++;
+          if ((await answer(file, text)) === base) missed.push(`${file}: ${what}`);
+        }
+      }
+    }
+    // The snapshot's bigint columns narrowed: on a server up 400 days the counters they keep pass 2^31 (Msg 8115).
+    const ticks = [...SNAPSHOT_TICKS].filter((f) => EXECUTED_FILES.has(f));
+    const bases = await Promise.all(ticks.map((f) => answer(f, loadSqlFile(f).batches[0])));
+    for (const [what, setup] of ticks.length ? narrowed(SETUP) : []) {
+      total++;
+      const got = await Promise.all(ticks.map((f) => answer(f, loadSqlFile(f).batches[0], setup)));
+      if (got.every((g, i) => g === bases[i])) missed.push(`dmv/snapshot-setup: ${what}`);
+    }
+    console.log(`# logic mutants of executed files: ${total - missed.length} of ${total} caught`);
+    for (const m of missed) console.log(`#   not caught: ${m}`);
+    assert.ok(total >= 15, `too few mutants (${total}): the generator is broken`);
+    assert.deepEqual(missed.sort(), [...EQUIVALENT, ...MODEL_GAPS, ...NARROW_SURVIVORS].sort());
+  });
+});

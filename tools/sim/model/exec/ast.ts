@@ -1,0 +1,89 @@
+// The executor's syntax tree: the reading statements the product sends (SELECT with joins, grouping, set operators and
+// CTEs; DECLARE / SET @v; SET options; INSERT, DELETE and TRUNCATE on #temp tables), as parse.ts builds them.
+import type { Value } from '../../tds/contract';
+
+export interface TypeName {
+  base: string; // lower case: int, nvarchar, decimal, sysname...
+  length?: number | 'max';
+  precision?: number;
+  scale?: number;
+}
+
+export type Expr =
+  | { t: 'lit'; v: Value; text?: string; unicode?: boolean }
+  | { t: 'col'; qual?: string; name: string }
+  | { t: 'var'; name: string }
+  | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean }
+  | { t: 'cast'; e: Expr; type: TypeName; style?: Expr; try?: boolean }
+  | { t: 'neg'; e: Expr }
+  | { t: 'bin'; op: string; a: Expr; b: Expr }
+  | { t: 'and' | 'or'; a: Expr; b: Expr }
+  | { t: 'not'; e: Expr }
+  | { t: 'isnull'; e: Expr; neg: boolean }
+  | { t: 'like'; e: Expr; pat: Expr; neg: boolean }
+  | { t: 'in'; e: Expr; list: Expr[]; neg: boolean }
+  | { t: 'between'; e: Expr; lo: Expr; hi: Expr; neg: boolean }
+  | { t: 'exists'; q: Query }
+  | { t: 'case'; operand?: Expr; whens: { when: Expr; then: Expr }[]; else?: Expr }
+  | { t: 'subq'; q: Query };
+
+export interface SelectItem {
+  /** '*' or 'alias.*' */
+  star?: { qual?: string };
+  expr?: Expr;
+  alias?: string;
+}
+
+export type TableRef =
+  | { kind: 'named'; name: string; args?: Expr[]; alias?: string }
+  | { kind: 'derived'; q: Query; alias: string; colNames?: string[] }
+  | { kind: 'values'; rows: Expr[][]; alias: string; colNames: string[] }
+  | { kind: 'join'; type: 'inner' | 'left' | 'cross' | 'cross apply' | 'outer apply'; left: TableRef; right: TableRef; on?: Expr };
+
+export interface SelectCore {
+  kind: 'select';
+  distinct: boolean;
+  top?: Expr;
+  items: SelectItem[];
+  into?: string;
+  from: TableRef[];
+  where?: Expr;
+  groupBy: Expr[];
+  having?: Expr;
+}
+
+export type QueryBody = SelectCore | { kind: 'setop'; op: 'union' | 'union all' | 'except' | 'intersect'; a: QueryBody; b: QueryBody };
+
+export interface OrderItem {
+  expr: Expr;
+  desc: boolean;
+}
+
+export interface Query {
+  ctes: { name: string; colNames?: string[]; q: Query }[];
+  body: QueryBody;
+  orderBy: OrderItem[];
+}
+
+/** A column of CREATE TABLE #t (...). */
+export interface ColumnDef {
+  name: string;
+  type: TypeName;
+  /** NULL / NOT NULL as written; undefined: the session's default (nullable, as ANSI_NULL_DFLT_ON gives it). */
+  nullable?: boolean;
+}
+
+/** OPTION ( ... ) query hints, upper case ('KEEPFIXED PLAN'). */
+export type Hints = string[];
+
+export type Stmt =
+  | { kind: 'query'; q: Query; hints?: Hints }
+  | { kind: 'declare'; vars: { name: string; type: TypeName; init?: Expr }[] }
+  | { kind: 'setvar'; name: string; op: string; e: Expr }
+  | { kind: 'setopt'; names: string[]; on: boolean }
+  | { kind: 'setvalue'; name: string; value: string }
+  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query; hints?: Hints }
+  | { kind: 'delete'; table: string; alias?: string; where?: Expr; hints?: Hints }
+  | { kind: 'truncate'; table: string }
+  | { kind: 'create'; table: string; cols: ColumnDef[] }
+  | { kind: 'drop'; table: string; ifExists: boolean };

@@ -1,0 +1,138 @@
+// The built-in scalar functions and @@ variables the product's reading statements call, typed as SQL Server types
+// them (docs of each function). A name not here is refused with SQL Server's Msg 195 rather than guessed at.
+import type { SqlType } from '../../tds/contract';
+import { hashBytes, substring } from '../binaryFns';
+import type { Permission } from '../instance';
+import { serverProperty, versionBanner } from '../select';
+import { T } from '../types';
+import type { ExecContext } from './env';
+import { compareTyped, fail, higher, Typed } from './values';
+
+/** Permission names each SQL Server version knows; HAS_PERMS_BY_NAME returns NULL for one it does not (its docs). */
+const SINCE_2022 = new Set([
+  'VIEW SERVER PERFORMANCE STATE',
+  'VIEW DATABASE PERFORMANCE STATE',
+  'CREATE ANY EVENT SESSION',
+  'ALTER ANY EVENT SESSION ENABLE',
+  'DROP ANY EVENT SESSION',
+]);
+
+export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
+  const m = ctx.model;
+  switch (name) {
+    case '@@version':
+      return { v: versionBanner(ctx), type: T.nvarchar(300) };
+    case '@@spid':
+      return { v: ctx.session.spid, type: T.smallint };
+    case '@@servername':
+      return { v: m.serverName, type: T.nvarchar(128) };
+    case '@@trancount':
+      return { v: 0, type: T.int };
+    case '@@rowcount':
+      return { v: ctx.rowCount, type: T.int };
+    case '@@language':
+      return { v: 'us_english', type: T.nvarchar(128) };
+    default:
+      return undefined;
+  }
+}
+
+const str = (x: Typed | undefined): string | null => (x === undefined || x.v === null ? null : String(x.v));
+/** RTRIM/LTRIM/UPPER/LOWER return varchar or nvarchar of the argument's length. */
+const trimType = (t: SqlType): SqlType =>
+  t.type === 'nchar' || t.type === 'nvarchar'
+    ? T.nvarchar('length' in t ? t.length : 4000)
+    : t.type === 'char' || t.type === 'varchar'
+      ? ({ type: 'varchar', length: 'length' in t ? t.length : 8000 } as SqlType)
+      : T.nvarchar(4000);
+
+export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
+  const m = ctx.model;
+  const need = (n: number) => {
+    if (args.length !== n) fail(174, `The ${name.toLowerCase()} function requires ${n} argument(s).`, 15, 1);
+  };
+  switch (name) {
+    case 'SERVERPROPERTY': {
+      need(1);
+      const p = serverProperty(ctx, str(args[0]) ?? '');
+      return { v: p.v, type: { type: 'sql_variant' } };
+    }
+    case 'DB_NAME': {
+      const d =
+        args.length && args[0].v !== null ? m.databaseById(Number(args[0].v)) : args.length ? undefined : m.database(ctx.session.database);
+      return { v: d?.name ?? null, type: T.nvarchar(128) };
+    }
+    case 'DB_ID': {
+      const d = args.length ? (args[0].v === null ? undefined : m.database(String(args[0].v))) : m.database(ctx.session.database);
+      return { v: d?.id ?? null, type: T.int };
+    }
+    case 'OBJECT_ID': {
+      const n = str(args[0]);
+      const d = m.database(ctx.session.database);
+      const o = n !== null && d ? m.findObject(d, n) : undefined;
+      return { v: o?.objectId ?? null, type: T.int };
+    }
+    case 'SUSER_SNAME':
+    case 'SUSER_NAME':
+    case 'ORIGINAL_LOGIN':
+    case 'SYSTEM_USER':
+      return { v: ctx.session.login, type: T.nvarchar(128) };
+    case 'HAS_PERMS_BY_NAME': {
+      const perm = (str(args[2]) ?? '').toUpperCase();
+      if (SINCE_2022.has(perm) && m.version < 16) return { v: null, type: T.int };
+      return { v: m.hasPermission(ctx.session.login, perm as Permission) ? 1 : 0, type: T.int };
+    }
+    case 'SYSUTCDATETIME':
+    case 'SYSDATETIME':
+      return { v: new Date(m.clock.now()), type: T.datetime2 };
+    case 'GETDATE':
+    case 'GETUTCDATE':
+    case 'CURRENT_TIMESTAMP':
+      return { v: new Date(m.clock.now()), type: T.datetime };
+    case 'ISNULL':
+      need(2);
+      return { v: args[0].v === null ? args[1].v : args[0].v, type: args[0].type };
+    case 'COALESCE': {
+      const type = args.reduce((t, a) => higher(t, a.type), args[0].type);
+      return { v: args.find((a) => a.v !== null)?.v ?? null, type };
+    }
+    case 'NULLIF':
+      need(2);
+      return { v: compareTyped(args[0], args[1]) === 0 ? null : args[0].v, type: args[0].type };
+    case 'RTRIM':
+      return { v: str(args[0])?.replace(/ +$/, '') ?? null, type: trimType(args[0].type) };
+    case 'LTRIM':
+      return { v: str(args[0])?.replace(/^ +/, '') ?? null, type: trimType(args[0].type) };
+    case 'UPPER':
+      return { v: str(args[0])?.toUpperCase() ?? null, type: trimType(args[0].type) };
+    case 'LOWER':
+      return { v: str(args[0])?.toLowerCase() ?? null, type: trimType(args[0].type) };
+    case 'LEN':
+      // Trailing blanks do not count (docs: LEN).
+      return { v: str(args[0])?.replace(/ +$/, '').length ?? null, type: T.int };
+    case 'CHARINDEX': {
+      const find = str(args[0]),
+        within = str(args[1]);
+      const maxType = 'length' in args[1].type && args[1].type.length === 'max';
+      const type = maxType ? T.bigint : T.int;
+      if (find === null || within === null) return { v: null, type };
+      const from = args[2] && args[2].v !== null ? Math.max(1, Number(args[2].v)) - 1 : 0;
+      // The default collation is case-insensitive.
+      const at = within.toLowerCase().indexOf(find.toLowerCase(), from) + 1;
+      return { v: maxType ? BigInt(at) : at, type };
+    }
+    case 'HASHBYTES':
+      need(2);
+      return hashBytes(args[0], args[1]);
+    case 'SUBSTRING':
+      need(3);
+      return substring(args[0], args[1], args[2]);
+    case 'ABS': {
+      const x = args[0];
+      if (x.v === null) return x;
+      return { v: typeof x.v === 'bigint' ? (x.v < 0n ? -x.v : x.v) : Math.abs(Number(x.v)), type: x.type };
+    }
+    default:
+      return fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10);
+  }
+}
