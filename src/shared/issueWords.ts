@@ -19,14 +19,26 @@ function kindOf(v: unknown): string {
   return KIND[typeof v] ?? typeof v;
 }
 
+/** A field that holds a secret: its value is never quoted, here or in anything nested under a key of that name. */
+const SECRET = /pass(word)?|pwd|secret|token|credential/i;
+
 function preview(v: unknown): string {
   let text: string;
   try {
-    text = JSON.stringify(v) ?? String(v);
+    text = JSON.stringify(v, (k, x: unknown) => (k && SECRET.test(k) ? '(not shown: a secret)' : x)) ?? String(v);
   } catch {
-    text = String(v);
+    text = '(not shown)';
   }
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+function came(got: unknown, path: readonly PropertyKey[]): string {
+  if (got === undefined) return 'missing';
+  // The refusal goes to the log and the panel: a secret's value (a password typed into the form) never does.
+  if (path.some((k) => SECRET.test(String(k)))) {
+    return typeof got === 'string' ? `text of ${got.length} characters (not shown: a secret)` : `${kindOf(got)} (not shown: a secret)`;
+  }
+  return `${kindOf(got)} ${preview(got)}`;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -43,11 +55,10 @@ export function issueWords(what: string, error: z.ZodError, payload: unknown): s
   const i = error.issues[0];
   if (!i) return `${what}: invalid`;
   const where = i.path.length ? i.path.map(String).join('.') : 'payload';
-  const got = valueAt(payload, i.path);
-  const came = got === undefined ? 'missing' : `${kindOf(got)} ${preview(got)}`;
+  const got = came(valueAt(payload, i.path), i.path);
   if (i.code === 'invalid_type') {
     const expected = KIND[String((i as { expected?: unknown }).expected)] ?? String((i as { expected?: unknown }).expected);
-    return `${what}: ${where} should be ${expected}, but was ${came}`;
+    return `${what}: ${where} should be ${expected}, but was ${got}`;
   }
-  return `${what}: ${where}: ${i.message} (it was ${came})`;
+  return `${what}: ${where}: ${i.message} (it was ${got})`;
 }
