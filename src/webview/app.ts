@@ -198,8 +198,7 @@ export class App implements ViewContext {
     } else {
       this.revealPending = place;
     }
-    // Drawn now, not in the next frame: a section toggle the user's click queued before this reveal must find the
-    // section already open, or it would be read as a close after the reveal (common.ts section()).
+    // Drawn now: a toggle a click queued before this reveal must find the section open (common.ts sectionOpen()).
     this.rendering.renderNow();
   }
   onRunStart(p: { experimentId: string; index: number; threads: number; arm?: { id: string; label: string }; repetition?: number }): void {

@@ -35,6 +35,19 @@ const PLAIN_OPTIONS = new Set([
  */
 const ENDS_BATCH = new Set([205, 207, 208, 213, 2715, 50000]);
 
+/** Arithmetic errors (overflow, divide by zero) that ARITHABORT ON without ANSI_WARNINGS turns into batch-aborting. */
+const ARITHMETIC = new Set([220, 232, 8115, 8134]);
+
+/**
+ * A run-time error ends the batch under SET XACT_ABORT ON, and an arithmetic one under ARITHABORT ON with
+ * ANSI_WARNINGS OFF (SET ARITHABORT: with ANSI_WARNINGS ON it is statement-terminating, as by default).
+ */
+function abortsBatch(ctx: ExecContext, number: number): boolean {
+  const o = sessionState(ctx.session).options;
+  if (o.get('XACT_ABORT') === 'ON') return true;
+  return ARITHMETIC.has(number) && o.get('ARITHABORT') === 'ON' && o.get('ANSI_WARNINGS') === 'OFF';
+}
+
 const typeNameOf = (t: SqlType): TypeName =>
   t.type === 'decimal'
     ? { base: 'decimal', precision: t.precision, scale: t.scale }
@@ -211,6 +224,7 @@ export function executeBatch(call: BatchCall): ResponseItem[] {
       if (!(e instanceof SqlError)) throw e;
       items.push(...e.messages);
       if (e.messages.some((m) => m.kind === 'error' && (m.class === 15 || m.class >= 20 || ENDS_BATCH.has(m.number)))) break;
+      if (e.messages.some((m) => m.kind === 'error' && abortsBatch(ctx, m.number))) break;
     }
   }
   return items;
