@@ -5,7 +5,7 @@ import { hashBytes, substring } from '../binaryFns';
 import type { Permission } from '../instance';
 import { serverProperty, versionBanner } from '../select';
 import { T } from '../types';
-import type { ExecContext } from './env';
+import type { ExecContext } from './context';
 import { compareTyped, fail, higher, Typed } from './values';
 
 /** Permission names each SQL Server version knows; HAS_PERMS_BY_NAME returns NULL for one it does not (its docs). */

@@ -1,50 +1,14 @@
 // Expression evaluation over a row of one or more sources (FROM items), with SQL Server's three-valued logic: a
 // comparison with NULL is unknown, WHERE and ON keep only rows whose predicate is true, NOT unknown stays unknown.
-import type { Column, Value } from '../../tds/contract';
 import { err, SqlError } from '../errors';
-import type { QueryContext } from '../types';
 import { T } from '../types';
 import type { Expr, Query } from './ast';
 import { globalVar, scalarFn } from './builtins';
 import { arithmetic, bool, castTo, compareTyped, fail, higher, isInteger, negate, truthy, Typed } from './values';
 
-export interface Relation {
-  cols: Column[];
-  rows: Value[][];
-}
-
-export interface ExecContext extends QueryContext {
-  /** sp_executesql parameters by lower-case name with the @. */
-  params: Map<string, Value>;
-  vars: Map<string, Typed>;
-  ctes: Map<string, Relation>;
-  rowCount: number;
-  /** Whether this batch has moved the model to now (query.ts, at its first view read). */
-  advanced?: boolean;
-  /** Rows the statement running now read, wrote and deleted (its synthetic cost, temp.ts). */
-  work: { read: number; written: number; deleted: number };
-  /** Runs a subquery (query.ts), kept here to avoid an import cycle. */
-  run(q: Query, env: Env | undefined, typing: boolean): Relation;
-}
-
-export interface Source {
-  alias: string;
-  /** The object's name, lower case ('sys.dm_os_schedulers'), for unaliased qualification. */
-  table: string;
-  cols: Column[];
-}
-
-export interface Env {
-  ctx: ExecContext;
-  sources: Source[];
-  /** One values array per source (all NULL for the missing side of a LEFT JOIN). */
-  row: Value[][];
-  /** The group's rows when aggregates are evaluated. */
-  group?: Value[][][];
-  outer?: Env;
-  /** Types only: no view is read, aggregates see no rows. */
-  typing: boolean;
-}
+export type { Env, ExecContext, Relation, Source } from './context';
+import type { Env, ExecContext } from './context';
+import type { Value } from '../../tds/contract';
 
 export const AGGREGATES = new Set(['COUNT', 'COUNT_BIG', 'SUM', 'MIN', 'MAX', 'AVG']);
 

@@ -49,7 +49,3 @@ function normalise(n: string): string {
   const parts = n.toLowerCase().split('.');
   return parts.length === 1 ? `dbo.${parts[0]}` : parts.slice(-2).join('.');
 }
-
-/** Each column's position by name: handlers read a view's rows by column name, since its columns follow the docs catalogue and --version. */
-export const columnIndex = (columns: { name: string }[]): Record<string, number> =>
-  Object.fromEntries(columns.map((col, i) => [col.name, i]));

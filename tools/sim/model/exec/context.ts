@@ -1,0 +1,44 @@
+// The executor's shapes, types only: a relation, the batch's context and a row's environment. Kept apart from env.ts
+// so the built-ins, which read the context, and the evaluator, which calls the built-ins, import no circle.
+import type { Column, Value } from '../../tds/contract';
+import type { QueryContext } from '../types';
+import type { Query } from './ast';
+import type { Typed } from './values';
+
+export interface Relation {
+  cols: Column[];
+  rows: Value[][];
+}
+
+export interface ExecContext extends QueryContext {
+  /** sp_executesql parameters by lower-case name with the @. */
+  params: Map<string, Value>;
+  vars: Map<string, Typed>;
+  ctes: Map<string, Relation>;
+  rowCount: number;
+  /** Whether this batch has moved the model to now (query.ts, at its first view read). */
+  advanced?: boolean;
+  /** Rows the statement running now read, wrote and deleted (its synthetic cost, temp.ts). */
+  work: { read: number; written: number; deleted: number };
+  /** Runs a subquery (query.ts), kept here to avoid an import cycle. */
+  run(q: Query, env: Env | undefined, typing: boolean): Relation;
+}
+
+export interface Source {
+  alias: string;
+  /** The object's name, lower case ('sys.dm_os_schedulers'), for unaliased qualification. */
+  table: string;
+  cols: Column[];
+}
+
+export interface Env {
+  ctx: ExecContext;
+  sources: Source[];
+  /** One values array per source (all NULL for the missing side of a LEFT JOIN). */
+  row: Value[][];
+  /** The group's rows when aggregates are evaluated. */
+  group?: Value[][][];
+  outer?: Env;
+  /** Types only: no view is read, aggregates see no rows. */
+  typing: boolean;
+}
