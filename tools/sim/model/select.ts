@@ -310,7 +310,8 @@ function sqlVariant(x: Typed): Typed {
   return { v: x.v, type: { type: 'sql_variant' } };
 }
 
-function builtinVar(ctx: QueryContext, name: string): Typed {
+/** The server's global variables both the single-table SELECTs and the executor answer (exec/builtins.ts). */
+export function serverGlobal(ctx: QueryContext, name: string): Typed | undefined {
   const m = ctx.model;
   switch (name) {
     case '@@version':
@@ -325,30 +326,35 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
       return { v: 'us_english', type: T.nvarchar(128) };
     case '@@microsoftversion':
       return { v: m.productMajor * 16777216, type: T.int };
-    default: {
-      const params = (ctx as { params?: Map<string, Value> }).params;
-      if (params?.has(name)) {
-        const v = params.get(name) ?? null;
-        // The value's own type (parameters arrive typed): a number stays a number in arithmetic and results.
-        const type =
-          typeof v === 'number'
-            ? Number.isInteger(v) && Math.abs(v) <= 2147483647
-              ? T.int
-              : T.float
-            : typeof v === 'bigint'
-              ? T.bigint
-              : typeof v === 'boolean'
-                ? T.bit
-                : v instanceof Date
-                  ? T.datetime2
-                  : Buffer.isBuffer(v)
-                    ? T.varbinary('max')
-                    : T.nvarchar(4000);
-        return { v, type };
-      }
-      throw new SqlError([err(137, `Must declare the scalar variable "${name}".`, 15, 2)]);
-    }
+    default:
+      return undefined;
   }
+}
+
+function builtinVar(ctx: QueryContext, name: string): Typed {
+  const known = serverGlobal(ctx, name);
+  if (known) return known;
+  const params = (ctx as { params?: Map<string, Value> }).params;
+  if (params?.has(name)) {
+    const v = params.get(name) ?? null;
+    // The value's own type (parameters arrive typed): a number stays a number in arithmetic and results.
+    const type =
+      typeof v === 'number'
+        ? Number.isInteger(v) && Math.abs(v) <= 2147483647
+          ? T.int
+          : T.float
+        : typeof v === 'bigint'
+          ? T.bigint
+          : typeof v === 'boolean'
+            ? T.bit
+            : v instanceof Date
+              ? T.datetime2
+              : Buffer.isBuffer(v)
+                ? T.varbinary('max')
+                : T.nvarchar(4000);
+    return { v, type };
+  }
+  throw new SqlError([err(137, `Must declare the scalar variable "${name}".`, 15, 2)]);
 }
 
 export function versionBanner(ctx: QueryContext): string {

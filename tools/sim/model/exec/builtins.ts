@@ -3,7 +3,7 @@
 import type { SqlType } from '../../tds/contract';
 import { hashBytes, substring } from '../binaryFns';
 import type { Permission } from '../instance';
-import { serverProperty, versionBanner } from '../select';
+import { serverGlobal, serverProperty } from '../select';
 import { T } from '../types';
 import type { ExecContext } from './context';
 import { compareTyped, fail, higher, Typed } from './values';
@@ -18,23 +18,7 @@ const SINCE_2022 = new Set([
 ]);
 
 export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
-  const m = ctx.model;
-  switch (name) {
-    case '@@version':
-      return { v: versionBanner(ctx), type: T.nvarchar(300) };
-    case '@@spid':
-      return { v: ctx.session.spid, type: T.smallint };
-    case '@@servername':
-      return { v: m.serverName, type: T.nvarchar(128) };
-    case '@@trancount':
-      return { v: 0, type: T.int };
-    case '@@rowcount':
-      return { v: ctx.rowCount, type: T.int };
-    case '@@language':
-      return { v: 'us_english', type: T.nvarchar(128) };
-    default:
-      return undefined;
-  }
+  return name === '@@rowcount' ? { v: ctx.rowCount, type: T.int } : serverGlobal(ctx, name);
 }
 
 const str = (x: Typed | undefined): string | null => (x === undefined || x.v === null ? null : String(x.v));
