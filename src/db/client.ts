@@ -202,12 +202,18 @@ export class DbSession {
   /** keep: never close the connection for idleness (a session holding an experiment's application locks). */
   static async open(target: DbTarget, opts: { database?: string; appName?: string; keep?: boolean } = {}): Promise<DbSession> {
     const lost = { count: 0 };
+    // Every error the server sent while logging in: tedious keeps only the last (18456), but a database that cannot
+    // be opened comes first as Msg 4060, and that is the one a user can act on.
+    const loginErrors: { number: number; message: string }[] = [];
     // The pool replaces a lost connection silently on the next request; counting the connections that failed at the
     // socket (not those the pool closed itself when idle) lets a caller, the monitor, notice that it happened.
     const config: sql.config = {
       ...toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1, opts.keep),
       beforeConnect: (conn) => {
         let counted = false;
+        (conn as unknown as NodeJS.EventEmitter).on('errorMessage', (t: { number?: number; message?: string }) => {
+          if (typeof t?.number === 'number') loginErrors.push({ number: t.number, message: String(t.message ?? '') });
+        });
         (conn as unknown as NodeJS.EventEmitter).on('error', (e: { code?: string }) => {
           if (!counted && e?.code === 'ESOCKET') {
             counted = true;
@@ -222,8 +228,10 @@ export class DbSession {
       await pool.connect();
     } catch (err) {
       // Whatever stops the first connection is a connection failure, whatever number the server gave it.
-      const e = wrapError(err);
-      if (!(e instanceof DbError)) throw new DbError(e.message, undefined, undefined, undefined, undefined, [], undefined, 'connection');
+      const wrapped = wrapError(err);
+      if (!(wrapped instanceof DbError))
+        throw new DbError(wrapped.message, undefined, undefined, undefined, undefined, [], undefined, 'connection');
+      const e = loginCause(wrapped, loginErrors);
       const explained = explainConnectFailure(e.message, e.number, target);
       const failed = new DbError(explained ?? e.message, e.number, e.code, e.state, e.severity, e.all, undefined, 'connection');
       failed.connectFailure = { message: e.message, number: e.number };
@@ -325,4 +333,11 @@ export class DbSession {
     this.closed = true;
     await this.pool.close().catch(() => undefined);
   }
+}
+
+/** The login's own cause when the server sent one before its 18456 (4060: the database could not be opened). */
+function loginCause(e: DbError, sent: { number: number; message: string }[]): DbError {
+  const cause = sent.find((m) => m.number === 4060);
+  if (!cause) return e;
+  return new DbError(cause.message, cause.number, e.code, e.state, e.severity, sent, undefined, 'connection');
 }

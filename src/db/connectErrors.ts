@@ -33,8 +33,9 @@ const UNREACHABLE =
 type ConnectFailureKind = 'login' | 'database' | 'tls' | 'unreachable';
 
 export function connectFailureKind(message: string, number: number | undefined): ConnectFailureKind | null {
-  if (number === 18456 || /Login failed/i.test(message)) return 'login';
+  // 4060's own words end "The login failed.": its number decides first.
   if (number === 4060) return 'database';
+  if (number === 18456 || /Login failed/i.test(message)) return 'login';
   if (TLS.test(message)) return 'tls';
   if (UNREACHABLE.test(message)) return 'unreachable';
   return null;

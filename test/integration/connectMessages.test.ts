@@ -25,6 +25,14 @@ describe('first-connection messages', () => {
       assert.doesNotMatch(msg, /Not-It-9/);
     }));
 
+  it('a database that cannot be opened: Msg 4060 is the cause told, not the 18456 the server sends after it', () =>
+    withSim({}, async (sim) => {
+      const msg = await failure(`Server=127.0.0.1,${sim.port};User ID=sa;Password=${SIM_PASSWORD};Database=NoSuchLab;Encrypt=false`);
+      assert.match(msg, /Cannot open database "NoSuchLab" requested by the login/);
+      assert.match(msg, /Msg 4060/);
+      assert.match(msg, /the login worked, but the database in the connection string cannot be opened/);
+    }));
+
   it('a self-signed certificate: names TrustServerCertificate=true and installing the CA', () =>
     withSim({}, async (sim) => {
       const msg = await failure(

@@ -1,13 +1,16 @@
 // A client the project did not write: Microsoft's go-mssqldb runs test/clients/gomssql (built once, before the test)
 // against a simulator: a parameterised query, sp_executesql by RPC with an OUTPUT parameter and a ReturnStatus, a
-// database/sql transaction, a batch with an error in the middle, a context cancel (attention) and 50 connections.
+// database/sql transaction, a batch with an error in the middle, a context cancel (attention), 50 connections, a TDS 8
+// strict login (TLS first, TDSVersion 0x08000000) and a login to a database that does not exist.
 // The module comes from the Go module proxy (scripts/integration-setup.sh downloads it ahead).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { assertCommon, CLIENTS, mustRun, runClient } from '../helpers/clientProgram';
+import { selfSignedCert } from '../../tools/sim/tds/cert';
 
 // The Go on PATH (Debian's golang-go, which integration-setup.sh installs when none is there), else Go's own install.
 const GO = process.env.GO ?? (spawnSync('go', ['version']).status === 0 ? 'go' : '/usr/local/go/bin/go');
@@ -27,10 +30,15 @@ describe('go-mssqldb', function () {
   it('parameters, OUTPUT and return status by RPC, transaction, error mid-batch, cancel, 50 connections', function () {
     this.timeout(120_000);
     return withSim({}, async (sim) => {
-      const r = await runClient(bin, [String(sim.port), SIM_PASSWORD]);
+      // The simulator's certificate (one per process), for the client's TDS 8 strict connection to verify.
+      const certFile = path.join(os.tmpdir(), `spinlab-sim-cert-${process.pid}.pem`);
+      fs.writeFileSync(certFile, (await selfSignedCert()).cert);
+      const r = await runClient(bin, [String(sim.port), SIM_PASSWORD, certFile]);
       assertCommon(r, 'go-mssqldb');
       assert.equal((r.cancel as { result: string }).result, 'context canceled');
       assert.deepEqual(r.tran, [1, 0, 0], 'BEGIN TRAN inside, none left after commit and rollback');
+      assert.equal(r.strict, 8, 'encrypt=strict: TLS first, LOGIN7 with TDS 8.0 (0x08000000)');
+      assert.match(String(r.missing_db), /Login failed for user 'sa'/);
     });
   });
 });

@@ -85,7 +85,7 @@ it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SE
   }
 });
 
-it('wrong password: Msg 18456 state 8', () => {
+it('wrong password: Msg 18456, state 1 on the wire', () => {
   const { h } = setup();
   const r = h.login({
     userName: 'sa',
@@ -100,7 +100,31 @@ it('wrong password: Msg 18456 state 8', () => {
     tdsVersion: 0x74000004,
   }) as LoginResult & { ok: false };
   assert.equal(r.ok, false);
-  assert.deepEqual([r.error.number, r.error.state, r.error.class, r.error.message], [18456, 8, 14, "Login failed for user 'sa'."]);
+  const [e] = [r.error].flat();
+  assert.deepEqual([e.number, e.state, e.class, e.message], [18456, 1, 14, "Login failed for user 'sa'."]);
+});
+
+it('a login to a database that does not exist gets Msg 4060 and then 18456, as SQL Server sends them', () => {
+  const h = new ModelHandler(new SimModel({ password: 'pw' }));
+  const r = h.login({
+    userName: 'sa',
+    password: 'pw',
+    database: 'NoSuchDb',
+    appName: '',
+    hostName: '',
+    serverName: '',
+    language: '',
+    clientPid: 1,
+    packetSize: 4096,
+    tdsVersion: 0x74000004,
+  }) as LoginResult & { ok: false };
+  assert.deepEqual(
+    [r.error].flat().map((m) => [m.number, m.class]),
+    [
+      [4060, 11],
+      [18456, 14],
+    ],
+  );
 });
 
 async function deployDisk(h: ModelHandler, s: SessionContext) {

@@ -2,7 +2,7 @@
 // query, sp_executesql called as a procedure (RPC) with an OUTPUT parameter and its return status, a transaction
 // through database/sql (commit and rollback), a batch with an error in the middle, a query cancelled through its
 // context (an attention) and 50 connections at once. Prints one JSON object; simGoMssql.test.ts asserts on it.
-// Usage: gomssql <port> <password>
+// Usage: gomssql <port> <password> <server certificate PEM file, for the TDS 8 strict check>
 package main
 
 import (
@@ -165,6 +165,34 @@ func main() {
 			c.Close()
 		}
 		return map[string]any{"distinct": len(spids), "errors": errs}, nil
+	})
+
+	// TDS 8: with encrypt=strict the driver opens TLS first and sends LOGIN7 with TDSVersion 0x08000000.
+	check("strict", func() (any, error) {
+		su := u
+		// Strict mode verifies the certificate whatever TrustServerCertificate says: the simulator's, from a file.
+		su.RawQuery = url.Values{"database": {"master"}, "encrypt": {"strict"}, "certificate": {os.Args[3]},
+			"hostnameincertificate": {"localhost"}}.Encode()
+		sdb, err := sql.Open("sqlserver", su.String())
+		if err != nil {
+			return nil, err
+		}
+		defer sdb.Close()
+		var v int
+		err = sdb.QueryRowContext(ctx, "SELECT 8").Scan(&v)
+		return v, err
+	})
+
+	// A database that does not exist: the driver's error for the login (SQL Server sends Msg 4060, then 18456).
+	check("missing_db", func() (any, error) {
+		mu := u
+		mu.RawQuery = "database=NoSuchLab&encrypt=disable"
+		mdb, err := sql.Open("sqlserver", mu.String())
+		if err != nil {
+			return nil, err
+		}
+		defer mdb.Close()
+		return "error: " + fmt.Sprint(mdb.PingContext(ctx)), nil
 	})
 
 	enc := json.NewEncoder(os.Stdout)

@@ -32,10 +32,19 @@ export class ModelHandler implements SimHandler {
     const refused = this.faults.takeLogin(req.database || 'master');
     if (refused) return { ok: false, error: refused };
     const l = this.model.login(req.userName, req.password);
-    if (!l) return { ok: false, error: err(18456, `Login failed for user '${req.userName}'.`, 14, 8) };
+    // State 1 on the wire whatever the reason: SQL Server writes the real state (8: wrong password) to its error log only.
+    if (!l) return { ok: false, error: err(18456, `Login failed for user '${req.userName}'.`, 14, 1) };
     const db = req.database || 'master';
     const found = this.model.database(db);
-    if (!found) return { ok: false, error: err(4060, `Cannot open database "${db}" requested by the login. The login failed.`, 11, 1) };
+    // SQL Server sends both: the database it could not open, then the login failure (state 38 in its error log only).
+    if (!found)
+      return {
+        ok: false,
+        error: [
+          err(4060, `Cannot open database "${db}" requested by the login. The login failed.`, 11, 1),
+          err(18456, `Login failed for user '${req.userName}'.`, 14, 1),
+        ],
+      };
     return { ok: true, database: found.name };
   }
 

@@ -17,6 +17,7 @@ import {
   PacketType,
   ProtocolError,
   TDS_VERSION_7_4,
+  TDS_VERSION_8,
   Token,
   UnsupportedError,
   EnvChange,
@@ -272,7 +273,10 @@ export class Connection {
 
   private onLogin(payload: Buffer): void {
     const req = parseLogin7(payload);
-    if (req.tdsVersion < 0x72000000) throw new ProtocolError(`TDS version 0x${req.tdsVersion.toString(16)} not supported`);
+    // TDS 8 clients (strict encryption) send 0x08000000, which sorts below every 7.x version: it is valid only inside
+    // a strict TLS session, and the token stream inside is TDS 7.4's (MS-TDS 2.2.6.4, TDSVersion).
+    const tds8 = req.tdsVersion === TDS_VERSION_8 && this.strict !== undefined;
+    if (!tds8 && req.tdsVersion < 0x72000000) throw new ProtocolError(`TDS version 0x${req.tdsVersion.toString(16)} not supported`);
     this.busy = true;
     const info = { encrypted: this.encrypted, remoteAddress: this.remoteAddress };
     Promise.resolve()
@@ -310,7 +314,7 @@ export class Connection {
           database: result.database,
           language: req.language || 'us_english',
           packetSize: this.packetSize,
-          tdsVersion: Math.min(req.tdsVersion, TDS_VERSION_7_4),
+          tdsVersion: tds8 ? TDS_VERSION_7_4 : Math.min(req.tdsVersion, TDS_VERSION_7_4),
           serverName: this.host.serverName,
           productVersion: this.host.productVersion,
         });

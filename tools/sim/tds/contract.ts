@@ -112,7 +112,8 @@ export interface LoginRequest {
   tdsVersion: number;
 }
 
-export type LoginResult = { ok: true; database: string; spid?: number } | { ok: false; error: ServerMessage };
+/** A refused login: its messages in order (a database that cannot be opened is Msg 4060 and then 18456, as SQL Server sends them). */
+export type LoginResult = { ok: true; database: string; spid?: number } | { ok: false; error: ServerMessage | readonly ServerMessage[] };
 
 /** Per-connection state the model may keep; the wire layer owns the object and passes it back on each call. */
 export interface SessionContext {

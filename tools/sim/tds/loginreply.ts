@@ -40,8 +40,8 @@ export function writeLoginSuccess(w: BufWriter, p: LoginReplyParams): void {
   writeDone(w, Token.DONE, DoneStatus.FINAL, 0, 0);
 }
 
-/** A failed login: the error, then DONE with the error bit; the server then closes the connection. */
-export function writeLoginFailure(w: BufWriter, error: ServerMessage, serverName: string): void {
-  writeMessage(w, error, serverName);
+/** A failed login: its errors, then DONE with the error bit; the server then closes the connection. */
+export function writeLoginFailure(w: BufWriter, error: ServerMessage | readonly ServerMessage[], serverName: string): void {
+  for (const m of Array.isArray(error) ? error : [error]) writeMessage(w, m, serverName);
   writeDone(w, Token.DONE, DoneStatus.ERROR, 0, 0);
 }

@@ -26,6 +26,8 @@ export const DEFAULT_PACKET_SIZE = 4096;
 
 /** TDS 7.4 as sent in LOGINACK (big-endian on the wire). */
 export const TDS_VERSION_7_4 = 0x74000004;
+/** LOGIN7's TDSVersion from a TDS 8 (strict encryption) client. */
+export const TDS_VERSION_8 = 0x08000000;
 
 export const Token = {
   RETURNSTATUS: 0x79,
