@@ -14,6 +14,12 @@ export type SqlType =
   | { type: 'nvarchar' | 'nchar' | 'varchar' | 'char'; length: number | 'max' }
   | { type: 'datetime' }
   | { type: 'datetime2'; scale?: number }
+  | { type: 'date' }
+  | { type: 'time'; scale?: number }
+  /** Values: a Date (offset +00:00) or text 'YYYY-MM-DD hh:mm:ss[.fffffff] +hh:mm' that keeps its offset. */
+  | { type: 'datetimeoffset'; scale?: number }
+  /** Values: number or decimal text, four decimal places. */
+  | { type: 'money' | 'smallmoney' }
   | { type: 'varbinary' | 'binary'; length: number | 'max' }
   | { type: 'uniqueidentifier' }
   /** sql_variant (TDS 0x62): each value carries its own base type, inferred from the JS value. */

@@ -22,6 +22,10 @@ export const K = {
   DATETIME2: 12,
   GUID: 13,
   VARIANT: 14,
+  DATE: 15,
+  TIME: 16,
+  DTOFFSET: 17,
+  MONEY: 18,
 } as const;
 
 export interface Codec {
@@ -78,6 +82,22 @@ export function codecFor(t: SqlType): Codec {
     case 'datetime2': {
       const s = Math.min(Math.max(t.scale ?? 7, 0), 7);
       return c(K.DATETIME2, [TypeId.DATETIME2N, s], { scale: s, size: timeBytes(s) + 3 });
+    }
+    case 'date':
+      return c(K.DATE, [TypeId.DATEN]);
+    case 'time':
+    case 'datetimeoffset': {
+      const s = Math.min(Math.max(t.scale ?? 7, 0), 7);
+      const offset = t.type === 'datetimeoffset';
+      return c(offset ? K.DTOFFSET : K.TIME, [offset ? TypeId.DATETIMEOFFSETN : TypeId.TIMEN, s], {
+        scale: s,
+        size: timeBytes(s) + (offset ? 5 : 0),
+      });
+    }
+    case 'money':
+    case 'smallmoney': {
+      const len = t.type === 'money' ? 8 : 4;
+      return c(K.MONEY, [TypeId.MONEYN, len], { size: len });
     }
     case 'uniqueidentifier':
       return c(K.GUID, [TypeId.GUID, 16]);
@@ -256,6 +276,48 @@ export function writeValue(w: BufWriter, c: Codec, v: Value | undefined): void {
       w.pos += c.size;
       return;
     }
+    case K.DATE: {
+      const [, days] = datetime2Parts(toDate(v), 0);
+      w.u8(3);
+      w.ensure(3);
+      w.pos = w.buf.writeUIntLE(days, w.pos, 3);
+      return;
+    }
+    case K.TIME: {
+      const [units] = datetime2Parts(toDate(v), c.scale);
+      w.u8(c.size);
+      w.ensure(c.size);
+      w.pos = w.buf.writeUIntLE(units, w.pos, c.size);
+      return;
+    }
+    case K.DTOFFSET: {
+      // Sent as the UTC instant and the offset in minutes (MS-TDS 2.2.5.4.2): text keeps the offset it was written with.
+      const { utc, minutes } = offsetParts(v);
+      const [units, days] = datetime2Parts(utc, c.scale);
+      const tb = c.size - 5;
+      w.u8(c.size);
+      w.ensure(c.size);
+      w.buf.writeUIntLE(units, w.pos, tb);
+      w.buf.writeUIntLE(days, w.pos + tb, 3);
+      w.buf.writeInt16LE(minutes, w.pos + tb + 3);
+      w.pos += c.size;
+      return;
+    }
+    case K.MONEY: {
+      // Ten-thousandths as an integer: money is its high 32 bits then its low 32 bits; smallmoney one int32.
+      const n = toScaledBigInt(v, 4);
+      w.u8(c.size);
+      if (c.size === 4) {
+        if (n < -(2n ** 31n) || n >= 2n ** 31n) throw new UnsupportedError(`smallmoney out of range: ${String(v)}`);
+        w.i32(Number(n));
+      } else {
+        if (n < -(2n ** 63n) || n >= 2n ** 63n) throw new UnsupportedError(`money out of range: ${String(v)}`);
+        const u = BigInt.asUintN(64, n);
+        w.i32(Number(BigInt.asIntN(32, u >> 32n)));
+        w.u32(Number(u & 0xffffffffn));
+      }
+      return;
+    }
     case K.VARIANT:
       return writeVariant(w, v);
     case K.GUID:
@@ -319,4 +381,14 @@ function writeVariant(w: BufWriter, v: Value): void {
     return;
   }
   throw new UnsupportedError(`cannot send ${String(v)} as sql_variant`);
+}
+
+/** A datetimeoffset value: the UTC instant and the offset in minutes ('2024-05-01 10:00:00.1234567 +02:00'). */
+function offsetParts(v: Value): { utc: Date; minutes: number } {
+  if (typeof v !== 'string') return { utc: toDate(v), minutes: 0 };
+  const m = /^(.*\S)\s*([+-])(\d{2}):(\d{2})$/.exec(v.trim());
+  if (!m) return { utc: toDate(v), minutes: 0 };
+  const minutes = (m[2] === '-' ? -1 : 1) * (Number(m[3]) * 60 + Number(m[4]));
+  const local = toDate(m[1].replace(' ', 'T') + 'Z');
+  return { utc: new Date(local.getTime() - minutes * 60_000), minutes };
 }

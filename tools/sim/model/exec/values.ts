@@ -2,6 +2,7 @@
 // stays a JS bigint), strings compare case-insensitively with trailing blanks ignored (the default collation,
 // SQL_Latin1_General_CP1_CI_AS), a string meeting a number converts to the number or fails with Msg 245, nchar pads.
 import type { SqlType, Value } from '../../tds/contract';
+import { castMore } from './castMore';
 import { err, SqlError } from '../errors';
 import { T } from '../types';
 import type { TypeName } from './ast';
@@ -177,6 +178,14 @@ export function sqlType(t: TypeName): SqlType {
       return { type: t.base } as SqlType;
     case 'datetime2':
       return { type: 'datetime2', scale: t.scale ?? 7 };
+    case 'date':
+    case 'money':
+    case 'smallmoney':
+    case 'uniqueidentifier':
+      return { type: t.base } as SqlType;
+    case 'time':
+    case 'datetimeoffset':
+      return { type: t.base, scale: t.scale ?? 7 };
     case 'sysname':
       return T.sysname;
     case 'decimal':
@@ -200,6 +209,10 @@ function dateText(d: Date, type: SqlType, style: number | null): string {
   const base = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   const ms = pad(d.getUTCMilliseconds(), 3);
+  const frac = `${ms}${'0'.repeat(7)}`.slice(0, 'scale' in type ? (type.scale ?? 7) : 7);
+  if (type.type === 'date') return base;
+  if (type.type === 'time') return frac ? `${time}.${frac}` : time;
+  if (type.type === 'datetimeoffset') return `${base} ${time}${frac ? `.${frac}` : ''} +00:00`;
   if (style === 120) return `${base} ${time}`;
   if (style === 126) return `${base}T${time}.${ms}`;
   if (type.type === 'datetime2' && (style === null || style === 121)) return `${base} ${time}.${ms}0000`;
@@ -248,6 +261,7 @@ export function castTo(x: Typed, to: TypeName, style: number | null = null): Typ
     case 'char': {
       let s: string;
       if (v instanceof Date) s = dateText(v, x.type, style);
+      else if (typeof v === 'string' && (x.type.type === 'money' || x.type.type === 'smallmoney')) s = Number(v).toFixed(2);
       else if (Buffer.isBuffer(v)) {
         if (style === 1 || style === 2) s = (style === 1 ? '0x' : '') + v.toString('hex').toUpperCase();
         else s = type.type.startsWith('n') ? v.toString('utf16le') : v.toString('latin1');
@@ -262,6 +276,13 @@ export function castTo(x: Typed, to: TypeName, style: number | null = null): Typ
       if ((type.type === 'nchar' || type.type === 'char') && len !== 'max') s = s.padEnd(len);
       return out(s);
     }
+    case 'date':
+    case 'time':
+    case 'datetimeoffset':
+    case 'money':
+    case 'smallmoney':
+    case 'uniqueidentifier':
+      return out(castMore(x, type));
     case 'datetime':
     case 'datetime2': {
       if (v instanceof Date) return out(v);
