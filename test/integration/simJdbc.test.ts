@@ -1,12 +1,14 @@
 // A client the project did not write: Microsoft's JDBC driver (mssql-jdbc from Maven Central) runs
 // test/clients/jdbc (compiled once, before the test) against a simulator: a parameterised query, sp_executesql by a
 // CallableStatement with an OUTPUT parameter and the return status, commit / rollback / savepoints, a batch with an
-// error in the middle, Statement.cancel() and 50 connections. scripts/integration-setup.sh fetches the driver.
+// error in the middle, Statement.cancel(), 50 connections and a TDS 8 strict connection. scripts/integration-setup.sh fetches the driver.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { assertCommon, CLIENTS, mustRun, runClient } from '../helpers/clientProgram';
+import { selfSignedCert } from '../../tools/sim/tds/cert';
 
 describe('mssql-jdbc', function () {
   const dir = path.join(CLIENTS, 'jdbc');
@@ -25,7 +27,9 @@ describe('mssql-jdbc', function () {
   it('parameters, OUTPUT and return status by RPC, commit/rollback/savepoint, error mid-batch, cancel, 50 connections', function () {
     this.timeout(120_000);
     return withSim({}, async (sim) => {
-      const r = await runClient('java', ['-cp', cp, 'spinlab.JdbcClient', String(sim.port), SIM_PASSWORD]);
+      const certFile = path.join(os.tmpdir(), `spinlab-sim-cert-${process.pid}.pem`);
+      fs.writeFileSync(certFile, (await selfSignedCert()).cert);
+      const r = await runClient('java', ['-cp', cp, 'spinlab.JdbcClient', String(sim.port), SIM_PASSWORD, certFile]);
       // JDBC reads an error up to the DONE that ends its statement: the later result set (2) must follow.
       assert.deepEqual(r.batch_error, [1, 'error: in the middle', 2]);
       assert.match(String((r.cancel as { result: string }).result), /canceled/);
@@ -34,6 +38,7 @@ describe('mssql-jdbc', function () {
       // SELECT from no table opens no transaction (docs: SET IMPLICIT_TRANSACTIONS); the savepoint's BEGIN TRAN leaves 1.
       assert.deepEqual(r.tran, [0, 1, 0]);
       assertCommon(r, 'mssql-jdbc');
+      assert.equal(r.strict, 8, 'encrypt=strict: TLS first, then the TDS 8 login');
     });
   });
 });

@@ -1,7 +1,8 @@
 // Microsoft's JDBC driver (mssql-jdbc, a client the project did not write) against the simulator: a parameterised
 // query, sp_executesql called as a procedure (RPC) with an OUTPUT parameter and its return status, a transaction
 // through the driver's commit/rollback/savepoint, a batch with an error in the middle, a cancelled WAITFOR and 50
-// connections at once. Prints one JSON object; simJdbc.test.ts asserts on it. Usage: JdbcClient <port> <password>
+// connections at once, and a TDS 8 strict connection. Prints one JSON object; simJdbc.test.ts asserts on it.
+// Usage: JdbcClient <port> <password> <the simulator's certificate, PEM>
 package spinlab;
 
 import java.sql.*;
@@ -167,6 +168,15 @@ public class JdbcClient {
     });
 
     conn.close();
+    // TDS 8: encrypt=strict opens TLS before PRELOGIN; the driver verifies the simulator's certificate from a file.
+    check("strict", () -> {
+      String strict = "jdbc:sqlserver://127.0.0.1:" + args[0] + ";databaseName=master;encrypt=strict;serverCertificate="
+          + args[2] + ";hostNameInCertificate=localhost";
+      try (Connection c = DriverManager.getConnection(strict, "sa", password)) {
+        return scalar(c, "SELECT 8");
+      }
+    });
+
     System.out.println(json(out));
   }
 }
