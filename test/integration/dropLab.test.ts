@@ -8,6 +8,7 @@ import { DbSession } from '../../src/db/client';
 import { dropLab } from '../../src/engine/lab';
 import { dropLabCommand } from '../../src/cli/commands';
 import { targetFor } from '../helpers/simTarget';
+import { failFile } from '../helpers/simFaults';
 
 const LAB = 'SpinlockLab';
 const identity = { login: 'sa', majorVersion: 16 } as Parameters<typeof dropLab>[2];
@@ -30,7 +31,7 @@ describe('drop-lab', function () {
       const holder = await connect(sim, 'sa', undefined, LAB);
       const holderSpid = (await holder.request().query('SELECT @@SPID AS spid')).recordset[0].spid as number;
       // The race as SQL Server shows it: the first DROP finds the database in use.
-      sim.faults.failStatement('lab/drop', {
+      failFile(sim, 'lab/drop', {
         number: 3702,
         message: `Cannot drop database "${LAB}" because it is currently in use.`,
         times: 1,
@@ -50,7 +51,7 @@ describe('drop-lab', function () {
   it('gives up after five attempts with the server error, and says ALTER ANY CONNECTION is needed when KILL is refused', () =>
     withSim({ logins: [{ name: 'dba', password: 'Dba-Pw-1!', permissions: ['ALTER ANY DATABASE', 'VIEW SERVER STATE'] }] }, async (sim) => {
       await createLab(sim);
-      sim.faults.failStatement('lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.` });
+      failFile(sim, 'lab/drop', { number: 3702, message: `Cannot drop database "${LAB}" because it is currently in use.` });
       const admin = await DbSession.open(targetFor(sim), { database: 'master' });
       try {
         await assert.rejects(dropLab(admin, LAB, identity), /currently in use/);
@@ -81,7 +82,7 @@ describe('drop-lab', function () {
       }
       const holder = await connect(sim, 'sa', undefined, LAB);
       const holderSpid = (await holder.request().query('SELECT @@SPID AS spid')).recordset[0].spid as number;
-      sim.faults.failStatement('lab/drop', {
+      failFile(sim, 'lab/drop', {
         number: 3702,
         message: `Cannot drop database "${LAB}" because it is currently in use.`,
         times: 1,
@@ -105,7 +106,7 @@ describe('drop-lab', function () {
       await tx.begin();
       const holderSpid = (await new sql.Request(tx).query('SELECT @@SPID AS spid')).recordset[0].spid as number;
       await new sql.Request(tx).batch('USE master');
-      sim.faults.failStatement('lab/drop', {
+      failFile(sim, 'lab/drop', {
         number: 3702,
         message: `Cannot drop database "${LAB}" because it is currently in use.`,
         times: 1,

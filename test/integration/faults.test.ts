@@ -20,6 +20,7 @@ import { CUSTOM_SCENARIO_ID } from '../../src/engine/custom/manifest';
 import type { CustomWorkload, Experiment, KnobState, Tick } from '../../src/shared/experiment';
 import { tmp } from '../helpers/common';
 import { targetFor as simTarget } from '../helpers/simTarget';
+import { failFile } from '../helpers/simFaults';
 
 const LAB = 'SpinlockLab';
 /** The state the server starts in: not SQL Server's defaults, so a restore to AUTO/DISABLED would be caught. */
@@ -391,7 +392,7 @@ it("the monitor's statement failing mid-run: a warning, a reconnect, a gap-marke
   withSim({}, async (sim) => {
     const r = await runWithFault(sim, {
       inject: (s) =>
-        s.faults.failStatement('dmv/sample-delta', {
+        failFile(s, 'dmv/sample-delta', {
           number: 1222,
           message: 'Lock request time out period exceeded (injected).',
           times: 1,
@@ -439,7 +440,7 @@ it('a restore that cannot take (the affinity statement fails): the journal is ke
       // Armed after the knobs are applied: only the restore's ALTER SERVER CONFIGURATION fails.
       when: (p) => p.kind === 'run-start',
       inject: (s) =>
-        s.faults.failStatement('knobs/affinity-cpu', {
+        failFile(s, 'knobs/affinity-cpu', {
           number: 5834,
           message: 'The affinity mask specified conflicts with the IO affinity mask (injected).',
         }),

@@ -16,6 +16,7 @@ import type { WatchRecord, WatchTick } from '../../src/shared/watch';
 import { tmp } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
 import { mainCli as cli } from '../helpers/cliInProcess';
+import { failFile } from '../helpers/simFaults';
 
 const WATCHER = { name: 'watcher', password: 'W4tcher-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 const NOBODY = { name: 'nobody', password: 'N0body-Pw1!', permissions: [] };
@@ -87,7 +88,7 @@ describe('spinlab watch against the simulator', function () {
   it('--full-ticks creates nothing, not even session temporary tables: it watches with the setup batch refused', () =>
     withSim({ background: [{ scenario: 'disk-insert', sessions: 2 }], logins: [WATCHER] }, async (sim) => {
       // A server where creating #tables is refused: the delta tick cannot start there, the full tick never asks.
-      sim.faults.failStatement('dmv/snapshot-setup', {
+      failFile(sim, 'dmv/snapshot-setup', {
         number: 262,
         message: "CREATE TABLE permission denied in database 'tempdb'.",
         class: 14,

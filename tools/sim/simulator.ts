@@ -27,8 +27,10 @@ export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
 }
 
 export interface SimulatorFaults {
-  /** Make a sql/ file (by id) or a procedure (by name) answer with this error. */
+  /** Make a procedure (by name) or a batch ('custom/<its text>') answer with this error. */
   failStatement(target: string, fault: StatementFault): void;
+  /** Make any of these batches (by text: a test passes a product file's batches) answer with this error. */
+  failBatches(texts: readonly string[], fault: StatementFault): void;
   /** Refuse the next logins (fault.times of them; to fault.database only, when given) with this error. */
   failLogins(fault: LoginFault): void;
   clearFailures(target?: string): void;
@@ -98,6 +100,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     redactedConnectionString: cs('********'),
     faults: {
       failStatement: (t, f) => handler.faults.failStatement(t, f),
+      failBatches: (t, f) => handler.faults.failBatches(t, f),
       failLogins: (f) => handler.faults.failLogins(f),
       clearFailures: (t) => handler.faults.clear(t),
       restart: () => {
