@@ -116,6 +116,11 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
       if (kind === 'state') tree.refresh();
       showStatus();
     }),
+    // A connection saved, renamed or removed in Microsoft's SQL extension: list what it has now.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mssql.connections')) return;
+      void (currentPanel()?.controller.refreshSqlExtension() ?? Promise.resolve()).then(() => tree.refresh());
+    }),
     vscode.commands.registerCommand('spinlab.refreshView', async () => {
       await currentPanel()?.controller.refreshSqlExtension();
       tree.refresh();
