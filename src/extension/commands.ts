@@ -1,5 +1,5 @@
 // The commands: open the panel, stop the experiment, restore from the journal, and open from another tool's Object
-// Explorer (the MSSQL extension's tree node: prefill only; Azure Data Studio: prefill and connect with its secret), and
+// Explorer (Microsoft's SQL extension's tree node, or Azure Data Studio's: connect with the secret it keeps), and
 // run a saved notebook's experiment again against the connected server. Registered at activation; each loads the
 // panel and what is behind it (loadLab.ts) when it first runs.
 import * as vscode from 'vscode';
@@ -63,14 +63,11 @@ export function registerCommands(deps: PanelDeps, azdata: AzdataApi | undefined)
       const panel = await show();
       await panel.controller.rerunNotebook(file);
     }),
+    // Microsoft's SQL extension's Object Explorer: connects at once with the credentials that extension keeps (or, when
+    // this version of it shares none, fills the form to ask once); failures show in the panel.
     register('spinlab.openFromObjectExplorer', async (node: unknown) => {
-      const lab = await loadLab();
-      const panel = lab.LabPanel.show(deps);
-      try {
-        panel.controller.prefill(lab.profileFromMssqlNode(node));
-      } catch (err) {
-        fail(err instanceof lab.ProfileError ? err : new Error(`could not read the Object Explorer item (${(err as Error).message})`));
-      }
+      const panel = (await loadLab()).LabPanel.show(deps);
+      await panel.controller.connectSqlExtension({ node });
     }),
     register('spinlab.openFromAzdataObjectExplorer', async (context: unknown) => {
       const lab = await loadLab();

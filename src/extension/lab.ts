@@ -2,4 +2,4 @@
 // its controller, and through them the engine, the SQL driver (mssql/tedious) and the notebook code. activate()
 // must never import this module eagerly (test/unit/activation.test.ts checks it does not).
 export { LabPanel } from './panel';
-export { ProfileError, profileFromAzdata, profileFromMssqlNode } from '../host/profiles';
+export { profileFromAzdata } from '../host/profiles';

@@ -6,7 +6,9 @@
 // panel, so the tree shows only the local journals, which host/labTree.ts reads without the engine or the driver.
 import * as vscode from 'vscode';
 import { buildLabTree, localJournals, runStatus, treeItemId, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
+import { sqlExtensionConnections } from '../host/sqlExtension';
 import { currentPanel, labChanged, loadLab, type LabModule } from './loadLab';
+import { vscodeSqlExtension } from './sqlExtension';
 import type { PanelDeps } from './panelDeps';
 
 export const HOME_VIEW = 'spinlab.home';
@@ -14,6 +16,8 @@ export const HOME_VIEW = 'spinlab.home';
 class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
   private readonly emitter = new vscode.EventEmitter<LabTreeNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+
+  private readonly sqlExtension = vscodeSqlExtension();
 
   constructor(private readonly log: PanelDeps['log']) {}
 
@@ -48,7 +52,14 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
     } catch (err) {
       this.log.warn(`could not read the restore journals: ${(err as Error).message}`);
     }
-    return buildLabTree({ state: currentPanel()?.controller.state ?? null, journals });
+    const state = currentPanel()?.controller.state ?? null;
+    // The SQL extension's saved connections: the panel's list when it is open, else read here (no panel needed).
+    let sqlConnections = state ? (state.sqlExtension?.connections ?? null) : null;
+    if (!state) {
+      const raw = this.sqlExtension.savedProfiles();
+      sqlConnections = raw ? sqlExtensionConnections(raw, this.log).map((c) => c.view) : null;
+    }
+    return buildLabTree({ state, journals, sqlConnections });
   }
 }
 
@@ -91,7 +102,7 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
       void vscode.window.showErrorMessage(`Spinlock Lab: ${text}`);
     }
   };
-  const idOf = (arg: unknown, kind: 'preset' | 'experiment' | 'connection') => {
+  const idOf = (arg: unknown, kind: 'preset' | 'experiment' | 'connection' | 'mssql') => {
     const id = treeItemId(arg, kind);
     if (id === null)
       throw new Error(`the ${kind} item did not say which ${kind} it is (${JSON.stringify(arg)?.slice(0, 80) ?? String(arg)})`);
@@ -105,7 +116,19 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
       if (kind === 'state') tree.refresh();
       showStatus();
     }),
-    vscode.commands.registerCommand('spinlab.refreshView', () => tree.refresh()),
+    // A connection saved, renamed or removed in Microsoft's SQL extension: list what it has now.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration('mssql.connections')) return;
+      void (currentPanel()?.controller.refreshSqlExtension() ?? Promise.resolve()).then(() => tree.refresh());
+    }),
+    vscode.commands.registerCommand('spinlab.refreshView', async () => {
+      await currentPanel()?.controller.refreshSqlExtension();
+      tree.refresh();
+    }),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.connectSqlExtension,
+      withPanel((panel, arg) => panel.controller.connectSqlExtension({ id: idOf(arg, 'mssql') })),
+    ),
     vscode.commands.registerCommand(
       TREE_COMMANDS.connectProfile,
       withPanel((panel, arg) => {

@@ -1,9 +1,11 @@
 // HostPorts over the vscode API: SecretStorage, globalState, a modal question, a cancellable progress notification,
-// a Microsoft Entra session, the clipboard, the OS file manager, the output channel and the spinlab.* settings.
+// a Microsoft Entra session, the clipboard, the OS file manager, the output channel, the spinlab.* settings and
+// Microsoft's SQL extension.
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostPorts, LogPort } from '../host/ports';
+import { vscodeSqlExtension } from './sqlExtension';
 import { connectionProfileSchema, type ConnectionProfile } from '../shared/protocol';
 
 const PROFILES_KEY = 'spinlab.profiles';
@@ -95,6 +97,7 @@ export function createVscodePorts(context: vscode.ExtensionContext, webview: vsc
       await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(p));
     },
     log,
+    sqlExtension: vscodeSqlExtension(),
     settings: () => ({
       confirmServerChanges: vscode.workspace.getConfiguration('spinlab').get<boolean>('confirmServerChanges') ?? true,
       resultsFolder: resultsFolder(context),

@@ -150,6 +150,23 @@ export class LabController {
     return this.s.guard(() => this.connect.connectWithSecret(profile, secret));
   }
 
+  /**
+   * Connects with one of Microsoft's SQL extension's connections: a saved one by its id (the Activity Bar), or the
+   * connection profile of its Object Explorer node. Failures show in the panel.
+   */
+  connectSqlExtension(which: { id: string } | { node: unknown }): Promise<void> {
+    const c = this.connect.sqlExtension;
+    return this.s.guard(() => ('id' in which ? c.connectById(which.id) : c.connectNode(which.node)));
+  }
+
+  /** Reads the SQL extension's saved connections again (they changed in its settings). */
+  refreshSqlExtension(): Promise<void> {
+    return this.s.guard(async () => {
+      await this.connect.sqlExtension.load();
+      this.s.postState();
+    });
+  }
+
   /** A preset run (features/preset); null when the user declined the confirmation. */
   runPresetNow(
     presetId: string,

@@ -5,7 +5,7 @@ import { defaultStateDir, listJournals, processGone } from '../engine/journal';
 import type { CheckView } from '../shared/checkView';
 import { getPost } from '../shared/posts';
 import { watchStatusWords } from '../shared/watch';
-import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary } from '../shared/protocol';
+import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary, SqlExtensionConnectionView } from '../shared/protocol';
 import { summariseJournal } from './journalView';
 
 /** Commands the nodes run (contributed in package.json). */
@@ -17,6 +17,7 @@ export const TREE_COMMANDS = {
   openExperiment: 'spinlab.openExperiment',
   openWatch: 'spinlab.openWatch',
   stop: 'spinlab.stop',
+  connectSqlExtension: 'spinlab.connectSqlExtension',
 } as const;
 
 /**
@@ -24,7 +25,7 @@ export const TREE_COMMANDS = {
  * (the id); an inline action or a context menu passes the tree element itself (the node, its id `kind:<id>`).
  * Null when the argument names no item of that kind.
  */
-export function treeItemId(arg: unknown, kind: 'preset' | 'experiment' | 'connection'): string | null {
+export function treeItemId(arg: unknown, kind: 'preset' | 'experiment' | 'connection' | 'mssql'): string | null {
   if (typeof arg === 'string') return arg;
   const id = (arg as { id?: unknown } | null | undefined)?.id;
   const prefix = `${kind}:`;
@@ -54,6 +55,8 @@ export interface LabTreeInput {
   state: PanelState | null;
   /** Unrestored journals on this machine, for when no server is connected. */
   journals: JournalSummary[];
+  /** Microsoft's SQL extension's saved connections; null or absent when it is not installed. */
+  sqlConnections?: SqlExtensionConnectionView[] | null;
 }
 
 function when(iso: string): string {
@@ -152,6 +155,31 @@ function connectionNodes(state: PanelState): LabTreeNode[] {
   });
 }
 
+const AUTH_WORDS: Record<SqlExtensionConnectionView['authentication'], string> = {
+  sql: 'SQL login',
+  entra: 'Microsoft Entra ID',
+  ntlm: 'Windows',
+};
+
+/** A saved connection of Microsoft's SQL extension: a click connects with it (its credentials, asked of it then). */
+function sqlConnectionNode(c: SqlExtensionConnectionView, state: PanelState | null): LabTreeNode {
+  const current = state?.connection.profileId === c.id ? state.connection.status : null;
+  const status = current === 'connected' ? 'connected' : current === 'connecting' ? 'connecting' : '';
+  const who = `${AUTH_WORDS[c.authentication]}${c.user ? ` ${c.user}` : ''}`;
+  return {
+    id: `mssql:${c.id}`,
+    label: c.label,
+    description: status || c.server,
+    tooltip:
+      `${c.server}${c.database ? ` (database ${c.database})` : ''}, ${who}; saved in Microsoft's SQL extension.` +
+      (status === 'connected' ? ' Connected.' : ' Connects with the credentials the SQL extension keeps for it.'),
+    ariaLabel: `SQL extension connection ${c.label}, ${c.server}, ${who}${status ? `, ${status}` : ''}`,
+    icon: status === 'connected' ? 'vm-active' : 'database',
+    contextValue: status === 'connected' ? 'mssqlConnection.connected' : 'mssqlConnection',
+    command: { command: TREE_COMMANDS.connectSqlExtension, title: 'Connect in Spinlock Lab', args: [c.id] },
+  };
+}
+
 function presetNode(p: PresetSummary): LabTreeNode {
   const post = getPost(p.post);
   return {
@@ -219,10 +247,15 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   const connected = state?.connection.status === 'connected';
   // Connected: the controller's own view of this server's journal (the journal of its running experiment is not one).
   const journals = connected ? (state?.journal ? [state.journal] : []) : input.journals;
-  if (!connected && journals.length === 0) return [];
+  const sql = input.sqlConnections ?? [];
+  if (!connected && journals.length === 0 && sql.length === 0) return [];
   const roots: LabTreeNode[] = journals.map((j) => journalNode(j, connected));
   if (connected && state?.runJournal) roots.push(runJournalNode(state.runJournal));
   roots.push(group('connections', 'Connections', 'plug', state ? connectionNodes(state) : [], 'none saved'));
+  if (sql.length) {
+    const nodes = sql.map((c) => sqlConnectionNode(c, state));
+    roots.push(group('mssql', "In Microsoft's SQL extension", 'database', nodes, 'none'));
+  }
   roots.push(group('presets', 'Presets', 'beaker', (state?.presets ?? []).map(presetNode), 'none'));
   if (connected && state) {
     const name = state.server?.identity.serverName ?? 'this server';

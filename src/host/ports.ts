@@ -38,6 +38,14 @@ export interface LogPort {
   error(line: string): void;
 }
 
+/** What the editor tells us about Microsoft's SQL extension (host/sqlExtension.ts; src/extension/sqlExtension.ts). */
+export interface SqlExtensionPort {
+  /** Its `mssql.connections` setting as read, or null when the SQL extension is not installed. */
+  savedProfiles(): unknown[] | null;
+  /** Its exports: activating it first when `activate`, else only when it is already active (undefined if not). */
+  exports(activate: boolean): Promise<unknown>;
+}
+
 export interface HostPorts {
   /** Sends a message to the webview; a hidden or closed webview drops it (it asks again with `ready`). */
   post(message: ToWebviewMessage): void;
@@ -64,6 +72,8 @@ export interface HostPorts {
   openFile(path: string): Promise<void>;
   log: LogPort;
   settings(): HostSettings;
+  /** Microsoft's SQL extension; absent where there is none to ask (Azure Data Studio, the tests that do not stub it). */
+  sqlExtension?: SqlExtensionPort;
 }
 
 /** The SecretStorage key for a profile's password. */

@@ -21,6 +21,11 @@ export const ConnectToHost = {
     }),
   ),
   connectionClose: fromWebview('connectionClose', z.object({})),
+  /**
+   * Connect with one of Microsoft's SQL extension's saved connections (its id in PanelState.sqlExtension): the
+   * credentials come from that extension at connect time and are neither shown nor kept.
+   */
+  sqlExtensionConnect: fromWebview('sqlExtensionConnect', z.object({ id: z.string().max(128) })),
   /** Read the server's identity, topology and settings again. */
   serverRefresh: fromWebview('serverRefresh', z.object({})),
   /** Remember the form's choices (host keeps them across reloads). */

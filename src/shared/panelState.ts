@@ -209,11 +209,37 @@ export interface ActiveExperimentView {
 
 export type ConnectionStatus = 'disconnected' | 'connecting' | 'connected';
 
+/** One saved connection of Microsoft's SQL extension, as the panel and the Activity Bar list it: no secret. */
+export interface SqlExtensionConnectionView {
+  /** Ours for it ('mssql-' and the SQL extension's profile id): the panel's profile id while connected with it. */
+  id: string;
+  label: string;
+  server: string;
+  database: string | null;
+  authentication: ConnectionProfile['authentication'];
+  user: string;
+}
+
+export interface SqlExtensionView {
+  connections: SqlExtensionConnectionView[];
+  /**
+   * Whether the installed SQL extension still hands its saved credentials to other extensions (its exported
+   * connect/getConnectionString, gone from its releases after August 2026): false means a SQL login's password is
+   * asked once in the form; null until it is known (the SQL extension had not started when the panel opened).
+   */
+  sharesCredentials: boolean | null;
+}
+
 export interface PanelState {
   editor: 'vscode' | 'azdata';
   profiles: ConnectionProfile[];
   /** Profiles whose password is in SecretStorage. */
   savedPasswords: string[];
+  /**
+   * Microsoft's SQL extension's saved connections (host/sqlExtension.ts), never a secret; absent or null when that
+   * extension is not installed.
+   */
+  sqlExtension?: SqlExtensionView | null;
   /** The profile in the form: the connected one, one picked, or a prefill from Object Explorer. */
   draft: ConnectionProfile | null;
   connection: { status: ConnectionStatus; profileId: string | null; error: UiError | null };

@@ -541,6 +541,7 @@ it('parseNotebook: arbitrary JSON and arbitrary text give a NotebookError', () =
 const validMessages: unknown[] = [
   { type: 'ready', payload: {} },
   { type: 'profilePick', payload: { id: null } },
+  { type: 'sqlExtensionConnect', payload: { id: 'mssql-6f9619ff' } },
   {
     type: 'connectionOpen',
     payload: {

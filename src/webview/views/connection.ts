@@ -5,6 +5,7 @@ import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { profileFromDraft, type ConnDraft } from '../model/form';
 import { checkedOf, field, inputValue, section } from './common';
+import { sqlExtensionList } from './sqlExtensionList';
 
 function text(
   app: ViewContext,
@@ -185,7 +186,7 @@ export function connectionView(app: ViewContext): TemplateResult {
           <vscode-button id="btn-save-profile" secondary @click=${() => save(app)}>Save</vscode-button>
         </div>
       </form>
-      ${profiles(app)}
+      <div>${profiles(app)} ${sqlExtensionList(app)}</div>
     </div>
   `,
     { summaryExtra: summary },

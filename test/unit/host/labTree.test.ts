@@ -26,6 +26,35 @@ it('nothing connected and no journal: an empty tree, so VS Code shows the welcom
   assert.deepEqual(buildLabTree({ state: disconnectedState(), journals: [] }), []);
 });
 
+it("Microsoft's SQL extension's saved connections: listed even with nothing connected, a click connects, the connected one marked", () => {
+  const sql = [
+    { id: 'mssql-a', label: 'Sales (dev)', server: 'sql01,1500', database: 'Sales', authentication: 'sql' as const, user: 'spin' },
+    { id: 'mssql-b', label: 'Azure lab', server: 'lab.database.windows.net', database: null, authentication: 'entra' as const, user: '' },
+  ];
+  for (const state of [null, disconnectedState()]) {
+    const tree = buildLabTree({ state, journals: [], sqlConnections: sql });
+    const group = tree.find((n) => n.id === 'group:mssql');
+    assert.ok(group, 'not the welcome view: the SQL extension has connections to offer');
+    assert.deepEqual(
+      group.children?.map((n) => [n.id, n.label, n.description, n.command?.command, n.command?.args]),
+      [
+        ['mssql:mssql-a', 'Sales (dev)', 'sql01,1500', TREE_COMMANDS.connectSqlExtension, ['mssql-a']],
+        ['mssql:mssql-b', 'Azure lab', 'lab.database.windows.net', TREE_COMMANDS.connectSqlExtension, ['mssql-b']],
+      ],
+    );
+    assert.match(group.children![0].ariaLabel, /SQL extension connection Sales \(dev\), sql01,1500, SQL login spin/);
+  }
+  const connected = { ...connectedState(), connection: { status: 'connected' as const, profileId: 'mssql-b', error: null } };
+  const node = all(buildLabTree({ state: connected, journals: [], sqlConnections: sql })).find((n) => n.id === 'mssql:mssql-b');
+  assert.equal(node?.description, 'connected');
+  assert.equal(node?.contextValue, 'mssqlConnection.connected');
+  assert.equal(
+    all(buildLabTree({ state: connected, journals: [], sqlConnections: null })).some((n) => n.id === 'group:mssql'),
+    false,
+    'no SQL extension: no such group',
+  );
+});
+
 it("connected: connections, presets and this server's experiments, each item opening what it names", () => {
   const e = experiment('exp-1', [1, 2], { title: 'disk-insert sweep' });
   const state = connectedState({ history: [summaryOf(e)] });

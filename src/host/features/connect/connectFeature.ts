@@ -9,6 +9,7 @@ import { UiFailure, toUiError } from '../../uiErrors';
 import { panelConnectError } from '../../connectUi';
 import { SELECTION_KEY, type PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
+import { SqlExtensionConnects } from './sqlExtensionConnect';
 
 /** Fills the form (e.g. from an Object Explorer node) without connecting; a server already saved keeps its id. */
 export function prefill(s: PanelContext, profile: ConnectionProfile): ConnectionProfile {
@@ -114,12 +115,14 @@ export async function connect(
     if (savePassword) await s.ports.secrets.store(key, password!);
     else await s.ports.secrets.delete(key);
   }
-  const label = profile.label || profile.server;
-  const i = s.state.profiles.findIndex((p) => p.id === profile.id);
-  if (i >= 0) s.state.profiles[i] = { ...profile, label };
-  else s.state.profiles.push({ ...profile, label });
-  await s.ports.profiles.save(s.state.profiles);
-  await refreshSavedPasswords(s);
+  if (editor.keepProfile !== false) {
+    const label = profile.label || profile.server;
+    const i = s.state.profiles.findIndex((p) => p.id === profile.id);
+    if (i >= 0) s.state.profiles[i] = { ...profile, label };
+    else s.state.profiles.push({ ...profile, label });
+    await s.ports.profiles.save(s.state.profiles);
+    await refreshSavedPasswords(s);
+  }
   s.postState();
 }
 
@@ -147,24 +150,36 @@ export function select(s: PanelContext, p: Payload<'selectionSave'>): Promise<vo
 export interface EditorConnectOptions {
   accessToken?: string;
   fromHost?: boolean;
+  /** false: a connection another extension keeps (Microsoft's SQL extension's) is not added to our saved profiles. */
+  keepProfile?: boolean;
 }
 
 export class ConnectFeature implements PanelFeature {
   private panel!: PanelContext;
+  /** Microsoft's SQL extension's connections (features/connect/sqlExtensionConnect.ts). */
+  sqlExtension!: SqlExtensionConnects;
 
   register(r: FeatureRegistry): void {
     const s = (this.panel = r.panel);
+    this.sqlExtension = new SqlExtensionConnects(
+      s,
+      (profile, secret, keep) =>
+        connect(s, profile, secret.password, false, { accessToken: secret.accessToken, fromHost: true, keepProfile: keep }),
+      (profile) => prefill(s, profile),
+    );
     r.on('profilePick', (p) => pickProfile(s, p.id));
     r.on('profileSave', (p) => saveProfile(s, p.profile));
     r.on('profileDelete', (p) => deleteProfile(s, p.id));
     r.on('connectionOpen', (p) => connect(s, p.profile, p.password, p.savePassword));
     r.on('connectionClose', () => disconnect(s));
+    r.on('sqlExtensionConnect', (p) => this.sqlExtension.connectById(p.id));
     r.on('serverRefresh', () => refreshServer(s));
     r.on('selectionSave', (p) => select(s, p));
   }
 
-  start(): Promise<void> {
-    return refreshSavedPasswords(this.panel);
+  async start(): Promise<void> {
+    await refreshSavedPasswords(this.panel);
+    await this.sqlExtension.load();
   }
 
   prefill(profile: ConnectionProfile): ConnectionProfile {
