@@ -38,7 +38,15 @@ function syntheticTick(s: number, i: number): WatchTick {
     waits,
     latches: { [`LATCH_${i % 30}`]: { waitMs: 2, count: 1 } },
     all: { spins: spins + hidden, backoffs: 0, collisions: 45, sleepTime: 15, waitMs: 6, waitCount: 3, latchMs: 2, latchCount: 1 },
-    log: { flushes: 10, bytesFlushed: 4096, flushesPerSec: 10, bytesFlushedPerSec: 4096, flushWaitsPerSec: 0, flushWaitTimeMs: 1, avgWriteStallMs: 0.5 },
+    log: {
+      flushes: 10,
+      bytesFlushed: 4096,
+      flushesPerSec: 10,
+      bytesFlushedPerSec: 4096,
+      flushWaitsPerSec: 0,
+      flushWaitTimeMs: 1,
+      avgWriteStallMs: 0.5,
+    },
     logByDb: { db1: { transactions: 10, flushes: 10, bytesFlushed: 4096, flushWaitTimeMs: 1, writes: 10, avgWriteStallMs: 0.5 } },
     monitor: { cpuMs: 1, logicalReads: 20 },
   } as unknown as WatchTick;
@@ -77,7 +85,9 @@ describe('the fleet export over eight hours of four servers at 1 s', function ()
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`;
     try {
-      const servers = Array.from({ length: SERVERS }, (_, s) => metrics.fleet.server({ name: `s${s}`, address: `10.0.0.${s}`, port: 1433 }, 1000));
+      const servers = Array.from({ length: SERVERS }, (_, s) =>
+        metrics.fleet.server({ name: `s${s}`, address: `10.0.0.${s}`, port: 1433 }, 1000),
+      );
       const fed = servers.map(() => ({ spins: 0, ticks: 0, waitCount: 0, latchCount: 0, flushes: 0 }));
       const heap: number[] = [];
       let scrape = new Map<string, number>();
@@ -98,7 +108,10 @@ describe('the fleet export over eight hours of four servers at 1 s', function ()
         heap.push(process.memoryUsage().heapUsed);
       }
       const mb = heap.map((b) => Math.round(b / 1e5) / 10);
-      assert.ok(heap[HOURS - 1] - heap[0] < 8e6, `heap grew from ${mb[0]} MB after hour 1 to ${mb[HOURS - 1]} MB after hour 8: ${mb.join(', ')}`);
+      assert.ok(
+        heap[HOURS - 1] - heap[0] < 8e6,
+        `heap grew from ${mb[0]} MB after hour 1 to ${mb[HOURS - 1]} MB after hour 8: ${mb.join(', ')}`,
+      );
 
       for (let s = 0; s < SERVERS; s++) {
         const mine = [...scrape].filter(([k]) => k.includes(`spinlab_server="s${s}"`));

@@ -21,7 +21,9 @@ describe('the Grafana dashboard, the alerting rules and the metrics table', () =
   });
 
   it('the rules and the dashboard name only metrics the exporter emits, and name each family', () => {
-    const rules = parseYaml(fs.readFileSync(path.join(DIR, 'alerts.yml'), 'utf8')) as { groups: { rules: { alert: string; expr: string }[] }[] };
+    const rules = parseYaml(fs.readFileSync(path.join(DIR, 'alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert: string; expr: string }[] }[];
+    };
     const dash = JSON.parse(fs.readFileSync(path.join(DIR, 'grafana-dashboard.json'), 'utf8')) as {
       panels: { title: string; targets: { expr: string }[] }[];
       templating: { list: { definition?: string }[] };
@@ -33,7 +35,14 @@ describe('the Grafana dashboard, the alerting rules and the metrics table', () =
     ];
     const used = new Set(exprs.flatMap(named));
     for (const n of used) assert.ok(EMITTED.has(n), `${n} is not a metric the exporter emits (${[...EMITTED].join(', ')})`);
-    for (const must of ['sqlserver_spinlock_spins_total', 'sqlserver_spinlock_backoffs_total', 'sqlserver_os_wait_duration_total', 'sqlserver_latch_wait_duration_total', 'sqlserver_transaction_log_flushes_total', 'spinlab_watch_cpu_time_total'])
+    for (const must of [
+      'sqlserver_spinlock_spins_total',
+      'sqlserver_spinlock_backoffs_total',
+      'sqlserver_os_wait_duration_total',
+      'sqlserver_latch_wait_duration_total',
+      'sqlserver_transaction_log_flushes_total',
+      'spinlab_watch_cpu_time_total',
+    ])
       assert.ok(used.has(must), `the dashboard or rules do not show ${must}`);
     const alerts = rules.groups.flatMap((g) => g.rules.map((r) => `${r.alert} ${r.expr}`)).join('\n');
     assert.match(alerts, /LOGCACHE_ACCESS/);

@@ -99,10 +99,22 @@ describe('spinlab watch --servers --otlp, decoded by opentelemetry-proto', funct
     const sumOf = (f: (t: WatchTick) => number) => ticks.reduce((a, t) => a + f(t), 0);
 
     const families = [
-      { metric: 'sqlserver.spinlock.spins', label: 'sqlserver.spinlock.name', value: (t: WatchTick, n: string) => t.spinlocks[n]?.spins ?? 0 },
-      { metric: 'sqlserver.spinlock.backoffs', label: 'sqlserver.spinlock.name', value: (t: WatchTick, n: string) => t.spinlocks[n]?.backoffs ?? 0 },
+      {
+        metric: 'sqlserver.spinlock.spins',
+        label: 'sqlserver.spinlock.name',
+        value: (t: WatchTick, n: string) => t.spinlocks[n]?.spins ?? 0,
+      },
+      {
+        metric: 'sqlserver.spinlock.backoffs',
+        label: 'sqlserver.spinlock.name',
+        value: (t: WatchTick, n: string) => t.spinlocks[n]?.backoffs ?? 0,
+      },
       { metric: 'sqlserver.os.wait.duration', label: 'wait.type', value: (t: WatchTick, n: string) => (t.waits[n]?.waitMs ?? 0) / 1000 },
-      { metric: 'sqlserver.latch.wait.count', label: 'sqlserver.latch.class', value: (t: WatchTick, n: string) => t.latches[n]?.count ?? 0 },
+      {
+        metric: 'sqlserver.latch.wait.count',
+        label: 'sqlserver.latch.class',
+        value: (t: WatchTick, n: string) => t.latches[n]?.count ?? 0,
+      },
     ];
     for (const fam of families) {
       const m = metrics.get(fam.metric);

@@ -98,7 +98,11 @@ describe('spinlab watch --servers, scraped by a real Prometheus', function () {
       const r = await rangeQuery(promPort, `spinlab_watch_ticks_total{spinlab_server="${name}"}`);
       return r[0] ? Number(r[0].values?.[0]?.[1] ?? (r[0] as unknown as { value: [number, string] }).value[1]) : 0;
     };
-    await waitFor('ten ticks of both servers in Prometheus', async () => ((await ticksOf('a')) >= 10 && (await ticksOf('b')) >= 10 ? true : undefined), 120_000);
+    await waitFor(
+      'ten ticks of both servers in Prometheus',
+      async () => ((await ticksOf('a')) >= 10 && (await ticksOf('b')) >= 10 ? true : undefined),
+      120_000,
+    );
     const stoppedAt = Date.now() / 1000;
     await b.stop();
     await sleep(15_000);
@@ -117,7 +121,9 @@ describe('spinlab watch --servers, scraped by a real Prometheus', function () {
       latches: await rangeQuery(promPort, `${families.latches.expr}${window}`),
     };
     const up = await rangeQuery(promPort, 'spinlab_watch_up');
-    const healthz = (await (await fetch(`http://127.0.0.1:${fleet.port}/healthz`)).json()) as { servers: { name: string; state: string }[] };
+    const healthz = (await (await fetch(`http://127.0.0.1:${fleet.port}/healthz`)).json()) as {
+      servers: { name: string; state: string }[];
+    };
 
     for (const name of ['a', 'b']) {
       // Read after the queries: the file holds at least every tick Prometheus saw.
