@@ -47,3 +47,15 @@ else
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq maven default-jdk-headless >/dev/null
   (cd "$ROOT/test/clients/jdbc" && mvn -q -B dependency:resolve >/dev/null)
 fi
+# `spinlab watch --servers` is checked against a real Prometheus and its promtool (Debian's package), and its OTLP
+# push against the OpenTelemetry protobuf definitions from PyPI (test/integration/fleet*.test.ts).
+if ! command -v prometheus >/dev/null 2>&1 || ! command -v promtool >/dev/null 2>&1; then
+  echo "integration-setup: apt-get install prometheus"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq prometheus >/dev/null
+fi
+if ! python3 -c 'from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2' >/dev/null 2>&1; then
+  echo "integration-setup: pip install opentelemetry-proto"
+  python3 -m pip install --quiet --disable-pip-version-check opentelemetry-proto
+fi

@@ -17,7 +17,8 @@ import { table } from '../engine/report';
 import { describeCoverage, describeGap } from '../shared/watchGaps';
 import { targetFromArgs, UsageError } from './commands';
 import { precheckWatch } from './precheck';
-import { exitOf } from './exitCodes';
+import { EXIT, exitOf } from './exitCodes';
+import { fleetCommand } from './fleet';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
@@ -86,7 +87,20 @@ export function addWatchCommands(
     .option('--mark <name>', 'with --compare: the mark (its name, a unique part of it, or its id)')
     .option('--window <time>', 'with --compare: at most this long on each side of the mark (default: to the neighbouring marks)')
     .option('--json', 'with --compare: print the comparison as JSON')
+    .option('--servers <file>', 'watch every server of a JSON or YAML list, each on its own connection, and export their metrics')
+    .option('--prometheus <[host]:port>', 'with --servers: serve a Prometheus scrape on /metrics and health on /healthz (e.g. :9464)')
+    .option('--otlp <url>', 'with --servers: push metrics by OTLP/HTTP to a collector (e.g. http://collector:4318/v1/metrics)')
+    .option('--otlp-interval <time>', 'with --otlp: time between pushes (default 10s)')
     .action(async (o) => {
+      if (o.servers) {
+        if (o.connection || o.duration || o.notebook || o.compare)
+          throw new UsageError(
+            '--servers takes its connections from the file and runs until stopped: leave out -c, --duration, --notebook and --compare.',
+          );
+        return setExit((await fleetCommand(o, err, withCancel)) || EXIT.cancelled);
+      }
+      if (o.prometheus || o.otlp)
+        throw new UsageError('--prometheus and --otlp export a fleet: give the servers with --servers FILE (a list of one is fine).');
       const output = precheckWatch(o);
       if (!output) return setExit(await compareCommand(o, out));
       try {

@@ -91,6 +91,8 @@ export function mergeWatchTicks(a: WatchTick, b: WatchTick): WatchTick {
     pendingIo: mean(a.pendingIo, b.pendingIo),
   };
   if (a.hiddenCpuMs !== undefined || b.hiddenCpuMs !== undefined) merged.hiddenCpuMs = (a.hiddenCpuMs ?? 0) + (b.hiddenCpuMs ?? 0);
+  if (a.all.sleepTime !== undefined || b.all.sleepTime !== undefined)
+    merged.all.sleepTime = (a.all.sleepTime ?? 0) + (b.all.sleepTime ?? 0);
   if (a.gap || b.gap) merged.gap = true;
   const marks = [...(a.marks ?? []), ...(b.marks ?? [])];
   if (marks.length) merged.marks = marks;

@@ -53,6 +53,8 @@ export interface WatchAll {
   spins: number;
   backoffs: number;
   collisions: number;
+  /** Spinlock sleep time (ms), every spinlock (absent in older records). */
+  sleepTime?: number;
   /** Non-benign waits. */
   waitMs: number;
   waitCount: number;
@@ -182,11 +184,12 @@ export function boundTick(
   tick: Tick,
   n = WATCH_TOP_N,
 ): { spinlocks: Record<string, SpinDelta>; waits: Record<string, WaitDelta>; latches: Record<string, LatchDelta>; all: WatchAll } {
-  const all: WatchAll = { spins: 0, backoffs: 0, collisions: 0, waitMs: 0, waitCount: 0, latchMs: 0, latchCount: 0 };
+  const all: WatchAll = { spins: 0, backoffs: 0, collisions: 0, sleepTime: 0, waitMs: 0, waitCount: 0, latchMs: 0, latchCount: 0 };
   for (const s of Object.values(tick.spinlocks)) {
     all.spins += s.spins;
     all.backoffs += s.backoffs;
     all.collisions += s.collisions;
+    all.sleepTime! += s.sleepTime;
   }
   for (const [k, w] of Object.entries(tick.waits))
     if (!isBenignWait(k)) {

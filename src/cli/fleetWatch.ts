@@ -1,0 +1,141 @@
+// One watched server of `spinlab watch --servers`: its own runWatch (its own connection, interval and failure
+// handling), started again with a capped exponential back-off whenever it cannot start or ends failed, forever until
+// the process stops. Its state (up, connecting, down) is what /healthz and spinlab.watch.up show: up while ticks
+// arrive on time, down when none came for three intervals and two seconds, or while it waits to start again.
+import * as path from 'node:path';
+import { runWatch, type WatchProgress } from '../engine/watch/run';
+import type { ServerMetrics } from '../engine/metrics/watchMetrics';
+import { describeTarget } from '../db/target';
+import type { FleetServer } from './fleetConfig';
+
+export const BACKOFF_MS = { first: 1000, max: 60_000 } as const;
+/** Ticks kept in memory per server (the watch's window): the rest is on disk and in the exported sums. */
+const WINDOW_TICKS = 60;
+
+export interface ServerHealth {
+  name: string;
+  server: string;
+  state: 'up' | 'connecting' | 'down';
+  ticks: number;
+  lastTickAt: string | null;
+  starts: number;
+  lastError: string | null;
+  outDir: string | null;
+}
+
+export interface FleetWatchOptions {
+  outRoot: string;
+  costBudgetMsPerSec: number;
+  topRequests: number;
+  textChars: number;
+  log: (line: string) => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class ServerWatch {
+  private lastTickMs: number | null = null;
+  private lastTickAt: string | null = null;
+  private waiting = false;
+  private starts = 0;
+  private lastError: string | null = null;
+  private outDir: string | null = null;
+
+  constructor(
+    readonly server: FleetServer,
+    private readonly metrics: ServerMetrics,
+    private readonly opts: FleetWatchOptions,
+  ) {}
+
+  /** Re-reads the state from the clock: called before every scrape, health check and export. */
+  refresh(nowMs = Date.now()): void {
+    const staleMs = 3 * this.metrics.intervalS * 1000 + 2000;
+    if (this.waiting) this.metrics.state = 'down';
+    else if (this.lastTickMs === null) this.metrics.state = this.starts > 1 ? 'down' : 'connecting';
+    else this.metrics.state = nowMs - this.lastTickMs <= staleMs ? 'up' : 'down';
+  }
+
+  health(): ServerHealth {
+    this.refresh();
+    return {
+      name: this.server.name,
+      server: describeTarget(this.server.target),
+      state: this.metrics.state,
+      ticks: this.metrics.ticks,
+      lastTickAt: this.lastTickAt,
+      starts: this.starts,
+      lastError: this.lastError,
+      outDir: this.outDir,
+    };
+  }
+
+  private onProgress(p: WatchProgress): void {
+    const say = (s: string) => this.opts.log(`[${this.server.name}] ${s}`);
+    if (p.kind === 'tick') {
+      this.lastTickMs = Date.now();
+      this.lastTickAt = new Date(this.lastTickMs).toISOString();
+      this.metrics.tick(p.tick);
+    } else if (p.kind === 'gap') {
+      for (let i = 0; i < p.gap.failedTicks; i++) this.metrics.failure();
+      say(`gap of ${((p.gap.toT - p.gap.fromT) / 1000).toFixed(1)} s: ${p.gap.detail}`);
+    } else if (p.kind === 'status') say(p.message);
+    else if (p.kind === 'event' && p.event.level !== 'info') {
+      this.lastError = p.event.message;
+      say(`${p.event.level}: ${p.event.message}`);
+    }
+  }
+
+  /** Watches until the signal aborts, starting again after every failure. */
+  async run(signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    while (!signal.aborted) {
+      this.starts++;
+      this.waiting = false;
+      const ticksBefore = this.metrics.ticks;
+      this.outDir = path.join(this.opts.outRoot, this.server.name, new Date().toISOString().replace(/[:.]/g, '-'));
+      try {
+        const { record } = await runWatch(
+          {
+            target: this.server.target,
+            outDir: this.outDir,
+            title: `Watch of ${this.server.name}`,
+            // Each server its own state folder: `spinlab mark --dir` names the watch a mark is for.
+            stateDir: path.join(this.opts.outRoot, this.server.name, 'state'),
+            windowTicks: WINDOW_TICKS,
+            settings: {
+              intervalMs: this.server.intervalMs,
+              durationMs: null,
+              topRequests: this.opts.topRequests,
+              textChars: this.opts.textChars,
+              costBudgetMsPerSec: this.opts.costBudgetMsPerSec,
+            },
+          },
+          signal,
+          (p) => this.onProgress(p),
+        );
+        if (record.status === 'failed') this.lastError = record.events.at(-1)?.message ?? 'the watch failed';
+      } catch (err) {
+        this.lastError = err instanceof Error ? err.message : String(err);
+        this.opts.log(`[${this.server.name}] cannot watch: ${this.lastError}`);
+      }
+      if (signal.aborted) break;
+      this.metrics.failure();
+      failures = this.metrics.ticks > ticksBefore ? 1 : failures + 1;
+      const wait = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1));
+      this.opts.log(`[${this.server.name}] starting again in ${wait / 1000} s`);
+      this.waiting = true;
+      await sleep(wait, signal);
+    }
+  }
+}
