@@ -13,6 +13,9 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'workload/session-stats',
   'watch/tick',
   'watch/tick-delta',
+  'lab/lock-take',
+  'lab/lock-release',
+  'lab/lock-mode',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
