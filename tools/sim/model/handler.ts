@@ -12,7 +12,7 @@ import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
-import { chargeOwnWaits, dropSessionCost, runCustomBatch } from './custom';
+import { chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { callModelProcedure } from './procedures';
 import { runAdHocDdl } from './handlers/ddl';
@@ -26,6 +26,7 @@ export class ModelHandler implements SimHandler {
   readonly faults = new ModelFaults();
   constructor(readonly model: SimModel) {
     model.onAdvanced = (members, rates, dt) => chargeOwnWaits(model, members, rates, dt);
+    model.cpuUsedMs = (spid) => sessionCost(model, spid).cpuMs;
   }
 
   login(req: LoginRequest): LoginResult {

@@ -16,6 +16,7 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'lab/lock-take',
   'lab/lock-release',
   'lab/lock-mode',
+  'workload/session-share',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
