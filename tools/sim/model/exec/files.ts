@@ -17,6 +17,7 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'lab/lock-release',
   'lab/lock-mode',
   'workload/session-share',
+  'server/database-names',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
