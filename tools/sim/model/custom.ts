@@ -224,6 +224,11 @@ async function noiseHold(noise: LoadNoise, c: CustomCall): Promise<void> {
  */
 function codeOf(text: string): string {
   const chars = text.replace(/[^\n]/g, ' ').split('');
-  for (const t of lex(text)) if (t.k !== 'str') for (let i = t.start; i < t.end; i++) chars[i] = text[i];
+  for (const t of lex(text)) {
+    // A literal keeps its N prefix and quotes, so what follows it still reads as the next token.
+    const keep = t.k === 'str' ? text.indexOf("'", t.start) + 1 : t.end;
+    for (let i = t.start; i < keep; i++) chars[i] = text[i];
+    if (t.k === 'str') chars[t.end - 1] = text[t.end - 1];
+  }
   return chars.join('');
 }
