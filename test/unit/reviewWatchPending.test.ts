@@ -28,7 +28,7 @@ describe('review: the watch counts pending I/O with io_pending = 1 only', () => 
       model.sessionStarted(51, 'sa');
       // A workload with nothing in flight: the view then lists only completed, unreaped requests.
       (model.workloads as unknown as { active: () => unknown[] }).active = () => [
-        { id: 1, spid: 60, startedAt: 0, rows: 0, table: 'dbo.t', database: db.name, placement: { cpu: 0, node: 0 } },
+        { id: 1, spid: 60, startedAt: 0, cpuAtStart: 0, rows: 0, table: 'dbo.t', database: db.name, placement: { cpu: 0, node: 0 } },
       ];
       const view = sets(await h.sqlBatch(s, 'SELECT io_pending FROM sys.dm_io_pending_io_requests', sig()))[0];
       assert.ok(

@@ -3,7 +3,7 @@
 // after another, charging each session a synthetic cost per call (CPU, logical reads, waits) that
 // sys.dm_exec_sessions and sys.dm_exec_session_wait_stats (sql/workload/session-stats) then serve. Anything else is
 // refused as "not supported by the simulator". The numbers are synthetic, like every number here.
-import { masked } from '../../../src/engine/custom/batch';
+import { lex } from '../grammar/lex';
 import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../tds/contract';
 import { err, SqlError } from './errors';
 import type { SimModel } from './instance';
@@ -92,13 +92,13 @@ function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
 
 /** The batch's statements, split at top-level semicolons and at statement keywords that start a new statement. */
 export function splitStatements(text: string): string[] {
-  const code = masked(text);
+  const code = codeOf(text);
   const out: string[] = [];
   let start = 0;
   for (let i = 0; i <= code.length; i++) {
     if (i === code.length || code[i] === ';') {
       const s = text.slice(start, i).trim();
-      if (masked(s).trim()) out.push(s);
+      if (codeOf(s).trim()) out.push(s);
       start = i + 1;
     }
   }
@@ -152,7 +152,7 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
   const items: ResponseItem[] = [];
   c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   for (const st of splitStatements(text)) {
-    const code = masked(st).trim();
+    const code = codeOf(st).trim();
     const wait = /^waitfor\s+delay\s+/i.exec(code);
     if (wait) {
       const arg = st.slice(wait[0].length).trim();
@@ -216,4 +216,19 @@ async function noiseHold(noise: LoadNoise, c: CustomCall): Promise<void> {
   if (ms > 0) await sleep(ms, c.signal);
   if (ms > 0) noise.held(c.session.spid, c.model.clock.now() - t0);
   noise.touch(c.model.clock.now(), c.session.spid);
+}
+
+/**
+ * The text with comments and string literals blanked (same length, newlines kept): the statement's code, read with the
+ * simulator's own lexer (the simulator imports nothing from the product it stands in front of).
+ */
+function codeOf(text: string): string {
+  const chars = text.replace(/[^\n]/g, ' ').split('');
+  for (const t of lex(text)) {
+    // A literal keeps its N prefix and quotes, so what follows it still reads as the next token.
+    const keep = t.k === 'str' ? text.indexOf("'", t.start) + 1 : t.end;
+    for (let i = t.start; i < keep; i++) chars[i] = text[i];
+    if (t.k === 'str') chars[t.end - 1] = text[t.end - 1];
+  }
+  return chars.join('');
 }

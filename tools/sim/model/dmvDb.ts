@@ -266,7 +266,8 @@ const execRequests: SystemView = {
           w.waitType ?? 'SOS_SCHEDULER_YIELD',
           '',
           1,
-          f((now - a.startedAt) * 0.8),
+          // What the session's CPU grew by since the request started (model/custom.ts charges it as it runs).
+          f(m.cpuUsedMs(a.spid) - a.cpuAtStart),
           f(now - a.startedAt),
           a.placement.cpu,
           addr(a.id + 11),

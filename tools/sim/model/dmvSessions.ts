@@ -58,6 +58,7 @@ const execSessions: SystemView = {
   rows: (c) => {
     const m = c.model;
     const now = m.clock.now();
+    const running = new Map(m.workloads.active().map((a) => [a.spid, a.cpuAtStart]));
     return visible(c).map((s): Value[] => {
       const k = sessionCost(m, s.spid);
       const db = s.database === null ? undefined : m.database(s.database);
@@ -66,7 +67,8 @@ const execSessions: SystemView = {
         s.loginTime,
         s.login,
         s.system ? 'background' : s.spid === c.session.spid || m.background.has(s.spid) ? 'running' : 'sleeping',
-        Math.round(k.cpuMs),
+        // cpu_time counts a request's CPU when it completes: the running server-loop call's is the request's (dmvDb.ts).
+        Math.round(running.get(s.spid) ?? k.cpuMs),
         Math.round(k.scheduledMs),
         Math.max(0, Math.round(now - s.loginTime.getTime())),
         s.loginTime,

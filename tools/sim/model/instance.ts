@@ -423,6 +423,9 @@ export class SimModel {
   /** How the affinity in force was set (SQL Server keeps this to itself: no DMV shows it; tests read it here). */
   affinityForm: 'AUTO' | 'CPU' | 'NUMANODE' = 'AUTO';
 
+  /** A session's CPU so far (ms): model/custom.ts's count, installed by the handler (custom.ts imports this file). */
+  cpuUsedMs: (spid: number) => number = () => 0;
+
   // ---- workloads ----
   runWorkload(
     session: SessionContext,
@@ -438,7 +441,16 @@ export class SimModel {
     const info = this.sessions.get(session.spid);
     const placement = placeTask(this.machine, this.onlineCpus(), this.busyCpus(), info?.nodeSlot ?? session.spid);
     return this.workloads.start(
-      { spid: session.spid, database: db.name, table, profile, placement, targetRows: target.rows, durationMs: target.durationMs },
+      {
+        spid: session.spid,
+        database: db.name,
+        table,
+        profile,
+        placement,
+        targetRows: target.rows,
+        durationMs: target.durationMs,
+        cpuAtStart: this.cpuUsedMs(session.spid),
+      },
       signal,
     );
   }

@@ -18,6 +18,8 @@ export interface WorkloadCall {
   /** Wall-clock ms at which a duration-bound call ends. */
   endAt: number | null;
   startedAt: number;
+  /** The session's CPU (ms, model/custom.ts) when the request started: what it used since is the request's cpu_time. */
+  cpuAtStart: number;
   rows: number;
   txns: number;
   /** The current modelled rate (rows/s), refreshed on every change of the active set. */

@@ -1,9 +1,10 @@
 // The built-in scalar functions and @@ variables the product's reading statements call, typed as SQL Server types
 // them (docs of each function). A name not here is refused with SQL Server's Msg 195 rather than guessed at.
 import type { SqlType } from '../../tds/contract';
+import { appLockMode } from '../applocks';
 import { hashBytes, substring } from '../binaryFns';
 import type { Permission } from '../instance';
-import { serverGlobal, serverProperty } from '../select';
+import { findView, serverGlobal, serverProperty } from '../select';
 import { T } from '../types';
 import type { ExecContext } from './context';
 import { compareTyped, fail, higher, Typed } from './values';
@@ -19,6 +20,54 @@ const SINCE_2022 = new Set([
 
 export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
   return name === '@@rowcount' ? { v: ctx.rowCount, type: T.int } : serverGlobal(ctx, name);
+}
+
+/** Bytes per value of the fixed-length types (docs: each type's storage size). */
+const FIXED: Record<string, number> = {
+  bigint: 8,
+  int: 4,
+  smallint: 2,
+  tinyint: 1,
+  bit: 1,
+  float: 8,
+  real: 4,
+  datetime: 8,
+  date: 3,
+  uniqueidentifier: 16,
+};
+
+/**
+ * COL_LENGTH('table', 'column') of a catalog view: its defined length in bytes (nvarchar(128): 256; max: -1), NULL when
+ * the view has no such column in this version (docs: COL_LENGTH). User tables are not modelled: refused.
+ */
+function colLength(ctx: ExecContext, table: string | null, column: string | null): Typed {
+  if (table === null || column === null) return { v: null, type: T.smallint };
+  const v = findView(table);
+  if (!v) fail(50000, `The Spinlock Lab simulator (synthetic numbers, not a SQL Server) does not support COL_LENGTH of ${table}`);
+  const c = v.columns(ctx).find((x) => x.name.toLowerCase() === column.toLowerCase());
+  const t = c?.sqlType;
+  if (!t) return { v: null, type: T.smallint };
+  const len = 'length' in t ? t.length : undefined;
+  const bytes =
+    len === 'max'
+      ? -1
+      : len !== undefined
+        ? t.type === 'nvarchar' || t.type === 'nchar'
+          ? len * 2
+          : len
+        : t.type === 'decimal'
+          ? 1 + 4 * Math.ceil(t.precision / 9.5)
+          : (FIXED[t.type] ?? null);
+  return { v: bytes, type: T.smallint };
+}
+
+/** ERROR_*() inside a CATCH block: the error it handles; NULL anywhere else (docs: ERROR_NUMBER). */
+function errorFn(ctx: ExecContext, name: string): Typed {
+  const e = ctx.errors[ctx.errors.length - 1];
+  if (name === 'ERROR_MESSAGE') return { v: e?.message ?? null, type: T.nvarchar(4000) };
+  if (name === 'ERROR_PROCEDURE') return { v: e?.procedure ?? null, type: T.nvarchar(128) };
+  const v = !e ? null : name === 'ERROR_NUMBER' ? e.number : name === 'ERROR_SEVERITY' ? e.severity : e.state;
+  return { v, type: T.int };
 }
 
 const str = (x: Typed | undefined): string | null => (x === undefined || x.v === null ? null : String(x.v));
@@ -115,6 +164,20 @@ export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
       const x = args[0];
       if (x.v === null) return x;
       return { v: typeof x.v === 'bigint' ? (x.v < 0n ? -x.v : x.v) : Math.abs(Number(x.v)), type: x.type };
+    }
+    case 'ERROR_NUMBER':
+    case 'ERROR_SEVERITY':
+    case 'ERROR_STATE':
+    case 'ERROR_MESSAGE':
+    case 'ERROR_PROCEDURE':
+      return errorFn(ctx, name);
+    case 'COL_LENGTH':
+      need(2);
+      return colLength(ctx, str(args[0]), str(args[1]));
+    case 'APPLOCK_MODE': {
+      need(3);
+      const [p, r, o] = args.map(str);
+      return { v: p === null || r === null || o === null ? null : appLockMode(m, ctx.session, p, r, o), type: T.nvarchar(32) };
     }
     default:
       return fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10);

@@ -13,6 +13,11 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'workload/session-stats',
   'watch/tick',
   'watch/tick-delta',
+  'lab/lock-take',
+  'lab/lock-release',
+  'lab/lock-mode',
+  'workload/session-share',
+  'server/database-names',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */

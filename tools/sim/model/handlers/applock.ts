@@ -1,93 +1,10 @@
-// sql/lab/lock-*: Spinlock Lab's application locks. The arguments are read from the batch as sent (named arguments,
-// literals or the file's parameters), so a file that changes @LockOwner or @LockTimeout is answered as SQL Server
-// would answer it; the locks themselves live in ../applocks.ts.
-import type { ResponseItem, Value } from '../../tds/contract';
-import { appLockMode, appLocks, describeResource, getAppLock, releaseAppLock, SHORT, type AppLockArgs } from '../applocks';
-import { SqlError, unsupported } from '../errors';
-import type { BatchCall, BatchHandler } from '../statements';
+// sql/lab/lock-holder: who holds one of Spinlock Lab's application locks (sys.dm_tran_locks is not a view of the
+// simulator yet). Taking, releasing and testing a lock are executed (exec/sysprocs.ts); the locks live in ../applocks.ts.
+import type { Value } from '../../tds/contract';
+import { appLocks, describeResource, SHORT } from '../applocks';
+import type { BatchHandler } from '../statements';
 import { cols, T } from '../types';
 import { resultSet, strParam } from './util';
-
-/** Splits an argument list on commas outside quotes. */
-function splitArgs(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (const ch of text) {
-    if (ch === "'") quoted = !quoted;
-    if (ch === ',' && !quoted) {
-      out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-/** A literal (N'..', '..', a number, NULL) or one of the batch's parameters. */
-function valueOf(c: BatchCall, text: string): Value {
-  const t = text.trim();
-  const s = /^N?'((?:[^']|'')*)'$/i.exec(t);
-  if (s) return s[1].replace(/''/g, "'");
-  if (/^-?\d+$/.test(t)) return Number(t);
-  if (/^null$/i.test(t)) return null;
-  if (/^@\w+$/.test(t)) return c.params.get(t.toLowerCase()) ?? null;
-  throw new SqlError([unsupported(`the argument ${t}`)]);
-}
-
-/** The named arguments of the batch's call to `proc` (positional arguments are not modelled). */
-function namedArgs(c: BatchCall, proc: string): Map<string, Value> | null {
-  const m = new RegExp(`\\b(?:sys\\.)?${proc}\\s+([^;]*);`, 'i').exec(c.text.replace(/--[^\n]*/g, ' '));
-  if (!m) return null;
-  const args = new Map<string, Value>();
-  for (const a of splitArgs(m[1])) {
-    const kv = /^@(\w+)\s*=\s*([\s\S]+)$/.exec(a);
-    if (!kv) return null;
-    args.set(kv[1].toLowerCase(), valueOf(c, kv[2]));
-  }
-  return args;
-}
-
-const str = (v: Value | undefined): string | null => (v === null || v === undefined ? null : String(v));
-const resultOf = (result: number, messages: ResponseItem[]): ResponseItem[] => [
-  ...messages,
-  resultSet(cols([['result', T.int]]), [[result]]),
-];
-
-const take: BatchHandler = async (c) => {
-  const a = namedArgs(c, 'sp_getapplock');
-  if (!a) return [unsupported('sp_getapplock with positional arguments')];
-  const timeout = a.get('locktimeout');
-  const args: AppLockArgs = {
-    resource: str(a.get('resource')),
-    mode: str(a.get('lockmode')),
-    owner: str(a.get('lockowner')),
-    timeoutMs: timeout === undefined || timeout === null ? null : Number(timeout),
-    principal: str(a.get('dbprincipal')),
-  };
-  const r = await getAppLock(c.model, c.session, args, c.signal);
-  return resultOf(r.result, r.messages);
-};
-
-const release: BatchHandler = (c) => {
-  const a = namedArgs(c, 'sp_releaseapplock');
-  if (!a) return [unsupported('sp_releaseapplock with positional arguments')];
-  const r = releaseAppLock(c.model, c.session, {
-    resource: str(a.get('resource')),
-    owner: str(a.get('lockowner')),
-    principal: str(a.get('dbprincipal')),
-  });
-  return resultOf(r.result, r.messages);
-};
-
-const mode: BatchHandler = (c) => {
-  const m = /APPLOCK_MODE\s*\(([^)]*)\)/i.exec(c.text.replace(/--[^\n]*/g, ' '));
-  const args = m ? splitArgs(m[1]).map((x) => str(valueOf(c, x))) : [];
-  if (args.length !== 3) return [unsupported('APPLOCK_MODE without its three arguments')];
-  const [principal, resource, owner] = args;
-  const v = principal === null || resource === null || owner === null ? null : appLockMode(c.model, c.session, principal, resource, owner);
-  return [resultSet(cols([['lock_mode', T.nvarchar(32)]]), [[v]])];
-};
 
 /**
  * The holders of one resource as the file's join of sys.dm_tran_locks and sys.dm_exec_sessions returns them: in the
@@ -132,8 +49,5 @@ const holder: BatchHandler = (c) => {
 };
 
 export const APPLOCK_HANDLERS: Record<string, BatchHandler[]> = {
-  'lab/lock-take': [take],
-  'lab/lock-release': [release],
-  'lab/lock-mode': [mode],
   'lab/lock-holder': [holder],
 };

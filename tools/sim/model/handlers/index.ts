@@ -3,7 +3,6 @@
 import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
-import { CUSTOM_HANDLERS } from './custom';
 import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
 import { SCENARIO_HANDLERS } from './scenarios';
@@ -17,6 +16,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,
-  ...CUSTOM_HANDLERS,
   ...XE_HANDLERS,
 };

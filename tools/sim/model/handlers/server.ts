@@ -1,4 +1,4 @@
-// sql/server/*: trace flags and database names (identity, topology and leftovers are executed: exec/files.ts).
+// sql/server/trace-flags (DBCC TRACESTATUS); the other server/ files are executed (exec/files.ts).
 import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { resultSet } from './util';
@@ -15,20 +15,6 @@ const traceFlags: BatchHandler = (c) => [
   ),
 ];
 
-/** Databases whose physical_database_name (2019+ and Azure SQL, behind COL_LENGTH in the file) differs from the name. */
-const databaseNames: BatchHandler = (c) => [
-  resultSet(
-    cols([
-      ['name', T.sysname],
-      ['physical_database_name', T.nvarchar(128)],
-    ]),
-    c.model.version < 15
-      ? []
-      : [...c.model.databases.values()].filter((d) => d.physicalName !== d.name).map((d) => [d.name, d.physicalName]),
-  ),
-];
-
 export const SERVER_HANDLERS: Record<string, BatchHandler[]> = {
-  'server/database-names': [databaseNames],
   'server/trace-flags': [traceFlags],
 };
