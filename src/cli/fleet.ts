@@ -8,11 +8,13 @@ import { MetricsExport } from '../engine/metrics/export';
 import { TOOL_VERSION } from '../engine/lab';
 import { parseDuration } from '../shared/params';
 import { UsageError } from './commands';
-import { readServersFile } from './fleetConfig';
+import { readServersFile, type FleetServer } from './fleetConfig';
 import { ServerWatch } from './fleetWatch';
 
 export interface FleetArgs {
-  servers: string;
+  /** The servers file; or `single`, one server from -c (a plain `spinlab watch -c ... --prometheus :9464`). */
+  servers?: string;
+  single?: FleetServer;
   out?: string;
   prometheus?: string;
   otlp?: string;
@@ -46,7 +48,7 @@ function checkOtlpUrl(v: string): string {
 
 export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withCancel: WithCancel): Promise<number> {
   // Everything is checked before any connection or listener starts.
-  const servers = readServersFile(o.servers);
+  const servers = o.single ? [o.single] : readServersFile(o.servers ?? '');
   const listen = o.prometheus ? parseListen(o.prometheus) : undefined;
   const otlpUrl = o.otlp ? checkOtlpUrl(o.otlp) : undefined;
   const otlpIntervalMs = o.otlpInterval ? parseDuration(o.otlpInterval) : 10_000;

@@ -88,8 +88,8 @@ export function addWatchCommands(
     .option('--window <time>', 'with --compare: at most this long on each side of the mark (default: to the neighbouring marks)')
     .option('--json', 'with --compare: print the comparison as JSON')
     .option('--servers <file>', 'watch every server of a JSON or YAML list, each on its own connection, and export their metrics')
-    .option('--prometheus <[host]:port>', 'with --servers: serve a Prometheus scrape on /metrics and health on /healthz (e.g. :9464)')
-    .option('--otlp <url>', 'with --servers: push metrics by OTLP/HTTP to a collector (e.g. http://collector:4318/v1/metrics)')
+    .option('--prometheus <[host]:port>', 'serve a Prometheus scrape on /metrics and health on /healthz (e.g. :9464), for -c or --servers')
+    .option('--otlp <url>', 'push metrics by OTLP/HTTP to a collector (e.g. http://collector:4318/v1/metrics), for -c or --servers')
     .option('--otlp-interval <time>', 'with --otlp: time between pushes (default 10s)')
     .action(async (o) => {
       if (o.servers) {
@@ -99,8 +99,16 @@ export function addWatchCommands(
           );
         return setExit((await fleetCommand(o, err, withCancel)) || EXIT.cancelled);
       }
-      if (o.prometheus || o.otlp)
-        throw new UsageError('--prometheus and --otlp export a fleet: give the servers with --servers FILE (a list of one is fine).');
+      if (o.prometheus || o.otlp) {
+        // One server exported as a fleet of one: the same metrics, /healthz and reconnects, until stopped.
+        if (o.duration || o.notebook || o.compare)
+          throw new UsageError('--prometheus and --otlp watch until stopped: leave out --duration, --notebook and --compare.');
+        const target = targetFromArgs(o.connection);
+        const intervalMs = parseDuration(o.interval);
+        if (intervalMs < 250) throw new UsageError(`--interval must be 250ms or more, not ${o.interval}.`);
+        const single = { name: target.server.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'server', target, intervalMs };
+        return setExit((await fleetCommand({ ...o, single }, err, withCancel)) || EXIT.cancelled);
+      }
       const output = precheckWatch(o);
       if (!output) return setExit(await compareCommand(o, out));
       try {
