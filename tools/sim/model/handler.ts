@@ -15,7 +15,7 @@ import { BatchCall, recognise } from './statements';
 import { chargeOwnWaits, dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { bindParameters } from './params';
-import { runAdHocDdl } from './handlers/ddl';
+import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
 import { executeBatch } from './exec/batch';

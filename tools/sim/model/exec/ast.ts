@@ -1,6 +1,7 @@
 // The executor's syntax tree: the reading statements the product sends (SELECT with joins, grouping, set operators and
 // CTEs; DECLARE / SET @v; SET options; INSERT, DELETE and TRUNCATE on #temp tables), as parse.ts builds them.
 import type { Value } from '../../tds/contract';
+import type { DdlStmt } from '../ddl/ast';
 
 export interface TypeName {
   base: string; // lower case: int, nvarchar, decimal, sysname...
@@ -86,4 +87,5 @@ export type Stmt =
   | { kind: 'delete'; table: string; alias?: string; where?: Expr; hints?: Hints }
   | { kind: 'truncate'; table: string }
   | { kind: 'create'; table: string; cols: ColumnDef[] }
-  | { kind: 'drop'; table: string; ifExists: boolean };
+  | { kind: 'drop'; table: string; ifExists: boolean }
+  | { kind: 'ddl'; d: DdlStmt };

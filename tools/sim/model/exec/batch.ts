@@ -8,7 +8,8 @@ import { requireTemp } from '../tempstore';
 import type { BatchCall } from '../statements';
 import type { Stmt, TypeName } from './ast';
 import { Env, evaluate, ExecContext } from './env';
-import { parseStatements } from './parse';
+import { parseBatch } from '../ddl/parse';
+import { runDdl } from '../ddl/run';
 import { runQuery } from './query';
 import { castTo, fail, sqlType, truthy, Typed } from './values';
 import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
@@ -153,6 +154,8 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       t.rows = keep;
       return [];
     }
+    case 'ddl':
+      return runDdl(ctx, s.d);
     case 'truncate': {
       if (!s.table.startsWith('#')) throw new SqlError([unsupported(`TRUNCATE TABLE ${s.table}`)]);
       const t = requireTemp(ctx.session, s.table);
@@ -200,7 +203,7 @@ export function executeBatch(call: BatchCall): ResponseItem[] {
   };
   let stmts: Stmt[];
   try {
-    stmts = parseStatements(call.text);
+    stmts = parseBatch(call.text);
     bindParameters(ctx, call.paramDefs ?? '');
   } catch (e) {
     if (e instanceof SqlError) return e.messages;

@@ -13,6 +13,16 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'workload/session-stats',
   'watch/tick',
   'watch/tick-delta',
+  // DDL (ddl/): the scenarios' objects and procedures, whose calls are read from the stored bodies.
+  'scenarios/disk-insert/deploy',
+  'scenarios/disk-insert/cleanup',
+  'scenarios/inmem-insert/procs',
+  'scenarios/inmem-insert/cleanup',
+  'scenarios/ring-buffer/procs-sequence',
+  'scenarios/ring-buffer/procs-disk-identity',
+  'scenarios/ring-buffer/procs-memory-identity',
+  'scenarios/ring-buffer/procs-loop',
+  'scenarios/ring-buffer/cleanup',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */

@@ -1,5 +1,5 @@
 // sql/knobs/*: affinity and delayed durability (reading them back, knobs/read, is executed: exec/files.ts).
-import { setProcessAffinity } from './ddl';
+import { setProcessAffinity } from '../ddl/ops';
 import type { BatchCall, BatchHandler } from '../statements';
 import { requireDb, strParam, throwUser } from './util';
 

@@ -4,7 +4,7 @@ import { cols, T } from '../types';
 import type { BatchHandler } from '../statements';
 import { holdersOf, isSystemSession } from '../holds';
 import { currentDb, param, requireDb, resultSet, strParam, throwUser } from './util';
-import { addXtpFilegroup, dropDatabase, setRecovery, setSingleUser } from './ddl';
+import { addXtpFilegroup, dropDatabase, setRecovery, setSingleUser } from '../ddl/ops';
 
 /** QUOTENAME(@db + N'_xtp_container') is NULL past 128 characters: both files refuse such a name (50005). */
 function refuseLongName(name: string | null): void {
@@ -134,7 +134,7 @@ const addXtp: BatchHandler = (c) => {
       'Spinlock Lab: this Azure SQL Managed Instance gave the lab database no memory-optimized filegroup (it adds one, named XTP, on the Business Critical tier only) and refuses to add one.',
     );
   }
-  addXtpFilegroup(c.model, db);
+  addXtpFilegroup(c.model, db, true);
   return [];
 };
 
