@@ -19,6 +19,7 @@ import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
 import { executeBatch } from './exec/batch';
+import { isDdlBatch, procedureNotFirst } from './ddl/parse';
 import { EXECUTED_FILES, MONITOR_TICKS } from './exec/files';
 import { charge } from './planCost';
 
@@ -81,6 +82,8 @@ export class ModelHandler implements SimHandler {
     paramDefs = '',
   ): Promise<ResponseItem[]> {
     // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
+    const notFirst = procedureNotFirst(text);
+    if (notFirst) return [notFirst];
     const syntax = viaExecuteSql ? null : findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
     const native = checkNativeModule(text, this.model.version);
@@ -110,6 +113,8 @@ export class ModelHandler implements SimHandler {
       executeXe(this.model, session.login, xe.statement);
       return [];
     }
+    // DDL sent as it is (a user, a test, EXEC sp_executesql of a file's built statement): executed like the files.
+    if (isDdlBatch(text)) return executeBatch({ model: this.model, session, params, paramDefs, signal, text });
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
     return runCustomBatch(
       {

@@ -3,6 +3,7 @@
 // SEQUENCE, CREATE PROCEDURE and ALTER SERVER CONFIGURATION SET PROCESS AFFINITY. Anything else of their syntax is
 // refused as unsupported, never approximated.
 import { lex } from '../../grammar/lex';
+import type { ServerMessage } from '../../tds/contract';
 import type { Stmt } from '../exec/ast';
 import { Parser } from '../exec/parse';
 import type { AlterDatabaseAction, DdlStmt, IndexDef, TableColumn } from './ast';
@@ -280,4 +281,22 @@ export function parseBatch(text: string): Stmt[] {
   const out: Stmt[] = [];
   while (!p.atEnd()) out.push(p.statement());
   return out;
+}
+
+/** Msg 111 when CREATE PROCEDURE follows another statement of its batch (a compile error: nothing runs). */
+export function procedureNotFirst(text: string): ServerMessage | null {
+  const t = lex(text).filter((x) => !(x.k === 'op' && x.v === ';'));
+  const w = (i: number) => (t[i]?.k === 'word' ? t[i].v.toLowerCase() : '');
+  const at = t.findIndex((_, i) => w(i) === 'create' && (['proc', 'procedure'].includes(w(i + 1)) || (w(i + 1) === 'or' && w(i + 2) === 'alter')));
+  if (at <= 0) return null;
+  return { kind: 'error', number: 111, state: 1, class: 15, message: "'CREATE/ALTER PROCEDURE' must be the first statement in a query batch.", line: 1 };
+}
+
+/** Whether a batch that is none of the product's files is DDL the executor runs (all of it parses, one is DDL). */
+export function isDdlBatch(text: string): boolean {
+  try {
+    return parseBatch(text).some((s) => s.kind === 'ddl');
+  } catch {
+    return false;
+  }
 }
