@@ -202,12 +202,19 @@ const NARROW_SURVIVORS = [
   'dmv/snapshot-setup: #spinlab_latch.max_wait_time_ms bigint -> int',
 ];
 
+/**
+ * The scenarios' DDL files (deploy, procs, cleanup) answer nothing when run: what their procedures do shows when they
+ * are called, and is read from the body's shape (loops, transactions, targets, slot sources; simDdl.test.ts), not
+ * from the predicates of its UPDATEs, which the model does not evaluate (it keeps no rows of the lab's tables).
+ */
+const DDL_ONLY = (file: string) => file.startsWith('scenarios/');
+
 describe('logic mutants of the executed sql/ files', () => {
   it('change what the simulator answers', async function () {
     this.timeout(300_000);
     let total = 0;
     const missed: string[] = [];
-    for (const file of [...EXECUTED_FILES].sort()) {
+    for (const file of [...EXECUTED_FILES].filter((f) => !DDL_ONLY(f)).sort()) {
       for (const batch of loadSqlFile(file).batches) {
         const base = await answer(file, batch);
         assert.doesNotMatch(base, /"kind":"error"/, `${file} as written fails: ${base.slice(0, 400)}`);
