@@ -73,12 +73,12 @@ async function answer(file: string, batch: string, setup = SETUP): Promise<strin
   const run = (text: string) => executeBatch({ model, session: s, params, paramDefs, signal: sig, text });
   const items = [];
   // The per-second reads run three times, a second apart: the delta files' later ticks compare with the snapshot.
-  if (SNAPSHOT_TICKS.has(file)) items.push(...run(setup));
+  if (SNAPSHOT_TICKS.has(file)) items.push(...(await run(setup)));
   for (let t = 0; t < (/^(dmv|watch)\//.test(file) ? 2 : 0); t++) {
-    items.push(...run(batch));
+    items.push(...(await run(batch)));
     clock.advance(1000);
   }
-  items.push(...run(batch));
+  items.push(...(await run(batch)));
   stop();
   return JSON.stringify(items, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }

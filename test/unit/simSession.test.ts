@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { lex, splitBatch } from '../../tools/sim/grammar/lex';
 import { bindParameters, parseParamDefs, procedureParameters } from '../../tools/sim/model/params';
-import { formatMessage, raiseError } from '../../tools/sim/session/statements';
+import { formatMessage, raiseError } from '../../tools/sim/model/transactions';
 import { selectSyntax } from '../../tools/sim/session/layer';
 import { literal } from '../../tools/sim/model/select';
 import { SqlError } from '../../tools/sim/model/errors';

@@ -258,7 +258,7 @@ describe('simulator: --background and the watch tick', () => {
     assert.throws(() => parseBackground('disk-insert:0'), /1 to 256/);
   });
 
-  it("the tick's every alias.column is a documented column; a made-up one is Msg 207", () => {
+  it("the tick's every alias.column is a documented column; a made-up one is Msg 207", async () => {
     // The tick is executed (tools/sim/model/exec): each column resolves against the view's documented columns.
     const run = (text: string) =>
       executeBatch({
@@ -272,11 +272,14 @@ describe('simulator: --background and the watch tick', () => {
         signal: new AbortController().signal,
         text,
       } as unknown as BatchCall);
-    const errors = (text: string) => run(text).filter((i) => i.kind === 'error') as { number: number; message: string }[];
+    const errors = async (text: string) => (await run(text)).filter((i) => i.kind === 'error') as { number: number; message: string }[];
     const text = loadSqlFile('watch/tick').batches[0];
-    assert.deepEqual(errors(text), []);
-    assert.equal(errors(text.replace('r.query_hash', 'r.query_hashes'))[0]?.number, 207);
-    assert.match(errors(text.replace('wt.wait_duration_ms', 'wt.wait_time_ms'))[0]?.message ?? '', /Invalid column name 'wait_time_ms'/);
+    assert.deepEqual(await errors(text), []);
+    assert.equal((await errors(text.replace('r.query_hash', 'r.query_hashes')))[0]?.number, 207);
+    assert.match(
+      (await errors(text.replace('wt.wait_duration_ms', 'wt.wait_time_ms')))[0]?.message ?? '',
+      /Invalid column name 'wait_time_ms'/,
+    );
   });
 });
 

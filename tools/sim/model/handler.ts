@@ -14,7 +14,7 @@ import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { chargeOwnWaits, dropSessionCost, runCustomBatch } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
-import { bindParameters } from './params';
+import { callModelProcedure } from './procedures';
 import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
@@ -160,17 +160,9 @@ export class ModelHandler implements SimHandler {
   }
 
   private async callProcedure(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
-    const parts = procName.replace(/[[\]]/g, '').split('.');
-    const dbName = parts.length === 3 ? parts[0] : session.database;
-    const name = parts.slice(-2).join('.');
-    const fault = this.faults.take(name);
+    const fault = this.faults.take(procName.replace(/[[\]]/g, '').split('.').slice(-2).join('.'));
     if (fault) return [fault];
-    const db = this.model.database(dbName);
-    const obj = db ? this.model.findObject(db, name) : undefined;
-    if (!db || !obj || obj.type !== 'P' || !obj.run) return [err(2812, `Could not find stored procedure '${procName}'.`, 16, 62)];
-    // Values sent without names bind by position to the declared parameters, as SQL Server binds them.
-    const map = obj.params ? bindParameters(procName, obj.params, params) : new Map(params.map((p) => [p.name.toLowerCase(), p]));
-    return obj.run({ model: this.model, session, db, params: map, signal });
+    return callModelProcedure(this.model, session, procName, params, signal);
   }
 
   private async guard(fn: () => Promise<ResponseItem[]> | ResponseItem[]): Promise<ResponseItem[]> {

@@ -1,4 +1,5 @@
 // Evaluates the small SELECTs sqlparse.ts understands: probes without FROM, and one modelled view or function.
+import { sessionState } from './sessionState';
 import { CATALOG_VIEWS } from './dmvCatalog';
 import { IO_VIEWS, dataPath } from './dmvDb';
 import { OS_VIEWS } from './dmvOs';
@@ -321,7 +322,7 @@ export function serverGlobal(ctx: QueryContext, name: string): Typed | undefined
     case '@@servername':
       return { v: m.serverName, type: T.nvarchar(128) };
     case '@@trancount':
-      return { v: 0, type: T.int };
+      return { v: sessionState(ctx.session).tranCount, type: T.int };
     case '@@language':
       return { v: 'us_english', type: T.nvarchar(128) };
     case '@@microsoftversion':

@@ -14,6 +14,8 @@ export interface SessionState {
   /** The current transaction's descriptor (8 bytes, MS-TDS 2.2.5.8 ALL_HEADERS / ENVCHANGE type 8). */
   descriptor: Buffer | null;
   savepoints: string[];
+  /** The outermost BEGIN TRAN's name ('' when it had none): ROLLBACK may name only it or a savepoint. */
+  tranName?: string;
   implicitTransactions: boolean;
   isolation: string;
   /** ON/OFF options by upper-case name (ANSI_NULLS, ARITHABORT, ...), and the valued ones (TEXTSIZE, LOCK_TIMEOUT). */

@@ -9,7 +9,8 @@ import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { firstWord, Lex, LexError, splitBatch, startsNew, Statement } from '../grammar/lex';
 import { parseParamDefs } from '../model/params';
 import { resetSession, sessionState, SessionState } from '../model/sessionState';
-import { beginTran, commitTran, raiseError, RESERVED, rollbackTran, runSet, saveTran, tranName } from './statements';
+import { RESERVED, runSet, tranName } from './statements';
+import { beginTran, commitTran, raiseError, rollbackTran, saveTran } from '../model/transactions';
 import { selectSyntax, syntaxNear } from './selectSyntax';
 
 export { selectSyntax };
@@ -258,10 +259,10 @@ export class SessionLayer implements SimHandler {
       }
       case 'begin':
         if (next === 'tran' || next === 'transaction') {
-          const { bad } = tranName(s);
+          const { name, bad } = tranName(s);
           if (bad && bad.k === 'word' && bad.v.toLowerCase() !== 'with') return [syntaxNear(bad)];
           const items = st.implicitTransactions && st.tranCount === 0 ? beginTran(st) : [];
-          return [...items, ...beginTran(st)];
+          return [...items, ...beginTran(st, name)];
         }
         return this.delegate(session, st, s, exec, signal);
       case 'commit':

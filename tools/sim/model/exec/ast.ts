@@ -1,5 +1,6 @@
 // The executor's syntax tree: the reading statements the product sends (SELECT with joins, grouping, set operators and
-// CTEs; DECLARE / SET @v; SET options; INSERT, DELETE and TRUNCATE on #temp tables), as parse.ts builds them.
+// CTEs; DECLARE / SET @v; SET options; INSERT, DELETE and TRUNCATE on #temp tables and table variables) and control of
+// flow (IF, WHILE, TRY...CATCH, EXEC, transactions), as parse.ts and parseControl.ts build them.
 import type { Value } from '../../tds/contract';
 import type { DdlStmt } from '../ddl/ast';
 
@@ -33,6 +34,8 @@ export interface SelectItem {
   star?: { qual?: string };
   expr?: Expr;
   alias?: string;
+  /** SELECT @v = expr: the variable the value goes to (the statement then returns no rows). */
+  assign?: string;
 }
 
 export type TableRef =
@@ -83,9 +86,36 @@ export type Stmt =
   | { kind: 'setvar'; name: string; op: string; e: Expr }
   | { kind: 'setopt'; names: string[]; on: boolean }
   | { kind: 'setvalue'; name: string; value: string }
-  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query; hints?: Hints }
+  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query; exec?: ExecStmt; hints?: Hints }
   | { kind: 'delete'; table: string; alias?: string; where?: Expr; hints?: Hints }
   | { kind: 'truncate'; table: string }
   | { kind: 'create'; table: string; cols: ColumnDef[] }
   | { kind: 'drop'; table: string; ifExists: boolean }
-  | { kind: 'ddl'; d: DdlStmt };
+  | { kind: 'ddl'; d: DdlStmt }
+  | ControlStmt;
+
+/** An argument of EXEC proc: [@name =] value | DEFAULT [OUTPUT]. */
+export interface ExecArg {
+  name?: string;
+  e?: Expr;
+  output: boolean;
+}
+
+/** EXEC [@status =] proc args, or EXEC (string expression). */
+export type ExecStmt = { kind: 'exec'; status?: string; proc: string; args: ExecArg[] } | { kind: 'execsql'; e: Expr };
+
+/** Control of flow, procedures and the statements SQL Server runs itself (control.ts, procs.ts). */
+export type ControlStmt =
+  | ExecStmt
+  | { kind: 'block'; body: Stmt[] }
+  | { kind: 'if'; cond: Expr; then: Stmt; else?: Stmt }
+  | { kind: 'while'; cond: Expr; body: Stmt }
+  | { kind: 'break' | 'continue' }
+  | { kind: 'try'; body: Stmt[]; catch: Stmt[] }
+  | { kind: 'throw'; args?: [Expr, Expr, Expr] }
+  | { kind: 'raiserror'; args: Expr[]; opts: string[] }
+  | { kind: 'print'; e: Expr }
+  | { kind: 'return'; e?: Expr }
+  | { kind: 'waitfor'; delay: Expr }
+  | { kind: 'tran'; op: 'begin' | 'commit' | 'rollback' | 'save'; name: string }
+  | { kind: 'declaretable'; name: string; cols: ColumnDef[] };

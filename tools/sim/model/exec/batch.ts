@@ -1,17 +1,19 @@
-// Runs a batch statement by statement as SQL Server would: the whole batch is parsed first (a construct the executor
-// does not know refuses the batch before anything runs), then each statement executes; an error ends its statement
-// and the batch goes on, except compile errors (class 15) and fatal ones, which end it.
-import type { ResponseItem, SqlType } from '../../tds/contract';
+// Runs a batch as SQL Server would: the whole batch is parsed first (a construct the executor does not know refuses the
+// batch before anything runs), then its statements execute (control of flow: control.ts); what an error does to the
+// batch is flow.ts's. Dynamic SQL (sp_executesql, EXEC (string)) runs here too, in a scope of its own.
+import type { ResponseItem } from '../../tds/contract';
 import { SqlError, unsupported } from '../errors';
 import { sessionState } from '../sessionState';
-import { requireTemp } from '../tempstore';
 import type { BatchCall } from '../statements';
-import type { Stmt, TypeName } from './ast';
-import { Env, evaluate, ExecContext } from './env';
+import type { ControlStmt, SelectItem, Stmt, TypeName } from './ast';
+import { Env, evaluate, ExecContext, Relation } from './env';
 import { parseBatch } from '../ddl/parse';
 import { runDdl } from '../ddl/run';
 import { runQuery } from './query';
-import { castTo, fail, sqlType, truthy, Typed } from './values';
+import { castTo, fail, sqlType, truthy, typeNameOf, Typed } from './values';
+import { runStmts } from './control';
+import { BatchEnd, statementFailed } from './flow';
+import { insertRows, target } from './insert';
 import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
 import { parseParamDefs } from '../params';
 import { Parser } from './parse';
@@ -29,33 +31,6 @@ const PLAIN_OPTIONS = new Set([
   'XACT_ABORT',
 ]);
 
-/**
- * Errors that end the batch as compile errors do: a name that does not resolve when the statement compiles (deferred
- * name resolution: 208 object, 207 column), a column count that does not match (205, 213), a type not found (2715),
- * and the simulator's own refusal (50000), after which nothing it would answer can be trusted.
- */
-const ENDS_BATCH = new Set([205, 207, 208, 213, 2715, 50000]);
-
-/** Arithmetic errors (overflow, divide by zero) that ARITHABORT ON without ANSI_WARNINGS turns into batch-aborting. */
-const ARITHMETIC = new Set([220, 232, 8115, 8134]);
-
-/**
- * A run-time error ends the batch under SET XACT_ABORT ON, and an arithmetic one under ARITHABORT ON with
- * ANSI_WARNINGS OFF (SET ARITHABORT: with ANSI_WARNINGS ON it is statement-terminating, as by default).
- */
-function abortsBatch(ctx: ExecContext, number: number): boolean {
-  const o = sessionState(ctx.session).options;
-  if (o.get('XACT_ABORT') === 'ON') return true;
-  return ARITHMETIC.has(number) && o.get('ARITHABORT') === 'ON' && o.get('ANSI_WARNINGS') === 'OFF';
-}
-
-const typeNameOf = (t: SqlType): TypeName =>
-  t.type === 'decimal'
-    ? { base: 'decimal', precision: t.precision, scale: t.scale }
-    : t.type === 'datetime2'
-      ? { base: 'datetime2', scale: t.scale }
-      : { base: t.type, length: 'length' in t ? t.length : undefined };
-
 /** A declared variable's type: a character or binary type without a length is 1 long (docs: char and varchar). */
 function declaredType(t: TypeName): TypeName {
   return ['nvarchar', 'varchar', 'nchar', 'char', 'varbinary', 'binary'].includes(t.base) && t.length === undefined
@@ -63,12 +38,13 @@ function declaredType(t: TypeName): TypeName {
     : t;
 }
 
-function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
+function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): ResponseItem[] {
   const env = (): Env => ({ ctx, sources: [], row: [], typing: false });
   switch (s.kind) {
     case 'query': {
       const r = runQuery(ctx, s.q, undefined, false);
       ctx.rowCount = r.rows.length;
+      if (s.q.body.kind === 'select' && s.q.body.items.some((i) => i.assign)) return assignFrom(ctx, s.q.body.items, r);
       return [{ kind: 'resultSet', columns: r.cols, rows: r.rows }];
     }
     case 'declare':
@@ -103,48 +79,21 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
       }
       return [];
     case 'insert': {
-      if (!s.table.startsWith('#')) throw new SqlError([unsupported(`INSERT INTO ${s.table}`)]);
-      const t = requireTemp(ctx.session, s.table);
-      const targets = (s.cols ?? t.columns.map((c) => c.name)).map((n) => {
-        const i = t.columns.findIndex((c) => c.name.toLowerCase() === n.toLowerCase());
-        if (i < 0) fail(207, `Invalid column name '${n}'.`);
-        return i;
-      });
       const source: Typed[][] = s.values
         ? s.values.map((r) => r.map((e) => evaluate(env(), e)))
         : ((r) => r.rows.map((row) => row.map((v, i) => ({ v, type: r.cols[i].sqlType }))))(runQuery(ctx, s.q!, undefined, false));
-      const rows = source.map((r) => {
-        if (r.length !== targets.length)
-          fail(
-            r.length > targets.length ? 110 : 109,
-            `There are ${r.length > targets.length ? 'more' : 'fewer'} columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.`,
-            15,
-            1,
-          );
-        const row = t.columns.map(() => null as Typed['v']);
-        targets.forEach((ci, k) => {
-          const col = t.columns[ci];
-          const v = castTo(r[k], typeNameOf(col.sqlType)).v;
-          if (v === null && col.nullable === false)
-            fail(
-              515,
-              `Cannot insert the value NULL into column '${col.name}', table 'tempdb.dbo.${t.name}'; column does not allow nulls. INSERT fails.`,
-              16,
-              2,
-            );
-          row[ci] = v;
-        });
-        return row;
-      });
-      t.rows.push(...rows);
-      t.stats.modifications += rows.length;
-      ctx.rowCount = rows.length;
-      ctx.work.written += rows.length;
+      insertRows(ctx, s, source, (n, m) =>
+        fail(
+          n > m ? 110 : 109,
+          `There are ${n > m ? 'more' : 'fewer'} columns in the INSERT statement than values specified in the VALUES clause. The number of values in the VALUES clause must match the number of columns specified in the INSERT statement.`,
+          15,
+          1,
+        ),
+      );
       return [];
     }
     case 'delete': {
-      if (!s.table.startsWith('#')) throw new SqlError([unsupported(`DELETE FROM ${s.table}`)]);
-      const t = requireTemp(ctx.session, s.table);
+      const t = target(ctx, s.table, 'DELETE FROM');
       const sources = [{ alias: s.alias?.toLowerCase() ?? '', table: t.name.toLowerCase(), cols: t.columns }];
       const keep = s.where ? t.rows.filter((r) => !truthy(evaluate({ ctx, sources, row: [r], typing: false }, s.where!).v)) : [];
       ctx.rowCount = t.rows.length - keep.length;
@@ -157,14 +106,29 @@ function runStatement(ctx: ExecContext, s: Stmt): ResponseItem[] {
     case 'ddl':
       return runDdl(ctx, s.d);
     case 'truncate': {
-      if (!s.table.startsWith('#')) throw new SqlError([unsupported(`TRUNCATE TABLE ${s.table}`)]);
-      const t = requireTemp(ctx.session, s.table);
+      const t = target(ctx, s.table, 'TRUNCATE TABLE');
       t.stats.modifications += t.rows.length;
       ctx.work.deleted += t.rows.length;
       t.rows = [];
       return [];
     }
   }
+}
+
+/**
+ * SELECT @a = x, @b = y ...: each row in turn sets the variables (the last row's values stay), no rows go out; mixing
+ * assignments with plain columns is Msg 141 (docs: SELECT @local_variable).
+ */
+function assignFrom(ctx: ExecContext, items: SelectItem[], r: Relation): ResponseItem[] {
+  if (items.some((i) => !i.assign))
+    fail(141, 'A SELECT statement that assigns a value to a variable must not be combined with data-retrieval operations.', 15, 1);
+  for (const row of r.rows)
+    items.forEach((it, k) => {
+      const cur = ctx.vars.get(it.assign!);
+      if (!cur) fail(137, `Must declare the scalar variable "${it.assign}".`, 15, 2);
+      ctx.vars.set(it.assign!, castTo({ v: row[k], type: r.cols[k].sqlType }, typeNameOf(cur.type)));
+    });
+  return [];
 }
 
 /**
@@ -190,17 +154,62 @@ function naturalType(v: Exclude<Typed['v'], null>): Typed['type'] {
   return { type: 'nvarchar', length: 4000 };
 }
 
-export function executeBatch(call: BatchCall): ResponseItem[] {
+/** A scope's context: the batch's (depth 0), or a procedure's or dynamic batch's inside `parent`. */
+function context(call: Pick<BatchCall, 'model' | 'session' | 'params' | 'signal'>, parent?: ExecContext): ExecContext {
   const ctx: ExecContext = {
     model: call.model,
     session: call.session,
     params: call.params,
+    signal: call.signal,
     vars: new Map(),
+    tables: new Map(),
     ctes: new Map(),
     rowCount: 0,
     work: { read: 0, written: 0, deleted: 0 },
+    depth: parent ? parent.depth + 1 : 0,
+    tryDepth: parent?.tryDepth ?? 0,
+    tryScope: parent?.tryScope ?? 0,
+    errors: parent?.errors ?? [],
+    advanced: parent?.advanced,
     run: (q, env, typing) => runQuery(ctx, q, env, typing),
+    simple: async (s) => simple(ctx, s as Exclude<Stmt, ControlStmt>),
+    nested: (text, vars, out) => nested(ctx, text, vars, out),
   };
+  return ctx;
+}
+
+/** One statement that is not control of flow: its plan, its run, its synthetic cost. */
+function simple(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): ResponseItem[] {
+  ctx.work = { read: 0, written: 0, deleted: 0 };
+  planStatement(ctx, s);
+  const out = runStatement(ctx, s);
+  const returned = out.reduce((n, i) => n + (i.kind === 'resultSet' ? i.rows.length : 0), 0);
+  chargeStatement(ctx, s, ctx.work, returned);
+  return out;
+}
+
+/** sp_executesql's or EXEC (string)'s text: parsed when it runs, in a scope of its own with `vars`. */
+async function nested(parent: ExecContext, text: string, vars: Map<string, Typed>, out: ResponseItem[]): Promise<Map<string, Typed>> {
+  const ctx = context({ model: parent.model, session: parent.session, params: new Map(), signal: parent.signal }, parent);
+  vars.forEach((v, k) => ctx.vars.set(k, v));
+  try {
+    await runStmts(ctx, parseBatch(text), out);
+  } catch (e) {
+    try {
+      // A parse error here is the dynamic batch's compile error: its caller's TRY catches it.
+      if (!(e instanceof BatchEnd)) statementFailed(ctx, e, out);
+    } catch (f) {
+      if (!(f instanceof BatchEnd && f.scopeOnly)) throw f;
+    }
+    if (e instanceof BatchEnd && !e.scopeOnly) throw e;
+  }
+  parent.advanced ||= ctx.advanced;
+  parent.rowCount = ctx.rowCount;
+  return ctx.vars;
+}
+
+export async function executeBatch(call: BatchCall): Promise<ResponseItem[]> {
+  const ctx = context(call);
   let stmts: Stmt[];
   try {
     stmts = parseBatch(call.text);
@@ -210,25 +219,10 @@ export function executeBatch(call: BatchCall): ResponseItem[] {
     throw e;
   }
   const items: ResponseItem[] = [];
-  for (const s of stmts) {
-    if (call.signal.aborted) break;
-    ctx.work = { read: 0, written: 0, deleted: 0 };
-    try {
-      planStatement(ctx, s);
-      const out = runStatement(ctx, s);
-      items.push(...out);
-      chargeStatement(
-        ctx,
-        s,
-        ctx.work,
-        out.reduce((n, i) => n + (i.kind === 'resultSet' ? i.rows.length : 0), 0),
-      );
-    } catch (e) {
-      if (!(e instanceof SqlError)) throw e;
-      items.push(...e.messages);
-      if (e.messages.some((m) => m.kind === 'error' && (m.class === 15 || m.class >= 20 || ENDS_BATCH.has(m.number)))) break;
-      if (e.messages.some((m) => m.kind === 'error' && abortsBatch(ctx, m.number))) break;
-    }
+  try {
+    await runStmts(ctx, stmts, items);
+  } catch (e) {
+    if (!(e instanceof BatchEnd)) throw e;
   }
   return items;
 }

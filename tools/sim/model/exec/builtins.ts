@@ -1,6 +1,7 @@
 // The built-in scalar functions and @@ variables the product's reading statements call, typed as SQL Server types
 // them (docs of each function). A name not here is refused with SQL Server's Msg 195 rather than guessed at.
 import type { SqlType } from '../../tds/contract';
+import { appLockMode } from '../applocks';
 import { hashBytes, substring } from '../binaryFns';
 import type { Permission } from '../instance';
 import { serverGlobal, serverProperty } from '../select';
@@ -19,6 +20,15 @@ const SINCE_2022 = new Set([
 
 export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
   return name === '@@rowcount' ? { v: ctx.rowCount, type: T.int } : serverGlobal(ctx, name);
+}
+
+/** ERROR_*() inside a CATCH block: the error it handles; NULL anywhere else (docs: ERROR_NUMBER). */
+function errorFn(ctx: ExecContext, name: string): Typed {
+  const e = ctx.errors[ctx.errors.length - 1];
+  if (name === 'ERROR_MESSAGE') return { v: e?.message ?? null, type: T.nvarchar(4000) };
+  if (name === 'ERROR_PROCEDURE') return { v: e?.procedure ?? null, type: T.nvarchar(128) };
+  const v = !e ? null : name === 'ERROR_NUMBER' ? e.number : name === 'ERROR_SEVERITY' ? e.severity : e.state;
+  return { v, type: T.int };
 }
 
 const str = (x: Typed | undefined): string | null => (x === undefined || x.v === null ? null : String(x.v));
@@ -115,6 +125,17 @@ export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
       const x = args[0];
       if (x.v === null) return x;
       return { v: typeof x.v === 'bigint' ? (x.v < 0n ? -x.v : x.v) : Math.abs(Number(x.v)), type: x.type };
+    }
+    case 'ERROR_NUMBER':
+    case 'ERROR_SEVERITY':
+    case 'ERROR_STATE':
+    case 'ERROR_MESSAGE':
+    case 'ERROR_PROCEDURE':
+      return errorFn(ctx, name);
+    case 'APPLOCK_MODE': {
+      need(3);
+      const [p, r, o] = args.map(str);
+      return { v: p === null || r === null || o === null ? null : appLockMode(m, ctx.session, p, r, o), type: T.nvarchar(32) };
     }
     default:
       return fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10);

@@ -7,6 +7,8 @@ export const STOP = new Set([
   'from', 'where', 'group', 'having', 'order', 'union', 'except', 'intersect', 'into', 'on', 'join', 'inner', 'left',
   'right', 'full', 'cross', 'outer', 'when', 'then', 'else', 'end', 'and', 'or', 'not', 'as', 'select', 'option', 'asc',
   'desc', 'is', 'like', 'in', 'between', 'set', 'declare', 'insert', 'delete', 'values', 'with', 'by', 'top', 'exec',
+  'execute', 'if', 'while', 'begin', 'print', 'raiserror', 'throw', 'return', 'waitfor', 'commit', 'rollback', 'save',
+  'break', 'continue', 'truncate', 'update', 'drop', 'create', 'output', 'out',
 ]); // prettier-ignore
 
 export class Cursor {

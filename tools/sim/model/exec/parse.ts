@@ -1,12 +1,12 @@
-// A recursive-descent parser for the statements the executor runs (ast.ts), over the grammar's tokens. The batch has
+// A recursive-descent parser for the statements the executor runs (ast.ts; control of flow in parseControl.ts), over the grammar's tokens. The batch has
 // already passed the full T-SQL grammar (grammar/tsql.ts), so this parser only has to build the tree; a construct it
 // does not know is refused as unsupported, never approximated.
 import { lex } from '../../grammar/lex';
 import type { ColumnDef, Expr, Hints, OrderItem, Query, QueryBody, SelectCore, SelectItem, Stmt, TableRef, TypeName } from './ast';
 import { STOP } from './cursor';
-import { ExprParser } from './parseExpr';
+import { ControlParser } from './parseControl';
 
-export class Parser extends ExprParser {
+export class Parser extends ControlParser {
   static of(text: string): Parser {
     return new Parser(lex(text), text);
   }
@@ -20,6 +20,8 @@ export class Parser extends ExprParser {
 
   statement(): Stmt {
     const w = this.word();
+    const c = this.control(w);
+    if (c) return c;
     if (w === 'select' || w === 'with' || this.isOp('(')) return { kind: 'query', q: this.query(), hints: this.hints() };
     if (w === 'declare') return this.declare();
     if (w === 'set') return this.set();
@@ -30,7 +32,7 @@ export class Parser extends ExprParser {
     if (w === 'delete') {
       this.i++;
       this.eatWord('from');
-      const table = this.dotted();
+      const table = this.tableName();
       const alias = this.alias();
       const where = this.eatWord('where') ? this.expr() : undefined;
       return { kind: 'delete', table, alias, where, hints: this.hints() };
@@ -72,7 +74,10 @@ export class Parser extends ExprParser {
   /** CREATE TABLE #t (column type [NULL | NOT NULL], ...): columns only; constraints, defaults, identity are refused. */
   private create(): Stmt {
     this.i += 2;
-    const table = this.dotted();
+    return { kind: 'create', table: this.dotted(), cols: this.columnDefs() };
+  }
+
+  protected columnDefs(): ColumnDef[] {
     this.needOp('(');
     const cols: ColumnDef[] = [];
     do {
@@ -87,7 +92,7 @@ export class Parser extends ExprParser {
       cols.push({ name, type, nullable });
     } while (this.eatOp(','));
     this.needOp(')');
-    return { kind: 'create', table, cols };
+    return cols;
   }
 
   private declare(): Stmt {
@@ -98,7 +103,7 @@ export class Parser extends ExprParser {
       if (t?.k !== 'var') this.refuse();
       this.i++;
       this.eatWord('as');
-      if (this.word() === 'table') this.refuse(); // table variables: not in this slice
+      if (this.word() === 'table' && vars.length === 0 && !this.isOp(',', 1)) return this.declareTable(t.v.toLowerCase());
       const type = this.typeName();
       const init = this.eatOp('=') ? this.expr() : undefined;
       vars.push({ name: t.v.toLowerCase(), type, init });
@@ -141,7 +146,7 @@ export class Parser extends ExprParser {
   private insert(): Stmt {
     this.i++;
     this.eatWord('into');
-    const table = this.dotted();
+    const table = this.tableName();
     let cols: string[] | undefined;
     if (this.isOp('(') && this.word(1) !== 'select') {
       this.i++;
@@ -156,7 +161,7 @@ export class Parser extends ExprParser {
       while (this.eatOp(','));
       return { kind: 'insert', table, cols, values };
     }
-    if (this.word() === 'exec' || this.word() === 'execute') this.refuse();
+    if (this.word() === 'exec' || this.word() === 'execute') return { kind: 'insert', table, cols, exec: this.exec() };
     return { kind: 'insert', table, cols, q: this.query() };
   }
 
@@ -257,6 +262,10 @@ export class Parser extends ExprParser {
       this.i += 3;
       return { star: { qual: t.v.toLowerCase() } };
     }
+    if (t?.k === 'var' && this.isOp('=', 1)) {
+      this.i += 2;
+      return { expr: this.expr(), assign: t.v.toLowerCase() };
+    }
     // alias = expr
     if (t && (t.k === 'word' || t.k === 'qname') && this.isOp('=', 1) && !STOP.has(t.v.toLowerCase())) {
       this.i += 2;
@@ -328,7 +337,7 @@ export class Parser extends ExprParser {
       this.needOp(')');
       return { kind: 'derived', q, alias: this.needAlias(), colNames: this.colNames() };
     }
-    const name = this.dotted();
+    const name = this.tableName();
     const args = this.isOp('(') ? this.argList() : undefined;
     const alias = this.alias();
     if (this.word() === 'with' && this.isOp('(', 1)) this.refuse(); // table hints

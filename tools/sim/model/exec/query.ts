@@ -5,6 +5,7 @@ import type { Column, Value } from '../../tds/contract';
 import { err, SqlError, unsupported } from '../errors';
 import { checkViewPermission, findView } from '../select';
 import { tempView } from '../tempstore';
+import type { SystemView } from '../types';
 import type { Expr, OrderItem, Query, QueryBody, SelectCore, TableRef } from './ast';
 import { Env, evaluate, ExecContext, hasAggregate, Relation, Source } from './env';
 import { compareTyped, fail, higher, truthy, Typed } from './values';
@@ -36,7 +37,7 @@ function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, oute
   const alias = ref.alias?.toLowerCase() ?? '';
   const cte = !name.includes('.') ? ctx.ctes.get(name) : undefined;
   if (cte) return { sources: [{ alias, table: name, cols: cte.cols }], rows: cte.rows.map((r) => [r]) };
-  const v = name.startsWith('#') ? tempView(ctx.session, ref.name) : findView(name);
+  const v = name.startsWith('#') ? tempView(ctx.session, ref.name) : name.startsWith('@') ? tableVariable(ctx, name) : findView(name);
   if (!v) {
     const db = ctx.model.database(ctx.session.database);
     if (db && ctx.model.findObject(db, ref.name)) throw new SqlError([unsupported(`FROM ${ref.name} (user tables)`)]);
@@ -54,6 +55,13 @@ function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, oute
   const rows = v.rows(ctx, args);
   ctx.work.read += rows.length;
   return { sources: [{ alias, table: v.name, cols }], rows: rows.map((r) => [r]) };
+}
+
+/** A table variable as a FROM source (Msg 1087 when the scope has not declared it). */
+function tableVariable(ctx: ExecContext, name: string): SystemView {
+  const t = ctx.tables.get(name);
+  if (!t) fail(1087, `Must declare the table variable "${name}".`, 15, 2);
+  return { name: t.name, scope: 'public', columns: () => t.columns, rows: () => t.rows.map((r) => [...r]) };
 }
 
 function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typing: boolean): Joined {

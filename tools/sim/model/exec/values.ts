@@ -290,3 +290,11 @@ export function castTo(x: Typed, to: TypeName, style: number | null = null): Typ
 
 export const truthy = (v: Value): boolean => v === true || v === 1;
 export const bool = (b: boolean | null): Typed => ({ v: b === null ? null : b ? 1 : 0, type: T.bit });
+
+/** A column's or variable's SqlType as the TypeName a CAST to it takes. */
+export const typeNameOf = (t: SqlType): TypeName =>
+  t.type === 'decimal'
+    ? { base: 'decimal', precision: t.precision, scale: t.scale }
+    : t.type === 'datetime2'
+      ? { base: 'datetime2', scale: t.scale }
+      : { base: t.type, length: 'length' in t ? t.length : undefined };
