@@ -23,6 +23,12 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'scenarios/ring-buffer/procs-memory-identity',
   'scenarios/ring-buffer/procs-loop',
   'scenarios/ring-buffer/cleanup',
+  'scenarios/inmem-insert/table',
+  // The knobs: validated by the file's IF ... THROW, applied by the ALTER it builds and runs with sp_executesql.
+  'knobs/affinity-auto',
+  'knobs/affinity-cpu',
+  'knobs/affinity-numa',
+  'knobs/delayed-durability',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */

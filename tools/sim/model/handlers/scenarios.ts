@@ -17,13 +17,6 @@ function table(c: BatchCall, name: string, extra: Partial<SimObject> = {}): void
   c.model.addObject(db, { name, type: 'U', ...extra });
 }
 
-const INMEM_PROCS = [
-  'dbo.spinlab_inmem_insert_loop_native',
-  'dbo.spinlab_inmem_insert_loop_interpreted',
-  'dbo.spinlab_inmem_insert_native',
-  'dbo.spinlab_inmem_insert_interpreted',
-];
-const INMEM_TABLE = 'dbo.spinlab_inmem_insert';
 const RING_OBJECTS = [
   'dbo.spinlab_ring_loop',
   'dbo.spinlab_ring_step',
@@ -45,18 +38,6 @@ export const SCENARIO_HANDLERS: Record<string, BatchHandler[]> = {
       const n = Math.max(0, Number(param(c, '@seed_rows') ?? 0));
       c.model.counters.table(db.name, 'dbo.spinlab_disk_insert').inserts += n;
       return [{ kind: 'rowCount', count: n }];
-    },
-  ],
-  'scenarios/inmem-insert/table': [
-    (c) => {
-      dropObjects(c, [...INMEM_PROCS, INMEM_TABLE]);
-      const durability = strParam(c, '@durability');
-      if (durability !== 'SCHEMA_AND_DATA' && durability !== 'SCHEMA_ONLY')
-        throwUser(50020, 'Spinlock Lab: durability must be SCHEMA_AND_DATA or SCHEMA_ONLY.');
-      const buckets = Number(param(c, '@bucket_count'));
-      if (!(buckets >= 1 && buckets <= 1073741824)) throwUser(50021, 'Spinlock Lab: bucket_count must be between 1 and 1073741824.');
-      table(c, INMEM_TABLE, { memoryOptimized: true, durability });
-      return [];
     },
   ],
   'scenarios/ring-buffer/tables': [
