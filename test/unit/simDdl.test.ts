@@ -176,3 +176,25 @@ it('ALTER DATABASE SET DELAYED_DURABILITY / RECOVERY and ALTER SERVER CONFIGURAT
   assert.equal(model.onlineCpus().length, 40);
   assert.deepEqual(await run('ALTER DATABASE nope SET DELAYED_DURABILITY = FORCED;'), [5011]);
 });
+
+it('the lab files run as sent: create (SIMPLE, marked), add the XTP filegroup once, list tables, refuse to drop an unmarked database', async () => {
+  const { model, h, s } = await setup({ filegroup: false });
+  const nv = (name: string, value: string): RpcParam => ({ name, value, sqlType: { type: 'nvarchar', length: 4000 }, output: false });
+  const file = async (id: string, args: Record<string, string>) => {
+    const f = loadSqlFile(id);
+    const params = [nv('@stmt', f.batches[0]), nv('@params', f.parameters), ...Object.entries(args).map(([k, v]) => nv(k, v))];
+    return h.rpc(s, 'sp_executesql', params, sig());
+  };
+  assert.deepEqual(errors(await file('lab/create', { '@db': 'L2', '@mark': 'v1' })), []);
+  const db = model.database('L2')!;
+  assert.deepEqual([db.recovery, db.properties.get('SpinlockLab'), db.hasXtpFilegroup], ['SIMPLE', 'v1', false]);
+  assert.deepEqual(errors(await file('lab/create', { '@db': 'L2', '@mark': 'v1' })), [50001]);
+  assert.deepEqual(errors(await file('lab/add-xtp-filegroup', { '@db': 'L2' })), []);
+  assert.equal(db.hasXtpFilegroup, true);
+  assert.deepEqual(errors(await file('lab/add-xtp-filegroup', { '@db': 'L2' })), [], 'a second run finds the filegroup');
+  const none = await file('lab/tables', { '@db': 'missing' });
+  assert.deepEqual((none[0] as ResultSet).rows, []);
+  assert.deepEqual(errors(await file('lab/drop', { '@db': 'lab' })), [50004]);
+  assert.deepEqual(errors(await file('lab/drop', { '@db': 'L2' })), []);
+  assert.equal(model.database('L2'), undefined);
+});
