@@ -66,7 +66,10 @@ it('a renamed procedure with the same body is called the same way; the name deci
   });
   assert.deepEqual(calls[0].target, { rows: 5000, durationMs: null });
   assert.deepEqual((a[0] as ResultSet).rows, [[5000n]]);
-  assert.deepEqual((b[0] as ResultSet).columns.map((c) => c.name), ['rows_done']);
+  assert.deepEqual(
+    (b[0] as ResultSet).columns.map((c) => c.name),
+    ['rows_done'],
+  );
 });
 
 it('moving BEGIN TRANSACTION inside the loop makes each row its own transaction', async () => {
@@ -84,17 +87,25 @@ it('moving BEGIN TRANSACTION inside the loop makes each row its own transaction'
   await h.rpc(s, 'dbo.moved', args, sig());
   assert.equal(calls[0].profile.rowsPerTxn, 8);
   assert.equal(calls[1].profile.rowsPerTxn, 1);
-  assert.deepEqual([calls[0].target, calls[1].target], [
-    { rows: 8, durationMs: null, perCall: true },
-    { rows: 8, durationMs: null, perCall: true },
-  ]);
+  assert.deepEqual(
+    [calls[0].target, calls[1].target],
+    [
+      { rows: 8, durationMs: null, perCall: true },
+      { rows: 8, durationMs: null, perCall: true },
+    ],
+  );
 });
 
 it('native or interpreted, memory-optimized and durability come from the body and the catalog; a server loop calls through EXEC', async () => {
   const { h, s, run, calls } = await setup();
   assert.deepEqual(await run(INMEM_TABLE), []);
   for (const b of INMEM) assert.deepEqual(await run(b), []);
-  await h.rpc(s, 'dbo.spinlab_inmem_insert_loop_native', [p('@key_base', 1n), p('@rows', null), p('@run_ms', 2000n), p('@batch_size', 4n)], sig());
+  await h.rpc(
+    s,
+    'dbo.spinlab_inmem_insert_loop_native',
+    [p('@key_base', 1n), p('@rows', null), p('@run_ms', 2000n), p('@batch_size', 4n)],
+    sig(),
+  );
   await h.rpc(s, 'dbo.spinlab_inmem_insert_interpreted', [p('@key_base', 1n), p('@offset', 0n), p('@batch_size', 3n)], sig());
   assert.deepEqual(
     calls.map((c) => [c.table, c.profile.engine, c.profile.access, c.profile.rowsPerTxn, c.profile.tableDurability, c.target.durationMs]),
@@ -107,27 +118,44 @@ it('native or interpreted, memory-optimized and durability come from the body an
 
 it('ring buffer: the slot-number source is what the body draws (a sequence or an IDENTITY table); a step in push-pop mode makes two operations', async () => {
   const { h, s, run, calls } = await setup();
-  const slots = 'CREATE TABLE dbo.slots (slot_key bigint NOT NULL PRIMARY KEY, message_id bigint NOT NULL, pushed_at datetime2(7) NOT NULL, message nvarchar(100) NOT NULL, reference_count int NOT NULL);';
+  const slots =
+    'CREATE TABLE dbo.slots (slot_key bigint NOT NULL PRIMARY KEY, message_id bigint NOT NULL, pushed_at datetime2(7) NOT NULL, message nvarchar(100) NOT NULL, reference_count int NOT NULL);';
   assert.deepEqual(await run(slots), []);
   assert.deepEqual(await run('CREATE SEQUENCE dbo.spinlab_ring_push_seq AS bigint START WITH 0 INCREMENT BY 1 NO CACHE;'), []);
   assert.deepEqual(await run('CREATE SEQUENCE dbo.spinlab_ring_pop_seq AS bigint START WITH 0 INCREMENT BY 1 CACHE 50;'), []);
   const seq = loadSqlFile('scenarios/ring-buffer/procs-sequence').batches.map((b) => b.replace(/dbo\.spinlab_ring_slots/g, 'dbo.slots'));
   for (const b of [...seq, ...loadSqlFile('scenarios/ring-buffer/procs-loop').batches]) assert.deepEqual(await run(b), []);
-  const step = await h.rpc(s, 'dbo.spinlab_ring_step', [p('@slots', 64n), { ...p('@mode', 'push-pop'), sqlType: { type: 'nvarchar', length: 16 } }], sig());
+  const step = await h.rpc(
+    s,
+    'dbo.spinlab_ring_step',
+    [p('@slots', 64n), { ...p('@mode', 'push-pop'), sqlType: { type: 'nvarchar', length: 16 } }],
+    sig(),
+  );
   assert.equal(calls[0].profile.slotSource, 'sequence');
   assert.equal(calls[0].profile.operation, 'push');
   assert.equal(calls[0].target.rows, 2);
-  assert.deepEqual(step.find((x) => x.kind === 'outputValue'), { kind: 'outputValue', name: '@ops', sqlType: { type: 'int' }, value: 2 });
+  assert.deepEqual(
+    step.find((x) => x.kind === 'outputValue'),
+    { kind: 'outputValue', name: '@ops', sqlType: { type: 'int' }, value: 2 },
+  );
   await h.rpc(s, 'dbo.spinlab_ring_step', [p('@slots', 64n), { ...p('@mode', 'push'), sqlType: { type: 'nvarchar', length: 16 } }], sig());
   assert.equal(calls[1].target.rows, 1);
   // The identity generator: an IDENTITY table read through SCOPE_IDENTITY().
   assert.deepEqual(await run('DROP PROCEDURE dbo.spinlab_ring_push, dbo.spinlab_ring_pop;'), []);
-  const ids = 'CREATE TABLE dbo.spinlab_ring_push_ids (id bigint IDENTITY(1, 1) NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1024)) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_ONLY);';
+  const ids =
+    'CREATE TABLE dbo.spinlab_ring_push_ids (id bigint IDENTITY(1, 1) NOT NULL PRIMARY KEY NONCLUSTERED HASH WITH (BUCKET_COUNT = 1024)) WITH (MEMORY_OPTIMIZED = ON, DURABILITY = SCHEMA_ONLY);';
   assert.deepEqual(await run(ids), []);
   assert.deepEqual(await run(ids.replace(/push_ids/g, 'pop_ids')), []);
-  const ident = loadSqlFile('scenarios/ring-buffer/procs-disk-identity').batches.map((b) => b.replace(/dbo\.spinlab_ring_slots/g, 'dbo.slots'));
+  const ident = loadSqlFile('scenarios/ring-buffer/procs-disk-identity').batches.map((b) =>
+    b.replace(/dbo\.spinlab_ring_slots/g, 'dbo.slots'),
+  );
   for (const b of ident) assert.deepEqual(await run(b), []);
-  await h.rpc(s, 'dbo.spinlab_ring_loop', [p('@rows', 100n), p('@run_ms', null), p('@slots', 64n), { ...p('@mode', 'push'), sqlType: { type: 'nvarchar', length: 16 } }], sig());
+  await h.rpc(
+    s,
+    'dbo.spinlab_ring_loop',
+    [p('@rows', 100n), p('@run_ms', null), p('@slots', 64n), { ...p('@mode', 'push'), sqlType: { type: 'nvarchar', length: 16 } }],
+    sig(),
+  );
   assert.deepEqual([calls[2].profile.slotSource, calls[2].profile.engine, calls[2].target.rows], ['identity', 'disk', 100]);
 });
 

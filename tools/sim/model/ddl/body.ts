@@ -21,7 +21,24 @@ export interface ProcText {
 export class BodyError extends Error {}
 
 /** Words that start a statement, so end a WHILE / IF condition. */
-const STARTS = new Set(['begin', 'set', 'select', 'insert', 'update', 'delete', 'exec', 'execute', 'throw', 'return', 'if', 'while', 'declare', 'commit', 'break', 'continue']);
+const STARTS = new Set([
+  'begin',
+  'set',
+  'select',
+  'insert',
+  'update',
+  'delete',
+  'exec',
+  'execute',
+  'throw',
+  'return',
+  'if',
+  'while',
+  'declare',
+  'commit',
+  'break',
+  'continue',
+]);
 
 const isWord = (t: Lex | undefined, ...w: string[]) => !!t && t.k === 'word' && w.includes(t.v.toLowerCase());
 const isOp = (t: Lex | undefined, v: string) => !!t && t.k === 'op' && t.v === v;

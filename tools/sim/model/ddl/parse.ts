@@ -78,6 +78,11 @@ export class DdlParser extends Parser {
     return { d: 'create-procedure', name, text: this.text.slice(start), first };
   }
 
+  private skip(n: number): this {
+    this.i += n;
+    return this;
+  }
+
   private signedInt(): bigint {
     const neg = this.eatOp('-');
     const t = this.peek();
@@ -91,8 +96,8 @@ export class DdlParser extends Parser {
     const s: Extract<DdlStmt, { d: 'create-sequence' }> = { d: 'create-sequence', name: this.dotted(), increment: 1n, cache: 50 };
     for (;;) {
       if (this.eatWord('as')) this.typeName();
-      else if (this.word() === 'start' && this.word(1) === 'with') (this.i += 2), (s.start = this.signedInt());
-      else if (this.word() === 'increment' && this.word(1) === 'by') (this.i += 2), (s.increment = this.signedInt());
+      else if (this.word() === 'start' && this.word(1) === 'with') s.start = this.skip(2).signedInt();
+      else if (this.word() === 'increment' && this.word(1) === 'by') s.increment = this.skip(2).signedInt();
       else if (this.eatWord('minvalue') || this.eatWord('maxvalue')) this.signedInt();
       else if (this.eatWord('cycle')) continue;
       else if (this.eatWord('cache')) s.cache = this.peek()?.k === 'num' ? Number(this.signedInt()) : 50;
@@ -213,7 +218,7 @@ export class DdlParser extends Parser {
           c.identity.increment = this.signedInt();
           this.needOp(')');
         }
-      } else if (this.word() === 'not' && this.word(1) === 'null') (this.i += 2), (c.nullable = false);
+      } else if (this.word() === 'not' && this.word(1) === 'null') c.nullable = !this.skip(2);
       else if (this.eatWord('null')) c.nullable = true;
       else {
         const constraint = this.eatWord('constraint') ? this.name() : undefined;
@@ -276,6 +281,7 @@ export class DdlParser extends Parser {
   }
 }
 
+/** The statements of one batch, DDL among them (the executor's entry point: exec/batch.ts). */
 export function parseBatch(text: string): Stmt[] {
   const p = DdlParser.ofText(text);
   const out: Stmt[] = [];
@@ -287,9 +293,18 @@ export function parseBatch(text: string): Stmt[] {
 export function procedureNotFirst(text: string): ServerMessage | null {
   const t = lex(text).filter((x) => !(x.k === 'op' && x.v === ';'));
   const w = (i: number) => (t[i]?.k === 'word' ? t[i].v.toLowerCase() : '');
-  const at = t.findIndex((_, i) => w(i) === 'create' && (['proc', 'procedure'].includes(w(i + 1)) || (w(i + 1) === 'or' && w(i + 2) === 'alter')));
+  const at = t.findIndex(
+    (_, i) => w(i) === 'create' && (['proc', 'procedure'].includes(w(i + 1)) || (w(i + 1) === 'or' && w(i + 2) === 'alter')),
+  );
   if (at <= 0) return null;
-  return { kind: 'error', number: 111, state: 1, class: 15, message: "'CREATE/ALTER PROCEDURE' must be the first statement in a query batch.", line: 1 };
+  return {
+    kind: 'error',
+    number: 111,
+    state: 1,
+    class: 15,
+    message: "'CREATE/ALTER PROCEDURE' must be the first statement in a query batch.",
+    line: 1,
+  };
 }
 
 /** Whether a batch that is none of the product's files is DDL the executor runs (all of it parses, one is DDL). */

@@ -161,7 +161,12 @@ class Planner {
     // A count loop: WHILE @j < @bound (or a number), the bound read from the call.
     const lt = cond.filter((t) => !isO(t, '(') && !isO(t, ')'));
     if (lt.length !== 3 || lt[0].k !== 'var' || !isO(lt[1], '<')) throw new BodyError('a loop the analysis does not read');
-    const b: Bound = lt[2].k === 'num' ? { literal: Number(lt[2].v) } : p.params.has(low(lt[2])) ? ctx.bind({ param: low(lt[2]) }) : fail('a loop bounded by a local variable');
+    const b: Bound =
+      lt[2].k === 'num'
+        ? { literal: Number(lt[2].v) }
+        : p.params.has(low(lt[2]))
+          ? ctx.bind({ param: low(lt[2]) })
+          : fail('a loop bounded by a local variable');
     const c = ctx.inTxn ? { ...ctx, txnLoops: [...ctx.txnLoops, b] } : { ...ctx, outerLoops: [...ctx.outerLoops, b] };
     this.walk(body, p, c);
   }
@@ -215,7 +220,10 @@ class Planner {
     let pos = 0;
     for (let k = after; k < s.length; k++) {
       let pname = defs[pos]?.name;
-      if (s[k].k === 'var' && isO(s[k + 1], '=')) (pname = low(s[k])), (k += 2);
+      if (s[k].k === 'var' && isO(s[k + 1], '=')) {
+        pname = low(s[k]);
+        k += 2;
+      }
       const v = s[k];
       if (pname && v?.k === 'num') args.set(pname, { literal: Number(v.v) });
       else if (pname && v?.k === 'var') args.set(pname, { param: low(v) });
@@ -243,7 +251,13 @@ const paramOf = (b: Bound): string => ('param' in b ? b.param : fail('a conditio
 
 /** IF @param = N'value': a condition on what the caller passed; null for any other condition. */
 function guardOf(cond: Lex[], params: Set<string>): { param: string; value: string } | null {
-  if (cond.length === 3 && cond[0].k === 'var' && params.has(low(cond[0])) && isO(cond[1], '=') && (cond[2].k === 'str' || cond[2].k === 'num'))
+  if (
+    cond.length === 3 &&
+    cond[0].k === 'var' &&
+    params.has(low(cond[0])) &&
+    isO(cond[1], '=') &&
+    (cond[2].k === 'str' || cond[2].k === 'num')
+  )
     return { param: low(cond[0]), value: cond[2].v };
   return null;
 }

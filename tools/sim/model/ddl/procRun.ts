@@ -18,8 +18,7 @@ function resolve(call: ProcCall, b: Bound): number | null {
 }
 const product = (call: ProcCall, bs: Bound[]): number => bs.reduce((n, b) => n * Math.max(0, resolve(call, b) ?? 0), 1);
 
-const active = (call: ProcCall, u: Unit): boolean =>
-  u.guards.every((g) => (String(value(call, g.param) ?? '\0') === g.value) !== g.neg);
+const active = (call: ProcCall, u: Unit): boolean => u.guards.every((g) => (String(value(call, g.param) ?? '\0') === g.value) !== g.neg);
 
 const sqlTypeOf = (t: string): SqlType => (t.startsWith('bigint') ? T.bigint : T.int);
 

@@ -7,7 +7,16 @@ import type { ExecContext } from '../exec/context';
 import type { Database, SimObject } from '../instance';
 import { procedureParameters } from '../params';
 import type { AlterDatabaseAction, DdlStmt } from './ast';
-import { addXtpFilegroup, alterableDatabase, createDatabase, dropDatabase, setDelayedDurability, setProcessAffinity, setRecovery, setSingleUser } from './ops';
+import {
+  addXtpFilegroup,
+  alterableDatabase,
+  createDatabase,
+  dropDatabase,
+  setDelayedDurability,
+  setProcessAffinity,
+  setRecovery,
+  setSingleUser,
+} from './ops';
 import { readProcedure } from './body';
 import { runProcedure } from './procRun';
 
@@ -96,7 +105,10 @@ function dropObjects(ctx: ExecContext, s: Extract<DdlStmt, { d: 'drop-object' }>
       continue;
     }
     if (o.type !== s.type)
-      fail(3705, `Cannot use DROP ${word.toUpperCase()} with '${name}' because '${name}' is a ${KIND_WORD[o.type]}. Use DROP ${KIND_WORD[o.type].toUpperCase()}.`);
+      fail(
+        3705,
+        `Cannot use DROP ${word.toUpperCase()} with '${name}' because '${name}' is a ${KIND_WORD[o.type]}. Use DROP ${KIND_WORD[o.type].toUpperCase()}.`,
+      );
     if (o.type === 'U') refuseSchemaBound(ctx, db, o);
     db.objects.delete(name.split('.').length === 1 ? `dbo.${name.toLowerCase()}` : name.toLowerCase().split('.').slice(-2).join('.'));
   }
@@ -156,7 +168,12 @@ export function runDdl(ctx: ExecContext, s: DdlStmt): ResponseItem[] {
       const db = currentDb(ctx);
       mustBeNew(ctx, db, s.name);
       const start = s.start ?? SEQUENCE_MIN.bigint;
-      m.addObject(db, { name: s.name.split('.').slice(-2).join('.'), type: 'SO', nextValue: start, meta: { cache: String(s.cache ?? 0), increment: String(s.increment) } });
+      m.addObject(db, {
+        name: s.name.split('.').slice(-2).join('.'),
+        type: 'SO',
+        nextValue: start,
+        meta: { cache: String(s.cache ?? 0), increment: String(s.increment) },
+      });
       return [];
     }
     case 'create-procedure':

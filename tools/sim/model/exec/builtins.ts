@@ -140,6 +140,8 @@ export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
       return { v: p === null || r === null || o === null ? null : appLockMode(m, ctx.session, p, r, o), type: T.nvarchar(32) };
     }
     default:
-      return stringFn(name, args) ?? databaseFn(ctx, name, args) ?? fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10);
+      return (
+        stringFn(name, args) ?? databaseFn(ctx, name, args) ?? fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10)
+      );
   }
 }

@@ -14,7 +14,13 @@ export function stringFn(name: string, args: Typed[]): Typed | undefined {
       // nvarchar when any argument is; max when the first is (docs: REPLACE return types). The default collation is
       // case-insensitive, so the pattern matches regardless of case.
       const wide = args.some((a) => a.type.type === 'nvarchar' || a.type.type === 'nchar');
-      const type: SqlType = isMax(args[0].type) ? (wide ? T.nvarchar('max') : { type: 'varchar', length: 'max' }) : wide ? T.nvarchar(4000) : { type: 'varchar', length: 8000 };
+      const type: SqlType = isMax(args[0].type)
+        ? wide
+          ? T.nvarchar('max')
+          : { type: 'varchar', length: 'max' }
+        : wide
+          ? T.nvarchar(4000)
+          : { type: 'varchar', length: 8000 };
       const [s, find, repl] = args.map(str);
       if (s === null || find === null || repl === null) return { v: null, type };
       return { v: find === '' ? s : s.replace(new RegExp(escapeRe(find), 'gi'), () => repl), type };
@@ -25,7 +31,18 @@ export function stringFn(name: string, args: Typed[]): Typed | undefined {
       const type = T.nvarchar(258);
       // NULL past 128 characters, or for a quote character other than those documented.
       if (s === null || s.length > 128 || q === null) return { v: null, type };
-      const [open, close] = q === '[' || q === ']' ? ['[', ']'] : q === "'" || q === '"' || q === '`' ? [q, q] : q === '(' || q === ')' ? ['(', ')'] : q === '<' || q === '>' ? ['<', '>'] : q === '{' || q === '}' ? ['{', '}'] : ['', ''];
+      const [open, close] =
+        q === '[' || q === ']'
+          ? ['[', ']']
+          : q === "'" || q === '"' || q === '`'
+            ? [q, q]
+            : q === '(' || q === ')'
+              ? ['(', ')']
+              : q === '<' || q === '>'
+                ? ['<', '>']
+                : q === '{' || q === '}'
+                  ? ['{', '}']
+                  : ['', ''];
       if (!open) return { v: null, type };
       return { v: open + s.split(close).join(close + close) + close, type };
     }
