@@ -213,12 +213,26 @@ const NARROW_SURVIVORS = [
   'dmv/snapshot-setup: #spinlab_latch.max_wait_time_ms bigint -> int',
 ];
 
+/**
+ * The DDL files answer nothing when run: they change the model's state. The scenarios' procedures act when called,
+ * read from the body's shape (loops, transactions, targets, slot sources; simDdl.test.ts), not from the predicates of
+ * their UPDATEs, which the model does not evaluate (it keeps no rows of the lab's tables); the knobs and the lab
+ * database's files are checked by what they change (simModel.test.ts, simDdl.test.ts, the integration tiers).
+ */
+const DDL_ONLY = (file: string) => file.startsWith('scenarios/') || /^knobs\/(affinity|delayed)|^lab\/(create|drop|add-xtp)/.test(file);
+
+/**
+ * lab/tables' ELSE branch (the empty answer of the right shape, WHERE 1 = 0) runs only when the database is missing or
+ * offline; the database read here exists, so its mutants cannot show (simDdl.test.ts reads a missing one).
+ */
+const UNREACHED = ['lab/tables: = -> <> at 1010', 'lab/tables: WHERE 1 = 0 removed'];
+
 describe('logic mutants of the executed sql/ files', () => {
   it('change what the simulator answers', async function () {
     this.timeout(300_000);
     let total = 0;
     const missed: string[] = [];
-    for (const file of [...EXECUTED_FILES].sort()) {
+    for (const file of [...EXECUTED_FILES].filter((f) => !DDL_ONLY(f)).sort()) {
       for (const batch of loadSqlFile(file).batches) {
         const base = await answer(file, batch);
         assert.doesNotMatch(base, /"kind":"error"/, `${file} as written fails: ${base.slice(0, 400)}`);
@@ -239,6 +253,6 @@ describe('logic mutants of the executed sql/ files', () => {
     console.log(`# logic mutants of executed files: ${total - missed.length} of ${total} caught`);
     for (const m of missed) console.log(`#   not caught: ${m}`);
     assert.ok(total >= 15, `too few mutants (${total}): the generator is broken`);
-    assert.deepEqual(missed.sort(), [...EQUIVALENT, ...MODEL_GAPS, ...NARROW_SURVIVORS].sort());
+    assert.deepEqual(missed.sort(), [...EQUIVALENT, ...MODEL_GAPS, ...NARROW_SURVIVORS, ...UNREACHED].sort());
   });
 });

@@ -4,6 +4,10 @@
 //   - NEXT VALUE FOR sequence_name                        (docs: "NEXT VALUE FOR (Transact-SQL)")
 //   - WITH NATIVE_COMPILATION, SCHEMABINDING on a module  (docs: "CREATE PROCEDURE (Transact-SQL)", natively compiled)
 //   - BEGIN ATOMIC WITH ( <atomic_block_option> , ... )   (docs: "ATOMIC Blocks in Native Procedures")
+//   - NONCLUSTERED HASH [(cols)] WITH (BUCKET_COUNT = n) (docs: "CREATE TABLE (Transact-SQL)", memory-optimized)
+//   - ALTER DATABASE db ADD FILEGROUP fg [CONTAINS MEMORY_OPTIMIZED_DATA | FILESTREAM] and ADD FILE ( NAME = ..,
+//     FILENAME = '..' [, SIZE | MAXSIZE | FILEGROWTH = ..] ) TO FILEGROUP fg (docs: "ALTER DATABASE File and
+//     Filegroup Options"): handed to the grammar as ALTER DATABASE db SET MULTI_USER
 //   - SET TEXTSIZE { number | @variable }                  (docs: "SET TEXTSIZE (Transact-SQL)"; sent by DB-Library
 //     clients such as pymssql at every login): handed to the grammar as SET ROWCOUNT, which takes the same operand
 // Anything that does not match these exact documented shapes is left alone for the grammar to reject.
@@ -62,6 +66,19 @@ export function applyShims(text: string): { text: string } | { fault: SyntaxFaul
     const withStart = listStart - 4;
     const rebuilt = kept.length ? 'WITH ' + kept.map((k) => k.trim()).join(', ') : '';
     splice(withStart, 4 + m[1].length, rebuilt);
+  }
+
+  // NONCLUSTERED HASH  ->  NONCLUSTERED, where a column list or the WITH (BUCKET_COUNT = ...) follows.
+  for (const m of code.matchAll(/\bNONCLUSTERED(\s+)HASH\b(?=\s*(?:\(|WITH\s*\(\s*BUCKET_COUNT\b))/gi)) {
+    splice(m.index!, m[0].length, 'NONCLUSTERED');
+  }
+
+  // ALTER DATABASE db ADD FILEGROUP / ADD FILE  ->  ALTER DATABASE db SET MULTI_USER, for the documented shapes only.
+  const fileOpt = String.raw`(?:NAME\s*=\s*(?:${NAME}|N?'')|FILENAME\s*=\s*N?''|(?:SIZE|MAXSIZE|FILEGROWTH)\s*=\s*\w+)`;
+  const addFile = String.raw`ADD\s+FILE\s*\(\s*${fileOpt}(?:\s*,\s*${fileOpt})*\s*\)\s*TO\s+FILEGROUP\s+${NAME}`;
+  const addGroup = String.raw`ADD\s+FILEGROUP\s+${NAME}(?:\s+CONTAINS\s+(?:MEMORY_OPTIMIZED_DATA|FILESTREAM))?`;
+  for (const m of code.matchAll(new RegExp(String.raw`\bALTER\s+DATABASE\s+${NAME}\s+((?:${addFile}|${addGroup}))(?=\s*(?:;|$))`, 'gi'))) {
+    splice(m.index! + m[0].length - m[1].length, m[1].length, 'SET MULTI_USER');
   }
 
   // SET TEXTSIZE n  ->  SET ROWCOUNT n (both keywords are eight letters; the grammar then checks the operand).

@@ -15,10 +15,11 @@ import { BatchCall, recognise } from './statements';
 import { chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { callModelProcedure } from './procedures';
-import { runAdHocDdl } from './handlers/ddl';
+import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
 import { executeBatch } from './exec/batch';
+import { isDdlBatch, procedureNotFirst } from './ddl/parse';
 import { EXECUTED_FILES, MONITOR_TICKS } from './exec/files';
 import { charge } from './planCost';
 
@@ -91,6 +92,8 @@ export class ModelHandler implements SimHandler {
     paramDefs = '',
   ): Promise<ResponseItem[]> {
     // The grammar sees every batch first, as SQL Server's parser does; recognition by text comes after.
+    const notFirst = procedureNotFirst(text);
+    if (notFirst) return [notFirst];
     const syntax = viaExecuteSql ? null : findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
     // A test's armed fault for this batch text (the simulator knows no file of the product: the test names the text).
@@ -121,6 +124,8 @@ export class ModelHandler implements SimHandler {
       executeXe(this.model, session.login, xe.statement);
       return [];
     }
+    // DDL sent as it is (a user, a test, EXEC sp_executesql of a file's built statement): executed like the files.
+    if (isDdlBatch(text)) return executeBatch({ model: this.model, session, params, paramDefs, signal, text });
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
     return runCustomBatch(
       {

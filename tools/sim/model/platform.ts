@@ -3,7 +3,7 @@
 // 8, Edition 'SQL Azure', a product version of 12.0.2000.8 that does not compare with SQL Server's while it runs the
 // newest engine (so the model's feature version is the newest), a memory-optimized filegroup named XTP in every user
 // database, database counters named by a GUID (sys.databases.physical_database_name), and ALTER DATABASE options and
-// statements it refuses (handlers/ddl.ts). The simulator is a Business Critical instance (In-Memory OLTP works there).
+// statements it refuses (ddl/ops.ts). The simulator is a Business Critical instance (In-Memory OLTP works there).
 import { createHash } from 'node:crypto';
 
 export type Platform = 'box' | 'managed-instance';

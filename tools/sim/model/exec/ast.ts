@@ -2,6 +2,7 @@
 // CTEs; DECLARE / SET @v; SET options; INSERT, DELETE and TRUNCATE on #temp tables and table variables) and control of
 // flow (IF, WHILE, TRY...CATCH, EXEC, transactions), as parse.ts and parseControl.ts build them.
 import type { Value } from '../../tds/contract';
+import type { DdlStmt } from '../ddl/ast';
 
 export interface TypeName {
   base: string; // lower case: int, nvarchar, decimal, sysname...
@@ -90,6 +91,7 @@ export type Stmt =
   | { kind: 'truncate'; table: string }
   | { kind: 'create'; table: string; cols: ColumnDef[] }
   | { kind: 'drop'; table: string; ifExists: boolean }
+  | { kind: 'ddl'; d: DdlStmt }
   | ControlStmt;
 
 /** An argument of EXEC proc: [@name =] value | DEFAULT [OUTPUT]. */

@@ -7,7 +7,8 @@ import { sessionState } from '../sessionState';
 import type { BatchCall } from '../statements';
 import type { ControlStmt, SelectItem, Stmt, TypeName } from './ast';
 import { Env, evaluate, ExecContext, Relation } from './env';
-import { parseStatements } from './parse';
+import { parseBatch } from '../ddl/parse';
+import { runDdl } from '../ddl/run';
 import { runQuery } from './query';
 import { castTo, fail, sqlType, truthy, typeNameOf, Typed } from './values';
 import { runStmts } from './control';
@@ -102,6 +103,8 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
       t.rows = keep;
       return [];
     }
+    case 'ddl':
+      return runDdl(ctx, s.d);
     case 'truncate': {
       const t = target(ctx, s.table, 'TRUNCATE TABLE');
       t.stats.modifications += t.rows.length;
@@ -190,7 +193,7 @@ async function nested(parent: ExecContext, text: string, vars: Map<string, Typed
   const ctx = context({ model: parent.model, session: parent.session, params: new Map(), signal: parent.signal }, parent);
   vars.forEach((v, k) => ctx.vars.set(k, v));
   try {
-    await runStmts(ctx, parseStatements(text), out);
+    await runStmts(ctx, parseBatch(text), out);
   } catch (e) {
     try {
       // A parse error here is the dynamic batch's compile error: its caller's TRY catches it.
@@ -209,7 +212,7 @@ export async function executeBatch(call: BatchCall): Promise<ResponseItem[]> {
   const ctx = context(call);
   let stmts: Stmt[];
   try {
-    stmts = parseStatements(call.text);
+    stmts = parseBatch(call.text);
     bindParameters(ctx, call.paramDefs ?? '');
   } catch (e) {
     if (e instanceof SqlError) return e.messages;

@@ -7,6 +7,8 @@ import type { Permission } from '../instance';
 import { findView, serverGlobal, serverProperty } from '../select';
 import { T } from '../types';
 import type { ExecContext } from './context';
+import { stringFn } from './stringFns';
+import { databaseFn } from './dbScope';
 import { compareTyped, fail, higher, Typed } from './values';
 
 /** Permission names each SQL Server version knows; HAS_PERMS_BY_NAME returns NULL for one it does not (its docs). */
@@ -180,6 +182,8 @@ export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
       return { v: p === null || r === null || o === null ? null : appLockMode(m, ctx.session, p, r, o), type: T.nvarchar(32) };
     }
     default:
-      return fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10);
+      return (
+        stringFn(name, args) ?? databaseFn(ctx, name, args) ?? fail(195, `'${name}' is not a recognized built-in function name.`, 15, 10)
+      );
   }
 }

@@ -364,11 +364,3 @@ export class Parser extends ControlParser {
     return out;
   }
 }
-
-/** The statements of one batch (already split at the top level by the session's splitter). */
-export function parseStatements(text: string): Stmt[] {
-  const p = Parser.of(text);
-  const out: Stmt[] = [];
-  while (!p.atEnd()) out.push(p.statement());
-  return out;
-}

@@ -11,6 +11,7 @@ import { evaluate } from './env';
 import { insertRows } from './insert';
 import { Parser } from './parse';
 import { bindSystem, systemProc } from './sysprocs';
+import { inNamedDatabase } from './dbScope';
 import { castTo, fail, sqlType, typeNameOf, Typed } from './values';
 
 const CHARS = ['nvarchar', 'varchar', 'nchar', 'char', 'varbinary', 'binary'];
@@ -64,7 +65,7 @@ export async function runExec(ctx: ExecContext, s: ExecStmt, out: ResponseItem[]
   if (sys && !sys.proc) await executeSql(ctx, list, out);
   else if (sys?.proc)
     status = await sys.proc.run(
-      ctx,
+      inNamedDatabase(ctx, s.proc),
       bindSystem(
         sys.short,
         sys.proc,

@@ -4,6 +4,7 @@
 import type { Column, Value } from '../../tds/contract';
 import { err, SqlError, unsupported } from '../errors';
 import { checkViewPermission, findView } from '../select';
+import { inNamedDatabase } from './dbScope';
 import { tempView } from '../tempstore';
 import type { SystemView } from '../types';
 import type { Expr, OrderItem, Query, QueryBody, SelectCore, TableRef } from './ast';
@@ -32,7 +33,8 @@ function keyOf(vals: Value[]): string {
   );
 }
 
-function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, outer: Env | undefined, typing: boolean): Joined {
+function named(scope: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, outer: Env | undefined, typing: boolean): Joined {
+  const ctx = inNamedDatabase(scope, ref.name);
   const name = ref.name.toLowerCase();
   const alias = ref.alias?.toLowerCase() ?? '';
   const cte = !name.includes('.') ? ctx.ctes.get(name) : undefined;
@@ -48,8 +50,8 @@ function named(ctx: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, oute
   checkViewPermission(ctx, v);
   // The model moves on once per batch, at its first read: the batch's reads see one instant (and a batch of many
   // reads does not run the contention model once per read).
-  if (!ctx.advanced) ctx.model.advance();
-  ctx.advanced = true;
+  if (!scope.advanced) scope.model.advance();
+  scope.advanced = true;
   const env: Env = { ctx, sources: [], row: [], outer, typing };
   const args = ref.args ? ref.args.map((a) => evaluate(env, a).v) : null;
   const rows = v.rows(ctx, args);

@@ -3,7 +3,6 @@
 import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
-import { KNOB_HANDLERS } from './knobs';
 import { LAB_HANDLERS } from './lab';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
@@ -12,7 +11,6 @@ import { XE_HANDLERS } from './xe';
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
   ...CHECK_HANDLERS,
-  ...KNOB_HANDLERS,
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,

@@ -1,54 +1,10 @@
-// sql/scenarios/*: deploy handlers register the tables, sequences and procedures as named objects; calling a
-// workload procedure runs the contention model for the modelled time.
-import type { WorkloadProfile } from '../contention';
-import type { Database, ProcCall, SimObject } from '../instance';
-import { cols, T } from '../types';
+// sql/scenarios/*: the files that still need what the executor does not run yet (IF ... THROW, EXEC sp_executesql, an
+// INSERT ... SELECT into a permanent table). Deploying procedures, dropping objects and calling procedures are
+// executed (exec/files.ts, ddl/): a procedure's workload is read from its stored body (ddl/procPlan.ts).
+import type { SimObject } from '../instance';
 import type { BatchCall, BatchHandler } from '../statements';
-import type { ResponseItem, Value } from '../../tds/contract';
-import { procedureParameters } from '../params';
 import { currentDb, dropObjects, param, strParam, throwUser } from './util';
 
-type Kind = 'loop' | 'batch' | 'ring-loop' | 'ring-step';
-
-const num = (v: Value | undefined): number | null => (v === null || v === undefined ? null : Number(v));
-
-function workloadProc(
-  table: string,
-  kind: Kind,
-  profile: (db: Database, call: ProcCall) => WorkloadProfile,
-): (call: ProcCall) => Promise<ResponseItem[]> {
-  return async (call) => {
-    const p = (n: string) => call.params.get(n)?.value;
-    const db = call.db;
-    if (!call.model.findObject(db, table)) throwUser(208, `Invalid object name '${table}'.`);
-    const prof = profile(db, call);
-    let rows: number | null;
-    let durationMs: number | null = null;
-    const opsPerStep = String(p('@mode') ?? 'push') === 'push-pop' ? 2 : 1;
-    if (kind === 'loop' || kind === 'ring-loop') {
-      rows = num(p('@rows'));
-      durationMs = num(p('@run_ms'));
-    } else if (kind === 'batch') rows = num(p('@batch_size')) ?? 1;
-    else rows = opsPerStep;
-    // One transaction's worth per call (client loop) or a loop inside the call (server loop): the procedure says which.
-    const perCall = kind === 'batch' || kind === 'ring-step';
-    const r = await call.model.runWorkload(call.session, db, table, prof, { rows, durationMs, perCall }, call.signal);
-    if (r.aborted) return [];
-    const out: ResponseItem[] = [];
-    if (kind === 'loop' || kind === 'ring-loop')
-      out.push({ kind: 'resultSet', columns: cols([['rows_done', T.bigint]]), rows: [[BigInt(r.rows)]] });
-    if (kind === 'ring-step') out.push({ kind: 'outputValue', name: '@ops', sqlType: T.int, value: r.rows });
-    out.push({ kind: 'returnStatus', value: 0 });
-    return out;
-  };
-}
-
-function proc(c: BatchCall, name: string, run?: SimObject['run'], extra: Partial<SimObject> = {}): [] {
-  const db = currentDb(c);
-  if (c.model.findObject(db, name)) throwUser(2714, `There is already an object named '${name.split('.').pop()}' in the database.`);
-  c.model.addObject(db, { name, type: 'P', run, params: procedureParameters(c.text), ...extra });
-  return [];
-}
 function table(c: BatchCall, name: string, extra: Partial<SimObject> = {}): void {
   const db = currentDb(c);
   if (c.model.findObject(db, name)) throwUser(2714, `There is already an object named '${name.split('.').pop()}' in the database.`);
@@ -61,36 +17,20 @@ function table(c: BatchCall, name: string, extra: Partial<SimObject> = {}): void
   c.model.addObject(db, { name, type: 'U', ...extra });
 }
 
-// ---- disk-insert ----
-const DISK = ['dbo.spinlab_disk_insert_loop', 'dbo.spinlab_disk_insert_batch', 'dbo.spinlab_disk_insert'];
-const diskProfile = (call: ProcCall): WorkloadProfile => ({
-  engine: 'disk',
-  access: 'interpreted',
-  operation: 'insert',
-  rowsPerTxn: Math.max(1, num(call.params.get('@batch_size')?.value) ?? 1),
-  slotSource: 'none',
-  tableDurability: 'SCHEMA_AND_DATA',
-});
-const diskInsert: Record<string, BatchHandler[]> = {
-  'scenarios/disk-insert/deploy': [
-    (c) => {
-      dropObjects(c, DISK);
-      table(c, 'dbo.spinlab_disk_insert');
-      return [];
-    },
-    (c) =>
-      proc(
-        c,
-        'dbo.spinlab_disk_insert_batch',
-        workloadProc('dbo.spinlab_disk_insert', 'batch', (_, call) => diskProfile(call)),
-      ),
-    (c) =>
-      proc(
-        c,
-        'dbo.spinlab_disk_insert_loop',
-        workloadProc('dbo.spinlab_disk_insert', 'loop', (_, call) => diskProfile(call)),
-      ),
-  ],
+const RING_OBJECTS = [
+  'dbo.spinlab_ring_loop',
+  'dbo.spinlab_ring_step',
+  'dbo.spinlab_ring_push',
+  'dbo.spinlab_ring_pop',
+  'dbo.spinlab_ring_slots',
+  'dbo.spinlab_ring_push_ids',
+  'dbo.spinlab_ring_pop_ids',
+  'dbo.spinlab_ring_push_seq',
+  'dbo.spinlab_ring_pop_seq',
+];
+const SLOTS = 'dbo.spinlab_ring_slots';
+
+export const SCENARIO_HANDLERS: Record<string, BatchHandler[]> = {
   'scenarios/disk-insert/seed': [
     (c) => {
       const db = currentDb(c);
@@ -100,80 +40,6 @@ const diskInsert: Record<string, BatchHandler[]> = {
       return [{ kind: 'rowCount', count: n }];
     },
   ],
-  'scenarios/disk-insert/cleanup': [(c) => (dropObjects(c, DISK), [])],
-};
-
-// ---- inmem-insert ----
-const INMEM_PROCS = [
-  'dbo.spinlab_inmem_insert_loop_native',
-  'dbo.spinlab_inmem_insert_loop_interpreted',
-  'dbo.spinlab_inmem_insert_native',
-  'dbo.spinlab_inmem_insert_interpreted',
-];
-const INMEM_TABLE = 'dbo.spinlab_inmem_insert';
-const inmemProfile =
-  (access: 'native' | 'interpreted') =>
-  (db: Database, call: ProcCall): WorkloadProfile => ({
-    engine: 'xtp',
-    access,
-    operation: 'insert',
-    rowsPerTxn: Math.max(1, num(call.params.get('@batch_size')?.value) ?? 1),
-    slotSource: 'none',
-    tableDurability: call.model.findObject(db, INMEM_TABLE)?.durability ?? 'SCHEMA_AND_DATA',
-  });
-const inmemInsert: Record<string, BatchHandler[]> = {
-  'scenarios/inmem-insert/table': [
-    (c) => {
-      dropObjects(c, [...INMEM_PROCS, INMEM_TABLE]);
-      const durability = strParam(c, '@durability');
-      if (durability !== 'SCHEMA_AND_DATA' && durability !== 'SCHEMA_ONLY')
-        throwUser(50020, 'Spinlock Lab: durability must be SCHEMA_AND_DATA or SCHEMA_ONLY.');
-      const buckets = Number(param(c, '@bucket_count'));
-      if (!(buckets >= 1 && buckets <= 1073741824)) throwUser(50021, 'Spinlock Lab: bucket_count must be between 1 and 1073741824.');
-      table(c, INMEM_TABLE, { memoryOptimized: true, durability });
-      return [];
-    },
-  ],
-  'scenarios/inmem-insert/procs': [
-    (c) =>
-      proc(c, 'dbo.spinlab_inmem_insert_native', workloadProc(INMEM_TABLE, 'batch', inmemProfile('native')), { nativelyCompiled: true }),
-    (c) => proc(c, 'dbo.spinlab_inmem_insert_interpreted', workloadProc(INMEM_TABLE, 'batch', inmemProfile('interpreted'))),
-    (c) => proc(c, 'dbo.spinlab_inmem_insert_loop_native', workloadProc(INMEM_TABLE, 'loop', inmemProfile('native'))),
-    (c) => proc(c, 'dbo.spinlab_inmem_insert_loop_interpreted', workloadProc(INMEM_TABLE, 'loop', inmemProfile('interpreted'))),
-  ],
-  'scenarios/inmem-insert/cleanup': [(c) => (dropObjects(c, [...INMEM_PROCS, INMEM_TABLE]), [])],
-};
-
-// ---- ring-buffer ----
-const RING_PROCS = ['dbo.spinlab_ring_loop', 'dbo.spinlab_ring_step', 'dbo.spinlab_ring_push', 'dbo.spinlab_ring_pop'];
-const RING_OBJECTS = [
-  ...RING_PROCS,
-  'dbo.spinlab_ring_slots',
-  'dbo.spinlab_ring_push_ids',
-  'dbo.spinlab_ring_pop_ids',
-  'dbo.spinlab_ring_push_seq',
-  'dbo.spinlab_ring_pop_seq',
-];
-const SLOTS = 'dbo.spinlab_ring_slots';
-const ringProfile = (db: Database, call: ProcCall): WorkloadProfile => {
-  const push = call.model.findObject(db, 'dbo.spinlab_ring_push');
-  if (!push?.meta) throwUser(2812, "Could not find stored procedure 'dbo.spinlab_ring_push'.");
-  const slots = call.model.findObject(db, SLOTS);
-  return {
-    engine: slots?.memoryOptimized ? 'xtp' : 'disk',
-    access: push.nativelyCompiled ? 'native' : 'interpreted',
-    operation: 'push',
-    rowsPerTxn: 1,
-    slotSource: push.meta.slotSource === 'identity' ? 'identity' : 'sequence',
-    tableDurability: slots?.durability ?? 'SCHEMA_AND_DATA',
-  };
-};
-const pushPop = (slotSource: string, native: boolean): BatchHandler[] => [
-  (c) =>
-    proc(c, 'dbo.spinlab_ring_push', workloadProc(SLOTS, 'ring-step', ringProfile), { meta: { slotSource }, nativelyCompiled: native }),
-  (c) => proc(c, 'dbo.spinlab_ring_pop', workloadProc(SLOTS, 'ring-step', ringProfile), { meta: { slotSource }, nativelyCompiled: native }),
-];
-const ringBuffer: Record<string, BatchHandler[]> = {
   'scenarios/ring-buffer/tables': [
     (c) => {
       const storage = strParam(c, '@storage'),
@@ -194,22 +60,13 @@ const ringBuffer: Record<string, BatchHandler[]> = {
         c.model.addObject(db, { name: 'dbo.spinlab_ring_push_seq', type: 'SO', nextValue: 0n });
         c.model.addObject(db, { name: 'dbo.spinlab_ring_pop_seq', type: 'SO', nextValue: 0n });
       } else {
-        table(c, 'dbo.spinlab_ring_push_ids', { memoryOptimized: true, durability: 'SCHEMA_ONLY' });
-        table(c, 'dbo.spinlab_ring_pop_ids', { memoryOptimized: true, durability: 'SCHEMA_ONLY' });
+        // IDENTITY tables (ddl/run.ts records the column the same way): the procedures' slot-number source.
+        const ids = { memoryOptimized: true, durability: 'SCHEMA_ONLY' as const, meta: { identity: 'id' } };
+        table(c, 'dbo.spinlab_ring_push_ids', ids);
+        table(c, 'dbo.spinlab_ring_pop_ids', ids);
       }
       c.model.counters.table(db.name, SLOTS).inserts += slots;
       return [{ kind: 'rowCount', count: slots }];
     },
   ],
-  // Interpreted for either slot table: NEXT VALUE FOR is not allowed in natively compiled modules.
-  'scenarios/ring-buffer/procs-sequence': pushPop('sequence', false),
-  'scenarios/ring-buffer/procs-disk-identity': pushPop('identity', false),
-  'scenarios/ring-buffer/procs-memory-identity': pushPop('identity', true),
-  'scenarios/ring-buffer/procs-loop': [
-    (c) => proc(c, 'dbo.spinlab_ring_step', workloadProc(SLOTS, 'ring-step', ringProfile)),
-    (c) => proc(c, 'dbo.spinlab_ring_loop', workloadProc(SLOTS, 'ring-loop', ringProfile)),
-  ],
-  'scenarios/ring-buffer/cleanup': [(c) => (dropObjects(c, RING_OBJECTS), [])],
 };
-
-export const SCENARIO_HANDLERS: Record<string, BatchHandler[]> = { ...diskInsert, ...inmemInsert, ...ringBuffer };

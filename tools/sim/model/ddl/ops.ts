@@ -46,9 +46,44 @@ export function dropDatabase(m: SimModel, db: Database, spid: number): void {
   m.dropDatabase(db.name);
 }
 
-export function addXtpFilegroup(m: SimModel, db: Database): void {
+/** ADD FILEGROUP ... CONTAINS MEMORY_OPTIMIZED_DATA, usable (hasXtpFilegroup) once a container is added to it. */
+export function addXtpFilegroup(m: SimModel, db: Database, withContainer: boolean): void {
   if (m.managedInstance) throw managedInstanceRefusal('alter-database');
-  db.hasXtpFilegroup = true;
+  if (withContainer) db.hasXtpFilegroup = true;
+}
+
+export function setDelayedDurability(m: SimModel, db: Database, mode: Database['delayedDurability']): void {
+  m.advance(); // the rates so far belong to the old setting
+  db.delayedDurability = mode;
+  m.refreshRates();
+}
+
+/** CREATE DATABASE: CREATE ANY DATABASE (or ALTER ANY DATABASE), Msg 1801 for a name in use; the creator owns it. */
+export function createDatabase(m: SimModel, login: string, name: string): Database {
+  if (!m.hasPermission(login, 'CREATE ANY DATABASE') && !m.hasPermission(login, 'ALTER ANY DATABASE')) {
+    throw new SqlError([err(262, "CREATE DATABASE permission denied in database 'master'.", 14, 1)]);
+  }
+  if (m.database(name)) throw new SqlError([err(1801, `Database '${name}' already exists. Choose a different database name.`, 16, 3)]);
+  const db = m.createDatabase(name);
+  db.owner = login;
+  return db;
+}
+
+/** The database ALTER DATABASE (or DROP DATABASE) may change: its owner's or with ALTER ANY DATABASE, else Msg 5011. */
+export function alterableDatabase(m: SimModel, login: string, name: string): Database {
+  const db = m.database(name);
+  const owner = db?.owner?.toLowerCase() === login.toLowerCase();
+  if (!db || (!owner && !m.hasPermission(login, 'ALTER ANY DATABASE'))) {
+    throw new SqlError([
+      err(
+        5011,
+        `User does not have permission to alter database '${name}', the database does not exist, or the database is not in a state that allows access checks.`,
+        14,
+        9,
+      ),
+    ]);
+  }
+  return db;
 }
 
 /** ALTER SERVER CONFIGURATION SET PROCESS AFFINITY (SQL Server only): ALTER SETTINGS, then valid CPU or node ids. */
@@ -76,18 +111,7 @@ export function runAdHocDdl(m: SimModel, session: { spid: number; login: string 
   }
   const alter = new RegExp(`^ALTER DATABASE ${NAME} (.+)$`, 'i').exec(code);
   if (!alter) return null;
-  const db = m.database(unquote(alter[1]));
-  const owner = db?.owner?.toLowerCase() === session.login.toLowerCase();
-  if (!db || (!owner && !m.hasPermission(session.login, 'ALTER ANY DATABASE'))) {
-    throw new SqlError([
-      err(
-        5011,
-        `User does not have permission to alter database '${unquote(alter[1])}', the database does not exist, or the database is not in a state that allows access checks.`,
-        14,
-        9,
-      ),
-    ]);
-  }
+  const db = alterableDatabase(m, session.login, unquote(alter[1]));
   const rest = alter[2];
   if ((r = /^SET RECOVERY (SIMPLE|FULL|BULK_LOGGED)$/i.exec(rest))) setRecovery(m, db, r[1].toUpperCase() as 'SIMPLE');
   else if (/^SET (SINGLE_USER|RESTRICTED_USER)( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) setSingleUser(m, db, session.spid);
