@@ -9,7 +9,7 @@ import { XE_VIEWS } from './dmvXe';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
-import { QueryContext, SystemView, T } from './types';
+import { QueryContext, SystemView, T, wireType } from './types';
 import type { Column, ResultSet, SqlType, Value } from '../tds/contract';
 import { conformToCatalog } from '../catalog';
 import { tempView } from './tempstore';
@@ -339,21 +339,7 @@ function builtinVar(ctx: QueryContext, name: string): Typed {
   if (params?.has(name)) {
     const v = params.get(name) ?? null;
     // The value's own type (parameters arrive typed): a number stays a number in arithmetic and results.
-    const type =
-      typeof v === 'number'
-        ? Number.isInteger(v) && Math.abs(v) <= 2147483647
-          ? T.int
-          : T.float
-        : typeof v === 'bigint'
-          ? T.bigint
-          : typeof v === 'boolean'
-            ? T.bit
-            : v instanceof Date
-              ? T.datetime2
-              : Buffer.isBuffer(v)
-                ? T.varbinary('max')
-                : T.nvarchar(4000);
-    return { v, type };
+    return { v, type: wireType(v) };
   }
   throw new SqlError([err(137, `Must declare the scalar variable "${name}".`, 15, 2)]);
 }

@@ -41,6 +41,16 @@ export interface SystemView {
   rows(ctx: QueryContext, args: Value[] | null): Value[][];
 }
 
+/** The type a parameter's value arrives with (RPC parameters are typed on the wire): a number stays a number. */
+export function wireType(v: Value): SqlType {
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? T.int : T.float;
+  if (typeof v === 'bigint') return T.bigint;
+  if (typeof v === 'boolean') return T.bit;
+  if (v instanceof Date) return T.datetime2;
+  if (Buffer.isBuffer(v)) return T.varbinary('max');
+  return T.nvarchar(4000);
+}
+
 /** An 8-byte address-looking varbinary, stable per key. */
 export function addr(n: number): Buffer {
   const b = Buffer.alloc(8);

@@ -4,6 +4,7 @@
 import type { ResponseItem } from '../../tds/contract';
 import { SqlError, unsupported } from '../errors';
 import { sessionState } from '../sessionState';
+import { wireType } from '../types';
 import type { BatchCall } from '../statements';
 import type { ControlStmt, SelectItem, Stmt, TypeName } from './ast';
 import { Env, evaluate, ExecContext, Relation } from './env';
@@ -140,18 +141,8 @@ function bindParameters(ctx: ExecContext, defs: string): void {
     const type = Parser.of(d.type).typeOnly();
     const v = ctx.params.get(d.name) ?? null;
     const natural: Typed = { v, type: sqlType(declaredType(type)) };
-    ctx.vars.set(d.name, castTo(typeof v === 'string' || v === null ? natural : { v, type: naturalType(v) }, declaredType(type)));
+    ctx.vars.set(d.name, castTo(typeof v === 'string' || v === null ? natural : { v, type: wireType(v) }, declaredType(type)));
   }
-}
-
-/** The type a value arrives with on the wire when it is not a string (RPC parameters carry their own type). */
-function naturalType(v: Exclude<Typed['v'], null>): Typed['type'] {
-  if (typeof v === 'bigint') return { type: 'bigint' };
-  if (typeof v === 'boolean') return { type: 'bit' };
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) <= 2147483647 ? { type: 'int' } : { type: 'float' };
-  if (v instanceof Date) return { type: 'datetime2', scale: 7 };
-  if (Buffer.isBuffer(v)) return { type: 'varbinary', length: 'max' };
-  return { type: 'nvarchar', length: 4000 };
 }
 
 /** A scope's context: the batch's (depth 0), or a procedure's or dynamic batch's inside `parent`. */

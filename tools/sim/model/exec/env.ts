@@ -1,7 +1,7 @@
 // Expression evaluation over a row of one or more sources (FROM items), with SQL Server's three-valued logic: a
 // comparison with NULL is unknown, WHERE and ON keep only rows whose predicate is true, NOT unknown stays unknown.
 import { err, SqlError } from '../errors';
-import { T } from '../types';
+import { T, wireType } from '../types';
 import type { Expr, Query } from './ast';
 import { globalVar, scalarFn } from './builtins';
 import { arithmetic, bool, castTo, compareTyped, fail, higher, isInteger, negate, truthy, Typed } from './values';
@@ -66,21 +66,7 @@ function variable(ctx: ExecContext, name: string): Typed {
   if (ctx.params.has(name)) {
     const v = ctx.params.get(name) ?? null;
     // Parameters arrive typed: the value's own type.
-    const type =
-      typeof v === 'number'
-        ? Number.isInteger(v) && Math.abs(v) <= 2147483647
-          ? T.int
-          : T.float
-        : typeof v === 'bigint'
-          ? T.bigint
-          : typeof v === 'boolean'
-            ? T.bit
-            : v instanceof Date
-              ? T.datetime2
-              : Buffer.isBuffer(v)
-                ? T.varbinary('max')
-                : T.nvarchar(4000);
-    return { v, type };
+    return { v, type: wireType(v) };
   }
   const g = globalVar(ctx, name);
   if (g) return g;
