@@ -136,8 +136,6 @@ export interface CustomCall {
   adHoc: (text: string) => ResponseItem[];
   /** A procedure call as an RPC would make it. */
   exec: (name: string, params: RpcParam[]) => Promise<ResponseItem[]>;
-  /** An armed fault for this batch (the test hook failStatement('custom/<text>')). */
-  fault: (target: string) => ResponseItem | null;
 }
 
 export async function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
@@ -145,8 +143,6 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
   observed.set(c.model, log);
   log.push({ spid: c.session.spid, text, params: Object.fromEntries(c.params) });
   if (log.length > 10_000) log.splice(0, log.length - 10_000);
-  const fault = c.fault(`custom/${text.trim()}`);
-  if (fault) return [fault];
   const cost = sessionCost(c.model, c.session.spid);
   const cpuBefore = cost.cpuMs;
   const items: ResponseItem[] = [];

@@ -52,10 +52,9 @@ export class ModelFaults {
     r.left--;
     return err(r.number, r.message, r.class ?? 14, r.state ?? 1);
   }
-  /** The error to answer with instead of running `target`, if a rule is armed. */
-  take(target: string): ServerMessage | null {
-    if (/^custom\//i.test(target)) return this.takeKey(batchKey(target.slice('custom/'.length)));
-    return this.takeKey(key(target));
+  /** The error to answer a procedure call with instead of running it, if a rule for its name is armed. */
+  take(procedure: string): ServerMessage | null {
+    return this.takeKey(key(procedure));
   }
   private takeKey(k: string): ServerMessage | null {
     const r = this.rules.get(k);

@@ -135,7 +135,6 @@ export class ModelHandler implements SimHandler {
         signal,
         adHoc: (st) => this.adHoc(session, st, params),
         exec: (name, p) => this.callProcedure(session, name, p, signal),
-        fault: (target) => this.faults.take(target),
       },
       text,
     );
