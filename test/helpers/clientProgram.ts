@@ -2,7 +2,10 @@
 // a simulator and reads the one JSON object it prints.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { selfSignedCert } from '../../tools/sim/tds/cert';
 
 export const CLIENTS = path.resolve(__dirname, '..', '..', '..', 'test', 'clients');
 
@@ -51,4 +54,11 @@ export function assertCommon(r: ClientReport, client: string): void {
   assert.ok(cancel.seconds < 5, `${client}: the WAITFOR was cancelled, not run out (${cancel.seconds}s): ${cancel.result}`);
   assert.equal(cancel.after, 5, `${client}: the server serves after the cancel`);
   assert.deepEqual(r.concurrent, { distinct: 50, errors: [] }, `${client}: 50 connections at once`);
+}
+
+/** The in-process simulator's certificate (one per process) in a PEM file, for a client's TDS 8 strict connection to verify. */
+export async function simCertFile(): Promise<string> {
+  const file = path.join(os.tmpdir(), `spinlab-sim-cert-${process.pid}.pem`);
+  fs.writeFileSync(file, (await selfSignedCert()).cert);
+  return file;
 }

@@ -5,12 +5,10 @@
 // The module comes from the Go module proxy (scripts/integration-setup.sh downloads it ahead).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
-import { assertCommon, CLIENTS, mustRun, runClient } from '../helpers/clientProgram';
-import { selfSignedCert } from '../../tools/sim/tds/cert';
+import { assertCommon, CLIENTS, mustRun, runClient, simCertFile } from '../helpers/clientProgram';
 
 // The Go on PATH (Debian's golang-go, which integration-setup.sh installs when none is there), else Go's own install.
 const GO = process.env.GO ?? (spawnSync('go', ['version']).status === 0 ? 'go' : '/usr/local/go/bin/go');
@@ -30,9 +28,7 @@ describe('go-mssqldb', function () {
   it('parameters, OUTPUT and return status by RPC, transaction, error mid-batch, cancel, 50 connections', function () {
     this.timeout(120_000);
     return withSim({}, async (sim) => {
-      // The simulator's certificate (one per process), for the client's TDS 8 strict connection to verify.
-      const certFile = path.join(os.tmpdir(), `spinlab-sim-cert-${process.pid}.pem`);
-      fs.writeFileSync(certFile, (await selfSignedCert()).cert);
+      const certFile = await simCertFile();
       const r = await runClient(bin, [String(sim.port), SIM_PASSWORD, certFile]);
       assertCommon(r, 'go-mssqldb');
       assert.equal((r.cancel as { result: string }).result, 'context canceled');

@@ -4,11 +4,9 @@
 // error in the middle, Statement.cancel(), 50 connections and a TDS 8 strict connection. scripts/integration-setup.sh fetches the driver.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
-import { assertCommon, CLIENTS, mustRun, runClient } from '../helpers/clientProgram';
-import { selfSignedCert } from '../../tools/sim/tds/cert';
+import { assertCommon, CLIENTS, mustRun, runClient, simCertFile } from '../helpers/clientProgram';
 
 describe('mssql-jdbc', function () {
   const dir = path.join(CLIENTS, 'jdbc');
@@ -27,8 +25,7 @@ describe('mssql-jdbc', function () {
   it('parameters, OUTPUT and return status by RPC, commit/rollback/savepoint, error mid-batch, cancel, 50 connections', function () {
     this.timeout(120_000);
     return withSim({}, async (sim) => {
-      const certFile = path.join(os.tmpdir(), `spinlab-sim-cert-${process.pid}.pem`);
-      fs.writeFileSync(certFile, (await selfSignedCert()).cert);
+      const certFile = await simCertFile();
       const r = await runClient('java', ['-cp', cp, 'spinlab.JdbcClient', String(sim.port), SIM_PASSWORD, certFile]);
       // JDBC reads an error up to the DONE that ends its statement: the later result set (2) must follow.
       assert.deepEqual(r.batch_error, [1, 'error: in the middle', 2]);

@@ -1,25 +1,13 @@
 // CAST to the types a client reads back as themselves (date, time, datetimeoffset, money, smallmoney,
 // uniqueidentifier): the executor types the column as SQL Server does and the wire layer has a codec for each.
 import assert from 'node:assert/strict';
-import { executeBatch } from '../../tools/sim/model/exec/batch';
-import { SimModel } from '../../tools/sim/model/instance';
-import type { ResponseItem, SessionContext } from '../../tools/sim/tds/contract';
+import type { ResponseItem } from '../../tools/sim/tds/contract';
+import { execSetup } from '../helpers/simExec';
 import { BufWriter } from '../../tools/sim/tds/bufwriter';
 import { codecFor, writeValue } from '../../tools/sim/tds/encode';
 
-const session: SessionContext = {
-  spid: 51,
-  login: 'sa',
-  appName: 't',
-  hostName: 'h',
-  encrypted: false,
-  database: 'master',
-  state: new Map(),
-};
-
-async function run(text: string): Promise<ResponseItem[]> {
-  const model = new SimModel({ password: 'pw' });
-  return executeBatch({ model, session, params: new Map(), signal: new AbortController().signal, text });
+function run(text: string): Promise<ResponseItem[]> {
+  return execSetup().run(text);
 }
 
 async function one(expr: string) {

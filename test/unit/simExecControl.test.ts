@@ -1,28 +1,11 @@
 // The executor's control of flow, procedures and dynamic SQL (tools/sim/model/exec/control.ts, procs.ts, sysprocs.ts),
 // run as a batch arrives: each test pins what SQL Server answers for one construct.
 import assert from 'node:assert/strict';
-import { ManualClock } from '../../tools/sim/model/clock';
-import { executeBatch } from '../../tools/sim/model/exec/batch';
-import { SimModel } from '../../tools/sim/model/instance';
 import { sessionState } from '../../tools/sim/model/sessionState';
-import type { ResponseItem, SessionContext, Value } from '../../tools/sim/tds/contract';
+import type { ResponseItem, Value } from '../../tools/sim/tds/contract';
+import { execSetup } from '../helpers/simExec';
 
-function setup() {
-  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 1 });
-  const session: SessionContext = {
-    spid: 51,
-    login: 'sa',
-    appName: 't',
-    hostName: 'h',
-    encrypted: false,
-    database: 'master',
-    state: new Map(),
-  };
-  model.sessionStarted(51, 'sa');
-  const run = (text: string, params = new Map<string, Value>(), paramDefs = '', signal = new AbortController().signal) =>
-    executeBatch({ model, session, params, paramDefs, signal, text });
-  return { model, session, run };
-}
+const setup = execSetup;
 
 const rows = (items: ResponseItem[]): Value[][] => items.flatMap((i) => (i.kind === 'resultSet' ? i.rows : []));
 const errors = (items: ResponseItem[]) => items.filter((i) => i.kind === 'error').map((i) => (i.kind === 'error' ? i.number : 0));

@@ -85,12 +85,12 @@ it('a login without VIEW SERVER STATE gets Msg 300 then 297; 2022+ names VIEW SE
   }
 });
 
-it('wrong password: Msg 18456, state 1 on the wire', () => {
-  const { h } = setup();
-  const r = h.login({
+/** A login as sa that the handler refuses. */
+const refusedLogin = (h: ModelHandler, password: string, database: string) =>
+  h.login({
     userName: 'sa',
-    password: 'nope',
-    database: '',
+    password,
+    database,
     appName: '',
     hostName: '',
     serverName: '',
@@ -99,25 +99,17 @@ it('wrong password: Msg 18456, state 1 on the wire', () => {
     packetSize: 4096,
     tdsVersion: 0x74000004,
   }) as LoginResult & { ok: false };
+
+it('wrong password: Msg 18456, state 1 on the wire', () => {
+  const { h } = setup();
+  const r = refusedLogin(h, 'nope', '');
   assert.equal(r.ok, false);
   const [e] = [r.error].flat();
   assert.deepEqual([e.number, e.state, e.class, e.message], [18456, 1, 14, "Login failed for user 'sa'."]);
 });
 
 it('a login to a database that does not exist gets Msg 4060 and then 18456, as SQL Server sends them', () => {
-  const h = new ModelHandler(new SimModel({ password: 'pw' }));
-  const r = h.login({
-    userName: 'sa',
-    password: 'pw',
-    database: 'NoSuchDb',
-    appName: '',
-    hostName: '',
-    serverName: '',
-    language: '',
-    clientPid: 1,
-    packetSize: 4096,
-    tdsVersion: 0x74000004,
-  }) as LoginResult & { ok: false };
+  const r = refusedLogin(new ModelHandler(new SimModel({ password: 'pw' })), 'pw', 'NoSuchDb');
   assert.deepEqual(
     [r.error].flat().map((m) => [m.number, m.class]),
     [
