@@ -82,7 +82,8 @@ export function observedCalls(model: SimModel): { spid: number; text: string; pa
   return observed.get(model) ?? [];
 }
 
-function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
+/** One wait of `type` for the session (sys.dm_exec_session_wait_stats). */
+export function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
   const w = c.waits.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
   w.count++;
   w.ms += ms;
@@ -138,15 +139,37 @@ export interface CustomCall {
   exec: (name: string, params: RpcParam[]) => Promise<ResponseItem[]>;
 }
 
-export async function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
+/** What every batch costs beyond its statements, whoever runs it (the executor or the statement path below). */
+export type CallScope = Pick<CustomCall, 'model' | 'session' | 'params' | 'signal'>;
+
+/**
+ * Runs one batch as a call: noted for tests, its CPU put on a scheduler as well as on its session, and, when it is
+ * workload (`paced`), held back by --noise as a busy server holds a client-paced workload.
+ */
+export async function asCall(c: CallScope, text: string, paced: boolean, run: () => Promise<ResponseItem[]>): Promise<ResponseItem[]> {
   const log = observed.get(c.model) ?? [];
   observed.set(c.model, log);
   log.push({ spid: c.session.spid, text, params: Object.fromEntries(c.params) });
   if (log.length > 10_000) log.splice(0, log.length - 10_000);
+  const cpuBefore = sessionCost(c.model, c.session.spid).cpuMs;
+  if (paced) c.model.noise?.touch(c.model.clock.now(), c.session.spid);
+  let items: ResponseItem[];
+  try {
+    items = await run();
+  } finally {
+    chargeScheduler(c.model, c.session.spid, sessionCost(c.model, c.session.spid).cpuMs - cpuBefore);
+  }
+  if (paced && c.model.noise) await noiseHold(c.model.noise, c);
+  return items;
+}
+
+export async function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
+  return asCall(c, text, true, () => statements(c, text));
+}
+
+async function statements(c: CustomCall, text: string): Promise<ResponseItem[]> {
   const cost = sessionCost(c.model, c.session.spid);
-  const cpuBefore = cost.cpuMs;
   const items: ResponseItem[] = [];
-  c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   for (const st of splitStatements(text)) {
     const code = codeOf(st).trim();
     const wait = /^waitfor\s+delay\s+/i.exec(code);
@@ -200,13 +223,11 @@ export async function runCustomBatch(c: CustomCall, text: string): Promise<Respo
     cost.cpuMs += 0.05 + rows * 0.002 + spentMs;
     cost.logicalReads += 2 + Math.ceil(rows / 10);
   }
-  chargeScheduler(c.model, c.session.spid, cost.cpuMs - cpuBefore);
-  if (c.model.noise) await noiseHold(c.model.noise, c);
   return items;
 }
 
 /** --noise: a custom workload's calls per second follow the throughput factor (held back for 1 - f of the time). */
-async function noiseHold(noise: LoadNoise, c: CustomCall): Promise<void> {
+async function noiseHold(noise: LoadNoise, c: CallScope): Promise<void> {
   const t0 = c.model.clock.now();
   const ms = noise.holdMs(t0, c.session.spid);
   if (ms > 0) await sleep(ms, c.signal);

@@ -12,15 +12,16 @@ import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
-import { chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
+import { asCall, chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
 import { callModelProcedure } from './procedures';
 import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
 import { executeBatch } from './exec/batch';
-import { isDdlBatch, procedureNotFirst } from './ddl/parse';
-import { EXECUTED_FILES, MONITOR_TICKS } from './exec/files';
+import { procedureNotFirst } from './ddl/parse';
+import { executorBatch, isWorkload, readsView } from './exec/route';
+import type { Stmt } from './exec/ast';
 import { charge } from './planCost';
 
 export class ModelHandler implements SimHandler {
@@ -28,6 +29,7 @@ export class ModelHandler implements SimHandler {
   constructor(readonly model: SimModel) {
     model.onAdvanced = (members, rates, dt) => chargeOwnWaits(model, members, rates, dt);
     model.cpuUsedMs = (spid) => sessionCost(model, spid).cpuMs;
+    model.procedureFault = (name) => this.faults.take(name.replace(/[[\]]/g, '').split('.').slice(-2).join('.'));
   }
 
   login(req: LoginRequest): LoginResult {
@@ -101,22 +103,18 @@ export class ModelHandler implements SimHandler {
     if (armed) return [armed];
     const native = checkNativeModule(text, this.model.version);
     if (native) return [native];
+    // The files that still have a handler (handlers/): answered by it until the executor runs their statements.
     const ref = recognise(text);
-    if (ref) {
+    const handler = ref && FILE_HANDLERS[ref.fileId]?.[ref.batch];
+    if (ref && handler) {
       if (ref.hasParameters && !viaExecuteSql) {
         return [err(137, `Must declare the scalar variable "${text.match(/@\w+/)?.[0] ?? '@'}".`, 15, 2)];
       }
-      const call: BatchCall = { model: this.model, session, params, paramDefs, signal, text };
-      // Executed files: the answer comes from running the statements that arrived, not from what the file means.
-      if (EXECUTED_FILES.has(ref.fileId)) {
-        // The knob that makes a monitor expensive (--watcher-cost-ms), charged before the batch reads its own row.
-        if (MONITOR_TICKS.has(ref.fileId) && this.model.watcherCostMs > 0) charge(this.model, session, { cpuMs: this.model.watcherCostMs });
-        return executeBatch(call);
-      }
-      const handler = FILE_HANDLERS[ref.fileId]?.[ref.batch];
-      if (!handler) return [unsupported(`sql/${ref.fileId}.sql batch ${ref.batch + 1} (no simulator handler)`)];
-      return handler(call);
+      return handler({ model: this.model, session, params, paramDefs, signal, text });
     }
+    // Everything the executor parses runs whole, from what arrived: the answer is what its statements do.
+    const stmts = executorBatch(text);
+    if (stmts) return this.execute({ model: this.model, session, params, paramDefs, signal, text }, stmts);
     // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
     if (isXeDdl(text)) {
       const xe = parseXeDdl(text, this.model.version);
@@ -124,8 +122,6 @@ export class ModelHandler implements SimHandler {
       executeXe(this.model, session.login, xe.statement);
       return [];
     }
-    // DDL sent as it is (a user, a test, EXEC sp_executesql of a file's built statement): executed like the files.
-    if (isDdlBatch(text)) return executeBatch({ model: this.model, session, params, paramDefs, signal, text });
     // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
     return runCustomBatch(
       {
@@ -138,6 +134,14 @@ export class ModelHandler implements SimHandler {
       },
       text,
     );
+  }
+
+  private execute(call: BatchCall, stmts: Stmt[]): Promise<ResponseItem[]> {
+    const { model, session } = call;
+    // --watcher-cost-ms makes a monitor expensive: charged to each batch that reads the spinlock statistics, before
+    // the batch reads its own session's row.
+    if (model.watcherCostMs > 0 && readsView(stmts, ['sys.dm_os_spinlock_stats'])) charge(model, session, { cpuMs: model.watcherCostMs });
+    return asCall(call, call.text, isWorkload(stmts), () => executeBatch(call, stmts));
   }
 
   private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
@@ -170,8 +174,6 @@ export class ModelHandler implements SimHandler {
   }
 
   private async callProcedure(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {
-    const fault = this.faults.take(procName.replace(/[[\]]/g, '').split('.').slice(-2).join('.'));
-    if (fault) return [fault];
     return callModelProcedure(this.model, session, procName, params, signal);
   }
 

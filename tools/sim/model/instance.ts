@@ -425,6 +425,8 @@ export class SimModel {
 
   /** A session's CPU so far (ms): model/custom.ts's count, installed by the handler (custom.ts imports this file). */
   cpuUsedMs: (spid: number) => number = () => 0;
+  /** A test's armed failure for a procedure call, by name (the handler's ModelFaults, installed by it); null: none. */
+  procedureFault: (procName: string) => ResponseItem | null = () => null;
 
   // ---- workloads ----
   runWorkload(

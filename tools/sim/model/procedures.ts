@@ -12,6 +12,8 @@ export async function callModelProcedure(
   params: RpcParam[],
   signal: AbortSignal,
 ): Promise<ResponseItem[]> {
+  const fault = model.procedureFault(procName);
+  if (fault) return [fault];
   const parts = procName.replace(/[[\]]/g, '').split('.');
   const dbName = parts.length === 3 ? parts[0] : session.database;
   const name = parts.slice(-2).join('.');

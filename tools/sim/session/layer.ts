@@ -1,10 +1,11 @@
 // The session layer: a SimHandler in front of the model that does what SQL Server does for any client before a
 // statement reaches a query: it splits batches into statements, runs SET, transaction control, PRINT, RAISERROR and
 // EXEC itself, binds sp_executesql / sp_prepare / sp_execute / sp_prepexec parameters by name or by position, and
-// hands every other statement to the model one at a time. The product's own sql/ batches pass through untouched.
+// hands every other statement to the model one at a time. A batch the executor parses passes through whole.
 import type { LoginRequest, ResponseItem, RpcParam, SessionContext, SimHandler, SqlType, TransactionRequest, Value } from '../tds/contract';
 import { err, SqlError } from '../model/errors';
 import { recognise } from '../model/statements';
+import { executorBatch } from '../model/exec/route';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { firstWord, Lex, LexError, splitBatch, startsNew, Statement } from '../grammar/lex';
 import { parseParamDefs } from '../model/params';
@@ -37,6 +38,12 @@ const IMPLICIT = new Set([
   'open',
   'fetch',
 ]);
+
+/**
+ * A batch the model takes whole: one the executor parses (model/exec/route.ts), or one of the few the model still
+ * answers by its text (model/statements.ts, until the executor runs them). Every other batch goes statement by statement.
+ */
+const whole = (text: string): boolean => executorBatch(text) !== null || recognise(text) !== undefined;
 
 const nv = (name: string, value: string): RpcParam => ({ name, sqlType: { type: 'nvarchar', length: 'max' }, value, output: false });
 
@@ -86,7 +93,8 @@ export class SessionLayer implements SimHandler {
     // line numbers would no longer be the batch's) and before anything is recognised by its text.
     const syntax = findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
-    if (recognise(text)) return this.inner.sqlBatch(session, text, signal);
+    // FMTONLY (which the executor does not run) keeps the statement path, which strips the rows.
+    if (whole(text) && sessionState(session).options.get('FMTONLY') !== 'ON') return this.inner.sqlBatch(session, text, signal);
     return this.guard(() => this.batch(session, text, null, signal));
   }
 
@@ -201,8 +209,15 @@ export class SessionLayer implements SimHandler {
         ]);
       }
     }
-    if (recognise(stmt)) return this.inner.rpc(session, 'sp_executesql', [nv('@stmt', stmt), nv('@params', defsText), ...bound], signal);
-    const items = await this.batch(session, stmt, { defs: defsText, values: bound }, signal);
+    let items: ResponseItem[];
+    if (whole(stmt)) {
+      items = await this.inner.rpc(session, 'sp_executesql', [nv('@stmt', stmt), nv('@params', defsText), ...bound], signal);
+      // The executor sends back the OUTPUT parameters' values by their declared names.
+      for (const i of items) {
+        const b = i.kind === 'outputValue' ? bound.find((x) => x.name.toLowerCase() === i.name.toLowerCase()) : undefined;
+        if (b && i.kind === 'outputValue') b.value = i.value;
+      }
+    } else items = await this.batch(session, stmt, { defs: defsText, values: bound }, signal);
     const outputs: ResponseItem[] = [];
     values.forEach((p, i) => {
       if (!p.output) return;

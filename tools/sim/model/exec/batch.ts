@@ -18,19 +18,8 @@ import { insertRows, target } from './insert';
 import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
 import { parseParamDefs } from '../params';
 import { Parser } from './parse';
+import { ON_OFF_OPTIONS } from './options';
 
-/** The SET options that change nothing the simulator models beyond being remembered (and NOCOUNT, which it honours). */
-const PLAIN_OPTIONS = new Set([
-  'NOCOUNT',
-  'ANSI_NULLS',
-  'ANSI_PADDING',
-  'ANSI_WARNINGS',
-  'ARITHABORT',
-  'QUOTED_IDENTIFIER',
-  'CONCAT_NULL_YIELDS_NULL',
-  'NUMERIC_ROUNDABORT',
-  'XACT_ABORT',
-]);
 
 /** A declared variable's type: a character or binary type without a length is 1 long (docs: char and varchar). */
 function declaredType(t: TypeName): TypeName {
@@ -44,6 +33,9 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
   switch (s.kind) {
     case 'query': {
       const r = runQuery(ctx, s.q, undefined, false);
+      // SET ROWCOUNT n: the query stops after n rows (docs: "SET ROWCOUNT (Transact-SQL)"); 0 is no limit.
+      const limit = Number(sessionState(ctx.session).options.get('ROWCOUNT') ?? 0);
+      if (limit > 0 && r.rows.length > limit) r.rows = r.rows.slice(0, limit);
       ctx.rowCount = r.rows.length;
       if (s.q.body.kind === 'select' && s.q.body.items.some((i) => i.assign)) return assignFrom(ctx, s.q.body.items, r);
       return [{ kind: 'resultSet', columns: r.cols, rows: r.rows }];
@@ -74,9 +66,11 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
       return [];
     case 'setopt':
       for (const n of s.names) {
-        if (!PLAIN_OPTIONS.has(n)) throw new SqlError([unsupported(`SET ${n}`)]);
-        sessionState(ctx.session).options.set(n, s.on ? 'ON' : 'OFF');
+        if (!ON_OFF_OPTIONS.has(n)) throw new SqlError([unsupported(`SET ${n}`)]);
+        const st = sessionState(ctx.session);
+        st.options.set(n, s.on ? 'ON' : 'OFF');
         if (n === 'NOCOUNT') ctx.session.noCount = s.on;
+        if (n === 'IMPLICIT_TRANSACTIONS') st.implicitTransactions = s.on;
       }
       return [];
     case 'insert': {
@@ -199,11 +193,12 @@ async function nested(parent: ExecContext, text: string, vars: Map<string, Typed
   return ctx.vars;
 }
 
-export async function executeBatch(call: BatchCall): Promise<ResponseItem[]> {
+/** Runs the batch: `parsed` is its statements when the caller has parsed it already (exec/route.ts). */
+export async function executeBatch(call: BatchCall, parsed?: Stmt[]): Promise<ResponseItem[]> {
   const ctx = context(call);
   let stmts: Stmt[];
   try {
-    stmts = parseBatch(call.text);
+    stmts = parsed ?? parseBatch(call.text);
     bindParameters(ctx, call.paramDefs ?? '');
   } catch (e) {
     if (e instanceof SqlError) return e.messages;
@@ -214,6 +209,11 @@ export async function executeBatch(call: BatchCall): Promise<ResponseItem[]> {
     await runStmts(ctx, stmts, items);
   } catch (e) {
     if (!(e instanceof BatchEnd)) throw e;
+  }
+  // sp_executesql's OUTPUT parameters: the values the statements left in them go back to the caller.
+  for (const d of parseParamDefs(call.paramDefs ?? '')) {
+    const v = d.output ? ctx.vars.get(d.name) : undefined;
+    if (v) items.push({ kind: 'outputValue', name: d.name, sqlType: v.type, value: v.v });
   }
   return items;
 }

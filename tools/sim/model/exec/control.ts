@@ -1,5 +1,6 @@
 // Control of flow as SQL Server runs it: blocks, IF, WHILE with BREAK/CONTINUE, TRY...CATCH, THROW, RAISERROR, PRINT,
 // RETURN, WAITFOR DELAY and transaction control; every other statement goes to ctx.simple (batch.ts), EXEC to procs.ts.
+import { addWait, sessionCost } from '../custom';
 import type { ResponseItem, ServerMessage } from '../../tds/contract';
 import { err, SqlError } from '../errors';
 import { sessionState } from '../sessionState';
@@ -214,6 +215,7 @@ async function waitDelay(ctx: ExecContext, v: unknown): Promise<void> {
   if (!m) fail(148, "Incorrect time syntax in time string '" + String(v) + "' used with WAITFOR.", 15, 1);
   const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
   if (ctx.signal.aborted) return;
+  const t0 = Date.now();
   await new Promise<void>((resolve) => {
     const t = setTimeout(done, ms);
     function done() {
@@ -223,6 +225,8 @@ async function waitDelay(ctx: ExecContext, v: unknown): Promise<void> {
     }
     ctx.signal.addEventListener('abort', done, { once: true });
   });
+  // The session waited on WAITFOR for as long as it slept (sys.dm_exec_session_wait_stats), a cancel included.
+  addWait(sessionCost(ctx.model, ctx.session.spid), 'WAITFOR', Date.now() - t0);
 }
 
 function text(v: unknown): string {

@@ -5,6 +5,7 @@ import { lex } from '../../grammar/lex';
 import type { ColumnDef, Expr, Hints, OrderItem, Query, QueryBody, SelectCore, SelectItem, Stmt, TableRef, TypeName } from './ast';
 import { STOP } from './cursor';
 import { ControlParser } from './parseControl';
+import { VALUED_OPTIONS } from './options';
 
 export class Parser extends ControlParser {
   static of(text: string): Parser {
@@ -121,9 +122,9 @@ export class Parser extends ControlParser {
       this.i++;
       return { kind: 'setvar', name: t.v.toLowerCase(), op: op.v, e: this.expr() };
     }
-    // Valued options the batch may set for itself (docs: SET LOCK_TIMEOUT, SET DEADLOCK_PRIORITY).
+    // Valued options the batch may set for itself (docs: SET LOCK_TIMEOUT, DEADLOCK_PRIORITY, TEXTSIZE, ROWCOUNT).
     const valued = this.word();
-    if (valued === 'lock_timeout' || valued === 'deadlock_priority') {
+    if (VALUED_OPTIONS.has(valued.toUpperCase())) {
       this.i++;
       const v = this.peek();
       if (!v || (v.k !== 'num' && v.k !== 'word' && !(v.k === 'op' && v.v === '-'))) this.refuse();
@@ -132,6 +133,8 @@ export class Parser extends ControlParser {
       if (v.k === 'op') value += this.peek()?.v ?? this.refuse();
       if (v.k === 'op') this.i++;
       if (valued === 'deadlock_priority' ? !/^(low|normal|high|-?\d+)$/i.test(value) : !/^-?\d+$/.test(value)) this.refuse();
+      // TEXTSIZE and ROWCOUNT take a count: a negative one is refused here and left to the session layer's check.
+      if ((valued === 'textsize' || valued === 'rowcount') && value.startsWith('-')) this.refuse();
       return { kind: 'setvalue', name: valued.toUpperCase(), value: value.toUpperCase() };
     }
     const names: string[] = [];
