@@ -58,8 +58,15 @@ function simRules(folder) {
     });
   const may = ['itself', ...allowed.map((a) => `tools/sim/${a}`)].join(', ');
   const message = `tools/sim/${folder} may import only ${may} (one-way layers: session -> model -> grammar/catalog -> the contract).`;
-  return { 'no-restricted-imports': ['error', { patterns: banned.length ? [{ regex: `(^|/)(${banned.join('|')})$`, message }] : [] }] };
+  const patterns = banned.length ? [{ regex: `(^|/)(${banned.join('|')})$`, message }] : [];
+  return { 'no-restricted-imports': ['error', { patterns: [...patterns, NO_PRODUCT] }] };
 }
+
+/** The simulator learns nothing from the product it stands in front of: no import of src/ anywhere under tools/sim. */
+const NO_PRODUCT = {
+  regex: '^(\\.\\./)+src(/.*)?$',
+  message: 'tools/sim may not import the product (src/): the simulator answers from what arrives on the wire alone.',
+};
 
 const DRIVER = ['mssql', 'tedious'];
 const HOST_API = ['vscode', 'azdata'];
@@ -114,6 +121,7 @@ export default defineConfig(
   },
   ...LAYERS.map((layer) => ({ files: [`src/${layer}/**/*.ts`], rules: packageRules(layer) })),
   ...Object.keys(SIM_MAY_IMPORT).map((folder) => ({ files: [`tools/sim/${folder}/**/*.ts`], rules: simRules(folder) })),
+  { files: ['tools/sim/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [NO_PRODUCT] }] } },
   // The panel's views and model get what they need as a ViewContext (views/context.ts): app.ts imports the views,
   // never the reverse. (Its own entry: the webview's layer patterns stay in force beside it.)
   {

@@ -208,7 +208,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     )
     .option(
       '--watcher-cost-ms <ms>',
-      'extra server CPU (ms) each monitor tick costs its own session, to see the watch keep to its budget',
+      'extra server CPU (ms) charged to each batch that reads sys.dm_os_spinlock_stats (a monitor tick), to see the watch keep to its budget',
       (v) => Number(v),
       0,
     )

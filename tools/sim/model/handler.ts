@@ -5,17 +5,14 @@ import { err, SqlError, unsupported } from './errors';
 import { ModelFaults } from './faults';
 import { FILE_HANDLERS } from './handlers';
 import type { SimModel } from './instance';
-import { runSelect } from './select';
-import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
+import { lex } from '../grammar/lex';
 import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
 import { executeXe } from './handlers/xe';
 import { BatchCall, recognise } from './statements';
 import { asCall, chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
-import { isTempStatement, runTempStatement } from './temptables';
 import { callModelProcedure } from './procedures';
-import { runAdHocDdl } from './ddl/ops';
 import { noteDatabaseChange } from './holds';
 import { endSessionLocks } from './applocks';
 import { executeBatch } from './exec/batch';
@@ -129,7 +126,7 @@ export class ModelHandler implements SimHandler {
         session,
         params,
         signal,
-        adHoc: (st) => this.adHoc(session, st, params),
+        adHoc: (st) => this.adHoc(session, st),
         exec: (name, p) => this.callProcedure(session, name, p, signal),
       },
       text,
@@ -144,33 +141,23 @@ export class ModelHandler implements SimHandler {
     return asCall(call, call.text, isWorkload(stmts), () => executeBatch(call, stmts));
   }
 
-  private adHoc(session: SessionContext, text: string, params: Map<string, Value>): ResponseItem[] {
-    const ddl = runAdHocDdl(this.model, session, text);
-    if (ddl) return ddl;
-    // A session's own #temp tables, for any batch (not only the product's): created, filled, read and dropped for real.
-    if (isTempStatement(text)) {
-      const rs = runTempStatement({ model: this.model, session, params, signal: new AbortController().signal, text }, text);
-      return rs ? [rs] : [];
-    }
-    let st;
-    try {
-      st = parseStatement(text);
-    } catch (e) {
-      if (e instanceof SqlSyntaxError) return [unsupported(text)];
-      throw e;
-    }
-    if (st.kind === 'use') {
-      const db = this.model.database(st.db);
-      if (!db) return [err(911, `Database '${st.db}' does not exist. Make sure that the name is entered correctly.`, 16, 1)];
-      const old = session.database;
-      noteDatabaseChange(this.model, session, old);
-      session.database = db.name;
-      return [
-        { kind: 'database', newName: db.name, oldName: old },
-        { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` },
-      ];
-    }
-    return [runSelect({ model: this.model, session, params } as BatchCall, st)];
+  /**
+   * One statement of a batch the executor does not run whole (the session layer splits those): USE, which changes
+   * the session's database; anything else is refused as not implemented by the simulator.
+   */
+  private adHoc(session: SessionContext, text: string): ResponseItem[] {
+    const t = lex(text).filter((x) => !(x.k === 'op' && x.v === ';'));
+    if (t.length !== 2 || t[0].k !== 'word' || t[0].v.toLowerCase() !== 'use' || (t[1].k !== 'word' && t[1].k !== 'qname'))
+      return [unsupported(text)];
+    const db = this.model.database(t[1].v);
+    if (!db) return [err(911, `Database '${t[1].v}' does not exist. Make sure that the name is entered correctly.`, 16, 1)];
+    const old = session.database;
+    noteDatabaseChange(this.model, session, old);
+    session.database = db.name;
+    return [
+      { kind: 'database', newName: db.name, oldName: old },
+      { kind: 'info', number: 5701, state: 2, class: 0, message: `Changed database context to '${db.name}'.` },
+    ];
   }
 
   private async callProcedure(session: SessionContext, procName: string, params: RpcParam[], signal: AbortSignal): Promise<ResponseItem[]> {

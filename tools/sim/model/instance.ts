@@ -131,7 +131,7 @@ export class SimModel {
   readonly platform: Platform;
   readonly machine: Machine;
   readonly clockHz: number;
-  /** Extra CPU (ms) charged to the session of each monitor tick batch (--watcher-cost-ms). */
+  /** Extra CPU (ms) charged to the session of each batch that reads sys.dm_os_spinlock_stats (--watcher-cost-ms). */
   readonly watcherCostMs: number;
   readonly memoryModel: 'CONVENTIONAL' | 'LOCK_PAGES' | 'LARGE_PAGES';
   readonly traceFlags: number[];

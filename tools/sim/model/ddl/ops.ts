@@ -1,12 +1,7 @@
-// The ALTER DATABASE options and server configuration the lab's files change, as one set of model operations shared
-// by the file handlers and, for SET RECOVERY, SET SINGLE_USER / RESTRICTED_USER / MULTI_USER and ALTER SERVER
-// CONFIGURATION SET PROCESS AFFINITY, by the same statements sent ad hoc (a user, a test): each refused where SQL
-// Server or Azure SQL Managed Instance refuses it. (ADD FILEGROUP and DROP DATABASE come only from the lab's files: the
-// grammar the simulator parses batches with has no ADD FILEGROUP.)
-import type { ResponseItem } from '../../tds/contract';
+// The model operations behind CREATE/ALTER/DROP DATABASE and ALTER SERVER CONFIGURATION SET PROCESS AFFINITY, as the
+// executor's DDL (run.ts) runs them: each refused where SQL Server or Azure SQL Managed Instance refuses it.
 import { alterSettingsDenied, err, SqlError } from '../errors';
 import type { Database, SimModel } from '../instance';
-import { codeOf } from '../temptables';
 import { AffinityError } from '../topology';
 
 /**
@@ -96,27 +91,4 @@ export function setProcessAffinity(m: SimModel, login: string, spec: string): vo
     if (e instanceof AffinityError) throw new SqlError([err(e.number, e.message, e.number === 102 ? 15 : 16, 1)]);
     throw e;
   }
-}
-
-const NAME = String.raw`(\[(?:[^\]]|\]\])+\]|[A-Za-z_][\w@$#]*)`;
-const unquote = (n: string) => (n.startsWith('[') ? n.slice(1, -1).replace(/]]/g, ']') : n);
-
-/** One of the statements above sent on its own; null when the text is none of them. */
-export function runAdHocDdl(m: SimModel, session: { spid: number; login: string }, text: string): ResponseItem[] | null {
-  const code = codeOf(text);
-  let r: RegExpExecArray | null;
-  if ((r = /^ALTER SERVER CONFIGURATION SET PROCESS AFFINITY (.+)$/i.exec(code))) {
-    setProcessAffinity(m, session.login, r[1]);
-    return [];
-  }
-  const alter = new RegExp(`^ALTER DATABASE ${NAME} (.+)$`, 'i').exec(code);
-  if (!alter) return null;
-  const db = alterableDatabase(m, session.login, unquote(alter[1]));
-  const rest = alter[2];
-  if ((r = /^SET RECOVERY (SIMPLE|FULL|BULK_LOGGED)$/i.exec(rest))) setRecovery(m, db, r[1].toUpperCase() as 'SIMPLE');
-  else if (/^SET (SINGLE_USER|RESTRICTED_USER)( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) setSingleUser(m, db, session.spid);
-  else if (/^SET MULTI_USER( WITH (ROLLBACK IMMEDIATE|NO_WAIT))?$/i.test(rest)) {
-    /* the default: nothing to change */
-  } else return null;
-  return [];
 }

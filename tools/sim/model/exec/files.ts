@@ -41,5 +41,3 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'lab/tables',
 ]);
 
-/** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
-export const MONITOR_TICKS: ReadonlySet<string> = new Set(['dmv/sample-delta', 'watch/tick', 'watch/tick-delta']);
