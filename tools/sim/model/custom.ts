@@ -1,15 +1,11 @@
-// Custom workloads in the simulator: batches the product did not write, sent by a user's `spinlab run --sql`. It
-// models what it can (SELECTs over the views it serves, WAITFOR DELAY, EXEC of procedures it holds), one statement
-// after another, charging each session a synthetic cost per call (CPU, logical reads, waits) that
-// sys.dm_exec_sessions and sys.dm_exec_session_wait_stats (sql/workload/session-stats) then serve. Anything else is
-// refused as "not supported by the simulator". The numbers are synthetic, like every number here.
-import { lex } from '../grammar/lex';
-import type { ResponseItem, RpcParam, SessionContext, SqlType, Value } from '../tds/contract';
-import { err, SqlError } from './errors';
+// What each session's calls cost, whoever sends them (the product, a user's `spinlab run --sql`, a driver): the
+// synthetic CPU, reads and waits the executor and the contention model charge, which sys.dm_exec_sessions and
+// sys.dm_exec_session_wait_stats then serve, and every call's CPU on a scheduler as well. A workload call is paced by
+// --noise. The numbers are synthetic, like every number here.
+import type { ResponseItem, SessionContext, Value } from '../tds/contract';
 import type { SimModel } from './instance';
 import type { Rates } from './contentionTypes';
 import type { LoadNoise } from './noise';
-import { T } from './types';
 
 export interface SessionCost {
   cpuMs: number;
@@ -91,52 +87,13 @@ export function addWait(c: SessionCost, type: string, ms: number, signalMs = 0):
   c.waits.set(type, w);
 }
 
-/** The batch's statements, split at top-level semicolons and at statement keywords that start a new statement. */
-export function splitStatements(text: string): string[] {
-  const code = codeOf(text);
-  const out: string[] = [];
-  let start = 0;
-  for (let i = 0; i <= code.length; i++) {
-    if (i === code.length || code[i] === ';') {
-      const s = text.slice(start, i).trim();
-      if (codeOf(s).trim()) out.push(s);
-      start = i + 1;
-    }
-  }
-  return out;
-}
-
-function delayMs(spec: string): number | null {
-  const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(spec.trim());
-  if (!m) return null;
-  return ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-function typeOf(v: Value): SqlType {
-  return typeof v === 'number' ? (Number.isInteger(v) ? T.bigint : T.float) : T.nvarchar(4000);
-}
-
 export interface CustomCall {
   model: SimModel;
   session: SessionContext;
   params: Map<string, Value>;
   signal: AbortSignal;
-  /** One statement through the ad-hoc SELECT/USE engine (refuses what it does not parse). */
+  /** The statement through the small statement path (USE; anything else refused as not implemented). */
   adHoc: (text: string) => ResponseItem[];
-  /** A procedure call as an RPC would make it. */
-  exec: (name: string, params: RpcParam[]) => Promise<ResponseItem[]>;
 }
 
 /** What every batch costs beyond its statements, whoever runs it (the executor or the statement path below). */
@@ -163,67 +120,21 @@ export async function asCall(c: CallScope, text: string, paced: boolean, run: ()
   return items;
 }
 
-export async function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
-  return asCall(c, text, true, () => statements(c, text));
+/** A statement the executor does not run whole (the session layer has split its batch): noted and costed as a call. */
+export function runCustomBatch(c: CustomCall, text: string): Promise<ResponseItem[]> {
+  return asCall(c, text, false, async () => c.adHoc(text));
 }
 
-async function statements(c: CustomCall, text: string): Promise<ResponseItem[]> {
-  const cost = sessionCost(c.model, c.session.spid);
-  const items: ResponseItem[] = [];
-  for (const st of splitStatements(text)) {
-    const code = codeOf(st).trim();
-    const wait = /^waitfor\s+delay\s+/i.exec(code);
-    if (wait) {
-      const arg = st.slice(wait[0].length).trim();
-      const lit = /^N?'([^']*)'$/i.exec(arg);
-      const value = lit ? lit[1] : /^@\w+$/.test(arg) ? c.params.get(arg.toLowerCase()) : undefined;
-      const ms = typeof value === 'string' ? delayMs(value) : null;
-      if (ms === null)
-        throw new SqlError([err(148, `Incorrect time syntax in time string '${String(value ?? arg)}' used with WAITFOR.`, 15, 1)]);
-      const t0 = Date.now();
-      await sleep(ms, c.signal);
-      addWait(cost, 'WAITFOR', Date.now() - t0);
-      cost.cpuMs += 0.01;
-      continue;
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
     }
-    const exec = /^exec(?:ute)?\s+([\w.[\]]+)\s*/i.exec(code);
-    if (exec && !/^exec(?:ute)?\s*\(/i.test(code)) {
-      const args = st.slice(exec[0].length).trim();
-      const params: RpcParam[] = [];
-      for (const part of args ? args.split(/,(?=(?:[^']*'[^']*')*[^']*$)/) : []) {
-        const m = /^\s*(@\w+)\s*=\s*(N?'(?:[^']|'')*'|-?\d+(?:\.\d+)?|@\w+)\s*$/i.exec(part);
-        if (!m)
-          throw new SqlError([
-            err(
-              50000,
-              `The Spinlock Lab simulator (synthetic numbers, not a SQL Server): this EXEC argument is not supported by the simulator: ${part.trim()} (write @name = value).`,
-            ),
-          ]);
-        const raw = m[2];
-        const v: Value = raw.startsWith('@')
-          ? (c.params.get(raw.toLowerCase()) ?? null)
-          : /^N?'/i.test(raw)
-            ? raw.replace(/^N?'|'$/gi, '').replace(/''/g, "'")
-            : Number(raw);
-        params.push({ name: m[1], sqlType: typeOf(v), value: v, output: false });
-      }
-      items.push(...(await c.exec(exec[1], params)));
-      cost.cpuMs += 0.2;
-      cost.logicalReads += 4;
-      continue;
-    }
-    const t0 = process.hrtime.bigint();
-    const res = c.adHoc(st);
-    // The simulator's own time answering it is CPU this server really spent (parsing, checking, building the rows).
-    const spentMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    items.push(...res);
-    if (res.some((r) => r.kind === 'error')) break;
-    // A SELECT's synthetic cost: a little CPU and a page read per few rows it returned.
-    const rows = res.reduce((n, r) => n + (r.kind === 'resultSet' ? r.rows.length : 0), 0);
-    cost.cpuMs += 0.05 + rows * 0.002 + spentMs;
-    cost.logicalReads += 2 + Math.ceil(rows / 10);
-  }
-  return items;
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** --noise: a custom workload's calls per second follow the throughput factor (held back for 1 - f of the time). */
@@ -233,19 +144,4 @@ async function noiseHold(noise: LoadNoise, c: CallScope): Promise<void> {
   if (ms > 0) await sleep(ms, c.signal);
   if (ms > 0) noise.held(c.session.spid, c.model.clock.now() - t0);
   noise.touch(c.model.clock.now(), c.session.spid);
-}
-
-/**
- * The text with comments and string literals blanked (same length, newlines kept): the statement's code, read with the
- * simulator's own lexer (the simulator imports nothing from the product it stands in front of).
- */
-function codeOf(text: string): string {
-  const chars = text.replace(/[^\n]/g, ' ').split('');
-  for (const t of lex(text)) {
-    // A literal keeps its N prefix and quotes, so what follows it still reads as the next token.
-    const keep = t.k === 'str' ? text.indexOf("'", t.start) + 1 : t.end;
-    for (let i = t.start; i < keep; i++) chars[i] = text[i];
-    if (t.k === 'str') chars[t.end - 1] = text[t.end - 1];
-  }
-  return chars.join('');
 }

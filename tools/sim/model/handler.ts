@@ -127,7 +127,6 @@ export class ModelHandler implements SimHandler {
         params,
         signal,
         adHoc: (st) => this.adHoc(session, st),
-        exec: (name, p) => this.callProcedure(session, name, p, signal),
       },
       text,
     );
