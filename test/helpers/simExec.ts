@@ -5,8 +5,8 @@ import { executeBatch } from '../../tools/sim/model/exec/batch';
 import { SimModel } from '../../tools/sim/model/instance';
 import type { SessionContext, Value } from '../../tools/sim/tds/contract';
 
-export function execSetup() {
-  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 1 });
+export function execSetup(opts: { version?: number } = {}) {
+  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 1, ...opts });
   const session: SessionContext = {
     spid: 51,
     login: 'sa',

@@ -20,9 +20,10 @@ export const XE_VIEWS: SystemView[] = [
     rows: (c) => SPINLOCK_NAMES.map((n) => ['spinlock_types', uuid(SQLOS), spinlockMapKey(n, c.model.version)!, n]),
   },
   {
-    // Its docs page: "Requires VIEW SERVER STATE permission on the server."
+    // Its docs page: "Requires VIEW SERVER STATE permission on the server." A catalog view, not a DMV: without the
+    // permission it shows no row (metadata visibility) rather than failing the batch as sys.dm_xe_sessions does.
     name: 'sys.server_event_sessions',
-    scope: 'server',
+    scope: 'public',
     columns: () =>
       cols([
         ['event_session_id', T.int],
@@ -38,7 +39,7 @@ export const XE_VIEWS: SystemView[] = [
         ['startup_state', T.bit],
       ]),
     rows: (c) =>
-      [...c.model.xe.sessions.values()].map((s) => {
+      (c.model.canViewServerState(c.session.login) ? [...c.model.xe.sessions.values()] : []).map((s) => {
         const retention = s.options.EVENT_RETENTION_MODE ?? 'ALLOW_SINGLE_EVENT_LOSS';
         const latency = s.options.MAX_DISPATCH_LATENCY ?? '30 SECONDS';
         const partition = s.options.MEMORY_PARTITION_MODE ?? 'NONE';

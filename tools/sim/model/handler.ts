@@ -10,7 +10,7 @@ import { parseStatement, SqlSyntaxError } from './sqlparse';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
-import { executeXe } from './handlers/xe';
+import { executeXe } from './ddl/xeStatement';
 import { BatchCall, recognise } from './statements';
 import { chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { isTempStatement, runTempStatement } from './temptables';
