@@ -1,5 +1,5 @@
-// The simulator's Extended Events: the strict parser of CREATE/ALTER/DROP EVENT SESSION, the evaluation
-// of the dynamic SQL sql/xe/create-session.sql builds, and the model's sessions, permissions and histogram.
+// The simulator's Extended Events: the strict parser of CREATE/ALTER/DROP EVENT SESSION, the executor running them
+// (in a batch and in the dynamic SQL sql/xe/create-session.sql builds), and the model's sessions, permissions and histogram.
 import assert from 'node:assert/strict';
 import { parseXeDdl } from '../../tools/sim/grammar/xe';
 import { findSyntaxError } from '../../tools/sim/grammar/tsql';
@@ -176,5 +176,62 @@ describe('simulator: event sessions and the histogram target', () => {
       /event name/,
     );
     assert.throws(() => run(m, 'sa', CREATE.replace('[SpinlockLab_t]', 'y').replace('ACTION (package0.callstack) ', '')), /not an action/);
+  });
+});
+
+describe('simulator: event session statements in the executor', () => {
+  const numbers = (out: { kind: string; number?: number }[]) => out.map((m) => (m.kind === 'error' ? m.number : m.kind));
+
+  it('ends a statement without its ; where the next one starts, and reads what it did from the XE views', async () => {
+    const { model, run } = execSetup();
+    const out = await run(
+      `${CREATE.slice(0, -1)}\nALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START\nSELECT name FROM sys.dm_xe_sessions WHERE name LIKE N'SpinlockLab[_]%'\nDROP EVENT SESSION [SpinlockLab_t] ON SERVER`,
+    );
+    assert.deepEqual(
+      out.map((m) => (m.kind === 'resultSet' ? m.rows : m.kind)),
+      [[['SpinlockLab_t']]],
+    );
+    assert.equal(model.xe.sessions.size, 0);
+  });
+
+  it('refuses the whole batch on a syntax error in one of them (a compile error: nothing runs)', async () => {
+    const { model, run } = execSetup();
+    const out = await run(`${CREATE}\nALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = STARTED;`);
+    assert.deepEqual(
+      out.map((m) => (m.kind === 'error' ? [m.number, m.message] : m.kind)),
+      [[102, "Incorrect syntax near 'STARTED'."]],
+    );
+    assert.equal(model.xe.sessions.size, 0);
+  });
+
+  it("create-session.sql for a login with 2022's finer permissions: enough on 2022, Msg 297 on 2019", async () => {
+    const file = loadSqlFile('xe/create-session');
+    const params = new Map<string, string | number | null>([
+      ['@session', 'SpinlockLab_f'],
+      ['@type', 5],
+      ['@slots', 256],
+      ['@partition', 'NONE'],
+      ['@max_memory_kb', 4096],
+      ['@max_duration_s', null],
+    ]);
+    const fine = { name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE'] as const };
+    const on = async (version: number) => {
+      const { model, run } = execSetup({ version, logins: [{ ...fine, permissions: [...fine.permissions] }], login: 'fine' });
+      return { out: numbers(await run(file.batches[0], params, file.parameters)), session: model.xe.sessions.get('spinlocklab_f') };
+    };
+    const v16 = await on(16);
+    assert.deepEqual(v16.out, []);
+    assert.ok(v16.session?.running);
+    const v15 = await on(15);
+    // The CREATE is refused; the batch goes on to the START, which finds no session it may alter.
+    assert.deepEqual(v15.out, [297, 297]);
+    assert.equal(v15.session, undefined);
+  });
+
+  it('read-target.sql without VIEW SERVER STATE: Msg 300 for sys.dm_xe_sessions, as on SQL Server', async () => {
+    const file = loadSqlFile('xe/read-target');
+    const { run } = execSetup({ logins: [{ name: 'weak', password: 'p', permissions: ['ALTER ANY EVENT SESSION'] }], login: 'weak' });
+    const out = numbers(await run(file.batches[0], new Map([['@session', 'SpinlockLab_t']]), file.parameters));
+    assert.equal(out[0], 300);
   });
 });
