@@ -198,8 +198,8 @@ describe('simulator: event session statements in the executor', () => {
     const { model, run } = execSetup();
     const out = await run(`${CREATE}\nALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = STARTED;`);
     assert.deepEqual(
-      out.map((m) => (m.kind === 'error' ? [m.number, m.message] : m.kind)),
-      [[102, "Incorrect syntax near 'STARTED'."]],
+      out.map((m) => (m.kind === 'error' ? [m.number, m.message, m.line] : m.kind)),
+      [[102, "Incorrect syntax near 'STARTED'.", 2]],
     );
     assert.equal(model.xe.sessions.size, 0);
   });

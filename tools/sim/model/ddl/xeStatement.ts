@@ -49,7 +49,10 @@ export function eventSession(c: StatementCursor): DdlStmt {
   c.moveTo(i);
   // A syntax error is the batch's compile error (nothing of it runs); a version's own options are checked when it runs.
   const parsed = parseXeDdl(text);
-  if ('fault' in parsed) throw new SqlError([syntaxErrorMessage(parsed.fault)]);
+  if ('fault' in parsed) {
+    const above = (c.text.slice(0, toks[first].start).match(/\n/g) ?? []).length; // the line is the batch's
+    throw new SqlError([syntaxErrorMessage({ ...parsed.fault, line: parsed.fault.line + above })]);
+  }
   return { d: 'event-session', text };
 }
 
