@@ -5,7 +5,7 @@ import { parseXeDdl } from '../../tools/sim/grammar/xe';
 import { findSyntaxError } from '../../tools/sim/grammar/tsql';
 import { execSetup } from '../helpers/simExec';
 import { loadSqlFile } from '../../src/db/sqlFiles';
-import { SimModel } from '../../tools/sim/model/instance';
+import { type Permission, SimModel } from '../../tools/sim/model/instance';
 import { BACKOFFS_PER_EVENT, spinlockMapKey, XeError } from '../../tools/sim/model/xe';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
@@ -226,6 +226,20 @@ describe('simulator: event session statements in the executor', () => {
     // The CREATE is refused; the batch goes on to the START, which finds no session it may alter.
     assert.deepEqual(v15.out, [297, 297]);
     assert.equal(v15.session, undefined);
+  });
+
+  it("drop-session.sql with 2022's DROP ANY EVENT SESSION and VIEW SERVER PERFORMANCE STATE: dropped and confirmed", async () => {
+    const file = loadSqlFile('xe/drop-session');
+    const perms: Permission[] = ['DROP ANY EVENT SESSION', 'VIEW SERVER PERFORMANCE STATE'];
+    const { model, run } = execSetup({ logins: [{ name: 'dropper', password: 'p', permissions: perms }], login: 'dropper' });
+    model.xe.execute(model, 'sa', statementOf(CREATE));
+    const drop = async () => {
+      const out = await run(file.batches[0], new Map([['@session', 'SpinlockLab_t']]), file.parameters);
+      return out.map((m) => (m.kind === 'resultSet' ? m.rows : m.kind === 'error' ? m.number : m.kind));
+    };
+    assert.deepEqual(await drop(), [[[0]]]);
+    assert.equal(model.xe.sessions.size, 0);
+    assert.deepEqual(await drop(), [[[0]]], 'absent: nothing attempted, still 0');
   });
 
   it('read-target.sql without VIEW SERVER STATE: Msg 300 for sys.dm_xe_sessions, as on SQL Server', async () => {
