@@ -2,21 +2,23 @@
 // the executor's unit tests.
 import { ManualClock } from '../../tools/sim/model/clock';
 import { executeBatch } from '../../tools/sim/model/exec/batch';
-import { SimModel } from '../../tools/sim/model/instance';
+import { type ModelOptions, SimModel } from '../../tools/sim/model/instance';
 import type { SessionContext, Value } from '../../tools/sim/tds/contract';
 
-export function execSetup() {
-  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 1 });
+/** `login` (default sa) signs in; `logins` are the model's other logins. */
+export function execSetup(opts: Pick<ModelOptions, 'version' | 'logins'> & { login?: string } = {}) {
+  const { login = 'sa', ...modelOpts } = opts;
+  const model = new SimModel({ password: 'pw', clock: new ManualClock(), seed: 1, ...modelOpts });
   const session: SessionContext = {
     spid: 51,
-    login: 'sa',
+    login,
     appName: 't',
     hostName: 'h',
     encrypted: false,
     database: 'master',
     state: new Map(),
   };
-  model.sessionStarted(51, 'sa');
+  model.sessionStarted(51, login);
   const run = (text: string, params = new Map<string, Value>(), paramDefs = '', signal = new AbortController().signal) =>
     executeBatch({ model, session, params, paramDefs, signal, text });
   return { model, session, run };

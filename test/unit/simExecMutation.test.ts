@@ -11,10 +11,14 @@ import { ModelHandler } from '../../tools/sim/model/handler';
 import { BACKGROUND_DATABASE, startBackground } from '../../tools/sim/model/background';
 import { SimModel } from '../../tools/sim/model/instance';
 import { findView } from '../../tools/sim/model/select';
+import { spinlockMapKey } from '../../tools/sim/model/xe';
 import type { RpcParam, SessionContext } from '../../tools/sim/tds/contract';
 
 const XE = (name: string) =>
   `CREATE EVENT SESSION [${name}] ON SERVER ADD EVENT sqlos.spinlock_backoff ADD TARGET package0.ring_buffer WITH (MAX_MEMORY = 4096 KB);`;
+/** A capture's session on one spinlock type (its histogram), and with `ring` a second target the reader must skip. */
+const HISTOGRAM = (name: string, type: number, ring: boolean) =>
+  `CREATE EVENT SESSION [${name}] ON SERVER ADD EVENT sqlos.spinlock_backoff (ACTION (package0.callstack) WHERE ([type] = (${type}))) ADD TARGET package0.histogram (SET filtering_event_name = N'sqlos.spinlock_backoff', source_type = (1), source = N'package0.callstack', slots = (256))${ring ? ', ADD TARGET package0.ring_buffer' : ''} WITH (MAX_MEMORY = 4096 KB);`;
 
 /** Values for the files' parameters, by name: the busy database, this session's id, a few requests. */
 const PARAMS: Record<string, string | number | null> = {
@@ -25,7 +29,36 @@ const PARAMS: Record<string, string | number | null> = {
   '@text_chars': 100,
   '@resource': 'spinlab_lab',
   '@mode': 'Exclusive',
+  '@session': 'SpinlockLab_h',
+  '@spinlock': 'LOGCACHE_ACCESS',
+  '@type': 24,
+  '@slots': 256,
+  '@partition': 'PER_NODE',
+  '@max_memory_kb': 8192,
+  '@max_duration_s': null,
 };
+
+/**
+ * Files whose predicates bite on different inputs run several times on one model, each run with its own parameters
+ * (over PARAMS) and login, and their answers compared together: a session present and absent, a login that sees
+ * sys.server_event_sessions and one that does not (blind: ALTER ANY EVENT SESSION only), a bound and an unbound
+ * MAX_DURATION, a spinlock name that is also a latch class (DBTABLE) in sys.dm_xe_map_values.
+ */
+const RUNS: Record<string, { params?: Record<string, string | number | null>; login?: 'blind' }[]> = {
+  'xe/create-session': [
+    { params: { '@session': 'SpinlockLab_new' } },
+    { params: { '@session': 'SpinlockLab_new2', '@max_duration_s': 40 } },
+  ],
+  'xe/drop-session': [
+    {},
+    { params: { '@session': 'SpinlockLab_none' } },
+    { login: 'blind', params: { '@session': 'SpinlockLab_h2' } },
+    { login: 'blind', params: { '@session': 'SpinlockLab_none' } },
+  ],
+  'xe/spinlock-type': [{}, { params: { '@spinlock': 'DBTABLE' } }],
+};
+/** MAX_DURATION is SQL Server 2025's (17): the file's bounds on it only run there. */
+const VERSION: Record<string, number> = { 'xe/create-session': 17 };
 /** lab/lock-release releases what lab/lock-take took first (releasing a lock not held is Msg 1223). */
 const TAKE = loadSqlFile('lab/lock-take').batches[0];
 /** The files that compare with the session's snapshot #temp tables: set up first, then two ticks, the second a delta. */
@@ -39,7 +72,14 @@ const SETUP = loadSqlFile('dmv/snapshot-setup').batches[0];
  */
 async function answer(file: string, batch: string, setup = SETUP): Promise<string> {
   const clock = new ManualClock();
-  const model = new SimModel({ password: 'pw', clock, seed: 7, uptimeMs: 400 * 86_400_000 });
+  const model = new SimModel({
+    password: 'pw',
+    clock,
+    seed: 7,
+    uptimeMs: 400 * 86_400_000,
+    version: VERSION[file],
+    logins: [{ name: 'blind', password: 'pw', permissions: ['ALTER ANY EVENT SESSION'] }],
+  });
   const h = new ModelHandler(model);
   const stop = startBackground(model, [{ scenario: 'disk-insert', sessions: 4 }]);
   const s: SessionContext = {
@@ -56,6 +96,7 @@ async function answer(file: string, batch: string, setup = SETUP): Promise<strin
   const db = model.database(BACKGROUND_DATABASE)!;
   for (const name of ['dbo.lab_disk_a', 'dbo.lab_disk_b']) model.addObject(db, { name, type: 'U' });
   model.addObject(db, { name: 'dbo.lab_memory', type: 'U', memoryOptimized: true });
+  model.addObject(db, { name: 'dbo.sysdiagrams', type: 'U', msShipped: true }); // SSMS's, is_ms_shipped = 1
   clock.advance(2000);
   const sig = new AbortController().signal;
   const nv = (name: string, value: string): RpcParam => ({ name, sqlType: { type: 'nvarchar', length: 4000 }, value, output: false });
@@ -66,15 +107,35 @@ async function answer(file: string, batch: string, setup = SETUP): Promise<strin
     sig,
   );
   // Ours by one pattern (1), by the other (2), neither (3): a flipped LIKE in an OR changes every count.
-  for (const n of ['SpinlockLab_a', 'spinlab_b', 'spinlab_c', 'other_d', 'other_e', 'other_f']) {
+  // With the two captures below, 3 / 2 / 5: no two of the counts a flip could give are equal.
+  for (const n of ['SpinlockLab_a', 'spinlab_b', 'spinlab_c', 'other_d', 'other_e', 'other_f', 'other_g', 'other_h']) {
     await h.sqlBatch(s, XE(n), sig);
     await h.sqlBatch(s, `ALTER EVENT SESSION [${n}] ON SERVER STATE = START;`, sig);
   }
+  // Two captures running, on different spinlock types, the first with a ring_buffer target besides its histogram.
+  for (const [n, type, ring] of [
+    ['SpinlockLab_h', spinlockMapKey('LOGCACHE_ACCESS', model.version)!, true],
+    ['SpinlockLab_h2', spinlockMapKey('XDESMGR', model.version)!, false],
+  ] as const) {
+    await h.sqlBatch(s, HISTOGRAM(n, type, ring), sig);
+    await h.sqlBatch(s, `ALTER EVENT SESSION [${n}] ON SERVER STATE = START;`, sig);
+  }
+  clock.advance(2000);
   // A mutant is no longer the product's text, so it goes to the executor directly, as the file itself does.
   const paramDefs = loadSqlFile(file).parameters;
   const names = [...paramDefs.matchAll(/@\w+/g)].map((m) => m[0].toLowerCase());
-  const params = new Map(names.map((n) => [n, PARAMS[n] ?? null]));
-  const run = (text: string) => executeBatch({ model, session: s, params, paramDefs, signal: sig, text });
+  const blind: SessionContext = { ...s, spid: 53, login: 'blind', database: 'master', state: new Map() };
+  model.sessionStarted(53, 'blind');
+  const once = (text: string, r: (typeof RUNS)[string][number]) => {
+    const p = { ...PARAMS, ...r.params };
+    const params = new Map(names.map((n) => [n, p[n] ?? null]));
+    return executeBatch({ model, session: r.login ? blind : s, params, paramDefs, signal: sig, text });
+  };
+  const run = async (text: string) => {
+    const out = [];
+    for (const r of RUNS[file] ?? [{}]) out.push(...(await once(text, r)));
+    return out;
+  };
   const items = [];
   // The per-second reads run three times, a second apart: the delta files' later ticks compare with the snapshot.
   if (SNAPSHOT_TICKS.has(file)) items.push(...(await run(setup)));
@@ -92,6 +153,16 @@ async function answer(file: string, batch: string, setup = SETUP): Promise<strin
 const FLIP: Record<string, string> = { '=': '<>', '<>': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
 const codeOnly = (t: string) => t.replace(/--[^\n]*|N?'(?:[^']|'')*'/g, (m) => m.replace(/[^\n]/g, ' '));
 
+/** A clause's text up to the parenthesis that closes what it sits in (an EXISTS or scalar subquery), if any. */
+function enclosed(clause: string): string {
+  let depth = 0;
+  for (let i = 0; i < clause.length; i++) {
+    if (clause[i] === '(') depth++;
+    else if (clause[i] === ')' && --depth < 0) return clause.slice(0, i);
+  }
+  return clause;
+}
+
 /** The mutants of one batch: [what, text]. */
 function mutants(batch: string): [string, string][] {
   const code = codeOnly(batch);
@@ -105,15 +176,18 @@ function mutants(batch: string): [string, string][] {
       `${m[0]} -> ${/NOT/i.test(m[0]) ? 'LIKE' : 'NOT LIKE'} at ${m.index}`,
       at(m.index!, m[0].length, /NOT/i.test(m[0]) ? 'LIKE' : 'NOT LIKE'),
     ]);
-  // 2. Each conjunct of a WHERE/ON removed (the first by its successor, the others with their AND).
-  for (const m of code.matchAll(/\b(WHERE|ON)\s+([\s\S]*?)(?=\bORDER\b|\bGROUP\b|\bLEFT\b|\bINNER\b|\bJOIN\b|\)\s*AS\b|;|$)/gi)) {
-    const parts = m[2].split(/\bAND\b/i);
+  // 2. Each conjunct of a WHERE/ON removed (the first by its successor, the others with their AND). A clause ends
+  // before the next clause, the end of the statement, or the parenthesis that closes its subquery.
+  for (const m of code.matchAll(/\b(WHERE|ON)\s+([\s\S]*?)(?=\bWHERE\b|\bORDER\b|\bGROUP\b|\bLEFT\b|\bINNER\b|\bJOIN\b|\)\s*AS\b|;|$)/gi)) {
+    const body = enclosed(m[2]);
+    const from = m.index! + m[0].indexOf(m[2]);
+    const parts = body.split(/\bAND\b/i);
     if (parts.length < 2) {
       if (/^ON$/i.test(m[1])) continue; // a join without its ON does not compile: the grammar's business
-      out.push([`${m[1]} ${m[2].trim()} removed`, at(m.index!, m[0].length, ' ')]);
+      out.push([`${m[1]} ${body.trim()} removed`, at(m.index!, from - m.index! + body.length, ' ')]);
       continue;
     }
-    let off = m.index! + m[0].indexOf(m[2]);
+    let off = from;
     parts.forEach((p, k) => {
       const len = p.length + (k < parts.length - 1 ? 3 : 0);
       const start = k === parts.length - 1 ? off - 3 : off;
@@ -163,9 +237,9 @@ const EQUIVALENT = [
   "watch/tick: WHERE conjunct 's.status NOT LIKE' removed",
   "watch/tick-delta: WHERE conjunct 's.status NOT LIKE' removed",
   "watch/tick-delta: WHERE conjunct 'RTRIM(pc.object_name) LIKE' removed",
-  "dmv/sample-delta: ON conjunct 't.is_memory_optimized = 0' removed",
+  "dmv/sample-delta: WHERE conjunct 't.is_memory_optimized = 0' removed",
   "dmv/sample-delta: WHERE conjunct 'RTRIM(pc.object_name) LIKE' removed",
-  "dmv/sample: ON conjunct 't.is_memory_optimized = 0' removed",
+  "dmv/sample: WHERE conjunct 't.is_memory_optimized = 0' removed",
   "knobs/read: WHERE conjunct 's.scheduler_id < 1048576' removed",
   "knobs/read: WHERE conjunct 's.status LIKE' removed",
   "knobs/read: WHERE conjunct 's.status NOT LIKE' removed",
@@ -173,32 +247,32 @@ const EQUIVALENT = [
   // workload/session-share with @ids = ',51,': the caller's own session, which runs no workload, so whether the others'
   // requests or the caller's are filtered out of the counts changes nothing here (ownShare.test.ts runs real workloads).
   'workload/session-share: WHERE CHARINDEX(     + CAST(s.session_id AS nvarchar(10)) +     , @ids) > 0 removed',
-  "workload/session-share: ON conjunct 'r.session_id <> @@SPID' removed",
-  "workload/session-share: ON conjunct 'CHARINDEX(     + CAST(r.session_id AS nvarchar(10)) +     , @ids) = 0' removed",
+  "workload/session-share: WHERE conjunct 'r.session_id <> @@SPID' removed",
+  "workload/session-share: WHERE conjunct 'CHARINDEX(     + CAST(r.session_id AS nvarchar(10)) +     , @ids) = 0' removed",
 ];
 
 /**
  * Mutants SQL Server could tell apart but the model cannot (what it does not model), each said why:
- * - 'ior.io_pending = 1' flipped in watch/tick and tick-delta: at the instants read here each busy database has exactly one log
- *   write in flight and one completed but not reaped, so both predicates count alike (the same predicate in
- *   sql/dmv/sample and sample-delta, read at other instants, is caught);
  * - every database's log file has been written in a model up 400 days, so 'vfs.num_of_writes > 0' filters nothing
  *   (a database whose log was never written since startup, e.g. a read-only one, would come back without it);
  * - the monitor's own session never has a waiting task in the model (it is running its tick), so
  *   'wt.session_id <> @@SPID' filters nothing (on SQL Server a parallel tick could wait on its own workers);
  * - the model's sys.dm_db_index_operational_stats serves a heap or clustered index row per user table and no
  *   nonclustered index, so 'ios.index_id IN (0, 1)' filters nothing here (on a server with nonclustered indexes on
- *   the lab tables, removing it would count their rows again).
+ *   the lab tables, removing it would count their rows again);
+ * - the second 't.is_ms_shipped = 0' of dmv/sample and sample-delta reads memory-optimized tables only, and the model's
+ *   one Microsoft-shipped table (dbo.sysdiagrams, which SSMS adds) is disk-based, as it is on SQL Server; the first,
+ *   over the disk-based tables, is caught.
  */
 const MODEL_GAPS = [
-  'watch/tick: = -> <> at 2133',
   "watch/tick: WHERE conjunct 'vfs.num_of_writes > 0' removed",
-  "watch/tick: ON conjunct 'wt.session_id <> @@SPID' removed",
-  'watch/tick-delta: = -> <> at 6232',
+  "watch/tick: WHERE conjunct 'wt.session_id <> @@SPID' removed",
   "watch/tick-delta: WHERE conjunct 'vfs.num_of_writes > 0' removed",
-  "watch/tick-delta: ON conjunct 'wt.session_id <> @@SPID' removed",
-  "dmv/sample-delta: ON conjunct 'ios.index_id IN (0, 1)' removed",
-  "dmv/sample: ON conjunct 'ios.index_id IN (0, 1)' removed",
+  "watch/tick-delta: WHERE conjunct 'wt.session_id <> @@SPID' removed",
+  "dmv/sample-delta: WHERE conjunct 'ios.index_id IN (0, 1)' removed",
+  "dmv/sample: WHERE conjunct 'ios.index_id IN (0, 1)' removed",
+  'dmv/sample: WHERE t.is_ms_shipped = 0 removed',
+  'dmv/sample-delta: WHERE t.is_ms_shipped = 0 removed',
 ];
 
 /**

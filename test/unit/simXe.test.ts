@@ -1,11 +1,11 @@
-// The simulator's Extended Events: the strict parser of CREATE/ALTER/DROP EVENT SESSION, the evaluation
-// of the dynamic SQL sql/xe/create-session.sql builds, and the model's sessions, permissions and histogram.
+// The simulator's Extended Events: the strict parser of CREATE/ALTER/DROP EVENT SESSION, the executor running them
+// (in a batch and in the dynamic SQL sql/xe/create-session.sql builds), and the model's sessions, permissions and histogram.
 import assert from 'node:assert/strict';
 import { parseXeDdl } from '../../tools/sim/grammar/xe';
 import { findSyntaxError } from '../../tools/sim/grammar/tsql';
-import { dynamicStatements } from '../../tools/sim/model/handlers/xe';
+import { execSetup } from '../helpers/simExec';
 import { loadSqlFile } from '../../src/db/sqlFiles';
-import { SimModel } from '../../tools/sim/model/instance';
+import { type Permission, SimModel } from '../../tools/sim/model/instance';
 import { BACKOFFS_PER_EVENT, spinlockMapKey, XeError } from '../../tools/sim/model/xe';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
@@ -54,25 +54,60 @@ describe('simulator: Extended Events DDL grammar', () => {
 describe('simulator: sql/xe/create-session.sql as sent', () => {
   const file = loadSqlFile('xe/create-session');
 
-  it('evaluates the DDL the batch builds from its parameters (QUOTENAME, CAST) and it parses', () => {
-    const ddl = dynamicStatements(
-      file.batches[0],
-      new Map<string, string | number | null>([
-        ['@session', 'SpinlockLab_a]b'],
-        ['@type', 53],
-        ['@slots', 256],
-        ['@partition', 'PER_NODE'],
-        ['@max_memory_kb', 49152],
-        ['@max_duration_s', null],
-      ]),
+  it('runs the DDL the batch builds from its parameters (QUOTENAME, CAST, CASE) through sp_executesql, on the model', async () => {
+    const { model, run } = execSetup();
+    const params = new Map<string, string | number | null>([
+      ['@session', 'SpinlockLab_a]b'],
+      ['@type', 53],
+      ['@slots', 256],
+      ['@partition', 'PER_NODE'],
+      ['@max_memory_kb', 49152],
+      ['@max_duration_s', null],
+    ]);
+    assert.deepEqual(await run(file.batches[0], params, file.parameters), []);
+    const s = model.xe.sessions.get('spinlocklab_a]b')!;
+    assert.equal(s.name, 'SpinlockLab_a]b');
+    assert.ok(s.running, 'started by the ALTER ... STATE = START it built');
+    assert.deepEqual(s.events[0].where, [{ text: '[type] = ( 53 )', field: 'type', op: '=', value: 53 }]);
+    assert.deepEqual(s.targets[0].set, {
+      filtering_event_name: 'sqlos.spinlock_backoff',
+      source_type: 1,
+      source: 'package0.callstack',
+      slots: 256,
+    });
+    assert.deepEqual(s.options, {
+      MAX_MEMORY: '49152 KB',
+      EVENT_RETENTION_MODE: 'ALLOW_SINGLE_EVENT_LOSS',
+      MAX_DISPATCH_LATENCY: '1 SECONDS',
+      MEMORY_PARTITION_MODE: 'PER_NODE',
+      TRACK_CAUSALITY: 'OFF',
+      STARTUP_STATE: 'OFF',
+    });
+    // Again: the CREATE fails as SQL Server's does (25631); an error in sp_executesql ends that statement only, so
+    // the batch goes on to the START, which fails too (25705: already started).
+    const again = await run(file.batches[0], params, file.parameters);
+    assert.deepEqual(
+      again.map((m) => (m.kind === 'error' ? m.number : m.kind)),
+      [25631, 25705],
     );
-    assert.equal(ddl.length, 2);
-    assert.match(
-      ddl[0],
-      /^CREATE EVENT SESSION \[SpinlockLab_a\]\]b\] ON SERVER ADD EVENT sqlos\.spinlock_backoff .*WHERE \(\[type\] = \(53\)\)/,
+  });
+
+  it("refuses a name without the prefix with the file's own THROW, before any DDL", async () => {
+    const { model, run } = execSetup();
+    const params = new Map<string, string | number | null>([
+      ['@session', 'SpinlockLabX'],
+      ['@type', 53],
+      ['@slots', 256],
+      ['@partition', 'NONE'],
+      ['@max_memory_kb', 4096],
+      ['@max_duration_s', null],
+    ]);
+    const out = await run(file.batches[0], params, file.parameters);
+    assert.deepEqual(
+      out.map((m) => (m.kind === 'error' ? m.number : m.kind)),
+      [50020],
     );
-    assert.equal(ddl[1], 'ALTER EVENT SESSION [SpinlockLab_a]]b] ON SERVER STATE = START;');
-    for (const d of ddl) assert.ok(!('fault' in parseXeDdl(d)), d);
+    assert.equal(model.xe.sessions.size, 0);
   });
 });
 
@@ -141,5 +176,76 @@ describe('simulator: event sessions and the histogram target', () => {
       /event name/,
     );
     assert.throws(() => run(m, 'sa', CREATE.replace('[SpinlockLab_t]', 'y').replace('ACTION (package0.callstack) ', '')), /not an action/);
+  });
+});
+
+describe('simulator: event session statements in the executor', () => {
+  const numbers = (out: { kind: string; number?: number }[]) => out.map((m) => (m.kind === 'error' ? m.number : m.kind));
+
+  it('ends a statement without its ; where the next one starts, and reads what it did from the XE views', async () => {
+    const { model, run } = execSetup();
+    const out = await run(
+      `${CREATE.slice(0, -1)}\nALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = START\nSELECT name FROM sys.dm_xe_sessions WHERE name LIKE N'SpinlockLab[_]%'\nDROP EVENT SESSION [SpinlockLab_t] ON SERVER`,
+    );
+    assert.deepEqual(
+      out.map((m) => (m.kind === 'resultSet' ? m.rows : m.kind)),
+      [[['SpinlockLab_t']]],
+    );
+    assert.equal(model.xe.sessions.size, 0);
+  });
+
+  it('refuses the whole batch on a syntax error in one of them (a compile error: nothing runs)', async () => {
+    const { model, run } = execSetup();
+    const out = await run(`${CREATE}\nALTER EVENT SESSION [SpinlockLab_t] ON SERVER STATE = STARTED;`);
+    assert.deepEqual(
+      out.map((m) => (m.kind === 'error' ? [m.number, m.message, m.line] : m.kind)),
+      [[102, "Incorrect syntax near 'STARTED'.", 2]],
+    );
+    assert.equal(model.xe.sessions.size, 0);
+  });
+
+  it("create-session.sql for a login with 2022's finer permissions: enough on 2022, Msg 297 on 2019", async () => {
+    const file = loadSqlFile('xe/create-session');
+    const params = new Map<string, string | number | null>([
+      ['@session', 'SpinlockLab_f'],
+      ['@type', 5],
+      ['@slots', 256],
+      ['@partition', 'NONE'],
+      ['@max_memory_kb', 4096],
+      ['@max_duration_s', null],
+    ]);
+    const fine = { name: 'fine', password: 'p', permissions: ['CREATE ANY EVENT SESSION', 'ALTER ANY EVENT SESSION ENABLE'] as const };
+    const on = async (version: number) => {
+      const { model, run } = execSetup({ version, logins: [{ ...fine, permissions: [...fine.permissions] }], login: 'fine' });
+      return { out: numbers(await run(file.batches[0], params, file.parameters)), session: model.xe.sessions.get('spinlocklab_f') };
+    };
+    const v16 = await on(16);
+    assert.deepEqual(v16.out, []);
+    assert.ok(v16.session?.running);
+    const v15 = await on(15);
+    // The CREATE is refused; the batch goes on to the START, which finds no session it may alter.
+    assert.deepEqual(v15.out, [297, 297]);
+    assert.equal(v15.session, undefined);
+  });
+
+  it("drop-session.sql with 2022's DROP ANY EVENT SESSION and VIEW SERVER PERFORMANCE STATE: dropped and confirmed", async () => {
+    const file = loadSqlFile('xe/drop-session');
+    const perms: Permission[] = ['DROP ANY EVENT SESSION', 'VIEW SERVER PERFORMANCE STATE'];
+    const { model, run } = execSetup({ logins: [{ name: 'dropper', password: 'p', permissions: perms }], login: 'dropper' });
+    model.xe.execute(model, 'sa', statementOf(CREATE));
+    const drop = async () => {
+      const out = await run(file.batches[0], new Map([['@session', 'SpinlockLab_t']]), file.parameters);
+      return out.map((m) => (m.kind === 'resultSet' ? m.rows : m.kind === 'error' ? m.number : m.kind));
+    };
+    assert.deepEqual(await drop(), [[[0]]]);
+    assert.equal(model.xe.sessions.size, 0);
+    assert.deepEqual(await drop(), [[[0]]], 'absent: nothing attempted, still 0');
+  });
+
+  it('read-target.sql without VIEW SERVER STATE: Msg 300 for sys.dm_xe_sessions, as on SQL Server', async () => {
+    const file = loadSqlFile('xe/read-target');
+    const { run } = execSetup({ logins: [{ name: 'weak', password: 'p', permissions: ['ALTER ANY EVENT SESSION'] }], login: 'weak' });
+    const out = numbers(await run(file.batches[0], new Map([['@session', 'SpinlockLab_t']]), file.parameters));
+    assert.equal(out[0], 300);
   });
 });

@@ -121,7 +121,10 @@ const objectCols = () =>
 const objectRows = (c: QueryContext, types: string[]) =>
   [...current(c).objects.values()]
     .filter((o) => types.includes(o.type))
-    .map((o) => [o.name.split('.')[1], o.objectId, 1, o.type.padEnd(2), TYPE_DESC[o.type], o.createDate, o.createDate, false] as Value[]);
+    .map(
+      (o) =>
+        [o.name.split('.')[1], o.objectId, 1, o.type.padEnd(2), TYPE_DESC[o.type], o.createDate, o.createDate, !!o.msShipped] as Value[],
+    );
 
 const objects: SystemView = {
   name: 'sys.objects',
@@ -152,7 +155,7 @@ const tables: SystemView = {
         'USER_TABLE',
         o.createDate,
         o.createDate,
-        false,
+        !!o.msShipped,
         !!o.memoryOptimized,
         o.durability === 'SCHEMA_ONLY' ? 1 : 0,
         o.durability ?? 'SCHEMA_AND_DATA',

@@ -1,7 +1,7 @@
-// sys.dm_xe_map_values (spinlock_types), sys.server_event_sessions, sys.dm_xe_sessions and sys.dm_xe_session_targets,
+// sys.dm_xe_map_values (spinlock_types, wait_types, latch_class), sys.server_event_sessions, sys.dm_xe_sessions and sys.dm_xe_session_targets,
 // served from the event sessions of model/xe.ts with the columns Microsoft's docs give them.
 import { bufferOptions, PKG0, SQLOS, spinlockMapKey } from './xe';
-import { SPINLOCK_NAMES } from './names';
+import { LATCH_CLASSES, SPINLOCK_NAMES, WAIT_TYPES } from './names';
 import { addr, cols, SystemView, T } from './types';
 
 const uuid = (s: string) => s;
@@ -17,12 +17,19 @@ export const XE_VIEWS: SystemView[] = [
         ['map_key', T.int],
         ['map_value', T.nvarchar(3072)],
       ]),
-    rows: (c) => SPINLOCK_NAMES.map((n) => ['spinlock_types', uuid(SQLOS), spinlockMapKey(n, c.model.version)!, n]),
+    // Not only the spinlock types: the server's other sqlos maps share the view, and some values are in more than one
+    // (DBTABLE is a spinlock and a latch class), so a reader must filter on the map's name. Their keys are synthetic.
+    rows: (c) => [
+      ...SPINLOCK_NAMES.map((n) => ['spinlock_types', uuid(SQLOS), spinlockMapKey(n, c.model.version)!, n]),
+      ...WAIT_TYPES.map((n, i) => ['wait_types', uuid(SQLOS), i, n]),
+      ...LATCH_CLASSES.map((n, i) => ['latch_class', uuid(SQLOS), i, n]),
+    ],
   },
   {
-    // Its docs page: "Requires VIEW SERVER STATE permission on the server."
+    // Its docs page: "Requires VIEW SERVER STATE permission on the server." A catalog view, not a DMV: without the
+    // permission it shows no row (metadata visibility) rather than failing the batch as sys.dm_xe_sessions does.
     name: 'sys.server_event_sessions',
-    scope: 'server',
+    scope: 'public',
     columns: () =>
       cols([
         ['event_session_id', T.int],
@@ -38,7 +45,7 @@ export const XE_VIEWS: SystemView[] = [
         ['startup_state', T.bit],
       ]),
     rows: (c) =>
-      [...c.model.xe.sessions.values()].map((s) => {
+      (c.model.canViewServerState(c.session.login) ? [...c.model.xe.sessions.values()] : []).map((s) => {
         const retention = s.options.EVENT_RETENTION_MODE ?? 'ALLOW_SINGLE_EVENT_LOSS';
         const latency = s.options.MAX_DISPATCH_LATENCY ?? '30 SECONDS';
         const partition = s.options.MEMORY_PARTITION_MODE ?? 'NONE';

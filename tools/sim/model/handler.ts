@@ -9,7 +9,7 @@ import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { lex } from '../grammar/lex';
 import { checkNativeModule } from '../grammar/native';
 import { isXeDdl, parseXeDdl } from '../grammar/xe';
-import { executeXe } from './handlers/xe';
+import { executeXe } from './ddl/xeStatement';
 import { BatchCall, recognise } from './statements';
 import { asCall, chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { callModelProcedure } from './procedures';

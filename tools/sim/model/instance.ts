@@ -82,6 +82,8 @@ export interface SimObject {
   createDate: Date;
   memoryOptimized?: boolean;
   durability?: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY';
+  /** sys.objects.is_ms_shipped: a table SQL Server's own tools made in a user database (dbo.sysdiagrams). */
+  msShipped?: boolean;
   nativelyCompiled?: boolean;
   /** For procedures: the declared parameters, in order (positional binding, Msg 201/8144/8145). */
   params?: ParamDef[];

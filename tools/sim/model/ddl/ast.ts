@@ -1,5 +1,5 @@
 // The DDL the executor runs (ddl/parse.ts builds it, ddl/run.ts applies it to the simulator's catalog): databases,
-// their filegroups and options, tables, sequences, procedures and the server's process affinity.
+// their filegroups and options, tables, sequences, procedures, the server's process affinity and event sessions.
 // Column types and defaults are kept as written: the catalog shows them, nothing evaluates them. (No import of
 // exec/ast.ts, which names this union: type imports count as circles too.)
 
@@ -45,4 +45,6 @@ export type DdlStmt =
   | { d: 'drop-object'; type: 'U' | 'P' | 'SO'; names: string[]; ifExists: boolean }
   | { d: 'create-sequence'; name: string; start?: bigint; increment: bigint; cache: number | null }
   | { d: 'create-procedure'; name: string; text: string; first: boolean }
-  | { d: 'affinity'; spec: string };
+  | { d: 'affinity'; spec: string }
+  /** CREATE / ALTER / DROP EVENT SESSION, as written: grammar/xe.ts parses it again at the server's version to run it. */
+  | { d: 'event-session'; text: string };

@@ -1,12 +1,13 @@
 // The DDL statements, read by the executor's own parser from the text that arrived: CREATE / DROP / ALTER DATABASE,
 // CREATE TABLE (permanent ones; #temp tables stay with exec/parse.ts), DROP TABLE / PROCEDURE / SEQUENCE, CREATE
-// SEQUENCE, CREATE PROCEDURE and ALTER SERVER CONFIGURATION SET PROCESS AFFINITY. Anything else of their syntax is
+// SEQUENCE, CREATE PROCEDURE, ALTER SERVER CONFIGURATION SET PROCESS AFFINITY and the EVENT SESSION statements. Anything else of their syntax is
 // refused as unsupported, never approximated.
 import { lex } from '../../grammar/lex';
 import type { ServerMessage } from '../../tds/contract';
 import type { Stmt } from '../exec/ast';
 import { Parser } from '../exec/parse';
 import type { AlterDatabaseAction, DdlStmt, IndexDef, TableColumn } from './ast';
+import { eventSession, type StatementCursor } from './xeStatement';
 
 const OBJECT_TYPES: Record<string, 'U' | 'P' | 'SO'> = { table: 'U', procedure: 'P', proc: 'P', sequence: 'SO' };
 
@@ -45,7 +46,20 @@ export class DdlParser extends Parser {
       return { d: 'alter-database', name, action: this.alterDatabase() };
     }
     if (w === 'alter' && w1 === 'server') return this.affinity();
+    if (['create', 'alter', 'drop'].includes(w) && w1 === 'event' && this.word(2) === 'session') return eventSession(this.cursor());
     return null;
+  }
+
+  /** The token cursor, for the statements read by a module of their own (ddl/xeStatement.ts). */
+  private cursor(): StatementCursor {
+    return {
+      toks: this.toks,
+      text: this.text,
+      at: () => this.i,
+      moveTo: (i) => {
+        this.i = i;
+      },
+    };
   }
 
   private tempAhead(): boolean {

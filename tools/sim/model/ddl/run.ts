@@ -19,6 +19,7 @@ import {
 } from './ops';
 import { readProcedure } from './body';
 import { runProcedure } from './procRun';
+import { runEventSession } from './xeStatement';
 
 const fail = (number: number, message: string, cls = 16, state = 1): never => {
   throw new SqlError([err(number, message, cls, state)]);
@@ -181,6 +182,9 @@ export function runDdl(ctx: ExecContext, s: DdlStmt): ResponseItem[] {
       return [];
     case 'affinity':
       setProcessAffinity(m, ctx.session.login, s.spec);
+      return [];
+    case 'event-session':
+      runEventSession(m, ctx.session.login, s.text);
       return [];
   }
 }

@@ -39,5 +39,12 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'lab/drop',
   'lab/add-xtp-filegroup',
   'lab/tables',
+  // The capture's event session: its checks, the CREATE / ALTER / DROP EVENT SESSION it builds and runs with
+  // sp_executesql (ddl/xeStatement.ts), and the XE views it reads.
+  'xe/cpus',
+  'xe/spinlock-type',
+  'xe/create-session',
+  'xe/read-target',
+  'xe/drop-session',
 ]);
 

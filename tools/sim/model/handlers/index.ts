@@ -6,7 +6,6 @@ import { CHECK_HANDLERS } from './check';
 import { LAB_HANDLERS } from './lab';
 import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
-import { XE_HANDLERS } from './xe';
 
 export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...SERVER_HANDLERS,
@@ -14,5 +13,4 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
   ...SCENARIO_HANDLERS,
-  ...XE_HANDLERS,
 };

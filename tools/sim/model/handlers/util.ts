@@ -22,13 +22,6 @@ export function select(call: BatchCall, sql: string): ResultSet {
   if (st.kind !== 'select') throw new Error('select() expects a SELECT');
   return runSelect(call, st);
 }
-/** The batch's statements split on ';' (the sql/ files end each statement with one). */
-export function statements(text: string): string[] {
-  return text
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
-}
 export function resultSet(columns: Column[], rows: Value[][]): ResultSet {
   return { kind: 'resultSet', columns, rows };
 }
