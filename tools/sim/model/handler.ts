@@ -8,8 +8,6 @@ import type { SimModel } from './instance';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { lex } from '../grammar/lex';
 import { checkNativeModule } from '../grammar/native';
-import { isXeDdl, parseXeDdl } from '../grammar/xe';
-import { executeXe } from './ddl/xeStatement';
 import { BatchCall, recognise } from './statements';
 import { asCall, chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { callModelProcedure } from './procedures';
@@ -112,14 +110,7 @@ export class ModelHandler implements SimHandler {
     // Everything the executor parses runs whole, from what arrived: the answer is what its statements do.
     const stmts = executorBatch(text);
     if (stmts) return this.execute({ model: this.model, session, params, paramDefs, signal, text }, stmts);
-    // Extended Events DDL sent as it is (a user, a test from another connection): the same parser and model.
-    if (isXeDdl(text)) {
-      const xe = parseXeDdl(text, this.model.version);
-      if ('fault' in xe) return [syntaxErrorMessage(xe.fault)];
-      executeXe(this.model, session.login, xe.statement);
-      return [];
-    }
-    // Not one of the product's statements: a user's custom workload (or a probe), statement by statement.
+    // A statement of a batch the executor does not run whole (the session layer split it).
     return runCustomBatch(
       {
         model: this.model,
