@@ -18,6 +18,7 @@ import { insertRows, target } from './insert';
 import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
 import { parseParamDefs } from '../params';
 import { Parser } from './parse';
+import { kill, traceStatus } from './serverStmts';
 
 /** The SET options that change nothing the simulator models beyond being remembered (and NOCOUNT, which it honours). */
 const PLAIN_OPTIONS = new Set([
@@ -106,6 +107,10 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
     }
     case 'ddl':
       return runDdl(ctx, s.d);
+    case 'kill':
+      return kill(ctx, s.spid);
+    case 'tracestatus':
+      return traceStatus(ctx, s.flags, s.noInfoMsgs);
     case 'truncate': {
       const t = target(ctx, s.table, 'TRUNCATE TABLE');
       t.stats.modifications += t.rows.length;

@@ -39,6 +39,17 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'lab/drop',
   'lab/add-xtp-filegroup',
   'lab/tables',
+  // The lab's reads and its session control: probe, holder and lock-holder are SELECTs over the modelled views
+  // (sys.dm_tran_locks among them), KILL and NEXT VALUE FOR run on the model's sessions and sequence.
+  'lab/probe',
+  'lab/holder',
+  'lab/lock-holder',
+  'lab/kill',
+  'lab/common',
+  'lab/key-block',
+  // The preflight (SERVERPROPERTY, HAS_PERMS_BY_NAME, the host and Managed Instance views) and DBCC TRACESTATUS.
+  'server/check',
+  'server/trace-flags',
 ]);
 
 /** The monitor's tick batches: each is charged --watcher-cost-ms (the knob that makes a monitor expensive) first. */
