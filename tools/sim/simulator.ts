@@ -82,7 +82,9 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   });
   model.connections = {
     list: () =>
-      server.sessions().map((s) => ({ spid: s.spid, database: s.database, hostName: s.hostName, appName: s.appName, clientPid: s.clientPid })),
+      server
+        .sessions()
+        .map((s) => ({ spid: s.spid, database: s.database, hostName: s.hostName, appName: s.appName, clientPid: s.clientPid })),
     kill: (spid) => server.faults.dropSession(spid, 0),
   };
   const addr = await server.listen();

@@ -123,7 +123,11 @@ function zeroOf(t: SqlType): Value {
 export function conformToCatalog<C extends VersionedContext, V extends CatalogView<C>>(v: V): V {
   if (!allCatalogColumns(v.name)) return v;
   const columns = (c: C): Column[] =>
-    catalogColumns(v.name, c.model.version, c.model.managedInstance)!.map((col) => ({ name: col.name, sqlType: sqlTypeOf(col.type), nullable: !col.notNull }));
+    catalogColumns(v.name, c.model.version, c.model.managedInstance)!.map((col) => ({
+      name: col.name,
+      sqlType: sqlTypeOf(col.type),
+      nullable: !col.notNull,
+    }));
   return {
     ...v,
     columns,

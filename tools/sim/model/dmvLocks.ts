@@ -50,8 +50,7 @@ const tranLocks: SystemView = {
       ['request_session_id', T.int],
       ['request_owner_type', T.nvarchar(60)],
     ]),
-  rows: (c) =>
-    lockRows(c).map((l): Value[] => [l.type, l.databaseId, l.description, l.mode, 'LOCK', l.status, l.spid, l.owner]),
+  rows: (c) => lockRows(c).map((l): Value[] => [l.type, l.databaseId, l.description, l.mode, 'LOCK', l.status, l.spid, l.owner]),
 };
 
 export const LOCK_VIEWS: SystemView[] = [tranLocks];

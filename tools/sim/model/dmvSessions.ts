@@ -34,7 +34,7 @@ function visible(c: QueryContext): Live[] {
       spid: s.spid,
       login: s.login,
       loginTime: s.loginTime,
-      database: own ? c.session.database : (w?.database ?? null),
+      database: own ? c.session.database : (w?.database ?? m.background.get(s.spid)?.database ?? null),
       hostName: own ? c.session.hostName : w?.hostName,
       appName: own ? c.session.appName : w?.appName,
       clientPid: own ? c.session.clientPid : w?.clientPid,

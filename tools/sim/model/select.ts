@@ -19,7 +19,10 @@ import { binaryToInteger, hashBytes, substring } from './binaryFns';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
 export const VIEWS = new Map<string, SystemView>(
-  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS, ...SESSION_VIEWS, ...REQUEST_VIEWS, ...LOCK_VIEWS, ...HOST_VIEWS].map((v) => [v.name, conformToCatalog(v)]),
+  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS, ...SESSION_VIEWS, ...REQUEST_VIEWS, ...LOCK_VIEWS, ...HOST_VIEWS].map((v) => [
+    v.name,
+    conformToCatalog(v),
+  ]),
 );
 
 export function findView(name: string): SystemView | undefined {

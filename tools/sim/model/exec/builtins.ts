@@ -12,7 +12,6 @@ import { stringFn } from './stringFns';
 import { databaseFn } from './dbScope';
 import { compareTyped, fail, higher, Typed } from './values';
 
-
 export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
   return name === '@@rowcount' ? { v: ctx.rowCount, type: T.int } : serverGlobal(ctx, name);
 }
@@ -81,7 +80,10 @@ const trimType = (t: SqlType): SqlType =>
  */
 function objectId(ctx: ExecContext, name: string | null, type: string | null | undefined): Typed {
   const out = (id: number | undefined, t: string) =>
-    ({ v: id !== undefined && (type === undefined || (type !== null && type.trim().toUpperCase() === t)) ? id : null, type: T.int }) as Typed;
+    ({
+      v: id !== undefined && (type === undefined || (type !== null && type.trim().toUpperCase() === t)) ? id : null,
+      type: T.int,
+    }) as Typed;
   if (name === null) return out(undefined, '');
   const parts = name.toLowerCase().split('.');
   if (parts.length >= 2 && parts[parts.length - 2] === 'sys') {

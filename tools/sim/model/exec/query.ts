@@ -39,7 +39,11 @@ function named(scope: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, ou
   const alias = ref.alias?.toLowerCase() ?? '';
   const cte = !name.includes('.') ? ctx.ctes.get(name) : undefined;
   if (cte) return { sources: [{ alias, table: name, cols: cte.cols }], rows: cte.rows.map((r) => [r]) };
-  const v = name.startsWith('#') ? tempView(ctx.session, ref.name) : name.startsWith('@') ? tableVariable(ctx, name) : systemView(ctx, name);
+  const v = name.startsWith('#')
+    ? tempView(ctx.session, ref.name)
+    : name.startsWith('@')
+      ? tableVariable(ctx, name)
+      : systemView(ctx, name);
   if (!v) {
     const db = ctx.model.database(ctx.session.database);
     if (db && ctx.model.findObject(db, ref.name)) throw new SqlError([unsupported(`FROM ${ref.name} (user tables)`)]);

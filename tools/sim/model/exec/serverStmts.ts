@@ -10,7 +10,8 @@ import { fail, Typed } from './values';
 /** KILL n: ends the model's session with that id, as SQL Server refuses it when it may not. */
 export function kill(ctx: ExecContext, spid: number): ResponseItem[] {
   const m = ctx.model;
-  if (!m.hasPermission(ctx.session.login, 'ALTER ANY CONNECTION')) fail(6102, 'User does not have permission to use the KILL statement.', 14);
+  if (!m.hasPermission(ctx.session.login, 'ALTER ANY CONNECTION'))
+    fail(6102, 'User does not have permission to use the KILL statement.', 14);
   if (spid === ctx.session.spid) fail(6104, 'Cannot use KILL to kill your own process.');
   if (isSystemSession(m, spid)) fail(6107, 'Only user processes can be killed.', 14);
   if (!m.connections.kill(spid)) fail(6106, `Process ID ${spid} is not an active process ID.`);
@@ -68,7 +69,11 @@ export function nextValue(ctx: ExecContext, name: string): Typed {
   const typeName = seq.meta?.type ?? 'bigint';
   const [min, max] = SEQUENCE_RANGE[typeName] ?? SEQUENCE_RANGE.bigint;
   const v = seq.nextValue ?? 1n;
-  if (v < min || v > max) fail(11728, `The sequence object '${name.split('.').pop()}' has reached its minimum or maximum value. Restart the sequence object to allow new values to be generated.`);
+  if (v < min || v > max)
+    fail(
+      11728,
+      `The sequence object '${name.split('.').pop()}' has reached its minimum or maximum value. Restart the sequence object to allow new values to be generated.`,
+    );
   const increment = BigInt(seq.meta?.increment ?? '1');
   seq.nextValue = v + increment;
   const cache = Number(seq.meta?.cache ?? '0');
