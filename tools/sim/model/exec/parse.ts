@@ -46,48 +46,12 @@ export class Parser extends ControlParser {
       if (this.isOp(',')) this.refuse(); // several tables in one DROP: not in this slice
       return { kind: 'drop', table, ifExists };
     }
-    if (w === 'kill') return this.kill();
-    if (w === 'dbcc' && this.word(1) === 'tracestatus') return this.traceStatus();
     if (w === 'truncate') {
       this.i++;
       this.needWord('table');
       return { kind: 'truncate', table: this.dotted() };
     }
     return this.refuse();
-  }
-
-  /** KILL session_id: a number literal (docs: KILL); KILL UOW and WITH STATUSONLY are not modelled. */
-  private kill(): Stmt {
-    this.i++;
-    const t = this.peek();
-    if (t?.k !== 'num' || !/^\d+$/.test(t.v)) this.refuse();
-    this.i++;
-    if (this.word() === 'with') this.refuse();
-    return { kind: 'kill', spid: Number(t.v) };
-  }
-
-  /** DBCC TRACESTATUS [( [flag [, ...]] )] [WITH NO_INFOMSGS] (docs: DBCC TRACESTATUS). */
-  private traceStatus(): Stmt {
-    this.i += 2;
-    const flags: number[] = [];
-    if (this.eatOp('(')) {
-      while (!this.isOp(')')) {
-        const neg = this.eatOp('-');
-        const t = this.peek();
-        if (t?.k !== 'num' || !/^\d+$/.test(t.v)) this.refuse();
-        this.i++;
-        flags.push(neg ? -Number(t.v) : Number(t.v));
-        if (!this.eatOp(',')) break;
-      }
-      this.needOp(')');
-    }
-    let noInfoMsgs = false;
-    if (this.eatWord('with')) {
-      if (this.word() !== 'no_infomsgs') this.refuse();
-      this.i++;
-      noInfoMsgs = true;
-    }
-    return { kind: 'tracestatus', flags, noInfoMsgs };
   }
 
   /**
