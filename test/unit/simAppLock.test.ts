@@ -27,9 +27,12 @@ function setup() {
     logins: [{ name: 'peek', password: 'x', permissions: [] }],
   });
   const h = new ModelHandler(model);
+  // The wire sessions as the TDS server lists them to the model (simulator.ts): sys.dm_exec_sessions' client columns.
+  const live: SessionContext[] = [];
+  model.connections = { list: () => live.map((s) => ({ ...s })), kill: () => false };
   const open = (spid: number, login = 'sa', database = 'master'): SessionContext => {
     model.sessionStarted(spid, login);
-    return {
+    const s: SessionContext = {
       spid,
       login,
       appName: 'Spinlock Lab',
@@ -39,6 +42,8 @@ function setup() {
       database,
       state: new Map(),
     };
+    live.push(s);
+    return s;
   };
   const run = (s: SessionContext, id: string, params: Record<string, RpcParam['value']>) => {
     const f = loadSqlFile(id);

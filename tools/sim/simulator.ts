@@ -81,7 +81,10 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     log: opts.log,
   });
   model.connections = {
-    list: () => server.sessions().map((s) => ({ spid: s.spid, database: s.database })),
+    list: () =>
+      server
+        .sessions()
+        .map((s) => ({ spid: s.spid, database: s.database, hostName: s.hostName, appName: s.appName, clientPid: s.clientPid })),
     kill: (spid) => server.faults.dropSession(spid, 0),
   };
   const addr = await server.listen();

@@ -6,7 +6,7 @@ import data from './columns.json';
 
 /** What the catalogue needs of a query's context: the simulated version (the model's QueryContext has it). */
 export interface VersionedContext {
-  model: { version: number };
+  model: { version: number; managedInstance?: boolean };
 }
 
 /** What the catalogue needs of a modelled view (the model's SystemView): its columns and rows for a context. */
@@ -61,9 +61,10 @@ export function allCatalogColumns(view: string): CatalogColumn[] | undefined {
 }
 
 /** The columns `view` has in SQL Server `version` (13..17), or undefined when the view is not in the catalogue. */
-export function catalogColumns(view: string, version: number): CatalogColumn[] | undefined {
+export function catalogColumns(view: string, version: number, managedInstance = false): CatalogColumn[] | undefined {
   // A view the docs give for another product only ('only', e.g. Azure SQL Managed Instance) has no columns in SQL Server.
-  if (VIEWS[view.toLowerCase()]?.only) return [];
+  const only = VIEWS[view.toLowerCase()]?.only;
+  if (only) return managedInstance && only === 'Azure SQL Managed Instance' ? allCatalogColumns(view) : [];
   return allCatalogColumns(view)?.filter((c) => c.since <= version && version <= c.until);
 }
 
@@ -122,7 +123,11 @@ function zeroOf(t: SqlType): Value {
 export function conformToCatalog<C extends VersionedContext, V extends CatalogView<C>>(v: V): V {
   if (!allCatalogColumns(v.name)) return v;
   const columns = (c: C): Column[] =>
-    catalogColumns(v.name, c.model.version)!.map((col) => ({ name: col.name, sqlType: sqlTypeOf(col.type), nullable: !col.notNull }));
+    catalogColumns(v.name, c.model.version, c.model.managedInstance)!.map((col) => ({
+      name: col.name,
+      sqlType: sqlTypeOf(col.type),
+      nullable: !col.notNull,
+    }));
   return {
     ...v,
     columns,

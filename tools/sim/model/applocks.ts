@@ -61,6 +61,8 @@ export interface AppLockResource {
   name: string;
   /** By session object, not session id: a session id is reused once its session is gone. */
   holds: Map<SessionContext, AppLockHold>;
+  /** Requests waiting for the resource now (sys.dm_tran_locks request_status WAIT). */
+  waits?: Map<SessionContext, { session: SessionContext; mode: AppLockMode }>;
 }
 
 const registry = new WeakMap<SimModel, Map<string, AppLockResource>>();
@@ -144,7 +146,7 @@ export async function getAppLock(model: SimModel, session: SessionContext, a: Ap
   const started = Date.now();
   let waited = false;
   for (;;) {
-    const res = resources(model).get(key) ?? { databaseId: dbId, principal, name, holds: new Map() };
+    const res: AppLockResource = resources(model).get(key) ?? { databaseId: dbId, principal, name, holds: new Map() };
     const mine = res.holds.get(session);
     const wanted = mine ? union(mine.mode, mode) : mode;
     const blocked = [...res.holds.values()].some((h) => h.session !== session && !compatible(h.mode, wanted));
@@ -156,7 +158,12 @@ export async function getAppLock(model: SimModel, session: SessionContext, a: Ap
     if (signal.aborted) return { result: -2, messages: [] };
     if (timeout >= 0 && Date.now() - started >= timeout) return { result: -1, messages: [] };
     waited = true;
-    await sleep(timeout >= 0 ? Math.min(25, timeout) : 25, signal);
+    (res.waits ??= new Map()).set(session, { session, mode: wanted });
+    try {
+      await sleep(timeout >= 0 ? Math.min(25, timeout) : 25, signal);
+    } finally {
+      res.waits.delete(session);
+    }
   }
 }
 

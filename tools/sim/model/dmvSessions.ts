@@ -8,6 +8,7 @@ import type { Value } from '../tds/contract';
 import { sessionCost } from './custom';
 import { serverStateDenied, SqlError } from './errors';
 import { systemSpids } from './dmvRequests';
+import { systemSessionsIn } from './holds';
 import { cols, QueryContext, SystemView, T } from './types';
 
 interface Live {
@@ -16,21 +17,36 @@ interface Live {
   loginTime: Date;
   database: string | null;
   system?: boolean;
+  hostName?: string;
+  appName?: string;
+  clientPid?: number;
 }
 
 /** The sessions the caller may see: every user session with the permission, else only its own. */
 function visible(c: QueryContext): Live[] {
   const m = c.model;
-  const all: Live[] = [...m.sessions.values()].map((s) => ({
-    spid: s.spid,
-    login: s.login,
-    loginTime: s.loginTime,
-    database: s.spid === c.session.spid ? c.session.database : null,
-  }));
+  // The wire sessions' current database and client (the caller's own from its session, others' from the server).
+  const wire = new Map(m.connections.list().map((x) => [x.spid, x]));
+  const all: Live[] = [...m.sessions.values()].map((s) => {
+    const own = s.spid === c.session.spid;
+    const w = wire.get(s.spid);
+    return {
+      spid: s.spid,
+      login: s.login,
+      loginTime: s.loginTime,
+      database: own ? c.session.database : (w?.database ?? m.background.get(s.spid)?.database ?? null),
+      hostName: own ? c.session.hostName : w?.hostName,
+      appName: own ? c.session.appName : w?.appName,
+      clientPid: own ? c.session.clientPid : w?.clientPid,
+    };
+  });
   for (const b of m.background.values())
     if (!m.sessions.has(b.spid)) all.push({ spid: b.spid, login: 'sa', loginTime: b.startedAt, database: b.database });
   // The system sessions with requests (the log writers), up since the server started: not user processes.
   for (const spid of systemSpids(c)) all.push({ spid, login: 'sa', loginTime: m.startTime, database: 'master', system: true });
+  // In-Memory OLTP's checkpoint workers, in each database with a memory-optimized filegroup (holds.ts).
+  for (const db of m.databases.values())
+    for (const spid of systemSessionsIn(db)) all.push({ spid, login: 'sa', loginTime: m.startTime, database: db.name, system: true });
   const own = (s: Live) => s.spid === c.session.spid;
   return (m.canViewServerState(c.session.login) ? all : all.filter(own)).sort((a, b) => a.spid - b.spid);
 }
@@ -54,6 +70,9 @@ const execSessions: SystemView = {
       ['is_user_process', T.bit],
       ['original_login_name', T.nvarchar(128)],
       ['database_id', T.smallint],
+      ['host_name', T.nvarchar(128)],
+      ['program_name', T.nvarchar(128)],
+      ['host_process_id', T.int],
     ]),
   rows: (c) => {
     const m = c.model;
@@ -78,6 +97,9 @@ const execSessions: SystemView = {
         !s.system,
         s.login,
         db?.id ?? null,
+        s.system ? null : (s.hostName ?? null),
+        s.system ? null : (s.appName ?? null),
+        s.system ? null : (s.clientPid ?? null),
       ];
     });
   },

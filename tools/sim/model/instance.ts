@@ -120,6 +120,15 @@ export interface BackgroundSession {
   startedAt: Date;
 }
 
+/** A signed-in wire session as the server lists it (sys.dm_exec_sessions' client columns). */
+export interface LiveConnection {
+  spid: number;
+  database: string;
+  hostName?: string;
+  appName?: string;
+  clientPid?: number;
+}
+
 export interface SessionInfo {
   spid: number;
   login: string;
@@ -153,7 +162,7 @@ export class SimModel {
   /** Run-to-run spread, drift and steps on purpose (--noise); null without it. */
   readonly noise: LoadNoise | null;
   /** The wire sessions (set by the simulator): their current databases, and ending one (KILL, SINGLE_USER). */
-  connections: { list(): { spid: number; database: string }[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
+  connections: { list(): LiveConnection[]; kill(spid: number): boolean } = { list: () => [], kill: () => false };
   affinity: Affinity;
   /** What the affinity was at startup: a restart goes back to it (the configured value, as SQL Server reads it). */
   startupAffinity: Affinity;

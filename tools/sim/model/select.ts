@@ -6,6 +6,8 @@ import { OS_VIEWS } from './dmvOs';
 import { SESSION_VIEWS } from './dmvSessions';
 import { REQUEST_VIEWS } from './dmvRequests';
 import { XE_VIEWS } from './dmvXe';
+import { LOCK_VIEWS } from './dmvLocks';
+import { HOST_VIEWS } from './dmvHost';
 import { databaseStateDenied, err, serverStateDenied, SqlError } from './errors';
 import type { Permission } from './instance';
 import type { Expr, Select } from './sqlparse';
@@ -17,7 +19,10 @@ import { binaryToInteger, hashBytes, substring } from './binaryFns';
 
 // Each view serves the columns Microsoft's docs give it at the simulator's version (tools/sim/catalog/columns.json).
 export const VIEWS = new Map<string, SystemView>(
-  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS, ...SESSION_VIEWS, ...REQUEST_VIEWS].map((v) => [v.name, conformToCatalog(v)]),
+  [...OS_VIEWS, ...IO_VIEWS, ...CATALOG_VIEWS, ...XE_VIEWS, ...SESSION_VIEWS, ...REQUEST_VIEWS, ...LOCK_VIEWS, ...HOST_VIEWS].map((v) => [
+    v.name,
+    conformToCatalog(v),
+  ]),
 );
 
 export function findView(name: string): SystemView | undefined {
@@ -26,6 +31,12 @@ export function findView(name: string): SystemView | undefined {
     .replace(/^master\./, '')
     .replace(/^\w+\.sys\./, 'sys.');
   return VIEWS.get(n.startsWith('sys.') ? n : `sys.${n}`);
+}
+
+/** A system view as this server has it: none where the catalogue gives it no columns at its version or platform. */
+export function systemView(ctx: QueryContext, name: string): SystemView | undefined {
+  const v = findView(name);
+  return v && v.columns(ctx).length > 0 ? v : undefined;
 }
 
 /** Checks the caller may read the view; throws the Msg 300/297 pair otherwise. */

@@ -37,6 +37,8 @@ export interface SessionInfo {
   login: string;
   appName: string;
   hostName: string;
+  /** The client's process id from LOGIN7. */
+  clientPid?: number;
   database: string;
   remoteAddress: string;
   remotePort: number;
@@ -145,6 +147,7 @@ export class TdsServer implements ConnectionHost {
         login: s.login,
         appName: s.appName,
         hostName: s.hostName,
+        clientPid: s.clientPid,
         database: s.database,
         remoteAddress: c.remoteAddress,
         remotePort: c.remotePort,

@@ -43,7 +43,7 @@ export type DdlStmt =
       durability: 'SCHEMA_AND_DATA' | 'SCHEMA_ONLY';
     }
   | { d: 'drop-object'; type: 'U' | 'P' | 'SO'; names: string[]; ifExists: boolean }
-  | { d: 'create-sequence'; name: string; start?: bigint; increment: bigint; cache: number | null }
+  | { d: 'create-sequence'; name: string; type: string; start?: bigint; increment: bigint; cache: number | null }
   | { d: 'create-procedure'; name: string; text: string; first: boolean }
   | { d: 'affinity'; spec: string }
   /** CREATE / ALTER / DROP EVENT SESSION, as written: grammar/xe.ts parses it again at the server's version to run it. */

@@ -107,9 +107,15 @@ export class DdlParser extends Parser {
 
   private createSequence(): DdlStmt {
     this.i += 2;
-    const s: Extract<DdlStmt, { d: 'create-sequence' }> = { d: 'create-sequence', name: this.dotted(), increment: 1n, cache: 50 };
+    const s: Extract<DdlStmt, { d: 'create-sequence' }> = {
+      d: 'create-sequence',
+      name: this.dotted(),
+      type: 'bigint',
+      increment: 1n,
+      cache: 50,
+    };
     for (;;) {
-      if (this.eatWord('as')) this.typeName();
+      if (this.eatWord('as')) s.type = this.typeName().base;
       else if (this.word() === 'start' && this.word(1) === 'with') s.start = this.skip(2).signedInt();
       else if (this.word() === 'increment' && this.word(1) === 'by') s.increment = this.skip(2).signedInt();
       else if (this.eatWord('minvalue') || this.eatWord('maxvalue')) this.signedInt();

@@ -168,12 +168,14 @@ export function runDdl(ctx: ExecContext, s: DdlStmt): ResponseItem[] {
     case 'create-sequence': {
       const db = currentDb(ctx);
       mustBeNew(ctx, db, s.name);
-      const start = s.start ?? SEQUENCE_MIN.bigint;
+      // A sequence's type bounds its values; decimal/numeric ones are not modelled.
+      if (!(s.type in SEQUENCE_MIN)) throw new SqlError([unsupported(`CREATE SEQUENCE ... AS ${s.type}`)]);
+      const start = s.start ?? SEQUENCE_MIN[s.type];
       m.addObject(db, {
         name: s.name.split('.').slice(-2).join('.'),
         type: 'SO',
         nextValue: start,
-        meta: { cache: String(s.cache ?? 0), increment: String(s.increment) },
+        meta: { cache: String(s.cache ?? 0), increment: String(s.increment), type: s.type },
       });
       return [];
     }

@@ -27,7 +27,9 @@ export type Expr =
   | { t: 'between'; e: Expr; lo: Expr; hi: Expr; neg: boolean }
   | { t: 'exists'; q: Query }
   | { t: 'case'; operand?: Expr; whens: { when: Expr; then: Expr }[]; else?: Expr }
-  | { t: 'subq'; q: Query };
+  | { t: 'subq'; q: Query }
+  /** NEXT VALUE FOR sequence (docs: NEXT VALUE FOR): one draw per row that reads it. */
+  | { t: 'nextval'; seq: string };
 
 export interface SelectItem {
   /** '*' or 'alias.*' */
@@ -92,6 +94,10 @@ export type Stmt =
   | { kind: 'create'; table: string; cols: ColumnDef[] }
   | { kind: 'drop'; table: string; ifExists: boolean }
   | { kind: 'ddl'; d: DdlStmt }
+  /** KILL session_id (a number: KILL takes no variable); the UOW and WITH STATUSONLY forms are refused. */
+  | { kind: 'kill'; spid: number }
+  /** DBCC TRACESTATUS (flag, ...) [WITH NO_INFOMSGS]: the only DBCC command modelled. */
+  | { kind: 'tracestatus'; flags: number[]; noInfoMsgs: boolean }
   | ControlStmt;
 
 /** An argument of EXEC proc: [@name =] value | DEFAULT [OUTPUT]. */

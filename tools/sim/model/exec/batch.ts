@@ -19,6 +19,7 @@ import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
 import { parseParamDefs } from '../params';
 import { Parser } from './parse';
 import { ON_OFF_OPTIONS } from './options';
+import { kill, traceStatus } from './serverStmts';
 
 
 /** A declared variable's type: a character or binary type without a length is 1 long (docs: char and varchar). */
@@ -100,6 +101,10 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
     }
     case 'ddl':
       return runDdl(ctx, s.d);
+    case 'kill':
+      return kill(ctx, s.spid);
+    case 'tracestatus':
+      return traceStatus(ctx, s.flags, s.noInfoMsgs);
     case 'truncate': {
       const t = target(ctx, s.table, 'TRUNCATE TABLE');
       t.stats.modifications += t.rows.length;

@@ -3,22 +3,14 @@
 import type { SqlType } from '../../tds/contract';
 import { appLockMode } from '../applocks';
 import { hashBytes, substring } from '../binaryFns';
-import type { Permission } from '../instance';
-import { findView, serverGlobal, serverProperty } from '../select';
+import { findView, serverGlobal, serverProperty, systemView } from '../select';
+import { createHash } from 'node:crypto';
+import { hasPermsByName } from './perms';
 import { T } from '../types';
 import type { ExecContext } from './context';
 import { stringFn } from './stringFns';
 import { databaseFn } from './dbScope';
 import { compareTyped, fail, higher, Typed } from './values';
-
-/** Permission names each SQL Server version knows; HAS_PERMS_BY_NAME returns NULL for one it does not (its docs). */
-const SINCE_2022 = new Set([
-  'VIEW SERVER PERFORMANCE STATE',
-  'VIEW DATABASE PERFORMANCE STATE',
-  'CREATE ANY EVENT SESSION',
-  'ALTER ANY EVENT SESSION ENABLE',
-  'DROP ANY EVENT SESSION',
-]);
 
 export function globalVar(ctx: ExecContext, name: string): Typed | undefined {
   return name === '@@rowcount' ? { v: ctx.rowCount, type: T.int } : serverGlobal(ctx, name);
@@ -81,6 +73,28 @@ const trimType = (t: SqlType): SqlType =>
       ? ({ type: 'varchar', length: 'length' in t ? t.length : 8000 } as SqlType)
       : T.nvarchar(4000);
 
+/**
+ * OBJECT_ID('name' [, 'type']): a user object of the current database, or a system view this server has (at its version
+ * and platform: sys.dm_os_host_info is not there before 2017), whose ids are negative. A type that does not match gives
+ * NULL (docs: OBJECT_ID); system views are type V.
+ */
+function objectId(ctx: ExecContext, name: string | null, type: string | null | undefined): Typed {
+  const out = (id: number | undefined, t: string) =>
+    ({
+      v: id !== undefined && (type === undefined || (type !== null && type.trim().toUpperCase() === t)) ? id : null,
+      type: T.int,
+    }) as Typed;
+  if (name === null) return out(undefined, '');
+  const parts = name.toLowerCase().split('.');
+  if (parts.length >= 2 && parts[parts.length - 2] === 'sys') {
+    const v = systemView(ctx, name);
+    return out(v ? -(createHash('md5').update(v.name).digest().readUInt32BE(0) % 1_000_000_000) - 1 : undefined, 'V');
+  }
+  const d = ctx.model.database(ctx.session.database);
+  const o = d ? ctx.model.findObject(d, name) : undefined;
+  return out(o?.objectId, o?.type ?? '');
+}
+
 export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
   const m = ctx.model;
   const need = (n: number) => {
@@ -101,22 +115,15 @@ export function scalarFn(ctx: ExecContext, name: string, args: Typed[]): Typed {
       const d = args.length ? (args[0].v === null ? undefined : m.database(String(args[0].v))) : m.database(ctx.session.database);
       return { v: d?.id ?? null, type: T.int };
     }
-    case 'OBJECT_ID': {
-      const n = str(args[0]);
-      const d = m.database(ctx.session.database);
-      const o = n !== null && d ? m.findObject(d, n) : undefined;
-      return { v: o?.objectId ?? null, type: T.int };
-    }
+    case 'OBJECT_ID':
+      return objectId(ctx, str(args[0]), args.length > 1 ? str(args[1]) : undefined);
     case 'SUSER_SNAME':
     case 'SUSER_NAME':
     case 'ORIGINAL_LOGIN':
     case 'SYSTEM_USER':
       return { v: ctx.session.login, type: T.nvarchar(128) };
-    case 'HAS_PERMS_BY_NAME': {
-      const perm = (str(args[2]) ?? '').toUpperCase();
-      if (SINCE_2022.has(perm) && m.version < 16) return { v: null, type: T.int };
-      return { v: m.hasPermission(ctx.session.login, perm as Permission) ? 1 : 0, type: T.int };
-    }
+    case 'HAS_PERMS_BY_NAME':
+      return hasPermsByName(ctx, args.map(str));
     case 'SYSUTCDATETIME':
     case 'SYSDATETIME':
       return { v: new Date(m.clock.now()), type: T.datetime2 };

@@ -4,6 +4,7 @@ import { err, SqlError } from '../errors';
 import { T, wireType } from '../types';
 import type { Expr, Query } from './ast';
 import { globalVar, scalarFn } from './builtins';
+import { nextValue } from './serverStmts';
 import { arithmetic, bool, castTo, compareTyped, fail, higher, isInteger, negate, truthy, Typed } from './values';
 
 export type { Env, ExecContext, Relation, Source } from './context';
@@ -161,6 +162,9 @@ export function evaluate(env: Env, e: Expr): Typed {
         e.args.map((a) => evaluate(env, a)),
       );
     }
+    case 'nextval':
+      // Typing a column (no row yet) must not draw.
+      return env.typing ? { v: null, type: T.bigint } : nextValue(env.ctx, e.seq);
     case 'cast': {
       const style = e.style ? evaluate(env, e.style).v : null;
       const x = evaluate(env, e.e);

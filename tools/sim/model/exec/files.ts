@@ -46,5 +46,16 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'xe/create-session',
   'xe/read-target',
   'xe/drop-session',
+  // The lab's reads and its session control: probe, holder and lock-holder are SELECTs over the modelled views
+  // (sys.dm_tran_locks among them), KILL and NEXT VALUE FOR run on the model's sessions and sequence.
+  'lab/probe',
+  'lab/holder',
+  'lab/lock-holder',
+  'lab/kill',
+  'lab/common',
+  'lab/key-block',
+  // The preflight (SERVERPROPERTY, HAS_PERMS_BY_NAME, the host and Managed Instance views) and DBCC TRACESTATUS.
+  'server/check',
+  'server/trace-flags',
 ]);
 

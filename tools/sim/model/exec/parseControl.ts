@@ -1,5 +1,6 @@
 // The control-of-flow statements for the executor's parser: BEGIN...END, IF/ELSE, WHILE with BREAK/CONTINUE,
-// TRY...CATCH, THROW, RAISERROR, PRINT, RETURN, EXEC, WAITFOR DELAY and transaction control. parse.ts reads the rest.
+// TRY...CATCH, THROW, RAISERROR, PRINT, RETURN, EXEC, WAITFOR DELAY, transaction control, and the server's own KILL
+// and DBCC TRACESTATUS. parse.ts reads the rest.
 import { err, SqlError } from '../errors';
 import type { ColumnDef, ExecArg, ExecStmt, Expr, Stmt } from './ast';
 import { ExprParser } from './parseExpr';
@@ -63,7 +64,43 @@ export abstract class ControlParser extends ExprParser {
       return { kind: 'waitfor', delay: this.primary() };
     }
     if (w === 'exec' || w === 'execute') return this.exec();
+    if (w === 'kill') return this.kill();
+    if (w === 'dbcc' && w1 === 'tracestatus') return this.traceStatus();
     return undefined;
+  }
+
+  /** KILL session_id: a number literal (docs: KILL); KILL UOW and WITH STATUSONLY are not modelled. */
+  private kill(): Stmt {
+    this.i++;
+    const t = this.peek();
+    if (t?.k !== 'num' || !/^\d+$/.test(t.v)) this.refuse();
+    this.i++;
+    if (this.word() === 'with') this.refuse();
+    return { kind: 'kill', spid: Number(t.v) };
+  }
+
+  /** DBCC TRACESTATUS [( [flag [, ...]] )] [WITH NO_INFOMSGS] (docs: DBCC TRACESTATUS). */
+  private traceStatus(): Stmt {
+    this.i += 2;
+    const flags: number[] = [];
+    if (this.eatOp('(')) {
+      while (!this.isOp(')')) {
+        const neg = this.eatOp('-');
+        const t = this.peek();
+        if (t?.k !== 'num' || !/^\d+$/.test(t.v)) this.refuse();
+        this.i++;
+        flags.push(neg ? -Number(t.v) : Number(t.v));
+        if (!this.eatOp(',')) break;
+      }
+      this.needOp(')');
+    }
+    let noInfoMsgs = false;
+    if (this.eatWord('with')) {
+      if (this.word() !== 'no_infomsgs') this.refuse();
+      this.i++;
+      noInfoMsgs = true;
+    }
+    return { kind: 'tracestatus', flags, noInfoMsgs };
   }
 
   /** Whether the statement ends here: ';', the end of the batch, or a word that starts the next one. */

@@ -131,6 +131,10 @@ export abstract class ExprParser extends Cursor {
         this.needOp(')');
         return { t: 'cast', e, type, style, try: w === 'try_convert' };
       }
+      if (w === 'next' && this.word(1) === 'value' && this.word(2) === 'for') {
+        this.i += 3;
+        return { t: 'nextval', seq: this.dotted() };
+      }
       if (['current_timestamp', 'system_user', 'session_user', 'current_user', 'user'].includes(w) && !this.isOp('(', 1))
         return (this.i++, { t: 'fn', name: w.toUpperCase(), args: [] });
     }

@@ -3,7 +3,7 @@
 // take their types from the catalogue (a column) or the expression, evaluated once over a row of NULLs.
 import type { Column, Value } from '../../tds/contract';
 import { err, SqlError, unsupported } from '../errors';
-import { checkViewPermission, findView } from '../select';
+import { checkViewPermission, systemView } from '../select';
 import { inNamedDatabase } from './dbScope';
 import { tempView } from '../tempstore';
 import type { SystemView } from '../types';
@@ -39,7 +39,11 @@ function named(scope: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, ou
   const alias = ref.alias?.toLowerCase() ?? '';
   const cte = !name.includes('.') ? ctx.ctes.get(name) : undefined;
   if (cte) return { sources: [{ alias, table: name, cols: cte.cols }], rows: cte.rows.map((r) => [r]) };
-  const v = name.startsWith('#') ? tempView(ctx.session, ref.name) : name.startsWith('@') ? tableVariable(ctx, name) : findView(name);
+  const v = name.startsWith('#')
+    ? tempView(ctx.session, ref.name)
+    : name.startsWith('@')
+      ? tableVariable(ctx, name)
+      : systemView(ctx, name);
   if (!v) {
     const db = ctx.model.database(ctx.session.database);
     if (db && ctx.model.findObject(db, ref.name)) throw new SqlError([unsupported(`FROM ${ref.name} (user tables)`)]);
