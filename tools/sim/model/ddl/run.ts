@@ -19,6 +19,7 @@ import {
 } from './ops';
 import { readProcedure } from './body';
 import { runProcedure } from './procRun';
+import { tableData } from './tableDef';
 
 const fail = (number: number, message: string, cls = 16, state = 1): never => {
   throw new SqlError([err(number, message, cls, state)]);
@@ -92,6 +93,7 @@ function createTable(ctx: ExecContext, s: Extract<DdlStmt, { d: 'create-table' }
     type: 'U',
     ...(s.memoryOptimized ? { memoryOptimized: true, durability: s.durability } : {}),
     ...(identity ? { meta: { identity } } : {}),
+    data: tableData(s),
   });
 }
 

@@ -4,7 +4,6 @@ import type { BatchHandler } from '../statements';
 import { APPLOCK_HANDLERS } from './applock';
 import { CHECK_HANDLERS } from './check';
 import { LAB_HANDLERS } from './lab';
-import { SCENARIO_HANDLERS } from './scenarios';
 import { SERVER_HANDLERS } from './server';
 import { XE_HANDLERS } from './xe';
 
@@ -13,6 +12,5 @@ export const FILE_HANDLERS: Record<string, BatchHandler[]> = {
   ...CHECK_HANDLERS,
   ...LAB_HANDLERS,
   ...APPLOCK_HANDLERS,
-  ...SCENARIO_HANDLERS,
   ...XE_HANDLERS,
 };

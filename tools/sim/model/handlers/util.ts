@@ -40,12 +40,3 @@ export function requireDb(call: BatchCall, name: string | null): Database {
 export function currentDb(call: BatchCall): Database {
   return requireDb(call, call.session.database);
 }
-/** DROP ... IF EXISTS for the named objects of the current database. */
-export function dropObjects(call: BatchCall, names: string[]): void {
-  const db = currentDb(call);
-  for (const n of names) db.objects.delete(call.model.findObject(db, n) ? normalise(n) : normalise(n));
-}
-function normalise(n: string): string {
-  const parts = n.toLowerCase().split('.');
-  return parts.length === 1 ? `dbo.${parts[0]}` : parts.slice(-2).join('.');
-}
