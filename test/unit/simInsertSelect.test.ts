@@ -3,33 +3,8 @@
 // or a dropped CROSS JOIN changes what the model holds, a renamed table works the same, and SQL Server's constraint
 // errors come back where the model can tell.
 import assert from 'node:assert/strict';
-import { loadSqlFile } from '../../src/db/sqlFiles';
-import type { ResponseItem, ServerMessage, Value } from '../../tools/sim/tds/contract';
-import { execSetup } from '../helpers/simExec';
-
-const errors = (items: ResponseItem[]) => (items.filter((x) => x.kind === 'error') as ServerMessage[]).map((e) => e.number);
-const DEPLOY = loadSqlFile('scenarios/disk-insert/deploy').batches;
-const SEED = loadSqlFile('scenarios/disk-insert/seed');
-const RING = loadSqlFile('scenarios/ring-buffer/tables');
-
-/** A lab database with its In-Memory OLTP filegroup, the session in it, the disk-insert table deployed. */
-async function lab(rename = (t: string) => t) {
-  const x = execSetup();
-  for (const b of [
-    'CREATE DATABASE lab;',
-    'ALTER DATABASE lab ADD FILEGROUP lab_xtp CONTAINS MEMORY_OPTIMIZED_DATA;',
-    "ALTER DATABASE lab ADD FILE (NAME = lab_c, FILENAME = N'/x/lab_xtp') TO FILEGROUP lab_xtp;",
-  ])
-    assert.deepEqual(errors(await x.run(b)), []);
-  x.session.database = 'lab';
-  for (const b of DEPLOY) assert.deepEqual(errors(await x.run(rename(b))), []);
-  const table = (name: string) => x.model.findObject(x.model.database('lab')!, name);
-  const seed = async (n: bigint, text = SEED.batches[0]) =>
-    errors(await x.run(rename(text), new Map<string, Value>([['@seed_rows', n]]), SEED.parameters));
-  const ring = async (p: Record<string, Value>, text = RING.batches[0]) =>
-    errors(await x.run(text, new Map(Object.entries(p).map(([k, v]) => [`@${k}`, v])), RING.parameters));
-  return { ...x, table, seed, ring };
-}
+import type { ServerMessage, Value } from '../../tools/sim/tds/contract';
+import { errorsOf as errors, labTables as lab, RING, SEED } from '../helpers/simLabTables';
 
 const ROWS16_7 = 16 ** 7;
 

@@ -17,6 +17,8 @@ export interface DataKey {
   name: string;
   kind: 'PRIMARY KEY' | 'UNIQUE KEY';
   cols: number[];
+  /** A HASH index's BUCKET_COUNT as created (sys.hash_indexes). */
+  bucketCount?: number;
 }
 
 export interface TableData {

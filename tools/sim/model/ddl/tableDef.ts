@@ -29,6 +29,7 @@ export function tableData(s: Extract<DdlStmt, { d: 'create-table' }>): TableData
       name: i.name ?? `${i.primaryKey ? 'PK' : 'UQ'}__${last}`,
       kind: i.primaryKey ? ('PRIMARY KEY' as const) : ('UNIQUE KEY' as const),
       cols: i.cols.map(at),
+      ...(i.bucketCount !== undefined ? { bucketCount: i.bucketCount } : {}),
     }));
   const id = s.cols.find((c) => c.identity)?.identity;
   return { columns, keys, count: 0, known: [], complete: true, ...(id ? { nextIdentity: id.seed } : {}) };
