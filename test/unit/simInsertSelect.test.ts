@@ -3,7 +3,7 @@
 // or a dropped CROSS JOIN changes what the model holds, a renamed table works the same, and SQL Server's constraint
 // errors come back where the model can tell.
 import assert from 'node:assert/strict';
-import type { ServerMessage, Value } from '../../tools/sim/tds/contract';
+import type { ResultSet, ServerMessage, Value } from '../../tools/sim/tds/contract';
 import { errorsOf as errors, labTables as lab, RING, SEED } from '../helpers/simLabTables';
 
 const ROWS16_7 = 16 ** 7;
@@ -126,5 +126,18 @@ describe('INSERT ... SELECT into the lab tables (disk-insert/seed, ring-buffer/t
     // TOP (@slots) over the tally decides the count: changed, the table holds what the query gives.
     assert.deepEqual(await x.ring({ ...p, slots: 64 }, RING.batches[0].replace('TOP (@slots)', 'TOP (@slots / 4)')), []);
     assert.equal(x.table('dbo.spinlab_ring_slots')!.data!.count, 16);
+  });
+
+  it('ROW_NUMBER() OVER (ORDER BY ...) in a query numbers rows in its order (4108 outside the select list); SET @v op= e', async () => {
+    const { run } = await lab();
+    const r = await run('SELECT v, ROW_NUMBER() OVER (ORDER BY v DESC) AS n FROM (VALUES (1), (3), (2)) AS t(v);');
+    assert.deepEqual((r[0] as ResultSet).rows, [
+      [1, 3n],
+      [3, 1n],
+      [2, 2n],
+    ]);
+    assert.deepEqual(errors(await run('SELECT v FROM (VALUES (1)) AS t(v) WHERE ROW_NUMBER() OVER (ORDER BY v) = 1;')), [4108]);
+    const set = await run('DECLARE @b bigint = 3; SET @b *= 4; SET @b -= 2; SET @b %= 7; SELECT @b;');
+    assert.deepEqual((set[0] as ResultSet).rows, [[3n]]);
   });
 });
