@@ -7,12 +7,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as sql from 'mssql';
-import { loadSqlFile, normaliseSql, parseSqlFile } from '../src/db/sqlFiles';
+import { loadSqlFile, parseSqlFile } from '../src/db/sqlFiles';
 import { startSimulator, type Simulator } from '../tools/sim/simulator';
 import { ManualClock } from '../tools/sim/model/clock';
 import { startBackground } from '../tools/sim/model/background';
 import { sessionCost } from '../tools/sim/model/custom';
-import { statementIndex } from '../tools/sim/model/statements';
 
 export type TickFile = 'watch/tick-delta' | 'dmv/sample-delta';
 export type TickVersion = 'before' | 'after';
@@ -34,7 +33,7 @@ const FIXTURE: Record<TickFile, string> = {
   'dmv/sample-delta': 'sample-delta-before-keepfixed.sql',
 };
 
-/** The tick's text: the one in sql/ (after), or the saved one from before, registered with the simulator as the same file. */
+/** The tick's text: the one in sql/ (after), or the saved one from before (the simulator runs either as it arrives). */
 function tickText(file: TickFile, version: TickVersion): { text: string; parameters: string } {
   if (version === 'after') {
     const f = loadSqlFile(file);
@@ -45,7 +44,6 @@ function tickText(file: TickFile, version: TickVersion): { text: string; paramet
   );
   if (!dir) throw new Error(`bench/fixtures/${FIXTURE[file]} not found`);
   const f = parseSqlFile(file, fs.readFileSync(path.join(dir, FIXTURE[file]), 'utf8'));
-  statementIndex().set(normaliseSql(f.batches[0]), { fileId: file, batch: 0, hasParameters: f.parameters !== '' });
   return { text: f.batches[0], parameters: f.parameters };
 }
 

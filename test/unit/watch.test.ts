@@ -18,7 +18,7 @@ import { parseBackground } from '../../tools/sim/model/background';
 import { executeBatch } from '../../tools/sim/model/exec/batch';
 import { SimModel } from '../../tools/sim/model/instance';
 import { loadSqlFile } from '../../src/db/sqlFiles';
-import type { BatchCall } from '../../tools/sim/model/statements';
+import type { BatchCall } from '../../tools/sim/model/batchCall';
 import { migrateExperiment, migrateWatch, NotebookError } from '../../src/engine/migrate';
 import { WatchModel, WATCH_SCREEN_TICKS } from '../../src/webview/model/watchRun';
 

@@ -1,14 +1,14 @@
-// The SimHandler the wire layer calls: logins, batches and RPCs, dispatched to the sql/ file handlers, the deployed
-// procedures, or the small ad-hoc SELECT engine. Anything else gets an ERROR saying the simulator does not support it.
+// The SimHandler the wire layer calls: logins, batches and RPCs. A batch runs through the executor (exec/) as it
+// arrived, decided from its text alone; an RPC calls a system or deployed procedure. What the executor does not
+// implement gets an ERROR saying so, with SQL Server's number where SQL Server has one.
 import type { LoginRequest, LoginResult, ResponseItem, RpcParam, SessionContext, SimHandler, Value } from '../tds/contract';
 import { err, SqlError, unsupported } from './errors';
 import { ModelFaults } from './faults';
-import { FILE_HANDLERS } from './handlers';
 import type { SimModel } from './instance';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { lex } from '../grammar/lex';
 import { checkNativeModule } from '../grammar/native';
-import { BatchCall, recognise } from './statements';
+import type { BatchCall } from './batchCall';
 import { asCall, chargeOwnWaits, dropSessionCost, runCustomBatch, sessionCost } from './custom';
 import { callModelProcedure } from './procedures';
 import { noteDatabaseChange } from './holds';
@@ -98,15 +98,6 @@ export class ModelHandler implements SimHandler {
     if (armed) return [armed];
     const native = checkNativeModule(text, this.model.version);
     if (native) return [native];
-    // The files that still have a handler (handlers/): answered by it until the executor runs their statements.
-    const ref = recognise(text);
-    const handler = ref && FILE_HANDLERS[ref.fileId]?.[ref.batch];
-    if (ref && handler) {
-      if (ref.hasParameters && !viaExecuteSql) {
-        return [err(137, `Must declare the scalar variable "${text.match(/@\w+/)?.[0] ?? '@'}".`, 15, 2)];
-      }
-      return handler({ model: this.model, session, params, paramDefs, signal, text });
-    }
     // Everything the executor parses runs whole, from what arrived: the answer is what its statements do.
     const stmts = executorBatch(text);
     if (stmts) return this.execute({ model: this.model, session, params, paramDefs, signal, text }, stmts);

@@ -1,5 +1,6 @@
 // The simulated SQL Server instance: its configuration, the state the product's statements change (databases,
 // objects, affinity, delayed durability), logins, sessions, and the counters the contention model drives.
+import type { TableData } from './tableData';
 import type { ParamDef } from './paramDef';
 import { Clock, realClock, rng } from './clock';
 import { computeRates, emptyRates, noiseAmplitude, Rates, WorkloadProfile } from './contention';
@@ -93,6 +94,8 @@ export interface SimObject {
   meta?: Record<string, string>;
   /** For sequences. */
   nextValue?: bigint;
+  /** For tables created by DDL: columns, keys and rows (tableData.ts). */
+  data?: TableData;
 }
 
 export interface Database {

@@ -4,7 +4,6 @@
 // hands every other statement to the model one at a time. A batch the executor parses passes through whole.
 import type { LoginRequest, ResponseItem, RpcParam, SessionContext, SimHandler, SqlType, TransactionRequest, Value } from '../tds/contract';
 import { err, SqlError } from '../model/errors';
-import { recognise } from '../model/statements';
 import { executorBatch } from '../model/exec/route';
 import { findSyntaxError, syntaxErrorMessage } from '../grammar/tsql';
 import { firstWord, Lex, LexError, splitBatch, startsNew, Statement } from '../grammar/lex';
@@ -39,11 +38,8 @@ const IMPLICIT = new Set([
   'fetch',
 ]);
 
-/**
- * A batch the model takes whole: one the executor parses (model/exec/route.ts), or one of the few the model still
- * answers by its text (model/statements.ts, until the executor runs them). Every other batch goes statement by statement.
- */
-const whole = (text: string): boolean => executorBatch(text) !== null || recognise(text) !== undefined;
+/** A batch the model takes whole: one the executor parses (model/exec/route.ts). Any other goes statement by statement. */
+const whole = (text: string): boolean => executorBatch(text) !== null;
 
 const nv = (name: string, value: string): RpcParam => ({ name, sqlType: { type: 'nvarchar', length: 'max' }, value, output: false });
 

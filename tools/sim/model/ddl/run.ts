@@ -20,6 +20,7 @@ import {
 import { readProcedure } from './body';
 import { runProcedure } from './procRun';
 import { runEventSession } from './xeStatement';
+import { tableData } from './tableDef';
 
 const fail = (number: number, message: string, cls = 16, state = 1): never => {
   throw new SqlError([err(number, message, cls, state)]);
@@ -93,6 +94,7 @@ function createTable(ctx: ExecContext, s: Extract<DdlStmt, { d: 'create-table' }
     type: 'U',
     ...(s.memoryOptimized ? { memoryOptimized: true, durability: s.durability } : {}),
     ...(identity ? { meta: { identity } } : {}),
+    data: tableData(s),
   });
 }
 

@@ -15,7 +15,7 @@ export type Expr =
   | { t: 'lit'; v: Value; text?: string; unicode?: boolean }
   | { t: 'col'; qual?: string; name: string }
   | { t: 'var'; name: string }
-  | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean }
+  | { t: 'fn'; name: string; args: Expr[]; star?: boolean; distinct?: boolean; over?: OrderItem[] }
   | { t: 'cast'; e: Expr; type: TypeName; style?: Expr; try?: boolean }
   | { t: 'neg'; e: Expr }
   | { t: 'bin'; op: string; a: Expr; b: Expr }
@@ -88,7 +88,17 @@ export type Stmt =
   | { kind: 'setvar'; name: string; op: string; e: Expr }
   | { kind: 'setopt'; names: string[]; on: boolean }
   | { kind: 'setvalue'; name: string; value: string }
-  | { kind: 'insert'; table: string; cols?: string[]; values?: Expr[][]; q?: Query; exec?: ExecStmt; hints?: Hints }
+  | {
+      kind: 'insert';
+      table: string;
+      /** WITH (TABLOCK) on the target: the only table hint read (it changes locking and logging, not the rows). */
+      tableHints?: string[];
+      cols?: string[];
+      values?: Expr[][];
+      q?: Query;
+      exec?: ExecStmt;
+      hints?: Hints;
+    }
   | { kind: 'delete'; table: string; alias?: string; where?: Expr; hints?: Hints }
   | { kind: 'truncate'; table: string }
   | { kind: 'create'; table: string; cols: ColumnDef[] }

@@ -5,7 +5,7 @@ import type { ResponseItem } from '../../tds/contract';
 import { SqlError, unsupported } from '../errors';
 import { sessionState } from '../sessionState';
 import { wireType } from '../types';
-import type { BatchCall } from '../statements';
+import type { BatchCall } from '../batchCall';
 import type { ControlStmt, SelectItem, Stmt, TypeName } from './ast';
 import { Env, evaluate, ExecContext, Relation } from './env';
 import { parseBatch } from '../ddl/parse';
@@ -15,6 +15,7 @@ import { castTo, fail, sqlType, truthy, typeNameOf, Typed } from './values';
 import { runStmts } from './control';
 import { BatchEnd, statementFailed } from './flow';
 import { insertRows, target } from './insert';
+import { insertUser } from './userInsert';
 import { chargeStatement, createTemp, dropTemp, planStatement } from './temp';
 import { parseParamDefs } from '../params';
 import { Parser } from './parse';
@@ -51,8 +52,8 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
     case 'setvar': {
       const cur = ctx.vars.get(s.name);
       if (!cur) fail(137, `Must declare the scalar variable "${s.name}".`, 15, 2);
-      const x = evaluate(env(), s.e);
-      if (s.op !== '=') throw new SqlError([unsupported(`SET ${s.name} ${s.op}`)]);
+      // SET @v op= e is SET @v = @v op e (docs: Compound Operators), converted back to @v's type.
+      const x = evaluate(env(), s.op === '=' ? s.e : { t: 'bin', op: s.op.slice(0, -1), a: { t: 'var', name: s.name }, b: s.e });
       ctx.vars.set(s.name, castTo(x, typeNameOf(cur.type)));
       return [];
     }
@@ -75,6 +76,7 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
       }
       return [];
     case 'insert': {
+      if (!s.table.startsWith('#') && !s.table.startsWith('@')) return insertUser(ctx, s);
       const source: Typed[][] = s.values
         ? s.values.map((r) => r.map((e) => evaluate(env(), e)))
         : ((r) => r.rows.map((row) => row.map((v, i) => ({ v, type: r.cols[i].sqlType }))))(runQuery(ctx, s.q!, undefined, false));

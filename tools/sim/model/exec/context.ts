@@ -66,6 +66,8 @@ export interface Env {
   /** The group's rows when aggregates are evaluated. */
   group?: Value[][][];
   outer?: Env;
+  /** ROW_NUMBER()'s value for this row (query.ts numbers the rows; undefined where no window function may stand). */
+  rowNumber?: number;
   /** Types only: no view is read, aggregates see no rows. */
   typing: boolean;
 }

@@ -146,6 +146,22 @@ function scalarSubquery(env: Env, q: Query): Typed {
   return { v: r.rows[0]?.[0] ?? null, type: r.cols[0].sqlType };
 }
 
+/** ROW_NUMBER() OVER (...): bigint, never NULL (docs: ROW_NUMBER); only the select list numbers rows (Msg 4108). */
+function rowNumber(env: Env): Typed {
+  if (env.rowNumber !== undefined) return { v: BigInt(env.rowNumber), type: T.bigint, nullable: false };
+  if (env.typing) return { v: null, type: T.bigint, nullable: false };
+  return fail(4108, 'Windowed functions can only appear in the SELECT or ORDER BY clauses.');
+}
+
+/** Whether e holds a window function (ROW_NUMBER() OVER ...). */
+export function hasWindow(e: unknown): boolean {
+  if (Array.isArray(e)) return e.some(hasWindow);
+  if (!e || typeof e !== 'object') return false;
+  const x = e as { t?: string; over?: unknown };
+  if (x.t === 'subq' || x.t === 'exists') return false; // a subquery numbers its own rows
+  return (x.t === 'fn' && !!x.over) || Object.values(x).some(hasWindow);
+}
+
 export function evaluate(env: Env, e: Expr): Typed {
   switch (e.t) {
     case 'lit':
@@ -155,6 +171,7 @@ export function evaluate(env: Env, e: Expr): Typed {
     case 'var':
       return variable(env.ctx, e.name);
     case 'fn': {
+      if (e.over) return rowNumber(env);
       if (AGGREGATES.has(e.name)) return aggregate(env, e);
       return scalarFn(
         env.ctx,

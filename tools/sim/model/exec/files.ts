@@ -29,6 +29,9 @@ export const EXECUTED_FILES: ReadonlySet<string> = new Set([
   'scenarios/ring-buffer/procs-loop',
   'scenarios/ring-buffer/cleanup',
   'scenarios/inmem-insert/table',
+  // INSERT ... SELECT into the lab's tables: a seed of millions of rows counted from its query (exec/lazy.ts).
+  'scenarios/disk-insert/seed',
+  'scenarios/ring-buffer/tables',
   // The knobs: validated by the file's IF ... THROW, applied by the ALTER it builds and runs with sp_executesql.
   'knobs/affinity-auto',
   'knobs/affinity-cpu',

@@ -23,6 +23,17 @@ export class Parser extends ControlParser {
     const w = this.word();
     const c = this.control(w);
     if (c) return c;
+    if (w === 'with') {
+      // WITH ... INSERT ... SELECT: the CTEs belong to the INSERT's query (docs: WITH common_table_expression).
+      const at = this.i;
+      const ctes = this.cteList();
+      if (this.word() === 'insert') {
+        const s = this.insert();
+        if (s.kind !== 'insert' || !s.q) return this.refuse();
+        return { ...s, q: { ...s.q, ctes: [...ctes, ...s.q.ctes] }, hints: this.hints() };
+      }
+      this.i = at;
+    }
     if (w === 'select' || w === 'with' || this.isOp('(')) return { kind: 'query', q: this.query(), hints: this.hints() };
     if (w === 'declare') return this.declare();
     if (w === 'set') return this.set();
@@ -118,7 +129,7 @@ export class Parser extends ControlParser {
     if (t?.k === 'var') {
       this.i++;
       const op = this.peek();
-      if (op?.k !== 'op' || !['=', '+=', '-='].includes(op.v)) this.refuse();
+      if (op?.k !== 'op' || !['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^='].includes(op.v)) this.refuse();
       this.i++;
       return { kind: 'setvar', name: t.v.toLowerCase(), op: op.v, e: this.expr() };
     }
@@ -150,6 +161,18 @@ export class Parser extends ControlParser {
     this.i++;
     this.eatWord('into');
     const table = this.tableName();
+    let tableHints: string[] | undefined;
+    if (this.word() === 'with' && this.isOp('(', 1)) {
+      // Table hints on the target: TABLOCK only; any other could change what the statement does and is refused.
+      this.i += 2;
+      tableHints = [];
+      do {
+        if (this.word() !== 'tablock') this.refuse();
+        this.i++;
+        tableHints.push('TABLOCK');
+      } while (this.eatOp(','));
+      this.needOp(')');
+    }
     let cols: string[] | undefined;
     if (this.isOp('(') && this.word(1) !== 'select') {
       this.i++;
@@ -162,13 +185,19 @@ export class Parser extends ControlParser {
       const values: Expr[][] = [];
       do values.push(this.exprList());
       while (this.eatOp(','));
-      return { kind: 'insert', table, cols, values };
+      return { kind: 'insert', table, tableHints, cols, values };
     }
-    if (this.word() === 'exec' || this.word() === 'execute') return { kind: 'insert', table, cols, exec: this.exec() };
-    return { kind: 'insert', table, cols, q: this.query() };
+    if (this.word() === 'exec' || this.word() === 'execute') return { kind: 'insert', table, tableHints, cols, exec: this.exec() };
+    return { kind: 'insert', table, tableHints, cols, q: this.query() };
   }
 
   query(): Query {
+    const ctes = this.cteList();
+    return this.queryTail(ctes, this.setExpr());
+  }
+
+  /** WITH name [(cols)] AS (query), ...: none when no WITH comes next. */
+  private cteList(): Query['ctes'] {
     const ctes: Query['ctes'] = [];
     if (this.eatWord('with')) {
       do {
@@ -187,7 +216,11 @@ export class Parser extends ControlParser {
         ctes.push({ name: name.toLowerCase(), colNames, q });
       } while (this.eatOp(','));
     }
-    const body = this.setExpr();
+    return ctes;
+  }
+
+  /** Finishes query(): ORDER BY after the body. */
+  private queryTail(ctes: Query['ctes'], body: QueryBody): Query {
     const orderBy: OrderItem[] = [];
     if (this.eatWord('order')) {
       this.needWord('by');

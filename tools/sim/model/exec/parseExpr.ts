@@ -1,6 +1,6 @@
 // Expressions for the executor's parser, by precedence: OR < AND < NOT < comparison and predicates < + - < * / % <
 // unary; CASE, CAST/CONVERT, function calls, variables, literals, columns and subqueries.
-import type { Expr, Query, TypeName } from './ast';
+import type { Expr, OrderItem, Query, TypeName } from './ast';
 import { Cursor } from './cursor';
 
 export abstract class ExprParser extends Cursor {
@@ -152,7 +152,7 @@ export abstract class ExprParser extends Cursor {
         while (this.eatOp(','));
       }
       this.needOp(')');
-      if (this.word() === 'over') this.refuse(); // window functions: not in this slice
+      if (this.word() === 'over') return { t: 'fn', name: w.toUpperCase(), args, distinct, over: this.over(w) };
       return { t: 'fn', name: w.toUpperCase(), args, distinct };
     }
     // A column: name, qual.name, or a longer dotted name whose last two parts matter.
@@ -164,6 +164,24 @@ export abstract class ExprParser extends Cursor {
     }
     const name = parts[parts.length - 1].toLowerCase();
     return parts.length > 1 ? { t: 'col', qual: parts[parts.length - 2].toLowerCase(), name } : { t: 'col', name };
+  }
+
+  /** OVER (ORDER BY ...) of ROW_NUMBER(); PARTITION BY, frames and the other window functions are refused. */
+  private over(fn: string): OrderItem[] {
+    if (fn !== 'row_number') this.refuse();
+    this.i++;
+    this.needOp('(');
+    this.needWord('order');
+    this.needWord('by');
+    const out: OrderItem[] = [];
+    do {
+      const expr = this.expr();
+      const desc = this.eatWord('desc');
+      if (!desc) this.eatWord('asc');
+      out.push({ expr, desc });
+    } while (this.eatOp(','));
+    this.needOp(')');
+    return out;
   }
 
   protected caseExpr(): Expr {

@@ -8,16 +8,27 @@ import { inNamedDatabase } from './dbScope';
 import { tempView } from '../tempstore';
 import type { SystemView } from '../types';
 import type { Expr, OrderItem, Query, QueryBody, SelectCore, TableRef } from './ast';
-import { Env, evaluate, ExecContext, hasAggregate, Relation, Source } from './env';
+import { Env, evaluate, ExecContext, hasAggregate, hasWindow, Relation, Source } from './env';
 import { compareTyped, fail, higher, truthy, Typed } from './values';
 
-interface Joined {
+/**
+ * The most rows a join may build: the executor materialises what it reads, so a larger product (a tally of cross
+ * joins) is refused rather than exhausting memory; INSERT ... SELECT counts such a product without building it (lazy.ts).
+ */
+export const MAX_JOINED = 1_000_000;
+
+function guardProduct(a: number, b: number): void {
+  if (a * b > MAX_JOINED)
+    throw new SqlError([unsupported(`a join of ${a * b} rows (the simulator materialises at most ${MAX_JOINED} rows of a FROM)`)]);
+}
+
+export interface Joined {
   sources: Source[];
   rows: Value[][][];
 }
 
 /** A row's identity for DISTINCT, GROUP BY and the set operators: strings case-insensitive, trailing blanks ignored. */
-function keyOf(vals: Value[]): string {
+export function keyOf(vals: Value[]): string {
   return JSON.stringify(
     vals.map((v) =>
       v === null
@@ -70,7 +81,7 @@ function tableVariable(ctx: ExecContext, name: string): SystemView {
   return { name: t.name, scope: 'public', columns: () => t.columns, rows: () => t.rows.map((r) => [...r]) };
 }
 
-function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typing: boolean): Joined {
+export function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typing: boolean): Joined {
   switch (ref.kind) {
     case 'named':
       return named(ctx, ref, outer, typing);
@@ -99,6 +110,7 @@ function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined, typin
       if (ref.type === 'left') r.sources = r.sources.map((s) => ({ ...s, cols: s.cols.map((c) => ({ ...c, nullable: true })) }));
       const sources = [...l.sources, ...r.sources];
       const rows: Value[][][] = [];
+      guardProduct(l.rows.length, r.rows.length);
       const nulls = r.sources.map((s) => s.cols.map(() => null));
       for (const a of l.rows) {
         let matched = false;
@@ -184,6 +196,7 @@ function runCore(ctx: ExecContext, core: SelectCore, outer: Env | undefined, typ
   for (const f of core.from) {
     const next = fromItem(ctx, f, outer, typing);
     const rows: Value[][][] = [];
+    guardProduct(joined.rows.length, next.rows.length);
     for (const a of joined.rows) for (const b of next.rows) rows.push([...a, ...b]);
     joined = { sources: [...joined.sources, ...next.sources], rows };
   }
@@ -215,6 +228,7 @@ function runCore(ctx: ExecContext, core: SelectCore, outer: Env | undefined, typ
     units = [...groups.values()].map((g) => envOf(g[0] ?? nullRow, g));
     if (core.having) units = units.filter((u) => truthy(evaluate(u, core.having!).v));
   } else units = rows.map((r) => envOf(r));
+  if (core.items.some((i) => hasWindow(i.expr))) numberRows(core, units);
 
   // Output columns, typed over a row of NULLs.
   const typer = envOf(nullRow, grouped ? [] : undefined);
@@ -266,6 +280,35 @@ function runCore(ctx: ExecContext, core: SelectCore, outer: Env | undefined, typ
     out = out.slice(0, Number(n));
   }
   return { cols, rows: out.map((o) => o.vals) };
+}
+
+/**
+ * ROW_NUMBER() OVER (ORDER BY ...): each unit's number in the window's order (a constant order, such as (SELECT NULL),
+ * keeps the rows as they came). One window order per select list; several different ones are not modelled.
+ */
+function numberRows(core: SelectCore, units: Env[]): void {
+  const overs = new Set<string>();
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') {
+      const o = x as { t?: string; over?: OrderItem[] };
+      if (o.t === 'subq' || o.t === 'exists') return;
+      if (o.t === 'fn' && o.over) overs.add(JSON.stringify(o.over));
+      Object.values(o).forEach(walk);
+    }
+  };
+  walk(core.items);
+  if (overs.size > 1) throw new SqlError([unsupported('window functions with different OVER clauses in one select list')]);
+  const order = JSON.parse([...overs][0]) as OrderItem[];
+  const keyed = units.map((u, i) => ({ u, i, k: order.map((o) => evaluate(u, o.expr)) }));
+  keyed.sort((a, b) => {
+    for (let j = 0; j < order.length; j++) {
+      const c = compareTyped(a.k[j], b.k[j]) ?? (a.k[j].v === null ? (b.k[j].v === null ? 0 : -1) : 1);
+      if (c !== 0) return order[j].desc ? -c : c;
+    }
+    return a.i - b.i;
+  });
+  keyed.forEach((x, n) => (x.u.rowNumber = n + 1));
 }
 
 /** ORDER BY names a select-list column first (alias or name), an ordinal, or else any expression over the row. */
