@@ -163,7 +163,7 @@ for (const plan of plans) {
             changed.filter((r) => !('scheduler_id' in r)).map((r) => r.counter_name),
             ['Batch Requests/sec'],
           );
-          assert.ok(changed.filter((r) => 'scheduler_id' in r).length <= 2, 'at most the two readers\' schedulers');
+          assert.ok(changed.filter((r) => 'scheduler_id' in r).length <= 2, "at most the two readers' schedulers");
           assert.equal(sentCount(still), changed.length, 'only the rows that moved are sent');
           assert.ok(
             still.rows.every((r) => !('n' in r) && !('o' in r)),

@@ -73,7 +73,10 @@ describe('INSERT ... SELECT into the lab tables (disk-insert/seed, ring-buffer/t
     assert.deepEqual(await big.seed(1_000_000n), [2627], 'a counted seed keeps the keys it evaluated');
     const constant = SEED.batches[0].replace('SELECT -ROW_NUMBER() OVER (ORDER BY (SELECT NULL))', 'SELECT 7');
     assert.deepEqual(await (await lab()).seed(1_000_000n, constant), [2627], 'one key for every row');
-    assert.deepEqual(await (await lab()).seed(10n, SEED.batches[0].replace('SELECT -ROW_NUMBER()', 'SELECT NULLIF(1, 1) + ROW_NUMBER()')), [515]);
+    assert.deepEqual(
+      await (await lab()).seed(10n, SEED.batches[0].replace('SELECT -ROW_NUMBER()', 'SELECT NULLIF(1, 1) + ROW_NUMBER()')),
+      [515],
+    );
     assert.deepEqual(await x.seed(1n, SEED.batches[0].replace('INTO dbo.spinlab_disk_insert', 'INTO dbo.nope')), [208]);
     assert.deepEqual(await x.seed(1n, SEED.batches[0].replace('(c1)', '(c9)')), [207]);
     assert.deepEqual(await x.seed(1n, SEED.batches[0].replace('(c1)', '(c1, c2)')), [120]);
@@ -85,13 +88,10 @@ describe('INSERT ... SELECT into the lab tables (disk-insert/seed, ring-buffer/t
     assert.deepEqual(errors(await x.run('CREATE TABLE dbo.ids (id bigint IDENTITY(1, 1) NOT NULL PRIMARY KEY, v int NULL);')), []);
     assert.deepEqual(errors(await x.run('INSERT INTO dbo.ids (id) VALUES (1);')), [544]);
     assert.deepEqual(errors(await x.run('INSERT INTO dbo.ids (v) SELECT n FROM (VALUES (1), (2)) AS t(n);')), []);
-    assert.deepEqual(
-      x.table('dbo.ids')!.data!.known,
-      [
-        [1n, 1],
-        [2n, 2],
-      ],
-    );
+    assert.deepEqual(x.table('dbo.ids')!.data!.known, [
+      [1n, 1],
+      [2n, 2],
+    ]);
   });
 
   it('ring-buffer/tables: validates, creates the slot table and the slot-number source, fills @slots slots', async () => {
@@ -107,7 +107,10 @@ describe('INSERT ... SELECT into the lab tables (disk-insert/seed, ring-buffer/t
     assert.deepEqual(keys.slice(0, 3), [0n, 4294967296n, 8589934592n]);
     assert.equal(keys[16], 1n);
     assert.equal(new Set(keys).size, 4096);
-    assert.deepEqual(slots.data!.known[5].slice(1).filter((v) => !(v instanceof Date)), [0n, '', 0]);
+    assert.deepEqual(
+      slots.data!.known[5].slice(1).filter((v) => !(v instanceof Date)),
+      [0n, '', 0],
+    );
     assert.equal(x.table('dbo.spinlab_ring_push_seq')?.type, 'SO');
     assert.equal(x.table('dbo.spinlab_ring_push_ids'), undefined);
 

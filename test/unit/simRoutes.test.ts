@@ -26,7 +26,7 @@ it('leaves to the session layer what the executor does not run: options it does 
   assert.equal(executorBatch('SET FMTONLY ON; SELECT 1'), null);
   assert.equal(executorBatch('SET ANSI_DEFAULTS ON'), null);
   assert.equal(executorBatch('EXEC sp_execute @h'), null);
-  assert.equal(executorBatch('IF 1 = 1 BEGIN EXEC sp_prepare @h OUTPUT, N\'\', N\'SELECT 1\' END'), null);
+  assert.equal(executorBatch("IF 1 = 1 BEGIN EXEC sp_prepare @h OUTPUT, N'', N'SELECT 1' END"), null);
   assert.equal(executorBatch('USE master'), null);
   parsed('SET NOCOUNT ON; SET IMPLICIT_TRANSACTIONS ON; SET ROWCOUNT 5; SET TEXTSIZE 2147483647; SELECT 1');
   parsed("EXEC sys.sp_executesql N'SELECT 1'");

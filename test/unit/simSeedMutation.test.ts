@@ -22,10 +22,12 @@ function mutants(text: string): [string, string][] {
     out.push([`${m[0].trim()} -> TOP (${m[1]} - 1)`, at(m.index!, m[0].length, `TOP (${m[1]} - 1) `)]);
   }
   for (const m of code.matchAll(/ CROSS JOIN d16 AS \w/g)) out.push([`${m[0].trim()} dropped`, at(m.index!, m[0].length, '')]);
-  for (const m of code.matchAll(/(?<=\s)([-+*/%])(?=\s)/g)) out.push([`${m[0]} -> ${OTHER[m[0]]} at ${m.index}`, at(m.index!, 1, OTHER[m[0]])]);
+  for (const m of code.matchAll(/(?<=\s)([-+*/%])(?=\s)/g))
+    out.push([`${m[0]} -> ${OTHER[m[0]]} at ${m.index}`, at(m.index!, 1, OTHER[m[0]])]);
   for (const m of code.matchAll(/-ROW_NUMBER/g)) out.push(['-ROW_NUMBER() -> ROW_NUMBER()', at(m.index!, 1, '')]);
   for (const m of code.matchAll(/\bbigint\b/g)) out.push([`bigint -> int at ${m.index}`, at(m.index!, 6, 'int')]);
-  for (const m of code.matchAll(/ORDER BY \(SELECT NULL\)/g)) out.push(['ORDER BY (SELECT NULL) DESC', at(m.index!, m[0].length, `${m[0]} DESC`)]);
+  for (const m of code.matchAll(/ORDER BY \(SELECT NULL\)/g))
+    out.push(['ORDER BY (SELECT NULL) DESC', at(m.index!, m[0].length, `${m[0]} DESC`)]);
   return out;
 }
 
@@ -33,7 +35,14 @@ function mutants(text: string): [string, string][] {
 async function state(run: (x: Awaited<ReturnType<typeof labTables>>) => Promise<number[]>): Promise<string> {
   const x = await labTables();
   const errors = await run(x);
-  const objects = [...x.model.database('lab')!.objects.values()].map((o) => [o.name, o.type, o.memoryOptimized, o.durability, o.meta, o.data]);
+  const objects = [...x.model.database('lab')!.objects.values()].map((o) => [
+    o.name,
+    o.type,
+    o.memoryOptimized,
+    o.durability,
+    o.meta,
+    o.data,
+  ]);
   return JSON.stringify({ errors, objects }, (_k, v) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
@@ -60,7 +69,11 @@ const RING_CASES: Record<string, Value>[] = [
  *   scan's either way;
  * - @buckets bigint -> int: BUCKET_COUNT is at most 2^28 (@slots is checked against 268435456), well inside int.
  */
-const EQUIVALENT = ['seed: ORDER BY (SELECT NULL) DESC', 'ring-buffer/tables: ORDER BY (SELECT NULL) DESC', 'ring-buffer/tables: bigint -> int at 2477'];
+const EQUIVALENT = [
+  'seed: ORDER BY (SELECT NULL) DESC',
+  'ring-buffer/tables: ORDER BY (SELECT NULL) DESC',
+  'ring-buffer/tables: bigint -> int at 2477',
+];
 
 describe('logic mutants of the executed files that write the lab tables', () => {
   it('change the state the model is left in', async function () {

@@ -5,7 +5,7 @@ import { lex, splitBatch } from '../../tools/sim/grammar/lex';
 import { bindParameters, parseParamDefs, procedureParameters } from '../../tools/sim/model/params';
 import { formatMessage, raiseError } from '../../tools/sim/model/transactions';
 import { selectSyntax } from '../../tools/sim/session/layer';
-import { literal } from '../../tools/sim/model/select';
+import { execSetup } from '../helpers/simExec';
 import { SqlError } from '../../tools/sim/model/errors';
 import type { RpcParam } from '../../tools/sim/tds/contract';
 
@@ -107,15 +107,22 @@ describe('simulator session layer', () => {
     assert.equal(raiseError('x', 20, 1, [], false, false)[0].number, 2754);
   });
 
-  it('types literals as SQL Server does', () => {
-    assert.deepEqual(literal({ v: 1, text: '1' }), { v: 1, type: { type: 'int' }, nullable: false });
-    assert.deepEqual(literal({ v: 1.5, text: '1.5' }).type, { type: 'decimal', precision: 2, scale: 1 });
-    assert.deepEqual(literal({ v: 0.5, text: '0.5' }).type, { type: 'decimal', precision: 1, scale: 1 });
-    assert.deepEqual(literal({ v: 3000000000, text: '3000000000' }).type, { type: 'decimal', precision: 10, scale: 0 });
-    assert.deepEqual(literal({ v: 1e3, text: '1e3' }).type, { type: 'float' });
-    assert.deepEqual(literal({ v: 'abc' }).type, { type: 'varchar', length: 3 });
-    assert.deepEqual(literal({ v: 'abc', unicode: true }).type, { type: 'nvarchar', length: 3 });
-    assert.equal(literal({ v: null }).nullable, undefined);
+  it('types literals as SQL Server does', async () => {
+    const { run } = execSetup();
+    const [rs] = await run("SELECT 1 AS a, 1.5 AS b, 0.5 AS c, 3000000000 AS d, 1e3 AS e, 'abc' AS f, N'abc' AS g");
+    assert.ok(rs.kind === 'resultSet');
+    assert.deepEqual(
+      rs.columns.map((c) => c.sqlType),
+      [
+        { type: 'int' },
+        { type: 'decimal', precision: 2, scale: 1 },
+        { type: 'decimal', precision: 1, scale: 1 },
+        { type: 'decimal', precision: 10, scale: 0 },
+        { type: 'float' },
+        { type: 'varchar', length: 3 },
+        { type: 'nvarchar', length: 3 },
+      ],
+    );
   });
 
   it('finds the plain syntax errors of a SELECT (102, 156)', () => {

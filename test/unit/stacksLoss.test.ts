@@ -13,7 +13,7 @@ import { loadSqlFile } from '../../src/db/sqlFiles';
 import { ManualClock } from '../../tools/sim/model/clock';
 import { SimModel } from '../../tools/sim/model/instance';
 import { BACKOFFS_PER_EVENT, spinlockMapKey } from '../../tools/sim/model/xe';
-import { findView } from '../../tools/sim/model/select';
+import { findView } from '../../tools/sim/model/views';
 import { parseHistogram } from '../../src/engine/stacks/parse';
 
 const options = (o: Partial<StackSessionOptions> = {}): StackSessionOptions => ({

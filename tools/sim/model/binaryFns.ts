@@ -1,8 +1,7 @@
-// HASHBYTES, SUBSTRING and the binary-to-integer CAST, as SQL Server computes them: the product keys names by the first
-// bytes of their SHA-256 (sql/dmv/sample-delta.sql), so the simulator hashes what arrives the way the server would.
-// Docs: HASHBYTES (varchar hashed as its bytes, nvarchar as UTF-16LE; returns varbinary(8000); MD2/MD4/MD5/SHA/SHA1
-// deprecated since 2016 but still answered), SUBSTRING (1-based, on character or binary data), binary and varbinary
-// (an integer is its big-endian bytes; a longer binary keeps its rightmost bytes, a shorter one is padded on the left).
+// HASHBYTES and SUBSTRING, as SQL Server computes them: a monitor may key names by the first bytes of their SHA-256,
+// so the simulator hashes what arrives the way the server would. Docs: HASHBYTES (varchar hashed as its bytes,
+// nvarchar as UTF-16LE; returns varbinary(8000); MD2/MD4/MD5/SHA/SHA1 deprecated since 2016 but still answered),
+// SUBSTRING (1-based, on character or binary data). The binary-to-integer CAST is exec/values.ts's.
 import { createHash } from 'node:crypto';
 import type { SqlType, Value } from '../tds/contract';
 import { err, SqlError } from './errors';
@@ -39,18 +38,4 @@ export function substring(x: Typed, start: Typed, length: Typed): Typed {
     hi = Math.max(from + n - 1, 0);
   if (Buffer.isBuffer(x.v)) return { v: Buffer.from(x.v.subarray(lo, Math.max(lo, hi))), type: x.type };
   return { v: String(x.v).slice(lo, Math.max(lo, hi)), type: x.type };
-}
-
-const WIDTH: Record<string, number> = { tinyint: 1, smallint: 2, int: 4, bigint: 8 };
-
-/** A binary value read as an integer type: its rightmost bytes, big-endian, signed (tinyint unsigned). */
-export function binaryToInteger(b: Buffer, base: string): number | bigint {
-  const w = WIDTH[base];
-  const bytes = Buffer.alloc(w);
-  const tail = b.subarray(Math.max(0, b.length - w));
-  tail.copy(bytes, w - tail.length);
-  if (base === 'bigint') return bytes.readBigInt64BE(0);
-  if (base === 'int') return bytes.readInt32BE(0);
-  if (base === 'smallint') return bytes.readInt16BE(0);
-  return bytes.readUInt8(0);
 }

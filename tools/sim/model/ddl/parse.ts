@@ -326,12 +326,3 @@ export function procedureNotFirst(text: string): ServerMessage | null {
     line: 1,
   };
 }
-
-/** Whether a batch that is none of the product's files is DDL the executor runs (all of it parses, one is DDL). */
-export function isDdlBatch(text: string): boolean {
-  try {
-    return parseBatch(text).some((s) => s.kind === 'ddl');
-  } catch {
-    return false;
-  }
-}

@@ -22,7 +22,6 @@ import { Parser } from './parse';
 import { ON_OFF_OPTIONS } from './options';
 import { kill, traceStatus } from './serverStmts';
 
-
 /** A declared variable's type: a character or binary type without a length is 1 long (docs: char and varchar). */
 function declaredType(t: TypeName): TypeName {
   return ['nvarchar', 'varchar', 'nchar', 'char', 'varbinary', 'binary'].includes(t.base) && t.length === undefined

@@ -3,7 +3,8 @@
 import type { SqlType } from '../../tds/contract';
 import { appLockMode } from '../applocks';
 import { hashBytes, substring } from '../binaryFns';
-import { findView, serverGlobal, serverProperty, systemView } from '../select';
+import { findView, systemView } from '../views';
+import { serverGlobal, serverProperty } from '../serverInfo';
 import { createHash } from 'node:crypto';
 import { hasPermsByName } from './perms';
 import { T } from '../types';

@@ -3,7 +3,7 @@
 // take their types from the catalogue (a column) or the expression, evaluated once over a row of NULLs.
 import type { Column, Value } from '../../tds/contract';
 import { err, SqlError, unsupported } from '../errors';
-import { checkViewPermission, systemView } from '../select';
+import { checkViewPermission, systemView } from '../views';
 import { inNamedDatabase } from './dbScope';
 import { tempView } from '../tempstore';
 import type { SystemView } from '../types';

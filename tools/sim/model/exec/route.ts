@@ -59,7 +59,8 @@ export function readsView(stmts: readonly Stmt[], names: readonly string[]): boo
  * INFORMATION_SCHEMA (a user table, a procedure), calls a procedure, or waits. Only workload is paced by --noise.
  */
 export function isWorkload(stmts: readonly Stmt[]): boolean {
-  const system = (n: string) => /^(\[?(master|msdb|tempdb)\]?\.)?\[?(sys|information_schema)\]?\./i.test(n) || n.startsWith('#') || n.startsWith('@');
+  const system = (n: string) =>
+    /^(\[?(master|msdb|tempdb)\]?\.)?\[?(sys|information_schema)\]?\./i.test(n) || n.startsWith('#') || n.startsWith('@');
   const ctes = new Set<string>();
   const walk = (x: unknown): boolean => {
     if (Array.isArray(x)) return x.some(walk);
@@ -67,7 +68,8 @@ export function isWorkload(stmts: readonly Stmt[]): boolean {
     const o = x as Record<string, unknown>;
     if (Array.isArray(o.ctes)) for (const c of o.ctes as { name: string }[]) ctes.add(c.name.toLowerCase());
     if (o.kind === 'waitfor') return true;
-    if ((o.kind === 'insert' || o.kind === 'delete' || o.kind === 'truncate') && typeof o.table === 'string' && !system(o.table)) return true;
+    if ((o.kind === 'insert' || o.kind === 'delete' || o.kind === 'truncate') && typeof o.table === 'string' && !system(o.table))
+      return true;
     if (o.kind === 'exec' && typeof o.proc === 'string' && !/^(\[?(master|sys|dbo)\]?\.)*\[?sp_/i.test(o.proc)) return true;
     if (o.kind === 'named' && typeof o.name === 'string' && !system(o.name) && !ctes.has(o.name.toLowerCase())) return true;
     return Object.values(o).some(walk);

@@ -46,7 +46,8 @@ export function insertUser(scope: ExecContext, s: Insert): ResponseItem[] {
   const db = ctx.model.database(ctx.session.database);
   const obj = db && ctx.model.findObject(db, s.table);
   if (!db || !obj) throw new SqlError([err(208, `Invalid object name '${s.table}'.`, 16, 1)]);
-  if (obj.type !== 'U' || !obj.data) throw new SqlError([unsupported(`INSERT INTO ${s.table} (a table not created by DDL the simulator ran)`)]);
+  if (obj.type !== 'U' || !obj.data)
+    throw new SqlError([unsupported(`INSERT INTO ${s.table} (a table not created by DDL the simulator ran)`)]);
   const data: TableData = obj.data;
   const tableName = obj.name.split('.').pop()!;
   const names = s.cols ?? data.columns.filter((c) => !c.identity).map((c) => c.name);
