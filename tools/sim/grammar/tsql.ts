@@ -1,4 +1,4 @@
-// Syntax check of every batch the simulator receives, before it recognises anything by text. The grammar is not ours:
+// Syntax check of every batch the simulator receives, before the executor parses it. The grammar is not ours:
 // it is the ANTLR grammars-v4 T-SQL grammar as generated and published on npm by antlr4ts-sql (TSqlLexer/TSqlParser).
 // That grammar predates three constructs the product sends, so a small documented shim (shims.ts) checks those against
 // Microsoft's syntax pages and hands the grammar an equivalent of the same length; everything else is the grammar's

@@ -86,7 +86,7 @@ export class SessionLayer implements SimHandler {
 
   async sqlBatch(session: SessionContext, text: string, signal: AbortSignal): Promise<ResponseItem[]> {
     // The grammar sees the whole batch first, as SQL Server's parser does: before it is split into statements (whose
-    // line numbers would no longer be the batch's) and before anything is recognised by its text.
+    // line numbers would no longer be the batch's) and before the executor reads it.
     const syntax = findSyntaxError(text);
     if (syntax) return [syntaxErrorMessage(syntax)];
     // FMTONLY (which the executor does not run) keeps the statement path, which strips the rows.
