@@ -86,7 +86,9 @@ function literal(e: Extract<Expr, { t: 'lit' }>): Typed {
   if (!text.includes('.') && Number(v) <= 2147483647) return { v, type: T.int, nullable: false };
   const [int, frac = ''] = text.split('.');
   const precision = Math.max(1, int.replace(/^0+/, '').length + frac.length);
-  return { v: Number(v), type: { type: 'decimal', precision, scale: frac.length }, nullable: false };
+  // An integer literal past 2^53 keeps every digit (9223372036854775807 must still fit bigint exactly).
+  const exact = !frac && !Number.isSafeInteger(Number(v)) && /^\d+$/.test(int) ? BigInt(int) : Number(v);
+  return { v: exact, type: { type: 'decimal', precision, scale: frac.length }, nullable: false };
 }
 
 function aggregate(env: Env, e: Extract<Expr, { t: 'fn' }>): Typed {

@@ -243,6 +243,13 @@ export function castTo(x: Typed, to: TypeName, style: number | null = null): Typ
       const n =
         typeof v === 'string' ? parseNumber(v, x.type, type) : v instanceof Date ? fail(529, 'Explicit conversion is not allowed.') : v;
       const whole = typeof n === 'bigint' ? n : typeof n === 'boolean' ? (n ? 1 : 0) : Math.trunc(Number(n));
+      // An int (or narrower) value that does not fit smallint or tinyint is Msg 220, naming the value; from bigint or
+      // numeric it is the general 8115, as SQL Server words them.
+      const r = RANGE[type.type];
+      if ((type.type === 'smallint' || type.type === 'tinyint') && ['int', 'smallint', 'tinyint'].includes(x.type.type)) {
+        if (r && (Number(whole) < r[0] || Number(whole) > r[1]))
+          fail(220, `Arithmetic overflow error for data type ${type.type}, value = ${whole}.`, 16, 1);
+      }
       return out(fitInteger(whole, type.type));
     }
     case 'real':
