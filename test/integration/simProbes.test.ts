@@ -25,7 +25,7 @@ it('probes answer as SQL Server does, and say they come from the simulator', () 
     }
   }));
 
-it('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statements get an explicit error', () =>
+it('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; a missing table is Msg 208, an unsupported statement an explicit error', () =>
   withSim({}, async (sim) => {
     const pool = await connect(sim);
     try {
@@ -60,6 +60,11 @@ it('simple SELECTs over the DMVs: TOP, WHERE, ORDER BY, *; unsupported statement
       );
       await assert.rejects(
         pool.request().query('INSERT INTO t VALUES (1)'),
+        (e: sql.RequestError) => e.number === 208 && /^Invalid object name 't'\.$/.test(e.message),
+      );
+      // A statement the simulator has no engine for: refused, saying so, rather than answered wrongly.
+      await assert.rejects(
+        pool.request().query('UPDATE t SET a = 1'),
         (e: sql.RequestError) => e.number === 50000 && /simulator/.test(e.message),
       );
     } finally {
