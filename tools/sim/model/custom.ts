@@ -125,7 +125,8 @@ export function runCustomBatch(c: CustomCall, text: string): Promise<ResponseIte
   return asCall(c, text, false, async () => c.adHoc(text));
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms` on the real clock; a cancel (the signal) ends the wait early. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const t = setTimeout(done, ms);
     function done() {

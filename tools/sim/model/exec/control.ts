@@ -1,6 +1,6 @@
 // Control of flow as SQL Server runs it: blocks, IF, WHILE with BREAK/CONTINUE, TRY...CATCH, THROW, RAISERROR, PRINT,
 // RETURN, WAITFOR DELAY and transaction control; every other statement goes to ctx.simple (batch.ts), EXEC to procs.ts.
-import { addWait, sessionCost } from '../custom';
+import { addWait, sessionCost, sleep } from '../custom';
 import type { ResponseItem, ServerMessage } from '../../tds/contract';
 import { err, SqlError } from '../errors';
 import { sessionState } from '../sessionState';
@@ -216,15 +216,7 @@ async function waitDelay(ctx: ExecContext, v: unknown): Promise<void> {
   const ms = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
   if (ctx.signal.aborted) return;
   const t0 = Date.now();
-  await new Promise<void>((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      ctx.signal.removeEventListener('abort', done);
-      resolve();
-    }
-    ctx.signal.addEventListener('abort', done, { once: true });
-  });
+  await sleep(ms, ctx.signal);
   // The session waited on WAITFOR for as long as it slept (sys.dm_exec_session_wait_stats), a cancel included.
   addWait(sessionCost(ctx.model, ctx.session.spid), 'WAITFOR', Date.now() - t0);
 }

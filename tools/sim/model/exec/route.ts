@@ -41,17 +41,18 @@ export function executorBatch(text: string): Stmt[] | null {
   return stmts;
 }
 
+/** Whether `test` holds for any node of the tree, visited parent first (a statement, a query, an expression...). */
+function someNode(x: unknown, test: (o: Record<string, unknown>) => boolean): boolean {
+  if (Array.isArray(x)) return x.some((y) => someNode(y, test));
+  if (!x || typeof x !== 'object') return false;
+  const o = x as Record<string, unknown>;
+  return test(o) || Object.values(o).some((y) => someNode(y, test));
+}
+
 /** Whether the batch reads one of the named views anywhere in its tree (a FROM, a join, a subquery, a CTE). */
 export function readsView(stmts: readonly Stmt[], names: readonly string[]): boolean {
   const want = new Set(names.map((n) => n.toLowerCase()));
-  const walk = (x: unknown): boolean => {
-    if (Array.isArray(x)) return x.some(walk);
-    if (!x || typeof x !== 'object') return false;
-    const o = x as Record<string, unknown>;
-    if (o.kind === 'named' && typeof o.name === 'string' && want.has(o.name.toLowerCase().replace(/[[\]]/g, ''))) return true;
-    return Object.values(o).some(walk);
-  };
-  return walk(stmts);
+  return someNode(stmts, (o) => o.kind === 'named' && typeof o.name === 'string' && want.has(o.name.toLowerCase().replace(/[[\]]/g, '')));
 }
 
 /**
@@ -61,18 +62,14 @@ export function readsView(stmts: readonly Stmt[], names: readonly string[]): boo
 export function isWorkload(stmts: readonly Stmt[]): boolean {
   const system = (n: string) =>
     /^(\[?(master|msdb|tempdb)\]?\.)?\[?(sys|information_schema)\]?\./i.test(n) || n.startsWith('#') || n.startsWith('@');
+  // A query's CTEs are seen before its body (parent first), so a CTE's name is known before it is read.
   const ctes = new Set<string>();
-  const walk = (x: unknown): boolean => {
-    if (Array.isArray(x)) return x.some(walk);
-    if (!x || typeof x !== 'object') return false;
-    const o = x as Record<string, unknown>;
+  return someNode(stmts, (o) => {
     if (Array.isArray(o.ctes)) for (const c of o.ctes as { name: string }[]) ctes.add(c.name.toLowerCase());
     if (o.kind === 'waitfor') return true;
     if ((o.kind === 'insert' || o.kind === 'delete' || o.kind === 'truncate') && typeof o.table === 'string' && !system(o.table))
       return true;
     if (o.kind === 'exec' && typeof o.proc === 'string' && !/^(\[?(master|sys|dbo)\]?\.)*\[?sp_/i.test(o.proc)) return true;
-    if (o.kind === 'named' && typeof o.name === 'string' && !system(o.name) && !ctes.has(o.name.toLowerCase())) return true;
-    return Object.values(o).some(walk);
-  };
-  return walk(stmts);
+    return o.kind === 'named' && typeof o.name === 'string' && !system(o.name) && !ctes.has(o.name.toLowerCase());
+  });
 }
