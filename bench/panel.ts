@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ActiveExperimentView } from '../src/shared/protocol';
+import { message, ToWebview, type ActiveExperimentView } from '../src/shared/protocol';
 import * as b from '../test/helpers/builders';
 import { launch, openPanel, startHarness, type PageGlobals } from '../test/browser/harness';
 import { median, percentile } from './stats';
@@ -147,9 +147,13 @@ export async function benchPanelTicks(
       const r = await panel.page.evaluate(
         ([fn, tick, n]) => {
           const wait = new Function(`return ${fn}`)() as typeof postAndWait;
-          return wait({ type: 'tick', payload: { experimentId: 'exp-1', index: 0, tick } }, n);
+          return wait(tick, n);
         },
-        [postAndWait.toString(), b.tick(loadedTicks + k, { threads: 16 }), loadedTicks + k + 1] as const,
+        [
+          postAndWait.toString(),
+          message(ToWebview.runTick, { experimentId: 'exp-1', index: 0, tick: b.tick(loadedTicks + k, { threads: 16 }) }),
+          loadedTicks + k + 1,
+        ] as const,
       );
       drawn.push(r.drawn);
       frames.push(r.frame);
