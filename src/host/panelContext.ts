@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { defaultStateDir } from '../engine/journal';
 import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
 import { DisposableStore, Emitter, type Disposable } from '../shared/disposables';
+import { fullStatePayload } from '../shared/stateSnapshot';
 import type { HostPorts } from './ports';
 import type { CaptureStacks } from './features/stacks/stacksCapture';
 import type { TuneRunner } from './features/tune/tuneRunner';
@@ -144,7 +145,7 @@ export class PanelContext {
 
   /**
    * Sends the state. The active experiment's ticks go only in a full snapshot (the webview asked with `ready` after
-   * loading); otherwise the webview already has them from `runTick` messages, and an hour of ticks is megabytes.
+   * loading), as columns (shared/stateSnapshot.ts); otherwise the webview already has them from `runTick` messages.
    */
   postState(full = false): void {
     if (this.disposed) return;
@@ -153,7 +154,7 @@ export class PanelContext {
       full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
     const watch = this.state.watch;
     if (!full && watch?.recent.length) state = { ...state, watch: { ...watch, recent: [] } };
-    this.ports.post(message(ToWebview.state, { state }));
+    this.ports.post(message(ToWebview.state, full ? fullStatePayload(state) : { state }));
   }
 
   toast(text: string): void {

@@ -2,7 +2,7 @@
 // experiment, presets, the watch), and UiError. Types and two constants with no import of protocol.ts, so each
 // feature's message file can name them while protocol.ts aggregates those files.
 import type { CustomFill } from './customForm';
-import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, Tick } from './experiment';
+import type { Experiment, ExperimentEvent, KnobState, ParamValue, RunDerived, RunRecord, RunTotals, Tick } from './experiment';
 import type { ParamSpec, Condition } from './params';
 import type { ServerIdentity, Topology } from './types';
 import type { PostId } from './posts';
@@ -178,6 +178,8 @@ export interface LiveRunView {
   threads: number;
   status: 'running' | RunRecord['status'];
   ticks: Tick[];
+  /** A full snapshot's runs: their ticks folded (addTickToTotals), the ticks themselves in the payload's columns (stateSnapshot.ts). */
+  totals?: RunTotals;
   /** The arm this run belongs to (a preset runs several). */
   arm?: ArmRef;
   /** Which repetition of its arm at its thread count (1-based; absent: the only one). */

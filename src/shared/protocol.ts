@@ -7,7 +7,7 @@
 import { issueWords } from './issueWords';
 import { z } from 'zod';
 import { fromWebview, toWebview, type Envelope } from './messages';
-import type { PanelState } from './panelState';
+import type { StatePayload } from './stateSnapshot';
 import { ConnectToHost } from './connectMessages';
 import { ServerToHost } from './serverMessages';
 import { RunToHost, RunToWebview } from './runMessages';
@@ -21,6 +21,7 @@ import type { Answer } from './requests';
 import type { RevealMessage } from './reveal';
 export { MessageRouter, message, type Envelope, type MessageType, type PayloadOf } from './messages';
 export * from './panelState';
+export type { RunTickColumns, StatePayload } from './stateSnapshot';
 
 import { connectionProfileSchema, type ConnectionProfile } from './connectionProfile';
 export { connectionProfileSchema, type ConnectionProfile };
@@ -44,8 +45,8 @@ export const ToHost = {
 
 /** Host -> webview: state and data. Trusted (the host made them), so no schema. */
 export const ToWebview = {
-  /** The whole state, without tick arrays of finished experiments. */
-  state: toWebview<{ state: PanelState }>()('state'),
+  /** The whole state; a full snapshot's ticks as columns beside it (stateSnapshot.ts, checked by the webview on arrival). */
+  state: toWebview<StatePayload>()('state'),
   /** A short-lived notice ('copied'). */
   toast: toWebview<{ message: string }>()('toast'),
   ...RunToWebview,

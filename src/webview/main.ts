@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-option/index.js';
 import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { MessageRouter, ToHost, ToWebview, type ToWebviewMap } from '../shared/protocol';
+import { checkStateTicks, type StatePayload } from '../shared/stateSnapshot';
 import { App, type VsCodeApi } from './app';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -24,8 +25,20 @@ function rootElement(): HTMLElement {
 const api = acquireVsCodeApi();
 const app = new App(api, rootElement());
 
+/** A state whose tick columns are malformed is dropped whole: the panel keeps what it had. */
+function onState(p: StatePayload): void {
+  let ticks;
+  try {
+    ticks = checkStateTicks(p.ticks);
+  } catch (err) {
+    console.warn(`Spinlock Lab: dropped a state message: ${(err as Error).message}`);
+    return;
+  }
+  app.onState(p.state, ticks);
+}
+
 const router = new MessageRouter<ToWebviewMap>()
-  .on<'state'>(ToWebview.state, (p) => app.onState(p.state))
+  .on<'state'>(ToWebview.state, (p) => onState(p))
   .on<'runStart'>(ToWebview.runStart, (p) => app.onRunStart(p))
   .on<'runTick'>(ToWebview.runTick, (p) => app.onTick(p))
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))

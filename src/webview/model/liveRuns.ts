@@ -3,13 +3,17 @@
 // message in the middle of a run does not redraw the charts from scratch.
 import { addTickToTotals, emptyRunTotals } from '../../shared/analysis';
 import type { RunDerived, RunRecord, RunTotals, Tick } from '../../shared/experiment';
-import type { ActiveExperimentView, ArmRef } from '../../shared/protocol';
+import type { ActiveExperimentView, ArmRef, RunTickColumns } from '../../shared/protocol';
+import { RunTicks } from './runTicks';
 
 export interface RunData {
   index: number;
   threads: number;
   status: 'running' | RunRecord['status'];
-  ticks: Tick[];
+  /** Every tick as objects: decoded from the snapshot's columns when first read (prefer `store` for hours of them). */
+  readonly ticks: Tick[];
+  /** The ticks as held: a snapshot's columns, then live ticks (runTicks.ts). */
+  store: RunTicks;
   /** Folded as ticks arrive (the record's totals once it ended). */
   totals: RunTotals;
   record: RunRecord | null;
@@ -57,11 +61,16 @@ export class LiveRuns {
   private ensure(index: number, threads: number): RunData {
     let r = this.runs.get(index);
     if (!r) {
+      const store = new RunTicks();
       r = {
         index,
         threads,
         status: 'running',
-        ticks: [],
+        store,
+        // Decoded only when a view reads the ticks as objects.
+        get ticks() {
+          return store.all();
+        },
         totals: emptyRunTotals(),
         record: null,
         arm: null,
@@ -73,8 +82,11 @@ export class LiveRuns {
     return r;
   }
 
-  /** Merges a snapshot; returns what the charts must do. */
-  loadSnapshot(active: ActiveExperimentView | null): LiveEvent[] {
+  /**
+   * Merges a snapshot; returns what the charts must do. A full snapshot's ticks come as columns (`columns`, checked
+   * by the caller) with each run's totals beside them; a run that has ticks already keeps them.
+   */
+  loadSnapshot(active: ActiveExperimentView | null, columns: readonly RunTickColumns[] = []): LiveEvent[] {
     if (!active) {
       if (this.experimentKey === null) return [];
       this.experimentKey = null;
@@ -94,12 +106,17 @@ export class LiveRuns {
       const known = this.runs.has(lr.index);
       const r = this.ensure(lr.index, lr.threads);
       if (!known) events.push({ kind: 'run', index: lr.index });
-      const from = r.ticks.length;
+      const from = r.store.length;
+      const cols = columns.find((c) => c.index === lr.index)?.columns;
+      if (cols && from === 0 && cols.length > 0) {
+        r.store.load(cols);
+        if (!r.record) r.totals = lr.totals ?? r.store.all().reduce(addTickToTotals, emptyRunTotals());
+      }
       for (let i = from; i < lr.ticks.length; i++) {
-        r.ticks.push(lr.ticks[i]);
+        r.store.push(lr.ticks[i]);
         if (!r.record) addTickToTotals(r.totals, lr.ticks[i]);
       }
-      if (lr.ticks.length > from) events.push({ kind: 'ticks', index: lr.index, from });
+      if (r.store.length > from) events.push({ kind: 'ticks', index: lr.index, from });
       if (lr.status !== 'running') r.status = lr.status;
       if (lr.arm) r.arm = lr.arm;
       if (lr.repetition !== undefined) r.repetition = lr.repetition;
@@ -120,9 +137,9 @@ export class LiveRuns {
   tick(experimentId: string, index: number, tick: Tick): RunData | null {
     if (!this.accepts(experimentId)) return null;
     const r = this.runs.get(index) ?? this.ensure(index, 0);
-    const last = r.ticks[r.ticks.length - 1];
+    const last = r.store.last();
     if (last && tick.t <= last.t) return null;
-    r.ticks.push(tick);
+    r.store.push(tick);
     addTickToTotals(r.totals, tick);
     return r;
   }
@@ -138,7 +155,7 @@ export class LiveRuns {
     if (record.repetition !== undefined) r.repetition = record.repetition;
     r.derived = record.derived;
     // The record's timeline is the whole run: take the ticks this panel missed.
-    if (record.timeline.length > r.ticks.length) r.ticks.push(...record.timeline.slice(r.ticks.length));
+    for (let i = r.store.length; i < record.timeline.length; i++) r.store.push(record.timeline[i]);
     return r;
   }
 

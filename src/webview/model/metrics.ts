@@ -15,6 +15,23 @@ export interface ChartToggles {
 
 export const DEFAULT_TOGGLES: ChartToggles = { spinMetric: 'spins', showAllWaits: false };
 
+/**
+ * What a chart plots, said once: fixed fields of the tick (each a series), or one series per entry of one of its
+ * records (spinlocks, waits, ...). Both ways of reading ticks derive from it: extract() from a Tick, and
+ * columnSeries.ts from a snapshot's columns; so the charts show the same values whichever way the ticks came.
+ */
+export type ChartSource =
+  | { fields: readonly { name: string; path: readonly [string] | readonly [string, string] }[] }
+  | {
+      group: 'spinlocks' | 'waits' | 'latches' | 'cpuByNode';
+      /** The entry's field plotted (null: the entry is the number); per second over the interval when perSec. */
+      leaf: (t: ChartToggles) => string | null;
+      perSec: boolean;
+      label?: (key: string) => string;
+      /** Whether the entry is plotted at this tick (from its count). */
+      shown?: (key: string, entry: { count: number }, t: ChartToggles) => boolean;
+    };
+
 export interface ChartSpec {
   kind: ChartKind;
   title: string;
@@ -25,60 +42,80 @@ export interface ChartSpec {
   rightAxis?: readonly string[];
   fixed?: readonly string[];
   maxShown: number;
+  source: ChartSource;
   extract: (tick: Tick, t: ChartToggles) => Record<string, number>;
 }
 
-const perSec = (tick: Tick) => (tick.intervalMs > 0 ? 1000 / tick.intervalMs : 0);
+/** Per second over a tick's server-measured interval (0 for an empty interval). */
+export const perSecFactor = (intervalMs: number) => (intervalMs > 0 ? 1000 / intervalMs : 0);
+
+/** A spec with its extract() derived from its source. */
+function spec(s: Omit<ChartSpec, 'extract'>): ChartSpec {
+  return { ...s, extract: extractOf(s.source) };
+}
 
 // The extracts loop with for...in: a loaded hour runs each 3,600 times on cold code, and Object.entries' arrays were
 // most of its garbage.
+function extractOf(src: ChartSource): ChartSpec['extract'] {
+  if ('fields' in src)
+    return (tick) => {
+      const out: Record<string, number> = {};
+      const o = tick as unknown as Record<string, Record<string, number>>;
+      for (const f of src.fields) out[f.name] = (f.path.length === 1 ? o[f.path[0]] : o[f.path[0]]?.[f.path[1]]) as unknown as number;
+      return out;
+    };
+  const { group, perSec, label, shown } = src;
+  return (tick, t) => {
+    const f = perSec ? perSecFactor(tick.intervalMs) : 1;
+    const leaf = src.leaf(t);
+    const rec = tick[group] as Record<string, unknown>;
+    const out: Record<string, number> = {};
+    for (const k in rec) {
+      const entry = rec[k] as Record<string, number>;
+      if (shown && !shown(k, entry as unknown as { count: number }, t)) continue;
+      const v = leaf === null ? (entry as unknown as number) : entry[leaf];
+      out[label ? label(k) : k] = perSec ? v * f : v;
+    }
+    return out;
+  };
+}
+
 export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
-  throughput: {
+  throughput: spec({
     kind: 'throughput',
     title: 'Throughput',
     yTitle: () => 'per second',
     fixed: ['rows/s', 'transactions/s'],
     maxShown: 2,
-    extract: (tick) => ({ 'rows/s': tick.rowsPerSec, 'transactions/s': tick.transactionsPerSec }),
-  },
-  spinlocks: {
+    source: {
+      fields: [
+        { name: 'rows/s', path: ['rowsPerSec'] },
+        { name: 'transactions/s', path: ['transactionsPerSec'] },
+      ],
+    },
+  }),
+  spinlocks: spec({
     kind: 'spinlocks',
     title: 'Top spinlocks',
     yTitle: (t) => (t.spinMetric === 'spins' ? 'spins/s' : 'backoffs/s'),
     maxShown: 6,
-    extract: (tick, t) => {
-      const f = perSec(tick);
-      const out: Record<string, number> = {};
-      for (const k in tick.spinlocks) out[k] = (t.spinMetric === 'spins' ? tick.spinlocks[k].spins : tick.spinlocks[k].backoffs) * f;
-      return out;
-    },
-  },
-  waits: {
+    source: { group: 'spinlocks', leaf: (t) => (t.spinMetric === 'spins' ? 'spins' : 'backoffs'), perSec: true },
+  }),
+  waits: spec({
     kind: 'waits',
     title: 'Top waits',
     yTitle: () => 'wait ms/s',
     maxShown: 6,
-    extract: (tick, t) => {
-      const f = perSec(tick);
-      const out: Record<string, number> = {};
-      const all = { showAll: t.showAllWaits };
-      for (const k in tick.waits) if (isWaitShown(k, tick.waits[k], all)) out[k] = tick.waits[k].waitMs * f;
-      return out;
-    },
-  },
-  latches: {
+    source: { group: 'waits', leaf: () => 'waitMs', perSec: true, shown: (k, w, t) => isWaitShown(k, w, { showAll: t.showAllWaits }) },
+  }),
+  latches: spec({
     kind: 'latches',
     title: 'Top latches',
     yTitle: () => 'wait ms/s',
     maxShown: 6,
-    extract: (tick) => {
-      const f = perSec(tick);
-      const out: Record<string, number> = {};
-      for (const k in tick.latches) out[k] = tick.latches[k].waitMs * f;
-      return out;
-    },
-  },
-  log: {
+    source: { group: 'latches', leaf: () => 'waitMs', perSec: true },
+  }),
+  log: spec({
     kind: 'log',
     title: 'Log flushes',
     yTitle: () => 'flushes/s',
@@ -86,30 +123,36 @@ export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
     rightAxis: ['log bytes/s'],
     fixed: ['log flushes/s', 'log bytes/s'],
     maxShown: 2,
-    extract: (tick) => ({ 'log flushes/s': tick.log.flushesPerSec, 'log bytes/s': tick.log.bytesFlushedPerSec }),
-  },
-  cpu: {
+    source: {
+      fields: [
+        { name: 'log flushes/s', path: ['log', 'flushesPerSec'] },
+        { name: 'log bytes/s', path: ['log', 'bytesFlushedPerSec'] },
+      ],
+    },
+  }),
+  cpu: spec({
     kind: 'cpu',
     title: 'CPU by NUMA node',
     yTitle: () => 'CPU %',
     maxShown: 8,
-    extract: (tick) => {
-      const out: Record<string, number> = {};
-      for (const node in tick.cpuByNode) out[`node ${node}`] = tick.cpuByNode[node];
-      return out;
-    },
-  },
+    source: { group: 'cpuByNode', leaf: () => null, perSec: false, label: (node) => `node ${node}` },
+  }),
 };
 
 /** The Watch's throughput: a watch has no rows/s of its own (no lab tables); the server's batch requests and transactions. */
-export const WATCH_THROUGHPUT: ChartSpec = {
+export const WATCH_THROUGHPUT: ChartSpec = spec({
   kind: 'throughput',
   title: 'Throughput',
   yTitle: () => 'per second',
   fixed: ['batch requests/s', 'transactions/s'],
   maxShown: 2,
-  extract: (tick) => ({ 'batch requests/s': tick.batchRequestsPerSec, 'transactions/s': tick.transactionsPerSec }),
-};
+  source: {
+    fields: [
+      { name: 'batch requests/s', path: ['batchRequestsPerSec'] },
+      { name: 'transactions/s', path: ['transactionsPerSec'] },
+    ],
+  },
+});
 
 export function newSeries(spec: ChartSpec, maxBuckets?: number): SeriesSet {
   return new SeriesSet({ maxShown: spec.maxShown, fixed: spec.fixed, maxBuckets });

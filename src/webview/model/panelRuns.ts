@@ -58,7 +58,10 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       status: r.status,
       arm: r.arm ?? { id: 'main', label: a.scenarioId },
       totals: r.totals,
-      timeline: r.ticks,
+      // A getter: hours of ticks are decoded only if a view reads the timeline.
+      get timeline() {
+        return r.ticks;
+      },
       derived: r.derived,
       latency: r.record?.latency ?? null,
       rows: r.record?.rows,
@@ -108,7 +111,9 @@ export function allRunsOf(src: PanelRunsSource): RunRef[] {
       index: r.index,
       threads: r.threads,
       status: r.status,
-      ticks: r.ticks,
+      get ticks() {
+        return r.ticks;
+      },
       record: r.record,
       run: r,
       arm,

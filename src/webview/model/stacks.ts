@@ -106,6 +106,14 @@ export function spinlockRows(ticks: readonly Pick<Tick, 'spinlocks'>[], top = 5)
     .slice(0, top);
 }
 
+/**
+ * A live run's rows. While it runs its totals are its ticks folded (the same sums, in the same order), so hours of
+ * ticks are not walked on every render; once it ended its totals are the record's, so its ticks are summed as before.
+ */
+export function liveSpinlockRows(run: { record: unknown; ticks: readonly Pick<Tick, 'spinlocks'>[]; totals: { spinlocks: Record<string, SpinDelta> } }): SpinlockRow[] {
+  return run.record ? spinlockRows(run.ticks) : spinlockRowsOfRuns([run]);
+}
+
 /** Rows from finished runs' totals (a saved experiment: every run summed). */
 export function spinlockRowsOfRuns(runs: readonly { totals: { spinlocks: Record<string, SpinDelta> } }[], top = 5): SpinlockRow[] {
   return spinlockRows(

@@ -6,6 +6,7 @@ import type { WatchView } from '../../shared/protocol';
 import type { WatchTick } from '../../shared/watch';
 import { emptyRunTotals } from '../../shared/analysis';
 import type { RunData } from './liveRuns';
+import { RunTicks } from './runTicks';
 import { WatchCompareModel } from './watchCompare';
 import { halveWatchTicks } from '../../shared/tickMerge';
 
@@ -30,6 +31,7 @@ export class WatchModel {
       threads: 0,
       status: running ? 'running' : 'completed',
       ticks,
+      store: new RunTicks(ticks),
       totals: emptyRunTotals(),
       record: null,
       arm: null,

@@ -5,11 +5,11 @@
 // paused or once the run has finished (a zoomed range is decimated from the full-resolution columns). Each chart's
 // card (DOM, chart.js instance, toggle chips) is built by liveChartBuild.ts.
 import { render } from 'lit';
-import type { Tick } from '../../shared/experiment';
 import { ColorAssigner } from '../model/colors';
 import { decimateIndices } from '../model/decimate';
 import type { RunData } from '../model/liveRuns';
-import { appendTick, buildSeries, CHART_KINDS, CHART_SPECS, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
+import { CHART_KINDS, CHART_SPECS, newSeries, type ChartKind, type ChartSpec, type ChartToggles } from '../model/metrics';
+import { appendRange } from '../model/columnSeries';
 import { applyBounds, boundsOf, redrawDataOnly, sameBounds } from './chartBounds';
 import { createEntry, renderControls, type EntryHooks } from './liveChartBuild';
 import { toolbarTemplate } from './liveChartsToolbar';
@@ -133,13 +133,15 @@ export class LiveChartsView {
   /** New ticks of a run from position `from`: appended when that run is shown, and drawn now on the charts on screen. */
   ticksAdded(run: RunData, from: number): void {
     if (run !== this.run) return;
-    const ticks: Tick[] = run.ticks;
+    const n = run.store.length;
     for (const e of this.entries.values()) {
-      if (e.series.length >= ticks.length) continue;
-      // A catch-up of many ticks is one batch, ranked once; a live tick ranks with hysteresis.
-      for (let i = Math.max(from, e.series.length); i < ticks.length; i++)
-        appendTick(e.series, e.spec, ticks[i], this.toggles, i === ticks.length - 1);
+      if (e.series.length >= n) continue;
       e.stale = true;
+      // A chart off screen that holds nothing yet is built when it comes into view (draw): a loaded history is read
+      // for the charts on screen only.
+      if (e.series.length === 0 && !e.visible) continue;
+      // A catch-up of many ticks is one batch, ranked once; a live tick ranks with hysteresis.
+      appendRange(e.series, e.spec, run.store, Math.max(from, e.series.length), n, this.toggles);
       if (!this.paused && e.visible) this.draw(e);
     }
     this.flushNotes();
@@ -160,7 +162,7 @@ export class LiveChartsView {
         (e.spec.kind === 'spinlocks' && old.spinMetric !== t.spinMetric) ||
         (e.spec.kind === 'waits' && old.showAllWaits !== t.showAllWaits);
       if (!affected) continue;
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], t, e.series.buckets.maxBuckets);
+      e.series = newSeries(e.spec, e.series.buckets.maxBuckets); // filled as drawn (draw)
       e.colors = new ColorAssigner();
       e.drawn = null;
       const y = e.chart.options.scales?.y as { title?: { text?: string } } | undefined;
@@ -187,7 +189,7 @@ export class LiveChartsView {
 
   private rebuild(): void {
     for (const e of this.entries.values()) {
-      e.series = buildSeries(e.spec, this.run?.ticks ?? [], this.toggles, this.bucketsWanted(e));
+      e.series = newSeries(e.spec, this.bucketsWanted(e)); // filled as drawn (draw)
       e.colors = new ColorAssigner();
       e.range = null;
       e.drawn = null;
@@ -234,6 +236,8 @@ export class LiveChartsView {
 
   private draw(e: Entry): void {
     e.stale = false;
+    const run = this.run;
+    if (run && e.series.length < run.store.length) appendRange(e.series, e.spec, run.store, e.series.length, run.store.length, this.toggles);
     if (e.range) {
       this.drawRange(e);
       return;

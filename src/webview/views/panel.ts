@@ -19,7 +19,7 @@ import { serverView } from './server';
 import { watchView } from './watch';
 import { outlineView } from './outline';
 import { spinlockRowsView, stacksView } from './stacks';
-import { spinlockRows, spinlockRowsOfRuns } from '../model/stacks';
+import { liveSpinlockRows, spinlockRowsOfRuns } from '../model/stacks';
 import { ACTIVE } from '../model/viewState';
 
 function chartsView(app: ViewContext): TemplateResult {
@@ -39,7 +39,7 @@ export const TICK_REGIONS = ['run', 'liveSpinlocks', 'results', 'armAnalysis', '
 function liveSpinlocks(app: ViewContext): TemplateResult | typeof nothing {
   const idx = app.live.currentIndex;
   const run = idx === null ? null : app.live.runs.get(idx);
-  return run ? spinlockRowsView(app, spinlockRows(run.ticks), 'live', 'live-spin-rows') : nothing;
+  return run ? spinlockRowsView(app, liveSpinlockRows(run), 'live', 'live-spin-rows') : nothing;
 }
 
 /** The saved experiment the analysis views show (not the live one): its spinlocks, to capture again now. */

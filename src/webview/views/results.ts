@@ -46,7 +46,7 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
   if (opened) return { title: opened.title, rows: experimentRows(opened).map(lettered), unit: opened.custom ? 'call' : 'row' };
   const rows = app.live
     .ordered()
-    .filter((r) => r.ticks.length > 0 || r.record)
+    .filter((r) => r.store.length > 0 || r.record)
     .map((r) => ({
       run: r.index,
       ...(r.arm ? { arm: r.arm.label } : {}),

@@ -31,7 +31,7 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
   if (a.status === 'running' || a.status === 'starting') {
     const cur = runs[runs.length - 1];
     if (!cur) return { status: 'running', text: a.message || 'Warming up…' };
-    const last = cur.ticks[cur.ticks.length - 1];
+    const last = cur.store.last();
     const rate = last ? `, ${exactNumber(last.rowsPerSec)} rows/s` : '';
     const arm = cur.arm && a.preset ? `${cur.arm.label}, ` : '';
     const rep = cur.repetition !== null ? `, repetition ${cur.repetition}` : '';

@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { checkTuneForm, SCENARIO_WORKLOAD, tunePayload, type TuneField, type TuneFormCheck, type TuneFormState } from '../model/tuneForm';
-import { spinlockRows } from '../model/stacks';
+import { liveSpinlockRows } from '../model/stacks';
 import { checkedOf, field, inputValue } from './common';
 
 function textField(
@@ -65,7 +65,7 @@ export function tuneWorkload(app: ViewContext): { words: string; hasBatchSize: b
 function seenSpinlocks(app: ViewContext): TemplateResult | typeof nothing {
   const idx = app.live.currentIndex;
   const run = idx === null ? null : app.live.runs.get(idx);
-  const names = run ? spinlockRows(run.ticks).map((r) => r.name) : [];
+  const names = run ? liveSpinlockRows(run).map((r) => r.name) : [];
   if (!names.length) return nothing;
   return html`<div class="field" id="tune-seen-spinlocks"><span class="muted small">Spun in the last run:</span>
     ${names.map(

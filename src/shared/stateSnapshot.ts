@@ -1,0 +1,46 @@
+// The state message's payload. A full snapshot (the webview loaded, or was shown again) carries the active
+// experiment's ticks as columns (tickColumns.ts), each run's totals folded beside them so the panel need not fold
+// hours of ticks again; the runs in `state` then carry no ticks. Other snapshots carry no ticks at all: the webview
+// has them from runTick messages.
+import { addTickToTotals, emptyRunTotals } from './analysis';
+import { checkTickColumns, encodeTicks, type TickColumns } from './tickColumns';
+import type { PanelState } from './panelState';
+
+/** One run's ticks in a full snapshot. */
+export interface RunTickColumns {
+  /** The run's index (LiveRunView.index). */
+  index: number;
+  columns: TickColumns;
+}
+
+export interface StatePayload {
+  state: PanelState;
+  /** Full snapshots only: the active experiment's ticks, by run. */
+  ticks?: RunTickColumns[];
+}
+
+/** The payload of a full snapshot: the active runs' ticks moved into columns, with their totals. */
+export function fullStatePayload(state: PanelState): StatePayload {
+  const active = state.active;
+  if (!active || active.runs.every((r) => r.ticks.length === 0)) return { state };
+  const ticks: RunTickColumns[] = [];
+  const runs = active.runs.map((r) => {
+    if (r.ticks.length === 0) return r;
+    ticks.push({ index: r.index, columns: encodeTicks(r.ticks) });
+    return { ...r, ticks: [], totals: r.ticks.reduce(addTickToTotals, emptyRunTotals()) };
+  });
+  return { state: { ...state, active: { ...active, runs } }, ticks };
+}
+
+/** Checks a state message's ticks on arrival (the webview's side): a malformed list throws, and the message is dropped. */
+export function checkStateTicks(raw: unknown): RunTickColumns[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw) || raw.length > 10_000) throw new Error('ticks must be a list of runs');
+  const seen = new Set<number>();
+  return raw.map((r: unknown, j) => {
+    const { index, columns } = (r ?? {}) as { index?: unknown; columns?: unknown };
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || seen.has(index)) throw new Error(`ticks ${j}: a bad run index`);
+    seen.add(index);
+    return { index, columns: checkTickColumns(columns) };
+  });
+}

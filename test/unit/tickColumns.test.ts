@@ -1,0 +1,78 @@
+// The state message's tick columns (src/shared/tickColumns.ts, stateSnapshot.ts): lossless for every kind of leaf a
+// tick holds, and checked on arrival, so a malformed payload is refused rather than drawn.
+import assert from 'node:assert/strict';
+import type { Tick } from '../../src/shared/experiment';
+import { checkTickColumns, decodeTick, decodeTicks, encodeTicks, type TickColumns } from '../../src/shared/tickColumns';
+import { checkStateTicks, fullStatePayload } from '../../src/shared/stateSnapshot';
+import { addTickToTotals, emptyRunTotals } from '../../src/shared/analysis';
+import * as b from '../helpers/builders';
+
+/** Ticks with every kind of leaf: entries that come and go, nulls, a boolean, a branch null at some ticks only. */
+function mixedTicks(): Tick[] {
+  return b.ticks(40, { threads: 4 }).map((t, i) => ({
+    ...t,
+    ...(i % 7 === 3 ? { gap: true } : {}),
+    ...(i % 5 === 0 ? { hiddenCpuMs: i * 1.5 } : {}),
+    monitor: i % 4 === 0 ? null : { cpuMs: i, logicalReads: 10, writes: 0, scheduledMs: 2, recompiles: i % 2 ? null : 1, compilations: 3 },
+    log: { ...t.log, avgWriteStallMs: i % 3 ? null : 0.25 },
+  }));
+}
+
+/** A copy of the columns with its typed arrays copied too (the tests below break one). */
+const copy = (c: TickColumns): TickColumns => ({
+  length: c.length,
+  columns: c.columns.map((x) => ({ ...x, path: [...x.path], values: x.values.slice(), ...(x.state ? { state: x.state.slice() } : {}) })),
+});
+
+describe('tick columns', () => {
+  it('decode to the very ticks encoded: numbers, nulls, absent entries, booleans, a branch that is null at some ticks', () => {
+    const ticks = mixedTicks();
+    const cols = encodeTicks(ticks);
+    assert.deepEqual(decodeTicks(cols), ticks);
+    assert.deepEqual(decodeTick(cols, 21), ticks[21]);
+    // One Float64Array per leaf, and the timestamps once.
+    assert.deepEqual(
+      cols.columns.find((c) => c.path.join('.') === 't')?.values,
+      Float64Array.from(ticks.map((t) => t.t)),
+    );
+    assert.equal(cols.columns.find((c) => c.path.join('.') === 't')?.state, undefined, 'a leaf every tick holds has no state bytes');
+    assert.ok(cols.columns.find((c) => c.path.join('.') === 'spinlocks.SOS_CACHESTORE.spins')?.state, 'an entry that comes and goes says where');
+    assert.deepEqual(checkTickColumns(cols), cols);
+  });
+
+  it('a full snapshot carries the active runs ticks as columns, with their totals folded beside them', () => {
+    const ticks = b.ticks(30, { threads: 8 });
+    const state = b.connectedState({
+      active: { experimentId: 'e', title: 't', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', events: [], runs: [{ index: 2, threads: 8, status: 'running', ticks }] },
+    });
+    const p = fullStatePayload(state);
+    assert.deepEqual(p.state.active?.runs[0].ticks, []);
+    assert.deepEqual(p.state.active?.runs[0].totals, ticks.reduce(addTickToTotals, emptyRunTotals()));
+    const [run] = checkStateTicks(p.ticks);
+    assert.equal(run.index, 2);
+    assert.deepEqual(decodeTicks(run.columns), ticks);
+    assert.deepEqual(state.active?.runs[0].ticks, ticks, 'the host keeps its own ticks');
+  });
+
+  it('refuses a malformed payload', () => {
+    const good = encodeTicks(mixedTicks());
+    const broken: [string, (c: TickColumns) => unknown, RegExp][] = [
+      ['not an object', () => 'columns', /not an object/],
+      ['a length that is not a count', (c) => ({ ...c, length: -1 }), /length/],
+      ['values as a plain list', (c) => ((c.columns[0].values as unknown) = Array.from(c.columns[0].values), c), /float64s/],
+      ['values one short', (c) => ((c.columns[1].values = c.columns[1].values.subarray(1)), c), /float64s/],
+      ['a state of the wrong length', (c) => ((c.columns.find((x) => x.state)!.state = new Uint8Array(3)), c), /state/],
+      ['a state byte out of range', (c) => (c.columns.find((x) => x.state)!.state![0] = 7, c), /0, 1, 2/],
+      ['an unknown kind', (c) => ((c.columns[0].kind as unknown) = 'string', c), /kind/],
+      ['a path through __proto__', (c) => ((c.columns[0].path = ['__proto__', 'polluted']), c), /bad key/],
+      ['an empty path', (c) => ((c.columns[0].path = []), c), /path/],
+      ['a repeated path', (c) => (c.columns.push(c.columns[0]), c), /repeats/],
+      ['a leaf under a number', (c) => (c.columns.push({ path: ['t', 'x'], kind: 'number', values: new Float64Array(c.length) }), c), /lies under/],
+    ];
+    for (const [what, breakIt, why] of broken) assert.throws(() => checkTickColumns(breakIt(copy(good))), why, what);
+    assert.throws(() => checkStateTicks([{ index: 0, columns: { length: 2 } }]), /columns/);
+    assert.throws(() => checkStateTicks([{ index: 'first', columns: good }]), /run index/);
+    assert.throws(() => checkStateTicks({}), /list/);
+    assert.deepEqual(checkStateTicks(undefined), []);
+  });
+});
