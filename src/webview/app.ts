@@ -212,7 +212,7 @@ export class App implements ViewContext {
     const run = this.live.tick(p.experimentId, p.index, p.tick);
     if (!run) return;
     if (!before) this.syncCharts();
-    this.charts.ticksAdded(run, run.ticks.length - 1);
+    this.charts.ticksAdded(run, run.store.length - 1);
     // Not the whole panel: only the parts a tick changes (run status, live totals and what is computed from them).
     this.rendering.requestRegions(TICK_REGIONS);
   }

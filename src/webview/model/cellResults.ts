@@ -61,7 +61,15 @@ export function cellResults(runs: readonly TimedCellRun[], topSpinlocks = 2): Ce
 
 /** The cells of the experiment the results show. */
 export function cellResultsOf(e: ShownExperiment): CellResults {
-  return cellResults(armRuns(e).map((r, i) => ({ ...r, timeline: e.runs[i].timeline })));
+  // A getter: a live run's hours of ticks are decoded only if a figure reads its timeline (runTicks.ts).
+  return cellResults(
+    armRuns(e).map((r, i) => ({
+      ...r,
+      get timeline() {
+        return e.runs[i].timeline;
+      },
+    })),
+  );
 }
 
 /** A figure as the cell table prints it: "12,345 [11,900, 12,800]", or the one run's value; a time in its best unit. */

@@ -56,27 +56,40 @@ function appendColumns(
   from: number,
   to: number,
   t: ChartToggles,
-  rankLast: boolean,
+  rank: boolean,
 ): void {
   const p = plan(cols, src, t);
-  const tCol = cols.columns.find((c) => c.path.length === 1 && c.path[0] === 't');
-  const g = 'group' in src ? src : null;
-  const countOf = { count: 0 };
-  for (let i = from; i < to; i++) {
-    const out: Record<string, number> = {};
-    if (p.fields) for (const f of p.fields) out[f.name] = leafAt(f.col, i) as number;
-    else if (g && p.entries) {
-      const f = g.perSec ? perSecFactor(leafAt(p.intervalMs, i) as number) : 1;
-      for (const e of p.entries) {
-        if (!present(e, i)) continue;
-        if (g.shown) {
-          countOf.count = leafAt(e.count, i) as number;
-          if (!g.shown(e.key, countOf, t)) continue;
-        }
-        const v = leafAt(e.leaf, i) as number;
-        out[g.label ? g.label(e.key) : e.key] = g.perSec ? v * f : v;
-      }
-    }
-    series.append((leafAt(tCol, i) as number) / 1000, out, rankLast && i === to - 1);
+  const n = to - from;
+  // Each series' values over the batch, NaN where a sample has none (absent, null, not finite: append() skips those).
+  const values = (fill: (i: number) => number): Float64Array => {
+    const out = new Float64Array(n);
+    for (let i = from; i < to; i++) out[i - from] = fill(i);
+    return out;
+  };
+  const num = (v: number | null | undefined) => (typeof v === 'number' ? v : NaN);
+  const entries: { name: string; values: Float64Array }[] = [];
+  if (p.fields) for (const f of p.fields) entries.push({ name: f.name, values: values((i) => num(leafAt(f.col, i))) });
+  else if (p.entries && 'group' in src) {
+    const g = src;
+    const countOf = { count: 0 };
+    for (const e of p.entries)
+      entries.push({
+        name: g.label ? g.label(e.key) : e.key,
+        values: values((i) => {
+          if (!present(e, i)) return NaN;
+          if (g.shown) {
+            countOf.count = leafAt(e.count, i) as number;
+            if (!g.shown(e.key, countOf, t)) return NaN;
+          }
+          const v = leafAt(e.leaf, i) as number;
+          return num(g.perSec ? v * perSecFactor(leafAt(p.intervalMs, i) as number) : v);
+        }),
+      });
   }
+  const tCol = cols.columns.find((c) => c.path.length === 1 && c.path[0] === 't');
+  series.appendRows(
+    values((i) => (leafAt(tCol, i) as number) / 1000),
+    entries,
+    rank,
+  );
 }

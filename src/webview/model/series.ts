@@ -129,6 +129,44 @@ export class SeriesSet {
     if (rank && !this.options.fixed) this.updateShown();
   }
 
+  /**
+   * Adds samples i = 0..xs.length-1 at once, as append() would one by one (rank false, then `rank` after the last):
+   * entries[j].values[i] is name j's value at sample i, NaN where the sample has none. A loaded history's columns
+   * come in this way, without a record per sample.
+   */
+  appendRows(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[], rank: boolean): void {
+    const cols = entries.map((e) => this.columns.get(e.name) ?? null);
+    const at = entries.map((e) => this.bucketIndex.get(e.name) ?? -1);
+    const sums = entries.map((e) => this.totals.get(e.name) ?? 0);
+    let all = [...this.columns.values()];
+    for (let i = 0; i < xs.length; i++) {
+      const n = this.xs.length;
+      let vals = this.scratch(this.bucketsView.columns);
+      for (let j = 0; j < entries.length; j++) {
+        const v = entries[j].values[i];
+        if (!Number.isFinite(v)) continue;
+        let col = cols[j];
+        if (!col) {
+          if (this.options.fixed) continue;
+          col = cols[j] = this.addName(entries[j].name, n);
+          at[j] = this.bucketIndex.get(entries[j].name) as number;
+          all = [...this.columns.values()];
+        }
+        col.push(v);
+        if (at[j] >= vals.length) vals = this.scratch(at[j] + 1, true);
+        vals[at[j]] = v;
+        sums[j] += v;
+      }
+      for (const col of all) if (col.length === n) col.push(0);
+      this.xs.push(xs[i]);
+      this.bucketsView.append(xs[i], vals);
+    }
+    entries.forEach((e, j) => {
+      if (cols[j]) this.totals.set(e.name, sums[j]);
+    });
+    if (rank) this.rank();
+  }
+
   private addName(name: string, zeros: number): Column {
     const col = new Column();
     for (let i = 0; i < zeros; i++) col.push(0);
