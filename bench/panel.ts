@@ -121,7 +121,9 @@ export async function benchPanelTicks(
     const payload = fullStatePayload(b.connectedState({ active }));
     const hostEncodeMs = performance.now() - encodeStart;
     // playwright passes JSON: the typed arrays go as lists and are typed again in the page, before the clock starts.
-    const wire = JSON.parse(JSON.stringify(payload, (_k, v: unknown) => (ArrayBuffer.isView(v) ? { [v.constructor.name]: Array.from(v as Float64Array) } : v)));
+    const wire = JSON.parse(
+      JSON.stringify(payload, (_k, v: unknown) => (ArrayBuffer.isView(v) ? { [v.constructor.name]: Array.from(v as Float64Array) } : v)),
+    );
     // A first draw happens once per panel, on cold code: one sample is noise. Each load is a fresh page; the figure is
     // their median, and the last page goes on to time the ticks.
     const loads: { drawn: number; frame: number }[] = [];

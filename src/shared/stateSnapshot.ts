@@ -39,7 +39,8 @@ export function checkStateTicks(raw: unknown): RunTickColumns[] {
   const seen = new Set<number>();
   return raw.map((r: unknown, j) => {
     const { index, columns } = (r ?? {}) as { index?: unknown; columns?: unknown };
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || seen.has(index)) throw new Error(`ticks ${j}: a bad run index`);
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || seen.has(index))
+      throw new Error(`ticks ${j}: a bad run index`);
     seen.add(index);
     return { index, columns: checkTickColumns(columns) };
   });

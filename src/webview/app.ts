@@ -10,7 +10,6 @@ import {
   type MessageType,
   type PanelState,
   type PresetAnalysisInfo,
-  type RunTickColumns,
   type ToHostMap,
   type PayloadOf,
 } from '../shared/protocol';
@@ -149,8 +148,7 @@ export class App implements ViewContext {
 
   // ---------------------------------------------------------------- host -> webview
 
-  /** `ticks`: a full snapshot's tick columns, already checked (main.ts). */
-  onState(s: PanelState, ticks: readonly RunTickColumns[] = []): void {
+  onState(s: PanelState, checkedTicks: Parameters<LiveRuns['loadSnapshot']>[1] = []): void {
     this.state = s;
     const sel = stableJson(s.selection);
     if (this.form === null || (sel !== this.lastHostSelection && sel !== this.lastSentSelection && this.selectTimer === null)) {
@@ -170,7 +168,7 @@ export class App implements ViewContext {
     const place = this.errorPlaces.next(s, this.lastAction);
     if (place?.open && !this.view.open[place.open]) this.setView({ open: { ...this.view.open, [place.open]: true } });
     if (place) this.revealPending = place;
-    this.applyLive(this.live.loadSnapshot(s.active, ticks));
+    this.applyLive(this.live.loadSnapshot(s.active, checkedTicks));
     this.applyWatch(this.watch.loadSnapshot(s.watch));
     this.tune.loadSnapshot(s.active);
     if (s.watch && this.watchCharts.currentToggles.showAllWaits !== s.watch.showBenign)

@@ -31,19 +31,28 @@ describe('tick columns', () => {
     assert.deepEqual(decodeTicks(cols), ticks);
     assert.deepEqual(decodeTick(cols, 21), ticks[21]);
     // One Float64Array per leaf, and the timestamps once.
-    assert.deepEqual(
-      cols.columns.find((c) => c.path.join('.') === 't')?.values,
-      Float64Array.from(ticks.map((t) => t.t)),
-    );
+    assert.deepEqual(cols.columns.find((c) => c.path.join('.') === 't')?.values, Float64Array.from(ticks.map((t) => t.t)));
     assert.equal(cols.columns.find((c) => c.path.join('.') === 't')?.state, undefined, 'a leaf every tick holds has no state bytes');
-    assert.ok(cols.columns.find((c) => c.path.join('.') === 'spinlocks.SOS_CACHESTORE.spins')?.state, 'an entry that comes and goes says where');
+    assert.ok(
+      cols.columns.find((c) => c.path.join('.') === 'spinlocks.SOS_CACHESTORE.spins')?.state,
+      'an entry that comes and goes says where',
+    );
     assert.deepEqual(checkTickColumns(cols), cols);
   });
 
   it('a full snapshot carries the active runs ticks as columns, with their totals folded beside them', () => {
     const ticks = b.ticks(30, { threads: 8 });
     const state = b.connectedState({
-      active: { experimentId: 'e', title: 't', scenarioId: 'disk-insert', simulated: true, status: 'running', message: '', events: [], runs: [{ index: 2, threads: 8, status: 'running', ticks }] },
+      active: {
+        experimentId: 'e',
+        title: 't',
+        scenarioId: 'disk-insert',
+        simulated: true,
+        status: 'running',
+        message: '',
+        events: [],
+        runs: [{ index: 2, threads: 8, status: 'running', ticks }],
+      },
     });
     const p = fullStatePayload(state);
     assert.deepEqual(p.state.active?.runs[0].ticks, []);
@@ -59,15 +68,19 @@ describe('tick columns', () => {
     const broken: [string, (c: TickColumns) => unknown, RegExp][] = [
       ['not an object', () => 'columns', /not an object/],
       ['a length that is not a count', (c) => ({ ...c, length: -1 }), /length/],
-      ['values as a plain list', (c) => ((c.columns[0].values as unknown) = Array.from(c.columns[0].values), c), /float64s/],
+      ['values as a plain list', (c) => (((c.columns[0].values as unknown) = Array.from(c.columns[0].values)), c), /float64s/],
       ['values one short', (c) => ((c.columns[1].values = c.columns[1].values.subarray(1)), c), /float64s/],
       ['a state of the wrong length', (c) => ((c.columns.find((x) => x.state)!.state = new Uint8Array(3)), c), /state/],
-      ['a state byte out of range', (c) => (c.columns.find((x) => x.state)!.state![0] = 7, c), /0, 1, 2/],
-      ['an unknown kind', (c) => ((c.columns[0].kind as unknown) = 'string', c), /kind/],
+      ['a state byte out of range', (c) => ((c.columns.find((x) => x.state)!.state![0] = 7), c), /0, 1, 2/],
+      ['an unknown kind', (c) => (((c.columns[0].kind as unknown) = 'string'), c), /kind/],
       ['a path through __proto__', (c) => ((c.columns[0].path = ['__proto__', 'polluted']), c), /bad key/],
       ['an empty path', (c) => ((c.columns[0].path = []), c), /path/],
       ['a repeated path', (c) => (c.columns.push(c.columns[0]), c), /repeats/],
-      ['a leaf under a number', (c) => (c.columns.push({ path: ['t', 'x'], kind: 'number', values: new Float64Array(c.length) }), c), /lies under/],
+      [
+        'a leaf under a number',
+        (c) => (c.columns.push({ path: ['t', 'x'], kind: 'number', values: new Float64Array(c.length) }), c),
+        /lies under/,
+      ],
     ];
     for (const [what, breakIt, why] of broken) assert.throws(() => checkTickColumns(breakIt(copy(good))), why, what);
     assert.throws(() => checkStateTicks([{ index: 0, columns: { length: 2 } }]), /columns/);

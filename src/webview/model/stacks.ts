@@ -110,7 +110,11 @@ export function spinlockRows(ticks: readonly Pick<Tick, 'spinlocks'>[], top = 5)
  * A live run's rows. While it runs its totals are its ticks folded (the same sums, in the same order), so hours of
  * ticks are not walked on every render; once it ended its totals are the record's, so its ticks are summed as before.
  */
-export function liveSpinlockRows(run: { record: unknown; ticks: readonly Pick<Tick, 'spinlocks'>[]; totals: { spinlocks: Record<string, SpinDelta> } }): SpinlockRow[] {
+export function liveSpinlockRows(run: {
+  record: unknown;
+  ticks: readonly Pick<Tick, 'spinlocks'>[];
+  totals: { spinlocks: Record<string, SpinDelta> };
+}): SpinlockRow[] {
   return run.record ? spinlockRows(run.ticks) : spinlockRowsOfRuns([run]);
 }
 

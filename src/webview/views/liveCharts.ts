@@ -237,7 +237,8 @@ export class LiveChartsView {
   private draw(e: Entry): void {
     e.stale = false;
     const run = this.run;
-    if (run && e.series.length < run.store.length) appendRange(e.series, e.spec, run.store, e.series.length, run.store.length, this.toggles);
+    if (run && e.series.length < run.store.length)
+      appendRange(e.series, e.spec, run.store, e.series.length, run.store.length, this.toggles);
     if (e.range) {
       this.drawRange(e);
       return;

@@ -8,7 +8,15 @@ import { fullStatePayload } from '../../../src/shared/stateSnapshot';
 import { appendRange } from '../../../src/webview/model/columnSeries';
 import { LiveRuns } from '../../../src/webview/model/liveRuns';
 import { RunTicks } from '../../../src/webview/model/runTicks';
-import { buildSeries, CHART_KINDS, CHART_SPECS, newSeries, WATCH_THROUGHPUT, type ChartSpec, type ChartToggles } from '../../../src/webview/model/metrics';
+import {
+  buildSeries,
+  CHART_KINDS,
+  CHART_SPECS,
+  newSeries,
+  WATCH_THROUGHPUT,
+  type ChartSpec,
+  type ChartToggles,
+} from '../../../src/webview/model/metrics';
 import type { SeriesSet } from '../../../src/webview/model/series';
 import * as b from '../../helpers/builders';
 
@@ -92,10 +100,11 @@ it('a run loaded from a full snapshot holds the ticks and totals a snapshot of o
   objects.loadSnapshot(active);
   const p = fullStatePayload(b.connectedState({ active }));
   const columns = new LiveRuns();
-  assert.deepEqual(
-    columns.loadSnapshot(p.state.active, p.ticks),
-    [{ kind: 'reset' }, { kind: 'run', index: 0 }, { kind: 'ticks', index: 0, from: 0 }],
-  );
+  assert.deepEqual(columns.loadSnapshot(p.state.active, p.ticks), [
+    { kind: 'reset' },
+    { kind: 'run', index: 0 },
+    { kind: 'ticks', index: 0, from: 0 },
+  ]);
   const [a, c] = [objects.runs.get(0)!, columns.runs.get(0)!];
   assert.deepEqual(c.totals, a.totals);
   assert.equal(c.store.length, ts.length);
