@@ -94,11 +94,6 @@ export function decodeTicks(cols: TickColumns): Tick[] {
   return out;
 }
 
-/** The column at this path (e.g. ['rowsPerSec']), if any tick has it. */
-export function columnAt(cols: TickColumns, ...path: string[]): TickColumn | undefined {
-  return cols.columns.find((c) => c.path.length === path.length && c.path.every((k, i) => k === path[i]));
-}
-
 /** Eight hours at 250 ms, with room. */
 const MAX_TICKS = 1_000_000;
 const MAX_COLUMNS = 10_000;

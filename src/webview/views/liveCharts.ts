@@ -1,7 +1,8 @@
 // The six live charts of one run. Built once (plain DOM, kept across lit renders), fed tick by tick. A tick is drawn
 // at once (not a frame later) and only on the charts on screen (IntersectionObserver): each keeps its points and
 // rewrites only the last min/max bucket (model/decimate.ts MinMaxBuckets), then update('none'). A chart off screen
-// catches up when it scrolls into view. Pause stops redrawing but keeps buffering; zoom and pan are on only while
+// catches up when it scrolls into view; its series is not even built before (a loaded history's columns are read
+// for the charts on screen: model/columnSeries.ts). Pause stops redrawing but keeps buffering; zoom and pan are on only while
 // paused or once the run has finished (a zoomed range is decimated from the full-resolution columns). Each chart's
 // card (DOM, chart.js instance, toggle chips) is built by liveChartBuild.ts.
 import { render } from 'lit';
