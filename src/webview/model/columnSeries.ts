@@ -39,7 +39,10 @@ function plan(cols: TickColumns, src: ChartSource, t: ChartToggles) {
   return { entries: [...entries.values()], intervalMs: at.get('intervalMs') };
 }
 
-const present = (e: GroupEntry, i: number) => e.parts.some((c) => !c.state || c.state[i] !== 0);
+function present(e: GroupEntry, i: number): boolean {
+  for (const c of e.parts) if (!c.state || c.state[i] !== 0) return true;
+  return false;
+}
 
 /** Ticks from..to-1 of a run appended to a chart's series; the last one ranks (one batch, as buildSeries ranks). */
 export function appendRange(series: SeriesSet, spec: ChartSpec, ticks: RunTicks, from: number, to: number, toggles: ChartToggles): void {
@@ -72,6 +75,8 @@ function appendColumns(
   else if (p.entries && 'group' in src) {
     const g = src;
     const countOf = { count: 0 };
+    // Each tick's per-second factor, once for every entry.
+    const perSec = g.perSec ? values((i) => perSecFactor(leafAt(p.intervalMs, i) as number)) : null;
     for (const e of p.entries)
       entries.push({
         name: g.label ? g.label(e.key) : e.key,
@@ -82,7 +87,7 @@ function appendColumns(
             if (!g.shown(e.key, countOf, t)) return NaN;
           }
           const v = leafAt(e.leaf, i) as number;
-          return num(g.perSec ? v * perSecFactor(leafAt(p.intervalMs, i) as number) : v);
+          return num(perSec ? v * perSec[i - from] : v);
         }),
       });
   }
