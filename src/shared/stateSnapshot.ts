@@ -3,7 +3,8 @@
 // hours of ticks again; the runs in `state` then carry no ticks. Other snapshots carry no ticks at all: the webview
 // has them from runTick messages.
 import { addTickToTotals, emptyRunTotals } from './analysis';
-import { checkTickColumns, encodeTicks, type TickColumns } from './tickColumns';
+import { checkTickColumns, TickColumnsBuilder, type TickColumns } from './tickColumns';
+import type { RunTotals, Tick } from './experiment';
 import type { PanelState } from './panelState';
 
 /** One run's ticks in a full snapshot. */
@@ -19,6 +20,24 @@ export interface StatePayload {
   ticks?: RunTickColumns[];
 }
 
+/**
+ * Each live run's ticks encoded so far, by the ticks array itself: the host only appends to it (or replaces it), so
+ * a snapshot after an hour more encodes and folds only that hour, and a panel shown again encodes nothing new.
+ */
+const encoded = new WeakMap<readonly Tick[], { builder: TickColumnsBuilder; totals: RunTotals }>();
+
+function encodedRun(ticks: readonly Tick[]): { columns: TickColumns; totals: RunTotals } {
+  let e = encoded.get(ticks);
+  if (!e || e.builder.length > ticks.length)
+    encoded.set(ticks, (e = { builder: new TickColumnsBuilder(ticks.length), totals: emptyRunTotals() }));
+  for (let i = e.builder.length; i < ticks.length; i++) {
+    e.builder.append(ticks[i]);
+    e.totals = addTickToTotals(e.totals, ticks[i]);
+  }
+  // A copy: the cached totals go on folding, and a payload already handed out must not change under its reader.
+  return { columns: e.builder.snapshot(), totals: structuredClone(e.totals) };
+}
+
 /** The payload of a full snapshot: the active runs' ticks moved into columns, with their totals. */
 export function fullStatePayload(state: PanelState): StatePayload {
   const active = state.active;
@@ -26,8 +45,9 @@ export function fullStatePayload(state: PanelState): StatePayload {
   const ticks: RunTickColumns[] = [];
   const runs = active.runs.map((r) => {
     if (r.ticks.length === 0) return r;
-    ticks.push({ index: r.index, columns: encodeTicks(r.ticks) });
-    return { ...r, ticks: [], totals: r.ticks.reduce(addTickToTotals, emptyRunTotals()) };
+    const { columns, totals } = encodedRun(r.ticks);
+    ticks.push({ index: r.index, columns });
+    return { ...r, ticks: [], totals };
   });
   return { state: { ...state, active: { ...active, runs } }, ticks };
 }

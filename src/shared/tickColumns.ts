@@ -32,41 +32,94 @@ interface Node {
   kids: Map<string, Node> | null;
 }
 
-/** Columns of `ticks`, leaves in the order first seen (so decoded ticks list their keys as the originals did). */
-export function encodeTicks(ticks: readonly Tick[]): TickColumns {
-  const n = ticks.length;
-  const columns: TickColumn[] = [];
-  const leaf = (node: Node, kind: TickColumn['kind']): TickColumn => {
-    if (!node.leaf) {
-      node.leaf = { path: node.path, kind, values: new Float64Array(n), state: new Uint8Array(n) };
-      columns.push(node.leaf);
+/** A column while ticks are appended: its arrays have room to grow, and it counts the ticks that hold a value. */
+interface Growing extends TickColumn {
+  state: Uint8Array;
+  held: number;
+}
+
+/**
+ * Columns built tick by tick, so a host that keeps appending (a live run) encodes each tick once, not hours of them
+ * on every full snapshot. Leaves keep the order first seen (decoded ticks list their keys as the originals did).
+ */
+export class TickColumnsBuilder {
+  private n = 0;
+  private cap: number;
+  private readonly columns: Growing[] = [];
+  private readonly root: Node = { path: [], leaf: null, kids: null };
+
+  constructor(capacity = 64) {
+    this.cap = Math.max(1, capacity);
+  }
+
+  get length(): number {
+    return this.n;
+  }
+
+  append(tick: Tick): void {
+    if (this.n === this.cap) this.grow();
+    this.walk(tick as unknown as Record<string, unknown>, this.root, this.n);
+    this.n++;
+  }
+
+  /** The columns so far, as copies sized to the ticks (the builder goes on growing its own). */
+  snapshot(): TickColumns {
+    const n = this.n;
+    return {
+      length: n,
+      columns: this.columns.map((c) => {
+        const out: TickColumn = { path: c.path, kind: c.kind, values: c.values.slice(0, n) };
+        if (c.held !== n) out.state = c.state.slice(0, n);
+        return out;
+      }),
+    };
+  }
+
+  private grow(): void {
+    this.cap *= 2;
+    for (const c of this.columns) {
+      const values = new Float64Array(this.cap);
+      values.set(c.values);
+      const state = new Uint8Array(this.cap);
+      state.set(c.state);
+      c.values = values;
+      c.state = state;
     }
-    return node.leaf;
-  };
-  const walk = (o: Record<string, unknown>, at: Node, i: number): void => {
+  }
+
+  private leaf(node: Node, kind: TickColumn['kind']): Growing {
+    if (!node.leaf) {
+      const c: Growing = { path: node.path, kind, values: new Float64Array(this.cap), state: new Uint8Array(this.cap), held: 0 };
+      node.leaf = c;
+      this.columns.push(c);
+    }
+    return node.leaf as Growing;
+  }
+
+  private walk(o: Record<string, unknown>, at: Node, i: number): void {
     const kids = (at.kids ??= new Map());
     for (const k in o) {
       const v = o[k];
       if (v === undefined) continue;
       let node = kids.get(k);
       if (!node) kids.set(k, (node = { path: [...at.path, k], leaf: null, kids: null }));
-      if (typeof v === 'number') {
-        const c = leaf(node, 'number');
-        c.values[i] = v;
-        c.state![i] = VALUE;
-      } else if (typeof v === 'boolean') {
-        const c = leaf(node, 'boolean');
-        c.values[i] = v ? 1 : 0;
-        c.state![i] = VALUE;
-      } else if (v === null) leaf(node, 'number').state![i] = NULL;
-      else if (typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, node, i);
+      if (typeof v === 'number' || typeof v === 'boolean') {
+        const c = this.leaf(node, typeof v === 'number' ? 'number' : 'boolean');
+        c.values[i] = typeof v === 'number' ? v : v ? 1 : 0;
+        c.state[i] = VALUE;
+        c.held++;
+      } else if (v === null) this.leaf(node, 'number').state[i] = NULL;
+      else if (typeof v === 'object' && !Array.isArray(v)) this.walk(v as Record<string, unknown>, node, i);
       else throw new Error(`tick ${i}: ${node.path.join('.')} is neither a number, a boolean, null nor an object`);
     }
-  };
-  const root: Node = { path: [], leaf: null, kids: null };
-  for (let i = 0; i < n; i++) walk(ticks[i] as unknown as Record<string, unknown>, root, i);
-  for (const c of columns) if (c.state!.every((s) => s === VALUE)) delete c.state;
-  return { length: n, columns };
+  }
+}
+
+/** Columns of `ticks`, leaves in the order first seen (so decoded ticks list their keys as the originals did). */
+export function encodeTicks(ticks: readonly Tick[]): TickColumns {
+  const b = new TickColumnsBuilder(ticks.length);
+  for (const t of ticks) b.append(t);
+  return b.snapshot();
 }
 
 /** Tick i, as it was encoded. */
