@@ -3,6 +3,8 @@
 import type { ClientFigures, ClientKind, DriverResult } from './driver';
 import type { ActivationFigures, PanelFigures, PanelLoadFigures, VsixFigures } from './panel';
 import type { SamplerFigures } from './sampler';
+import type { FleetRow } from './fleet';
+import { fleetSection } from './fleetReport';
 import { fmt, markdownTable, ratioText } from './stats';
 import { BUCKETS, type Bucket } from './cpuprofile';
 
@@ -25,6 +27,7 @@ export interface BenchResults {
   panel: PanelFigures | null;
   activation: ActivationFigures | null;
   vsix: VsixFigures | null;
+  fleet?: FleetRow[] | null;
   failures: string[];
 }
 
@@ -270,6 +273,7 @@ export function renderResults(r: BenchResults): string {
   if (r.driver) out.push(...driverSection(r.driver));
   if (r.sampler) out.push(...samplerSection(r.sampler));
   out.push(...panelSection(r.panel, r.activation, r.vsix));
+  if (r.fleet) out.push(...fleetSection(r.fleet));
   if (r.failures.length) out.push('## Parts that did not run', '', ...r.failures.map((f) => `- ${f}`), '');
   out.push(...readmeSection(r));
   return out.join('\n');

@@ -1,5 +1,5 @@
 // `npm run bench` (after npm run build): every benchmark figure, printed and written to bench/results.md.
-//   node out/bench/run.js [--quick] [--only driver,sampler,panel] [--sessions 16]
+//   node out/bench/run.js [--quick] [--only driver,sampler,panel,fleet] [--sessions 16]
 // --quick is a short run for development; it writes out/bench/results-quick.md and leaves bench/results.md alone.
 // Not a timed test: nothing here fails on a slow figure, only on a part that cannot run.
 import * as fs from 'node:fs';
@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { benchDriver, type DriverResult } from './driver';
 import { benchActivation, benchPanel, benchVsix, ROOT, type ActivationFigures, type PanelFigures, type VsixFigures } from './panel';
 import { benchSampler, type SamplerFigures } from './sampler';
+import { benchFleet, type FleetRow } from './fleet';
+import { addFleetFigures } from './fleetReport';
 import { addFigure, goalRows, type Figures } from './figures';
 import { renderResults, type Machine } from './report';
 import { markdownTable } from './stats';
@@ -26,7 +28,8 @@ function parseArgs(argv: string[]): Args {
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  for (const o of only) if (!['driver', 'sampler', 'panel'].includes(o)) throw new Error(`--only takes driver, sampler, panel; not '${o}'`);
+  for (const o of only)
+    if (!['driver', 'sampler', 'panel', 'fleet'].includes(o)) throw new Error(`--only takes driver, sampler, panel, fleet; not '${o}'`);
   return { quick: argv.includes('--quick'), only, sessions: Number(val('sessions') ?? 16) };
 }
 
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
   let panel: PanelFigures | null = null;
   let activation: ActivationFigures | null = null;
   let vsix: VsixFigures | null = null;
+  let fleet: FleetRow[] | null = null;
   const failures: string[] = [];
   const part = async (name: string, fn: () => Promise<void>) => {
     if (!a.only.has(name)) return;
@@ -95,7 +99,17 @@ async function main(): Promise<void> {
     activation = benchActivation(a.quick ? 3 : 10, log);
     vsix = benchVsix(log);
   });
+  await part('fleet', async () => {
+    // 50 servers for 10 minutes (the issue's goal), 1 and 10 for one to show the cost per server; --quick about a minute.
+    fleet = await benchFleet({
+      counts: [1, 10, 50],
+      seconds: (n) => (a.quick ? (n === 50 ? 20 : 5) : n === 50 ? 600 : 60),
+      warmupS: a.quick ? 3 : 30,
+      log,
+    });
+  });
   const figures = collectFigures(driver, sampler, panel, activation);
+  if (fleet) addFleetFigures(figures, fleet);
   const text = renderResults({
     machine: m,
     quick: a.quick,
@@ -105,6 +119,7 @@ async function main(): Promise<void> {
     panel,
     activation,
     vsix,
+    fleet,
     failures,
   });
   const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');

@@ -9,7 +9,7 @@ import { TOOL_VERSION } from '../engine/lab';
 import { parseDuration } from '../shared/params';
 import { UsageError } from './commands';
 import { readServersFile, type FleetServer } from './fleetConfig';
-import { ServerWatch } from './fleetWatch';
+import { ServerWatch, staggerMs } from './fleetWatch';
 
 export interface FleetArgs {
   /** The servers file; or `single`, one server from -c (a plain `spinlab watch -c ... --prometheus :9464`). */
@@ -96,7 +96,7 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
   try {
     await withCancel(
       err,
-      (signal) => Promise.all(watches.map((w) => w.run(signal))),
+      (signal) => Promise.all(watches.map((w, i) => w.run(signal, staggerMs(i, watches.length, w.server.intervalMs)))),
       'ending every watch; the ticks taken so far are kept',
     );
   } finally {

@@ -44,6 +44,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** When the i-th of n servers starts: evenly across its interval (at most 1 s), so the fleet's ticks do not coincide. */
+export function staggerMs(i: number, n: number, intervalMs: number): number {
+  return n > 1 ? Math.round((i * Math.min(intervalMs, 1000)) / n) : 0;
+}
+
 export class ServerWatch {
   private lastTickMs: number | null = null;
   private lastTickAt: string | null = null;
@@ -96,8 +101,13 @@ export class ServerWatch {
     }
   }
 
-  /** Watches until the signal aborts, starting again after every failure. */
-  async run(signal: AbortSignal): Promise<void> {
+  /**
+   * Watches until the signal aborts, starting again after every failure. `startAfterMs` spreads a fleet's first
+   * connections, and so its ticks' slots, across the interval (staggerMs): 50 servers ticking in the same millisecond
+   * would make each wait for the others' replies to be parsed, on the client and on a server they share.
+   */
+  async run(signal: AbortSignal, startAfterMs = 0): Promise<void> {
+    if (startAfterMs > 0) await sleep(startAfterMs, signal);
     let failures = 0;
     while (!signal.aborted) {
       this.starts++;

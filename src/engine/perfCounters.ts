@@ -50,8 +50,36 @@ function matches(row: CounterRow, key: CounterKey): boolean {
   );
 }
 
+/** The part of an object name after its instance prefix ('SQLServer:Databases' -> 'databases'), normalised. */
+const objectSuffixOf = (object: string) => {
+  const o = norm(object);
+  return o.slice(o.lastIndexOf(':') + 1);
+};
+const indexKey = (suffix: string, counter: string, instance: string) => `${suffix}\u0000${norm(counter)}\u0000${norm(instance)}`;
+
+/**
+ * Each sample's rows by (object suffix, counter, instance), built on the first lookup: a watch tick looks up a few
+ * counters per database in two samples, which scanning (and trimming every row's names) made O(databases x rows).
+ */
+const indexes = new WeakMap<readonly CounterRow[], Map<string, CounterRow>>();
+
+function indexOf(rows: readonly CounterRow[]): Map<string, CounterRow> {
+  let index = indexes.get(rows);
+  if (!index) {
+    index = new Map();
+    for (const r of rows) {
+      const k = indexKey(objectSuffixOf(r.object), r.counter, r.instance);
+      if (!index.has(k)) index.set(k, r); // the first match, as a scan finds it
+    }
+    indexes.set(rows, index);
+  }
+  return index;
+}
+
 export function findCounter(rows: readonly CounterRow[], key: CounterKey): CounterRow | undefined {
-  return rows.find((r) => matches(r, key));
+  // A suffix naming its own prefix ('SQLServer:Databases') is matched by scanning, as before.
+  if (key.objectSuffix.includes(':')) return rows.find((r) => matches(r, key));
+  return indexOf(rows).get(indexKey(norm(key.objectSuffix), key.counter, key.instance));
 }
 
 /** Counter names without punctuation, units and the Base/BS suffix, to pair a counter with its base row. */

@@ -58,3 +58,17 @@ it('an unknown cntr_type is reported with its number', () => {
   assert.equal(r.kind, 'unsupported');
   assert.match(r.kind === 'unsupported' ? r.message : '', /cntr_type 1234/);
 });
+
+it('a lookup in a long list finds the first match, as a scan does; a suffix with its own prefix still matches exactly', () => {
+  const rows = [
+    counter('SQLServer:Databases', 'Log Flushes/sec', 'Lab', 1, CNTR_TYPE.bulkCount),
+    counter('SQLServer:Databases  ', ' Transactions/sec ', 'LAB ', 7, CNTR_TYPE.bulkCount),
+    counter('MSSQL$B:Databases', 'Transactions/sec', 'Lab', 8, CNTR_TYPE.bulkCount),
+    counter('SQLServer: Databases', 'Transactions/sec', 'Other', 9, CNTR_TYPE.bulkCount),
+  ];
+  assert.equal(findCounter(rows, key)?.value, 7);
+  assert.equal(findCounter(rows, { ...key, objectSuffix: 'MSSQL$B:Databases' })?.value, 8);
+  // 'SQLServer: Databases' is not the Databases object (a space after the colon), with or without the index.
+  assert.equal(findCounter(rows, { ...key, instance: 'Other' }), undefined);
+  assert.equal(findCounter(rows, { ...key, counter: 'Nothing' }), undefined);
+});

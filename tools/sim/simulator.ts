@@ -12,6 +12,7 @@ import { BackgroundSpec, parseBackground, startBackground } from './model/backgr
 import { parsePlatform, type Platform } from './model/platform';
 import { parseUptime } from './model/uptime';
 import { DIP_EVERY_S, parseNoise, PAUSE_MS } from './model/noise';
+import { DEFAULT_SEED, instanceName, instancesProblem } from './instances';
 
 export interface SimulatorOptions extends Omit<ModelOptions, 'password'> {
   /** 0 (default) picks a free port. */
@@ -125,6 +126,34 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
   };
 }
 
+/**
+ * `--instances`: n simulators in this process, the i-th on port + i (any free port each when port is 0), named by
+ * instanceName and seeded with seed + i so their numbers differ. When one cannot start, those already started are
+ * closed and its error thrown, with the port it was for.
+ */
+export async function startInstances(n: number, opts: SimulatorOptions & { port: number }): Promise<Simulator[]> {
+  const problem = instancesProblem(n, opts.port);
+  if (problem) throw new Error(problem);
+  const started: Simulator[] = [];
+  try {
+    for (let i = 0; i < n; i++) {
+      const port = opts.port === 0 ? 0 : opts.port + i;
+      const seed = n === 1 ? opts.seed : (opts.seed ?? DEFAULT_SEED) + i;
+      started.push(
+        await startSimulator({ ...opts, port, seed, serverName: instanceName(opts.serverName ?? 'SPINLAB-SIM', i, n) }).catch(
+          (e: Error) => {
+            throw Object.assign(e, { port });
+          },
+        ),
+      );
+    }
+  } catch (e) {
+    await Promise.all(started.map((s) => s.close()));
+    throw e;
+  }
+  return started;
+}
+
 const PERMISSIONS: Permission[] = [
   'CONTROL SERVER',
   'VIEW SERVER STATE',
@@ -163,6 +192,12 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
   const program = new Command('spinlab sim')
     .description('Start the Spinlock Lab TDS simulator on loopback: NOT a SQL Server, every number is synthetic.')
     .option('--port <port>', 'TCP port (0 = any free port)', int, 14330)
+    .option(
+      '--instances <n>',
+      'serve n instances from this one process, each its own model and server name (SPINLAB-SIM-01, ...), on n consecutive ports from --port (any free ports with --port 0)',
+      int,
+      1,
+    )
     .option('--password <password>', 'password of the sa login (default: SPINLAB_SIM_PASSWORD, else generated)')
     .option('--topology <SxCxT>', 'sockets x cores per socket x threads per core', '2x10x2')
     .option('--soft-numa', 'split sockets of more than 8 cores into soft-NUMA nodes, as SQL Server 2016+ does automatically')
@@ -252,11 +287,16 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     out('--version does not apply to --platform managed-instance: a Managed Instance runs the newest engine and reports 12.x\n');
     return 2;
   }
+  const problem = instancesProblem(o.instances, o.port);
+  if (problem) {
+    out(`spinlab sim: ${problem}.\n`);
+    return 2;
+  }
   const envPw = process.env.SPINLAB_SIM_PASSWORD;
   const password: string = o.password ?? envPw ?? generatePassword();
-  let sim: Simulator;
+  let sims: Simulator[];
   try {
-    sim = await startSimulator({
+    sims = await startInstances(o.instances, {
       port: o.port,
       password,
       topology: o.topology,
@@ -275,20 +315,27 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     });
   } catch (e) {
     const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE';
+    const port = (e as { port?: number }).port ?? o.port;
     out(
       inUse
-        ? `spinlab sim: port ${o.port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
+        ? `spinlab sim: port ${port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
         : `spinlab sim: ${(e as Error).message}\n`,
     );
     return 1;
   }
+  const sim = sims[0];
   const m = sim.model;
   out(
     [
       '',
       '  SPINLOCK LAB SIMULATOR: not a SQL Server. Every number it serves is synthetic.',
       `  Imitates ${m.versionInfo.name} (${m.versionInfo.build}) on ${m.machine.shape.sockets} sockets x ${m.machine.shape.coresPerSocket} cores x ${m.machine.shape.threadsPerCore} threads = ${m.machine.cpuCount} CPUs, ${m.machine.nodeCount} NUMA nodes.`,
-      `  Listening on ${sim.host}:${sim.port} (loopback only).`,
+      ...(sims.length === 1
+        ? [`  Listening on ${sim.host}:${sim.port} (loopback only).`]
+        : [
+            `  ${sims.length} instances, each its own model, counters and server name, on loopback only (the same sa password):`,
+            ...sims.map((s) => `    ${s.model.serverName} listening on ${s.host}:${s.port}`),
+          ]),
       ...(o.uptime ? [`  Up since ${m.startTime.toISOString()} (--uptime): counters as a busy server's after that long (synthetic).`] : []),
       ...(m.noise
         ? [
@@ -297,10 +344,10 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
         : []),
       ...(o.background.length
         ? [
-            `  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground].`,
+            `  Background workload (synthetic): ${o.background.map((b: BackgroundSpec) => `${b.scenario} x ${b.sessions} sessions`).join(', ')} in [SpinlabSimBackground]${sims.length > 1 ? ', in each instance' : ''}.`,
           ]
         : []),
-      `  Connection string: ${sim.connectionString}`,
+      `  Connection string${sims.length > 1 ? ' (of the first; the others differ by port)' : ''}: ${sim.connectionString}`,
       o.password || envPw ? '' : `  (generated password for sa: ${password})`,
       '  Ctrl+C stops it.',
       '',
@@ -315,7 +362,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
-  await sim.close();
-  out('Spinlock Lab simulator stopped.\n');
+  await Promise.all(sims.map((s) => s.close()));
+  out(`Spinlock Lab simulator stopped${sims.length > 1 ? ` (${sims.length} instances)` : ''}.\n`);
   return 0;
 }

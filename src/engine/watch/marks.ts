@@ -75,13 +75,14 @@ export function dropMark(dir: string, name: string, now = new Date()): MarkReque
 /** Reads marks.jsonl from a byte offset on: the new marks and the offset to read from next time. */
 export function readNewMarks(dir: string, offset: number): { marks: MarkRequest[]; offset: number } {
   const file = path.join(dir, MARKS_FILE);
-  let size: number;
+  // Called every tick, and the file is usually not there: no exception built for that (a fleet asks 50 times a second).
+  let size: number | undefined;
   try {
-    size = fs.statSync(file).size;
+    size = fs.statSync(file, { throwIfNoEntry: false })?.size;
   } catch {
     return { marks: [], offset };
   }
-  if (size <= offset) return { marks: [], offset };
+  if (size === undefined || size <= offset) return { marks: [], offset };
   const fd = fs.openSync(file, 'r');
   try {
     const buf = Buffer.alloc(size - offset);
