@@ -63,6 +63,32 @@ describe('tick columns', () => {
     assert.deepEqual(state.active?.runs[0].ticks, ticks, 'the host keeps its own ticks');
   });
 
+  it('a snapshot after more ticks arrived encodes the new ones onto the old: the same columns and totals as from scratch', () => {
+    const all = mixedTicks();
+    const ticks = all.slice(0, 10);
+    const run = { index: 0, threads: 4, status: 'running', ticks };
+    const active = {
+      experimentId: 'e',
+      title: 't',
+      scenarioId: 'disk-insert',
+      simulated: true,
+      status: 'running',
+      message: '',
+      events: [],
+      runs: [run],
+    };
+    const state = b.connectedState({ active } as Parameters<typeof b.connectedState>[0]);
+    const first = fullStatePayload(state);
+    ticks.push(...all.slice(10)); // the host appends as runTick messages go out
+    const second = fullStatePayload(state);
+    assert.deepEqual(decodeTicks(checkStateTicks(second.ticks)[0].columns), all);
+    assert.deepEqual(second.ticks?.[0].columns, encodeTicks(all));
+    assert.deepEqual(second.state.active?.runs[0].totals, all.reduce(addTickToTotals, emptyRunTotals()));
+    // The first payload was handed out already: neither its columns nor its totals moved.
+    assert.equal(first.ticks?.[0].columns.length, 10);
+    assert.deepEqual(first.state.active?.runs[0].totals, all.slice(0, 10).reduce(addTickToTotals, emptyRunTotals()));
+  });
+
   it('refuses a malformed payload', () => {
     const good = encodeTicks(mixedTicks());
     const broken: [string, (c: TickColumns) => unknown, RegExp][] = [
