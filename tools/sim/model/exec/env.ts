@@ -8,7 +8,7 @@ import { nextValue } from './serverStmts';
 import { arithmetic, bool, castTo, compareTyped, fail, higher, isInteger, negate, truthy, Typed } from './values';
 
 export type { Env, ExecContext, Relation, Source } from './context';
-import type { Env, ExecContext } from './context';
+import type { Env, ExecContext, Source } from './context';
 import type { Value } from '../../tds/contract';
 
 export const AGGREGATES = new Set(['COUNT', 'COUNT_BIG', 'SUM', 'MIN', 'MAX', 'AVG']);
@@ -40,22 +40,51 @@ export function hasAggregate(e: Expr | undefined): boolean {
   }
 }
 
+/** Where a name binds in one scope's sources: how many columns match, the one that did, whether the qualifier named a source. */
+interface Binding {
+  hits: number;
+  s: number;
+  c: number;
+  qualified: boolean;
+}
+
+/**
+ * Bindings by scope (its sources array, built once per query) and name: an expression is evaluated for every row, and
+ * its columns bind the same way each time. The length guards against a list that grew after a lookup.
+ */
+const bindings = new WeakMap<Source[], { length: number; names: Map<string, Binding> }>();
+
+function bind(sources: Source[], qual: string | undefined, name: string): Binding {
+  let known = bindings.get(sources);
+  if (!known || known.length !== sources.length) bindings.set(sources, (known = { length: sources.length, names: new Map() }));
+  const key = `${qual ?? ''}\u0000${name}`;
+  let b = known.names.get(key);
+  if (b) return b;
+  b = { hits: 0, s: -1, c: -1, qualified: false };
+  sources.forEach((src, si) => {
+    const named = src.alias === qual || (src.alias === '' && src.table.split('.').pop() === qual);
+    if (qual && named) b!.qualified = true;
+    if (qual && !named) return;
+    src.cols.forEach((c, ci) => {
+      if (c.name.toLowerCase() !== name) return;
+      b!.hits++;
+      b!.s = si;
+      b!.c = ci;
+    });
+  });
+  known.names.set(key, b);
+  return b;
+}
+
 function column(env: Env, qual: string | undefined, name: string): Typed {
   for (let e: Env | undefined = env; e; e = e.outer) {
-    const hits: { s: number; c: number }[] = [];
-    e.sources.forEach((s, si) => {
-      if (qual && qual !== s.alias && !(s.alias === '' && s.table.split('.').pop() === qual)) return;
-      s.cols.forEach((c, ci) => {
-        if (c.name.toLowerCase() === name) hits.push({ s: si, c: ci });
-      });
-    });
-    if (hits.length > 1) fail(209, `Ambiguous column name '${name}'.`);
-    if (hits.length === 1) {
-      const c = e.sources[hits[0].s].cols[hits[0].c];
-      return { v: e.row[hits[0].s]?.[hits[0].c] ?? null, type: c.sqlType, name: c.name, nullable: c.nullable !== false };
+    const b = bind(e.sources, qual, name);
+    if (b.hits > 1) fail(209, `Ambiguous column name '${name}'.`);
+    if (b.hits === 1) {
+      const c = e.sources[b.s].cols[b.c];
+      return { v: e.row[b.s]?.[b.c] ?? null, type: c.sqlType, name: c.name, nullable: c.nullable !== false };
     }
-    if (qual && e.sources.some((s) => s.alias === qual || (s.alias === '' && s.table.split('.').pop() === qual)))
-      fail(207, `Invalid column name '${name}'.`);
+    if (b.qualified) fail(207, `Invalid column name '${name}'.`);
   }
   if (qual) fail(4104, `The multi-part identifier "${qual}.${name}" could not be bound.`);
   return fail(207, `Invalid column name '${name}'.`);
@@ -276,7 +305,19 @@ export function evaluate(env: Env, e: Expr): Typed {
 
 const nullRow = (env: Env): Value[][] => env.sources.map((s) => s.cols.map(() => null));
 
+/** Compiled LIKE patterns: a monitor's tick tests the same few patterns against hundreds of rows every second. */
+const likeCache = new Map<string, RegExp>();
+
 function likeRegex(p: string): RegExp {
+  let r = likeCache.get(p);
+  if (!r) {
+    if (likeCache.size >= 512) likeCache.clear();
+    likeCache.set(p, (r = compileLike(p)));
+  }
+  return r;
+}
+
+function compileLike(p: string): RegExp {
   let re = '';
   for (let i = 0; i < p.length; i++) {
     const c = p[i];

@@ -51,6 +51,19 @@ function someNode(x: unknown, test: (o: Record<string, unknown>) => boolean): bo
 
 /** Whether the batch reads one of the named views anywhere in its tree (a FROM, a join, a subquery, a CTE). */
 export function readsView(stmts: readonly Stmt[], names: readonly string[]): boolean {
+  const key = names.join('\u0000');
+  let known = viewsRead.get(stmts);
+  if (!known) viewsRead.set(stmts, (known = new Map()));
+  let r = known.get(key);
+  if (r === undefined) known.set(key, (r = findView(stmts, names)));
+  return r;
+}
+
+/** By parsed batch (the parse cache hands out the same array for the same text): each answer is found once. */
+const viewsRead = new WeakMap<readonly Stmt[], Map<string, boolean>>();
+const workload = new WeakMap<readonly Stmt[], boolean>();
+
+function findView(stmts: readonly Stmt[], names: readonly string[]): boolean {
   const want = new Set(names.map((n) => n.toLowerCase()));
   return someNode(stmts, (o) => o.kind === 'named' && typeof o.name === 'string' && want.has(o.name.toLowerCase().replace(/[[\]]/g, '')));
 }
@@ -60,6 +73,12 @@ export function readsView(stmts: readonly Stmt[], names: readonly string[]): boo
  * INFORMATION_SCHEMA (a user table, a procedure), calls a procedure, or waits. Only workload is paced by --noise.
  */
 export function isWorkload(stmts: readonly Stmt[]): boolean {
+  let r = workload.get(stmts);
+  if (r === undefined) workload.set(stmts, (r = findWorkload(stmts)));
+  return r;
+}
+
+function findWorkload(stmts: readonly Stmt[]): boolean {
   const system = (n: string) =>
     /^(\[?(master|msdb|tempdb)\]?\.)?\[?(sys|information_schema)\]?\./i.test(n) || n.startsWith('#') || n.startsWith('@');
   // A query's CTEs are seen before its body (parent first), so a CTE's name is known before it is read.

@@ -32,6 +32,15 @@ export function dropTemp(ctx: ExecContext, s: Extract<Stmt, { kind: 'drop' }>): 
 
 /** The #tables a statement reads (every # name in its tree except an INSERT's target), lower case, each once. */
 export function tempReads(s: Stmt): string[] {
+  let r = tempReadsOf.get(s);
+  if (!r) tempReadsOf.set(s, (r = findTempReads(s)));
+  return r;
+}
+
+/** By statement: a parsed batch is cached and run again and again (a tick, a workload call), its tree unchanged. */
+const tempReadsOf = new WeakMap<Stmt, string[]>();
+
+function findTempReads(s: Stmt): string[] {
   const found = new Set<string>();
   const walk = (x: unknown): void => {
     if (Array.isArray(x)) x.forEach(walk);
