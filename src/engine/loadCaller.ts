@@ -5,6 +5,7 @@ import { rpcArg, type DbSession } from '../db/client';
 import type { LeanChannel } from '../db/lean/leanChannel';
 import { leanRpcShape } from '../db/lean/rpcRequest';
 import type { ProcArg } from '../db/params';
+import type { PhaseResult } from './loadDriver';
 
 export interface Caller {
   setOffset(offset: number): void;
@@ -47,4 +48,14 @@ export async function openCaller(
     call: () => channel.call(procedure, typed),
     release: () => channel.release(),
   };
+}
+
+/** Which path the client loop's calls took (src/engine/loadCaller.ts), and why not the lean one where it was refused. */
+export function clientPathNote(p: NonNullable<PhaseResult['clientPath']>): string {
+  const n = (k: number) => `${k} session${k === 1 ? '' : 's'}`;
+  if (!p.driver) return `client path: lean (prebuilt RPC on the socket) on all ${n(p.lean)}`;
+  const why = p.refused ? ` (lean path refused: ${p.refused})` : ' (--client-path driver)';
+  return p.lean
+    ? `client path: lean on ${n(p.lean)}, the driver on ${n(p.driver)}${why}`
+    : `client path: the driver on all ${n(p.driver)}${why}`;
 }
