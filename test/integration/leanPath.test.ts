@@ -115,16 +115,49 @@ describe('client loop: the lean path beside the ordinary driver', function () {
         const next = await phase(ws, 20);
         assert.equal(next.r.calls, 20);
         assert.deepEqual(next.r.clientPath, { lean: 2, driver: 0 });
+        // Every reply held back: both calls are in flight when the cancel comes, and only ATTENTION ends them.
+        sim.faults.setResponseDelay(60_000);
         const cancelled = new AbortController();
         const slow = phase(ws, null, cancelled.signal);
-        setTimeout(() => cancelled.abort(), 200);
+        setTimeout(() => cancelled.abort(), 300);
         const c = await slow;
         assert.ok(c.r.cancelled);
+        assert.equal(c.r.cancelledCalls, 2, 'each session cancelled its call in flight');
+        assert.equal(c.r.calls, 0);
         assert.deepEqual(c.r.failures, []);
+        sim.faults.setResponseDelay(0);
+        // The acknowledgements were read: the replies that follow belong to the calls that follow.
+        const after = await phase(ws, 20);
+        assert.equal(after.r.calls, 20);
+        assert.deepEqual(after.r.failures, []);
       } finally {
         await ws.close();
       }
       assert.equal(await noSessionsLeft(sim), 0);
+    }));
+
+  it('times a call out as the driver does (ATTENTION, then the same ETIMEOUT error), and the session goes on', () =>
+    withSim({}, async (sim) => {
+      const d = await deploy(sim);
+      const got: Record<string, ReturnType<typeof failureOf>> = {};
+      for (const path of ['driver', 'lean'] as const) {
+        const failures: PhaseFailure[] = [];
+        const target = { ...targetFor(sim), requestTimeoutMs: 300 };
+        const ws = await WorkloadSessions.open(target, LAB, 1, d.scenario, d.params, failures, undefined, path);
+        try {
+          await phase(ws, 5);
+          sim.faults.setResponseDelay(60_000);
+          const { r } = await phase(ws, 10);
+          sim.faults.setResponseDelay(0);
+          got[path] = failureOf(r);
+          const next = await phase(ws, 5);
+          assert.equal(next.r.calls, 5, `${path}: the session calls on after the timeout`);
+        } finally {
+          await ws.close();
+        }
+      }
+      assert.deepEqual(got.lean, got.driver);
+      assert.match(got.lean[0].message, /Timeout: Request failed to complete in 300ms/);
     }));
 
   it('reports a dropped connection as the driver does and keeps the calls made before it', () =>
@@ -153,10 +186,8 @@ describe('client loop: the lean path beside the ordinary driver', function () {
 
   it('falls back to the driver where the lean path cannot go: an encrypted session', () =>
     withSim({}, async (sim) => {
-      const s = await DbSession.open({ ...targetFor(sim), encrypt: true, trustServerCertificate: true }, { database: 'master' }).catch(
-        () => null,
-      );
-      if (!s) return; // the simulator offers no TLS here: nothing to fall back from
+      // The simulator negotiates TLS as SQL Server does (tools/sim/tds/tls.ts).
+      const s = await DbSession.open({ ...targetFor(sim), encrypt: true, trustServerCertificate: true }, { database: 'master' });
       try {
         const r = await s.leanChannel();
         assert.ok('refused' in r, 'an encrypted session is not taken over');
