@@ -1,9 +1,14 @@
 // Stepping over the rows a procedure returns without reading their values: COLMETADATA ([MS-TDS] 2.2.7.4) gives each
 // column's TYPE_INFO ([MS-TDS] 2.2.5.6), which says how its value is laid out in a ROW or NBCROW ([MS-TDS] 2.2.7.19,
 // 2.2.7.13). Types whose layout is not handled here (text, ntext, image, xml, CLR types, Always Encrypted) are refused.
+import { SpinlabError } from '../../shared/spinlabError';
 
-/** A token or type the lean path does not step over: the session cannot go on. */
-export class LeanUnsupported extends Error {}
+/** A token or type the lean path does not step over: the session cannot go on (the server sent what it cannot read). */
+export class LeanUnsupported extends SpinlabError {
+  constructor(message: string) {
+    super('server', message);
+  }
+}
 
 /** How a column's value is laid out: a fixed width, or a 1-, 2- or 4-byte length before it, or PLP chunks. */
 export type Column = { kind: 'fixed'; width: number } | { kind: 'len1' } | { kind: 'len2' } | { kind: 'len4' } | { kind: 'plp' };
