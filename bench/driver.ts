@@ -2,7 +2,9 @@
 // (@key_base, @offset, @batch_size), registered in the simulator by simProcess.ts and answered at once (the real
 // dbo.spinlab_disk_insert_batch runs the contention model: milliseconds of simulator CPU per call, which makes every
 // client look alike), called over and over at the same concurrency by three clients, each in a process of its own (the simulator in a fourth):
-//   ours     Spinlock Lab's WorkloadSessions.runPhase (DbSession.callProc over mssql over tedious, latency recorded)
+//   ours     Spinlock Lab's WorkloadSessions.runPhase on its default client path: lean (tedious logs in, then each call
+//            is a prebuilt RPC on the socket, src/db/lean/), latency recorded
+//   ours-driver  the same through the ordinary driver (--client-path driver: one tedious RPC per call)
 //   tedious  a bare tedious loop: one Connection per session, Request + callProcedure, no mssql, no latency histogram
 //   native   bench/native/dblib_loop.c, FreeTDS db-lib, one process per session (dbrpcinit/dbrpcparam/dbrpcsend)
 //   workers1 / workers2  ours on client worker threads (src/engine/workers/clientPool.ts), the same sessions on 1 or 2
@@ -20,7 +22,7 @@ import type { DbTarget } from '../src/db/target';
 import { withAdmin } from '../src/cli/commands';
 import { deployScenario } from '../src/engine/lab';
 import { KEY_BLOCK_SIZE, WorkloadSessions } from '../src/engine/load';
-import type { PhaseFailure } from '../src/engine/loadDriver';
+import type { ClientPath, PhaseFailure } from '../src/engine/loadDriver';
 import { LatencyRecorder } from '../src/engine/histogram';
 import { ClientWorkerPool } from '../src/engine/workers/clientPool';
 import { defaultParameters, getScenario, type ScenarioManifest } from '../src/engine/scenarios';
@@ -34,7 +36,7 @@ export const PROCEDURE = BENCH_PROCEDURE;
 export const LAB_DB = 'SpinlockLab';
 const BATCH_SIZE = 1;
 
-export type ClientKind = 'ours' | 'tedious' | 'native' | 'workers1' | 'workers2';
+export type ClientKind = 'ours' | 'ours-driver' | 'tedious' | 'native' | 'workers1' | 'workers2';
 
 export interface ClientRun {
   kind: ClientKind;
@@ -105,11 +107,11 @@ export function benchScenario(): ScenarioManifest {
   return { ...m, workload: { ...m.workload, clientLoop: { ...m.workload.clientLoop, procedure: PROCEDURE } } };
 }
 
-async function oursLoop(port: number, sessions: number): Promise<Loop> {
+async function oursLoop(port: number, sessions: number, clientPath: ClientPath = 'lean'): Promise<Loop> {
   const scenario = benchScenario();
   const params = { ...defaultParameters(scenario), seed_rows: 0, batch_size: BATCH_SIZE };
   const failures: PhaseFailure[] = [];
-  const ws = await WorkloadSessions.open(benchTarget(port), LAB_DB, sessions, scenario, params, failures);
+  const ws = await WorkloadSessions.open(benchTarget(port), LAB_DB, sessions, scenario, params, failures, undefined, clientPath);
   if (failures.length) throw new Error(`ours: ${failures[0].message}`);
   return {
     async run(ms) {
@@ -204,8 +206,8 @@ async function clientRole(argv: string[]): Promise<void> {
   const sessions = Number(opt('sessions'));
   const warmupMs = Number(opt('warmup-ms'));
   const loop =
-    kind === 'ours'
-      ? await oursLoop(port, sessions)
+    kind === 'ours' || kind === 'ours-driver'
+      ? await oursLoop(port, sessions, kind === 'ours' ? 'lean' : 'driver')
       : kind === 'workers1' || kind === 'workers2'
         ? await poolLoop(port, sessions, kind === 'workers1' ? 1 : 2)
         : await tediousLoop(port, sessions);
@@ -370,6 +372,7 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
     await next(sim, 'bench-procedure');
     const kinds: ClientKind[] = [
       'ours',
+      'ours-driver',
       'tedious',
       ...('binary' in native ? ['native' as const] : []),
       ...(o.workers === false ? [] : ['workers1' as const, 'workers2' as const]),

@@ -35,7 +35,8 @@ export const SIMULATOR_NOTE =
   'Figures against the Spinlock Lab simulator on loopback; they compare clients, they are not SQL Server numbers.';
 
 const CLIENT_NAMES: Record<ClientKind, string> = {
-  ours: 'Spinlock Lab (WorkloadSessions: a pooled connection held per phase, one tedious RPC per call)',
+  ours: 'Spinlock Lab (WorkloadSessions, lean path: tedious logs in, then a prebuilt RPC per call on the socket)',
+  'ours-driver': 'Spinlock Lab through the ordinary driver (--client-path driver: one tedious RPC per call)',
   tedious: 'bare tedious (Connection + callProcedure)',
   native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
   workers1: 'Spinlock Lab on 1 client worker thread (--client-workers 1)',

@@ -190,6 +190,22 @@ function collectFigures(
     addFigure(f, 'client_loop_vs_tedious_calls', ours.callsPerSec / bare.callsPerSec, 'ratio', { op: '>=', target: 0.95 });
     addFigure(f, 'client_loop_cpu_per_call_us', ours.clientUsPerCall, 'µs', { op: '<=', target: bare.clientUsPerCall });
   }
+  // Issue #32: the client loop's CPU per call against the C client's (FreeTDS db-lib), side by side in one run.
+  const native = driver?.clients.find((c) => c.kind === 'native');
+  if (ours && native) {
+    addFigure(f, 'client_loop_cpu_vs_native_ratio', ours.clientUsPerCall / native.clientUsPerCall, 'ratio', { op: '<=', target: 2 });
+  }
+  const oursDriver = driver?.clients.find((c) => c.kind === 'ours-driver');
+  if (oursDriver && native) {
+    addFigure(
+      f,
+      'client_loop_driver_path_cpu_vs_native_ratio',
+      oursDriver.clientUsPerCall / native.clientUsPerCall,
+      'ratio',
+      undefined,
+      'the same loop through the ordinary driver (--client-path driver)',
+    );
+  }
   // Client worker threads: the same sessions on 2 workers against 1. The CPU ratio's acceptance is within
   // 10%; the calls ratio has no goal here: the simulator shares the same cores (bench/results.md states the ceiling).
   const w1 = driver?.clients.find((c) => c.kind === 'workers1');

@@ -8,6 +8,12 @@ if ! command -v tsql >/dev/null 2>&1; then
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq freetds-bin >/dev/null
 fi
+if [ ! -f /usr/include/sybdb.h ]; then
+  echo "integration-setup: apt-get install freetds-dev (db-lib headers: the lean path's wire check builds bench/native/dblib_loop.c)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq freetds-dev >/dev/null
+fi
 if ! command -v isql >/dev/null 2>&1 || ! odbcinst -q -d 2>/dev/null | grep -q FreeTDS; then
   echo "integration-setup: apt-get install unixodbc tdsodbc"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

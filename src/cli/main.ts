@@ -180,6 +180,12 @@ export function buildProgram(
       '--client-workers <n>',
       'client-loop and custom workloads: worker threads the sessions run on (default one per client core; 0: one event loop)',
     )
+    .addOption(
+      new Option(
+        '--client-path <path>',
+        'client-loop: lean sends each call as a prebuilt RPC on a plaintext connection tedious logged in (the default where it can); driver forces the ordinary driver',
+      ).choices(['lean', 'driver']),
+    )
     .option('--set <k=v>', 'scenario parameter, or preset setting (repeatable)', collect, [])
     .addOption(
       new Option(

@@ -25,6 +25,7 @@ export interface RunPrecheckArgs {
   warmup?: string;
   interval?: string;
   clientWorkers?: string;
+  clientPath?: string;
   mode: 'server-loop' | 'client-loop';
   set: string[];
   affinity?: string;
@@ -79,6 +80,7 @@ const VALUED: [keyof RunPrecheckArgs, string][] = [
   ['warmup', '--warmup'],
   ['interval', '--interval'],
   ['clientWorkers', '--client-workers'],
+  ['clientPath', '--client-path'],
   ['affinity', '--affinity'],
   ['title', '--title'],
   ['stacks', '--stacks'],
@@ -117,6 +119,11 @@ export function inapplicableProblems(o: RunPrecheckArgs, kind: RunKind, typed: T
         problems.push(
           `${flag} goes with a custom workload (--sql or --sql-file); a ${kind} ${k === 'iterations' ? 'runs for --duration or --rows' : 'does not take it'}: leave it out.`,
         );
+    }
+    if (o.clientPath !== undefined && o.mode === 'server-loop') {
+      problems.push(
+        '--client-path chooses how the client loop sends its calls; in server-loop each session sends one EXEC through the driver: add --mode client-loop, or leave --client-path out.',
+      );
     }
     if (o.clientWorkers !== undefined && o.mode === 'server-loop') {
       problems.push(

@@ -35,6 +35,7 @@ export interface RunArgs {
   warmup?: string;
   interval?: string;
   clientWorkers?: string;
+  clientPath?: string;
   mode: 'server-loop' | 'client-loop';
   set: string[];
   delayedDurability?: string;
@@ -76,6 +77,7 @@ export async function runCommand(
     warmup: o.warmup,
     interval: o.interval,
     clientWorkers: o.clientWorkers,
+    clientPath: o.clientPath,
   });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);

@@ -9,6 +9,7 @@ import { DbError, withFileLine, wrapError } from './dbError';
 import { parseParameterDeclaration, type ProcArg } from './params';
 import { num, type ResultSets, type Row } from './rows';
 import type { DbTarget } from './target';
+import { LeanChannel, takeoverRefusal } from './lean/leanChannel';
 
 function toMssqlConfig(t: DbTarget, database: string | undefined, appName: string, poolMax: number, keep = false): sql.config {
   const authentication: sql.config['authentication'] =
@@ -314,6 +315,36 @@ export class DbSession {
       throw wrapError(err);
     }
     return new RpcChannel(conn, () => pool.release(conn), signal);
+  }
+
+  /**
+   * This session's connection taken over by the lean client path (lean/leanChannel.ts), or why it cannot be (an
+   * encrypted session, for one). The connection is the lean channel's from then on; when it closes, the pool opens a
+   * new one for this session's next request (its server session id then differs).
+   */
+  async leanChannel(): Promise<{ channel: LeanChannel } | { refused: string }> {
+    const pool = this.pool as unknown as { acquire(requester: unknown): Promise<TdsConnection>; release(conn: TdsConnection): void };
+    let conn: TdsConnection;
+    try {
+      conn = await pool.acquire(this.pool);
+    } catch (err) {
+      throw wrapError(err);
+    }
+    const refused = takeoverRefusal(conn);
+    if (refused) {
+      pool.release(conn);
+      return { refused };
+    }
+    const channel = LeanChannel.takeOver(
+      conn,
+      () => this.lost.count++,
+      () => {
+        // The socket is gone: tedious closes its side, and the pool, finding it closed, drops it on the next acquire.
+        conn.close();
+        pool.release(conn);
+      },
+    );
+    return { channel };
   }
 
   /** Calls a stored procedure by name (an RPC, no statement text to parse). */

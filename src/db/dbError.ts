@@ -69,6 +69,12 @@ export function wrapError(err: unknown): Error {
     precedingErrors?: { message: string; number?: number }[];
   };
   if (!e || typeof e !== 'object') return new Error(String(err));
+  // tedious reports two or more server errors for one request as an AggregateError of them: the last is the account
+  // (as mssql reports it), the ones before it its preceding errors.
+  if (err instanceof AggregateError && err.errors.length && !e.number) {
+    const errs = err.errors as (typeof e)[];
+    return wrapError({ ...errs[errs.length - 1], message: errs[errs.length - 1].message, precedingErrors: errs.slice(0, -1) });
+  }
   const info = e.originalError?.info;
   // mssql puts a socket error's code where a server error's number goes (number: 'ECONNRESET'): only a number is one.
   const asNumber = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

@@ -3,12 +3,14 @@
 // posts' procedures) or the client calling the scenario's one-transaction procedure over and over (client loop, with
 // per-call latency).
 import { setMaxListeners } from 'node:events';
-import { DbSession, rpcArg, type RpcChannel } from '../db/client';
+import { DbSession } from '../db/client';
+import type { LeanChannel } from '../db/lean/leanChannel';
 import type { DbTarget } from '../db/target';
 import type { ProcArg } from '../db/params';
 import { num } from '../db/rows';
 import type { ParamValue } from '../shared/experiment';
-import type { LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from './loadDriver';
+import type { ClientPath, LoadDriver, PhaseFailure, PhaseResult, PhaseSpec, SessionRange } from './loadDriver';
+import { leanShapeRefusal, openCaller, type Caller } from './loadCaller';
 import { sessionIdOf } from './custom/ownSessions';
 import { BUILTIN_ARG_TYPES, paramSqlType, rowsPerCall, workloadProcedure, type ScenarioManifest } from './scenarios';
 
@@ -30,7 +32,16 @@ export class WorkloadSessions implements LoadDriver {
     private readonly first: number,
     /** Each session's key block, drawn when the sessions opened (none when the scenario's procedures take no key). */
     private blocks: number[] | null,
+    /** The client loop's calls: the lean path where the session allows it (loadCaller.ts), or always the driver. */
+    private readonly clientPath: ClientPath,
   ) {}
+
+  /** Each session's lean channel once the client loop took its connection over (null: that session uses the driver). */
+  private lean: (LeanChannel | null)[] | null = null;
+  /** Why sessions could not take the lean path (the first reason), for the run's account of which path ran. */
+  private leanRefused: string | null = null;
+  /** The target's request timeout for a lean call (0: none), as the driver applies it to its calls. */
+  private timeoutMs = 0;
 
   /** Phases run so far: each one's keys start PHASE_KEY_STRIDE further into the blocks. */
   private phases = 0;
@@ -44,6 +55,7 @@ export class WorkloadSessions implements LoadDriver {
     params: Record<string, ParamValue>,
     failures: PhaseFailure[],
     range: SessionRange = { first: 0, tolerant: false },
+    clientPath: ClientPath = 'lean',
   ): Promise<WorkloadSessions> {
     const opened = await Promise.allSettled(
       Array.from({ length: threads }, () => DbSession.open(target, { database: labDatabase, appName: 'Spinlock Lab' })),
@@ -70,7 +82,9 @@ export class WorkloadSessions implements LoadDriver {
       await Promise.all(sessions.map((s) => s.close()));
       throw err;
     }
-    return new WorkloadSessions(sessions, ids, scenario, params, range.first, blocks);
+    const ws = new WorkloadSessions(sessions, ids, scenario, params, range.first, blocks, clientPath);
+    ws.timeoutMs = target.requestTimeoutMs ?? 0;
+    return ws;
   }
 
   get count(): number {
@@ -100,6 +114,7 @@ export class WorkloadSessions implements LoadDriver {
   private async phaseBases(): Promise<number[]> {
     if (!this.blocks) return this.sessions.map(() => 0);
     if (this.phases * PHASE_KEY_STRIDE >= KEY_BLOCK_SIZE) {
+      await this.endLean(); // the key blocks are drawn through the driver
       // runOne runs two phases per set of sessions; this is only for a caller that runs more.
       this.blocks = await Promise.all(this.sessions.map((s) => drawKeyBlock(s)));
       this.phases = 0;
@@ -141,6 +156,7 @@ export class WorkloadSessions implements LoadDriver {
     const timer = spec.durationMs !== null && spec.mode === 'client-loop' ? setTimeout(() => phase.abort(), spec.durationMs) : undefined;
     try {
       if (spec.mode === 'server-loop') {
+        await this.endLean();
         const proc = workloadProcedure(this.scenario, 'server-loop', this.params);
         await Promise.all(
           this.sessions.map(async (s, i) => {
@@ -167,15 +183,17 @@ export class WorkloadSessions implements LoadDriver {
         const proc = workloadProcedure(this.scenario, 'client-loop', this.params);
         const step = rowsPerCall(this.scenario, this.params);
         let remaining = spec.rows;
+        const lean = await this.leanChannels(spec.mode);
+        result.clientPath = { lean: lean.filter((x) => x !== null).length, driver: lean.filter((x) => x === null).length };
+        if (this.leanRefused && result.clientPath.driver) result.clientPath.refused = this.leanRefused;
         await Promise.all(
           this.sessions.map(async (s, i) => {
             // The arguments are typed once; each call only moves the offset. The session's connection is held for the
             // phase, so a call is one RPC with nothing else around it (the driver comparison in bench/ measures this).
-            const args = this.procArgs(proc.args, { key_base: bases[i], offset: 0 }).map(rpcArg);
-            const offsetArg = args.find((a) => a.name === 'offset');
-            let channel: RpcChannel;
+            const args = this.procArgs(proc.args, { key_base: bases[i], offset: 0 });
+            let caller: Caller;
             try {
-              channel = await s.rpcChannel(phase.signal);
+              caller = await openCaller(s, lean[i], proc.name, args, phase.signal, this.timeoutMs);
             } catch (err) {
               failed(i, err);
               return;
@@ -186,10 +204,10 @@ export class WorkloadSessions implements LoadDriver {
               let offset = 0;
               while (!phase.signal.aborted && (remaining === null || remaining > 0)) {
                 if (remaining !== null) remaining -= step;
-                if (offsetArg) offsetArg.value = offset;
+                caller.setOffset(offset);
                 const t0 = process.hrtime.bigint();
                 try {
-                  await channel.call(proc.name, args);
+                  await caller.call();
                 } catch (err) {
                   if (phase.signal.aborted) result.cancelledCalls += 1;
                   else failed(i, err);
@@ -205,7 +223,7 @@ export class WorkloadSessions implements LoadDriver {
               }
               if (ok) finished(mine);
             } finally {
-              channel.release();
+              caller.release();
             }
           }),
         );
@@ -218,7 +236,42 @@ export class WorkloadSessions implements LoadDriver {
     return result;
   }
 
+  /**
+   * Each session's lean channel for the client loop, taken over at its first client-loop phase and kept for the next
+   * ones (its connection is the lean path's from then on); null for a session that keeps the driver, and why.
+   */
+  private async leanChannels(mode: PhaseSpec['mode']): Promise<(LeanChannel | null)[]> {
+    if (this.clientPath === 'driver' || mode !== 'client-loop') return this.sessions.map(() => null);
+    if (this.lean && this.lean.every((c) => c === null || c.open)) return this.lean;
+    await this.endLean();
+    const proc = workloadProcedure(this.scenario, 'client-loop', this.params);
+    const shape = leanShapeRefusal(proc.name, this.procArgs(proc.args, { key_base: 0, offset: 0 }));
+    if (shape) {
+      this.leanRefused = shape;
+      return (this.lean = this.sessions.map(() => null));
+    }
+    this.lean = await Promise.all(
+      this.sessions.map(async (s) => {
+        const r = await s.leanChannel().catch((err: Error) => ({ refused: err.message }));
+        if ('refused' in r) {
+          this.leanRefused ??= r.refused;
+          return null;
+        }
+        return r.channel;
+      }),
+    );
+    return this.lean;
+  }
+
+  /** Closes the lean channels: their connections go back to the pool closed, which opens fresh ones when asked. */
+  private async endLean(): Promise<void> {
+    const held = this.lean ?? [];
+    this.lean = null;
+    await Promise.all(held.map((c) => c?.close()));
+  }
+
   async close(): Promise<void> {
+    await this.endLean();
     await Promise.all(this.sessions.map((s) => s.close()));
   }
 }

@@ -3,6 +3,9 @@
 // (workers/clientPool.ts). runOne opens one, warms it up, measures, and closes it, through this interface alone.
 import type { CustomRunStats, SessionFailure, WaitDelta } from '../shared/experiment';
 
+/** How the client loop's calls go: the lean path where a session allows it (src/db/lean/), or always the driver. */
+export type ClientPath = 'lean' | 'driver';
+
 /** Where in a run a session failed: it never connected, or its calls broke in the warm-up or the measured phase. */
 type FailurePhase = 'connect' | 'warm-up' | 'measure';
 
@@ -45,6 +48,8 @@ export interface PhaseResult {
   cancelledCalls: number;
   failures: PhaseFailure[];
   cancelled: boolean;
+  /** The client loop's sessions on each path, and why the lean path was refused where it was (client loop only). */
+  clientPath?: { lean: number; driver: number; refused?: string };
   /** Each session that finished its share: its rows and when it finished (ms after the phase began, client clock). */
   finished?: { rows: number; endedMs: number }[];
 }

@@ -17,6 +17,7 @@ import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder, noClientStats } from './clientStats';
 import { CustomSessions } from './custom/sessions';
 import type { LoadDriver, PhaseFailure } from './loadDriver';
+import { clientPathNote } from './loadCaller';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
@@ -264,6 +265,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
         runNote('info', "the workload sessions' own waits could not be read (sys.dm_exec_session_wait_stats); the server-wide waits stand");
     }
     failures.push(...phase.failures);
+    if (phase.clientPath) runNote('info', clientPathNote(phase.clientPath));
     if (load.rows !== null) spread = sessionSpread(phase.finished ?? []);
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + ((closingTick as Tick | null)?.rows ?? 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
@@ -371,12 +373,19 @@ async function openDriver(
     note('info', `the client's sessions run on ${workers} worker thread${workers > 1 ? 's' : ''}`);
     const plan = c.custom
       ? { kind: 'custom' as const, target: c.target, workload: c.custom.workload, table: c.custom.table }
-      : { kind: 'builtin' as const, target: c.target, labDatabase: c.labDatabase, scenario: c.scenario, params: c.arm.parameters };
+      : {
+          kind: 'builtin' as const,
+          target: c.target,
+          labDatabase: c.labDatabase,
+          scenario: c.scenario,
+          params: c.arm.parameters,
+          clientPath: c.load.clientPath,
+        };
     return ClientWorkerPool.open(plan, c.threads, workers, failures, entry);
   }
   return c.custom
     ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
-    : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures);
+    : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures, undefined, c.load.clientPath);
 }
 
 /** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */

@@ -16,6 +16,8 @@ export interface LoadInput {
   interval?: string;
   /** Client worker threads ('0' = one event loop); blank: one per client core (clientPool.ts). */
   clientWorkers?: string;
+  /** 'lean' (the default) or 'driver': how the client loop's calls go (src/engine/loadCaller.ts). */
+  clientPath?: string;
 }
 
 export interface FieldNames {
@@ -97,6 +99,18 @@ export function loadSettingsFrom(input: LoadInput, names: FieldNames = CLI_NAMES
         `${names.clientWorkers ?? 'Client workers'} '${t}' is not a whole number from 0 to ${MAX_CLIENT_WORKERS}: write e.g. 2 (0 runs every session on one event loop; leave it out for one per client core).`,
       );
   }
+  const path = input.clientPath?.trim().toLowerCase();
+  if (path !== undefined && path !== 'lean' && path !== 'driver')
+    problems.push(`--client-path '${input.clientPath}' is neither lean nor driver: write driver to force the ordinary driver.`);
   if (problems.length) throw new ParamError(problems);
-  return { mode: input.mode, threads, durationMs, rows, warmupMs, intervalMs, ...(clientWorkers === undefined ? {} : { clientWorkers }) };
+  return {
+    mode: input.mode,
+    threads,
+    durationMs,
+    rows,
+    warmupMs,
+    intervalMs,
+    ...(clientWorkers === undefined ? {} : { clientWorkers }),
+    ...(path === 'lean' || path === 'driver' ? { clientPath: path } : {}),
+  };
 }

@@ -309,6 +309,8 @@ export interface LoadSettings {
   intervalMs: number;
   /** Client worker threads for the client loop (0: the sessions share one event loop); absent: one per client core. */
   clientWorkers?: number;
+  /** The client loop's calls: 'driver' forces the ordinary driver; absent: the lean path where a session allows it. */
+  clientPath?: 'lean' | 'driver';
 }
 
 export interface Experiment {

@@ -91,6 +91,11 @@ describe('spinlab refuses bad input before connecting', function () {
       ['run', '--scenario', 'disk-insert', '--client-workers', '2'],
       /--client-workers sets the client threads of --mode client-loop/,
     ],
+    [
+      '--client-path in server-loop',
+      ['run', '--scenario', 'disk-insert', '--client-path', 'driver'],
+      /--client-path chooses how the client loop sends its calls/,
+    ],
     ['an empty --threads', ['run', '--scenario', 'disk-insert', '--threads', ''], /--threads was given empty/],
     ['a --threads of ","', ['run', '--scenario', 'disk-insert', '--threads', ','], /--threads: thread list ",": "" is not a number/],
     [

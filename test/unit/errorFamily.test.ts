@@ -8,6 +8,7 @@ import { CommanderError } from 'commander';
 import { ERROR_CATEGORIES, SpinlabError, categoryOf, type ErrorCategory } from '../../src/shared/spinlabError';
 import { EXIT, EXIT_FOR_CATEGORY, exitForError } from '../../src/cli/exitCodes';
 import { DbError } from '../../src/db/dbError';
+import { LeanUnsupported } from '../../src/db/lean/rowSkipper';
 import { driverErrorCategory } from '../../src/db/connectErrors';
 import { ParamError } from '../../src/shared/params';
 import { AffinityError } from '../../src/shared/affinity';
@@ -48,6 +49,7 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
     make: () => new DbError('Invalid object name', 208, 'EREQUEST', 1, 16, [{ number: 208, message: 'Invalid object name' }]),
     category: 'server',
   },
+  LeanUnsupported: { make: () => new LeanUnsupported('the TDS token 0xac'), category: 'server' },
   ProfileError: { make: () => new ProfileError('no user name'), category: 'connection' },
   RunRequestError: { make: () => new RunRequestError(['Threads: not a number']), category: 'user-input' },
   UiFailure: { make: () => new UiFailure({ message: 'busy' }), category: 'user-input' },

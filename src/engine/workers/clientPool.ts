@@ -202,6 +202,12 @@ export class ClientWorkerPool implements LoadDriver {
           result.cancelledCalls += m.result.cancelledCalls;
           result.rowsUnknown ||= m.result.rowsUnknown;
           if (m.result.finished) (result.finished ??= []).push(...m.result.finished);
+          if (m.result.clientPath) {
+            const p = (result.clientPath ??= { lean: 0, driver: 0 });
+            p.lean += m.result.clientPath.lean;
+            p.driver += m.result.clientPath.driver;
+            p.refused ??= m.result.clientPath.refused;
+          }
           failures.push(...m.result.failures);
           if (m.latency) sink?.mergeState?.(m.latency);
           if (m.custom) loops.push({ result: m.result, ...m.custom });

@@ -28,7 +28,16 @@ async function open(): Promise<void> {
       p.kind === 'builtin'
         ? {
             kind: 'builtin',
-            sessions: await WorkloadSessions.open(p.target, p.labDatabase, data.sessions, p.scenario, p.params, failures, range),
+            sessions: await WorkloadSessions.open(
+              p.target,
+              p.labDatabase,
+              data.sessions,
+              p.scenario,
+              p.params,
+              failures,
+              range,
+              p.clientPath,
+            ),
           }
         : { kind: 'custom', sessions: await CustomSessions.open(p.target, p.workload, p.table, data.sessions, failures, range) };
     send({ type: 'opened', ids: held.sessions.ids, count: held.sessions.count, failures });

@@ -5,12 +5,19 @@ import type { CustomWorkload, ParamValue } from '../../shared/experiment';
 import type { ParamTable } from '../custom/params';
 import type { CustomLoop } from '../custom/sessions';
 import type { RecorderState } from '../histogram';
-import type { PhaseFailure, PhaseResult, PhaseSpec } from '../loadDriver';
+import type { ClientPath, PhaseFailure, PhaseResult, PhaseSpec } from '../loadDriver';
 import type { ScenarioManifest } from '../scenarios';
 
 /** What the worker's sessions run: the built-in scenario's client loop, or a custom workload. */
 export type WorkerPlan =
-  | { kind: 'builtin'; target: DbTarget; labDatabase: string; scenario: ScenarioManifest; params: Record<string, ParamValue> }
+  | {
+      kind: 'builtin';
+      target: DbTarget;
+      labDatabase: string;
+      scenario: ScenarioManifest;
+      params: Record<string, ParamValue>;
+      clientPath?: ClientPath;
+    }
   | { kind: 'custom'; target: DbTarget; workload: CustomWorkload; table: ParamTable | null };
 
 export interface WorkerData {
