@@ -110,11 +110,12 @@ export function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined
       if (ref.type === 'left') r.sources = r.sources.map((s) => ({ ...s, cols: s.cols.map((c) => ({ ...c, nullable: true })) }));
       const sources = [...l.sources, ...r.sources];
       const rows: Value[][][] = [];
-      guardProduct(l.rows.length, r.rows.length);
       const nulls = r.sources.map((s) => s.cols.map(() => null));
+      const hashed = hashJoin(ctx, ref, l, r, outer, typing);
+      if (!hashed) guardProduct(l.rows.length, r.rows.length);
       for (const a of l.rows) {
         let matched = false;
-        for (const b of r.rows) {
+        for (const b of hashed ? (hashed(a) ?? []) : r.rows) {
           const row = [...a, ...b];
           if (ref.on && !truthy(evaluate({ ctx, sources, row, outer, typing }, ref.on).v)) continue;
           matched = true;
@@ -126,6 +127,48 @@ export function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined
       return { sources, rows };
     }
   }
+}
+
+/** Whether a column qualifier names one of these sources (its alias, or its table's last name part without one). */
+function names(sources: readonly Source[], qual: string): boolean {
+  return sources.some((s) => s.alias === qual || (s.alias === '' && s.table.split('.').pop() === qual));
+}
+
+/**
+ * An inner or left join ON one equality of a column of each side (`s.session_id = r.session_id`), as SQL Server
+ * runs it with a hash join: the right side's rows bucketed by their key once, each left row meeting only its bucket
+ * (a NULL key meets none, as `=` is never true with NULL). Returns the bucket lookup, or null for any other ON, which
+ * the nested loop below evaluates row by row. Rows read are the same either way; only the pairs tried differ.
+ */
+function hashJoin(
+  ctx: ExecContext,
+  ref: Extract<TableRef, { kind: 'join' }>,
+  l: Joined,
+  r: Joined,
+  outer: Env | undefined,
+  typing: boolean,
+): ((left: Value[][]) => Value[][][] | undefined) | null {
+  const on = ref.on;
+  if (typing || !on || on.t !== 'bin' || on.op !== '=' || on.a.t !== 'col' || on.b.t !== 'col') return null;
+  if (!on.a.qual || !on.b.qual) return null;
+  const [qa, qb] = [on.a.qual.toLowerCase(), on.b.qual.toLowerCase()];
+  const side = (q: string) => (names(l.sources, q) && !names(r.sources, q) ? 'l' : names(r.sources, q) && !names(l.sources, q) ? 'r' : '');
+  const [sa, sb] = [side(qa), side(qb)];
+  if (!sa || !sb || sa === sb) return null;
+  const [leftKey, rightKey] = sa === 'l' ? [on.a, on.b] : [on.b, on.a];
+  const buckets = new Map<string, Value[][][]>();
+  for (const b of r.rows) {
+    const v = evaluate({ ctx, sources: r.sources, row: b, outer, typing }, rightKey).v;
+    if (v === null) continue;
+    const k = keyOf([v]);
+    const list = buckets.get(k);
+    if (list) list.push(b);
+    else buckets.set(k, [b]);
+  }
+  return (a) => {
+    const v = evaluate({ ctx, sources: l.sources, row: a, outer, typing }, leftKey).v;
+    return v === null ? undefined : buckets.get(keyOf([v]));
+  };
 }
 
 /**
