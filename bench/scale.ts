@@ -153,9 +153,7 @@ async function measureCell(topology: string, sessions: number, ticks: number, lo
   try {
     for (const kind of ['sampler', 'watch'] as const) monitors.push(await openMonitor(kind, sim.port));
     // The first tick connects, creates the #temp tables, prepares and reads everything: not measured.
-    for (const m of monitors) {
-      const t=performance.now(); await m.tick(); log(`DEBUG first ${m.kind} ${(performance.now()-t).toFixed(0)} ms`);
-    }
+    for (const m of monitors) await m.tick();
     const seen = await served(observer);
     const before = await cpuTimes(observer, monitors);
     // One tick of each per second, one after the other (never overlapping, so each round trip is its own).
