@@ -5,6 +5,7 @@ import type { ActivationFigures, PanelFigures, PanelLoadFigures, VsixFigures } f
 import type { SamplerFigures } from './sampler';
 import { fmt, markdownTable, ratioText } from './stats';
 import { BUCKETS, type Bucket } from './cpuprofile';
+import { scaleSection, type ScaleCell } from './scaleReport';
 
 export interface Machine {
   date: string;
@@ -25,6 +26,8 @@ export interface BenchResults {
   panel: PanelFigures | null;
   activation: ActivationFigures | null;
   vsix: VsixFigures | null;
+  /** bench/scale.ts's grid (absent: the part did not run). */
+  scale?: ScaleCell[] | null;
   failures: string[];
 }
 
@@ -269,6 +272,7 @@ export function renderResults(r: BenchResults): string {
   out.push('');
   if (r.driver) out.push(...driverSection(r.driver));
   if (r.sampler) out.push(...samplerSection(r.sampler));
+  if (r.scale) out.push(...scaleSection(r.scale));
   out.push(...panelSection(r.panel, r.activation, r.vsix));
   if (r.failures.length) out.push('## Parts that did not run', '', ...r.failures.map((f) => `- ${f}`), '');
   out.push(...readmeSection(r));

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { benchDriver, type DriverResult } from './driver';
 import { benchActivation, benchPanel, benchVsix, ROOT, type ActivationFigures, type PanelFigures, type VsixFigures } from './panel';
 import { benchSampler, type SamplerFigures } from './sampler';
+import { benchScale } from './scale';
+import { addScaleFigures, type ScaleCell } from './scaleReport';
 import { addFigure, goalRows, type Figures } from './figures';
 import { renderResults, type Machine } from './report';
 import { markdownTable } from './stats';
@@ -26,7 +28,8 @@ function parseArgs(argv: string[]): Args {
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  for (const o of only) if (!['driver', 'sampler', 'panel'].includes(o)) throw new Error(`--only takes driver, sampler, panel; not '${o}'`);
+  for (const o of only)
+    if (!['driver', 'sampler', 'panel', 'scale'].includes(o)) throw new Error(`--only takes driver, sampler, panel, scale; not '${o}'`);
   return { quick: argv.includes('--quick'), only, sessions: Number(val('sessions') ?? 16) };
 }
 
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
   let panel: PanelFigures | null = null;
   let activation: ActivationFigures | null = null;
   let vsix: VsixFigures | null = null;
+  let scale: ScaleCell[] | null = null;
   const failures: string[] = [];
   const part = async (name: string, fn: () => Promise<void>) => {
     if (!a.only.has(name)) return;
@@ -95,7 +99,11 @@ async function main(): Promise<void> {
     activation = benchActivation(a.quick ? 3 : 10, log);
     vsix = benchVsix(log);
   });
+  await part('scale', async () => {
+    scale = await benchScale({ ticks: a.quick ? 3 : 10, log });
+  });
   const figures = collectFigures(driver, sampler, panel, activation);
+  if (scale) addScaleFigures(figures, scale);
   const text = renderResults({
     machine: m,
     quick: a.quick,
@@ -105,6 +113,7 @@ async function main(): Promise<void> {
     panel,
     activation,
     vsix,
+    scale,
     failures,
   });
   const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');

@@ -15,26 +15,9 @@ import { startSimulator, type Simulator } from '../tools/sim/simulator';
 import { BACKGROUND_DATABASE } from '../tools/sim/model/background';
 import { median, percentile } from './stats';
 import { startCountingProxy, type CountingProxy } from './wire';
+import type { ScaleCell, TickKind } from './scaleReport';
 
-export type TickKind = 'sampler' | 'watch';
-
-export interface ScaleCell {
-  kind: TickKind;
-  topology: string;
-  schedulers: number;
-  /** Background sessions asked for, and the user sessions and requests sys.dm_exec_sessions/requests served. */
-  sessions: number;
-  sessionsSeen: number;
-  requestsSeen: number;
-  ticks: number;
-  /** Per tick, medians: bytes client -> server and back. */
-  bytesSent: number;
-  bytesReceived: number;
-  rttP50Ms: number;
-  rttP99Ms: number;
-  /** The monitor session's cpu_time delta over the measured ticks, per tick (synthetic). */
-  serverCpuMsPerTick: number;
-}
+export type { ScaleCell } from './scaleReport';
 
 export interface ScaleOptions {
   /** Measured ticks per cell, 1 s apart (after one tick that connects, sets up and prepares). */
