@@ -1,5 +1,5 @@
 // `npm run bench` (after npm run build): every benchmark figure, printed and written to bench/results.md.
-//   node out/bench/run.js [--quick] [--only driver,sampler,panel] [--sessions 16]
+//   node out/bench/run.js [--quick] [--only driver,sampler,panel,scale] [--sessions 16]
 // --quick is a short run for development; it writes out/bench/results-quick.md and leaves bench/results.md alone.
 // Not a timed test: nothing here fails on a slow figure, only on a part that cannot run.
 import * as fs from 'node:fs';

@@ -17,8 +17,6 @@ import { median, percentile } from './stats';
 import { startCountingProxy, type CountingProxy } from './wire';
 import type { ScaleCell, TickKind } from './scaleReport';
 
-export type { ScaleCell } from './scaleReport';
-
 export interface ScaleOptions {
   /** Measured ticks per cell, 1 s apart (after one tick that connects, sets up and prepares). */
   ticks: number;
@@ -27,8 +25,8 @@ export interface ScaleOptions {
   log: (s: string) => void;
 }
 
-export const TOPOLOGIES = ['2x8x2', '4x16x2', '8x16x2'] as const;
-export const SESSIONS = [64, 512, 2048] as const;
+const TOPOLOGIES = ['2x8x2', '4x16x2', '8x16x2'] as const;
+const SESSIONS = [64, 512, 2048] as const;
 const PASSWORD = 'Bench-Scale-Pw1!';
 const INTERVAL_MS = 1000;
 
