@@ -7,6 +7,7 @@ import type { FleetRow } from './fleet';
 import { fleetSection } from './fleetReport';
 import { fmt, markdownTable, ratioText } from './stats';
 import { BUCKETS, type Bucket } from './cpuprofile';
+import { scaleSection, type ScaleCell } from './scaleReport';
 
 export interface Machine {
   date: string;
@@ -28,6 +29,8 @@ export interface BenchResults {
   activation: ActivationFigures | null;
   vsix: VsixFigures | null;
   fleet?: FleetRow[] | null;
+  /** bench/scale.ts's grid (absent: the part did not run). */
+  scale?: ScaleCell[] | null;
   failures: string[];
 }
 
@@ -273,6 +276,7 @@ export function renderResults(r: BenchResults): string {
   out.push('');
   if (r.driver) out.push(...driverSection(r.driver));
   if (r.sampler) out.push(...samplerSection(r.sampler));
+  if (r.scale) out.push(...scaleSection(r.scale));
   out.push(...panelSection(r.panel, r.activation, r.vsix));
   if (r.fleet) out.push(...fleetSection(r.fleet));
   if (r.failures.length) out.push('## Parts that did not run', '', ...r.failures.map((f) => `- ${f}`), '');

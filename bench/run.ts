@@ -1,5 +1,5 @@
 // `npm run bench` (after npm run build): every benchmark figure, printed and written to bench/results.md.
-//   node out/bench/run.js [--quick] [--only driver,sampler,panel,fleet] [--sessions 16]
+//   node out/bench/run.js [--quick] [--only driver,sampler,scale,panel,fleet] [--sessions 16]
 // --quick is a short run for development; it writes out/bench/results-quick.md and leaves bench/results.md alone.
 // Not a timed test: nothing here fails on a slow figure, only on a part that cannot run.
 import * as fs from 'node:fs';
@@ -10,6 +10,8 @@ import { benchActivation, benchPanel, benchVsix, ROOT, type ActivationFigures, t
 import { benchSampler, type SamplerFigures } from './sampler';
 import { benchFleet, type FleetRow } from './fleet';
 import { addFleetFigures } from './fleetReport';
+import { benchScale } from './scale';
+import { addScaleFigures, type ScaleCell } from './scaleReport';
 import { addFigure, goalRows, type Figures } from './figures';
 import { renderResults, type Machine } from './report';
 import { markdownTable } from './stats';
@@ -20,16 +22,18 @@ interface Args {
   sessions: number;
 }
 
+/** Every part, in the order they run; the default runs them all. */
+const PARTS = ['driver', 'sampler', 'scale', 'panel', 'fleet'];
+
 function parseArgs(argv: string[]): Args {
   const val = (n: string) => (argv.includes(`--${n}`) ? argv[argv.indexOf(`--${n}`) + 1] : undefined);
   const only = new Set(
-    (val('only') ?? 'driver,sampler,panel')
+    (val('only') ?? PARTS.join(','))
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  for (const o of only)
-    if (!['driver', 'sampler', 'panel', 'fleet'].includes(o)) throw new Error(`--only takes driver, sampler, panel, fleet; not '${o}'`);
+  for (const o of only) if (!PARTS.includes(o)) throw new Error(`--only takes ${PARTS.join(', ')}; not '${o}'`);
   return { quick: argv.includes('--quick'), only, sessions: Number(val('sessions') ?? 16) };
 }
 
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
   let activation: ActivationFigures | null = null;
   let vsix: VsixFigures | null = null;
   let fleet: FleetRow[] | null = null;
+  let scale: ScaleCell[] | null = null;
   const failures: string[] = [];
   const part = async (name: string, fn: () => Promise<void>) => {
     if (!a.only.has(name)) return;
@@ -94,6 +99,9 @@ async function main(): Promise<void> {
       log,
     });
   });
+  await part('scale', async () => {
+    scale = await benchScale({ ticks: a.quick ? 3 : 10, log });
+  });
   await part('panel', async () => {
     panel = await benchPanel(a.quick ? 5 : 30, log);
     activation = benchActivation(a.quick ? 3 : 10, log);
@@ -109,6 +117,7 @@ async function main(): Promise<void> {
     });
   });
   const figures = collectFigures(driver, sampler, panel, activation);
+  if (scale) addScaleFigures(figures, scale);
   if (fleet) addFleetFigures(figures, fleet);
   const text = renderResults({
     machine: m,
@@ -120,6 +129,7 @@ async function main(): Promise<void> {
     activation,
     vsix,
     fleet,
+    scale,
     failures,
   });
   const file = a.quick ? path.join(ROOT, 'out', 'bench', 'results-quick.md') : path.join(ROOT, 'bench', 'results.md');

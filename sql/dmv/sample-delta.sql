@@ -74,8 +74,16 @@ FROM sys.dm_os_schedulers AS s
 WHERE s.status NOT LIKE N'%DAC%';
 SELECT scheduler_id AS id, cpu_id AS cpu, parent_node_id AS node, is_online AS up FROM #spinlab_sched_now
 EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
-SELECT scheduler_id AS id, total_cpu_usage_ms AS ms, runnable_tasks_count AS r FROM #spinlab_sched_now
-EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
+-- Busy figures of the schedulers that moved, each busy scheduler a row every tick (256 on a big box), so kept narrow:
+-- CPU ms as the change since the snapshot (dms, an int: the interval's milliseconds at most) where the snapshot has
+-- the scheduler, else in full (ms); the other is NULL, a bit in the row's null bitmap. The engine adds dms to the
+-- value it kept. runnable_tasks_count fits a smallint: it cannot pass max worker threads (at most 32,767).
+SELECT n.scheduler_id AS id, CASE WHEN p.scheduler_id IS NULL THEN n.total_cpu_usage_ms END AS ms,
+       CAST(n.total_cpu_usage_ms - p.total_cpu_usage_ms AS int) AS dms, CAST(n.runnable_tasks_count AS smallint) AS r
+FROM #spinlab_sched_now AS n
+LEFT JOIN #spinlab_sched AS p ON p.scheduler_id = n.scheduler_id
+WHERE p.scheduler_id IS NULL OR n.total_cpu_usage_ms <> p.total_cpu_usage_ms OR n.runnable_tasks_count <> p.runnable_tasks_count
+OPTION (KEEPFIXED PLAN);
 SELECT t.name AS table_name, SUM(ios.leaf_insert_count) AS inserts, SUM(ios.leaf_update_count) AS updates,
        SUM(ios.leaf_delete_count) AS deletes
 FROM sys.dm_db_index_operational_stats(DB_ID(), NULL, NULL, NULL) AS ios

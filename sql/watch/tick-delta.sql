@@ -73,17 +73,30 @@ FROM sys.dm_os_schedulers AS s
 WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
 SELECT scheduler_id AS id, cpu_id AS cpu, parent_node_id AS node, is_online AS up FROM #spinlab_sched_now
 EXCEPT SELECT scheduler_id, cpu_id, parent_node_id, is_online FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
-SELECT scheduler_id AS id, total_cpu_usage_ms AS ms, runnable_tasks_count AS r FROM #spinlab_sched_now
-EXCEPT SELECT scheduler_id, total_cpu_usage_ms, runnable_tasks_count FROM #spinlab_sched OPTION (KEEPFIXED PLAN);
--- statement text as compiled: parameter names, never values
-SELECT TOP (@top_requests) r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
+-- Busy figures of the schedulers that moved, each busy scheduler a row every tick (256 on a big box), so kept narrow:
+-- CPU ms as the change since the snapshot (dms, an int: the interval's milliseconds at most) where the snapshot has
+-- the scheduler, else in full (ms); the other is NULL, a bit in the row's null bitmap. The engine adds dms to the
+-- value it kept. runnable_tasks_count fits a smallint: it cannot pass max worker threads (at most 32,767).
+SELECT n.scheduler_id AS id, CASE WHEN p.scheduler_id IS NULL THEN n.total_cpu_usage_ms END AS ms,
+       CAST(n.total_cpu_usage_ms - p.total_cpu_usage_ms AS int) AS dms, CAST(n.runnable_tasks_count AS smallint) AS r
+FROM #spinlab_sched_now AS n
+LEFT JOIN #spinlab_sched AS p ON p.scheduler_id = n.scheduler_id
+WHERE p.scheduler_id IS NULL OR n.total_cpu_usage_ms <> p.total_cpu_usage_ms OR n.runnable_tasks_count <> p.runnable_tasks_count
+OPTION (KEEPFIXED PLAN);
+-- statement text as compiled: parameter names, never values; the text looked up for the top requests only (the
+-- derived table picks them first), not for every request on a busy server
+SELECT r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
        r.wait_type, r.wait_time, r.last_wait_type, r.blocking_session_id, r.scheduler_id, r.cpu_time,
        r.total_elapsed_time, CONVERT(varchar(18), r.query_hash, 1) AS query_hash,
        SUBSTRING(t.text, r.statement_start_offset / 2 + 1, @text_chars) AS statement_start
-FROM sys.dm_exec_requests AS r
-JOIN sys.dm_exec_sessions AS s ON s.session_id = r.session_id
+FROM (SELECT TOP (@top_requests) rq.session_id, rq.status, rq.command, rq.database_id, rq.wait_type, rq.wait_time,
+             rq.last_wait_type, rq.blocking_session_id, rq.scheduler_id, rq.cpu_time, rq.total_elapsed_time,
+             rq.query_hash, rq.sql_handle, rq.statement_start_offset
+      FROM sys.dm_exec_requests AS rq
+      JOIN sys.dm_exec_sessions AS s ON s.session_id = rq.session_id
+      WHERE s.is_user_process = 1 AND rq.session_id <> @@SPID
+      ORDER BY rq.wait_time DESC, rq.total_elapsed_time DESC) AS r
 OUTER APPLY sys.dm_exec_sql_text(r.sql_handle) AS t
-WHERE s.is_user_process = 1 AND r.session_id <> @@SPID
 ORDER BY r.wait_time DESC, r.total_elapsed_time DESC;
 SELECT TOP (@top_requests) wt.wait_type, COUNT(*) AS tasks, MAX(wt.wait_duration_ms) AS max_wait_ms,
        SUM(wt.wait_duration_ms) AS total_wait_ms

@@ -35,15 +35,19 @@ SELECT s.scheduler_id, s.cpu_id, s.parent_node_id, s.is_online, s.total_cpu_usag
        s.runnable_tasks_count
 FROM sys.dm_os_schedulers AS s
 WHERE s.scheduler_id < 1048576 AND s.status NOT LIKE N'%DAC%';
--- statement text as compiled: parameter names, never values
-SELECT TOP (@top_requests) r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
+-- statement text as compiled: parameter names, never values; looked up for the top requests only
+SELECT r.session_id, r.status, r.command, DB_NAME(r.database_id) AS database_name,
        r.wait_type, r.wait_time, r.last_wait_type, r.blocking_session_id, r.scheduler_id, r.cpu_time,
        r.total_elapsed_time, CONVERT(varchar(18), r.query_hash, 1) AS query_hash,
        SUBSTRING(t.text, r.statement_start_offset / 2 + 1, @text_chars) AS statement_start
-FROM sys.dm_exec_requests AS r
-JOIN sys.dm_exec_sessions AS s ON s.session_id = r.session_id
+FROM (SELECT TOP (@top_requests) rq.session_id, rq.status, rq.command, rq.database_id, rq.wait_type, rq.wait_time,
+             rq.last_wait_type, rq.blocking_session_id, rq.scheduler_id, rq.cpu_time, rq.total_elapsed_time,
+             rq.query_hash, rq.sql_handle, rq.statement_start_offset
+      FROM sys.dm_exec_requests AS rq
+      JOIN sys.dm_exec_sessions AS s ON s.session_id = rq.session_id
+      WHERE s.is_user_process = 1 AND rq.session_id <> @@SPID
+      ORDER BY rq.wait_time DESC, rq.total_elapsed_time DESC) AS r
 OUTER APPLY sys.dm_exec_sql_text(r.sql_handle) AS t
-WHERE s.is_user_process = 1 AND r.session_id <> @@SPID
 ORDER BY r.wait_time DESC, r.total_elapsed_time DESC;
 SELECT TOP (@top_requests) wt.wait_type, COUNT(*) AS tasks, MAX(wt.wait_duration_ms) AS max_wait_ms,
        SUM(wt.wait_duration_ms) AS total_wait_ms

@@ -24,6 +24,11 @@ export interface DeltaPart {
   named?: boolean;
   /** The file's short column aliases and the full file's names they stand for (key columns are named after renaming). */
   as?: Readonly<Record<string, string>>;
+  /**
+   * Columns sent as the change since the kept row, by the full file's column they add to: where one is not NULL, the
+   * column's value is the kept value plus it (a row sends either the change or, new to the snapshot, the value).
+   */
+  adds?: Readonly<Record<string, string>>;
 }
 /** The parts in the order the file returns them; sets past the end build the full sets that follow, as sent. */
 export type DeltaLayout = readonly DeltaPart[];
@@ -46,7 +51,12 @@ const KEYED: DeltaPart[] = [
 ];
 const SCHEDULERS = (target: number): DeltaPart[] => [
   { target, key: ['scheduler_id'], as: { ...SCHED_ID, cpu: 'cpu_id', node: 'parent_node_id', up: 'is_online' } },
-  { target, key: ['scheduler_id'], as: { ...SCHED_ID, ms: 'total_cpu_usage_ms', r: 'runnable_tasks_count' } },
+  {
+    target,
+    key: ['scheduler_id'],
+    as: { ...SCHED_ID, ms: 'total_cpu_usage_ms', r: 'runnable_tasks_count' },
+    adds: { dms: 'total_cpu_usage_ms' },
+  },
 ];
 
 /** sql/dmv/sample-delta: clock, spinlocks, waits, latches, counters, log (as sent), pending I/O, schedulers, tables. */
@@ -109,6 +119,13 @@ export class SnapshotKeeper {
           throw new KeyMismatch(`two names share the key ${id} in result set ${part.target}`);
         }
         if (part.named && !before) throw new KeyMismatch(`values arrived for key ${id} in result set ${part.target} before its name`);
+        for (const [change, column] of Object.entries(part.adds ?? {})) {
+          const d = r[change];
+          delete r[change];
+          if (d === null || d === undefined) continue;
+          if (!before) throw new KeyMismatch(`a change arrived for key ${id} in result set ${part.target} with no value kept`);
+          r[column] = num(before[column]) + num(d);
+        }
         // Kept without the hash key, which the full file does not have: dropped once per moved row, not per tick.
         const { [HASH_KEY]: _k, ...merged } = before ? { ...before, ...r } : r;
         m.set(id, merged);

@@ -155,6 +155,30 @@ describe('SnapshotKeeper', () => {
   });
 });
 
+describe('SnapshotKeeper: a value sent as its change', () => {
+  // The schedulers' busy part: CPU ms in full when the row is new to the snapshot, else as the change since it.
+  const adds: DeltaLayout = [{ target: 0, key: ['id'], as: { ms: 'cpu' }, adds: { dms: 'cpu' } }];
+
+  it('adds the change to the kept value, takes a full value as sent, and drops the change column', () => {
+    const k = new SnapshotKeeper(adds);
+    assert.deepEqual(k.apply([[{ id: 1, ms: '5000000000', dms: null, r: 0 }]], true), [[{ id: 1, cpu: '5000000000', r: 0 }]]);
+    assert.deepEqual(k.apply([[{ id: 1, ms: null, dms: 250, r: 3 }]], false), [[{ id: 1, cpu: 5000000250, r: 3 }]]);
+    assert.deepEqual(k.apply([[{ id: 2, ms: '7', dms: null, r: 0 }]], false), [
+      [
+        { id: 1, cpu: 5000000250, r: 3 },
+        { id: 2, cpu: '7', r: 0 },
+      ],
+    ]);
+    assert.deepEqual(k.apply([[{ id: 1, ms: null, dms: 1000, r: 1 }]], false)[0][0], { id: 1, cpu: 5000001250, r: 1 });
+  });
+
+  it('a change for a row never kept is a KeyMismatch (the reader then reads the full file)', () => {
+    const k = new SnapshotKeeper(adds);
+    k.apply([[{ id: 1, ms: '10', dms: null, r: 0 }]], true);
+    assert.throws(() => k.apply([[{ id: 9, ms: null, dms: 5, r: 0 }]], false), KeyMismatch);
+  });
+});
+
 describe('DeltaReader', () => {
   /** A monitor connection that answers the delta file with the given ticks in turn, and the full file with its own sets. */
   function fakeDb(ticks: Row[][][]) {

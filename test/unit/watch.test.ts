@@ -255,7 +255,9 @@ describe('simulator: --background and the watch tick', () => {
     assert.deepEqual(parseBackground('disk-insert:8'), { scenario: 'disk-insert', sessions: 8 });
     assert.throws(() => parseBackground('disk-insert'), /SCENARIO:SESSIONS/);
     assert.throws(() => parseBackground('nope:2'), /unknown scenario 'nope'/);
-    assert.throws(() => parseBackground('disk-insert:0'), /1 to 256/);
+    assert.throws(() => parseBackground('disk-insert:0'), /1 to 4096/);
+    assert.throws(() => parseBackground('disk-insert:4097'), /1 to 4096/);
+    assert.deepEqual(parseBackground('disk-insert:2048'), { scenario: 'disk-insert', sessions: 2048 });
   });
 
   it("the tick's every alias.column is a documented column; a made-up one is Msg 207", async () => {

@@ -3,6 +3,7 @@
 // (no TDS client): each is a workload call that never ends until the simulator closes, in a database the simulator
 // owns from startup (SpinlabSimBackground), so everything a watcher sees is there before it connects. Synthetic, as
 // every number the simulator serves.
+import { setMaxListeners } from 'node:events';
 import type { WorkloadProfile } from './contention';
 import type { BackgroundSession, Database, SimModel } from './instance';
 
@@ -23,7 +24,7 @@ export function parseBackground(spec: string): BackgroundSpec {
   if (!(SCENARIOS as readonly string[]).includes(m[1]))
     throw new Error(`--background: unknown scenario '${m[1]}' (one of: ${SCENARIOS.join(', ')})`);
   const sessions = Number(m[2]);
-  if (sessions < 1 || sessions > 256) throw new Error(`--background: SESSIONS must be 1 to 256, not ${sessions}`);
+  if (sessions < 1 || sessions > 4096) throw new Error(`--background: SESSIONS must be 1 to 4096, not ${sessions}`);
   return { scenario: m[1] as BackgroundSpec['scenario'], sessions };
 }
 
@@ -67,40 +68,46 @@ export function startBackground(model: SimModel, specs: readonly BackgroundSpec[
   const db: Database = model.database(BACKGROUND_DATABASE) ?? model.createDatabase(BACKGROUND_DATABASE);
   db.properties.set('spinlab_simulator_background', 'synthetic workload of the Spinlock Lab simulator');
   const ac = new AbortController();
+  setMaxListeners(0, ac.signal); // one listener per session's call: thousands are expected
   let spid = FIRST_BACKGROUND_SPID;
-  for (const spec of specs) {
-    const shape = shapeOf(spec.scenario);
-    if (shape.memoryOptimized) db.hasXtpFilegroup = true;
-    if (!model.findObject(db, shape.table))
-      model.addObject(db, { name: shape.table, type: 'U', memoryOptimized: shape.memoryOptimized || undefined });
-    for (let i = 0; i < spec.sessions; i++) {
-      const s: BackgroundSession = {
-        spid: spid++,
-        scenario: spec.scenario,
-        database: db.name,
-        text: shape.text,
-        startedAt: new Date(model.clock.now()),
-      };
-      model.background.set(s.spid, s);
-      model.sessionStarted(s.spid, 'spinlab_background');
-      const run = () => {
-        if (ac.signal.aborted) return;
-        // A restart of the instance ends every call; the background sessions log in again, as an application would.
-        void model
-          .runWorkload(
-            { spid: s.spid } as Parameters<SimModel['runWorkload']>[0],
-            db,
-            shape.table,
-            shape.profile,
-            { rows: null, durationMs: null },
-            ac.signal,
-          )
-          .then(() => {
-            if (!ac.signal.aborted) setTimeout(run, 100).unref();
-          });
-      };
-      run();
+  model.workloads.batch(() => start());
+  // Stopping ends every session's call at once: one rate refresh for all of them too.
+  return () => model.workloads.batch(() => ac.abort());
+
+  function start(): void {
+    for (const spec of specs) {
+      const shape = shapeOf(spec.scenario);
+      if (shape.memoryOptimized) db.hasXtpFilegroup = true;
+      if (!model.findObject(db, shape.table))
+        model.addObject(db, { name: shape.table, type: 'U', memoryOptimized: shape.memoryOptimized || undefined });
+      for (let i = 0; i < spec.sessions; i++) {
+        const s: BackgroundSession = {
+          spid: spid++,
+          scenario: spec.scenario,
+          database: db.name,
+          text: shape.text,
+          startedAt: new Date(model.clock.now()),
+        };
+        model.background.set(s.spid, s);
+        model.sessionStarted(s.spid, 'spinlab_background');
+        const run = () => {
+          if (ac.signal.aborted) return;
+          // A restart of the instance ends every call; the background sessions log in again, as an application would.
+          void model
+            .runWorkload(
+              { spid: s.spid } as Parameters<SimModel['runWorkload']>[0],
+              db,
+              shape.table,
+              shape.profile,
+              { rows: null, durationMs: null },
+              ac.signal,
+            )
+            .then(() => {
+              if (!ac.signal.aborted) setTimeout(run, 100).unref();
+            });
+        };
+        run();
+      }
     }
   }
-  return () => ac.abort();
 }

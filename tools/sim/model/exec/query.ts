@@ -8,8 +8,9 @@ import { inNamedDatabase } from './dbScope';
 import { tempView } from '../tempstore';
 import type { SystemView } from '../types';
 import type { Expr, OrderItem, Query, QueryBody, SelectCore, TableRef } from './ast';
-import { Env, evaluate, ExecContext, hasAggregate, hasWindow, Relation, Source } from './env';
+import { Env, evaluate, ExecContext, hasAggregate, hasWindow, Relation } from './env';
 import { compareTyped, fail, higher, truthy, Typed } from './values';
+import { hashJoin, keyOf, type Joined } from './hashJoin';
 
 /**
  * The most rows a join may build: the executor materialises what it reads, so a larger product (a tally of cross
@@ -20,28 +21,6 @@ export const MAX_JOINED = 1_000_000;
 function guardProduct(a: number, b: number): void {
   if (a * b > MAX_JOINED)
     throw new SqlError([unsupported(`a join of ${a * b} rows (the simulator materialises at most ${MAX_JOINED} rows of a FROM)`)]);
-}
-
-export interface Joined {
-  sources: Source[];
-  rows: Value[][][];
-}
-
-/** A row's identity for DISTINCT, GROUP BY and the set operators: strings case-insensitive, trailing blanks ignored. */
-export function keyOf(vals: Value[]): string {
-  return JSON.stringify(
-    vals.map((v) =>
-      v === null
-        ? '\u0000'
-        : typeof v === 'string'
-          ? `s${v.replace(/ +$/, '').toLowerCase()}`
-          : Buffer.isBuffer(v)
-            ? `b${v.toString('hex')}`
-            : v instanceof Date
-              ? `d${v.getTime()}`
-              : `n${typeof v === 'boolean' ? Number(v) : String(v)}`,
-    ),
-  );
 }
 
 function named(scope: ExecContext, ref: Extract<TableRef, { kind: 'named' }>, outer: Env | undefined, typing: boolean): Joined {
@@ -110,11 +89,12 @@ export function fromItem(ctx: ExecContext, ref: TableRef, outer: Env | undefined
       if (ref.type === 'left') r.sources = r.sources.map((s) => ({ ...s, cols: s.cols.map((c) => ({ ...c, nullable: true })) }));
       const sources = [...l.sources, ...r.sources];
       const rows: Value[][][] = [];
-      guardProduct(l.rows.length, r.rows.length);
       const nulls = r.sources.map((s) => s.cols.map(() => null));
+      const hashed = hashJoin(ctx, ref, l, r, outer, typing);
+      if (!hashed) guardProduct(l.rows.length, r.rows.length);
       for (const a of l.rows) {
         let matched = false;
-        for (const b of r.rows) {
+        for (const b of hashed ? (hashed(a) ?? []) : r.rows) {
           const row = [...a, ...b];
           if (ref.on && !truthy(evaluate({ ctx, sources, row, outer, typing }, ref.on).v)) continue;
           matched = true;

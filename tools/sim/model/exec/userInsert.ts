@@ -12,7 +12,8 @@ import { inNamedDatabase } from './dbScope';
 import { Env, evaluate, ExecContext } from './env';
 import { Lazy, lazyQuery } from './lazy';
 import { Parser } from './parse';
-import { keyOf, runQuery } from './query';
+import { keyOf } from './hashJoin';
+import { runQuery } from './query';
 import { castTo, fail, typeNameOf, Typed } from './values';
 
 type Insert = Extract<Stmt, { kind: 'insert' }>;
