@@ -6,7 +6,9 @@ import type { SamplerFigures } from './sampler';
 import type { FleetRow } from './fleet';
 import { fleetSection } from './fleetReport';
 import { fmt, markdownTable, ratioText } from './stats';
-import { BUCKETS, type Bucket } from './cpuprofile';
+import { readmeBlock } from './readme';
+import type { Figures } from './figures';
+import { BUCKETS, type Breakdown, type Bucket } from './cpuprofile';
 import { scaleSection, type ScaleCell } from './scaleReport';
 
 export interface Machine {
@@ -31,6 +33,8 @@ export interface BenchResults {
   fleet?: FleetRow[] | null;
   /** bench/scale.ts's grid (absent: the part did not run). */
   scale?: ScaleCell[] | null;
+  /** bench/results.json's figures (the README block's goals table). */
+  figures?: Figures;
   failures: string[];
 }
 
@@ -126,6 +130,15 @@ export function workersCeiling(cores: number, clientUs: number, serverUs: number
   return Math.min(2, (cores * clientUs) / (clientUs + serverUs));
 }
 
+/** The three buckets that took most of a profile's CPU, by name and share: what the profile says, not what it said once. */
+function largestShares(b: Breakdown): string {
+  return BUCKETS.map((k) => [k, b.byBucket[k] / b.cpuUs] as const)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 3)
+    .map(([k, share]) => `${BUCKET_NAMES[k]} ${Math.round(share * 100)}%`)
+    .join(', ');
+}
+
 /** Where each Node client's CPU goes (node --cpu-prof, self time by module), against the C client's whole cost. */
 export function cpuSection(d: DriverResult): string[] {
   if (!d.profiles?.length) return [];
@@ -156,8 +169,7 @@ export function cpuSection(d: DriverResult): string[] {
     out.push(
       '',
       `- the floor: the C client (FreeTDS db-lib) spends ${fmt(nat.clientUsPerCall)} µs per call in all; ours spends ` +
-        `${fmt(ours.clientUsPerCall)} µs (profiled run), ${fmt(ours.clientUsPerCall - nat.clientUsPerCall)} µs more, almost all of it in tedious, ` +
-        `Node's streams and sockets, and V8's garbage collector, not in Spinlock Lab's own code.`,
+        `${fmt(ours.clientUsPerCall)} µs (profiled run); its largest shares: ${largestShares(ours.breakdown)}.`,
     );
   }
   if (ours) {
@@ -226,7 +238,11 @@ export function samplerSection(s: SamplerFigures[]): string[] {
 export function panelSection(p: PanelFigures | null, a: ActivationFigures | null, v: VsixFigures | null): string[] {
   const rows: string[][] = [];
   const loads: [PanelLoadFigures, string][] = p
-    ? [[p, 'an hour'], ...(p.eightHours ? [[p.eightHours, 'eight hours'] as [PanelLoadFigures, string]] : [])]
+    ? [
+        [p, 'an hour'],
+        ...(p.fourHours ? [[p.fourHours, 'four hours'] as [PanelLoadFigures, string]] : []),
+        ...(p.eightHours ? [[p.eightHours, 'eight hours'] as [PanelLoadFigures, string]] : []),
+      ]
     : [];
   for (const [l, what] of loads) {
     rows.push([
@@ -235,7 +251,7 @@ export function panelSection(p: PanelFigures | null, a: ActivationFigures | null
     ]);
     rows.push([
       `${what} itself loaded and drawn (${l.loadSamples.length > 1 ? `median of ${l.loadSamples.length} fresh panels` : 'once'})`,
-      `${fmt(l.loadMs)} ms`,
+      `${fmt(l.loadMs)} ms${l.hostEncodeMs !== undefined ? ` (the host's payload before it: ${fmt(l.hostEncodeMs)} ms in Node)` : ''}`,
     ]);
   }
   if (a) {
@@ -280,51 +296,12 @@ export function renderResults(r: BenchResults): string {
   out.push(...panelSection(r.panel, r.activation, r.vsix));
   if (r.fleet) out.push(...fleetSection(r.fleet));
   if (r.failures.length) out.push('## Parts that did not run', '', ...r.failures.map((f) => `- ${f}`), '');
-  out.push(...readmeSection(r));
+  out.push(...readmeSection(r, r.figures ?? {}));
   return out.join('\n');
 }
 
 /** A short section to paste into the README. */
-export function readmeSection(r: BenchResults): string[] {
-  const out: string[] = ['## For the README', '', '```markdown', '## Performance', ''];
-  out.push(
-    `\`npm run bench\` measures the load driver, the sampler and the panel against the built-in simulator and writes ` +
-      `\`bench/results.md\`. ${SIMULATOR_NOTE} Last run: ${r.machine.date}, ${r.machine.cpu}, ${r.machine.cores} CPUs, Node ${r.machine.node}.`,
-  );
-  out.push('');
-  const rows: string[][] = [];
-  const d = r.driver;
-  const ours = d?.clients.find((c) => c.kind === 'ours');
-  const ted = d?.clients.find((c) => c.kind === 'tedious');
-  const nat = d?.clients.find((c) => c.kind === 'native');
-  if (d && ours) {
-    rows.push([
-      `client loop, ${d.sessions} sessions: Spinlock Lab`,
-      `${fmt(ours.callsPerSec)} calls/s, ${fmt(ours.clientUsPerCall)} µs client CPU per call`,
-    ]);
-    if (ted)
-      rows.push([
-        'same, bare tedious',
-        `${fmt(ted.callsPerSec)} calls/s, ${fmt(ted.clientUsPerCall)} µs per call (ours: ${ratioText(ours.callsPerSec, ted.callsPerSec)} of its calls/s)`,
-      ]);
-    if (nat) rows.push(['same, FreeTDS db-lib in C', `${fmt(nat.callsPerSec)} calls/s, ${fmt(nat.clientUsPerCall)} µs per call`]);
-    else if (d.nativeMissing) rows.push(['same, FreeTDS db-lib in C', 'not measured']);
-  }
-  for (const s of r.sampler ?? []) {
-    rows.push([
-      `sampler (${s.way}) every ${s.intervalMs} ms, ${s.sessions} busy sessions`,
-      `${fmt((s.bytesSent + s.bytesReceived) / 1024)} KiB and ${fmt(s.rttP50Ms)} ms per tick; start jitter p99 ${fmt(s.jitter.p99Ms)} ms`,
-    ]);
-  }
-  if (r.panel) rows.push(['panel: one tick with an hour loaded', `${fmt(r.panel.tickP50Ms)} ms (p95 ${fmt(r.panel.tickP95Ms)} ms)`]);
-  if (r.panel?.eightHours)
-    rows.push([
-      'panel: one tick with eight hours loaded',
-      `${fmt(r.panel.eightHours.tickP50Ms)} ms (p95 ${fmt(r.panel.eightHours.tickP95Ms)} ms)`,
-    ]);
-  if (r.activation) rows.push(['activation (code loading + activate())', `${fmt(r.activation.totalMs)} ms`]);
-  if (r.vsix) rows.push(['VSIX', `${fmt(r.vsix.bytes / 1024)} KiB`]);
-  out.push(markdownTable(['what', 'figure'], rows));
-  out.push('```', '');
-  return out;
+/** bench/results.md's copy of the README's performance block (run.ts writes the same block into README.md). */
+export function readmeSection(r: BenchResults, figures: Figures): string[] {
+  return ['## For the README', '', '```markdown', ...readmeBlock(r, figures), '```', ''];
 }

@@ -11,6 +11,7 @@ import { ask, connectedController, knobsNow, resultOf, simProfile, waitFor } fro
 import { DbSession } from '../../src/db/client';
 import { readJournal, serverKey, writeJournal } from '../../src/engine/journal';
 import type { KnobSettings, RunSettings } from '../../src/shared/protocol';
+import { checkStateTicks } from '../../src/shared/stateSnapshot';
 import { fakePorts, tmpDir } from '../unit/host/fakePorts';
 
 const profileFor = simProfile;
@@ -72,8 +73,11 @@ it('connect, deploy, a two-point sweep with live messages, saved to history and 
         'an ordinary snapshot leaves the ticks out (the webview has them)',
       );
       await c.receive({ type: 'ready', payload: {} });
+      // A full snapshot carries them as columns beside the state (shared/stateSnapshot.ts), one entry per run.
+      const full = ports.ofType('state').at(-1)!.payload;
+      const runs = full.state.active!.runs;
       assert.ok(
-        ports.lastState().active!.runs.every((r) => r.ticks.length >= 2),
+        runs.every((r) => (checkStateTicks(full.ticks).find((t) => t.index === r.index)?.columns.length ?? 0) >= 2),
         'a reloaded webview gets every tick of every run',
       );
       assert.deepEqual(ports.progressTitles, ['Spinlock Lab: sweep']);

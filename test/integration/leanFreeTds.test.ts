@@ -120,9 +120,15 @@ it('FreeTDS db-lib sends the client-loop call as the lean path does: same proced
       await new Promise<void>((resolve, reject) => {
         const p = spawn(binary, args, { env: { ...process.env, TDSVER: '7.4' } });
         let out = '';
+        let started = false;
+        // Its exit code and output say how it ended; a write to a pipe it already closed would only hide that.
+        p.stdin.on('error', () => undefined);
         p.stdout.on('data', (d) => {
           out += d;
-          if (/^READY$/m.test(out)) p.stdin.write('go\n');
+          if (!started && /^READY$/m.test(out)) {
+            started = true;
+            p.stdin.write('go\n');
+          }
         });
         p.on('error', reject);
         p.on('close', (code) =>

@@ -126,6 +126,8 @@ function neverAnswers() {
         });
       return { exec: pending, call: pending, release: () => undefined };
     },
+    // The client loop asks for the lean path first; this session keeps the driver (its rpcChannel above).
+    leanChannel: async () => ({ refused: 'a test session without a socket' }),
     close: async () => undefined,
   };
 }

@@ -97,7 +97,9 @@ describe('mutation test of the simulator strictness', () => {
           if (seen.has(`${r.view}.${r.column}`)) continue;
           seen.add(`${r.view}.${r.column}`);
           // A qualified reference (alias.column) anywhere, dynamic SQL included; else the bare name in code.
+          // The one under the alias that reads the view first: a derived table may repeat the name under its own alias.
           const at =
+            (r.alias ? new RegExp(`(?<=(?<![\\w@#])\\[?${r.alias}\\]?\\.\\[?)${r.column}\\b`, 'i').exec(r.dynamic ? batch : code) : null) ??
             new RegExp(`(?<=\\.)${r.column}\\b`, 'i').exec(r.dynamic ? batch : code) ??
             new RegExp(`(?<=[\\s(,=])${r.column}\\b`, 'i').exec(code);
           if (!at) continue;

@@ -16,6 +16,8 @@ export interface ColumnRef {
   /** 1-based line in the batch (of the dynamic SQL's first literal when the reference is inside one). */
   line: number;
   dynamic: boolean;
+  /** The qualifier as written (alias or view name, lower case), when the reference has one. */
+  alias?: string;
 }
 
 const rule = (n: ParseTree): string | undefined => {
@@ -88,7 +90,7 @@ function refsOf(text: string, lineOffset: number, dynamic: boolean): ColumnRef[]
       const line = (col as ParserRuleContext).start.line + lineOffset;
       if (parts.length >= 2) {
         const view = aliases.get(parts[parts.length - 2]);
-        if (view) out.push({ view, column: parts[parts.length - 1], line, dynamic });
+        if (view) out.push({ view, column: parts[parts.length - 1], line, dynamic, alias: parts[parts.length - 2] });
       } else if (single) {
         out.push({ view: single, column: parts[0], line, dynamic });
       }
