@@ -80,7 +80,8 @@ export function scaleSection(cells: readonly ScaleCell[]): string[] {
     '## Costs as the server grows',
     '',
     `The product's two monitor ticks, each on its own connection, one of each per second (${ticks} measured ticks per cell ` +
-      `after the first, which connects, sets up and prepares): the sampler's delta tick (sql/dmv/sample-delta.sql, a run's) and ` +
+      `after the first two: the first connects, sets up and prepares, and the watch's second compiles the statements of its ` +
+      `other snapshot generation, which SQL Server compiles with the batch and the simulator on first use): the sampler's delta tick (sql/dmv/sample-delta.sql, a run's) and ` +
       `the watch's (sql/watch/tick-delta.sql, \`spinlab watch\` with its defaults), against the simulator with \`--topology\` ` +
       `(schedulers) and \`--background disk-insert:N\` (N busy user sessions, each with a running request). Bytes per tick ` +
       `on the wire both ways (a counting proxy), median; round trip p50 / p99; server CPU per tick is the monitor session's ` +
@@ -124,9 +125,10 @@ export function scaleSection(cells: readonly ScaleCell[]): string[] {
     '- bytes grow with the busy schedulers (the fewer of schedulers and busy sessions): each is a moved row every tick ' +
       "(its total_cpu_usage_ms); sessions add bytes otherwise only through the watch's capped lists (top requests, waits " +
       'by type). CPU grows with both: each DMV row a statement scans is charged, and at 2,048 sessions the watch spends ' +
-      'most of it on sessions: ' +
-      'it scans sys.dm_exec_sessions three times (user requests, user waiting ' +
-      'tasks, its own row), sys.dm_exec_requests and sys.dm_os_waiting_tasks once; the sampler reads sys.dm_exec_sessions once.',
+      'most of it on sessions: it scans sys.dm_exec_sessions, sys.dm_exec_requests and sys.dm_os_waiting_tasks once each ' +
+      '(the sessions it leaves out, system ones and its own, kept in a #temp table for both lists); the sampler reads ' +
+      'sys.dm_exec_sessions once. The watch writes each tick into the other of two #temp generations instead of copying ' +
+      'its snapshot (the sampler still copies its schedulers, a DELETE and an INSERT per scheduler each tick).',
     '',
   );
   return out;

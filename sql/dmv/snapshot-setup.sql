@@ -1,4 +1,4 @@
--- Purpose: Once per monitor connection, before sql/dmv/sample-delta.sql (experiments) or sql/watch/tick-delta.sql (spinlab watch) is prepared on it: the session's #temp tables that keep the previous tick's snapshot, so each tick returns only the rows that moved. They live in tempdb for this session only and go with it (a reconnect starts again empty, and the next tick is a full snapshot). Nothing else on the server is created or changed.
+-- Purpose: Once per monitor connection, before sql/dmv/sample-delta.sql (experiments) or sql/watch/tick-delta.sql (spinlab watch) is prepared on it: the session's #temp tables that keep the previous tick's snapshot, so each tick returns only the rows that moved (the sampler copies each tick's readings into #spinlab_X; the watch uses each pair #spinlab_X / #spinlab_X_now as two generations it writes in turn, and #spinlab_skip for the sessions it leaves out). They live in tempdb for this session only and go with it (a reconnect starts again empty, and the next tick is a full snapshot). Nothing else on the server is created or changed.
 -- Permission: none beyond connecting: any user can create temporary tables in tempdb (docs: CREATE TABLE, Permissions)
 -- Parameters: none
 -- A plain batch, not sp_executesql: a #table created inside sp_executesql or sp_execute is dropped when that call ends.
@@ -19,6 +19,7 @@ DROP TABLE IF EXISTS #spinlab_sched;
 DROP TABLE IF EXISTS #spinlab_sched_now;
 DROP TABLE IF EXISTS #spinlab_log;
 DROP TABLE IF EXISTS #spinlab_log_now;
+DROP TABLE IF EXISTS #spinlab_skip;
 CREATE TABLE #spinlab_tick (n int NOT NULL);
 CREATE TABLE #spinlab_spin (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs bigint NULL);
 CREATE TABLE #spinlab_spin_now (k int NOT NULL, name nvarchar(256) NOT NULL, collisions bigint NULL, spins bigint NULL, sleep_time bigint NULL, backoffs bigint NULL);
@@ -32,3 +33,5 @@ CREATE TABLE #spinlab_sched (scheduler_id int NOT NULL, cpu_id int NULL, parent_
 CREATE TABLE #spinlab_sched_now (scheduler_id int NOT NULL, cpu_id int NULL, parent_node_id int NULL, is_online bit NULL, total_cpu_usage_ms bigint NULL, runnable_tasks_count int NULL);
 CREATE TABLE #spinlab_log (database_name nvarchar(128) NULL, num_of_writes bigint NULL, num_of_bytes_written bigint NULL, io_stall_write_ms bigint NULL);
 CREATE TABLE #spinlab_log_now (database_name nvarchar(128) NULL, num_of_writes bigint NULL, num_of_bytes_written bigint NULL, io_stall_write_ms bigint NULL);
+-- The watch's sessions left out of its lists (sys.dm_exec_sessions' types; sql/watch/tick-delta.sql).
+CREATE TABLE #spinlab_skip (session_id smallint NOT NULL, cpu_time int NOT NULL, logical_reads bigint NOT NULL, reads bigint NOT NULL, writes bigint NOT NULL, total_scheduled_time int NOT NULL);
