@@ -67,3 +67,18 @@ describe('simulator: CAST to date, time, datetimeoffset, money and uniqueidentif
     assert.equal(o.value, '08' + '807000' + 'be460b' + '7800');
   });
 });
+
+describe('simulator: UNION, EXCEPT and INTERSECT take the result type', () => {
+  it("converts an int operand's values to a bigint result, as data type precedence does", async () => {
+    const rows = async (text: string) => {
+      const rs = (await run(text)).find((i) => i.kind === 'resultSet');
+      if (!rs || rs.kind !== 'resultSet') throw new Error(text);
+      return { type: rs.columns[0].sqlType, values: rs.rows.map((r) => r[0]) };
+    };
+    const except = await rows('SELECT CAST(5 AS int) AS x EXCEPT SELECT CAST(6 AS bigint);');
+    assert.deepEqual(except, { type: { type: 'bigint' }, values: [5n] });
+    const union = await rows('SELECT CAST(7 AS bigint) AS x UNION ALL SELECT CAST(8 AS int);');
+    assert.deepEqual(union.values, [7n, 8n]);
+    assert.deepEqual((await rows('SELECT CAST(1 AS int) AS x UNION ALL SELECT CAST(2 AS int);')).values, [1, 2], 'int stays int');
+  });
+});

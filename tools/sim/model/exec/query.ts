@@ -319,12 +319,23 @@ function runBody(ctx: ExecContext, b: QueryBody, outer: Env | undefined, typing:
       'All queries combined using a UNION, INTERSECT or EXCEPT operator must have an equal number of expressions in their target lists.',
     );
   const cols = x.cols.map((c, i) => ({ ...c, sqlType: higher(c.sqlType, y.cols[i].sqlType), nullable: c.nullable || y.cols[i].nullable }));
+  // Each operand's values take the result's type (data type precedence): an int column under a bigint result is bigint.
+  const widen = (rows: Value[][]) =>
+    cols.some((c) => c.sqlType.type === 'bigint')
+      ? rows.map((r) => r.map((v, i) => (cols[i].sqlType.type === 'bigint' && typeof v === 'number' ? BigInt(v) : v)))
+      : rows;
+  return setOp(b.op, cols, widen(x.rows), widen(y.rows));
+}
+
+function setOp(op: Extract<QueryBody, { kind: 'setop' }>['op'], cols: Column[], xRows: Value[][], yRows: Value[][]): Relation {
+  const x = { rows: xRows },
+    y = { rows: yRows };
   const distinct = (rows: Value[][]) => {
     const seen = new Set<string>();
     return rows.filter((r) => !seen.has(keyOf(r)) && (seen.add(keyOf(r)), true));
   };
   const inY = new Set(y.rows.map(keyOf));
-  switch (b.op) {
+  switch (op) {
     case 'union all':
       return { cols, rows: [...x.rows, ...y.rows] };
     case 'union':
