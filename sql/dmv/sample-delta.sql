@@ -95,13 +95,17 @@ WHERE t.is_ms_shipped = 0;
 -- What this monitor costs the server, read as SQL Server counts it: this session's own row (anyone may read it) and
 -- the server's compilations (SQL Statistics object; the rate counters are cumulative values). The engine takes the
 -- deltas per tick (CPU, logical reads, page writes, time scheduled; recompilations) beside the server's totals.
-SELECT s.cpu_time AS c, s.logical_reads AS lr, s.reads AS r, s.writes AS w, s.total_scheduled_time AS ts
+-- One row: the two counters as columns of it (bigint, as cntr_value) rather than two rows carrying their names. ELSE 0,
+-- not NULL, in the CASEs: an aggregate that eliminates a NULL sends a warning (Msg 8153, ANSI_WARNINGS ON) every tick;
+-- the values are cumulative counts, never below 0, so MAX is the counter's value (NULL only if neither row exists).
+SELECT s.cpu_time AS c, s.logical_reads AS lr, s.reads AS r, s.writes AS w, s.total_scheduled_time AS ts, pc.cp, pc.rc
 FROM sys.dm_exec_sessions AS s
+CROSS JOIN (SELECT MAX(CASE WHEN ctr.counter_name = N'SQL Compilations/sec' THEN ctr.cntr_value ELSE 0 END) AS cp,
+                   MAX(CASE WHEN ctr.counter_name = N'SQL Re-Compilations/sec' THEN ctr.cntr_value ELSE 0 END) AS rc
+            FROM sys.dm_os_performance_counters AS ctr
+            WHERE RTRIM(ctr.object_name) LIKE N'%:SQL Statistics'
+              AND ctr.counter_name IN (N'SQL Compilations/sec', N'SQL Re-Compilations/sec')) AS pc
 WHERE s.session_id = @@SPID;
-SELECT RTRIM(pc.counter_name) AS n, pc.cntr_value AS v
-FROM sys.dm_os_performance_counters AS pc
-WHERE RTRIM(pc.object_name) LIKE N'%:SQL Statistics'
-  AND pc.counter_name IN (N'SQL Compilations/sec', N'SQL Re-Compilations/sec');
 -- This tick's readings become the snapshot the next tick compares with.
 DELETE FROM #spinlab_spin OPTION (KEEPFIXED PLAN);
 INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now OPTION (KEEPFIXED PLAN);
