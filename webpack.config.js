@@ -28,10 +28,13 @@ const common = (tsconfig) => ({
 });
 
 /**
- * The extension host's code in two chunks: dist/extension.js, what activation loads (commands, the
- * Activity Bar tree, the status bar, the panel's serializer), and dist/lab.js, the panel with the engine, the driver
- * and the notebook code, which src/extension/loadLab.ts loads on first use. ts-loader keeps ES modules here (tsc's
- * CommonJS would turn that dynamic import() into a plain require and so into one chunk).
+ * The extension host's code in three chunks: dist/extension.js, what activation loads (commands, the
+ * Activity Bar tree's shell, the status bar, the panel's serializer); dist/tree.js, what the tree lists (the restore
+ * journals, the SQL extension's connections, with the message schemas), which src/extension/labView.ts loads on the
+ * tree's first getChildren; and dist/lab.js, the panel with the engine, the driver and the notebook code, which
+ * src/extension/loadLab.ts loads on first use. The two lazy chunks each carry the modules they share (zod, the
+ * schemas): no shared chunk, so each loads as one file. ts-loader keeps ES modules here (tsc's CommonJS would turn
+ * those dynamic import()s into plain requires and so into one chunk).
  * @type {import('webpack').Configuration}
  */
 const extension = {
@@ -62,10 +65,10 @@ const extension = {
       },
     ],
     // The driver's own lazy imports stay inside the chunk that holds the driver (lab.js) rather than becoming
-    // numbered chunks; loadLab.ts's import asks for "lazy" by name, so it alone is a chunk of its own.
+    // numbered chunks; loadLab.ts's and labView.ts's imports ask for "lazy" by name, so they alone are chunks of their own.
     parser: { javascript: { dynamicImportMode: 'eager' } },
   },
-  // No shared or vendor chunks: exactly extension.js and lab.js.
+  // No shared or vendor chunks: exactly extension.js, tree.js and lab.js.
   optimization: { splitChunks: false },
   ignoreWarnings: [
     // Optional or dynamic requires inside the driver's Azure identity stack; not used by the paths we call.

@@ -10,7 +10,7 @@ const path = require('node:path');
 const root = path.resolve(__dirname, '..');
 const out = path.join(root, 'spinlock-lab.vsix');
 const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
-for (const f of ['dist/extension.js', 'dist/lab.js', 'dist/webview.js', 'dist/renderer.js', 'dist/clientWorker.js']) {
+for (const f of ['dist/extension.js', 'dist/tree.js', 'dist/lab.js', 'dist/webview.js', 'dist/renderer.js', 'dist/clientWorker.js']) {
   if (!fs.existsSync(path.join(root, f))) {
     console.error(`package: ${f} is missing; run npm run build first`);
     process.exit(1);
@@ -31,6 +31,7 @@ const files = list.stdout
 const problems = [];
 for (const must of [
   'dist/extension.js',
+  'dist/tree.js',
   'dist/lab.js',
   'dist/webview.js',
   'dist/renderer.js',

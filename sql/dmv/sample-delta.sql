@@ -56,13 +56,11 @@ WHERE (RTRIM(pc.object_name) LIKE N'%:Databases' AND pc.instance_name IN (@db, @
 SELECT k, object_name AS o, counter_name AS c, instance_name AS i, cntr_type AS ty FROM #spinlab_counter_now
 EXCEPT SELECT k, object_name, counter_name, instance_name, cntr_type FROM #spinlab_counter OPTION (KEEPFIXED PLAN);
 SELECT k, cntr_value AS v FROM #spinlab_counter_now EXCEPT SELECT k, cntr_value FROM #spinlab_counter OPTION (KEEPFIXED PLAN);
-SELECT SUM(vfs.num_of_writes) AS num_of_writes, SUM(vfs.num_of_bytes_written) AS num_of_bytes_written,
-       SUM(vfs.io_stall_write_ms) AS io_stall_write_ms
+SELECT SUM(vfs.num_of_writes) AS w, SUM(vfs.num_of_bytes_written) AS b, SUM(vfs.io_stall_write_ms) AS st
 FROM sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs
 JOIN sys.database_files AS df ON df.file_id = vfs.file_id
 WHERE df.type = 1;
-SELECT COUNT(*) AS pending_total,
-       ISNULL(SUM(CASE WHEN df.type = 1 THEN 1 ELSE 0 END), 0) AS pending_log
+SELECT COUNT(*) AS pt, ISNULL(SUM(CASE WHEN df.type = 1 THEN 1 ELSE 0 END), 0) AS pl
 FROM sys.dm_io_pending_io_requests AS ior
 LEFT JOIN sys.dm_io_virtual_file_stats(DB_ID(), NULL) AS vfs ON vfs.file_handle = ior.io_handle
 LEFT JOIN sys.database_files AS df ON df.file_id = vfs.file_id
@@ -84,8 +82,7 @@ FROM #spinlab_sched_now AS n
 LEFT JOIN #spinlab_sched AS p ON p.scheduler_id = n.scheduler_id
 WHERE p.scheduler_id IS NULL OR n.total_cpu_usage_ms <> p.total_cpu_usage_ms OR n.runnable_tasks_count <> p.runnable_tasks_count
 OPTION (KEEPFIXED PLAN);
-SELECT t.name AS table_name, SUM(ios.leaf_insert_count) AS inserts, SUM(ios.leaf_update_count) AS updates,
-       SUM(ios.leaf_delete_count) AS deletes
+SELECT t.name AS n, SUM(ios.leaf_insert_count) AS i, SUM(ios.leaf_update_count) AS u, SUM(ios.leaf_delete_count) AS d
 FROM sys.dm_db_index_operational_stats(DB_ID(), NULL, NULL, NULL) AS ios
 JOIN sys.tables AS t ON t.object_id = ios.object_id
 WHERE t.is_ms_shipped = 0 AND t.is_memory_optimized = 0 AND ios.index_id IN (0, 1)
@@ -98,13 +95,17 @@ WHERE t.is_ms_shipped = 0;
 -- What this monitor costs the server, read as SQL Server counts it: this session's own row (anyone may read it) and
 -- the server's compilations (SQL Statistics object; the rate counters are cumulative values). The engine takes the
 -- deltas per tick (CPU, logical reads, page writes, time scheduled; recompilations) beside the server's totals.
-SELECT s.cpu_time, s.logical_reads, s.reads, s.writes, s.total_scheduled_time
+-- One row: the two counters as columns of it (bigint, as cntr_value) rather than two rows carrying their names. ELSE 0,
+-- not NULL, in the CASEs: an aggregate that eliminates a NULL sends a warning (Msg 8153, ANSI_WARNINGS ON) every tick;
+-- the values are cumulative counts, never below 0, so MAX is the counter's value (NULL only if neither row exists).
+SELECT s.cpu_time AS c, s.logical_reads AS lr, s.reads AS r, s.writes AS w, s.total_scheduled_time AS ts, pc.cp, pc.rc
 FROM sys.dm_exec_sessions AS s
+CROSS JOIN (SELECT MAX(CASE WHEN ctr.counter_name = N'SQL Compilations/sec' THEN ctr.cntr_value ELSE 0 END) AS cp,
+                   MAX(CASE WHEN ctr.counter_name = N'SQL Re-Compilations/sec' THEN ctr.cntr_value ELSE 0 END) AS rc
+            FROM sys.dm_os_performance_counters AS ctr
+            WHERE RTRIM(ctr.object_name) LIKE N'%:SQL Statistics'
+              AND ctr.counter_name IN (N'SQL Compilations/sec', N'SQL Re-Compilations/sec')) AS pc
 WHERE s.session_id = @@SPID;
-SELECT RTRIM(pc.counter_name) AS counter_name, pc.cntr_value
-FROM sys.dm_os_performance_counters AS pc
-WHERE RTRIM(pc.object_name) LIKE N'%:SQL Statistics'
-  AND pc.counter_name IN (N'SQL Compilations/sec', N'SQL Re-Compilations/sec');
 -- This tick's readings become the snapshot the next tick compares with.
 DELETE FROM #spinlab_spin OPTION (KEEPFIXED PLAN);
 INSERT INTO #spinlab_spin SELECT * FROM #spinlab_spin_now OPTION (KEEPFIXED PLAN);

@@ -18,12 +18,14 @@ import { monotonicMs } from './clock';
 
 /**
  * The monitor's own row of sys.dm_exec_sessions and the SQL Statistics compilation counters, as the delta ticks
- * return them; null when the tick did not (a full tick reads neither, or only cpu_time).
+ * return them: the counters as columns of the own row (sample-delta) or as rows of their own (tick-delta); null when
+ * the tick did not (a full tick reads neither, or only cpu_time).
  */
 export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined): MonitorReading | null {
   const o = own?.[0];
   if (!o || !('logical_reads' in o)) return null;
-  const counter = (name: string) => {
+  const counter = (name: string, column: string) => {
+    if (column in o) return o[column] === null ? null : num(o[column]);
     const r = compiles?.find((x) => str(x.counter_name).trim() === name);
     return r ? num(r.cntr_value) : null;
   };
@@ -33,8 +35,8 @@ export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined
     reads: num(o.reads),
     writes: num(o.writes),
     scheduledMs: num(o.total_scheduled_time),
-    compilations: counter('SQL Compilations/sec'),
-    recompilations: counter('SQL Re-Compilations/sec'),
+    compilations: counter('SQL Compilations/sec', 'sql_compilations'),
+    recompilations: counter('SQL Re-Compilations/sec', 'sql_recompilations'),
   };
 }
 

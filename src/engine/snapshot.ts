@@ -59,8 +59,29 @@ const SCHEDULERS = (target: number): DeltaPart[] => [
   },
 ];
 
-/** sql/dmv/sample-delta: clock, spinlocks, waits, latches, counters, log (as sent), pending I/O, schedulers, tables. */
-export const SAMPLE_LAYOUT: DeltaLayout = [...KEYED, { target: 5 }, { target: 6 }, ...SCHEDULERS(7), { target: 8 }];
+/**
+ * sql/dmv/sample-delta: clock, spinlocks, waits, latches, counters, then as sent (short aliases named back): the log
+ * file, pending I/O, schedulers (keyed), tables, and the monitor's own session row with the server's compilations.
+ */
+export const SAMPLE_LAYOUT: DeltaLayout = [
+  ...KEYED,
+  { target: 5, as: { w: 'num_of_writes', b: 'num_of_bytes_written', st: 'io_stall_write_ms' } },
+  { target: 6, as: { pt: 'pending_total', pl: 'pending_log' } },
+  ...SCHEDULERS(7),
+  { target: 8, as: { n: 'table_name', i: 'inserts', u: 'updates', d: 'deletes' } },
+  {
+    target: 9,
+    as: {
+      c: 'cpu_time',
+      lr: 'logical_reads',
+      r: 'reads',
+      w: 'writes',
+      ts: 'total_scheduled_time',
+      cp: 'sql_compilations',
+      rc: 'sql_recompilations',
+    },
+  },
+];
 /** sql/watch/tick-delta: the same keyed sets, the log files by database, then requests and the rest as sent. */
 export const WATCH_LAYOUT: DeltaLayout = [
   ...KEYED,

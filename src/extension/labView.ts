@@ -4,10 +4,14 @@
 // nothing is connected and the view shows its welcome (package.json viewsWelcome) unless a restore journal waits. Both are in
 // place at activation without the panel's code: until a command or a tree item loads it (loadLab.ts) there is no
 // panel, so the tree shows only the local journals, which host/labTree.ts reads without the engine or the driver.
+// Activation loads only the tree's shell: what it lists (treeData.ts, with the journal reader and the message schemas)
+// loads on the tree's first getChildren, which VS Code asks for once the view shows, just after activation.
 import * as vscode from 'vscode';
-import { buildLabTree, localJournals, runStatus, treeItemId, TREE_COMMANDS, type LabTreeNode } from '../host/labTree';
-import { sqlExtensionConnections } from '../host/sqlExtension';
+import type { LabTreeNode } from '../host/labTree';
+import { runStatus } from '../host/runStatus';
+import { treeItemId, TREE_COMMANDS } from '../host/treeCommands';
 import { currentPanel, labChanged, loadLab, type LabModule } from './loadLab';
+import type * as TreeData from './treeData';
 import { vscodeSqlExtension } from './sqlExtension';
 import type { PanelDeps } from './panelDeps';
 
@@ -44,23 +48,22 @@ class LabTreeProvider implements vscode.TreeDataProvider<LabTreeNode> {
     return item;
   }
 
-  getChildren(n?: LabTreeNode): LabTreeNode[] {
+  async getChildren(n?: LabTreeNode): Promise<LabTreeNode[]> {
     if (n) return n.children ?? [];
-    let journals: ReturnType<typeof localJournals> = [];
-    try {
-      journals = localJournals();
-    } catch (err) {
-      this.log.warn(`could not read the restore journals: ${(err as Error).message}`);
-    }
-    const state = currentPanel()?.controller.state ?? null;
-    // The SQL extension's saved connections: the panel's list when it is open, else read here (no panel needed).
-    let sqlConnections = state ? (state.sqlExtension?.connections ?? null) : null;
-    if (!state) {
-      const raw = this.sqlExtension.savedProfiles();
-      sqlConnections = raw ? sqlExtensionConnections(raw, this.log).map((c) => c.view) : null;
-    }
-    return buildLabTree({ state, journals, sqlConnections });
+    const data = await loadTreeData();
+    return data.treeRoots(currentPanel()?.controller.state ?? null, this.sqlExtension, this.log);
   }
+}
+
+let treeData: Promise<typeof TreeData> | undefined;
+
+/** The tree's data code, loaded once on first use (dist/tree.js in the bundle; a plain require under tsc). */
+function loadTreeData(): Promise<typeof TreeData> {
+  treeData ??= import(/* webpackChunkName: "tree", webpackMode: "lazy" */ './treeData').catch((err: unknown) => {
+    treeData = undefined; // the next refresh tries again
+    throw err;
+  });
+  return treeData;
 }
 
 export function registerLabView(deps: PanelDeps): vscode.Disposable[] {

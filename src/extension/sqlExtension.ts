@@ -3,7 +3,7 @@
 // Light: activation's Activity Bar tree reads the list through this without loading the panel.
 import * as vscode from 'vscode';
 import type { SqlExtensionPort } from '../host/ports';
-import { SQL_EXTENSION_ID } from '../host/sqlExtension';
+import { SQL_EXTENSION_ID } from '../host/sqlExtensionId';
 
 export function vscodeSqlExtension(): SqlExtensionPort {
   return {

@@ -7,30 +7,11 @@ import { getPost } from '../shared/posts';
 import { watchStatusWords } from '../shared/watch';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary, SqlExtensionConnectionView } from '../shared/protocol';
 import { summariseJournal } from './journalView';
+import { TREE_COMMANDS } from './treeCommands';
 
-/** Commands the nodes run (contributed in package.json). */
-export const TREE_COMMANDS = {
-  open: 'spinlab.open',
-  restore: 'spinlab.restore',
-  connectProfile: 'spinlab.connectProfile',
-  openPreset: 'spinlab.openPreset',
-  openExperiment: 'spinlab.openExperiment',
-  openWatch: 'spinlab.openWatch',
-  stop: 'spinlab.stop',
-  connectSqlExtension: 'spinlab.connectSqlExtension',
-} as const;
-
-/**
- * The preset, experiment or connection id a tree command was run with. A click runs the item's command with its args
- * (the id); an inline action or a context menu passes the tree element itself (the node, its id `kind:<id>`).
- * Null when the argument names no item of that kind.
- */
-export function treeItemId(arg: unknown, kind: 'preset' | 'experiment' | 'connection' | 'mssql'): string | null {
-  if (typeof arg === 'string') return arg;
-  const id = (arg as { id?: unknown } | null | undefined)?.id;
-  const prefix = `${kind}:`;
-  return typeof id === 'string' && id.startsWith(prefix) && id.length > prefix.length ? id.slice(prefix.length) : null;
-}
+// Moved to their own light modules (activation needs them without the tree's data); re-exported for the tree's users.
+export { TREE_COMMANDS, treeItemId } from './treeCommands';
+export { runStatus, type RunStatusView } from './runStatus';
 
 export interface LabTreeNode {
   /** Stable across refreshes, so the tree keeps expansion and focus. */
@@ -273,27 +254,4 @@ export function localJournals(stateDir = defaultStateDir()): JournalSummary[] {
   return listJournals(stateDir)
     .filter((j) => processGone(j.pid))
     .map(summariseJournal);
-}
-
-export interface RunStatusView {
-  /** Status bar text with a codicon. */
-  text: string;
-  tooltip: string;
-  ariaLabel: string;
-}
-
-/** The status bar item while an experiment runs, or null when none does. */
-export function runStatus(state: PanelState | null): RunStatusView | null {
-  const a = state?.active;
-  if (!a || (a.status !== 'starting' && a.status !== 'running')) return null;
-  const done = a.runs.filter((r) => r.status !== 'running').length;
-  const current = a.runs.find((r) => r.status === 'running');
-  const seconds = current?.ticks.length ? Math.round(current.ticks[current.ticks.length - 1].t / 1000) : 0;
-  const what = a.preset ? `preset ${a.preset.id}` : a.scenarioId;
-  const progress = a.status === 'starting' ? a.message : `${a.message}${current ? `, ${seconds} s` : ''}`;
-  return {
-    text: `$(pulse) ${what}: ${progress}`,
-    tooltip: `Spinlock Lab is running ${a.title}${a.simulated ? ' (simulator)' : ''}: ${progress}; ${done} run${done === 1 ? '' : 's'} finished. Click to show the panel.`,
-    ariaLabel: `Spinlock Lab experiment running: ${what}, ${progress}. Press to show the panel.`,
-  };
 }

@@ -18,7 +18,7 @@ import type { ConnectionProfile, SqlExtensionConnectionView } from '../shared/pr
 import { ProfileError, profileFromMssqlNode } from './profiles';
 import type { LogPort } from './ports';
 
-export const SQL_EXTENSION_ID = 'ms-mssql.mssql';
+export { SQL_EXTENSION_ID } from './sqlExtensionId';
 
 /**
  * The two functions of the SQL extension's exported IExtension that we call, as declared in microsoft/vscode-mssql's

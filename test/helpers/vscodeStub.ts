@@ -11,6 +11,8 @@ export interface VscodeStub {
   commands: Map<string, AnyFn>;
   /** What was registered, by kind: 'treeView:spinlab.home', 'statusBarItem:spinlab.run', 'webviewPanelSerializer:spinlab.panel'. */
   registered: string[];
+  /** Tree view id -> the options activation created it with (its treeDataProvider), to ask it for its items. */
+  trees: Map<string, { treeDataProvider?: { getChildren(n?: unknown): unknown } }>;
   /** A context for activate(): subscriptions, extensionPath and extensionUri of `root`, the rest stubs. */
   context(root: string): unknown;
 }
@@ -40,6 +42,7 @@ function stub(): unknown {
 export function installVscodeStub(): VscodeStub {
   const commands = new Map<string, AnyFn>();
   const registered: string[] = [];
+  const trees: VscodeStub['trees'] = new Map();
   const vscode = stub() as Record<string, Record<string, unknown>>;
   const record =
     (kind: string, fn?: (id: string, ...rest: unknown[]) => void) =>
@@ -49,7 +52,7 @@ export function installVscodeStub(): VscodeStub {
       return stub();
     };
   vscode.commands.registerCommand = record('command', (id, handler) => commands.set(id, handler as AnyFn));
-  vscode.window.createTreeView = record('treeView');
+  vscode.window.createTreeView = record('treeView', (id, options) => trees.set(id, options as never));
   vscode.window.createStatusBarItem = record('statusBarItem');
   vscode.window.registerWebviewPanelSerializer = record('webviewPanelSerializer');
   vscode.workspace.registerNotebookSerializer = record('notebookSerializer');
@@ -74,5 +77,5 @@ export function installVscodeStub(): VscodeStub {
       },
     );
   };
-  return { commands, registered, context };
+  return { commands, registered, trees, context };
 }

@@ -10,6 +10,7 @@ import { startBackground } from '../../tools/sim/model/background';
 import { DbSession } from '../../src/db/client';
 import { num, type Row } from '../../src/db/rows';
 import { DeltaReader, SAMPLE_LAYOUT, WATCH_LAYOUT, type DeltaLayout } from '../../src/engine/snapshot';
+import { parseMonitor } from '../../src/engine/sampler';
 import { targetFor } from '../helpers/simTarget';
 
 /** A result set as comparable text: rows sorted when the set is keyed, bigint strings and numbers alike. */
@@ -110,6 +111,8 @@ const plans: {
   params: Record<string, unknown>;
   skip: number[];
   extra: number;
+  /** The rebuilt sets of the monitor's own session row and the compilation counters (parseMonitor's input). */
+  monitor: [number, number];
 }[] = [
   {
     name: 'sample',
@@ -119,7 +122,8 @@ const plans: {
     db: 'master',
     params: { db: 'master', db_physical: null },
     skip: [],
-    extra: 2,
+    extra: 1,
+    monitor: [9, 10],
   },
   // The watch's pending I/O, requests, waiting tasks and own CPU are drawn per read (synthetic, instantaneous): not compared.
   {
@@ -131,6 +135,7 @@ const plans: {
     params: { top_requests: 10, text_chars: 40 },
     skip: [6, 8, 9, 10],
     extra: 1,
+    monitor: [10, 11],
   },
 ];
 
@@ -153,6 +158,22 @@ for (const plan of plans) {
             'the full snapshot sends the names (as n, by key k)',
           );
           assertSameSets(first.sets, await other.runFile(plan.full, plan.params), plan.layout, plan.skip, plan.extra);
+          // The monitor's own cost, sent under short aliases: read back under the names parseMonitor knows (the sample's
+          // compilation counters as columns of its own row, the watch's as rows of their own).
+          const [own, compiles] = [first.sets[plan.monitor[0]], first.sets[plan.monitor[1]] ?? []];
+          const ownColumns = ['cpu_time', 'logical_reads', 'reads', 'total_scheduled_time', 'writes'];
+          const counterColumns = compiles.length ? [] : ['sql_compilations', 'sql_recompilations'];
+          assert.deepEqual(Object.keys(own[0] ?? {}).sort(), [...ownColumns, ...counterColumns].sort());
+          if (plan.name === 'sample') assert.equal(compiles.length, 0, 'no set of compilation rows: they are columns');
+          else {
+            assert.deepEqual(compiles.map((r) => Object.keys(r).sort().join(',') + `:${String(r.counter_name)}`).sort(), [
+              'cntr_value,counter_name:SQL Compilations/sec',
+              'cntr_value,counter_name:SQL Re-Compilations/sec',
+            ]);
+          }
+          const m = parseMonitor(own, compiles);
+          assert.ok(m, "the monitor's own session row");
+          for (const [k, v] of Object.entries(m)) assert.ok(typeof v === 'number' && Number.isFinite(v), `monitor ${k}: ${v}`);
 
           // Nothing moved (the clock stood still) but what our own requests move, as on SQL Server: the count of
           // requests, and the CPU of the schedulers the two readers' sessions ran on. Only those rows are sent.
