@@ -5,12 +5,13 @@
 // fleetProbe.ts, preloaded into the child) and the slots skipped, and the event loop's delay. Prometheus scrapes
 // /metrics every 15 s during the window, as a deployment would. Linux only (/proc).
 //   node out/bench/fleet.js [seconds] [servers,servers,...] [--cpu-prof FOLDER] [--vs OTHER-CHECKOUT (built)]
+//     [--alloc-prof FOLDER: every allocation of the window, sampled] [--memory SECONDS: where the watch's memory is, every so often] [--heap-snapshots FOLDER --heap-at S,S,...]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { percentile, tickJitter } from './stats';
-import type { ProbeReport } from './fleetProbe';
+import type { ProbeMemory, ProbeReport } from './fleetProbe';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -57,6 +58,12 @@ export interface FleetOptions {
   log: (s: string) => void;
   /** Profile the watch child (node --cpu-prof) into this folder: where its CPU goes. */
   cpuProfDir?: string;
+  /** A sampling profile of every allocation the watch child makes in the window (bench/fleetProbe.ts), into this folder. */
+  allocProfDir?: string;
+  /** Log where the watch's memory is (heap spaces, external, ArrayBuffers) every this many seconds of the run. */
+  memoryEveryS?: number;
+  /** Heap snapshots of the watch child into this folder (node --heapsnapshot-signal), at these seconds of the window. */
+  heapSnapshots?: { dir: string; atS: number[] };
   /** The builds whose watch is measured, in turn at each count (default: this one). */
   builds?: { label: string; root: string }[];
 }
@@ -162,8 +169,17 @@ async function measure(
     '--out',
     path.join(dir, `watch-${n}-${build.label.replace(/\W+/g, '-')}`),
   ];
-  const env = { SPINLAB_BENCH_FLEET_PASSWORD: PASSWORD, SPINLAB_FLEET_PROBE: probeFile, SPINLAB_BENCH_FLEET_ROOT: build.root };
+  const env: NodeJS.ProcessEnv = {
+    SPINLAB_BENCH_FLEET_PASSWORD: PASSWORD,
+    SPINLAB_FLEET_PROBE: probeFile,
+    SPINLAB_BENCH_FLEET_ROOT: build.root,
+  };
+  if (o.allocProfDir)
+    env.SPINLAB_FLEET_ALLOC_PROFILE = path.join(o.allocProfDir, `watch-${n}-${build.label.replace(/\W+/g, '-')}.heapprofile`);
+  if (o.memoryEveryS) env.SPINLAB_FLEET_MEMORY_EVERY_MS = String(o.memoryEveryS * 1000);
   const nodeArgs = ['--require', path.join(__dirname, 'fleetProbe.js')];
+  if (o.heapSnapshots) nodeArgs.push('--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${o.heapSnapshots.dir}`);
+  const snapshotsAt = [...(o.heapSnapshots?.atS ?? [])].sort((a, b) => a - b);
   if (o.cpuProfDir)
     nodeArgs.push(
       '--cpu-prof',
@@ -198,6 +214,10 @@ async function measure(
       }
       await sleep(1000 - ((Date.now() - t0) % 1000));
       rssMax = Math.max(rssMax, rssMb(pid));
+      if (snapshotsAt.length && Date.now() - t0 >= snapshotsAt[0] * 1000) {
+        o.log(`fleet: heap snapshot of the watch at ${snapshotsAt.shift()} s (RSS ${rssMb(pid).toFixed(0)} MB)`);
+        process.kill(pid, 'SIGUSR1');
+      }
     }
     const t1 = Date.now();
     const cpu1 = cpuMs(pid);
@@ -206,6 +226,7 @@ async function measure(
     await stop(watch.proc);
     if (!fs.existsSync(probeFile)) throw new Error(`the watch left no probe file (it did not exit cleanly):\n${watch.text().slice(-2000)}`);
     const probe = JSON.parse(fs.readFileSync(probeFile, 'utf8')) as ProbeReport;
+    for (const m of probe.memory ?? []) o.log(`fleet: ${n} server(s), ${Math.round((m.atMs - t0) / 1000)} s: ${describeMemory(m)}`);
     const trouble = watch
       .text()
       .split('\n')
@@ -225,6 +246,19 @@ async function measure(
   } finally {
     await stop(watch.proc);
   }
+}
+
+/** One memory reading as a line: where the resident memory is, in MB. */
+export function describeMemory(m: ProbeMemory): string {
+  const f = (x: number) => x.toFixed(1);
+  const spaces = Object.entries(m.spaces)
+    .filter(([, v]) => v.size >= 1)
+    .map(([k, v]) => `${k.replace(/_space$/, '')} ${f(v.used)}/${f(v.size)}`)
+    .join(', ');
+  return (
+    `RSS ${f(m.rss)} MB: heap used ${f(m.heapUsed)} of ${f(m.heapTotal)} committed (${spaces}), external ${f(m.external)} ` +
+    `(ArrayBuffers ${f(m.arrayBuffers)}), the rest (code, stacks, malloc, freed pages not yet returned) ${f(m.rss - m.heapTotal - m.external)}`
+  );
 }
 
 type Timeliness = Omit<
@@ -310,8 +344,18 @@ if (require.main === module) {
         { label: 'this build', root: ROOT },
       ]
     : undefined;
-  benchFleet({ counts, seconds: () => seconds, warmupS: 5, log: (s) => console.log(s), cpuProfDir, builds }).catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
+  const allocProfDir = flag('--alloc-prof') ? path.resolve(flag('--alloc-prof')!) : undefined;
+  if (allocProfDir) fs.mkdirSync(allocProfDir, { recursive: true });
+  const memoryEveryS = flag('--memory') ? Number(flag('--memory')) : undefined;
+  const heapSnapshots = flag('--heap-snapshots')
+    ? { dir: path.resolve(flag('--heap-snapshots')!), atS: (flag('--heap-at') ?? '60').split(',').map(Number) }
+    : undefined;
+  if (heapSnapshots) fs.mkdirSync(heapSnapshots.dir, { recursive: true });
+  const log = (s: string) => console.log(s);
+  benchFleet({ counts, seconds: () => seconds, warmupS: 5, log, cpuProfDir, builds, memoryEveryS, heapSnapshots, allocProfDir }).catch(
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
 }

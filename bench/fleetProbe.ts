@@ -1,8 +1,14 @@
 // Preloaded into the `spinlab watch --servers` child by bench/fleet.ts (node --require): for every monitor Sampler in
 // the process, when each tick started against its slot on the sampler's own fixed schedule (as bench/sampler.ts
 // measures start jitter), and the event loop's delay; written as JSON to $SPINLAB_FLEET_PROBE when the process exits.
-// SIGUSR2 starts the measured window (the loop histogram again from zero). Bench-only: the product is not changed.
+// SIGUSR2 starts the measured window (the loop histogram again from zero). With $SPINLAB_FLEET_MEMORY_EVERY_MS, where
+// the resident memory is, every so often: V8's heap (used, and what each space holds), external and ArrayBuffer memory
+// (sockets, TLS, Buffers), so a growing RSS can be told apart. With $SPINLAB_FLEET_ALLOC_PROFILE, a sampling profile of
+// every allocation in the window, the ones collected since included (what the GC has to sweep, not only what is
+// left): written to that file at exit, a .heapprofile DevTools opens. Bench-only: the product is not changed.
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as v8 from 'node:v8';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as path from 'node:path';
 import type { Sampler as SamplerClass } from '../src/engine/sampler';
@@ -22,8 +28,20 @@ export interface ProbeSampler {
   rtts: number[];
 }
 
+/** One reading of the process's memory (MB): process.memoryUsage() and the heap spaces' used / committed sizes. */
+export interface ProbeMemory {
+  atMs: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  spaces: Record<string, { used: number; size: number }>;
+}
+
 export interface ProbeReport {
   samplers: ProbeSampler[];
+  memory?: ProbeMemory[];
   loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
 }
 
@@ -57,17 +75,59 @@ function instrument(list: ProbeSampler[]): void {
   };
 }
 
+function readMemory(): ProbeMemory {
+  const mb = (b: number) => b / 2 ** 20;
+  const u = process.memoryUsage();
+  const spaces: ProbeMemory['spaces'] = {};
+  for (const s of v8.getHeapSpaceStatistics()) spaces[s.space_name] = { used: mb(s.space_used_size), size: mb(s.space_size) };
+  return {
+    atMs: Date.now(),
+    rss: mb(u.rss),
+    heapTotal: mb(u.heapTotal),
+    heapUsed: mb(u.heapUsed),
+    external: mb(u.external),
+    arrayBuffers: mb(u.arrayBuffers),
+    spaces,
+  };
+}
+
 const file = process.env.SPINLAB_FLEET_PROBE;
 if (file) {
   const samplers: ProbeSampler[] = [];
   instrument(samplers);
   const loop = monitorEventLoopDelay({ resolution: 20 });
   loop.enable();
-  process.on('SIGUSR2', () => loop.reset());
+  const allocFile = process.env.SPINLAB_FLEET_ALLOC_PROFILE;
+  const session = allocFile ? new inspector.Session() : undefined;
+  const startSampling = () =>
+    session!.post('HeapProfiler.startSampling', {
+      samplingInterval: 16_384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    } as inspector.HeapProfiler.StartSamplingParameterType);
+  if (session) {
+    session.connect();
+    startSampling();
+  }
+  process.on('SIGUSR2', () => {
+    loop.reset();
+    if (session) session.post('HeapProfiler.stopSampling', () => startSampling());
+  });
+  // Same-thread inspector calls answer synchronously: the profile is in hand before the exit handler returns.
+  if (session)
+    process.on('exit', () =>
+      session.post('HeapProfiler.stopSampling', (e, r) => {
+        if (!e) fs.writeFileSync(allocFile!, JSON.stringify(r.profile));
+      }),
+    );
+  const memory: ProbeMemory[] = [];
+  const everyMs = Number(process.env.SPINLAB_FLEET_MEMORY_EVERY_MS ?? 0);
+  if (everyMs > 0) setInterval(() => memory.push(readMemory()), everyMs).unref();
   process.on('exit', () => {
     const ms = (ns: number) => ns / 1e6;
     const report: ProbeReport = {
       samplers,
+      ...(everyMs > 0 ? { memory } : {}),
       loopDelay: { p50Ms: ms(loop.percentile(50)), p99Ms: ms(loop.percentile(99)), maxMs: ms(loop.max) },
     };
     fs.writeFileSync(file, JSON.stringify(report));

@@ -49,9 +49,13 @@ const MAX_LISTED = 5;
 /** Collects counters that went backwards, so one verdict can name them all. */
 class Backwards {
   readonly items: string[] = [];
-  check(what: string, before: number, after: number): number {
+  /**
+   * `what`, or `what name.field`: the text is made only for a counter that went backwards, as a tick checks thousands
+   * that did not.
+   */
+  check(what: string, before: number, after: number, name?: string | number, field?: string): number {
     const d = after - before;
-    if (d < 0) this.items.push(`${what} ${before} -> ${after}`);
+    if (d < 0) this.items.push(`${name === undefined ? what : `${what} ${name}.${field}`} ${before} -> ${after}`);
     return Math.max(d, 0);
   }
   note(message: string): void {
@@ -59,8 +63,17 @@ class Backwards {
   }
 }
 
-function byName<R>(rows: readonly R[], key: (r: R) => string, add: (a: R, b: R) => R): Map<string, R> {
+/**
+ * The rows of one sample by name, kept with the rows: a sample is the current one at one tick and the previous one
+ * at the next, so each map is built once, not twice. A sample's rows are not changed after they are parsed.
+ */
+const named = new WeakMap<readonly object[], Map<string, unknown>>();
+
+function byName<R extends object>(rows: readonly R[], key: (r: R) => string, add: (a: R, b: R) => R): Map<string, R> {
+  const kept = named.get(rows) as Map<string, R> | undefined;
+  if (kept) return kept;
   const m = new Map<string, R>();
+  named.set(rows, m);
   for (const r of rows) {
     const k = key(r);
     const seen = m.get(k);
@@ -82,13 +95,14 @@ function keyedDeltas<R, D>(
   back: Backwards,
 ): Record<string, D> {
   const out: Record<string, D> = {};
+  // One scratch record for every row: `build` copies what it keeps, and most rows did not move.
+  const d: Record<string, number> = {};
   for (const [name, c] of cur) {
     const p = prev.get(name);
-    const d: Record<string, number> = {};
     let moved = false;
     for (const f of fields) {
       const before = p ? (p[f] as number) : 0;
-      d[f] = back.check(`${label} ${name}.${f}`, before, c[f] as number);
+      d[f] = back.check(label, before, c[f] as number, name, f);
       if (d[f] !== 0) moved = true;
     }
     if (moved) out[name] = build(d);
@@ -148,7 +162,7 @@ function cpuByNode(prev: RawSample, cur: RawSample, intervalMs: number, back: Ba
     // A scheduler without a baseline (just came online, e.g. after an affinity change) has no interval to measure:
     // counting its whole total_cpu_usage_ms since instance start would be a spike. It joins from the next tick.
     if (!s.isOnline || !p) continue;
-    const ms = back.check(`scheduler ${s.schedulerId}.totalCpuMs`, p.totalCpuMs, s.totalCpuMs);
+    const ms = back.check('scheduler', p.totalCpuMs, s.totalCpuMs, s.schedulerId, 'totalCpuMs');
     if (s.hidden) {
       // the log writers' CPU: the run's, but not a user scheduler's load
       hiddenCpuMs += ms;

@@ -40,6 +40,31 @@ export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined
   };
 }
 
+/**
+ * Each row's parsed form, kept beside the row: a delta tick rebuilds its full sets from the rows it kept (snapshot.ts),
+ * and a row that did not move is the same object tick after tick, so it is parsed once, not every tick. Without this
+ * a watch turned every spinlock, wait, latch and counter row into new objects every tick, which lived a tick as the
+ * baseline (long enough for V8 to move them to the old generation) and then were garbage: most of a fleet's heap
+ * growth between full collections. The parsed objects are read, never changed, downstream; the counters' database
+ * renaming (databaseNames.ts) changes an instance name once, and again is a no-op.
+ */
+const parsedRows = {
+  spinlocks: new WeakMap(),
+  waits: new WeakMap(),
+  latches: new WeakMap(),
+  counters: new WeakMap(),
+  schedulers: new WeakMap(),
+};
+
+function parsedOnce<T extends object>(kind: keyof typeof parsedRows, rows: readonly Row[], parse: (r: Row) => T): T[] {
+  const cache = parsedRows[kind] as WeakMap<Row, T>;
+  return rows.map((r) => {
+    let p = cache.get(r);
+    if (!p) cache.set(r, (p = parse(r)));
+    return p;
+  });
+}
+
 export function parseSample(sets: Row[][], clientTime: number): RawSample {
   const [
     clock = [],
@@ -63,27 +88,27 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
     msTicks: num(c.ms_ticks),
     cpuTicks: num(c.cpu_ticks),
     startTime: str(c.sqlserver_start_time),
-    spinlocks: spin.map((r) => ({
+    spinlocks: parsedOnce('spinlocks', spin, (r) => ({
       name: str(r.name),
       collisions: num(r.collisions),
       spins: num(r.spins),
       sleepTime: num(r.sleep_time),
       backoffs: num(r.backoffs),
     })),
-    waits: waits.map((r) => ({
+    waits: parsedOnce('waits', waits, (r) => ({
       waitType: str(r.wait_type),
       waitingTasks: num(r.waiting_tasks_count),
       waitTimeMs: num(r.wait_time_ms),
       maxWaitTimeMs: num(r.max_wait_time_ms),
       signalWaitTimeMs: num(r.signal_wait_time_ms),
     })),
-    latches: latches.map((r) => ({
+    latches: parsedOnce('latches', latches, (r) => ({
       latchClass: str(r.latch_class),
       waitingRequests: num(r.waiting_requests_count),
       waitTimeMs: num(r.wait_time_ms),
       maxWaitTimeMs: num(r.max_wait_time_ms),
     })),
-    counters: counters.map((r) => ({
+    counters: parsedOnce('counters', counters, (r) => ({
       object: str(r.object_name).trim(),
       counter: str(r.counter_name).trim(),
       instance: str(r.instance_name).trim(),
@@ -95,7 +120,7 @@ export function parseSample(sets: Row[][], clientTime: number): RawSample {
         ? { writes: num(l.num_of_writes), bytesWritten: num(l.num_of_bytes_written), ioStallWriteMs: num(l.io_stall_write_ms) }
         : null,
     pendingIo: { total: num(pending[0]?.pending_total), log: num(pending[0]?.pending_log) },
-    schedulers: scheds.map((r) => ({
+    schedulers: parsedOnce('schedulers', scheds, (r) => ({
       hidden: num(r.scheduler_id) >= 1048576,
       schedulerId: num(r.scheduler_id),
       cpuId: num(r.cpu_id),

@@ -109,6 +109,12 @@ export class KeyMismatch extends SpinlabError {
   }
 }
 
+/** The column of the sent row that holds the full file's column `column` (its alias, or itself). */
+function sourceOf(part: DeltaPart, column: string): string {
+  for (const alias in part.as ?? {}) if (part.as![alias] === column) return alias;
+  return column;
+}
+
 function partAt(layout: DeltaLayout, i: number): DeltaPart {
   if (i < layout.length) return layout[i];
   return { target: layout[layout.length - 1].target + (i - layout.length + 1) };
@@ -132,23 +138,30 @@ export class SnapshotKeeper {
       }
       let m = kept.get(part.target);
       if (!m) kept.set(part.target, (m = new Map()));
+      const as = part.as ?? {};
+      const adds = part.adds ?? {};
+      const keyFrom = part.key.map((c) => sourceOf(part, c));
       for (const sent of rows) {
-        const r = renamed(sent, part.as);
-        const id = part.key.length === 1 ? str(r[part.key[0]]) : part.key.map((c) => str(r[c])).join('\u0000');
+        // One new object per moved row: the kept row's columns, then the sent ones under the full file's names, without
+        // the hash key the full file does not have; then each change column added to the kept value.
+        const id = keyFrom.length === 1 ? str(sent[keyFrom[0]]) : keyFrom.map((c) => str(sent[c])).join('\u0000');
         const before = m.get(id);
-        if (part.names && before && Object.keys(r).some((c) => c in before && str(before[c]) !== str(r[c]))) {
-          throw new KeyMismatch(`two names share the key ${id} in result set ${part.target}`);
-        }
         if (part.named && !before) throw new KeyMismatch(`values arrived for key ${id} in result set ${part.target} before its name`);
-        for (const [change, column] of Object.entries(part.adds ?? {})) {
-          const d = r[change];
-          delete r[change];
+        const merged: Row = before ? { ...before } : {};
+        for (const c in sent) {
+          if (c in adds) continue;
+          const column = as[c] ?? c;
+          if (column === HASH_KEY) continue;
+          if (part.names && before && column in before && str(before[column]) !== str(sent[c]))
+            throw new KeyMismatch(`two names share the key ${id} in result set ${part.target}`);
+          merged[column] = sent[c];
+        }
+        for (const change in adds) {
+          const d = sent[change];
           if (d === null || d === undefined) continue;
           if (!before) throw new KeyMismatch(`a change arrived for key ${id} in result set ${part.target} with no value kept`);
-          r[column] = num(before[column]) + num(d);
+          merged[adds[change]] = num(before[adds[change]]) + num(d);
         }
-        // Kept without the hash key, which the full file does not have: dropped once per moved row, not per tick.
-        const { [HASH_KEY]: _k, ...merged } = before ? { ...before, ...r } : r;
         m.set(id, merged);
       }
     });

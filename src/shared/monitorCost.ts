@@ -84,28 +84,66 @@ export interface CostTick {
 
 /** The summary over the ticks that carry a cost; null when none does (full ticks, an old record). */
 export function summariseMonitorCost(ticks: readonly CostTick[]): MonitorCostSummary | null {
-  const costed = ticks.filter((t) => t.monitor);
-  if (!costed.length) return null;
-  const n = costed.length;
-  const sum = (f: (t: CostTick) => number) => costed.reduce((a, t) => a + f(t), 0);
-  const cpu = sum((t) => t.monitor!.cpuMs);
-  const seconds = sum((t) => t.intervalMs) / 1000;
-  const serverCpu = sum((t) => t.cpuMs + (t.hiddenCpuMs ?? 0));
-  const withRecompiles = costed.filter((t) => t.monitor!.recompiles !== null);
-  return {
-    ticks: n,
-    cpuMsPerTick: cpu / n,
-    logicalReadsPerTick: sum((t) => t.monitor!.logicalReads) / n,
-    writesPerTick: sum((t) => t.monitor!.writes) / n,
-    scheduledMsPerTick: sum((t) => t.monitor!.scheduledMs) / n,
-    recompilesPerTick: withRecompiles.length
-      ? withRecompiles.reduce((a, t) => a + t.monitor!.recompiles!, 0) / withRecompiles.length
-      : null,
-    cpuMsPerSec: seconds > 0 ? cpu / seconds : 0,
-    serverCpuMsPerTick: serverCpu / n,
-    batchRequestsPerTick: sum((t) => (t.batchRequestsPerSec * t.intervalMs) / 1000) / n,
-    shareOfServerCpu: serverCpu > 0 ? Math.min(1, cpu / serverCpu) : null,
-  };
+  const sums = new MonitorCostSums();
+  for (const t of ticks) sums.add(t);
+  return sums.summary();
+}
+
+/**
+ * The sums summariseMonitorCost takes, kept as ticks come (in the same order, so the same figures): a watch that runs
+ * for hours keeps these few numbers, not every tick.
+ */
+export class MonitorCostSums {
+  private n = 0;
+  private cpu = 0;
+  private ms = 0;
+  private serverCpu = 0;
+  private reads = 0;
+  private writes = 0;
+  private scheduled = 0;
+  private batches = 0;
+  private recompiles = 0;
+  private withRecompiles = 0;
+
+  /** Ticks with a cost added so far. */
+  get ticks(): number {
+    return this.n;
+  }
+
+  add(t: CostTick): void {
+    const m = t.monitor;
+    if (!m) return;
+    this.n++;
+    this.cpu += m.cpuMs;
+    this.ms += t.intervalMs;
+    this.serverCpu += t.cpuMs + (t.hiddenCpuMs ?? 0);
+    this.reads += m.logicalReads;
+    this.writes += m.writes;
+    this.scheduled += m.scheduledMs;
+    this.batches += (t.batchRequestsPerSec * t.intervalMs) / 1000;
+    if (m.recompiles !== null) {
+      this.withRecompiles++;
+      this.recompiles += m.recompiles;
+    }
+  }
+
+  summary(): MonitorCostSummary | null {
+    const n = this.n;
+    if (!n) return null;
+    const seconds = this.ms / 1000;
+    return {
+      ticks: n,
+      cpuMsPerTick: this.cpu / n,
+      logicalReadsPerTick: this.reads / n,
+      writesPerTick: this.writes / n,
+      scheduledMsPerTick: this.scheduled / n,
+      recompilesPerTick: this.withRecompiles ? this.recompiles / this.withRecompiles : null,
+      cpuMsPerSec: seconds > 0 ? this.cpu / seconds : 0,
+      serverCpuMsPerTick: this.serverCpu / n,
+      batchRequestsPerTick: this.batches / n,
+      shareOfServerCpu: this.serverCpu > 0 ? Math.min(1, this.cpu / this.serverCpu) : null,
+    };
+  }
 }
 
 /** The budget's verdict on a tick: keep the interval, or lengthen it to `intervalMs` (with the sentence to say, once). */

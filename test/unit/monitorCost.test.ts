@@ -6,6 +6,7 @@ import {
   CostBudget,
   describeMonitorCost,
   monitorDelta,
+  MonitorCostSums,
   summariseMonitorCost,
   type MonitorCost,
   type MonitorReading,
@@ -54,6 +55,40 @@ describe('monitor cost', () => {
     assert.equal(s.shareOfServerCpu, 3 / 200);
     assert.equal(summariseMonitorCost([{ intervalMs: 1000, cpuMs: 1, batchRequestsPerSec: 1 }]), null, 'no costed tick: nothing to say');
     assert.match(describeMonitorCost(s), /3\.00 ms CPU.*beside the server's 200 ms CPU \(1\.50% of it\)/);
+  });
+
+  it('the running sums a watch keeps give the same summary as the ticks themselves', () => {
+    const ticks = Array.from({ length: 500 }, (_, i) => ({
+      intervalMs: 1000 + (i % 7),
+      cpuMs: 100 + i / 3,
+      hiddenCpuMs: i % 2 ? 1.5 : undefined,
+      batchRequestsPerSec: 10 + i / 7,
+      monitor: i % 5 === 0 ? null : { ...cost(1 + i / 11), logicalReads: i, writes: i % 3, recompiles: i % 4 ? null : i },
+    }));
+    const sums = new MonitorCostSums();
+    assert.equal(sums.summary(), null);
+    for (const t of ticks) sums.add(t);
+    assert.equal(sums.ticks, 400);
+    // Computed here from the ticks kept whole, as the summary was before it kept sums.
+    const costed = ticks.filter((t) => t.monitor);
+    const sum = (f: (t: (typeof ticks)[number]) => number) => costed.reduce((a, t) => a + f(t), 0);
+    const cpu = sum((t) => t.monitor!.cpuMs);
+    const serverCpu = sum((t) => t.cpuMs + (t.hiddenCpuMs ?? 0));
+    const withRecompiles = costed.filter((t) => t.monitor!.recompiles !== null);
+    const expected = {
+      ticks: 400,
+      cpuMsPerTick: cpu / 400,
+      logicalReadsPerTick: sum((t) => t.monitor!.logicalReads) / 400,
+      writesPerTick: sum((t) => t.monitor!.writes) / 400,
+      scheduledMsPerTick: sum((t) => t.monitor!.scheduledMs) / 400,
+      recompilesPerTick: withRecompiles.reduce((a, t) => a + t.monitor!.recompiles!, 0) / withRecompiles.length,
+      cpuMsPerSec: cpu / (sum((t) => t.intervalMs) / 1000),
+      serverCpuMsPerTick: serverCpu / 400,
+      batchRequestsPerTick: sum((t) => (t.batchRequestsPerSec * t.intervalMs) / 1000) / 400,
+      shareOfServerCpu: cpu / serverCpu,
+    };
+    assert.deepEqual(sums.summary(), expected);
+    assert.deepEqual(summariseMonitorCost(ticks), expected);
   });
 
   it('keeps the interval while under budget, and a budget of 0 never lengthens', () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { DeltaReader, KeyMismatch, SnapshotKeeper, type DeltaLayout } from '../../src/engine/snapshot';
 import type { DbSession, PreparedFile } from '../../src/db/client';
 import type { Row } from '../../src/db/rows';
+import { parseSample } from '../../src/engine/sampler';
 
 // Parts: clock; set 1 by name (as sent whole); set 2 by two columns; set 3 in a name part and a value part on k.
 const layout: DeltaLayout = [
@@ -172,6 +173,19 @@ describe('SnapshotKeeper: a value sent as its change', () => {
     assert.deepEqual(k.apply([[{ id: 1, ms: null, dms: 1000, r: 1 }]], false)[0][0], { id: 1, cpu: 5000001250, r: 1 });
   });
 
+  it('a change column sent before the value column still adds to the kept value (the NULL full value does not win)', () => {
+    const k = new SnapshotKeeper(adds);
+    k.apply([[{ id: 1, ms: '100', dms: null, r: 0 }]], true);
+    assert.deepEqual(k.apply([[{ dms: 5, id: 1, ms: null, r: 2 }]], false), [[{ id: 1, cpu: 105, r: 2 }]]);
+  });
+
+  it('a rebuilt row is a new object: the rows handed out for the previous tick keep their values', () => {
+    const k = new SnapshotKeeper(adds);
+    const first = k.apply([[{ id: 1, ms: '100', dms: null, r: 0 }]], true)[0][0];
+    k.apply([[{ id: 1, ms: null, dms: 5, r: 2 }]], false);
+    assert.deepEqual(first, { id: 1, cpu: '100', r: 0 });
+  });
+
   it('a change for a row never kept is a KeyMismatch (the reader then reads the full file)', () => {
     const k = new SnapshotKeeper(adds);
     k.apply([[{ id: 1, ms: '10', dms: null, r: 0 }]], true);
@@ -233,5 +247,29 @@ describe('DeltaReader', () => {
       'no delta tick after the fallback',
     );
     assert.equal(said.length, 1, 'said once');
+  });
+});
+
+describe('parseSample over rebuilt sets', () => {
+  // The spinlocks as the keeper keeps them: a row that did not move is the same object from tick to tick.
+  const spinLayout: DeltaLayout = [{ target: 0 }, { target: 1, key: ['name'] }];
+  const clockRow = (ms: number) => ({ server_time_utc: 't', ms_ticks: ms, cpu_ticks: 0, sqlserver_start_time: 's' });
+  const spin = (name: string, spins: number) => ({ name, collisions: 0, spins, sleep_time: 0, backoffs: 0 });
+  const parse = (sets: Row[][]) => parseSample([sets[0], sets[1], [], [], [], [], [], [], []], 0);
+
+  it('parses a row again when it moved, and gives the same figures for one that did not (parsed once, then reused)', () => {
+    const k = new SnapshotKeeper(spinLayout);
+    const a = parse(k.apply([[clockRow(1)], [spin('LOCK_HASH', 10), spin('SOS_CACHESTORE', 5)]], true));
+    const b = parse(k.apply([[clockRow(2)], [spin('LOCK_HASH', 25)]], false));
+    assert.deepEqual(
+      b.spinlocks.map((s) => [s.name, s.spins]),
+      [
+        ['LOCK_HASH', 25],
+        ['SOS_CACHESTORE', 5],
+      ],
+    );
+    assert.equal(a.spinlocks[0].spins, 10, "the previous sample's figures stay as they were");
+    assert.equal(b.spinlocks[1], a.spinlocks[1], 'the row that did not move is not parsed again');
+    assert.notEqual(b.spinlocks[0], a.spinlocks[0]);
   });
 });

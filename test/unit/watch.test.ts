@@ -118,6 +118,17 @@ describe('watch: memory over hours', () => {
     assert.ok(growthMb < 4, `heap grew ${growthMb.toFixed(2)} MB from hour 1 to hour 8`);
   });
 
+  it('a watch (maxPoints 0) keeps its window and totals but no downsampled points', () => {
+    const h = new WatchHistory(60, 0);
+    for (let i = 0; i < 500; i++) h.add(tick(i));
+    assert.equal(h.ticks, 500);
+    assert.equal(h.window().length, 60);
+    assert.equal(h.window().at(-1)!.t, tick(499).t);
+    assert.deepEqual(h.history(), []);
+    assert.equal(Object.keys(h.totals.spinlocks).length, SPINS.length);
+    assert.throws(() => new WatchHistory(60, 3), RangeError);
+  });
+
   it('merging two points weights each by the time it covers', () => {
     const a = { ...pointOf(tick(0)), spinsPerSec: 100, intervalMs: 1000 };
     const b = { ...pointOf(tick(1)), spinsPerSec: 400, intervalMs: 3000 };

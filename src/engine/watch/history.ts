@@ -1,6 +1,6 @@
 // What a watch keeps in memory, bounded for hours: the last `windowTicks` ticks at full resolution (the window on
 // screen), a downsampled history of at most `maxPoints` points for the whole watch (when full, neighbours merge in
-// pairs and each point covers twice the time), and the running totals (bounded by the DMVs' own name lists). Every
+// pairs and each point covers twice the time; none with maxPoints 0), and the running totals (bounded by the DMVs' own name lists). Every
 // tick is on disk in samples.jsonl; nothing here grows with the watch's length.
 import { addTickToTotals, emptyRunTotals } from '../../shared/analysis';
 import type { RunTotals } from '../../shared/experiment';
@@ -102,7 +102,8 @@ export class WatchHistory {
     readonly windowTicks = 600,
     readonly maxPoints = 1200,
   ) {
-    if (maxPoints < 2 || maxPoints % 2 !== 0) throw new RangeError('maxPoints must be an even number of at least 2');
+    if (maxPoints !== 0 && (maxPoints < 2 || maxPoints % 2 !== 0))
+      throw new RangeError('maxPoints must be 0 (no downsampled history) or an even number of at least 2');
   }
 
   add(t: WatchTick): void {
@@ -110,6 +111,7 @@ export class WatchHistory {
     addTickToTotals(this.totals, t);
     this.recent.push(t);
     if (this.recent.length > this.windowTicks) this.recent.shift();
+    if (this.maxPoints === 0) return;
     const p = pointOf(t);
     this.pending = this.pending ? mergePoints(this.pending, p) : p;
     if (++this.pendingCount < this.span) return;

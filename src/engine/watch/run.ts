@@ -2,7 +2,8 @@
 // One monitor connection (in master), one round trip per tick (sql/watch/tick-delta.sql: only what moved, kept in the
 // session's #temp tables, the only thing a watch creates) through the experiments' Sampler;
 // every tick is appended to samples.jsonl as it arrives; experiment.json (kind watch) is written at the start, on
-// each mark, and at the end. Memory stays bounded for hours (WatchHistory).
+// each mark, and at the end. Memory stays bounded for hours (WatchHistory: the window's ticks and the totals; the cost's
+// sums, not its ticks).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { describeTarget, type DbTarget } from '../../db/target';
 import type { ExperimentEvent } from '../../shared/experiment';
 import type { WatchGap, WatchMark, WatchRecord, WatchSettings, WatchTick } from '../../shared/watch';
 import { WATCH_TOP_N } from '../../shared/watch';
-import { CostBudget, DEFAULT_COST_BUDGET_MS_PER_SEC, summariseMonitorCost, type CostTick } from '../../shared/monitorCost';
+import { CostBudget, DEFAULT_COST_BUDGET_MS_PER_SEC, MonitorCostSums } from '../../shared/monitorCost';
 import { diagnoseWatch } from '../../shared/watchDiagnosis';
 import { explain, grantFor, SpinlabError } from '../errors';
 import { TOOL_VERSION } from '../lab';
@@ -108,7 +109,9 @@ export async function runWatch(
   } catch (err) {
     throw outputError(err, samplesFile);
   }
-  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)));
+  // The window's ticks and the totals: what the diagnosis reads at the end. No downsampled points: nothing reads them
+  // during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server.
+  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)), 0);
   const record: WatchRecord = {
     schemaVersion: WATCH_SCHEMA_VERSION,
     kind: 'watch',
@@ -166,7 +169,7 @@ export async function runWatch(
   };
   // The watch's own cost against its budget; over it, the interval lengthens (said once, recorded on the tick).
   const budget = new CostBudget(settings.costBudgetMsPerSec ?? DEFAULT_COST_BUDGET_MS_PER_SEC, settings.intervalMs);
-  const costTicks: CostTick[] = [];
+  const costSums = new MonitorCostSums();
   const sampler = new Sampler<WatchSample>({
     target: opts.target,
     labDatabase: 'master',
@@ -195,14 +198,7 @@ export async function runWatch(
       }
       for (const w of step.warnings) note('warning', w);
       const tick = step.tick;
-      if (tick.monitor && costTicks.length < 100_000)
-        costTicks.push({
-          intervalMs: tick.intervalMs,
-          cpuMs: tick.cpuMs,
-          hiddenCpuMs: tick.hiddenCpuMs,
-          batchRequestsPerSec: tick.batchRequestsPerSec,
-          monitor: tick.monitor,
-        });
+      if (tick.monitor && costSums.ticks < 100_000) costSums.add(tick);
       const verdict = budget.observe(tick.monitor, tick.intervalMs);
       if (verdict.kind === 'lengthen') {
         sampler.setIntervalMs(verdict.intervalMs);
@@ -295,7 +291,7 @@ export async function runWatch(
   if (last && firstOwnCpu !== null && last.ownCpuMs !== null && history.ticks > 0) {
     record.serverCpuMsPerTick = Math.max(0, last.ownCpuMs - firstOwnCpu) / history.ticks;
   }
-  const cost = summariseMonitorCost(costTicks);
+  const cost = costSums.summary();
   record.cost = cost ? { ...cost, budgetMsPerSec: budget.budgetMsPerSec, finalIntervalMs: budget.currentIntervalMs } : null;
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
   record.monitor = sampler.stats;
