@@ -68,7 +68,12 @@ describe('a watch across an outage', function () {
       let code: number;
       try {
         const watching = main(['watch', '-c', conn(sim), '--duration', '8s', '--interval', '250ms', '--out', out, '--quiet']);
-        while (ticksOf(out).length < 4) await sleep(50);
+        // Bounded: a watch that ends (or stalls) before its fourth tick fails here instead of hanging the tier.
+        let ended = false;
+        const end = (): void => void (ended = true);
+        watching.then(end, end);
+        while (ticksOf(out).length < 4 && !ended) await sleep(50);
+        assert.ok(ticksOf(out).length >= 4, `the watch ended after ${ticksOf(out).length} tick(s), before the outage`);
         await outage(sim, 2500);
         code = await watching;
       } finally {
