@@ -32,11 +32,6 @@ function plan(cols: TickColumns, src: ChartSource, t: ChartToggles) {
   return { entries: [...entries.values()], intervalMs: at.get('intervalMs') };
 }
 
-function present(e: GroupEntry, i: number): boolean {
-  for (const c of e.parts) if (!c.state || c.state[i] !== 0) return true;
-  return false;
-}
-
 /** Ticks from..to-1 of a run appended to a chart's series; the last one ranks (one batch, as buildSeries ranks). */
 export function appendRange(series: SeriesSet, spec: ChartSpec, ticks: RunTicks, from: number, to: number, toggles: ChartToggles): void {
   const cols = ticks.columns;
@@ -92,12 +87,10 @@ function appendColumns(
       // As extract() reads a Tick: a null leaf times the factor is 0, a null leaf alone is no value.
       const out = leafValues(e.leaf, from, to, perSec ? 0 : NaN);
       const counts = g.shown ? leafValues(e.count, from, to) : null;
+      // An entry absent at a tick has its leaf absent too: NaN already (extract() finds no key there).
       for (let i = from; i < to; i++) {
         const k = i - from;
-        if (!present(e, i)) {
-          out[k] = NaN;
-          continue;
-        }
+        if (Number.isNaN(out[k])) continue;
         if (g.shown && counts) {
           countOf.count = counts[k];
           if (!g.shown(e.key, countOf, t)) {
