@@ -6,13 +6,6 @@ import { appendTick, type ChartSource, type ChartSpec, type ChartToggles, perSec
 import type { RunTicks } from './runTicks';
 import type { SeriesSet } from './series';
 
-/** A leaf's value at tick i as the tick held it: a number (boolean), null, or undefined when absent. */
-function leafAt(c: TickColumn | undefined, i: number): number | null | undefined {
-  if (!c) return undefined;
-  const s = c.state ? c.state[i] : 1;
-  return s === 1 ? c.values[i] : s === 2 ? null : undefined;
-}
-
 /** One entry of a group: its columns, and whether it is there at a tick (any of its leaves is). */
 interface GroupEntry {
   key: string;
@@ -39,17 +32,32 @@ function plan(cols: TickColumns, src: ChartSource, t: ChartToggles) {
   return { entries: [...entries.values()], intervalMs: at.get('intervalMs') };
 }
 
-function present(e: GroupEntry, i: number): boolean {
-  for (const c of e.parts) if (!c.state || c.state[i] !== 0) return true;
-  return false;
-}
-
 /** Ticks from..to-1 of a run appended to a chart's series; the last one ranks (one batch, as buildSeries ranks). */
 export function appendRange(series: SeriesSet, spec: ChartSpec, ticks: RunTicks, from: number, to: number, toggles: ChartToggles): void {
   const cols = ticks.columns;
   const inCols = cols ? Math.min(to, cols.length) : 0;
   if (cols && from < inCols) appendColumns(series, spec.source, cols, from, inCols, toggles, inCols === to);
   for (let i = Math.max(from, inCols); i < to; i++) appendTick(series, spec, ticks.at(i)!, toggles, i === to - 1);
+}
+
+/**
+ * A leaf's values over ticks from..to-1 as numbers, NaN where the tick has none (absent or null; with `nullAs`,
+ * null reads as that number instead). One loop over the typed arrays: a loaded history reads tens of thousands of
+ * ticks per series, and a call per tick was most of a first draw.
+ */
+function leafValues(c: TickColumn | undefined, from: number, to: number, nullAs = NaN): Float64Array {
+  const out = new Float64Array(to - from);
+  if (!c) return out.fill(NaN);
+  const { values, state } = c;
+  if (!state) {
+    out.set(values.subarray(from, to));
+    return out;
+  }
+  for (let i = from; i < to; i++) {
+    const s = state[i];
+    out[i - from] = s === 1 ? values[i] : s === 2 ? nullAs : NaN;
+  }
+  return out;
 }
 
 function appendColumns(
@@ -64,37 +72,39 @@ function appendColumns(
   const p = plan(cols, src, t);
   const n = to - from;
   // Each series' values over the batch, NaN where a sample has none (absent, null, not finite: append() skips those).
-  const values = (fill: (i: number) => number): Float64Array => {
-    const out = new Float64Array(n);
-    for (let i = from; i < to; i++) out[i - from] = fill(i);
-    return out;
-  };
-  const num = (v: number | null | undefined) => (typeof v === 'number' ? v : NaN);
   const entries: { name: string; values: Float64Array }[] = [];
-  if (p.fields) for (const f of p.fields) entries.push({ name: f.name, values: values((i) => num(leafAt(f.col, i))) });
+  if (p.fields) for (const f of p.fields) entries.push({ name: f.name, values: leafValues(f.col, from, to) });
   else if (p.entries && 'group' in src) {
     const g = src;
     const countOf = { count: 0 };
     // Each tick's per-second factor, once for every entry.
-    const perSec = g.perSec ? values((i) => perSecFactor(leafAt(p.intervalMs, i) as number)) : null;
-    for (const e of p.entries)
-      entries.push({
-        name: g.label ? g.label(e.key) : e.key,
-        values: values((i) => {
-          if (!present(e, i)) return NaN;
-          if (g.shown) {
-            countOf.count = leafAt(e.count, i) as number;
-            if (!g.shown(e.key, countOf, t)) return NaN;
+    let perSec: Float64Array | null = null;
+    if (g.perSec) {
+      perSec = leafValues(p.intervalMs, from, to);
+      for (let k = 0; k < n; k++) perSec[k] = perSecFactor(perSec[k]);
+    }
+    for (const e of p.entries) {
+      // As extract() reads a Tick: a null leaf times the factor is 0, a null leaf alone is no value.
+      const out = leafValues(e.leaf, from, to, perSec ? 0 : NaN);
+      const counts = g.shown ? leafValues(e.count, from, to) : null;
+      // An entry absent at a tick has its leaf absent too: NaN already (extract() finds no key there).
+      for (let i = from; i < to; i++) {
+        const k = i - from;
+        if (Number.isNaN(out[k])) continue;
+        if (g.shown && counts) {
+          countOf.count = counts[k];
+          if (!g.shown(e.key, countOf, t)) {
+            out[k] = NaN;
+            continue;
           }
-          const v = leafAt(e.leaf, i) as number;
-          return num(perSec ? v * perSec[i - from] : v);
-        }),
-      });
+        }
+        if (perSec) out[k] *= perSec[k];
+      }
+      entries.push({ name: g.label ? g.label(e.key) : e.key, values: out });
+    }
   }
   const tCol = cols.columns.find((c) => c.path.length === 1 && c.path[0] === 't');
-  series.appendRows(
-    values((i) => (leafAt(tCol, i) as number) / 1000),
-    entries,
-    rank,
-  );
+  const xs = leafValues(tCol, from, to, 0);
+  for (let k = 0; k < n; k++) xs[k] /= 1000;
+  series.appendRows(xs, entries, rank);
 }

@@ -140,6 +140,54 @@ export class MinMaxBuckets {
     }
   }
 
+  /**
+   * Samples 0..length-1 at once into empty buckets: the state append() would reach one sample at a time (the same
+   * width, buckets, extremes and, on ties, the earlier sample), computed bucket by bucket and column by column. A
+   * loaded history comes in this way; `cols[c]` is column c's values (as append()'s values[c]).
+   */
+  fill(xs: ArrayLike<number>, length: number, cols: readonly ArrayLike<number>[]): void {
+    if (this.samples !== 0) throw new Error('fill() needs empty buckets');
+    if (cols.length !== this.cols.length) throw new Error(`fill() takes ${this.cols.length} columns, not ${cols.length}`);
+    if (length === 0) return;
+    // append() doubles the width each time the buckets would overflow: the smallest power of two that fits them all.
+    let width = 1;
+    let merges = 0;
+    while (length > this.maxBuckets * width) {
+      width *= 2;
+      merges++;
+    }
+    const count = Math.ceil(length / width);
+    for (let b = 0; b < count; b++) {
+      const start = b * width;
+      const end = Math.min(length, start + width);
+      this.xFirst[b] = xs[start];
+      this.xLast[b] = xs[end - 1];
+      this.filled[b] = end - start;
+    }
+    for (let c = 0; c < cols.length; c++) {
+      const v = cols[c];
+      const col = this.cols[c];
+      for (let b = 0; b < count; b++) {
+        const start = b * width;
+        const end = Math.min(length, start + width);
+        let mn = start;
+        let mx = start;
+        for (let j = start + 1; j < end; j++) {
+          if (v[j] < v[mn]) mn = j;
+          else if (v[j] > v[mx]) mx = j;
+        }
+        col.min[b] = v[mn];
+        col.minAt[b] = mn;
+        col.max[b] = v[mx];
+        col.maxAt[b] = mx;
+      }
+    }
+    this.width = width;
+    this.count = count;
+    this.samples = length;
+    this.generation += merges;
+  }
+
   private mergePairs(): void {
     const half = this.count / 2;
     for (let b = 0; b < half; b++) {

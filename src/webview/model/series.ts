@@ -21,6 +21,14 @@ export class Column {
     this.data[this.length++] = v;
   }
 
+  /** A column holding these values, which it takes as they are (no copy: the caller hands them over). */
+  static adopt(values: Float64Array): Column {
+    const c = new Column(0);
+    c.data = values;
+    c.length = values.length;
+    return c;
+  }
+
   /** A view of the values (no copy): valid until the next push. */
   view(): Float64Array {
     return this.data.subarray(0, this.length);
@@ -48,7 +56,11 @@ export interface SeriesOptions {
 }
 
 export class SeriesSet {
-  readonly xs = new Column();
+  private xcol = new Column();
+  /** The samples' xs. */
+  get xs(): Column {
+    return this.xcol;
+  }
   private readonly columns = new Map<string, Column>();
   /** Each column's index in the buckets. */
   private readonly bucketIndex = new Map<string, number>();
@@ -87,12 +99,7 @@ export class SeriesSet {
     const cols: Float64Array[] = [];
     for (const [name, col] of this.columns) cols[this.bucketIndex.get(name) as number] = col.view();
     for (let c = 0; c < cols.length; c++) next.addColumn();
-    const xs = this.xs.view();
-    const vals = new Float64Array(cols.length);
-    for (let i = 0; i < xs.length; i++) {
-      for (let c = 0; c < cols.length; c++) vals[c] = cols[c][i];
-      next.append(xs[i], vals);
-    }
+    next.fill(this.xs.view(), this.xs.length, cols);
     next.generation = this.bucketsView.generation + 1;
     this.bucketsView = next;
   }
@@ -135,6 +142,58 @@ export class SeriesSet {
    * come in this way, without a record per sample.
    */
   appendRows(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[], rank: boolean): void {
+    if (this.xs.length === 0 && xs.length > 0) this.fillRows(xs, entries);
+    else this.appendRowsOneByOne(xs, entries);
+    if (rank) this.rank();
+  }
+
+  /**
+   * appendRows into an empty set, column by column: what appending sample by sample leaves (each name's column from
+   * its first finite value on, 0 where it has none; names created in the order their first values came; the same
+   * totals, summed in sample order; the same buckets, MinMaxBuckets.fill). Takes over (and rewrites) the entries'
+   * arrays.
+   */
+  private fillRows(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[]): void {
+    const n = xs.length;
+    const born: { j: number; first: number }[] = [];
+    entries.forEach((e, j) => {
+      if (this.columns.has(e.name)) return born.push({ j, first: -1 });
+      if (this.options.fixed) return;
+      const v = e.values;
+      let first = 0;
+      while (first < n && !Number.isFinite(v[first])) first++;
+      if (first < n) born.push({ j, first });
+    });
+    born.sort((a, b) => a.first - b.first || a.j - b.j);
+    for (const { j } of born) {
+      const e = entries[j];
+      const v = e.values;
+      let sum = this.totals.get(e.name) ?? 0;
+      for (let i = 0; i < n; i++) {
+        const x = v[i];
+        if (Number.isFinite(x)) sum += x;
+        else v[i] = 0;
+      }
+      if (this.columns.has(e.name)) {
+        // A fixed name: its column exists, empty (the set is).
+        this.columns.set(e.name, Column.adopt(v));
+      } else {
+        this.columns.set(e.name, Column.adopt(v));
+        this.bucketIndex.set(e.name, this.bucketsView.addColumn());
+      }
+      this.totals.set(e.name, sum);
+    }
+    // Names no entry fed (a fixed series the ticks lack) hold 0 at every sample.
+    for (const [name, col] of this.columns) if (col.length === 0) this.columns.set(name, Column.adopt(new Float64Array(n)));
+    const xcol = new Float64Array(n);
+    for (let i = 0; i < n; i++) xcol[i] = xs[i];
+    this.xcol = Column.adopt(xcol);
+    const cols: Float64Array[] = [];
+    for (const [name, col] of this.columns) cols[this.bucketIndex.get(name) as number] = col.view();
+    this.bucketsView.fill(xcol, n, cols);
+  }
+
+  private appendRowsOneByOne(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[]): void {
     const cols = entries.map((e) => this.columns.get(e.name) ?? null);
     const at = entries.map((e) => this.bucketIndex.get(e.name) ?? -1);
     const sums = entries.map((e) => this.totals.get(e.name) ?? 0);
@@ -164,7 +223,6 @@ export class SeriesSet {
     entries.forEach((e, j) => {
       if (cols[j]) this.totals.set(e.name, sums[j]);
     });
-    if (rank) this.rank();
   }
 
   private addName(name: string, zeros: number): Column {

@@ -3,6 +3,7 @@
 // needs only its datasets' elements updated and the canvas drawn, not chart.js's whole update() (options resolved
 // again, every scale and box laid out again): most of a tick's cost.
 import type { Chart } from 'chart.js';
+import { drawOverBackdrop } from './chartBackdrop';
 
 type Points = { x: number; y: number }[];
 export interface Bounds {
@@ -84,7 +85,10 @@ export function applyBounds(chart: Chart, b: Bounds | null): void {
   set('y1', b?.y1 != null ? 0 : undefined, b?.y1 ?? undefined);
 }
 
-/** What chart.js's update() does for each dataset (its elements resynced with the data, then positioned), then a draw. */
+/**
+ * What chart.js's update() does for each dataset (its elements resynced with the data, then positioned), then a draw:
+ * the lines over the kept backdrop (chartBackdrop.ts).
+ */
 interface DatasetControllerInternals {
   buildOrUpdateElements(reset: boolean): void;
   _update(mode: string): void;
@@ -95,5 +99,5 @@ export function redrawDataOnly(chart: Chart): void {
     c.buildOrUpdateElements(false);
     c._update('none');
   }
-  chart.render();
+  drawOverBackdrop(chart);
 }

@@ -16,13 +16,27 @@ import {
 import zoomPlugin from 'chartjs-plugin-zoom';
 import { exactNumber, shortNumber } from '../model/format';
 import { bytesText } from '../../shared/units';
+import { backdropPlugin } from './chartBackdrop';
 import { clockLabel, clockTicks, marksPlugin, noDataPlugin, type ChartMark } from './chartPlugins';
 import type { ThemeColors } from './theme';
 
 let registered = false;
 export function registerCharts(): void {
   if (registered) return;
-  Chart.register(LineController, LineElement, PointElement, LinearScale, Tooltip, Legend, Filler, zoomPlugin, noDataPlugin, marksPlugin);
+  // The backdrop's plugin first: its beforeDraw must see every draw, also one another plugin cancels.
+  Chart.register(
+    backdropPlugin,
+    LineController,
+    LineElement,
+    PointElement,
+    LinearScale,
+    Tooltip,
+    Legend,
+    Filler,
+    zoomPlugin,
+    noDataPlugin,
+    marksPlugin,
+  );
   registered = true;
 }
 

@@ -151,6 +151,39 @@ describe('MinMaxBuckets: the live view kept as samples arrive', () => {
     assert.deepEqual(out[3], { x: 4, y: 0 }, 'buckets from `from` on are rewritten');
   });
 
+  it('fill() leaves what appending every sample leaves: width, buckets, extremes, and which tie it drew', () => {
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const n of [1, 7, 8, 9, 16, 17, 100, 301]) {
+      const one = new MinMaxBuckets(8);
+      const all = new MinMaxBuckets(8);
+      const cols: number[][] = [[], [], []];
+      const xs: number[] = [];
+      for (let c = 0; c < cols.length; c++) {
+        one.addColumn();
+        all.addColumn();
+      }
+      for (let i = 0; i < n; i++) {
+        // Few distinct values (ties in every bucket), negatives, and a spike now and then.
+        const v = [Math.round(rnd() * 4) - 2, rnd() < 0.05 ? 1e6 : Math.round(rnd() * 3), 0];
+        xs.push(i * 0.5);
+        v.forEach((x, c) => cols[c].push(x));
+        one.append(i * 0.5, v);
+      }
+      all.fill(xs, n, cols);
+      const state = (bk: MinMaxBuckets) => {
+        const points = [0, 1, 2].map((c) => {
+          const out: { x: number; y: number }[] = [];
+          bk.writePoints(c, 0, out);
+          return out;
+        });
+        return { width: bk.width, count: bk.count, samples: bk.samples, generation: bk.generation, points };
+      };
+      assert.deepEqual(state(all), state(one), `${n} samples`);
+      checkExact(all, xs, cols);
+    }
+  });
+
   it('SeriesSet feeds its buckets, and a new bucket count rebuilds them exactly from the full-resolution columns', () => {
     const s = new SeriesSet({ maxShown: 3, maxBuckets: 16 });
     const xs: number[] = [];
