@@ -11,7 +11,7 @@ import { TREE_COMMANDS } from './treeCommands';
 
 // Moved to their own light modules (activation needs them without the tree's data); re-exported for the tree's users.
 export { TREE_COMMANDS, treeItemId } from './treeCommands';
-export { runStatus, type RunStatusView } from './runStatus';
+export { runStatus } from './runStatus';
 
 export interface LabTreeNode {
   /** Stable across refreshes, so the tree keeps expansion and focus. */

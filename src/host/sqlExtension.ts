@@ -18,8 +18,6 @@ import type { ConnectionProfile, SqlExtensionConnectionView } from '../shared/pr
 import { ProfileError, profileFromMssqlNode } from './profiles';
 import type { LogPort } from './ports';
 
-export { SQL_EXTENSION_ID } from './sqlExtensionId';
-
 /**
  * The two functions of the SQL extension's exported IExtension that we call, as declared in microsoft/vscode-mssql's
  * typings/vscode-mssql.d.ts (up to its 1.45 releases). Written here, with only what we call, because no registry
