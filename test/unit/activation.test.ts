@@ -132,9 +132,18 @@ describe('activation: nothing heavy until first use', function () {
       if (!fs.existsSync(path.join(dist, 'extension.js.map'))) this.skip();
     });
 
+    /** The bundles of dist/ among the files a run loaded, by name. */
+    const chunks = (files: string[]) =>
+      files
+        .filter((f) => path.dirname(f) === dist)
+        .map((f) => path.basename(f))
+        .sort();
+    /** What heavy code a bundle holds, by what it is. */
+    const heavyIn = (chunk: string) => new Set(heavyOf(chunkSources(chunk)).map((s) => s.split(': ')[1]));
+
     it('dist/extension.js holds none of the heavy code; dist/lab.js holds it', () => {
       assert.deepEqual(heavyOf(chunkSources('extension.js')), []);
-      const lab = new Set(heavyOf(chunkSources('lab.js')).map((s) => s.split(': ')[1]));
+      const lab = heavyIn('lab.js');
       for (const what of ['the panel', 'the panel controller', 'the driver (mssql)', 'the driver (tedious)', 'notebook code']) {
         assert.ok(lab.has(what), `dist/lab.js does not hold ${what}`);
       }
@@ -143,27 +152,17 @@ describe('activation: nothing heavy until first use', function () {
     it('activating loads dist/extension.js alone and registers everything; spinlab.open then loads dist/lab.js', () => {
       const r = activate(path.join(dist, 'extension.js'), 'spinlab.open');
       assertRegistered(r);
-      const chunks = (files: string[]) =>
-        files
-          .filter((f) => path.dirname(f) === dist)
-          .map((f) => path.basename(f))
-          .sort();
       assert.deepEqual(chunks(r.loaded), ['extension.js']);
       assert.deepEqual(chunks(r.loadedAfterRun ?? []), ['extension.js', 'lab.js']);
     });
 
     it("dist/tree.js holds the tree's data (the journal reader, the schemas) and none of the panel, engine or driver", () => {
-      const tree = new Set(heavyOf(chunkSources('tree.js')).map((s) => s.split(': ')[1]));
+      const tree = heavyIn('tree.js');
       assert.deepEqual([...tree].sort(), ['the message schemas (zod)', 'the restore journal']);
     });
 
     it("the tree's first getChildren loads dist/tree.js alone and lists a crashed run's unrestored journal", () => {
       const r = activate(path.join(dist, 'extension.js'), undefined, { tree: true, stateDir: crashedRunStateDir() });
-      const chunks = (files: string[]) =>
-        files
-          .filter((f) => path.dirname(f) === dist)
-          .map((f) => path.basename(f))
-          .sort();
       assert.deepEqual(chunks(r.loaded), ['extension.js']);
       assert.deepEqual(chunks(r.loadedAfterTree ?? []), ['extension.js', 'tree.js']);
       assertTreeListsJournal(r);
