@@ -6,6 +6,7 @@ import * as sql from 'mssql';
 import { connect, runFile, SIM_PASSWORD, withSim } from '../helpers/simClient';
 import type { Simulator } from '../../tools/sim/simulator';
 import { selfSignedCert } from '../../tools/sim/tds/cert';
+import { Request as TediousRequest, TYPES } from 'tedious';
 import { Encrypt, parsePrelogin } from '../../tools/sim/tds/prelogin';
 import { RawTdsClient } from '../helpers/rawTds';
 import { requireTsql, runTsql } from '../helpers/tsql';
@@ -125,6 +126,30 @@ describe('simulator protocol (tedious)', function () {
     assert.equal(e.number ?? e.originalError?.info?.number, 50000);
     assert.equal(e.class ?? e.originalError?.info?.class, 16);
     assert.match(e.message, /bad thing/);
+  });
+
+  it('sends no DONEINPROC for a statement without rows under SET NOCOUNT ON in an RPC; a result set keeps its own', async () => {
+    // One sp_executesql (an RPC): with NOCOUNT ON, SQL Server ends only the SELECT in a DONEINPROC (its count bit
+    // off); with it OFF, the INSERTs end in DONEINPROCs carrying their counts too.
+    // mssql's pool hands out its tedious connections (acquire/release are not in its typings).
+    const raw = pool as unknown as { acquire(o: unknown): Promise<{ execSql(r: TediousRequest): void }>; release(c: unknown): void };
+    const conn = await raw.acquire(pool);
+    const dones = (text: string) =>
+      new Promise<Array<number | undefined>>((resolve, reject) => {
+        const seen: Array<number | undefined> = [];
+        const req = new TediousRequest(text, (err) => (err ? reject(err) : resolve(seen)));
+        req.addParameter('n', TYPES.Int, 5);
+        req.on('doneInProc', (rowCount: number | undefined) => seen.push(rowCount));
+        conn.execSql(req);
+      });
+    const body =
+      'CREATE TABLE #nc (a int); INSERT INTO #nc (a) VALUES (@n); INSERT INTO #nc (a) VALUES (@n + 1); SELECT a FROM #nc; DROP TABLE #nc';
+    try {
+      assert.deepEqual(await dones(`SET NOCOUNT ON; ${body}`), [undefined]);
+      assert.deepEqual(await dones(`SET NOCOUNT OFF; ${body}`), [1, 1, 2]);
+    } finally {
+      raw.release(conn);
+    }
   });
 
   it('reports SQL Server error numbers and classes', async () => {

@@ -59,6 +59,8 @@ export interface ServerMessage {
 export interface RowCount {
   kind: 'rowCount';
   count: number;
+  /** The statement, for the DONE's CurCmd (informational; INSERT when not said). */
+  cmd?: 'insert' | 'delete' | 'select';
 }
 
 /** The current database changed (USE): an ENVCHANGE type 1 token. */

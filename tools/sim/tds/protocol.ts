@@ -57,7 +57,7 @@ export const DoneStatus = {
 } as const;
 
 /** CurCmd values SQL Server puts in DONE tokens (informational; tedious ignores them). */
-export const CurCmd = { SELECT: 0xc1, INSERT: 0xc3, EXECUTE: 0xe0, NONE: 0x00 } as const;
+export const CurCmd = { SELECT: 0xc1, INSERT: 0xc3, DELETE: 0xc4, EXECUTE: 0xe0, NONE: 0x00 } as const;
 
 export const EnvChange = {
   DATABASE: 1,

@@ -37,7 +37,7 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
   let stmtError = false;
   let sawReturnStatus = false;
   const n = items.length;
-  // SET NOCOUNT ON: statements still end in DONE, without DONE_COUNT.
+  // SET NOCOUNT ON: a batch's statements still end in DONE, without DONE_COUNT (an RPC's: see 'rowCount').
   const count = ctx.session.noCount ? 0 : DoneStatus.COUNT;
   // In a batch, the last statement's DONE is the final one (no extra empty DONE), as SQL Server sends it.
   const lastIsStatement = ctx.mode === 'batch' && n > 0 && (items[n - 1].kind === 'resultSet' || items[n - 1].kind === 'rowCount');
@@ -61,8 +61,13 @@ export function writeReply(w: BufWriter, items: ResponseItem[], ctx: ReplyContex
           break;
         }
         case 'rowCount': {
+          // SET NOCOUNT ON in a procedure (an RPC): a statement that returns no rows sends no DONEINPROC at all (the
+          // SET NOCOUNT page: "prevents the sending of DONEINPROC messages ... for each statement in a stored
+          // procedure"); a failed one still ends in its DONEINPROC with ERROR. A result set keeps its DONEINPROC.
+          if (ctx.mode === 'rpc' && ctx.session.noCount && !stmtError) break;
           const status = (final ? 0 : DoneStatus.MORE) | count | (stmtError ? DoneStatus.ERROR : 0);
-          writeDone(w, inner, status, CurCmd.INSERT, item.count);
+          const cmd = item.cmd === 'delete' ? CurCmd.DELETE : item.cmd === 'select' ? CurCmd.SELECT : CurCmd.INSERT;
+          writeDone(w, inner, status, cmd, item.count);
           stmtError = false;
           break;
         }

@@ -1,7 +1,7 @@
 // Runs a batch as SQL Server would: the whole batch is parsed first (a construct the executor does not know refuses the
 // batch before anything runs), then its statements execute (control of flow: control.ts); what an error does to the
 // batch is flow.ts's. Dynamic SQL (sp_executesql, EXEC (string)) runs here too, in a scope of its own.
-import type { ResponseItem } from '../../tds/contract';
+import type { ResponseItem, RowCount } from '../../tds/contract';
 import { SqlError, unsupported } from '../errors';
 import { sessionState } from '../sessionState';
 import { wireType } from '../types';
@@ -27,6 +27,14 @@ function declaredType(t: TypeName): TypeName {
   return ['nvarchar', 'varchar', 'nchar', 'char', 'varbinary', 'binary'].includes(t.base) && t.length === undefined
     ? { ...t, length: 1 }
     : t;
+}
+
+/**
+ * A statement that changed or assigned rows but returned none ends in a DONE (DONEINPROC in a procedure or RPC) of its
+ * own carrying its count, as SQL Server sends it; SET NOCOUNT decides at the wire whether it goes (tds/response.ts).
+ */
+function affected(count: number, cmd: RowCount['cmd']): ResponseItem {
+  return { kind: 'rowCount', count, cmd };
 }
 
 function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): ResponseItem[] {
@@ -75,7 +83,7 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
       }
       return [];
     case 'insert': {
-      if (!s.table.startsWith('#') && !s.table.startsWith('@')) return insertUser(ctx, s);
+      if (!s.table.startsWith('#') && !s.table.startsWith('@')) return [...insertUser(ctx, s), affected(ctx.rowCount, 'insert')];
       const source: Typed[][] = s.values
         ? s.values.map((r) => r.map((e) => evaluate(env(), e)))
         : ((r) => r.rows.map((row) => row.map((v, i) => ({ v, type: r.cols[i].sqlType }))))(runQuery(ctx, s.q!, undefined, false));
@@ -87,7 +95,7 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
           1,
         ),
       );
-      return [];
+      return [affected(ctx.rowCount, 'insert')];
     }
     case 'delete': {
       const t = target(ctx, s.table, 'DELETE FROM');
@@ -98,7 +106,7 @@ function runStatement(ctx: ExecContext, s: Exclude<Stmt, ControlStmt>): Response
       ctx.work.deleted += ctx.rowCount;
       t.stats.modifications += ctx.rowCount;
       t.rows = keep;
-      return [];
+      return [affected(ctx.rowCount, 'delete')];
     }
     case 'ddl':
       return runDdl(ctx, s.d);
@@ -129,7 +137,7 @@ function assignFrom(ctx: ExecContext, items: SelectItem[], r: Relation): Respons
       if (!cur) fail(137, `Must declare the scalar variable "${it.assign}".`, 15, 2);
       ctx.vars.set(it.assign!, castTo({ v: row[k], type: r.cols[k].sqlType }, typeNameOf(cur.type)));
     });
-  return [];
+  return [affected(r.rows.length, 'select')];
 }
 
 /**
