@@ -9,6 +9,7 @@
 //   native   bench/native/dblib_loop.c, FreeTDS db-lib, one process per session (dbrpcinit/dbrpcparam/dbrpcsend)
 //   workers1 / workers2  ours on client worker threads (src/engine/workers/clientPool.ts), the same sessions on 1 or 2
 //            workers, as `spinlab run --client-workers 1|2` runs them: the client's CPU is the whole process's (every thread)
+//   workers1-paced / workers2-paced  the same with the simulator holding each answer a few ms (bench/workers.ts)
 // Client CPU comes from process.cpuUsage() (getrusage for the C client) over the measured window only; the
 // simulator's CPU over the same window is reported apart. Rounds alternate the clients so drift hits all of them.
 //
@@ -30,13 +31,14 @@ import { cpuMicros, forkRole, fromParent, next, runRole, stopChild, toParent, ty
 import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
 import { median } from './stats';
 import { summariseFile, type Breakdown } from './cpuprofile';
+import { isPaced, PACE_REPLY_DELAY_MS, setReplyDelay, workersOf, type WorkerKind } from './workers';
 
 export const SCENARIO = 'disk-insert';
 export const PROCEDURE = BENCH_PROCEDURE;
 export const LAB_DB = 'SpinlockLab';
 const BATCH_SIZE = 1;
 
-export type ClientKind = 'ours' | 'ours-driver' | 'tedious' | 'native' | 'workers1' | 'workers2';
+export type ClientKind = 'ours' | 'ours-driver' | 'tedious' | 'native' | WorkerKind;
 
 export interface ClientRun {
   kind: ClientKind;
@@ -205,11 +207,12 @@ async function clientRole(argv: string[]): Promise<void> {
   const port = Number(opt('port'));
   const sessions = Number(opt('sessions'));
   const warmupMs = Number(opt('warmup-ms'));
+  const workers = workersOf(kind);
   const loop =
     kind === 'ours' || kind === 'ours-driver'
       ? await oursLoop(port, sessions, kind === 'ours' ? 'lean' : 'driver')
-      : kind === 'workers1' || kind === 'workers2'
-        ? await poolLoop(port, sessions, kind === 'workers1' ? 1 : 2)
+      : workers
+        ? await poolLoop(port, sessions, workers)
         : await tediousLoop(port, sessions);
   await loop.run(warmupMs);
   toParent({ kind: 'ready' });
@@ -375,7 +378,7 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
       'ours-driver',
       'tedious',
       ...('binary' in native ? ['native' as const] : []),
-      ...(o.workers === false ? [] : ['workers1' as const, 'workers2' as const]),
+      ...(o.workers === false ? [] : (['workers1', 'workers2', 'workers1-paced', 'workers2-paced'] as const)),
     ];
     const runs = new Map<ClientKind, ClientRun[]>(kinds.map((k) => [k, []]));
     for (let round = 0; round < o.rounds; round++) {
@@ -390,12 +393,19 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
           });
           const s1 = await simCpu(sim);
           run = { kind, calls: r.calls, errors: r.errors, ms: r.ms, clientCpuUs: r.cpuUs, serverCpuUs: s1 - s0 };
+        } else if (isPaced(kind)) {
+          await setReplyDelay(sim, PACE_REPLY_DELAY_MS);
+          try {
+            run = await nodeClient(kind, sim, port, o);
+          } finally {
+            await setReplyDelay(sim, 0);
+          }
         } else {
           run = await nodeClient(kind, sim, port, o);
         }
         runs.get(kind)!.push(run);
         o.log(
-          `driver: round ${round + 1}/${o.rounds} ${kind.padEnd(7)} ${Math.round((run.calls * 1000) / run.ms)} calls/s, ` +
+          `driver: round ${round + 1}/${o.rounds} ${kind.padEnd(14)} ${Math.round((run.calls * 1000) / run.ms)} calls/s, ` +
             `client ${(run.clientCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call, simulator ${(run.serverCpuUs / Math.max(1, run.calls)).toFixed(1)} us/call` +
             (run.errors ? `, ${run.errors} errors` : ''),
         );

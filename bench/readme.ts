@@ -9,6 +9,7 @@ import type { FleetRow } from './fleet';
 import type { PanelFigures } from './panel';
 import type { ScaleCell } from './scaleReport';
 import { fmt, markdownTable } from './stats';
+import { workersOf } from './workers';
 
 export const README_BEGIN = '<!-- bench:begin (written by `npm run bench`; edit bench/readme.ts, not this block) -->';
 export const README_END = '<!-- bench:end -->';
@@ -69,7 +70,7 @@ export function readmeBlock(r: ReadmeInput, figures: Figures): string[] {
       markdownTable(
         ['client', 'calls/s', 'client CPU per call', 'against C'],
         d.clients
-          .filter((c) => c.kind !== 'workers1' && c.kind !== 'workers2')
+          .filter((c) => workersOf(c.kind) === null)
           .map((c) => [
             c.kind === 'ours'
               ? 'Spinlock Lab (lean path, the default)'

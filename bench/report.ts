@@ -10,6 +10,7 @@ import { readmeBlock } from './readme';
 import type { Figures } from './figures';
 import { BUCKETS, type Breakdown, type Bucket } from './cpuprofile';
 import { scaleSection, type ScaleCell } from './scaleReport';
+import { PACE_REPLY_DELAY_MS, workersSection } from './workers';
 
 export interface Machine {
   date: string;
@@ -48,6 +49,8 @@ const CLIENT_NAMES: Record<ClientKind, string> = {
   native: 'FreeTDS db-lib, C (bench/native/dblib_loop.c)',
   workers1: 'Spinlock Lab on 1 client worker thread (--client-workers 1)',
   workers2: 'Spinlock Lab on 2 client worker threads (--client-workers 2)',
+  'workers1-paced': `the same on 1 worker, paced (the simulator answers after ${PACE_REPLY_DELAY_MS} ms)`,
+  'workers2-paced': `the same on 2 workers, paced (the simulator answers after ${PACE_REPLY_DELAY_MS} ms)`,
 };
 
 /** The 10% target: ours at least 90% of bare tedious's calls per second and per client CPU-second. */
@@ -101,33 +104,6 @@ export function driverSection(d: DriverResult): string[] {
   out.push('');
   out.push(...workersSection(d), ...cpuSection(d));
   return out;
-}
-
-/** Calls/s and client CPU per call with 2 client worker threads against 1 (the same sessions). */
-export function workersSection(d: DriverResult): string[] {
-  const w1 = d.clients.find((c) => c.kind === 'workers1');
-  const w2 = d.clients.find((c) => c.kind === 'workers2');
-  if (!w1 || !w2) return [];
-  return [
-    '### Client worker threads',
-    '',
-    `The same ${d.sessions} sessions on 1 and on 2 client worker threads (\`--client-workers\`), the main thread idle beside them ` +
-      `(in a run it keeps the sampler and the UI). Client CPU is the whole client process's, every thread.`,
-    '',
-    `- 2 workers / 1 worker: calls/s ${ratioText(w2.callsPerSec, w1.callsPerSec)}; client CPU per call ${ratioText(w2.clientUsPerCall, w1.clientUsPerCall, false)}`,
-    `- ceiling: the simulator runs in its own process on the same ${d.cores ?? '?'} CPUs. One worker, saturated, makes 1e6 / ${fmt(w1.clientUsPerCall)} calls/s ` +
-      `(its client CPU per call); each call also costs the simulator ${fmt(w1.serverUsPerCall)} µs. Both together fit in the CPUs at most ` +
-      `${d.cores ?? '?'} x 1e6 / (${fmt(w1.clientUsPerCall)} + ${fmt(w1.serverUsPerCall)}) calls/s, so 2 workers can give at most ` +
-      `${d.cores ? fmt(workersCeiling(d.cores, w1.clientUsPerCall, w1.serverUsPerCall)) : '?'}x the calls/s of one here, and less with anything else running ` +
-      `(the load average is in the header). Past the simulator's share of the CPUs, each worker waits for its replies more often, ` +
-      `wakes for fewer of them at a time, and the client's CPU per call rises: the CPU ratio's 10% holds only while the client is the bottleneck.`,
-    '',
-  ];
-}
-
-/** The calls/s ratio 2 workers can reach over 1 when a server of `serverUs` per call shares the client's `cores`. */
-export function workersCeiling(cores: number, clientUs: number, serverUs: number): number {
-  return Math.min(2, (cores * clientUs) / (clientUs + serverUs));
 }
 
 /** The three buckets that took most of a profile's CPU, by name and share: what the profile says, not what it said once. */

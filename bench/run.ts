@@ -5,14 +5,15 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { benchDriver, type DriverResult } from './driver';
+import { benchDriver, type ClientKind, type DriverResult } from './driver';
 import { benchActivation, benchPanel, benchVsix, ROOT, type ActivationFigures, type PanelFigures, type VsixFigures } from './panel';
 import { benchSampler, type SamplerFigures } from './sampler';
 import { benchFleet, type FleetRow } from './fleet';
 import { addFleetFigures } from './fleetReport';
 import { benchScale } from './scale';
 import { addScaleFigures, type ScaleCell } from './scaleReport';
-import { addFigure, goalRows, type Figures } from './figures';
+import { addFigure, goalRows, type Figures, type Goal } from './figures';
+import { PACE_REPLY_DELAY_MS } from './workers';
 import { renderResults, type Machine } from './report';
 import { readmeBlock, replaceReadmeBlock } from './readme';
 import { markdownTable } from './stats';
@@ -210,42 +211,62 @@ function collectFigures(
   }
   const ours = driver?.clients.find((c) => c.kind === 'ours');
   const bare = driver?.clients.find((c) => c.kind === 'tedious');
+  ratioFigure(f, driver, 'client_loop_vs_tedious_calls', ['ours', 'tedious'], 'callsPerSec', { op: '>=', target: 0.95 });
   if (ours && bare) {
-    addFigure(f, 'client_loop_vs_tedious_calls', ours.callsPerSec / bare.callsPerSec, 'ratio', { op: '>=', target: 0.95 });
     addFigure(f, 'client_loop_cpu_per_call_us', ours.clientUsPerCall, 'µs', { op: '<=', target: bare.clientUsPerCall });
   }
   // Issue #32: the client loop's CPU per call against the C client's (FreeTDS db-lib), side by side in one run.
-  const native = driver?.clients.find((c) => c.kind === 'native');
-  if (ours && native) {
-    addFigure(f, 'client_loop_cpu_vs_native_ratio', ours.clientUsPerCall / native.clientUsPerCall, 'ratio', { op: '<=', target: 2 });
-  }
-  const oursDriver = driver?.clients.find((c) => c.kind === 'ours-driver');
-  if (oursDriver && native) {
-    addFigure(
-      f,
-      'client_loop_driver_path_cpu_vs_native_ratio',
-      oursDriver.clientUsPerCall / native.clientUsPerCall,
-      'ratio',
-      undefined,
-      'the same loop through the ordinary driver (--client-path driver)',
-    );
-  }
-  // Client worker threads: the same sessions on 2 workers against 1. The CPU ratio's acceptance is within
-  // 10%; the calls ratio has no goal here: the simulator shares the same cores (bench/results.md states the ceiling).
-  const w1 = driver?.clients.find((c) => c.kind === 'workers1');
-  const w2 = driver?.clients.find((c) => c.kind === 'workers2');
-  if (w1 && w2) {
-    addFigure(
-      f,
-      'client_loop_2_workers_vs_1_calls',
-      w2.callsPerSec / w1.callsPerSec,
-      'ratio',
-      undefined,
-      `${driver!.sessions} sessions; the simulator shares the client's ${driver!.cores ?? '?'} CPUs`,
-    );
-    addFigure(f, 'client_loop_2_workers_cpu_per_call_ratio', w2.clientUsPerCall / w1.clientUsPerCall, 'ratio', { op: '<=', target: 1.1 });
-  }
+  ratioFigure(f, driver, 'client_loop_cpu_vs_native_ratio', ['ours', 'native'], 'clientUsPerCall', { op: '<=', target: 2 });
+  ratioFigure(
+    f,
+    driver,
+    'client_loop_driver_path_cpu_vs_native_ratio',
+    ['ours-driver', 'native'],
+    'clientUsPerCall',
+    undefined,
+    'the same loop through the ordinary driver (--client-path driver)',
+  );
+  // Client worker threads: the same sessions on 2 workers against 1. The CPU ratio's goal (within 10%) is on the paced
+  // runs, the same calls per second inside the CPUs; saturated, the simulator shares the same cores and the ratios
+  // measure its share of them (bench/workers.ts), so they are printed without a goal.
+  const shared = `${driver?.sessions} sessions; the simulator shares the client's ${driver?.cores ?? '?'} CPUs`;
+  ratioFigure(f, driver, 'client_loop_2_workers_vs_1_calls', ['workers2', 'workers1'], 'callsPerSec', undefined, shared);
+  ratioFigure(
+    f,
+    driver,
+    'client_loop_2_workers_cpu_per_call_ratio',
+    ['workers2', 'workers1'],
+    'clientUsPerCall',
+    undefined,
+    `saturated (${shared}); the goal is on client_loop_2_workers_cpu_per_call_ratio_paced`,
+  );
+  const paced = `${driver?.sessions} sessions paced: the simulator answers after ${PACE_REPLY_DELAY_MS} ms`;
+  ratioFigure(f, driver, 'client_loop_2_workers_vs_1_calls_paced', ['workers2-paced', 'workers1-paced'], 'callsPerSec', undefined, paced);
+  ratioFigure(
+    f,
+    driver,
+    'client_loop_2_workers_cpu_per_call_ratio_paced',
+    ['workers2-paced', 'workers1-paced'],
+    'clientUsPerCall',
+    { op: '<=', target: 1.1 },
+    paced,
+  );
   return f;
+}
+
+/** One driver client's figure over another's, when both ran (the figure is left out otherwise). */
+function ratioFigure(
+  f: Figures,
+  driver: DriverResult | null,
+  name: string,
+  [of, over]: [ClientKind, ClientKind],
+  per: 'callsPerSec' | 'clientUsPerCall',
+  goal?: Goal,
+  note?: string,
+): void {
+  const a = driver?.clients.find((c) => c.kind === of);
+  const b = driver?.clients.find((c) => c.kind === over);
+  if (a && b) addFigure(f, name, a[per] / b[per], 'ratio', goal, note);
 }
 
 if (require.main === module) {

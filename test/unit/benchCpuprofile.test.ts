@@ -1,8 +1,8 @@
 // The client-CPU breakdown of bench/cpuprofile.ts (self time by module from a V8 CPU profile) and the ceiling the
-// simulator sharing the client's CPUs puts on 2 client workers against 1 (bench/report.ts).
+// simulator sharing the client's CPUs puts on 2 client workers against 1 (bench/workers.ts).
 import assert from 'node:assert/strict';
 import { bucketOf, summarise, type CpuProfile } from '../../bench/cpuprofile';
-import { workersCeiling } from '../../bench/report';
+import { workersCeiling } from '../../bench/workers';
 
 const frame = (id: number, functionName: string, url: string) => ({ id, callFrame: { functionName, url, lineNumber: 0 } });
 
