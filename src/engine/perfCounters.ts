@@ -58,6 +58,38 @@ const objectSuffixOf = (object: string) => {
 const indexKey = (suffix: string, counter: string, instance: string) => `${suffix}\u0000${norm(counter)}\u0000${norm(instance)}`;
 
 /**
+ * The index keys made so far, by the three names as given (a row's object name, or a lookup's suffix; the counter; the
+ * instance): a watch looks up the same few counters of the same databases in every tick's rows, and making each key
+ * anew (three trims, three lower-casings and a join, per row and per lookup) was a twentieth of a fleet's allocation.
+ * Bounded by the names the server has; emptied if it ever passes KEYS_KEPT (names that keep changing).
+ */
+const KEYS_KEPT = 20_000;
+const madeKeys = {
+  rows: new Map<string, Map<string, Map<string, string>>>(),
+  lookups: new Map<string, Map<string, Map<string, string>>>(),
+};
+let keysMade = 0;
+
+function keyOf(kind: keyof typeof madeKeys, object: string, counter: string, instance: string): string {
+  if (keysMade >= KEYS_KEPT) {
+    keysMade = 0;
+    madeKeys.rows.clear();
+    madeKeys.lookups.clear();
+  }
+  let byCounter = madeKeys[kind].get(object);
+  if (!byCounter) madeKeys[kind].set(object, (byCounter = new Map()));
+  let byInstance = byCounter.get(counter);
+  if (!byInstance) byCounter.set(counter, (byInstance = new Map()));
+  let key = byInstance.get(instance);
+  if (key === undefined) {
+    keysMade++;
+    key = indexKey(kind === 'rows' ? objectSuffixOf(object) : norm(object), counter, instance);
+    byInstance.set(instance, key);
+  }
+  return key;
+}
+
+/**
  * Each sample's rows by (object suffix, counter, instance), built on the first lookup: a watch tick looks up a few
  * counters per database in two samples, which scanning (and trimming every row's names) made O(databases x rows).
  */
@@ -68,7 +100,7 @@ function indexOf(rows: readonly CounterRow[]): Map<string, CounterRow> {
   if (!index) {
     index = new Map();
     for (const r of rows) {
-      const k = indexKey(objectSuffixOf(r.object), r.counter, r.instance);
+      const k = keyOf('rows', r.object, r.counter, r.instance);
       if (!index.has(k)) index.set(k, r); // the first match, as a scan finds it
     }
     indexes.set(rows, index);
@@ -79,7 +111,7 @@ function indexOf(rows: readonly CounterRow[]): Map<string, CounterRow> {
 export function findCounter(rows: readonly CounterRow[], key: CounterKey): CounterRow | undefined {
   // A suffix naming its own prefix ('SQLServer:Databases') is matched by scanning, as before.
   if (key.objectSuffix.includes(':')) return rows.find((r) => matches(r, key));
-  return indexOf(rows).get(indexKey(norm(key.objectSuffix), key.counter, key.instance));
+  return indexOf(rows).get(keyOf('lookups', key.objectSuffix, key.counter, key.instance));
 }
 
 /** Counter names without punctuation, units and the Base/BS suffix, to pair a counter with its base row. */

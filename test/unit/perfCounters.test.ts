@@ -72,3 +72,18 @@ it('a lookup in a long list finds the first match, as a scan does; a suffix with
   assert.equal(findCounter(rows, { ...key, instance: 'Other' }), undefined);
   assert.equal(findCounter(rows, { ...key, counter: 'Nothing' }), undefined);
 });
+
+it('index keys made once are reused across samples and stay right after the kept keys are emptied (20,000 names)', () => {
+  // The same names as other strings, padded or cased differently, in each new sample: each lookup still finds its row.
+  for (let tick = 0; tick < 3; tick++) {
+    const rows = [counter('SQLServer:Databases ', ` Transactions/sec`, tick % 2 ? 'LAB' : 'lab ', tick, CNTR_TYPE.bulkCount)];
+    assert.equal(findCounter(rows, { ...key, instance: tick % 2 ? 'lab' : 'Lab' })?.value, tick);
+  }
+  // Names that keep changing pass the bound: keys are made again, never wrong.
+  for (let i = 0; i < 25_000; i++) {
+    const rows = [counter('SQLServer:Databases', 'Log Flushes/sec', `db${i}`, i, CNTR_TYPE.bulkCount)];
+    assert.equal(findCounter(rows, { objectSuffix: 'Databases', counter: 'Log Flushes/sec', instance: `DB${i}` })?.value, i);
+    assert.equal(findCounter(rows, { objectSuffix: 'Databases', counter: 'Log Flushes/sec', instance: `db${i + 1}` }), undefined);
+  }
+  assert.equal(findCounter([counter('SQLServer:Databases', 'Transactions/sec', 'Lab', 9, CNTR_TYPE.bulkCount)], key)?.value, 9);
+});

@@ -89,7 +89,8 @@ export function mergePoints(a: WatchPoint, b: WatchPoint): WatchPoint {
 }
 
 export class WatchHistory {
-  private readonly recent: WatchTick[] = [];
+  /** The window's ticks, or with `asText` the JSON line of each (see the constructor). */
+  private readonly recent: (WatchTick | string)[] = [];
   private points: WatchPoint[] = [];
   /** Ticks per point now (doubles each time the history is halved). */
   private span = 1;
@@ -98,18 +99,27 @@ export class WatchHistory {
   private count = 0;
   readonly totals: RunTotals = emptyRunTotals();
 
+  /**
+   * asText: the window is kept as each tick's JSON line (the one appended to samples.jsonl) and parsed when asked for.
+   * A watch that reads its window only at the end (the CLI, a fleet of them) then holds one flat string per tick
+   * instead of its object tree: a fraction of the memory, nothing for the collector to trace, and the tick's objects
+   * die young instead of being promoted into the old generation for the window's length. The window read back is the
+   * ticks as samples.jsonl has them (what a notebook or a review reads too).
+   */
   constructor(
     readonly windowTicks = 600,
     readonly maxPoints = 1200,
+    private readonly asText = false,
   ) {
     if (maxPoints !== 0 && (maxPoints < 2 || maxPoints % 2 !== 0))
       throw new RangeError('maxPoints must be 0 (no downsampled history) or an even number of at least 2');
   }
 
-  add(t: WatchTick): void {
+  /** `line`: the tick's JSON when the caller made it already (asText only). */
+  add(t: WatchTick, line?: string): void {
     this.count++;
     addTickToTotals(this.totals, t);
-    this.recent.push(t);
+    this.recent.push(this.asText ? (line ?? JSON.stringify(t)) : t);
     if (this.recent.length > this.windowTicks) this.recent.shift();
     if (this.maxPoints === 0) return;
     const p = pointOf(t);
@@ -126,9 +136,10 @@ export class WatchHistory {
     }
   }
 
-  /** The ticks of the window on screen, oldest first. */
+  /** The ticks of the window on screen, oldest first (with asText, parsed anew at each call). */
   window(): readonly WatchTick[] {
-    return this.recent;
+    if (!this.asText) return this.recent as WatchTick[];
+    return this.recent.map((t) => (typeof t === 'string' ? (JSON.parse(t) as WatchTick) : t));
   }
   /** The whole watch, downsampled (the point being filled included). */
   history(): WatchPoint[] {

@@ -110,8 +110,9 @@ export async function runWatch(
     throw outputError(err, samplesFile);
   }
   // The window's ticks and the totals: what the diagnosis reads at the end. No downsampled points: nothing reads them
-  // during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server.
-  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)), 0);
+  // during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server. The window is kept
+  // as the ticks' JSON lines (asText): it is read only at the end, and a fleet holds 60 of them per server.
+  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)), 0, true);
   const record: WatchRecord = {
     schemaVersion: WATCH_SCHEMA_VERSION,
     kind: 'watch',
@@ -215,8 +216,10 @@ export async function runWatch(
           progress({ kind: 'mark', mark });
         }
       }
+      let line: string;
       try {
-        appendLine(samplesFile, JSON.stringify(tick));
+        line = JSON.stringify(tick);
+        appendLine(samplesFile, line);
       } catch (err) {
         if (!writeFailure) {
           writeFailure = err as Error;
@@ -224,7 +227,7 @@ export async function runWatch(
         }
         return;
       }
-      history.add(tick);
+      history.add(tick, line);
       record.ticks = history.ticks;
       if (fresh.marks.length) save();
       progress({ kind: 'tick', tick, index: history.ticks });
@@ -282,7 +285,8 @@ export async function runWatch(
   }
   // A mark dropped after the last tick still belongs to the watch: it goes on the last tick's time.
   const late = readNewMarks(opts.outDir, marksOffset).marks;
-  const lastT = history.window().at(-1)?.t ?? 0;
+  const windowTicks = history.window();
+  const lastT = windowTicks.at(-1)?.t ?? 0;
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
   for (const line of repeats.flush()) emit('warning', line);
   record.status = failed ? 'failed' : signal.aborted ? 'cancelled' : 'completed';
@@ -295,7 +299,7 @@ export async function runWatch(
   record.cost = cost ? { ...cost, budgetMsPerSec: budget.budgetMsPerSec, finalIntervalMs: budget.currentIntervalMs } : null;
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
   record.monitor = sampler.stats;
-  record.diagnosis = diagnoseWatch(history.totals, history.window(), { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
+  record.diagnosis = diagnoseWatch(history.totals, windowTicks, { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
   if (failed) note('error', failed.message);
   save();
   if (failed && history.ticks === 0) throw failed;
