@@ -60,6 +60,54 @@ function leafValues(c: TickColumn | undefined, from: number, to: number, nullAs 
   return out;
 }
 
+/** Seconds of ticks 0..to-1 (the t column / 1000), kept per snapshot: the six charts share one array (never written). */
+const secondsOf = new WeakMap<TickColumns, Float64Array>();
+function seconds(cols: TickColumns, to: number): Float64Array {
+  let xs = secondsOf.get(cols);
+  if (!xs || xs.length < to) {
+    xs = leafValues(
+      cols.columns.find((c) => c.path.length === 1 && c.path[0] === 't'),
+      0,
+      cols.length,
+      0,
+    );
+    for (let k = 0; k < xs.length; k++) xs[k] /= 1000;
+    secondsOf.set(cols, xs);
+  }
+  return xs;
+}
+
+/**
+ * A group entry's values over ticks from..to-1, as extract() reads each Tick: NaN where the entry has no value or is
+ * not shown, a null leaf times the per-second factor 0. One loop over the typed arrays, without a count array.
+ */
+function entryValues(
+  e: GroupEntry,
+  from: number,
+  to: number,
+  perSec: Float64Array | null,
+  shown: ((count: number) => boolean) | null,
+): Float64Array {
+  const out = leafValues(e.leaf, from, to, perSec ? 0 : NaN);
+  if (!perSec && !shown) return out;
+  const cv = e.count?.values;
+  const cs = e.count?.state;
+  for (let k = 0; k < out.length; k++) {
+    if (Number.isNaN(out[k])) continue;
+    if (shown) {
+      const i = from + k;
+      // An absent or null count reads as NaN, as leafValues gives it.
+      const count = !cv ? NaN : !cs || cs[i] === 1 ? cv[i] : NaN;
+      if (!shown(count)) {
+        out[k] = NaN;
+        continue;
+      }
+    }
+    if (perSec) out[k] *= perSec[k];
+  }
+  return out;
+}
+
 function appendColumns(
   series: SeriesSet,
   src: ChartSource,
@@ -76,35 +124,24 @@ function appendColumns(
   if (p.fields) for (const f of p.fields) entries.push({ name: f.name, values: leafValues(f.col, from, to) });
   else if (p.entries && 'group' in src) {
     const g = src;
-    const countOf = { count: 0 };
     // Each tick's per-second factor, once for every entry.
     let perSec: Float64Array | null = null;
     if (g.perSec) {
       perSec = leafValues(p.intervalMs, from, to);
       for (let k = 0; k < n; k++) perSec[k] = perSecFactor(perSec[k]);
     }
+    const countOf = { count: 0 };
     for (const e of p.entries) {
-      // As extract() reads a Tick: a null leaf times the factor is 0, a null leaf alone is no value.
-      const out = leafValues(e.leaf, from, to, perSec ? 0 : NaN);
-      const counts = g.shown ? leafValues(e.count, from, to) : null;
-      // An entry absent at a tick has its leaf absent too: NaN already (extract() finds no key there).
-      for (let i = from; i < to; i++) {
-        const k = i - from;
-        if (Number.isNaN(out[k])) continue;
-        if (g.shown && counts) {
-          countOf.count = counts[k];
-          if (!g.shown(e.key, countOf, t)) {
-            out[k] = NaN;
-            continue;
+      const shown = g.shown;
+      const test = shown
+        ? (count: number) => {
+            countOf.count = count;
+            return shown(e.key, countOf, t);
           }
-        }
-        if (perSec) out[k] *= perSec[k];
-      }
-      entries.push({ name: g.label ? g.label(e.key) : e.key, values: out });
+        : null;
+      entries.push({ name: g.label ? g.label(e.key) : e.key, values: entryValues(e, from, to, perSec, test) });
     }
   }
-  const tCol = cols.columns.find((c) => c.path.length === 1 && c.path[0] === 't');
-  const xs = leafValues(tCol, from, to, 0);
-  for (let k = 0; k < n; k++) xs[k] /= 1000;
-  series.appendRows(xs, entries, rank);
+  const all = seconds(cols, to);
+  series.appendRows(from === 0 && to === all.length ? all : all.subarray(from, to), entries, rank);
 }

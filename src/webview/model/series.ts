@@ -185,8 +185,13 @@ export class SeriesSet {
     }
     // Names no entry fed (a fixed series the ticks lack) hold 0 at every sample.
     for (const [name, col] of this.columns) if (col.length === 0) this.columns.set(name, Column.adopt(new Float64Array(n)));
-    const xcol = new Float64Array(n);
-    for (let i = 0; i < n; i++) xcol[i] = xs[i];
+    // A Float64Array is kept as it is (the column never writes into what it adopted: its first push copies).
+    let xcol: Float64Array;
+    if (xs instanceof Float64Array && xs.length === n) xcol = xs;
+    else {
+      xcol = new Float64Array(n);
+      for (let i = 0; i < n; i++) xcol[i] = xs[i];
+    }
     this.xcol = Column.adopt(xcol);
     const cols: Float64Array[] = [];
     for (const [name, col] of this.columns) cols[this.bucketIndex.get(name) as number] = col.view();

@@ -87,17 +87,65 @@ export function applyBounds(chart: Chart, b: Bounds | null): void {
 
 /**
  * What chart.js's update() does for each dataset (its elements resynced with the data, then positioned), then a draw:
- * the lines over the kept backdrop (chartBackdrop.ts).
+ * the lines over the kept backdrop (chartBackdrop.ts). `from`: the first point that may have changed; the points
+ * before it kept their data, and no scale moved, so their pixels stand (a live tick rewrites only its last bucket).
  */
 interface DatasetControllerInternals {
   buildOrUpdateElements(reset: boolean): void;
   _update(mode: string): void;
+  _getSharedOptions(start: number, mode: string): { sharedOptions: unknown };
+  _drawStart: number;
+  _drawCount: number;
 }
-export function redrawDataOnly(chart: Chart): void {
+export function redrawDataOnly(chart: Chart, from = 0): void {
   for (let i = 0; i < chart.data.datasets.length; i++) {
     const c = chart.getDatasetMeta(i).controller as unknown as DatasetControllerInternals;
     c.buildOrUpdateElements(false);
+    if (from > 0 && updateTail(chart, i, c, from)) continue;
     c._update('none');
   }
   drawOverBackdrop(chart);
+}
+
+/** A point element as chart.js's line controller writes it in an update without animation. */
+interface PointProps {
+  x: number;
+  y: number;
+  skip: boolean;
+  stop: boolean;
+  options: unknown;
+}
+
+/**
+ * The line controller's update for points from..end only (its own loop marks every point outside the range skipped):
+ * the same pixels, skip and shared options; the line's cached path dropped. False when the chart needs the whole
+ * update (a gap limit, a segment style, points outside the x bounds).
+ */
+function updateTail(chart: Chart, i: number, c: DatasetControllerInternals, from: number): boolean {
+  const meta = chart.getDatasetMeta(i);
+  const points = meta.data as unknown as PointProps[];
+  const data = chart.data.datasets[i].data as unknown as Points;
+  const opts = (meta.dataset?.options ?? {}) as { spanGaps?: unknown; segment?: unknown };
+  const x = meta.iScale;
+  const y = meta.vScale;
+  if (!meta.dataset || !x || !y || opts.segment || opts.spanGaps !== true || points.length !== data.length || from > points.length)
+    return false;
+  // Every point inside the x bounds (they hold the first and last x): drawn from 0, all of them.
+  if (c._drawStart !== 0 || (points.length && (data[0].x < x.min || data[data.length - 1].x > x.max))) return false;
+  c._drawCount = points.length;
+  const shared = c._getSharedOptions(from, 'none').sharedOptions;
+  if (!shared) return false;
+  for (let k = from; k < points.length; k++) {
+    const p = points[k];
+    const d = data[k];
+    const nullData = d.y === null || d.y === undefined;
+    p.x = x.getPixelForValue(d.x, k);
+    p.y = nullData ? y.getBasePixel() : y.getPixelForValue(d.y, k);
+    p.skip = Number.isNaN(p.x) || Number.isNaN(p.y) || nullData;
+    p.stop = false;
+    p.options = shared;
+  }
+  // Setting the points drops the line's cached path and segments, which the moved points invalidate.
+  (meta.dataset as unknown as { points: unknown }).points = points;
+  return true;
 }

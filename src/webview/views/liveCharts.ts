@@ -269,7 +269,7 @@ export class LiveChartsView {
       e.legend.update(e.chart.data.datasets as XYDataset[]);
     }
     e.chart.data.datasets.forEach((ds, i) => view.writePoints(s.bucketColumn(names[i]) ?? 0, from, ds.data as { x: number; y: number }[]));
-    this.update(e, same);
+    this.update(e, same, from * view.pointsPerBucket);
     e.drawn = { view, generation: view.generation, count: view.count, names };
     // The samples the chart's points stand for (its buckets cover exactly these).
     this.noted(e, view.samples, names.length);
@@ -278,11 +278,12 @@ export class LiveChartsView {
   /**
    * The chart drawn with its new points: only the datasets' elements when the datasets are the same and the axis
    * bounds (with headroom) did not move and no tooltip is open; otherwise chart.js's full update with the new bounds.
+   * fromPoint: the first point the datasets may have changed (the ones before it are as last drawn).
    */
-  private update(e: Entry, sameDatasets: boolean): void {
+  private update(e: Entry, sameDatasets: boolean, fromPoint = 0): void {
     const b = boundsOf(e.chart.data.datasets as XYDataset[] as never, !this.finished);
     if (sameDatasets && sameBounds(b, e.bounds) && !e.chart.isZoomedOrPanned() && !e.chart.getActiveElements().length) {
-      redrawDataOnly(e.chart);
+      redrawDataOnly(e.chart, fromPoint);
       return;
     }
     applyBounds(e.chart, b);
