@@ -14,7 +14,6 @@
 // simulator's CPU over the same window is reported apart. Rounds alternate the clients so drift hits all of them.
 //
 // Also a child role: `node out/bench/driver.js client --kind ours|tedious --port P --sessions N --seconds S`.
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -31,6 +30,7 @@ import { cpuMicros, forkRole, fromParent, next, runRole, stopChild, toParent, ty
 import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
 import { median } from './stats';
 import { summariseFile, type Breakdown } from './cpuprofile';
+import { buildNative, runNative } from './nativeClient';
 import { isPaced, PACE_REPLY_DELAY_MS, setReplyDelay, workersOf, type WorkerKind } from './workers';
 
 export const SCENARIO = 'disk-insert';
@@ -228,81 +228,6 @@ async function clientRole(argv: string[]): Promise<void> {
   process.exit(0);
 }
 
-// ---- the native client ----
-
-const NATIVE_SRC = path.join(__dirname, '..', '..', 'bench', 'native', 'dblib_loop.c');
-
-/** Builds bench/native/dblib_loop.c with FreeTDS db-lib, installing freetds-dev when the header is missing. */
-export function buildNative(log: (s: string) => void): { binary: string } | { missing: string } {
-  const binary = path.join(os.tmpdir(), `spinlab-dblib-loop-${process.getuid?.() ?? 0}`);
-  if (!fs.existsSync('/usr/include/sybdb.h')) {
-    log('driver: /usr/include/sybdb.h is missing: apt-get install -y freetds-dev');
-    // As scripts/e2e-setup.sh does for its packages: as root, or through sudo without a password prompt.
-    const asRoot = process.getuid?.() === 0;
-    const apt = (args: string[]) =>
-      spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        timeout: 300_000,
-      });
-    apt(['update', '-qq']);
-    const r = apt(['install', '-y', '-qq', 'freetds-dev']);
-    if (!fs.existsSync('/usr/include/sybdb.h')) {
-      return {
-        missing: `FreeTDS db-lib headers (freetds-dev) are not installed and could not be installed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`,
-      };
-    }
-  }
-  const cc = spawnSync('cc', ['-O2', '-Wall', '-o', binary, NATIVE_SRC, '-lsybdb'], { encoding: 'utf8' });
-  if (cc.error || cc.status !== 0) return { missing: `cc -lsybdb failed: ${(cc.stderr || cc.error?.message || '').trim().slice(0, 300)}` };
-  return { binary };
-}
-
-interface NativeOut {
-  calls: number;
-  errors: number;
-  ms: number;
-  cpuUs: number;
-}
-
-/**
- * Runs the native client: it connects `sessions` processes, warms up, prints READY, waits for a line on stdin (so the
- * simulator's CPU can be read at the start of the window), runs `ms`, prints one RESULT line.
- */
-function runNative(
-  binary: string,
-  port: number,
-  sessions: number,
-  warmupMs: number,
-  ms: number,
-  onReady: () => Promise<void>,
-): Promise<NativeOut> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(
-      binary,
-      ['127.0.0.1', String(port), 'sa', BENCH_SIM_PASSWORD, LAB_DB, PROCEDURE, String(sessions), String(warmupMs), String(ms)],
-      { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TDSVER: '7.4' } },
-    );
-    let out = '';
-    let err = '';
-    let readySeen = false;
-    p.stdout.on('data', (d) => {
-      out += d;
-      if (!readySeen && /^READY$/m.test(out)) {
-        readySeen = true;
-        onReady().then(() => p.stdin.write('go\n'), reject);
-      }
-    });
-    p.stderr.on('data', (d) => (err += d));
-    p.on('error', reject);
-    p.on('close', (code) => {
-      const m = /^RESULT calls=(\d+) errors=(\d+) ms=([\d.]+) cpu_us=(\d+)$/m.exec(out);
-      if (code !== 0 || !m) reject(new Error(`dblib_loop exited ${code}: ${(err || out).trim().slice(0, 500)}`));
-      else resolve({ calls: Number(m[1]), errors: Number(m[2]), ms: Number(m[3]), cpuUs: Number(m[4]) });
-    });
-  });
-}
-
 // ---- the parent ----
 
 export interface DriverOptions {
@@ -388,9 +313,18 @@ export async function benchDriver(o: DriverOptions): Promise<DriverResult> {
         let run: ClientRun;
         if (kind === 'native') {
           let s0 = 0;
-          const r = await runNative((native as { binary: string }).binary, port, o.sessions, o.warmupMs, o.seconds * 1000, async () => {
-            s0 = await simCpu(sim);
-          });
+          const r = await runNative(
+            (native as { binary: string }).binary,
+            port,
+            LAB_DB,
+            PROCEDURE,
+            o.sessions,
+            o.warmupMs,
+            o.seconds * 1000,
+            async () => {
+              s0 = await simCpu(sim);
+            },
+          );
           const s1 = await simCpu(sim);
           run = { kind, calls: r.calls, errors: r.errors, ms: r.ms, clientCpuUs: r.cpuUs, serverCpuUs: s1 - s0 };
         } else if (isPaced(kind)) {
