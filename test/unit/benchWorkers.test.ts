@@ -59,6 +59,23 @@ describe('bench: client worker threads', () => {
     assert.doesNotMatch(text, /- saturated/);
   });
 
+  it('takes the pace as held when both paced runs make the same calls/s under the cap (the delay plus the round trip)', () => {
+    const cap = paceCeiling(16);
+    const d: WorkersRun = {
+      sessions: 16,
+      cores: 2,
+      clients: [
+        client('workers1', 13_600, 44),
+        client('workers2', 13_500, 48),
+        client('workers1-paced', cap * 0.73, 68),
+        client('workers2-paced', cap * 0.75, 85),
+      ],
+    };
+    assert.match(workersSection(d).join('\n'), /Both ran at the pace/);
+    const near = { ...d, clients: d.clients.map((c) => (isPaced(c.kind) ? { ...c, callsPerSec: 13_000 } : c)) };
+    assert.match(workersSection(near).join('\n'), /The pace did not hold \(both ran at over 60% of the saturated rate\)/);
+  });
+
   it('has no section when neither pair ran', () => {
     assert.deepEqual(workersSection({ sessions: 16, clients: [client('workers1', 1, 1)] }), []);
   });
