@@ -6,18 +6,18 @@ import { BENCH_PROCEDURE, BENCH_SIM_PASSWORD } from './constants';
 import { fromParent, runRole, toParent, type Msg } from './ipc';
 
 /**
+ * How long BENCH_PROCEDURE holds its answer (ms; 0: at once), set by a `bench-delay` message: a server that takes this
+ * long per call paces every session's loop, so the client's calls per second stay below what the CPUs can carry
+ * (bench/workers.ts). An ATTENTION ends the wait.
+ */
+let replyDelayMs = 0;
+
+/**
  * Registers BENCH_PROCEDURE in `database` (deployed first): it takes @key_base, @offset and @batch_size like
  * dbo.spinlab_disk_insert_batch, counts @batch_size inserts into that table's counters and returns status 0 without
  * running the contention model, which costs the simulator milliseconds of CPU per call and would make every client
  * look alike (the benchmark compares clients, not the model).
  */
-/**
- * How long BENCH_PROCEDURE holds its answer (ms; 0: at once), set by a `bench-delay` message: a server that takes this
- * long per call paces every session's loop, so the client's calls per second stay below what the CPUs can carry
- * (bench/pacedWorkers.ts). An ATTENTION ends the wait.
- */
-let replyDelayMs = 0;
-
 function addBenchProcedure(sim: Simulator, database: string): void {
   const db = sim.model.database(database);
   if (!db) throw new Error(`bench: database ${database} is not there`);
