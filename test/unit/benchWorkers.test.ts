@@ -10,6 +10,24 @@ const client = (kind: string, callsPerSec: number, clientUsPerCall: number) => (
   serverUsPerCall: 75,
 });
 
+/**
+ * 16 sessions on 2 cores, all four worker runs: saturated at 13,600 and 13,500 calls/s with the given client µs per call,
+ * paced at [fraction of the pace's cap, client µs per call] each.
+ */
+function fourRuns(us1: number, us2: number, [f1, p1]: [number, number], [f2, p2]: [number, number]): WorkersRun {
+  const cap = paceCeiling(16);
+  return {
+    sessions: 16,
+    cores: 2,
+    clients: [
+      client('workers1', 13_600, us1),
+      client('workers2', 13_500, us2),
+      client('workers1-paced', cap * f1, p1),
+      client('workers2-paced', cap * f2, p2),
+    ],
+  };
+}
+
 describe('bench: client worker threads', () => {
   it('tells the worker kinds and their threads apart from the other clients', () => {
     assert.equal(workersOf('workers1'), 1);
@@ -26,17 +44,7 @@ describe('bench: client worker threads', () => {
   });
 
   it('puts the goal on the paced ratio and prints the saturated one without it', () => {
-    const cap = paceCeiling(16);
-    const d: WorkersRun = {
-      sessions: 16,
-      cores: 2,
-      clients: [
-        client('workers1', 13_600, 44),
-        client('workers2', 13_500, 50),
-        client('workers1-paced', cap * 0.95, 60),
-        client('workers2-paced', cap * 0.94, 66),
-      ],
-    };
+    const d = fourRuns(44, 50, [0.95, 60], [0.94, 66]);
     const text = workersSection(d).join('\n');
     const paced = text.split('\n').find((l) => l.startsWith('- paced'));
     const saturated = text.split('\n').find((l) => l.startsWith('- saturated'));
@@ -60,17 +68,7 @@ describe('bench: client worker threads', () => {
   });
 
   it('takes the pace as held when both paced runs make the same calls/s under the cap (the delay plus the round trip)', () => {
-    const cap = paceCeiling(16);
-    const d: WorkersRun = {
-      sessions: 16,
-      cores: 2,
-      clients: [
-        client('workers1', 13_600, 44),
-        client('workers2', 13_500, 48),
-        client('workers1-paced', cap * 0.73, 68),
-        client('workers2-paced', cap * 0.75, 85),
-      ],
-    };
+    const d = fourRuns(44, 48, [0.73, 68], [0.75, 85]);
     assert.match(workersSection(d).join('\n'), /Both ran at the pace/);
     const near = { ...d, clients: d.clients.map((c) => (isPaced(c.kind) ? { ...c, callsPerSec: 13_000 } : c)) };
     assert.match(workersSection(near).join('\n'), /The pace did not hold \(both ran at over 60% of the saturated rate\)/);
