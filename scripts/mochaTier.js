@@ -32,10 +32,20 @@ const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: Number(timeout) 
 for (const f of files) mocha.addFile(path.resolve(f));
 mocha.loadFilesAsync().then(
   () => {
+    // Each failed test's full title and first line of its error, for the closing summary (a CI log is read from its
+    // tail, far from where the spec reporter printed the failure).
+    const failed = [];
     const runner = mocha.run((failures) => {
       const s = runner.stats;
-      write({ passes: s.passes, failures: s.failures, pending: s.pending });
+      write({ passes: s.passes, failures: s.failures, pending: s.pending, failed });
       process.exitCode = failures ? 1 : 0;
+    });
+    runner.on('fail', (test, err) => {
+      failed.push(
+        `${test.fullTitle()}: ${String((err && err.message) || err)
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
     });
   },
   (err) => {

@@ -55,6 +55,7 @@ for (const name of only) {
 let failed = 0;
 const total = { passes: 0, failures: 0, pending: 0 };
 const counts = [];
+const failedTitles = [];
 for (const tier of tiers) {
   if (only.length && !only.includes(tier.name)) continue;
   const dir = path.join(root, tier.dir);
@@ -80,12 +81,14 @@ for (const tier of tiers) {
   const stats = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, 'utf8')) : { passes: 0, failures: 1, pending: 0 };
   fs.rmSync(statsFile, { force: true });
   for (const k of Object.keys(total)) total[k] += stats[k];
+  for (const t of stats.failed || []) failedTitles.push(`${tier.name}: ${t}`);
   counts.push(`${tier.name} ${stats.passes}/${stats.passes + stats.failures + stats.pending}`);
   if (r.status !== 0) {
     console.error(`!!! tier ${tier.name} failed (exit ${r.status})`);
     failed++;
   }
 }
+if (failedTitles.length) console.log(`\nfailed:\n${failedTitles.map((t) => `  - ${t}`).join('\n')}`);
 console.log(`\ntiers: ${counts.join(', ') || 'none ran'}`);
 console.log(`${total.passes} passed, ${total.failures} failed${total.pending ? `, ${total.pending} skipped` : ''}`);
 process.exit(failed ? 1 : 0);
