@@ -9,6 +9,7 @@ import { CaseChangingStream } from 'antlr4ts-sql/dist/src/models/CaseChangingStr
 import { TSqlLexer } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlLexer';
 import { TSqlParser } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlParser';
 import { applyShims } from './shims';
+import { sllParse } from './sll';
 
 export interface ColumnRef {
   view: string;
@@ -51,6 +52,10 @@ function textOf(src: string, n: ParseTree): string {
 function parseTree(text: string): { tree: ParseTree; src: string } {
   const shimmed = applyShims(text);
   const src = 'text' in shimmed ? shimmed.text : text;
+  // The fast parse first (a valid batch); a faulty one (the mutation test's mutants) is read as the full parse
+  // recovers it, which still names the columns around the fault.
+  const fast = sllParse(src);
+  if (fast) return { tree: fast, src };
   const parser = new TSqlParser(new CommonTokenStream(new TSqlLexer(new CaseChangingStream(CharStreams.fromString(src), true))));
   parser.removeErrorListeners();
   return { tree: parser.tsql_file(), src };

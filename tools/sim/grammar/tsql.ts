@@ -7,8 +7,6 @@
 import { CharStreams } from 'antlr4ts/CharStreams';
 import { CommonTokenStream } from 'antlr4ts/CommonTokenStream';
 import type { Token } from 'antlr4ts/Token';
-import { BailErrorStrategy } from 'antlr4ts/BailErrorStrategy';
-import { PredictionMode } from 'antlr4ts/atn/PredictionMode';
 import type { ParseTree } from 'antlr4ts/tree/ParseTree';
 import { CaseChangingStream } from 'antlr4ts-sql/dist/src/models/CaseChangingStream';
 import { TSqlLexer } from 'antlr4ts-sql/dist/src/grammar-output/tsql/TSqlLexer';
@@ -17,12 +15,15 @@ import type { ServerMessage } from '../tds/contract';
 import { RESERVED_KEYWORDS } from './keywords';
 import type { SyntaxFault } from './fault';
 import { applyShims } from './shims';
+import { sllParse } from './sll';
 import { stricterThanTheGrammar } from './strict';
 import { isXeDdl, parseXeDdl } from './xe';
 
 export type { SyntaxFault } from './fault';
 
 const cache = new Map<string, SyntaxFault | null>();
+/** Thrown from the error listeners to end a full parse at its first error (caught in parse()). */
+const FIRST_ERROR = new Error('first syntax error found');
 const CACHE_MAX = 5000;
 
 /** The first syntax error in `text` (a whole batch, or an sp_executesql statement), or null when it parses. */
@@ -43,27 +44,6 @@ export function syntaxErrorMessage(f: SyntaxFault): ServerMessage {
   return f.keyword
     ? { kind: 'error', number: 156, state: 1, class: 15, message: `Incorrect syntax near the keyword '${f.near}'.`, line: f.line }
     : { kind: 'error', number: 102, state: 1, class: 15, message: `Incorrect syntax near '${f.near}'.`, line: f.line };
-}
-
-function sllParse(source: string): ParseTree | null {
-  const lexer = new TSqlLexer(new CaseChangingStream(CharStreams.fromString(source), true));
-  lexer.removeErrorListeners();
-  let lexError = false;
-  lexer.addErrorListener({
-    syntaxError: () => {
-      lexError = true;
-    },
-  });
-  const parser = new TSqlParser(new CommonTokenStream(lexer));
-  parser.removeErrorListeners();
-  parser.interpreter.setPredictionMode(PredictionMode.SLL);
-  parser.errorHandler = new BailErrorStrategy();
-  try {
-    const tree = parser.tsql_file();
-    return lexError ? null : tree;
-  } catch {
-    return null;
-  }
 }
 
 function fault(text: string, tok: { line: number; start: number; stop: number }): SyntaxFault {
@@ -105,19 +85,27 @@ function parse(text: string, paramDeclaration: string): SyntaxFault | null {
     if (first) return;
     if (tok && tok.type !== -1 /* EOF */) {
       first = { line: tok.line, start: tok.startIndex, stop: tok.stopIndex };
-      return;
+    } else {
+      // At the end of the batch SQL Server names the last token it read.
+      const all = tokens.getTokens().filter((t) => t.channel === 0 && t.type !== -1);
+      const last = all[all.length - 1];
+      first = last ? { line: last.line, start: last.startIndex, stop: last.stopIndex } : { line, start: col, stop: col };
     }
-    // At the end of the batch SQL Server names the last token it read.
-    const all = tokens.getTokens().filter((t) => t.channel === 0 && t.type !== -1);
-    const last = all[all.length - 1];
-    first = last ? { line: last.line, start: last.startIndex, stop: last.stopIndex } : { line, start: col, stop: col };
+    // Only the first error is answered: the full LL parse of the rest of the batch, recovering from error to error, was
+    // nearly all of its cost (the mutation test's minutes), so the parse stops here.
+    throw FIRST_ERROR;
   };
   lexer.removeErrorListeners();
   lexer.addErrorListener({ syntaxError: (_r, _o, line, col) => at(undefined, line, col) });
   parser.removeErrorListeners();
   parser.addErrorListener({ syntaxError: (_r, offending, line, col) => at(offending as Token | undefined, line, col) });
-  const tree = parser.tsql_file();
-  if (!first) {
+  let tree: ParseTree | null = null;
+  try {
+    tree = parser.tsql_file();
+  } catch (e) {
+    if (e !== FIRST_ERROR) throw e;
+  }
+  if (!first && tree) {
     const strict = stricterThanTheGrammar(tree, source);
     if (strict) first = strict.at;
     if (strict?.invalidColumn) {
