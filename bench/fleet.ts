@@ -5,7 +5,7 @@
 // fleetProbe.ts, preloaded into the child) and the slots skipped, and the event loop's delay. Prometheus scrapes
 // /metrics every 15 s during the window, as a deployment would. Linux only (/proc).
 //   node out/bench/fleet.js [seconds] [servers,servers,...] [--cpu-prof FOLDER] [--vs OTHER-CHECKOUT (built)]
-//     [--alloc-prof FOLDER: every allocation of the window, sampled] [--memory SECONDS: where the watch's memory is, every so often] [--heap-snapshots FOLDER --heap-at S,S,...]
+//     [--alloc-prof FOLDER: every allocation of the window, sampled; with --promoted-only, those that outlived the young generation] [--memory SECONDS: where the watch's memory is, every so often] [--heap-snapshots FOLDER --heap-at S,S,...]
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -60,6 +60,8 @@ export interface FleetOptions {
   cpuProfDir?: string;
   /** A sampling profile of every allocation the watch child makes in the window (bench/fleetProbe.ts), into this folder. */
   allocProfDir?: string;
+  /** With allocProfDir: only the allocations that outlived the young generation (what fills the old one). */
+  promotedOnly?: boolean;
   /** Log where the watch's memory is (heap spaces, external, ArrayBuffers) every this many seconds of the run. */
   memoryEveryS?: number;
   /** Heap snapshots of the watch child into this folder (node --heapsnapshot-signal), at these seconds of the window. */
@@ -176,6 +178,7 @@ async function measure(
   };
   if (o.allocProfDir)
     env.SPINLAB_FLEET_ALLOC_PROFILE = path.join(o.allocProfDir, `watch-${n}-${build.label.replace(/\W+/g, '-')}.heapprofile`);
+  if (o.allocProfDir && o.promotedOnly) env.SPINLAB_FLEET_ALLOC_PROMOTED = '1';
   if (o.memoryEveryS) env.SPINLAB_FLEET_MEMORY_EVERY_MS = String(o.memoryEveryS * 1000);
   const nodeArgs = ['--require', path.join(__dirname, 'fleetProbe.js')];
   if (o.heapSnapshots) nodeArgs.push('--heapsnapshot-signal=SIGUSR1', `--diagnostic-dir=${o.heapSnapshots.dir}`);
@@ -352,10 +355,20 @@ if (require.main === module) {
     : undefined;
   if (heapSnapshots) fs.mkdirSync(heapSnapshots.dir, { recursive: true });
   const log = (s: string) => console.log(s);
-  benchFleet({ counts, seconds: () => seconds, warmupS: 5, log, cpuProfDir, builds, memoryEveryS, heapSnapshots, allocProfDir }).catch(
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+  const promotedOnly = process.argv.includes('--promoted-only');
+  benchFleet({
+    counts,
+    seconds: () => seconds,
+    warmupS: 5,
+    log,
+    cpuProfDir,
+    builds,
+    memoryEveryS,
+    heapSnapshots,
+    allocProfDir,
+    promotedOnly,
+  }).catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
 }

@@ -103,7 +103,9 @@ if (file) {
     session!.post('HeapProfiler.startSampling', {
       samplingInterval: 16_384,
       includeObjectsCollectedByMajorGC: true,
-      includeObjectsCollectedByMinorGC: true,
+      // SPINLAB_FLEET_ALLOC_PROMOTED=1: only what outlived the young generation (promoted, or live at the end), the
+      // objects that fill the old generation between full collections.
+      includeObjectsCollectedByMinorGC: process.env.SPINLAB_FLEET_ALLOC_PROMOTED !== '1',
     } as inspector.HeapProfiler.StartSamplingParameterType);
   if (session) {
     session.connect();

@@ -48,19 +48,27 @@ export function parseMonitor(own: Row[] | undefined, compiles: Row[] | undefined
  * growth between full collections. The parsed objects are read, never changed, downstream; the counters' database
  * renaming (databaseNames.ts) changes an instance name once, and again is a no-op.
  */
-const parsedRows = {
-  spinlocks: new WeakMap(),
-  waits: new WeakMap(),
-  latches: new WeakMap(),
-  counters: new WeakMap(),
-  schedulers: new WeakMap(),
+const PARSED = {
+  spinlocks: Symbol('parsed spinlock'),
+  waits: Symbol('parsed wait'),
+  latches: Symbol('parsed latch'),
+  counters: Symbol('parsed counter'),
+  schedulers: Symbol('parsed scheduler'),
 };
 
-function parsedOnce<T extends object>(kind: keyof typeof parsedRows, rows: readonly Row[], parse: (r: Row) => T): T[] {
-  const cache = parsedRows[kind] as WeakMap<Row, T>;
+/**
+ * The parsed form is kept on the row itself, under a symbol, not enumerable: a spread copy of the row (snapshot.ts
+ * merging a moved row) and JSON leave it behind, so a row that moved is parsed anew. It was a WeakMap per kind: every
+ * moved row a new entry, and the tables' growth and rehashing were 7% of what a fleet of 50 promoted into the old
+ * generation (bench/fleet.ts --alloc-prof --promoted-only).
+ */
+function parsedOnce<T extends object>(kind: keyof typeof PARSED, rows: readonly Row[], parse: (r: Row) => T): T[] {
+  const key = PARSED[kind];
   return rows.map((r) => {
-    let p = cache.get(r);
-    if (!p) cache.set(r, (p = parse(r)));
+    const held = (r as Record<symbol, T | undefined>)[key];
+    if (held) return held;
+    const p = parse(r);
+    Object.defineProperty(r, key, { value: p, enumerable: false });
     return p;
   });
 }

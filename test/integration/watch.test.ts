@@ -12,6 +12,7 @@ import { startBackground } from '../../tools/sim/model/background';
 import { targetFromArgs } from '../../src/cli/commands';
 import { runWatch } from '../../src/engine/watch/run';
 import { dropMark } from '../../src/engine/watch/marks';
+import { diagnoseWatch } from '../../src/shared/watchDiagnosis';
 import type { WatchRecord, WatchTick } from '../../src/shared/watch';
 import { tmp } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
@@ -151,6 +152,42 @@ describe('spinlab watch against the simulator', function () {
         `backing off, fewer tries than ticks: ${JSON.stringify(record.monitor)}`,
       );
       assert.ok(ticksOf(out).length >= 2, 'the ticks before and after are kept');
+    }));
+
+  it('keeps no window in memory: the diagnosis reads the last ticks back from samples.jsonl, and a late mark goes on the last one', () =>
+    withSim({ background: [{ scenario: 'disk-insert', sessions: 4 }], logins: [WATCHER] }, async (sim) => {
+      const out = tmp('window');
+      const ac = new AbortController();
+      const { record, history } = await runWatch(
+        {
+          target: targetFromArgs(conn(sim), {}),
+          outDir: out,
+          stateDir: state,
+          windowTicks: 4,
+          settings: { intervalMs: 250, durationMs: null, topRequests: 10, textChars: 80 },
+        },
+        ac.signal,
+        (p) => {
+          // A mark dropped as the watch ends: no tick after it reads it, so it goes on the last tick's time.
+          if (p.kind === 'tick' && p.index === 8) {
+            dropMark(out, 'as it ended');
+            ac.abort();
+          }
+        },
+      );
+      assert.equal(history.window().length, 0, 'no tick held in memory');
+      const ticks = ticksOf(out);
+      assert.equal(record.ticks, ticks.length);
+      assert.equal(record.marks.at(-1)?.name, 'as it ended');
+      assert.equal(record.marks.at(-1)?.t, ticks.at(-1)!.t, 'the late mark is on the last tick of samples.jsonl');
+      const fromFile = diagnoseWatch(record.totals, ticks.slice(-4), {
+        topology: record.topology,
+        majorVersion: record.server.majorVersion,
+      });
+      assert.deepEqual(
+        record.diagnosis,
+        fromFile.map((d) => d.text),
+      );
     }));
 
   it('saves a mark dropped during a watch, and comparing the windows around it shows the change', () =>

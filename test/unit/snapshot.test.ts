@@ -272,4 +272,14 @@ describe('parseSample over rebuilt sets', () => {
     assert.equal(b.spinlocks[1], a.spinlocks[1], 'the row that did not move is not parsed again');
     assert.notEqual(b.spinlocks[0], a.spinlocks[0]);
   });
+
+  it('keeps the parsed form out of sight: a parsed row copies, lists its columns and writes as JSON as before', () => {
+    const row = spin('LOCK_HASH', 10);
+    const first = parse([[clockRow(1)], [row]]).spinlocks[0];
+    assert.deepEqual(Object.keys(row), ['name', 'collisions', 'spins', 'sleep_time', 'backoffs']);
+    assert.equal(JSON.stringify(row), JSON.stringify(spin('LOCK_HASH', 10)));
+    const moved = { ...row, spins: 11 };
+    assert.equal(parse([[clockRow(2)], [moved]]).spinlocks[0].spins, 11, 'a copy of a parsed row is parsed again');
+    assert.equal(parse([[clockRow(3)], [row]]).spinlocks[0], first, 'the same row: its parsed form, not parsed again');
+  });
 });

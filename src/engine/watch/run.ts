@@ -20,6 +20,7 @@ import { Sampler } from '../sampler';
 import { DeltaReader, WATCH_LAYOUT } from '../snapshot';
 import { readIdentity, readTopology } from '../server';
 import { WatchHistory } from './history';
+import { readWindow } from './tail';
 import { readNewMarks, registerActiveWatch } from './marks';
 import { parseWatchSample, type WatchSample } from './tick';
 import { WatchCounterNames } from '../databaseNames';
@@ -109,10 +110,11 @@ export async function runWatch(
   } catch (err) {
     throw outputError(err, samplesFile);
   }
-  // The window's ticks and the totals: what the diagnosis reads at the end. No downsampled points: nothing reads them
-  // during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server. The window is kept
-  // as the ticks' JSON lines (asText): it is read only at the end, and a fleet holds 60 of them per server.
-  const history = new WatchHistory(opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs)), 0, true);
+  // The totals, kept here; the window's ticks (what the diagnosis reads at the end with them) are read back from
+  // samples.jsonl then (tail.ts), not held: a fleet held 60 JSON lines per server. No downsampled points: nothing reads
+  // them during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server.
+  const windowSize = opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs));
+  const history = new WatchHistory(0, 0, true);
   const record: WatchRecord = {
     schemaVersion: WATCH_SCHEMA_VERSION,
     kind: 'watch',
@@ -227,7 +229,7 @@ export async function runWatch(
         }
         return;
       }
-      history.add(tick, line);
+      history.add(tick, line); // keeps no window (windowTicks 0): only the totals
       record.ticks = history.ticks;
       if (fresh.marks.length) save();
       progress({ kind: 'tick', tick, index: history.ticks });
@@ -285,7 +287,16 @@ export async function runWatch(
   }
   // A mark dropped after the last tick still belongs to the watch: it goes on the last tick's time.
   const late = readNewMarks(opts.outDir, marksOffset).marks;
-  const windowTicks = history.window();
+  // Every tick the history counted is a line of samples.jsonl (appended before it is counted), in the same order.
+  let windowTicks: WatchTick[] = [];
+  try {
+    if (history.ticks > 0) windowTicks = readWindow(samplesFile, Math.min(windowSize, history.ticks));
+  } catch (err) {
+    emit(
+      'warning',
+      `the last ticks could not be read back from ${samplesFile} (${(err as Error).message}): the diagnosis reads the totals only`,
+    );
+  }
   const lastT = windowTicks.at(-1)?.t ?? 0;
   for (const m of late) record.marks.push({ id: m.id, name: m.name, t: lastT, at: m.at });
   for (const line of repeats.flush()) emit('warning', line);
