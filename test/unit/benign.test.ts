@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BENIGN_WAITS, filterWaits, hiddenWaitTypes, isBenignWait, isWaitShown } from '../../src/shared/benign';
+import { BENIGN_WAITS, filterWaits, hiddenWaitTypes, isBenignWait, isWaitShown, waitShownByCount } from '../../src/shared/benign';
 
 it('the list holds the reference names exactly, once each', () => {
   assert.equal(BENIGN_WAITS.length, 78);
@@ -27,4 +27,17 @@ it('default filter hides benign and zero-count waits; showAll shows everything',
   assert.deepEqual(Object.keys(filterWaits(waits, { showAll: true })), Object.keys(waits));
   assert.deepEqual(hiddenWaitTypes(waits, { showAll: true }), []);
   assert.equal(isWaitShown('WRITELOG', { count: 0 }), false);
+});
+
+it('waitShownByCount decides per wait type what isWaitShown decides per wait', () => {
+  for (const type of ['WRITELOG', 'LAZYWRITER_SLEEP', 'CXPACKET'])
+    for (const showAll of [false, true])
+      for (const count of [0, 1, NaN]) {
+        const byType = waitShownByCount(type, { showAll });
+        const shown = typeof byType === 'boolean' ? byType : byType(count);
+        assert.equal(shown, isWaitShown(type, { count }, { showAll }), `${type} showAll=${showAll} count=${count}`);
+      }
+  assert.equal(waitShownByCount('LAZYWRITER_SLEEP'), false);
+  assert.equal(waitShownByCount('WRITELOG', { showAll: true }), true);
+  assert.equal(typeof waitShownByCount('WRITELOG'), 'function');
 });

@@ -4,7 +4,7 @@
 import type { TickColumn, TickColumns } from '../../shared/tickColumns';
 import { appendTick, type ChartSource, type ChartSpec, type ChartToggles, perSecFactor } from './metrics';
 import type { RunTicks } from './runTicks';
-import type { SeriesSet } from './series';
+import type { CleanedValues, SeriesSet } from './series';
 
 /** One entry of a group: its columns, and whether it is there at a tick (any of its leaves is). */
 interface GroupEntry {
@@ -42,8 +42,7 @@ export function appendRange(series: SeriesSet, spec: ChartSpec, ticks: RunTicks,
 
 /**
  * A leaf's values over ticks from..to-1 as numbers, NaN where the tick has none (absent or null; with `nullAs`,
- * null reads as that number instead). One loop over the typed arrays: a loaded history reads tens of thousands of
- * ticks per series, and a call per tick was most of a first draw.
+ * null reads as that number instead).
  */
 function leafValues(c: TickColumn | undefined, from: number, to: number, nullAs = NaN): Float64Array {
   const out = new Float64Array(to - from);
@@ -77,35 +76,65 @@ function seconds(cols: TickColumns, to: number): Float64Array {
   return xs;
 }
 
-/**
- * A group entry's values over ticks from..to-1, as extract() reads each Tick: NaN where the entry has no value or is
- * not shown, a null leaf times the per-second factor 0. One loop over the typed arrays, without a count array.
- */
-function entryValues(
-  e: GroupEntry,
-  from: number,
-  to: number,
-  perSec: Float64Array | null,
-  shown: ((count: number) => boolean) | null,
-): Float64Array {
-  const out = leafValues(e.leaf, from, to, perSec ? 0 : NaN);
-  if (!perSec && !shown) return out;
-  const cv = e.count?.values;
-  const cs = e.count?.state;
-  for (let k = 0; k < out.length; k++) {
-    if (Number.isNaN(out[k])) continue;
-    if (shown) {
-      const i = from + k;
-      // An absent or null count reads as NaN, as leafValues gives it.
-      const count = !cv ? NaN : !cs || cs[i] === 1 ? cv[i] : NaN;
-      if (!shown(count)) {
-        out[k] = NaN;
-        continue;
-      }
-    }
-    if (perSec) out[k] *= perSec[k];
+/** Each tick's per-second factor (the intervalMs column), kept per snapshot: the group charts share one array. */
+const perSecOf = new WeakMap<TickColumns, Float64Array>();
+function perSecFactors(cols: TickColumns, interval: TickColumn | undefined): Float64Array {
+  let f = perSecOf.get(cols);
+  if (!f) {
+    f = leafValues(interval, 0, cols.length);
+    for (let k = 0; k < f.length; k++) f[k] = perSecFactor(f[k]);
+    perSecOf.set(cols, f);
   }
-  return out;
+  return f;
+}
+
+/** How a series' value at tick i is read from its columns (see valuesOf). */
+interface Reading {
+  leaf: TickColumn | undefined;
+  /** What a null leaf reads as (NaN: no value). */
+  nullAs: number;
+  /** The entry's count column, for `shown`. */
+  count?: TickColumn;
+  /** Whether the value is plotted at every tick (true), none (false), or at the ticks whose count passes. */
+  shown: boolean | ((count: number) => boolean);
+  /** Each tick's per-second factor over the whole snapshot (indexed by tick), or null. */
+  perSec: Float64Array | null;
+}
+
+/**
+ * A series' values over ticks from..to-1 as extract() reads each Tick, in one loop over the typed arrays (a loaded
+ * history reads tens of thousands of ticks per series on cold code, where every pass and call per tick counts).
+ * clean: for an empty series set (SeriesSet.fill), no value is written as 0 and the first tick with a value and the
+ * total are counted in the same loop; otherwise no value is NaN, as appendRows takes it.
+ */
+function valuesOf(name: string, r: Reading, from: number, to: number, clean: boolean): CleanedValues {
+  const n = to - from;
+  const out = new Float64Array(n);
+  const none = clean ? 0 : NaN;
+  if (!r.leaf || r.shown === false) return { name, values: out.fill(none), first: n, total: 0 };
+  const { values, state } = r.leaf;
+  const test = r.shown === true ? null : r.shown;
+  const cv = r.count?.values;
+  const cs = r.count?.state;
+  const perSec = r.perSec;
+  const nullAs = r.nullAs;
+  let first = n;
+  let total = 0;
+  for (let k = 0; k < n; k++) {
+    const i = from + k;
+    const s = state ? state[i] : 1;
+    let v = s === 1 ? values[i] : s === 2 ? nullAs : NaN;
+    // An absent or null count reads as NaN, as extract() sees it on a Tick.
+    if (test && v === v && !test(!cv ? NaN : !cs || cs[i] === 1 ? cv[i] : NaN)) v = NaN;
+    if (perSec) v *= perSec[i];
+    if (v - v === 0) {
+      // finite
+      total += v;
+      if (first === n) first = k;
+    } else if (clean) v = 0;
+    out[k] = v;
+  }
+  return { name, values: out, first, total };
 }
 
 function appendColumns(
@@ -118,30 +147,20 @@ function appendColumns(
   rank: boolean,
 ): void {
   const p = plan(cols, src, t);
-  const n = to - from;
-  // Each series' values over the batch, NaN where a sample has none (absent, null, not finite: append() skips those).
-  const entries: { name: string; values: Float64Array }[] = [];
-  if (p.fields) for (const f of p.fields) entries.push({ name: f.name, values: leafValues(f.col, from, to) });
+  const clean = series.length === 0;
+  const entries: CleanedValues[] = [];
+  if (p.fields)
+    for (const f of p.fields) entries.push(valuesOf(f.name, { leaf: f.col, nullAs: NaN, shown: true, perSec: null }, from, to, clean));
   else if (p.entries && 'group' in src) {
     const g = src;
-    // Each tick's per-second factor, once for every entry.
-    let perSec: Float64Array | null = null;
-    if (g.perSec) {
-      perSec = leafValues(p.intervalMs, from, to);
-      for (let k = 0; k < n; k++) perSec[k] = perSecFactor(perSec[k]);
-    }
-    const countOf = { count: 0 };
+    const perSec = g.perSec ? perSecFactors(cols, p.intervalMs) : null;
     for (const e of p.entries) {
-      const shown = g.shown;
-      const test = shown
-        ? (count: number) => {
-            countOf.count = count;
-            return shown(e.key, countOf, t);
-          }
-        : null;
-      entries.push({ name: g.label ? g.label(e.key) : e.key, values: entryValues(e, from, to, perSec, test) });
+      const r: Reading = { leaf: e.leaf, nullAs: perSec ? 0 : NaN, count: e.count, shown: g.shown ? g.shown(e.key, t) : true, perSec };
+      entries.push(valuesOf(g.label ? g.label(e.key) : e.key, r, from, to, clean));
     }
   }
   const all = seconds(cols, to);
-  series.appendRows(from === 0 && to === all.length ? all : all.subarray(from, to), entries, rank);
+  const xs = from === 0 && to === all.length ? all : all.subarray(from, to);
+  if (clean) series.fill(xs, entries, rank);
+  else series.appendRows(xs, entries, rank);
 }

@@ -1,5 +1,5 @@
 // What each live chart plots, as a pure function of a tick: rates per second over the server-measured interval.
-import { isWaitShown } from '../../shared/benign';
+import { waitShownByCount } from '../../shared/benign';
 import type { Tick } from '../../shared/experiment';
 import { SeriesSet } from './series';
 
@@ -28,8 +28,8 @@ export type ChartSource =
       leaf: (t: ChartToggles) => string | null;
       perSec: boolean;
       label?: (key: string) => string;
-      /** Whether the entry is plotted at this tick (from its count). */
-      shown?: (key: string, entry: { count: number }, t: ChartToggles) => boolean;
+      /** Whether the entry is plotted: at every tick (true), at none (false), or at the ticks whose count passes the test. */
+      shown?: (key: string, t: ChartToggles) => boolean | ((count: number) => boolean);
     };
 
 export interface ChartSpec {
@@ -72,7 +72,8 @@ function extractOf(src: ChartSource): ChartSpec['extract'] {
     const out: Record<string, number> = {};
     for (const k in rec) {
       const entry = rec[k] as Record<string, number>;
-      if (shown && !shown(k, entry as unknown as { count: number }, t)) continue;
+      const test = shown ? shown(k, t) : true;
+      if (test === false || (test !== true && !test((entry as unknown as { count: number }).count))) continue;
       const v = leaf === null ? (entry as unknown as number) : entry[leaf];
       out[label ? label(k) : k] = perSec ? v * f : v;
     }
@@ -106,7 +107,7 @@ export const CHART_SPECS: Readonly<Record<ChartKind, ChartSpec>> = {
     title: 'Top waits',
     yTitle: () => 'wait ms/s',
     maxShown: 6,
-    source: { group: 'waits', leaf: () => 'waitMs', perSec: true, shown: (k, w, t) => isWaitShown(k, w, { showAll: t.showAllWaits }) },
+    source: { group: 'waits', leaf: () => 'waitMs', perSec: true, shown: (k, t) => waitShownByCount(k, { showAll: t.showAllWaits }) },
   }),
   latches: spec({
     kind: 'latches',

@@ -41,6 +41,32 @@ export class Column {
 
 import { MinMaxBuckets } from './decimate';
 
+/** One name's values over a batch as SeriesSet.fill takes them (cleanValues). */
+export interface CleanedValues {
+  name: string;
+  /** Each sample's value, 0 where it has none (NaN, absent, not finite). */
+  values: Float64Array;
+  /** The first sample with a value (values.length when none). */
+  first: number;
+  /** The sum of the values, in sample order. */
+  total: number;
+}
+
+/** Cleans values in place for SeriesSet.fill: no value (not finite) becomes 0; the first sample with one, and the total. */
+export function cleanValues(values: Float64Array): { first: number; total: number } {
+  const n = values.length;
+  let first = n;
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    if (Number.isFinite(x)) {
+      total += x;
+      if (first === n) first = i;
+    } else values[i] = 0;
+  }
+  return { first, total };
+}
+
 /** Buckets of a live chart before it knows its width (rebucketed from the full-resolution columns once it does). */
 export const DEFAULT_MAX_BUCKETS = 256;
 
@@ -142,46 +168,45 @@ export class SeriesSet {
    * come in this way, without a record per sample.
    */
   appendRows(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[], rank: boolean): void {
-    if (this.xs.length === 0 && xs.length > 0) this.fillRows(xs, entries);
+    if (this.xs.length === 0 && xs.length > 0)
+      this.fillRows(
+        xs,
+        entries.map((e) => ({ name: e.name, values: e.values, ...cleanValues(e.values) })),
+      );
     else this.appendRowsOneByOne(xs, entries);
     if (rank) this.rank();
   }
 
   /**
-   * appendRows into an empty set, column by column: what appending sample by sample leaves (each name's column from
-   * its first finite value on, 0 where it has none; names created in the order their first values came; the same
-   * totals, summed in sample order; the same buckets, MinMaxBuckets.fill). Takes over (and rewrites) the entries'
-   * arrays.
+   * appendRows into an empty set, with each name's values already cleaned (cleanValues: what a reader can do in the
+   * loop that reads them, instead of two more passes here). Takes over the entries' arrays.
    */
-  private fillRows(xs: ArrayLike<number>, entries: readonly { name: string; values: Float64Array }[]): void {
+  fill(xs: ArrayLike<number>, entries: readonly CleanedValues[], rank: boolean): void {
+    if (this.xs.length !== 0) throw new Error('fill() needs an empty series set');
+    if (xs.length > 0) this.fillRows(xs, entries);
+    if (rank) this.rank();
+  }
+
+  /**
+   * Cleaned entries into an empty set, column by column: what appending sample by sample leaves (each name's column
+   * from its first finite value on, 0 where it has none; names created in the order their first values came; the same
+   * totals, summed in sample order; the same buckets, MinMaxBuckets.fill).
+   */
+  private fillRows(xs: ArrayLike<number>, entries: readonly CleanedValues[]): void {
     const n = xs.length;
     const born: { j: number; first: number }[] = [];
     entries.forEach((e, j) => {
       if (this.columns.has(e.name)) return born.push({ j, first: -1 });
       if (this.options.fixed) return;
-      const v = e.values;
-      let first = 0;
-      while (first < n && !Number.isFinite(v[first])) first++;
-      if (first < n) born.push({ j, first });
+      if (e.first < n) born.push({ j, first: e.first });
     });
     born.sort((a, b) => a.first - b.first || a.j - b.j);
     for (const { j } of born) {
       const e = entries[j];
-      const v = e.values;
-      let sum = this.totals.get(e.name) ?? 0;
-      for (let i = 0; i < n; i++) {
-        const x = v[i];
-        if (Number.isFinite(x)) sum += x;
-        else v[i] = 0;
-      }
-      if (this.columns.has(e.name)) {
-        // A fixed name: its column exists, empty (the set is).
-        this.columns.set(e.name, Column.adopt(v));
-      } else {
-        this.columns.set(e.name, Column.adopt(v));
-        this.bucketIndex.set(e.name, this.bucketsView.addColumn());
-      }
-      this.totals.set(e.name, sum);
+      // A fixed name's column exists, empty (the set is): taken over as a new one's is.
+      if (!this.columns.has(e.name)) this.bucketIndex.set(e.name, this.bucketsView.addColumn());
+      this.columns.set(e.name, Column.adopt(e.values));
+      this.totals.set(e.name, e.total);
     }
     // Names no entry fed (a fixed series the ticks lack) hold 0 at every sample.
     for (const [name, col] of this.columns) if (col.length === 0) this.columns.set(name, Column.adopt(new Float64Array(n)));

@@ -14,13 +14,15 @@ interface Backdrop {
   valid: boolean;
   /** The draw now running is to be taken as the backdrop. */
   capture: boolean;
+  /** The bitmap's context, asked for once (getContext was a tenth of a capture). */
+  ctx: Chart['ctx'] | null;
 }
 
 const backdrops = new WeakMap<Chart, Backdrop>();
 
 function backdropOf(chart: Chart): Backdrop {
   let b = backdrops.get(chart);
-  if (!b) backdrops.set(chart, (b = { canvas: null, valid: false, capture: false }));
+  if (!b) backdrops.set(chart, (b = { canvas: null, valid: false, capture: false, ctx: null }));
   return b;
 }
 
@@ -45,7 +47,7 @@ export const backdropPlugin: Plugin = {
     const canvas = (b.canvas ??= doc.createElement('canvas'));
     if (canvas.width !== src.width) canvas.width = src.width;
     if (canvas.height !== src.height) canvas.height = src.height;
-    const ctx = canvas.getContext('2d');
+    const ctx = (b.ctx ??= canvas.getContext('2d'));
     if (!ctx) return;
     ctx.globalCompositeOperation = 'copy';
     ctx.drawImage(src, 0, 0);

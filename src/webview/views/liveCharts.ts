@@ -282,7 +282,7 @@ export class LiveChartsView {
    */
   private update(e: Entry, sameDatasets: boolean, fromPoint = 0): void {
     const b = boundsOf(e.chart.data.datasets as XYDataset[] as never, !this.finished);
-    if (sameDatasets && sameBounds(b, e.bounds) && !e.chart.isZoomedOrPanned() && !e.chart.getActiveElements().length) {
+    if (sameDatasets && sameBounds(b, e.bounds) && !e.chart.getActiveElements().length && !e.chart.isZoomedOrPanned()) {
       redrawDataOnly(e.chart, fromPoint);
       return;
     }

@@ -1,6 +1,6 @@
 // The live charts' series store: columns, backfill, and a top-N set that stays put.
 import assert from 'node:assert/strict';
-import { Column, SeriesSet } from '../../../src/webview/model/series';
+import { cleanValues, Column, SeriesSet } from '../../../src/webview/model/series';
 import { ColorAssigner } from '../../../src/webview/model/colors';
 import { buildSeries, CHART_SPECS, DEFAULT_TOGGLES, WATCH_THROUGHPUT } from '../../../src/webview/model/metrics';
 import * as b from '../../helpers/builders';
@@ -99,4 +99,45 @@ it('the Watch throughput chart: batch requests/s and transactions/s (a watch has
   const s = buildSeries(WATCH_THROUGHPUT, [tick], DEFAULT_TOGGLES);
   assert.deepEqual(s.shownNames(), ['batch requests/s', 'transactions/s']);
   assert.equal(s.column('rows/s'), undefined);
+});
+
+it('cleanValues writes no value as 0 and counts the first sample with one and the total, in sample order', () => {
+  const v = Float64Array.from([NaN, Infinity, 2, NaN, 0.1, 0.2, -Infinity]);
+  assert.deepEqual(cleanValues(v), { first: 2, total: 2 + 0.1 + 0.2 });
+  assert.deepEqual([...v], [0, 0, 2, 0, 0.1, 0.2, 0]);
+  assert.deepEqual(cleanValues(Float64Array.from([NaN, NaN])), { first: 2, total: 0 });
+});
+
+it('fill() with cleaned values leaves what appending the same samples one by one leaves', () => {
+  const xs = [1, 2, 3, 4, 5];
+  const rows = { late: [NaN, NaN, 3, 1, 2], early: [1, NaN, 1, 1, 1], never: [NaN, NaN, NaN, NaN, NaN], big: [NaN, 9, 9, 9, 9] };
+  const one = new SeriesSet({ maxShown: 2, maxBuckets: 2 });
+  xs.forEach((x, i) => {
+    const sample: Record<string, number> = {};
+    for (const [n, vals] of Object.entries(rows)) if (Number.isFinite(vals[i])) sample[n] = vals[i];
+    one.append(x, sample, false);
+  });
+  one.rank();
+  const filled = new SeriesSet({ maxShown: 2, maxBuckets: 2 });
+  filled.fill(
+    Float64Array.from(xs),
+    Object.entries(rows).map(([name, vals]) => {
+      const values = Float64Array.from(vals);
+      return { name, values, ...cleanValues(values) };
+    }),
+    true,
+  );
+  const seen = (s: SeriesSet) => ({
+    shown: s.shownNames(),
+    hidden: s.hiddenNames().sort(),
+    columns: ['late', 'early', 'big', 'never'].map((n) => (s.column(n) ? [...s.column(n)!.view()] : null)),
+    totals: ['late', 'early', 'big'].map((n) => s.total(n)),
+    buckets: ['late', 'early', 'big'].map((n) => {
+      const out: { x: number; y: number }[] = [];
+      s.buckets.writePoints(s.bucketColumn(n)!, 0, out);
+      return out;
+    }),
+  });
+  assert.deepEqual(seen(filled), seen(one));
+  assert.throws(() => filled.fill([6], [], false), /empty/);
 });
