@@ -129,22 +129,6 @@ describe('watch: memory over hours', () => {
     assert.throws(() => new WatchHistory(60, 3), RangeError);
   });
 
-  it('asText keeps the window as JSON lines and gives back the same ticks, and the same diagnosis', () => {
-    const objects = new WatchHistory(60, 0);
-    const text = new WatchHistory(60, 0, true);
-    for (let i = 0; i < 200; i++) {
-      const t = tick(i);
-      objects.add(t);
-      text.add(t, i % 2 ? JSON.stringify(t) : undefined); // the caller's line, or one made here
-    }
-    assert.equal(text.window().length, 60);
-    assert.deepEqual(text.window(), objects.window());
-    assert.notEqual(text.window()[0], text.window()[0], 'parsed anew: no object tree kept between calls');
-    const diagnosis = (h: WatchHistory) => diagnoseWatch(h.totals, h.window(), { topology: null, majorVersion: 16 }).map((d) => d.text);
-    assert.deepEqual(diagnosis(text), diagnosis(objects));
-    assert.ok(diagnosis(text).length > 0, 'the ticks give a diagnosis to compare');
-  });
-
   it('merging two points weights each by the time it covers', () => {
     const a = { ...pointOf(tick(0)), spinsPerSec: 100, intervalMs: 1000 };
     const b = { ...pointOf(tick(1)), spinsPerSec: 400, intervalMs: 3000 };

@@ -89,8 +89,8 @@ export function mergePoints(a: WatchPoint, b: WatchPoint): WatchPoint {
 }
 
 export class WatchHistory {
-  /** The window's ticks, or with `asText` the JSON line of each (see the constructor). */
-  private readonly recent: (WatchTick | string)[] = [];
+  /** The window's ticks. */
+  private readonly recent: WatchTick[] = [];
   private points: WatchPoint[] = [];
   /** Ticks per point now (doubles each time the history is halved). */
   private span = 1;
@@ -99,27 +99,18 @@ export class WatchHistory {
   private count = 0;
   readonly totals: RunTotals = emptyRunTotals();
 
-  /**
-   * asText: the window is kept as each tick's JSON line (the one appended to samples.jsonl) and parsed when asked for.
-   * A watch that reads its window only at the end (the CLI, a fleet of them) then holds one flat string per tick
-   * instead of its object tree: a fraction of the memory, nothing for the collector to trace, and the tick's objects
-   * die young instead of being promoted into the old generation for the window's length. The window read back is the
-   * ticks as samples.jsonl has them (what a notebook or a review reads too).
-   */
   constructor(
     readonly windowTicks = 600,
     readonly maxPoints = 1200,
-    private readonly asText = false,
   ) {
     if (maxPoints !== 0 && (maxPoints < 2 || maxPoints % 2 !== 0))
       throw new RangeError('maxPoints must be 0 (no downsampled history) or an even number of at least 2');
   }
 
-  /** `line`: the tick's JSON when the caller made it already (asText only). */
-  add(t: WatchTick, line?: string): void {
+  add(t: WatchTick): void {
     this.count++;
     addTickToTotals(this.totals, t);
-    this.recent.push(this.asText ? (line ?? JSON.stringify(t)) : t);
+    this.recent.push(t);
     if (this.recent.length > this.windowTicks) this.recent.shift();
     if (this.maxPoints === 0) return;
     const p = pointOf(t);
@@ -136,10 +127,9 @@ export class WatchHistory {
     }
   }
 
-  /** The ticks of the window on screen, oldest first (with asText, parsed anew at each call). */
+  /** The ticks of the window on screen, oldest first. */
   window(): readonly WatchTick[] {
-    if (!this.asText) return this.recent as WatchTick[];
-    return this.recent.map((t) => (typeof t === 'string' ? (JSON.parse(t) as WatchTick) : t));
+    return this.recent;
   }
   /** The whole watch, downsampled (the point being filled included). */
   history(): WatchPoint[] {

@@ -114,7 +114,7 @@ export async function runWatch(
   // samples.jsonl then (tail.ts), not held: a fleet held 60 JSON lines per server. No downsampled points: nothing reads
   // them during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server.
   const windowSize = opts.windowTicks ?? Math.max(60, Math.round(600_000 / settings.intervalMs));
-  const history = new WatchHistory(0, 0, true);
+  const history = new WatchHistory(0, 0);
   const record: WatchRecord = {
     schemaVersion: WATCH_SCHEMA_VERSION,
     kind: 'watch',
@@ -229,7 +229,7 @@ export async function runWatch(
         }
         return;
       }
-      history.add(tick, line); // keeps no window (windowTicks 0): only the totals
+      history.add(tick); // keeps no window (windowTicks 0): only the totals
       record.ticks = history.ticks;
       if (fresh.marks.length) save();
       progress({ kind: 'tick', tick, index: history.ticks });
