@@ -1,9 +1,9 @@
 // The bench's native client: bench/native/dblib_loop.c (FreeTDS db-lib, one process per session), built here and run
 // by the driver bench (bench/driver.ts) as the floor a client loop is compared with.
 import { spawn, spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ensureDebianPackage } from './apt';
 import { BENCH_SIM_PASSWORD } from './constants';
 
 const NATIVE_SRC = path.join(__dirname, '..', '..', 'bench', 'native', 'dblib_loop.c');
@@ -11,24 +11,8 @@ const NATIVE_SRC = path.join(__dirname, '..', '..', 'bench', 'native', 'dblib_lo
 /** Builds bench/native/dblib_loop.c with FreeTDS db-lib, installing freetds-dev when the header is missing. */
 export function buildNative(log: (s: string) => void): { binary: string } | { missing: string } {
   const binary = path.join(os.tmpdir(), `spinlab-dblib-loop-${process.getuid?.() ?? 0}`);
-  if (!fs.existsSync('/usr/include/sybdb.h')) {
-    log('driver: /usr/include/sybdb.h is missing: apt-get install -y freetds-dev');
-    // As scripts/e2e-setup.sh does for its packages: as root, or through sudo without a password prompt.
-    const asRoot = process.getuid?.() === 0;
-    const apt = (args: string[]) =>
-      spawnSync(asRoot ? 'apt-get' : 'sudo', asRoot ? args : ['-n', 'apt-get', ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        timeout: 300_000,
-      });
-    apt(['update', '-qq']);
-    const r = apt(['install', '-y', '-qq', 'freetds-dev']);
-    if (!fs.existsSync('/usr/include/sybdb.h')) {
-      return {
-        missing: `FreeTDS db-lib headers (freetds-dev) are not installed and could not be installed: ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`,
-      };
-    }
-  }
+  const missing = ensureDebianPackage('freetds-dev', '/usr/include/sybdb.h', log);
+  if (missing) return { missing: `FreeTDS db-lib headers: ${missing}` };
   const cc = spawnSync('cc', ['-O2', '-Wall', '-o', binary, NATIVE_SRC, '-lsybdb'], { encoding: 'utf8' });
   if (cc.error || cc.status !== 0) return { missing: `cc -lsybdb failed: ${(cc.stderr || cc.error?.message || '').trim().slice(0, 300)}` };
   return { binary };

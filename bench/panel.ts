@@ -14,6 +14,7 @@ import { message, ToWebview, type ActiveExperimentView } from '../src/shared/pro
 import { fullStatePayload } from '../src/shared/stateSnapshot';
 import * as b from '../test/helpers/builders';
 import { launch, openPanel, startHarness, type PageGlobals } from '../test/browser/harness';
+import { ensureDebianPackage } from './apt';
 import { median, percentile } from './stats';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -210,6 +211,9 @@ const loadMs = (f: PanelLoadFigures) =>
 
 /** An hour, four hours and eight hours of 1 s ticks: 3,600, 14,400 and 28,800; each first draw the median of fresh panels. */
 export async function benchPanel(samples: number, log: (s: string) => void, loadRuns = 3): Promise<PanelFigures> {
+  // The browser tier's Chromium (Debian's; test/browser/harness.ts), installed here too when a fresh machine lacks it.
+  const missing = ensureDebianPackage('chromium', '/usr/bin/chromium', log);
+  if (missing) throw new Error(`the panel is timed in Chromium: ${missing}`);
   const hour = await benchPanelTicks(3600, samples, log, loadRuns);
   const fourHours = await benchPanelTicks(14_400, samples, log, loadRuns);
   return { ...hour, fourHours, eightHours: await benchPanelTicks(28_800, samples, log, loadRuns) };
