@@ -2,7 +2,7 @@
 // tick holds, and checked on arrival, so a malformed payload is refused rather than drawn.
 import assert from 'node:assert/strict';
 import type { Tick } from '../../src/shared/experiment';
-import { checkTickColumns, decodeTick, decodeTicks, encodeTicks, type TickColumns } from '../../src/shared/tickColumns';
+import { checkTickColumns, decodeTick, decodeTicks, encodeTicks, widthOf, type TickColumns } from '../../src/shared/tickColumns';
 import { checkStateTicks, fullStatePayload } from '../../src/shared/stateSnapshot';
 import { addTickToTotals, emptyRunTotals } from '../../src/shared/analysis';
 import * as b from '../helpers/builders';
@@ -30,14 +30,55 @@ describe('tick columns', () => {
     const cols = encodeTicks(ticks);
     assert.deepEqual(decodeTicks(cols), ticks);
     assert.deepEqual(decodeTick(cols, 21), ticks[21]);
-    // One Float64Array per leaf, and the timestamps once.
-    assert.deepEqual(cols.columns.find((c) => c.path.join('.') === 't')?.values, Float64Array.from(ticks.map((t) => t.t)));
+    // One array per leaf, the narrowest that holds it (whole ms up to 40 s: 16 bits), and the timestamps once.
+    assert.deepEqual(cols.columns.find((c) => c.path.join('.') === 't')?.values, Uint16Array.from(ticks.map((t) => t.t)));
     assert.equal(cols.columns.find((c) => c.path.join('.') === 't')?.state, undefined, 'a leaf every tick holds has no state bytes');
     assert.ok(
       cols.columns.find((c) => c.path.join('.') === 'spinlocks.SOS_CACHESTORE.spins')?.state,
       'an entry that comes and goes says where',
     );
     assert.deepEqual(checkTickColumns(cols), cols);
+  });
+
+  it('each column travels in the narrowest array that holds all its values exactly: counts in 8, 16 or 32 bits, the rest as floats', () => {
+    const values: Record<string, number[]> = {
+      small: [0, 1, 255],
+      medium: [0, 256, 65_535],
+      large: [65_536, 4_294_967_295],
+      single: [0.5, -3, 16_777_216 * 4],
+      negativeZero: [0, -0],
+      fraction: [0.1, 2],
+      huge: [4_294_967_296 + 1, 0],
+      notANumber: [1, NaN],
+      infinite: [Infinity, 1],
+    };
+    const n = 3;
+    const ticks = Array.from({ length: n }, (_, i) => {
+      const t: Record<string, unknown> = { t: i, gap: i === 1 };
+      for (const [k, v] of Object.entries(values)) if (i < v.length) t[k] = v[i];
+      return t as unknown as Tick;
+    });
+    const cols = encodeTicks(ticks);
+    const type = (name: string) => cols.columns.find((c) => c.path[0] === name)?.values.constructor.name;
+    assert.deepEqual(Object.fromEntries(['t', 'gap', ...Object.keys(values)].map((k) => [k, type(k)])), {
+      t: 'Uint8Array',
+      gap: 'Uint8Array',
+      small: 'Uint8Array',
+      medium: 'Uint16Array',
+      large: 'Uint32Array',
+      single: 'Float32Array',
+      negativeZero: 'Float32Array',
+      fraction: 'Float64Array',
+      huge: 'Float64Array',
+      notANumber: 'Float64Array',
+      infinite: 'Float32Array',
+    });
+    // Exact: every value, -0 and NaN included, decodes as it was.
+    const back = decodeTicks(checkTickColumns(cols)) as unknown as Record<string, unknown>[];
+    for (let i = 0; i < n; i++)
+      for (const [k, v] of Object.entries(values))
+        if (i < v.length) assert.ok(Object.is(back[i][k], v[i]), `${k} at ${i}: ${String(back[i][k])}`);
+    assert.equal(widthOf(-1), 3, 'a negative count is not unsigned');
   });
 
   it('a full snapshot carries the active runs ticks as columns, with their totals folded beside them', () => {
@@ -94,8 +135,13 @@ describe('tick columns', () => {
     const broken: [string, (c: TickColumns) => unknown, RegExp][] = [
       ['not an object', () => 'columns', /not an object/],
       ['a length that is not a count', (c) => ({ ...c, length: -1 }), /length/],
-      ['values as a plain list', (c) => (((c.columns[0].values as unknown) = Array.from(c.columns[0].values)), c), /float64s/],
-      ['values one short', (c) => ((c.columns[1].values = c.columns[1].values.subarray(1)), c), /float64s/],
+      ['values as a plain list', (c) => (((c.columns[0].values as unknown) = Array.from(c.columns[0].values)), c), /typed array/],
+      ['values one short', (c) => ((c.columns[1].values = c.columns[1].values.subarray(1)), c), /typed array/],
+      [
+        'values in an array type no encoder writes',
+        (c) => (((c.columns[0].values as unknown) = new Int32Array(c.length)), c),
+        /typed array/,
+      ],
       ['a state of the wrong length', (c) => ((c.columns.find((x) => x.state)!.state = new Uint8Array(3)), c), /state/],
       ['a state byte out of range', (c) => ((c.columns.find((x) => x.state)!.state![0] = 7), c), /0, 1, 2/],
       ['an unknown kind', (c) => (((c.columns[0].kind as unknown) = 'string'), c), /kind/],
