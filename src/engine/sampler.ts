@@ -312,6 +312,12 @@ export class Sampler<T = RawSample> {
     return { sample, afterGap, roundTripMs: Date.now() - started, atMs, sentAtMs, ...(outage ? { outage } : {}) };
   }
 
+  /** Connects and runs `ready` (a delta tick's set-up) before the first sample: a watch's clock starts at its request. */
+  async connect(ready?: (db: DbSession) => Promise<unknown>): Promise<void> {
+    if (this.closed) throw new Error('the sampler is closed');
+    await ready?.(await this.connection());
+  }
+
   /** Ticks every intervalMs on a grid from `anchorMs` (monotonic; default now): a watch's ticks on its own clock. */
   start(anchorMs = monotonicMs()): void {
     if (this.closed) return;

@@ -237,6 +237,8 @@ export async function runWatch(
   });
   try {
     try {
+      // Connecting and the delta tick's set-up come before the clock: a duration is time watched, not time connecting.
+      await sampler.connect(settings.fullTicks ? undefined : (db) => reader.ready(db));
       const first = await sampler.sampleNow();
       // Every tick's t is on one clock anchored here: a reconnect or a restarted server never resets it.
       seq = new WatchSequence(first, { topN: WATCH_TOP_N, nodeOfScheduler });
