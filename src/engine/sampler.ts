@@ -227,7 +227,9 @@ export class Sampler<T = RawSample> {
   private closed = false;
   private pendingGap = false;
   private running: Promise<void> | undefined;
+  /** The next tick's slot, and the last slot a finishing watch takes, on the monotonic clock. */
   private nextAt = 0;
+  private lastDueAt = Infinity;
   private lostSeen = 0;
   private warnedSlow = false;
   private opened = false;
@@ -310,27 +312,54 @@ export class Sampler<T = RawSample> {
     return { sample, afterGap, roundTripMs: Date.now() - started, atMs, sentAtMs, ...(outage ? { outage } : {}) };
   }
 
-  /** Starts ticking every intervalMs from now. */
-  start(): void {
+  /** Connects and runs `ready` (a delta tick's set-up) before the first sample: a watch's clock starts at its request. */
+  async connect(ready?: (db: DbSession) => Promise<unknown>): Promise<void> {
+    if (this.closed) throw new Error('the sampler is closed');
+    await ready?.(await this.connection());
+  }
+
+  /** Ticks every intervalMs on a grid from `anchorMs` (monotonic; default now): a watch's ticks on its own clock. */
+  start(anchorMs = monotonicMs()): void {
     if (this.closed) return;
     this.stopped = false;
-    this.nextAt = Date.now() + this.opts.intervalMs;
+    this.nextAt = anchorMs;
+    this.advance();
     this.schedule();
   }
 
+  /**
+   * Ticks no more after the slot due at `lastDueMs` (monotonic), which is still taken: fired now if its timer has not
+   * (it may fire a moment after the caller's own); a tick in flight is waited for.
+   */
+  async finish(lastDueMs: number): Promise<void> {
+    this.lastDueAt = lastDueMs + 1; // a grid summed interval by interval may land a rounding error past the end
+    if (this.timer && !this.stopped && this.nextAt <= this.lastDueAt) {
+      clearTimeout(this.timer);
+      this.fire();
+    }
+    while (this.running) await this.running;
+    await this.stop();
+  }
+
+  /** The next slot after now: overrun slots are skipped, not fired in a burst (backing off, slots are farther apart). */
+  private advance(): void {
+    const now = monotonicMs();
+    do this.nextAt += this.policy.intervalMs;
+    while (this.nextAt <= now);
+  }
+
   private schedule(): void {
-    if (this.stopped) return;
-    const delay = Math.max(0, this.nextAt - Date.now());
-    this.timer = setTimeout(() => {
-      this.running = this.tick().finally(() => {
-        this.running = undefined;
-        // Skip slots we overran rather than firing a burst to catch up; backing off, the slots are farther apart.
-        const now = Date.now();
-        do this.nextAt += this.policy.intervalMs;
-        while (this.nextAt <= now);
-        this.schedule();
-      });
-    }, delay);
+    if (this.stopped || this.nextAt > this.lastDueAt) return;
+    this.timer = setTimeout(() => this.fire(), Math.max(0, this.nextAt - monotonicMs()));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.running = this.tick().finally(() => {
+      this.running = undefined;
+      this.advance();
+      this.schedule();
+    });
   }
 
   private async tick(): Promise<void> {

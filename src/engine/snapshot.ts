@@ -210,10 +210,15 @@ export class DeltaReader {
     return p;
   }
 
+  /** Sets up and prepares on this connection unless done already (a watch does it before its clock starts). */
+  async ready(db: DbSession): Promise<PreparedFile> {
+    const p = this.prepared;
+    return p && p.db === db && p.lost === db.connectionsLost ? p.p : this.prepare(db);
+  }
+
   async read(db: DbSession, params: Record<string, unknown>): Promise<DeltaRead> {
     if (this.fallback) return { sets: await db.runFile(this.fullFileId, params), full: true };
-    const current =
-      this.prepared && this.prepared.db === db && this.prepared.lost === db.connectionsLost ? this.prepared.p : await this.prepare(db);
+    const current = await this.ready(db);
     let sets: Row[][];
     try {
       sets = await db.executePrepared(current, params);

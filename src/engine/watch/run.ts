@@ -237,6 +237,8 @@ export async function runWatch(
   });
   try {
     try {
+      // Connecting and the delta tick's set-up come before the clock: a duration is time watched, not time connecting.
+      await sampler.connect(settings.fullTicks ? undefined : (db) => reader.ready(db));
       const first = await sampler.sampleNow();
       // Every tick's t is on one clock anchored here: a reconnect or a restarted server never resets it.
       seq = new WatchSequence(first, { topN: WATCH_TOP_N, nodeOfScheduler });
@@ -248,7 +250,10 @@ export async function runWatch(
       kind: 'status',
       message: `watching ${identity.serverName} every ${settings.intervalMs} ms${settings.durationMs ? ` for ${settings.durationMs / 1000} s` : ' until Ctrl+C'}`,
     });
-    sampler.start();
+    // Ticks are due on whole intervals of the watch's clock, however long the baseline took (the server compiling
+    // the tick the first time): the duration ends with the tick due at its end, so 10 s at 1 s is 10 ticks.
+    const anchorMs = seq.timeline.anchorMs;
+    sampler.start(anchorMs);
     await new Promise<void>((resolve) => {
       // The duration is counted on the watch's clock, from its first sample's request: "60 s" watches 60.0 s.
       // A timer may fire a millisecond early on this clock: it is set again for what is left.
@@ -267,6 +272,7 @@ export async function runWatch(
       if (signal.aborted) resolve();
       signal.addEventListener('abort', stopNow, { once: true });
     });
+    if (settings.durationMs !== null && !signal.aborted && !writeFailure) await sampler.finish(anchorMs + settings.durationMs);
   } catch (err) {
     failed = err as Error;
   } finally {
