@@ -141,8 +141,9 @@ export async function benchPanelTicks(
           if (Array.isArray(o)) return o.map(typed);
           if (!o || typeof o !== 'object') return o;
           const r = o as Record<string, unknown>;
-          if (Array.isArray(r.Float64Array)) return Float64Array.from(r.Float64Array as number[]);
-          if (Array.isArray(r.Uint8Array)) return Uint8Array.from(r.Uint8Array as number[]);
+          // The typed arrays a snapshot's columns travel in (shared/tickColumns.ts), typed again by their names.
+          const types = { Float64Array, Float32Array, Uint32Array, Uint16Array, Uint8Array };
+          for (const [name, T] of Object.entries(types)) if (Array.isArray(r[name])) return T.from(r[name] as number[]);
           return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typed(v)]));
         };
         (globalThis as unknown as G).__hour = typed(s);
