@@ -4,8 +4,6 @@
 import './zodConfig';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
-import '@vscode-elements/elements/dist/vscode-option/index.js';
-import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { MessageRouter, ToHost, ToWebview, type ToWebviewMap } from '../shared/protocol';
 import { checkStateTicks, type StatePayload } from '../shared/stateSnapshot';

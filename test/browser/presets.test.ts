@@ -128,15 +128,7 @@ describe('the Presets section and analysis views in Chromium', () => {
         'NUMA, The LOGCACHE_ACCESS Spinlock and The Best Machine for OLTP Workloads',
       );
       // Pick writelog with the keyboard-reachable picker: the post it cites, its question and arms.
-      await p.page.evaluate(() => {
-        const g = globalThis as unknown as {
-          document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } };
-          Event: new (t: string) => unknown;
-        };
-        const el = g.document.querySelector('#preset');
-        el.value = 'writelog';
-        el.dispatchEvent(new g.Event('change'));
-      });
+      await p.page.selectOption('#preset', 'writelog');
       await p.page.waitForFunction(
         () =>
           (globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }).document

@@ -45,18 +45,8 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
         () => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id === 'preset',
       );
       // The user picks another preset; the host's repeat of the same reveal (after a `ready`) must not undo it.
-      const other = await p.page.$$eval('#preset vscode-option', (els) =>
-        els.map((e) => e.getAttribute('value')).find((v) => v !== 'writelog')!,
-      );
-      await p.page.evaluate((v) => {
-        const g = globalThis as unknown as {
-          document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } };
-          Event: new (t: string) => unknown;
-        };
-        const el = g.document.querySelector('#preset');
-        el.value = v;
-        el.dispatchEvent(new g.Event('change'));
-      }, other);
+      const other = await p.page.$$eval('#preset option', (els) => els.map((e) => e.getAttribute('value')).find((v) => v !== 'writelog')!);
+      await p.page.selectOption('#preset', other);
       await reveal(p, { seq: 's-1', reveal: { target: 'preset', id: 'writelog' } });
       await p.send({ type: 'toast', payload: { message: 'after the repeat' } });
       await p.page.waitForSelector('#toast:has-text("after the repeat")');

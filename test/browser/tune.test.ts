@@ -35,19 +35,7 @@ describe('Find the best settings in Chromium', () => {
   const running = (): PanelState => b.connectedState({ active: active('running') });
   const progress = (p: Panel, tune: TuneInfo) => p.send({ type: 'tuneProgress', payload: { experimentId: ID, tune } });
   const text = async (p: Panel, sel: string) => ((await p.page.textContent(sel)) ?? '').replace(/\s+/g, ' ');
-  const select = (p: Panel, sel: string, value: string) =>
-    p.page.evaluate(
-      ([s, v]) => {
-        const g = globalThis as unknown as {
-          document: { querySelector(s: string): { value: string; dispatchEvent(e: unknown): void } };
-          Event: new (t: string) => unknown;
-        };
-        const el = g.document.querySelector(s);
-        el.value = v;
-        el.dispatchEvent(new g.Event('change'));
-      },
-      [sel, value] as const,
-    );
+  const select = (p: Panel, sel: string, value: string) => p.page.selectOption(sel, value);
 
   it('the form: every field checked as typed, what it will do said before it starts, Start sends tuneStart', () =>
     panels.withPanel(b.connectedState(), async (p) => {

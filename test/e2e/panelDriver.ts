@@ -29,7 +29,7 @@ export class PanelDriver {
     return l;
   }
 
-  /** The element's tag, lower case ('vscode-textfield', 'input', 'vscode-single-select', 'select'...). */
+  /** The element's tag, lower case ('vscode-textfield', 'input', 'select'...). */
   private async tag(selector: string): Promise<string> {
     return (await this.visible(selector)).evaluate((e) => e.tagName.toLowerCase());
   }
@@ -62,26 +62,9 @@ export class PanelDriver {
     return this.el(selector).evaluate((e) => String((e as unknown as { value?: unknown }).value ?? ''));
   }
 
-  /**
-   * Picks an option by its value: a native select through selectOption, a vscode-single-select by opening it and
-   * clicking the option (its list items are in the order of its vscode-option children).
-   */
+  /** Picks an option of a native select by its value (the panel's selects are all native). */
   async select(selector: string, value: string): Promise<void> {
-    const tag = await this.tag(selector);
-    if (tag === 'select') {
-      await this.el(selector).selectOption(value);
-    } else {
-      const options = await this.el(selector).evaluate((e) =>
-        [...e.querySelectorAll('vscode-option')].map(
-          (o) => (o as unknown as { value?: string }).value ?? o.getAttribute('value') ?? o.textContent?.trim() ?? '',
-        ),
-      );
-      const index = options.indexOf(value);
-      if (index < 0) throw new Error(`expected ${selector} to offer "${value}"; it offers ${JSON.stringify(options)}`);
-      if ((await this.value(selector)) === value) return;
-      await this.el(`${selector} .select-face, ${selector} .combobox-face`).click();
-      await this.el(`${selector} li.option[data-index="${index}"]`).click();
-    }
+    await (await this.visible(selector)).selectOption(value);
     await waitFor(`${selector} to show "${value}" after picking it`, async () => (await this.value(selector)) === value, 5_000);
   }
 

@@ -53,3 +53,16 @@ export function checkedOf(e: Event): boolean {
 export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
+
+/** One choice of a native <select>: its value, its label and an optional tooltip. */
+export type Choice = readonly [value: string, label: string, title?: string];
+
+/**
+ * A native <select>'s options, the current one marked `selected`: lit sets the select's `.value` before its options
+ * exist on the first render, so the attribute is what shows the value then. Bind the select's `.value` with live()
+ * as well: an option the user has picked ignores its attribute from then on, so a value set by the host (a reveal, a
+ * reset) would otherwise not show.
+ */
+export function options(value: string, choices: readonly Choice[]): TemplateResult[] {
+  return choices.map(([v, label, title]) => html`<option value=${v} ?selected=${v === value} title=${title ?? nothing}>${label}</option>`);
+}

@@ -1,10 +1,11 @@
 // The connection form and the saved profiles. The password goes to the host once, in connect; the host keeps it in
 // SecretStorage only when "Save password" is ticked, and says which profiles have one.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { profileFromDraft, type ConnDraft } from '../model/form';
-import { checkedOf, field, inputValue, section } from './common';
+import { checkedOf, field, inputValue, options, section } from './common';
 import { sqlExtensionList } from './sqlExtensionList';
 
 function text(
@@ -126,15 +127,17 @@ export function connectionView(app: ViewContext): TemplateResult {
         ${field(
           'conn-auth',
           'Authentication',
-          html`<vscode-single-select id="conn-auth" .value=${d.authentication} aria-label="Authentication"
+          html`<select id="conn-auth" .value=${live(d.authentication)} aria-label="Authentication"
             @change=${(e: Event) =>
               app.editConn((c) => {
                 c.authentication = inputValue(e) as ConnDraft['authentication'];
               })}>
-            <vscode-option value="sql">SQL login</vscode-option>
-            <vscode-option value="entra">Microsoft Entra ID</vscode-option>
-            <vscode-option value="ntlm">Windows (NTLM)</vscode-option>
-          </vscode-single-select>`,
+            ${options(d.authentication, [
+              ['sql', 'SQL login'],
+              ['entra', 'Microsoft Entra ID'],
+              ['ntlm', 'Windows (NTLM)'],
+            ])}
+          </select>`,
           null,
           d.authentication === 'entra' ? 'Signs in with your Microsoft account in VS Code.' : undefined,
         )}

@@ -3,11 +3,12 @@
 // query timeout and stop-on-error, validated as typed (shared/customForm.ts). Run sends customRun; the host builds the
 // plan as `spinlab run --sql`.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { ToHost } from '../../shared/protocol';
 import type { CustomForm } from '../../shared/customForm';
 import type { ViewContext } from './context';
 import { applyFill, checkDraft, draftOf, keepDraft } from '../model/customDraft';
-import { checkedOf, field, inputValue } from './common';
+import { checkedOf, field, inputValue, options, type Choice } from './common';
 import { customFormFields, fixFirst } from '../model/fieldNames';
 
 function text(app: ViewContext, key: keyof CustomForm, label: string, err: string | undefined, help: string): TemplateResult {
@@ -31,7 +32,7 @@ function select(
   app: ViewContext,
   key: 'paramsSource' | 'stopBy' | 'paramsOrder' | 'paramsScope',
   label: string,
-  options: [string, string][],
+  choices: readonly Choice[],
   err?: string,
   help?: string,
 ): TemplateResult {
@@ -40,13 +41,13 @@ function select(
   return field(
     id,
     label,
-    html`<vscode-single-select id=${id} .value=${d.form[key]} aria-label=${label} ?invalid=${Boolean(err)}
+    html`<select id=${id} .value=${live(d.form[key])} aria-label=${label} aria-invalid=${err ? 'true' : 'false'}
       @change=${(e: Event) => {
         (d.form as unknown as Record<string, string>)[key] = inputValue(e);
         keepDraft(app);
       }}>
-      ${options.map(([v, l]) => html`<vscode-option value=${v}>${l}</vscode-option>`)}
-    </vscode-single-select>`,
+      ${options(d.form[key], choices)}
+    </select>`,
     err ?? null,
     help,
   );

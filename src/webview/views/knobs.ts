@@ -1,12 +1,13 @@
 // Server-wide knobs for the experiment: delayed durability and CPU affinity (typed, picked from shortcuts, or edited
 // by clicking the topology map). The host confirms the change in a modal and restores it afterwards.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { cpusByNode, formatSpec } from '../../shared/affinity';
 import { rovingFocus, rovingKeydown, rovingTabIndex } from './roving';
 import type { KnobSettings, PanelState } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
-import { field, inputValue, section } from './common';
+import { field, inputValue, options, section } from './common';
 import { CUSTOM_ID, draftOf } from '../model/customDraft';
 
 /** The affinity the server has now, as re-read while a run holds it (then said to be the run's, put back after it). */
@@ -46,16 +47,18 @@ export function knobsView(app: ViewContext, check: FormCheck | null): TemplateRe
           customDb === null
             ? 'Delayed durability (lab database)'
             : `Delayed durability (${customDb ? `[${customDb}]` : "the workload's database"})`,
-          html`<vscode-single-select id="knob-dd" .value=${form.knobs.delayedDurability}
+          html`<select id="knob-dd" .value=${live(form.knobs.delayedDurability)}
             aria-label="Delayed durability" @change=${(e: Event) =>
               app.editForm((f) => {
                 f.knobs.delayedDurability = inputValue(e) as KnobSettings['delayedDurability'];
               })}>
-            <vscode-option value="unchanged">unchanged</vscode-option>
-            <vscode-option value="DISABLED">DISABLED</vscode-option>
-            <vscode-option value="ALLOWED" description="Behaves as DISABLED: the scenarios' commits do not ask for delayed durability">ALLOWED (as DISABLED here)</vscode-option>
-            <vscode-option value="FORCED">FORCED</vscode-option>
-          </vscode-single-select>`,
+            ${options(form.knobs.delayedDurability, [
+              ['unchanged', 'unchanged'],
+              ['DISABLED', 'DISABLED'],
+              ['ALLOWED', 'ALLOWED (as DISABLED here)', "Behaves as DISABLED: the scenarios' commits do not ask for delayed durability"],
+              ['FORCED', 'FORCED'],
+            ])}
+          </select>`,
           null,
           `${now}${now ? '; ' : ''}FORCED takes WRITELOG off the commit path.`,
         )}

@@ -3,6 +3,7 @@
 // (checked as typed), and Run. The host plans it again with the settings typed here, and confirms every server-wide
 // change before it runs.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type PresetLoadInput, type PresetPlanView } from '../../shared/protocol';
@@ -17,7 +18,7 @@ import {
   presetTime,
   type PresetFormCheck,
 } from '../model/presetForm';
-import { checkedOf, field, inputValue, section } from './common';
+import { checkedOf, field, inputValue, options, section, type Choice } from './common';
 import { citeHtml } from './cite';
 
 function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): TemplateResult {
@@ -34,10 +35,13 @@ function settingField(app: ViewContext, p: ParamSpec, check: PresetFormCheck): T
     return field(
       id,
       p.label,
-      html`<vscode-single-select id=${id} data-preset-setting=${p.name} .value=${String(raw)} aria-label=${p.label}
-        @change=${(e: Event) => set(inputValue(e))}>
-        ${(p.values ?? []).map((v) => html`<vscode-option value=${v}>${v}</vscode-option>`)}
-      </vscode-single-select>`,
+      html`<select id=${id} data-preset-setting=${p.name} .value=${live(String(raw))} aria-label=${p.label}
+        aria-invalid=${err ? 'true' : 'false'} @change=${(e: Event) => set(inputValue(e))}>
+        ${options(
+          String(raw),
+          (p.values ?? []).map((v): Choice => [v, v]),
+        )}
+      </select>`,
       err,
       help,
     );
@@ -170,13 +174,16 @@ export function presetsView(app: ViewContext): TemplateResult {
       ${field(
         'preset',
         'Preset',
-        html`<vscode-single-select id="preset" .value=${form.presetId} aria-label="Preset"
+        html`<select id="preset" .value=${live(form.presetId)} aria-label="Preset"
           @change=${(e: Event) => {
             const v = inputValue(e);
             if (v && v !== app.presetForm?.presetId) app.pickPreset(v);
           }}>
-          ${s.presets.map((p) => html`<vscode-option value=${p.id} description=${p.question}>${p.id}: ${p.name}</vscode-option>`)}
-        </vscode-single-select>`,
+          ${options(
+            form.presetId,
+            s.presets.map((p): Choice => [p.id, `${p.id}: ${p.name}`, p.question]),
+          )}
+        </select>`,
       )}
       ${
         preset
@@ -199,14 +206,16 @@ export function presetsView(app: ViewContext): TemplateResult {
             ${field(
               'preset-mode',
               'Load',
-              html`<vscode-single-select id="preset-mode" .value=${form.load.mode} aria-label="Preset load mode"
+              html`<select id="preset-mode" .value=${live(form.load.mode)} aria-label="Preset load mode"
                 @change=${(e: Event) =>
                   app.editPreset((f) => {
                     f.load.mode = inputValue(e) as PresetLoadInput['mode'];
                   })}>
-                <vscode-option value="server-loop">server loop</vscode-option>
-                <vscode-option value="client-loop">client loop</vscode-option>
-              </vscode-single-select>`,
+                ${options(form.load.mode, [
+                  ['server-loop', 'server loop'],
+                  ['client-loop', 'client loop'],
+                ])}
+              </select>`,
             )}
             ${loadField(app, 'threads', 'Threads (every arm)', '', check)}
             ${loadField(app, 'duration', 'Duration per run', preset.load.duration, check)}

@@ -1,11 +1,12 @@
 // Run settings (mode, threads or a sweep, duration or rows, warm-up, sampling interval), Run and Stop, and the
 // status line that says what is happening now.
 import { html, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { ToHost, type RunSettings } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { clock, exactNumber } from '../model/format';
-import { field, inputValue, plural, section } from './common';
+import { field, inputValue, options, plural, section } from './common';
 import { fixFirst, runFormFields } from '../model/fieldNames';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -98,14 +99,16 @@ export function runView(app: ViewContext, check: FormCheck | null): TemplateResu
         ${field(
           'run-mode',
           'Load',
-          html`<vscode-single-select id="run-mode" .value=${form.run.mode} aria-label="Load mode"
+          html`<select id="run-mode" .value=${live(form.run.mode)} aria-label="Load mode"
             @change=${(ev: Event) =>
               app.editForm((f) => {
                 f.run.mode = inputValue(ev) as RunSettings['mode'];
               })}>
-            <vscode-option value="server-loop" description="Each session runs a loop inside one procedure call">server loop</vscode-option>
-            <vscode-option value="client-loop" description="One call per batch from the extension; measures client latency">client loop</vscode-option>
-          </vscode-single-select>`,
+            ${options(form.run.mode, [
+              ['server-loop', 'server loop', 'Each session runs a loop inside one procedure call'],
+              ['client-loop', 'client loop', 'One call per batch from the extension; measures client latency'],
+            ])}
+          </select>`,
           null,
           form.run.mode === 'client-loop'
             ? 'Calls from here: gives latency percentiles.'

@@ -1,13 +1,14 @@
 // The scenario picker, its parameter form (generated from the manifest, validated as typed), the In-Memory OLTP
 // check against the server, and Deploy / Clean up.
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import type { ParamValue } from '../../shared/experiment';
 import type { ParamSpec } from '../../shared/params';
 import { ToHost, type ScenarioSummary } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import type { FormCheck } from '../model/form';
 import { xtpAlternative } from '../model/validation';
-import { checkedOf, field, inputValue, section } from './common';
+import { checkedOf, field, inputValue, options, section, type Choice } from './common';
 import { citeListHtml } from './cite';
 import { customWorkloadView } from './customWorkload';
 import { CUSTOM_ID } from '../model/customDraft';
@@ -25,10 +26,13 @@ function paramField(app: ViewContext, p: ParamSpec, check: FormCheck): TemplateR
     return field(
       id,
       p.label,
-      html`<vscode-single-select id=${id} .value=${String(raw)} aria-label=${p.label}
+      html`<select id=${id} .value=${live(String(raw))} aria-label=${p.label} aria-invalid=${err ? 'true' : 'false'}
         @change=${(e: Event) => set(inputValue(e))}>
-        ${(p.values ?? []).map((v) => html`<vscode-option value=${v}>${v}</vscode-option>`)}
-      </vscode-single-select>`,
+        ${options(
+          String(raw),
+          (p.values ?? []).map((v): Choice => [v, v]),
+        )}
+      </select>`,
       err,
       help,
     );
@@ -112,15 +116,18 @@ export function scenarioView(app: ViewContext, check: FormCheck | null): Templat
       ${field(
         'scenario',
         'Scenario',
-        html`<vscode-single-select id="scenario" .value=${app.form.scenarioId} aria-label="Scenario"
+        html`<select id="scenario" .value=${live(app.form.scenarioId)} aria-label="Scenario"
+          aria-invalid=${scenario || custom ? 'false' : 'true'}
           @change=${(e: Event) =>
             app.editForm((f) => {
               f.scenarioId = inputValue(e);
               f.params = {};
             })}>
-          ${s.scenarios.map((x) => html`<vscode-option value=${x.id} description=${x.description}>${x.name}</vscode-option>`)}
-          <vscode-option value=${CUSTOM_ID} description="Your own T-SQL">Custom workload</vscode-option>
-        </vscode-single-select>`,
+          ${options(app.form.scenarioId, [
+            ...s.scenarios.map((x): Choice => [x.id, x.name, x.description]),
+            [CUSTOM_ID, 'Custom workload', 'Your own T-SQL'],
+          ])}
+        </select>`,
         scenario || custom ? null : `Scenario "${app.form.scenarioId}" is not known; pick one from the list.`,
       )}
       ${custom ? customWorkloadView(app) : nothing}

@@ -3,11 +3,12 @@
 // ticked, a shared server, and Start; before it starts, what it will do: how long, which knobs, that they are put back.
 import { fixFirst, tuneFormFields } from '../model/fieldNames';
 import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { checkTuneForm, SCENARIO_WORKLOAD, tunePayload, type TuneField, type TuneFormCheck, type TuneFormState } from '../model/tuneForm';
 import { liveSpinlockRows } from '../model/stacks';
-import { checkedOf, field, inputValue } from './common';
+import { checkedOf, field, inputValue, options, type Choice } from './common';
 
 function textField(
   app: ViewContext,
@@ -110,23 +111,27 @@ export function tuneFormView(app: ViewContext): TemplateResult {
       ${field(
         'tune-workload',
         'Workload',
-        html`<vscode-single-select id="tune-workload" .value=${f.workload} aria-label="Workload"
+        html`<select id="tune-workload" .value=${live(f.workload)} aria-label="Workload"
           @change=${(e: Event) => edit(app, (x) => (x.workload = inputValue(e) || SCENARIO_WORKLOAD))}>
-          <vscode-option value=${SCENARIO_WORKLOAD}>The Scenario section’s scenario</vscode-option>
-          ${s.presets.map((p) => html`<vscode-option value=${p.id}>Preset ${p.id}: its scenario</vscode-option>`)}
-        </vscode-single-select>`,
+          ${options(f.workload, [
+            [SCENARIO_WORKLOAD, 'The Scenario section’s scenario'],
+            ...s.presets.map((p): Choice => [p.id, `Preset ${p.id}: its scenario`]),
+          ])}
+        </select>`,
         null,
         `Runs ${work.words}. A custom workload is tuned from the command line (spinlab tune --sql).`,
       )}
       ${field(
         'tune-objective',
         'Objective',
-        html`<vscode-single-select id="tune-objective" .value=${f.objective} aria-label="Objective"
+        html`<select id="tune-objective" .value=${live(f.objective)} aria-label="Objective"
           @change=${(e: Event) => edit(app, (x) => (x.objective = (inputValue(e) || 'throughput') as TuneFormState['objective']))}>
-          <vscode-option value="throughput">Throughput (higher is better)</vscode-option>
-          <vscode-option value="p99">p99 latency (lower is better)</vscode-option>
-          <vscode-option value="spins-per-row">Spins per row of a spinlock (lower is better)</vscode-option>
-        </vscode-single-select>`,
+          ${options(f.objective, [
+            ['throughput', 'Throughput (higher is better)'],
+            ['p99', 'p99 latency (lower is better)'],
+            ['spins-per-row', 'Spins per row of a spinlock (lower is better)'],
+          ])}
+        </select>`,
       )}
       ${f.objective === 'spins-per-row' ? textField(app, 'spinlock', 'Spinlock', check, 'As sys.dm_os_spinlock_stats names it.', 'LOGCACHE_ACCESS') : nothing}
       ${f.objective === 'spins-per-row' ? seenSpinlocks(app) : nothing}
