@@ -10,7 +10,7 @@ import { startBackground } from '../../tools/sim/model/background';
 import { DbSession } from '../../src/db/client';
 import { num, type Row } from '../../src/db/rows';
 import { DeltaReader, SAMPLE_LAYOUT, WATCH_LAYOUT, type DeltaLayout } from '../../src/engine/snapshot';
-import { parseMonitor } from '../../src/engine/sampler';
+import { parseMonitor } from '../../src/engine/sampleRows';
 import { targetFor } from '../helpers/simTarget';
 
 /** A result set as comparable text: rows sorted when the set is keyed, bigint strings and numbers alike. */

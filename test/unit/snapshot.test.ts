@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { DeltaReader, KeyMismatch, SnapshotKeeper, type DeltaLayout } from '../../src/engine/snapshot';
 import type { DbSession, PreparedFile } from '../../src/db/client';
 import type { Row } from '../../src/db/rows';
-import { parseSample } from '../../src/engine/sampler';
+import { parseSample } from '../../src/engine/sampleRows';
 
 // Parts: clock; set 1 by name (as sent whole); set 2 by two columns; set 3 in a name part and a value part on k.
 const layout: DeltaLayout = [

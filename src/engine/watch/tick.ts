@@ -5,7 +5,7 @@ import { num, str, type Row } from '../../db/rows';
 import type { RawSample } from '../../shared/types';
 import { boundTick, type WatchDbLog, type WatchRequest, type WatchTick, type WaitingNow } from '../../shared/watch';
 import { computeTick } from '../deltas';
-import { parseMonitor, parseSample } from '../sampler';
+import { parseMonitor, parseSample } from '../sampleRows';
 import { readCounter, readingAmount, readingDelta } from '../perfCounters';
 
 export interface WatchSample {
