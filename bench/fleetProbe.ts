@@ -22,7 +22,7 @@ const { Sampler } = require(path.join(root, 'out', 'src', 'engine', 'sampler')) 
 export interface ProbeSampler {
   port: number;
   intervalMs: number;
-  /** Each tick's start (epoch ms), the slot it was for (the sampler's nextAt then) and its round trip (ms; NaN: failed). */
+  /** Each tick's start (epoch ms), the slot it was for (the sampler's nextAt then, as epoch ms) and its round trip (ms; NaN: failed). */
   starts: number[];
   slots: number[];
   rtts: number[];
@@ -61,7 +61,7 @@ function instrument(list: ProbeSampler[]): void {
       }
       const t0 = performance.now();
       s.starts.push(performance.timeOrigin + t0);
-      s.slots.push(this.nextAt);
+      s.slots.push(performance.timeOrigin + this.nextAt); // the sampler's slots are on its monotonic clock (engine/clock.ts)
       const rtts = s.rtts;
       const k = rtts.push(NaN) - 1;
       const done = original.call(this);

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import type { SampleEvent } from '../src/engine/sampler';
 import { readFullSample, Sampler } from '../src/engine/sampler';
+import { monotonicMs } from '../src/engine/clock';
 import { WorkloadSessions } from '../src/engine/load';
 import type { PhaseFailure } from '../src/engine/loadDriver';
 import { defaultParameters, getScenario } from '../src/engine/scenarios';
@@ -40,7 +41,8 @@ export interface SamplerOptions {
   log: (s: string) => void;
 }
 
-const now = () => performance.timeOrigin + performance.now();
+// The sampler's own clock (its slots are due on it): tick starts and the first slot compare on one timeline.
+const now = monotonicMs;
 
 async function measureInterval(
   port: number,
