@@ -74,7 +74,7 @@ describe('the state message with tick columns', () => {
       await p.page.waitForTimeout(500);
       for (const c of CHARTS) assert.equal(await points(p.page, c), 0, `${c}: nothing drawn from a malformed snapshot`);
       assert.equal(await p.page.locator('.panel-header .muted').textContent(), 'not connected', 'the whole state was dropped');
-      assert.match(warnings.join('\n'), /dropped a state message: tick columns: column 3's values are not 900 float64s/);
+      assert.match(warnings.join('\n'), /dropped a state message: tick columns: column 3's values are not 900 numbers in a typed array/);
       await p.send({ type: 'state', payload: fullStatePayload(state()) });
       for (const c of CHARTS) await waitForPoints(p.page, c, TICKS);
     }));
