@@ -61,18 +61,16 @@ function leafValues(c: TickColumn | undefined, from: number, to: number, nullAs 
 }
 
 /**
- * A column's values as float64s, converted once per column (natively, by set()): a snapshot sends each column in the
- * narrowest array that holds it, and one loop reading five array types at one site runs several times slower.
+ * A column's values as float64s, converted once (natively, by set()) and kept in the column's place: a snapshot sends
+ * each column in the narrowest array that holds it, and one loop reading five array types at one site runs several
+ * times slower. The panel owns the snapshot it was posted, and the values are the same numbers.
  */
-const widened = new WeakMap<TickColumn, Float64Array>();
 function float64s(c: TickColumn): Float64Array {
-  if (c.values instanceof Float64Array) return c.values;
-  let f = widened.get(c);
-  if (!f) {
-    f = new Float64Array(c.values.length);
-    f.set(c.values);
-    widened.set(c, f);
-  }
+  const v = c.values;
+  if (v instanceof Float64Array) return v;
+  const f = new Float64Array(v.length);
+  f.set(v);
+  c.values = f;
   return f;
 }
 
