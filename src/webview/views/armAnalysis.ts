@@ -9,7 +9,7 @@ import type { ViewContext } from './context';
 import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
 import { estimateText, excludesOne, methodText, ratioIntervalText, type FigureEstimate, type RepeatedFigure } from '../../shared/repeats';
 import { exactNumber } from '../model/format';
-import { section } from './common';
+import { options, section, type Choice } from './common';
 import { citeHtml } from './cite';
 import { thousands } from '../../shared/numberText';
 import { quantityText } from '../../shared/units';
@@ -163,8 +163,7 @@ export function armAnalysisView(app: ViewContext): TemplateResult {
       const picker = choices.length
         ? html`<label class="inline">Experiment
       <select id="analysis-experiment" @change=${(ev: Event) => app.setView({ analysis: (ev.target as HTMLSelectElement).value })}>
-        <option value=${ACTIVE} ?selected=${app.view.analysis === ACTIVE}>Current: ${app.state?.active?.title ?? 'none'}</option>
-        ${choices.map((x) => html`<option value=${x.id} ?selected=${app.view.analysis === x.id}>${x.title}</option>`)}
+        ${options(app.view.analysis, [[ACTIVE, `Current: ${app.state?.active?.title ?? 'none'}`], ...choices.map((x): Choice => [x.id, x.title])])}
       </select></label>`
         : nothing;
       if (!e || e.runs.length === 0) {

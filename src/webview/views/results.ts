@@ -9,7 +9,7 @@ import { ACTIVE, type RunRef } from '../model/viewState';
 import { armName } from '../model/panelRuns';
 import type { ViewContext } from './context';
 import { experimentRows, formatCell, nextSort, resultColumns, sortRows, toTsv, type ResultRow } from '../model/results';
-import { section } from './common';
+import { options, section, type Choice } from './common';
 import { describeSpread } from '../../shared/sessionSpread';
 import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
 import { methodText } from '../../shared/repeats';
@@ -146,8 +146,7 @@ export function resultsView(app: ViewContext): TemplateResult {
           choices.length
             ? html`<label class="inline">Experiment
           <select id="results-experiment" @change=${(e: Event) => app.setView({ results: (e.target as HTMLSelectElement).value })}>
-            <option value=${ACTIVE} ?selected=${app.view.results === ACTIVE}>Current: ${app.state?.active?.title ?? 'none'}</option>
-            ${choices.map((x) => html`<option value=${x.id} ?selected=${app.view.results === x.id}>${x.title}</option>`)}
+            ${options(app.view.results, [[ACTIVE, `Current: ${app.state?.active?.title ?? 'none'}`], ...choices.map((x): Choice => [x.id, x.title])])}
           </select></label>`
             : html`<span class="muted">${title}</span>`
         }

@@ -11,7 +11,7 @@ import { frameText, pct, type SpinlockRow, type StacksSource } from '../model/st
 import { exactNumber } from '../model/format';
 import type { ViewContext } from './context';
 import { flameView } from './stacksFlame';
-import { sectionOpen } from './common';
+import { options, sectionOpen, type Choice } from './common';
 
 const SOURCE_WORDS: Record<StacksSource, string> = {
   live: 'the live experiment',
@@ -88,7 +88,10 @@ function confirmView(app: ViewContext): TemplateResult {
         <select id="stacks-duration" @change=${(e: Event) => {
           m.durationMs = Number((e.target as HTMLSelectElement).value) as StackDurationMs;
         }}>
-          ${STACK_DURATIONS_MS.map((ms) => html`<option value=${String(ms)} ?selected=${m.durationMs === ms}>${ms / 1000} s</option>`)}
+          ${options(
+            String(m.durationMs),
+            STACK_DURATIONS_MS.map((ms): Choice => [String(ms), `${ms / 1000} s`]),
+          )}
         </select>
       </label>
       <button class="chip chip-primary" id="btn-stacks-capture" @click=${start}>Capture stacks</button>

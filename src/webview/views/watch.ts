@@ -6,7 +6,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost, type WatchView } from '../../shared/protocol';
 import { watchStatusWords, type WatchRequest } from '../../shared/watch';
 import type { ViewContext } from './context';
-import { checkedOf, inputValue, plural, sectionOpen } from './common';
+import { checkedOf, inputValue, options, plural, sectionOpen, type Choice } from './common';
 import { spinlockRowsView } from './stacks';
 import { spinlockRows } from '../model/stacks';
 import { watchCompareView } from './watchCompare';
@@ -72,7 +72,10 @@ function controls(app: ViewContext, w: WatchView | null): TemplateResult {
             app.watch.intervalMs = Number((e.target as HTMLSelectElement).value) as 1000 | 500 | 250;
             app.requestRender();
           }}>
-          ${INTERVALS.map(([ms, label]) => html`<option value=${String(ms)} ?selected=${(running ? w.intervalMs : app.watch.intervalMs) === ms}>${label}</option>`)}
+          ${options(
+            String(running ? w.intervalMs : app.watch.intervalMs),
+            INTERVALS.map(([ms, label]): Choice => [String(ms), label]),
+          )}
         </select>
       </label>
       <vscode-checkbox id="watch-benign" ?checked=${w?.showBenign ?? false}
