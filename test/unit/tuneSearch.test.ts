@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { buildSpace } from '../../src/engine/tune/space';
 import { getScenario } from '../../src/engine/scenarios';
-import { TuneSearch, screenPoints } from '../../src/engine/tune/search';
+import { TuneSearch } from '../../src/engine/tune/search';
+import { screenPoints } from '../../src/engine/tune/plan';
 import { topology } from '../helpers/builders';
 import { modelBest, modelRowsPerSec, simulateTune, trialRecord } from '../helpers/tuneModel';
 import type { TuneSpaceRequest } from '../../src/shared/tune';
