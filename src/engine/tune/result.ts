@@ -60,11 +60,12 @@ function confirmedWords(c: TuneConfirmation, w: VerdictWords): string {
   const pairs = `${c.pairs} fresh pair${c.pairs === 1 ? '' : 's'} of trials`;
   if (c.ratio === null) return 'No pair of the confirmation completed: no verdict on fresh trials.';
   const r: RatioEstimate = { method: 'none', ratio: c.ratio, interval: c.interval, nA: c.pairs, nB: c.pairs, sdLog: c.sdLog };
-  const up = c.ratio > 1;
   const against = w.against ?? 'the current settings';
-  if (!c.interval) return `On ${pairs} (no interval): ${w.subject} is ${changeWords(r, w, up)} than ${against}, which noise alone can do.`;
-  if (excludesOne(r))
-    return `Confirmed on ${pairs} that took no part in choosing it: ${w.subject} is ${changeWords(r, w, r.interval!.low > 1)} than ${against}.`;
+  const what = w.figure === 'throughput' ? w.subject : `${w.subject}'s ${w.figure}`;
+  if (!c.interval)
+    return `On ${pairs} (no interval): against ${against}, ${what} is ${changeWords(r, w, c.ratio > 1)}, which noise alone can do.`;
+  if (settled(c))
+    return `Confirmed on ${pairs} that took no part in choosing it: against ${against}, ${what} is ${changeWords(r, w, c.interval.low > 1)}.`;
   return `Not settled on ${pairs}: no difference in ${w.figure} detectable between ${w.subject} and ${against} (95% interval ${ratioIntervalText(r)}).`;
 }
 
