@@ -2,7 +2,7 @@
 // (A B, then B A, ...), each pair's log ratio one observation, with Student's t on the n pairs (n-1 degrees of
 // freedom). Neighbours share the server's drift (a checkpoint, a warming cache), so it cancels within a pair instead of
 // widening the interval as Welch on the unpaired trials would (Kalibera and Jones 2013).
-import { tCritical, type Interval } from './repeats';
+import { tCritical, type Interval } from './repeats/interval';
 
 /** The winner against the current settings over the confirmation's pairs. */
 export interface PairedRatio {

@@ -152,7 +152,8 @@ export async function runTune(
     const left = opts.budgetMs - (now - started) - RESERVE_MS;
     const affordable = Math.floor(left / est);
     const r = search.next(runs, affordable);
-    if (!r) stop = affordable <= 0 ? 'the budget is spent' : 'the search has nothing left to try';
+    // The confirmation runs until a pair no longer fits: its end is the budget's.
+    if (!r) stop = affordable <= 0 || search.confirmation() ? 'the budget is spent' : 'the search has nothing left to try';
     else search.started(runKey(tune.configs[r.arm].id, r.threads, r.repetition));
     const round = tune.rounds[tune.rounds.length - 1];
     if (round) round.standings = search.standings();
