@@ -76,7 +76,7 @@ describe('spinlab tune against the simulator', function () {
         t.result!.verdict,
         /^Confirmed on \d+ fresh pairs of trials .*: against the current settings, the winner \(.*10 rows\/tx, \d sessions\) is [\d.]+x faster \(95% interval/,
       );
-      assert.ok(t.result!.confirmation!.pairs >= 12, `${t.result!.confirmation!.pairs} confirmation pairs`);
+      assert.ok(t.result!.confirmation!.pairs >= 5, `${t.result!.confirmation!.pairs} confirmation pairs`);
       assert.ok(t.result!.applySql.some((l) => l.startsWith('-- Rows per transaction: 10')));
       assert.equal(t.result!.applied, false);
       assert.ok(t.elapsedMs! <= 120_000 * 1.05, `the search took ${t.elapsedMs} ms of a 120000 ms budget`);

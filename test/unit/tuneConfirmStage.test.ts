@@ -104,7 +104,8 @@ describe('tune: the confirmation at the minimum budget, over 40 seeds at 10% noi
     const tail = runs.slice(c.from).map((r) => r.arm.id);
     const a = configs[c.a.i].id;
     const b = configs[c.b.i].id;
-    assert.ok(tail.length >= 2 * 12, `${tail.length} confirmation trials`);
+    // 12 pairs planned at the assumed 15% noise; fewer (at least 5) once the search has measured its 10%.
+    assert.ok(tail.length >= 2 * 5 && tail.length % 2 === 0, `${tail.length} confirmation trials`);
     for (let k = 0; 2 * k + 1 < tail.length; k++) assert.deepEqual(tail.slice(2 * k, 2 * k + 2), k % 2 ? [b, a] : [a, b], `pair ${k}`);
     const counted = search.standings().reduce((n, s) => n + s.trials, 0);
     assert.equal(counted, c.from, 'the leaderboard counts the selection trials only');

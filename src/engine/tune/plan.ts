@@ -22,8 +22,12 @@ const SETUP_MS = 10_000;
 
 /** The confirmation's pairs at a trial-to-trial noise of `cv`: both sides' noise is in each pair's ratio. */
 export function confirmationPairs(cv: number, sharedServer: boolean): number {
-  const sdTrial = Math.log(1 + cv) * (sharedServer ? SHARED_WIDEN : 1);
-  return Math.max(MIN_PAIRS, pairsToDetect(Math.SQRT2 * sdTrial, CONFIRM_CHANGE) ?? MIN_PAIRS);
+  return confirmationPairsAt(Math.log(1 + cv) * (sharedServer ? SHARED_WIDEN : 1));
+}
+
+/** The same from a trial's noise on the log scale (the search's pooled estimate); no practical number: Infinity. */
+export function confirmationPairsAt(sdTrialLog: number): number {
+  return Math.max(MIN_PAIRS, pairsToDetect(Math.SQRT2 * sdTrialLog, CONFIRM_CHANGE) ?? Infinity);
 }
 
 export interface MinimumBudget {

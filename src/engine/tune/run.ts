@@ -142,10 +142,13 @@ export async function runTune(
   // Trial time as measured: the gaps between the search's calls (each a trial with its knobs, samples and saves).
   const durations: number[] = [];
   let last: number | null = null;
+  let first = true;
   let stop: string | null = null;
   const next = (runs: readonly RunRecord[]) => {
     const now = Date.now();
-    if (last !== null) durations.push(now - last);
+    // The first gap also holds the workload's deploy: it would make every later trial look that long.
+    if (last !== null && !first) durations.push(now - last);
+    first = last === null;
     last = now;
     const recent = durations.slice(-3);
     const est = recent.length ? Math.max(...recent) : trialMs + warmupMs + TRIAL_OVERHEAD_MS;

@@ -12,7 +12,7 @@ import type { RunRecord } from '../../shared/experiment';
 import type { TuneConfig, TuneConstraint, TuneObjective, TuneRound, TuneStanding } from '../../shared/tune';
 import { estimate } from '../../shared/repeats/interval';
 import type { PlannedRun } from '../planOrder';
-import { confirmationPairs, PRIOR_CV, screenPoints, SHARED_WIDEN } from './plan';
+import { confirmationPairs, confirmationPairsAt, PRIOR_CV, screenPoints, SHARED_WIDEN } from './plan';
 import type { Confirmation } from './types';
 import { holmDrops } from './racing';
 import { meets, objectiveOf, scoreOf } from './objective';
@@ -186,12 +186,14 @@ export class TuneSearch {
     if (affordable <= 0) return null;
     if (!this.confirm) {
       const left = affordable - this.reserve();
-      // The selection's budget is spent: what is queued is cut (a round's weakest come last), and the winner is fixed.
+      // The selection's budget is spent: the winner is fixed and what is queued is cut (a round's weakest come last).
+      // With nothing to confirm against yet, the selection goes on with the whole budget.
       if (this.rounds.length && left <= 0) {
-        this.queue = [];
         this.settle(this.rounds[this.rounds.length - 1]);
         this.startConfirm();
-      } else if (!this.queue.length) this.plan(left);
+        if (this.confirm) this.queue = [];
+      }
+      if (!this.confirm && !this.queue.length) this.plan(left > 0 ? left : affordable);
     }
     if (this.confirm && !this.queue.length) {
       // A pair starts only when both its trials fit; pairs take turns at going first (A B, then B A).
@@ -209,7 +211,9 @@ export class TuneSearch {
   private reserve(): number {
     const cur = this.o.configs.findIndex((c) => c.current);
     if (cur < 0 || (this.rounds.length > 1 && !this.best(cur))) return 0;
-    return 2 * this.confirmPairs;
+    // Planned at the assumed noise; fewer once the measured noise shows fewer do (never more: the budget was checked
+    // against the planned pairs, and an open verdict says how many more would settle it).
+    return 2 * Math.min(this.confirmPairs, confirmationPairsAt(this.noise().sd));
   }
 
   /** Fixes the winner and opens the confirmation: it against the current settings, or the current settings against the best other. */
