@@ -101,6 +101,7 @@ describe('tune: the search finds the model best within the budget', () => {
       if (found(w.config, w.threads)) hits++;
       assert.ok(3000 + runs.length * 6500 <= 600_000, `seed ${seed}: ${runs.length} trials overran the budget`);
     }
+    console.log(`      found the model's best in ${hits} of 20`);
     assert.ok(hits >= 18, `found the model's best in ${hits} of 20`);
   });
 

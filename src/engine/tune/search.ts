@@ -3,11 +3,11 @@
 // screens every configuration with short trials at one or two points of its session ladder. Each later round drops
 // the configurations the intervals already rule out (racing, Holm-adjusted: racing.ts), keeps as many of the rest as
 // the selection's budget can race for a few more rounds (successive halving, paced by the budget), and for each
-// survivor repeats its best point and tries one new point of its curve next to it. When one configuration is left or
-// the selection's budget is spent, the winner is fixed and the rest of the budget confirms it against the current
-// settings on fresh trials in pairs (A B, B A, ...) that no selection ever saw: the winner's curse stays out of the
-// verdict. Decisions use the search's pooled run-to-run noise on the log scale (every point tried more than once
-// contributes), started from a prior so the first rounds are not overconfident.
+// survivor repeats its best point and tries one new point of its curve next to it. When the selection's budget is
+// spent, the winner is fixed and the rest of the budget confirms it against the current settings on fresh trials in
+// pairs (A B, B A, ...) that no selection ever saw: the winner's curse stays out of the verdict. Decisions use the
+// search's pooled run-to-run noise on the log scale (every point tried more than once contributes), started from a
+// prior so the first rounds are not overconfident.
 import type { RunRecord } from '../../shared/experiment';
 import type { TuneConfig, TuneConstraint, TuneObjective, TuneRound, TuneStanding } from '../../shared/tune';
 import { estimate } from '../../shared/repeats/interval';
@@ -272,12 +272,10 @@ export class TuneSearch {
     }
     this.close(round - 1, affordable);
     const order = this.ranked();
-    if (order.length <= 1 && this.reserve() > 0) {
-      this.startConfirm();
-      if (this.confirm) return;
-    }
     // Survivors, best first (a round the budget cuts short loses its weakest): one more trial at the best point, and
-    // one new point of the curve next to it. One left with nothing to confirm against: its curve is refined.
+    // one new point of the curve next to it. One left: its curve is refined until the selection's budget is spent
+    // (a race ended early still has the session count to settle; offline that found the best session count more often
+    // than giving the rest to the confirmation).
     for (const i of order) {
       const b = this.best(i)!;
       this.push(i, b.threads);
