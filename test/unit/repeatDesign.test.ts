@@ -102,3 +102,36 @@ describe('comparison layout from recorded blocks', () => {
     assert.equal(cellLayout(a, later).design, 'separate');
   });
 });
+
+describe('the primary figure', () => {
+  it('names a figure the verdict rests on; a name that is no figure is refused; an unmeasured one gets no verdict', async () => {
+    const { primaryKey, cellsOf, compareCells } = await import('../../src/shared/repeats');
+    const { messyRuns, noiseSource, MESSY } = await import('../helpers/messyRuns');
+    assert.equal(primaryKey('throughput'), 'rowsPerSec');
+    assert.equal(primaryKey('p99'), 'p99Us');
+    assert.equal(primaryKey('logcache_access.spins_per_row'), 'spinsPerRow:LOGCACHE_ACCESS');
+    assert.equal(primaryKey('FOO'), null);
+    assert.equal(primaryKey('X.bananas_per_row'), null);
+    const [a, b] = cellsOf(
+      messyRuns(
+        noiseSource(3, false),
+        [
+          { id: 'A', rowsPerSec: 1000 },
+          { id: 'B', rowsPerSec: 1000 },
+        ],
+        3,
+        MESSY,
+      ),
+    );
+    const c = compareCells(a, b, 'B', { primary: 'spinsPerRow:LOGCACHE_ACCESS' });
+    assert.deepEqual(
+      c.figures.filter((f) => f.primary).map((f) => f.key),
+      ['spinsPerRow:LOGCACHE_ACCESS'],
+    );
+    assert.equal(c.figures.find((f) => f.key === 'rowsPerSec')!.primary, false);
+    assert.match(c.verdict.text, /LOGCACHE_ACCESS spins per row/);
+    const none = compareCells(a, b, 'B', { primary: 'p99Us' });
+    assert.equal(none.verdict.kind, 'none');
+    assert.match(none.verdict.text, /not measured in these runs/);
+  });
+});
