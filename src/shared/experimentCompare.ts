@@ -88,10 +88,10 @@ export interface ExperimentComparison {
 }
 
 /** B against A, every cell both completed. */
-export function compareExperiments(a: Experiment, b: Experiment, topN = 5): ExperimentComparison {
+export function compareExperiments(a: Experiment, b: Experiment, topN = 5, primary?: string): ExperimentComparison {
   const m = matchCells(a.runs, b.runs);
   return {
-    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', topN) })),
+    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', { topN, separate: true, primary }) })),
     onlyA: m.onlyA,
     onlyB: m.onlyB,
     note: workloadDifference(a, b),
@@ -123,7 +123,7 @@ export function againstBaseline(current: Experiment, baseline: Experiment): Agai
   };
   return {
     verdicts: m.matched.map((c) => {
-      const [tp] = compareCells(c.a, c.b, 'this experiment').figures;
+      const [tp] = compareCells(c.a, c.b, 'this experiment', { separate: true }).figures;
       const v = ratioVerdict(tp.ratio, words);
       return { cell: cellName(c), verdict: { ...v, text: capital(v.text) } };
     }),

@@ -2,7 +2,7 @@
 // when allowed, sessions) for the settings that serve an objective best on this server. It is an experiment (kind
 // 'tune') whose arms are the candidate configurations and whose runs are the trials (an arm at a session count, one
 // repetition each), so every trial keeps its full measurements; `tune` says what was searched, how, and what won.
-import type { RatioEstimate, FigureEstimate } from './repeats/interval';
+import type { StoredRatio, FigureEstimate } from './repeats/interval';
 import type { PostId } from './posts';
 import type { PairedRatio } from './tunePaired';
 
@@ -114,7 +114,7 @@ export interface TuneResult {
    * that chose the winner: the selection's own estimate, biased upward (the winner's curse). Records saved before the
    * confirmation stage gave their verdict from it.
    */
-  versus: RatioEstimate | null;
+  versus: StoredRatio | null;
   /** The confirmation on fresh pairs of trials, which the verdict rests on; absent or null when none ran. */
   confirmation?: TuneConfirmation | null;
   /** The selection's estimate in words, labelled as biased; absent in older records. */

@@ -3,7 +3,7 @@
 import type { RunFigures } from './analysis';
 import type { Experiment } from './experiment';
 import { thousands } from './numberText';
-import { estimateText, excludesOne, namedFigure } from './repeats';
+import { estimateText, excludesOne, fullRatio, namedFigure } from './repeats';
 import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneResult, type TuneStanding } from './tune';
 
 /** 512000 -> "8m 32s"; 45000 -> "45s"; 3600000 -> "1h 0m". */
@@ -140,7 +140,7 @@ export function applyNote(t: Pick<TuneInfo, 'result'>): string {
 export function moreTimeLine(r: Pick<TuneResult, 'moreTime' | 'versus' | 'confirmation'>): string {
   if (r.moreTime) return `More time: ${r.moreTime}`;
   const c = r.confirmation;
-  const open = c ? !c.interval || (c.interval.low <= 1 && c.interval.high >= 1) : !!r.versus && !excludesOne(r.versus);
+  const open = c ? !c.interval || (c.interval.low <= 1 && c.interval.high >= 1) : !!r.versus && !excludesOne(fullRatio(r.versus));
   return open
     ? 'More time: the verdict against the current settings is open; `spinlab rerun` of this tune confirms the winner on fresh trials.'
     : 'More time: nothing left to settle.';

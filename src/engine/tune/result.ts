@@ -2,8 +2,9 @@
 // the current settings from the confirmation's fresh pairs of trials (paired t), the selection's own estimate beside
 // it labelled as biased, how sure the search is that the winner beats the runner-up, what more time would settle
 // (never nothing while the verdict is open), and the T-SQL that applies the winner (shown, never run unless asked).
-import { compareFigures, excludesOne, repetitionsToDetect, type RatioEstimate } from '../../shared/repeats/interval';
-import { changeWords, PLANNED_CHANGE, ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
+import { compareFigures, excludesOne, type StoredRatio } from '../../shared/repeats/interval';
+import { repetitionsToDetect } from '../../shared/repeats/plan';
+import { changeWords, ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
 import {
   objectiveText,
   type TuneConfig,
@@ -16,6 +17,9 @@ import { pairedRatio, pairsToDetect } from '../../shared/tunePaired';
 import type { Topology } from '../../shared/types';
 import { cpusByNode, formatCpuRanges, parseAffinity } from '../../shared/affinity';
 import type { TuneSearch } from './search';
+
+/** The change a verdict left open plans for: what more pairs or trials would show. */
+const PLANNED_CHANGE = 0.05;
 
 function words(o: TuneObjective, subject: string): VerdictWords {
   const t = objectiveText(o);
@@ -59,7 +63,7 @@ const settled = (c: TuneConfirmation) => !!c.interval && (c.interval.low > 1 || 
 function confirmedWords(c: TuneConfirmation, w: VerdictWords): string {
   const pairs = `${c.pairs} fresh pair${c.pairs === 1 ? '' : 's'} of trials`;
   if (c.ratio === null) return 'No pair of the confirmation completed: no verdict on fresh trials.';
-  const r: RatioEstimate = { method: 'none', ratio: c.ratio, interval: c.interval, nA: c.pairs, nB: c.pairs, sdLog: c.sdLog };
+  const r: StoredRatio = { method: 'paired-log', ratio: c.ratio, interval: c.interval, nA: c.pairs, nB: c.pairs, sdLog: c.sdLog };
   const against = w.against ?? 'the current settings';
   const what = w.figure === 'throughput' ? w.subject : `${w.subject}'s ${w.figure}`;
   if (!c.interval)
