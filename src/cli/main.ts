@@ -231,6 +231,10 @@ export function buildProgram(
       'a saved experiment (its folder or experiment.json) to compare with: gates may name it ("p99 <= baseline + 10%"), and the report says how this run compares',
     )
     .option(
+      '--interleave',
+      "with --baseline: run the baseline's settings again beside this run's, taking turns (A B, B A ...), so the verdict is paired instead of across sessions",
+    )
+    .option(
       '--any-name',
       'with --assert and --stacks: accept a spinlock or wait name Spinlock Lab does not list (names differ between versions)',
     )
