@@ -78,7 +78,7 @@ export function bestSplit(xs: ArrayLike<number>, s: number, e: number, min: numb
  * as large (the observed order counted as one of them). Seeded by the segment's place, so the order in which segments
  * are tested changes nothing.
  */
-export function testSegment(xs: readonly number[], s: number, e: number, o: Required<ChangePointOptions>): SplitFound | null {
+function testSegment(xs: readonly number[], s: number, e: number, o: Required<ChangePointOptions>): SplitFound | null {
   const found = bestSplit(xs, s, e, o.minSegment);
   if (!found) return null;
   const rand = randu.factory({ name: 'mt19937', seed: (o.seed + s * 7919 + e * 104729) % 4294967295 });

@@ -128,7 +128,14 @@ export function workloadHistory(es: readonly HistoryExperiment[], o: ChangePoint
   for (const e of ordered) {
     for (const c of cellsOf(e.runs)) {
       const key = `${c.armId}\u0000${c.threads}`;
-      const cell = cells.get(key) ?? { armId: c.armId, armLabel: c.armLabel, threads: c.threads, name: cellName(c), points: [], changes: [] };
+      const cell = cells.get(key) ?? {
+        armId: c.armId,
+        armLabel: c.armLabel,
+        threads: c.threads,
+        name: cellName(c),
+        points: [],
+        changes: [],
+      };
       const t = estimate(c.figures.map((f) => f.rowsPerSec));
       cell.points.push({
         experimentId: e.id,

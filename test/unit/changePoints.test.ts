@@ -90,7 +90,10 @@ describe('change points in a history of experiments (E-divisive, seeded)', funct
 
   it('orders experiments by start time, not by the order given, and says when there are too few to find a change', () => {
     const factor = lognormalFactors(3, 0.05);
-    const es = history([1, 2, 3, 4].map(() => 20_000), factor).reverse();
+    const es = history(
+      [1, 2, 3, 4].map(() => 20_000),
+      factor,
+    ).reverse();
     const h = workloadHistory(es);
     assert.deepEqual(
       h.cells[0].points.map((p) => p.experimentId),
