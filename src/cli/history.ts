@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { loadExperiments, type Skipped } from '../engine/history/load';
 import {
-  changeText,
+  changePointText,
   findCell,
   groupByWorkload,
   workloadHistory,
@@ -26,7 +26,7 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => `  ${r.map((x, i) => x.padEnd(w[i])).join('  ')}`.trimEnd());
 }
 
-const marker = (c: HistoryChange) => `${c.ratio < 1 ? '▼' : '▲'} ${changeText(c)}`;
+const marker = (c: HistoryChange) => `${c.ratio < 1 ? '▼' : '▲'} ${changePointText(c)}`;
 
 export function cellText(c: CellHistory): string {
   const changes = new Map(c.changes.map((x) => [x.index, x] as const));

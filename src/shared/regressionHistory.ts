@@ -179,7 +179,7 @@ export function shiftText(c: Pick<HistoryChange, 'ratio' | 'interval'>): string 
 }
 
 /** "slower by 15% [-19%, -11%] from here (8 before, 12 after)": a change as the table's marker says it. */
-export function changeText(c: HistoryChange): string {
+export function changePointText(c: HistoryChange): string {
   return `${c.ratio < 1 ? 'slower' : 'faster'} ${shiftText(c)} from here (${c.before} before, ${c.after} after)`;
 }
 

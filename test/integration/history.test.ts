@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { withSim } from '../helpers/simClient';
 import { connString } from '../helpers/simTarget';
 import { programCli } from '../helpers/cliInProcess';
+import { ask, connectedController, resultOf } from '../helpers/host';
+import { fakePorts } from '../unit/host/fakePorts';
 import { lognormalFactors } from '../helpers/repeatedRuns';
 import { experiment } from '../helpers/builders';
 import { EXIT } from '../../src/cli/exitCodes';
@@ -145,6 +147,22 @@ describe('spinlab history: saved experiments over time, change points marked', f
     assert.equal(missing.code, EXIT.usage);
     assert.match(missing.err, /No cell "16 threads" in this history; it has "2 threads", "4 threads"\./);
   });
+
+  it("the panel's History view asks the host and gets the same figures as --json (one definition, shared)", () =>
+    withSim({}, async (sim) => {
+      const ports = fakePorts({ resultsFolder: parent });
+      const c = await connectedController(sim, ports, fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-history-panel-')));
+      try {
+        const trend = resultOf(await ask(c, ports, 'historyTrend', {}));
+        const panel = trend.histories.filter((h) => h.workload.startsWith('scenario disk-insert'));
+        const cli = JSON.parse((await programCli(['history', ...oneWorkload, '--json'])).out) as { histories: WorkloadHistory[] };
+        assert.equal(panel.length, 1);
+        assert.equal(panel[0].cells[0].changes[0]?.experimentId, `${saved.id}-day06`);
+        assert.deepEqual(JSON.parse(JSON.stringify(panel)), cli.histories);
+      } finally {
+        await c.dispose();
+      }
+    }));
 
   it('nothing readable: a clear error, the files exit code', async () => {
     const r = await programCli(['history', path.join(parent, 'broken'), path.join(parent, 'nowhere')]);

@@ -4,7 +4,7 @@
 // it is. The measured rates are printed.
 import assert from 'node:assert/strict';
 import { bestSplit, eDivisive } from '../../src/shared/changePoints';
-import { changeText, findChanges, MIN_POINTS, workloadHistory, type HistoryExperiment } from '../../src/shared/regressionHistory';
+import { changePointText, findChanges, MIN_POINTS, workloadHistory, type HistoryExperiment } from '../../src/shared/regressionHistory';
 import { lognormalFactors, repeatedRuns } from '../helpers/repeatedRuns';
 import { experiment } from '../helpers/builders';
 
@@ -58,7 +58,7 @@ describe('change points in a history of experiments (E-divisive, seeded)', funct
       const changes = changesOf(history(levels, factor));
       if (changes.some((c) => Math.abs(c.index - 10) <= 1)) found++;
       if (changes.some((c) => Math.abs(c.index - 10) > 1)) extra++;
-      if (h === 0 && changes.length) example = changeText(changes[0]);
+      if (h === 0 && changes.length) example = changePointText(changes[0]);
     }
     console.log(`      detected at the step (±1): ${found} of 100 (${pct(found / 100)}); a marker elsewhere too: ${extra} of 100`);
     console.log(`      e.g. "${example}"`);
@@ -72,7 +72,7 @@ describe('change points in a history of experiments (E-divisive, seeded)', funct
     assert.equal(c.experimentId, 'exp-010');
     assert.ok(c.interval.low < 0.85 && 0.85 < c.interval.high && c.interval.high < 1, JSON.stringify(c));
     assert.deepEqual([c.before, c.after], [10, 10]);
-    assert.match(changeText(c), /^slower -1\d(\.\d)?% \[-\d+(\.\d)?%, -\d+(\.\d)?%\] from here \(10 before, 10 after\)$/);
+    assert.match(changePointText(c), /^slower -1\d(\.\d)?% \[-\d+(\.\d)?%, -\d+(\.\d)?%\] from here \(10 before, 10 after\)$/);
   });
 
   it('two steps (down, then back up) are both found; every view gets the same points from the same seed', () => {
