@@ -76,7 +76,8 @@ export function bestSplit(xs: ArrayLike<number>, s: number, e: number, min: numb
 /**
  * The split of xs[s..e) with its permutation p-value: the share of shuffles of the segment whose best split is at least
  * as large (the observed order counted as one of them). Seeded by the segment's place, so the order in which segments
- * are tested changes nothing.
+ * are tested changes nothing. The shuffling stops once the p-value can no longer come under the significance (the
+ * decision is the same; the p-value of a split that is not kept is then where it stopped, above the significance).
  */
 function testSegment(xs: readonly number[], s: number, e: number, o: Required<ChangePointOptions>): SplitFound | null {
   const found = bestSplit(xs, s, e, o.minSegment);
@@ -93,6 +94,7 @@ function testSegment(xs: readonly number[], s: number, e: number, o: Required<Ch
     }
     const p = bestSplit(seg, 0, seg.length, o.minSegment);
     if (p && p.q >= found.q * (1 - 1e-12)) atLeast++;
+    if ((atLeast + 1) / (o.permutations + 1) > o.significance) return { ...found, pValue: (atLeast + 1) / (r + 2) };
   }
   return { index: found.index, q: found.q, pValue: (atLeast + 1) / (o.permutations + 1) };
 }
