@@ -109,7 +109,7 @@ export function addHistoryCommand(program: Command, out: (s: string) => void, er
       '<dir...>',
       'experiment folders (each holds experiment.json), their experiment.json, or a folder of them such as spinlab-results',
     )
-    .option('--cell <name>', 'only this arm and thread count, e.g. "8 threads" (or "8 threads, other-node" for a preset\'s arm)')
+    .option('--cell <name>', 'only this arm and thread count, e.g. "8 threads" ("8 threads, ARM" for a preset\'s arm, by its label or id)')
     .option('--by-workload', 'experiments of several workloads: a history of each (without it they are refused)')
     .option('--json', 'machine-readable output: { histories, skipped }')
     .action((dirs: string[], o: HistoryOptions) => {

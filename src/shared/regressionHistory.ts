@@ -183,11 +183,12 @@ export function changePointText(c: HistoryChange): string {
   return `${c.ratio < 1 ? 'slower' : 'faster'} ${shiftText(c)} from here (${c.before} before, ${c.after} after)`;
 }
 
-/** The cell of a history a `--cell` text names ("8 threads", "8", "8 threads, other-node"), or null. */
+/** The cell of a history a `--cell` text names ("8 threads", "8", "8 threads, <arm label or id>"), or null. */
 export function findCell(h: WorkloadHistory, text: string): CellHistory | null {
-  const t = text.trim().toLowerCase();
+  const t = text.trim().toLowerCase().replace(/\s+/g, ' ');
   return (
     h.cells.find((c) => c.name.toLowerCase() === t) ??
+    h.cells.find((c) => `${c.threads} thread${c.threads === 1 ? '' : 's'}, ${c.armId}`.toLowerCase() === t) ??
     h.cells.find((c) => String(c.threads) === t || `${c.threads} threads` === t || `${c.threads} thread` === t) ??
     null
   );

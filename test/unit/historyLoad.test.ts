@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadExperiments } from '../../src/engine/history/load';
-import { groupByWorkload } from '../../src/shared/regressionHistory';
+import { findCell, groupByWorkload, workloadHistory } from '../../src/shared/regressionHistory';
+import { repeatedPresetExperiment } from '../helpers/repeatedExperiment';
 import { experiment } from '../helpers/builders';
 import type { Experiment } from '../../src/shared/experiment';
 
@@ -69,5 +70,17 @@ describe('spinlab history: reading and grouping saved experiments', () => {
         ['scenario inmem-insert, server-loop', ['e5']],
       ],
     );
+  });
+
+  it("--cell names a cell by its thread count, and a preset's arm by its label or its id", () => {
+    const h = workloadHistory([repeatedPresetExperiment({ threads: [2, 8] })]);
+    assert.deepEqual(
+      h.cells.map((c) => c.name),
+      ['2 threads, A side', '2 threads, B side', '8 threads, A side', '8 threads, B side'],
+    );
+    assert.equal(findCell(h, '8 threads,  b side')?.armId, 'arm-b');
+    assert.equal(findCell(h, '8 threads, arm-b')?.name, '8 threads, B side');
+    assert.equal(findCell(h, '8')?.name, '8 threads, A side', 'the thread count alone: its first arm');
+    assert.equal(findCell(h, '16 threads'), null);
   });
 });
