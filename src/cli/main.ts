@@ -25,6 +25,7 @@ import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { addStacksCommand } from './stacks';
 import { addCompareCommand } from './compare';
+import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 
@@ -322,6 +323,7 @@ export function buildProgram(
     });
 
   addCompareCommand(program, out);
+  addHistoryCommand(program, out, err);
   addTuneCommand(program, out, err, setExit);
   addWatchCommands(program, out, err, setExit, withCancel);
   addStacksCommand(program, out, err, setExit, withCancel);
