@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { resolveParams } from '../shared/params';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { getScenario } from '../engine/scenarios';
-import { runExperiment, type ExperimentProgress } from '../engine/experiment';
+import { runExperiment, runPlan, type ExperimentProgress, type PlanArm } from '../engine/experiment';
+import type { LoadSettings } from '../shared/experiment';
+import { asMain, BASELINE_ARM, CURRENT_ARM, interleavedArms, interleavedSection, INTERLEAVE_REPEAT } from './interleave';
 import { resultsReport } from '../engine/report';
 import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
@@ -51,6 +53,8 @@ export interface RunArgs {
   stacksDuration?: string;
   /** Runs of each thread count (of each arm, for a preset); absent: 1, or the preset's own. */
   repeat?: string;
+  /** With a baseline: run its settings again beside this run's, as two interleaved arms (interleave.ts). */
+  interleave?: boolean;
 }
 
 /** --repeat as given (precheck.ts has checked it), or 1. */
@@ -80,6 +84,18 @@ export async function runCommand(
     clientPath: o.clientPath,
   });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const knobs = {
+    delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
+    affinity: o.affinity,
+  };
+  if (o.interleave && baseline) {
+    const arms = interleavedArms(
+      baseline.experiment,
+      { scenarioId: scenario.id, parameters, knobs, mode: load.mode, threads: load.threads },
+      baseline.dir,
+    );
+    return runInterleaved({ o, target, arms, load, outDir, unit: scenario.unit, baseline }, out, err, gates);
+  }
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
   const repeat = repeatArg(o);
   const time = planTime([load], load, repeat, o.deploy);
@@ -95,10 +111,7 @@ export async function runCommand(
           parameters,
           labDatabase: o.labDb,
           load,
-          knobs: {
-            delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
-            affinity: o.affinity,
-          },
+          knobs,
           outDir,
           title: o.title,
           question: o.question,
@@ -247,5 +260,61 @@ export async function withCancel<T>(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+/** --baseline DIR --interleave: the baseline's settings (A) and this run's (B) as two arms taking turns. */
+async function runInterleaved(
+  x: {
+    o: RunArgs;
+    target: ReturnType<typeof targetFromArgs>;
+    arms: PlanArm[];
+    load: LoadSettings;
+    outDir: string;
+    unit: string;
+    baseline: Baseline;
+  },
+  out: (s: string) => void,
+  err: (s: string) => void,
+  gates: Gate[],
+): Promise<number> {
+  const { o, arms, load, baseline } = x;
+  const repeat = o.repeat === undefined ? INTERLEAVE_REPEAT : repeatArg(o);
+  const time = planTime(arms, load, repeat, o.deploy);
+  err(`This experiment: ${time.text}; the baseline's settings (A) and this run's (B) take turns\n`);
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  try {
+    const { mode: _mode, threads: _threads, ...shared } = load;
+    const { experiment, file } = await withCancel(err, (signal) =>
+      runPlan(
+        {
+          target: x.target,
+          labDatabase: o.labDb,
+          arms,
+          load: shared,
+          outDir: x.outDir,
+          title: o.title ?? `${arms[1].scenarioId}: this run's settings against the baseline's, interleaved`,
+          question: o.question,
+          deploy: o.deploy,
+          preset: null,
+          repeat,
+        },
+        signal,
+        (p) => bar.update(p),
+      ),
+    );
+    bar.done();
+    out(
+      o.json
+        ? JSON.stringify(experiment, null, 2) + '\n'
+        : `${resultsReport(experiment, x.unit)}${interleavedSection(experiment, baseline.dir)}\nSaved ${file}\n`,
+    );
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    // Gates against the baseline judge this run's arm against the baseline's arm of the same experiment.
+    const current = { ...experiment, runs: asMain(experiment.runs, CURRENT_ARM) };
+    const again = { experiment: { ...experiment, runs: asMain(experiment.runs, BASELINE_ARM) }, dir: `${baseline.dir}, run again` };
+    return applyGates(gates, current, exitOf(experiment.status), out, err, again, false);
+  } finally {
+    bar.done();
   }
 }
