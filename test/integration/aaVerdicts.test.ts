@@ -2,7 +2,8 @@
 // run again beside the same settings with `spinlab run --baseline DIR --interleave` (two arms, taking turns A B, B A,
 // 3 repetitions each), on 20 seeds. The arms are the same settings, so every difference is noise. Throughput carries
 // the verdict; the other figures (spinlocks, waits, latches per row) are one family under Holm's adjustment, so an A/A
-// comparison should name none of them as different in at least 95% of pairs. The rates are printed. Also: what
+// comparison should name none of them as different in at least 95% of pairs (measured here: 0 and 3 of 20 in two
+// runs). The rates are printed. Also: what
 // --interleave refuses before connecting.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -58,7 +59,10 @@ describe('A/A verdicts against spinlab sim --noise 10% (20 seeds), run with --ba
     console.log(
       `      A/A pairs naming a secondary figure as different: ${anySecondary} of ${SEEDS.length}; throughput called different: ${primary} of ${SEEDS.length}${named.length ? ` (${named.join('; ')})` : ''}`,
     );
-    assert.ok(anySecondary <= SEEDS.length * 0.05, `${anySecondary} of ${SEEDS.length} named a secondary figure: ${named.join('; ')}`);
+    // The family's rate is at most 5%; 20 pairs measure it with binomial noise (at a true 5%, 3 or more of 20 happen 7.5%
+    // of the time), so the test fails at 3: at a true 3% that happens 2% of the time, at an unadjusted family (about
+    // 40%, the statistics tier's 45% at 3 repetitions) nearly always.
+    assert.ok(anySecondary <= 2, `${anySecondary} of ${SEEDS.length} named a secondary figure: ${named.join('; ')}`);
   });
 
   it('--interleave is refused before connecting without --baseline, with --repeat 1, and for a preset', async () => {
