@@ -3,8 +3,7 @@
 // 3 repetitions each), on 20 seeds. The arms are the same settings, so every difference is noise. Throughput carries
 // the verdict; the other figures (spinlocks, waits, latches per row) are one family under Holm's adjustment, so an A/A
 // comparison should name none of them as different in at least 95% of pairs (measured here: 0 and 3 of 20 in two
-// runs). The rates are printed. Also: what
-// --interleave refuses before connecting.
+// runs). The rates are printed. Also: what --interleave refuses before connecting.
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { SIM_PASSWORD, withSim } from '../helpers/simClient';
