@@ -263,6 +263,35 @@ export interface RunRecord {
   events: ExperimentEvent[];
   /** How the monitor connection fared (absent in records before it was kept). */
   monitor?: MonitorStats;
+  /**
+   * Where the run's steady state started (shared/repeats/steady.ts): totals, derived, rows and elapsedMs are over the
+   * ticks from `fromTick` on. Absent in older records and in runs that did not complete: the figures are over every
+   * tick after the fixed warm-up.
+   */
+  steady?: RunSteady;
+  /**
+   * The A/B block the run ran in (engine/planOrder.ts): runs with the same block ran next to each other, their arms
+   * taking turns. Two arms whose runs never share a block ran one after the other. Absent in older records and tunes.
+   */
+  block?: number;
+}
+
+/** The steady-state truncation of one run: what was dropped after the fixed warm-up, and by which rule. */
+export interface RunSteady {
+  /** mser: MSER over the ticks, at most a third of them, kept when a permutation test puts it under 1%. */
+  rule: 'mser';
+  /** The fixed warm-up before the measured ticks (the floor), ms. */
+  warmupMs: number;
+  /** Index in the timeline of the first tick of the steady window (0: nothing dropped). */
+  fromTick: number;
+  /** Ticks dropped after the warm-up (the timeline's first `droppedTicks`), their length (server clock) and rows. */
+  droppedTicks: number;
+  droppedMs: number;
+  droppedRows: number;
+  /** The permutation test's p-value; null when nothing was tested (too few ticks, or MSER kept every tick). */
+  p: number | null;
+  /** The drop reached the cap: the run had not settled within a third of its ticks. */
+  capped: boolean;
 }
 
 /** The monitor's reconnects, failed ticks and fallbacks over a run or a watch (engine/monitorPolicy.ts). */
@@ -355,6 +384,12 @@ export interface ExperimentDesign {
   order: 'alternating' | 'adaptive';
   /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
+  /**
+   * The arms that took turns, as lists of arm ids: arms in one list were deployed together and alternated; arms in
+   * different lists ran one list after the other (their deploys replace each other in the lab database), so a
+   * comparison between them carries the position effect. Absent in older records and tunes.
+   */
+  interleaved?: string[][];
 }
 
 /** One kind of failing call: an error number and message, how often, when first and last, in which sessions. */
