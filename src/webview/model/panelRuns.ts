@@ -40,6 +40,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         nativeProcedures: r.nativeProcedures,
         share: r.share ?? null,
         ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
+        ...(r.steady ? { steady: r.steady } : {}),
       })),
     };
   }
@@ -68,6 +69,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       nativeProcedures: r.record?.nativeProcedures,
       share: r.record?.share ?? null,
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
+      ...(r.record?.steady ? { steady: r.record.steady } : {}),
     })),
   };
 }

@@ -199,6 +199,28 @@ describe('views of repeated runs', () => {
     assert.ok(cellResultsOf(dipped).warnings.some((w) => w.startsWith('run 2 (arm b, 8 threads, repetition 1) stepped')));
   });
 
+  it('the outlier rule: the A/B and the cell results leave out the same run as the CLI, and say why', () => {
+    const runs = repeatedRuns(lognormalFactors(9, 0.02), ARMS, 6);
+    const e = shown(runs);
+    const ticks = (rate: number, step = false) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        t: (i + 1) * 1000,
+        rowsPerSec: rate * (step ? (i < 10 ? 1.25 : 0.75) : 1) * (1 + (((i * 7) % 5) - 2) / 100),
+      })) as unknown as Tick[];
+    for (const r of e.runs) r.timeline = ticks(r.totals.rows / 10);
+    // Arm b's fourth repetition ran 40% slow and stepped down halfway: beyond the far fence, and its ticks say why.
+    const k = e.runs.findIndex((r) => r.arm.id === 'b' && r.repetition === 4);
+    const slow = Math.round(e.runs[k].totals.rows * 0.6);
+    e.runs[k] = { ...e.runs[k], totals: { ...e.runs[k].totals, rows: slow }, rows: slow, timeline: ticks(slow / 10, true) };
+    const c = cellResultsOf(e);
+    const reason = c.warnings.find((w) => w.includes("is left out of its cell's estimate"));
+    assert.match(reason ?? '', new RegExp(`^run ${k + 1} \\(arm b, 8 threads, repetition 4\\) is left out`));
+    assert.equal(c.rows.find((x) => x.armId === 'b')!.n, 5);
+    const at = abViews(e)[0].at[0];
+    assert.equal(at.comparison.figures[0].b.n, 5, 'the A/B is over the same five runs');
+    assert.equal(at.comparison.figures[0].a.n, 6);
+  });
+
   it('runs are labelled with their arm and repetition: results, analysis and the live view', () => {
     const runs = repeatedRuns(lognormalFactors(5, 0.05), ARMS, 2);
     const rows = experimentRows({
