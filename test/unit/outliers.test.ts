@@ -43,7 +43,9 @@ function run(index: number, rowsPerSec: number, shape: (i: number) => number = (
 const step = (i: number) => (i < 10 ? 1.25 : 0.75);
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-describe('outliers: which runs a cell leaves out, and why', () => {
+describe('outliers: which runs a cell leaves out, and why', function () {
+  this.timeout(60_000);
+
   it("quartiles by linear interpolation (criterion's percentiles); Tukey's near and far fences on logs", () => {
     assert.equal(quantileSorted([1, 2, 3, 4, 5], 0.25), 2);
     assert.equal(quantileSorted([1, 2, 3, 4], 0.75), 3.25);

@@ -59,6 +59,15 @@ describe('steady state: MSER over the ticks, gated by a permutation test, capped
     assert.equal(long.capped, true);
   });
 
+  it('a long run (8 hours of 1 s ticks) is read in batch means: its ramp found within a batch (29 s), the cap held, in time', () => {
+    const t0 = Date.now();
+    const r = steadyStart(ticks(5, 28_800, 300, 0.5, 0.03));
+    assert.ok(Math.abs(r.d - 300) <= 29, `found ${r.d}`);
+    const never = steadyStart(ticks(6, 28_800, 20_000, 0.3, 0.03));
+    assert.ok(never.capped && never.d <= 9600 && never.d > 9500, `dropped ${never.d}`);
+    assert.ok(Date.now() - t0 < 2000, `${Date.now() - t0} ms`);
+  });
+
   it("the record's window: the ticks dropped, their time and rows; gap ticks are not in the series", () => {
     const rates = ticks(7, 30, 6, 0.5, 0.03);
     const tl = timeline(rates);

@@ -93,18 +93,22 @@ export function runNoise(r: TickedRun): RunNoise {
   // Dips: on logs (a zero-row tick sits far below anything), the run's first and last ticks (part-intervals around
   // the sessions' start and stop) are not taken for dips.
   const dips: [number, number][] = [];
+  const dipped = new Set<(typeof ticks)[number]>();
   if (mid > 0) {
     const logs = rates.map((v) => Math.log(Math.max(v, mid * 1e-6)));
     const sorted = [...logs].sort((a, b) => a - b);
     const q1 = quantileSorted(sorted, 0.25);
     const fence = q1 - DIP_FENCE * (quantileSorted(sorted, 0.75) - q1);
     ticks.forEach((t, i) => {
-      if (t !== first && t !== last && logs[i] < fence && t.rowsPerSec < (1 - DIP_DROP) * mid) dips.push([t.t / 1000, t.rowsPerSec / mid]);
+      if (t !== first && t !== last && logs[i] < fence && t.rowsPerSec < (1 - DIP_DROP) * mid) {
+        dips.push([t.t / 1000, t.rowsPerSec / mid]);
+        dipped.add(t);
+      }
     });
   }
   // A level shift, tested on the ticks with the dips set aside (a dip is a shift that came back): it must be large,
   // long on both sides, and a step must fit the ticks better than the trend line does (else it is a drift).
-  const level = ticks.filter((t) => !dips.some((d) => d[0] === t.t / 1000));
+  const level = ticks.filter((t) => !dipped.has(t));
   const lx = level.map((t) => t.rowsPerSec);
   const cp = levelShift(lx);
   let shift: LevelShift | null = null;
