@@ -25,7 +25,7 @@ import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
 import { othersWarning, ownShare } from '../shared/ownShare';
-import { steadyText, steadyWindow } from '../shared/repeats/steady';
+import { steadyRun } from './steadyRun';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -317,14 +317,9 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
   // (A custom workload's ticks count no rows: its calls are counted by the client.)
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
-  // A completed run's figures are over its steady window (steady.ts): ticks still settling stay in the timeline, their
-  // rows leave the exact count. Latency and client cost stay over the whole measured phase (one histogram).
-  const steady = status === 'completed' ? steadyWindow(timeline, load.warmupMs) : null;
-  if (steady && steady.droppedTicks > 0) {
-    rows = Math.max(0, rows - steady.droppedRows);
-    runNote(steady.capped ? 'warning' : 'info', `${steadyText(steady)}: its figures are over the ticks after them.`);
-  }
-  const window = steady ? timeline.slice(steady.fromTick) : timeline;
+  // A completed run's figures are over its steady window: the rows of the ticks still settling leave the exact count.
+  const { steady, window } = steadyRun(timeline, load.warmupMs, status === 'completed', runNote);
+  rows = Math.max(0, rows - (steady?.droppedRows ?? 0));
   const totals = foldTicks(window);
   if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
   const share = ownShare(window);

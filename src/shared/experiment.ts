@@ -6,8 +6,9 @@ import type { PostId } from './posts';
 import type { TuneInfo } from './tune';
 import type { OwnActivity, OwnShare } from './ownShareTypes';
 import type { CustomWorkload } from './customWorkload';
+import type { RunSteady } from './runSteady';
 
-export type { CustomWorkload };
+export type { CustomWorkload, RunSteady };
 
 export const EXPERIMENT_SCHEMA_VERSION = 6;
 
@@ -274,24 +275,6 @@ export interface RunRecord {
    * taking turns. Two arms whose runs never share a block ran one after the other. Absent in older records and tunes.
    */
   block?: number;
-}
-
-/** The steady-state truncation of one run: what was dropped after the fixed warm-up, and by which rule. */
-export interface RunSteady {
-  /** mser: MSER over the ticks, at most a third of them, kept when a permutation test puts it under 1%. */
-  rule: 'mser';
-  /** The fixed warm-up before the measured ticks (the floor), ms. */
-  warmupMs: number;
-  /** Index in the timeline of the first tick of the steady window (0: nothing dropped). */
-  fromTick: number;
-  /** Ticks dropped after the warm-up (the timeline's first `droppedTicks`), their length (server clock) and rows. */
-  droppedTicks: number;
-  droppedMs: number;
-  droppedRows: number;
-  /** The permutation test's p-value; null when nothing was tested (too few ticks, or MSER kept every tick). */
-  p: number | null;
-  /** The drop reached the cap: the run had not settled within a third of its ticks. */
-  capped: boolean;
 }
 
 /** The monitor's reconnects, failed ticks and fallbacks over a run or a watch (engine/monitorPolicy.ts). */
