@@ -29,6 +29,8 @@ export interface ShownRun {
   share?: OwnShare | null;
   /** Where its steady state began, once the run ended (absent in older records). */
   steady?: RunSteady;
+  /** The A/B block it ran in (planOrder.ts), once the run ended: the pairs of a paired comparison share one. */
+  block?: number;
 }
 
 export interface ShownExperiment {
@@ -45,13 +47,14 @@ export interface ShownExperiment {
  * The shown runs as the shared analysis reads them (an ArmRun, and a CellRun with its index and repetition), with
  * their ticks and steady window: the noise and outlier rules read them, as they do in the CLI and the notebook.
  */
-export function armRuns(e: ShownExperiment): (ArmRun & CellRun & Pick<ShownRun, 'timeline' | 'steady'>)[] {
+export function armRuns(e: ShownExperiment): (ArmRun & CellRun & Pick<ShownRun, 'timeline' | 'steady' | 'block'>)[] {
   return e.runs.map((r) => ({
     // A getter: a live run's hours of ticks are decoded only if a rule reads them (runTicks.ts).
     get timeline() {
       return r.timeline;
     },
     ...(r.steady ? { steady: r.steady } : {}),
+    ...(r.block !== undefined ? { block: r.block } : {}),
     index: r.index,
     ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
     threads: r.threads,

@@ -41,6 +41,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         share: r.share ?? null,
         ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
         ...(r.steady ? { steady: r.steady } : {}),
+        ...(r.block !== undefined ? { block: r.block } : {}),
       })),
     };
   }
@@ -70,6 +71,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       share: r.record?.share ?? null,
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       ...(r.record?.steady ? { steady: r.record.steady } : {}),
+      ...(r.record?.block !== undefined ? { block: r.record.block } : {}),
     })),
   };
 }

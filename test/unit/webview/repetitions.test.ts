@@ -218,7 +218,20 @@ describe('views of repeated runs', () => {
     assert.equal(c.rows.find((x) => x.armId === 'b')!.n, 5);
     const at = abViews(e)[0].at[0];
     assert.equal(at.comparison.figures[0].b.n, 5, 'the A/B is over the same five runs');
-    assert.equal(at.comparison.figures[0].a.n, 6);
+    // Paired by repetition: A's fourth has no partner left, so the pairs are the other five.
+    assert.equal(at.comparison.layout.design, 'paired');
+    assert.equal(at.comparison.figures[0].a.n, 5);
+  });
+
+  it("the A/B reads the runs' recorded blocks: arms that shared blocks pair, arms that never did are separate sessions", () => {
+    const runs = repeatedRuns(lognormalFactors(13, 0.05), ARMS, 4);
+    const e = shown(runs);
+    // As planOrder records them: A B, B A, ... one block per repetition.
+    e.runs.forEach((r) => (r.block = r.repetition));
+    assert.equal(abViews(e)[0].at[0].comparison.layout.design, 'paired');
+    // As for two deploys that replace each other: each arm's runs in blocks of their own.
+    e.runs.forEach((r) => (r.block = (r.arm.id === 'a' ? 0 : 10) + r.repetition!));
+    assert.equal(abViews(e)[0].at[0].comparison.layout.design, 'separate');
   });
 
   it('runs are labelled with their arm and repetition: results, analysis and the live view', () => {
