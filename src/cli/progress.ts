@@ -46,12 +46,16 @@ export class Progress {
         );
         break;
       }
-      case 'run-end':
+      case 'run-end': {
+        // The figure is over the run's steady window: say when a run was still settling after the warm-up.
+        const s = p.record.steady;
+        const settled = s && s.droppedTicks > 0 ? ` (steady after ${figureText((s.warmupMs + s.droppedMs) / 1000)} s)` : '';
         this.say(
-          `run ${p.record.index + 1}/${this.runs}: ${this.what(p.record.threads, p.record.repetition, p.record.arm.id === 'main' ? undefined : p.record.arm.id)} ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s`,
+          `run ${p.record.index + 1}/${this.runs}: ${this.what(p.record.threads, p.record.repetition, p.record.arm.id === 'main' ? undefined : p.record.arm.id)} ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s${settled}`,
           true,
         );
         break;
+      }
     }
   }
 

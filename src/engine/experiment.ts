@@ -37,7 +37,7 @@ import { getScenario } from './scenarios';
 import { deployKey, knobRequestOf, ownJournal, type PlanArm } from './planParts';
 import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
-import { checkRepeat, planOrder, runKey, type PlannedRun } from './planOrder';
+import { checkRepeat, interleavedArms, planOrder, runKey, type PlannedRun } from './planOrder';
 import { featureVersion } from '../shared/serverLevel';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
@@ -152,16 +152,14 @@ export async function runPlan(
   const first = opts.arms[0];
   const repeat = checkRepeat(opts.repeat ?? 1);
   const keys = scenarios.map((sc, i) => deployKey(sc, opts.arms[i].parameters));
-  const order = opts.next
-    ? []
-    : planOrder(
-        opts.arms.map((a, i) => ({ id: a.id, threads: a.threads, group: keys[i] })),
-        repeat,
-      );
+  // A scenario's deploy replaces only its own objects: two scenarios stay deployed together, two deploys of one do not.
+  const orderArms = opts.arms.map((a, i) => ({ id: a.id, threads: a.threads, group: keys[i], slot: scenarios[i].id }));
+  const order = opts.next ? [] : planOrder(orderArms, repeat);
   const design: ExperimentDesign = {
     repeat,
     order: opts.next ? 'adaptive' : 'alternating',
     sequence: order.map((r) => runKey(opts.arms[r.arm].id, r.threads, r.repetition)),
+    ...(opts.next ? {} : { interleaved: interleavedArms(orderArms) }),
   };
   const next = opts.next;
   // The runs in order: planned, or (adaptive) chosen one by one from the runs so far and added to the design.
@@ -271,7 +269,8 @@ export async function runPlan(
     const save = () => writeWhole(file, JSON.stringify(experiment, null, 2));
     save();
 
-    let deployed: string | null = null;
+    // What each slot of the lab database holds now (the deploy key of its last deploy).
+    const deployed = new Map<string, string>();
     let original: KnobState | null = null;
     let armBefore = -1;
     const armRecords: RunArm[] = opts.arms.map((arm, i) => ({
@@ -283,19 +282,21 @@ export async function runPlan(
       mode: arm.mode,
     }));
     let index = -1;
-    for (const { arm: i, threads, repetition } of planned()) {
+    for (const { arm: i, threads, repetition, block, deploy } of planned()) {
       index++;
       if (signal.aborted) break;
       const arm = opts.arms[i];
       const scenario = scenarios[i];
       if (opts.arms.length > 1 && i !== armBefore) status(`arm ${i + 1}/${opts.arms.length}: ${arm.label}`);
       armBefore = i;
-      if (opts.deploy !== false && !opts.custom && keys[i] !== deployed) {
-        status(`deploying ${scenario.id} into [${opts.labDatabase}]`);
-        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenario, arm.parameters, status, signal, (m) =>
+      // A set's groups all deploy before its first run, so no run of the set follows a deploy but the first.
+      for (const j of opts.deploy !== false && !opts.custom ? [...(deploy ?? []), i] : []) {
+        if (deployed.get(scenarios[j].id) === keys[j]) continue;
+        status(`deploying ${scenarios[j].id} into [${opts.labDatabase}]`);
+        await deployScenario(opts.target, admin, identity, opts.labDatabase, scenarios[j], opts.arms[j].parameters, status, signal, (m) =>
           note('warning', m),
         );
-        deployed = keys[i];
+        deployed.set(scenarios[j].id, keys[j]);
       }
       status('applying knobs');
       const req = original ? completeRequest(requests[i], original) : requests[i];
@@ -324,6 +325,7 @@ export async function runPlan(
         custom: opts.custom ?? null,
         threadsPerCore: threadsPerCore(topology),
       });
+      if (block !== undefined) record.block = block;
       const drift = await runDrift(admin, expected, opts.labDatabase, locks, readKnobState);
       if (drift && record.status === 'completed') {
         record.status = 'invalid';

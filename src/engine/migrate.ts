@@ -123,6 +123,10 @@ function v4ToV5(e: Raw): Raw {
 function v5ToV6(e: Raw): Raw {
   return { ...e, schemaVersion: 6 };
 }
+// Within version 6, runs may carry `steady` (where the steady state began; their figures are over it) and `block`
+// (the A/B block they ran in), and the design `interleaved`: fields a reader of version 6 passes over. A record
+// without them loads unchanged: its figures are over every tick after the fixed warm-up, and nothing says which
+// arms took turns beyond the design's sequence.
 
 /** Upgrades of an experiment record, one step each: key n turns version n into n + 1. */
 export const EXPERIMENT_MIGRATIONS: Record<number, (e: Raw) => Raw> = {

@@ -25,6 +25,7 @@ import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
 import { othersWarning, ownShare } from '../shared/ownShare';
+import { steadyRun } from './steadyRun';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -316,9 +317,12 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   // rate. It stays in samples.jsonl; the run's figures end at the last interval with work in it.
   // (A custom workload's ticks count no rows: its calls are counted by the client.)
   while (!c.custom && timeline.length > 1 && timeline[timeline.length - 1].rows === 0 && status === 'completed') timeline.pop();
-  const totals = foldTicks(timeline);
+  // A completed run's figures are over its steady window: the rows of the ticks still settling leave the exact count.
+  const { steady, window } = steadyRun(timeline, load.warmupMs, status === 'completed', runNote);
+  rows = Math.max(0, rows - (steady?.droppedRows ?? 0));
+  const totals = foldTicks(window);
   if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
-  const share = ownShare(timeline);
+  const share = ownShare(window);
   const othersNote = othersWarning(share);
   if (othersNote) runNote('warning', othersNote);
   const derived = computeDerived(
@@ -354,6 +358,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     ...(spread ? { sessionSpread: spread } : {}),
     events: runEvents,
     monitor: sampler.stats,
+    ...(steady ? { steady } : {}),
   };
 }
 

@@ -6,8 +6,9 @@ import type { PostId } from './posts';
 import type { TuneInfo } from './tune';
 import type { OwnActivity, OwnShare } from './ownShareTypes';
 import type { CustomWorkload } from './customWorkload';
+import type { RunSteady } from './runSteady';
 
-export type { CustomWorkload };
+export type { CustomWorkload, RunSteady };
 
 export const EXPERIMENT_SCHEMA_VERSION = 6;
 
@@ -263,6 +264,17 @@ export interface RunRecord {
   events: ExperimentEvent[];
   /** How the monitor connection fared (absent in records before it was kept). */
   monitor?: MonitorStats;
+  /**
+   * Where the run's steady state started (shared/repeats/steady.ts): totals, derived, rows and elapsedMs are over the
+   * ticks from `fromTick` on. Absent in older records and in runs that did not complete: the figures are over every
+   * tick after the fixed warm-up.
+   */
+  steady?: RunSteady;
+  /**
+   * The A/B block the run ran in (engine/planOrder.ts): runs with the same block ran next to each other, their arms
+   * taking turns. Two arms whose runs never share a block ran one after the other. Absent in older records and tunes.
+   */
+  block?: number;
 }
 
 /** The monitor's reconnects, failed ticks and fallbacks over a run or a watch (engine/monitorPolicy.ts). */
@@ -355,6 +367,12 @@ export interface ExperimentDesign {
   order: 'alternating' | 'adaptive';
   /** The planned runs, each `${armId}@${threads}#${repetition}`; the runs that ran are a prefix of it. */
   sequence: string[];
+  /**
+   * The arms that took turns, as lists of arm ids: arms in one list were deployed together and alternated; arms in
+   * different lists ran one list after the other (their deploys replace each other in the lab database), so a
+   * comparison between them carries the position effect. Absent in older records and tunes.
+   */
+  interleaved?: string[][];
 }
 
 /** One kind of failing call: an error number and message, how often, when first and last, in which sessions. */

@@ -67,7 +67,12 @@ it('--repeat 2 on a two-arm preset: A B then B A, each run its repetition, the a
     assert.equal(validateExperiment(e), null);
     assert.equal(e.schemaVersion, 6);
     const sequence = ['with-core0@2#1', 'without-core0@2#1', 'without-core0@2#2', 'with-core0@2#2'];
-    assert.deepEqual(e.design, { repeat: 2, order: 'alternating', sequence });
+    // One deploy (both arms run disk-insert as deployed): the arms took turns, A B then B A, one block per repetition.
+    assert.deepEqual(e.design, { repeat: 2, order: 'alternating', sequence, interleaved: [['with-core0', 'without-core0']] });
+    assert.deepEqual(
+      e.runs.map((x) => x.block),
+      [1, 1, 2, 2],
+    );
     assert.deepEqual(
       e.runs.map((x) => `${x.arm.id}@${x.threads}#${x.repetition}`),
       sequence,
@@ -116,7 +121,7 @@ it('a scenario without --repeat: each thread count once, recorded as repetition 
     const e = record(dir);
     assert.equal(r.code, 0, r.out + r.err);
     assert.match(r.err, /This experiment: 2 runs \(2 thread counts x 1 repetition\)/);
-    assert.deepEqual(e.design, { repeat: 1, order: 'alternating', sequence: ['main@1#1', 'main@2#1'] });
+    assert.deepEqual(e.design, { repeat: 1, order: 'alternating', sequence: ['main@1#1', 'main@2#1'], interleaved: [['main']] });
     assert.deepEqual(
       e.runs.map((x) => [x.index, x.threads, x.repetition]),
       [

@@ -136,3 +136,33 @@ it('version 5 -> 6: nothing is added (no design, no repetition: each cell ran on
   e.design = { repeat: 0, order: 'random', sequence: [] } as unknown as Experiment['design'];
   assert.notEqual(validateExperiment(e), null);
 });
+
+it('steady state and blocks: an older record loads unchanged without them; a record with them validates, a bad one not', () => {
+  const e = migrateExperiment(v1(), 'fixture');
+  assert.ok(e.runs.every((r) => r.steady === undefined && r.block === undefined));
+  assert.equal(e.design?.interleaved, undefined);
+  // Its figures are as written: over every tick after the fixed warm-up.
+  const raw = v1();
+  assert.deepEqual(
+    e.runs.map((r) => r.derived.rowsPerSec),
+    raw.runs.map((r) => (r.derived as { rowsPerSec: number }).rowsPerSec),
+  );
+  const steady = {
+    rule: 'mser',
+    warmupMs: 5000,
+    fromTick: 3,
+    droppedTicks: 3,
+    droppedMs: 3000,
+    droppedRows: 1200,
+    p: 0.002,
+    capped: false,
+  } as const;
+  e.runs.forEach((r, i) => Object.assign(r, { steady, block: i + 1 }));
+  e.design = { repeat: 1, order: 'alternating', sequence: e.runs.map((r) => `main@${r.threads}#1`), interleaved: [['main']] };
+  assert.equal(validateExperiment(e), null);
+  e.runs[0].steady = { ...steady, rule: 'guess' } as unknown as typeof steady;
+  assert.match(validateExperiment(e) ?? '', /rule must be equal to one of the allowed values/);
+  e.runs[0].steady = { ...steady, p: null };
+  e.runs[0].block = 0;
+  assert.match(validateExperiment(e) ?? '', /block must be >= 1/);
+});

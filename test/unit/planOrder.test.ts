@@ -1,15 +1,16 @@
 // The order of an experiment's runs (engine/planOrder.ts): arms that share a deploy take turns within each repetition,
-// forward then reversed, each thread count in turn; groups that deploy something else follow, each deploying once.
+// forward then reversed, each thread count in turn; so do groups whose deploys coexist in the lab database (different
+// scenarios), all deployed first; groups that replace each other's deploy follow, each deploying once.
 // And how many runs that makes and how long they take, said before the experiment starts (shared/planTime.ts).
 import assert from 'node:assert/strict';
-import { checkRepeat, planOrder, runKey, type OrderArm } from '../../src/engine/planOrder';
+import { checkRepeat, interleavedArms, planOrder, runKey, type OrderArm } from '../../src/engine/planOrder';
 import { parseRepeat, planTime, repeatOf } from '../../src/shared/planTime';
 
 /** The plan as design.sequence writes it. */
 function order(arms: OrderArm[], repeat: number): string[] {
   return planOrder(arms, repeat).map((r) => runKey(arms[r.arm].id, r.threads, r.repetition));
 }
-const arm = (id: string, threads: number[], group = 'g'): OrderArm => ({ id, threads, group });
+const arm = (id: string, threads: number[], group = 'g', slot?: string): OrderArm => ({ id, threads, group, ...(slot ? { slot } : {}) });
 
 describe('planOrder', () => {
   it('one arm: its thread counts in the order given, once per repetition (repeat 1 is the order runs always had)', () => {
@@ -45,18 +46,49 @@ describe('planOrder', () => {
     ]);
   });
 
-  it('mixed deploy groups: each group runs whole (one deploy each), in the order its first arm appears', () => {
-    const arms = [arm('disk-a', [2], 'disk'), arm('mem-a', [2], 'mem'), arm('disk-b', [2], 'disk'), arm('mem-b', [2], 'mem')];
-    assert.deepEqual(order(arms, 2), [
-      'disk-a@2#1',
-      'disk-b@2#1',
-      'disk-b@2#2',
-      'disk-a@2#2',
-      'mem-a@2#1',
-      'mem-b@2#1',
-      'mem-b@2#2',
-      'mem-a@2#2',
-    ]);
+  it('deploy groups of one slot (one scenario, other deploy values) cannot coexist: each group runs whole, one block apart', () => {
+    const arms = [
+      arm('seed-a', [2], 'seed-1', 'disk-insert'),
+      arm('seed-b', [2], 'seed-2', 'disk-insert'),
+      arm('seed-a2', [2], 'seed-1', 'disk-insert'),
+    ];
+    assert.deepEqual(order(arms, 2), ['seed-a@2#1', 'seed-a2@2#1', 'seed-a2@2#2', 'seed-a@2#2', 'seed-b@2#1', 'seed-b@2#2']);
+    const runs = planOrder(arms, 2);
+    // seed-a and seed-b never share a block: the record says they were not interleaved.
+    assert.deepEqual(
+      runs.map((r) => r.block),
+      [1, 1, 2, 2, 3, 4],
+    );
+    assert.deepEqual(interleavedArms(arms), [['seed-a', 'seed-a2'], ['seed-b']]);
+    // Each set deploys before its first run (the second set replaces the first's objects).
+    assert.deepEqual(
+      runs.map((r) => r.deploy),
+      [[0], undefined, undefined, undefined, [1], undefined],
+    );
+  });
+
+  it('deploy groups of different slots (scenarios) coexist: all deploy first, then their arms take turns (A B, B A)', () => {
+    const arms = [arm('disk', [2, 4], 'disk-g', 'disk-insert'), arm('mem', [2, 4], 'mem-g', 'inmem-insert')];
+    assert.deepEqual(order(arms, 2), ['disk@2#1', 'mem@2#1', 'disk@4#1', 'mem@4#1', 'mem@2#2', 'disk@2#2', 'mem@4#2', 'disk@4#2']);
+    const runs = planOrder(arms, 2);
+    assert.deepEqual(
+      runs.map((r) => r.block),
+      [1, 1, 2, 2, 3, 3, 4, 4],
+    );
+    assert.deepEqual(runs[0].deploy, [0, 1]);
+    assert.ok(runs.slice(1).every((r) => r.deploy === undefined));
+    assert.deepEqual(interleavedArms(arms), [['disk', 'mem']]);
+  });
+
+  it('mixed: a scenario deployed twice and another once: the other joins the first set, the second deploy runs after', () => {
+    const arms = [
+      arm('ring-disk', [2], 'ring-disk-g', 'ring-buffer'),
+      arm('ring-mem', [2], 'ring-mem-g', 'ring-buffer'),
+      arm('disk', [2], 'disk-g', 'disk-insert'),
+    ];
+    assert.deepEqual(order(arms, 2), ['ring-disk@2#1', 'disk@2#1', 'disk@2#2', 'ring-disk@2#2', 'ring-mem@2#1', 'ring-mem@2#2']);
+    assert.deepEqual(interleavedArms(arms), [['ring-disk', 'disk'], ['ring-mem']]);
+    assert.deepEqual(planOrder(arms, 2)[0].deploy, [0, 2]);
   });
 
   it("arms with different thread lists: the group's counts in first-appearance order, an arm skipped at a count it does not list", () => {

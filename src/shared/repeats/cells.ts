@@ -9,6 +9,7 @@ import { holm } from './family';
 import { lowPower } from './plan';
 import { levelText, ratioVerdict, THROUGHPUT_WORDS, type Verdict } from './words';
 import { othersBusy, type OwnShare } from '../ownShare';
+import { withoutOutliers, type Exclusion } from './outliers';
 
 /** A run as a cell needs it: the analysis input, its arm, and (since schema 6) which repetition it was. */
 export type CellRun = ArmRun & { repetition?: number; index?: number; share?: OwnShare | null };
@@ -20,6 +21,8 @@ export interface Cell<R extends CellRun = CellRun> {
   /** The cell's completed runs with rows, in the order they ran. */
   runs: R[];
   figures: RunFigures[];
+  /** Runs left out of the cell's estimate (outliers.ts), each with the reason the report prints. */
+  excluded?: (Exclusion & { run: R })[];
 }
 
 /** The cells of a set of runs, in the order each first ran; failed, cancelled and empty runs are left out. */
@@ -35,7 +38,7 @@ export function cellsOf<R extends CellRun>(runs: readonly R[]): Cell<R>[] {
     c.figures.push(f);
     out.set(key, c);
   }
-  return [...out.values()];
+  return [...out.values()].map(withoutOutliers);
 }
 
 /** One figure of the analysis: how it is named, its unit, which way is better, and where a run's value is. */

@@ -1,6 +1,7 @@
 // Repeated runs: intervals on every figure (interval.ts), the words that follow from them (words.ts), an experiment's
-// runs read as cells of repetitions (cells.ts), its noise reported (noise.ts), and a sweep's cells by arm and thread
-// count (scaling.ts).
+// runs read as cells of repetitions (cells.ts) without the runs the outlier rule leaves out (outliers.ts), its noise
+// reported (noise.ts, from each run's ticks: tickNoise.ts), where each run's steady state began (steady.ts), and a
+// sweep's cells by arm and thread count (scaling.ts).
 export * from './interval';
 export * from './plan';
 export * from './family';
@@ -10,4 +11,6 @@ export * from './method';
 export * from './primary';
 export * from './cells';
 export * from './noise';
+export * from './outliers';
+export * from './steady';
 export * from './scaling';

@@ -1,62 +1,31 @@
-// Noise reported, not hidden: each cell's run-to-run spread, and the runs that drifted or stepped inside their own
-// ticks (a throughput trend over the run, a dip the size of a checkpoint), each warning naming its run.
-import { linearRegression, median } from 'simple-statistics';
-import type { Tick } from '../experiment';
+// Noise reported, not hidden: each cell's run-to-run spread; the runs whose own ticks show their conditions changed
+// (tickNoise.ts: a drift, a checkpoint-sized dip, a level shift); the runs still settling after the fixed warm-up
+// (steady.ts); and the runs a cell's estimate left out (outliers.ts), each warning naming its run. The CLI, the panel
+// and the notebook all print what noiseWarnings returns.
 import { formatNumber } from '../numberText';
 import { cellEstimate, type Cell } from './cells';
+import { runName } from './runName';
+import { DIP_DROP, DIP_FENCE, DRIFT_SHARE, runNoise, SHIFT_SHARE, type TickedRun } from './tickNoise';
+import { STEADY_RULE } from './steady';
+import type { Exclusion } from './outliers';
+
+export { runName } from './runName';
+export { runNoise } from './tickNoise';
 
 /** A cell whose repetitions spread more than this (coefficient of variation) is called noisy. */
 export const NOISY_CV = 0.1;
-/** A run whose throughput trend moves it this much (start to end, against its mean) drifted. */
-export const DRIFT_SHARE = 0.15;
-/** A tick below this share of the run's median throughput is a dip. */
-export const DIP_SHARE = 0.5;
-/** Fewer ticks than this say nothing about a trend. */
-const MIN_TICKS = 5;
 
-/** How a run is named in a warning: "run 4 (other node, 10 threads, repetition 2)". */
-export function runName(r: { index?: number; threads: number; repetition?: number; arm: { id: string; label: string } }): string {
-  const parts = [
-    ...(r.arm.id !== 'main' ? [r.arm.label] : []),
-    `${r.threads} thread${r.threads === 1 ? '' : 's'}`,
-    ...(r.repetition !== undefined ? [`repetition ${r.repetition}`] : []),
-  ];
-  return `run ${r.index !== undefined ? r.index + 1 : '?'} (${parts.join(', ')})`;
-}
-
-export interface RunNoise {
-  /** Throughput change over the run from its trend line, as a share of its mean (+0.2: rose 20%); null: too few ticks. */
-  trend: number | null;
-  /** Dips: ticks below DIP_SHARE of the run's median throughput, as [seconds into the run, share of the median]. */
-  dips: [number, number][];
-  warnings: string[];
-}
-
-/** The drift and the dips inside one run's ticks (a gap tick after a reconnect is left out: it spans no work). */
-export function runNoise(r: {
-  index?: number;
-  threads: number;
-  repetition?: number;
-  arm: { id: string; label: string };
-  timeline: readonly Pick<Tick, 't' | 'rowsPerSec' | 'gap'>[];
-}): RunNoise {
-  const ticks = r.timeline.filter((t) => !t.gap);
+/** The warnings of one run's ticks, naming it. */
+export function runWarnings(r: TickedRun): string[] {
+  const { trend, dips, shift } = runNoise(r);
   const name = runName(r);
-  if (ticks.length < MIN_TICKS) return { trend: null, dips: [], warnings: [] };
-  const rates = ticks.map((t) => t.rowsPerSec);
-  const mid = median(rates);
-  const mean = rates.reduce((s, v) => s + v, 0) / rates.length;
-  const span = (ticks[ticks.length - 1].t - ticks[0].t) / 1000;
-  const { m } = linearRegression(ticks.map((t) => [t.t / 1000, t.rowsPerSec]));
-  const trend = mean > 0 && span > 0 ? (m * span) / mean : null;
+  const n = r.timeline.slice(r.steady?.fromTick ?? 0).filter((t) => !t.gap).length;
   const warnings: string[] = [];
-  if (trend !== null && Math.abs(trend) >= DRIFT_SHARE)
+  // A step also tilts the trend line: the shift says it better.
+  if (trend !== null && Math.abs(trend) >= DRIFT_SHARE && !shift)
     warnings.push(
-      `${name} drifted: its throughput ${trend > 0 ? 'rose' : 'fell'} about ${Math.round(Math.abs(trend) * 100)}% from start to end (trend over ${ticks.length} ticks); a growing log, a checkpoint or other work on the server can do this.`,
+      `${name} drifted: its throughput ${trend > 0 ? 'rose' : 'fell'} about ${Math.round(Math.abs(trend) * 100)}% from start to end (trend over ${n} ticks); a growing log, a checkpoint or other work on the server can do this.`,
     );
-  // The first and the last tick are part-intervals around the sessions' start and stop: not dips.
-  const dips: [number, number][] = [];
-  if (mid > 0) for (const t of ticks.slice(1, -1)) if (t.rowsPerSec < DIP_SHARE * mid) dips.push([t.t / 1000, t.rowsPerSec / mid]);
   if (dips.length)
     warnings.push(
       `${name} stepped: throughput dipped to ${Math.round(Math.min(...dips.map((d) => d[1])) * 100)}% of its median at ${dips
@@ -64,9 +33,30 @@ export function runNoise(r: {
         .map((d) => `${formatNumber(d[0])} s`)
         .join(
           ', ',
-        )}${dips.length > 3 ? ` and ${dips.length - 3} more tick${dips.length - 3 === 1 ? '' : 's'}` : ''} (the size of a checkpoint or a log growth).`,
+        )}${dips.length > 3 ? ` and ${dips.length - 3} more tick${dips.length - 3 === 1 ? '' : 's'}` : ''} (the size of a checkpoint or a log growth: beyond ${DIP_FENCE} x IQR below the lower quartile of its ticks, and ${Math.round(DIP_DROP * 100)}% or more under its median).`,
     );
-  return { trend, dips, warnings };
+  if (shift)
+    warnings.push(
+      `${name} shifted level: its throughput moved from ${formatNumber(shift.before)}/s to ${formatNumber(shift.after)}/s (${shift.after > shift.before ? '+' : ''}${Math.round((shift.after / shift.before - 1) * 100)}%) at ${formatNumber(shift.atSec)} s and stayed there (a change point: OLS-CUSUM test p = ${formatNumber(shift.p)}, a shift of ${Math.round(SHIFT_SHARE * 100)}% or more that a step fits better than a trend); its figures mix two conditions.`,
+    );
+  if (r.steady?.capped)
+    warnings.push(
+      `${name} had not settled within a third of its ticks: its figures are over the last two thirds, ${formatNumber((r.steady.warmupMs + r.steady.droppedMs) / 1000)} s after its sessions started; a longer --warmup or --duration would say where it settles.`,
+    );
+  return warnings;
+}
+
+/** One line for the runs that were still settling after the fixed warm-up (none when every run was steady). */
+export function steadyLine(runs: readonly TickedRun[]): string[] {
+  const settled = runs.filter((r) => r.steady && r.steady.droppedTicks > 0);
+  if (!settled.length) return [];
+  const listed = settled
+    .slice(0, 6)
+    .map((r) => `${runName(r)} +${formatNumber(r.steady!.droppedMs / 1000)} s`)
+    .join(', ');
+  return [
+    `Steady state: ${settled.length} of ${runs.length} run${runs.length === 1 ? ' was' : 's were'} still settling after the fixed warm-up (${listed}${settled.length > 6 ? ` and ${settled.length - 6} more` : ''}); their figures start where they settled, by ${STEADY_RULE}.`,
+  ];
 }
 
 export interface CellSpread {
@@ -86,14 +76,19 @@ export function cellSpread(cells: readonly Cell[]): CellSpread[] {
   });
 }
 
-/** The noise warnings of an experiment: noisy cells, then drifting or stepping runs. */
-export function noiseWarnings(cells: readonly Cell[], runs: readonly Parameters<typeof runNoise>[0][]): string[] {
+/**
+ * The noise warnings of an experiment: noisy cells, the runs their cells left out, runs whose ticks drifted, dipped
+ * or shifted, and the runs that were still settling after the warm-up.
+ */
+export function noiseWarnings(cells: readonly (Cell & { excluded?: readonly Exclusion[] })[], runs: readonly TickedRun[]): string[] {
   const out: string[] = [];
   for (const s of cellSpread(cells))
     if (s.cv !== null && s.cv > NOISY_CV)
       out.push(
         `${s.armId !== 'main' ? `${s.armLabel}, ` : ''}${s.threads} thread${s.threads === 1 ? '' : 's'}: its ${s.n} repetitions spread ${Math.round(s.cv * 100)}% (coefficient of variation), more than ${Math.round(NOISY_CV * 100)}%; intervals are wide and small differences cannot be told from noise.`,
       );
-  for (const r of runs) out.push(...runNoise(r).warnings);
+  for (const c of cells) for (const e of c.excluded ?? []) out.push(e.reason);
+  for (const r of runs) out.push(...runWarnings(r));
+  out.push(...steadyLine(runs));
   return out;
 }

@@ -5,7 +5,7 @@
 import { armsInOrder, compareArms, overlayScaling, type ArmRun, type ScalingOverlay } from '../../shared/armAnalysis';
 import { compareArmCells, type CellComparison, type CellRun } from '../../shared/repeats';
 import { coresFor, cycleMath, runCycleMath, type CycleMath, type SpinCycles } from '../../shared/cycleMath';
-import type { LatencySummary, RunDerived, RunTotals, Tick } from '../../shared/experiment';
+import type { LatencySummary, RunDerived, RunSteady, RunTotals, Tick } from '../../shared/experiment';
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
 import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
 import type { OwnShare } from '../../shared/ownShare';
@@ -27,6 +27,10 @@ export interface ShownRun {
   repetition?: number;
   /** The workload's own share of the server's work, once the run ended (shared/ownShare.ts). */
   share?: OwnShare | null;
+  /** Where its steady state began, once the run ended (absent in older records). */
+  steady?: RunSteady;
+  /** The A/B block it ran in (planOrder.ts), once the run ended: the pairs of a paired comparison share one. */
+  block?: number;
 }
 
 export interface ShownExperiment {
@@ -39,9 +43,18 @@ export interface ShownExperiment {
   runs: ShownRun[];
 }
 
-/** The shown runs as the shared analysis reads them (an ArmRun, and a CellRun with its index and repetition). */
-export function armRuns(e: ShownExperiment): (ArmRun & CellRun)[] {
+/**
+ * The shown runs as the shared analysis reads them (an ArmRun, and a CellRun with its index and repetition), with
+ * their ticks and steady window: the noise and outlier rules read them, as they do in the CLI and the notebook.
+ */
+export function armRuns(e: ShownExperiment): (ArmRun & CellRun & Pick<ShownRun, 'timeline' | 'steady' | 'block'>)[] {
   return e.runs.map((r) => ({
+    // A getter: a live run's hours of ticks are decoded only if a rule reads them (runTicks.ts).
+    get timeline() {
+      return r.timeline;
+    },
+    ...(r.steady ? { steady: r.steady } : {}),
+    ...(r.block !== undefined ? { block: r.block } : {}),
     index: r.index,
     ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
     threads: r.threads,

@@ -2,7 +2,7 @@
 // spins per row, each as shared/repeats estimates it (a geometric mean with its 95% interval), the cell's spread, and
 // the experiment's noise warnings naming their runs. A cell of one run shows its value and "1 run: no interval".
 import { topNames } from '../../shared/analysis';
-import type { Tick } from '../../shared/experiment';
+import type { RunSteady, Tick } from '../../shared/experiment';
 import {
   cellEstimate,
   cellsOf,
@@ -17,7 +17,7 @@ import { figureText } from '../../shared/numberText';
 import { quantityText } from '../../shared/units';
 import { armRuns, type ShownExperiment } from './armViews';
 
-export type TimedCellRun = CellRun & { timeline: readonly Pick<Tick, 't' | 'rowsPerSec' | 'gap'>[] };
+export type TimedCellRun = CellRun & { timeline: readonly Pick<Tick, 't' | 'rowsPerSec' | 'gap'>[]; steady?: RunSteady };
 
 export interface CellResultRow {
   armId: string;
@@ -61,15 +61,7 @@ export function cellResults(runs: readonly TimedCellRun[], topSpinlocks = 2): Ce
 
 /** The cells of the experiment the results show. */
 export function cellResultsOf(e: ShownExperiment): CellResults {
-  // A getter: a live run's hours of ticks are decoded only if a figure reads its timeline (runTicks.ts).
-  return cellResults(
-    armRuns(e).map((r, i) => ({
-      ...r,
-      get timeline() {
-        return e.runs[i].timeline;
-      },
-    })),
-  );
+  return cellResults(armRuns(e));
 }
 
 /** A figure as the cell table prints it: "12,345 [11,900, 12,800]", or the one run's value; a time in its best unit. */

@@ -40,6 +40,8 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         nativeProcedures: r.nativeProcedures,
         share: r.share ?? null,
         ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
+        ...(r.steady ? { steady: r.steady } : {}),
+        ...(r.block !== undefined ? { block: r.block } : {}),
       })),
     };
   }
@@ -68,6 +70,8 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       nativeProcedures: r.record?.nativeProcedures,
       share: r.record?.share ?? null,
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
+      ...(r.record?.steady ? { steady: r.record.steady } : {}),
+      ...(r.record?.block !== undefined ? { block: r.record.block } : {}),
     })),
   };
 }

@@ -199,6 +199,41 @@ describe('views of repeated runs', () => {
     assert.ok(cellResultsOf(dipped).warnings.some((w) => w.startsWith('run 2 (arm b, 8 threads, repetition 1) stepped')));
   });
 
+  it('the outlier rule: the A/B and the cell results leave out the same run as the CLI, and say why', () => {
+    const runs = repeatedRuns(lognormalFactors(9, 0.02), ARMS, 6);
+    const e = shown(runs);
+    const ticks = (rate: number, step = false) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        t: (i + 1) * 1000,
+        rowsPerSec: rate * (step ? (i < 10 ? 1.25 : 0.75) : 1) * (1 + (((i * 7) % 5) - 2) / 100),
+      })) as unknown as Tick[];
+    for (const r of e.runs) r.timeline = ticks(r.totals.rows / 10);
+    // Arm b's fourth repetition ran 40% slow and stepped down halfway: beyond the far fence, and its ticks say why.
+    const k = e.runs.findIndex((r) => r.arm.id === 'b' && r.repetition === 4);
+    const slow = Math.round(e.runs[k].totals.rows * 0.6);
+    e.runs[k] = { ...e.runs[k], totals: { ...e.runs[k].totals, rows: slow }, rows: slow, timeline: ticks(slow / 10, true) };
+    const c = cellResultsOf(e);
+    const reason = c.warnings.find((w) => w.includes("is left out of its cell's estimate"));
+    assert.match(reason ?? '', new RegExp(`^run ${k + 1} \\(arm b, 8 threads, repetition 4\\) is left out`));
+    assert.equal(c.rows.find((x) => x.armId === 'b')!.n, 5);
+    const at = abViews(e)[0].at[0];
+    assert.equal(at.comparison.figures[0].b.n, 5, 'the A/B is over the same five runs');
+    // Paired by repetition: A's fourth has no partner left, so the pairs are the other five.
+    assert.equal(at.comparison.layout.design, 'paired');
+    assert.equal(at.comparison.figures[0].a.n, 5);
+  });
+
+  it("the A/B reads the runs' recorded blocks: arms that shared blocks pair, arms that never did are separate sessions", () => {
+    const runs = repeatedRuns(lognormalFactors(13, 0.05), ARMS, 4);
+    const e = shown(runs);
+    // As planOrder records them: A B, B A, ... one block per repetition.
+    e.runs.forEach((r) => (r.block = r.repetition));
+    assert.equal(abViews(e)[0].at[0].comparison.layout.design, 'paired');
+    // As for two deploys that replace each other: each arm's runs in blocks of their own.
+    e.runs.forEach((r) => (r.block = (r.arm.id === 'a' ? 0 : 10) + r.repetition!));
+    assert.equal(abViews(e)[0].at[0].comparison.layout.design, 'separate');
+  });
+
   it('runs are labelled with their arm and repetition: results, analysis and the live view', () => {
     const runs = repeatedRuns(lognormalFactors(5, 0.05), ARMS, 2);
     const rows = experimentRows({
