@@ -3,17 +3,17 @@
 import type { Command } from 'commander';
 import { readExperimentFile } from '../engine/notebook/export';
 import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
-import { estimateText, excludesOne, type RepeatedFigure } from '../shared/repeats';
+import { comparisonMethodText, estimateText, type RepeatedFigure } from '../shared/repeats';
 import { ratioCell } from '../engine/presetViews/table';
 import { NO_VERDICT } from '../shared/runPairing';
 import { UsageError } from './commands';
 
 /**
- * Throughput always; any other figure only when its interval leaves out no change. Backoffs move with their spins and
- * transactions with the rows, as in the A/B summary: they are left out.
+ * The primary figure always; any other only when it is called different after Holm's adjustment. Backoffs move with
+ * their spins and transactions with the rows, as in the A/B summary: they are left out.
  */
-const shown = (f: RepeatedFigure, i: number) =>
-  i === 0 || (f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && excludesOne(f.ratio) && f.ratio.ratio !== null);
+const shown = (f: RepeatedFigure) =>
+  f.primary || (f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && f.differs && f.ratio.ratio !== null);
 
 export function comparisonText(c: ExperimentComparison, a: string, b: string): string {
   const lines = [`B against A\n  A: ${a}\n  B: ${b}`];
@@ -22,9 +22,9 @@ export function comparisonText(c: ExperimentComparison, a: string, b: string): s
   if (apart) lines.push(`  Note: ${c.note}`, `  ${NO_VERDICT}`);
   for (const cell of c.cells) {
     const rows = cell.comparison.figures
-      .filter((f, i) => apart || shown(f, i))
+      .filter((f) => apart || shown(f))
       .map((f) => [`${f.label} (${f.unit})`, estimateText(f.a), estimateText(f.b), ...(apart ? [] : [ratioCell(f.ratio)])]);
-    const head = ['figure', 'A', 'B', ...(apart ? [] : ['B/A [95% interval]'])];
+    const head = ['figure', 'A', 'B', ...(apart ? [] : ['B/A [interval]'])];
     const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
     const line = (r: string[]) => `    ${r.map((x, i) => x.padEnd(w[i])).join('  ')}`.trimEnd();
     lines.push(
@@ -32,6 +32,7 @@ export function comparisonText(c: ExperimentComparison, a: string, b: string): s
       ...(apart ? [] : cell.comparison.summary.map((s) => `  ${s}`)),
       line(head),
       ...rows.map(line),
+      ...(apart ? [] : [`  ${comparisonMethodText(cell.comparison.figures)}`]),
     );
   }
   if (c.onlyA.length) lines.push(`\nOnly in A: ${c.onlyA.map(cellName).join('; ')}`);

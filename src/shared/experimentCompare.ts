@@ -91,7 +91,7 @@ export interface ExperimentComparison {
 export function compareExperiments(a: Experiment, b: Experiment, topN = 5): ExperimentComparison {
   const m = matchCells(a.runs, b.runs);
   return {
-    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', topN) })),
+    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', { topN, separate: true }) })),
     onlyA: m.onlyA,
     onlyB: m.onlyB,
     note: workloadDifference(a, b),
@@ -123,7 +123,7 @@ export function againstBaseline(current: Experiment, baseline: Experiment): Agai
   };
   return {
     verdicts: m.matched.map((c) => {
-      const [tp] = compareCells(c.a, c.b, 'this experiment').figures;
+      const [tp] = compareCells(c.a, c.b, 'this experiment', { separate: true }).figures;
       const v = ratioVerdict(tp.ratio, words);
       return { cell: cellName(c), verdict: { ...v, text: capital(v.text) } };
     }),

@@ -2,7 +2,7 @@
 // when allowed, sessions) for the settings that serve an objective best on this server. It is an experiment (kind
 // 'tune') whose arms are the candidate configurations and whose runs are the trials (an arm at a session count, one
 // repetition each), so every trial keeps its full measurements; `tune` says what was searched, how, and what won.
-import type { RatioEstimate, FigureEstimate } from './repeats/interval';
+import type { StoredRatio, FigureEstimate } from './repeats/interval';
 import type { PostId } from './posts';
 
 /** What the search optimises. Throughput: rows per second (a custom workload's calls per second unless it reports rows). */
@@ -101,7 +101,7 @@ export interface TuneResult {
   /** The server's current settings, at the session count where they did best. */
   current: { config: string; threads: number } | null;
   /** The winner against the current settings (objective ratio winner / current, with its 95% interval). */
-  versus: RatioEstimate | null;
+  versus: StoredRatio | null;
   /** The verdict in words, e.g. "The winner is faster than the current settings by 38% (95% interval 30% to 47%)". */
   verdict: string;
   /** How sure the search is that the winner beats the runner-up, in words. */

@@ -133,7 +133,7 @@ describe('repeated runs: intervals and verdicts on seeded synthetic records', fu
     assert.equal(same.kind, 'same');
     assert.match(
       same.text,
-      /^No difference in throughput detectable at this noise \(B against A, 95% interval -\d+(\.\d)?% to \+\d+(\.\d)?%\): about \d+ more repetitions of each arm \(\d+ in all\) would detect a 5% change\.$/,
+      /^No difference in throughput detectable at this noise \(B against A, 95% interval -\d+(\.\d)?% to \+\d+(\.\d)?%\), nor shown to be within ±5%: detecting a 5% change would take about \d+ to \d+ repetitions of each arm \(\d+ at the measured spread\); showing equivalence within ±5%, were there no change, about \d+ to \d+ repetitions \(\d+ at the measured spread\)\.$/,
     );
     assert.equal(same.repetitionsFor5Pct, repetitionsToDetect(compareFigures([100, 110, 90], [104, 96, 101]).sdLog));
     const single = ratioVerdict(compareFigures([100], [112]), THROUGHPUT_WORDS('B'));
@@ -169,14 +169,35 @@ describe('repeated runs: intervals and verdicts on seeded synthetic records', fu
     assert.ok(Math.abs(g.value! - 20) < 1e-9);
   });
 
-  it('a ratio with zeros on one side is bootstrapped, the same interval every time', () => {
+  it('a ratio with zeros on one side is a permutation interval, the same every time', () => {
     const a = [0, 3, 5, 4];
     const b = [8, 9, 7, 10];
     const r1 = compareFigures(a, b);
     const r2 = compareFigures(a, b);
-    assert.equal(r1.method, 'bootstrap');
+    assert.equal(r1.method, 'rank');
     assert.deepEqual(r1, r2);
-    assert.ok(r1.interval!.low > 1);
+    // 4 against 4: the smallest two-sided p of an exact permutation test is 2/70, so a clear shift can be shown.
+    assert.ok(r1.interval!.low > 1, JSON.stringify(r1.interval));
+    assert.ok(r1.p! < 0.05);
+  });
+
+  it('one non-zero run against zeros is no certainty: the interval stays open, never [0, 0]', () => {
+    const r = compareFigures([3.1e-6, 0, 0], [0, 0, 0]);
+    assert.equal(r.method, 'rank');
+    assert.equal(r.ratio, 0);
+    assert.deepEqual(r.interval, { low: 0, high: Infinity });
+    assert.equal(r.p, 1);
+    const v = ratioVerdict(r, { subject: 'B', figure: 'X spins per row', higher: 'higher', lower: 'lower' });
+    assert.equal(v.kind, 'same');
+    assert.match(v.text, /unbounded \(too few runs measured it to bound the ratio\)/);
+    assert.doesNotMatch(v.text, /down to 0/);
+  });
+
+  it('3 runs a side of a figure with zeros can never be called different (smallest exact p is 2/20)', () => {
+    const r = compareFigures([0, 1, 2], [50, 60, 70]);
+    assert.equal(r.method, 'rank');
+    assert.ok(Math.abs(r.p! - 0.1) < 1e-12, String(r.p));
+    assert.ok(r.interval!.low <= 1);
   });
 
   it("an old record's runs (no repetition field) are cells of one run each: no interval", () => {

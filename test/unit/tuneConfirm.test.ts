@@ -93,6 +93,7 @@ describe('tune: the re-run confirms the winner against the current settings', ()
   });
 
   it('a name the winner brought down to nothing reads "down to 0", not Infinity x lower', () => {
+    // As a record from before this version stored it (a bootstrap ratio, no level or design).
     const r = { method: 'bootstrap' as const, ratio: 0, interval: { low: 0, high: 0 }, nA: 3, nB: 3, sdLog: null };
     const v = ratioVerdict(r, { subject: 'The winner', figure: 'ASYNC_NETWORK_IO wait ms per row', higher: 'higher', lower: 'lower' });
     assert.equal(v.text, "The winner's ASYNC_NETWORK_IO wait ms per row is down to 0.");

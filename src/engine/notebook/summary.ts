@@ -130,7 +130,7 @@ function rerunCells(first: Experiment, e: Experiment): string[] {
     const o = original.find((x) => x.armId === c.armId && x.threads === c.threads);
     if (!o) continue;
     const where = c.armId !== 'main' ? `${c.armLabel}, ` : '';
-    const cmp = compareCells(o, c, 'the re-run');
+    const cmp = compareCells(o, c, 'the re-run', { separate: true });
     out.push(
       ...cmp.summary
         .slice(0, 3)

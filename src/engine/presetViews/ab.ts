@@ -4,7 +4,7 @@
 // changes it always had, and says that it has no interval.
 import type { PresetInfo, RunRecord } from '../../shared/experiment';
 import { compareArms } from '../../shared/armAnalysis';
-import { compareArmCells, methodText, oneRunPerCell, type RatioMethod } from '../../shared/repeats';
+import { compareArmCells, comparisonMethodText, methodText, oneRunPerCell, type RatioMethod } from '../../shared/repeats';
 import { estimateCell, ratioCell, small, type ViewTable } from './table';
 
 type Comparison = NonNullable<PresetInfo['comparisons']>[number];
@@ -15,8 +15,9 @@ const pct = (v: number | null): string => (v === null ? '-' : `${v > 0 ? '+' : '
 
 const RATIO_METHOD: Record<RatioMethod, string> = {
   'welch-log': "the ratio of geometric means with Welch's t 95% interval on the logarithms",
+  'paired-log': 'the ratio of geometric means from the per-block log ratios (paired t), the arms having alternated A B, B A',
   'pooled-log': "the ratio of geometric means, its 95% interval from the repeated arm's spread (the other ran once)",
-  bootstrap: 'the ratio of means with a seeded bootstrap 95% interval (a repetition measured 0)',
+  rank: 'the ratio of means with an exact permutation interval (a repetition measured 0)',
   single: 'the ratio of one run each: no interval',
   none: 'no ratio',
 };
@@ -57,7 +58,7 @@ function repeatedView(runs: readonly RunRecord[], c: Comparison): ViewTable {
   return {
     kind: 'ab',
     title: `A/B: ${c.label}, at ${last.threads} threads`,
-    headers: ['figure', 'A [95% interval]', 'B [95% interval]', 'B/A [95% interval]'],
+    headers: ['figure', 'A [95% interval]', 'B [95% interval]', 'B/A [interval]'],
     rows: last.figures.map((f) => [
       `${f.label}${f.unit ? ` (${f.unit})` : ''}`,
       na(estimateCell(f.a), f.a.value, f.note),
@@ -68,6 +69,7 @@ function repeatedView(runs: readonly RunRecord[], c: Comparison): ViewTable {
       ...last.summary,
       ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`),
       `A: ${methodText(tp.a)}; B: ${methodText(tp.b)}; B/A: ${RATIO_METHOD[tp.ratio.method]}.`,
+      comparisonMethodText(last.figures),
       ...[...new Set(last.figures.filter((f) => f.note && (f.a.value === null || f.b.value === null)).map((f) => f.note!))],
     ],
   };

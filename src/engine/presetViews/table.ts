@@ -1,7 +1,7 @@
 // What every analysis view of a preset is: a table and the sentences that go with it, and the cell texts the views
 // share (a figure with its interval, a ratio with its interval, a watched name's figure).
 import { formatNumber, type RunFigures } from '../../shared/analysis';
-import { estimateText, namedFigure, type FigureDef, type FigureEstimate, type RatioEstimate } from '../../shared/repeats';
+import { estimateText, LEVEL, levelText, namedFigure, type FigureDef, type FigureEstimate, type RatioEstimate } from '../../shared/repeats';
 
 export interface ViewTable {
   kind: 'runs' | 'repeats' | 'ab' | 'scaling' | 'noise' | 'math' | 'writelog';
@@ -23,12 +23,16 @@ export function estimateCell(e: FigureEstimate): string {
   return `${estimateText(e)}${e.method === 'mean' ? ' (mean)' : ''}`;
 }
 
-/** B over A with its interval: "1.12 [1.08, 1.16]"; the ratio alone without one; '-' when there is none. */
+/**
+ * B over A with its interval: "1.12 [1.08, 1.16]"; an interval at another level than 95% (a secondary figure after
+ * Holm's adjustment) names it; an end the data cannot close is "open"; the ratio alone without one; '-' for none.
+ */
 export function ratioCell(r: RatioEstimate): string {
   if (r.ratio === null) return '-';
-  return r.interval
-    ? `${formatNumber(r.ratio)} [${formatNumber(r.interval.low)}, ${formatNumber(r.interval.high)}]`
-    : formatNumber(r.ratio);
+  if (!r.interval) return formatNumber(r.ratio);
+  const high = r.interval.high === Infinity ? 'open' : formatNumber(r.interval.high);
+  const level = r.level !== LEVEL ? ` ${levelText(r.level)}` : '';
+  return `${formatNumber(r.ratio)} [${formatNumber(r.interval.low)}, ${high}]${level}`;
 }
 
 /** A watched name's figure: spins per row for a spinlock, else wait ms per row, else latch ms per row. */

@@ -2,7 +2,8 @@
 // settings as an A/B with its interval, how sure the search is that the winner beats the runner-up, what more time
 // would settle, and the T-SQL that applies the winner (shown, never run unless the user asks).
 import type { RunRecord } from '../../shared/experiment';
-import { compareFigures, excludesOne, repetitionsToDetect } from '../../shared/repeats/interval';
+import { compareFigures, excludesOne } from '../../shared/repeats/interval';
+import { repetitionsToDetect } from '../../shared/repeats/plan';
 import { ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
 import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneResult } from '../../shared/tune';
 import type { Topology } from '../../shared/types';

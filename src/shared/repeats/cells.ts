@@ -3,8 +3,11 @@
 // before repetitions is a cell of one run per arm and thread count, and reads as "1 run: no interval".
 import { runFigures, TX_NOT_COUNTED, topNames, type FigureDirection, type RunFigures } from '../analysis';
 import type { ArmRun } from '../armAnalysis';
-import { compareFigures, estimate, excludesOne, type FigureEstimate, type RatioEstimate } from './interval';
-import { ratioVerdict, THROUGHPUT_WORDS, type Verdict } from './words';
+import { atLevel, compareFigures, estimate, type FigureEstimate, type RatioEstimate } from './interval';
+import { cellLayout, type CellLayout } from './design';
+import { holm } from './family';
+import { lowPower } from './plan';
+import { levelText, ratioVerdict, THROUGHPUT_WORDS, type Verdict } from './words';
 import { othersBusy, type OwnShare } from '../ownShare';
 
 /** A run as a cell needs it: the analysis input, its arm, and (since schema 6) which repetition it was. */
@@ -89,13 +92,22 @@ export interface RepeatedFigure {
   direction: FigureDirection;
   a: FigureEstimate;
   b: FigureEstimate;
+  /** B over A: the primary figure's at 95%; a secondary's at the level of its Holm step (family.ts). */
   ratio: RatioEstimate;
+  /** The figure the verdict rests on (throughput unless the user named another). */
+  primary: boolean;
+  /** Called different: the primary's interval leaves out 1; a secondary's does after Holm's adjustment. */
+  differs: boolean;
+  /** Called different at low power: the change may be overstated (plan.ts lowPower). */
+  lowPower: boolean;
   /** Why a side has no value: the figure does not apply to its runs. */
   note?: string;
 }
 
 export interface CellComparison {
   threads: number;
+  /** How the two cells' runs were laid out: paired blocks, unpaired, or separate sessions. */
+  layout: CellLayout;
   figures: RepeatedFigure[];
   /** The verdict on throughput, in words that follow from its interval. */
   verdict: Verdict;
@@ -120,12 +132,57 @@ export function figureDefs(a: Pick<Cell, 'figures'>, b: Pick<Cell, 'figures'>, t
 /** A label inside a sentence: "Log bytes per row" -> "log bytes per row"; "CPU per row" and names stay as they are. */
 const nounOf = (label: string) => (/^[A-Z][a-z]/.test(label) ? label[0].toLowerCase() + label.slice(1) : label);
 
-/** Cell B against cell A, figure by figure. */
-export function compareCells(a: Cell, b: Cell, subject = 'B', topN = 5): CellComparison {
-  const figures = figureDefs(a, b, topN).map((d): RepeatedFigure => {
-    const va = a.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
-    const vb = b.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
-    const applies = va.length === a.figures.length && vb.length === b.figures.length;
+export interface CompareCellOptions {
+  /** The arms ran in separate sessions (two experiments, a saved baseline): no pairs, a between-session term. */
+  separate?: boolean;
+  /** The primary figure's key (default rowsPerSec). */
+  primary?: string;
+  topN?: number;
+}
+
+/** The figure keys a user may name as the primary one (besides the spinlock, wait and latch ones of a cell). */
+export const PRIMARY_DEFAULT = 'rowsPerSec';
+
+/** The layout two cells are compared by. */
+export function layoutOf(a: Cell, b: Cell, separate = false): CellLayout {
+  return separate ? { design: 'separate', pairs: [] } : cellLayout(a.runs, b.runs);
+}
+
+/** One figure's values on each side, aligned by block when paired; null when the figure does not apply to a run. */
+function sides(a: Cell, b: Cell, layout: CellLayout, d: FigureDef): { va: number[]; vb: number[]; applies: boolean } {
+  const pick = (c: Cell, i: number) => d.value(c.figures[i]);
+  if (layout.design === 'paired') {
+    const va = layout.pairs.map(([i]) => pick(a, i));
+    const vb = layout.pairs.map(([, j]) => pick(b, j));
+    const applies = [...va, ...vb].every((v) => v !== null);
+    return { va: va.filter((v): v is number => v !== null), vb: vb.filter((v): v is number => v !== null), applies };
+  }
+  const va = a.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
+  const vb = b.figures.map((f) => d.value(f)).filter((v): v is number => v !== null);
+  return { va, vb, applies: va.length === a.figures.length && vb.length === b.figures.length };
+}
+
+/**
+ * Cell B against cell A, figure by figure: the primary figure at 95%, the others as one family under Holm's method
+ * (family.ts), each paired by block when the arms alternated (design.ts).
+ */
+export function compareCells(a: Cell, b: Cell, subject = 'B', opts: CompareCellOptions = {}): CellComparison {
+  const layout = layoutOf(a, b, opts.separate);
+  const primaryKey = opts.primary ?? PRIMARY_DEFAULT;
+  const defs = figureDefs(a, b, opts.topN ?? 5);
+  const raw = defs.map((d) => {
+    const s = sides(a, b, layout, d);
+    const design = layout.design === 'paired' && !s.applies ? 'unpaired' : layout.design;
+    return { d, ...s, ratio: compareFigures(s.va, s.vb, { design }) };
+  });
+  const secondary = raw.map((x) => x.d.key !== primaryKey);
+  const decisions = holm(raw.map((x, i) => (secondary[i] ? x.ratio.p : null)));
+  const figures = raw.map(({ d, va, vb, applies, ratio }, i): RepeatedFigure => {
+    const primary = !secondary[i];
+    const shown = primary || ratio.p === null ? ratio : atLevel(ratio, va, vb, decisions[i].level);
+    const differs = primary
+      ? ratio.p !== null && ratio.interval !== null && (ratio.interval.low > 1 || ratio.interval.high < 1)
+      : decisions[i].differs;
     return {
       key: d.key,
       label: d.label,
@@ -133,19 +190,28 @@ export function compareCells(a: Cell, b: Cell, subject = 'B', topN = 5): CellCom
       direction: d.direction,
       a: estimate(va),
       b: estimate(vb),
-      ratio: compareFigures(va, vb),
+      ratio: shown,
+      primary,
+      differs,
+      lowPower: differs && lowPower(shown),
       ...(!applies && d.note ? { note: d.note } : {}),
     };
   });
-  const tp = figures[0];
-  const verdict = ratioVerdict(tp.ratio, THROUGHPUT_WORDS(subject));
+  const main = figures.find((f) => f.primary) ?? figures[0];
+  const words =
+    main.key === PRIMARY_DEFAULT ? THROUGHPUT_WORDS(subject) : { subject, figure: nounOf(main.label), higher: 'higher', lower: 'lower' };
+  const verdict = ratioVerdict(main.ratio, words);
   const detected = figures
-    .slice(1)
-    .filter((f) => f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && excludesOne(f.ratio) && f.ratio.ratio !== null)
+    .filter(
+      (f) => !f.primary && f.differs && f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && f.ratio.ratio !== null,
+    )
     .sort((x, y) => Math.abs(Math.log(y.ratio.ratio as number)) - Math.abs(Math.log(x.ratio.ratio as number)))
     .slice(0, 4)
-    .map((f) => ratioVerdict(f.ratio, { subject, figure: nounOf(f.label), higher: 'higher', lower: 'lower' }).text);
-  return { threads: a.threads, figures, verdict, summary: [verdict.text, ...detected, ...othersCaveat(a, b)] };
+    .map((f) => {
+      const v = ratioVerdict(f.ratio, { subject, figure: nounOf(f.label), higher: 'higher', lower: 'lower' }).text;
+      return `${v.replace(/\.$/, '')} (exploratory: one of ${raw.length - 1} secondary figures, ${levelText(f.ratio.level)} interval after Holm's adjustment).`;
+    });
+  return { threads: a.threads, layout, figures, verdict, summary: [verdict.text, ...detected, ...othersCaveat(a, b)] };
 }
 
 /** A comparison whose runs ran beside busy other sessions says so: its per-row figures carry their work too. */
@@ -167,5 +233,5 @@ export function compareArmCells<R extends CellRun>(runs: readonly R[], a: string
   return [...ca.keys()]
     .filter((t) => cb.has(t))
     .sort((x, y) => x - y)
-    .map((t) => compareCells(ca.get(t)!, cb.get(t)!, 'B', topN));
+    .map((t) => compareCells(ca.get(t)!, cb.get(t)!, 'B', { topN }));
 }

@@ -1,12 +1,20 @@
 // Figures with their intervals, and verdicts that follow from them, as every view says them (the terminal, the
 // panel, the notebook): one wording, computed once.
 import { figureText } from '../numberText';
-import { excludesOne, repetitionsToDetect, type FigureEstimate, type RatioEstimate } from './interval';
+import {
+  EQUIVALENCE_MARGIN,
+  equivalenceInterval,
+  excludesOne,
+  fullRatio,
+  isEquivalent,
+  type FigureEstimate,
+  type RatioEstimate,
+  type StoredRatio,
+} from './interval';
+import { detectPlan, equivalencePlan, lowPower, planText } from './plan';
 
 /** What a figure with one run shows instead of an interval. */
 export const SINGLE_RUN = '1 run: no interval';
-/** The change a "no difference" verdict plans for. */
-export const PLANNED_CHANGE = 0.05;
 
 /** "12,345 [11,900, 12,800]", a single run's value alone, '-' for none. */
 export function estimateText(e: FigureEstimate, fmt: (v: number) => string = figureText): string {
@@ -31,10 +39,16 @@ export function methodText(e: Pick<FigureEstimate, 'method' | 'n'>): string {
 const pct = (v: number) => `${Math.abs(v * 100) < 10 ? Math.abs(v * 100).toFixed(1) : Math.abs(v * 100).toFixed(0)}%`;
 const signedPct = (v: number) => `${v >= 0 ? '+' : '-'}${pct(v)}`;
 const times = (v: number) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)}x`;
+/** "95%", "99.7%": an interval's level as it is named. */
+export const levelText = (level: number) => `${+(level * 100).toFixed(1)}%`;
 
-/** The ratio's interval as changes: "-4% to +6%" (the B/A ratio less one). */
-export function ratioIntervalText(r: RatioEstimate): string {
-  return r.interval ? `${signedPct(r.interval.low - 1)} to ${signedPct(r.interval.high - 1)}` : SINGLE_RUN;
+/** The ratio's interval as changes: "-4% to +6%" (the B/A ratio less one); an end the data cannot close is open. */
+export function ratioIntervalText(r: Pick<RatioEstimate, 'interval'>): string {
+  const i = r.interval;
+  if (!i) return SINGLE_RUN;
+  if (i.low === 0 && i.high === Infinity) return 'unbounded (too few runs measured it to bound the ratio)';
+  const high = i.high === Infinity ? 'no upper bound' : signedPct(i.high - 1);
+  return `${signedPct(i.low - 1)} to ${high}`;
 }
 
 /** The words a higher and a lower value earn: throughput is faster/slower, a per-row figure higher/lower. */
@@ -53,33 +67,79 @@ export interface VerdictWords {
 export const THROUGHPUT_WORDS = (subject: string): VerdictWords => ({ subject, figure: 'throughput', higher: 'faster', lower: 'slower' });
 
 export interface Verdict {
-  /** higher / lower: the interval leaves out 1; same: it holds 1; single: no interval; none: not comparable. */
-  kind: 'higher' | 'lower' | 'same' | 'single' | 'none';
+  /**
+   * higher / lower: the interval leaves out 1; equivalent: the 90% interval lies within the margin (two one-sided
+   * tests); same: neither shown; single: no interval; none: not comparable.
+   */
+  kind: 'higher' | 'lower' | 'equivalent' | 'same' | 'single' | 'none';
   text: string;
-  /** For 'same': repetitions of each arm that would detect a 5% change at this noise (null: unknown). */
+  /** For 'same': repetitions of each arm that would detect a 5% change at the measured spread (null: unknown). */
   repetitionsFor5Pct: number | null;
 }
 
+/** "95% interval 8% to 16%" with the interval's own level; an end the data cannot close reads as open. */
+function intervalWords(r: RatioEstimate, up: boolean, big: boolean): string {
+  const i = r.interval;
+  if (!i) return '';
+  const lv = levelText(r.level);
+  if (big) {
+    const lo = up ? i.low : 1 / i.high;
+    const hi = up ? i.high : i.low === 0 ? Infinity : 1 / i.low;
+    return ` (${lv} interval ${times(lo)} to ${hi === Infinity ? 'no upper bound' : times(hi)})`;
+  }
+  const lo = up ? i.low - 1 : 1 - i.high;
+  const hi = up ? i.high - 1 : 1 - i.low;
+  return ` (${lv} interval ${pct(lo)} to ${hi === Infinity ? 'no upper bound' : pct(hi)})`;
+}
+
 /** A change as people say it: "faster by 12% (95% interval 8% to 16%)", "4.2x lower (95% interval 3.9x to 4.6x)". */
-export function changeWords(r: RatioEstimate, w: VerdictWords, up: boolean): string {
+export function changeWords(stored: StoredRatio, w: VerdictWords, up: boolean): string {
+  const r = fullRatio(stored);
   const ratio = r.ratio as number;
   // Down to nothing has no "x lower": 1/0 would read as Infinity.
-  if (!up && ratio === 0) return 'down to 0';
+  if (!up && ratio === 0)
+    return `down to 0${r.interval && r.interval.high > 0 ? ` (${levelText(r.level)} interval ${ratioIntervalText(r)})` : ''}`;
   const big = up ? ratio >= 2 : ratio <= 0.5;
-  const i = r.interval;
-  if (big) {
-    const x = up ? ratio : 1 / ratio;
-    const iv = i ? ` (95% interval ${times(up ? i.low : 1 / i.high)} to ${times(up ? i.high : 1 / i.low)})` : '';
-    return `${times(x)} ${up ? w.higher : w.lower}${iv}`;
-  }
-  const change = up ? ratio - 1 : 1 - ratio;
-  const iv = i ? ` (95% interval ${pct(up ? i.low - 1 : 1 - i.high)} to ${pct(up ? i.high - 1 : 1 - i.low)})` : '';
-  return `${up ? w.higher : w.lower} by ${pct(change)}${iv}`;
+  if (big) return `${times(up ? ratio : 1 / ratio)} ${up ? w.higher : w.lower}${intervalWords(r, up, true)}`;
+  return `${up ? w.higher : w.lower} by ${pct(up ? ratio - 1 : 1 - ratio)}${intervalWords(r, up, false)}`;
+}
+
+/** What the design of the comparison adds to a verdict: separate sessions widen it, and say so. */
+export function designNote(r: Pick<RatioEstimate, 'design' | 'betweenSd'>): string {
+  if (r.design !== 'separate' || r.betweenSd === null) return '';
+  return ` The two sides ran in separate sessions, not interleaved: the interval includes a between-session term (±${pct(Math.SQRT2 * r.betweenSd)}), since a shift shared by a whole session is in neither side's spread.`;
+}
+
+const margin = `±${+(EQUIVALENCE_MARGIN * 100).toFixed(1)}%`;
+const SESSIONS_REMEDY =
+  'between separate sessions no number of repetitions detects a 5% change: run the two as arms of one experiment, which interleaves them';
+
+/** What more repetitions would settle, as a range, for a comparison that showed neither a change nor equivalence. */
+function planWords(r: RatioEstimate): { text: string; need: number | null } {
+  const have = Math.min(r.nA, r.nB);
+  const detect = detectPlan(r);
+  if (!detect) return { text: '', need: null };
+  if (detect.sessionsBound) return { text: `: ${SESSIONS_REMEDY}`, need: null };
+  if (detect.high !== null && detect.high <= have)
+    return {
+      text: `: a 5% change would have been found at least 4 times in 5 at these ${have} repetitions, even at the upper bound of the measured noise`,
+      need: detect.point,
+    };
+  const d = planText(detect, have);
+  if (d === null) return { text: ': the noise is too large for any practical number of repetitions to detect a 5% change', need: null };
+  const eq = equivalencePlan(r);
+  const e = eq ? planText(eq, have) : null;
+  return {
+    text: `: detecting a 5% change would take about ${d}${e ? `; showing equivalence within ${margin}, were there no change, about ${e.replace(' of each arm', '')}` : ''}`,
+    need: detect.point,
+  };
 }
 
 /** The verdict on B against A for one figure, following from its interval. */
-export function ratioVerdict(r: RatioEstimate, w: VerdictWords): Verdict {
+export function ratioVerdict(stored: StoredRatio, w: VerdictWords): Verdict {
+  const r = fullRatio(stored);
   const what = w.figure === 'throughput' ? w.subject : `${w.subject}'s ${w.figure}`;
+  const against = w.against ?? 'A';
   if (r.ratio === null) return { kind: 'none', text: `${what}: no comparison (nothing measured on one side).`, repetitionsFor5Pct: null };
   if (!r.interval) {
     const same = Math.abs(r.ratio - 1) < 0.0005;
@@ -90,23 +150,26 @@ export function ratioVerdict(r: RatioEstimate, w: VerdictWords): Verdict {
       repetitionsFor5Pct: null,
     };
   }
+  const note = designNote(r);
   if (excludesOne(r)) {
     const up = r.interval.low > 1;
-    return { kind: up ? 'higher' : 'lower', text: `${what} is ${changeWords(r, w, up)}.`, repetitionsFor5Pct: null };
+    const overstated = lowPower(r)
+      ? ' This may be overstated at this noise: a change this size is found less than 4 times in 5 here, and changes found at low power are exaggerated on average.'
+      : '';
+    return { kind: up ? 'higher' : 'lower', text: `${what} is ${changeWords(r, w, up)}.${overstated}${note}`, repetitionsFor5Pct: null };
   }
-  const need = repetitionsToDetect(r.sdLog, PLANNED_CHANGE);
-  const have = Math.min(r.nA, r.nB);
-  const plan =
-    need === null
-      ? r.sdLog === null
-        ? ''
-        : ': the noise is too large for any practical number of repetitions to detect a 5% change'
-      : need > have
-        ? `: about ${need - have} more repetition${need - have === 1 ? '' : 's'} of each arm (${need} in all) would detect a 5% change`
-        : `: a change of 5% or more would have shown at these ${have} repetitions`;
+  if (isEquivalent(r)) {
+    const e = equivalenceInterval(r)!;
+    return {
+      kind: 'equivalent',
+      text: `${w.subject}'s ${w.figure} is equivalent to ${against}'s within ${margin} (90% interval ${ratioIntervalText({ interval: e })}, two one-sided tests): no difference that matters.${note}`,
+      repetitionsFor5Pct: null,
+    };
+  }
+  const plan = planWords(r);
   return {
     kind: 'same',
-    text: `No difference in ${w.figure} detectable at this noise (${w.subject} against ${w.against ?? 'A'}, 95% interval ${ratioIntervalText(r)})${plan}.`,
-    repetitionsFor5Pct: need,
+    text: `No difference in ${w.figure} detectable at this noise (${w.subject} against ${against}, ${levelText(r.level)} interval ${ratioIntervalText(r)}), nor shown to be within ${margin}${plan.text}.${note}`,
+    repetitionsFor5Pct: plan.need,
   };
 }

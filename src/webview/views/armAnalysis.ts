@@ -7,7 +7,16 @@ import { formatNumber } from '../../shared/analysis';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
 import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
-import { estimateText, excludesOne, methodText, ratioIntervalText, type FigureEstimate, type RepeatedFigure } from '../../shared/repeats';
+import {
+  comparisonMethodText,
+  estimateText,
+  LEVEL,
+  levelText,
+  methodText,
+  ratioIntervalText,
+  type FigureEstimate,
+  type RepeatedFigure,
+} from '../../shared/repeats';
 import { exactNumber } from '../model/format';
 import { options, section, type Choice } from './common';
 import { citeHtml } from './cite';
@@ -20,10 +29,10 @@ const num = (v: number | null | undefined): string => (v === null || v === undef
 /** B against A as a change with its interval: "+12.0% [+8.0% to +16%]"; a pair of single runs has no interval. */
 function changeCell(f: RepeatedFigure): TemplateResult {
   const r = f.ratio;
-  // Better or worse only when the interval leaves out no change (one run each cannot tell).
-  const better = !excludesOne(r) || r.ratio === null ? '' : r.ratio > 1 === (f.direction === 'higher-better') ? 'better' : 'worse';
+  // Better or worse only when called different (a secondary figure after Holm's adjustment; one run each cannot tell).
+  const better = !f.differs || r.ratio === null ? '' : r.ratio > 1 === (f.direction === 'higher-better') ? 'better' : 'worse';
   const point = pctText(r.ratio === null ? null : (r.ratio - 1) * 100);
-  return html`<td class="num change ${better}" data-meaning=${better || 'neutral'}>${point}${r.interval ? html`<br><span class="small interval">[${ratioIntervalText(r)}]</span>` : nothing}</td>`;
+  return html`<td class="num change ${better}" data-meaning=${better || 'neutral'}>${point}${r.interval ? html`<br><span class="small interval">[${ratioIntervalText(r)}]${r.level !== LEVEL ? ` ${levelText(r.level)}` : ''}</span>` : nothing}</td>`;
 }
 
 function abTable(v: AbView): TemplateResult {
@@ -50,7 +59,7 @@ function abTable(v: AbView): TemplateResult {
       })}</tr>`,
     )}</tbody>
   </table></div>
-  <p class="small muted ab-method">Each figure: ${methodText(v.at[v.at.length - 1].comparison.figures[0].a)}; the change is B over A with its 95% interval.</p>`;
+  <p class="small muted ab-method">Each figure: ${methodText(v.at[v.at.length - 1].comparison.figures[0].a)}; the change is B over A with its interval. ${comparisonMethodText(v.at[v.at.length - 1].comparison.figures)}</p>`;
 }
 
 function abCompare(app: ViewContext, e: ShownExperiment): TemplateResult | typeof nothing {
