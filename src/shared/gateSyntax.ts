@@ -130,7 +130,12 @@ function parseWithin(text: string): Gate {
   const margin = pct / 100;
   if (/^baseline$/i.test(valueText)) return { text, metric, op: '~=', value: 1, against: 'baseline', margin };
   // The value as a plain gate would read it ("p99<5ms" for the units), so both forms accept the same numbers.
-  const plain = parseGate(`${name}<=${valueText.replace(/\s+/g, '')}`);
+  let plain: Gate;
+  try {
+    plain = parseGate(`${name}<=${valueText.replace(/\s+/g, '')}`);
+  } catch (e) {
+    throw new GateError(`--assert "${text}": ${(e as Error).message.replace(/^--assert "[^"]*": /, '')}`);
+  }
   if (!(plain.value > 0))
     throw new GateError(
       `--assert "${text}": a margin in percent needs a value above 0; ${valueText} is not (write e.g. "${name} <= ${valueText}").`,
