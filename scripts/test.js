@@ -2,6 +2,7 @@
 // Runs every test tier in order with mocha (scripts/mochaTier.js, one process per tier); exits non-zero if any tier
 // failed. Its closing line counts every tier's tests: 'N passed, N failed' (', N skipped' when a step was skipped).
 //   unit         no server, no browser
+//   stats        the verdicts' error rates on seeded messy data (drift, order effects, heavy tails, level shifts)
 //   integration  against the built-in TDS simulator, through the real driver (mssql over tedious)
 //   browser      the panel's webview bundle in Debian's Chromium (playwright-core), fed recorded data
 //   e2e          the VSIX installed in a real VS Code (code-server) driven through Chromium, against the simulator
@@ -25,6 +26,9 @@ const setup = () => run('bash', [path.join(root, 'scripts', 'e2e-setup.sh')]);
 // timeoutMs: mocha's default per test in the tier (a test that needs longer says so with this.timeout / .timeout()).
 const tiers = [
   { name: 'unit', dir: 'out/test/unit', timeoutMs: 60_000 },
+  // The verdicts against data they do not assume (drift, order effects, heavy tails, level shifts): thousands of
+  // seeded comparisons, a few minutes; apart from unit so that tier stays fast.
+  { name: 'stats', dir: 'out/test/stats', timeoutMs: 600_000 },
   {
     name: 'integration',
     dir: 'out/test/integration',

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { readExperimentFile } from '../engine/notebook/export';
 import { cellName, compareExperiments, type ExperimentComparison } from '../shared/experimentCompare';
-import { comparisonMethodText, estimateText, type RepeatedFigure } from '../shared/repeats';
+import { comparisonMethodText, estimateText, PRIMARY_NAMES, primaryKey, type RepeatedFigure } from '../shared/repeats';
 import { ratioCell } from '../engine/presetViews/table';
 import { NO_VERDICT } from '../shared/runPairing';
 import { UsageError } from './commands';
@@ -46,10 +46,13 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
     .description('compare two saved experiments, B against A, at each arm and thread count both ran: ratios with 95% intervals')
     .argument('<a>', 'the first experiment (A): the folder a run wrote, or its experiment.json')
     .argument('<b>', 'the second (B), compared against A')
-    .action((a: string, b: string) => {
+    .option('--primary <figure>', `the figure the verdict rests on (default throughput): ${PRIMARY_NAMES}`)
+    .action((a: string, b: string, o: { primary?: string }) => {
+      const primary = o.primary === undefined ? undefined : primaryKey(o.primary);
+      if (primary === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
       const ea = readExperimentFile(a);
       const eb = readExperimentFile(b);
-      const c = compareExperiments(ea, eb);
+      const c = compareExperiments(ea, eb, 5, primary);
       if (!c.cells.length) {
         const has = (x: ExperimentComparison['onlyA']) => (x.length ? x.map(cellName).join('; ') : 'no completed run');
         throw new UsageError(

@@ -67,8 +67,9 @@ export function applyGates(
   out: (s: string) => void,
   err: (s: string) => void,
   baseline: Baseline | null = null,
+  section = true,
 ): number {
-  if (baseline) out(baselineSection(e, baseline.experiment, baseline.dir));
+  if (baseline && section) out(baselineSection(e, baseline.experiment, baseline.dir));
   if (!gates.length) return code;
   const results = evaluateGates(gates, e.runs, baseline ? baseline.experiment.runs : null, gateDesign(e));
   out(`\nGates\n${results.map((r) => `  ${gateLine(r)}`).join('\n')}\n`);

@@ -25,6 +25,7 @@ import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { addStacksCommand } from './stacks';
 import { addCompareCommand } from './compare';
+import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
@@ -233,6 +234,10 @@ export function buildProgram(
       'a saved experiment (its folder or experiment.json) to compare with: gates may name it ("p99 <= baseline + 10%"), and the report says how this run compares',
     )
     .option(
+      '--interleave',
+      "with --baseline: run the baseline's settings again beside this run's, taking turns (A B, B A ...), so the verdict is paired instead of across sessions",
+    )
+    .option(
       '--any-name',
       'with --assert and --stacks: accept a spinlock or wait name Spinlock Lab does not list (names differ between versions)',
     )
@@ -320,6 +325,7 @@ export function buildProgram(
     });
 
   addCompareCommand(program, out);
+  addHistoryCommand(program, out, err);
   addTuneCommand(program, out, err, setExit);
   addWatchCommands(program, out, err, setExit, withCancel);
   addStacksCommand(program, out, err, setExit, withCancel);

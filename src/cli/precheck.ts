@@ -11,6 +11,7 @@ import { parseGates, type Baseline } from './gates';
 import { readExperimentFile } from '../engine/notebook/export';
 import { repeatProblems } from './repeatCheck';
 import { UsageError } from './commands';
+import { interleaveProblem } from './interleave';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
 
 export type RunKind = GateContext['kind'];
@@ -49,6 +50,7 @@ export interface RunPrecheckArgs {
   stopOnError?: boolean;
   assert?: string[];
   baseline?: string;
+  interleave?: boolean;
   anyName?: boolean;
   repeat?: string;
   maxRepeat?: string;
@@ -241,6 +243,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
     problems.push((e as Error).message);
   }
   const baseline = readBaseline(o.baseline, gates, problems);
+  problems.push(...interleaveProblems(o, baseline));
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
   // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
   if (o.notebook !== undefined)
@@ -248,6 +251,16 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
   fail(problems);
   const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : (o.scenario ?? 'run');
   return { gates: canonicalGates(gates), output: claimOutput(o.out, label), baseline };
+}
+
+/** --interleave: needs a baseline it can run again, and repetitions to pair. */
+function interleaveProblems(o: RunPrecheckArgs, baseline: Baseline | null): string[] {
+  if (!o.interleave) return [];
+  if (!o.baseline) return ['--interleave runs a saved baseline again beside this run: give --baseline DIR too.'];
+  if (o.repeat !== undefined && o.repeat.trim() === '1')
+    return ['--interleave pairs the two arms block by block: give --repeat 2 or more (default 3).'];
+  const p = baseline ? interleaveProblem(baseline.experiment, o.scenario) : null;
+  return p ? [p] : [];
 }
 
 function inside(file: string, dir: string): boolean {

@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import { resolveParams } from '../shared/params';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { getScenario } from '../engine/scenarios';
-import { runExperiment, type ExperimentProgress } from '../engine/experiment';
+import { runExperiment, runPlan, type ExperimentProgress, type PlanArm } from '../engine/experiment';
+import type { LoadSettings } from '../shared/experiment';
+import { asMain, BASELINE_ARM, CURRENT_ARM, interleavedArms, interleavedSection, INTERLEAVE_REPEAT } from './interleave';
 import { resultsReport } from '../engine/report';
 import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
@@ -54,6 +56,8 @@ export interface RunArgs {
   repeat?: string;
   /** With --repeat auto: the most repetitions (default DEFAULT_MAX_REPEAT). */
   maxRepeat?: string;
+  /** With a baseline: run its settings again beside this run's, as two interleaved arms (interleave.ts). */
+  interleave?: boolean;
 }
 
 /** How often each cell runs: a fixed count, or (auto) until every gate is decided, `repeat` at most. */
@@ -94,6 +98,18 @@ export async function runCommand(
     clientPath: o.clientPath,
   });
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${scenario.id}`);
+  const knobs = {
+    delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
+    affinity: o.affinity,
+  };
+  if (o.interleave && baseline) {
+    const arms = interleavedArms(
+      baseline.experiment,
+      { scenarioId: scenario.id, parameters, knobs, mode: load.mode, threads: load.threads },
+      baseline.dir,
+    );
+    return runInterleaved({ o, target, arms, load, outDir, unit: scenario.unit, baseline }, out, err, gates);
+  }
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
   const { repeat, auto } = repeatChoice(o, gates);
   const time = planTime([load], load, repeat, o.deploy, auto);
@@ -109,10 +125,7 @@ export async function runCommand(
           parameters,
           labDatabase: o.labDb,
           load,
-          knobs: {
-            delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
-            affinity: o.affinity,
-          },
+          knobs,
           outDir,
           title: o.title,
           question: o.question,
@@ -271,5 +284,66 @@ export async function withCancel<T>(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+/** --baseline DIR --interleave: the baseline's settings (A) and this run's (B) as two arms taking turns. */
+async function runInterleaved(
+  x: {
+    o: RunArgs;
+    target: ReturnType<typeof targetFromArgs>;
+    arms: PlanArm[];
+    load: LoadSettings;
+    outDir: string;
+    unit: string;
+    baseline: Baseline;
+  },
+  out: (s: string) => void,
+  err: (s: string) => void,
+  gates: Gate[],
+): Promise<number> {
+  const { o, arms, load, baseline } = x;
+  // A fixed design: auto would look at the pair after each block, which these gates (against the arm run again) do not.
+  if (o.repeat?.trim().toLowerCase() === 'auto' || o.maxRepeat !== undefined)
+    throw new UsageError(
+      '--interleave runs a fixed number of blocks: give --repeat N (default 3) instead of --repeat auto or --max-repeat.',
+    );
+  const repeat = o.repeat === undefined ? INTERLEAVE_REPEAT : parseRepeat(o.repeat);
+  const time = planTime(arms, load, repeat, o.deploy);
+  err(`This experiment: ${time.text}; the baseline's settings (A) and this run's (B) take turns\n`);
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  try {
+    const { mode: _mode, threads: _threads, ...shared } = load;
+    const { experiment, file } = await withCancel(err, (signal) =>
+      runPlan(
+        {
+          target: x.target,
+          labDatabase: o.labDb,
+          arms,
+          load: shared,
+          outDir: x.outDir,
+          title: o.title ?? `${arms[1].scenarioId}: this run's settings against the baseline's, interleaved`,
+          question: o.question,
+          deploy: o.deploy,
+          preset: null,
+          repeat,
+        },
+        signal,
+        (p) => bar.update(p),
+      ),
+    );
+    bar.done();
+    out(
+      o.json
+        ? JSON.stringify(experiment, null, 2) + '\n'
+        : `${resultsReport(experiment, x.unit)}${interleavedSection(experiment, baseline.dir)}\nSaved ${file}\n`,
+    );
+    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    // Gates against the baseline judge this run's arm against the baseline's arm of the same experiment.
+    const current = { ...experiment, runs: asMain(experiment.runs, CURRENT_ARM) };
+    const again = { experiment: { ...experiment, runs: asMain(experiment.runs, BASELINE_ARM) }, dir: `${baseline.dir}, run again` };
+    return applyGates(gates, current, exitOf(experiment.status), out, err, again, false);
+  } finally {
+    bar.done();
   }
 }

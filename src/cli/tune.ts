@@ -20,7 +20,7 @@ import { tuneReport } from '../engine/tuneReport';
 import { writeNotebookFile } from '../engine/notebook/export';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
-import { objectiveOf } from '../engine/tune/search';
+import { objectiveOf } from '../engine/tune/objective';
 import { targetFromArgs, UsageError } from './commands';
 import { customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
 import { withCancel } from './run';

@@ -10,6 +10,7 @@ import {
   droppedLines,
   LEADERBOARD_HEADERS,
   leaderboardRows,
+  moreTimeLine,
   roundLines,
   tuneObjective,
 } from '../shared/tuneText';
@@ -33,8 +34,7 @@ export function tuneReport(e: Experiment): string[] {
   }
   const at = (s: { config: string; threads: number }) => `${configName(t, s.config)} at ${s.threads} sessions`;
   out.push(`Winner: ${at(r.winner)}${r.current ? `, against the current settings (${at(r.current)})` : ''}.`);
-  out.push(r.verdict, r.certainty);
-  out.push(r.moreTime ? `More time: ${r.moreTime}` : 'More time: nothing left to settle.');
+  out.push(r.verdict, ...(r.selection ? [r.selection] : []), r.certainty, moreTimeLine(r));
   if (r.reasons.length) {
     out.push('', 'Why:');
     for (const x of r.reasons) out.push(`  - ${x.text}${x.post ? ` (${citePost(x.post)})` : ''}`);

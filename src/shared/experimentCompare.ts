@@ -88,10 +88,10 @@ export interface ExperimentComparison {
 }
 
 /** B against A, every cell both completed. */
-export function compareExperiments(a: Experiment, b: Experiment, topN = 5): ExperimentComparison {
+export function compareExperiments(a: Experiment, b: Experiment, topN = 5, primary?: string): ExperimentComparison {
   const m = matchCells(a.runs, b.runs);
   return {
-    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', { topN, separate: true }) })),
+    cells: m.matched.map((c) => ({ ...c, comparison: compareCells(c.a, c.b, 'B', { topN, separate: true, primary }) })),
     onlyA: m.onlyA,
     onlyB: m.onlyB,
     note: workloadDifference(a, b),

@@ -4,6 +4,7 @@
 // repetition each), so every trial keeps its full measurements; `tune` says what was searched, how, and what won.
 import type { StoredRatio, FigureEstimate } from './repeats/interval';
 import type { PostId } from './posts';
+import type { PairedRatio } from './tunePaired';
 
 /** What the search optimises. Throughput: rows per second (a custom workload's calls per second unless it reports rows). */
 export type TuneObjective =
@@ -94,15 +95,31 @@ export interface TuneReason {
   post: PostId | null;
 }
 
+/** The confirmation stage: the current settings (a) against the challenger (b: the winner, or the best other when the current settings won) on fresh, interleaved pairs of trials. */
+export interface TuneConfirmation extends PairedRatio {
+  a: { config: string; threads: number };
+  b: { config: string; threads: number };
+  /** The pairs kept back for it from the start (it gets more when the race ends early). */
+  planned: number;
+}
+
 export interface TuneResult {
   /** Every configuration's best point, best first. */
   leaderboard: TuneStanding[];
   winner: { config: string; threads: number };
   /** The server's current settings, at the session count where they did best. */
   current: { config: string; threads: number } | null;
-  /** The winner against the current settings (objective ratio winner / current, with its 95% interval). */
+  /**
+   * The winner against the current settings (objective ratio winner / current, with its 95% interval) from the trials
+   * that chose the winner: the selection's own estimate, biased upward (the winner's curse). Records saved before the
+   * confirmation stage gave their verdict from it.
+   */
   versus: StoredRatio | null;
-  /** The verdict in words, e.g. "The winner is faster than the current settings by 38% (95% interval 30% to 47%)". */
+  /** The confirmation on fresh pairs of trials, which the verdict rests on; absent or null when none ran. */
+  confirmation?: TuneConfirmation | null;
+  /** The selection's estimate in words, labelled as biased; absent in older records. */
+  selection?: string | null;
+  /** The verdict in words, e.g. "Confirmed on 12 fresh pairs of trials: the winner is faster ... by 38% (...)". */
   verdict: string;
   /** How sure the search is that the winner beats the runner-up, in words. */
   certainty: string;

@@ -122,33 +122,57 @@ const KNOBS: Knob[] = ['affinity', 'batchSize', 'delayedDurability'];
 /** Reasons per knob, when the winner's configuration differs from the current one in more than one. */
 const PER_KNOB = 2;
 
+const KNOB_NAMES: Record<Knob, string> = {
+  affinity: 'affinity',
+  batchSize: 'rows per transaction',
+  delayedDurability: 'delayed durability',
+};
+
 /**
  * One knob at a time: two configurations the search tried that differ in that knob alone (the current settings' value
- * against the winner's, the other knobs at either's), the winner itself when it is one of them, each at the session
- * count where they both ran or where they ran most; so a move is put down to the knob that made it.
+ * against the winner's, the other knobs at either's), the winner itself when it is one of them, compared at a session
+ * count where both ran (the one with the most trials of both), so a move is put down to the knob that made it and not
+ * to a session count. A knob with no such pair at a common session count is said to be unknown, in one line.
  */
 function byKnob(cells: readonly Cell[], configs: readonly TuneConfig[], ca: TuneConfig, cb: TuneConfig): TuneReason[] {
   const differ = KNOBS.filter((k) => ca[k] !== cb[k]);
   if (differ.length < 2) return [];
-  const most = (id: string, threads?: number) => {
-    const mine = cells.filter((c) => c.armId === id);
-    return mine.find((c) => c.threads === threads) ?? [...mine].sort((x, y) => y.runs.length - x.runs.length)[0];
+  /** The cells of x and y at the session count where both ran most (the fewer side's trials), or null. */
+  const common = (x: string, y: string): [Cell, Cell] | null => {
+    const xs = cells.filter((c) => c.armId === x);
+    let out: [Cell, Cell] | null = null;
+    for (const b of cells.filter((c) => c.armId === y)) {
+      const a = xs.find((c) => c.threads === b.threads);
+      if (a && (!out || Math.min(a.runs.length, b.runs.length) > Math.min(out[0].runs.length, out[1].runs.length))) out = [a, b];
+    }
+    return out;
   };
-  return differ.flatMap((k) => {
+  const unknown: Knob[] = [];
+  const out = differ.flatMap((k) => {
     const others = KNOBS.filter((x) => x !== k);
     const pairs = configs
       .filter((y) => y[k] === cb[k] && others.every((x) => y[x] === ca[x] || y[x] === cb[x]))
       .flatMap((y) => configs.filter((x) => x[k] === ca[k] && others.every((o) => x[o] === y[o])).map((x) => ({ x, y })))
       .sort((p, q) => Number(q.y.id === cb.id) - Number(p.y.id === cb.id));
     for (const { x, y } of pairs) {
-      const b = most(y.id);
-      const a = b && most(x.id, b.threads);
-      if (!a || !b) continue;
+      const at = common(x.id, y.id);
+      if (!at) continue;
+      const [a, b] = at;
       const change = changedWords(x, y, { config: x.id, threads: a.threads }, { config: y.id, threads: b.threads });
       return movedNames(a, b, change, x, y, PER_KNOB);
     }
+    unknown.push(k);
     return [];
   });
+  if (!unknown.length) return out;
+  const names = unknown.map((k) => KNOB_NAMES[k]).join(' and ');
+  const cannot: TuneReason = {
+    text: `What ${names} did on ${unknown.length === 1 ? 'its' : 'their'} own cannot be told: the search ran no two configurations differing in ${unknown.length === 1 ? 'it' : 'one of them'} alone at the same session count, so what moved is put down to the whole change.`,
+    figure: `knob:${unknown.join(',')}`,
+    ratio: null,
+    post: null,
+  };
+  return [...out, cannot];
 }
 
 /**
@@ -170,7 +194,9 @@ export function tuneReasons(
   const ca = configs.find((c) => c.id === current.config);
   const cb = configs.find((c) => c.id === winner.config);
   const change = changedWords(ca, cb, current, winner);
-  const knobs = ca && cb ? byKnob(cells, configs, ca, cb) : [];
+  const all = ca && cb ? byKnob(cells, configs, ca, cb) : [];
+  const knobs = all.filter((r) => !r.figure.startsWith('knob:'));
+  const cannot = all.filter((r) => r.figure.startsWith('knob:'));
   const seen = new Set(knobs.map((r) => r.figure));
   const named = movedNames(a, b, change, ca, cb, MAX_REASONS).filter((r) => !seen.has(r.figure) || !knobs.length);
   const cpu = figureDefs(a, b, 0).find((d) => d.key === 'cpuMsPerRow');
@@ -179,5 +205,5 @@ export function tuneReasons(
     cpu && cpuRatio && cpuRatio.ratio !== null && Math.abs(cpuRatio.ratio - 1) >= MIN_MOVE && excludesOne(cpuRatio)
       ? [{ text: reasonText(cpu, cpuRatio, change), figure: cpu.key, ratio: cpuRatio.ratio, post: null }]
       : [];
-  return [...knobs, ...named, ...cpuLine];
+  return [...knobs, ...named, ...cpuLine, ...cannot];
 }

@@ -3,8 +3,8 @@
 import type { RunFigures } from './analysis';
 import type { Experiment } from './experiment';
 import { thousands } from './numberText';
-import { estimateText, namedFigure } from './repeats';
-import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneStanding } from './tune';
+import { estimateText, excludesOne, fullRatio, namedFigure } from './repeats';
+import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneResult, type TuneStanding } from './tune';
 
 /** 512000 -> "8m 32s"; 45000 -> "45s"; 3600000 -> "1h 0m". */
 export function minutesText(ms: number): string {
@@ -131,4 +131,17 @@ export function applyNote(t: Pick<TuneInfo, 'result'>): string {
   return t.result?.applied
     ? 'The winner was left applied (--apply), with these statements:'
     : 'NOT applied: the server is back on its settings from before the tune. Run these to apply the winner:';
+}
+
+/**
+ * "More time: ..." as the close says it: what more would settle, and never "nothing left to settle" beside an open
+ * verdict (a record saved before the confirmation stage could have an undecided verdict and no moreTime).
+ */
+export function moreTimeLine(r: Pick<TuneResult, 'moreTime' | 'versus' | 'confirmation'>): string {
+  if (r.moreTime) return `More time: ${r.moreTime}`;
+  const c = r.confirmation;
+  const open = c ? !c.interval || (c.interval.low <= 1 && c.interval.high >= 1) : !!r.versus && !excludesOne(fullRatio(r.versus));
+  return open
+    ? 'More time: the verdict against the current settings is open; `spinlab rerun` of this tune confirms the winner on fresh trials.'
+    : 'More time: nothing left to settle.';
 }

@@ -1,6 +1,7 @@
 // The panel's questions to the host (requests.ts), as App asks them: a preset's plan for the settings typed (the
 // newest asking's answer kept per preset, dropped when the server's default plans change), a saved experiment, two
-// windows of the watch compared (the newest asking's answer shown).
+// windows of the watch compared (the newest asking's answer shown), this server's experiments over time (asked when
+// the History view's trend opens, and again when the saved experiments change while it is open).
 import type { Experiment } from '../shared/experiment';
 import { PanelRequests } from '../shared/panelRequests';
 import type { PanelState, PresetAnalysisInfo, PresetPlanView } from '../shared/protocol';
@@ -9,6 +10,7 @@ import type { WatchCompareRequest } from '../shared/watchWindows';
 import { stableJson } from './model/format';
 import { planOf, presetPayload, type PresetFormState } from './model/presetForm';
 import type { WatchCompareModel } from './model/watchCompare';
+import { HistoryTrendModel, historyKey } from './model/historyTrend';
 import { RequestClient } from './requests';
 
 /** What the answers change in the panel. */
@@ -25,6 +27,8 @@ export class PanelQuestions {
   /** By preset, the settings last asked about and why that asking failed, so the plan says so instead of "Updating". */
   private readonly asked = new Map<string, { key: string; error: string | null }>();
   private lastDefaultPlans: string | null = null;
+  /** The History view's trend: open or not, and the host's last answer. */
+  readonly trend = new HistoryTrendModel();
 
   constructor(
     post: (envelope: RequestEnvelope) => void,
@@ -35,6 +39,8 @@ export class PanelQuestions {
 
   /** New default plans (another server, or the same one read again): plans previewed for the old facts no longer hold. */
   onState(s: PanelState): void {
+    const saved = historyKey(s.history.map((h) => h.id));
+    if (this.trend.open && this.trend.askedFor !== saved) this.askTrend(saved);
     const plans = stableJson(s.presetPlans);
     if (plans === this.lastDefaultPlans) return;
     this.lastDefaultPlans = plans;
@@ -85,6 +91,24 @@ export class PanelQuestions {
       },
       (e: Error) => this.app.onToast(`Could not open the experiment "${id}": ${e.message}`),
     );
+  }
+
+  /** This server's experiments over time; only the newest asking's answer is shown. */
+  askTrend(key: string): void {
+    this.trend.asked(key);
+    this.app.requestRender();
+    void this.client.latest('historyTrend', PanelRequests.historyTrend, {}).then((a) => {
+      if (a.kind === 'superseded') return;
+      this.trend.received(a.kind === 'result' ? { result: a.result, error: null } : { result: null, error: a.error.message });
+      this.app.requestRender();
+    });
+  }
+
+  /** Opens or closes the trend; opening asks the host for it. */
+  toggleTrend(s: PanelState | null): void {
+    this.trend.open = !this.trend.open;
+    if (this.trend.open) this.askTrend(historyKey((s?.history ?? []).map((h) => h.id)));
+    else this.app.requestRender();
   }
 
   /** Window A against window B of the watch; only the newest asking's answer is shown. */

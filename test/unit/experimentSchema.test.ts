@@ -7,6 +7,7 @@ import { LatencyRecorder } from '../../src/engine/histogram';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from '../../src/engine/totals';
 import { EXPERIMENT_SCHEMA_VERSION, type Experiment, type Tick } from '../../src/shared/experiment';
 import { DB, sample } from './samples';
+import { tuneExperiment } from '../helpers/tuneExperiment';
 
 const schemaPath = path.resolve(__dirname, '../../../schema/experiment.schema.json');
 const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
@@ -228,3 +229,21 @@ for (const [name, breakIt, expected] of broken) {
     assert.match(errors, expected);
   });
 }
+
+it("a tune's result with its confirmation on fresh pairs is valid, and a record from before it (none) too", () => {
+  const e = tuneExperiment();
+  assert.equal(errorsOf(e), '');
+  e.tune!.result!.confirmation = {
+    pairs: 12,
+    ratio: 1.5,
+    interval: { low: 1.4, high: 1.6 },
+    sdLog: 0.1,
+    a: { config: 'c0', threads: 8 },
+    b: { config: 'c1', threads: 8 },
+    planned: 12,
+  };
+  e.tune!.result!.selection = "The search's own estimate (biased upward): ...";
+  assert.equal(errorsOf(e), '');
+  e.tune!.result!.confirmation.a = { config: 'c0' } as never;
+  assert.notEqual(errorsOf(e), '', 'a side without its session count is refused');
+});

@@ -193,4 +193,26 @@ describe('tune reasons, one knob at a time', () => {
     assert.doesNotMatch(xd.text, /core 0/, 'the rows per transaction alone (all CPUs at 1 and at 10 rows/tx)');
     assert.equal(xd.post, 'xdesmgr-big-box');
   });
+
+  it('compares a knob pair only at a session count both ran; without one it says so, not a move across session counts', () => {
+    // The search ran all CPUs at 10 rows/tx only at 4 sessions: no pair differs in one knob alone at the same count.
+    const at4 = { ...truth.c1, rowsPerSec: { 4: 30_000 } };
+    const n = lognormalFactors(3, 0.05);
+    const mixed = [0, 1, 2].flatMap((rep) => [
+      tuneTrial(rep * 3, configs[0], 8, rep + 1, truth.c0, n),
+      tuneTrial(rep * 3 + 1, configs[1], 4, rep + 1, at4, n),
+      tuneTrial(rep * 3 + 2, configs[2], 8, rep + 1, truth.c2, n),
+    ]);
+    const r = tuneReasons({ runs: mixed, tune: { configs } }, { config: 'c2', threads: 8 }, { config: 'c0', threads: 8 });
+    assert.ok(
+      r.every((x) => !/sessions instead of/.test(x.text)),
+      `no knob compared across session counts:\n${r.map((x) => x.text).join('\n')}`,
+    );
+    const cannot = r.find((x) => x.figure.startsWith('knob:'))!;
+    assert.match(cannot.text, /^What affinity and rows per transaction did on their own cannot be told: .*same session count/);
+    assert.ok(
+      r.some((x) => x.figure === 'spinsPerRow:LOGCACHE_ACCESS'),
+      'the whole change still explains the move',
+    );
+  });
 });

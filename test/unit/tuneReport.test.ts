@@ -6,6 +6,9 @@ import { POSTS } from '../../src/shared/posts';
 import { budgetLine, minutesText } from '../../src/shared/tuneText';
 import { tuneExperiment } from '../helpers/tuneExperiment';
 
+const C0 = { config: 'c0', threads: 8 };
+const C1 = { config: 'c1', threads: 8 };
+
 describe('tune: the CLI report', () => {
   const e = tuneExperiment();
   const text = tuneReport(e).join('\n');
@@ -52,6 +55,24 @@ describe('tune: the CLI report', () => {
     const open = tuneExperiment();
     open.tune!.result!.moreTime = 'About 4 more trials of each leader would tell them apart.';
     assert.match(tuneReport(open).join('\n'), /More time: About 4 more trials/);
+  });
+
+  it('never closes with "nothing left to settle" beside an open verdict, in a record saved before the confirmation stage', () => {
+    // An older record: the verdict from the selection's trials, undecided, and no moreTime.
+    const old = tuneExperiment();
+    const r = old.tune!.result!;
+    r.versus = { method: 'pooled-log', ratio: 2.2, interval: { low: 0.6, high: 8.07 }, nA: 1, nB: 6, sdLog: 0.4 };
+    r.verdict = 'No difference in throughput detectable at this noise (95% interval -40% to +707%).';
+    r.moreTime = null;
+    const t2 = tuneReport(old).join('\n');
+    assert.doesNotMatch(t2, /nothing left to settle/);
+    assert.match(t2, /More time: the verdict against the current settings is open; `spinlab rerun`/);
+    // A decided one, with the selection's estimate beside the confirmation's verdict.
+    r.confirmation = { pairs: 12, ratio: 2.1, interval: { low: 1.9, high: 2.3 }, sdLog: 0.1, planned: 12, a: C0, b: C1 };
+    r.selection = "The search's own estimate, from the trials that chose the winner (biased upward: the winner's curse): ...";
+    const t3 = tuneReport(old).join('\n');
+    assert.match(t3, /More time: nothing left to settle\./);
+    assert.ok(t3.includes(r.selection), t3);
   });
 
   it('gives the budget against the time taken, and the stop reason', () => {

@@ -12,6 +12,7 @@ import {
   constraintsLine,
   LEADERBOARD_HEADERS,
   leaderboardRows,
+  moreTimeLine,
   roundLines,
   tuneObjective,
 } from '../../shared/tuneText';
@@ -68,8 +69,9 @@ export function addTuneSection(nb: NotebookBuilder, e: Experiment): void {
         `**Winner:** ${mdEscape(at(r.winner))}${r.current ? `, against the current settings (${mdEscape(at(r.current))})` : ''}.`,
         '',
         `- ${mdEscape(r.verdict)}`,
+        ...(r.selection ? [`- ${mdEscape(r.selection)}`] : []),
         `- ${mdEscape(r.certainty)}`,
-        `- ${r.moreTime ? `More time: ${mdEscape(r.moreTime)}` : 'More time: nothing left to settle.'}`,
+        `- ${mdEscape(moreTimeLine(r))}`,
         ...(r.reasons.length
           ? ['', '**Why:**', '', ...r.reasons.map((x) => `- ${mdEscape(x.text)}${x.post ? ` (${citePost(x.post, 'markdown')})` : ''}`)]
           : []),

@@ -1,14 +1,25 @@
-// A tune's result from its search: the leaderboard (winner and runner-up marked), the winner against the current
-// settings as an A/B with its interval, how sure the search is that the winner beats the runner-up, what more time
-// would settle, and the T-SQL that applies the winner (shown, never run unless the user asks).
-import type { RunRecord } from '../../shared/experiment';
-import { compareFigures, excludesOne } from '../../shared/repeats/interval';
+// A tune's result from its search: the leaderboard (winner and runner-up marked), the verdict on the winner against
+// the current settings from the confirmation's fresh pairs of trials (paired t), the selection's own estimate beside
+// it labelled as biased, how sure the search is that the winner beats the runner-up, what more time would settle
+// (never nothing while the verdict is open), and the T-SQL that applies the winner (shown, never run unless asked).
+import { compareFigures, excludesOne, type StoredRatio } from '../../shared/repeats/interval';
 import { repetitionsToDetect } from '../../shared/repeats/plan';
-import { ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
-import { objectiveText, type TuneConfig, type TuneInfo, type TuneObjective, type TuneResult } from '../../shared/tune';
+import { changeWords, ratioVerdict, ratioIntervalText, type VerdictWords } from '../../shared/repeats/words';
+import {
+  objectiveText,
+  type TuneConfig,
+  type TuneConfirmation,
+  type TuneInfo,
+  type TuneObjective,
+  type TuneResult,
+} from '../../shared/tune';
+import { pairedRatio, pairsToDetect } from '../../shared/tunePaired';
 import type { Topology } from '../../shared/types';
 import { cpusByNode, formatCpuRanges, parseAffinity } from '../../shared/affinity';
-import { objectiveOf, type TuneSearch } from './search';
+import type { TuneSearch } from './search';
+
+/** The change a verdict left open plans for: what more pairs or trials would show. */
+const PLANNED_CHANGE = 0.05;
 
 function words(o: TuneObjective, subject: string): VerdictWords {
   const t = objectiveText(o);
@@ -21,14 +32,6 @@ function words(o: TuneObjective, subject: string): VerdictWords {
         lower: 'lower',
         against: 'the current settings',
       };
-}
-
-/** The objective values of a configuration's trials at one session count. */
-function valuesAt(runs: readonly RunRecord[], config: string, threads: number, o: TuneObjective): number[] {
-  return runs
-    .filter((r) => r.arm.id === config && r.threads === threads)
-    .map((r) => objectiveOf(r, o))
-    .filter((v): v is number => v !== null);
 }
 
 const minutes = (ms: number) => (ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`);
@@ -53,10 +56,26 @@ export function applySqlFor(c: TuneConfig, threads: number, t: Topology, databas
   return out;
 }
 
+/** The confirmation's interval leaves out 1: the winner and the current settings differ. */
+const settled = (c: TuneConfirmation) => !!c.interval && (c.interval.low > 1 || c.interval.high < 1);
+
+/** The confirmation's ratio in words (changeWords reads only the ratio and its interval). */
+function confirmedWords(c: TuneConfirmation, w: VerdictWords): string {
+  const pairs = `${c.pairs} fresh pair${c.pairs === 1 ? '' : 's'} of trials`;
+  if (c.ratio === null) return 'No pair of the confirmation completed: no verdict on fresh trials.';
+  const r: StoredRatio = { method: 'paired-log', ratio: c.ratio, interval: c.interval, nA: c.pairs, nB: c.pairs, sdLog: c.sdLog };
+  const against = w.against ?? 'the current settings';
+  const what = w.figure === 'throughput' ? w.subject : `${w.subject}'s ${w.figure}`;
+  if (!c.interval)
+    return `On ${pairs} (no interval): against ${against}, ${what} is ${changeWords(r, w, c.ratio > 1)}, which noise alone can do.`;
+  if (settled(c))
+    return `Confirmed on ${pairs} that took no part in choosing it: against ${against}, ${what} is ${changeWords(r, w, c.interval.low > 1)}.`;
+  return `Not settled on ${pairs}: no difference in ${w.figure} detectable between ${w.subject} and ${against} (95% interval ${ratioIntervalText(r)}).`;
+}
+
 export function tuneResult(
   tune: TuneInfo,
   search: TuneSearch,
-  runs: readonly RunRecord[],
   ctx: { topology: Topology; database: string; custom: boolean; trialMs: number },
 ): TuneResult | null {
   const o = tune.objective;
@@ -70,47 +89,87 @@ export function tuneResult(
   const winner = { config: first.config, threads: first.threads };
   const cur = board.find((s) => tune.configs.find((c) => c.id === s.config)?.current);
   const current = cur ? { config: cur.config, threads: cur.threads } : null;
-  const wv = valuesAt(runs, winner.config, winner.threads, o);
+  const index = (id: string) => tune.configs.findIndex((c) => c.id === id);
+  // The selection's trials only: the confirmation's are kept out of the leaderboard and these estimates.
+  const valuesAt = (s: { config: string; threads: number }) => search.selectionValues(index(s.config), s.threads);
   const label = (id: string) => tune.configs.find((c) => c.id === id)?.label ?? id;
+  const side = (s: { config: string; threads: number }) => `${label(s.config)}, ${s.threads} sessions`;
 
+  const c = search.confirmation();
+  const paired = c ? pairedRatio(c.pairs) : null;
+  const confirmation: TuneConfirmation | null =
+    c && paired
+      ? {
+          ...paired,
+          a: { config: tune.configs[c.a.i].id, threads: c.a.threads },
+          b: { config: tune.configs[c.b.i].id, threads: c.b.threads },
+          planned: search.confirmPairs,
+        }
+      : null;
+  const open = !!confirmation && (confirmation.pairs < 2 || !confirmation.interval || !settled(confirmation));
   let versus = null;
+  let selection: string | null = null;
   let verdict: string;
-  if (current && current.config !== winner.config) {
-    versus = compareFigures(valuesAt(runs, current.config, current.threads, o), wv);
-    verdict = ratioVerdict(versus, words(o, `The winner (${label(winner.config)}, ${winner.threads} sessions)`)).text;
+  const more: string[] = [];
+  if (!current) {
+    verdict = 'The current settings met the constraints in no trial: the winner is not compared with them.';
+  } else if (current.config !== winner.config) {
+    versus = compareFigures(valuesAt(current), valuesAt(winner));
+    const w = words(o, `the winner (${side(winner)})`);
+    selection = `The search's own estimate, from the trials that chose the winner (biased upward: the winner's curse): ${ratioVerdict(versus, { ...w, subject: 'the winner' }).text}`;
+    verdict = confirmation
+      ? confirmedWords(confirmation, w)
+      : `Not confirmed: the budget ended before the confirmation's fresh trials, so there is no unbiased verdict against the current settings.`;
   } else {
-    verdict = `The current settings won: no configuration tried beat them${current ? ` (best at ${current.threads} sessions)` : ''}.`;
+    verdict = `The current settings won the search (best at ${current.threads} sessions): no configuration tried beat them.`;
+    if (confirmation) verdict += ` ${confirmedWords(confirmation, words(o, `the best other configuration (${side(confirmation.b)})`))}`;
+  }
+  if (current && !confirmation && second)
+    more.push(
+      'A budget that reaches the confirmation, or `spinlab rerun` of this tune, would compare the winner with the current settings on fresh trials.',
+    );
+  if (confirmation && open) {
+    const sd = confirmation.sdLog ?? Math.SQRT2 * search.noise().sd;
+    const need = pairsToDetect(sd, PLANNED_CHANGE);
+    const extra = need === null ? null : Math.max(1, need - confirmation.pairs);
+    more.push(
+      extra === null
+        ? 'At this noise no practical number of confirmation pairs would show a 5% difference against the current settings: quiet the server, or lengthen the trials.'
+        : `About ${extra} more confirmation pair${extra === 1 ? '' : 's'} (about ${minutes(2 * extra * ctx.trialMs)} more budget) would show a 5% difference against the current settings.`,
+    );
   }
 
   let certainty: string;
-  let moreTime: string | null = null;
   if (!second) certainty = 'Only one configuration was tried: nothing to compare it with.';
   else if (second.state === 'dropped' && racing.length <= 1) {
     certainty = `Every other configuration was ruled out; the closest, ${label(second.config)} at ${second.threads} sessions, was dropped in round ${second.droppedIn}: ${second.droppedWhy}.`;
   } else {
-    const r = compareFigures(valuesAt(runs, second.config, second.threads, o), wv);
+    const r = compareFigures(valuesAt(second), valuesAt(winner));
     const sure = excludesOne(r);
     certainty = sure
-      ? `The winner beats the runner-up (${label(second.config)}, ${second.threads} sessions): winner / runner-up 95% interval ${ratioIntervalText(r)}.`
-      : `The winner and the runner-up (${label(second.config)}, ${second.threads} sessions) are within this noise (winner / runner-up 95% interval ${r.interval ? ratioIntervalText(r) : 'not known: 1 trial each'}).`;
+      ? `The winner beats the runner-up (${side(second)}): winner / runner-up 95% interval ${ratioIntervalText(r)}.`
+      : `The winner and the runner-up (${side(second)}) are within this noise (winner / runner-up 95% interval ${r.interval ? ratioIntervalText(r) : 'not known: 1 trial each'}).`;
     if (!sure) {
       const need = repetitionsToDetect(r.sdLog ?? search.noise().sd, 0.05);
       const have = Math.min(r.nA, r.nB);
-      moreTime =
+      more.push(
         need === null
-          ? 'At this noise no practical number of trials would tell a 5% difference apart: quiet the server, or lengthen the trials.'
-          : `About ${Math.max(1, need - have)} more trials of each (about ${minutes(2 * Math.max(1, need - have) * ctx.trialMs)} more budget) would tell a 5% difference between them apart.`;
+          ? 'At this noise no practical number of trials would tell the winner from the runner-up by 5%: quiet the server, or lengthen the trials.'
+          : `About ${Math.max(1, need - have)} more trials of each (about ${minutes(2 * Math.max(1, need - have) * ctx.trialMs)} more budget) would tell a 5% difference between the winner and the runner-up apart.`,
+      );
     }
   }
-  const winConfig = tune.configs.find((c) => c.id === winner.config)!;
+  const winConfig = tune.configs.find((x) => x.id === winner.config)!;
   return {
     leaderboard: board,
     winner,
     current,
     versus,
+    confirmation,
+    selection,
     verdict,
     certainty,
-    moreTime,
+    moreTime: more.length ? more.join(' ') : null,
     reasons: [],
     applySql: applySqlFor(winConfig, winner.threads, ctx.topology, ctx.database, ctx.custom),
     applied: false,

@@ -22,12 +22,11 @@ import { isBusy, otherActivity } from './activity';
 import { tuneResult } from './result';
 import { TuneSearch } from './search';
 import { buildSpace } from './space';
+import { belowMinimum, minimumBudget, RESERVE_MS } from './plan';
 import type { TuneOptions, TuneProgress } from './types';
 
 /** What a trial costs beyond its measured time and warm-up before the search has timed one (connect, knobs, samples). */
 const TRIAL_OVERHEAD_MS = 1500;
-/** Kept back from the budget for the restore and the final save. */
-const RESERVE_MS = 3000;
 
 export async function runTune(
   opts: TuneOptions,
@@ -114,14 +113,12 @@ export async function runTune(
       result: null,
       stopReason: null,
     };
-    const perTrial = trialMs + warmupMs + TRIAL_OVERHEAD_MS;
-    const fits = Math.floor((opts.budgetMs - (Date.now() - started) - RESERVE_MS) / perTrial);
-    if (fits < configs.length)
-      throw new SpinlabError(
-        'user-input',
-        `A budget of ${Math.round(opts.budgetMs / 60000)} min holds about ${Math.max(0, fits)} trials of ${Math.round(perTrial / 100) / 10} s, and the search has ${configs.length} configurations to screen.`,
-        `give a budget of at least ${Math.ceil((configs.length * 3 * perTrial) / 60000)} min, or narrow the search (--affinity, --batch-size, --sessions).`,
-      );
+    // Refused before anything changes: below this the confirmation could not run (plan.ts).
+    const min = minimumBudget(configs.length, trialMs + warmupMs + TRIAL_OVERHEAD_MS, !!opts.sharedServer);
+    if (opts.budgetMs < min.ms) {
+      const b = belowMinimum(opts.budgetMs, min, !!opts.sharedServer);
+      throw new SpinlabError('user-input', b.message, b.fix);
+    }
   } finally {
     await db.close();
   }
@@ -145,17 +142,21 @@ export async function runTune(
   // Trial time as measured: the gaps between the search's calls (each a trial with its knobs, samples and saves).
   const durations: number[] = [];
   let last: number | null = null;
+  let first = true;
   let stop: string | null = null;
   const next = (runs: readonly RunRecord[]) => {
     const now = Date.now();
-    if (last !== null) durations.push(now - last);
+    // The first gap also holds the workload's deploy: it would make every later trial look that long.
+    if (last !== null && !first) durations.push(now - last);
+    first = last === null;
     last = now;
     const recent = durations.slice(-3);
     const est = recent.length ? Math.max(...recent) : trialMs + warmupMs + TRIAL_OVERHEAD_MS;
     const left = opts.budgetMs - (now - started) - RESERVE_MS;
     const affordable = Math.floor(left / est);
     const r = search.next(runs, affordable);
-    if (!r) stop = affordable <= 0 ? 'the budget is spent' : 'the search has nothing left to try';
+    // The confirmation runs until a pair no longer fits: its end is the budget's.
+    if (!r) stop = affordable <= 0 || search.confirmation() ? 'the budget is spent' : 'the search has nothing left to try';
     else search.started(runKey(tune.configs[r.arm].id, r.threads, r.repetition));
     const round = tune.rounds[tune.rounds.length - 1];
     if (round) round.standings = search.standings();
@@ -198,7 +199,7 @@ export async function runTune(
       message:
         'Other sessions were working on the server (--shared-server): their work is in every trial, and the intervals were widened for it.',
     });
-  tune.result = tuneResult(tune, search, e.runs, {
+  tune.result = tuneResult(tune, search, {
     topology,
     database: opts.labDatabase,
     custom: !!opts.custom,

@@ -1,22 +1,24 @@
-// The search: successive halving with racing, over configurations whose sessions are a curve. Round 1 screens every
-// configuration with short trials at one or two points of its session ladder. Each later round drops the
-// configurations the intervals already rule out (racing), keeps as many of the rest as the budget can race for a few
-// more rounds (successive halving, paced by the budget), and for
-// each survivor repeats its best point and tries one new point of its curve next to it. When one configuration is
-// left, the rest of the budget goes to the winner and the current settings, taking turns, so the final A/B rests on
-// repeated trials of both. Decisions use the search's pooled run-to-run noise on the log scale (every point tried
-// more than once contributes), started from a prior so the first rounds are not overconfident.
-import { runFigures } from '../../shared/analysis';
+// The search: successive halving with racing, over configurations whose sessions are a curve, then a confirmation.
+// The confirmation's pairs are kept back from the budget up front (plan.ts); the rest is the selection's. Round 1
+// screens every configuration with short trials at one or two points of its session ladder. Each later round drops
+// the configurations the intervals already rule out (racing, Holm-adjusted: racing.ts), keeps as many of the rest as
+// the selection's budget can race for a few more rounds (successive halving, paced by the budget), and for each
+// survivor repeats its best point and tries one new point of its curve next to it. When the selection's budget is
+// spent, the winner is fixed and the rest of the budget confirms it against the current settings on fresh trials in
+// pairs (A B, B A, ...) that no selection ever saw: the winner's curse stays out of the verdict. Decisions use the
+// search's pooled run-to-run noise on the log scale (every point tried more than once contributes), started from a
+// prior so the first rounds are not overconfident.
 import type { RunRecord } from '../../shared/experiment';
 import type { TuneConfig, TuneConstraint, TuneObjective, TuneRound, TuneStanding } from '../../shared/tune';
-import { estimate, tCritical } from '../../shared/repeats/interval';
+import { estimate } from '../../shared/repeats/interval';
 import type { PlannedRun } from '../planOrder';
+import { confirmationPairs, confirmationPairsAt, PRIOR_CV, screenPoints, SHARED_WIDEN } from './plan';
+import type { Confirmation } from './types';
+import { holmDrops } from './racing';
+import { meets, objectiveOf, scoreOf } from './objective';
 
-/** The noise assumed before the search has measured its own (CV), and how many degrees of freedom it counts for. */
-export const PRIOR_CV = 0.15;
+/** How many degrees of freedom the prior noise counts for. */
 const PRIOR_DF = 2;
-/** Shared server: the intervals widen by this factor (others' work adds noise the trials cannot see). */
-export const SHARED_WIDEN = 1.5;
 /** The rounds of racing the budget should hold for the survivors kept after a round. */
 const RACE_ROUNDS = 3;
 
@@ -45,30 +47,11 @@ export interface SearchOptions {
   objective: TuneObjective;
   constraints: readonly TuneConstraint[];
   sharedServer: boolean;
+  /** The confirmation's pairs kept back from the start (default: plan.ts's, at the assumed noise). */
+  confirmPairs?: number;
 }
 
-/** The objective of one run, or null when the run did not measure it. */
-export function objectiveOf(run: RunRecord, o: TuneObjective): number | null {
-  if (run.status !== 'completed') return null;
-  const f = runFigures(run);
-  if (f.rows <= 0) return null;
-  if (o.kind === 'throughput') return f.rowsPerSec;
-  if (o.kind === 'p99') return f.p99Us;
-  return f.spinsPerRow[o.spinlock] ?? 0;
-}
-
-const higherBetter = (o: TuneObjective) => o.kind === 'throughput';
-const scoreOf = (v: number, o: TuneObjective) => (higherBetter(o) ? Math.log(Math.max(v, 1e-12)) : -Math.log(Math.max(v, 1e-12)));
 const mean = (v: readonly number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-
-function meets(run: RunRecord, constraints: readonly TuneConstraint[]): boolean {
-  const f = runFigures(run);
-  return constraints.every((c) => {
-    const v = c.figure === 'p99Us' ? f.p99Us : c.figure === 'rowsPerSec' ? f.rowsPerSec : run.threads;
-    if (v === null) return false;
-    return c.op === '<=' ? v <= c.value : v >= c.value;
-  });
-}
 
 export class TuneSearch {
   readonly points: Map<string, Point>[];
@@ -76,20 +59,28 @@ export class TuneSearch {
   private racing: Set<number>;
   private queue: PlannedRun[] = [];
   private seen = 0;
-  private confirming = false;
+  private handed = 0;
+  private confirm: Confirmation | null = null;
   private dropped = new Map<number, { why: string; round: number }>();
+  /** The pairs kept back for the confirmation. */
+  readonly confirmPairs: number;
 
   constructor(private readonly o: SearchOptions) {
     this.points = o.configs.map(() => new Map());
     this.racing = new Set(o.configs.map((_, i) => i));
+    this.confirmPairs = o.configs.length > 1 ? (o.confirmPairs ?? confirmationPairs(PRIOR_CV, o.sharedServer)) : 0;
   }
 
-  /** Takes in the trials that finished since the last call. */
+  /** Takes in the trials that finished since the last call; the confirmation's go to its pairs, never to the points. */
   ingest(runs: readonly RunRecord[]): void {
     for (; this.seen < runs.length; this.seen++) {
       const r = runs[this.seen];
       const i = this.o.configs.findIndex((c) => c.id === r.arm.id);
       const v = objectiveOf(r, this.o.objective);
+      if (this.confirm && this.seen >= this.confirm.from) {
+        this.pair(this.seen - this.confirm.from, i, r.threads, v);
+        continue;
+      }
       if (i < 0 || v === null) continue;
       const key = String(r.threads);
       const p = this.points[i].get(key) ?? { threads: r.threads, values: [], scores: [], ok: [] };
@@ -166,6 +157,15 @@ export class TuneSearch {
     return out.sort((a, b) => Number(a.state === 'dropped') - Number(b.state === 'dropped') || score.get(b.config)! - score.get(a.config)!);
   }
 
+  /** Every configuration with a point, by its best point's mean score, best first (dropped ones too). */
+  private standingsOrder(): number[] {
+    return this.o.configs
+      .map((_, i) => [i, this.best(i)?.mean ?? null] as const)
+      .filter((x): x is readonly [number, number] => x[1] !== null)
+      .sort((a, b) => b[1] - a[1])
+      .map(([i]) => i);
+  }
+
   /** The racing configurations by their best point's mean score, best first. */
   ranked(): number[] {
     const score = new Map([...this.racing].map((i) => [i, this.best(i)?.mean ?? null]));
@@ -184,9 +184,71 @@ export class TuneSearch {
   next(runs: readonly RunRecord[], affordable: number): PlannedRun | null {
     this.ingest(runs);
     if (affordable <= 0) return null;
-    if (!this.queue.length) this.plan(affordable);
+    if (!this.confirm) {
+      const left = affordable - this.reserve();
+      // The selection's budget is spent: the winner is fixed and what is queued is cut (a round's weakest come last).
+      // With nothing to confirm against yet, the selection goes on with the whole budget.
+      if (this.rounds.length && left <= 0) {
+        this.settle(this.rounds[this.rounds.length - 1]);
+        this.startConfirm();
+        if (this.confirm) this.queue = [];
+      }
+      if (!this.confirm && !this.queue.length) this.plan(left > 0 ? left : affordable);
+    }
+    if (this.confirm && !this.queue.length) {
+      // A pair starts only when both its trials fit; pairs take turns at going first (A B, then B A).
+      if (affordable < 2) return null;
+      const { a, b } = this.confirm;
+      const first = ((this.handed - this.confirm.from) / 2) % 2 ? [b, a] : [a, b];
+      for (const s of first) this.push(s.i, s.threads);
+    }
     const r = this.queue.shift() ?? null;
+    if (r) this.handed++;
     return r;
+  }
+
+  /** Trials kept back for the confirmation: none once the current settings have no point to confirm against. */
+  private reserve(): number {
+    const cur = this.o.configs.findIndex((c) => c.current);
+    if (cur < 0 || (this.rounds.length > 1 && !this.best(cur))) return 0;
+    // Planned at the assumed noise; fewer once the measured noise shows fewer do (never more: the budget was checked
+    // against the planned pairs, and an open verdict says how many more would settle it).
+    return 2 * Math.min(this.confirmPairs, confirmationPairsAt(this.noise().sd));
+  }
+
+  /** Fixes the winner and opens the confirmation: it against the current settings, or the current settings against the best other. */
+  private startConfirm(): void {
+    const cur = this.o.configs.findIndex((c) => c.current);
+    const order = this.ranked();
+    const w = order[0];
+    if (w === undefined || cur < 0 || !this.best(cur)) return;
+    const other = w !== cur ? w : this.standingsOrder().find((i) => i !== cur);
+    if (other === undefined) return;
+    this.confirm = {
+      a: { i: cur, threads: this.best(cur)!.threads },
+      b: { i: other, threads: this.best(other)!.threads },
+      from: this.handed,
+      pairs: [],
+    };
+    this.open('confirm');
+  }
+
+  private pair(j: number, i: number, threads: number, v: number | null): void {
+    const c = this.confirm!;
+    const k = Math.floor(j / 2);
+    const p = (c.pairs[k] ??= [null, null]);
+    if (i === c.a.i && threads === c.a.threads) p[0] = v;
+    else if (i === c.b.i && threads === c.b.threads) p[1] = v;
+  }
+
+  /** The confirmation, or null when the search never reached it. */
+  confirmation(): Confirmation | null {
+    return this.confirm;
+  }
+
+  /** The selection's objective values of a configuration at a session count (the confirmation's left out). */
+  selectionValues(i: number, threads: number): number[] {
+    return this.points[i].get(String(threads))?.values ?? [];
   }
 
   private repetition(i: number, threads: number): number {
@@ -210,23 +272,10 @@ export class TuneSearch {
     }
     this.close(round - 1, affordable);
     const order = this.ranked();
-    if (order.length <= 1 || this.confirming) {
-      // One left: the winner and the current settings take turns at their best points; the winner's curve is still
-      // refined now and then (every round when the current settings won).
-      this.confirming = true;
-      const w = order[0];
-      if (w === undefined) return this.open('confirm');
-      const cur = configs.findIndex((c) => c.current);
-      const pair = w === cur ? [w] : round % 2 ? [w, cur] : [cur, w];
-      for (const i of pair) {
-        const p = this.best(i);
-        if (p) this.push(i, p.threads);
-      }
-      this.refine(w, round);
-      return this.open('confirm');
-    }
     // Survivors, best first (a round the budget cuts short loses its weakest): one more trial at the best point, and
-    // one new point of the curve next to it.
+    // one new point of the curve next to it. One left: its curve is refined until the selection's budget is spent
+    // (a race ended early still has the session count to settle; offline that found the best session count more often
+    // than giving the rest to the confirmation).
     for (const i of order) {
       const b = this.best(i)!;
       this.push(i, b.threads);
@@ -283,17 +332,20 @@ export class TuneSearch {
   /** After a round: drop what the intervals rule out, then keep at most half of the rest (at least two). */
   private close(round: number, affordable: number): void {
     const { sd, df } = this.noise();
-    const t = tCritical(df);
     const order = this.ranked();
     const lead = order[0];
     if (lead !== undefined) {
       const lb = this.best(lead)!;
-      for (const i of order.slice(1)) {
+      const challengers = order.slice(1).map((i) => {
         const p = this.best(i)!;
-        const gap = lb.mean - p.mean;
-        const half = t * sd * Math.sqrt(1 / lb.n + 1 / p.n);
-        if (gap > half) this.drop(i, round, `${pct(gap)} behind the leader (95% interval ${pct(gap - half)} to ${pct(gap + half)})`);
-      }
+        return { i, gap: lb.mean - p.mean, se: sd * Math.sqrt(1 / lb.n + 1 / p.n) };
+      });
+      for (const d of holmDrops(challengers, df))
+        this.drop(
+          d.i,
+          round,
+          `${pct(d.gap)} behind the leader (95% interval ${pct(d.low)} to ${pct(d.high)}, Holm-adjusted over ${d.family} comparisons)`,
+        );
       // As many as the budget can still race for a few rounds (two trials each a round), the best first.
       const left = this.ranked();
       const keep = Math.max(2, Math.floor(affordable / (2 * RACE_ROUNDS)));
@@ -338,12 +390,4 @@ export class TuneSearch {
 /** A score gap on the log scale as a percentage: 0.105 -> "10%". */
 function pct(gap: number): string {
   return `${Math.round((1 - Math.exp(-Math.max(0, gap))) * 100)}%`;
-}
-
-/** The screening points of a ladder: its middle and its top, or only the top's three quarters. */
-export function screenPoints(ladder: readonly number[], two: boolean): number[] {
-  const top = ladder[ladder.length - 1];
-  if (!two) return [ladder[Math.min(ladder.length - 1, Math.ceil(ladder.length * 0.75) - 1)]];
-  const middle = ladder[Math.max(0, Math.ceil(ladder.length / 2) - 1)];
-  return middle === top ? [top] : [middle, top];
 }

@@ -38,3 +38,18 @@ export interface TuneOptions {
 
 /** A tune's progress: the experiment's own (runs, ticks, events), and the search's state after each trial. */
 export type TuneProgress = ExperimentProgress | { kind: 'tune'; tune: TuneInfo };
+
+/** A side of the confirmation: a configuration (index) at a session count. */
+export interface Side {
+  i: number;
+  threads: number;
+}
+
+/** The confirmation: the current settings (a) against the winner (b); each pair's objective values, a's then b's. */
+export interface Confirmation {
+  a: Side;
+  b: Side;
+  /** The trial (in the order handed out) it started at. */
+  from: number;
+  pairs: [number | null, number | null][];
+}

@@ -116,7 +116,7 @@ export interface CellComparison {
 }
 
 /** The definitions compared between two cells: the fixed figures, latency when measured, the top names of each kind. */
-export function figureDefs(a: Pick<Cell, 'figures'>, b: Pick<Cell, 'figures'>, topN = 5): FigureDef[] {
+export function figureDefs(a: Pick<Cell, 'figures'>, b: Pick<Cell, 'figures'>, topN = 5, primary?: string): FigureDef[] {
   const all = [...a.figures, ...b.figures];
   const defs = [...fixed];
   if (all.some((f) => f.p99Us !== null)) defs.push(...latency);
@@ -126,6 +126,9 @@ export function figureDefs(a: Pick<Cell, 'figures'>, b: Pick<Cell, 'figures'>, t
       topN,
     ))
       defs.push(namedFigure(n.map, name));
+  // A named primary figure outside the top ones still takes part (a name measured in neither cell is 0 on both).
+  const [map, name] = primary?.split(':') ?? [];
+  if (name && !defs.some((d) => d.key === primary) && NAMED.some((n) => n.map === map)) defs.push(namedFigure(map as NamedMap, name));
   return defs;
 }
 
@@ -169,7 +172,7 @@ function sides(a: Cell, b: Cell, layout: CellLayout, d: FigureDef): { va: number
 export function compareCells(a: Cell, b: Cell, subject = 'B', opts: CompareCellOptions = {}): CellComparison {
   const layout = layoutOf(a, b, opts.separate);
   const primaryKey = opts.primary ?? PRIMARY_DEFAULT;
-  const defs = figureDefs(a, b, opts.topN ?? 5);
+  const defs = figureDefs(a, b, opts.topN ?? 5, primaryKey);
   const raw = defs.map((d) => {
     const s = sides(a, b, layout, d);
     const design = layout.design === 'paired' && !s.applies ? 'unpaired' : layout.design;
@@ -197,10 +200,17 @@ export function compareCells(a: Cell, b: Cell, subject = 'B', opts: CompareCellO
       ...(!applies && d.note ? { note: d.note } : {}),
     };
   });
-  const main = figures.find((f) => f.primary) ?? figures[0];
-  const words =
-    main.key === PRIMARY_DEFAULT ? THROUGHPUT_WORDS(subject) : { subject, figure: nounOf(main.label), higher: 'higher', lower: 'lower' };
-  const verdict = ratioVerdict(main.ratio, words);
+  const main = figures.find((f) => f.primary);
+  const words = (f: RepeatedFigure) =>
+    f.key === PRIMARY_DEFAULT ? THROUGHPUT_WORDS(subject) : { subject, figure: nounOf(f.label), higher: 'higher', lower: 'lower' };
+  // A primary figure these runs do not measure (a latency of server-loop runs) gets no verdict, never another's.
+  const verdict: Verdict = main
+    ? ratioVerdict(main.ratio, words(main))
+    : {
+        kind: 'none',
+        text: `${primaryKey}: not measured in these runs, so no verdict; name a figure both sides measured.`,
+        repetitionsFor5Pct: null,
+      };
   const detected = figures
     .filter(
       (f) => !f.primary && f.differs && f.key !== 'transactionsPerSec' && !f.key.startsWith('backoffsPerRow:') && f.ratio.ratio !== null,

@@ -9,6 +9,19 @@ import type { Design } from './interval';
 export interface PlacedRun {
   index?: number;
   repetition?: number;
+  /** The A/B block the engine ran it in (planOrder.ts), where recorded. */
+  block?: number;
+}
+
+/** From recorded blocks: the pairs of runs sharing one, or separate when the two never shared any. */
+function byBlocks(a: readonly PlacedRun[], b: readonly PlacedRun[]): CellLayout {
+  const pairs: [number, number][] = [];
+  a.forEach((x, i) => {
+    const j = b.findIndex((y) => y.block === x.block);
+    if (j >= 0) pairs.push([i, j]);
+  });
+  if (pairs.length >= 2) return { design: 'paired', pairs };
+  return pairs.length === 0 && a.length > 1 && b.length > 1 ? { design: 'separate', pairs: [] } : { design: 'unpaired', pairs: [] };
 }
 
 export interface CellLayout {
@@ -18,12 +31,13 @@ export interface CellLayout {
 }
 
 /**
- * The layout of cell B's runs against cell A's, from one experiment. Repetitions pair when each pair ran closer
- * together than either arm's own consecutive repetitions (a block); two or more such pairs make a paired design.
- * Runs with no order recorded, or fewer than two blocks, compare unpaired; an arm whose runs all came before the
- * other's ran as a separate session.
+ * The layout of cell B's runs against cell A's, from one experiment. Repetition k of each pairs when no other run of
+ * either cell ran between the two (a block); two or more blocks, every repetition so, make a paired design.
+ * Where the engine recorded each run's block, those decide. Runs with no order recorded, or fewer than two blocks,
+ * compare unpaired; an arm whose runs all came before the other's ran as a separate session.
  */
 export function cellLayout(a: readonly PlacedRun[], b: readonly PlacedRun[]): CellLayout {
+  if ([...a, ...b].every((r) => r.block !== undefined)) return byBlocks(a, b);
   const at = (runs: readonly PlacedRun[]) => runs.map((r, i) => ({ i, index: r.index, rep: r.repetition ?? 1 }));
   const ra = at(a);
   const rb = at(b);
@@ -41,12 +55,13 @@ export function cellLayout(a: readonly PlacedRun[], b: readonly PlacedRun[]): Ce
     if (y) pairs.push([x.i, y.i]);
   }
   if (pairs.length < 2) return { design: 'unpaired', pairs: [] };
-  const gap = (runs: typeof ra) => {
-    const s = runs.map(idx).sort((p, q) => p - q);
-    let g = Infinity;
-    for (let k = 1; k < s.length; k++) g = Math.min(g, s[k] - s[k - 1]);
-    return g;
+  // A block: no other run of either cell ran between the pair's two runs (A B, then B A: A's repetitions 2 and 3 may
+  // be neighbours, but each pairs with the B beside it).
+  const all = [...ra, ...rb].map(idx);
+  const block = ([i, j]: [number, number]) => {
+    const lo = Math.min(idx(ra[i]), idx(rb[j]));
+    const hi = Math.max(idx(ra[i]), idx(rb[j]));
+    return !all.some((x) => x > lo && x < hi);
   };
-  const within = Math.max(...pairs.map(([i, j]) => Math.abs(idx(ra[i]) - idx(rb[j]))));
-  return within < Math.min(gap(ra), gap(rb)) ? { design: 'paired', pairs } : { design: 'unpaired', pairs: [] };
+  return pairs.every(block) ? { design: 'paired', pairs } : { design: 'unpaired', pairs: [] };
 }

@@ -7,6 +7,7 @@ export * from './family';
 export * from './design';
 export * from './words';
 export * from './method';
+export * from './primary';
 export * from './cells';
 export * from './noise';
 export * from './scaling';

@@ -1,10 +1,12 @@
 // This server's earlier experiments: open one (a question: the host answers with the whole experiment), show it in
-// the results and the analysis, overlay it on the scaling chart, reveal its folder, save it as a notebook, export it.
+// the results and the analysis, overlay it on the scaling chart, reveal its folder, save it as a notebook, export it;
+// and each workload's experiments over time with their change points (historyTrend.ts).
 import { html, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import type { ViewContext } from './context';
 import { exactNumber } from '../model/format';
 import { plural, section } from './common';
+import { historyTrendView } from './historyTrend';
 
 export function historyView(app: ViewContext): TemplateResult {
   const history = app.state?.history ?? [];
@@ -14,6 +16,7 @@ export function historyView(app: ViewContext): TemplateResult {
     'History',
     () => html`
     <div id="history">
+      ${history.length ? historyTrendView(app) : ''}
       ${
         history.length === 0
           ? html`<p class="empty">No saved experiments for this server yet. Each run you start here is saved and listed.</p>`

@@ -34,6 +34,7 @@ function resultView(app: ViewContext, tune: TuneInfo, result: TuneResult): Templ
   return html`<div id="tune-result" class="tune-result">
     <h3 class="subhead">The result</h3>
     <p id="tune-verdict" class="question"><strong>${result.verdict}</strong></p>
+    ${result.selection ? html`<p id="tune-selection" class="muted small">${result.selection}</p>` : nothing}
     <p id="tune-certainty">${result.certainty}</p>
     ${result.moreTime ? html`<p id="tune-more-time" class="muted">${result.moreTime}</p>` : nothing}
     ${

@@ -1,5 +1,6 @@
 // What the panel does with saved experiments: open one beside the live runs, reveal its folder, save it as a
-// notebook, export it, and run a notebook's experiment again (through the run or preset path) and add it to the notebook.
+// notebook, export it, line them up over time with their change points (trend.ts), and run a notebook's experiment
+// again (through the run or preset path) and add it to the notebook.
 import * as path from 'node:path';
 import type { Experiment } from '../../../shared/experiment';
 import type { PresetAnalysisInfo } from '../../../shared/protocol';
@@ -10,6 +11,7 @@ import { analysisForExperiment } from '../../presetPlans';
 import { runScenario } from '../run/runFeature';
 import { runPresetNow } from '../preset/presetFeature';
 import { confirmNotebookPlan, rerunCustomNow } from './rerunPlan';
+import { historyTrend } from './trend';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
@@ -64,6 +66,7 @@ export class HistoryFeature implements PanelFeature {
   register(r: FeatureRegistry): void {
     const s = r.panel;
     r.ask('experimentOpen', (p) => openExperiment(s, p.id));
+    r.ask('historyTrend', () => historyTrend(s));
     r.on('experimentReveal', (p) => revealExperiment(s, p.id));
     r.on('experimentSaveNotebook', (p) => saveNotebook(s, p.id));
     r.on('experimentExport', (p) => exportExperiment(s, p.id, p.kind));
