@@ -24,10 +24,10 @@ import { writeNotebookFile } from '../engine/notebook/export';
 import { customReport } from '../engine/custom/report';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import type { Gate } from '../shared/gates';
-import { applyGates, type Baseline } from './gates';
+import { applyGates, sequentialGates, type Baseline } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { repeatArg, withCancel, type RunArgs } from './run';
+import { repeatChoice, withCancel, type RunArgs } from './run';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
 
@@ -166,11 +166,11 @@ export async function runCustomCommand(
   );
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-custom`);
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
-  const repeat = repeatArg(o);
-  const time = planTime([load], load, repeat, false);
+  const { repeat, auto } = repeatChoice(o, gates);
+  const time = planTime([load], load, repeat, false, auto);
   err(`This experiment: ${time.text}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
-  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -190,6 +190,7 @@ export async function runCustomCommand(
           deploy: false,
           custom: { workload, table },
           repeat,
+          ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
         },
         signal,
         (p: ExperimentProgress) => {

@@ -6,6 +6,8 @@ import { evaluateGates, parseGate, type Gate, type GateResult } from '../shared/
 import { againstBaseline } from '../shared/experimentCompare';
 import { NO_VERDICT } from '../shared/runPairing';
 import { EXIT } from './exitCodes';
+import { FIRST_LOOK, type SequentialDesign } from '../shared/sequential';
+import type { SequentialOption } from '../engine/sequentialStop';
 
 export function parseGates(texts: string[] | undefined): Gate[] {
   return (texts ?? []).map(parseGate);
@@ -36,6 +38,24 @@ export interface Baseline {
   dir: string;
 }
 
+/** The sequential design a saved experiment's gates are judged in (null: its repetitions were fixed). */
+export function gateDesign(e: Pick<Experiment, 'design'>): SequentialDesign | null {
+  const s = e.design?.sequential;
+  return s ? { maxRepeat: s.maxRepeat, firstLook: s.firstLook } : null;
+}
+
+/** --repeat auto: a group of arms stops repeating once every gate on its cells is decided. */
+export function sequentialGates(gates: readonly Gate[], baseline: Baseline | null, maxRepeat: number): SequentialOption {
+  const design = { maxRepeat, firstLook: FIRST_LOOK };
+  return {
+    firstLook: FIRST_LOOK,
+    decided: (runs, armIds) => {
+      const mine = runs.filter((r) => armIds.includes(r.arm.id));
+      return evaluateGates(gates, mine, baseline?.experiment.runs ?? null, design).every((r) => r.outcome !== 'inconclusive');
+    },
+  };
+}
+
 /**
  * The exit code after the gates: `code` unchanged when there are none or all pass; 1 when one fails; 7 when one
  * could not be decided and none failed. With a baseline, its section is printed first.
@@ -51,7 +71,7 @@ export function applyGates(
 ): number {
   if (baseline && section) out(baselineSection(e, baseline.experiment, baseline.dir));
   if (!gates.length) return code;
-  const results = evaluateGates(gates, e.runs, baseline ? baseline.experiment.runs : null);
+  const results = evaluateGates(gates, e.runs, baseline ? baseline.experiment.runs : null, gateDesign(e));
   out(`\nGates\n${results.map((r) => `  ${gateLine(r)}`).join('\n')}\n`);
   const failed = results.filter((r) => r.outcome === 'fail');
   const open = results.filter((r) => r.outcome === 'inconclusive');

@@ -28,6 +28,7 @@ import { addCompareCommand } from './compare';
 import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
+import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -170,8 +171,9 @@ export function buildProgram(
     .option('--interval <time>', 'sampling interval, 250ms or more (default 1s)')
     .option(
       '--repeat <n>',
-      "runs of each thread count (of each arm, for a preset), 1 to 100; arms take turns (A B, B A, ...). Default 1, or the preset's (3)",
+      "runs of each thread count (of each arm, for a preset), 1 to 100, or auto: repeat until every --assert gate is decided; arms take turns (A B, B A, ...). Default auto with --assert, else 1, or the preset's (3)",
     )
+    .option('--max-repeat <n>', `with --repeat auto: the most repetitions, 2 to 100 (default ${DEFAULT_MAX_REPEAT})`)
     .addOption(
       new Option('--mode <mode>', 'server-loop: one EXEC per session; client-loop: one call per transaction, with latency')
         .choices(['server-loop', 'client-loop'])
@@ -223,7 +225,7 @@ export function buildProgram(
     .option('--stop-on-error', 'custom workload: end the run at the first failing call')
     .option(
       '--assert <gate>',
-      'a CI gate, judged on the 95% interval over each arm and thread count\'s repetitions, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50", "rows_per_sec >= baseline - 5%" (exit 1 when one fails, 7 when one cannot be decided at this noise)',
+      'a CI gate, judged on the 95% interval over each arm and thread count\'s repetitions (never on one run), e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50", "rows_per_sec >= baseline - 5%", "rows_per_sec within 5% of baseline" (90% interval inside the band) (exit 1 when one fails, 7 when one cannot be decided at this noise)',
       collect,
       [],
     )

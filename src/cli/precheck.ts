@@ -9,7 +9,7 @@ import { nameProblem } from '../shared/names';
 import { parseDuration } from '../shared/params';
 import { parseGates, type Baseline } from './gates';
 import { readExperimentFile } from '../engine/notebook/export';
-import { MAX_REPEAT, parseRepeat } from '../shared/planTime';
+import { repeatProblems } from './repeatCheck';
 import { UsageError } from './commands';
 import { interleaveProblem } from './interleave';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
@@ -53,6 +53,7 @@ export interface RunPrecheckArgs {
   interleave?: boolean;
   anyName?: boolean;
   repeat?: string;
+  maxRepeat?: string;
 }
 
 /** Which options the user typed (not defaults): commander's value source, for the options that have a default. */
@@ -95,6 +96,7 @@ const VALUED: [keyof RunPrecheckArgs, string][] = [
   ['paramsQuery', '--params-query'],
   ['queryTimeout', '--query-timeout'],
   ['repeat', '--repeat'],
+  ['maxRepeat', '--max-repeat'],
   ['baseline', '--baseline'],
 ];
 
@@ -176,19 +178,6 @@ export function stacksProblems(o: RunPrecheckArgs): string[] {
   return problems;
 }
 
-/** --repeat: a whole number of runs per cell, 1 to MAX_REPEAT (an empty one is emptyValueProblems'). */
-export function repeatProblems(repeat: string | undefined): string[] {
-  if (repeat === undefined || repeat.trim() === '') return [];
-  try {
-    parseRepeat(repeat);
-    return [];
-  } catch {
-    return [
-      `--repeat ${repeat}: write a whole number of runs per thread count from 1 to ${MAX_REPEAT}, e.g. --repeat 3 (or leave it out: 1, or the preset's own).`,
-    ];
-  }
-}
-
 function fail(problems: string[]): void {
   if (problems.length) throw new UsageError(problems.join('\n'));
 }
@@ -244,7 +233,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
     ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
     ...inapplicableProblems(o, kind, typed),
     ...stacksProblems(o),
-    ...repeatProblems(o.repeat),
+    ...repeatProblems(o.repeat, o.maxRepeat, o.assert?.length ?? 0),
   ];
   let gates: Gate[] = [];
   try {

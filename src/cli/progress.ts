@@ -17,6 +17,8 @@ export class Progress {
     private readonly runs: number,
     private readonly measuredMs: number | null,
     private readonly repeat = 1,
+    /** --repeat auto: `runs` and `repeat` are the most there may be. */
+    private readonly upTo = false,
   ) {
     this.tty = !!stream.isTTY;
   }
@@ -40,7 +42,7 @@ export class Progress {
         const frac = this.measuredMs ? Math.min(1, (Date.now() - this.runStart) / this.measuredMs) : 0;
         const bar = this.measuredMs ? `[${'#'.repeat(Math.round(frac * 20)).padEnd(20)}] ` : '';
         this.say(
-          `run ${this.run + 1}/${this.runs} (${this.label || `${this.threads} threads`}) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
+          `run ${this.run + 1}/${this.of()} (${this.label || `${this.threads} threads`}) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
             (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') +
             (p.tick.gap ? ' (after a gap)' : ''),
         );
@@ -51,7 +53,7 @@ export class Progress {
         const s = p.record.steady;
         const settled = s && s.droppedTicks > 0 ? ` (steady after ${figureText((s.warmupMs + s.droppedMs) / 1000)} s)` : '';
         this.say(
-          `run ${p.record.index + 1}/${this.runs}: ${this.what(p.record.threads, p.record.repetition, p.record.arm.id === 'main' ? undefined : p.record.arm.id)} ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s${settled}`,
+          `run ${p.record.index + 1}/${this.of()}: ${this.what(p.record.threads, p.record.repetition, p.record.arm.id === 'main' ? undefined : p.record.arm.id)} ${p.record.status}, ${figureText(runFigures(p.record).rowsPerSec)}/s${settled}`,
           true,
         );
         break;
@@ -59,9 +61,15 @@ export class Progress {
     }
   }
 
+  private of(): string {
+    return this.upTo ? `${this.runs} at most` : String(this.runs);
+  }
+
   /** "4 threads", "lw-node, 4 threads, repetition 2/3". */
   private what(threads: number, repetition: number | undefined, arm: string | undefined): string {
-    return [arm, `${threads} threads`, this.repeat > 1 ? `repetition ${repetition ?? 1}/${this.repeat}` : ''].filter(Boolean).join(', ');
+    return [arm, `${threads} threads`, this.repeat > 1 ? `repetition ${repetition ?? 1}/${this.repeat}${this.upTo ? ' at most' : ''}` : '']
+      .filter(Boolean)
+      .join(', ');
   }
 
   private say(text: string, keep = false): void {

@@ -17,7 +17,7 @@ import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
 import { confirmVerdict, isConfirmation } from '../engine/tuneConfirm';
-import { applyGates, type Baseline } from './gates';
+import { applyGates, sequentialGates, type Baseline } from './gates';
 import type { Gate } from '../shared/gates';
 import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
@@ -26,6 +26,7 @@ import { claimOutput, outDirProblems } from './output';
 import type { Experiment } from '../shared/experiment';
 import { EXIT, exitOf } from './exitCodes';
 import { parseRepeat, planTime } from '../shared/planTime';
+import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
 
 export interface RunArgs {
   connection?: string;
@@ -51,15 +52,28 @@ export interface RunArgs {
   notebook?: string;
   stacks?: string;
   stacksDuration?: string;
-  /** Runs of each thread count (of each arm, for a preset); absent: 1, or the preset's own. */
+  /** Runs of each thread count (of each arm, for a preset), or auto; absent: auto with --assert, else 1 or the preset's own. */
   repeat?: string;
+  /** With --repeat auto: the most repetitions (default DEFAULT_MAX_REPEAT). */
+  maxRepeat?: string;
   /** With a baseline: run its settings again beside this run's, as two interleaved arms (interleave.ts). */
   interleave?: boolean;
 }
 
-/** --repeat as given (precheck.ts has checked it), or 1. */
-export function repeatArg(o: { repeat?: string }): number {
-  return o.repeat === undefined ? 1 : parseRepeat(o.repeat);
+/** How often each cell runs: a fixed count, or (auto) until every gate is decided, `repeat` at most. */
+export interface RepeatChoice {
+  repeat: number;
+  auto: boolean;
+}
+
+/**
+ * --repeat as given (precheck.ts has checked it): auto, the default when there are gates (a gate is never decided on
+ * one run); otherwise the count, or 1. For a preset without --repeat or gates, the preset's own (repeat null).
+ */
+export function repeatChoice(o: { repeat?: string; maxRepeat?: string }, gates: readonly Gate[]): RepeatChoice {
+  const auto = o.repeat === undefined ? gates.length > 0 : o.repeat.trim().toLowerCase() === 'auto';
+  if (auto) return { repeat: o.maxRepeat === undefined ? DEFAULT_MAX_REPEAT : parseRepeat(o.maxRepeat), auto: true };
+  return { repeat: o.repeat === undefined ? 1 : parseRepeat(o.repeat), auto: false };
 }
 
 export async function runCommand(
@@ -97,11 +111,11 @@ export async function runCommand(
     return runInterleaved({ o, target, arms, load, outDir, unit: scenario.unit, baseline }, out, err, gates);
   }
   const stacksPlan = runStacksPlan(o.stacks, o.stacksDuration);
-  const repeat = repeatArg(o);
-  const time = planTime([load], load, repeat, o.deploy);
+  const { repeat, auto } = repeatChoice(o, gates);
+  const time = planTime([load], load, repeat, o.deploy, auto);
   err(`This experiment: ${time.text}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
-  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -117,6 +131,7 @@ export async function runCommand(
           question: o.question,
           deploy: o.deploy,
           repeat,
+          ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
         },
         signal,
         (p: ExperimentProgress) => {
@@ -156,6 +171,7 @@ export async function runPresetCommand(
       `--delayed-durability and --affinity are set by the preset's arms; change its settings with --set (spinlab scenarios lists those of ${o.preset}).`,
     );
   }
+  const choice = repeatChoice(o, gates);
   const req = presetRequest({
     presetId: o.preset!,
     set: o.set,
@@ -165,7 +181,8 @@ export async function runPresetCommand(
     rows: o.rows,
     warmup: o.warmup,
     interval: o.interval,
-    repeat: o.repeat,
+    // auto: the most repetitions; otherwise as typed (absent: the preset's own).
+    repeat: choice.auto ? String(choice.repeat) : o.repeat,
   });
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
@@ -174,13 +191,20 @@ export async function runPresetCommand(
     const { experiment, file } = await withCancel(err, (signal) =>
       runPreset(
         req,
-        { target, labDatabase: o.labDb, outDir, title: o.title, deploy: o.deploy },
+        {
+          target,
+          labDatabase: o.labDb,
+          outDir,
+          title: o.title,
+          deploy: o.deploy,
+          ...(choice.auto ? { sequential: sequentialGates(gates, baseline, choice.repeat) } : {}),
+        },
         signal,
         (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
         (plan) => {
-          const time = planTime(plan.arms, req.load, req.repeat, o.deploy);
+          const time = planTime(plan.arms, req.load, req.repeat, o.deploy, choice.auto);
           err(`This experiment: ${time.text}\n`);
-          bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat);
+          bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat, choice.auto);
         },
       ),
     );
@@ -279,7 +303,12 @@ async function runInterleaved(
   gates: Gate[],
 ): Promise<number> {
   const { o, arms, load, baseline } = x;
-  const repeat = o.repeat === undefined ? INTERLEAVE_REPEAT : repeatArg(o);
+  // A fixed design: auto would look at the pair after each block, which these gates (against the arm run again) do not.
+  if (o.repeat?.trim().toLowerCase() === 'auto' || o.maxRepeat !== undefined)
+    throw new UsageError(
+      '--interleave runs a fixed number of blocks: give --repeat N (default 3) instead of --repeat auto or --max-repeat.',
+    );
+  const repeat = o.repeat === undefined ? INTERLEAVE_REPEAT : parseRepeat(o.repeat);
   const time = planTime(arms, load, repeat, o.deploy);
   err(`This experiment: ${time.text}; the baseline's settings (A) and this run's (B) take turns\n`);
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);

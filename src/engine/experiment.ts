@@ -39,6 +39,7 @@ import { readIdentity, readTopology } from './server';
 import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
 import { checkRepeat, interleavedArms, planOrder, runKey, type PlannedRun } from './planOrder';
 import { featureVersion } from '../shared/serverLevel';
+import { sequentialStops, type SequentialOption } from './sequentialStop';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
 
@@ -66,8 +67,10 @@ export interface ExperimentOptions {
   id?: string;
   /** A custom workload instead of the scenario's procedures (scenarioId 'custom'; labDatabase is the user's database). */
   custom?: CustomPlan | null;
-  /** Runs of each thread count (default 1). */
+  /** Runs of each thread count (default 1); with `sequential`, the most. */
   repeat?: number;
+  /** --repeat auto: see PlanOptions. */
+  sequential?: SequentialOption;
 }
 
 export interface ExperimentResult {
@@ -108,6 +111,12 @@ export interface PlanOptions {
   tune?: TuneInfo;
   /** Put the server's settings back after every run, not only at the end (a tune's trials). */
   restoreEachRun?: boolean;
+  /**
+   * --repeat auto (`repeat` is then the most a cell may take): after each whole repetition of a group of arms (those
+   * that share a deploy, which repeat together), asked whether every gate on their cells is decided; true ends that
+   * group's repetitions. The experiment's design records where each group stopped and why.
+   */
+  sequential?: SequentialOption;
 }
 
 export async function runExperiment(
@@ -133,6 +142,7 @@ export async function runExperiment(
       preset: null,
       custom: opts.custom ?? null,
       repeat: opts.repeat,
+      sequential: opts.sequential,
     },
     signal,
     progress,
@@ -161,10 +171,11 @@ export async function runPlan(
     sequence: order.map((r) => runKey(opts.arms[r.arm].id, r.threads, r.repetition)),
     ...(opts.next ? {} : { interleaved: interleavedArms(orderArms) }),
   };
+  const stops = opts.sequential ? sequentialStops(opts.sequential, opts.arms, keys, design, (m) => note('info', m)) : null;
   const next = opts.next;
   // The runs in order: planned, or (adaptive) chosen one by one from the runs so far and added to the design.
   function* planned(): Generator<PlannedRun> {
-    if (!next) return yield* order;
+    if (!next) return yield* stops ? stops.planned(order, () => (signal.aborted ? null : (experiment?.runs ?? null))) : order;
     for (let r = next(experiment?.runs ?? []); r; r = next(experiment?.runs ?? [])) {
       design.sequence.push(runKey(opts.arms[r.arm].id, r.threads, r.repetition));
       yield r;
@@ -340,6 +351,7 @@ export async function runPlan(
       // A tune puts the server back between trials: each trial's change is journaled, made, and undone.
       if (opts.restoreEachRun && ownJournal(stateDir, knobCtx)) await restoreFromJournal(knobCtx);
     }
+    stops?.finish(experiment.runs);
     experiment.status = signal.aborted
       ? 'cancelled'
       : experiment.runs.some((r) => r.status === 'failed' || r.status === 'invalid')

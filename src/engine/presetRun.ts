@@ -10,6 +10,7 @@ import { getPreset, planPreset, presetValues, type Preset, type PresetPlan } fro
 import { loadSettingsFrom, repeatFrom, type FieldNames, CLI_NAMES } from './runSettings';
 import { repeatOf } from '../shared/planTime';
 import { readIdentity, readTopology } from './server';
+import type { SequentialOption } from './sequentialStop';
 
 export interface PresetInput {
   presetId: string;
@@ -105,6 +106,8 @@ export interface PresetRunOptions {
   deploy?: boolean;
   stateDir?: string;
   id?: string;
+  /** --repeat auto: the request's repeat is then the most (PlanOptions.sequential). */
+  sequential?: SequentialOption;
 }
 
 export function presetInfo(req: PresetRequest, plan: PresetPlan): PresetInfo {
@@ -171,6 +174,7 @@ export async function runPreset(
     id: o.id,
     preset: presetInfo(req, plan),
     repeat: req.repeat,
+    sequential: o.sequential,
   };
   const result = await runPlan(opts, signal, progress);
   return { ...result, plan };

@@ -373,6 +373,21 @@ export interface ExperimentDesign {
    * comparison between them carries the position effect. Absent in older records and tunes.
    */
   interleaved?: string[][];
+  /**
+   * --repeat auto: whole repetitions added until every --assert gate was decided (a group-sequential design; `repeat`
+   * is then the repetitions that ran). Absent: the repetitions were fixed in advance.
+   */
+  sequential?: SequentialRecord;
+}
+
+/** How a group-sequential experiment stopped, for each group of arms that share a deploy (they repeat together). */
+export interface SequentialRecord {
+  /** The most repetitions a cell could take (--max-repeat). */
+  maxRepeat: number;
+  /** The first repetition a figure's gate was looked at. */
+  firstLook: number;
+  spending: 'lan-demets-obrien-fleming';
+  stops: { arms: string[]; repetitions: number; reason: 'decided' | 'max' }[];
 }
 
 /** One kind of failing call: an error number and message, how often, when first and last, in which sessions. */

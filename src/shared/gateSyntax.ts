@@ -22,6 +22,8 @@ export interface Gate {
   value: number;
   /** Present when the gate compares with a saved experiment (--baseline DIR) instead of a number. */
   against?: 'baseline';
+  /** An equivalence gate (op '~=': "within 5% of", "~= ... ± 5%"): the margin, 0.05; the band is value/1.05 to value*1.05. */
+  margin?: number;
 }
 
 export class GateError extends SpinlabError {
@@ -38,15 +40,17 @@ const TIME_UNITS: Record<string, number> = { us: 1, µs: 1, ms: 1000, s: 1_000_0
 const SCALE: Record<string, number> = { '': 1, k: 1e3, K: 1e3, m: 1e6, M: 1e6, g: 1e9, G: 1e9 };
 const HELP =
   'write METRIC OP VALUE, e.g. "p99<5ms", "rows_per_sec>20000", "LOGCACHE_ACCESS.spins_per_row<50", ' +
-  '"rows_per_sec >= baseline - 5%" ' +
+  '"rows_per_sec >= baseline - 5%", "rows_per_sec within 5% of baseline" ' +
   `(metrics: ${[...LATENCY, ...RATES, ...ERRORS].join(', ')}, NAME.${PER_ROW.join(', NAME.')}; ops: < <= > >= = !=; ` +
-  'VALUE: a number, or baseline, baseline + N%, baseline - N% with --baseline DIR)';
+  'VALUE: a number, or baseline, baseline + N%, baseline - N% with --baseline DIR; or METRIC within N% of VALUE, ' +
+  'METRIC ~= VALUE ± N%)';
 const NUMBER = '-?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?';
 const GATE = new RegExp(
   `^\\s*([A-Za-z_][\\w$#]*(?:\\.[A-Za-z_]\\w*)?)\\s*(<=|>=|!=|==|<|>|=)\\s*(?:(${NUMBER})\\s*([A-Za-zµ%]*)|(baseline)(?:\\s*([-+])\\s*(${NUMBER})\\s*%)?)\\s*$`,
 );
 
 export function parseGate(text: string): Gate {
+  if (/\bwithin\b|~=/i.test(text)) return parseWithin(text);
   const m = GATE.exec(text);
   if (!m) throw new GateError(`--assert "${text}": not a gate; ${HELP}.`);
   const [, name, rawOp, num, unit, base, sign, pctText] = m;
@@ -84,6 +88,59 @@ export function parseGate(text: string): Gate {
     };
   }
   throw new GateError(`--assert "${text}": unknown metric '${name}'; ${HELP}.`);
+}
+
+const WITHIN_HELP =
+  'write METRIC within N% of VALUE or METRIC ~= VALUE ± N% (also +- or +/-), e.g. "rows_per_sec within 5% of baseline", ' +
+  '"p99 ~= 5ms ± 10%"; VALUE: baseline (with --baseline DIR) or a number with its unit';
+const NAME = '([A-Za-z_][\\w$#]*(?:\\.[A-Za-z_]\\w*)?)';
+const VALUE = `(baseline|${NUMBER}\\s*[A-Za-zµ]*)`;
+const MARGIN = `(${NUMBER})\\s*%`;
+const WITHIN = new RegExp(`^\\s*${NAME}\\s+within\\s+${MARGIN}\\s+of\\s+${VALUE}\\s*$`, 'i');
+const APPROX = new RegExp(`^\\s*${NAME}\\s*~=\\s*${VALUE}\\s*(?:±|\\+-|\\+/-)\\s*${MARGIN}\\s*$`, 'i');
+
+/**
+ * An equivalence gate: the figure (or its ratio to the baseline) within a margin either way, judged by two one-sided
+ * tests on the 90% interval (inside the band passes, wholly outside fails). The band is symmetric on the ratio scale:
+ * within 5% is 1/1.05 to 1.05, so this run against the baseline and the baseline against this run say the same.
+ */
+function parseWithin(text: string): Gate {
+  const w = WITHIN.exec(text);
+  const a = w ? null : APPROX.exec(text);
+  if (!w && !a) {
+    const approxNoMargin = /~=/.test(text) && !/(±|\+-|\+\/-)/.test(text);
+    throw new GateError(
+      `--assert "${text}": ${approxNoMargin ? 'an equivalence needs its margin (a figure is never exactly a value), e.g. "rows_per_sec ~= baseline ± 5%"' : 'not an equivalence gate'}; ${WITHIN_HELP}.`,
+    );
+  }
+  const [, name, first, second] = w ?? a!;
+  const [pctText, valueText] = w ? [first, second] : [second, first];
+  const lower = name.toLowerCase();
+  const dot = name.lastIndexOf('.');
+  const known =
+    [...LATENCY, ...RATES, ...ERRORS].includes(lower as never) ||
+    (dot > 0 && (PER_ROW as readonly string[]).includes(name.slice(dot + 1).toLowerCase()));
+  if (!known) throw new GateError(`--assert "${text}": unknown metric '${name}'; ${HELP}.`);
+  const metric = metricOf(name);
+  if (metric.kind === 'errors')
+    throw new GateError(`--assert "${text}": ${metric.stat} is judged run by run against a number (e.g. errors=0), not within a margin.`);
+  const pct = Number(pctText);
+  if (!(pct > 0 && pct <= 100))
+    throw new GateError(`--assert "${text}": the margin must be a percentage above 0 and at most 100, e.g. within 5% of baseline.`);
+  const margin = pct / 100;
+  if (/^baseline$/i.test(valueText)) return { text, metric, op: '~=', value: 1, against: 'baseline', margin };
+  // The value as a plain gate would read it ("p99<5ms" for the units), so both forms accept the same numbers.
+  let plain: Gate;
+  try {
+    plain = parseGate(`${name}<=${valueText.replace(/\s+/g, '')}`);
+  } catch (e) {
+    throw new GateError(`--assert "${text}": ${(e as Error).message.replace(/^--assert "[^"]*": /, '')}`);
+  }
+  if (!(plain.value > 0))
+    throw new GateError(
+      `--assert "${text}": a margin in percent needs a value above 0; ${valueText} is not (write e.g. "${name} <= ${valueText}").`,
+    );
+  return { text, metric, op: '~=', value: plain.value, margin };
 }
 
 /** The metric of a known name (checked by the caller): latency, rate, errors, or NAME.per-row. */

@@ -1,11 +1,14 @@
-// Gates judged on noisy runs: each gate per cell (one arm at one thread count, its repetitions), on the 95% interval
-// of the figure over the cell (gateDecision.ts), or on its ratio to the same cell of a saved baseline. Counts of
-// errors are judged run by run (every run must hold); a failed run fails its cell's gates; a cell of one run (every
-// record from before repetitions) decides on its value and says it has no interval.
+// Gates judged on noisy runs: each gate per cell (one arm at one thread count, its repetitions), on the interval of
+// the figure over the cell (gateDecision.ts), or on its ratio to the same cell of a saved baseline: 95% for a floor or
+// a ceiling (each wrong call at most 2.5%), 90% for an equivalence (two one-sided tests at 5%). Under --repeat auto a
+// gate is looked at after each repetition, on the interval at the level its look has spent (sequential.ts), and the
+// first look that decides it stands. Counts of errors are judged run by run (every run must hold), from one run on;
+// a failed run fails its cell's gates; a figure's gate on a cell of one run is never decided: one run has no interval.
 import type { RunRecord } from './experiment';
-import { compareFigures, estimate, SINGLE_RUN } from './repeats';
-import { decide, holds, settleFigure, settleRatio, type GateOutcome } from './gateDecision';
+import { band, decide, holds, settleFigure, settleOneRun, settleRatio, type GateOutcome } from './gateDecision';
 import { gateValue, type Gate, type GateMetric } from './gateSyntax';
+import { compareFigures, estimate, SINGLE_RUN } from './repeats';
+import { lookLevel, type SequentialDesign } from './sequential';
 import { thousands } from './numberText';
 
 export * from './gateSyntax';
@@ -23,7 +26,15 @@ export interface GateResult {
   note?: string;
   /** For an inconclusive gate: what would settle it. */
   settle?: string;
+  /** Under --repeat auto: the repetition whose look decided the gate (absent while undecided). */
+  decidedAt?: number;
 }
+
+/** Each wrong call of a floor or ceiling (pass or fail) at most 2.5%, as the 95% interval; each side of a '~=' 5%. */
+const ALPHA = { bound: 0.025, equivalence: 0.05 } as const;
+const alphaOf = (g: Gate) => (g.op === '~=' ? ALPHA.equivalence : ALPHA.bound);
+/** The fixed design's level: the whole error at one look. */
+const fixedLevel = (g: Gate) => 1 - 2 * alphaOf(g);
 
 /** The runs of one arm at one thread count. */
 export interface GateCell {
@@ -80,18 +91,29 @@ export function describeCells(cells: readonly GateCell[]): string {
 
 type Judged = Omit<GateResult, 'gate' | 'ok' | 'run'>;
 
-/** An absolute gate on the cell's values (one per run, in order). */
-function judgeFigure(g: Gate, values: number[], limit = g.value): Judged {
-  const e = estimate(values);
-  const v = e.value as number;
+const pctLevel = (level: number) => `${+(level * 100).toPrecision(3)}%`;
+
+/** An absolute gate on the cell's values (one per run, in order), on the interval at `level`. */
+function judgeFigure(g: Gate, values: number[], level: number, limit = g.value, plan = true): Judged {
+  const e = estimate(values, level);
+  const value = e.value as number;
   const show = (x: number) => showValue(g.metric, x);
-  if (!e.interval) return { outcome: holds(g.op, v, limit) ? 'pass' : 'fail', actual: show(v), note: SINGLE_RUN };
-  const outcome = decide(g.op, v, e.interval, limit);
+  if (!e.interval)
+    return {
+      outcome: 'inconclusive',
+      actual: show(value),
+      note: SINGLE_RUN,
+      ...(plan ? { settle: settleOneRun(value, limit, fixedLevel(g)) } : {}),
+    };
+  const outcome = decide(g.op, value, e.interval, limit, g.margin);
+  // The nearer end of an equivalence's band is the limit a plan has to clear.
+  const b = g.op === '~=' ? band(limit, g.margin ?? 0) : null;
+  const target = b ? (Math.abs(Math.log(value / b.low)) < Math.abs(Math.log(value / b.high)) ? b.low : b.high) : limit;
   return {
     outcome,
-    actual: `${show(v)} [${show(e.interval.low)}, ${show(e.interval.high)}]`,
+    actual: `${show(value)} [${show(e.interval.low)}, ${show(e.interval.high)}]${level !== 0.95 ? ` (${pctLevel(level)} interval)` : ''}${b ? `, band ${show(b.low)} to ${show(b.high)}` : ''}`,
     note: `${plural(e.n, 'run')}`,
-    ...(outcome === 'inconclusive' ? { settle: settleFigure(values, limit) } : {}),
+    ...(outcome === 'inconclusive' && plan ? { settle: settleFigure(values, target, fixedLevel(g)) } : {}),
   };
 }
 
@@ -116,7 +138,7 @@ function judgeRunByRun(g: Gate, c: GateCell, values: number[]): Judged {
 }
 
 /** A gate against the baseline: this cell's figure over the baseline cell's, as a ratio, against the gate's factor. */
-function judgeAgainst(g: Gate, values: number[], base: GateCell): Judged {
+function judgeAgainst(g: Gate, values: number[], base: GateCell, level: number, plan = true): Judged {
   const baseValues: number[] = [];
   for (const r of base.runs) {
     const v = gateValue(g.metric, r);
@@ -126,28 +148,37 @@ function judgeAgainst(g: Gate, values: number[], base: GateCell): Judged {
   const show = (x: number) => showValue(g.metric, x);
   const cur = estimate(values).value as number;
   const was = estimate(baseValues).value as number;
-  const r = compareFigures(baseValues, values);
+  // Unpaired, as the gate always was: the 'separate' sessions term (repeats' BETWEEN_SESSION_SD) would put a floor of
+  // +-5.8% under every 90% interval, and no 'within 5% of baseline' could ever pass.
+  const r = compareFigures(baseValues, values, { level });
   if (r.ratio === null) {
     // The baseline's figure is 0 (a spinlock that never spun): no ratio, so the limit is 0 itself.
-    const j = judgeFigure(g, values, 0);
+    if (g.op === '~=') return { outcome: 'fail', actual: `${show(cur)} against the baseline's 0: no ratio to hold within a margin` };
+    const j = judgeFigure(g, values, level, 0, plan);
     return { ...j, actual: `${j.actual} against the baseline's 0` };
   }
-  const counts = r.interval
-    ? `${plural(r.nB, 'run')}; the baseline ${r.nA}`
-    : r.nA === 1 && r.nB === 1
-      ? '1 run each: no interval'
-      : SINGLE_RUN;
-  const outcome = decide(g.op, r.ratio, r.interval, g.value);
-  const iv = r.interval ? ` [${signedPct(r.interval.low)}, ${signedPct(r.interval.high)}]` : '';
+  if (values.length < 2)
+    return {
+      outcome: 'inconclusive',
+      actual: `${show(cur)} against the baseline's ${show(was)}: ${signedPct(r.ratio)}`,
+      note: SINGLE_RUN,
+      ...(plan ? { settle: settleOneRun(r.ratio, g.value, fixedLevel(g)) } : {}),
+    };
+  const outcome = decide(g.op, r.ratio, r.interval, g.value, g.margin);
+  const b = g.op === '~=' ? band(1, g.margin ?? 0) : null;
+  const target = b ? (Math.abs(Math.log(r.ratio / b.low)) < Math.abs(Math.log(r.ratio / b.high)) ? b.low : b.high) : g.value;
+  const iv = r.interval
+    ? ` [${signedPct(r.interval.low)}, ${signedPct(r.interval.high)}]${level !== 0.95 ? ` (${pctLevel(level)} interval)` : ''}`
+    : '';
   return {
     outcome,
-    actual: `${show(cur)} against the baseline's ${show(was)}: ${signedPct(r.ratio)}${iv}`,
-    note: counts,
-    ...(outcome === 'inconclusive' ? { settle: settleRatio(baseValues, values, g.value) } : {}),
+    actual: `${show(cur)} against the baseline's ${show(was)}: ${signedPct(r.ratio)}${iv}${b ? `, band ${signedPct(b.low)} to ${signedPct(b.high)}` : ''}`,
+    note: `${plural(r.nB, 'run')}; the baseline ${r.nA}`,
+    ...(outcome === 'inconclusive' && plan ? { settle: settleRatio(baseValues, values, target, fixedLevel(g)) } : {}),
   };
 }
 
-function judgeCell(g: Gate, c: GateCell, baseline: readonly GateCell[] | null): Judged {
+function judgeCell(g: Gate, c: GateCell, baseline: readonly GateCell[] | null, design: SequentialDesign | null): Judged {
   // A failed run's figures describe work that did not happen: no gate holds on them.
   const failed = c.runs.find((r) => r.status === 'failed');
   if (failed) {
@@ -160,26 +191,45 @@ function judgeCell(g: Gate, c: GateCell, baseline: readonly GateCell[] | null): 
     if (typeof v !== 'number') return { outcome: 'fail', actual: c.runs.length === 1 ? v.missing : `${repetitionOf(c, r)}: ${v.missing}` };
     values.push(v);
   }
+  // A count is a fact about the runs, not an estimate: one run with errors fails errors=0, one without passes it.
   if (g.metric.kind === 'errors') return judgeRunByRun(g, c, values);
-  if (g.against !== 'baseline') return judgeFigure(g, values);
-  if (!baseline) return { outcome: 'fail', actual: 'no baseline to compare with: give --baseline DIR' };
-  const base = baseline.find((b) => b.armId === c.armId && b.threads === c.threads);
-  if (!base)
-    return {
-      outcome: 'fail',
-      actual: `the baseline has no run${c.armId !== 'main' ? ` of arm ${c.armId}` : ''} at ${plural(c.threads, 'thread')} (it has ${describeCells(baseline)})`,
-    };
-  return judgeAgainst(g, values, base);
+  // `plan`: what would settle it, worked out only for the judgment shown (a plan costs up to 2,000 t quantiles).
+  let judge: (v: number[], level: number, plan?: boolean) => Judged = (v, level, plan) => judgeFigure(g, v, level, g.value, plan);
+  if (g.against === 'baseline') {
+    if (!baseline) return { outcome: 'fail', actual: 'no baseline to compare with: give --baseline DIR' };
+    const base = baseline.find((b) => b.armId === c.armId && b.threads === c.threads);
+    if (!base)
+      return {
+        outcome: 'fail',
+        actual: `the baseline has no run${c.armId !== 'main' ? ` of arm ${c.armId}` : ''} at ${plural(c.threads, 'thread')} (it has ${describeCells(baseline)})`,
+      };
+    judge = (v, level, plan) => judgeAgainst(g, v, base, level, plan);
+  }
+  if (!design || values.length < design.firstLook) return judge(values, fixedLevel(g));
+  // Each look on the repetitions so far, at the level it has spent; the first that decides stands.
+  let last: Judged | null = null;
+  const upTo = Math.min(values.length, design.maxRepeat);
+  for (let k = design.firstLook; k <= upTo; k++) {
+    last = judge(values.slice(0, k), lookLevel(design, k, alphaOf(g)) as number, k === upTo);
+    if (last.outcome !== 'inconclusive')
+      return { ...last, note: `${last.note}; decided at repetition ${k} of at most ${design.maxRepeat}`, decidedAt: k };
+  }
+  const j = last as Judged;
+  const open =
+    upTo >= design.maxRepeat ? `not decided in ${design.maxRepeat} repetitions (--max-repeat)` : `not decided after ${upTo} repetitions`;
+  return { ...j, note: `${j.note}; ${open}` };
 }
 
 /**
  * Every gate on every cell of the runs that completed or failed (a failed run fails its cell); a gate with no run to
- * judge fails. `baseline`: the saved experiment's runs that gates against the baseline compare with.
+ * judge fails. `baseline`: the saved experiment's runs that gates against the baseline compare with. `design`: the
+ * sequential design of --repeat auto (null: the repetitions were fixed in advance, one look at the end).
  */
 export function evaluateGates(
   gates: readonly Gate[],
   runs: readonly RunRecord[],
   baseline: readonly RunRecord[] | null = null,
+  design: SequentialDesign | null = null,
 ): GateResult[] {
   const cells = gateCells(runs, (r) => r.status === 'completed' || r.status === 'failed');
   const baseCells = baseline ? gateCells(baseline, (r) => r.status === 'completed') : null;
@@ -190,7 +240,7 @@ export function evaluateGates(
       continue;
     }
     for (const c of cells) {
-      const j = judgeCell(g, c, baseCells);
+      const j = judgeCell(g, c, baseCells, design);
       out.push({ gate: g.text, ok: j.outcome === 'pass', run: cellLabel(c), ...j });
     }
   }

@@ -49,13 +49,15 @@ function rowsText(rows: number): string {
 
 /**
  * The runs of a plan and their time. `deploys`: whether the arms deploy before their runs (false for a custom workload,
- * which deploys nothing), which adds time this cannot know.
+ * which deploys nothing), which adds time this cannot know. `upTo`: --repeat auto, where `repeat` is the most
+ * repetitions and the runs and time are the worst case (it stops once every gate is decided).
  */
 export function planTime(
   arms: readonly { threads: readonly number[] }[],
   load: { durationMs: number | null; rows: number | null; warmupMs: number },
   repeat: number,
   deploys = true,
+  upTo = false,
 ): PlanTime {
   const cells = arms.reduce((n, a) => n + a.threads.length, 0);
   const runs = cells * repeat;
@@ -64,7 +66,8 @@ export function planTime(
     counts.size === 1
       ? [...(arms.length > 1 ? [plural(arms.length, 'arm')] : []), plural(cells / arms.length, 'thread count')]
       : [`${cells} arm and thread count pairs`];
-  const head = `${plural(runs, 'run')} (${[...factors, plural(repeat, 'repetition')].join(' x ')})`;
+  const reps = upTo ? `up to ${plural(repeat, 'repetition')}, until every gate is decided` : plural(repeat, 'repetition');
+  const head = `${upTo ? 'up to ' : ''}${plural(runs, 'run')} (${[...factors, reps].join(' x ')})`;
   const warmup = load.warmupMs > 0 ? `${spanText(load.warmupMs)} warm-up` : null;
   if (load.durationMs === null) {
     const each = load.rows !== null ? `${rowsText(load.rows)} rows` : 'a fixed number of calls per session';
@@ -78,6 +81,6 @@ export function planTime(
   return {
     runs,
     seconds,
-    text: `${head}: ${aboutText(seconds)} (${spanText(load.durationMs)} measured${warmup ? ` + ${warmup}` : ''} each${deploys ? ', plus deploys' : ''})`,
+    text: `${head}: ${upTo ? 'at most ' : ''}${aboutText(seconds)} (${spanText(load.durationMs)} measured${warmup ? ` + ${warmup}` : ''} each${deploys ? ', plus deploys' : ''})`,
   };
 }

@@ -8,6 +8,7 @@ import { mean, sampleStandardDeviation } from 'simple-statistics';
 import { evaluateGates, parseGate, GateError } from '../../src/shared/gates';
 import { decide, repetitionsToSettle, settleFigure, settleRatio } from '../../src/shared/gateDecision';
 import { estimate, tCritical } from '../../src/shared/repeats';
+import chisqQuantile from '@stdlib/stats-base-dists-chisquare-quantile';
 import { applyGates } from '../../src/cli/gates';
 import { EXIT } from '../../src/cli/exitCodes';
 import { readBaseline } from '../../src/cli/precheck';
@@ -39,10 +40,11 @@ describe('gates on noise: the three outcomes', () => {
     assert.equal(decide('<', 100, iv, 120), 'pass');
     assert.equal(decide('<', 100, iv, 80), 'fail');
     assert.equal(decide('<=', 100, iv, 95), 'inconclusive');
-    // '=' and '!=' and a cell of one run decide on the point.
+    // '=' and '!=' decide on the point; a cell of one run (no interval) decides nothing, however clear its value.
     assert.equal(decide('=', 100, iv, 100), 'pass');
     assert.equal(decide('!=', 100, iv, 100), 'fail');
-    assert.equal(decide('>=', 100, null, 100), 'pass');
+    assert.equal(decide('>=', 100, null, 100), 'inconclusive');
+    assert.equal(decide('>=', 100, null, 1), 'inconclusive');
   });
 
   it('a floor far below the interval passes, far above fails, inside is inconclusive; each says its interval and runs', () => {
@@ -56,22 +58,24 @@ describe('gates on noise: the three outcomes', () => {
     const [fail] = judge('rows_per_sec>=30000', runs);
     assert.equal(fail.outcome, 'fail');
     const e = estimate(STEADY);
-    const [open] = judge(`rows_per_sec>=${Math.round(e.value as number) + 40}`, runs);
+    const [open] = judge(`rows_per_sec>=${Math.round(e.value as number) + 200}`, runs);
     assert.equal(open.outcome, 'inconclusive');
     assert.equal(open.ok, false);
-    assert.match(open.settle!, /^about \d+ more repetitions? \(\d+ in all\) would settle it$/);
+    assert.match(open.settle!, /^about \d+ to \d+ more repetitions \(\d+ to \d+ in all\) would settle it$/);
     // A ceiling the same way round.
     assert.equal(judge('rows_per_sec<30000', runs)[0].outcome, 'pass');
     assert.equal(judge('rows_per_sec<20000', runs)[0].outcome, 'fail');
     assert.equal(judge(`rows_per_sec<${Math.round(e.value as number)}`, runs)[0].outcome, 'inconclusive');
   });
 
-  it('a cell of one run decides on its value and says it has no interval', () => {
+  it('a cell of one run decides nothing: inconclusive, with no interval and what it needs', () => {
     const [r] = judge('rows_per_sec>=20000', cell([24000]));
-    assert.equal(r.outcome, 'pass');
+    assert.equal(r.outcome, 'inconclusive');
     assert.equal(r.actual, '24,000');
     assert.equal(r.note, '1 run: no interval');
-    assert.equal(judge('rows_per_sec>=24001', cell([24000]))[0].outcome, 'fail');
+    assert.match(r.settle!, /a gate needs 2 repetitions or more: use --repeat auto/);
+    assert.equal(judge('rows_per_sec>=24001', cell([24000]))[0].outcome, 'inconclusive');
+    assert.equal(judge('rows_per_sec>=1', cell([24000]))[0].outcome, 'inconclusive');
   });
 
   it('judges each arm at each thread count apart, naming the cell', () => {
@@ -134,7 +138,14 @@ describe('gates on noise: repetitions that would settle an inconclusive gate', (
     assert.ok(n > values.length);
     assert.ok(half(n) < distance, 'settled at n');
     assert.ok(half(n - 1) >= distance || n - 1 === values.length, 'not before');
-    assert.equal(settleFigure(values, limit), `about ${n - values.length} more repetitions (${n} in all) would settle it`);
+    // The far end of the range: the same plan at the spread's 80% upper confidence bound, s sqrt(3 / chi2(0.2, 3)).
+    const up = (s * Math.sqrt(3 / chisqQuantile(0.2, 3))) / s;
+    const m = repetitionsToSettle(distance, (k) => half(k) * up, values.length)!;
+    assert.ok(m > n);
+    assert.equal(
+      settleFigure(values, limit),
+      `about ${n - values.length} to ${m - values.length} more repetitions (${n} to ${m} in all) would settle it`,
+    );
   });
   it('says when the figure sits on the limit, and when the noise is too large for any practical number', () => {
     const values = [100, 110, 90];
@@ -144,7 +155,10 @@ describe('gates on noise: repetitions that would settle an inconclusive gate', (
   });
   it('against a baseline, only this side repeats: a baseline too noisy to settle it is said so', () => {
     assert.match(settleRatio([100, 140, 70], [100, 101, 99], 0.97), /baseline's 3 runs are too few/);
-    assert.match(settleRatio([100, 101, 99], [100, 108, 93], 0.97), /^about \d+ more repetitions? \(\d+ in all\) would settle it$/);
+    assert.match(
+      settleRatio([100, 101, 99], [100, 104, 96], 0.97),
+      /^about \d+ to \d+ more repetitions \(\d+ to \d+ in all\) would settle it$/,
+    );
   });
 });
 
@@ -193,7 +207,7 @@ describe('gates on noise: against a baseline', () => {
     assert.match(slower.actual, /: -30%/);
     const edge = judge('rows_per_sec >= baseline - 5%', cell(STEADY.map((v, i) => v * (i % 2 ? 0.9 : 1.0))), baseline)[0];
     assert.equal(edge.outcome, 'inconclusive');
-    assert.match(edge.settle!, /would settle it|too few/);
+    assert.match(edge.settle!, /would settle it|too few|within its noise of the limit/);
     // A ceiling on a per-row figure: the spins went up 40%.
     const spins = judge(
       'LOGCACHE_ACCESS.spins_per_row <= baseline',
@@ -202,11 +216,11 @@ describe('gates on noise: against a baseline', () => {
     )[0];
     assert.equal(spins.outcome, 'fail');
   });
-  it('one run on both sides decides on the point ratio and says so', () => {
+  it('one run on this side decides nothing against the baseline, however many the baseline has', () => {
     const [r] = judge('rows_per_sec >= baseline - 5%', cell([23000]), cell([24000]));
-    assert.equal(r.outcome, 'pass');
-    assert.equal(r.note, '1 run each: no interval');
-    assert.equal(judge('rows_per_sec >= baseline - 5%', cell([22000]), cell([24000]))[0].outcome, 'fail');
+    assert.equal(r.outcome, 'inconclusive');
+    assert.equal(r.note, '1 run: no interval');
+    assert.equal(judge('rows_per_sec >= baseline - 5%', cell([22000]), cell(STEADY))[0].outcome, 'inconclusive');
   });
   it('a cell the baseline lacks fails, saying which thread counts and arms the baseline has', () => {
     const [r] = judge('rows_per_sec >= baseline', cell([24000, 24100], { threads: 16 }), [
@@ -245,7 +259,7 @@ describe('gates on noise: the exit code', () => {
   };
   it('0 when all pass, 7 when one is inconclusive and none failed, 1 when one failed (over an inconclusive one)', () => {
     const runs = cell(STEADY);
-    const middle = `rows_per_sec>=${Math.round(estimate(STEADY).value as number) + 40}`;
+    const middle = `rows_per_sec>=${Math.round(estimate(STEADY).value as number) + 200}`;
     assert.equal(run(['rows_per_sec>=20000'], runs).code, EXIT.ok);
     const open = run(['rows_per_sec>=20000', middle], runs);
     assert.equal(open.code, EXIT.inconclusive);
@@ -253,7 +267,7 @@ describe('gates on noise: the exit code', () => {
     assert.match(open.out, /^ {2}pass {2}rows_per_sec>=20000 {2}at 8 threads: 24,\d{3} \[23,\d{3}, 24,\d{3}\] \(5 runs\)$/m);
     assert.match(
       open.out,
-      /^ {2}INCONCLUSIVE {2}rows_per_sec>=\d+ {2}at 8 threads: .* \(5 runs\): about \d+ more repetitions? \(\d+ in all\) would settle it$/m,
+      /^ {2}INCONCLUSIVE {2}rows_per_sec>=\d+ {2}at 8 threads: .* \(5 runs\): about \d+ to \d+ more repetitions \(\d+ to \d+ in all\) would settle it$/m,
     );
     assert.match(open.err, /gate inconclusive at this noise: "rows_per_sec>=\d+"/);
     const failed = run(['rows_per_sec>=30000', middle], runs);

@@ -72,18 +72,35 @@ describe('gates: evaluate', () => {
     r.derived = { ...r.derived, rowsPerSec: 30000, spinsPerRow: { LOGCACHE_ACCESS: 60 } };
     return r;
   };
-  it('passes and fails per run, naming the run and the value', () => {
+  const twice = (p99Us: number) => [run(p99Us), { ...run(p99Us), index: 1, repetition: 2 }];
+  it('passes and fails on the repetitions, naming the cell and the value', () => {
+    const res = evaluateGates(
+      [parseGate('p99<5ms'), parseGate('rows_per_sec>20000'), parseGate('LOGCACHE_ACCESS.spins_per_row<50')],
+      twice(4000),
+    );
+    assert.deepEqual(
+      res.map((r) => r.outcome),
+      ['pass', 'pass', 'fail'],
+    );
+    assert.equal(res[2].run, '4 threads');
+    assert.equal(res[2].actual, '60 [60, 60]');
+    assert.equal(evaluateGates([parseGate('p99<5ms')], twice(6000))[0].actual, '6ms [6ms, 6ms]');
+  });
+  it('never decides a figure on one run: inconclusive, saying a gate needs two repetitions and --repeat auto', () => {
     const res = evaluateGates(
       [parseGate('p99<5ms'), parseGate('rows_per_sec>20000'), parseGate('LOGCACHE_ACCESS.spins_per_row<50')],
       [run(4000)],
     );
     assert.deepEqual(
-      res.map((r) => r.ok),
-      [true, true, false],
+      res.map((r) => r.outcome),
+      ['inconclusive', 'inconclusive', 'inconclusive'],
     );
-    assert.equal(res[2].run, '4 threads');
     assert.equal(res[2].actual, '60');
-    assert.equal(evaluateGates([parseGate('p99<5ms')], [run(6000)])[0].actual, '6ms');
+    assert.equal(res[2].note, '1 run: no interval');
+    assert.match(
+      res[1].settle!,
+      /^one run has no interval, so a gate needs 2 repetitions or more: use --repeat auto .*; at 5 to 15% run-to-run noise, about \d+( to \d+)? in all$/,
+    );
   });
   it('fails a latency gate on a run without latency, and any gate when no run completed', () => {
     const r = run(1);
@@ -95,6 +112,6 @@ describe('gates: evaluate', () => {
     assert.equal(evaluateGates([parseGate('p99<5ms')], [failed])[0].ok, false);
   });
   it('treats a spinlock that did not move as zero per row', () => {
-    assert.equal(evaluateGates([parseGate('XDESMGR.spins_per_row<1')], [run(1)])[0].ok, true);
+    assert.equal(evaluateGates([parseGate('XDESMGR.spins_per_row<1')], twice(1))[0].ok, true);
   });
 });

@@ -8,7 +8,8 @@ import { closestName, knownName, nameProblem } from '../../src/shared/names';
 import { canonicalGates, gateProblems } from '../../src/shared/gateCheck';
 import { evaluateGates, parseGate } from '../../src/shared/gates';
 import { claimOutput, notebookPathProblems, outDirProblems } from '../../src/cli/output';
-import { emptyValueProblems, inapplicableProblems, repeatProblems, stacksProblems, type RunPrecheckArgs } from '../../src/cli/precheck';
+import { emptyValueProblems, inapplicableProblems, stacksProblems, type RunPrecheckArgs } from '../../src/cli/precheck';
+import { repeatProblems } from '../../src/cli/repeatCheck';
 import { runRecord } from '../helpers/builders';
 import { tmp } from '../helpers/common';
 
@@ -113,6 +114,18 @@ describe('precheck: options that do not apply', () => {
     assert.deepEqual(repeatProblems('3'), []);
     assert.deepEqual(repeatProblems('100'), []);
     assert.deepEqual(repeatProblems(undefined), []);
+  });
+  it('--repeat auto needs a gate; --max-repeat goes with auto (typed, or the default with gates), 2 to 100', () => {
+    assert.match(repeatProblems('auto')[0], /^--repeat auto repeats until every --assert gate is decided: give a gate/);
+    assert.deepEqual(repeatProblems('auto', '8', 1), []);
+    assert.deepEqual(repeatProblems(undefined, '8', 1), []);
+    assert.match(repeatProblems('3', '8', 1)[0], /^--max-repeat goes with --repeat auto .*with --repeat 3 leave it out/);
+    assert.match(repeatProblems(undefined, '8', 0)[0], /^--max-repeat goes with --repeat auto/);
+    for (const bad of ['1', '101', 'x'])
+      assert.match(
+        repeatProblems('auto', bad, 1)[0],
+        new RegExp(`^--max-repeat ${bad}: write a whole number of repetitions from 2 to 100`),
+      );
   });
   it('refuses --stacks on an unknown spinlock, and a capture longer than the run allows', () => {
     assert.match(stacksProblems({ ...base, stacks: 'LOGCACHE_ACESS' })[0], /did you mean LOGCACHE_ACCESS/);
