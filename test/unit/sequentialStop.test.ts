@@ -6,11 +6,13 @@ import { planOrder, runKey } from '../../src/engine/planOrder';
 import { sequentialStops } from '../../src/engine/sequentialStop';
 import type { ExperimentDesign, RunRecord } from '../../src/shared/experiment';
 
-function drive(decidedAfter: Record<string, number>, max = 5) {
+// Two deploys of one scenario (one slot) replace each other, so their groups run one after the other; deploys of
+// two scenarios (two slots) stay together and take turns (planOrder.ts).
+function drive(decidedAfter: Record<string, number>, max = 5, slots: [string, string] = ['disk-insert', 'disk-insert']) {
   const arms = [
-    { id: 'a', threads: [2], group: 'g1' },
-    { id: 'b', threads: [2], group: 'g1' },
-    { id: 'c', threads: [2], group: 'g2' },
+    { id: 'a', threads: [2], group: 'g1', slot: slots[0] },
+    { id: 'b', threads: [2], group: 'g1', slot: slots[0] },
+    { id: 'c', threads: [2], group: 'g2', slot: slots[1] },
   ];
   const order = planOrder(arms, max);
   const design: ExperimentDesign = {
@@ -62,5 +64,14 @@ describe('--repeat auto in the run loop', () => {
     const { runs, design } = drive({ g1: 2, g2: 1 });
     assert.deepEqual(runs, ['a#1', 'b#1', 'b#2', 'a#2', 'c#1']);
     assert.equal(design.repeat, 2);
+  });
+
+  it('groups that take turns in one set: a decided group drops out of the turns, the other keeps repeating', () => {
+    const { runs, design } = drive({ g1: 3, g2: 99 }, 5, ['disk-insert', 'inmem-insert']);
+    assert.deepEqual(runs, ['a#1', 'b#1', 'c#1', 'c#2', 'b#2', 'a#2', 'a#3', 'b#3', 'c#3', 'c#4', 'c#5']);
+    assert.deepEqual(design.sequential!.stops, [
+      { arms: ['a', 'b'], repetitions: 3, reason: 'decided' },
+      { arms: ['c'], repetitions: 5, reason: 'max' },
+    ]);
   });
 });
