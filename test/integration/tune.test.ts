@@ -96,7 +96,9 @@ describe('spinlab tune against the simulator', function () {
       const after = await knobsNow(sim);
       assert.deepEqual(after.affinity, before.affinity, 'the affinity is as it was');
       assert.equal(after.delayedDurability, 'DISABLED', 'the new lab database keeps its default');
-      assert.match(r.stdout, /The winner/);
+      // How sure the search is of the winner: against its runner-up, or every other configuration ruled out (which
+      // one depends on how many trials the machine's speed allowed).
+      assert.match(r.stdout, /^(The winner beats the runner-up|The winner and the runner-up|Every other configuration was ruled out)/m);
       assert.match(r.stderr, /round 1 \(screen\) done/);
     }));
 
