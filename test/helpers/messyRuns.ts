@@ -7,6 +7,7 @@
 import normalFactory from '@stdlib/random-base-normal';
 import randuFactory from '@stdlib/random-base-randu';
 import type { CellRun } from '../../src/shared/repeats';
+import { syntheticRun } from './repeatedRuns';
 
 export interface Mess {
   /** Spread of each run's throughput, as a share (0.1: about 10%). */
@@ -99,27 +100,16 @@ export function messyRuns(src: ReturnType<typeof noiseSource>, arms: readonly Ar
       const latches = Object.fromEntries(
         LATCHES.map((l, i) => [l, { waitMs: (i < 3 ? perRow(0.005 / (i + 1), 0.2) : sometimes(0.0005, 0.5)) * rows, count: rows }]),
       );
-      out.push({
-        index: k,
-        repetition: rep,
-        threads: 8,
-        status: 'completed',
-        arm: { id: arm.id, label: `arm ${arm.id}` },
-        rows,
-        derived: { rowsPerSec },
-        latency: null,
-        totals: {
-          elapsedMs: 10_000,
-          rows,
-          transactions: rows,
+      out.push(
+        syntheticRun({ index: k, repetition: rep, threads: 8, armId: arm.id }, rowsPerSec, rows, {
           spinlocks,
           waits,
           latches,
           logFlushes: Math.round(perRow(0.5, 0.1) * rows),
           logBytesFlushed: perRow(400, 0.05) * rows,
           cpuMs: perRow(0.04, 0.1) * rows,
-        },
-      });
+        }),
+      );
     });
   }
   return out;

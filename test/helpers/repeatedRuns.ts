@@ -3,6 +3,7 @@
 // intervals assume, and the one `spinlab sim --noise` draws bursts from). Seeded: the same seed gives the same runs.
 import normalFactory from '@stdlib/random-base-normal';
 import type { CellRun } from '../../src/shared/repeats';
+import type { RunTotals } from '../../src/shared/experiment';
 
 export interface TrueArm {
   id: string;
@@ -26,28 +27,43 @@ export function repeatedRuns(factor: () => number, arms: readonly TrueArm[], n: 
       const rowsPerSec = arm.rowsPerSec * factor();
       const rows = Math.round(rowsPerSec * 10);
       const spins = Math.round((arm.spinsPerRow ?? 0) * rows * factor());
-      out.push({
-        index: out.length,
-        repetition: rep,
-        threads,
-        status: 'completed',
-        arm: { id: arm.id, label: `arm ${arm.id}` },
-        rows,
-        derived: { rowsPerSec },
-        latency: null,
-        totals: {
-          elapsedMs: 10_000,
-          rows,
-          transactions: rows,
+      out.push(
+        syntheticRun({ index: out.length, repetition: rep, threads, armId: arm.id }, rowsPerSec, rows, {
           spinlocks: spins ? { LOGCACHE_ACCESS: { spins, collisions: 0, backoffs: 0, sleepTime: 0 } } : {},
-          waits: {},
-          latches: {},
-          logFlushes: 0,
-          logBytesFlushed: 0,
-          cpuMs: 0,
-        },
-      });
+        }),
+      );
     }
   }
   return out;
+}
+
+/** One completed 10-second run of a synthetic experiment: its place, its arm, its rate, and the totals asked (0 else). */
+export function syntheticRun(
+  at: { index: number; repetition: number; threads: number; armId: string },
+  rowsPerSec: number,
+  rows: number,
+  totals: Partial<Pick<RunTotals, 'spinlocks' | 'waits' | 'latches' | 'logFlushes' | 'logBytesFlushed' | 'cpuMs'>>,
+): CellRun {
+  return {
+    index: at.index,
+    repetition: at.repetition,
+    threads: at.threads,
+    status: 'completed',
+    arm: { id: at.armId, label: `arm ${at.armId}` },
+    rows,
+    derived: { rowsPerSec },
+    latency: null,
+    totals: {
+      elapsedMs: 10_000,
+      rows,
+      transactions: rows,
+      spinlocks: {},
+      waits: {},
+      latches: {},
+      logFlushes: 0,
+      logBytesFlushed: 0,
+      cpuMs: 0,
+      ...totals,
+    },
+  };
 }
