@@ -44,14 +44,19 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
   program
     .command('compare')
     .description('compare two saved experiments, B against A, at each arm and thread count both ran: ratios with 95% intervals')
-    .argument('<a>', 'the first experiment (A): the folder a run wrote, or its experiment.json')
-    .argument('<b>', 'the second (B), compared against A')
+    .argument('<A>', 'the first experiment (A): the folder a run wrote, or its experiment.json')
+    .argument('<B>', 'the second (B), compared against A')
     .option('--primary <figure>', `the figure the verdict rests on (default throughput): ${PRIMARY_NAMES}`)
     .action((a: string, b: string, o: { primary?: string }) => {
       const primary = o.primary === undefined ? undefined : primaryKey(o.primary);
       if (primary === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
       const ea = readExperimentFile(a);
       const eb = readExperimentFile(b);
+      // Itself against itself: every ratio would be 1 and the verdict "separate sessions", neither of which says anything.
+      if (ea.id === eb.id)
+        throw new UsageError(
+          `${a} and ${b} are the same experiment (${ea.id}): give two different ones, e.g. a run before a change and one after it.`,
+        );
       const c = compareExperiments(ea, eb, 5, primary);
       if (!c.cells.length) {
         const has = (x: ExperimentComparison['onlyA']) => (x.length ? x.map(cellName).join('; ') : 'no completed run');

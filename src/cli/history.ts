@@ -78,9 +78,10 @@ export interface HistoryOptions {
 export function historyCommand(paths: readonly string[], o: HistoryOptions, skip: (s: Skipped) => void): string {
   const loaded = loadExperiments(paths);
   loaded.skipped.forEach(skip);
+  // Paths that are not there are a typo (usage); files that are there but unreadable are the files' fault.
   if (!loaded.experiments.length)
     throw new SpinlabError(
-      'files',
+      loaded.skipped.every((s) => s.reason === 'does not exist') ? 'user-input' : 'files',
       `No experiment could be read from ${paths.join(', ')}: give the folders runs wrote (each holds experiment.json) or a folder of them, such as spinlab-results.`,
     );
   const groups = groupByWorkload(loaded.experiments);

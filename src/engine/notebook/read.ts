@@ -69,7 +69,25 @@ export function readNotebookFile(file: string): ReadNotebook {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new NotebookError(`Cannot read ${file}: ${(err as Error).message}`);
+    throw new NotebookError(unreadableNotebook(file, err as NodeJS.ErrnoException));
   }
   return parseNotebook(text, path.basename(file));
+}
+
+/** Why a notebook path cannot be read, and what to give instead: a folder's notebooks, or how to write one. */
+function unreadableNotebook(file: string, err: NodeJS.ErrnoException): string {
+  const howToWrite = 'spinlab export DIR --notebook FILE.ipynb writes one from an experiment folder';
+  if (err.code === 'ENOENT') return `${file} does not exist: give a notebook (.ipynb) Spinlock Lab saved (${howToWrite}).`;
+  if (err.code === 'EISDIR') {
+    let inside: string[] = [];
+    try {
+      inside = fs.readdirSync(file).filter((f) => f.endsWith('.ipynb'));
+    } catch {
+      // unlistable: the advice below still holds
+    }
+    return inside.length
+      ? `${file} is a folder; give its notebook: ${inside.map((f) => path.join(file, f)).join(' or ')}.`
+      : `${file} is a folder and holds no notebook; give a notebook (.ipynb) (${howToWrite}).`;
+  }
+  return `Cannot read ${file}: ${err.code === 'EACCES' || err.code === 'EPERM' ? 'no permission to read it' : err.message}.`;
 }

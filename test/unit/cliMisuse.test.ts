@@ -1,0 +1,51 @@
+// Misuses of the commands that read saved files (compare, history, rerun): each refused before any work with what is
+// wrong and what to give instead, and the usage exit code when the mistake is the path typed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { EXIT } from '../../src/cli/exitCodes';
+import { programCli } from '../helpers/cliInProcess';
+import { repeatedPresetExperiment } from '../helpers/repeatedExperiment';
+
+describe('saved-file misuses (compare, history, rerun)', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-misuse-'));
+    fs.mkdirSync(path.join(dir, 'e1'));
+    fs.writeFileSync(path.join(dir, 'e1', 'experiment.json'), JSON.stringify(repeatedPresetExperiment()));
+    fs.mkdirSync(path.join(dir, 'nb'));
+    fs.writeFileSync(path.join(dir, 'nb', 'experiment.ipynb'), '{}');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('compare of an experiment with itself is refused, naming it', async () => {
+    const e1 = path.join(dir, 'e1');
+    const r = await programCli(['compare', e1, path.join(e1, 'experiment.json')]);
+    assert.equal(r.code, EXIT.usage, r.err);
+    assert.match(r.err, /are the same experiment \(2026-11-25T10-00-00-000Z-preset\): give two different ones/);
+    assert.equal(r.out, '');
+  });
+
+  it('history of paths that do not exist is a usage error', async () => {
+    const r = await programCli(['history', path.join(dir, 'nowhere')]);
+    assert.equal(r.code, EXIT.usage, r.err);
+    assert.match(r.err, /No experiment could be read from/);
+  });
+
+  it('rerun of a missing notebook says so without the errno text', async () => {
+    const r = await programCli(['rerun', path.join(dir, 'missing.ipynb'), '--dry-run']);
+    assert.equal(r.code, EXIT.usage, r.err);
+    assert.match(r.err, /missing\.ipynb does not exist: give a notebook \(\.ipynb\) Spinlock Lab saved \(spinlab export DIR --notebook/);
+    assert.doesNotMatch(r.err, /ENOENT/);
+  });
+
+  it('rerun of a folder names the notebook inside it, or says it has none', async () => {
+    const withOne = await programCli(['rerun', path.join(dir, 'nb'), '--dry-run']);
+    assert.equal(withOne.code, EXIT.usage, withOne.err);
+    assert.match(withOne.err, /nb is a folder; give its notebook: \S*nb\/experiment\.ipynb\./);
+    const without = await programCli(['rerun', path.join(dir, 'e1'), '--dry-run']);
+    assert.match(without.err, /e1 is a folder and holds no notebook/);
+    assert.doesNotMatch(without.err, /EISDIR/);
+  });
+});
