@@ -40,7 +40,11 @@ export function readServersFile(file: string, env: NodeJS.ProcessEnv = process.e
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`Cannot read the servers file ${file}: ${(err as Error).message}.`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (err as Error).message;
+    throw new UsageError(
+      `Cannot read the servers file ${file}: ${why}. Give a YAML or JSON list of servers (docs/monitoring/README.md), one entry like:\n${EXAMPLE}`,
+    );
   }
   let doc: unknown;
   try {
@@ -70,6 +74,10 @@ export function parseServers(doc: unknown, file: string, env: NodeJS.ProcessEnv)
     for (const k of Object.keys(e)) {
       if (/pass(word)?$|secret|token|pwd/i.test(k) && k !== 'passwordEnv')
         bad(`"${k}" holds a secret, and secrets never go in this file: put it in an environment variable and name it with "passwordEnv".`);
+      else if (/^(connection|connectionstring)$/i.test(k))
+        bad(
+          `"${k}": a servers file spells a connection out (server, port, user, passwordEnv) so no password sits in it; no connection strings.`,
+        );
       else if (!KEYS.includes(k)) bad(`unknown key "${k}" (known: ${KEYS.join(', ')}).`);
     }
     if (typeof e.name !== 'string' || !NAME.test(e.name))

@@ -36,6 +36,19 @@ describe('the servers file', () => {
     }
   });
 
+  it('a missing file or a connection string in an entry: what to write instead, no errno text', () => {
+    assert.throws(
+      () => readServersFile(path.join(os.tmpdir(), 'no-such-servers.yaml'), ENV),
+      (e: Error) =>
+        /no-such-servers\.yaml: it does not exist\. Give a YAML or JSON list of servers .*\n- name: prod1/s.test(e.message) &&
+        !/ENOENT/.test(e.message),
+    );
+    assert.throws(
+      () => parseServers([{ name: 'a', connection: 'Server=h;User Id=u;Password=p' }], 'f.yaml', ENV),
+      (e: Error) => /"connection": a servers file spells a connection out/.test(e.message) && !/Password=p/.test(e.message),
+    );
+  });
+
   it('names every problem at once, with its fix, and refuses a secret in the file without echoing it', () => {
     const doc = [
       { name: 'a', server: 'h', user: 'u', passwordEnv: 'PW_A', password: 'hunter2-in-file' },
