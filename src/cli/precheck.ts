@@ -12,6 +12,7 @@ import { readExperimentFile } from '../engine/notebook/export';
 import { repeatProblems } from './repeatCheck';
 import { UsageError } from './commands';
 import { interleaveProblem } from './interleave';
+import { baselineThreadProblems } from './baselineCells';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
 
 export type RunKind = GateContext['kind'];
@@ -243,7 +244,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
     problems.push((e as Error).message);
   }
   const baseline = readBaseline(o.baseline, gates, problems);
-  problems.push(...interleaveProblems(o, baseline));
+  problems.push(...interleaveProblems(o, baseline), ...baselineThreadProblems(o, gates, baseline));
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
   // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
   if (o.notebook !== undefined)

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { EXIT } from '../../src/cli/exitCodes';
 import { programCli } from '../helpers/cliInProcess';
 import { repeatedPresetExperiment } from '../helpers/repeatedExperiment';
+import { experiment } from '../helpers/builders';
 
 describe('saved-file misuses (compare, history, rerun)', () => {
   let dir: string;
@@ -14,6 +15,8 @@ describe('saved-file misuses (compare, history, rerun)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-misuse-'));
     fs.mkdirSync(path.join(dir, 'e1'));
     fs.writeFileSync(path.join(dir, 'e1', 'experiment.json'), JSON.stringify(repeatedPresetExperiment()));
+    fs.mkdirSync(path.join(dir, 'plain'));
+    fs.writeFileSync(path.join(dir, 'plain', 'experiment.json'), JSON.stringify(experiment('2025-03-01T10-00-00-000Z-disk', [2, 4])));
     fs.mkdirSync(path.join(dir, 'nb'));
     fs.writeFileSync(path.join(dir, 'nb', 'experiment.ipynb'), '{}');
   });
@@ -47,5 +50,31 @@ describe('saved-file misuses (compare, history, rerun)', () => {
     const without = await programCli(['rerun', path.join(dir, 'e1'), '--dry-run']);
     assert.match(without.err, /e1 is a folder and holds no notebook/);
     assert.doesNotMatch(without.err, /EISDIR/);
+  });
+
+  it('a gate against a baseline at a thread count it never ran is refused before connecting', async () => {
+    const base = path.join(dir, 'plain');
+    const run = (threads: string[]) =>
+      programCli([
+        'run',
+        '--scenario',
+        'disk-insert',
+        ...threads,
+        '--duration',
+        '2s',
+        '--baseline',
+        base,
+        '--assert',
+        'rows_per_sec >= baseline - 5%',
+        '-c',
+        'Server=127.0.0.1,1;User ID=sa;Password=x',
+      ]);
+    const r = await run(['--threads', '2,8']);
+    assert.equal(r.code, EXIT.usage, r.err);
+    assert.match(r.err, /the baseline has no completed run at 8 threads \(it has 2, 4 threads\); run --threads 2,4 to gate against it/);
+    // Left out, --threads is 1,2,4: 1 is what the baseline lacks.
+    assert.match((await run([])).err, /no completed run at 1 thread \(it has 2, 4 threads\)/);
+    // Matching threads pass the check and go on to connect (nothing listens on port 1: the connection exit code).
+    assert.equal((await run(['--threads', '4'])).code, EXIT.connection);
   });
 });
