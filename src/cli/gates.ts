@@ -80,15 +80,15 @@ export function applyGates(
     names(rs)
       .map((n) => `"${n}"`)
       .join(', ');
+  // Where, not why: the Gates lines just printed say why, and saying it twice read as two failures.
+  const where = (rs: GateResult[]) => [...new Set(rs.map((f) => f.run))].join(', ');
   if (failed.length) {
-    err(
-      `spinlab: gate${names(failed).length > 1 ? 's' : ''} failed: ${list(failed)} (${failed.map((f) => `${f.gate} at ${f.run}: ${f.actual}`).join('; ')})\n`,
-    );
+    err(`spinlab: gate${names(failed).length > 1 ? 's' : ''} failed: ${list(failed)} at ${where(failed)} (why: the Gates section above)\n`);
     return code === 0 || code === EXIT.inconclusive ? EXIT.failed : code;
   }
   if (open.length) {
     err(
-      `spinlab: gate${names(open).length > 1 ? 's' : ''} inconclusive at this noise: ${list(open)} (${open.map((f) => `${f.gate} at ${f.run}: ${f.settle}`).join('; ')})\n`,
+      `spinlab: gate${names(open).length > 1 ? 's' : ''} inconclusive at this noise: ${list(open)} at ${where(open)} (what would settle it: the Gates section above)\n`,
     );
     return code === 0 ? EXIT.inconclusive : code;
   }

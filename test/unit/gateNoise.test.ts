@@ -272,7 +272,12 @@ describe('gates on noise: the exit code', () => {
     assert.match(open.err, /gate inconclusive at this noise: "rows_per_sec>=\d+"/);
     const failed = run(['rows_per_sec>=30000', middle], runs);
     assert.equal(failed.code, EXIT.failed);
-    assert.match(failed.err, /gate failed: "rows_per_sec>=30000"/);
+    // The closing line says which gate and where, once; why is in the Gates lines, not repeated.
+    assert.equal(failed.err, 'spinlab: gate failed: "rows_per_sec>=30000" at 8 threads (why: the Gates section above)\n');
+    assert.match(
+      open.err,
+      /^spinlab: gate inconclusive at this noise: "rows_per_sec>=\d+" at 8 threads \(what would settle it: the Gates section above\)\n$/,
+    );
     // A run that already failed keeps its own code.
     assert.equal(run([middle], runs, 130).code, 130);
   });
