@@ -13,7 +13,7 @@ import { deployCommand } from '../../src/cli/commands';
 import { listJournals } from '../../src/engine/journal';
 import type { Experiment } from '../../src/shared/experiment';
 import { runWatch } from '../../src/engine/watch/run';
-import { tmp } from '../helpers/common';
+import { readExperiment, tmp } from '../helpers/common';
 import { targetFor } from '../helpers/simTarget';
 
 const LAB = 'SpinlockLab';
@@ -71,7 +71,7 @@ describe('a full disk during an experiment', () => {
       assert.equal(next.experiment.status, 'completed');
     }));
 
-  it('experiment.json on a full disk: the experiment ends with that error after putting the knobs back, and leaves no temporary file', () =>
+  it('experiment.json on a full disk: the experiment stops with that error after putting the knobs back, and leaves no temporary file', () =>
     withSim({}, async (sim) => {
       await deployCommand(targetFor(sim), 'disk-insert', ['seed_rows=0'], LAB);
       const outDir = tmp('full-record');
@@ -83,7 +83,15 @@ describe('a full disk during an experiment', () => {
       assert.ok(r.error, 'the experiment reports the failure');
       assert.match(
         r.error!.message,
-        /Could not write .*experiment\.json: the disk is full \(ENOSPC\)\.\n {2}How to fix: free some space, or give another folder with --out\./,
+        /Could not write .*experiment\.json: the disk is full \(ENOSPC\)\. The experiment stopped there\. Its record was written when it ended, marked failed with this reason\.\n {2}How to fix: free some space, or give another folder with --out\./,
+      );
+      // The first write failed, the disk had room again by the end: the record says failed, and why.
+      assert.equal(readExperiment(outDir).status, 'failed');
+      assert.match(
+        readExperiment(outDir)
+          .events.map((x) => x.message)
+          .join('\n'),
+        /the disk is full/,
       );
       assert.equal(sim.model.databases.get(LAB.toLowerCase())?.delayedDurability, 'DISABLED', 'delayed durability put back');
       assert.deepEqual(listJournals(stateDir), []);
