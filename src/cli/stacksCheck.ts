@@ -64,6 +64,11 @@ function runNumberProblems(run: string, addTo: string | undefined): string[] {
 
 /** --add-to DIR [--run N]: a finished experiment's record that has that run, read now rather than after the capture. */
 function addToProblems(dir: string, run: string | undefined): string[] {
+  // `run --add-to FILE` takes a notebook: the same words here take an experiment's folder.
+  if (/\.ipynb$/i.test(dir))
+    return [
+      `--add-to ${dir}: stacks --add-to takes the folder a run wrote (holding experiment.json), not a notebook; export it again with --force to see the capture in the notebook.`,
+    ];
   const file = dir.endsWith('.json') ? dir : path.join(dir, 'experiment.json');
   let record: { kind?: unknown; runs?: { index?: unknown }[] };
   try {
