@@ -20,14 +20,14 @@ import { targetFromArgs, UsageError } from './commands';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
 import { resultsReport } from '../engine/report';
-import { writeNotebookFile } from '../engine/notebook/export';
 import { customReport } from '../engine/custom/report';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import type { Gate } from '../shared/gates';
 import { applyGates, sequentialGates, type Baseline } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { repeatChoice, withCancel, type RunArgs } from './run';
+import { finish, repeatChoice, withCancel, type RunArgs } from './run';
+import { outcomeOf, savedLine } from './resultSaving';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
 
@@ -172,42 +172,44 @@ export async function runCustomCommand(
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
   try {
-    const { experiment, file } = await withCancel(err, (signal) =>
-      runExperiment(
-        {
-          target,
-          scenarioId: CUSTOM_SCENARIO_ID,
-          parameters: {},
-          labDatabase: workload.database,
-          load,
-          knobs: {
-            delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
-            affinity: o.affinity,
+    const r = await outcomeOf(
+      withCancel(err, (signal) =>
+        runExperiment(
+          {
+            target,
+            scenarioId: CUSTOM_SCENARIO_ID,
+            parameters: {},
+            labDatabase: workload.database,
+            load,
+            knobs: {
+              delayedDurability: o.delayedDurability?.toUpperCase() as 'DISABLED' | 'ALLOWED' | 'FORCED' | undefined,
+              affinity: o.affinity,
+            },
+            outDir,
+            title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`,
+            question: o.question,
+            deploy: false,
+            custom: { workload, table },
+            repeat,
+            ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
           },
-          outDir,
-          title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`,
-          question: o.question,
-          deploy: false,
-          custom: { workload, table },
-          repeat,
-          ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
-        },
-        signal,
-        (p: ExperimentProgress) => {
-          bar.update(p);
-          stacks?.progress(p, signal);
-        },
+          signal,
+          (p: ExperimentProgress) => {
+            bar.update(p);
+            stacks?.progress(p, signal);
+          },
+        ),
       ),
     );
+    const { experiment } = r;
     bar.done();
-    const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
+    const stacksOut = stacks ? await stacks.finish(experiment, r.unsaved ? null : r.file) : '';
     out(
       o.json
         ? JSON.stringify(experiment, null, 2) + '\n'
-        : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\nSaved ${file}\n`,
+        : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\n${savedLine(r)}`,
     );
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
+    return finish(r, o, () => applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline), out);
   } finally {
     bar.done();
   }

@@ -8,6 +8,7 @@ import { MetricsExport } from '../engine/metrics/export';
 import { TOOL_VERSION } from '../engine/lab';
 import { parseDuration } from '../shared/params';
 import { UsageError } from './commands';
+import { folderProblems } from './output';
 import { readServersFile, type FleetServer } from './fleetConfig';
 import { ServerWatch, staggerMs } from './fleetWatch';
 
@@ -53,6 +54,9 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
   const otlpUrl = o.otlp ? checkOtlpUrl(o.otlp) : undefined;
   const otlpIntervalMs = o.otlpInterval ? parseDuration(o.otlpInterval) : 10_000;
   if (!listen && !otlpUrl) throw new UsageError('--servers exports metrics: add --prometheus :9464, --otlp URL, or both.');
+  // Each watch writes a new folder of its own under --out (which may hold earlier ones): it must be a folder.
+  const outProblems = o.out !== undefined ? folderProblems(o.out, '--out') : [];
+  if (outProblems.length) throw new UsageError(outProblems.join('\n'));
   const outRoot = o.out ?? path.join('spinlab-results', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 
   const metrics = new MetricsExport({ prometheus: !!listen, otlpUrl, otlpIntervalMs, toolVersion: TOOL_VERSION });

@@ -4,17 +4,7 @@ import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
-import {
-  targetFromArgs,
-  UsageError,
-  deployCommand,
-  cleanupCommand,
-  dropLabCommand,
-  restoreCommand,
-  topologyCommand,
-  checkCommand,
-} from './commands';
-import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
+import { targetFromArgs, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
 import { rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { EXIT, exitForError } from './exitCodes';
 import { terminalAsk, type Ask } from './rerunPlan';
@@ -22,13 +12,14 @@ import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
 import { translateOstress } from './ostress';
 import { runDemo } from './demo';
-import { addWatchCommands, isWatchRecord } from './watch';
+import { addWatchCommands } from './watch';
+import { addExportCommand } from './export';
 import { addStacksCommand } from './stacks';
 import { addCompareCommand } from './compare';
 import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
-import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
+import { ADD_TO, FORCE } from './options';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -206,7 +197,9 @@ export function buildProgram(
     .option('--question <text>', 'the question it asks')
     .addOption(labDb())
     .option('--json', 'print the experiment record instead of the table')
-    .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
+    .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb): a new file (see --add-to, --force)')
+    .option(...ADD_TO)
+    .option(...FORCE)
     .option(
       '--stacks <spinlock>',
       "also capture the call stacks behind this spinlock's backoffs during the last run (as spinlab stacks does; kept with that run)",
@@ -283,24 +276,6 @@ export function buildProgram(
     });
 
   program
-    .command('export')
-    .description('write a saved experiment as a notebook, CSV of its samples, or a T-SQL script bundle')
-    .argument('<dir>', 'the folder a run wrote (holding experiment.json), or the experiment.json itself')
-    .option('--notebook <file>', 'a Jupyter notebook (.ipynb) that renders on GitHub and in Jupyter and re-runs in Spinlock Lab')
-    .option('--csv <dir>', 'ticks.csv and deltas.csv: every sample of every run')
-    .option('--tsql <dir>', 'numbered T-SQL scripts to replay it by hand, with the spinlab and ostress command lines')
-    .action(async (dir: string, o: { notebook?: string; csv?: string; tsql?: string }) => {
-      if (!o.notebook && !o.csv && !o.tsql) throw new UsageError('Say what to write: --notebook FILE, --csv DIR and/or --tsql DIR.');
-      if (isWatchRecord(dir)) {
-        if (!o.notebook || o.csv || o.tsql)
-          throw new UsageError('A watch exports as a notebook: --notebook FILE (its ticks are already in samples.jsonl).');
-        return out(`wrote ${await writeWatchNotebookFile(dir, o.notebook)}\n`);
-      }
-      const written = exportExperiment([readExperimentFile(dir)], { notebook: o.notebook, csvDir: o.csv, tsqlDir: o.tsql });
-      out(written.map((f) => `wrote ${f}`).join('\n') + '\n');
-    });
-
-  program
     .command('rerun')
     .description("run a saved notebook's experiment again against a server and add the new runs beside the originals")
     .argument('<notebook>', 'a .ipynb saved by Spinlock Lab')
@@ -324,6 +299,7 @@ export function buildProgram(
       setExit(await sim.runSimCommand(args));
     });
 
+  addExportCommand(program, out);
   addCompareCommand(program, out);
   addHistoryCommand(program, out, err);
   addTuneCommand(program, out, err, setExit);

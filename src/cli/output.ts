@@ -49,17 +49,21 @@ export function outDirProblems(dir: string, flag = '--out'): string[] {
   if (dir.trim() === '')
     return [`${flag} is empty: name a folder for the results, or leave ${flag} out for a new one under spinlab-results/.`];
   const s = stat(dir);
-  if (s && !s.isDirectory()) return [`${flag} ${dir} is a file, not a folder: name a new folder (e.g. ${freshSibling(dir)}).`];
-  if (s) {
-    const entries = fs.readdirSync(dir);
-    if (entries.length) {
-      const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, and ${entries.length - 5} more` : '');
-      return [
-        `${flag} ${dir} already holds files (${shown}): one experiment per folder, or its samples would mix with theirs. Name a new folder (e.g. ${freshSibling(dir)}), or leave ${flag} out.`,
-      ];
-    }
-    return writable(dir) ? [] : [`${flag} ${dir} cannot be written by this user: name a folder you can write to.`];
+  const entries = s?.isDirectory() ? fs.readdirSync(dir) : [];
+  if (entries.length) {
+    const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, and ${entries.length - 5} more` : '');
+    return [
+      `${flag} ${dir} already holds files (${shown}): one experiment per folder, or its samples would mix with theirs. Name a new folder (e.g. ${freshSibling(dir)}), or leave ${flag} out.`,
+    ];
   }
+  return folderProblems(dir, flag);
+}
+
+/** Why `dir` cannot be a folder this user writes into (it may hold files already), or [] when it is or can be made. */
+export function folderProblems(dir: string, flag: string): string[] {
+  const s = stat(dir);
+  if (s && !s.isDirectory()) return [`${flag} ${dir} is a file, not a folder: name a new folder (e.g. ${freshSibling(dir)}).`];
+  if (s) return writable(dir) ? [] : [`${flag} ${dir} cannot be written by this user: name a folder you can write to.`];
   const near = nearestExisting(dir);
   if (!near.stats.isDirectory())
     return [`${flag} ${dir}: ${near.path} is a file, so no folder can be made under it; name a folder elsewhere.`];

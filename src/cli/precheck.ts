@@ -1,7 +1,6 @@
 // Everything about a command that can be checked before it connects: options that do not apply to what runs, empty
 // values, gates the run cannot judge, spinlock names, and the output paths. Each problem names the option and what to
 // write instead; all are reported at once, as a usage error (exit 2), and nothing is created or left behind.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Gate } from '../shared/gates';
 import { canonicalGates, gateProblems, type GateContext } from '../shared/gateCheck';
@@ -13,12 +12,13 @@ import { repeatProblems } from './repeatCheck';
 import { UsageError } from './commands';
 import { interleaveProblem } from './interleave';
 import { baselineThreadProblems } from './baselineCells';
-import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
+import { claimOutput, outDirProblems, type ClaimedOutput } from './output';
+import { notebookChoice, notebookProblems, type NotebookFlags } from './notebookOut';
 
 export type RunKind = GateContext['kind'];
 
 /** The options of `spinlab run` (RunArgs and CustomArgs; spelled out here so the check imports no command). */
-export interface RunPrecheckArgs {
+export interface RunPrecheckArgs extends NotebookFlags {
   scenario?: string;
   preset?: string;
   threads?: string;
@@ -247,8 +247,8 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
   problems.push(...interleaveProblems(o, baseline), ...baselineThreadProblems(o, gates, baseline));
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
   // A notebook inside --out: that folder is made by the claim, so only the file's name is checked here.
-  if (o.notebook !== undefined)
-    problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  const nb = notebookChoice(o)?.file;
+  problems.push(...notebookProblems(o, 'experiment', true, nb !== undefined && o.out !== undefined && inside(nb, o.out)));
   fail(problems);
   const label = kind === 'preset' ? o.preset! : kind === 'custom' ? 'custom' : (o.scenario ?? 'run');
   return { gates: canonicalGates(gates), output: claimOutput(o.out, label), baseline };
@@ -268,7 +268,7 @@ function inside(file: string, dir: string): boolean {
   return path.dirname(path.resolve(file)) === path.resolve(dir);
 }
 
-export interface WatchPrecheckArgs {
+export interface WatchPrecheckArgs extends NotebookFlags {
   compare?: string;
   mark?: string;
   window?: string;
@@ -294,6 +294,7 @@ export function precheckWatch(o: WatchPrecheckArgs): ClaimedOutput | null {
     for (const [k, flag] of [
       ['out', '--out'],
       ['notebook', '--notebook'],
+      ['force', '--force'],
       ['duration', '--duration'],
     ] as const) {
       if (o[k] !== undefined)
@@ -311,74 +312,8 @@ export function precheckWatch(o: WatchPrecheckArgs): ClaimedOutput | null {
       problems.push(`${flag} goes with --compare DIR (comparing a saved watch around a mark); a live watch does not take it.`);
   }
   if (o.out !== undefined) problems.push(...outDirProblems(o.out));
-  if (o.notebook !== undefined)
-    problems.push(...notebookPathProblems(o.notebook, '--notebook', o.out !== undefined && inside(o.notebook, o.out)));
+  const nb = o.notebook;
+  problems.push(...notebookProblems(o, 'watch', false, nb !== undefined && o.out !== undefined && inside(nb, o.out)));
   fail(problems);
   return claimOutput(o.out, 'watch');
-}
-
-export interface StacksPrecheckArgs {
-  spinlock: string;
-  anyName?: boolean;
-  export?: string;
-  addTo?: string;
-  run?: string;
-}
-
-/** Checks `spinlab stacks` before it connects: the spinlock's name, and the files it writes when the capture ends. */
-export function precheckStacks(o: StacksPrecheckArgs): void {
-  const problems: string[] = [];
-  const p =
-    o.spinlock.trim() === ''
-      ? '--spinlock was given empty: name the spinlock, e.g. LOGCACHE_ACCESS.'
-      : nameProblem('spinlock', o.spinlock, `--spinlock ${o.spinlock}`, !!o.anyName);
-  if (p) problems.push(p);
-  if (o.export !== undefined) problems.push(...writableFileProblems(o.export, '--export'));
-  if (o.addTo !== undefined) problems.push(...addToProblems(o.addTo, o.run));
-  fail(problems);
-}
-
-/** A file the command will write at the end: not a folder, in a folder that exists and can be written. */
-export function writableFileProblems(file: string, flag: string): string[] {
-  if (file.trim() === '') return [`${flag} was given empty: name the file to write.`];
-  try {
-    if (fs.statSync(file).isDirectory()) return [`${flag} ${file} is a folder: name a file inside it.`];
-  } catch {
-    // a new file: its folder is checked below
-  }
-  const dir = path.dirname(path.resolve(file));
-  try {
-    if (!fs.statSync(dir).isDirectory()) return [`${flag} ${file}: ${dir} is a file, not a folder.`];
-    fs.accessSync(dir, fs.constants.W_OK);
-    return [];
-  } catch (e) {
-    return [
-      (e as NodeJS.ErrnoException).code === 'ENOENT'
-        ? `${flag} ${file}: the folder ${dir} does not exist; create it first.`
-        : `${flag} ${file}: the folder ${dir} cannot be written by this user.`,
-    ];
-  }
-}
-
-/** --add-to DIR [--run N]: a finished experiment's record that has that run, read now rather than after the capture. */
-function addToProblems(dir: string, run: string | undefined): string[] {
-  const file = dir.endsWith('.json') ? dir : path.join(dir, 'experiment.json');
-  let record: { kind?: unknown; runs?: { index?: unknown }[] };
-  try {
-    record = JSON.parse(fs.readFileSync(file, 'utf8')) as typeof record;
-  } catch (e) {
-    return [
-      `--add-to ${dir}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? `${file} does not exist` : `${file} cannot be read as an experiment record (${(e as Error).message})`}; give the folder a run wrote.`,
-    ];
-  }
-  if (record.kind === 'watch') return [`--add-to ${dir} is a watch; a capture is added to an experiment (the folder of a spinlab run).`];
-  const runs = Array.isArray(record.runs) ? record.runs.map((r) => r.index) : [];
-  if (run !== undefined && /^\d+$/.test(run) && !runs.includes(Number(run)))
-    return [`--run ${run}: ${file} has no run ${run} (runs: ${runs.join(', ') || 'none'}).`];
-  try {
-    fs.accessSync(file, fs.constants.W_OK);
-  } catch {
-    return [`--add-to ${dir}: ${file} cannot be written by this user.`];
-  }
-  return [];
 }

@@ -13,9 +13,10 @@ import { presetReport } from '../engine/presetReport';
 import { getPreset } from '../engine/presets';
 import { targetFromArgs, UsageError } from './commands';
 import { Progress } from './progress';
-import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
-import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
+import { rerunExperiment } from '../engine/notebook/rerun';
+import { outcomeOf, saveRest, savedLine, type Outcome } from './resultSaving';
+import { notebookChoice, type NotebookFlags } from './notebookOut';
 import { confirmVerdict, isConfirmation } from '../engine/tuneConfirm';
 import { applyGates, sequentialGates, type Baseline } from './gates';
 import type { Gate } from '../shared/gates';
@@ -23,7 +24,6 @@ import { customReport, sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
 import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 import { claimOutput, outDirProblems } from './output';
-import type { Experiment } from '../shared/experiment';
 import { EXIT, exitOf } from './exitCodes';
 import { parseRepeat, planTime } from '../shared/planTime';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
@@ -50,6 +50,10 @@ export interface RunArgs {
   labDb: string;
   json?: boolean;
   notebook?: string;
+  /** --add-to [FILE]: add the experiment to this notebook (alone: to --notebook's) instead of refusing one that exists. */
+  addTo?: string | boolean;
+  /** --force: replace an existing --notebook. */
+  force?: boolean;
   stacks?: string;
   stacksDuration?: string;
   /** Runs of each thread count (of each arm, for a preset), or auto; absent: auto with --assert, else 1 or the preset's own. */
@@ -117,38 +121,40 @@ export async function runCommand(
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
   try {
-    const { experiment, file } = await withCancel(err, (signal) =>
-      runExperiment(
-        {
-          target,
-          scenarioId: scenario.id,
-          parameters,
-          labDatabase: o.labDb,
-          load,
-          knobs,
-          outDir,
-          title: o.title,
-          question: o.question,
-          deploy: o.deploy,
-          repeat,
-          ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
-        },
-        signal,
-        (p: ExperimentProgress) => {
-          bar.update(p);
-          stacks?.progress(p, signal);
-        },
+    const r = await outcomeOf(
+      withCancel(err, (signal) =>
+        runExperiment(
+          {
+            target,
+            scenarioId: scenario.id,
+            parameters,
+            labDatabase: o.labDb,
+            load,
+            knobs,
+            outDir,
+            title: o.title,
+            question: o.question,
+            deploy: o.deploy,
+            repeat,
+            ...(auto ? { sequential: sequentialGates(gates, baseline, repeat) } : {}),
+          },
+          signal,
+          (p: ExperimentProgress) => {
+            bar.update(p);
+            stacks?.progress(p, signal);
+          },
+        ),
       ),
     );
+    const { experiment } = r;
     bar.done();
-    const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
+    const stacksOut = stacks ? await stacks.finish(experiment, r.unsaved ? null : r.file) : '';
     out(
       o.json
         ? JSON.stringify(experiment, null, 2) + '\n'
-        : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\nSaved ${file}\n`,
+        : resultsReport(experiment, scenario.unit) + `${sessionWaitsSection(experiment.runs)}\n${stacksOut}\n${savedLine(r)}`,
     );
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
+    return finish(r, o, () => applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline), out);
   } finally {
     bar.done();
   }
@@ -188,30 +194,32 @@ export async function runPresetCommand(
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
   let bar: Progress | null = null;
   try {
-    const { experiment, file } = await withCancel(err, (signal) =>
-      runPreset(
-        req,
-        {
-          target,
-          labDatabase: o.labDb,
-          outDir,
-          title: o.title,
-          deploy: o.deploy,
-          ...(choice.auto ? { sequential: sequentialGates(gates, baseline, choice.repeat) } : {}),
-        },
-        signal,
-        (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
-        (plan) => {
-          const time = planTime(plan.arms, req.load, req.repeat, o.deploy, choice.auto);
-          err(`This experiment: ${time.text}\n`);
-          bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat, choice.auto);
-        },
+    const r = await outcomeOf(
+      withCancel(err, (signal) =>
+        runPreset(
+          req,
+          {
+            target,
+            labDatabase: o.labDb,
+            outDir,
+            title: o.title,
+            deploy: o.deploy,
+            ...(choice.auto ? { sequential: sequentialGates(gates, baseline, choice.repeat) } : {}),
+          },
+          signal,
+          (p: ExperimentProgress) => (bar ? bar.update(p) : p.kind === 'status' && err(`${p.message}\n`)),
+          (plan) => {
+            const time = planTime(plan.arms, req.load, req.repeat, o.deploy, choice.auto);
+            err(`This experiment: ${time.text}\n`);
+            bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat, choice.auto);
+          },
+        ),
       ),
     );
+    const { experiment } = r;
     (bar as Progress | null)?.done();
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\n${savedLine(r)}`);
+    return finish(r, o, () => applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline), out);
   } finally {
     (bar as Progress | null)?.done();
   }
@@ -233,27 +241,39 @@ export async function rerunCommand(
   if (go !== 'run') return go;
   const target = targetFromArgs(o.connection);
   const output = claimOutput(o.out, `rerun-${original.scenario.id}`);
-  let result: { experiment: Experiment; status: Experiment['status'] };
+  let result: Outcome;
   try {
-    result = await withCancel(err, (signal) =>
-      rerunExperiment(
-        original,
-        { target, outDir: output.dir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) },
-        signal,
-      ).then((r) => ({ experiment: r.experiment, status: r.experiment.status })),
+    result = await outcomeOf(
+      withCancel(err, (signal) =>
+        rerunExperiment(
+          original,
+          { target, outDir: output.dir, labDatabase: o.labDb, notebookDir: path.dirname(path.resolve(file)) },
+          signal,
+        ),
+      ),
     );
   } finally {
     output.releaseIfUnused();
   }
-  const { experiment, status } = result;
-  const all = appendToNotebook(file, experiment);
+  const { experiment } = result;
   const report = experiment.preset
     ? presetReport(experiment, getPreset(experiment.preset.id))
     : resultsReport(experiment, getScenario(experiment.scenario.id).unit) +
       (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs)) +
       (isConfirmation(experiment) ? `\n\n${confirmVerdict(experiment).join('\n')}` : '');
-  out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
-  return exitOf(status);
+  out(report + '\n\n');
+  return finish(result, { notebook: file, addTo: true }, () => exitOf(experiment.status), out);
+}
+
+/**
+ * After the report: the notebook (as the flags say), then the gates' exit code, or the error saying what was not saved (a full
+ * disk) once everything else is printed.
+ */
+export function finish(r: Outcome, o: NotebookFlags, gates: () => number, out: (s: string) => void): number {
+  const failed = saveRest(r, notebookChoice(o), out);
+  const code = gates();
+  if (failed) throw failed;
+  return code;
 }
 
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
@@ -314,35 +334,37 @@ async function runInterleaved(
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
   try {
     const { mode: _mode, threads: _threads, ...shared } = load;
-    const { experiment, file } = await withCancel(err, (signal) =>
-      runPlan(
-        {
-          target: x.target,
-          labDatabase: o.labDb,
-          arms,
-          load: shared,
-          outDir: x.outDir,
-          title: o.title ?? `${arms[1].scenarioId}: this run's settings against the baseline's, interleaved`,
-          question: o.question,
-          deploy: o.deploy,
-          preset: null,
-          repeat,
-        },
-        signal,
-        (p) => bar.update(p),
+    const r = await outcomeOf(
+      withCancel(err, (signal) =>
+        runPlan(
+          {
+            target: x.target,
+            labDatabase: o.labDb,
+            arms,
+            load: shared,
+            outDir: x.outDir,
+            title: o.title ?? `${arms[1].scenarioId}: this run's settings against the baseline's, interleaved`,
+            question: o.question,
+            deploy: o.deploy,
+            preset: null,
+            repeat,
+          },
+          signal,
+          (p) => bar.update(p),
+        ),
       ),
     );
+    const { experiment } = r;
     bar.done();
     out(
       o.json
         ? JSON.stringify(experiment, null, 2) + '\n'
-        : `${resultsReport(experiment, x.unit)}${interleavedSection(experiment, baseline.dir)}\nSaved ${file}\n`,
+        : `${resultsReport(experiment, x.unit)}${interleavedSection(experiment, baseline.dir)}\n${savedLine(r)}`,
     );
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     // Gates against the baseline judge this run's arm against the baseline's arm of the same experiment.
     const current = { ...experiment, runs: asMain(experiment.runs, CURRENT_ARM) };
     const again = { experiment: { ...experiment, runs: asMain(experiment.runs, BASELINE_ARM) }, dir: `${baseline.dir}, run again` };
-    return applyGates(gates, current, exitOf(experiment.status), out, err, again, false);
+    return finish(r, o, () => applyGates(gates, current, exitOf(experiment.status), out, err, again, false), out);
   } finally {
     bar.done();
   }

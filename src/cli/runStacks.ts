@@ -69,10 +69,11 @@ export class RunStacks {
   }
 
   /**
-   * After the experiment: a capture still going ends now (it keeps what it counted), and is saved with its run.
+   * After the experiment: a capture still going ends now (it keeps what it counted), and is saved with its run (in
+   * `file`, and in `experiment` for the notebook).
    * Returns the text to print, or '' when nothing was captured.
    */
-  async finish(experiment: Experiment, file: string): Promise<string> {
+  async finish(experiment: Experiment, file: string | null): Promise<string> {
     if (!this.capture) {
       this.err(`stacks: no capture: run ${this.lastRun + 1} never started measuring\n`);
       return '';
@@ -89,7 +90,7 @@ export class RunStacks {
     };
     const run = experiment.runs.find((r) => r.index === got.run);
     if (run) run.stacks = [...(run.stacks ?? []), c];
-    addStacksToExperiment(file, c, got.run);
+    if (file) addStacksToExperiment(file, c, got.run); // null: the record could not be written (the error says so)
     return `\n${stacksText(c)}`;
   }
 }

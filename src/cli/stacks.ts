@@ -16,7 +16,7 @@ import {
   type CaptureProgress,
 } from '../engine/stacks';
 import { targetFromArgs, UsageError } from './commands';
-import { precheckStacks } from './precheck';
+import { precheckStacks } from './stacksCheck';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
@@ -31,6 +31,7 @@ interface StacksArgs {
   addTo?: string;
   run?: string;
   anyName?: boolean;
+  force?: boolean;
 }
 
 /** The capture as text for a terminal. */
@@ -77,9 +78,16 @@ export function addStacksCommand(
     .option('--top <n>', 'stacks listed (the rest are summed)', '10')
     .option('--slots <n>', "histogram buckets, 16 to 16384 (the target's default is 256)", '256')
     .option('--json', 'print the capture as JSON (src/shared/stacks.ts StackCapture)')
-    .option('--export <file>', 'also write every stack as SQLCallStackResolver input (histogram XML, one frame per line)')
+    .option(
+      '--export <file>',
+      'also write every stack as SQLCallStackResolver input (histogram XML, one frame per line): a new file (see --force)',
+    )
+    .option('--force', 'replace an existing --export file')
     .option('--add-to <dir>', 'also save the capture in a finished experiment (its experiment.json; the notebook export shows it)')
-    .option('--run <n>', 'with --add-to: attach it to this run (its index, from 0) instead of the experiment')
+    .option(
+      '--run <n>',
+      'with --add-to: attach it to this run, numbered from 1 as spinlab run printed it ("run 2/6" is 2), instead of the experiment',
+    )
     .option('--any-name', 'accept a spinlock name Spinlock Lab does not list (names differ between versions; the server still checks it)')
     .action(async (o: StacksArgs) => setExit(await stacksCommand(o, out, err, withCancel)));
 }
@@ -93,10 +101,9 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   if (!Number.isInteger(slots) || slots < 16 || slots > 16384)
     throw new UsageError(`--slots must be a whole number from 16 to 16384, not "${o.slots}".`);
   if (!isSpinlockName(o.spinlock)) throw new UsageError(`--spinlock takes a spinlock name such as LOGCACHE_ACCESS, not "${o.spinlock}".`);
-  const runIndex = o.run === undefined ? undefined : Number(o.run);
-  if (runIndex !== undefined && (!o.addTo || !Number.isInteger(runIndex) || runIndex < 0))
-    throw new UsageError('--run takes a run index (0, 1, ...) and goes with --add-to DIR.');
   precheckStacks(o);
+  // Runs are numbered from 1 where they are shown; the record keeps an index from 0.
+  const runIndex = o.run === undefined ? undefined : Number(o.run) - 1;
   const target = targetFromArgs(o.connection);
   // The progress line is rewritten in place (\r); it is ended before anything else is written, however the capture ends.
   let lineOpen = false;
@@ -129,9 +136,10 @@ async function stacksCommand(o: StacksArgs, out: (s: string) => void, err: (s: s
   const c = detail.capture;
   out(o.json ? JSON.stringify(c, null, 2) + '\n' : stacksText(c));
   if (o.export) {
-    fs.writeFileSync(o.export, toCallStackResolverXml(detail.slots, detail.buckets));
+    // Checked before the capture; one that appeared since is not replaced either (without --force).
+    fs.writeFileSync(o.export, toCallStackResolverXml(detail.slots, detail.buckets), { flag: o.force ? 'w' : 'wx' });
     out(`Saved ${o.export} (SQLCallStackResolver input: ${detail.slots.length} stacks as histogram XML)\n`);
   }
-  if (o.addTo) out(`Added to ${addStacksToExperiment(o.addTo, c, runIndex)}\n`);
+  if (o.addTo) out(`Added to ${addStacksToExperiment(o.addTo, c, runIndex)}${o.run !== undefined ? `, run ${o.run}` : ''}\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
 // `spinlab tune`: find the best settings for a workload on this server within a time budget, and say why. Everything
 // is checked before anything connects; progress goes to stderr (one line per trial, one per round), the explained
 // result to stdout.
+import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { parseDuration, resolveParams } from '../shared/params';
 import {
@@ -17,14 +18,16 @@ import { figureText } from '../shared/numberText';
 import { getScenario } from '../engine/scenarios';
 import { runTune, type TuneProgress } from '../engine/tune';
 import { tuneReport } from '../engine/tuneReport';
-import { writeNotebookFile } from '../engine/notebook/export';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { objectiveOf } from '../engine/tune/objective';
 import { targetFromArgs, UsageError } from './commands';
 import { customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
-import { withCancel } from './run';
-import { claimOutput } from './output';
+import { finish, withCancel } from './run';
+import { outcomeOf, savedLine } from './resultSaving';
+import { claimOutput, outDirProblems } from './output';
+import { notebookChoice, notebookProblems } from './notebookOut';
+import { ADD_TO, FORCE } from './options';
 import { exitOf } from './exitCodes';
 
 interface TuneArgs extends CustomArgs {
@@ -51,6 +54,8 @@ interface TuneArgs extends CustomArgs {
   labDb: string;
   json?: boolean;
   notebook?: string;
+  addTo?: string | boolean;
+  force?: boolean;
 }
 
 const collect = (v: string, prev: string[]) => [...prev, v];
@@ -92,6 +97,13 @@ function checked(o: TuneArgs) {
   const warmupMs = usage(() => parseDuration(o.warmup, { allowZero: true }));
   const intervalMs = usage(() => parseDuration(o.interval));
   if (trialMs < 2000) throw new UsageError(`--trial ${o.trial} is too short to measure: give 2s or more.`);
+  // The output paths, before anything connects: the folder new or empty, the notebook new unless told.
+  const nb = notebookChoice(o)?.file;
+  const paths = [
+    ...(o.out !== undefined ? outDirProblems(o.out) : []),
+    ...notebookProblems(o, 'tune', true, nb !== undefined && o.out !== undefined && path.dirname(path.resolve(nb)) === path.resolve(o.out)),
+  ];
+  if (paths.length) throw new UsageError(paths.join('\n'));
   if (intervalMs < 250 || intervalMs > trialMs) throw new UsageError(`--interval must be from 250ms to the trial's length (${o.trial}).`);
   return { budgetMs, objective, constraints, request, trialMs, warmupMs, intervalMs };
 }
@@ -146,36 +158,38 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
         `It changes CPU affinity (server-wide: every session on this server feels it)${c.request.allow ? ' and delayed durability' : ''} ` +
         'for each trial, journaled first and put back after the trial (spinlab restore after a crash).\n',
     );
-    const { experiment, file } = await withCancel(err, (signal) =>
-      runTune(
-        {
-          target,
-          labDatabase: custom ? custom.workload.database : o.labDb,
-          scenarioId: custom ? CUSTOM_SCENARIO_ID : (scenario?.id ?? ''),
-          fromPreset: o.preset ? { id: o.preset, set: o.set } : undefined,
-          parameters,
-          custom: custom ? { workload: custom.workload, table } : null,
-          mode: custom ? 'client-loop' : o.mode,
-          objective: c.objective,
-          constraints: c.constraints,
-          budgetMs: c.budgetMs,
-          trialMs: c.trialMs,
-          warmupMs: c.warmupMs,
-          intervalMs: c.intervalMs,
-          request: c.request,
-          sharedServer: !!o.sharedServer,
-          apply: !!o.apply,
-          outDir,
-          title: o.title,
-          deploy: o.deploy,
-        },
-        signal,
-        tuneProgress(err, c.objective, custom ? 'calls/s' : 'rows/s'),
+    const r = await outcomeOf(
+      withCancel(err, (signal) =>
+        runTune(
+          {
+            target,
+            labDatabase: custom ? custom.workload.database : o.labDb,
+            scenarioId: custom ? CUSTOM_SCENARIO_ID : (scenario?.id ?? ''),
+            fromPreset: o.preset ? { id: o.preset, set: o.set } : undefined,
+            parameters,
+            custom: custom ? { workload: custom.workload, table } : null,
+            mode: custom ? 'client-loop' : o.mode,
+            objective: c.objective,
+            constraints: c.constraints,
+            budgetMs: c.budgetMs,
+            trialMs: c.trialMs,
+            warmupMs: c.warmupMs,
+            intervalMs: c.intervalMs,
+            request: c.request,
+            sharedServer: !!o.sharedServer,
+            apply: !!o.apply,
+            outDir,
+            title: o.title,
+            deploy: o.deploy,
+          },
+          signal,
+          tuneProgress(err, c.objective, custom ? 'calls/s' : 'rows/s'),
+        ),
       ),
     );
-    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${tuneReport(experiment).join('\n')}\n\nSaved ${file}\n`);
-    if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
-    return exitOf(experiment.status);
+    const { experiment } = r;
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${tuneReport(experiment).join('\n')}\n\n${savedLine(r)}`);
+    return finish(r, o, () => exitOf(experiment.status), out);
   } finally {
     output.releaseIfUnused();
   }
@@ -228,7 +242,9 @@ export function addTuneCommand(program: Command, out: (s: string) => void, err: 
     .option('--title <text>', 'a title for the tune')
     .addOption(new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE))
     .option('--json', 'print the tune record instead of the report')
-    .option('--notebook <file>', 'also save the tune as a Jupyter notebook (.ipynb)')
+    .option('--notebook <file>', 'also save the tune as a Jupyter notebook (.ipynb): a new file (see --add-to, --force)')
+    .option(...ADD_TO)
+    .option(...FORCE)
     .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable)', collect, [])
     .option('--sql-file <file>', 'custom workload: a .sql file (repeatable)', collect, [])
     .option('--database <name>', "custom workload: the database it runs in (default: the connection's, else master)")

@@ -12,7 +12,7 @@ import { defaultStateDir } from '../engine/journal';
 import { runWatch, type WatchProgress } from '../engine/watch/run';
 import { compareAroundMark } from '../engine/watch/read';
 import { activeWatchDir, dropMark } from '../engine/watch/marks';
-import { writeWatchNotebookFile } from '../engine/watch/notebook';
+import { notebookChoice, writeWatchNotebookChoice } from './notebookOut';
 import { table } from '../engine/report';
 import { describeCoverage, describeGap } from '../shared/watchGaps';
 import { targetFromArgs, UsageError } from './commands';
@@ -71,7 +71,8 @@ export function addWatchCommands(
       100,
     )
     .option('--title <text>', 'a title for the watch')
-    .option('--notebook <file>', 'also save the watch as a Jupyter notebook (.ipynb) when it ends')
+    .option('--notebook <file>', 'also save the watch as a Jupyter notebook (.ipynb) when it ends: a new file (see --force)')
+    .option('--force', 'replace an existing --notebook')
     .option(
       '--cost-budget <ms>',
       'server CPU the watch may cost, in ms per second of watching (default 10: 1% of one core); over it the interval doubles, up to 60 s; 0: no budget',
@@ -139,6 +140,7 @@ interface WatchArgs {
   textChars: number;
   title?: string;
   notebook?: string;
+  force?: boolean;
   quiet?: boolean;
   fullTicks?: boolean;
   costBudget: number;
@@ -191,7 +193,8 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
     out(`server CPU of the watch's own session: ${formatNumber(record.serverCpuMsPerTick)} ms per tick\n`);
   if (record.diagnosis.length) out(`\nWhat stands out:\n${record.diagnosis.map((d) => `- ${d}`).join('\n')}\n`);
   out(`\nSaved ${file} and ${path.join(outDir, record.samplesFile)}\n`);
-  if (o.notebook) out(`Saved ${await writeWatchNotebookFile(outDir, o.notebook)}\n`);
+  const nb = notebookChoice(o);
+  if (nb) out(`${await writeWatchNotebookChoice(outDir, nb)}\n`);
   return exitOf(record.status);
 }
 

@@ -27,6 +27,7 @@ import type { TuneInfo } from '../shared/tune';
 import { threadsPerCore } from '../shared/affinity';
 import { SpinlabError, grantFor } from './errors';
 import { makeDirs, outputError, writeWhole } from './outFiles';
+import { saveLastRecord } from './recordSave';
 import { deployScenario, TOOL_VERSION } from './lab';
 import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
 import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
@@ -203,6 +204,8 @@ export async function runPlan(
   let experiment: Experiment | undefined;
   let locks: LockRequest[] = [];
   let saveError: unknown = null;
+  // A write of the record that failed during the experiment: it stops there, and the error carries the experiment.
+  let recordError: unknown = null;
   try {
     const identity = await readIdentity(admin);
     if (!identity.permissions.viewServerState) {
@@ -277,7 +280,13 @@ export async function runPlan(
       runs: [],
       events,
     };
-    const save = () => writeWhole(file, JSON.stringify(experiment, null, 2));
+    const save = () => {
+      try {
+        writeWhole(file, JSON.stringify(experiment, null, 2));
+      } catch (err) {
+        throw (recordError = err);
+      }
+    };
     save();
 
     // What each slot of the lab database holds now (the deploy key of its last deploy).
@@ -362,7 +371,7 @@ export async function runPlan(
       experiment.status = signal.aborted ? 'cancelled' : 'failed';
       note('error', (err as Error).message);
     }
-    throw err;
+    if (!experiment || err !== recordError) throw err;
   } finally {
     // Only a journal this experiment wrote: one written meanwhile by an experiment on another lab is its own to restore.
     const ctx = knobCtx;
@@ -377,13 +386,7 @@ export async function runPlan(
     }
     // A record that cannot be written (a full disk) must not stop the clean-up below: the locks would stay with a
     // connection kept open, and the process would never end.
-    if (experiment) {
-      try {
-        writeWhole(file, JSON.stringify(experiment, null, 2));
-      } catch (err) {
-        saveError = err;
-      }
-    }
+    if (experiment) saveError = saveLastRecord(file, experiment, recordError);
     // Released here, not left to the close: the server notices a closed connection a moment later, and a cleanup or a
     // next run that starts at once would be refused by this finished experiment's locks. (A lock never taken is a
     // refused release, which releaseLocks ignores.)

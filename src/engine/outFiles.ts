@@ -43,8 +43,10 @@ export function makeDirs(dir: string): string | undefined {
   return missing[0];
 }
 
-/** Why a file-system call failed, in words. */
-export function failureReason(err: unknown): string {
+/** Why a file-system call failed, in words (for an error of ours, why the call it explains failed). */
+export function failureReason(failure: unknown): string {
+  let err = failure;
+  while (err instanceof SpinlabError && err.original) err = err.original;
   const code = (err as NodeJS.ErrnoException)?.code ?? '';
   return `${REASONS[code] ?? (err as Error)?.message ?? String(err)}${code ? ` (${code})` : ''}`;
 }

@@ -63,12 +63,12 @@ describe("spinlab exits with its error category's code", function () {
     }
   });
 
-  it('files: 5 (export --csv into a path that is a file)', async () => {
+  it('user-input: 2 (export --csv into a path that is a file: refused before anything is written)', async () => {
     const file = path.join(work, 'a-file');
     fs.writeFileSync(file, '');
     const r = await mainCli(['export', fixture, '--csv', file], {});
-    assert.equal(r.code, 5, r.output);
-    assert.match(r.output, /Could not write/);
+    assert.equal(r.code, 2, r.output);
+    assert.match(r.output, /--csv .*a-file is a file; --csv takes a folder/);
   });
 
   it('files: 5 (export --csv under /proc, where no folder can be made: it ends, it does not hang)', function () {

@@ -23,6 +23,8 @@ import { KeyMismatch } from '../../src/engine/snapshot';
 import { NotebookError } from '../../src/engine/migrate';
 import { UnrestoredJournalError } from '../../src/engine/journal';
 import { UsageError } from '../../src/cli/commands';
+import { RecordNotSavedError } from '../../src/engine/recordSave';
+import { experiment } from '../helpers/builders';
 import { ProfileError } from '../../src/host/profiles';
 import { RunRequestError } from '../../src/host/runRequest';
 import { UiFailure, toUiError } from '../../src/host/uiErrors';
@@ -45,6 +47,10 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
   NotebookError: { make: () => new NotebookError('not ours'), category: 'user-input' },
   UnrestoredJournalError: { make: () => new UnrestoredJournalError('did not put it back', 'restore'), category: 'server' },
   UsageError: { make: () => new UsageError('say what'), category: 'user-input' },
+  RecordNotSavedError: {
+    make: () => new RecordNotSavedError(experiment('e', [1]), 'experiment.json', 'smaller', new Error('ENOSPC'), false),
+    category: 'files',
+  },
   DbError: {
     make: () => new DbError('Invalid object name', 208, 'EREQUEST', 1, 16, [{ number: 208, message: 'Invalid object name' }]),
     category: 'server',

@@ -61,7 +61,11 @@ describe('stack captures saved with an experiment', () => {
     const back = migrateExperiment(JSON.parse(fs.readFileSync(path.join(dir, 'experiment.json'), 'utf8')), 'saved');
     assert.equal(back.stacks?.length, 1);
     assert.equal(back.runs.find((r) => r.index === 1)?.stacks?.length, 1);
-    assert.throws(() => addStacksToExperiment(dir, capture(), 9), /no run 9/);
+    assert.throws(
+      () => addStacksToExperiment(dir, capture(), 9),
+      /no run 10 \(its runs, numbered from 1: 1, 2\)/,
+      'index 9 is run 10 as shown',
+    );
     fs.writeFileSync(path.join(dir, 'experiment.json'), JSON.stringify({ ...e, status: 'running' }));
     assert.throws(() => addStacksToExperiment(dir, capture()), /still running/);
   });

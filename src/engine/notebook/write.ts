@@ -121,7 +121,7 @@ export function buildNotebook(experiments: readonly Experiment[]): Notebook {
       sim
         ? '> **SIMULATED.** At least one experiment here ran against the Spinlock Lab simulator: its numbers are synthetic, not measurements.\n'
         : '',
-      `Recorded by Spinlock Lab ${first.tool.version} on ${first.createdAt}. ${many ? `${experiments.length} experiments: the original and its re-runs.` : ''}`,
+      `Recorded by Spinlock Lab ${first.tool.version} on ${first.createdAt}. ${many ? `${experiments.length} experiments: the first and those added beside it (re-runs, and any added with --add-to).` : ''}`,
       'Open it in VS Code with Spinlock Lab to run it again against your own server; or replay the T-SQL below by hand.',
     ]
       .filter((l, i, a) => !(l === '' && a[i - 1] === ''))

@@ -17,7 +17,10 @@ export function addStacksToExperiment(dirOrFile: string, capture: StackCapture, 
   if (runIndex === undefined) e.stacks = [...(e.stacks ?? []), capture];
   else {
     const run = e.runs.find((r) => r.index === runIndex);
-    if (!run) throw new NotebookError(`${file} has no run ${runIndex} (runs: ${e.runs.map((r) => r.index).join(', ') || 'none'}).`);
+    if (!run)
+      throw new NotebookError(
+        `${file} has no run ${runIndex + 1} (its runs, numbered from 1: ${e.runs.map((r) => r.index + 1).join(', ') || 'none'}).`,
+      );
     run.stacks = [...(run.stacks ?? []), capture];
   }
   const tmp = `${file}.tmp-${process.pid}`;

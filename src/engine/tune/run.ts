@@ -13,7 +13,7 @@ import { SpinlabError } from '../errors';
 import { runPlan, type ExperimentResult, type PlanArm } from '../experiment';
 import { knobContextFor, readKnobState, setKnobsForGood } from '../knobs';
 import { defaultStateDir } from '../journal';
-import { writeWhole } from '../outFiles';
+import { RecordNotSavedError, saveLastRecord } from '../recordSave';
 import { runKey } from '../planOrder';
 import { getScenario } from '../scenarios';
 import { getPreset, presetValues } from '../presets';
@@ -163,7 +163,9 @@ export async function runTune(
     progress({ kind: 'tune', tune });
     return r;
   };
-  const result = await runPlan(
+  // A record the plan could not write is written again below with the search's result: the error keeps the tune.
+  let unsaved: RecordNotSavedError | null = null;
+  const result: ExperimentResult = await runPlan(
     {
       target: opts.target,
       labDatabase: opts.labDatabase,
@@ -185,7 +187,11 @@ export async function runTune(
     },
     signal,
     progress,
-  );
+  ).catch((err: unknown) => {
+    if (!(err instanceof RecordNotSavedError)) throw err;
+    unsaved = err;
+    return { experiment: err.experiment, file: err.file };
+  });
   const e = result.experiment;
   search.finish(e.runs);
   tune.elapsedMs = Date.now() - started;
@@ -210,7 +216,9 @@ export async function runTune(
     if (opts.apply && !signal.aborted && e.status === 'completed') await applyWinner(opts, tune, topology);
   }
   progress({ kind: 'tune', tune });
-  writeWhole(result.file, JSON.stringify(e, null, 2));
+  const stopped = unsaved as RecordNotSavedError | null;
+  const failed = saveLastRecord(result.file, e, stopped?.stopped ? stopped.original : null);
+  if (failed) throw failed;
   return result;
 }
 

@@ -29,7 +29,8 @@ import { RepeatedWarnings } from '../../shared/repeatedWarnings';
 import { lostMs } from '../../shared/watchGaps';
 import { monotonicMs } from '../clock';
 import { WatchSequence } from './gaps';
-import { appendLine, makeDirs, outputError, writeWhole } from '../outFiles';
+import { appendLine, failureReason, makeDirs, outputError, writeWhole } from '../outFiles';
+import { failedCopy, writeLast } from '../recordSave';
 
 export const WATCH_SCHEMA_VERSION = 6;
 
@@ -106,10 +107,12 @@ export async function runWatch(
   const samplesFile = path.join(opts.outDir, 'samples.jsonl');
   try {
     makeDirs(opts.outDir);
-    fs.writeFileSync(samplesFile, '');
+    fs.appendFileSync(samplesFile, ''); // made, or the empty claim of this watch (cli/output.ts); never emptied
   } catch (err) {
     throw outputError(err, samplesFile);
   }
+  if (fs.statSync(samplesFile).size > 0)
+    throw new SpinlabError('user-input', `${samplesFile} already holds another watch's ticks.`, 'give a new or empty folder.');
   // The totals, kept here; the window's ticks (what the diagnosis reads at the end with them) are read back from
   // samples.jsonl then (tail.ts), not held: a fleet held 60 JSON lines per server. No downsampled points: nothing reads
   // them during a watch (the notebook streams samples.jsonl), and a fleet would keep 1,200 per server.
@@ -318,7 +321,11 @@ export async function runWatch(
   record.monitor = sampler.stats;
   record.diagnosis = diagnoseWatch(history.totals, windowTicks, { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
   if (failed) note('error', failed.message);
-  save();
+  // Never left saying "running": failing whole, marked failed with the reason, or removed (recordSave.ts).
+  const saved = writeLast(file, JSON.stringify(record, null, 2), (cause) =>
+    failedCopy(record, `The record could not be written as the watch ended: ${failureReason(cause)}.`),
+  );
+  if (saved.error) throw saved.error;
   if (failed && history.ticks === 0) throw failed;
   return { record, file, history };
 }
