@@ -242,13 +242,43 @@ function bool(keyword: string, v: string): boolean {
   throw new ConnectionStringError(`${keyword}=${v} is not true or false (write ${keyword}=true or ${keyword}=false)`);
 }
 
+/** Protocol prefixes SqlClient knows: tcp, named pipes, shared memory, and the dedicated admin connection. */
+const PROTOCOL = /^(tcp|np|lpc|admin)\s*:/i;
+
+/**
+ * `host:port` is how most tools write an address, but SQL Server writes `host,port`: a colon would reach the driver
+ * as part of the host name (getaddrinfo ENOTFOUND 127.0.0.1:15000). Refused before connecting, naming the comma
+ * form. An IPv6 literal holds two colons or more and is an address, not a port.
+ */
+function colonPortProblem(raw: string, prefix: string, host: string, instance: string | undefined): string | null {
+  const bracketed = /^\[([^\]]*)\]:(\d+)$/.exec(host);
+  const single = /^([^:]+):(\d+)$/.exec(host);
+  const hostPort = bracketed ? [`[${bracketed[1]}]`, bracketed[2]] : single ? [single[1], single[2]] : null;
+  if (hostPort) {
+    const [h, port] = hostPort;
+    return `Server=${raw}: SQL Server writes host,port (a comma), not host:port: write Server=${prefix}${h},${port}`;
+  }
+  const inst = instance === undefined ? null : /^([^:]+):(\d+)$/.exec(instance);
+  if (inst) {
+    return `Server=${raw}: a port goes after a comma, not a colon: write Server=${prefix}${host}\\${inst[1]} (the instance, found through SQL Browser) or Server=${prefix}${host},${inst[2]} (the port)`;
+  }
+  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/:,;]+)/i.exec(host);
+  if (url) return `Server=${raw}: a URL is not a server name; write the host alone, e.g. Server=${prefix}${url[1]},1433`;
+  if ((host.match(/:/g) ?? []).length === 1) {
+    return `Server=${raw}: "${host}" is not a host name (one colon: neither a name nor an IPv6 address); write Server=${prefix}host or Server=${prefix}host,port`;
+  }
+  return null;
+}
+
 function parseServer(raw: string): Pick<ConnectionConfig, 'server' | 'port' | 'instanceName'> {
   let s = raw.trim();
-  const proto = /^([a-z]+):/i.exec(s);
+  let prefix = '';
+  const proto = PROTOCOL.exec(s);
   if (proto) {
     if (proto[1].toLowerCase() !== 'tcp') {
       throw new ConnectionStringError(`Server=${raw}: only TCP connections are supported; write Server=tcp:host,port or Server=host,port`);
     }
+    prefix = 'tcp:';
     s = s.slice(proto[0].length).trim();
   }
   let port: number | null = null;
@@ -268,6 +298,11 @@ function parseServer(raw: string): Pick<ConnectionConfig, 'server' | 'port' | 'i
     s = s.slice(0, slash).trim();
     if (!instanceName) throw new ConnectionStringError(`Server=${raw}: nothing after the backslash; write host\\INSTANCE`);
   }
+  const colon = colonPortProblem(raw.trim(), prefix, s, instanceName);
+  if (colon) throw new ConnectionStringError(colon);
+  // [::1] is how URLs write an IPv6 address; the driver wants it bare.
+  const v6 = /^\[([0-9a-f:.%]+)\]$/i.exec(s);
+  if (v6) s = v6[1];
   if (/^\(localdb\)$/i.test(s)) {
     throw new ConnectionStringError(
       `Server=${raw}: LocalDB is reached through named pipes, which Node drivers cannot use; give its TCP port instead`,
