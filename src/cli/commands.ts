@@ -38,6 +38,7 @@ export function toTarget(cfg: ConnectionConfig): DbTarget {
     authentication: cfg.authentication,
     encrypt: cfg.encrypt,
     trustServerCertificate: cfg.trustServerCertificate,
+    ...(cfg.hostNameInCertificate ? { hostNameInCertificate: cfg.hostNameInCertificate } : {}),
     connectTimeoutMs: cfg.connectTimeoutMs,
     appName: cfg.appName,
   };

@@ -3,6 +3,7 @@
 // redactConnectionString and describeServer for anything printed.
 import { parse } from '@tediousjs/connection-string';
 import { SpinlabError } from '../shared/spinlabError';
+import { parseServer } from './serverAddress';
 
 export type AuthenticationKind =
   | 'sql'
@@ -26,6 +27,8 @@ export interface ConnectionConfig {
   authentication: AuthenticationKind;
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /** The name the server's certificate was issued to, when it differs from Server (connecting by address). */
+  hostNameInCertificate?: string;
   connectTimeoutMs: number;
   appName: string;
   /** Valid ADO.NET keywords that Spinlock Lab accepts but does not act on (pooling, MARS, ...), for a warning. */
@@ -54,6 +57,7 @@ const USED: Record<string, string[]> = {
   integratedSecurity: ['integratedsecurity', 'trusted_connection'],
   encrypt: ['encrypt'],
   trustServerCertificate: ['trustservercertificate'],
+  hostNameInCertificate: ['hostnameincertificate'],
   connectTimeout: ['connecttimeout', 'connectiontimeout', 'timeout'],
   appName: ['applicationname', 'app'],
   // Not ADO.NET (SqlConnection.AccessToken is a property); accepted so a token can travel in one setting.
@@ -76,7 +80,6 @@ const IGNORED = [
   'language',
   'enlist',
   'failoverpartner',
-  'hostnameincertificate',
   'ipaddresspreference',
   'maxpoolsize',
   'minpoolsize',
@@ -128,6 +131,7 @@ const DISPLAY: Record<string, string> = {
   integratedSecurity: 'Integrated Security',
   encrypt: 'Encrypt',
   trustServerCertificate: 'TrustServerCertificate',
+  hostNameInCertificate: 'HostNameInCertificate',
   connectTimeout: 'Connect Timeout',
   appName: 'Application Name',
   accessToken: 'AccessToken',
@@ -242,79 +246,6 @@ function bool(keyword: string, v: string): boolean {
   throw new ConnectionStringError(`${keyword}=${v} is not true or false (write ${keyword}=true or ${keyword}=false)`);
 }
 
-/** Protocol prefixes SqlClient knows: tcp, named pipes, shared memory, and the dedicated admin connection. */
-const PROTOCOL = /^(tcp|np|lpc|admin)\s*:/i;
-
-/**
- * `host:port` is how most tools write an address, but SQL Server writes `host,port`: a colon would reach the driver
- * as part of the host name (getaddrinfo ENOTFOUND 127.0.0.1:15000). Refused before connecting, naming the comma
- * form. An IPv6 literal holds two colons or more and is an address, not a port.
- */
-function colonPortProblem(raw: string, prefix: string, host: string, instance: string | undefined): string | null {
-  const bracketed = /^\[([^\]]*)\]:(\d+)$/.exec(host);
-  const single = /^([^:]+):(\d+)$/.exec(host);
-  const hostPort = bracketed ? [`[${bracketed[1]}]`, bracketed[2]] : single ? [single[1], single[2]] : null;
-  if (hostPort) {
-    const [h, port] = hostPort;
-    return `Server=${raw}: SQL Server writes host,port (a comma), not host:port: write Server=${prefix}${h},${port}`;
-  }
-  const inst = instance === undefined ? null : /^([^:]+):(\d+)$/.exec(instance);
-  if (inst) {
-    return `Server=${raw}: a port goes after a comma, not a colon: write Server=${prefix}${host}\\${inst[1]} (the instance, found through SQL Browser) or Server=${prefix}${host},${inst[2]} (the port)`;
-  }
-  const url = /^[a-z][a-z0-9+.-]*:\/\/([^/:,;]+)/i.exec(host);
-  if (url) return `Server=${raw}: a URL is not a server name; write the host alone, e.g. Server=${prefix}${url[1]},1433`;
-  if ((host.match(/:/g) ?? []).length === 1) {
-    return `Server=${raw}: "${host}" is not a host name (one colon: neither a name nor an IPv6 address); write Server=${prefix}host or Server=${prefix}host,port`;
-  }
-  return null;
-}
-
-function parseServer(raw: string): Pick<ConnectionConfig, 'server' | 'port' | 'instanceName'> {
-  let s = raw.trim();
-  let prefix = '';
-  const proto = PROTOCOL.exec(s);
-  if (proto) {
-    if (proto[1].toLowerCase() !== 'tcp') {
-      throw new ConnectionStringError(`Server=${raw}: only TCP connections are supported; write Server=tcp:host,port or Server=host,port`);
-    }
-    prefix = 'tcp:';
-    s = s.slice(proto[0].length).trim();
-  }
-  let port: number | null = null;
-  const comma = s.lastIndexOf(',');
-  if (comma >= 0) {
-    const p = s.slice(comma + 1).trim();
-    if (!/^\d{1,5}$/.test(p) || Number(p) < 1 || Number(p) > 65535) {
-      throw new ConnectionStringError(`Server=${raw}: "${p}" is not a TCP port (1-65535); write e.g. Server=localhost,1433`);
-    }
-    port = Number(p);
-    s = s.slice(0, comma).trim();
-  }
-  let instanceName: string | undefined;
-  const slash = s.indexOf('\\');
-  if (slash >= 0) {
-    instanceName = s.slice(slash + 1).trim();
-    s = s.slice(0, slash).trim();
-    if (!instanceName) throw new ConnectionStringError(`Server=${raw}: nothing after the backslash; write host\\INSTANCE`);
-  }
-  const colon = colonPortProblem(raw.trim(), prefix, s, instanceName);
-  if (colon) throw new ConnectionStringError(colon);
-  // [::1] is how URLs write an IPv6 address; the driver wants it bare.
-  const v6 = /^\[([0-9a-f:.%]+)\]$/i.exec(s);
-  if (v6) s = v6[1];
-  if (/^\(localdb\)$/i.test(s)) {
-    throw new ConnectionStringError(
-      `Server=${raw}: LocalDB is reached through named pipes, which Node drivers cannot use; give its TCP port instead`,
-    );
-  }
-  if (s === '.' || /^\(local\)$/i.test(s)) s = 'localhost';
-  if (!s) throw new ConnectionStringError(`Server=${raw}: no host name; write e.g. Server=localhost,1433`);
-  // An explicit port wins over the instance name (as SqlClient does); the driver refuses both at once.
-  if (port !== null) return { server: s, port, instanceName: undefined };
-  return { server: s, port: instanceName ? null : DEFAULT_PORT, instanceName };
-}
-
 const AUTH: Record<string, AuthenticationKind> = {
   sqlpassword: 'sql',
   activedirectorypassword: 'azure-active-directory-password',
@@ -348,7 +279,9 @@ export function parseConnectionString(s: string): ConnectionConfig {
   }
   if (!v.server) fail('no Server (or Data Source)');
   const cfg: ConnectionConfig = {
-    ...parseServer(v.server!),
+    ...parseServer(v.server!, (why) => {
+      throw new ConnectionStringError(why);
+    }),
     authentication: 'sql',
     encrypt: true,
     trustServerCertificate: v.trustServerCertificate ? bool('TrustServerCertificate', v.trustServerCertificate) : false,
@@ -357,6 +290,7 @@ export function parseConnectionString(s: string): ConnectionConfig {
     ignoredKeywords: ignored,
   };
   if (v.database?.trim()) cfg.database = v.database.trim();
+  if (v.hostNameInCertificate?.trim()) cfg.hostNameInCertificate = v.hostNameInCertificate.trim();
   if (v.encrypt !== undefined) {
     const e = v.encrypt.trim().toLowerCase();
     cfg.encrypt = e === 'strict' ? 'strict' : e === 'mandatory' ? true : e === 'optional' ? false : bool('Encrypt', v.encrypt);
