@@ -12,12 +12,21 @@ import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
 import { SpinlabError } from '../shared/spinlabError';
+import { isSystemDatabase, labDatabaseProblem } from '../shared/labDatabase';
 
 /** The command line asks for something that cannot be done as written. */
 export class UsageError extends SpinlabError {
   constructor(message: string) {
     super('user-input', message);
   }
+}
+
+/** --lab-db's value, checked as commander reads it, before any command connects. */
+export function labDbArg(name: string): string {
+  const problem = labDatabaseProblem(name);
+  if (problem)
+    throw new UsageError(`--lab-db ${name}: ${problem}.${isSystemDatabase(name) ? ' Leave --lab-db out, or name another database.' : ''}`);
+  return name;
 }
 
 export function toTarget(cfg: ConnectionConfig): DbTarget {

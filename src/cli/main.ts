@@ -13,6 +13,7 @@ import {
   restoreCommand,
   topologyCommand,
   checkCommand,
+  labDbArg,
 } from './commands';
 import { exportExperiment, readExperimentFile } from '../engine/notebook/export';
 import { rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
@@ -47,7 +48,10 @@ export function buildProgram(
     .configureOutput({ writeOut: out, writeErr: err });
   const conn = () =>
     new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
-  const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
+  const labDb = () =>
+    new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns (never a system database)')
+      .default(DEFAULT_LAB_DATABASE)
+      .argParser(labDbArg);
 
   program
     .command('scenarios')
@@ -305,7 +309,7 @@ export function buildProgram(
     .description("run a saved notebook's experiment again against a server and add the new runs beside the originals")
     .argument('<notebook>', 'a .ipynb saved by Spinlock Lab')
     .addOption(conn())
-    .addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)'))
+    .addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)').argParser(labDbArg))
     .option('--out <dir>', 'output folder for the new experiment.json and samples.jsonl')
     .option('-y, --yes', 'run the printed plan without asking (for scripts: read the plan first)')
     .option('--dry-run', "print the plan (what the notebook's record will run, and where its cells disagree) and stop")

@@ -1,6 +1,7 @@
 // A connection profile as the panel saves it and sends it: where and how to connect, never a secret (passwords go
 // to SecretStorage or the environment). Untrusted when it comes from the webview: the host checks it with this schema.
 import { z } from 'zod';
+import { labDatabaseProblem } from './labDatabase';
 
 const name = (max: number) => z.string().trim().max(max);
 // NUL and ] are the characters a database name must not hold.
@@ -22,6 +23,15 @@ export const connectionProfileSchema = z.object({
   domain: name(128),
   encrypt: z.enum(['mandatory', 'optional', 'strict']),
   trustServerCertificate: z.boolean(),
-  labDatabase: z.string().trim().min(1).max(128).regex(DATABASE_NAME, 'a database name cannot contain ] or NUL'),
+  labDatabase: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .regex(DATABASE_NAME, 'a database name cannot contain ] or NUL')
+    .superRefine((v, ctx) => {
+      const problem = labDatabaseProblem(v);
+      if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    }),
 });
 export type ConnectionProfile = z.infer<typeof connectionProfileSchema>;

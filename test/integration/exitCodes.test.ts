@@ -8,7 +8,7 @@ import { BIN } from '../helpers/cliChild';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SIM_PASSWORD } from '../helpers/simClient';
+import { connect, SIM_PASSWORD } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { DbError } from '../../src/db/dbError';
@@ -145,7 +145,11 @@ describe("spinlab exits with its error category's code", function () {
     });
 
     it('server: 1 (deploy into a database Spinlock Lab did not create)', async () => {
-      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'master'], {
+      // A user's own database (a system one is refused before connecting, with 2).
+      const pool = await connect(sim);
+      await pool.request().batch('CREATE DATABASE Sales');
+      await pool.close();
+      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'Sales'], {
         SPINLAB_CONNECTION: `${server()};User ID=sa`,
         SPINLAB_PASSWORD: SIM_PASSWORD,
       });
