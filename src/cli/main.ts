@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
-import { DEFAULT_LAB_DATABASE } from '../engine/lab';
+import { DEFAULT_LAB_DATABASE, TOOL_VERSION } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
 import {
   targetFromArgs,
@@ -44,6 +44,9 @@ export function buildProgram(
 ): Command {
   const program = new Command('spinlab')
     .description('Spinlock Lab: deploy SQL Server contention scenarios, run concurrent load, and measure spinlock, wait and latch deltas.')
+    .version(TOOL_VERSION, '-V, --version', 'print the version')
+    // Options before the command are spinlab's, after it the command's: sim has its own --version (of SQL Server).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: err });
   const conn = () =>
