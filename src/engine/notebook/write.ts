@@ -52,6 +52,7 @@ function replaySection(nb: NotebookBuilder, first: Experiment): void {
       '# ostress (RML Utilities), one line per thread count; set SPINLAB_SERVER, SPINLAB_USER, SPINLAB_PASSWORD first',
       ...cmd.ostress,
       '```',
+      ...(cmd.note ? ['', cmd.note] : []),
       '',
       'Sample the DMVs with the snapshot query before and after the load and subtract; put the knobs back afterwards.',
     ].join('\n'),
