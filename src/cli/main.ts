@@ -21,7 +21,7 @@ import { EXIT, exitForError } from './exitCodes';
 import { terminalAsk, type Ask } from './rerunPlan';
 import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
-import { translateOstress } from './ostress';
+import { asksForHelp, OSTRESS_HELP, OSTRESS_SUPPORTED, translateOstress } from './ostress';
 import { runDemo } from './demo';
 import { addWatchCommands, isWatchRecord } from './watch';
 import { addStacksCommand } from './stacks';
@@ -222,7 +222,13 @@ export function buildProgram(
     .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable: calls take each in turn)', collect, [])
     .option('--sql-file <file>', 'custom workload: a .sql file (GO splits batches; repeatable)', collect, [])
     .option('--database <name>', "custom workload: the database it runs in (default: the connection's, else master)")
-    .option('--iterations <n>', 'custom workload: calls per session in each run (instead of --duration)')
+    .option('--iterations <n>', 'custom workload: iterations per session in each run (instead of --duration)')
+    .addOption(
+      new Option(
+        '--per-iteration <what>',
+        'custom workload: what an iteration runs: one batch (each session taking them in turn; the default), or all of them in order, as ostress runs its input file',
+      ).choices(['one', 'all']),
+    )
     .option('--think-time <time>', 'custom workload: pause after each call (e.g. 10ms)')
     .option('--params-csv <file>', 'custom workload: parameter rows, a header of variable names then one row per call')
     .option('--params-query <sql>', 'custom workload: a query whose rows are the parameter values (run once, in --database)')
@@ -270,14 +276,18 @@ export function buildProgram(
 
   program
     .command('ostress')
-    .description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')
+    .description(
+      `run a pasted ostress command line (${OSTRESS_SUPPORTED}; not -E) as the equivalent spinlab run, printed first with where it differs (spinlab ostress -? for more)`,
+    )
     .allowUnknownOption()
     .helpOption(false)
     .argument('[args...]')
     .action(async (args: string[]) => {
+      if (asksForHelp(args)) return out(OSTRESS_HELP);
       const t = translateOstress(args);
       out(
-        `Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n\n`,
+        `Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n` +
+          `Differs from ostress: ${t.differences.join('; ')}.\n\n`,
       );
       const before = process.env.SPINLAB_PASSWORD;
       if (t.password !== null) process.env.SPINLAB_PASSWORD = t.password;

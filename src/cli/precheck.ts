@@ -41,6 +41,7 @@ export interface RunPrecheckArgs {
   sqlFile?: string[];
   database?: string;
   iterations?: string;
+  perIteration?: string;
   thinkTime?: string;
   paramsCsv?: string;
   paramsQuery?: string;
@@ -65,6 +66,7 @@ export interface Typed {
 const CUSTOM_ONLY: [keyof RunPrecheckArgs, string][] = [
   ['database', '--database'],
   ['iterations', '--iterations'],
+  ['perIteration', '--per-iteration'],
   ['thinkTime', '--think-time'],
   ['paramsCsv', '--params-csv'],
   ['paramsQuery', '--params-query'],
