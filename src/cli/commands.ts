@@ -21,11 +21,17 @@ export class UsageError extends SpinlabError {
   }
 }
 
+/** Why --lab-db NAME cannot be the lab database, in the option's words, or null. */
+export function labDbProblem(name: string): string | null {
+  const problem = labDatabaseProblem(name);
+  if (!problem) return null;
+  return `--lab-db ${name}: ${problem}.${isSystemDatabase(name) ? ' Leave --lab-db out, or name another database.' : ''}`;
+}
+
 /** --lab-db's value, checked as commander reads it, before any command connects. */
 export function labDbArg(name: string): string {
-  const problem = labDatabaseProblem(name);
-  if (problem)
-    throw new UsageError(`--lab-db ${name}: ${problem}.${isSystemDatabase(name) ? ' Leave --lab-db out, or name another database.' : ''}`);
+  const problem = labDbProblem(name);
+  if (problem) throw new UsageError(problem);
   return name;
 }
 

@@ -51,10 +51,13 @@ export function buildProgram(
     .configureOutput({ writeOut: out, writeErr: err });
   const conn = () =>
     new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
-  const labDb = () =>
-    new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns (never a system database)')
-      .default(DEFAULT_LAB_DATABASE)
-      .argParser(labDbArg);
+  // `run` checks its --lab-db with the rest of its options (precheck.ts): a custom workload takes --database instead.
+  const labDb = (checked = true) => {
+    const o = new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns (never a system database)').default(
+      DEFAULT_LAB_DATABASE,
+    );
+    return checked ? o.argParser(labDbArg) : o;
+  };
 
   program
     .command('scenarios')
@@ -211,7 +214,7 @@ export function buildProgram(
     )
     .option('--title <text>', 'a title for the experiment')
     .option('--question <text>', 'the question it asks')
-    .addOption(labDb())
+    .addOption(labDb(false))
     .option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb)')
     .option(

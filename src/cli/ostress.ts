@@ -111,7 +111,13 @@ function quote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
 }
 
-export function translateOstress(argv: string[]): OstressCommand {
+export function translateOstress(pasted: string[]): OstressCommand {
+  // A whole pasted line starts with the program itself (ostress, ostress.exe, "C:\...\ostress.exe"): not an option.
+  const argv = pasted.length && /(^|[\\/])ostress(\.exe)?$/i.test(pasted[0]) ? pasted.slice(1) : pasted;
+  if (!argv.length)
+    throw new UsageError(
+      'Give an ostress command line, e.g. spinlab ostress -Slocalhost,1433 -Usa -Q"SELECT 1" -n4 -r10 (spinlab ostress -? lists the options).',
+    );
   const v: Record<string, string[]> = {};
   const flags = new Set<string>();
   const passThrough: string[] = [];
@@ -169,7 +175,10 @@ export function translateOstress(argv: string[]): OstressCommand {
     );
   if (!v.Q && !v.i) throw new UsageError('Say what to run: -Q"T-SQL" or -iFILE.sql.');
   for (const k of ['n', 'r']) {
-    if (one(k) !== undefined && !/^\d+$/.test(one(k)!)) throw new UsageError(`-${k}${one(k)}: write a whole number, e.g. -${k}4.`);
+    if (one(k) !== undefined && !(/^\d+$/.test(one(k)!) && Number(one(k)) >= 1))
+      throw new UsageError(
+        `-${k}${one(k)}: write a whole number of 1 or more (${k === 'n' ? 'connections' : 'iterations per connection'}), e.g. -${k}4.`,
+      );
   }
   if (one('t') !== undefined && !/^\d+$/.test(one('t')!))
     throw new UsageError(`-t${one('t')}: the query timeout in seconds, a whole number (e.g. -t30).`);
@@ -203,7 +212,7 @@ export function translateOstress(argv: string[]): OstressCommand {
     `query results are not ${one('o') ? `written to ${one('o')} (it gets the run's record and samples instead)` : 'printed'}; the server's spinlocks, waits and latches are sampled around the run`,
     ...(files.length > 1
       ? [
-          `ostress gives each of the ${files.length} files its own -n${one('n') ?? '1'} connections; here the ${one('n') ?? '1'} session(s) run every file's batches, one file after the other, in each iteration`,
+          `ostress gives each of the ${files.length} files its own -n${one('n') ?? '1'} connections; here ${Number(one('n') ?? '1') === 1 ? 'the session runs' : `the ${one('n')} sessions run`} every file's batches, one file after the other, in each iteration`,
         ]
       : []),
   ];

@@ -10,7 +10,7 @@ import { parseDuration } from '../shared/params';
 import { parseGates, type Baseline } from './gates';
 import { readExperimentFile } from '../engine/notebook/export';
 import { repeatProblems } from './repeatCheck';
-import { UsageError } from './commands';
+import { labDbProblem, UsageError } from './commands';
 import { interleaveProblem } from './interleave';
 import { claimOutput, notebookPathProblems, outDirProblems, type ClaimedOutput } from './output';
 
@@ -234,6 +234,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
       : []),
     ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
     ...inapplicableProblems(o, kind, typed),
+    ...(kind !== 'custom' && o.labDb.trim() !== '' ? [labDbProblem(o.labDb)].filter((p): p is string => p !== null) : []),
     ...stacksProblems(o),
     ...repeatProblems(o.repeat, o.maxRepeat, o.assert?.length ?? 0),
   ];

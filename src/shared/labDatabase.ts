@@ -20,6 +20,7 @@ export function isSystemDatabase(name: string): boolean {
 
 /** Why `name` cannot be the lab database (without the fix: each caller names its own option or field), or null. */
 export function labDatabaseProblem(name: string): string | null {
+  if (!bare(name).trim()) return 'no name was given (the default is SpinlockLab)';
   if (isSystemDatabase(name)) {
     return `${bare(name)} is a system database; the lab database is one Spinlock Lab creates, alters and may drop, so it must be a database of its own (the default is SpinlockLab)`;
   }

@@ -110,3 +110,19 @@ describe('--lab-db: system databases refused before connecting (issue #45)', fun
     assert.equal(connectionProfileSchema.safeParse({ ...profile, labDatabase: 'SpinlockLab' }).success, true);
   });
 });
+
+describe('--lab-db: an empty name, and run with a custom workload', function () {
+  this.timeout(60_000);
+  it('deploy --lab-db "": refused before connecting (it reached the server as Msg 208)', async () => {
+    const r = await mainCli(['deploy', '--scenario', 'disk-insert', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x', '--lab-db', '']);
+    assert.equal(r.code, 2, r.output);
+    assert.match(r.output, /--lab-db : no name was given/);
+  });
+
+  it('run --sql ... --lab-db master: the custom workload is told to use --database (where master is allowed)', async () => {
+    const r = await mainCli(['run', '--sql', 'SELECT 1', '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x', '--lab-db', 'master']);
+    assert.equal(r.code, 2, r.output);
+    assert.match(r.output, /a custom workload runs in --database: use --database instead/);
+    assert.doesNotMatch(r.output, /system database/);
+  });
+});

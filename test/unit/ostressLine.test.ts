@@ -63,3 +63,22 @@ describe('spinlab ostress: help, -E, and the differences said before running', (
     assert.match(t.differences.join('\n'), /query results are not written to results/);
   });
 });
+
+describe('spinlab ostress: a line pasted whole, and counts checked in its own terms', () => {
+  it('a leading ostress or ostress.exe (with its path) is the program, not an option', () => {
+    for (const prog of ['ostress', 'ostress.exe', 'C:\\Program Files\\Microsoft Corporation\\RMLUtils\\ostress.exe'])
+      assert.match(translateOstress([prog, '-Sdb1', '-Usa', '-QSELECT 1']).line, /^spinlab run -c "Server=db1;/);
+  });
+
+  it('no arguments: what to give, not "-S is needed"', () => {
+    assert.throws(() => translateOstress([]), /Give an ostress command line, e.g\./);
+  });
+
+  it('-r0 and -n0 are refused in ostress terms, before the equivalent line is printed', () => {
+    assert.throws(
+      () => translateOstress(['-Sdb1', '-Usa', '-QSELECT 1', '-r0']),
+      /-r0: write a whole number of 1 or more \(iterations per connection\)/,
+    );
+    assert.throws(() => translateOstress(['-Sdb1', '-Usa', '-QSELECT 1', '-n0']), /-n0: write a whole number of 1 or more \(connections\)/);
+  });
+});
