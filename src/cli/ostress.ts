@@ -88,7 +88,10 @@ function expandInput(spec: string): string[] {
   // ostress -i takes a file or a wildcard such as C:\work\*.sql.
   const dir = path.dirname(spec);
   const base = path.basename(spec);
-  if (!/[*?]/.test(base)) return [spec];
+  if (!/[*?]/.test(base)) {
+    if (!fs.existsSync(spec)) throw new UsageError(`-i ${spec}: no such file.`);
+    return [spec];
+  }
   const re = new RegExp(
     `^${base
       .replace(/[.+^${}()|[\]\\]/g, '\\$&')

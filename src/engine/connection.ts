@@ -275,7 +275,11 @@ export function parseConnectionString(s: string): ConnectionConfig {
     const c = canonical(key);
     if (c) v[c] = value;
     else if (IGNORED.includes(squash(key))) ignored.push(key);
-    else if (key.trim()) fail(`unknown keyword "${key}"${suggestion(key)}`);
+    else if (squash(key) === 'port') {
+      // JDBC and most drivers name the port apart; SQL Server's strings put it in Server, after a comma.
+      const server = parsed.get('server') ?? parsed.get('data source') ?? parsed.get('address') ?? 'host';
+      fail(`there is no Port keyword: the port goes in Server, after a comma: Server=${server.split(',')[0].trim()},${value.trim()}`);
+    } else if (key.trim()) fail(`unknown keyword "${key}"${suggestion(key)}`);
   }
   if (!v.server) fail('no Server (or Data Source)');
   const cfg: ConnectionConfig = {

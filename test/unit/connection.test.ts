@@ -186,3 +186,10 @@ it('a URL or a lone colon in Server is not a host name (refused before the drive
   );
   assert.match(message('Server=db1:sql;User ID=u;Password=p'), /"db1:sql" is not a host name/);
 });
+
+it('Port=N (as JDBC writes it) is told to go in Server after a comma, not "did you mean Password"', () => {
+  const m = message('Server=127.0.0.1;Port=15433;User ID=sa;Password=p');
+  assert.match(m, /there is no Port keyword: the port goes in Server, after a comma: Server=127\.0\.0\.1,15433/);
+  assert.doesNotMatch(m, /did you mean/);
+  assert.match(message('port=1500;Data Source=db1;User ID=u'), /Server=db1,1500/);
+});

@@ -82,3 +82,7 @@ describe('spinlab ostress: a line pasted whole, and counts checked in its own te
     assert.throws(() => translateOstress(['-Sdb1', '-Usa', '-QSELECT 1', '-n0']), /-n0: write a whole number of 1 or more \(connections\)/);
   });
 });
+
+it('-i of a file that does not exist: said in -i terms, before the equivalent line', () => {
+  assert.throws(() => translateOstress(['-Sdb1', '-Usa', '-i/no/such/three.sql']), /-i \/no\/such\/three\.sql: no such file/);
+});
