@@ -12,7 +12,13 @@ export const connectionProfileSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'ids are letters, digits, - and _'),
   /** What the user calls it; defaults to the server. */
   label: name(128),
-  server: z.string().trim().min(1, 'Enter the server name or address').max(255),
+  server: z
+    .string()
+    .trim()
+    .min(1, 'Enter the server name or address')
+    .max(255)
+    // A port typed after the host (host:port, or host,port as connection strings write it) would be looked up as a name.
+    .refine((v) => !/^[^:,]+[:,]\s*\d{1,5}$/.test(v), 'put the port in the Port field, and the host alone here'),
   /** null: 1433, or the SQL Browser's answer when instanceName is set. */
   port: z.number().int().min(1).max(65535).nullable(),
   instanceName: name(128).nullable(),
