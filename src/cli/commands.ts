@@ -12,12 +12,27 @@ import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
 import { SpinlabError } from '../shared/spinlabError';
+import { isSystemDatabase, labDatabaseProblem } from '../shared/labDatabase';
 
 /** The command line asks for something that cannot be done as written. */
 export class UsageError extends SpinlabError {
   constructor(message: string) {
     super('user-input', message);
   }
+}
+
+/** Why --lab-db NAME cannot be the lab database, in the option's words, or null. */
+export function labDbProblem(name: string): string | null {
+  const problem = labDatabaseProblem(name);
+  if (!problem) return null;
+  return `--lab-db ${name}: ${problem}.${isSystemDatabase(name) ? ' Leave --lab-db out, or name another database.' : ''}`;
+}
+
+/** --lab-db's value, checked as commander reads it, before any command connects. */
+export function labDbArg(name: string): string {
+  const problem = labDbProblem(name);
+  if (problem) throw new UsageError(problem);
+  return name;
 }
 
 export function toTarget(cfg: ConnectionConfig): DbTarget {
@@ -38,6 +53,7 @@ export function toTarget(cfg: ConnectionConfig): DbTarget {
     authentication: cfg.authentication,
     encrypt: cfg.encrypt,
     trustServerCertificate: cfg.trustServerCertificate,
+    ...(cfg.hostNameInCertificate ? { hostNameInCertificate: cfg.hostNameInCertificate } : {}),
     connectTimeoutMs: cfg.connectTimeoutMs,
     appName: cfg.appName,
   };

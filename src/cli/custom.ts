@@ -36,6 +36,8 @@ export interface CustomArgs {
   sqlFile: string[];
   database?: string;
   iterations?: string;
+  /** 'all': an iteration runs every statement in order (as ostress runs its file); 'one' (default): one call. */
+  perIteration?: string;
   thinkTime?: string;
   paramsCsv?: string;
   paramsQuery?: string;
@@ -102,6 +104,7 @@ export function customWorkloadFrom(o: CustomArgs, target: DbTarget): { workload:
         ? { kind: 'query', from: o.paramsQuery, columns: [], rows: 0, order, scope }
         : null,
     iterations: o.iterations ? positiveInt('--iterations', o.iterations) : null,
+    ...(o.perIteration === 'all' ? { perIteration: 'all' as const } : {}),
     thinkTimeMs: o.thinkTime ? parseDuration(o.thinkTime, { allowZero: true }) : 0,
     queryTimeoutMs: o.queryTimeout ? parseDuration(o.queryTimeout) : null,
     stopOnError: !!o.stopOnError,
@@ -129,6 +132,28 @@ export function customLoad(load: LoadSettings, w: CustomWorkload, rowsGiven: boo
   if (rowsGiven)
     throw new UsageError('--rows counts rows of the built-in scenarios; a custom workload runs --iterations per session or a --duration.');
   return { ...load, mode: 'client-loop', durationMs: w.iterations !== null ? null : load.durationMs, rows: null };
+}
+
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : /(s|sh|ch|x)$/.test(word) ? 'es' : 's'}`;
+
+/**
+ * What each session sends in a run that ends on --iterations, said before it runs: "Each session runs the 3 batches in
+ * order, 10 times: 2 sessions x 10 iterations x 3 batches = 60 batches per run".
+ */
+export function iterationsPlan(w: CustomWorkload, threads: readonly number[]): string {
+  const k = w.statements.length;
+  const r = w.iterations ?? 0;
+  const each = (n: number) =>
+    w.perIteration === 'all'
+      ? `${count(n, 'session')} x ${count(r, 'iteration')} x ${count(k, 'batch')} = ${count(n * r * k, 'batch')}`
+      : `${count(n, 'session')} x ${count(r, 'call')} = ${count(n * r, 'call')}`;
+  const head =
+    w.perIteration === 'all'
+      ? `Each session runs the ${k === 1 ? 'batch' : `${k} batches in order`}, ${r} time${r === 1 ? '' : 's'}`
+      : k === 1
+        ? `Each session runs the batch ${r} time${r === 1 ? '' : 's'}`
+        : `Each session makes ${count(r, 'call')}, taking the ${k} batches in turn (one batch per iteration; --per-iteration all runs them all each iteration, as ostress does)`;
+  return `${head}: ${threads.map(each).join('; ')} per run.`;
 }
 
 export async function runCustomCommand(
@@ -169,6 +194,7 @@ export async function runCustomCommand(
   const { repeat, auto } = repeatChoice(o, gates);
   const time = planTime([load], load, repeat, false, auto);
   err(`This experiment: ${time.text}\n`);
+  if (workload.iterations !== null) err(`${iterationsPlan(workload, load.threads)}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
   try {

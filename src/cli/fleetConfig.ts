@@ -85,6 +85,11 @@ export function parseServers(doc: unknown, file: string, env: NodeJS.ProcessEnv)
     else if (names.has(e.name)) bad(`the name "${e.name}" is used twice: each server needs its own.`);
     else names.add(e.name);
     if (typeof e.server !== 'string' || !e.server.trim()) bad('"server" must be the host name or address.');
+    else {
+      // A port written into the host (h1:14330, or h1,14330 as connection strings do) would be looked up as a name.
+      const m = /^(?:tcp:)?([^:,]+)[:,]\s*(\d{1,5})$/i.exec(e.server.trim());
+      if (m) bad(`"server": "${e.server}" holds a port: write "server": "${m[1].trim()}" with "port": ${m[2]}.`);
+    }
     const port = e.port ?? 1433;
     if (!Number.isInteger(port) || (port as number) < 1 || (port as number) > 65535)
       bad(`"port" must be a whole number from 1 to 65535, not ${JSON.stringify(port)}.`);

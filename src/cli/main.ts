@@ -2,15 +2,24 @@
 import { Command, Option } from 'commander';
 import { listScenarios } from '../engine/scenarios';
 import { citePost, citePosts, getPost } from '../shared/posts';
-import { DEFAULT_LAB_DATABASE } from '../engine/lab';
+import { DEFAULT_LAB_DATABASE, TOOL_VERSION } from '../engine/lab';
 import { describePreset, listPresets } from '../engine/presets';
-import { targetFromArgs, deployCommand, cleanupCommand, dropLabCommand, restoreCommand, topologyCommand, checkCommand } from './commands';
+import {
+  targetFromArgs,
+  deployCommand,
+  cleanupCommand,
+  dropLabCommand,
+  restoreCommand,
+  topologyCommand,
+  checkCommand,
+  labDbArg,
+} from './commands';
 import { rerunCommand, runCommand, runPresetCommand, withCancel } from './run';
 import { EXIT, exitForError } from './exitCodes';
 import { terminalAsk, type Ask } from './rerunPlan';
 import { precheckRun } from './precheck';
 import { isCustom, runCustomCommand } from './custom';
-import { translateOstress } from './ostress';
+import { asksForHelp, OSTRESS_HELP, OSTRESS_SUPPORTED, translateOstress } from './ostress';
 import { runDemo } from './demo';
 import { addWatchCommands } from './watch';
 import { addExportCommand } from './export';
@@ -34,11 +43,20 @@ export function buildProgram(
 ): Command {
   const program = new Command('spinlab')
     .description('Spinlock Lab: deploy SQL Server contention scenarios, run concurrent load, and measure spinlock, wait and latch deltas.')
+    .version(TOOL_VERSION, '-V, --version', 'print the version')
+    // Options before the command are spinlab's, after it the command's: sim has its own --version (of SQL Server).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ writeOut: out, writeErr: err });
   const conn = () =>
     new Option('-c, --connection <string>', 'ADO.NET connection string (or SPINLAB_CONNECTION; password may come from SPINLAB_PASSWORD)');
-  const labDb = () => new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE);
+  // `run` checks its --lab-db with the rest of its options (precheck.ts): a custom workload takes --database instead.
+  const labDb = (checked = true) => {
+    const o = new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns (never a system database)').default(
+      DEFAULT_LAB_DATABASE,
+    );
+    return checked ? o.argParser(labDbArg) : o;
+  };
 
   program
     .command('scenarios')
@@ -195,7 +213,7 @@ export function buildProgram(
     )
     .option('--title <text>', 'a title for the experiment')
     .option('--question <text>', 'the question it asks')
-    .addOption(labDb())
+    .addOption(labDb(false))
     .option('--json', 'print the experiment record instead of the table')
     .option('--notebook <file>', 'also save the experiment as a Jupyter notebook (.ipynb): a new file (see --add-to, --force)')
     .option(...ADD_TO)
@@ -208,7 +226,13 @@ export function buildProgram(
     .option('--sql <batch>', 'custom workload: T-SQL to run (repeatable: calls take each in turn)', collect, [])
     .option('--sql-file <file>', 'custom workload: a .sql file (GO splits batches; repeatable)', collect, [])
     .option('--database <name>', "custom workload: the database it runs in (default: the connection's, else master)")
-    .option('--iterations <n>', 'custom workload: calls per session in each run (instead of --duration)')
+    .option('--iterations <n>', 'custom workload: iterations per session in each run (instead of --duration)')
+    .addOption(
+      new Option(
+        '--per-iteration <what>',
+        'custom workload: what an iteration runs: one batch (each session taking them in turn; the default), or all of them in order, as ostress runs its input file',
+      ).choices(['one', 'all']),
+    )
     .option('--think-time <time>', 'custom workload: pause after each call (e.g. 10ms)')
     .option('--params-csv <file>', 'custom workload: parameter rows, a header of variable names then one row per call')
     .option('--params-query <sql>', 'custom workload: a query whose rows are the parameter values (run once, in --database)')
@@ -256,14 +280,18 @@ export function buildProgram(
 
   program
     .command('ostress')
-    .description('run a pasted ostress command line (-S -d -U -P -E -Q -i -n -r -q -o -t -b) as the equivalent spinlab run, printed first')
+    .description(
+      `run a pasted ostress command line (${OSTRESS_SUPPORTED}; not -E) as the equivalent spinlab run, printed first with where it differs (spinlab ostress -? for more)`,
+    )
     .allowUnknownOption()
     .helpOption(false)
     .argument('[args...]')
     .action(async (args: string[]) => {
+      if (asksForHelp(args)) return out(OSTRESS_HELP);
       const t = translateOstress(args);
       out(
-        `Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n\n`,
+        `Equivalent: ${t.line}${t.password !== null ? '   (password: from -P here; set SPINLAB_PASSWORD when you run the line)' : ''}\n` +
+          `Differs from ostress: ${t.differences.join('; ')}.\n\n`,
       );
       const before = process.env.SPINLAB_PASSWORD;
       if (t.password !== null) process.env.SPINLAB_PASSWORD = t.password;
@@ -280,7 +308,7 @@ export function buildProgram(
     .description("run a saved notebook's experiment again against a server and add the new runs beside the originals")
     .argument('<notebook>', 'a .ipynb saved by Spinlock Lab')
     .addOption(conn())
-    .addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)'))
+    .addOption(new Option('--lab-db <name>', 'lab database (default: the one the notebook used)').argParser(labDbArg))
     .option('--out <dir>', 'output folder for the new experiment.json and samples.jsonl')
     .option('-y, --yes', 'run the printed plan without asking (for scripts: read the plan first)')
     .option('--dry-run', "print the plan (what the notebook's record will run, and where its cells disagree) and stop")

@@ -9,7 +9,7 @@ import { parseDuration } from '../shared/params';
 import { parseGates, type Baseline } from './gates';
 import { readExperimentFile } from '../engine/notebook/export';
 import { repeatProblems } from './repeatCheck';
-import { UsageError } from './commands';
+import { labDbProblem, UsageError } from './commands';
 import { interleaveProblem } from './interleave';
 import { baselineThreadProblems } from './baselineCells';
 import { claimOutput, outDirProblems, type ClaimedOutput } from './output';
@@ -42,6 +42,7 @@ export interface RunPrecheckArgs extends NotebookFlags {
   sqlFile?: string[];
   database?: string;
   iterations?: string;
+  perIteration?: string;
   thinkTime?: string;
   paramsCsv?: string;
   paramsQuery?: string;
@@ -66,6 +67,7 @@ export interface Typed {
 const CUSTOM_ONLY: [keyof RunPrecheckArgs, string][] = [
   ['database', '--database'],
   ['iterations', '--iterations'],
+  ['perIteration', '--per-iteration'],
   ['thinkTime', '--think-time'],
   ['paramsCsv', '--params-csv'],
   ['paramsQuery', '--params-query'],
@@ -233,6 +235,7 @@ export function precheckRun(o: RunPrecheckArgs, typed: Typed): RunPrecheck {
       : []),
     ...emptyValueProblems(o as unknown as Record<string, unknown>, VALUED as [string, string][]),
     ...inapplicableProblems(o, kind, typed),
+    ...(kind !== 'custom' && o.labDb.trim() !== '' ? [labDbProblem(o.labDb)].filter((p): p is string => p !== null) : []),
     ...stacksProblems(o),
     ...repeatProblems(o.repeat, o.maxRepeat, o.assert?.length ?? 0),
   ];

@@ -27,6 +27,7 @@ import { claimOutput, outDirProblems } from './output';
 import { EXIT, exitOf } from './exitCodes';
 import { parseRepeat, planTime } from '../shared/planTime';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
+import { labDatabaseProblem } from '../shared/labDatabase';
 
 export interface RunArgs {
   connection?: string;
@@ -234,6 +235,12 @@ export async function rerunCommand(
 ): Promise<number> {
   const nb = readNotebookFile(file);
   const original = nb.record.experiments[0];
+  // A record edited to name a system database as its lab: refused here, before connecting, unless --lab-db replaces it.
+  const labProblem = original.custom || o.labDb ? null : labDatabaseProblem(original.labDatabase);
+  if (labProblem)
+    throw new UsageError(
+      `The notebook's experiment names [${original.labDatabase}] as its lab database: ${labProblem}. Give --lab-db NAME to re-run it in one.`,
+    );
   // The output folder is checked before the plan is shown, and claimed (one experiment per folder) only to run.
   const outProblems = o.out !== undefined && !o.dryRun ? outDirProblems(o.out) : [];
   if (outProblems.length) throw new UsageError(outProblems.join('\n'));

@@ -21,7 +21,7 @@ import { tuneReport } from '../engine/tuneReport';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { objectiveOf } from '../engine/tune/objective';
-import { targetFromArgs, UsageError } from './commands';
+import { labDbArg, targetFromArgs, UsageError } from './commands';
 import { customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
 import { finish, withCancel } from './run';
 import { outcomeOf, savedLine } from './resultSaving';
@@ -240,7 +240,11 @@ export function addTuneCommand(program: Command, out: (s: string) => void, err: 
     .option('--no-deploy', 'use the scenario as already deployed')
     .option('--out <dir>', 'output folder (experiment.json, samples.jsonl): new or empty')
     .option('--title <text>', 'a title for the tune')
-    .addOption(new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns').default(DEFAULT_LAB_DATABASE))
+    .addOption(
+      new Option('--lab-db <name>', 'the lab database Spinlock Lab creates and owns (never a system database)')
+        .default(DEFAULT_LAB_DATABASE)
+        .argParser(labDbArg),
+    )
     .option('--json', 'print the tune record instead of the report')
     .option('--notebook <file>', 'also save the tune as a Jupyter notebook (.ipynb): a new file (see --add-to, --force)')
     .option(...ADD_TO)

@@ -4,7 +4,8 @@
 import * as sql from 'mssql';
 import { Request as TdsRequest, TYPES as TDS_TYPES, type Connection as TdsConnection } from 'tedious';
 import { loadSqlFile, type SqlFile } from './sqlFiles';
-import { explainConnectFailure } from './connectErrors';
+import { explainConnectFailure, noWireFacts } from './connectErrors';
+import { watchingConnector } from './wireWatch';
 import { DbError, withFileLine, wrapError } from './dbError';
 import { parseParameterDeclaration, type ProcArg } from './params';
 import { num, type ResultSets, type Row } from './rows';
@@ -36,6 +37,7 @@ function toMssqlConfig(t: DbTarget, database: string | undefined, appName: strin
     options: {
       encrypt: t.encrypt as boolean, // tedious also takes 'strict' (TDS 8); the typings lag
       trustServerCertificate: t.trustServerCertificate,
+      ...(t.hostNameInCertificate ? { serverName: t.hostNameInCertificate } : {}),
       instanceName: t.instanceName,
       appName,
       enableArithAbort: true,
@@ -206,10 +208,14 @@ export class DbSession {
     // Every error the server sent while logging in: tedious keeps only the last (18456), but a database that cannot
     // be opened comes first as Msg 4060, and that is the one a user can act on.
     const loginErrors: { number: number; message: string }[] = [];
+    // What the socket saw, so a failure can say whether something answered and whether it was SQL Server.
+    const wire = noWireFacts();
+    const base = toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1, opts.keep);
     // The pool replaces a lost connection silently on the next request; counting the connections that failed at the
     // socket (not those the pool closed itself when idle) lets a caller, the monitor, notice that it happened.
     const config: sql.config = {
-      ...toMssqlConfig(target, opts.database, opts.appName ?? 'Spinlock Lab', 1, opts.keep),
+      ...base,
+      options: { ...base.options, connector: watchingConnector(wire, target.encrypt === 'strict') } as sql.config['options'],
       beforeConnect: (conn) => {
         let counted = false;
         (conn as unknown as NodeJS.EventEmitter).on('errorMessage', (t: { number?: number; message?: string }) => {
@@ -233,9 +239,9 @@ export class DbSession {
       if (!(wrapped instanceof DbError))
         throw new DbError(wrapped.message, undefined, undefined, undefined, undefined, [], undefined, 'connection');
       const e = loginCause(wrapped, loginErrors);
-      const explained = explainConnectFailure(e.message, e.number, target);
+      const explained = explainConnectFailure(e.message, e.number, target, wire);
       const failed = new DbError(explained ?? e.message, e.number, e.code, e.state, e.severity, e.all, undefined, 'connection');
-      failed.connectFailure = { message: e.message, number: e.number };
+      failed.connectFailure = { message: e.message, number: e.number, wire };
       throw failed;
     }
     return new DbSession(pool, opts.database ?? target.database, lost);

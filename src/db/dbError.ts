@@ -2,13 +2,13 @@
 // server sent, network failures told in plain words, and a sql/ file's compile error told with the file's line.
 // Apart from client.ts, which calls the driver, because this reads only what the driver threw (no driver import).
 import type { SqlFile } from './sqlFiles';
-import { driverErrorCategory } from './connectErrors';
+import { driverErrorCategory, type WireFacts } from './connectErrors';
 import { SpinlabError, type ErrorCategory } from '../shared/spinlabError';
 
 /** A SQL Server error as the driver reports it, with the fields a message needs; its category from connectErrors.ts. */
 export class DbError extends SpinlabError {
   /** A first connection's failure in the driver's own words, before the CLI's advice (the panel words its own). */
-  connectFailure?: { message: string; number?: number };
+  connectFailure?: { message: string; number?: number; wire?: WireFacts };
 
   constructor(
     message: string,

@@ -15,6 +15,8 @@ export interface DbTarget {
   accessToken?: string;
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /** HostNameInCertificate: the name the certificate is checked against instead of `server`. */
+  hostNameInCertificate?: string;
   connectTimeoutMs: number;
   requestTimeoutMs?: number;
   appName?: string;

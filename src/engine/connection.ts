@@ -3,6 +3,7 @@
 // redactConnectionString and describeServer for anything printed.
 import { parse } from '@tediousjs/connection-string';
 import { SpinlabError } from '../shared/spinlabError';
+import { parseServer } from './serverAddress';
 
 export type AuthenticationKind =
   | 'sql'
@@ -26,6 +27,8 @@ export interface ConnectionConfig {
   authentication: AuthenticationKind;
   encrypt: boolean | 'strict';
   trustServerCertificate: boolean;
+  /** The name the server's certificate was issued to, when it differs from Server (connecting by address). */
+  hostNameInCertificate?: string;
   connectTimeoutMs: number;
   appName: string;
   /** Valid ADO.NET keywords that Spinlock Lab accepts but does not act on (pooling, MARS, ...), for a warning. */
@@ -54,6 +57,7 @@ const USED: Record<string, string[]> = {
   integratedSecurity: ['integratedsecurity', 'trusted_connection'],
   encrypt: ['encrypt'],
   trustServerCertificate: ['trustservercertificate'],
+  hostNameInCertificate: ['hostnameincertificate'],
   connectTimeout: ['connecttimeout', 'connectiontimeout', 'timeout'],
   appName: ['applicationname', 'app'],
   // Not ADO.NET (SqlConnection.AccessToken is a property); accepted so a token can travel in one setting.
@@ -76,7 +80,6 @@ const IGNORED = [
   'language',
   'enlist',
   'failoverpartner',
-  'hostnameincertificate',
   'ipaddresspreference',
   'maxpoolsize',
   'minpoolsize',
@@ -128,6 +131,7 @@ const DISPLAY: Record<string, string> = {
   integratedSecurity: 'Integrated Security',
   encrypt: 'Encrypt',
   trustServerCertificate: 'TrustServerCertificate',
+  hostNameInCertificate: 'HostNameInCertificate',
   connectTimeout: 'Connect Timeout',
   appName: 'Application Name',
   accessToken: 'AccessToken',
@@ -242,44 +246,6 @@ function bool(keyword: string, v: string): boolean {
   throw new ConnectionStringError(`${keyword}=${v} is not true or false (write ${keyword}=true or ${keyword}=false)`);
 }
 
-function parseServer(raw: string): Pick<ConnectionConfig, 'server' | 'port' | 'instanceName'> {
-  let s = raw.trim();
-  const proto = /^([a-z]+):/i.exec(s);
-  if (proto) {
-    if (proto[1].toLowerCase() !== 'tcp') {
-      throw new ConnectionStringError(`Server=${raw}: only TCP connections are supported; write Server=tcp:host,port or Server=host,port`);
-    }
-    s = s.slice(proto[0].length).trim();
-  }
-  let port: number | null = null;
-  const comma = s.lastIndexOf(',');
-  if (comma >= 0) {
-    const p = s.slice(comma + 1).trim();
-    if (!/^\d{1,5}$/.test(p) || Number(p) < 1 || Number(p) > 65535) {
-      throw new ConnectionStringError(`Server=${raw}: "${p}" is not a TCP port (1-65535); write e.g. Server=localhost,1433`);
-    }
-    port = Number(p);
-    s = s.slice(0, comma).trim();
-  }
-  let instanceName: string | undefined;
-  const slash = s.indexOf('\\');
-  if (slash >= 0) {
-    instanceName = s.slice(slash + 1).trim();
-    s = s.slice(0, slash).trim();
-    if (!instanceName) throw new ConnectionStringError(`Server=${raw}: nothing after the backslash; write host\\INSTANCE`);
-  }
-  if (/^\(localdb\)$/i.test(s)) {
-    throw new ConnectionStringError(
-      `Server=${raw}: LocalDB is reached through named pipes, which Node drivers cannot use; give its TCP port instead`,
-    );
-  }
-  if (s === '.' || /^\(local\)$/i.test(s)) s = 'localhost';
-  if (!s) throw new ConnectionStringError(`Server=${raw}: no host name; write e.g. Server=localhost,1433`);
-  // An explicit port wins over the instance name (as SqlClient does); the driver refuses both at once.
-  if (port !== null) return { server: s, port, instanceName: undefined };
-  return { server: s, port: instanceName ? null : DEFAULT_PORT, instanceName };
-}
-
 const AUTH: Record<string, AuthenticationKind> = {
   sqlpassword: 'sql',
   activedirectorypassword: 'azure-active-directory-password',
@@ -309,11 +275,17 @@ export function parseConnectionString(s: string): ConnectionConfig {
     const c = canonical(key);
     if (c) v[c] = value;
     else if (IGNORED.includes(squash(key))) ignored.push(key);
-    else if (key.trim()) fail(`unknown keyword "${key}"${suggestion(key)}`);
+    else if (squash(key) === 'port') {
+      // JDBC and most drivers name the port apart; SQL Server's strings put it in Server, after a comma.
+      const server = parsed.get('server') ?? parsed.get('data source') ?? parsed.get('address') ?? 'host';
+      fail(`there is no Port keyword: the port goes in Server, after a comma: Server=${server.split(',')[0].trim()},${value.trim()}`);
+    } else if (key.trim()) fail(`unknown keyword "${key}"${suggestion(key)}`);
   }
   if (!v.server) fail('no Server (or Data Source)');
   const cfg: ConnectionConfig = {
-    ...parseServer(v.server!),
+    ...parseServer(v.server!, (why) => {
+      throw new ConnectionStringError(why);
+    }),
     authentication: 'sql',
     encrypt: true,
     trustServerCertificate: v.trustServerCertificate ? bool('TrustServerCertificate', v.trustServerCertificate) : false,
@@ -322,6 +294,7 @@ export function parseConnectionString(s: string): ConnectionConfig {
     ignoredKeywords: ignored,
   };
   if (v.database?.trim()) cfg.database = v.database.trim();
+  if (v.hostNameInCertificate?.trim()) cfg.hostNameInCertificate = v.hostNameInCertificate.trim();
   if (v.encrypt !== undefined) {
     const e = v.encrypt.trim().toLowerCase();
     cfg.encrypt = e === 'strict' ? 'strict' : e === 'mandatory' ? true : e === 'optional' ? false : bool('Encrypt', v.encrypt);

@@ -1,6 +1,7 @@
 // Client-side identifier quoting. Most identifiers are quoted server-side by QUOTENAME inside the sql/ files; this is
 // for the few the client must write itself (exported scripts). Same rules as QUOTENAME with brackets.
 import { SpinlabError } from '../shared/spinlabError';
+import { isSystemDatabase } from '../shared/labDatabase';
 
 /** sysname is nvarchar(128): 128 UTF-16 code units, which is what String.length counts. */
 export const MAX_IDENTIFIER_LENGTH = 128;
@@ -41,7 +42,6 @@ export function labDatabaseLengthProblem(name: string): string | null {
   return `The lab database name is ${name.length} characters long; it may be at most ${MAX_LAB_DATABASE_NAME_LENGTH}, because its In-Memory OLTP filegroup and container are named after it (name + _xtp_container must fit in 128 characters, or QUOTENAME returns NULL). Choose a shorter name, e.g. SpinlockLab`;
 }
 
-const SYSTEM_DATABASES = new Set(['master', 'model', 'msdb', 'tempdb', 'distribution', 'mssqlsystemresource']);
 /** Regular-identifier shape: what can be typed on a command line and in a file path without surprises. */
 const LAB_DB_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -53,7 +53,7 @@ const LAB_DB_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function databaseNameProblem(name: string): string | null {
   const basic = identifierProblem(name, 'The database name');
   if (basic) return basic;
-  if (SYSTEM_DATABASES.has(name.toLowerCase())) {
+  if (isSystemDatabase(name)) {
     return `"${name}" is a system database; the lab needs a database of its own that it may alter and drop, e.g. SpinlockLab`;
   }
   const long = labDatabaseLengthProblem(name);

@@ -13,6 +13,7 @@ import { loadSqlFile } from '../db/sqlFiles';
 import { withLabLock } from './labLock';
 import pkg from '../../package.json';
 import { featureVersion, isManagedInstance } from '../shared/serverLevel';
+import { labDatabaseProblem } from '../shared/labDatabase';
 
 export const DEFAULT_LAB_DATABASE = 'SpinlockLab';
 export const TOOL_VERSION: string = pkg.version;
@@ -38,6 +39,13 @@ export async function probeLab(admin: DbSession, db: string): Promise<LabProbe> 
   };
 }
 
+/** The CLI refuses these before connecting; this keeps every other caller (the panel, a notebook) from using one. */
+function refuseSystemDatabase(db: string): void {
+  const problem = labDatabaseProblem(db);
+  if (problem)
+    throw new SpinlabError('user-input', problem, 'choose a lab database of its own (--lab-db NAME, or the lab database setting).');
+}
+
 /** Makes sure the lab database exists and is ours; creates it when missing, and says what it could not set there. */
 export async function ensureLab(
   admin: DbSession,
@@ -45,6 +53,7 @@ export async function ensureLab(
   identity: ServerIdentity,
   log: (m: string) => void = () => undefined,
 ): Promise<LabProbe> {
+  refuseSystemDatabase(db);
   const tooLong = labDatabaseLengthProblem(db);
   if (tooLong) throw new SpinlabError('user-input', tooLong, 'pass a shorter name with --lab-db NAME (or the lab database setting).');
   let probe = await probeLab(admin, db);
@@ -121,6 +130,7 @@ export const DROP_ATTEMPTS = 5;
  * Returns whether the database existed, and the sessions it ended.
  */
 export function dropLab(admin: DbSession, db: string, identity: ServerIdentity): Promise<{ existed: boolean; killed: number[] }> {
+  refuseSystemDatabase(db);
   return withLabLock(admin, db, `Dropping the lab database [${db}]`, () => dropLabUnlocked(admin, db, identity));
 }
 

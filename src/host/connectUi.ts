@@ -5,6 +5,9 @@ import {
   authenticationTried,
   connectErrorNumber,
   connectFailureKind,
+  noWireFacts,
+  notSqlServerWords,
+  slowLoginWords,
   targetWhere,
   withMsgNumber,
   type ConnectTarget,
@@ -18,7 +21,8 @@ export function panelConnectError(err: unknown, t: ConnectTarget): UiError | nul
   if (!f) return null;
   const where = targetWhere(t);
   const said = withMsgNumber(f.message, connectErrorNumber(f.message, f.number));
-  switch (connectFailureKind(f.message, f.number)) {
+  const kind = connectFailureKind(f.message, f.number, f.wire);
+  switch (kind) {
     case 'login':
       return {
         message: `${said} The server at ${where} answered but refused the login: ${authenticationTried(t)} was tried.`,
@@ -39,13 +43,38 @@ export function panelConnectError(err: unknown, t: ConnectTarget): UiError | nul
         control: t.authentication === 'azure-active-directory-access-token' ? undefined : 'user',
       };
     case 'tls':
+      // Strict encryption (TDS 8) always verifies the certificate: the checkbox would change nothing.
+      return t.encrypt === 'strict'
+        ? {
+            message: `The server at ${where} is reachable, but this machine does not trust its TLS certificate (${said.replace(/\.$/, '')}); with Encrypt strict, "Trust server certificate" is ignored.`,
+            fix:
+              "Install the CA that signed the server's certificate (or the self-signed certificate itself) on this machine and connect with the name it was issued to; " +
+              'or, for a lab only, choose Encrypt mandatory and tick "Trust server certificate".',
+            action: 'connect',
+            control: 'server',
+          }
+        : {
+            message: `The server at ${where} is reachable, but this machine does not trust its TLS certificate (${said.replace(/\.$/, '')}).`,
+            fix:
+              'Tick "Trust server certificate" and connect again (the traffic stays encrypted, but the server is not verified), ' +
+              "or install the CA that signed the server's certificate on this machine and connect with the name it was issued to.",
+            action: 'connect',
+            control: 'trustServerCertificate',
+          };
+    case 'not-tds':
+    case 'not-tls':
+    case 'closed':
+    case 'silent': {
+      // The CLI's words, with "Check the port" as the fix beside the Server and Port fields.
+      const [message, fix] = notSqlServerWords(kind, t, f.wire ?? noWireFacts()).split(/ (?=Check the port:)/);
+      return { message, fix: `${fix} Then check the Server and Port fields.`, action: 'connect', control: 'server' };
+    }
+    case 'slow-login':
       return {
-        message: `The server at ${where} is reachable, but this machine does not trust its TLS certificate (${said.replace(/\.$/, '')}).`,
-        fix:
-          'Tick "Trust server certificate" and connect again (the traffic stays encrypted, but the server is not verified), ' +
-          "or install the CA that signed the server's certificate on this machine and connect with the name it was issued to.",
+        message: `${slowLoginWords(t)} (${said.replace(/\.$/, '')})`,
+        fix: 'Connect again in a while.',
         action: 'connect',
-        control: 'trustServerCertificate',
+        control: 'server',
       };
     case 'unreachable':
       return {

@@ -6,6 +6,7 @@ import * as crypto from 'node:crypto';
 import type { DbTarget } from '../db/target';
 import { DEFAULT_LAB_DATABASE, connectionProfileSchema, type ConnectionProfile } from '../shared/protocol';
 import { SpinlabError } from '../shared/spinlabError';
+import { parseServer } from '../engine/serverAddress';
 
 /** A connection the form, Object Explorer or Azure Data Studio gave that cannot be used: fixed in the connection form. */
 export class ProfileError extends SpinlabError {
@@ -68,31 +69,13 @@ export function profileToTarget(p: ConnectionProfile, secret: ProfileSecret): Db
 
 /** 'host', 'host,port', 'tcp:host,port', 'host\\instance', 'host\\instance,port' -> server, port, instance. */
 export function parseServerString(raw: string): Pick<ConnectionProfile, 'server' | 'port' | 'instanceName'> {
-  let s = raw.trim();
-  const proto = /^([a-z]+):/i.exec(s);
-  if (proto) {
-    if (proto[1].toLowerCase() !== 'tcp')
-      throw new ProfileError(`"${raw}": only TCP connections are supported (not ${proto[1]}:); give host,port.`);
-    s = s.slice(proto[0].length).trim();
-  }
-  let port: number | null = null;
-  const comma = s.lastIndexOf(',');
-  if (comma >= 0) {
-    const p = s.slice(comma + 1).trim();
-    if (!/^\d{1,5}$/.test(p) || Number(p) < 1 || Number(p) > 65535) throw new ProfileError(`"${raw}": "${p}" is not a TCP port (1-65535).`);
-    port = Number(p);
-    s = s.slice(0, comma).trim();
-  }
-  let instanceName: string | null = null;
-  const slash = s.indexOf('\\');
-  if (slash >= 0) {
-    instanceName = s.slice(slash + 1).trim() || null;
-    s = s.slice(0, slash).trim();
-  }
-  if (s === '.' || /^\(local\)$/i.test(s)) s = 'localhost';
-  if (!s) throw new ProfileError(`"${raw}": no host name.`);
-  // An explicit port wins over the instance name, as SqlClient does.
-  return port !== null ? { server: s, port, instanceName: null } : { server: s, port: null, instanceName };
+  // The command line's reading of Server= (host:port, IPv6, tcp:, named pipes refused), with the form's null port
+  // when none was written (1433, or SQL Browser's answer for an instance).
+  const a = parseServer(raw, (why) => {
+    throw new ProfileError(why);
+  });
+  const explicit = /,\s*\d{1,5}\s*$/.test(raw);
+  return { server: a.server, port: explicit ? a.port : null, instanceName: explicit ? null : (a.instanceName ?? null) };
 }
 
 type Loose = Record<string, unknown>;

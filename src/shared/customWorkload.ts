@@ -2,7 +2,7 @@
 
 /** A custom workload: the user's own T-SQL, run in the database they name; nothing is deployed there. */
 export interface CustomWorkload {
-  /** Each call runs the next of these in turn (the session's own rotation). */
+  /** Each call runs one of these: the next in the session's own rotation, or the next in order (perIteration). */
   statements: { source: string; text: string }[];
   database: string;
   /**
@@ -19,8 +19,14 @@ export interface CustomWorkload {
     csvText?: string;
     nearNotebook?: string;
   } | null;
-  /** Calls per session in the measured phase; null when the phase runs for a duration. */
+  /** Iterations per session in the measured phase (see perIteration); null when the phase runs for a duration. */
   iterations: number | null;
+  /**
+   * What one iteration runs: 'one' statement (each session taking them in turn from its own starting point: the
+   * default, and what a record without the field ran), or 'all' of them in order from the first, as ostress runs
+   * its input file each iteration.
+   */
+  perIteration?: 'one' | 'all';
   thinkTimeMs: number;
   queryTimeoutMs: number | null;
   stopOnError: boolean;

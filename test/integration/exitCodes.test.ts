@@ -8,7 +8,7 @@ import { BIN } from '../helpers/cliChild';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SIM_PASSWORD } from '../helpers/simClient';
+import { connect, SIM_PASSWORD } from '../helpers/simClient';
 import { mainCli } from '../helpers/cliInProcess';
 import { startSimulator, type Simulator } from '../../tools/sim/simulator';
 import { DbError } from '../../src/db/dbError';
@@ -56,7 +56,8 @@ describe("spinlab exits with its error category's code", function () {
       const { port } = silent.address() as net.AddressInfo;
       const r = await mainCli(['topology', '-c', `Server=127.0.0.1,${port};User ID=sa;Password=x;Encrypt=false;Connect Timeout=2`], {});
       assert.equal(r.code, 3, r.output);
-      assert.match(r.output, /could not be reached/);
+      // It was reached: something accepted the connection, and never answered.
+      assert.match(r.output, /accepted the TCP connection but did not answer/);
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => silent.close(resolve));
@@ -144,7 +145,11 @@ describe("spinlab exits with its error category's code", function () {
     });
 
     it('server: 1 (deploy into a database Spinlock Lab did not create)', async () => {
-      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'master'], {
+      // A user's own database (a system one is refused before connecting, with 2).
+      const pool = await connect(sim);
+      await pool.request().batch('CREATE DATABASE Sales');
+      await pool.close();
+      const r = await mainCli(['deploy', '--scenario', 'disk-insert', '--lab-db', 'Sales'], {
         SPINLAB_CONNECTION: `${server()};User ID=sa`,
         SPINLAB_PASSWORD: SIM_PASSWORD,
       });

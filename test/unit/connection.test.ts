@@ -144,3 +144,52 @@ it('property: arbitrary text is parsed or rejected with a ConnectionStringError,
     }),
   );
 });
+
+describe('Server=host:port, refused before connecting with the comma SQL Server writes (issue #45)', () => {
+  it('an IPv4 address, a name, and a tcp: prefix: say Server=host,port', () => {
+    assert.match(message('Server=127.0.0.1:15000;User ID=u;Password=p'), /Server=127\.0\.0\.1:15000.*host,port.*Server=127\.0\.0\.1,15000/);
+    assert.match(message('Server=localhost:1433;User ID=u;Password=p'), /Server=localhost,1433/);
+    assert.doesNotMatch(message('Server=localhost:1433;User ID=u;Password=p'), /only TCP connections/);
+    assert.match(message('Server=tcp:db1.corp.local:1533;User ID=u;Password=p'), /Server=tcp:db1\.corp\.local,1533/);
+    assert.match(message('Data Source=db1:1433,1500;User ID=u;Password=p'), /Server=db1,1433/);
+  });
+
+  it('a named instance with a colon port: the instance or the port', () => {
+    assert.match(message('Server=db1\\SQL2022:1500;User ID=u;Password=p'), /Server=db1\\SQL2022 .*Server=db1,1500/);
+    assert.match(message('Server=db1:1500\\SQL2022;User ID=u;Password=p'), /Server=db1,1500/);
+  });
+
+  it('IPv6 literals are addresses, not host:port (bracketed with a colon port: the comma form)', () => {
+    const s = (v: string) => {
+      const c = parseConnectionString(`Server=${v};User ID=u;Password=p`);
+      return [c.server, c.port, c.instanceName];
+    };
+    assert.deepEqual(s('::1'), ['::1', 1433, undefined]);
+    assert.deepEqual(s('fe80::1,1500'), ['fe80::1', 1500, undefined]);
+    assert.deepEqual(s('tcp:2001:db8::5,1433'), ['2001:db8::5', 1433, undefined]);
+    assert.deepEqual(s('[::1],1500'), ['::1', 1500, undefined]);
+    assert.deepEqual(s('abcd::1'), ['abcd::1', 1433, undefined], 'hex letters before :: are not a protocol prefix');
+    assert.match(message('Server=[::1]:1500;User ID=u;Password=p'), /Server=\[::1\],1500/);
+  });
+
+  it('named pipes, shared memory and the DAC prefix are still refused as not TCP', () => {
+    assert.match(message('Server=np:db1;User ID=u'), /only TCP connections are supported/);
+    assert.match(message('Server=lpc:db1;User ID=u'), /only TCP connections are supported/);
+    assert.match(message('Server=admin:db1;User ID=u'), /only TCP connections are supported/);
+  });
+});
+
+it('a URL or a lone colon in Server is not a host name (refused before the driver looks it up)', () => {
+  assert.match(
+    message('Server=https://db1.example.com/;User ID=u;Password=p'),
+    /a URL is not a server name.*Server=db1\.example\.com,1433/,
+  );
+  assert.match(message('Server=db1:sql;User ID=u;Password=p'), /"db1:sql" is not a host name/);
+});
+
+it('Port=N (as JDBC writes it) is told to go in Server after a comma, not "did you mean Password"', () => {
+  const m = message('Server=127.0.0.1;Port=15433;User ID=sa;Password=p');
+  assert.match(m, /there is no Port keyword: the port goes in Server, after a comma: Server=127\.0\.0\.1,15433/);
+  assert.doesNotMatch(m, /did you mean/);
+  assert.match(message('port=1500;Data Source=db1;User ID=u'), /Server=db1,1500/);
+});

@@ -117,6 +117,8 @@ describe('spinlab ostress', () => {
       '4',
       '--iterations',
       '25',
+      '--per-iteration',
+      'all',
       '--warmup',
       '0s',
       '--query-timeout',

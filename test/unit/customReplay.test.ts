@@ -39,7 +39,9 @@ it("a custom workload's bundle holds its statements, its knob and restore, and t
   assert.doesNotMatch(all, /EXEC\s*;/, 'no empty procedure call');
   assert.doesNotMatch(all, /CREATE DATABASE/, "the user's database is not created");
   const w = files['03-workload.sql'];
-  assert.match(w, /^USE \[shop\];\nGO$/m);
+  // ostress runs every batch of its -i file each iteration: no USE batch in it (-d names the database).
+  assert.doesNotMatch(w, /^USE /m);
+  assert.match(w, /-- Run it in \[shop\]: ostress -d/);
   assert.match(w, /-- DECLARE @id int = <a value from a row>;/);
   assert.match(w, /-- Statement 1 \(--sql 1\): reads\nSELECT \* FROM dbo\.orders WHERE id = @id\nGO/);
   assert.match(
@@ -52,5 +54,16 @@ it("a custom workload's bundle holds its statements, its knob and restore, and t
     files['load-commands.txt'],
     /npx spinlab run --sql-file 03-workload\.sql --database shop --threads 2,4 --iterations 50 .*--query-timeout 2000ms --delayed-durability forced --params-csv ids\.csv/,
   );
-  assert.match(files['load-commands.txt'], /ostress\.exe .* -d"shop" -n4 -r50 -q -i"03-workload\.sql"/);
+  // 50 calls per session taking the 2 statements in turn: ostress sends as many batches with -r25, in its own order.
+  assert.match(files['load-commands.txt'], /ostress\.exe .* -d"shop" -n4 -r25 -q -i"03-workload\.sql"/);
+  assert.match(files['load-commands.txt'], /Note: This run took one batch per call.* not in the same order/);
+});
+
+it('a run whose iterations each ran every statement in order (as ostress does): -r is its iterations, and the spinlab line says so', () => {
+  const e = custom();
+  e.custom!.perIteration = 'all';
+  const cmds = tsqlBundle(e)['load-commands.txt'];
+  assert.match(cmds, /--iterations 50 --per-iteration all/);
+  assert.match(cmds, /ostress\.exe .* -n4 -r50 -q -i"03-workload\.sql"/);
+  assert.doesNotMatch(cmds, /Note:/);
 });

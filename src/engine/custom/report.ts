@@ -30,7 +30,7 @@ export function customReport(e: Experiment): string {
   if (!w) return '';
   const out: string[] = [];
   out.push(
-    `Custom workload in [${w.database}]: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}; ${w.writes ? `WRITES to [${w.database}] (${w.writes})` : 'reads only'}`,
+    `Custom workload in [${w.database}]: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}${w.perIteration === 'all' && w.statements.length > 1 ? ', all of them in order each iteration' : ''}; ${w.writes ? `WRITES to [${w.database}] (${w.writes})` : 'reads only'}`,
   );
   if (w.params)
     out.push(

@@ -153,7 +153,11 @@ export class CustomSessions implements LoadDriver {
     const result: PhaseResult = { rows: 0, rowsUnknown: false, calls: 0, cancelledCalls: 0, failures, cancelled: false };
     // Warm-up runs for its duration; the measured phase for the iterations, else the duration.
     const measured = spec.phase === 'measure';
-    const perSession = measured ? this.workload.iterations : null;
+    // 'all': an iteration is every statement in order from the first, as ostress runs its file; else one call, each
+    // session starting its rotation at its own statement so the sessions do not all run the same one at once.
+    const all = this.workload.perIteration === 'all';
+    const callsPerIteration = all ? this.workload.statements.length : 1;
+    const perSession = measured && this.workload.iterations !== null ? this.workload.iterations * callsPerIteration : null;
     const tally = new ErrorTally();
     let stopped: string | null = null;
     const picker = this.table
@@ -186,7 +190,7 @@ export class CustomSessions implements LoadDriver {
           }
           try {
             for (let n = 0; !phase.signal.aborted && (perSession === null || n < perSession); n++) {
-              const st = statements[(n + i) % statements.length];
+              const st = statements[(all ? n : n + i) % statements.length];
               if (picker) {
                 const row = this.table!.rows[this.pick(picker, i)];
                 st.args.forEach((a, c) => {

@@ -29,6 +29,7 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
   const before = e.knobs.before?.delayedDurability;
   const knobs = dd ? [step(`Delayed durability ${dd}`, 'knobs/delayed-durability', { db, mode: dd })] : [];
   const restore = dd && before ? [step(`Delayed durability back to ${before}`, 'knobs/delayed-durability', { db, mode: before })] : [];
+  const all = w.perIteration === 'all';
   const amount = w.iterations !== null ? `--iterations ${w.iterations}` : `--duration ${Math.round((e.load.durationMs ?? 0) / 1000)}s`;
   const spinlab = [
     'npx spinlab run',
@@ -36,6 +37,7 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
     `--database ${shellQuote(db)}`,
     `--threads ${e.load.threads.join(',')}`,
     amount,
+    all ? '--per-iteration all' : '',
     `--warmup ${e.load.warmupMs}ms`,
     `--interval ${e.load.intervalMs}ms`,
     repeatOf(e) > 1 ? `--repeat ${repeatOf(e)}` : '',
@@ -46,13 +48,14 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
   ]
     .filter(Boolean)
     .join(' ');
-  const ostress = e.load.threads.map(
-    (n) =>
-      `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${db}" -n${n} -r${w.iterations ?? 1000} -q -i"03-workload.sql"`,
-  );
+  const { ostress, note } = ostressLines(e);
   return {
     '02-knobs.sql': head + (knobs.length ? join(knobs) : '-- The experiment changed no server-wide setting.\n'),
-    '03-workload.sql': head + `USE ${quoteName(db)};\nGO\n` + [...declares, ...statements].join('\n'),
+    // Only the workload's batches: ostress runs every batch of its -i file each iteration (-d names the database).
+    '03-workload.sql':
+      head +
+      `-- Run it in ${quoteName(db)}: ostress -d, sqlcmd -d, or USE ${quoteName(db)} first.\n\n` +
+      [...declares, ...statements].join('\n'),
     '04-sample.sql':
       head + join([step('One DMV snapshot (run before and after the load; subtract)', 'dmv/sample', { db, db_physical: null }, db)]),
     '05-restore.sql': head + (restore.length ? join(restore) : '-- Nothing to put back.\n'),
@@ -64,7 +67,43 @@ export function customTsqlBundle(e: Experiment): Record<string, string> {
       '',
       `ostress (RML Utilities; Windows; set SPINLAB_SERVER, SPINLAB_USER and SPINLAB_PASSWORD first), one line per thread count${w.params ? ' (it cannot feed parameter rows: declare them in the file)' : ''}:`,
       ...ostress.map((l) => `  ${l}`),
+      ...(note ? [note] : []),
       '',
     ].join('\n'),
   };
+}
+
+/**
+ * ostress lines that reproduce the run: ostress runs every batch of its -i file, in order, -r times per connection.
+ * That is --per-iteration all exactly; a run that took one batch per call, or ran for a time, is said in a note, with
+ * -r chosen to send as many batches as it did.
+ */
+function ostressLines(e: Experiment): { ostress: string[]; note: string | null } {
+  const w = e.custom!;
+  const k = w.statements.length;
+  const all = w.perIteration === 'all';
+  /** Iterations per session: as recorded, or (a timed run) what each session did in its last run at that count. */
+  const iterations = (n: number): number => {
+    if (w.iterations !== null) return all || k === 1 ? w.iterations : Math.ceil(w.iterations / k);
+    const run = [...e.runs].reverse().find((r) => r.threads === n && r.custom);
+    const calls = run?.custom?.calls ?? 0;
+    return Math.max(1, Math.round(calls / n / k));
+  };
+  const ostress = e.load.threads.map(
+    (n) =>
+      `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${w.database}" -n${n} -r${iterations(n)} -q -i"03-workload.sql"`,
+  );
+  const notes = [
+    ...(w.iterations === null
+      ? [
+          `ostress runs a number of iterations, not a time: -r is what each session did in the recorded ${Math.round((e.load.durationMs ?? 0) / 1000)} s run.`,
+        ]
+      : []),
+    ...(!all && k > 1
+      ? [
+          `This run took one batch per call, each session starting at its own (${k} batches in turn); ostress runs all ${k} in order each iteration, so -r sends as many batches but not in the same order (spinlab run --per-iteration all runs as ostress does).`,
+        ]
+      : []),
+  ];
+  return { ostress, note: notes.length ? notes.map((n) => `  Note: ${n}`).join('\n') : null };
 }

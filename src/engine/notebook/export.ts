@@ -153,6 +153,7 @@ export function tsqlBundle(e: Experiment): Record<string, string> {
       'ostress (RML Utilities; Windows; set SPINLAB_SERVER, SPINLAB_USER and SPINLAB_PASSWORD first), one line per thread count,',
       'after 01-deploy.sql and 02-knobs.sql; run 04-sample.sql before and after, then 05-restore.sql:',
       ...cmd.ostress.map((l) => `  ${l}`),
+      ...(cmd.note ? [`  Note: ${cmd.note}`] : []),
       '',
     ].join('\n'),
   };

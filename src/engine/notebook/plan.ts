@@ -73,6 +73,7 @@ function checkCustom(w: CustomWorkload): void {
   if (typeof w.database !== 'string' || !w.database.trim() || w.database.length > 128) bad('custom.database is not a database name');
   if (w.iterations !== null && !(Number.isSafeInteger(w.iterations) && w.iterations > 0))
     bad('custom.iterations is not a positive whole number');
+  if (w.perIteration !== undefined && w.perIteration !== 'one' && w.perIteration !== 'all') bad('custom.perIteration is not one or all');
   if (!(Number.isFinite(w.thinkTimeMs) && w.thinkTimeMs >= 0)) bad('custom.thinkTimeMs is not a duration');
   const p = w.params;
   if (p !== null) {
@@ -183,7 +184,9 @@ export function planRerun(e: Experiment, ctx: PlanContext): RerunPlan {
   const notes: string[] = [];
   const load = e.load;
   const amount = e.custom?.iterations
-    ? `${formatNumber(e.custom.iterations)} calls per session`
+    ? e.custom.perIteration === 'all'
+      ? `${formatNumber(e.custom.iterations)} iterations per session, each running every statement in order`
+      : `${formatNumber(e.custom.iterations)} calls per session`
     : load.rows !== null
       ? `${formatNumber(load.rows)} rows`
       : `${(load.durationMs ?? 0) / 1000} s`;

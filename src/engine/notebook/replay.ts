@@ -7,7 +7,7 @@ import { formatCpuRanges } from '../../shared/affinity';
 import { repeatOf } from '../../shared/planTime';
 import { parseParameterDeclaration } from '../../db/params';
 import { fileParams } from '../lab';
-import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, BUILTIN_ARG_TYPES } from '../scenarios';
+import { deploySteps, cleanupSteps, getScenario, workloadProcedure, paramSqlType, rowsPerCall, BUILTIN_ARG_TYPES } from '../scenarios';
 import { loadSqlFile } from '../../db/sqlFiles';
 import { KEY_BLOCK_SIZE } from '../load';
 
@@ -61,7 +61,70 @@ export function step(title: string, id: string, values: Record<string, unknown>,
   return { title: `${title}: sql/${id}.sql`, purpose: f.purpose, permission: f.permission, sql: `${use}${body}\nGO` };
 }
 
+/** The client loop's procedure call with its arguments (@key_base and @offset as variables), one argument a line. */
+function clientLoopArgs(e: Experiment): { name: string; args: string[]; step: number; keyed: boolean } {
+  const scenario = getScenario(e.scenario.id);
+  const values = e.scenario.parameters;
+  const proc = workloadProcedure(scenario, 'client-loop', values);
+  const args = proc.args.map((name) => {
+    if (name === 'key_base' || name === 'offset') return `@${name} = @${name}`;
+    const type = BUILTIN_ARG_TYPES[name] ?? paramSqlType(scenario.parameters.find((p) => p.name === name)!);
+    return `@${name} = ${sqlLiteral(values[name], type)}`;
+  });
+  return { name: proc.name, args, step: rowsPerCall(scenario, values), keyed: proc.args.includes('key_base') };
+}
+
+/** Calls each session made in the recorded run at `threads` (its last one), or what --rows asks of it. */
+function callsPerSession(e: Experiment, threads: number, step: number): number {
+  if (e.load.rows !== null) return Math.max(1, Math.ceil(e.load.rows / threads / step));
+  const run = [...e.runs].reverse().find((r) => r.threads === threads);
+  return Math.max(1, Math.ceil((run?.rows ?? 0) / step / threads));
+}
+
+/** The client loop as a person replays it: one call, which the client sends again and again from each session. */
+function clientLoopCall(e: Experiment): ReplayStep {
+  const c = clientLoopArgs(e);
+  const sql = [
+    `USE ${quoteName(e.labDatabase)};`,
+    'GO',
+    `-- One call of one session's client loop. Spinlock Lab sends it once per round trip from ${e.load.threads.join(', ')} sessions at once`,
+    ...(c.keyed
+      ? [
+          `-- (the load command lines in this notebook do that), each session with its own key block, @offset ${c.step} further each call.`,
+          `DECLARE @key_base bigint = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE};`,
+          'DECLARE @offset bigint = 0;',
+        ]
+      : ['-- (the load command lines in this notebook do that).']),
+    `EXEC ${c.name}\n    ${c.args.join(',\n    ')};`,
+    'GO',
+  ].join('\n');
+  return {
+    title: `Workload: ${c.name} (client loop)`,
+    purpose: "The measured load: one call per round trip, sent again and again by each session for the run's duration or row count.",
+    permission: "EXECUTE on the scenario's procedures (db_owner of the lab database has it)",
+    sql,
+  };
+}
+
+/**
+ * One ostress iteration as one client-loop call: the session's key block and @offset live in SESSION_CONTEXT (SQL
+ * Server 2016+) so each call writes new keys, as the client loop's do. A connection reset between iterations clears
+ * them: the next call then draws a new key block, still unique.
+ */
+function clientLoopOstressBatch(e: Experiment): string {
+  const c = clientLoopArgs(e);
+  const call = `EXEC ${c.name} ${c.args.join(', ')};`;
+  if (!c.keyed) return call;
+  return [
+    "DECLARE @key_base bigint = CONVERT(bigint, SESSION_CONTEXT(N'spinlab_key_base')), @offset bigint = ISNULL(CONVERT(bigint, SESSION_CONTEXT(N'spinlab_offset')), 0);",
+    `IF @key_base IS NULL BEGIN SET @key_base = (NEXT VALUE FOR dbo.spinlab_key_block) * ${KEY_BLOCK_SIZE}; EXEC sp_set_session_context N'spinlab_key_base', @key_base; END;`,
+    call,
+    `SET @offset += ${c.step}; EXEC sp_set_session_context N'spinlab_offset', @offset;`,
+  ].join(' ');
+}
+
 function workloadCall(e: Experiment): ReplayStep {
+  if (e.load.mode === 'client-loop') return clientLoopCall(e);
   const scenario = getScenario(e.scenario.id);
   const values = e.scenario.parameters;
   const proc = workloadProcedure(scenario, 'server-loop', values);
@@ -146,8 +209,11 @@ export function buildReplay(e: Experiment): ReplayScript {
   };
 }
 
-/** The equivalent load command lines: Spinlock Lab's own, and ostress (RML Utilities) for people who still use it. */
-export function loadCommandLines(e: Experiment): { spinlab: string; ostress: string[] } {
+/**
+ * The equivalent load command lines: Spinlock Lab's own, and ostress (RML Utilities) for people who still use it, with
+ * a note on how the ostress lines reproduce a client-loop run (null for the server loop: one EXEC per session).
+ */
+export function loadCommandLines(e: Experiment): { spinlab: string; ostress: string[]; note: string | null } {
   const sets = Object.entries(e.scenario.parameters)
     .map(([k, v]) => `--set ${k}=${String(v)}`)
     .join(' ');
@@ -173,6 +239,21 @@ export function loadCommandLines(e: Experiment): { spinlab: string; ostress: str
   ]
     .filter(Boolean)
     .join(' ');
+  if (e.load.mode === 'client-loop') {
+    const batch = clientLoopOstressBatch(e).replace(/"/g, '""');
+    const step = clientLoopArgs(e).step;
+    const ostress = e.load.threads.map(
+      (n) =>
+        `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${e.labDatabase}" -n${n} -r${callsPerSession(e, n, step)} -q -Q"${batch}"`,
+    );
+    const note =
+      `The client loop sends one call per round trip: ostress does one call per iteration, -r being the calls each session made${e.load.rows === null ? ' in the recorded run (ostress runs a count, not a time)' : ''}.` +
+      (clientLoopArgs(e).keyed
+        ? " Each session keeps its key block and @offset in SESSION_CONTEXT (SQL Server 2016 or later), so its calls write new keys as the client loop's do."
+        : '') +
+      ' ostress sends a batch where Spinlock Lab sends a bare RPC, so expect a little more work per call on the server.';
+    return { spinlab, ostress, note };
+  }
   const call = workloadCall(e)
     .sql.split('\n')
     .filter((l) => l && !l.startsWith('--') && l !== 'GO' && !l.startsWith('USE '))
@@ -182,7 +263,7 @@ export function loadCommandLines(e: Experiment): { spinlab: string; ostress: str
     (n) =>
       `ostress.exe -S"%SPINLAB_SERVER%" -U"%SPINLAB_USER%" -P"%SPINLAB_PASSWORD%" -d"${e.labDatabase}" -n${n} -r1 -q -Q"${call.replace(/"/g, '""')}"`,
   );
-  return { spinlab, ostress };
+  return { spinlab, ostress, note: null };
 }
 
 export function shellQuote(s: string): string {

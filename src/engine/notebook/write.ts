@@ -52,6 +52,7 @@ function replaySection(nb: NotebookBuilder, first: Experiment): void {
       '# ostress (RML Utilities), one line per thread count; set SPINLAB_SERVER, SPINLAB_USER, SPINLAB_PASSWORD first',
       ...cmd.ostress,
       '```',
+      ...(cmd.note ? ['', cmd.note] : []),
       '',
       'Sample the DMVs with the snapshot query before and after the load and subtract; put the knobs back afterwards.',
     ].join('\n'),
@@ -70,12 +71,16 @@ function replaySection(nb: NotebookBuilder, first: Experiment): void {
 function customCells(nb: NotebookBuilder, e: Experiment): void {
   const w = e.custom!;
   const p = w.params;
-  const each = w.iterations !== null ? `${formatNumber(w.iterations)} calls per session` : `${(e.load.durationMs ?? 0) / 1000} s per run`;
+  const all = w.perIteration === 'all';
+  const each =
+    w.iterations !== null
+      ? `${formatNumber(w.iterations)} ${all ? 'iterations' : 'calls'} per session`
+      : `${(e.load.durationMs ?? 0) / 1000} s per run`;
   nb.markdown(
     [
       '## Custom workload',
       '',
-      `Runs in database \`${w.database}\` by threads ${e.load.threads.join(', ')}, ${each}: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}, run in turn by each session. Spinlock Lab deploys nothing there.`,
+      `Runs in database \`${w.database}\` by threads ${e.load.threads.join(', ')}, ${each}: ${w.statements.length} statement${w.statements.length === 1 ? '' : 's'}, ${all ? 'each iteration running all of them in order (as ostress runs its file)' : 'run in turn by each session'}. Spinlock Lab deploys nothing there.`,
       '',
       ...w.statements.map(
         (st, i) =>

@@ -1,7 +1,7 @@
 // A failed connect in the panel's words (src/host/connectUi.ts) and in the CLI's (src/db/connectErrors.ts): both carry
 // SQL Server's error number; the panel names its own fields and checkbox, the CLI its connection string.
 import assert from 'node:assert/strict';
-import { explainConnectFailure, withMsgNumber } from '../../../src/db/connectErrors';
+import { explainConnectFailure, withMsgNumber, type WireFacts } from '../../../src/db/connectErrors';
 import { DbError } from '../../../src/db/dbError';
 import { panelConnectError } from '../../../src/host/connectUi';
 
@@ -55,5 +55,40 @@ describe('connect failures in the panel and the CLI', () => {
   it('not a first-connection failure: null (the generic words apply)', () => {
     assert.equal(panelConnectError(new Error('boom'), SQL), null);
     assert.equal(panelConnectError(new DbError('Invalid object name', 208, undefined, 1, 16, []), SQL), null);
+  });
+
+  it('Encrypt=strict and an untrusted certificate: the checkbox is ignored, so neither the panel nor the CLI offers it as the fix', () => {
+    const raw = 'Failed to connect to db1:1433 - self-signed certificate';
+    const strict = { ...SQL, encrypt: 'strict' };
+    const ui = panelConnectError(failed(raw), strict)!;
+    assert.match(ui.message, /with Encrypt strict, "Trust server certificate" is ignored/);
+    assert.match(ui.fix!, /^Install the CA/);
+    assert.notEqual(ui.control, 'trustServerCertificate');
+    const cli = explainConnectFailure(raw, undefined, strict)!;
+    assert.match(cli, /TrustServerCertificate is ignored/);
+    assert.doesNotMatch(cli, /add TrustServerCertificate=true/);
+  });
+
+  it('something that is not SQL Server answered: said in both, with the port to check, never "could not be reached"', () => {
+    const wire: WireFacts = { tcpConnected: true, watched: true, replied: true, notTds: 'an HTTP server: "HTTP/1.1 400 Bad Request"' };
+    const e = failed("Connection lost - the server's first reply is not TDS");
+    e.connectFailure!.wire = wire;
+    const ui = panelConnectError(e, SQL)!;
+    assert.match(ui.message, /answered, but it is not SQL Server: its first reply \(an HTTP server/);
+    assert.match(ui.fix!, /^Check the port/);
+    assert.equal(ui.control, 'server');
+    const cli = explainConnectFailure(e.connectFailure!.message, undefined, SQL, wire)!;
+    assert.match(cli, /it is not SQL Server/);
+    assert.doesNotMatch(cli, /could not be reached/);
+  });
+
+  it('a SQL Server that answered and then timed out in the login: not "could not be reached"', () => {
+    const wire: WireFacts = { tcpConnected: true, watched: true, replied: true, notTds: null };
+    const cli = explainConnectFailure('Failed to connect to db1:1433 in 15000ms', undefined, SQL, wire)!;
+    assert.match(cli, /answered as SQL Server but did not finish the login within 15 s/);
+    assert.doesNotMatch(cli, /could not be reached/);
+    const e = failed('Failed to connect to db1:1433 in 15000ms');
+    e.connectFailure!.wire = wire;
+    assert.match(panelConnectError(e, SQL)!.message, /did not finish the login/);
   });
 });
