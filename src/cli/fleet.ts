@@ -78,6 +78,27 @@ export function listenError(e: NodeJS.ErrnoException, given: string, listen: { h
   return new SpinlabError('files', `--prometheus ${given}: cannot listen (${e.message}).`, 'pick another port or address.', e);
 }
 
+/**
+ * What the OTLP pushes do, said once per outage: the watch goes on either way (its samples are on disk, and a
+ * collector that is down may come back), but a push into nothing is never silent.
+ */
+export function pushReporter(url: string, intervalMs: number, log: (line: string) => void): (error: Error | null) => void {
+  let failed = 0;
+  return (error) => {
+    if (error) {
+      if (failed++ === 0) {
+        const why = (error as NodeJS.ErrnoException).code ?? error.message;
+        log(
+          `metrics push to ${url} failed (${why}${why === error.message ? '' : `: ${error.message}`}): the watch goes on and keeps trying every ${intervalMs / 1000} s; check the URL and that the collector is up.`,
+        );
+      }
+    } else if (failed) {
+      log(`metrics push to ${url} works again (after ${failed} failed push${failed === 1 ? '' : 'es'}).`);
+      failed = 0;
+    }
+  };
+}
+
 export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withCancel: WithCancel): Promise<number> {
   // Everything is checked before any connection or listener starts.
   const servers = o.single ? [o.single] : readServersFile(o.servers ?? '');
@@ -87,8 +108,14 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
   if (!listen && !otlpUrl) throw new UsageError('--servers exports metrics: add --prometheus :9464, --otlp URL, or both.');
   const outRoot = o.out ?? path.join('spinlab-results', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`);
 
-  const metrics = new MetricsExport({ prometheus: !!listen, otlpUrl, otlpIntervalMs, toolVersion: TOOL_VERSION });
   const log = (line: string) => err(`${line}\n`);
+  const metrics = new MetricsExport({
+    prometheus: !!listen,
+    otlpUrl,
+    otlpIntervalMs,
+    toolVersion: TOOL_VERSION,
+    onPush: otlpUrl ? pushReporter(otlpUrl, otlpIntervalMs, log) : undefined,
+  });
   const watches: ServerWatch[] = [];
   const refresh = () => watches.forEach((w) => w.refresh());
   let httpServer: http.Server | undefined;
