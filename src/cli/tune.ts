@@ -14,6 +14,7 @@ import {
   type TuneSpaceRequest,
 } from '../shared/tune';
 import { figureText } from '../shared/numberText';
+import { notASpinlock } from '../shared/names';
 import { getScenario } from '../engine/scenarios';
 import { runTune, type TuneProgress } from '../engine/tune';
 import { tuneReport } from '../engine/tuneReport';
@@ -25,7 +26,7 @@ import { targetFromArgs, UsageError } from './commands';
 import { customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
 import { withCancel } from './run';
 import { claimOutput } from './output';
-import { exitOf } from './exitCodes';
+import { EXIT, exitOf } from './exitCodes';
 
 interface TuneArgs extends CustomArgs {
   connection?: string;
@@ -78,6 +79,14 @@ function checked(o: TuneArgs) {
     throw new UsageError('Say what to tune: one of --scenario ID, --preset ID (its scenario), or --sql/--sql-file.');
   const budgetMs = usage(() => parseBudget(o.budget));
   const objective: TuneObjective = usage(() => parseObjective(o.objective));
+  // A wait or latch typed as the spinlock is refused here; any other name is checked against the server's own list
+  // once connected, before anything changes (engine/tune/names.ts).
+  const other = objective.kind === 'spins-per-row' ? notASpinlock(objective.spinlock) : null;
+  if (other)
+    throw new UsageError(
+      `--objective ${o.objective}: ${other.name} is a ${other.kind}, not a spinlock (${other.view} lists it); spins per row counts a spinlock's spins (sys.dm_os_spinlock_stats). ` +
+        'Tune for throughput or p99 instead, or name a spinlock, e.g. spins-per-row:LOGCACHE_ACCESS.',
+    );
   const constraints: TuneConstraint[] = o.constraint.map((c) => usage(() => parseConstraint(c)));
   const allow = o.allow.map((a) => a.toLowerCase());
   const unknown = allow.filter((a) => a !== 'forced');
@@ -88,6 +97,18 @@ function checked(o: TuneArgs) {
     ...(o.sessions ? { sessions: intList('--sessions', o.sessions) } : {}),
     ...(allow.length ? { allow: ['forced' as const] } : {}),
   };
+  const typed = (c: TuneConstraint) => o.constraint[constraints.indexOf(c)].replace(/\s+/g, '');
+  const p99 = constraints.find((c) => c.figure === 'p99Us');
+  if (p99 && !isCustom(o) && o.mode !== 'client-loop')
+    throw new UsageError(
+      `--constraint ${typed(p99)}: a server-loop tune measures no per-call latency (each session runs its whole loop in one call), so no trial could meet it; add --mode client-loop, or leave the constraint out.`,
+    );
+  const limits = constraints.filter((c) => c.figure === 'sessions');
+  const allowed = request.sessions?.filter((n) => limits.every((c) => (c.op === '<=' ? n <= c.value : n >= c.value)));
+  if (allowed && !allowed.length)
+    throw new UsageError(
+      `${limits.map((c) => `--constraint ${typed(c)}`).join(' and ')} leaves none of --sessions ${request.sessions!.join(',')} to try: give session counts within the limit, or widen it.`,
+    );
   const trialMs = usage(() => parseDuration(o.trial));
   const warmupMs = usage(() => parseDuration(o.warmup, { allowZero: true }));
   const intervalMs = usage(() => parseDuration(o.interval));
@@ -175,6 +196,8 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
     );
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${tuneReport(experiment).join('\n')}\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
+    // A search that ran and named nothing (every score tied at 0, say) did not do what was asked: the report says why.
+    if (experiment.status === 'completed' && !experiment.tune?.result) return EXIT.failed;
     return exitOf(experiment.status);
   } finally {
     output.releaseIfUnused();
