@@ -75,7 +75,11 @@ it('a corrupt journal is an error that says what to do, not a crash or a silent 
   });
   const file = fs.readdirSync(path.join(dir, 'journal')).map((f) => path.join(dir, 'journal', f))[0];
   fs.writeFileSync(file, '{ not json');
-  assert.throws(() => readJournal(dir, key), /unreadable [^\n]*\n {2}How to fix: restore the settings by hand/);
+  // The file cannot be read, so the fix says what to check by hand and to delete it, never to restore "from it".
+  assert.throws(
+    () => readJournal(dir, key),
+    /cannot be read [^\n]*\n {2}How to fix: check process affinity and delayed durability on the lab database by hand .* then delete /,
+  );
 });
 
 it('ring-buffer resolves its deploy files, features, procedure and rows per call from the parameters', () => {

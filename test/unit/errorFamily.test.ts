@@ -21,7 +21,7 @@ import { IdentifierError } from '../../src/engine/identifiers';
 import { ConnectionStringError } from '../../src/engine/connection';
 import { KeyMismatch } from '../../src/engine/snapshot';
 import { NotebookError } from '../../src/engine/migrate';
-import { UnrestoredJournalError } from '../../src/engine/journal';
+import { UnreadableJournalError, UnrestoredJournalError } from '../../src/engine/journal';
 import { UsageError } from '../../src/cli/commands';
 import { ProfileError } from '../../src/host/profiles';
 import { RunRequestError } from '../../src/host/runRequest';
@@ -44,6 +44,7 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
   KeyMismatch: { make: () => new KeyMismatch('two names'), category: 'internal' },
   NotebookError: { make: () => new NotebookError('not ours'), category: 'user-input' },
   UnrestoredJournalError: { make: () => new UnrestoredJournalError('did not put it back', 'restore'), category: 'server' },
+  UnreadableJournalError: { make: () => new UnreadableJournalError('/x/journal/s.json', 'not JSON'), category: 'files' },
   UsageError: { make: () => new UsageError('say what'), category: 'user-input' },
   DbError: {
     make: () => new DbError('Invalid object name', 208, 'EREQUEST', 1, 16, [{ number: 208, message: 'Invalid object name' }]),

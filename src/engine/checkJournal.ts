@@ -1,0 +1,224 @@
+// What `spinlab check` says about experiments on the server beside its permissions: this machine's restore journal for
+// it (an earlier experiment's settings not put back, whose and what `spinlab restore` puts back; a journal that cannot
+// be read, with what to check by hand; or the journal of an experiment running now), or an experiment running now that
+// changed nothing. Any of them means a run now would be refused, so check does not say that everything can run.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import type { DbSession } from '../db/client';
+import { targetAddress, type DbTarget } from '../db/target';
+import type { KnobState } from '../shared/experiment';
+import type { ServerIdentity } from '../shared/types';
+import { formatCpuRanges, formatSpec } from '../shared/affinity';
+import { journalPath, processGone, readJournal, serverKey, UnreadableJournalError, type Journal } from './journal';
+import { AFFINITY_LOCK, describeHolder, journalOwner, labLockResource, lockHolders, type LockHolder } from './labLock';
+import { readKnobState } from './knobs';
+import type { CheckReport } from './check';
+
+/** One setting a journal covers: as it is now on the server, and as it was before the experiment (null: not known). */
+export interface JournalSetting {
+  setting: string;
+  now: string | null;
+  before: string | null;
+}
+
+export interface CheckJournal {
+  /** The journal file on this machine. */
+  file: string;
+  /**
+   * pending: an earlier experiment changed settings and did not put them back (`spinlab restore` does);
+   * live: the experiment that wrote it is running now and puts them back itself when it ends;
+   * unreadable: the file cannot be read, so what it covers is checked by hand.
+   */
+  state: 'pending' | 'live' | 'unreadable';
+  /** Who wrote it (null where an unreadable file does not say). */
+  pid: number | null;
+  host: string | null;
+  createdAt: string | null;
+  labDatabase: string | null;
+  /** The experiment's output folder: `spinlab restore` completes its record there. */
+  experimentDir: string | null;
+  /** A live experiment: who holds its locks, in words. */
+  owner: string | null;
+  settings: JournalSetting[];
+  /** Why the file cannot be read. */
+  error: string | null;
+  /** What to do, in words (by hand, for an unreadable one: the statements). */
+  fix: string[];
+}
+
+const q = (name: string) => `[${name.replace(/]/g, ']]')}]`;
+
+function affinityWords(a: KnobState['affinity']): string {
+  if (a.type === 'AUTO') return 'AUTO';
+  return a.numaNodes?.length ? `NUMANODE = ${formatCpuRanges(a.numaNodes)}` : `CPUs ${formatSpec(a.cpus)} (${a.type})`;
+}
+
+/** The server's settings now, or null when this login cannot read them. */
+async function knobsNow(admin: DbSession, labDatabase: string): Promise<KnobState | null> {
+  return readKnobState(admin, labDatabase).catch(() => null);
+}
+
+/** A few fields of a journal that does not parse, where its text still shows them. */
+function salvage(file: string): { pid: number | null; createdAt: string | null; labDatabase: string | null } {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    /* nothing to salvage */
+  }
+  const field = (k: string) => new RegExp(`"${k}"\\s*:\\s*"([^"]*)"`).exec(text)?.[1] ?? null;
+  const pid = /"pid"\s*:\s*(\d+)/.exec(text)?.[1];
+  return { pid: pid ? Number(pid) : null, createdAt: field('createdAt'), labDatabase: field('labDatabase') };
+}
+
+function settingsOf(j: Journal, now: KnobState | null): JournalSetting[] {
+  const out: JournalSetting[] = [];
+  if (j.changes.includes('affinity'))
+    out.push({ setting: 'process affinity', now: now ? affinityWords(now.affinity) : null, before: affinityWords(j.original.affinity) });
+  if (j.changes.includes('delayedDurability'))
+    out.push({
+      setting: `delayed durability on ${q(j.labDatabase)}`,
+      now: now?.delayedDurability ?? null,
+      before: j.original.delayedDurability,
+    });
+  for (const s of j.eventSessions ?? [])
+    out.push({ setting: `event session ${s.name} (process ${s.pid})`, now: processGone(s.pid) ? 'left' : 'in use', before: 'none' });
+  return out;
+}
+
+/** The by-hand steps for a journal that cannot be read: each setting as it is now, and the statement that sets it back. */
+function byHand(file: string, lab: string, now: KnobState | null): { settings: JournalSetting[]; fix: string[] } {
+  const settings: JournalSetting[] = [
+    { setting: 'process affinity', now: now ? affinityWords(now.affinity) : null, before: null },
+    { setting: `delayed durability on ${q(lab)}`, now: now?.delayedDurability ?? null, before: null },
+  ];
+  const fix = [
+    `process affinity (SELECT affinity_type_desc FROM sys.dm_os_sys_info;): if it was AUTO before the experiment, ALTER SERVER CONFIGURATION SET PROCESS AFFINITY CPU = AUTO;`,
+    `delayed durability on ${q(lab)} (SELECT delayed_durability_desc FROM sys.databases WHERE name = N'${lab.replace(/'/g, "''")}';): if it was DISABLED, ALTER DATABASE ${q(lab)} SET DELAYED_DURABILITY = DISABLED;`,
+    'any Spinlock Lab event session left (the notes name them): DROP EVENT SESSION [name] ON SERVER;',
+    `then delete the file: ${file}`,
+  ];
+  return { settings, fix };
+}
+
+/** This machine's journal for the server, as `check` reports it; null when there is none. */
+export async function journalCheck(
+  admin: DbSession,
+  identity: ServerIdentity,
+  target: DbTarget,
+  stateDir: string,
+  labDatabase: string,
+): Promise<CheckJournal | null> {
+  const key = serverKey(targetAddress(target), identity.serverName);
+  const file = journalPath(stateDir, key);
+  let j: Journal | null;
+  try {
+    j = readJournal(stateDir, key);
+  } catch (err) {
+    if (!(err instanceof UnreadableJournalError)) throw err;
+    const s = salvage(file);
+    const lab = s.labDatabase ?? labDatabase;
+    const hand = byHand(file, lab, await knobsNow(admin, lab));
+    return { file, state: 'unreadable', host: null, experimentDir: null, owner: null, error: err.reason, ...s, labDatabase: lab, ...hand };
+  }
+  if (!j) return null;
+  const live = j.changes.length ? await journalOwner(admin, j).catch((): LockHolder | null => null) : null;
+  // Without the permission to see locks, a process still alive on this machine is taken to be the experiment.
+  const running = live
+    ? describeHolder(live)
+    : !processGone(j.pid) && (!j.host || j.host === os.hostname())
+      ? `process ${j.pid} on this machine`
+      : null;
+  const state = j.changes.length
+    ? running
+      ? 'live'
+      : 'pending'
+    : (j.eventSessions ?? []).some((s) => processGone(s.pid))
+      ? 'pending'
+      : 'live';
+  return {
+    file,
+    state,
+    pid: j.pid,
+    host: j.host ?? null,
+    createdAt: j.createdAt,
+    labDatabase: j.labDatabase,
+    experimentDir: j.experimentDir ?? null,
+    owner: state === 'live' ? running : null,
+    settings: settingsOf(j, j.changes.length ? await knobsNow(admin, j.labDatabase) : null),
+    error: null,
+    fix:
+      state === 'pending'
+        ? [
+            `spinlab restore -c <connection> (puts ${j.changes.length ? 'the settings' : 'it'} back${j.experimentDir ? ` and completes the record in ${j.experimentDir}` : ''})`,
+          ]
+        : ['wait for it to end (it puts its settings back itself), or stop it: Ctrl+C in its terminal, Stop in its panel'],
+  };
+}
+
+/** An experiment running now that holds this lab database or changes affinity, when no journal says so; else null. */
+export async function runningCheck(admin: DbSession, labDatabase: string): Promise<string | null> {
+  const lab = (await lockHolders(admin, labLockResource(labDatabase)).catch(() => []))[0];
+  if (lab) return `an experiment of ${describeHolder(lab)} holds the lab database ${q(labDatabase)}`;
+  const aff = (await lockHolders(admin, AFFINITY_LOCK).catch(() => [])).find((h) => h.mode === 'X');
+  return aff ? `an experiment of ${describeHolder(aff)} holds the server's process affinity` : null;
+}
+
+/** The settings a journal covers other than event sessions (a stack capture's session stands in no run's way). */
+const knobSettings = (j: CheckJournal) => j.settings.filter((s) => !s.setting.startsWith('event session'));
+
+/** The report with the journal and any running experiment added; `ok` false when either stands in a run's way. */
+export function withExperiments(r: CheckReport, journal: CheckJournal | null, running: string | null): CheckReport {
+  const held = !!journalBlocker({ journal, running }) && r.asked.some((f) => f !== 'watch');
+  return { ...r, journal, running, ok: r.ok && !held };
+}
+
+/** "process 20562 on lab-01, started 2026-...Z, lab database [SpinlockLab]" (without the process when `owner` says it). */
+const who = (j: CheckJournal, owner = false) =>
+  [
+    j.pid !== null && !owner ? `process ${j.pid}${j.host ? ` on ${j.host}` : ''}` : null,
+    j.createdAt ? `started ${j.createdAt}` : null,
+    j.labDatabase ? `lab database ${q(j.labDatabase)}` : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+/** The report's lines about the journal and a running experiment (none when there are neither). */
+export function journalLines(r: Pick<CheckReport, 'journal' | 'running'>): string[] {
+  const lines: string[] = [];
+  const j = r.journal;
+  if (j?.state === 'pending') {
+    lines.push(`Restore journal: an earlier experiment (${who(j)}) changed settings and did not put them back.`);
+    for (const s of j.settings)
+      lines.push(`  ${s.setting}: now ${s.now ?? 'unknown (cannot be read with this login)'}; restore puts back ${s.before}`);
+    for (const f of j.fix) lines.push(`  fix: ${f}`);
+    lines.push(`  file: ${j.file}`);
+  } else if (j?.state === 'unreadable') {
+    lines.push(
+      `Restore journal: ${j.file} cannot be read (${j.error}). It records settings an earlier experiment${j.pid !== null ? ` (${who(j)})` : ''} changed on this server, so Spinlock Lab cannot put them back itself.`,
+    );
+    for (const s of j.settings) lines.push(`  ${s.setting}: now ${s.now ?? 'unknown (cannot be read with this login)'}`);
+    lines.push('  By hand, check each and set back what the experiment left changed:');
+    for (const f of j.fix) lines.push(`    ${f}`);
+  } else if (j?.state === 'live') {
+    const changed = knobSettings(j);
+    lines.push(
+      `Running now: an experiment of ${j.owner ?? `process ${j.pid}`} (${who(j, !!j.owner)}); ` +
+        (changed.length
+          ? `it changed ${changed.map((s) => `${s.setting} (now ${s.now ?? 'unknown'}; it was ${s.before})`).join(' and ')} and puts ${changed.length > 1 ? 'them' : 'it'} back when it ends.`
+          : `a stack capture with ${j.settings.map((s) => s.setting).join(', ')}.`),
+    );
+    lines.push(`  journal: ${j.file}`);
+  }
+  if (r.running) lines.push(`Running now: ${r.running}; it changed no server setting.`);
+  return lines;
+}
+
+/** Why a run now would be refused, for the report's last line; null when nothing stands in its way. */
+export function journalBlocker(r: Pick<CheckReport, 'journal' | 'running'>): string | null {
+  const j = r.journal;
+  if (j?.state === 'pending') return "an earlier experiment's settings are not put back (spinlab restore)";
+  if (j?.state === 'unreadable') return 'the restore journal cannot be read (see above)';
+  if ((j?.state === 'live' && knobSettings(j).length) || r.running) return 'an experiment is running (a run waits for it to end)';
+  return null;
+}
