@@ -124,4 +124,18 @@ describe('spinlab tune: constraints the search could never meet', function () {
       assert.match(r.stderr, /How to fix: /);
       assert.deepEqual(set, []);
     }));
+
+  it('--constraint throughput>=999999999 no trial meets: says so with the best reached, exit 1, no winner', () =>
+    withSim({ seed: 7 }, async (sim) => {
+      const r = await mainCli(
+        ['tune', '--scenario', 'disk-insert', '--constraint', 'throughput>=999999999', ...QUICK, '--out', path.join(tmp('tu'), 'out')],
+        env(sim, tmp('state')),
+      );
+      assert.equal(r.code, 1, r.output);
+      assert.match(
+        r.stdout,
+        /The search found no result: no trial met the constraints \(throughput >= 999,999,999\); the best reached [\d,]+ rows\/s/,
+      );
+      assert.doesNotMatch(r.stdout, /^Winner:/m);
+    }));
 });

@@ -20,7 +20,7 @@ import { getPreset, presetValues } from '../presets';
 import { readIdentity, readTopology } from '../server';
 import { isBusy, otherActivity } from './activity';
 import { tuneResult } from './result';
-import { silentObjective } from './objective';
+import { silentObjective, unmetConstraints } from './objective';
 import { TuneSearch } from './search';
 import { buildSpace } from './space';
 import { checkObjective } from './names';
@@ -205,7 +205,8 @@ export async function runTune(
   const e = result.experiment;
   search.finish(e.runs);
   tune.elapsedMs = Date.now() - started;
-  tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (stop ?? 'the search ended');
+  const unmet = unmetConstraints(e.runs, objective, opts.constraints, opts.custom ? 'calls/s' : 'rows/s');
+  tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (unmet ?? stop ?? 'the search ended');
   for (const n of notes)
     e.events.push({ time: new Date().toISOString(), level: /^p99 latency falls/.test(n) ? 'warning' : 'info', message: n });
   if (tune.sharedServer)
