@@ -27,7 +27,7 @@ import type { Gate } from '../shared/gates';
 import { applyGates, sequentialGates, type Baseline } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { repeatChoice, withCancel, type RunArgs } from './run';
+import { repeatChoice, sayOverrun, withCancel, type RunArgs } from './run';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
 
@@ -171,6 +171,7 @@ export async function runCustomCommand(
   err(`This experiment: ${time.text}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
+  const began = Date.now();
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -200,6 +201,7 @@ export async function runCustomCommand(
       ),
     );
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
     out(
       o.json

@@ -12,7 +12,7 @@ import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
 import { getPreset } from '../engine/presets';
 import { targetFromArgs, UsageError } from './commands';
-import { Progress } from './progress';
+import { experimentOverrun, Progress } from './progress';
 import { writeNotebookFile } from '../engine/notebook/export';
 import { readNotebookFile } from '../engine/notebook/read';
 import { appendToNotebook, rerunExperiment } from '../engine/notebook/rerun';
@@ -116,6 +116,7 @@ export async function runCommand(
   err(`This experiment: ${time.text}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
+  const began = Date.now();
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runExperiment(
@@ -141,6 +142,7 @@ export async function runCommand(
       ),
     );
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     const stacksOut = stacks ? await stacks.finish(experiment, file) : '';
     out(
       o.json
@@ -187,6 +189,8 @@ export async function runPresetCommand(
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
   let bar: Progress | null = null;
+  let planned: number | null = null;
+  const began = Date.now();
   try {
     const { experiment, file } = await withCancel(err, (signal) =>
       runPreset(
@@ -204,11 +208,13 @@ export async function runPresetCommand(
         (plan) => {
           const time = planTime(plan.arms, req.load, req.repeat, o.deploy, choice.auto);
           err(`This experiment: ${time.text}\n`);
+          planned = time.seconds;
           bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat, choice.auto);
         },
       ),
     );
     (bar as Progress | null)?.done();
+    sayOverrun(err, planned, began, experiment);
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\nSaved ${file}\n`);
     if (o.notebook) out(`Saved ${writeNotebookFile(o.notebook, [experiment])}\n`);
     return applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline);
@@ -254,6 +260,12 @@ export async function rerunCommand(
       (isConfirmation(experiment) ? `\n\n${confirmVerdict(experiment).join('\n')}` : '');
   out(report + `\n\nAdded to ${file} (${all.length} experiments)\n`);
   return exitOf(status);
+}
+
+/** Says, after the runs, when the experiment took materially longer than its plan (progress.ts). */
+export function sayOverrun(err: (s: string) => void, plannedSeconds: number | null, began: number, e: Experiment): void {
+  const line = experimentOverrun(plannedSeconds, began, e.runs);
+  if (line) err(`${line}\n`);
 }
 
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
@@ -312,6 +324,7 @@ async function runInterleaved(
   const time = planTime(arms, load, repeat, o.deploy);
   err(`This experiment: ${time.text}; the baseline's settings (A) and this run's (B) take turns\n`);
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  const began = Date.now();
   try {
     const { mode: _mode, threads: _threads, ...shared } = load;
     const { experiment, file } = await withCancel(err, (signal) =>
@@ -333,6 +346,7 @@ async function runInterleaved(
       ),
     );
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     out(
       o.json
         ? JSON.stringify(experiment, null, 2) + '\n'
