@@ -1,10 +1,12 @@
 // `spinlab watch --servers FILE`: many servers, one process. Each server is its own ServerWatch (fleetWatch.ts), so one
 // unreachable or slow server never holds up the others; their deltas feed one OpenTelemetry MeterProvider, exported as
 // a Prometheus scrape (--prometheus [host]:port, beside /healthz) and/or OTLP to a collector (--otlp URL).
+import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { MetricsExport } from '../engine/metrics/export';
+import { makeDirs, outputError } from '../engine/outFiles';
 import { TOOL_VERSION } from '../engine/lab';
 import { parseDuration } from '../shared/params';
 import { SpinlabError } from '../shared/spinlabError';
@@ -107,6 +109,13 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
   const otlpIntervalMs = o.otlpInterval ? parseDuration(o.otlpInterval) : 10_000;
   if (!listen && !otlpUrl) throw new UsageError('--servers exports metrics: add --prometheus :9464, --otlp URL, or both.');
   const outRoot = o.out ?? path.join('spinlab-results', `fleet-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  // A folder that cannot be made ends the command now, not in a retry loop per server (exit 5).
+  let made: string | undefined;
+  try {
+    made = makeDirs(outRoot);
+  } catch (err) {
+    throw outputError(err, outRoot);
+  }
 
   const log = (line: string) => err(`${line}\n`);
   const metrics = new MetricsExport({
@@ -142,6 +151,7 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
       });
     } catch (e) {
       await metrics.shutdown().catch(() => undefined);
+      if (made) fs.rmSync(made, { recursive: true, force: true });
       throw listenError(e as NodeJS.ErrnoException, o.prometheus!, listen);
     }
     const a = httpServer.address() as AddressInfo;
@@ -163,7 +173,21 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
   try {
     await withCancel(
       err,
-      (signal) => Promise.all(watches.map((w, i) => w.run(signal, staggerMs(i, watches.length, w.server.intervalMs)))),
+      async (signal) => {
+        // A watch that cannot go on at all (its files cannot be written) ends every watch, and the command with it.
+        const stop = new AbortController();
+        signal.addEventListener('abort', () => stop.abort(), { once: true });
+        let fatal: unknown = null;
+        await Promise.all(
+          watches.map((w, i) =>
+            w.run(stop.signal, staggerMs(i, watches.length, w.server.intervalMs)).catch((e: unknown) => {
+              fatal ??= e;
+              stop.abort();
+            }),
+          ),
+        );
+        if (fatal) throw fatal;
+      },
       'ending every watch; the ticks taken so far are kept',
     );
   } finally {

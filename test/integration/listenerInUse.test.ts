@@ -85,4 +85,13 @@ describe('a listener on a port in use ends the command', function () {
     assert.equal(code, 5, p.text());
     assert.match(p.text(), new RegExp(`port ${held.port} on 127\\.0\\.0\\.1 is in use`));
   });
+
+  it('watch --prometheus with an --out no folder can be made in: exit 5 at once, before listening or connecting', async () => {
+    const conn = 'Server=127.0.0.1,1;User ID=sa;Password=x;Encrypt=false';
+    const p = startProc(process.execPath, [BIN, 'watch', '-c', conn, '--out', '/proc/spinlab-no-folder', '--prometheus', '127.0.0.1:0']);
+    const code = await exitWithin(p, 15_000);
+    assert.equal(code, 5, `still running or wrong code:\n${p.text()}`);
+    assert.match(p.text(), /Could not write \/proc\/spinlab-no-folder/);
+    assert.doesNotMatch(p.text(), /metrics on http|connecting to/);
+  });
 });
