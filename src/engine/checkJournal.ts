@@ -122,11 +122,13 @@ export async function journalCheck(
     return { file, state: 'unreadable', host: null, experimentDir: null, owner: null, error: err.reason, ...s, labDatabase: lab, ...hand };
   }
   if (!j) return null;
+  // Live as a run would judge it: another session holds the journal's locks (labLock.ts). Only a login that cannot
+  // see other sessions' locks falls back on the writer's process being alive on this machine.
   const live = j.changes.length ? await journalOwner(admin, j).catch((): LockHolder | null => null) : null;
-  // Without the permission to see locks, a process still alive on this machine is taken to be the experiment.
+  const blind = !identity.permissions.viewServerState;
   const running = live
     ? describeHolder(live)
-    : !processGone(j.pid) && (!j.host || j.host === os.hostname())
+    : blind && j.changes.length && !processGone(j.pid) && (!j.host || j.host === os.hostname())
       ? `process ${j.pid} on this machine`
       : null;
   const state = j.changes.length
