@@ -11,7 +11,7 @@ import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
-import { journalCheck, runningCheck, withExperiments } from '../engine/checkJournal';
+import { journalCheck, journalFolderProblem, runningCheck, withExperiments } from '../engine/checkJournal';
 import { SpinlabError } from '../shared/spinlabError';
 
 /** The command line asks for something that cannot be done as written. */
@@ -183,7 +183,8 @@ export async function checkCommand(
     const identity = await readIdentity(admin);
     const journal = await journalCheck(admin, identity, target, stateDir, labDb);
     const running = journal ? null : await runningCheck(admin, labDb);
-    const report = withExperiments(await checkServer(admin, labDb, asked), journal, running);
+    const folder = { dir: stateDir, problem: journalFolderProblem(stateDir) };
+    const report = withExperiments(await checkServer(admin, labDb, asked), journal, running, folder);
     return { text: json ? JSON.stringify(report, null, 2) + '\n' : checkText(report), ok: report.ok };
   } finally {
     await admin.close();

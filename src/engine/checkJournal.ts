@@ -4,6 +4,7 @@
 // changed nothing. Any of them means a run now would be refused, so check does not say that everything can run.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import type { DbSession } from '../db/client';
 import { targetAddress, type DbTarget } from '../db/target';
 import type { KnobState } from '../shared/experiment';
@@ -12,7 +13,8 @@ import { formatCpuRanges, formatSpec } from '../shared/affinity';
 import { journalPath, processGone, readJournal, serverKey, UnreadableJournalError, type Journal } from './journal';
 import { AFFINITY_LOCK, describeHolder, journalOwner, labLockResource, lockHolders, type LockHolder } from './labLock';
 import { readKnobState } from './knobs';
-import type { CheckReport } from './check';
+import type { CheckReport, FeatureId } from './check';
+import { failureReason } from './outFiles';
 
 /** One setting a journal covers: as it is now on the server, and as it was before the experiment (null: not known). */
 export interface JournalSetting {
@@ -169,10 +171,53 @@ export async function runningCheck(admin: DbSession, labDatabase: string): Promi
 /** The settings a journal covers other than event sessions (a stack capture's session stands in no run's way). */
 const knobSettings = (j: CheckJournal) => j.settings.filter((s) => !s.setting.startsWith('event session'));
 
-/** The report with the journal and any running experiment added; `ok` false when either stands in a run's way. */
-export function withExperiments(r: CheckReport, journal: CheckJournal | null, running: string | null): CheckReport {
+/**
+ * Why the restore journal could not be written in `stateDir`, or null when it could (checked without making
+ * anything: the nearest folder that exists must be a folder this user may write in).
+ */
+export function journalFolderProblem(stateDir: string): string | null {
+  const dir = path.resolve(stateDir, 'journal');
+  let p = dir;
+  while (!fs.existsSync(p) && path.dirname(p) !== p) p = path.dirname(p);
+  try {
+    if (!fs.statSync(p).isDirectory()) return `${p} is a file, not a folder`;
+    fs.accessSync(p, fs.constants.W_OK);
+    return null;
+  } catch (err) {
+    return failureReason(err);
+  }
+}
+
+/** The settings a run changes are journaled first: without a journal folder they cannot run. */
+const JOURNALED: readonly FeatureId[] = ['affinity', 'delayed-durability'];
+
+/**
+ * The report with the journal, any running experiment and the journal's folder added; `ok` false when any stands in
+ * a run's way (a folder that cannot be written only for the features that change a setting).
+ */
+export function withExperiments(
+  r: CheckReport,
+  journal: CheckJournal | null,
+  running: string | null,
+  folder: { dir: string; problem: string | null } = { dir: '', problem: null },
+): CheckReport {
+  const features = folder.problem
+    ? r.features.map((f) =>
+        JOURNALED.includes(f.id)
+          ? {
+              ...f,
+              canRun: false,
+              reasons: [
+                ...f.reasons,
+                `the restore journal's folder ${path.join(folder.dir, 'journal')} cannot be written (${folder.problem}): a setting is journaled before it changes, so none can change; set SPINLAB_STATE_DIR to a folder you can write to (default ~/.spinlab).`,
+              ],
+            }
+          : f,
+      )
+    : r.features;
+  const canRun = r.asked.every((a) => features.find((f) => f.id === a)?.canRun);
   const held = !!journalBlocker({ journal, running }) && r.asked.some((f) => f !== 'watch');
-  return { ...r, journal, running, ok: r.ok && !held };
+  return { ...r, features, journal, running, ok: canRun && !held };
 }
 
 /** "process 20562 on lab-01, started 2026-...Z, lab database [SpinlockLab]" (without the process when `owner` says it). */

@@ -151,4 +151,16 @@ describe('spinlab check and the restore journal', function () {
         await live.catch(() => undefined);
       }
     }));
+
+  it('a journal folder that cannot be written: the settings a run changes cannot run, saying SPINLAB_STATE_DIR; exit 1', () =>
+    withSim({}, async (sim) => {
+      const file = path.join(tmp('state'), 'a-file');
+      fs.writeFileSync(file, 'not a folder');
+      const r = await mainCli(['check'], env(sim, file));
+      assert.equal(r.code, 1, r.output);
+      assert.match(r.stdout, /NO {2}affinity[^\n]*\n {8}the restore journal's folder .* cannot be written .*SPINLAB_STATE_DIR/);
+      assert.match(r.stdout, /NO {2}delayed-durability/);
+      assert.match(r.stdout, /ok {2}watch/);
+      assert.equal((await mainCli(['check', '--feature', 'sample,watch'], env(sim, file))).code, 0);
+    }));
 });
