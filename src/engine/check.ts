@@ -5,7 +5,7 @@ import type { DbSession } from '../db/client';
 import { num, numOrNull, str, type Row } from '../db/rows';
 import { isSimulator } from './server';
 import { featureVersion, isManagedInstance, NEWEST_MAJOR_VERSION } from '../shared/serverLevel';
-import { journalBlocker, journalLines, type CheckJournal } from './checkJournal';
+import { journalBlocker, journalLines, type CheckJournal } from './checkJournalText';
 
 export const FEATURES = ['sample', 'deploy', 'affinity', 'delayed-durability', 'in-memory', 'watch', 'event-sessions'] as const;
 export type FeatureId = (typeof FEATURES)[number];

@@ -1,18 +1,31 @@
 // The load driver a run opens (runOne.ts): on client worker threads for the client loop and custom workloads, else on
 // this event loop; and a phase failure as the run's record keeps it.
-import type { ExperimentEvent, SessionFailure } from '../shared/experiment';
+import type { DbTarget } from '../db/target';
+import type { CustomWorkload, ExperimentEvent, LoadSettings, ParamValue, SessionFailure } from '../shared/experiment';
+import type { ScenarioManifest } from './scenarios';
+import type { ParamTable } from './custom/params';
 import { WorkloadSessions } from './load';
 import { CustomSessions } from './custom/sessions';
 import type { LoadDriver, PhaseFailure } from './loadDriver';
 import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
-import type { RunContext } from './runOne';
+
+/** What opening a run's sessions reads of the run (runOne.ts RunContext has it all). */
+export interface DriverContext {
+  target: DbTarget;
+  labDatabase: string;
+  threads: number;
+  load: Pick<LoadSettings, 'mode' | 'clientWorkers' | 'clientPath'>;
+  scenario: ScenarioManifest;
+  arm: { parameters: Record<string, ParamValue> };
+  custom: { workload: CustomWorkload; table: ParamTable | null } | null;
+}
 
 /**
  * The run's sessions: on client worker threads for the client loop and custom workloads (one per client core unless
  * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
  */
 export async function openDriver(
-  c: RunContext,
+  c: DriverContext,
   failures: PhaseFailure[],
   note: (level: ExperimentEvent['level'], m: string) => void,
 ): Promise<LoadDriver> {
