@@ -11,6 +11,7 @@ import { readIdentity, readTopology } from '../engine/server';
 import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
+import { journalCheck, journalFolderProblem, runningCheck, withExperiments } from '../engine/checkJournal';
 import { SpinlabError } from '../shared/spinlabError';
 import { isSystemDatabase, labDatabaseProblem } from '../shared/labDatabase';
 
@@ -176,12 +177,16 @@ export async function restoreCommand(target: DbTarget, stateDir = defaultStateDi
   });
 }
 
-/** `spinlab check`: what this server is and what will work with this login; ok is false when an asked feature cannot run. */
+/**
+ * `spinlab check`: what this server is and what will work with this login, and any experiment's journal or lock on it;
+ * ok is false when an asked feature cannot run, or an experiment's journal or lock would refuse a run now.
+ */
 export async function checkCommand(
   target: DbTarget,
   labDb: string,
   features: string | undefined,
   json: boolean,
+  stateDir = defaultStateDir(),
 ): Promise<{ text: string; ok: boolean }> {
   let asked;
   try {
@@ -191,7 +196,11 @@ export async function checkCommand(
   }
   const admin = await DbSession.open(target, { database: 'master', appName: 'Spinlock Lab' });
   try {
-    const report = await checkServer(admin, labDb, asked);
+    const identity = await readIdentity(admin);
+    const journal = await journalCheck(admin, identity, target, stateDir, labDb);
+    const running = journal ? null : await runningCheck(admin, labDb);
+    const folder = { dir: stateDir, problem: journalFolderProblem(stateDir) };
+    const report = withExperiments(await checkServer(admin, labDb, asked), journal, running, folder);
     return { text: json ? JSON.stringify(report, null, 2) + '\n' : checkText(report), ok: report.ok };
   } finally {
     await admin.close();

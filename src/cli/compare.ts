@@ -7,6 +7,7 @@ import { comparisonMethodText, estimateText, PRIMARY_NAMES, primaryKey, type Rep
 import { ratioCell } from '../engine/presetViews/table';
 import { NO_VERDICT } from '../shared/runPairing';
 import { UsageError } from './commands';
+import { checkedPrimary } from './primaryName';
 
 /**
  * The primary figure always; any other only when it is called different after Holm's adjustment. Backoffs move with
@@ -48,8 +49,8 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
     .argument('<B>', 'the second (B), compared against A')
     .option('--primary <figure>', `the figure the verdict rests on (default throughput): ${PRIMARY_NAMES}`)
     .action((a: string, b: string, o: { primary?: string }) => {
-      const primary = o.primary === undefined ? undefined : primaryKey(o.primary);
-      if (primary === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
+      const key = o.primary === undefined ? undefined : primaryKey(o.primary);
+      if (key === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
       const ea = readExperimentFile(a);
       const eb = readExperimentFile(b);
       // Itself against itself: every ratio would be 1 and the verdict "separate sessions", neither of which says anything.
@@ -57,6 +58,7 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
         throw new UsageError(
           `${a} and ${b} are the same experiment (${ea.id}): give two different ones, e.g. a run before a change and one after it.`,
         );
+      const primary = key === undefined ? undefined : checkedPrimary(key, o.primary!, [ea, eb]);
       const c = compareExperiments(ea, eb, 5, primary);
       if (!c.cells.length) {
         const has = (x: ExperimentComparison['onlyA']) => (x.length ? x.map(cellName).join('; ') : 'no completed run');

@@ -26,7 +26,7 @@ import type { Gate } from '../shared/gates';
 import { applyGates, sequentialGates, type Baseline } from './gates';
 import { Progress } from './progress';
 import { RunStacks, runStacksPlan } from './runStacks';
-import { finish, repeatChoice, withCancel, type RunArgs } from './run';
+import { finish, repeatChoice, sayOverrun, withCancel, type RunArgs } from './run';
 import { outcomeOf, savedLine } from './resultSaving';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
@@ -197,6 +197,7 @@ export async function runCustomCommand(
   if (workload.iterations !== null) err(`${iterationsPlan(workload, load.threads)}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
+  const began = Date.now();
   try {
     const r = await outcomeOf(
       withCancel(err, (signal) =>
@@ -229,6 +230,7 @@ export async function runCustomCommand(
     );
     const { experiment } = r;
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     const stacksOut = stacks ? await stacks.finish(experiment, r.unsaved ? null : r.file) : '';
     out(
       o.json

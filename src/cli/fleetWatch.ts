@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { runWatch, type WatchProgress } from '../engine/watch/run';
 import type { ServerMetrics } from '../engine/metrics/watchMetrics';
 import { describeTarget } from '../db/target';
+import { categoryOf } from '../shared/spinlabError';
 import type { FleetServer } from './fleetConfig';
 
 export const BACKOFF_MS = { first: 1000, max: 60_000 } as const;
@@ -136,6 +137,8 @@ export class ServerWatch {
         );
         if (record.status === 'failed') this.lastError = record.events.at(-1)?.message ?? 'the watch failed';
       } catch (err) {
+        // Its files cannot be written: starting again cannot help, and every server writes under the same folder.
+        if (categoryOf(err) === 'files') throw err;
         this.lastError = err instanceof Error ? err.message : String(err);
         this.opts.log(`[${this.server.name}] cannot watch: ${this.lastError}`);
       }

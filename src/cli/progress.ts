@@ -87,3 +87,31 @@ export class Progress {
     this.line = '';
   }
 }
+
+/** 4 -> "4 s", 80 -> "80 s", 200 -> "3 min". */
+const took = (seconds: number) => (seconds < 120 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`);
+
+/**
+ * The experiment's line when it took materially longer than its plan said (half again, and 10 s more); null on plan
+ * or with no time planned. `runsMs`: the runs' own time, the rest being deploys and setup the plan leaves out.
+ */
+export function planOverrunLine(plannedSeconds: number | null, tookMs: number, runsMs: number): string | null {
+  if (plannedSeconds === null) return null;
+  const planned = plannedSeconds * 1000;
+  if (!(tookMs > planned * 1.5 && tookMs - planned > 10_000)) return null;
+  const rest = Math.max(0, tookMs - runsMs);
+  return (
+    `This experiment took ${took(tookMs / 1000)}, not the about ${took(plannedSeconds)} planned: its runs took ${took(runsMs / 1000)} ` +
+    `(the warnings above say where the time went)${rest >= 1000 ? `; deploys and setup ${took(rest / 1000)}` : ''}.`
+  );
+}
+
+/** The experiment's overrun line from its runs (their own start and end times) and when it began; null on plan. */
+export function experimentOverrun(
+  plannedSeconds: number | null,
+  beganMs: number,
+  runs: readonly { startedAt: string; endedAt: string }[],
+): string | null {
+  const runsMs = runs.reduce((sum, r) => sum + Math.max(0, Date.parse(r.endedAt) - Date.parse(r.startedAt)), 0);
+  return planOverrunLine(plannedSeconds, Date.now() - beganMs, runsMs);
+}

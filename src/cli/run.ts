@@ -5,14 +5,14 @@ import { resolveParams } from '../shared/params';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { getScenario } from '../engine/scenarios';
 import { runExperiment, runPlan, type ExperimentProgress, type PlanArm } from '../engine/experiment';
-import type { LoadSettings } from '../shared/experiment';
+import type { Experiment, LoadSettings } from '../shared/experiment';
 import { asMain, BASELINE_ARM, CURRENT_ARM, interleavedArms, interleavedSection, INTERLEAVE_REPEAT } from './interleave';
 import { resultsReport } from '../engine/report';
 import { presetRequest, runPreset } from '../engine/presetRun';
 import { presetReport } from '../engine/presetReport';
 import { getPreset } from '../engine/presets';
 import { targetFromArgs, UsageError } from './commands';
-import { Progress } from './progress';
+import { experimentOverrun, Progress } from './progress';
 import { readNotebookFile } from '../engine/notebook/read';
 import { rerunExperiment } from '../engine/notebook/rerun';
 import { outcomeOf, saveRest, savedLine, type Outcome } from './resultSaving';
@@ -121,6 +121,7 @@ export async function runCommand(
   err(`This experiment: ${time.text}\n`);
   const stacks = stacksPlan ? new RunStacks(stacksPlan, target, time.runs - 1, err) : null;
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat, auto);
+  const began = Date.now();
   try {
     const r = await outcomeOf(
       withCancel(err, (signal) =>
@@ -149,6 +150,7 @@ export async function runCommand(
     );
     const { experiment } = r;
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     const stacksOut = stacks ? await stacks.finish(experiment, r.unsaved ? null : r.file) : '';
     out(
       o.json
@@ -194,6 +196,8 @@ export async function runPresetCommand(
   const target = targetFromArgs(o.connection);
   const outDir = o.out ?? path.join('spinlab-results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${req.preset.id}`);
   let bar: Progress | null = null;
+  let planned: number | null = null;
+  const began = Date.now();
   try {
     const r = await outcomeOf(
       withCancel(err, (signal) =>
@@ -212,6 +216,7 @@ export async function runPresetCommand(
           (plan) => {
             const time = planTime(plan.arms, req.load, req.repeat, o.deploy, choice.auto);
             err(`This experiment: ${time.text}\n`);
+            planned = time.seconds;
             bar = new Progress(process.stderr, time.runs, req.load.durationMs, req.repeat, choice.auto);
           },
         ),
@@ -219,6 +224,7 @@ export async function runPresetCommand(
     );
     const { experiment } = r;
     (bar as Progress | null)?.done();
+    sayOverrun(err, planned, began, experiment);
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : presetReport(experiment, req.preset) + `\n\n${savedLine(r)}`);
     return finish(r, o, () => applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline), out);
   } finally {
@@ -283,6 +289,12 @@ export function finish(r: Outcome, o: NotebookFlags, gates: () => number, out: (
   return code;
 }
 
+/** Says, after the runs, when the experiment took materially longer than its plan (progress.ts). */
+export function sayOverrun(err: (s: string) => void, plannedSeconds: number | null, began: number, e: Experiment): void {
+  const line = experimentOverrun(plannedSeconds, began, e.runs);
+  if (line) err(`${line}\n`);
+}
+
 /** Runs `task` with Ctrl+C (and SIGTERM) turned into a clean cancel: sessions stopped, knobs restored. */
 export async function withCancel<T>(
   err: (s: string) => void,
@@ -339,6 +351,7 @@ async function runInterleaved(
   const time = planTime(arms, load, repeat, o.deploy);
   err(`This experiment: ${time.text}; the baseline's settings (A) and this run's (B) take turns\n`);
   const bar = new Progress(process.stderr, time.runs, load.durationMs, repeat);
+  const began = Date.now();
   try {
     const { mode: _mode, threads: _threads, ...shared } = load;
     const r = await outcomeOf(
@@ -363,6 +376,7 @@ async function runInterleaved(
     );
     const { experiment } = r;
     bar.done();
+    sayOverrun(err, time.seconds, began, experiment);
     out(
       o.json
         ? JSON.stringify(experiment, null, 2) + '\n'

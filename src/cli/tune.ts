@@ -15,6 +15,7 @@ import {
   type TuneSpaceRequest,
 } from '../shared/tune';
 import { figureText } from '../shared/numberText';
+import { notASpinlock } from '../shared/names';
 import { getScenario } from '../engine/scenarios';
 import { runTune, type TuneProgress } from '../engine/tune';
 import { tuneReport } from '../engine/tuneReport';
@@ -28,7 +29,7 @@ import { outcomeOf, savedLine } from './resultSaving';
 import { claimOutput, outDirProblems } from './output';
 import { notebookChoice, notebookProblems } from './notebookOut';
 import { ADD_TO, FORCE } from './options';
-import { exitOf } from './exitCodes';
+import { EXIT, exitOf } from './exitCodes';
 
 interface TuneArgs extends CustomArgs {
   connection?: string;
@@ -83,6 +84,14 @@ function checked(o: TuneArgs) {
     throw new UsageError('Say what to tune: one of --scenario ID, --preset ID (its scenario), or --sql/--sql-file.');
   const budgetMs = usage(() => parseBudget(o.budget));
   const objective: TuneObjective = usage(() => parseObjective(o.objective));
+  // A wait or latch typed as the spinlock is refused here; any other name is checked against the server's own list
+  // once connected, before anything changes (engine/tune/names.ts).
+  const other = objective.kind === 'spins-per-row' ? notASpinlock(objective.spinlock) : null;
+  if (other)
+    throw new UsageError(
+      `--objective ${o.objective}: ${other.name} is a ${other.kind}, not a spinlock (${other.view} lists it); spins per row counts a spinlock's spins (sys.dm_os_spinlock_stats). ` +
+        'Tune for throughput or p99 instead, or name a spinlock, e.g. spins-per-row:LOGCACHE_ACCESS.',
+    );
   const constraints: TuneConstraint[] = o.constraint.map((c) => usage(() => parseConstraint(c)));
   const allow = o.allow.map((a) => a.toLowerCase());
   const unknown = allow.filter((a) => a !== 'forced');
@@ -93,6 +102,18 @@ function checked(o: TuneArgs) {
     ...(o.sessions ? { sessions: intList('--sessions', o.sessions) } : {}),
     ...(allow.length ? { allow: ['forced' as const] } : {}),
   };
+  const typed = (c: TuneConstraint) => o.constraint[constraints.indexOf(c)].replace(/\s+/g, '');
+  const p99 = constraints.find((c) => c.figure === 'p99Us');
+  if (p99 && !isCustom(o) && o.mode !== 'client-loop')
+    throw new UsageError(
+      `--constraint ${typed(p99)}: a server-loop tune measures no per-call latency (each session runs its whole loop in one call), so no trial could meet it; add --mode client-loop, or leave the constraint out.`,
+    );
+  const limits = constraints.filter((c) => c.figure === 'sessions');
+  const allowed = request.sessions?.filter((n) => limits.every((c) => (c.op === '<=' ? n <= c.value : n >= c.value)));
+  if (allowed && !allowed.length)
+    throw new UsageError(
+      `${limits.map((c) => `--constraint ${typed(c)}`).join(' and ')} leaves none of --sessions ${request.sessions!.join(',')} to try: give session counts within the limit, or widen it.`,
+    );
   const trialMs = usage(() => parseDuration(o.trial));
   const warmupMs = usage(() => parseDuration(o.warmup, { allowZero: true }));
   const intervalMs = usage(() => parseDuration(o.interval));
@@ -189,7 +210,9 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
     );
     const { experiment } = r;
     out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${tuneReport(experiment).join('\n')}\n\n${savedLine(r)}`);
-    return finish(r, o, () => exitOf(experiment.status), out);
+    // A search that ran and named nothing (every score tied at 0, say) did not do what was asked: the report says why.
+    const code = () => (experiment.status === 'completed' && !experiment.tune?.result ? EXIT.failed : exitOf(experiment.status));
+    return finish(r, o, code, out);
   } finally {
     output.releaseIfUnused();
   }

@@ -5,6 +5,7 @@ import type { DbSession } from '../db/client';
 import { num, numOrNull, str, type Row } from '../db/rows';
 import { isSimulator } from './server';
 import { featureVersion, isManagedInstance, NEWEST_MAJOR_VERSION } from '../shared/serverLevel';
+import { journalBlocker, journalLines, type CheckJournal } from './checkJournalText';
 
 export const FEATURES = ['sample', 'deploy', 'affinity', 'delayed-durability', 'in-memory', 'watch', 'event-sessions'] as const;
 export type FeatureId = (typeof FEATURES)[number];
@@ -59,9 +60,13 @@ export interface CheckReport {
   /** Effective permissions as the server reported them (null: not asked on this version, or no lab database yet). */
   permissions: { name: string; scope: 'SERVER' | 'DATABASE'; has: boolean | null }[];
   features: FeatureCheck[];
-  /** The features asked about; `ok` is true when every one of them can run (exit code 0). */
+  /** The features asked about; `ok` is true when every one of them can run now (exit code 0). */
   asked: FeatureId[];
   ok: boolean;
+  /** This machine's restore journal for the server (null: none); absent where it was not looked for (the panel). */
+  journal?: CheckJournal | null;
+  /** An experiment running now that changed no setting (one that did is the journal's), in words; null: none. */
+  running?: string | null;
 }
 
 const ENGINE_EDITIONS: Record<number, string> = {
@@ -316,6 +321,7 @@ export function checkText(r: CheckReport): string {
   lines.push(`In-Memory OLTP: ${s.xtpSupported ? 'supported' : 'not supported'}; default data path: ${s.defaultDataPath ?? 'NULL'}`);
   lines.push(`Login: ${s.login}; lab database [${s.labDatabase}]: ${s.labDatabaseExists ? 'exists' : 'not created yet'}`);
   for (const n of r.notes) lines.push(`Note: ${n}`);
+  lines.push(...journalLines(r));
   lines.push('');
   for (const f of r.features) {
     const asked = r.asked.includes(f.id) ? '' : ' (not asked)';
@@ -324,13 +330,12 @@ export function checkText(r: CheckReport): string {
     for (const g of f.grants) lines.push(`        fix: ${g}`);
   }
   lines.push('');
+  const cannot = r.features.filter((f) => r.asked.includes(f.id) && !f.canRun).map((f) => f.id);
+  const blocker = r.asked.some((f) => f !== 'watch') ? journalBlocker(r) : null;
   lines.push(
     r.ok
       ? 'Everything asked for can run.'
-      : `Not everything asked for can run: ${r.features
-          .filter((f) => r.asked.includes(f.id) && !f.canRun)
-          .map((f) => f.id)
-          .join(', ')}.`,
+      : `Not everything asked for can run${blocker ? ' now' : ''}: ${[...(cannot.length ? [cannot.join(', ')] : []), ...(blocker ? [blocker] : [])].join('; ')}.`,
   );
   return lines.join('\n') + '\n';
 }

@@ -29,11 +29,11 @@ import { SpinlabError, grantFor } from './errors';
 import { makeDirs, outputError, writeWhole } from './outFiles';
 import { saveLastRecord } from './recordSave';
 import { deployScenario, TOOL_VERSION } from './lab';
-import { applyKnobs, completeRequest, knobContextFor, knobWords, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
-import { describeHolder, experimentLocks, journalOwner, releaseLocks, takeLocks, type LockRequest } from './labLock';
+import { applyKnobs, completeRequest, knobContextFor, readKnobState, restoreFromJournal, type KnobContext } from './knobs';
+import { experimentLocks, releaseLocks, takeLocks, type LockRequest } from './labLock';
 import { runDrift } from './knobWatch';
-import { onlyLiveSessions } from './stacks/sessions';
-import { readJournal, defaultStateDir, processGone, UnrestoredJournalError } from './journal';
+import { defaultStateDir } from './journal';
+import { refuseLeftover } from './leftover';
 import { getScenario } from './scenarios';
 import { deployKey, knobRequestOf, ownJournal, type PlanArm } from './planParts';
 import { readIdentity, readTopology } from './server';
@@ -224,25 +224,9 @@ export async function runPlan(
       opts.arms.some((a) => !!a.knobs.affinity),
     );
     await takeLocks(admin, locks, 'This run');
-    knobCtx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
-    const leftover = readJournal(stateDir, knobCtx.serverKey);
-    // A stack capture running beside the experiment journals only its own event session: not a leftover.
-    if (leftover && !onlyLiveSessions(leftover, processGone)) {
-      knobCtx = undefined; // not ours to restore implicitly
-      const owner = await journalOwner(admin, leftover);
-      if (owner) {
-        throw new SpinlabError(
-          'server',
-          `This run is refused: another experiment is running on this server now, ${describeHolder(owner)}; it changed ${knobWords(leftover.changes)} ` +
-            `(on [${leftover.labDatabase}]) and will put ${leftover.changes.length > 1 ? 'them' : 'it'} back when it ends.`,
-          'wait for it to finish, or stop it (Ctrl+C in its terminal, Stop in its panel); do not run spinlab restore while it runs.',
-        );
-      }
-      throw new UnrestoredJournalError(
-        `An earlier experiment (process ${leftover.pid}, ${leftover.createdAt}) changed ${[...leftover.changes, ...(leftover.eventSessions ?? []).map((x) => `event session ${x.name}`)].join(' and ')} on this server and did not put it back.`,
-        "run `spinlab restore -c <connection>` (or the panel's Restore button) first.",
-      );
-    }
+    const ctx = { ...knobContextFor(admin, identity, opts.target, stateDir, opts.labDatabase), experimentDir: path.resolve(opts.outDir) };
+    await refuseLeftover(admin, stateDir, ctx.serverKey);
+    knobCtx = ctx;
     if (opts.custom) {
       const w = opts.custom.workload;
       note(

@@ -16,6 +16,8 @@ export interface Journal {
   labDatabase: string;
   createdAt: string;
   pid: number;
+  /** The machine the experiment ran on (absent in journals written before it was kept). */
+  host?: string;
   /** The state before Spinlock Lab changed anything. */
   original: KnobState;
   /** What was (or was about to be) changed. */
@@ -48,7 +50,7 @@ export function serverKey(address: string, serverName: string): string {
   return `${address}|${serverName}`.toLowerCase();
 }
 
-function journalPath(stateDir: string, key: string): string {
+export function journalPath(stateDir: string, key: string): string {
   const safe = key.replace(/[^a-z0-9._-]+/gi, '_').slice(0, 150);
   return path.join(stateDir, 'journal', `${safe}.json`);
 }
@@ -93,21 +95,41 @@ export function writeJournal(stateDir: string, j: Journal): string {
   return file;
 }
 
+/**
+ * The restore journal cannot be read (cut short, edited, not JSON): what it recorded cannot be put back by Spinlock Lab,
+ * so the settings it covered are checked by hand. `spinlab check` shows them as they are now, with the statements.
+ */
+export class UnreadableJournalError extends SpinlabError {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    original?: unknown,
+  ) {
+    super(
+      'files',
+      `The restore journal ${file} cannot be read (${reason}). It records settings an earlier experiment changed on this server, so Spinlock Lab cannot put them back itself.`,
+      `check process affinity and delayed durability on the lab database by hand (\`spinlab check\` shows both as they are now, with the statements that set them back), set back what is left changed, then delete ${file}.`,
+      original,
+    );
+  }
+}
+
+/** The journal's text as JSON, or why not (one line). */
+function parseJournal(text: string): Journal {
+  const j = JSON.parse(text) as Journal;
+  if (!j || j.version !== 1 || !j.original || !Array.isArray(j.changes)) throw new Error('not a restore journal of a known format');
+  return j;
+}
+
 export function readJournal(stateDir: string, key: string): Journal | null {
   const file = journalPath(stateDir, key);
   if (!fs.existsSync(file)) return null;
-  const text = fs.readFileSync(file, 'utf8');
+  let text: string;
   try {
-    const j = JSON.parse(text) as Journal;
-    if (j.version !== 1 || !j.original) throw new Error('unknown format');
-    return j;
+    text = fs.readFileSync(file, 'utf8');
+    return parseJournal(text);
   } catch (err) {
-    throw new SpinlabError(
-      'files',
-      `The restore journal ${file} is unreadable (${(err as Error).message}).`,
-      'restore the settings by hand from it, then delete it.',
-      err,
-    );
+    throw new UnreadableJournalError(file, ((err as Error).message || String(err)).replace(/\s+/g, ' ').trim(), err);
   }
 }
 
@@ -115,13 +137,20 @@ export function deleteJournal(stateDir: string, key: string): void {
   fs.rmSync(journalPath(stateDir, key), { force: true });
 }
 
+/** Every journal that can be read; an unreadable one is left out here (its server's check and run name it). */
 export function listJournals(stateDir: string): Journal[] {
   const dir = path.join(stateDir, 'journal');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Journal);
+    .flatMap((f) => {
+      try {
+        return [parseJournal(fs.readFileSync(path.join(dir, f), 'utf8'))];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** The process that wrote the journal is gone (killed or crashed), not this one and not one still running. */

@@ -1,5 +1,6 @@
 // Server-wide knobs: read the current state, journal it, change it, and put it back (verifying that it is back).
 // Memory model, large pages, soft-NUMA and trace flags are only ever read (server.ts).
+import * as os from 'node:os';
 import type { DbSession } from '../db/client';
 import { targetAddress, type DbTarget } from '../db/target';
 import { DbError } from '../db/dbError';
@@ -199,6 +200,7 @@ export async function applyKnobs(ctx: KnobContext, req: KnobRequest): Promise<Kn
       labDatabase: ctx.labDatabase,
       createdAt: earlier?.createdAt ?? new Date().toISOString(),
       pid: process.pid,
+      host: os.hostname(),
       original,
       changes: all,
       experimentDir: ctx.experimentDir,

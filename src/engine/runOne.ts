@@ -4,23 +4,22 @@
 // run, opened here and driven only through that interface.
 import { appendLine } from './outFiles';
 import type { DbTarget } from '../db/target';
-import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
+import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';
 import { Timeline } from './clock';
-import { WorkloadSessions } from './load';
 import { readDeltaSample, readFullSample, Sampler } from './sampler';
 import { withOwnShare } from './custom/ownShareRead';
 import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
 import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder, noClientStats } from './clientStats';
-import { CustomSessions } from './custom/sessions';
 import type { LoadDriver, PhaseFailure } from './loadDriver';
 import { clientPathNote } from './loadCaller';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
-import { ClientWorkerPool, clientWorkerCount, workerEntry } from './workers/clientPool';
+import { openDriver, recorded } from './openDriver';
+import { overrunNotes } from './overrun';
 import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
@@ -78,9 +77,12 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const failures: PhaseFailure[] = [];
   const startedAt = new Date().toISOString();
   c.status(`run ${index + 1}: opening ${threads} sessions`);
+  // Where the run's time goes, for the overrun notes (overrun.ts): the client's clock.
+  const clock = { start: Date.now(), opened: 0, warmedUp: 0, measureStart: 0, measureEnd: 0 };
   let driver: LoadDriver;
   try {
     driver = await openDriver(c, failures, runNote);
+    clock.opened = clock.warmedUp = Date.now();
   } catch (err) {
     // Not an exception out of the experiment: the runs before this one stand, the knobs are restored, and the record
     // of this run says why it never started.
@@ -205,6 +207,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       c.status(`run ${index + 1}: warming up for ${load.warmupMs} ms`);
       const w = await driver.runPhase({ phase: 'warm-up', mode: load.mode, durationMs: load.warmupMs, rows: null }, c.signal);
       failures.push(...w.failures);
+      clock.warmedUp = Date.now();
     }
     c.status(`run ${index + 1}: measuring`);
     // The built-in driver's own sessions' waits (a custom driver reads its own, with its per-call figures), read
@@ -229,7 +232,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     sampler.start();
     // The measured time ends when the duration does: no periodic tick is taken while the sessions cancel the calls
     // still in flight (those are not counted), so none shows an idle stretch as a slump.
-    const phaseStart = Date.now();
+    const phaseStart = (clock.measureStart = Date.now());
     const timed = load.rows === null ? load.durationMs : null;
     const endOfTime =
       timed !== null
@@ -242,6 +245,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
       c.signal,
     );
     if (endOfTime) clearTimeout(endOfTime);
+    clock.measureEnd = Date.now();
     const loadEndedAt = timed !== null ? Math.min(Date.now(), phaseStart + timed) : Date.now();
     // Per call in the client loop; in the server loop a call is a whole EXEC, so per row says more.
     client = clientStats.stop(load.mode === 'client-loop' ? phase.calls : phase.rows);
@@ -322,6 +326,22 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   rows = Math.max(0, rows - (steady?.droppedRows ?? 0));
   const totals = foldTicks(window);
   if (closingTick && status === 'completed' && (closingTick as Tick).rows > 0) addTick(totals, closingTick);
+  if (status === 'completed')
+    for (const n of overrunNotes({
+      threads,
+      durationMs: load.rows === null ? load.durationMs : null,
+      warmupMs: load.warmupMs,
+      intervalMs: load.intervalMs,
+      openMs: clock.opened - clock.start,
+      warmupTookMs: clock.warmedUp - clock.opened,
+      measureTookMs: clock.measureEnd - clock.measureStart,
+      closeMs: Date.now() - clock.measureEnd,
+      totalMs: Date.now() - clock.start,
+      windowMs: totals.elapsedMs,
+      maxTickMs: Math.max(0, ...timeline.map((t) => t.intervalMs)),
+      threadpoolWaitMs: totals.waits.THREADPOOL?.waitMs ?? 0,
+    }))
+      runNote('warning', n);
   const share = ownShare(window);
   const othersNote = othersWarning(share);
   if (othersNote) runNote('warning', othersNote);
@@ -360,40 +380,4 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     monitor: sampler.stats,
     ...(steady ? { steady } : {}),
   };
-}
-
-/**
- * The run's sessions: on client worker threads for the client loop and custom workloads (one per client core unless
- * the load says otherwise), else on this event loop (the server loop's client only waits for one EXEC per session).
- */
-async function openDriver(
-  c: RunContext,
-  failures: PhaseFailure[],
-  note: (level: ExperimentEvent['level'], m: string) => void,
-): Promise<LoadDriver> {
-  const workers = c.custom || c.load.mode === 'client-loop' ? clientWorkerCount(c.load.clientWorkers, c.threads) : 0;
-  const entry = workers > 0 ? workerEntry() : null;
-  if (workers > 0 && !entry) note('info', 'this build has no client worker file (clientWorker.js); the sessions share one event loop');
-  if (entry) {
-    note('info', `the client's sessions run on ${workers} worker thread${workers > 1 ? 's' : ''}`);
-    const plan = c.custom
-      ? { kind: 'custom' as const, target: c.target, workload: c.custom.workload, table: c.custom.table }
-      : {
-          kind: 'builtin' as const,
-          target: c.target,
-          labDatabase: c.labDatabase,
-          scenario: c.scenario,
-          params: c.arm.parameters,
-          clientPath: c.load.clientPath,
-        };
-    return ClientWorkerPool.open(plan, c.threads, workers, failures, entry);
-  }
-  return c.custom
-    ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
-    : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures, undefined, c.load.clientPath);
-}
-
-/** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */
-function recorded({ phase, ...f }: PhaseFailure): SessionFailure {
-  return phase === 'warm-up' ? { ...f, message: `warm-up: ${f.message}` } : f;
 }

@@ -3,6 +3,9 @@
 // as the server needs, so only the count is said then.
 import { thousands } from './numberText';
 
+/** From this many sessions a run's plan says that opening them takes time of its own. */
+const MANY_SESSIONS = 100;
+
 /** The most repetitions an experiment takes (the CLI's --repeat and the panel's field check against it). */
 export const MAX_REPEAT = 100;
 
@@ -78,9 +81,13 @@ export function planTime(
     };
   }
   const seconds = (runs * (load.durationMs + load.warmupMs)) / 1000;
+  // Each session logs in on its own connection before its run: with many, that is time of its own (overrun.ts says
+  // how much once a run has taken it).
+  const most = Math.max(0, ...arms.flatMap((a) => a.threads));
+  const opening = most >= MANY_SESSIONS ? `, plus opening up to ${thousands(most)} sessions per run` : '';
   return {
     runs,
     seconds,
-    text: `${head}: ${upTo ? 'at most ' : ''}${aboutText(seconds)} (${spanText(load.durationMs)} measured${warmup ? ` + ${warmup}` : ''} each${deploys ? ', plus deploys' : ''})`,
+    text: `${head}: ${upTo ? 'at most ' : ''}${aboutText(seconds)} (${spanText(load.durationMs)} measured${warmup ? ` + ${warmup}` : ''} each${deploys ? ', plus deploys' : ''}${opening})`,
   };
 }

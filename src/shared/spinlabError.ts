@@ -13,7 +13,8 @@ export const ERROR_CATEGORIES = [
   'connection',
   /** The server answered with an error or refused in its current state (another experiment holds the lab). */
   'server',
-  /** A file on this machine could not be written or read back (a full disk, a read-only folder, a damaged journal). */
+  /** A file on this machine could not be written or read back (a full disk, a read-only folder, a damaged journal), or a
+   *  port on it could not be listened on (another program holds it). */
   'files',
   /** The user stopped it (Ctrl+C, Stop). */
   'cancelled',

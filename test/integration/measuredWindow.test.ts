@@ -59,4 +59,25 @@ describe('the measured window', function () {
       assert.equal(experiment.status, 'completed', JSON.stringify(experiment.events));
       assert.equal(drawn(sim), 0);
     }));
+
+  it('a run whose sessions open slowly says it overran its plan, and where the time went, in its warnings', () =>
+    withSim({}, async (sim) => {
+      // Every reply held back 2 s while the sessions open (a server slow to take logins), none after.
+      const { experiment } = await runExperiment(options(sim, 'disk-insert', 'server-loop'), new AbortController().signal, (p) => {
+        if (p.kind === 'status' && /opening \d+ sessions/.test(p.message)) sim.faults.setResponseDelay(2000);
+        if (p.kind === 'status' && /warming up|measuring/.test(p.message)) sim.faults.setResponseDelay(0);
+      });
+      assert.equal(experiment.status, 'completed', JSON.stringify(experiment.events));
+      const warnings = experiment.runs[0].events.filter((e) => e.level === 'warning').map((e) => e.message);
+      const note = warnings.find((m) => /this run took/.test(m));
+      assert.ok(note, warnings.join('\n'));
+      assert.match(
+        note,
+        /^this run took [\d.]+ s against the 1\.3 s planned \(0\.3 s warm-up \+ 1 s measured\): opening the 4 sessions [\d.]+ s/,
+      );
+      assert.ok(
+        experiment.events.some((e) => e.level === 'warning' && /run 1 \(4 threads\): this run took/.test(e.message)),
+        "in the experiment's warnings too",
+      );
+    }));
 });

@@ -97,14 +97,14 @@ describe('spinlab sim --instances', () => {
     }
   });
 
-  it('a port in the range already taken: exit 1 naming it, and the instances already started are closed', async () => {
+  it('a port in the range already taken: exit 5 naming it, and the instances already started are closed', async () => {
     const holder = net.createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const taken = (holder.address() as net.AddressInfo).port;
     try {
       let out = '';
       const code = await runSimCommand(['--password', SIM_PASSWORD, '--port', String(taken - 1), '--instances', '2'], (t) => (out += t));
-      assert.equal(code, 1, out);
+      assert.equal(code, 5, out);
       assert.match(out, new RegExp(`port ${taken} on 127\\.0\\.0\\.1 is in use`));
       assert.ok(await freePort(taken - 1), `port ${taken - 1} (the first instance) is listened on no more`);
     } finally {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deleteJournal, readJournal, serverKey, writeJournal } from '../../src/engine/journal';
+import { deleteJournal, listJournals, readJournal, serverKey, writeJournal } from '../../src/engine/journal';
 import { deploySteps, getScenario, needsXtp, rowsPerCall, workloadProcedure, defaultParameters } from '../../src/engine/scenarios';
 import { parseParameterDeclaration } from '../../src/db/params';
 import { grantFor } from '../../src/engine/errors';
@@ -75,7 +75,33 @@ it('a corrupt journal is an error that says what to do, not a crash or a silent 
   });
   const file = fs.readdirSync(path.join(dir, 'journal')).map((f) => path.join(dir, 'journal', f))[0];
   fs.writeFileSync(file, '{ not json');
-  assert.throws(() => readJournal(dir, key), /unreadable [^\n]*\n {2}How to fix: restore the settings by hand/);
+  // The file cannot be read, so the fix says what to check by hand and to delete it, never to restore "from it".
+  assert.throws(
+    () => readJournal(dir, key),
+    /cannot be read [^\n]*\n {2}How to fix: check process affinity and delayed durability on the lab database by hand .* then delete /,
+  );
+});
+
+it("a damaged journal of one server does not stop the listing of the others (restore's 'journals exist for')", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-journal-'));
+  const original = { delayedDurability: null, affinity: { type: 'AUTO' as const, cpus: [] } };
+  const base = {
+    version: 1 as const,
+    serverAddress: 'h,1',
+    serverName: 'S',
+    labDatabase: 'L',
+    createdAt: '',
+    pid: 1,
+    original,
+    changes: [],
+  };
+  writeJournal(dir, { ...base, serverKey: serverKey('h,1', 'S') });
+  writeJournal(dir, { ...base, serverKey: serverKey('h,2', 'T'), serverAddress: 'h,2' });
+  fs.writeFileSync(path.join(dir, 'journal', 'h_2_t.json'), 'garbage');
+  assert.deepEqual(
+    listJournals(dir).map((j) => j.serverAddress),
+    ['h,1'],
+  );
 });
 
 it('ring-buffer resolves its deploy files, features, procedure and rows per call from the parameters', () => {

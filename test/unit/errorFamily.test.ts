@@ -21,7 +21,7 @@ import { IdentifierError } from '../../src/engine/identifiers';
 import { ConnectionStringError } from '../../src/engine/connection';
 import { KeyMismatch } from '../../src/engine/snapshot';
 import { NotebookError } from '../../src/engine/migrate';
-import { UnrestoredJournalError } from '../../src/engine/journal';
+import { UnreadableJournalError, UnrestoredJournalError } from '../../src/engine/journal';
 import { UsageError } from '../../src/cli/commands';
 import { RecordNotSavedError } from '../../src/engine/recordSave';
 import { experiment } from '../helpers/builders';
@@ -46,6 +46,7 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
   KeyMismatch: { make: () => new KeyMismatch('two names'), category: 'internal' },
   NotebookError: { make: () => new NotebookError('not ours'), category: 'user-input' },
   UnrestoredJournalError: { make: () => new UnrestoredJournalError('did not put it back', 'restore'), category: 'server' },
+  UnreadableJournalError: { make: () => new UnreadableJournalError('/x/journal/s.json', 'not JSON'), category: 'files' },
   UsageError: { make: () => new UsageError('say what'), category: 'user-input' },
   RecordNotSavedError: {
     make: () => new RecordNotSavedError(experiment('e', [1]), 'experiment.json', 'smaller', new Error('ENOSPC'), false),

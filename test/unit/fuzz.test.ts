@@ -662,9 +662,18 @@ it('parseToHost: arbitrary values and mutated valid messages are accepted or ref
  * - src/engine/tune/result.ts writes the T-SQL that applies a tune's winner, shown to the user and never sent (--apply
  *   sets the knobs through the sql/knobs files): CPU and node numbers formatted from the topology, the database name
  *   bracket-quoted with ] doubled.
+ * - src/engine/checkJournal.ts (spinlab check) writes the statements that check and set back by hand what a restore
+ *   journal that cannot be read may cover, shown to the user and never sent: the lab database's name bracket-quoted
+ *   with ] doubled, and as a literal with ' doubled.
  * - src/shared/cycleMath.ts and src/webview: none needed today; listed here only if they ever do, with a reason.
  */
-const ALLOWED = new Set(['src/engine/notebook/replay.ts', 'src/engine/errors.ts', 'src/engine/check.ts', 'src/engine/tune/result.ts']);
+const ALLOWED = new Set([
+  'src/engine/notebook/replay.ts',
+  'src/engine/errors.ts',
+  'src/engine/check.ts',
+  'src/engine/checkJournal.ts',
+  'src/engine/tune/result.ts',
+]);
 const SQL =
   /\b(SELECT|INSERT\s+INTO|UPDATE\s+\S+\s+SET|DELETE\s+FROM|EXEC(UTE)?|ALTER\s+(DATABASE|SERVER|TABLE|PROCEDURE|INDEX)|CREATE\s+(DATABASE|TABLE|PROCEDURE|INDEX|LOGIN|USER)|DROP\s+(DATABASE|TABLE|PROCEDURE|INDEX)|DECLARE\s+@|GRANT\s|USE\s+\[?\w|MERGE\s+INTO|TRUNCATE\s+TABLE|WAITFOR|sp_executesql)\b/;
 

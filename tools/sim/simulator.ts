@@ -321,7 +321,8 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
         ? `spinlab sim: port ${port} on 127.0.0.1 is in use (another simulator, or a SQL Server?); give another --port, or --port 0 for any free one.\n`
         : `spinlab sim: ${(e as Error).message}\n`,
     );
-    return 1;
+    // A port another program holds is a resource of this machine: exit 5, as every spinlab listener says it.
+    return inUse ? 5 : 1;
   }
   const sim = sims[0];
   const m = sim.model;

@@ -4,7 +4,14 @@
 // many servers, and a Prometheus scrape has one resource (target_info) for all its series. The collector's groupbyattrs
 // processor lifts them to resource attributes where wanted.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
+import {
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type IMetricReader,
+  type InstrumentType,
+  type PushMetricExporter,
+  type ResourceMetrics,
+} from '@opentelemetry/sdk-metrics';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -17,6 +24,35 @@ export interface MetricsExportOptions {
   /** Serve a Prometheus scrape (through handleScrape). */
   prometheus?: boolean;
   toolVersion: string;
+  /** Hears every OTLP push: null when it was accepted, else why not (the SDK itself says nothing). */
+  onPush?: (error: Error | null) => void;
+}
+
+/** The OTLP exporter, with each push's outcome told to `onPush`; everything else is the exporter's own. */
+class ReportingExporter implements PushMetricExporter {
+  constructor(
+    private readonly inner: OTLPMetricExporter,
+    private readonly onPush: (error: Error | null) => void,
+  ) {}
+  export(metrics: ResourceMetrics, done: Parameters<PushMetricExporter['export']>[1]): void {
+    this.inner.export(metrics, (result) => {
+      // ExportResultCode.SUCCESS is 0 (@opentelemetry/core, not a dependency of this package).
+      this.onPush(result.code === 0 ? null : (result.error ?? new Error('the collector did not accept the push')));
+      done(result);
+    });
+  }
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush();
+  }
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+  selectAggregationTemporality(t: InstrumentType) {
+    return this.inner.selectAggregationTemporality(t);
+  }
+  selectAggregation(t: InstrumentType) {
+    return this.inner.selectAggregation(t);
+  }
 }
 
 export class MetricsExport {
@@ -34,7 +70,9 @@ export class MetricsExport {
     if (opts.otlpUrl)
       readers.push(
         new PeriodicExportingMetricReader({
-          exporter: new OTLPMetricExporter({ url: opts.otlpUrl }),
+          exporter: opts.onPush
+            ? new ReportingExporter(new OTLPMetricExporter({ url: opts.otlpUrl }), opts.onPush)
+            : new OTLPMetricExporter({ url: opts.otlpUrl }),
           exportIntervalMillis: opts.otlpIntervalMs ?? 10_000,
           exportTimeoutMillis: Math.min(opts.otlpIntervalMs ?? 10_000, 10_000),
         }),

@@ -70,7 +70,33 @@ function confirmedWords(c: TuneConfirmation, w: VerdictWords): string {
     return `On ${pairs} (no interval): against ${against}, ${what} is ${changeWords(r, w, c.ratio > 1)}, which noise alone can do.`;
   if (settled(c))
     return `Confirmed on ${pairs} that took no part in choosing it: against ${against}, ${what} is ${changeWords(r, w, c.interval.low > 1)}.`;
-  return `Not settled on ${pairs}: no difference in ${w.figure} detectable between ${w.subject} and ${against} (95% interval ${ratioIntervalText(r)}).`;
+  // Open: the interval takes in 1. Said as what it is (too few or too noisy pairs), never as "no difference".
+  return (
+    `Too short or too noisy to tell: on ${pairs}, ${w.subject} came out at ${timesText(c.ratio)} ${against} in ${w.figure} at the middle, ` +
+    `but the 95% interval (${ratioIntervalText(r)}) also takes in no difference.`
+  );
+}
+
+/** 2.2 -> "2.2x", 0.93 -> "0.93x", 14.3 -> "14x". */
+const timesText = (ratio: number) => `${Number(ratio.toPrecision(2))}x`;
+
+/**
+ * What more confirmation pairs would settle an open verdict: planned for the change seen when it is more than 5%
+ * (whether it is real), else for 5%; with the budget that holds them.
+ */
+function moreConfirmation(c: TuneConfirmation, sd: number, trialMs: number, budgetMs: number): string {
+  const seen = c.ratio !== null && c.ratio > 0 ? Math.exp(Math.abs(Math.log(c.ratio))) - 1 : 0;
+  const change = Math.max(PLANNED_CHANGE, seen);
+  const need = pairsToDetect(sd, change);
+  if (need === null)
+    return `At this noise no practical number of confirmation pairs would ${change > PLANNED_CHANGE ? 'settle it' : 'show a 5% difference against the current settings'}: quiet the server, or lengthen the trials (--trial).`;
+  const extra = Math.max(1, need - c.pairs);
+  const moreMs = 2 * extra * trialMs;
+  const what =
+    change > PLANNED_CHANGE
+      ? `would settle whether a difference the size seen (${c.ratio! > 1 ? '+' : '-'}${Math.round(seen * 100)}%) is real; a smaller one needs more`
+      : 'would show a 5% difference against the current settings';
+  return `About ${extra} more confirmation pair${extra === 1 ? '' : 's'} (about ${minutes(moreMs)} more budget: --budget ${Math.ceil((budgetMs + moreMs) / 60_000)}m in all) ${what}.`;
 }
 
 export function tuneResult(
@@ -128,16 +154,8 @@ export function tuneResult(
     more.push(
       'A budget that reaches the confirmation, or `spinlab rerun` of this tune, would compare the winner with the current settings on fresh trials.',
     );
-  if (confirmation && open) {
-    const sd = confirmation.sdLog ?? Math.SQRT2 * search.noise().sd;
-    const need = pairsToDetect(sd, PLANNED_CHANGE);
-    const extra = need === null ? null : Math.max(1, need - confirmation.pairs);
-    more.push(
-      extra === null
-        ? 'At this noise no practical number of confirmation pairs would show a 5% difference against the current settings: quiet the server, or lengthen the trials.'
-        : `About ${extra} more confirmation pair${extra === 1 ? '' : 's'} (about ${minutes(2 * extra * ctx.trialMs)} more budget) would show a 5% difference against the current settings.`,
-    );
-  }
+  if (confirmation && open)
+    more.push(moreConfirmation(confirmation, confirmation.sdLog ?? Math.SQRT2 * search.noise().sd, ctx.trialMs, tune.budgetMs));
 
   let certainty: string;
   if (!second) certainty = 'Only one configuration was tried: nothing to compare it with.';

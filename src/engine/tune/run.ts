@@ -20,8 +20,10 @@ import { getPreset, presetValues } from '../presets';
 import { readIdentity, readTopology } from '../server';
 import { isBusy, otherActivity } from './activity';
 import { tuneResult } from './result';
+import { silentObjective, unmetConstraints } from './objective';
 import { TuneSearch } from './search';
 import { buildSpace } from './space';
+import { checkObjective } from './names';
 import { belowMinimum, minimumBudget, RESERVE_MS } from './plan';
 import type { TuneOptions, TuneProgress } from './types';
 
@@ -41,6 +43,12 @@ export async function runTune(
       'user-input',
       'A p99 latency objective needs latency per call, which only the client loop measures.',
       'add --mode client-loop.',
+    );
+  if (opts.constraints.some((c) => c.figure === 'p99Us') && opts.mode !== 'client-loop')
+    throw new SpinlabError(
+      'user-input',
+      'A p99 latency constraint needs latency per call, which only the client loop measures: no trial could meet it.',
+      'add --mode client-loop, or leave the constraint out.',
     );
   let scenarioId = opts.scenarioId;
   let parameters = opts.parameters;
@@ -63,8 +71,10 @@ export async function runTune(
   }
   let tune: TuneInfo;
   let topology;
+  let objective = opts.objective;
   try {
     const identity = await readIdentity(db);
+    objective = await checkObjective(db, opts.objective);
     topology = (await readTopology(db, identity)).topology;
     if (opts.fromPreset) {
       // A preset's scenario: its first arm's, as the preset plans it for this server, with the preset's settings.
@@ -99,7 +109,7 @@ export async function runTune(
     );
     for (const c of configs) if (c.affinity) parseAffinity(c.affinity, topology); // a bad spec fails before anything changes
     tune = {
-      objective: opts.objective,
+      objective,
       constraints: opts.constraints,
       budgetMs: opts.budgetMs,
       trialMs,
@@ -125,7 +135,7 @@ export async function runTune(
 
   const search = new TuneSearch({
     configs: tune.configs,
-    objective: opts.objective,
+    objective,
     constraints: opts.constraints,
     sharedServer: !!opts.sharedServer,
   });
@@ -144,7 +154,13 @@ export async function runTune(
   let last: number | null = null;
   let first = true;
   let stop: string | null = null;
+  let silent = false;
   const next = (runs: readonly RunRecord[]) => {
+    const nothing = silentObjective(runs, objective, tune.configs.length);
+    if (nothing) {
+      [silent, stop] = [true, nothing];
+      return null;
+    }
     const now = Date.now();
     // The first gap also holds the workload's deploy: it would make every later trial look that long.
     if (last !== null && !first) durations.push(now - last);
@@ -174,7 +190,7 @@ export async function runTune(
       outDir: opts.outDir,
       title:
         opts.title ??
-        `Tune ${preset ? preset.id : scenarioId}: the best settings for ${opts.objective.kind === 'throughput' ? 'throughput' : opts.objective.kind === 'p99' ? 'p99 latency' : `${opts.objective.kind === 'spins-per-row' ? opts.objective.spinlock : ''} spins per row`}`,
+        `Tune ${preset ? preset.id : scenarioId}: the best settings for ${objective.kind === 'throughput' ? 'throughput' : objective.kind === 'p99' ? 'p99 latency' : `${objective.spinlock} spins per row`}`,
       question: 'Which settings serve this workload best on this server, and why?',
       deploy: opts.deploy,
       stateDir: opts.stateDir,
@@ -195,7 +211,8 @@ export async function runTune(
   const e = result.experiment;
   search.finish(e.runs);
   tune.elapsedMs = Date.now() - started;
-  tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (stop ?? 'the search ended');
+  const unmet = unmetConstraints(e.runs, objective, opts.constraints, opts.custom ? 'calls/s' : 'rows/s');
+  tune.stopReason = signal.aborted ? 'cancelled' : e.status === 'failed' ? 'a trial failed' : (unmet ?? stop ?? 'the search ended');
   for (const n of notes)
     e.events.push({ time: new Date().toISOString(), level: /^p99 latency falls/.test(n) ? 'warning' : 'info', message: n });
   if (tune.sharedServer)
@@ -205,12 +222,14 @@ export async function runTune(
       message:
         'Other sessions were working on the server (--shared-server): their work is in every trial, and the intervals were widened for it.',
     });
-  tune.result = tuneResult(tune, search, {
-    topology,
-    database: opts.labDatabase,
-    custom: !!opts.custom,
-    trialMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : trialMs + warmupMs,
-  });
+  tune.result = silent
+    ? null
+    : tuneResult(tune, search, {
+        topology,
+        database: opts.labDatabase,
+        custom: !!opts.custom,
+        trialMs: durations.length ? durations.reduce((a, b) => a + b, 0) / durations.length : trialMs + warmupMs,
+      });
   if (tune.result) {
     tune.result.reasons = tuneReasons(e, tune.result.winner, tune.result.current);
     if (opts.apply && !signal.aborted && e.status === 'completed') await applyWinner(opts, tune, topology);

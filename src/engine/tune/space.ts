@@ -129,7 +129,17 @@ export function buildSpace(input: SpaceInput, notes: string[]): TuneConfig[] {
   // c0 is the current settings; the others number in the order built.
   configs.sort((x, y) => Number(y.current) - Number(x.current));
   configs.forEach((c, i) => (c.id = `c${i}`));
-  if (!configs.length || !configs[0].current)
-    throw new SpinlabError('user-input', 'No configuration is left to try: the session limits leave no session count.');
+  if (!configs.length || !configs[0].current) {
+    // The current settings are the A of the final A/B: without a session count for them there is no tune.
+    const limits = input.constraints.filter((c) => c.figure === 'sessions').map((c) => `sessions${c.op}${c.value}`);
+    const counts = request.sessions?.length
+      ? `--sessions ${request.sessions.join(',')}`
+      : `1 to ${affinities.find((a) => a.spec === null)?.cpus.length ?? topology.cpuCount} sessions (the CPUs the current affinity leaves)`;
+    throw new SpinlabError(
+      'user-input',
+      `No session count is left to try for the current settings: ${limits.join(' and ') || 'the session limits'} against ${counts}. Nothing was changed.`,
+      'widen the sessions constraint, or give --sessions counts within it.',
+    );
+  }
   return configs;
 }

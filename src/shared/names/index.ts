@@ -4,11 +4,13 @@
 import { isBenignWait } from '../benign';
 import { KNOWN_SPINLOCKS } from './spinlocks';
 import { KNOWN_WAITS } from './waits';
+import { KNOWN_LATCHES } from './latches';
 
 export type NameKind = 'spinlock' | 'wait';
 
 const index = (names: readonly string[]) => new Map(names.map((n) => [n.toUpperCase(), n]));
 const CATALOGUE: Record<NameKind, Map<string, string>> = { spinlock: index(KNOWN_SPINLOCKS), wait: index(KNOWN_WAITS) };
+const LATCHES = index(KNOWN_LATCHES);
 const VIEW: Record<NameKind, string> = { spinlock: 'sys.dm_os_spinlock_stats', wait: 'sys.dm_os_wait_stats' };
 
 /** The catalogue's spelling of `name` (any case), or null when Spinlock Lab does not know it. */
@@ -28,13 +30,32 @@ function distance(a: string, b: string): number {
 
 /** The known name nearest to `name`, when it is near enough to be a typo (a third of its letters at most). */
 export function closestName(kind: NameKind, name: string): string | null {
+  return nearestOf(name, CATALOGUE[kind].values());
+}
+
+/** Of `names` (a server's own list, say), the one nearest to `name` when it is near enough to be a typo. */
+export function nearestOf(name: string, names: Iterable<string>): string | null {
   const upper = name.toUpperCase();
   let best: { name: string; d: number } | null = null;
-  for (const [key, spelled] of CATALOGUE[kind]) {
-    const d = distance(upper, key);
+  for (const spelled of names) {
+    const d = distance(upper, spelled.toUpperCase());
     if (!best || d < best.d) best = { name: spelled, d };
   }
   return best && best.d <= Math.max(2, Math.floor(upper.length / 3)) ? best.name : null;
+}
+
+/** What `name` is when it was typed as a spinlock but is a wait type or a latch class (and no spinlock), else null. */
+export function notASpinlock(name: string): { name: string; kind: 'wait type' | 'latch class'; view: string } | null {
+  if (knownName('spinlock', name)) return null;
+  const wait = knownName('wait', name);
+  if (wait) return { name: wait, kind: 'wait type', view: 'sys.dm_os_wait_stats' };
+  const latch = knownLatch(name);
+  return latch ? { name: latch, kind: 'latch class', view: 'sys.dm_os_latch_stats' } : null;
+}
+
+/** A latch class as sys.dm_os_latch_stats names it (any case), or null when Spinlock Lab does not know it. */
+export function knownLatch(name: string): string | null {
+  return LATCHES.get(name.toUpperCase()) ?? null;
 }
 
 /**
