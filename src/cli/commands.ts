@@ -12,6 +12,7 @@ import type { ServerIdentity, Topology } from '../shared/types';
 import { table } from '../engine/report';
 import { checkServer, checkText, parseFeatures } from '../engine/check';
 import { SpinlabError } from '../shared/spinlabError';
+import { plural } from '../shared/plural';
 
 /** The command line asks for something that cannot be done as written. */
 export class UsageError extends SpinlabError {
@@ -70,7 +71,7 @@ export function topologyText(identity: ServerIdentity, t: Topology, missing: str
     `edition ${identity.edition}; In-Memory OLTP ${identity.xtpSupported ? 'supported' : 'not supported'}; login ${identity.login}`,
   );
   lines.push(
-    `${t.socketCount} socket(s) x ${t.coresPerSocket} cores, ${t.cpuCount} logical CPUs (${t.hyperthreadRatio} per socket), ${t.numaNodeCount} NUMA node(s); soft-NUMA ${t.softNuma ?? 'unknown'}`,
+    `${plural(t.socketCount, 'socket')} x ${plural(t.coresPerSocket, 'core')}, ${plural(t.cpuCount, 'logical CPU')} (${t.hyperthreadRatio} per socket), ${plural(t.numaNodeCount, 'NUMA node')}; soft-NUMA ${t.softNuma ?? 'unknown'}`,
   );
   lines.push(
     `memory model ${t.memoryModel ?? 'unknown'}; large pages ${t.largePageAllocationsKb ?? '?'} KB; locked pages ${t.lockedPageAllocationsKb ?? '?'} KB`,

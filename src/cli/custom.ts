@@ -30,6 +30,7 @@ import { RunStacks, runStacksPlan } from './runStacks';
 import { repeatChoice, withCancel, type RunArgs } from './run';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
+import { counts } from '../shared/plural';
 
 export interface CustomArgs {
   sql: string[];
@@ -185,7 +186,7 @@ export async function runCustomCommand(
             affinity: o.affinity,
           },
           outDir,
-          title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`,
+          title: o.title ?? `Custom workload in [${workload.database}]: ${counts(load.threads, 'thread')}`,
           question: o.question,
           deploy: false,
           custom: { workload, table },

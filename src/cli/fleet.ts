@@ -10,6 +10,7 @@ import { parseDuration } from '../shared/params';
 import { UsageError } from './commands';
 import { readServersFile, type FleetServer } from './fleetConfig';
 import { ServerWatch, staggerMs } from './fleetWatch';
+import { plural } from '../shared/plural';
 
 export interface FleetArgs {
   /** The servers file; or `single`, one server from -c (a plain `spinlab watch -c ... --prometheus :9464`). */
@@ -92,7 +93,7 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
     log(`metrics on http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}/metrics, health on /healthz`);
   }
   if (otlpUrl) log(`metrics pushed to ${otlpUrl} every ${otlpIntervalMs / 1000} s`);
-  log(`watching ${servers.length} server(s): ${servers.map((s) => s.name).join(', ')}; folders under ${outRoot}`);
+  log(`watching ${plural(servers.length, 'server')}: ${servers.map((s) => s.name).join(', ')}; folders under ${outRoot}`);
   try {
     await withCancel(
       err,

@@ -15,6 +15,7 @@ import { abView } from './presetViews/ab';
 import { noiseView, repeatsView } from './presetViews/repeats';
 import { scalingView } from './presetViews/scaling';
 import { num, small, type ViewTable } from './presetViews/table';
+import { plural } from '../shared/plural';
 
 export type { ViewTable } from './presetViews/table';
 
@@ -90,7 +91,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       const clock = r.derived.clock
         ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)`
         : '';
-      lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
+      lines.push(`${r.arm.label}, ${plural(r.threads, 'thread')}: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
       if (tpc > 1)
         lines.push(
           `  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`,
@@ -123,7 +124,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     const lines: string[] = [];
     for (const r of completed) {
       const d = diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.server.majorVersion, share: r.share });
-      lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
+      lines.push(`${r.arm.label}, ${plural(r.threads, 'thread')}: ${d.summary}`);
       for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
     }
     out.push({

@@ -10,6 +10,7 @@ import { isRepeated } from '../shared/repeats';
 import { scenarioRepeatSection } from './repeatReport';
 import { table } from './textTable';
 import { othersBusy, SHARE_PERMISSION } from '../shared/ownShare';
+import { plural } from '../shared/plural';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -30,8 +31,8 @@ const rep = (repeated: boolean, r: RunRecord) => (repeated ? [String(r.repetitio
 /** A run in a sentence: "8 threads", and its arm and repetition when the runs were repeated. */
 const runName = (repeated: boolean, r: RunRecord) =>
   repeated
-    ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${r.threads} threads, repetition ${r.repetition ?? 1}`
-    : `${r.threads} threads`;
+    ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${plural(r.threads, 'thread')}, repetition ${r.repetition ?? 1}`
+    : plural(r.threads, 'thread');
 
 /** The run's own share of the server's CPU and waits ("13%, 0%"), '-' when not read. */
 function shareCell(r: RunRecord): string {

@@ -26,6 +26,7 @@ import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
 import { othersWarning, ownShare } from '../shared/ownShare';
 import { steadyRun } from './steadyRun';
+import { plural } from '../shared/plural';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -73,11 +74,11 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const runEvents: ExperimentEvent[] = [];
   const runNote = (level: ExperimentEvent['level'], message: string) => {
     runEvents.push({ time: new Date().toISOString(), level, message });
-    c.note(level, `run ${index + 1} (${threads} threads): ${message}`);
+    c.note(level, `run ${index + 1} (${plural(threads, 'thread')}): ${message}`);
   };
   const failures: PhaseFailure[] = [];
   const startedAt = new Date().toISOString();
-  c.status(`run ${index + 1}: opening ${threads} sessions`);
+  c.status(`run ${index + 1}: opening ${plural(threads, 'session')}`);
   let driver: LoadDriver;
   try {
     driver = await openDriver(c, failures, runNote);

@@ -3,6 +3,7 @@
 // compilation counters, read by every delta tick. Per tick deltas, a summary over a window beside the server's totals,
 // and the budget a watch keeps to (lengthening its interval when over). Pure: no vscode, no DOM, no driver.
 import { thousands } from './numberText';
+import { plural } from './plural';
 
 /** One tick's cumulative reading (the session's figures since it connected; the server's counters since start). */
 export interface MonitorReading {
@@ -192,7 +193,7 @@ export class CostBudget {
     this.window = [];
     const message = this.said
       ? null
-      : `the watch's own session cost the server ${cpuMsPerSec.toFixed(1)} ms of CPU per second over its last ${BUDGET_WINDOW_TICKS} ticks, over its budget of ${this.budgetMsPerSec} ms/s (--cost-budget): ticking every ${next / 1000} s from now on (doubling again while over, up to ${this.maxIntervalMs / 1000} s)`;
+      : `the watch's own session cost the server ${cpuMsPerSec.toFixed(1)} ms of CPU per second over its last ${plural(BUDGET_WINDOW_TICKS, 'tick')}, over its budget of ${this.budgetMsPerSec} ms/s (--cost-budget): ticking every ${next / 1000} s from now on (doubling again while over, up to ${this.maxIntervalMs / 1000} s)`;
     this.said = true;
     return { kind: 'lengthen', intervalMs: next, cpuMsPerSec, message };
   }
@@ -211,7 +212,7 @@ export function describeMonitorCost(c: MonitorCostSummary, simulated = false): s
     : '';
   return (
     `Spinlock Lab's own session cost the server ${fmt(c.cpuMsPerTick, 2)} ms CPU, ${fmt(c.logicalReadsPerTick)} logical reads, ` +
-    `${fmt(c.writesPerTick)} page writes and ${fmt(c.scheduledMsPerTick, 2)} ms scheduled per tick over ${c.ticks} ticks, ` +
+    `${fmt(c.writesPerTick)} page writes and ${fmt(c.scheduledMsPerTick, 2)} ms scheduled per tick over ${plural(c.ticks, 'tick')}, ` +
     `beside the server's ${fmt(c.serverCpuMsPerTick)} ms CPU${share} and ${fmt(c.batchRequestsPerTick)} batch requests per tick${recompiles}${budget}` +
     `${simulated ? ' (synthetic: the simulator)' : ''}.`
   );

@@ -2,6 +2,7 @@
 // shows it): every arm at each of its thread counts, each cell repeated. A run that ends on a row count takes as long
 // as the server needs, so only the count is said then.
 import { thousands } from './numberText';
+import { plural } from './plural';
 
 /** The most repetitions an experiment takes (the CLI's --repeat and the panel's field check against it). */
 export const MAX_REPEAT = 100;
@@ -25,8 +26,6 @@ export interface PlanTime {
   seconds: number | null;
   text: string;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** 30000 -> "30 s", 1500 -> "1.5 s", 180000 -> "3 min". */
 function spanText(ms: number): string {

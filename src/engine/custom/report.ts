@@ -9,6 +9,7 @@ import { repeatSection } from '../repeatReport';
 import { describeError } from './tally';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
+import { plural } from '../../shared/plural';
 
 const f = (v: number | null | undefined, digits = 0) =>
   v === null || v === undefined || !Number.isFinite(v)
@@ -73,7 +74,7 @@ export function customReport(e: Experiment): string {
   if (repeated) out.push(customRepeatSection(e.runs));
   for (const r of e.runs) {
     if (!r.custom?.errors.length) continue;
-    out.push(`\nFailed calls, ${r.threads} threads${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
+    out.push(`\nFailed calls, ${plural(r.threads, 'thread')}${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
     for (const c of r.custom.errors) out.push(`  ${describeError(c)} (first ${c.first}, last ${c.last})`);
   }
   const waits = sessionWaitsSection(e.runs);
