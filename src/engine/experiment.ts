@@ -361,7 +361,8 @@ export async function runPlan(
   } catch (err) {
     if (experiment) {
       experiment.status = signal.aborted ? 'cancelled' : 'failed';
-      note('error', (err as Error).message);
+      // Kept in the record, not said live: the caller says the error it is thrown as, once.
+      events.push({ time: new Date().toISOString(), level: 'error', message: (err as Error).message });
     }
     throw err;
   } finally {

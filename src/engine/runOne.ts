@@ -4,7 +4,7 @@
 // run, opened here and driven only through that interface.
 import { appendLine } from './outFiles';
 import type { DbTarget } from '../db/target';
-import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, SessionFailure, Tick } from '../shared/experiment';
+import type { CustomWorkload, ExperimentEvent, LoadSettings, RunArm, RunRecord, Tick } from '../shared/experiment';
 import type { RawSample } from '../shared/types';
 import { closingActiveMs, computeTick } from './deltas';
 import { Timeline } from './clock';
@@ -16,7 +16,7 @@ import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals'
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder, noClientStats } from './clientStats';
 import { CustomSessions } from './custom/sessions';
-import type { LoadDriver, PhaseFailure } from './loadDriver';
+import { recorded, type LoadDriver, type PhaseFailure } from './loadDriver';
 import { clientPathNote } from './loadCaller';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
@@ -27,6 +27,7 @@ import { sessionSpread } from '../shared/sessionSpread';
 import { othersWarning, ownShare } from '../shared/ownShare';
 import { steadyRun } from './steadyRun';
 import { plural } from '../shared/plural';
+import { sessionFailureLines } from '../shared/failureLines';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -272,7 +273,7 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + ((closingTick as Tick | null)?.rows ?? 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
-    for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
+    for (const line of sessionFailureLines(phase.failures)) runNote('warning', line);
     const stats = driver.runStats();
     if (phase.cancelled) status = 'cancelled';
     else if (writeError) {
@@ -392,9 +393,4 @@ async function openDriver(
   return c.custom
     ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
     : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures, undefined, c.load.clientPath);
-}
-
-/** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */
-function recorded({ phase, ...f }: PhaseFailure): SessionFailure {
-  return phase === 'warm-up' ? { ...f, message: `warm-up: ${f.message}` } : f;
 }

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { counts, plural } from '../../src/shared/plural';
 import { Progress } from '../../src/cli/progress';
 import { cycleMath } from '../../src/shared/cycleMath';
+import { rangesText, sessionFailureLines } from '../../src/shared/failureLines';
 import * as b from '../helpers/builders';
 
 /** A stream that keeps what is written, not a terminal (plain lines). */
@@ -44,5 +45,22 @@ describe('counts in words', () => {
   it('doing the math on one CPU: "1 logical CPU"', () => {
     const m = cycleMath({ elapsedSec: 6, cpus: 1, clockHz: 2.4e9, rows: 10, spins: {}, cpuBasis: 'logical CPUs' });
     assert.match(m.formula, /^6 s x 1 logical CPU x 2\.40 GHz/);
+  });
+});
+
+describe('sessions that failed alike, said once', () => {
+  it('one line per message with the count and the sessions, in the order they came', () => {
+    const same = Array.from({ length: 16 }, (_, i) => ({ session: i + 1, message: 'the connection was lost' }));
+    assert.deepEqual(sessionFailureLines(same), ['16 sessions failed (1-16): the connection was lost']);
+    assert.deepEqual(
+      sessionFailureLines([
+        { session: 2, message: 'deadlocked' },
+        { session: 1, message: 'timeout' },
+        { session: 5, message: 'deadlocked' },
+        { session: 3, message: 'deadlocked' },
+      ]),
+      ['3 sessions failed (2-3, 5): deadlocked', 'session 1 failed: timeout'],
+    );
+    assert.equal(rangesText([7, 1, 2, 3, 5, 8]), '1-3, 5, 7-8');
   });
 });
