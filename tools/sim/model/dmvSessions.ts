@@ -123,9 +123,10 @@ const sessionWaitStats: SystemView = {
       [...sessionCost(m, s.spid).waits.entries()].map(([type, w]): Value[] => [
         s.spid,
         type,
-        BigInt(Math.round(w.count)),
-        BigInt(Math.round(w.ms)),
-        BigInt(Math.round(w.signalMs)),
+        // Whole units, as the server-wide rows count the same waits (CounterStore.chargeOwn).
+        BigInt(Math.floor(w.count)),
+        BigInt(Math.floor(w.ms)),
+        BigInt(Math.floor(w.signalMs)),
       ]),
     );
   },
