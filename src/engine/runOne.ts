@@ -273,7 +273,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + ((closingTick as Tick | null)?.rows ?? 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
-    for (const line of sessionFailureLines(phase.failures)) runNote('warning', line);
+    // Every session failing alike is said once, by the run's verdict ("every session failed: ..."); else each
+    // message once, naming its sessions.
+    const alike = sessionFailureLines(phase.failures);
+    if (alike.length > 1 || new Set(phase.failures.map((f) => f.session)).size < threads) for (const l of alike) runNote('warning', l);
     const stats = driver.runStats();
     if (phase.cancelled) status = 'cancelled';
     else if (writeError) {

@@ -44,9 +44,23 @@ describe('errors said once', function () {
       const r = await mainCli([...args, '--duration', '1s', '--warmup', '0s', '--out', dir]);
       assert.equal(r.code, 1, r.output);
       assert.doesNotMatch(r.output, /session \d+ failed/, 'no line per session');
-      assert.equal(r.stderr.match(/16 sessions failed \(1-16\): Transaction was deadlocked \(injected\)/g)?.length, 1, r.stderr);
+      assert.equal(count(r.stderr, 'Transaction was deadlocked (injected)'), 1, r.stderr);
+      assert.match(r.stderr, /every session failed: Transaction was deadlocked \(injected\)\. \(16 sessions of 16\)/);
       const events = readExperiment(dir).events.filter((e) => /session/.test(e.message) && /deadlocked/.test(e.message));
       assert.ok(events.length <= 2, JSON.stringify(events, null, 1));
       assert.equal(readExperiment(dir).runs[0].sessionFailures.length, 16, 'each failure stays in the record');
+    }));
+
+  it('three sessions of four failing the same way: one line naming the three', () =>
+    withSim({}, async (sim) => {
+      sim.faults.failStatement('dbo.spinlab_disk_insert_loop', {
+        number: 1205,
+        message: 'Transaction was deadlocked (injected).',
+        times: 3,
+      });
+      const args = ['run', '-c', connString(sim), '--scenario', 'disk-insert', '--set', 'seed_rows=0', '--threads', '4'];
+      const r = await mainCli([...args, '--duration', '1s', '--warmup', '0s', '--out', tmp('errors-three')]);
+      assert.doesNotMatch(r.stderr, /session \d+ failed/, r.stderr);
+      assert.match(r.stderr, /^warning: run 1 \(4 threads\): 3 sessions failed \([\d, -]+\): Transaction was deadlocked \(injected\)\.$/m);
     }));
 });
