@@ -45,7 +45,7 @@ function shareCell(r: RunRecord): string {
 function shareNote(runs: readonly RunRecord[]): string {
   const busy = runs.filter((r) => othersBusy(r.share));
   const what =
-    "own share: the workload's own sessions' CPU and waits over the server's totals (sys.dm_exec_sessions, sys.dm_exec_requests, sys.dm_exec_session_wait_stats, each tick)";
+    "own share: the workload's own sessions' CPU and waits over the server's totals, Spinlock Lab's monitor left out (sys.dm_exec_sessions, sys.dm_exec_requests, sys.dm_exec_session_wait_stats, each tick)";
   if (!runs.some((r) => r.share)) return `${what}: not read (it needs ${SHARE_PERMISSION}; older records lack it)`;
   return busy.length
     ? `${what}.\n  Others busy: other sessions did a meaningful part of the server's work in ${busy.length} of ${runs.length} run${runs.length === 1 ? '' : 's'}; the spinlock, wait and latch figures below are server-wide and include their work.`

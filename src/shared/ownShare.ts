@@ -28,6 +28,8 @@ interface ShareTick {
   cpuMs: number;
   waits: Record<string, { waitMs: number }>;
   own?: OwnActivity | null;
+  /** Spinlock Lab's own monitor session in the interval: ours, so never counted as others' work. */
+  monitor?: { cpuMs: number } | null;
 }
 
 const serverWaitMs = (t: ShareTick): number => Object.entries(t.waits).reduce((s, [type, w]) => (isBenignWait(type) ? s : s + w.waitMs), 0);
@@ -44,7 +46,8 @@ export function ownShare(ticks: readonly ShareTick[]): OwnShare | null {
   let ms = 0;
   for (const t of withOwn) {
     ownCpu += t.own!.cpuMs;
-    serverCpu += t.cpuMs;
+    // The monitor's ticks are Spinlock Lab's, not other sessions': on an idle server they were most of what else ran.
+    serverCpu += Math.max(0, t.cpuMs - (t.monitor?.cpuMs ?? 0));
     ownWait += t.own!.waitMs;
     serverWait += serverWaitMs(t);
     others += t.own!.otherRequests;

@@ -17,6 +17,11 @@ export interface SessionCost {
   /** Time its requests were scheduled (sys.dm_exec_sessions.total_scheduled_time). */
   scheduledMs: number;
   waits: Map<string, { count: number; ms: number; signalMs: number }>;
+  /**
+   * While a batch runs: the session's CPU and scheduled time when it started. sys.dm_exec_sessions counts a request's
+   * CPU when it completes, so the session's row shows these until then (its running request is in dm_exec_requests).
+   */
+  atBatchStart?: { cpuMs: number; scheduledMs: number } | null;
 }
 
 const costs = new WeakMap<SimModel, Map<number, SessionCost>>();
@@ -114,13 +119,16 @@ export async function asCall(c: CallScope, text: string, paced: boolean, run: ()
   observed.set(c.model, log);
   log.push({ spid: c.session.spid, text, params: Object.fromEntries(c.params) });
   if (log.length > 10_000) log.splice(0, log.length - 10_000);
-  const cpuBefore = sessionCost(c.model, c.session.spid).cpuMs;
+  const cost = sessionCost(c.model, c.session.spid);
+  const cpuBefore = cost.cpuMs;
+  cost.atBatchStart = { cpuMs: cost.cpuMs, scheduledMs: cost.scheduledMs };
   if (paced) c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   let items: ResponseItem[];
   try {
     items = await run();
   } finally {
-    chargeScheduler(c.model, c.session.spid, sessionCost(c.model, c.session.spid).cpuMs - cpuBefore);
+    cost.atBatchStart = null;
+    chargeScheduler(c.model, c.session.spid, cost.cpuMs - cpuBefore);
   }
   if (paced && c.model.noise) await noiseHold(c.model.noise, c);
   return items;
