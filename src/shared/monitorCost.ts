@@ -151,7 +151,15 @@ export class MonitorCostSums {
 export type BudgetDecision = { kind: 'keep' } | { kind: 'lengthen'; intervalMs: number; cpuMsPerSec: number; message: string | null };
 
 /**
- * A watch's cost budget: over the last few ticks (a connection's first costed tick, with its one-time compiles, left
+ * A connection's first costed ticks left out of the budget: they carry its statements' first compiles, and
+ * sys.dm_exec_sessions counts a batch's CPU when it completes, so a tick's cost is its previous batch's: the compiles
+ * of the first two tick batches (the first delta, and the statements a later delta runs for the first time) land in
+ * the first two costed ticks.
+ */
+const ONE_TIME_TICKS = 2;
+
+/**
+ * A watch's cost budget: over the last few ticks (a connection's first costed ticks, with its one-time compiles, left
  * out), the monitor's CPU per second of watching against the budget. Over
  * it, the interval doubles (up to a cap) and the window starts again at the new interval; the first time is said,
  * later ones only recorded in the ticks. A budget of 0 never lengthens.
@@ -159,8 +167,8 @@ export type BudgetDecision = { kind: 'keep' } | { kind: 'lengthen'; intervalMs: 
 export class CostBudget {
   private window: { cpuMs: number; intervalMs: number }[] = [];
   private said = false;
-  /** The first costed tick of a connection carries its one-time work (the statements' first compiles): not a trend. */
-  private skipNext = true;
+  /** The first costed ticks of a connection carry its one-time work (the statements' first compiles): not a trend. */
+  private skip = ONE_TIME_TICKS;
 
   constructor(
     readonly budgetMsPerSec: number,
@@ -172,15 +180,15 @@ export class CostBudget {
     return this.intervalMs;
   }
 
-  /** A new monitor connection: its first costed tick is left out again. */
+  /** A new monitor connection: its first costed ticks are left out again. */
   reconnected(): void {
-    this.skipNext = true;
+    this.skip = ONE_TIME_TICKS;
   }
 
   observe(cost: MonitorCost | null | undefined, tickIntervalMs: number): BudgetDecision {
     if (!cost || this.budgetMsPerSec <= 0 || tickIntervalMs <= 0) return { kind: 'keep' };
-    if (this.skipNext) {
-      this.skipNext = false;
+    if (this.skip > 0) {
+      this.skip--;
       return { kind: 'keep' };
     }
     this.window.push({ cpuMs: cost.cpuMs, intervalMs: tickIntervalMs });
