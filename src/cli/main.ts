@@ -29,6 +29,8 @@ import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
 import { writeWatchNotebookFile } from '../engine/watch/notebook';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
+import { fitTables } from '../engine/textTable';
+import { terminalWidth } from './terminal';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -342,8 +344,10 @@ export function buildProgram(
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
+  // Tables fitted to the terminal (a pipe keeps whole lines unless COLUMNS says a width: terminal.ts).
+  const width = terminalWidth();
   const program = buildProgram(
-    (s) => process.stdout.write(s),
+    (s) => process.stdout.write(fitTables(s, width)),
     (s) => process.stderr.write(s),
     (c) => {
       code = c;

@@ -146,11 +146,24 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
     out.push(
       table(
-        ['threads', 'CPU ms', 'logical reads', 'page writes', 'scheduled ms', 'recompiles (server)', 'server CPU ms', 'batches'],
+        [
+          ...(armed ? ['arm'] : []),
+          'threads',
+          ...(repeated ? ['repetition'] : []),
+          'CPU ms',
+          'logical reads',
+          'page writes',
+          'scheduled ms',
+          'recompiles (server)',
+          'server CPU ms',
+          'batches',
+        ],
         costed.map((r) => {
           const c = r.monitorCost!;
           return [
+            ...arm(r),
             runLabel(r),
+            ...rep(repeated, r),
             fmt(c.cpuMsPerTick, 2),
             fmt(c.logicalReadsPerTick),
             fmt(c.writesPerTick),
