@@ -52,6 +52,10 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
       if (primary === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
       const ea = readExperimentFile(a);
       const eb = readExperimentFile(b);
+      if (ea.id === eb.id)
+        throw new UsageError(
+          `A and B are the same experiment (${ea.id}${a === b ? '' : `, in ${a} and ${b}`}): its runs against themselves say nothing; give two different experiments (a re-run with \`spinlab rerun\`, or a run with --out DIR).`,
+        );
       const c = compareExperiments(ea, eb, 5, primary);
       if (!c.cells.length) {
         const has = (x: ExperimentComparison['onlyA']) => (x.length ? x.map(cellName).join('; ') : 'no completed run');
