@@ -14,6 +14,8 @@ export const OTHERS_SHARE = 0.2;
 const OTHERS_MIN_CPU_MS_PER_SEC = 50;
 /** Below this much server CPU or wait per second there is nothing to share. */
 const NOTHING_MS_PER_SEC = 1;
+/** Whole-millisecond readings at both ends of a tick: what rounding can put in one. */
+const ROUNDING_MS = 2;
 
 /** The tick's own activity from two cumulative readings; null when either is missing. */
 export function ownDelta(prev: OwnReading | null | undefined, cur: OwnReading | null | undefined): OwnActivity | null {
@@ -54,12 +56,15 @@ export function ownShare(ticks: readonly ShareTick[]): OwnShare | null {
     ms += t.intervalMs;
   }
   const sec = Math.max(ms / 1000, 1e-9);
-  const ratio = (own: number, all: number) => (all / sec < NOTHING_MS_PER_SEC ? null : Math.min(1, own / all));
+  // The figures are whole milliseconds read at each end of every tick: a couple of ms a tick is rounding, not work
+  // (in a run of a few ms it would read as hundreds of ms per second).
+  const slack = ROUNDING_MS * withOwn.length;
+  const ratio = (own: number, all: number) => ((all - slack) / sec < NOTHING_MS_PER_SEC ? null : Math.min(1, own / all));
   return {
     cpu: ratio(ownCpu, serverCpu),
     waits: ratio(ownWait, serverWait),
     otherRequests: others / withOwn.length,
-    othersCpuMsPerSec: Math.max(0, serverCpu - ownCpu) / sec,
+    othersCpuMsPerSec: Math.max(0, serverCpu - ownCpu - slack) / sec,
     ticks: withOwn.length,
     of: ticks.length,
   };
