@@ -2,7 +2,7 @@
 // shows it): every arm at each of its thread counts, each cell repeated. A run that ends on a row count takes as long
 // as the server needs, so only the count is said then.
 import { thousands } from './numberText';
-import { plural } from './plural';
+import { noun, plural } from './plural';
 
 /** The most repetitions an experiment takes (the CLI's --repeat and the panel's field check against it). */
 export const MAX_REPEAT = 100;
@@ -69,7 +69,7 @@ export function planTime(
   const head = `${upTo ? 'up to ' : ''}${plural(runs, 'run')} (${[...factors, reps].join(' x ')})`;
   const warmup = load.warmupMs > 0 ? `${spanText(load.warmupMs)} warm-up` : null;
   if (load.durationMs === null) {
-    const each = load.rows !== null ? `${rowsText(load.rows)} rows` : 'a fixed number of calls per session';
+    const each = load.rows !== null ? `${rowsText(load.rows)} ${noun(load.rows, 'row')}` : 'a fixed number of calls per session';
     return {
       runs,
       seconds: null,

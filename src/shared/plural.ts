@@ -3,7 +3,7 @@
 import { thousands } from './numberText';
 
 /** The noun for a count: `one` for exactly 1, `many` (one + "s" unless given) otherwise. */
-function noun(n: number, one: string, many = `${one}s`): string {
+export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
 

@@ -2,6 +2,7 @@
 // "1 threads" and "opening 1 sessions".
 import assert from 'node:assert/strict';
 import { counts, plural } from '../../src/shared/plural';
+import { planTime } from '../../src/shared/planTime';
 import { Progress } from '../../src/cli/progress';
 import { cycleMath } from '../../src/shared/cycleMath';
 import { rangesText, sessionFailureLines } from '../../src/shared/failureLines';
@@ -29,6 +30,7 @@ describe('counts in words', () => {
     assert.equal(plural(1.5, 'second'), '1.5 seconds');
     assert.equal(plural(1, 'repetition of each arm', 'repetitions of each arm'), '1 repetition of each arm');
     assert.equal(counts([1], 'thread'), '1 thread');
+    assert.match(planTime([{ threads: [1] }], { durationMs: null, rows: 1, warmupMs: 0 }, 1).text, / of 1 row each/);
     assert.equal(counts([1, 2, 4], 'thread'), '1, 2, 4 threads');
   });
 
