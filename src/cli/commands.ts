@@ -2,7 +2,7 @@
 import { DbSession } from '../db/client';
 import { describeTarget, targetAddress, type DbTarget } from '../db/target';
 import { parseConnectionString, ConnectionStringError, CONNECTION_STRING_EXAMPLE, type ConnectionConfig } from '../engine/connection';
-import { cleanupScenario, deployScenario, dropLab } from '../engine/lab';
+import { cleanupScenario, deployedScenarios, deployScenario, dropLab } from '../engine/lab';
 import { restoreServer } from '../engine/knobs';
 import { defaultStateDir, listJournals, readJournal, serverKey } from '../engine/journal';
 import { resolveParams } from '../shared/params';
@@ -14,6 +14,7 @@ import { checkServer, checkText, parseFeatures } from '../engine/check';
 import { journalCheck, journalFolderProblem, runningCheck, withExperiments } from '../engine/checkJournal';
 import { SpinlabError } from '../shared/spinlabError';
 import { isSystemDatabase, labDatabaseProblem } from '../shared/labDatabase';
+import { plural } from '../shared/plural';
 
 /** The command line asks for something that cannot be done as written. */
 export class UsageError extends SpinlabError {
@@ -87,7 +88,7 @@ export function topologyText(identity: ServerIdentity, t: Topology, missing: str
     `edition ${identity.edition}; In-Memory OLTP ${identity.xtpSupported ? 'supported' : 'not supported'}; login ${identity.login}`,
   );
   lines.push(
-    `${t.socketCount} socket(s) x ${t.coresPerSocket} cores, ${t.cpuCount} logical CPUs (${t.hyperthreadRatio} per socket), ${t.numaNodeCount} NUMA node(s); soft-NUMA ${t.softNuma ?? 'unknown'}`,
+    `${plural(t.socketCount, 'socket')} x ${plural(t.coresPerSocket, 'core')}, ${plural(t.cpuCount, 'logical CPU')} (${t.hyperthreadRatio} per socket), ${plural(t.numaNodeCount, 'NUMA node')}; soft-NUMA ${t.softNuma ?? 'unknown'}`,
   );
   lines.push(
     `memory model ${t.memoryModel ?? 'unknown'}; large pages ${t.largePageAllocationsKb ?? '?'} KB; locked pages ${t.lockedPageAllocationsKb ?? '?'} KB`,
@@ -143,15 +144,27 @@ export async function deployCommand(target: DbTarget, scenarioId: string, set: s
   const scenario = getScenario(scenarioId);
   const values = resolveParams(scenario.parameters, { set });
   const log: string[] = [];
-  await withAdmin(target, (admin, identity) => deployScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)));
-  return `${log.join('\n')}\nDeployed ${scenario.id} into [${labDb}] on ${describeTarget(target)}.\n`;
+  const before = await withAdmin(target, async (admin, identity) => {
+    const there = (await deployedScenarios(admin, labDb)).includes(scenario.id);
+    await deployScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m));
+    return there;
+  });
+  // A deploy starts from an empty table: a second one replaces the first's objects and rows, so it says so.
+  const again = before
+    ? ': it was deployed already, and is deployed afresh (its objects re-created, its table emptied and seeded again)'
+    : '';
+  return `${log.join('\n')}\nDeployed ${scenario.id} into [${labDb}] on ${describeTarget(target)}${again}.\n`;
 }
 
 export async function cleanupCommand(target: DbTarget, scenarioId: string, set: string[], labDb: string): Promise<string> {
   const scenario = getScenario(scenarioId);
   const values = resolveParams(scenario.parameters, { set });
   const log: string[] = [];
-  await withAdmin(target, (admin, identity) => cleanupScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)));
+  const r = await withAdmin(target, (admin, identity) =>
+    cleanupScenario(target, admin, identity, labDb, scenario, values, (m) => log.push(m)),
+  );
+  if (r === 'no-lab') return `Nothing to remove: no lab database [${labDb}] on ${describeTarget(target)}.\n`;
+  if (r === 'not-deployed') return `Nothing to remove: ${scenario.id} is not deployed in [${labDb}] on ${describeTarget(target)}.\n`;
   return `${log.join('\n')}\nRemoved ${scenario.id} from [${labDb}].\n`;
 }
 

@@ -53,10 +53,9 @@ export function addCompareCommand(program: Command, out: (s: string) => void): v
       if (key === null) throw new UsageError(`--primary "${o.primary}" names no figure; name one of: ${PRIMARY_NAMES}.`);
       const ea = readExperimentFile(a);
       const eb = readExperimentFile(b);
-      // Itself against itself: every ratio would be 1 and the verdict "separate sessions", neither of which says anything.
       if (ea.id === eb.id)
         throw new UsageError(
-          `${a} and ${b} are the same experiment (${ea.id}): give two different ones, e.g. a run before a change and one after it.`,
+          `A and B are the same experiment (${ea.id}${a === b ? '' : `, in ${a} and ${b}`}): its runs against themselves say nothing; give two different experiments (a re-run with \`spinlab rerun\`, or a run with --out DIR).`,
         );
       const primary = key === undefined ? undefined : checkedPrimary(key, o.primary!, [ea, eb]);
       const c = compareExperiments(ea, eb, 5, primary);

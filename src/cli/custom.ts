@@ -30,6 +30,7 @@ import { finish, repeatChoice, sayOverrun, withCancel, type RunArgs } from './ru
 import { outcomeOf, savedLine } from './resultSaving';
 import { planTime } from '../shared/planTime';
 import { exitOf } from './exitCodes';
+import { counts } from '../shared/plural';
 
 export interface CustomArgs {
   sql: string[];
@@ -213,7 +214,7 @@ export async function runCustomCommand(
               affinity: o.affinity,
             },
             outDir,
-            title: o.title ?? `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`,
+            title: o.title ?? `Custom workload in [${workload.database}]: ${counts(load.threads, 'thread')}`,
             question: o.question,
             deploy: false,
             custom: { workload, table },

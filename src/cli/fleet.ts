@@ -14,6 +14,7 @@ import { UsageError } from './commands';
 import { folderProblems } from './output';
 import { readServersFile, type FleetServer } from './fleetConfig';
 import { ServerWatch, staggerMs } from './fleetWatch';
+import { plural } from '../shared/plural';
 
 export interface FleetArgs {
   /** The servers file; or `single`, one server from -c (a plain `spinlab watch -c ... --prometheus :9464`). */
@@ -173,7 +174,7 @@ export async function fleetCommand(o: FleetArgs, err: (s: string) => void, withC
     );
   const refresher = setInterval(refresh, 1000);
   if (otlpUrl) log(`metrics pushed to ${otlpUrl} every ${otlpIntervalMs / 1000} s`);
-  log(`watching ${servers.length} server(s): ${servers.map((s) => s.name).join(', ')}; folders under ${outRoot}`);
+  log(`watching ${plural(servers.length, 'server')}: ${servers.map((s) => s.name).join(', ')}; folders under ${outRoot}`);
   try {
     await withCancel(
       err,

@@ -7,6 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import type { DbTarget } from '../db/target';
 import { parseDuration } from '../shared/params';
 import { UsageError } from './commands';
+import { plural } from '../shared/plural';
 
 export interface FleetServer {
   name: string;
@@ -134,7 +135,7 @@ export function parseServers(doc: unknown, file: string, env: NodeJS.ProcessEnv)
   });
   if (problems.length)
     throw new UsageError(
-      `The servers file ${file} has ${problems.length} problem(s); nothing was started:\n${problems.map((p) => `- ${p}`).join('\n')}`,
+      `The servers file ${file} has ${plural(problems.length, 'problem')}; nothing was started:\n${problems.map((p) => `- ${p}`).join('\n')}`,
     );
   return out;
 }

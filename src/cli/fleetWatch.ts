@@ -8,6 +8,7 @@ import type { ServerMetrics } from '../engine/metrics/watchMetrics';
 import { describeTarget } from '../db/target';
 import { categoryOf } from '../shared/spinlabError';
 import type { FleetServer } from './fleetConfig';
+import { plural } from '../shared/plural';
 
 export const BACKOFF_MS = { first: 1000, max: 60_000 } as const;
 /** Ticks kept in memory per server (the watch's window): the rest is on disk and in the exported sums. */
@@ -57,6 +58,10 @@ export class ServerWatch {
   private starts = 0;
   private lastError: string | null = null;
   private outDir: string | null = null;
+  /** The failure last said in full: a retry that fails the same way says one short line instead. */
+  private said: string | null = null;
+  /** Failed starts in a row; while above 0, the status lines of each retry ("connecting to ...") are not said. */
+  private failing = 0;
 
   constructor(
     readonly server: FleetServer,
@@ -89,15 +94,21 @@ export class ServerWatch {
   private onProgress(p: WatchProgress): void {
     const say = (s: string) => this.opts.log(`[${this.server.name}] ${s}`);
     if (p.kind === 'tick') {
+      if (this.failing > 0) say(`watching again after ${plural(this.failing, 'failed start')}`);
+      this.failing = 0;
+      this.said = null;
       this.lastTickMs = Date.now();
       this.lastTickAt = new Date(this.lastTickMs).toISOString();
       this.metrics.tick(p.tick);
     } else if (p.kind === 'gap') {
       for (let i = 0; i < p.gap.failedTicks; i++) this.metrics.failure();
       say(`gap of ${((p.gap.toT - p.gap.fromT) / 1000).toFixed(1)} s: ${p.gap.detail}`);
-    } else if (p.kind === 'status') say(p.message);
-    else if (p.kind === 'event' && p.event.level !== 'info') {
+    } else if (p.kind === 'status') {
+      if (this.failing === 0) say(p.message);
+    } else if (p.kind === 'event' && p.event.level !== 'info') {
       this.lastError = p.event.message;
+      if (this.failing > 0 && p.event.message === this.said) return;
+      if (p.event.level === 'error') this.said = p.event.message;
       say(`${p.event.level}: ${p.event.message}`);
     }
   }
@@ -140,13 +151,21 @@ export class ServerWatch {
         // Its files cannot be written: starting again cannot help, and every server writes under the same folder.
         if (categoryOf(err) === 'files') throw err;
         this.lastError = err instanceof Error ? err.message : String(err);
-        this.opts.log(`[${this.server.name}] cannot watch: ${this.lastError}`);
+        if (this.failing === 0 || this.lastError !== this.said) this.opts.log(`[${this.server.name}] cannot watch: ${this.lastError}`);
+        this.said = this.lastError;
       }
       if (signal.aborted) break;
       this.metrics.failure();
       failures = this.metrics.ticks > ticksBefore ? 1 : failures + 1;
       const wait = Math.min(BACKOFF_MS.max, BACKOFF_MS.first * 2 ** (failures - 1));
-      this.opts.log(`[${this.server.name}] starting again in ${wait / 1000} s`);
+      // The same failure again is one line: the error and its fix were said in full the first time.
+      const same = this.failing > 0 && this.lastError === this.said;
+      this.failing++;
+      this.opts.log(
+        same
+          ? `[${this.server.name}] still cannot watch (the same error, attempt ${this.failing}); starting again in ${wait / 1000} s`
+          : `[${this.server.name}] starting again in ${wait / 1000} s`,
+      );
       this.waiting = true;
       await sleep(wait, signal);
     }

@@ -29,6 +29,8 @@ import { addHistoryCommand } from './history';
 import { addTuneCommand } from './tune';
 import { DEFAULT_MAX_REPEAT } from '../shared/sequential';
 import { ADD_TO, FORCE } from './options';
+import { fitTables } from '../engine/textTable';
+import { terminalWidth } from './terminal';
 
 function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -346,8 +348,10 @@ export function buildProgram(
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
+  // Tables fitted to the terminal (a pipe keeps whole lines unless COLUMNS says a width: terminal.ts).
+  const width = terminalWidth();
   const program = buildProgram(
-    (s) => process.stdout.write(s),
+    (s) => process.stdout.write(fitTables(s, width)),
     (s) => process.stderr.write(s),
     (c) => {
       code = c;

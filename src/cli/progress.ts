@@ -3,6 +3,7 @@
 import type { ExperimentProgress } from '../engine/experiment';
 import { runFigures } from '../shared/analysis';
 import { figureText } from '../shared/numberText';
+import { plural } from '../shared/plural';
 
 export class Progress {
   private readonly tty: boolean;
@@ -42,7 +43,7 @@ export class Progress {
         const frac = this.measuredMs ? Math.min(1, (Date.now() - this.runStart) / this.measuredMs) : 0;
         const bar = this.measuredMs ? `[${'#'.repeat(Math.round(frac * 20)).padEnd(20)}] ` : '';
         this.say(
-          `run ${this.run + 1}/${this.of()} (${this.label || `${this.threads} threads`}) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
+          `run ${this.run + 1}/${this.of()} (${this.label || plural(this.threads, 'thread')}) ${bar}${Math.round(p.tick.rowsPerSec).toLocaleString('en-US')}/s` +
             (top ? `, ${top[0]} ${Math.round(top[1].spins / (p.tick.intervalMs / 1000)).toLocaleString('en-US')} spins/s` : '') +
             (p.tick.gap ? ' (after a gap)' : ''),
         );
@@ -65,9 +66,13 @@ export class Progress {
     return this.upTo ? `${this.runs} at most` : String(this.runs);
   }
 
-  /** "4 threads", "lw-node, 4 threads, repetition 2/3". */
+  /** "1 thread", "lw-node, 4 threads, repetition 2/3". */
   private what(threads: number, repetition: number | undefined, arm: string | undefined): string {
-    return [arm, `${threads} threads`, this.repeat > 1 ? `repetition ${repetition ?? 1}/${this.repeat}${this.upTo ? ' at most' : ''}` : '']
+    return [
+      arm,
+      plural(threads, 'thread'),
+      this.repeat > 1 ? `repetition ${repetition ?? 1}/${this.repeat}${this.upTo ? ' at most' : ''}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
   }

@@ -30,6 +30,7 @@ import { claimOutput, outDirProblems } from './output';
 import { notebookChoice, notebookProblems } from './notebookOut';
 import { ADD_TO, FORCE } from './options';
 import { EXIT, exitOf } from './exitCodes';
+import { plural } from '../shared/plural';
 
 interface TuneArgs extends CustomArgs {
   connection?: string;
@@ -140,7 +141,7 @@ function tuneProgress(err: (s: string) => void, objective: TuneObjective, unit: 
       trials++;
       const v = objectiveOf(p.record, objective);
       err(
-        `  trial ${trials}: ${p.record.arm.label} at ${p.record.threads} sessions: ${v === null ? p.record.status : `${figureText(v)} ${ot.unit}`}\n`,
+        `  trial ${trials}: ${p.record.arm.label} at ${plural(p.record.threads, 'session')}: ${v === null ? p.record.status : `${figureText(v)} ${ot.unit}`}\n`,
       );
     }
     if (p.kind === 'tune') {
@@ -154,7 +155,7 @@ function tuneProgress(err: (s: string) => void, objective: TuneObjective, unit: 
         const label = (id: string) => t.configs.find((c) => c.id === id)?.label ?? id;
         err(
           `round ${r.round} (${r.stage}) done: ${racing.length} of ${t.configs.length} configurations still racing` +
-            (lead ? `; leading: ${label(lead.config)} at ${lead.threads} sessions` : '') +
+            (lead ? `; leading: ${label(lead.config)} at ${plural(lead.threads, 'session')}` : '') +
             (r.noiseCv !== null ? `; trial-to-trial noise ${Math.round(r.noiseCv * 100)}%` : '') +
             '\n',
         );

@@ -19,6 +19,7 @@ import { targetFromArgs, UsageError } from './commands';
 import { precheckWatch } from './precheck';
 import { EXIT, exitOf } from './exitCodes';
 import { fleetCommand } from './fleet';
+import { plural } from '../shared/plural';
 
 type WithCancel = <T>(err: (s: string) => void, task: (signal: AbortSignal) => Promise<T>, what?: string) => Promise<T>;
 
@@ -184,7 +185,7 @@ async function watchCommand(o: WatchArgs, out: (s: string) => void, err: (s: str
     'ending the watch; the ticks taken so far are kept',
   );
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
-  out(`${record.ticks} ticks, ${record.marks.length} mark(s); status ${record.status}.\n`);
+  out(`${plural(record.ticks, 'tick')}, ${plural(record.marks.length, 'mark')}; status ${record.status}.\n`);
   // The real length on the watch's one clock, the gaps, and the time the rates are per second of.
   if (record.coverage) out(`${describeCoverage(record.coverage, record.gaps ?? [])}.\n`);
   if (record.roundTripMs) out(`round trip per tick: median ${record.roundTripMs.p50} ms, max ${record.roundTripMs.max} ms\n`);
@@ -222,7 +223,7 @@ async function compareCommand(
     return 0;
   }
   if (record.simulated) out('SIMULATED: the Spinlock Lab simulator; every number below is synthetic.\n');
-  const span = (w: typeof comparison.a) => `${(w.fromT / 1000).toFixed(1)}-${(w.toT / 1000).toFixed(1)} s, ${w.ticks} ticks`;
+  const span = (w: typeof comparison.a) => `${(w.fromT / 1000).toFixed(1)}-${(w.toT / 1000).toFixed(1)} s, ${plural(w.ticks, 'tick')}`;
   out(`Mark "${mark.name}" at ${(mark.t / 1000).toFixed(1)} s: before (${span(comparison.a)}) against after (${span(comparison.b)})\n\n`);
   const cell = (v: number | null) => (v === null ? '-' : formatNumber(v));
   out(

@@ -41,6 +41,7 @@ import { runOne, type CustomPlan, type ExperimentProgress } from './runOne';
 import { checkRepeat, interleavedArms, planOrder, runKey, type PlannedRun } from './planOrder';
 import { featureVersion } from '../shared/serverLevel';
 import { sequentialStops, type SequentialOption } from './sequentialStop';
+import { counts, plural } from '../shared/plural';
 
 export type { CustomPlan, ExperimentProgress } from './runOne';
 
@@ -245,7 +246,7 @@ export async function runPlan(
       schemaVersion: EXPERIMENT_SCHEMA_VERSION,
       kind: opts.tune ? 'tune' : 'experiment',
       id: opts.id ?? newExperimentId(opts.preset?.id ?? scenarios[0].id),
-      title: opts.title ?? `${scenarios[0].name}: ${first.threads.join(', ')} threads`,
+      title: opts.title ?? `${scenarios[0].name}: ${counts(first.threads, 'thread')}`,
       question: opts.question ?? null,
       createdAt: new Date().toISOString(),
       tool: { name: 'spinlock-lab', version: TOOL_VERSION },
@@ -335,7 +336,7 @@ export async function runPlan(
         record.status = 'invalid';
         record.invalidReason = drift;
         record.events.push({ time: new Date().toISOString(), level: 'error', message: `This run is invalid: ${drift}` });
-        note('error', `Run ${record.index + 1} (${threads} threads) is invalid: ${drift} The experiment stops here.`);
+        note('error', `Run ${record.index + 1} (${plural(threads, 'thread')}) is invalid: ${drift} The experiment stops here.`);
       }
       experiment.runs.push(record);
       save();
@@ -353,7 +354,8 @@ export async function runPlan(
   } catch (err) {
     if (experiment) {
       experiment.status = signal.aborted ? 'cancelled' : 'failed';
-      note('error', (err as Error).message);
+      // Kept in the record, not said live: the caller says the error it is thrown as, once.
+      events.push({ time: new Date().toISOString(), level: 'error', message: (err as Error).message });
     }
     if (!experiment || err !== recordError) throw err;
   } finally {

@@ -14,6 +14,7 @@ import { dropSession, UNCONFIRMED_DROP } from './stacks/sessions';
 import type { ServerIdentity } from '../shared/types';
 import { recoverExperiment } from './recover';
 import { featureVersion } from '../shared/serverLevel';
+import { plural } from '../shared/plural';
 
 export interface KnobContext {
   admin: DbSession;
@@ -303,7 +304,7 @@ export async function restoreFromJournal(ctx: KnobContext): Promise<RestoreResul
   const recovered = recoverAfterCrash(j);
   if (recovered) {
     actions.push(
-      `the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${recovered.recoveredTicks} ticks in ${recovered.recoveredRuns} unfinished run(s)`,
+      `the interrupted experiment's record (${recovered.file}) was completed from samples.jsonl: ${plural(recovered.recoveredTicks, 'tick')} in ${plural(recovered.recoveredRuns, 'unfinished run')}`,
     );
   }
   return { restored: after, actions };

@@ -250,6 +250,9 @@ async function deployUnlocked(
   }
 }
 
+/** What a cleanup found: no lab database, a lab without the scenario's tables (nothing run), or the scenario removed. */
+export type CleanupResult = 'no-lab' | 'not-deployed' | 'removed';
+
 export function cleanupScenario(
   target: DbTarget,
   admin: DbSession,
@@ -258,7 +261,7 @@ export function cleanupScenario(
   scenario: ScenarioManifest,
   values: Record<string, ParamValue>,
   log: (m: string) => void,
-): Promise<void> {
+): Promise<CleanupResult> {
   return withLabLock(admin, db, `Removing ${scenario.id} from [${db}]`, () =>
     cleanupUnlocked(target, admin, identity, db, scenario, values, log),
   );
@@ -272,10 +275,11 @@ async function cleanupUnlocked(
   scenario: ScenarioManifest,
   values: Record<string, ParamValue>,
   log: (m: string) => void,
-): Promise<void> {
+): Promise<CleanupResult> {
   const probe = await probeLab(admin, db);
-  if (!probe.exists) return;
+  if (!probe.exists) return 'no-lab';
   if (!probe.ours) throw new SpinlabError('server', `The database [${db}] is not Spinlock Lab's; nothing was removed.`);
+  if (!(await deployedScenarios(admin, db)).includes(scenario.id)) return 'not-deployed';
   const lab = await DbSession.open(target, { database: db, appName: 'Spinlock Lab' });
   try {
     for (const id of cleanupSteps(scenario, values)) {
@@ -285,4 +289,5 @@ async function cleanupUnlocked(
   } finally {
     await lab.close();
   }
+  return 'removed';
 }

@@ -14,6 +14,11 @@ export interface PhaseFailure extends SessionFailure {
   phase: FailurePhase;
 }
 
+/** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */
+export function recorded({ phase, ...f }: PhaseFailure): SessionFailure {
+  return phase === 'warm-up' ? { ...f, message: `warm-up: ${f.message}` } : f;
+}
+
 interface LatencySink {
   record(microseconds: number): void;
   /** Adds a client worker's recorder (histogram.ts RecorderState); a sink without it cannot take worker threads' calls. */

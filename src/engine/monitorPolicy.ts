@@ -70,6 +70,8 @@ export class MonitorPolicy {
     this.stats.failedTicks++;
     this.consecutive++;
     const messages: string[] = [];
+    // The error in full (with its fix) is said by the first message about it; a fallback's "last:" quotes its first line.
+    const last = text.split('\n')[0];
     // A delta tick keeps its snapshot in the session: after a failure it starts again, in full, on a new connection.
     let reconnect = !this.stats.fullQuery;
     if (this.firstTime(`failed:${sameness(text)}`))
@@ -81,7 +83,7 @@ export class MonitorPolicy {
       this.consecutive = 0;
       reconnect = true; // a clean session: the full query creates nothing, and the delta tick's #tables go with the old one
       messages.push(
-        `the monitor's delta tick failed ${FAILURES_BEFORE_FALLBACK} times in a row (last: ${text}): reading sql/${this.fullQuery}.sql in full every tick from now on, which creates nothing on the server (more bytes per tick, same figures)`,
+        `the monitor's delta tick failed ${FAILURES_BEFORE_FALLBACK} times in a row (last: ${last}): reading sql/${this.fullQuery}.sql in full every tick from now on, which creates nothing on the server (more bytes per tick, same figures)`,
       );
       return { reconnect, messages };
     }
@@ -90,7 +92,7 @@ export class MonitorPolicy {
       if (this.interval === this.baseMs) {
         this.stats.fallbacks++;
         messages.push(
-          `the monitor's ticks failed ${this.consecutive} times in a row (last: ${text}): ticking less often, every ${next} ms and doubling up to every ${MAX_BACKOFF_MS / 1000} s, until one succeeds; then back to every ${this.baseMs} ms`,
+          `the monitor's ticks failed ${this.consecutive} times in a row (last: ${last}): ticking less often, every ${next} ms and doubling up to every ${MAX_BACKOFF_MS / 1000} s, until one succeeds; then back to every ${this.baseMs} ms`,
         );
       }
       this.interval = next;

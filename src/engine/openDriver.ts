@@ -1,7 +1,7 @@
 // The load driver a run opens (runOne.ts): on client worker threads for the client loop and custom workloads, else on
 // this event loop; and a phase failure as the run's record keeps it.
 import type { DbTarget } from '../db/target';
-import type { CustomWorkload, ExperimentEvent, LoadSettings, ParamValue, SessionFailure } from '../shared/experiment';
+import type { CustomWorkload, ExperimentEvent, LoadSettings, ParamValue } from '../shared/experiment';
 import type { ScenarioManifest } from './scenarios';
 import type { ParamTable } from './custom/params';
 import { WorkloadSessions } from './load';
@@ -49,9 +49,4 @@ export async function openDriver(
   return c.custom
     ? CustomSessions.open(c.target, c.custom.workload, c.custom.table, c.threads, failures)
     : WorkloadSessions.open(c.target, c.labDatabase, c.threads, c.scenario, c.arm.parameters, failures, undefined, c.load.clientPath);
-}
-
-/** A failure as the run's record keeps it: the record has no phase, so a warm-up's failure says so in its message. */
-export function recorded({ phase, ...f }: PhaseFailure): SessionFailure {
-  return phase === 'warm-up' ? { ...f, message: `warm-up: ${f.message}` } : f;
 }

@@ -15,6 +15,7 @@ import { abView } from './presetViews/ab';
 import { noiseView, repeatsView } from './presetViews/repeats';
 import { scalingView } from './presetViews/scaling';
 import { num, small, type ViewTable } from './presetViews/table';
+import { plural } from '../shared/plural';
 
 export type { ViewTable } from './presetViews/table';
 
@@ -80,6 +81,9 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
   if (repeated) out.push(noiseView(e.runs));
 
   const completed = e.runs.filter((x) => x.status === 'completed');
+  // Repeated runs: each row says its repetition, and a sentence the same for several repetitions is said once.
+  const rep = (r: RunRecord) => (repeated ? [String(r.repetition ?? 1)] : []);
+  const who = (r: RunRecord) => `${r.arm.label}, ${plural(r.threads, 'thread')}${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`;
   if (views.includes('math')) {
     const tpc = threadsPerCore(e.topology);
     const rows: string[][] = [];
@@ -90,7 +94,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
       const clock = r.derived.clock
         ? ` (clock: ${num(r.derived.clock.cpuTicksDelta)} cpu_ticks over ${num(r.derived.clock.msTicksDelta)} ms_ticks)`
         : '';
-      lines.push(`${r.arm.label}, ${r.threads} threads: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
+      lines.push(`${who(r)}: ${m.formula}${clock}; ${small(m.cyclesPerRow)} cycles per row.`);
       if (tpc > 1)
         lines.push(
           `  On physical cores, as the post counts them: ${cycleMath({ ...m.inputs, cpus: coresFor(r.derived.cpusUsed, tpc), cpuBasis: 'physical cores' }).formula}.`,
@@ -101,6 +105,7 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
         rows.push([
           r.arm.label,
           String(r.threads),
+          ...rep(r),
           s.name,
           num(s.spins),
           small(s.cyclesPerSpin),
@@ -112,7 +117,16 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
     out.push({
       kind: 'math',
       title: 'Doing the math: cycles = elapsed s x CPUs x measured clock rate, per spin and per row',
-      headers: ['arm', 'threads', 'spinlock', 'spins', 'cycles per spin', 'spins per row', 'cycles per row'],
+      headers: [
+        'arm',
+        'threads',
+        ...(repeated ? ['repetition'] : []),
+        'spinlock',
+        'spins',
+        'cycles per spin',
+        'spins per row',
+        'cycles per row',
+      ],
       rows,
       lines,
     });
@@ -120,16 +134,26 @@ export function presetViews(e: Experiment, unit = 'rows'): ViewTable[] {
 
   if (views.includes('writelog')) {
     const rows: string[][] = [];
-    const lines: string[] = [];
+    const said = new Map<string, string[]>();
+    const shown = new Set<string>();
     for (const r of completed) {
       const d = diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.server.majorVersion, share: r.share });
-      lines.push(`${r.arm.label}, ${r.threads} threads: ${d.summary}`);
-      for (const l of d.lines) rows.push([r.arm.label, String(r.threads), l.label, l.verdict, l.threshold]);
+      const key = JSON.stringify([`${r.arm.label}, ${plural(r.threads, 'thread')}`, d.summary]);
+      said.set(key, [...(said.get(key) ?? []), String(r.repetition ?? 1)]);
+      // The post's figure for each line is the same for every run: said on its first row only.
+      for (const l of d.lines)
+        rows.push([r.arm.label, String(r.threads), ...rep(r), l.label, l.verdict, shown.has(l.label) ? '' : l.threshold]);
+      for (const l of d.lines) shown.add(l.label);
     }
+    const lines = [...said].map(([key, reps]) => {
+      const [where, summary] = JSON.parse(key) as [string, string];
+      const which = repeated ? `, ${reps.length > 1 ? `repetitions ${reps.join(', ')}` : `repetition ${reps[0]}`}` : '';
+      return `${where}${which}: ${summary}`;
+    });
     out.push({
       kind: 'writelog',
       title: "WRITELOG diagnosis (the WRITELOG post's figures and thresholds)",
-      headers: ['arm', 'threads', 'figure', 'verdict', 'WRITELOG post'],
+      headers: ['arm', 'threads', ...(repeated ? ['repetition'] : []), 'figure', 'verdict', 'WRITELOG post'],
       rows,
       lines,
     });

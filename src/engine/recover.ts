@@ -9,6 +9,7 @@ import type { RunRecord, Tick } from '../shared/experiment';
 import { threadsPerCore } from '../shared/affinity';
 import { computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { migrateExperiment } from './migrate';
+import { plural } from '../shared/plural';
 
 export interface RecoveryResult {
   file: string;
@@ -80,7 +81,7 @@ export function recoverExperiment(dir: string, reason: string): RecoveryResult |
         {
           time: now,
           level: 'error',
-          message: `${reason} ${timeline.length} ticks were recovered from samples.jsonl; client figures were lost with the process.`,
+          message: `${reason} ${plural(timeline.length, 'tick')} ${timeline.length === 1 ? 'was' : 'were'} recovered from samples.jsonl; client figures were lost with the process.`,
         },
       ],
       arm: known ?? {
@@ -98,7 +99,7 @@ export function recoverExperiment(dir: string, reason: string): RecoveryResult |
   e.events.push({
     time: now,
     level: 'error',
-    message: `${reason} The record was completed from samples.jsonl (${byRun.size} unfinished run${byRun.size === 1 ? '' : 's'}, ${ticks} ticks).`,
+    message: `${reason} The record was completed from samples.jsonl (${plural(byRun.size, 'unfinished run')}, ${plural(ticks, 'tick')}).`,
   });
   const tmp = `${file}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, JSON.stringify(e, null, 2));

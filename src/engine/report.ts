@@ -10,6 +10,7 @@ import { isRepeated } from '../shared/repeats';
 import { scenarioRepeatSection } from './repeatReport';
 import { table } from './textTable';
 import { othersBusy, SHARE_PERMISSION } from '../shared/ownShare';
+import { plural } from '../shared/plural';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -30,8 +31,8 @@ const rep = (repeated: boolean, r: RunRecord) => (repeated ? [String(r.repetitio
 /** A run in a sentence: "8 threads", and its arm and repetition when the runs were repeated. */
 const runName = (repeated: boolean, r: RunRecord) =>
   repeated
-    ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${r.threads} threads, repetition ${r.repetition ?? 1}`
-    : `${r.threads} threads`;
+    ? `${r.arm.id !== 'main' ? `${r.arm.label}, ` : ''}${plural(r.threads, 'thread')}, repetition ${r.repetition ?? 1}`
+    : plural(r.threads, 'thread');
 
 /** The run's own share of the server's CPU and waits ("13%, 0%"), '-' when not read. */
 function shareCell(r: RunRecord): string {
@@ -44,7 +45,7 @@ function shareCell(r: RunRecord): string {
 function shareNote(runs: readonly RunRecord[]): string {
   const busy = runs.filter((r) => othersBusy(r.share));
   const what =
-    "own share: the workload's own sessions' CPU and waits over the server's totals (sys.dm_exec_sessions, sys.dm_exec_requests, sys.dm_exec_session_wait_stats, each tick)";
+    "own share: the workload's own sessions' CPU and waits over the server's totals, Spinlock Lab's monitor left out (sys.dm_exec_sessions, sys.dm_exec_requests, sys.dm_exec_session_wait_stats, each tick)";
   if (!runs.some((r) => r.share)) return `${what}: not read (it needs ${SHARE_PERMISSION}; older records lack it)`;
   return busy.length
     ? `${what}.\n  Others busy: other sessions did a meaningful part of the server's work in ${busy.length} of ${runs.length} run${runs.length === 1 ? '' : 's'}; the spinlock, wait and latch figures below are server-wide and include their work.`
@@ -145,11 +146,24 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
     out.push(
       table(
-        ['threads', 'CPU ms', 'logical reads', 'page writes', 'scheduled ms', 'recompiles (server)', 'server CPU ms', 'batches'],
+        [
+          ...(armed ? ['arm'] : []),
+          'threads',
+          ...(repeated ? ['repetition'] : []),
+          'CPU ms',
+          'logical reads',
+          'page writes',
+          'scheduled ms',
+          'recompiles (server)',
+          'server CPU ms',
+          'batches',
+        ],
         costed.map((r) => {
           const c = r.monitorCost!;
           return [
+            ...arm(r),
             runLabel(r),
+            ...rep(repeated, r),
             fmt(c.cpuMsPerTick, 2),
             fmt(c.logicalReadsPerTick),
             fmt(c.writesPerTick),

@@ -14,17 +14,19 @@ import { runsNativeProcedures, type ScenarioManifest } from './scenarios';
 import { addTick, computeDerived, cpusUsedFromTicks, foldTicks } from './totals';
 import { LatencyRecorder } from './histogram';
 import { ClientStatsRecorder, noClientStats } from './clientStats';
-import type { LoadDriver, PhaseFailure } from './loadDriver';
+import { recorded, type LoadDriver, type PhaseFailure } from './loadDriver';
 import { clientPathNote } from './loadCaller';
 import { readOwnCounters, waitDeltas } from './custom/ownSessions';
 import type { ParamTable } from './custom/params';
-import { openDriver, recorded } from './openDriver';
+import { openDriver } from './openDriver';
 import { overrunNotes } from './overrun';
 import { summariseMonitorCost } from '../shared/monitorCost';
 import { runVerdict } from './runVerdict';
 import { sessionSpread } from '../shared/sessionSpread';
 import { othersWarning, ownShare } from '../shared/ownShare';
 import { steadyRun } from './steadyRun';
+import { plural } from '../shared/plural';
+import { sessionFailureLines } from '../shared/failureLines';
 
 /** A custom workload and its parameter rows (read before the experiment; the rows are not saved). */
 export interface CustomPlan {
@@ -72,11 +74,11 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
   const runEvents: ExperimentEvent[] = [];
   const runNote = (level: ExperimentEvent['level'], message: string) => {
     runEvents.push({ time: new Date().toISOString(), level, message });
-    c.note(level, `run ${index + 1} (${threads} threads): ${message}`);
+    c.note(level, `run ${index + 1} (${plural(threads, 'thread')}): ${message}`);
   };
   const failures: PhaseFailure[] = [];
   const startedAt = new Date().toISOString();
-  c.status(`run ${index + 1}: opening ${threads} sessions`);
+  c.status(`run ${index + 1}: opening ${plural(threads, 'session')}`);
   // Where the run's time goes, for the overrun notes (overrun.ts): the client's clock.
   const clock = { start: Date.now(), opened: 0, warmedUp: 0, measureStart: 0, measureEnd: 0 };
   let driver: LoadDriver;
@@ -275,7 +277,10 @@ export async function runOne(c: RunContext): Promise<RunRecord> {
     const counted = timeline.reduce((s, t) => s + t.rows, 0) + ((closingTick as Tick | null)?.rows ?? 0);
     rows = phase.rowsUnknown || phase.rows === 0 ? counted : phase.rows;
     cancelledCalls = phase.cancelledCalls;
-    for (const f of phase.failures) runNote('warning', `session ${f.session} failed: ${f.message}`);
+    // Every session failing alike is said once, by the run's verdict ("every session failed: ..."); else each
+    // message once, naming its sessions.
+    const alike = sessionFailureLines(phase.failures);
+    if (alike.length > 1 || new Set(phase.failures.map((f) => f.session)).size < threads) for (const l of alike) runNote('warning', l);
     const stats = driver.runStats();
     if (phase.cancelled) status = 'cancelled';
     else if (writeError) {

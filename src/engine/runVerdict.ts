@@ -8,6 +8,7 @@
 //   - otherwise completed; failed calls or sessions below those limits are a warning with their count and the first
 //     error, and `--assert errors=0` or `--assert "error_rate<0.01"` makes any of them fail a CI run.
 import type { CallErrorCount, SessionFailure } from '../shared/experiment';
+import { plural } from '../shared/plural';
 
 export interface RunOutcome {
   threads: number;
@@ -34,8 +35,6 @@ export interface RunVerdict {
 export function formatMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${+(ms / 1000).toFixed(3)} s`;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** An error as SQL Server prints it: "Msg 102 Incorrect syntax near 'FROM'."; a timeout or a client error as itself. */
 export function errorText(c: Pick<CallErrorCount, 'number' | 'kind' | 'message'>): string {

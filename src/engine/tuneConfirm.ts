@@ -10,6 +10,7 @@ import { configName } from '../shared/tuneText';
 import type { PlanArm } from './experiment';
 import { NotebookError } from './migrate';
 import { getScenario } from './scenarios';
+import { plural } from '../shared/plural';
 
 /** Runs of each arm a confirmation makes by default: enough for an interval on the ratio. */
 export const CONFIRM_REPEAT = 3;
@@ -46,11 +47,11 @@ function sidesOf(e: Experiment): { a: Side; b: Side } {
 }
 
 /** "log writer's node (numa:0) at 8 sessions". */
-const sideName = (e: Experiment, s: Side) => `${configName(e.tune!, s.config.id)} at ${s.threads} sessions`;
+const sideName = (e: Experiment, s: Side) => `${configName(e.tune!, s.config.id)} at ${plural(s.threads, 'session')}`;
 
 export function confirmTitle(e: Experiment): string {
   const { a, b } = sidesOf(e);
-  const current = a.config.current ? `the current settings at ${a.threads} sessions` : `the current settings (${sideName(e, a)})`;
+  const current = a.config.current ? `the current settings at ${plural(a.threads, 'session')}` : `the current settings (${sideName(e, a)})`;
   return `Confirm the tune's winner: ${sideName(e, b)} against ${current}`;
 }
 
@@ -74,8 +75,8 @@ export function confirmArms(e: Experiment): PlanArm[] {
     threads: [s.threads],
   });
   return [
-    arm(CONFIRM_A, `current settings (${a.threads} sessions)`, a),
-    arm(CONFIRM_B, `winner: ${configName(e.tune!, b.config.id)} (${b.threads} sessions)`, b),
+    arm(CONFIRM_A, `current settings (${plural(a.threads, 'session')})`, a),
+    arm(CONFIRM_B, `winner: ${configName(e.tune!, b.config.id)} (${plural(b.threads, 'session')})`, b),
   ];
 }
 
@@ -99,6 +100,6 @@ export function confirmVerdict(e: Pick<Experiment, 'runs'>): string[] {
   if (!a || !b) return ['The confirmation has no completed run of one side: no verdict.'];
   const cmp = compareCells(a, b, 'The winner');
   const verdict = ratioVerdict(cmp.figures[0].ratio, { ...THROUGHPUT_WORDS('The winner'), against: 'the current settings' }).text;
-  const head = `Confirmation: the winner (B, ${b.threads} sessions, ${b.runs.length} runs) against the current settings (A, ${a.threads} sessions, ${a.runs.length} runs)`;
+  const head = `Confirmation: the winner (B, ${plural(b.threads, 'session')}, ${plural(b.runs.length, 'run')}) against the current settings (A, ${plural(a.threads, 'session')}, ${plural(a.runs.length, 'run')})`;
   return [`${head}: ${verdict}`, ...cmp.summary.slice(1).map((s) => `  ${s}`)];
 }

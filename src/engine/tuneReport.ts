@@ -15,6 +15,7 @@ import {
   tuneObjective,
 } from '../shared/tuneText';
 import { table } from './textTable';
+import { plural } from '../shared/plural';
 
 export function tuneReport(e: Experiment): string[] {
   const t = e.tune;
@@ -32,7 +33,7 @@ export function tuneReport(e: Experiment): string[] {
     out.push(`The search found no result${t.stopReason ? `: ${t.stopReason}` : ''}.`, budgetLine(t));
     return out;
   }
-  const at = (s: { config: string; threads: number }) => `${configName(t, s.config)} at ${s.threads} sessions`;
+  const at = (s: { config: string; threads: number }) => `${configName(t, s.config)} at ${plural(s.threads, 'session')}`;
   out.push(`Winner: ${at(r.winner)}${r.current ? `, against the current settings (${at(r.current)})` : ''}.`);
   out.push(r.verdict, ...(r.selection ? [r.selection] : []), r.certainty, moreTimeLine(r));
   if (r.reasons.length) {

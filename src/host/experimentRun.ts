@@ -17,6 +17,7 @@ import { applyProgress, startingView } from './activeExperimentView';
 import { UiFailure, toUiError } from './uiErrors';
 import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, confirmMore, type RunRequest } from './runRequest';
 import type { PanelContext } from './panelContext';
+import { plural } from '../shared/plural';
 
 export interface RunJob {
   conn: ServerConnection;
@@ -91,7 +92,7 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
     });
     view.status = result.experiment.status;
     const failed = result.experiment.runs.find((r) => r.failedReason);
-    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${job.runCount} runs${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
+    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${plural(job.runCount, 'run')}${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
     ports.log.info(`experiment ${id} ${result.experiment.status}`);
     for (const e of result.experiment.events)
       if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);
@@ -107,7 +108,7 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
 
 export function executeRun(job: RunJob, hooks: RunHooks): Promise<RunOutcome> {
   const { conn, req } = job;
-  const reps = req.repeat > 1 ? `, ${req.repeat} repetitions` : '';
+  const reps = req.repeat > 1 ? `, ${plural(req.repeat, 'repetition')}` : '';
   return executeJob(
     {
       conn,

@@ -5,6 +5,7 @@ import { isBenignWait } from './benign';
 import type { LatencySummary, RunDerived, RunRecord, RunTotals, Tick } from './experiment';
 import { formatNumber } from './numberText';
 import { quantityKind, quantityText, timeLabel } from './units';
+import { plural } from './plural';
 
 export { formatNumber };
 
@@ -369,10 +370,10 @@ export function summarizeScaling(curve: ScalingCurve): string {
   const peak = curve.peak as { threads: number; rowsPerSec: number };
   const speedup = first.rowsPerSec > 0 ? last.rowsPerSec / first.rowsPerSec : null;
   const threadsRatio = last.threads / first.threads;
-  const parts = [`Throughput peaks at ${peak.threads} threads (${formatNumber(peak.rowsPerSec)} rows/s)`];
+  const parts = [`Throughput peaks at ${plural(peak.threads, 'thread')} (${formatNumber(peak.rowsPerSec)} rows/s)`];
   if (speedup !== null) {
     parts.push(
-      `${first.threads} → ${last.threads} threads gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`,
+      `${first.threads} → ${plural(last.threads, 'thread')} gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`,
     );
   }
   if (first.spinsPerRow > 0 && last.spinsPerRow > 0) {

@@ -2,6 +2,7 @@
 // spins of each spinlock and by the rows written. A spinlock that burns a large share of the cycles shows as few
 // cycles per spin. Pure: every input comes back with the results, so a view can show how each number was reached.
 import { thousands } from './numberText';
+import { plural } from './plural';
 
 export interface CycleMathInput {
   /** Server-measured elapsed seconds of the run. */
@@ -53,8 +54,8 @@ export interface CycleMath {
 }
 
 function threadsText(c: { threads: number; onlineSchedulers: number }): string {
-  const t = `${c.threads} thread${c.threads === 1 ? '' : 's'}`;
-  return c.onlineSchedulers > 0 ? ` (${t}; ${c.onlineSchedulers} online schedulers)` : ` (${t})`;
+  const t = plural(c.threads, 'thread');
+  return c.onlineSchedulers > 0 ? ` (${t}; ${plural(c.onlineSchedulers, 'online scheduler')})` : ` (${t})`;
 }
 
 function ghz(hz: number): string {
@@ -80,7 +81,7 @@ export function cycleMath(input: CycleMathInput): CycleMath {
       spinsPerRow: rows > 0 ? spins / rows : null,
     }));
   const sec = `${Number(elapsedSec.toFixed(3))} s`;
-  const basis = `${cpus} ${input.cpuBasis}${input.cpuCount && input.cpuBasis === 'logical CPUs' ? threadsText(input.cpuCount) : ''}`;
+  const basis = `${cpus} ${cpus === 1 ? input.cpuBasis.replace(/s$/, '') : input.cpuBasis}${input.cpuCount && input.cpuBasis === 'logical CPUs' ? threadsText(input.cpuCount) : ''}`;
   const formula =
     cycles !== null
       ? `${sec} x ${basis} x ${ghz(clockHz as number)} = ${whole(cycles)} cycles`

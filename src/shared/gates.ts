@@ -10,6 +10,7 @@ import { gateValue, type Gate, type GateMetric } from './gateSyntax';
 import { compareFigures, estimate, SINGLE_RUN } from './repeats';
 import { lookLevel, type SequentialDesign } from './sequential';
 import { thousands } from './numberText';
+import { plural } from './plural';
 
 export * from './gateSyntax';
 
@@ -58,7 +59,6 @@ export function gateCells(runs: readonly RunRecord[], keep: (r: RunRecord) => bo
   return [...out.values()];
 }
 
-const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 const cellLabel = (c: Pick<GateCell, 'armId' | 'armLabel' | 'threads'>) =>
   `${plural(c.threads, 'thread')}${c.armId !== 'main' ? ` (${c.armLabel})` : ''}`;
 const repetitionOf = (c: GateCell, r: RunRecord) => `repetition ${r.repetition ?? c.runs.indexOf(r) + 1}`;

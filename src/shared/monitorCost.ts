@@ -3,6 +3,7 @@
 // compilation counters, read by every delta tick. Per tick deltas, a summary over a window beside the server's totals,
 // and the budget a watch keeps to (lengthening its interval when over). Pure: no vscode, no DOM, no driver.
 import { thousands } from './numberText';
+import { plural } from './plural';
 
 /** One tick's cumulative reading (the session's figures since it connected; the server's counters since start). */
 export interface MonitorReading {
@@ -150,7 +151,15 @@ export class MonitorCostSums {
 export type BudgetDecision = { kind: 'keep' } | { kind: 'lengthen'; intervalMs: number; cpuMsPerSec: number; message: string | null };
 
 /**
- * A watch's cost budget: over the last few ticks (a connection's first costed tick, with its one-time compiles, left
+ * A connection's first costed ticks left out of the budget: they carry its statements' first compiles, and
+ * sys.dm_exec_sessions counts a batch's CPU when it completes, so a tick's cost is its previous batch's: the compiles
+ * of the first two tick batches (the first delta, and the statements a later delta runs for the first time) land in
+ * the first two costed ticks.
+ */
+const ONE_TIME_TICKS = 2;
+
+/**
+ * A watch's cost budget: over the last few ticks (a connection's first costed ticks, with its one-time compiles, left
  * out), the monitor's CPU per second of watching against the budget. Over
  * it, the interval doubles (up to a cap) and the window starts again at the new interval; the first time is said,
  * later ones only recorded in the ticks. A budget of 0 never lengthens.
@@ -158,8 +167,8 @@ export type BudgetDecision = { kind: 'keep' } | { kind: 'lengthen'; intervalMs: 
 export class CostBudget {
   private window: { cpuMs: number; intervalMs: number }[] = [];
   private said = false;
-  /** The first costed tick of a connection carries its one-time work (the statements' first compiles): not a trend. */
-  private skipNext = true;
+  /** The first costed ticks of a connection carry its one-time work (the statements' first compiles): not a trend. */
+  private skip = ONE_TIME_TICKS;
 
   constructor(
     readonly budgetMsPerSec: number,
@@ -171,15 +180,15 @@ export class CostBudget {
     return this.intervalMs;
   }
 
-  /** A new monitor connection: its first costed tick is left out again. */
+  /** A new monitor connection: its first costed ticks are left out again. */
   reconnected(): void {
-    this.skipNext = true;
+    this.skip = ONE_TIME_TICKS;
   }
 
   observe(cost: MonitorCost | null | undefined, tickIntervalMs: number): BudgetDecision {
     if (!cost || this.budgetMsPerSec <= 0 || tickIntervalMs <= 0) return { kind: 'keep' };
-    if (this.skipNext) {
-      this.skipNext = false;
+    if (this.skip > 0) {
+      this.skip--;
       return { kind: 'keep' };
     }
     this.window.push({ cpuMs: cost.cpuMs, intervalMs: tickIntervalMs });
@@ -192,7 +201,7 @@ export class CostBudget {
     this.window = [];
     const message = this.said
       ? null
-      : `the watch's own session cost the server ${cpuMsPerSec.toFixed(1)} ms of CPU per second over its last ${BUDGET_WINDOW_TICKS} ticks, over its budget of ${this.budgetMsPerSec} ms/s (--cost-budget): ticking every ${next / 1000} s from now on (doubling again while over, up to ${this.maxIntervalMs / 1000} s)`;
+      : `the watch's own session cost the server ${cpuMsPerSec.toFixed(1)} ms of CPU per second over its last ${plural(BUDGET_WINDOW_TICKS, 'tick')}, over its budget of ${this.budgetMsPerSec} ms/s (--cost-budget): ticking every ${next / 1000} s from now on (doubling again while over, up to ${this.maxIntervalMs / 1000} s)`;
     this.said = true;
     return { kind: 'lengthen', intervalMs: next, cpuMsPerSec, message };
   }
@@ -211,7 +220,7 @@ export function describeMonitorCost(c: MonitorCostSummary, simulated = false): s
     : '';
   return (
     `Spinlock Lab's own session cost the server ${fmt(c.cpuMsPerTick, 2)} ms CPU, ${fmt(c.logicalReadsPerTick)} logical reads, ` +
-    `${fmt(c.writesPerTick)} page writes and ${fmt(c.scheduledMsPerTick, 2)} ms scheduled per tick over ${c.ticks} ticks, ` +
+    `${fmt(c.writesPerTick)} page writes and ${fmt(c.scheduledMsPerTick, 2)} ms scheduled per tick over ${plural(c.ticks, 'tick')}, ` +
     `beside the server's ${fmt(c.serverCpuMsPerTick)} ms CPU${share} and ${fmt(c.batchRequestsPerTick)} batch requests per tick${recompiles}${budget}` +
     `${simulated ? ' (synthetic: the simulator)' : ''}.`
   );

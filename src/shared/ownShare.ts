@@ -14,6 +14,8 @@ export const OTHERS_SHARE = 0.2;
 const OTHERS_MIN_CPU_MS_PER_SEC = 50;
 /** Below this much server CPU or wait per second there is nothing to share. */
 const NOTHING_MS_PER_SEC = 1;
+/** Whole-millisecond readings at both ends of a tick: what rounding can put in one. */
+const ROUNDING_MS = 2;
 
 /** The tick's own activity from two cumulative readings; null when either is missing. */
 export function ownDelta(prev: OwnReading | null | undefined, cur: OwnReading | null | undefined): OwnActivity | null {
@@ -28,6 +30,8 @@ interface ShareTick {
   cpuMs: number;
   waits: Record<string, { waitMs: number }>;
   own?: OwnActivity | null;
+  /** Spinlock Lab's own monitor session in the interval: ours, so never counted as others' work. */
+  monitor?: { cpuMs: number } | null;
 }
 
 const serverWaitMs = (t: ShareTick): number => Object.entries(t.waits).reduce((s, [type, w]) => (isBenignWait(type) ? s : s + w.waitMs), 0);
@@ -44,19 +48,23 @@ export function ownShare(ticks: readonly ShareTick[]): OwnShare | null {
   let ms = 0;
   for (const t of withOwn) {
     ownCpu += t.own!.cpuMs;
-    serverCpu += t.cpuMs;
+    // The monitor's ticks are Spinlock Lab's, not other sessions': on an idle server they were most of what else ran.
+    serverCpu += Math.max(0, t.cpuMs - (t.monitor?.cpuMs ?? 0));
     ownWait += t.own!.waitMs;
     serverWait += serverWaitMs(t);
     others += t.own!.otherRequests;
     ms += t.intervalMs;
   }
   const sec = Math.max(ms / 1000, 1e-9);
-  const ratio = (own: number, all: number) => (all / sec < NOTHING_MS_PER_SEC ? null : Math.min(1, own / all));
+  // The figures are whole milliseconds read at each end of every tick: a couple of ms a tick is rounding, not work
+  // (in a run of a few ms it would read as hundreds of ms per second).
+  const slack = ROUNDING_MS * withOwn.length;
+  const ratio = (own: number, all: number) => ((all - slack) / sec < NOTHING_MS_PER_SEC ? null : Math.min(1, own / all));
   return {
     cpu: ratio(ownCpu, serverCpu),
     waits: ratio(ownWait, serverWait),
     otherRequests: others / withOwn.length,
-    othersCpuMsPerSec: Math.max(0, serverCpu - ownCpu) / sec,
+    othersCpuMsPerSec: Math.max(0, serverCpu - ownCpu - slack) / sec,
     ticks: withOwn.length,
     of: ticks.length,
   };

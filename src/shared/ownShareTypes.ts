@@ -21,13 +21,16 @@ export interface OwnReading {
 
 /** A run's share of the server's work over its ticks. */
 export interface OwnShare {
-  /** The workload's CPU over the server's (online user schedulers), 0..1; null when the server used next to none. */
+  /**
+   * The workload's CPU over the server's (online user schedulers) less Spinlock Lab's own monitor, 0..1; null when the
+   * server used next to none.
+   */
   cpu: number | null;
   /** The workload's waits over the server-wide waits (benign excluded), 0..1; null when the server waited next to none. */
   waits: number | null;
   /** Other sessions' requests running at a tick, on average. */
   otherRequests: number;
-  /** CPU ms per second the other sessions (and the server's own user-scheduler work) used. */
+  /** CPU ms per second the other sessions (and the server's own user-scheduler work) used; the monitor is not among them. */
   othersCpuMsPerSec: number;
   /** Ticks that carried the sessions' own figures, and the run's ticks. */
   ticks: number;

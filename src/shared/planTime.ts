@@ -2,6 +2,7 @@
 // shows it): every arm at each of its thread counts, each cell repeated. A run that ends on a row count takes as long
 // as the server needs, so only the count is said then.
 import { thousands } from './numberText';
+import { noun, plural } from './plural';
 
 /** From this many sessions a run's plan says that opening them takes time of its own. */
 const MANY_SESSIONS = 100;
@@ -28,8 +29,6 @@ export interface PlanTime {
   seconds: number | null;
   text: string;
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** 30000 -> "30 s", 1500 -> "1.5 s", 180000 -> "3 min". */
 function spanText(ms: number): string {
@@ -73,7 +72,7 @@ export function planTime(
   const head = `${upTo ? 'up to ' : ''}${plural(runs, 'run')} (${[...factors, reps].join(' x ')})`;
   const warmup = load.warmupMs > 0 ? `${spanText(load.warmupMs)} warm-up` : null;
   if (load.durationMs === null) {
-    const each = load.rows !== null ? `${rowsText(load.rows)} rows` : 'a fixed number of calls per session';
+    const each = load.rows !== null ? `${rowsText(load.rows)} ${noun(load.rows, 'row')}` : 'a fixed number of calls per session';
     return {
       runs,
       seconds: null,

@@ -5,6 +5,7 @@ import type { Experiment } from './experiment';
 import type { PostId } from './posts';
 import { cellsOf, changeWords, compareFigures, excludesOne, figureDefs, type Cell, type FigureDef, type RatioEstimate } from './repeats';
 import type { TuneConfig, TuneInfo, TuneReason } from './tune';
+import { plural } from './plural';
 
 /** Reasons given at most; the largest moves first. */
 const MAX_REASONS = 4;
@@ -42,7 +43,7 @@ export function changedWords(current: TuneConfig | undefined, winner: TuneConfig
     if (current.delayedDurability !== winner.delayedDurability)
       parts.push(winner.delayedDurability === 'FORCED' ? 'delayed durability FORCED' : "the database's own delayed durability");
   }
-  if (a.threads !== b.threads) parts.push(`${b.threads} sessions instead of ${a.threads}`);
+  if (a.threads !== b.threads) parts.push(`${plural(b.threads, 'session')} instead of ${a.threads}`);
   if (!parts.length) return '';
   return `with ${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`}`;
 }

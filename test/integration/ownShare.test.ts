@@ -5,7 +5,7 @@
 // heavier than the ticks, as a workload worth measuring is. Beside the writers it is paced (a light workload on a busy
 // server); alone it runs back to back.
 import assert from 'node:assert/strict';
-import { withSim } from '../helpers/simClient';
+import { SIM_PASSWORD, withSim } from '../helpers/simClient';
 import { programCli } from '../helpers/cliInProcess';
 import { tmp, readExperiment } from '../helpers/common';
 import { connString } from '../helpers/simTarget';
@@ -44,6 +44,27 @@ describe("a custom workload's own share of the server's work (simulator)", funct
       assert.match(out, /\d+%, \d+% \(others busy\)/);
       assert.match(out, /Top spinlocks, server-wide \(every session on the server\): spins per second \(spins per call\)/);
       assert.match(out, /Others busy: other sessions did a meaningful part of the server's work in 1 of 1 run/);
+    }));
+
+  it('a pasted ostress line on an idle simulator (SELECT 1, a fraction of a second): nothing warns of others', () =>
+    withSim({ seed: 5 }, async (sim) => {
+      const dir = tmp('share-ostress');
+      const r = await programCli([
+        'ostress',
+        `-S127.0.0.1,${sim.port}`,
+        '-Usa',
+        `-P${SIM_PASSWORD}`,
+        '-QSELECT 1',
+        '-n1',
+        '-r100',
+        '-o',
+        dir,
+      ]);
+      assert.equal(r.code, 0, r.err);
+      const run = readExperiment(dir).runs[0];
+      assert.ok(run.share, 'the share was read');
+      assert.equal(othersBusy(run.share), false, JSON.stringify(run.share));
+      assert.doesNotMatch(r.out + r.err, /others busy|Others busy|other sessions did a meaningful part/);
     }));
 
   it('on an idle simulator: nearly all of the server’s CPU is the workload’s own, and nothing warns', () =>

@@ -26,7 +26,10 @@ describe('saved-file misuses (compare, history, rerun)', () => {
     const e1 = path.join(dir, 'e1');
     const r = await programCli(['compare', e1, path.join(e1, 'experiment.json')]);
     assert.equal(r.code, EXIT.usage, r.err);
-    assert.match(r.err, /are the same experiment \(2026-11-25T10-00-00-000Z-preset\): give two different ones/);
+    assert.match(
+      r.err,
+      /A and B are the same experiment \(2026-11-25T10-00-00-000Z-preset, in \S+ and \S+\): its runs against themselves say nothing; give two different experiments/,
+    );
     assert.equal(r.out, '');
   });
 

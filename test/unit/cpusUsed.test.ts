@@ -34,7 +34,7 @@ it('a 1-thread run on 40 online schedulers uses 1 CPU: cycles per row are those 
   assert.equal(d.measuredCpu.cycles, 5.8 * 2.4e9);
   assert.ok(Math.abs(d.measuredCpu.busyCpus - 5_800 / 6_000) < 1e-12);
   const m = runCycleMath(d, { LOGCACHE_ACCESS: 1_000 }, 12_000);
-  assert.match(m.formula, /^6 s x 1 logical CPUs \(1 thread; 40 online schedulers\) x 2\.40 GHz = 14,400,000,000 cycles$/);
+  assert.match(m.formula, /^6 s x 1 logical CPU \(1 thread; 40 online schedulers\) x 2\.40 GHz = 14,400,000,000 cycles$/);
   assert.match(
     m.measured!.formula,
     /^5,800 ms of scheduler CPU \(total_cpu_usage_ms\) \(0\.97 CPUs busy on average\) x 2\.40 GHz = 13,920,000,000 cycles$/,

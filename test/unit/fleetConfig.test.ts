@@ -59,7 +59,7 @@ describe('the servers file', () => {
       () => parseServers(doc, 'servers.yaml', ENV),
       (e: Error) => {
         const m = e.message;
-        assert.match(m, /servers\.yaml has \d+ problem\(s\); nothing was started/);
+        assert.match(m, /servers\.yaml has \d+ problems; nothing was started/);
         assert.match(m, /entry 1 \(a\): "password" holds a secret.*passwordEnv/);
         assert.ok(!m.includes('hunter2-in-file'), 'the secret was echoed');
         assert.match(m, /the name "a" is used twice/);

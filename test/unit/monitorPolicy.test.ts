@@ -85,6 +85,19 @@ describe('monitor policy for failing ticks', () => {
     );
   });
 
+  it('a connection error with its fix is said in full once; the fallbacks\' "last:" quote its first line only', () => {
+    const refused = () =>
+      new Error(
+        'Failed to connect to 127.0.0.1:14392 - Could not connect (ECONNREFUSED)\n  The server at 127.0.0.1,14392 could not be reached (no login was attempted).',
+      );
+    const p = new MonitorPolicy(1000, 'watch/tick');
+    const said: string[] = [];
+    for (let i = 0; i < 2 * FAILURES_BEFORE_FALLBACK; i++) said.push(...p.failed(refused()).messages);
+    assert.equal(said.filter((m) => /could not be reached/.test(m)).length, 1, said.join('\n---\n'));
+    assert.ok(said.some((m) => /delta tick failed 3 times in a row \(last: Failed to connect .*ECONNREFUSED\)\)/.test(m)));
+    assert.ok(said.some((m) => /ticks failed 3 times in a row \(last: Failed to connect .*ECONNREFUSED\)\)/.test(m)));
+  });
+
   it('a new interval asked for (the watch over its cost budget) is taken at once, or after a back-off ends', () => {
     const p = new MonitorPolicy(250, null);
     p.setBase(500);

@@ -194,7 +194,7 @@ export async function runSimCommand(argv: string[], out: (s: string) => void = (
     .option('--port <port>', 'TCP port (0 = any free port)', int, 14330)
     .option(
       '--instances <n>',
-      'serve n instances from this one process, each its own model and server name (SPINLAB-SIM-01, ...), on n consecutive ports from --port (any free ports with --port 0)',
+      `serve n instances from this one process, each its own model and server name (${instanceName('SPINLAB-SIM', 0, 2)}, ${instanceName('SPINLAB-SIM', 1, 2)}, ...; ${instanceName('SPINLAB-SIM', 0, 10)}, ... from 10), on n consecutive ports from --port (any free ports with --port 0)`,
       int,
       1,
     )

@@ -7,6 +7,7 @@ import { DbSession } from '../../db/client';
 import type { DbTarget } from '../../db/target';
 import type { CustomWorkload } from '../../shared/experiment';
 import { SpinlabError } from '../../shared/spinlabError';
+import { plural } from '../../shared/plural';
 
 export type ParamType = 'int' | 'bigint' | 'float' | 'bit' | 'nvarchar(4000)';
 export interface ParamColumn {
@@ -123,7 +124,8 @@ export function paramTable(header: string[], raw: unknown[][], where: string): P
   if (dup) throw new ParamsError(`${where}: the column '${dup}' appears twice.`);
   if (raw.length === 0) throw new ParamsError(`${where}: no rows; a parameter source needs at least one row of values.`);
   raw.forEach((r, i) => {
-    if (r.length !== names.length) throw new ParamsError(`${where}: row ${i + 1} has ${r.length} values for ${names.length} columns.`);
+    if (r.length !== names.length)
+      throw new ParamsError(`${where}: row ${i + 1} has ${plural(r.length, 'value')} for ${plural(names.length, 'column')}.`);
   });
   const columns = names.map((name, c) => ({ name, type: inferType(raw.map((r) => r[c])) }));
   return { columns, rows: raw.map((r) => r.map((v, c) => convert(v, columns[c].type))) };

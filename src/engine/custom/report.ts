@@ -9,6 +9,8 @@ import { repeatSection } from '../repeatReport';
 import { describeError } from './tally';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
+import { plural } from '../../shared/plural';
+import { serverWaitsOverOwnSpan } from '../../shared/ownWaits';
 
 const f = (v: number | null | undefined, digits = 0) =>
   v === null || v === undefined || !Number.isFinite(v)
@@ -73,7 +75,7 @@ export function customReport(e: Experiment): string {
   if (repeated) out.push(customRepeatSection(e.runs));
   for (const r of e.runs) {
     if (!r.custom?.errors.length) continue;
-    out.push(`\nFailed calls, ${r.threads} threads${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
+    out.push(`\nFailed calls, ${plural(r.threads, 'thread')}${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
     for (const c of r.custom.errors) out.push(`  ${describeError(c)} (first ${c.first}, last ${c.last})`);
   }
   const waits = sessionWaitsSection(e.runs);
@@ -107,20 +109,23 @@ function customRepeatSection(runs: RunRecord[]): string {
 }
 
 /**
- * The waits of the run's own sessions beside the server-wide ones, both in ms per second of the run: the server-wide
- * figure is every session's and the server's own tasks' (the log writer, checkpoints, other users); the run's share is
- * what its workload sessions waited themselves (sys.dm_exec_session_wait_stats). '' when no run read its own.
+ * The waits of the run's own sessions beside the server-wide ones, both in ms per second over the same span (the
+ * measured phase the own waits were read around, serverWaitsOverOwnSpan): the server-wide figure is every session's
+ * and the server's own tasks' (the log writer, checkpoints, other users); the run's share is what its workload
+ * sessions waited themselves (sys.dm_exec_session_wait_stats). An own figure above its server-wide one is marked and
+ * said why, never shown as if both held. '' when no run read its own.
  */
 export function sessionWaitsSection(runs: RunRecord[]): string {
   const have = runs.filter((r) => r.sessionWaits);
   if (!have.length) return '';
-  const perSec = (r: RunRecord, ms: number) => figureText(ms / Math.max(r.elapsedMs / 1000, 1e-9));
+  const span = new Map(have.map((r) => [r, serverWaitsOverOwnSpan(r)]));
+  const perSec = (r: RunRecord, ms: number) => figureText(ms / Math.max(span.get(r)!.elapsedMs / 1000, 1e-9));
   const own = new Map<string, number>();
   const server = new Map<string, number>();
   for (const r of have) {
     for (const [k, v] of Object.entries(r.sessionWaits as Record<string, WaitDelta>))
       if (!isBenignWait(k)) own.set(k, (own.get(k) ?? 0) + v.waitMs);
-    for (const [k, v] of Object.entries(r.totals.waits)) if (!isBenignWait(k)) server.set(k, (server.get(k) ?? 0) + v.waitMs);
+    for (const [k, v] of Object.entries(span.get(r)!.waits)) if (!isBenignWait(k)) server.set(k, (server.get(k) ?? 0) + v.waitMs);
   }
   const ranked = (m: Map<string, number>) =>
     [...m.entries()]
@@ -131,18 +136,33 @@ export function sessionWaitsSection(runs: RunRecord[]): string {
   // shown without the run's (possibly zero) part of it.
   const top = [...new Set([...ranked(own).slice(0, 4), ...ranked(server).slice(0, 3)])].slice(0, 5);
   const title =
-    "\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats) beside the server-wide waits (every session and the server's own tasks): ms per second, own / server-wide";
+    "\nWaits of the workload's own sessions (sys.dm_exec_session_wait_stats) beside the server-wide waits (every session and the server's own tasks): ms per second of the measured phase, own / server-wide";
   if (!top.length) return `${title}\n  none, on the workload's sessions or server-wide`;
+  let above = false;
+  const cell = (r: RunRecord, k: string) => {
+    const o = r.sessionWaits?.[k]?.waitMs ?? 0;
+    const s = span.get(r)!.waits[k]?.waitMs ?? 0;
+    above ||= o > s;
+    return `${perSec(r, o)}${o > s ? '*' : ''} / ${perSec(r, s)}`;
+  };
+  const repeated = isRepeated(have);
+  const armed = repeated && have.some((r) => r.arm.id !== 'main');
   const lines = [
     title,
     table(
-      ['threads', ...top],
+      [...(armed ? ['arm'] : []), 'threads', ...(repeated ? ['repetition'] : []), ...top],
       have.map((r) => [
+        ...(armed ? [r.arm.label] : []),
         String(r.threads),
-        ...top.map((k) => `${perSec(r, r.sessionWaits?.[k]?.waitMs ?? 0)} / ${perSec(r, r.totals.waits[k]?.waitMs ?? 0)}`),
+        ...(repeated ? [String(r.repetition ?? 1)] : []),
+        ...top.map((k) => cell(r, k)),
       ]),
     ),
   ];
+  if (above)
+    lines.push(
+      '  * own above server-wide: the own waits are read on a connection of their own just before and after the measured phase, the server-wide ones at its first and last sample, and both count whole milliseconds; a few ms apart is that, not waits the server missed.',
+    );
   if (!ranked(own).length)
     lines.push(
       "  The workload's own sessions recorded no wait (benign excluded): the server-wide waits were other sessions' or the server's own tasks'.",

@@ -6,6 +6,7 @@ import { lossSummary, lostAny, type StackCapture } from '../../shared/stacks';
 import { frameLabel, treeText } from '../stacks/fold';
 import { displayData, type DisplayDataOutput, type NotebookBuilder } from './nbformat';
 import { escapeXml } from './svgChart';
+import { plural } from '../../shared/plural';
 
 const md = (s: string) => s.replace(/([\\`*_{}[\]<>|#])/g, '\\$1');
 
@@ -14,7 +15,7 @@ export function capturesOf(experiments: readonly Experiment[], label: (e: Experi
   return experiments.flatMap((e) => [
     ...(e.stacks ?? []).map((c) => ({ where: label(e), c })),
     ...e.runs.flatMap((r) =>
-      (r.stacks ?? []).map((c) => ({ where: `${label(e) ? `${label(e)} ` : ''}run ${r.index + 1} (${r.threads} threads)`, c })),
+      (r.stacks ?? []).map((c) => ({ where: `${label(e) ? `${label(e)} ` : ''}run ${r.index + 1} (${plural(r.threads, 'thread')})`, c })),
     ),
   ]);
 }

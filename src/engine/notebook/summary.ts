@@ -19,6 +19,7 @@ import {
 } from '../../shared/repeats';
 import { getScenarioUnit } from './tables';
 import { confirmVerdict, isConfirmation } from '../tuneConfirm';
+import { plural } from '../../shared/plural';
 
 /** A comparison's verdict and figures at the most threads both arms ran: from the cells when repeated, else the runs. */
 function armSummary(e: Experiment, a: string, b: string): { threads: number; lines: string[] } | null {
@@ -36,7 +37,7 @@ function repeatedSweep(e: Experiment): string[] {
   return armCells(e.runs).flatMap((a) =>
     a.points.map(
       (p) =>
-        `${a.id !== 'main' ? `${a.label}, ` : ''}${p.threads} threads: ${estimateText(p.rowsPerSec)} ${unit}/s (${methodText(p.rowsPerSec)}).`,
+        `${a.id !== 'main' ? `${a.label}, ` : ''}${plural(p.threads, 'thread')}: ${estimateText(p.rowsPerSec)} ${unit}/s (${methodText(p.rowsPerSec)}).`,
     ),
   );
 }
@@ -58,7 +59,7 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
         out.push(
           ...last.lines
             .slice(0, 3)
-            .map((x) => `${c.label}, ${last.threads} threads${experiments.length > 1 ? ` (${e.server.serverName})` : ''}: ${x}`),
+            .map((x) => `${c.label}, ${plural(last.threads, 'thread')}${experiments.length > 1 ? ` (${e.server.serverName})` : ''}: ${x}`),
         );
     }
   }
@@ -94,7 +95,7 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
       out.push(
         ...c.summary
           .slice(0, 3)
-          .map((s) => `${where}${r.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`),
+          .map((s) => `${where}${plural(r.threads, 'thread')}, original (A) against the re-run on ${e.server.serverName} (B): ${s}`),
       );
     }
   }
@@ -112,7 +113,7 @@ export function summaryLines(experiments: readonly Experiment[]): string[] {
     for (const r of e.runs)
       if (r.sessionSpread)
         out.push(
-          `Run ${r.index + 1} (${r.threads} threads): ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, getScenarioUnit(e))}.`,
+          `Run ${r.index + 1} (${plural(r.threads, 'thread')}): ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, getScenarioUnit(e))}.`,
         );
   }
   for (const e of experiments) {
@@ -134,7 +135,7 @@ function rerunCells(first: Experiment, e: Experiment): string[] {
     out.push(
       ...cmp.summary
         .slice(0, 3)
-        .map((s) => `${where}${c.threads} threads, original (A) against the re-run on ${e.server.serverName} (B): ${s}`),
+        .map((s) => `${where}${plural(c.threads, 'thread')}, original (A) against the re-run on ${e.server.serverName} (B): ${s}`),
     );
   }
   return out;

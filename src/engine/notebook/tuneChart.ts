@@ -7,6 +7,7 @@ import { cellEstimate, cellsOf } from '../../shared/repeats';
 import type { SeriesPayload } from '../../shared/seriesPayload';
 import { configName, objectiveValue, standingsOf, tuneObjective } from '../../shared/tuneText';
 import { escapeXml, formatShort, niceTicks, PALETTE } from './svgChart';
+import { plural } from '../../shared/plural';
 
 export interface SearchTrial {
   /** 1-based, in the order the trials ran. */
@@ -116,7 +117,9 @@ export function searchChartSvg(e: Experiment): string {
         `<path d="${own.map((x, j) => `${j ? 'L' : 'M'}${f(px(x.n))} ${f(py(x.value))}`).join('')}" fill="none" stroke="${colour}" stroke-width="1.2" stroke-opacity="0.6"/>`,
       );
     for (const x of own)
-      p.push(mark(i, px(x.n), py(x.value), colour, `${configName(t, c.id)}, ${x.threads} sessions: ${formatShort(x.value)} ${o.unit}`));
+      p.push(
+        mark(i, px(x.n), py(x.value), colour, `${configName(t, c.id)}, ${plural(x.threads, 'session')}: ${formatShort(x.value)} ${o.unit}`),
+      );
     if (dropped && own.length) {
       const last = own[own.length - 1];
       const [cx, cy] = [px(last.n) + 9, py(last.value)];

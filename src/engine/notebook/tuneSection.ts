@@ -21,6 +21,7 @@ import { displayData, type NotebookBuilder } from './nbformat';
 import { chartOutput } from './charts';
 import { tableOutput } from './tables';
 import { searchChartSvg, searchTrials, sessionCurves } from './tuneChart';
+import { plural } from '../../shared/plural';
 
 const mdRow = (cells: string[]) => `| ${cells.map(mdEscape).join(' | ')} |`;
 
@@ -61,7 +62,7 @@ export function addTuneSection(nb: NotebookBuilder, e: Experiment): void {
   );
   const r = t.result;
   if (r) {
-    const at = (s: { config: string; threads: number }) => `${configName(t, s.config)} at ${s.threads} sessions`;
+    const at = (s: { config: string; threads: number }) => `${configName(t, s.config)} at ${plural(s.threads, 'session')}`;
     nb.markdown(
       [
         '### Verdict',
@@ -88,7 +89,7 @@ export function addTuneSection(nb: NotebookBuilder, e: Experiment): void {
     [
       displayData({
         'image/svg+xml': searchChartSvg(e),
-        'text/plain': `The search: ${o.label} of each of ${trials.length} trials in the order they ran, by configuration (chart).`,
+        'text/plain': `The search: ${o.label} of each of ${plural(trials.length, 'trial')} in the order they ran, by configuration (chart).`,
       }),
     ],
     { spinlab: { role: 'chart' } },

@@ -6,6 +6,7 @@ import type { PresetInfo, RunRecord } from '../../shared/experiment';
 import { compareArms } from '../../shared/armAnalysis';
 import { compareArmCells, comparisonMethodText, methodText, oneRunPerCell, type RatioMethod } from '../../shared/repeats';
 import { estimateCell, ratioCell, small, type ViewTable } from './table';
+import { plural } from '../../shared/plural';
 
 type Comparison = NonNullable<PresetInfo['comparisons']>[number];
 
@@ -28,7 +29,7 @@ function singleView(runs: readonly RunRecord[], c: Comparison): ViewTable {
   const last = at[at.length - 1];
   return {
     kind: 'ab',
-    title: `A/B: ${c.label}${last ? `, at ${last.threads} threads` : ''}`,
+    title: `A/B: ${c.label}${last ? `, at ${plural(last.threads, 'thread')}` : ''}`,
     headers: ['figure', 'A', 'B', 'change'],
     rows: last
       ? last.comparison.figures
@@ -36,7 +37,7 @@ function singleView(runs: readonly RunRecord[], c: Comparison): ViewTable {
           .map((f) => [`${f.label}${f.unit ? ` (${f.unit})` : ''}`, side(f.a, f.note), side(f.b, f.note), pct(f.changePct)])
       : [],
     lines: last
-      ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`), oneRunPerCell(true)]
+      ? [...last.summary, ...at.slice(0, -1).map((o) => `At ${plural(o.threads, 'thread')}: ${o.summary.join(' ')}`), oneRunPerCell(true)]
       : ['No thread count completed in both arms.'],
   };
 }
@@ -57,7 +58,7 @@ function repeatedView(runs: readonly RunRecord[], c: Comparison): ViewTable {
   const na = (s: string, v: number | null, note: string | undefined) => (v === null && note ? 'n/a' : s);
   return {
     kind: 'ab',
-    title: `A/B: ${c.label}, at ${last.threads} threads`,
+    title: `A/B: ${c.label}, at ${plural(last.threads, 'thread')}`,
     headers: ['figure', 'A [95% interval]', 'B [95% interval]', 'B/A [interval]'],
     rows: last.figures.map((f) => [
       `${f.label}${f.unit ? ` (${f.unit})` : ''}`,
@@ -67,7 +68,7 @@ function repeatedView(runs: readonly RunRecord[], c: Comparison): ViewTable {
     ]),
     lines: [
       ...last.summary,
-      ...at.slice(0, -1).map((o) => `At ${o.threads} threads: ${o.summary.join(' ')}`),
+      ...at.slice(0, -1).map((o) => `At ${plural(o.threads, 'thread')}: ${o.summary.join(' ')}`),
       `A: ${methodText(tp.a)}; B: ${methodText(tp.b)}; B/A: ${RATIO_METHOD[tp.ratio.method]}.`,
       comparisonMethodText(last.figures),
       ...[...new Set(last.figures.filter((f) => f.note && (f.a.value === null || f.b.value === null)).map((f) => f.note!))],

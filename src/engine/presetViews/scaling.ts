@@ -8,6 +8,7 @@ import { figureText } from '../../shared/numberText';
 import { armCells, compareFigures, estimateText, type ArmCells } from '../../shared/repeats';
 import { methodLine } from './repeats';
 import { estimateCell, small, type ViewTable } from './table';
+import { plural } from '../../shared/plural';
 
 const TITLE = 'Scaling: throughput, spins per row (all spinlocks) and wait ms per row (benign excluded) by thread count';
 
@@ -16,13 +17,13 @@ function armLine(a: ArmCells, unit: string): string {
   const pts = a.points;
   if (!pts.length) return `${a.id} = ${a.label}: no completed runs with rows.`;
   const peak = pts.reduce((m, p) => ((p.rowsPerSec.value ?? 0) > (m.rowsPerSec.value ?? 0) ? p : m));
-  const parts = [`throughput peaks at ${peak.threads} threads (${estimateText(peak.rowsPerSec)} ${unit}/s)`];
+  const parts = [`throughput peaks at ${plural(peak.threads, 'thread')} (${estimateText(peak.rowsPerSec)} ${unit}/s)`];
   const [first, last] = [pts[0], pts[pts.length - 1]];
   if (pts.length > 1) {
     const r = compareFigures(first.rowsPerSec.values, last.rowsPerSec.values);
     if (r.ratio !== null)
       parts.push(
-        `${first.threads} → ${last.threads} threads gives ${r.ratio.toFixed(2)}x the ${unit}/s${r.interval ? ` (95% interval ${r.interval.low.toFixed(2)}x to ${r.interval.high.toFixed(2)}x)` : ''} for ${(last.threads / first.threads).toFixed(1)}x the threads`,
+        `${first.threads} → ${plural(last.threads, 'thread')} gives ${r.ratio.toFixed(2)}x the ${unit}/s${r.interval ? ` (95% interval ${r.interval.low.toFixed(2)}x to ${r.interval.high.toFixed(2)}x)` : ''} for ${(last.threads / first.threads).toFixed(1)}x the threads`,
       );
   }
   return `${a.id} = ${a.label}: ${parts.join('; ')}.`;

@@ -6,6 +6,7 @@ import type { PlanArm } from '../experiment';
 import { batchOption, boolOption, ddOption, scenarioParams, seedRowsOption, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf, logWriterNode, nodesWithCpus } from './topology';
 import type { Preset, PresetComparison } from './types';
+import { plural } from '../../shared/plural';
 
 const SESSIONS = 10;
 
@@ -29,7 +30,7 @@ export const numaLogwriter: Preset = {
   ],
   load: { rows: '20M', warmup: '5s', interval: '1s' },
   repeat: PRESET_REPEAT,
-  threads: `${SESSIONS} sessions, or fewer when a node has fewer CPUs without its first core; the same for every arm`,
+  threads: `${plural(SESSIONS, 'session')}, or fewer when a node has fewer CPUs without its first core; the same for every arm`,
   views: ['ab', 'math'],
   watch: ['LOGCACHE_ACCESS'],
   plan({ topology, identity }, v, threads) {
@@ -59,7 +60,9 @@ export const numaLogwriter: Preset = {
     const sessions = threads ?? [Math.min(SESSIONS, cap)];
     const counts = capThreads(sessions, cap, 'The smaller placement', notes);
     if (!threads && cap < SESSIONS)
-      notes.push(`${cap} sessions instead of the post's ${SESSIONS}: that is how many CPUs a node has without its first core here.`);
+      notes.push(
+        `${plural(cap, 'session')} instead of the post's ${SESSIONS}: that is how many CPUs a node has without its first core here.`,
+      );
 
     const dd = v.delayed_durability as DD;
     const workloads = [

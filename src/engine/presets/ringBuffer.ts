@@ -5,6 +5,7 @@ import type { PlanArm } from '../experiment';
 import { ddOption, scenarioParams, type DD, PRESET_REPEAT } from './common';
 import { capThreads, cpusOf, sweepUpTo } from './topology';
 import type { Preset, PresetComparison } from './types';
+import { plural } from '../../shared/plural';
 
 const STEPS = [1, 2, 4, 8, 16, 24];
 
@@ -56,7 +57,7 @@ export const ringBuffer: Preset = {
     const notes: string[] = [];
     const cap = cpusOf('auto', topology);
     const sweep = threads ? capThreads(threads, cap, 'The server', notes) : sweepUpTo(cap, STEPS);
-    if (!threads && cap < 24) notes.push(`The sweep stops at ${cap} threads, the server's CPU count (the post goes to 24).`);
+    if (!threads && cap < 24) notes.push(`The sweep stops at ${plural(cap, 'thread')}, the server's CPU count (the post goes to 24).`);
     const dd = v.delayed_durability as DD;
     const arm = (id: string, label: string, storage: string, slot_source: string, durability = 'SCHEMA_AND_DATA'): PlanArm => ({
       id,

@@ -2,6 +2,7 @@
 // CPUs an affinity leaves, and thread sweeps that fit.
 import { cpusByNode, parseAffinity } from '../../shared/affinity';
 import type { Topology } from '../../shared/types';
+import { counts, plural } from '../../shared/plural';
 
 /** The log writer's NUMA node, or node 0 (where SQL Server 2016+ puts it) with a note when it is not visible. */
 export function logWriterNode(t: Topology, notes: string[]): number {
@@ -36,6 +37,6 @@ export function sweepUpTo(cap: number, steps: number[]): number[] {
 export function capThreads(threads: number[], cap: number, what: string, notes: string[]): number[] {
   const kept = threads.filter((n) => n <= cap);
   const dropped = threads.filter((n) => n > cap);
-  if (dropped.length) notes.push(`${what} has ${cap} CPUs: ${dropped.join(', ')} threads left out there.`);
+  if (dropped.length) notes.push(`${what} has ${plural(cap, 'CPU')}: ${counts(dropped, 'thread')} left out there.`);
   return kept.length ? kept : [Math.max(1, cap)];
 }

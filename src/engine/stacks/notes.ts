@@ -1,6 +1,7 @@
 // What the user is told about a capture: when sqlos.spinlock_backoff fires and when it does not, with the source of
 // each statement, and what the counts of this capture show. Nothing here is measured: the counts are passed in.
 import type { StackSessionOptions } from '../../shared/stacks';
+import { plural } from '../../shared/plural';
 
 export const SOURCES = {
   sqlcat: 'Microsoft Learn, "Diagnose and resolve spinlock contention on SQL Server" (SQLCAT)',
@@ -32,7 +33,7 @@ function buffersText(o: StackSessionOptions | undefined): string {
     o.partition === 'PER_NODE' && o.numaNodes !== null
       ? ` (${o.numaNodes} NUMA nodes)`
       : o.partition === 'PER_CPU' && o.cpus !== null
-        ? ` (${o.cpus} CPUs)`
+        ? ` (${plural(o.cpus, 'CPU')})`
         : '';
   return `its buffers (MEMORY_PARTITION_MODE = ${o.partition}${per}, MAX_MEMORY = ${o.maxMemoryKb / 1024} MB)`;
 }

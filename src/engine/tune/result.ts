@@ -17,6 +17,7 @@ import { pairedRatio, pairsToDetect } from '../../shared/tunePaired';
 import type { Topology } from '../../shared/types';
 import { cpusByNode, formatCpuRanges, parseAffinity } from '../../shared/affinity';
 import type { TuneSearch } from './search';
+import { plural } from '../../shared/plural';
 
 /** The change a verdict left open plans for: what more pairs or trials would show. */
 const PLANNED_CHANGE = 0.05;
@@ -119,7 +120,7 @@ export function tuneResult(
   // The selection's trials only: the confirmation's are kept out of the leaderboard and these estimates.
   const valuesAt = (s: { config: string; threads: number }) => search.selectionValues(index(s.config), s.threads);
   const label = (id: string) => tune.configs.find((c) => c.id === id)?.label ?? id;
-  const side = (s: { config: string; threads: number }) => `${label(s.config)}, ${s.threads} sessions`;
+  const side = (s: { config: string; threads: number }) => `${label(s.config)}, ${plural(s.threads, 'session')}`;
 
   const c = search.confirmation();
   const paired = c ? pairedRatio(c.pairs) : null;
@@ -147,7 +148,7 @@ export function tuneResult(
       ? confirmedWords(confirmation, w)
       : `Not confirmed: the budget ended before the confirmation's fresh trials, so there is no unbiased verdict against the current settings.`;
   } else {
-    verdict = `The current settings won the search (best at ${current.threads} sessions): no configuration tried beat them.`;
+    verdict = `The current settings won the search (best at ${plural(current.threads, 'session')}): no configuration tried beat them.`;
     if (confirmation) verdict += ` ${confirmedWords(confirmation, words(o, `the best other configuration (${side(confirmation.b)})`))}`;
   }
   if (current && !confirmation && second)
@@ -160,7 +161,7 @@ export function tuneResult(
   let certainty: string;
   if (!second) certainty = 'Only one configuration was tried: nothing to compare it with.';
   else if (second.state === 'dropped' && racing.length <= 1) {
-    certainty = `Every other configuration was ruled out; the closest, ${label(second.config)} at ${second.threads} sessions, was dropped in round ${second.droppedIn}: ${second.droppedWhy}.`;
+    certainty = `Every other configuration was ruled out; the closest, ${label(second.config)} at ${plural(second.threads, 'session')}, was dropped in round ${second.droppedIn}: ${second.droppedWhy}.`;
   } else {
     const r = compareFigures(valuesAt(second), valuesAt(winner));
     const sure = excludesOne(r);

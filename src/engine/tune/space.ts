@@ -9,6 +9,7 @@ import { coreSiblings, cpusByNode, currentAffinity, formatSpec, parseAffinity } 
 import { SpinlabError } from '../errors';
 import { logWriterNode } from '../presets/topology';
 import type { ScenarioManifest } from '../scenarios';
+import { plural } from '../../shared/plural';
 
 /** The rows per transaction tried by default (with the current value), within what the scenario accepts. */
 export const DEFAULT_BATCH_SIZES = [1, 2, 5, 10];
@@ -26,7 +27,7 @@ export function affinityOptions(t: Topology, notes: string[], requested?: readon
   const now = currentAffinity(t).cpus;
   const all = [...cpusByNode(t).values()].flat().sort((a, b) => a - b);
   const out: AffinityOption[] = [
-    { spec: null, why: `the current affinity (${t.affinityType}, ${now.length} CPUs: ${formatSpec(now)})`, cpus: now },
+    { spec: null, why: `the current affinity (${t.affinityType}, ${plural(now.length, 'CPU')}: ${formatSpec(now)})`, cpus: now },
   ];
   const seen = new Set([key(now)]);
   const add = (spec: string, why: string) => {
@@ -55,7 +56,7 @@ export function affinityOptions(t: Topology, notes: string[], requested?: readon
   const rest = lwCpus.filter((c) => !core0.has(c));
   const half = rest.slice(0, Math.max(1, Math.floor(rest.length / 2)));
   if (half.length >= 2 && half.length < rest.length)
-    add(`cpu:${formatSpec(half)}`, `fewer cores: ${half.length} CPUs of the log writer's node past its first core`);
+    add(`cpu:${formatSpec(half)}`, `fewer cores: ${plural(half.length, 'CPU')} of the log writer's node past its first core`);
   return out;
 }
 

@@ -16,6 +16,7 @@ import { step } from '../notebook/replay';
 import { WatchHistory, type WatchPoint } from './history';
 import { forEachTick, readWatchRecord } from './read';
 import { NOTEBOOK_WRITE_HINT, makeDirs, writeWhole } from '../outFiles';
+import { plural } from '../../shared/plural';
 
 const CHART_POINTS = 600;
 const MARK_WINDOW_MS = 60_000;
@@ -69,9 +70,9 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
         ? '> **SIMULATED.** This watch ran against the Spinlock Lab simulator: its numbers are synthetic, not measurements.\n'
         : '',
       `A read-only watch by Spinlock Lab ${r.tool.version} of **${mdEscape(r.server.serverName)}** (${mdEscape(r.server.versionBanner)}), ` +
-        `${r.ticks} ticks every ${r.settings.intervalMs} ms from ${r.startedAt}${r.endedAt ? ` to ${r.endedAt}` : ''}; status ${r.status}.`,
+        `${plural(r.ticks, 'tick')} every ${r.settings.intervalMs} ms from ${r.startedAt}${r.endedAt ? ` to ${r.endedAt}` : ''}; status ${r.status}.`,
       '',
-      `Topology: ${r.topology.socketCount} socket(s), ${r.topology.numaNodeCount} NUMA node(s), ${r.topology.cpuCount} logical CPUs; log writer on ${lw}.`,
+      `Topology: ${plural(r.topology.socketCount, 'socket')}, ${plural(r.topology.numaNodeCount, 'NUMA node')}, ${plural(r.topology.cpuCount, 'logical CPU')}; log writer on ${lw}.`,
       r.roundTripMs ? `\nOne round trip per tick: median ${r.roundTripMs.p50} ms, max ${r.roundTripMs.max} ms.` : '',
       r.coverage ? `\n${mdEscape(describeCoverage(r.coverage, gaps).replace(/^w/, 'W'))}.` : '',
     ].join('\n'),
@@ -142,7 +143,7 @@ export async function buildWatchNotebook(dir: string): Promise<Notebook> {
   }
 
   nb.markdown(
-    `## Charts\n\nThe whole watch, ${history.ticksPerPoint === 1 ? 'every tick' : `each point the mean of ${history.ticksPerPoint} ticks`}.`,
+    `## Charts\n\nThe whole watch, ${history.ticksPerPoint === 1 ? 'every tick' : `each point the mean of ${plural(history.ticksPerPoint, 'tick')}`}.`,
   );
   const spinNames = namesOf(points, 'spinlocks');
   const waitNames = namesOf(points, 'waits').filter((n) => !isBenignWait(n));

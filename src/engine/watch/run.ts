@@ -320,7 +320,9 @@ export async function runWatch(
   record.roundTripMs = roundTrips.length ? { p50: median(roundTrips), max: Math.max(...roundTrips) } : null;
   record.monitor = sampler.stats;
   record.diagnosis = diagnoseWatch(history.totals, windowTicks, { topology, majorVersion: identity.majorVersion }).map((d) => d.text);
-  if (failed) note('error', failed.message);
+  // An error thrown to the caller is said by it, once: here it is only kept in the record.
+  if (failed && history.ticks === 0) events.push({ time: new Date().toISOString(), level: 'error', message: failed.message });
+  else if (failed) note('error', failed.message);
   // Never left saying "running": failing whole, marked failed with the reason, or removed (recordSave.ts).
   const saved = writeLast(file, JSON.stringify(record, null, 2), (cause) =>
     failedCopy(record, `The record could not be written as the watch ended: ${failureReason(cause)}.`),

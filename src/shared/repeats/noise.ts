@@ -8,6 +8,7 @@ import { runName } from './runName';
 import { DIP_DROP, DIP_FENCE, DRIFT_SHARE, runNoise, SHIFT_SHARE, type TickedRun } from './tickNoise';
 import { STEADY_RULE } from './steady';
 import type { Exclusion } from './outliers';
+import { plural } from '../plural';
 
 export { runName } from './runName';
 export { runNoise } from './tickNoise';
@@ -24,7 +25,7 @@ export function runWarnings(r: TickedRun): string[] {
   // A step also tilts the trend line: the shift says it better.
   if (trend !== null && Math.abs(trend) >= DRIFT_SHARE && !shift)
     warnings.push(
-      `${name} drifted: its throughput ${trend > 0 ? 'rose' : 'fell'} about ${Math.round(Math.abs(trend) * 100)}% from start to end (trend over ${n} ticks); a growing log, a checkpoint or other work on the server can do this.`,
+      `${name} drifted: its throughput ${trend > 0 ? 'rose' : 'fell'} about ${Math.round(Math.abs(trend) * 100)}% from start to end (trend over ${plural(n, 'tick')}); a growing log, a checkpoint or other work on the server can do this.`,
     );
   if (dips.length)
     warnings.push(
@@ -85,7 +86,7 @@ export function noiseWarnings(cells: readonly (Cell & { excluded?: readonly Excl
   for (const s of cellSpread(cells))
     if (s.cv !== null && s.cv > NOISY_CV)
       out.push(
-        `${s.armId !== 'main' ? `${s.armLabel}, ` : ''}${s.threads} thread${s.threads === 1 ? '' : 's'}: its ${s.n} repetitions spread ${Math.round(s.cv * 100)}% (coefficient of variation), more than ${Math.round(NOISY_CV * 100)}%; intervals are wide and small differences cannot be told from noise.`,
+        `${s.armId !== 'main' ? `${s.armLabel}, ` : ''}${s.threads} thread${s.threads === 1 ? '' : 's'}: its ${plural(s.n, 'repetition')} spread ${Math.round(s.cv * 100)}% (coefficient of variation), more than ${Math.round(NOISY_CV * 100)}%; intervals are wide and small differences cannot be told from noise.`,
       );
   for (const c of cells) for (const e of c.excluded ?? []) out.push(e.reason);
   for (const r of runs) out.push(...runWarnings(r));

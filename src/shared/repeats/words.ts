@@ -12,6 +12,7 @@ import {
   type StoredRatio,
 } from './interval';
 import { detectPlan, equivalencePlan, lowPower, planText } from './plan';
+import { plural } from '../plural';
 
 /** What a figure with one run shows instead of an interval. */
 export const SINGLE_RUN = '1 run: no interval';
@@ -26,9 +27,9 @@ export function estimateText(e: FigureEstimate, fmt: (v: number) => string = fig
 export function methodText(e: Pick<FigureEstimate, 'method' | 'n'>): string {
   switch (e.method) {
     case 'gmean':
-      return `geometric mean of ${e.n} runs [95% interval]`;
+      return `geometric mean of ${plural(e.n, 'run')} [95% interval]`;
     case 'mean':
-      return `mean of ${e.n} runs [95% interval] (a run measured 0)`;
+      return `mean of ${plural(e.n, 'run')} [95% interval] (a run measured 0)`;
     case 'single':
       return SINGLE_RUN;
     case 'none':
@@ -122,7 +123,7 @@ function planWords(r: RatioEstimate): { text: string; need: number | null } {
   if (detect.sessionsBound) return { text: `: ${SESSIONS_REMEDY}`, need: null };
   if (detect.high !== null && detect.high <= have)
     return {
-      text: `: a 5% change would have been found at least 4 times in 5 at these ${have} repetitions, even at the upper bound of the measured noise`,
+      text: `: a 5% change would have been found at least 4 times in 5 at these ${plural(have, 'repetition')}, even at the upper bound of the measured noise`,
       need: detect.point,
     };
   const d = planText(detect, have);

@@ -16,6 +16,13 @@ export interface WaitTotals {
   signalMs: number;
   maxMs: number;
 }
+/** An amount of waiting: waits, their ms and their signal ms. */
+export interface WaitAmount {
+  count: number;
+  ms: number;
+  signalMs: number;
+}
+const noWait = (): WaitAmount => ({ count: 0, ms: 0, signalMs: 0 });
 export interface DbTotals {
   transactions: number;
   writeTransactions: number;
@@ -111,6 +118,14 @@ export class CounterStore {
     { reads: number; bytesRead: number; readStallMs: number; writes: number; bytesWritten: number; writeStallMs: number }
   >();
   pendingLogIo = 0;
+  /** The workload's waits the last integrate() added, per type (its noise included): what the sessions' part is of. */
+  lastWaits = new Map<string, WaitAmount>();
+  /**
+   * Per wait type, the part of `waits` that workload sessions waited themselves: exactly, and in the whole units their
+   * sys.dm_exec_session_wait_stats rows show. The server-wide view counts that part in the same whole units, so a
+   * session's waits never read as more than the server's, as on SQL Server, where each wait counts in both.
+   */
+  private ownPart = new Map<string, { exact: WaitAmount; shown: WaitAmount }>();
 
   constructor(private rand: () => number) {
     this.reset();
@@ -128,6 +143,8 @@ export class CounterStore {
     this.compilations = 0;
     this.recompilations = 0;
     this.pendingLogIo = 0;
+    this.lastWaits = new Map();
+    this.ownPart = new Map();
   }
 
   db(name: string): DbTotals {
@@ -167,10 +184,15 @@ export class CounterStore {
 
   /** Adds `seconds` of the given rates, plus background activity over `cpuCount` CPUs. */
   integrate(rates: Rates, seconds: number, cpuCount: number, onlineCpus: number[]): void {
+    this.lastWaits = new Map();
     if (seconds <= 0) return;
     const n = () => this.noise(0.03);
     for (const [name, r] of rates.spinlocks) this.addSpin(name, r, seconds * n());
-    for (const [name, r] of rates.waits) this.addWait(this.waits, name, r, seconds * n());
+    for (const [name, r] of rates.waits) {
+      const k = seconds * n();
+      this.addWait(this.waits, name, r, k);
+      this.lastWaits.set(name, { count: r.count * k, ms: r.ms * k, signalMs: Math.min(r.signalMs, r.ms) * k });
+    }
     for (const [name, r] of rates.latches) this.addWait(this.latches, name, r, seconds * n());
     for (const [db, r] of rates.databases) {
       const d = this.db(db);
@@ -201,6 +223,28 @@ export class CounterStore {
     for (const [name, perSec, ms] of BACKGROUND_LATCHES)
       this.addWait(this.latches, name, { count: perSec, ms, signalMs: 0, maxMs: 2 }, seconds * n());
     for (const cpu of onlineCpus) this.cpuBusyMs.set(cpu, (this.cpuBusyMs.get(cpu) ?? 0) + (2 * seconds * n()) / Math.max(1, cpuCount / 8));
+  }
+
+  /**
+   * A session waited `exact` of `type`, shown in its own row as `shown` whole units more. `alsoServer`: the wait is
+   * not among the integrated rates (a WAITFOR), so it is added to the server-wide total too.
+   */
+  chargeOwn(type: string, exact: WaitAmount, shown: WaitAmount, alsoServer = false): void {
+    if (alsoServer) this.addWait(this.waits, type, { ...exact, maxMs: exact.ms }, 1);
+    const p = this.ownPart.get(type) ?? { exact: noWait(), shown: noWait() };
+    for (const k of ['count', 'ms', 'signalMs'] as const) {
+      p.exact[k] += exact[k];
+      p.shown[k] += shown[k];
+    }
+    this.ownPart.set(type, p);
+  }
+
+  /** A wait type as sys.dm_os_wait_stats shows it: whole units, the sessions' own part in the units their rows show. */
+  waitRow(type: string, w: WaitTotals): WaitAmount {
+    const p = this.ownPart.get(type);
+    if (!p) return { count: Math.floor(w.count), ms: Math.floor(w.ms), signalMs: Math.floor(w.signalMs) };
+    const part = (k: keyof WaitAmount) => Math.max(0, Math.floor(w[k] - p.exact[k] + 1e-9)) + p.shown[k];
+    return { count: part('count'), ms: part('ms'), signalMs: part('signalMs') };
   }
 
   private addSpin(name: string, r: SpinRate, k: number): void {

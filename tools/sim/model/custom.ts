@@ -6,6 +6,7 @@ import type { ResponseItem, SessionContext, Value } from '../tds/contract';
 import type { SimModel } from './instance';
 import type { Rates } from './contentionTypes';
 import type { LoadNoise } from './noise';
+import type { WaitAmount } from './counters';
 
 export interface SessionCost {
   cpuMs: number;
@@ -16,6 +17,11 @@ export interface SessionCost {
   /** Time its requests were scheduled (sys.dm_exec_sessions.total_scheduled_time). */
   scheduledMs: number;
   waits: Map<string, { count: number; ms: number; signalMs: number }>;
+  /**
+   * While a batch runs: the session's CPU and scheduled time when it started. sys.dm_exec_sessions counts a request's
+   * CPU when it completes, so the session's row shows these until then (its running request is in dm_exec_requests).
+   */
+  atBatchStart?: { cpuMs: number; scheduledMs: number } | null;
 }
 
 const costs = new WeakMap<SimModel, Map<number, SessionCost>>();
@@ -34,9 +40,8 @@ const OWN_WAIT_SHARE = 0.95;
 
 /**
  * The contention model's waits are those of the workload sessions (commits waiting for their log flush, latch and
- * page-latch queues): each session's sys.dm_exec_session_wait_stats gets its part of them over dt seconds, split by
- * the rows it writes. 95% of them: the server-wide figures carry up to 3% of noise each interval, and a session's
- * own share must never read as more than the server's whole.
+ * page-latch queues): each session's sys.dm_exec_session_wait_stats gets its part of what the last interval added to
+ * the server-wide waits (its noise included), split by the rows it writes; 95% of it, the rest the server's own tasks'.
  */
 export function chargeOwnWaits(model: SimModel, members: readonly { spid: number; id: number }[], rates: Rates, dt: number): void {
   const rows = members.map((m) => rates.workers.get(m.id)?.rowsPerSec ?? 0);
@@ -48,17 +53,27 @@ export function chargeOwnWaits(model: SimModel, members: readonly { spid: number
     if (util > 0 && model.sessions.has(m.spid)) sessionCost(model, m.spid).cpuMs += util * 1000 * dt * OWN_WAIT_SHARE;
   }
   members.forEach((m, i) => {
-    const share = (rows[i] / total) * dt * OWN_WAIT_SHARE;
+    const share = (rows[i] / total) * OWN_WAIT_SHARE;
     if (share <= 0 || !model.sessions.has(m.spid)) return;
-    const own = sessionCost(model, m.spid).waits;
-    for (const [type, w] of rates.waits) {
-      const acc = own.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
-      acc.count += w.count * share;
-      acc.ms += w.ms * share;
-      acc.signalMs += w.signalMs * share;
-      own.set(type, acc);
-    }
+    for (const [type, w] of model.counters.lastWaits)
+      chargeWait(model, m.spid, type, { count: w.count * share, ms: w.ms * share, signalMs: w.signalMs * share });
   });
+}
+
+/**
+ * Adds to the session's own waits, and tells the server-wide counters what their rows gained in whole units (see
+ * CounterStore.chargeOwn); `alsoServer` when the wait is not among the modelled rates.
+ */
+function chargeWait(model: SimModel, spid: number, type: string, a: WaitAmount, alsoServer = false): void {
+  const own = sessionCost(model, spid).waits;
+  const w = own.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
+  const shown = { count: 0, ms: 0, signalMs: 0 };
+  for (const k of ['count', 'ms', 'signalMs'] as const) {
+    shown[k] = Math.floor(w[k] + a[k]) - Math.floor(w[k]);
+    w[k] += a[k];
+  }
+  own.set(type, w);
+  model.counters.chargeOwn(type, a, shown, alsoServer);
 }
 
 /** A custom call's CPU is the server's too: it lands on a scheduler's total_cpu_usage_ms, as on SQL Server. */
@@ -78,13 +93,9 @@ export function observedCalls(model: SimModel): { spid: number; text: string; pa
   return observed.get(model) ?? [];
 }
 
-/** One wait of `type` for the session (sys.dm_exec_session_wait_stats). */
-export function addWait(c: SessionCost, type: string, ms: number, signalMs = 0): void {
-  const w = c.waits.get(type) ?? { count: 0, ms: 0, signalMs: 0 };
-  w.count++;
-  w.ms += ms;
-  w.signalMs += signalMs;
-  c.waits.set(type, w);
+/** One wait of `type` for the session (sys.dm_exec_session_wait_stats), and so for the server (sys.dm_os_wait_stats). */
+export function addWait(model: SimModel, spid: number, type: string, ms: number, signalMs = 0): void {
+  chargeWait(model, spid, type, { count: 1, ms, signalMs }, true);
 }
 
 export interface CustomCall {
@@ -108,13 +119,16 @@ export async function asCall(c: CallScope, text: string, paced: boolean, run: ()
   observed.set(c.model, log);
   log.push({ spid: c.session.spid, text, params: Object.fromEntries(c.params) });
   if (log.length > 10_000) log.splice(0, log.length - 10_000);
-  const cpuBefore = sessionCost(c.model, c.session.spid).cpuMs;
+  const cost = sessionCost(c.model, c.session.spid);
+  const cpuBefore = cost.cpuMs;
+  cost.atBatchStart = { cpuMs: cost.cpuMs, scheduledMs: cost.scheduledMs };
   if (paced) c.model.noise?.touch(c.model.clock.now(), c.session.spid);
   let items: ResponseItem[];
   try {
     items = await run();
   } finally {
-    chargeScheduler(c.model, c.session.spid, sessionCost(c.model, c.session.spid).cpuMs - cpuBefore);
+    cost.atBatchStart = null;
+    chargeScheduler(c.model, c.session.spid, cost.cpuMs - cpuBefore);
   }
   if (paced && c.model.noise) await noiseHold(c.model.noise, c);
   return items;

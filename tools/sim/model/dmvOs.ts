@@ -36,7 +36,11 @@ const waitStats: SystemView = {
       ['max_wait_time_ms', T.bigint],
       ['signal_wait_time_ms', T.bigint],
     ]),
-  rows: (c) => [...c.model.counters.waits].map(([name, w]) => [name, f(w.count), f(w.ms), f(w.count) > 0 ? f(w.maxMs) : 0, f(w.signalMs)]),
+  rows: (c) =>
+    [...c.model.counters.waits].map(([name, w]) => {
+      const r = c.model.counters.waitRow(name, w);
+      return [name, r.count, r.ms, r.count > 0 ? f(w.maxMs) : 0, r.signalMs];
+    }),
 };
 
 const latchStats: SystemView = {

@@ -86,9 +86,10 @@ const execSessions: SystemView = {
         s.loginTime,
         s.login,
         s.system ? 'background' : s.spid === c.session.spid || m.background.has(s.spid) ? 'running' : 'sleeping',
-        // cpu_time counts a request's CPU when it completes: the running server-loop call's is the request's (dmvDb.ts).
-        Math.round(running.get(s.spid) ?? k.cpuMs),
-        Math.round(k.scheduledMs),
+        // cpu_time counts a request's CPU when it completes: the running server-loop call's is the request's (dmvDb.ts),
+        // and so is the batch running now (the caller's own among them: a monitor reading its cost mid-tick).
+        Math.round(running.get(s.spid) ?? k.atBatchStart?.cpuMs ?? k.cpuMs),
+        Math.round(k.atBatchStart?.scheduledMs ?? k.scheduledMs),
         Math.max(0, Math.round(now - s.loginTime.getTime())),
         s.loginTime,
         BigInt(Math.round(k.reads)),
@@ -123,9 +124,10 @@ const sessionWaitStats: SystemView = {
       [...sessionCost(m, s.spid).waits.entries()].map(([type, w]): Value[] => [
         s.spid,
         type,
-        BigInt(Math.round(w.count)),
-        BigInt(Math.round(w.ms)),
-        BigInt(Math.round(w.signalMs)),
+        // Whole units, as the server-wide rows count the same waits (CounterStore.chargeOwn).
+        BigInt(Math.floor(w.count)),
+        BigInt(Math.floor(w.ms)),
+        BigInt(Math.floor(w.signalMs)),
       ]),
     );
   },

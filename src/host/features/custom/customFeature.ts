@@ -21,6 +21,7 @@ import type { ServerConnection } from '../../serverView';
 import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
+import { counts, plural } from '../../../shared/plural';
 
 export const WRITE_CONFIRM_TITLE = 'This workload may write to your database';
 export const WRITE_CONFIRM_ACTION = 'Run It';
@@ -132,7 +133,7 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string, 
     if (s.experiment.isRunning) fail('Another experiment started meanwhile.', 'Stop it first.');
   }
   for (const c of knobs.changes) s.ports.log.info(`will change ${c}`);
-  const name = title?.trim() || `Custom workload in [${workload.database}]: ${load.threads.join(', ')} threads`;
+  const name = title?.trim() || `Custom workload in [${workload.database}]: ${counts(load.threads, 'thread')}`;
   const settings = s.ports.settings();
   const outcome = await runActive(s, (hooks) =>
     executeJob(
@@ -142,7 +143,7 @@ export async function runCustom(s: PanelContext, f: CustomForm, title?: string, 
         scenarioId: CUSTOM_SCENARIO_ID,
         title: name,
         runCount: load.threads.length * repeat,
-        describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}${repeat > 1 ? `, ${repeat} repetitions` : ''}`,
+        describe: `custom workload in [${workload.database}] (${workload.writes ? 'writes' : 'reads only'}), threads ${load.threads.join(',')}${repeat > 1 ? `, ${plural(repeat, 'repetition')}` : ''}`,
         resultsFolder: settings.resultsFolder,
         start: ({ id, outDir }, signal, progress) => {
           const options: ExperimentOptions = {

@@ -6,6 +6,7 @@ import { buildRunRequest } from '../../runRequest';
 import { checkJournal, confirmChanges, executeRun, runActive } from '../../experimentRun';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
+import { counts } from '../../../shared/plural';
 
 /** A scenario run as the panel's Run button asks for it; null when the user declined the confirmation. */
 export async function runScenario(s: PanelContext, p: Payload<'experimentRun'>): Promise<ExperimentResult | null> {
@@ -14,7 +15,7 @@ export async function runScenario(s: PanelContext, p: Payload<'experimentRun'>):
   await checkJournal(s);
   const req = buildRunRequest(p, s.facts()!);
   const scenario = getScenario(req.scenarioId);
-  const title = p.title?.trim() || `${scenario.name}: ${req.load.threads.join(', ')} threads`;
+  const title = p.title?.trim() || `${scenario.name}: ${counts(req.load.threads, 'thread')}`;
   if (!(await confirmChanges(s, conn, req.changes))) return null;
   for (const c of req.changes) s.ports.log.info(`will change ${c}`);
   const settings = s.ports.settings();

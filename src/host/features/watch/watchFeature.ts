@@ -17,6 +17,7 @@ import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature, Payload } from '../feature';
 import { compareWatch } from './watchCompare';
+import { plural } from '../../../shared/plural';
 
 /** Ticks a reloaded webview gets back at full resolution (the charts' window); older ones are on disk only. */
 export const WATCH_RECENT_TICKS = 120;
@@ -124,7 +125,9 @@ export class WatchFeature implements PanelFeature {
             // every tick already taken stays in samples.jsonl.
             if (/monitor (sample failed|connection was lost)/.test(e.event.message)) run.lost = true;
             if (e.event.level !== 'info')
-              v.message = run.lost ? `${e.event.message}; the ${history.ticks} ticks so far are kept` : e.event.message;
+              v.message = run.lost
+                ? `${e.event.message}; the ${plural(history.ticks, 'tick')} so far ${history.ticks === 1 ? 'is' : 'are'} kept`
+                : e.event.message;
             // The engine says a repeated warning once and counts it: the panel lists the same lines as the CLI.
             if (e.event.level === 'warning') v.warnings = [...(v.warnings ?? []), e.event.message].slice(-WATCH_WARNINGS_KEPT);
             s.postState();
@@ -159,8 +162,8 @@ export class WatchFeature implements PanelFeature {
       v.gaps = record.gaps ?? [];
       v.coverage = record.coverage ? describeCoverage(record.coverage, v.gaps) : null;
       v.message = run.stopReason
-        ? `Stopped: ${run.stopReason}. The ${record.ticks} ticks taken are kept in ${path.join(dir, record.samplesFile)}.`
-        : `${record.ticks} ticks saved in ${dir}`;
+        ? `Stopped: ${run.stopReason}. The ${plural(record.ticks, 'tick')} taken ${record.ticks === 1 ? 'is' : 'are'} kept in ${path.join(dir, record.samplesFile)}.`
+        : `${plural(record.ticks, 'tick')} saved in ${dir}`;
     } catch (err) {
       v.status = 'failed';
       throw err;

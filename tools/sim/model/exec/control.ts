@@ -1,6 +1,6 @@
 // Control of flow as SQL Server runs it: blocks, IF, WHILE with BREAK/CONTINUE, TRY...CATCH, THROW, RAISERROR, PRINT,
 // RETURN, WAITFOR DELAY and transaction control; every other statement goes to ctx.simple (batch.ts), EXEC to procs.ts.
-import { addWait, sessionCost, sleep } from '../custom';
+import { addWait, sleep } from '../custom';
 import type { ResponseItem, ServerMessage } from '../../tds/contract';
 import { err, SqlError } from '../errors';
 import { sessionState } from '../sessionState';
@@ -218,7 +218,7 @@ async function waitDelay(ctx: ExecContext, v: unknown): Promise<void> {
   const t0 = Date.now();
   await sleep(ms, ctx.signal);
   // The session waited on WAITFOR for as long as it slept (sys.dm_exec_session_wait_stats), a cancel included.
-  addWait(sessionCost(ctx.model, ctx.session.spid), 'WAITFOR', Date.now() - t0);
+  addWait(ctx.model, ctx.session.spid, 'WAITFOR', Date.now() - t0);
 }
 
 function text(v: unknown): string {
