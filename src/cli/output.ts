@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from './commands';
-import { makeDirs } from '../engine/outFiles';
+import { makeDirs, outputError } from '../engine/outFiles';
 
 /** The claim: the first file of every experiment folder, created exclusively so two runs cannot share a folder. */
 const CLAIM = 'samples.jsonl';
@@ -94,13 +94,18 @@ export interface ClaimedOutput {
 }
 
 function claimIn(dir: string): { created: string | undefined } | null {
-  const created = makeDirs(dir);
+  let created: string | undefined;
+  try {
+    created = makeDirs(dir);
+  } catch (e) {
+    throw outputError(e, dir); // a pseudo file system (/proc) refuses a folder: said as a files error
+  }
   try {
     fs.closeSync(fs.openSync(path.join(dir, CLAIM), 'wx'));
     return { created };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return null;
-    throw e;
+    throw outputError(e, dir);
   }
 }
 

@@ -1,5 +1,6 @@
-// `spinlab compare A A`: an experiment against itself (the same folder twice, or a copy of it) is refused, saying so,
-// instead of a verdict that "B is the same".
+// Misuses of the commands that print results: `spinlab compare A A` (an experiment against itself: the same folder
+// twice, or a copy) is refused, saying so, instead of a verdict that "B is the same"; an --out folder where none can
+// be made is a files error naming it, not an internal error.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,5 +28,19 @@ describe('spinlab compare of an experiment with itself', () => {
     const other = saved({ ...e, id: '2026-12-01T11-00-00-000Z-disk-insert' }, path.join(tmp('cmp-same'), 'b'));
     const r = await programCli(['compare', a, other]);
     assert.equal(r.code, 0, r.err);
+  });
+});
+
+describe('an --out folder that cannot be made (a pseudo file system)', () => {
+  it('demo and run: a files error naming the folder (exit 5), not an internal error', async () => {
+    for (const args of [
+      ['demo', '--out', '/proc/spinlab-demo'],
+      ['run', '-c', 'Server=127.0.0.1,1;User ID=sa', '--scenario', 'disk-insert', '--out', '/proc/spinlab-run'],
+    ]) {
+      const r = await programCli(args);
+      assert.equal(r.code, 5, r.err);
+      assert.match(r.err, /Could not write \/proc\/spinlab-(demo|run): /);
+      assert.doesNotMatch(r.err, /internal error/);
+    }
   });
 });
