@@ -22,6 +22,8 @@ import { tuneReport } from '../engine/tuneReport';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import { DEFAULT_LAB_DATABASE } from '../engine/lab';
 import { objectiveOf } from '../engine/tune/objective';
+import { checkTuneRequest } from '../engine/tune/run';
+import { checkBatchSizes } from '../engine/tune/space';
 import { labDbArg, targetFromArgs, UsageError } from './commands';
 import { customWorkloadFrom, isCustom, resolveParamRows, type CustomArgs } from './custom';
 import { finish, withCancel } from './run';
@@ -172,6 +174,9 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
   const scenario = o.scenario ? getScenario(o.scenario) : null;
   const parameters = scenario ? usage(() => resolveParams(scenario.parameters, { set: o.set })) : {};
   const table = custom ? await resolveParamRows(target, custom.workload, o, custom.csv) : null;
+  // Refused before the plan is printed: the plan says what the tune will change on the server.
+  checkTuneRequest({ objective: c.objective, constraints: c.constraints, mode: custom ? 'client-loop' : o.mode });
+  if (c.request.batchSizes?.length && !o.preset) checkBatchSizes(scenario, c.request.batchSizes);
   const output = claimOutput(o.out, 'tune');
   const outDir = output.dir;
   try {

@@ -80,4 +80,22 @@ describe('saved-file misuses (compare, history, rerun)', () => {
     // Matching threads pass the check and go on to connect (nothing listens on port 1: the connection exit code).
     assert.equal((await run(['--threads', '4'])).code, EXIT.connection);
   });
+
+  it('tune refuses what its options alone rule out before it prints a plan or connects', async () => {
+    const tune = (args: string[]) => programCli(['tune', ...args, '-c', 'Server=127.0.0.1,1;User ID=sa;Password=x']);
+    const cases: [string[], RegExp][] = [
+      [
+        ['--scenario', 'ring-buffer', '--batch-size', '2'],
+        /The ring-buffer scenario has no rows-per-transaction parameter \(batch_size\): leave --batch-size out\./,
+      ],
+      [['--scenario', 'disk-insert', '--batch-size', '5000'], /Rows per transaction must be whole numbers from 1 to 1000; got 5000\./],
+      [['--scenario', 'disk-insert', '--objective', 'p99'], /A p99 latency objective needs latency per call/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await tune(args);
+      assert.equal(r.code, EXIT.usage, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, message);
+      assert.doesNotMatch(r.err, /This tune:|custom workload/, args.join(' '));
+    }
+  });
 });

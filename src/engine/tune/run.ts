@@ -38,18 +38,7 @@ export async function runTune(
   const started = Date.now();
   const trialMs = opts.trialMs ?? 4000;
   const warmupMs = opts.warmupMs ?? 1000;
-  if (opts.objective.kind === 'p99' && opts.mode !== 'client-loop')
-    throw new SpinlabError(
-      'user-input',
-      'A p99 latency objective needs latency per call, which only the client loop measures.',
-      'add --mode client-loop.',
-    );
-  if (opts.constraints.some((c) => c.figure === 'p99Us') && opts.mode !== 'client-loop')
-    throw new SpinlabError(
-      'user-input',
-      'A p99 latency constraint needs latency per call, which only the client loop measures: no trial could meet it.',
-      'add --mode client-loop, or leave the constraint out.',
-    );
+  checkTuneRequest(opts);
   let scenarioId = opts.scenarioId;
   let parameters = opts.parameters;
   let preset = opts.preset ?? null;
@@ -261,4 +250,23 @@ async function applyWinner(opts: TuneOptions, tune: TuneInfo, topology: Paramete
   } finally {
     await db.close();
   }
+}
+
+/**
+ * What a tune can refuse from its options alone, before it connects: the command line calls this before printing
+ * its plan, so a refusal never follows a line saying what the tune will change.
+ */
+export function checkTuneRequest(opts: Pick<TuneOptions, 'objective' | 'constraints' | 'mode'>): void {
+  if (opts.objective.kind === 'p99' && opts.mode !== 'client-loop')
+    throw new SpinlabError(
+      'user-input',
+      'A p99 latency objective needs latency per call, which only the client loop measures.',
+      'add --mode client-loop.',
+    );
+  if (opts.constraints.some((c) => c.figure === 'p99Us') && opts.mode !== 'client-loop')
+    throw new SpinlabError(
+      'user-input',
+      'A p99 latency constraint needs latency per call, which only the client loop measures: no trial could meet it.',
+      'add --mode client-loop, or leave the constraint out.',
+    );
 }

@@ -91,18 +91,9 @@ export function buildSpace(input: SpaceInput, notes: string[]): TuneConfig[] {
   if (batchParam && current !== null) {
     // The current value is always in: the current settings are the A of the final A/B.
     const wanted = [current, ...(request.batchSizes?.length ? request.batchSizes : DEFAULT_BATCH_SIZES)];
-    const lo = batchParam.min ?? 1;
-    const hi = batchParam.max ?? Number.MAX_SAFE_INTEGER;
-    const bad = wanted.filter((b) => !Number.isInteger(b) || b < lo || b > hi);
-    if (bad.length)
-      throw new SpinlabError('user-input', `Rows per transaction must be whole numbers from ${lo} to ${hi}; got ${bad.join(', ')}.`);
+    checkBatchSizes(scenario, wanted);
     batches = [...new Set(wanted)].sort((a, b) => a - b);
-  } else if (request.batchSizes?.length) {
-    throw new SpinlabError(
-      'user-input',
-      'Rows per transaction is a knob of the scenarios only: a custom workload commits as its T-SQL does.',
-    );
-  }
+  } else if (request.batchSizes?.length) checkBatchSizes(scenario, request.batchSizes);
   const forced = request.allow?.includes('forced') && input.currentDelayedDurability !== 'FORCED';
   const dds: ('FORCED' | null)[] = forced ? [null, 'FORCED'] : [null];
   const configs: TuneConfig[] = [];
@@ -143,4 +134,27 @@ export function buildSpace(input: SpaceInput, notes: string[]): TuneConfig[] {
     );
   }
   return configs;
+}
+
+/**
+ * Rows per transaction to try, against the scenario's batch_size parameter: one it has, in its range. `null`: a custom
+ * workload. Checked before connecting too (the command line), so the refusal comes before any plan is printed.
+ */
+export function checkBatchSizes(scenario: ScenarioManifest | null, sizes: readonly number[]): void {
+  const p = scenario?.parameters.find((x) => x.name === 'batch_size') ?? null;
+  if (!scenario)
+    throw new SpinlabError(
+      'user-input',
+      'Rows per transaction is a knob of the scenarios only: a custom workload commits as its T-SQL does.',
+    );
+  if (!p)
+    throw new SpinlabError(
+      'user-input',
+      `The ${scenario.id} scenario has no rows-per-transaction parameter (batch_size): leave --batch-size out.`,
+    );
+  const lo = p.min ?? 1;
+  const hi = p.max ?? Number.MAX_SAFE_INTEGER;
+  const bad = sizes.filter((b) => !Number.isInteger(b) || b < lo || b > hi);
+  if (bad.length)
+    throw new SpinlabError('user-input', `Rows per transaction must be whole numbers from ${lo} to ${hi}; got ${bad.join(', ')}.`);
 }
