@@ -1,5 +1,5 @@
-// Misuses of the commands that read saved files (compare, history, rerun): each refused before any work with what is
-// wrong and what to give instead, and the usage exit code when the mistake is the path typed.
+// Misuses of the commands that read saved files (history, rerun, a --baseline) and of tune's options: each refused
+// before any work with what is wrong and what to give instead, and the usage exit code when the mistake is typed.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,7 +9,7 @@ import { programCli } from '../helpers/cliInProcess';
 import { repeatedPresetExperiment } from '../helpers/repeatedExperiment';
 import { experiment } from '../helpers/builders';
 
-describe('saved-file misuses (compare, history, rerun)', () => {
+describe('saved-file and tune misuses', () => {
   let dir: string;
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'spinlab-misuse-'));
@@ -21,17 +21,6 @@ describe('saved-file misuses (compare, history, rerun)', () => {
     fs.writeFileSync(path.join(dir, 'nb', 'experiment.ipynb'), '{}');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('compare of an experiment with itself is refused, naming it', async () => {
-    const e1 = path.join(dir, 'e1');
-    const r = await programCli(['compare', e1, path.join(e1, 'experiment.json')]);
-    assert.equal(r.code, EXIT.usage, r.err);
-    assert.match(
-      r.err,
-      /A and B are the same experiment \(2026-11-25T10-00-00-000Z-preset, in \S+ and \S+\): its runs against themselves say nothing; give two different experiments/,
-    );
-    assert.equal(r.out, '');
-  });
 
   it('history of paths that do not exist is a usage error', async () => {
     const r = await programCli(['history', path.join(dir, 'nowhere')]);
