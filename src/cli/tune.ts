@@ -170,13 +170,12 @@ export async function tuneCommand(o: TuneArgs, out: (s: string) => void, err: (s
   const c = checked(o);
   const target = targetFromArgs(o.connection);
   const custom = isCustom(o) ? customWorkloadFrom(o, target) : null;
-  if (custom && o.batchSize) throw new UsageError('--batch-size is a knob of the scenarios: a custom workload commits as its T-SQL does.');
   const scenario = o.scenario ? getScenario(o.scenario) : null;
-  const parameters = scenario ? usage(() => resolveParams(scenario.parameters, { set: o.set })) : {};
-  const table = custom ? await resolveParamRows(target, custom.workload, o, custom.csv) : null;
-  // Refused before the plan is printed: the plan says what the tune will change on the server.
+  // Refused before anything connects or the plan is printed: the plan says what the tune will change on the server.
   checkTuneRequest({ objective: c.objective, constraints: c.constraints, mode: custom ? 'client-loop' : o.mode });
   if (c.request.batchSizes?.length && !o.preset) checkBatchSizes(scenario, c.request.batchSizes);
+  const parameters = scenario ? usage(() => resolveParams(scenario.parameters, { set: o.set })) : {};
+  const table = custom ? await resolveParamRows(target, custom.workload, o, custom.csv) : null;
   const output = claimOutput(o.out, 'tune');
   const outDir = output.dir;
   try {
