@@ -3,7 +3,7 @@
 // redactConnectionString and describeServer for anything printed.
 import { parse } from '@tediousjs/connection-string';
 import { SpinlabError } from '../shared/spinlabError';
-import { parseServer } from './serverAddress';
+import { parseServer } from '../shared/serverAddress';
 
 export type AuthenticationKind =
   | 'sql'

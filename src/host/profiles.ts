@@ -6,7 +6,7 @@ import * as crypto from 'node:crypto';
 import type { DbTarget } from '../db/target';
 import { DEFAULT_LAB_DATABASE, connectionProfileSchema, type ConnectionProfile } from '../shared/protocol';
 import { SpinlabError } from '../shared/spinlabError';
-import { parseServer } from '../engine/serverAddress';
+import { parseServer } from '../shared/serverAddress';
 
 /** A connection the form, Object Explorer or Azure Data Studio gave that cannot be used: fixed in the connection form. */
 export class ProfileError extends SpinlabError {
