@@ -3,7 +3,7 @@
 // hours of ticks again; the runs in `state` then carry no ticks. Other snapshots carry no ticks at all: the webview
 // has them from runTick messages.
 import { addTickToTotals, emptyRunTotals } from './analysis';
-import { checkTickColumns, TickColumnsBuilder, type TickColumns } from './tickColumns';
+import { checkTickColumns, TickColumnsBuilder, type ColumnValues, type TickColumns } from './tickColumns';
 import type { RunTotals, Tick } from './experiment';
 import type { PanelState } from './panelState';
 
@@ -49,7 +49,33 @@ export function fullStatePayload(state: PanelState): StatePayload {
     ticks.push({ index: r.index, columns });
     return { ...r, ticks: [], totals };
   });
-  return { state: { ...state, active: { ...active, runs } }, ticks };
+  return { state: { ...state, active: { ...active, runs } }, ticks: packRuns(ticks) };
+}
+
+/**
+ * The runs' columns as views onto ONE ArrayBuffer. VS Code sends each distinct buffer of a webview message as an RPC
+ * argument whose count travels in one byte: past 253 buffers (a few runs of ~80 columns) the rest were dropped on
+ * the way, the typed arrays after them arrived empty, and the webview refused the state. One buffer per message,
+ * whatever the runs and columns. Offsets are 8-aligned so a Float64Array view is valid wherever it starts.
+ */
+export function packRuns(runs: RunTickColumns[]): RunTickColumns[] {
+  const arrays = runs.flatMap((r) => r.columns.columns.flatMap((c) => (c.state ? [c.values, c.state] : [c.values])));
+  const at = (n: number) => Math.ceil(n / 8) * 8;
+  const buffer = new ArrayBuffer(arrays.reduce((n, a) => n + at(a.byteLength), 0));
+  let offset = 0;
+  const place = <A extends ColumnValues>(a: A): A => {
+    const view = new (a.constructor as new (b: ArrayBuffer, o: number, n: number) => A)(buffer, offset, a.length);
+    view.set(a as never);
+    offset += at(a.byteLength);
+    return view;
+  };
+  return runs.map((r) => ({
+    index: r.index,
+    columns: {
+      length: r.columns.length,
+      columns: r.columns.columns.map((c) => ({ ...c, values: place(c.values), ...(c.state ? { state: place(c.state) } : {}) })),
+    },
+  }));
 }
 
 /** Checks a state message's ticks on arrival (the webview's side): a malformed list throws, and the message is dropped. */
