@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { defaultStateDir } from '../engine/journal';
 import { message, ToWebview, type PanelState, type UiError } from '../shared/protocol';
 import { DisposableStore, Emitter, type Disposable } from '../shared/disposables';
-import { fullStatePayload } from '../shared/stateSnapshot';
+import { fullStatePayload, STATE_TICKS, type StateTicks } from '../shared/stateSnapshot';
 import type { HostPorts } from './ports';
 import type { CaptureStacks } from './features/stacks/stacksCapture';
 import type { TuneRunner } from './features/tune/tuneRunner';
@@ -44,6 +44,8 @@ export class PanelContext {
   readonly connectionChanging = new Emitter<string>();
   /** Told after a (re)loaded webview got its full snapshot: a feature sends again what the snapshot does not hold. */
   readonly webviewReady = new Emitter<void>();
+  /** How a full snapshot carries the active ticks: the plainest the webview asked for (stateResend). */
+  private stateTicks: StateTicks = 'columns';
   private conn: ServerConnection | null = null;
   /** The background read of readServerLive, and whether another was asked for meanwhile. */
   private liveRead: Promise<void> | null = null;
@@ -154,7 +156,12 @@ export class PanelContext {
       full || !active ? this.state : { ...this.state, active: { ...active, runs: active.runs.map((r) => ({ ...r, ticks: [] })) } };
     const watch = this.state.watch;
     if (!full && watch?.recent.length) state = { ...state, watch: { ...watch, recent: [] } };
-    this.ports.post(message(ToWebview.state, full ? fullStatePayload(state) : { state }));
+    this.ports.post(message(ToWebview.state, full ? fullStatePayload(state, this.stateTicks) : { state }));
+  }
+
+  /** Full snapshots from now on carry their ticks this way, or a plainer one already asked for (never back). */
+  useStateTicks(ticks: StateTicks): void {
+    if (STATE_TICKS.indexOf(ticks) > STATE_TICKS.indexOf(this.stateTicks)) this.stateTicks = ticks;
   }
 
   toast(text: string): void {

@@ -7,7 +7,7 @@
 import { issueWords } from './issueWords';
 import { z } from 'zod';
 import { fromWebview, toWebview, type Envelope } from './messages';
-import type { StatePayload } from './stateSnapshot';
+import { STATE_TICKS, type StatePayload } from './stateSnapshot';
 import { ConnectToHost } from './connectMessages';
 import { ServerToHost } from './serverMessages';
 import { RunToHost, RunToWebview } from './runMessages';
@@ -30,6 +30,14 @@ export { connectionProfileSchema, type ConnectionProfile };
 export const ToHost = {
   /** The webview has loaded (or was shown again): send a snapshot and the live run. */
   ready: fromWebview('ready', z.object({})),
+  /**
+   * The webview could not accept a state message (why, in `reason`): send a full snapshot again, its ticks as
+   * `ticks` says (columns as usual, plain objects, or none). Asked at most three times per load (stateIntake.ts).
+   */
+  stateResend: fromWebview(
+    'stateResend',
+    z.object({ ticks: z.enum(STATE_TICKS), reason: z.string().max(500) }),
+  ),
   /** Put this text on the clipboard (a GRANT, a table as TSV). */
   clipboardCopy: fromWebview('clipboardCopy', z.object({ text: z.string().max(1_000_000) })),
   ...ConnectToHost,

@@ -38,10 +38,17 @@ function encodedRun(ticks: readonly Tick[]): { columns: TickColumns; totals: Run
   return { columns: e.builder.snapshot(), totals: structuredClone(e.totals) };
 }
 
-/** The payload of a full snapshot: the active runs' ticks moved into columns, with their totals. */
-export function fullStatePayload(state: PanelState): StatePayload {
+/**
+ * How a full snapshot carries the active runs' ticks, plainest last: as columns (the usual), as the tick objects in
+ * the runs (slower, but nothing to check on arrival), or not at all (each run's totals only; the charts start empty).
+ */
+export const STATE_TICKS = ['columns', 'plain', 'none'] as const;
+export type StateTicks = (typeof STATE_TICKS)[number];
+
+/** The payload of a full snapshot: the active runs' ticks moved into columns (or as `how` says), with their totals. */
+export function fullStatePayload(state: PanelState, how: StateTicks = 'columns'): StatePayload {
   const active = state.active;
-  if (!active || active.runs.every((r) => r.ticks.length === 0)) return { state };
+  if (how === 'plain' || !active || active.runs.every((r) => r.ticks.length === 0)) return { state };
   const ticks: RunTickColumns[] = [];
   const runs = active.runs.map((r) => {
     if (r.ticks.length === 0) return r;
@@ -49,7 +56,7 @@ export function fullStatePayload(state: PanelState): StatePayload {
     ticks.push({ index: r.index, columns });
     return { ...r, ticks: [], totals };
   });
-  return { state: { ...state, active: { ...active, runs } }, ticks: packRuns(ticks) };
+  return { state: { ...state, active: { ...active, runs } }, ...(how === 'none' ? {} : { ticks: packRuns(ticks) }) };
 }
 
 /**

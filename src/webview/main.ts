@@ -6,8 +6,10 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { MessageRouter, ToHost, ToWebview, type ToWebviewMap } from '../shared/protocol';
-import { checkStateTicks, type StatePayload } from '../shared/stateSnapshot';
+import { render } from 'lit';
 import { App, type VsCodeApi } from './app';
+import { StateIntake } from './stateIntake';
+import { stateNoticeView } from './views/stateNotice';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -21,22 +23,31 @@ function rootElement(): HTMLElement {
 }
 
 const api = acquireVsCodeApi();
-const app = new App(api, rootElement());
+const root = rootElement();
+const app = new App(api, root);
 
-/** A state whose tick columns are malformed is dropped whole: the panel keeps what it had. */
-function onState(p: StatePayload): void {
-  let ticks;
-  try {
-    ticks = checkStateTicks(p.ticks);
-  } catch (err) {
-    console.warn(`Spinlock Lab: dropped a state message: ${(err as Error).message}`);
-    return;
-  }
-  app.onState(p.state, ticks);
-}
+/** The notice of a refused state: beside the panel's template, not in it, so it shows when drawing failed. */
+const noticeSlot = document.createElement('div');
+noticeSlot.id = 'state-notice-slot';
+root.before(noticeSlot);
+
+// A state message is drawn at once, so a state the template throws on is refused here, not in a later frame.
+const intake: StateIntake = new StateIntake({
+  current: () => app.state,
+  apply: (state, ticks) => {
+    app.onState(state, ticks);
+    app.renderNow();
+  },
+  restore: (state) => {
+    app.state = state;
+    app.renderNow();
+  },
+  ask: (ticks, reason) => app.post(ToHost.stateResend, { ticks, reason }),
+  changed: () => render(stateNoticeView(intake), noticeSlot),
+});
 
 const router = new MessageRouter<ToWebviewMap>()
-  .on<'state'>(ToWebview.state, (p) => onState(p))
+  .on<'state'>(ToWebview.state, (p) => intake.receive(p))
   .on<'runStart'>(ToWebview.runStart, (p) => app.onRunStart(p))
   .on<'runTick'>(ToWebview.runTick, (p) => app.onTick(p))
   .on<'runEnd'>(ToWebview.runEnd, (p) => app.onRunEnd(p))
