@@ -34,10 +34,7 @@ export const ToHost = {
    * The webview could not accept a state message (why, in `reason`): send a full snapshot again, its ticks as
    * `ticks` says (columns as usual, plain objects, or none). Asked at most three times per load (stateIntake.ts).
    */
-  stateResend: fromWebview(
-    'stateResend',
-    z.object({ ticks: z.enum(STATE_TICKS), reason: z.string().max(500) }),
-  ),
+  stateResend: fromWebview('stateResend', z.object({ ticks: z.enum(STATE_TICKS), reason: z.string().max(500) })),
   /** Put this text on the clipboard (a GRANT, a table as TSV). */
   clipboardCopy: fromWebview('clipboardCopy', z.object({ text: z.string().max(1_000_000) })),
   ...ConnectToHost,

@@ -7,7 +7,8 @@ import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol
 import { fullStatePayload, type StatePayload } from '../../src/shared/stateSnapshot';
 import type { TickColumn } from '../../src/shared/tickColumns';
 import * as b from '../helpers/builders';
-import { usePanels, type Panel, type PageGlobals } from './harness';
+import { usePanels, type Panel } from './harness';
+import { assertNotBlank, settle } from './panelShown';
 
 const TICKS = 60;
 
@@ -30,35 +31,6 @@ export function sweepState(runs = 3, ticks = TICKS): PanelState {
   return b.connectedState({ active });
 }
 
-/** Resolves once the panel has handled every message posted before (messages to a window arrive in order). */
-export function settle(p: Panel): Promise<void> {
-  return p.page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        const g = globalThis as unknown as PageGlobals & {
-          addEventListener(t: string, f: (e: { data: unknown }) => void): void;
-          removeEventListener(t: string, f: (e: { data: unknown }) => void): void;
-        };
-        const mark = `settled-${Math.random()}`;
-        const on = (e: { data: unknown }) => {
-          if ((e.data as { type?: unknown })?.type !== mark) return;
-          g.removeEventListener('message', on);
-          resolve();
-        };
-        g.addEventListener('message', on);
-        g.postMessage({ type: mark }, '*');
-      }),
-  );
-}
-
-/** The panel shows the connected server and its sections, not the empty "not connected" / "Loading..." panel. */
-export async function assertNotBlank(p: Panel, what: string): Promise<void> {
-  await settle(p);
-  assert.equal(await p.page.locator('.panel-header .muted').textContent(), 'SIMBOX (simulator)', `${what}: the server is shown`);
-  assert.equal(await p.page.locator('#app p.empty', { hasText: 'Loading' }).count(), 0, `${what}: no section says Loading`);
-  assert.ok((await p.page.locator('#app section').count()) > 5, `${what}: the sections are drawn`);
-}
-
 type Case = { name: string; payload: () => unknown; refused: boolean };
 
 const cols = (p: StatePayload, run = 0): TickColumn[] => p.ticks![run].columns.columns;
@@ -77,7 +49,11 @@ function cases(): Case[] {
   const out: Case[] = [
     // Readable: each is drawn.
     { name: 'the columns reordered', payload: () => ((p) => (cols(p).reverse(), p))(good()), refused: false },
-    { name: "the state's keys reordered", payload: () => ((p) => ({ ...p, state: Object.fromEntries(Object.entries(p.state).reverse()) }))(good()), refused: false },
+    {
+      name: "the state's keys reordered",
+      payload: () => ((p) => ({ ...p, state: Object.fromEntries(Object.entries(p.state).reverse()) }))(good()),
+      refused: false,
+    },
     { name: 'a run of ticks left out', payload: () => ((p) => ({ ...p, ticks: p.ticks!.slice(1) }))(good()), refused: false },
     { name: 'NaN in a float64 column', payload: setValues(new Float64Array(TICKS).fill(NaN)), refused: false },
     { name: '-0 in a float32 column', payload: setValues(new Float32Array(TICKS).fill(-0)), refused: false },
@@ -96,7 +72,11 @@ function cases(): Case[] {
     { name: 'a column truncated by one tick', payload: withColumn((c) => (c.values = c.values.subarray(1))), refused: true },
     { name: 'a column empty (its buffer lost on the way)', payload: setValues(new Float64Array(0)), refused: true },
     { name: 'a column as a plain list', payload: setValues(Array.from({ length: TICKS }, () => 1)), refused: true },
-    { name: 'the tick count one more than the columns hold', payload: () => ((p) => (p.ticks![0].columns.length++, p))(good()), refused: true },
+    {
+      name: 'the tick count one more than the columns hold',
+      payload: () => ((p) => (p.ticks![0].columns.length++, p))(good()),
+      refused: true,
+    },
     { name: 'a state array of the wrong length', payload: withColumn((c) => (c.state = new Uint8Array(3))), refused: true },
     { name: 'a column without its path', payload: withColumn((c) => delete (c as Partial<TickColumn>).path), refused: true },
     { name: 'a column of another kind', payload: withColumn((c) => ((c as { kind: string }).kind = 'string')), refused: true },
@@ -108,14 +88,33 @@ function cases(): Case[] {
       payload: () => ((p) => (delete (p.state as Partial<PanelState>)[k], p))(good()),
       refused: true,
     })),
-    { name: 'the state cut to its first half', payload: () => ((p) => ({ ...p, state: Object.fromEntries(Object.entries(p.state).slice(0, 8)) }))(good()), refused: true },
-    { name: 'a run without its ticks list', payload: () => ((p) => (delete (p.state.active!.runs[0] as { ticks?: unknown }).ticks, p))(good()), refused: true },
-    { name: 'a server without its identity', payload: () => ((p) => (delete (p.state.server as Partial<NonNullable<PanelState['server']>>).identity, p))(good()), refused: true },
+    {
+      name: 'the state cut to its first half',
+      payload: () => ((p) => ({ ...p, state: Object.fromEntries(Object.entries(p.state).slice(0, 8)) }))(good()),
+      refused: true,
+    },
+    {
+      name: 'a run without its ticks list',
+      payload: () => ((p) => (delete (p.state.active!.runs[0] as { ticks?: unknown }).ticks, p))(good()),
+      refused: true,
+    },
+    {
+      name: 'a server without its identity',
+      payload: () => ((p) => (delete (p.state.server as Partial<NonNullable<PanelState['server']>>).identity, p))(good()),
+      refused: true,
+    },
   ];
   // Garbage: random values where the state, the ticks or a column's values go.
   const junk = (): unknown => {
     const k = Math.floor(r() * 6);
-    return [() => r() * 1e9, () => 'x'.repeat(Math.floor(r() * 50)), () => [r(), 'y', null], () => ({ a: r() }), () => true, () => undefined][k]();
+    return [
+      () => r() * 1e9,
+      () => 'x'.repeat(Math.floor(r() * 50)),
+      () => [r(), 'y', null],
+      () => ({ a: r() }),
+      () => true,
+      () => undefined,
+    ][k]();
   };
   for (let i = 0; i < 12; i++) {
     const where = i % 3;

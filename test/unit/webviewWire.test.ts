@@ -48,4 +48,15 @@ describe("the state message over VS Code's webview path", () => {
       assert.ok(buffers <= 1, `one buffer for the whole message, not ${buffers}`);
     });
   }
+
+  it('the plainer forms the webview may ask for (stateResend): ticks as objects, or none with the totals kept', () => {
+    const state = presetState(2, 4);
+    const plain = fullStatePayload(state, 'plain');
+    assert.equal(plain.ticks, undefined);
+    assert.deepEqual(plain.state.active!.runs[1].ticks, state.active!.runs[1].ticks);
+    const none = fullStatePayload(state, 'none');
+    assert.equal(none.ticks, undefined);
+    assert.deepEqual(none.state.active!.runs[1].ticks, []);
+    assert.ok(none.state.active!.runs[1].totals, 'each run keeps its totals');
+  });
 });

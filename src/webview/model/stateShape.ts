@@ -29,14 +29,20 @@ const shape = z
       profileId: z.string().nullable(),
       error: uiError,
     }),
-    server: z.object({ identity: z.object({ serverName: z.string() }).passthrough() }).passthrough().nullable(),
+    server: z
+      .object({ identity: z.object({ serverName: z.string() }).passthrough() })
+      .passthrough()
+      .nullable(),
     journal: object.nullable(),
     runJournal: object.nullable(),
     scenarios: list,
     selection: z.object({ scenarioId: z.string(), parameters: object, run: object, knobs: object }).passthrough(),
     busy: z.string().nullable(),
     lastError: uiError,
-    active: z.object({ status: z.string(), runs: z.array(run), events: list }).passthrough().nullable(),
+    active: z
+      .object({ status: z.string(), runs: z.array(run), events: list })
+      .passthrough()
+      .nullable(),
     history: list,
     presets: list,
     presetPlans: list,
