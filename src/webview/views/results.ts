@@ -14,6 +14,7 @@ import { describeSpread } from '../../shared/sessionSpread';
 import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
 import { methodText } from '../../shared/repeats';
 import { shareView } from './ownShare';
+import { customHeadline } from '../../shared/customHeadline';
 
 /** The shown experiment's runs as every view names them (arm letter and label), by run index. */
 function namedRuns(app: ViewContext): Map<number, RunRef> {
@@ -52,6 +53,7 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
       ...(r.arm ? { arm: r.arm.label } : {}),
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       share: r.record?.share ?? null,
+      ...(r.record && app.state?.active?.scenarioId === 'custom' ? { own: customHeadline(r.record) } : {}),
       figures: runFigures(
         r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) },
       ),
