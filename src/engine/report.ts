@@ -12,7 +12,7 @@ import { table } from './textTable';
 import { othersBusy, SHARE_PERMISSION } from '../shared/ownShare';
 import { plural } from '../shared/plural';
 import { customReport, sessionWaitsSection } from './custom/report';
-import { ownedServer, perCallNa, OWNED_SHARE } from '../shared/customHeadline';
+import { ownedServer, perCallNa, OWNED_SHARE, shareCell as ownShareCell } from '../shared/customHeadline';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -38,9 +38,7 @@ const runName = (repeated: boolean, r: RunRecord) =>
 
 /** The run's own share of the server's CPU and waits ("13%, 0%"), '-' when not read. */
 function shareCell(r: RunRecord): string {
-  if (!r.share) return '-';
-  const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
-  return `${pct(r.share.cpu)}, ${pct(r.share.waits)}${othersBusy(r.share) ? ' (others busy)' : ''}`;
+  return ownShareCell(r.share);
 }
 
 /** What the share column means, and what it says about the server-wide figures below when others were busy. */

@@ -5,7 +5,7 @@
 import { isBenignWait } from './benign';
 import type { RunRecord } from './experiment';
 import { runFigures } from './analysis';
-import { shareText } from './ownShare';
+import { othersBusy, shareText } from './ownShare';
 import type { OwnShare } from './ownShareTypes';
 import { serverWaitsOverOwnSpan } from './ownWaits';
 
@@ -27,6 +27,13 @@ const pct = (x: number) => `${Math.round(x * 100)}%`;
 export function perCallNa(s: OwnShare | null | undefined): string {
   if (!s) return `n/a: the workload's share of the server's work was not read (per call needs ${pct(OWNED_SHARE)})`;
   return `n/a: the workload did ${shareText(s)} (per call needs ${pct(OWNED_SHARE)})`;
+}
+
+/** The run's own share of the server's CPU and waits as a table cell ("13%, 0% (others busy)"), '-' when not read. */
+export function shareCell(s: OwnShare | null | undefined): string {
+  if (!s) return '-';
+  const p = (x: number | null) => (x === null ? '-' : pct(x));
+  return `${p(s.cpu)}, ${p(s.waits)}${othersBusy(s) ? ' (others busy)' : ''}`;
 }
 
 /** One wait type of the workload's own sessions: ms per second of the span they were read over, and per call. */

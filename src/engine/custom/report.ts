@@ -12,7 +12,7 @@ import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 import { plural } from '../../shared/plural';
 import { serverWaitsOverOwnSpan } from '../../shared/ownWaits';
-import { customHeadline, ownWaitsText } from '../../shared/customHeadline';
+import { customHeadline, ownWaitsText, shareCell } from '../../shared/customHeadline';
 
 const f = (v: number | null | undefined, digits = 0) =>
   v === null || v === undefined || !Number.isFinite(v)
@@ -60,6 +60,7 @@ export function customReport(e: Experiment): string {
         'CPU µs/call',
         'logical reads/call',
         'own waits (ms/s)',
+        'own share of server CPU, waits',
       ],
       e.runs.map((r) => [
         String(r.threads),
@@ -75,6 +76,7 @@ export function customReport(e: Experiment): string {
         us(r.custom?.perCall.serverCpuSec),
         f(r.custom?.perCall.logicalReads, 1),
         ownWaitsText(customHeadline(r).waits, 2, (v) => figureText(v)),
+        shareCell(r.share),
       ]),
     ),
   );
