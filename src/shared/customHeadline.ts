@@ -8,6 +8,7 @@ import { runFigures } from './analysis';
 import { othersBusy, shareText } from './ownShare';
 import type { OwnShare } from './ownShareTypes';
 import { serverWaitsOverOwnSpan } from './ownWaits';
+import { estimate, type FigureEstimate } from './repeats';
 
 /** The workload owned the server: its own sessions did at least this share of the server's CPU (and of its waits). */
 export const OWNED_SHARE = 0.9;
@@ -106,3 +107,58 @@ export function offersWritelogDiagnosis(r: Partial<Pick<RunRecord, 'sessionWaits
 /** What is said instead of a WRITELOG diagnosis the workload's own sessions gave no cause for. */
 export const WRITELOG_OTHERS =
   "No WRITELOG diagnosis: the workload's own sessions did not wait on WRITELOG; the server-wide WRITELOG waits came from other sessions.";
+
+/** A custom workload at one arm and thread count over its repetitions: each own figure with its interval. */
+export interface CustomCell {
+  arm: string;
+  threads: number;
+  n: number;
+  callsPerSec: FigureEstimate;
+  p50Us: FigureEstimate;
+  p99Us: FigureEstimate;
+  cpuUsPerCall: FigureEstimate;
+  logicalReadsPerCall: FigureEstimate;
+  /** The own waits, ms per second averaged over the cell's runs, largest first; null when no run read them. */
+  waits: OwnWait[] | null;
+  /** Every run of the cell owned the server. */
+  owned: boolean;
+}
+
+/** The cells of a custom workload's runs, in the order they first ran; the estimates are the CLI's (shared/repeats). */
+export function customCells(runs: readonly { arm: string; threads: number; head: CustomHeadline }[]): CustomCell[] {
+  const byKey = new Map<string, { arm: string; threads: number; heads: CustomHeadline[] }>();
+  for (const r of runs) {
+    const key = `${r.arm}\u0000${r.threads}`;
+    const c = byKey.get(key) ?? { arm: r.arm, threads: r.threads, heads: [] };
+    c.heads.push(r.head);
+    byKey.set(key, c);
+  }
+  return [...byKey.values()].map(({ arm, threads, heads }) => {
+    const over = (pick: (h: CustomHeadline) => number | null) => estimate(heads.map(pick).filter((v): v is number => v !== null));
+    const read = heads.filter((h) => h.waits);
+    let waits: OwnWait[] | null = null;
+    if (read.length) {
+      const sum = new Map<string, { msPerSec: number; msPerCall: number }>();
+      for (const h of read)
+        for (const w of h.waits!) {
+          const s = sum.get(w.type) ?? { msPerSec: 0, msPerCall: 0 };
+          s.msPerSec += w.msPerSec / read.length;
+          s.msPerCall += (w.msPerCall ?? 0) / read.length;
+          sum.set(w.type, s);
+        }
+      waits = [...sum].map(([type, s]) => ({ type, ...s })).sort((a, b) => b.msPerSec - a.msPerSec);
+    }
+    return {
+      arm,
+      threads,
+      n: heads.length,
+      callsPerSec: over((h) => h.callsPerSec),
+      p50Us: over((h) => h.p50Us),
+      p99Us: over((h) => h.p99Us),
+      cpuUsPerCall: over((h) => h.cpuUsPerCall),
+      logicalReadsPerCall: over((h) => h.logicalReadsPerCall),
+      waits,
+      owned: heads.every((h) => h.owned),
+    };
+  });
+}
