@@ -20,7 +20,6 @@ import { targetFromArgs, UsageError } from './commands';
 import { loadSettingsFrom } from '../engine/runSettings';
 import { runExperiment, type ExperimentProgress } from '../engine/experiment';
 import { resultsReport } from '../engine/report';
-import { customReport } from '../engine/custom/report';
 import { CUSTOM_SCENARIO_ID } from '../engine/custom/manifest';
 import type { Gate } from '../shared/gates';
 import { applyGates, sequentialGates, type Baseline } from './gates';
@@ -233,11 +232,7 @@ export async function runCustomCommand(
     bar.done();
     sayOverrun(err, time.seconds, began, experiment);
     const stacksOut = stacks ? await stacks.finish(experiment, r.unsaved ? null : r.file) : '';
-    out(
-      o.json
-        ? JSON.stringify(experiment, null, 2) + '\n'
-        : `${resultsReport(experiment, 'calls')}\n\n${customReport(experiment)}\n${stacksOut}\n${savedLine(r)}`,
-    );
+    out(o.json ? JSON.stringify(experiment, null, 2) + '\n' : `${resultsReport(experiment, 'calls')}\n${stacksOut}\n${savedLine(r)}`);
     return finish(r, o, () => applyGates(gates, experiment, exitOf(experiment.status), out, err, baseline), out);
   } finally {
     bar.done();

@@ -20,7 +20,7 @@ import { notebookChoice, type NotebookFlags } from './notebookOut';
 import { confirmVerdict, isConfirmation } from '../engine/tuneConfirm';
 import { applyGates, sequentialGates, type Baseline } from './gates';
 import type { Gate } from '../shared/gates';
-import { customReport, sessionWaitsSection } from '../engine/custom/report';
+import { sessionWaitsSection } from '../engine/custom/report';
 import { RunStacks, runStacksPlan } from './runStacks';
 import { confirmRerun, connectionIfGiven, type Ask } from './rerunPlan';
 import { claimOutput, outDirProblems } from './output';
@@ -272,7 +272,7 @@ export async function rerunCommand(
   const report = experiment.preset
     ? presetReport(experiment, getPreset(experiment.preset.id))
     : resultsReport(experiment, getScenario(experiment.scenario.id).unit) +
-      (experiment.custom ? `\n\n${customReport(experiment)}` : sessionWaitsSection(experiment.runs)) +
+      (experiment.custom ? '' : sessionWaitsSection(experiment.runs)) +
       (isConfirmation(experiment) ? `\n\n${confirmVerdict(experiment).join('\n')}` : '');
   out(report + '\n\n');
   return finish(result, { notebook: file, addTo: true }, () => exitOf(experiment.status), out);

@@ -11,6 +11,8 @@ import { scenarioRepeatSection } from './repeatReport';
 import { table } from './textTable';
 import { othersBusy, SHARE_PERMISSION } from '../shared/ownShare';
 import { plural } from '../shared/plural';
+import { customReport, sessionWaitsSection } from './custom/report';
+import { ownedServer, perCallNa, OWNED_SHARE, shareCell as ownShareCell } from '../shared/customHeadline';
 
 function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -36,9 +38,7 @@ const runName = (repeated: boolean, r: RunRecord) =>
 
 /** The run's own share of the server's CPU and waits ("13%, 0%"), '-' when not read. */
 function shareCell(r: RunRecord): string {
-  if (!r.share) return '-';
-  const pct = (x: number | null) => (x === null ? '-' : `${Math.round(x * 100)}%`);
-  return `${pct(r.share.cpu)}, ${pct(r.share.waits)}${othersBusy(r.share) ? ' (others busy)' : ''}`;
+  return ownShareCell(r.share);
 }
 
 /** What the share column means, and what it says about the server-wide figures below when others were busy. */
@@ -52,7 +52,22 @@ function shareNote(runs: readonly RunRecord[]): string {
     : what;
 }
 
+/**
+ * A custom workload's server-wide heading: its figures are every session's, per second; per call only in a run where
+ * the workload owned the server (shared/customHeadline.ts), and the reason in a run where it did not.
+ */
+function serverWideHeading(runs: readonly RunRecord[], repeated: boolean): string {
+  const lines = [
+    `\nServer-wide (every session on the server), per second: not the workload's alone. Per call only where the workload owned the server (its own share ${Math.round(OWNED_SHARE * 100)}% or more).`,
+  ];
+  for (const r of runs) if (!ownedServer(r.share)) lines.push(`  ${runName(repeated, r)}: per call: ${perCallNa(r.share)}`);
+  return lines.join('\n');
+}
+
 export function resultsReport(e: Experiment, unit = 'rows'): string {
+  // A custom workload counts calls, whatever unit its caller guessed (the notebook asks the scenario catalogue).
+  if (e.custom) unit = 'calls';
+  const custom = !!e.custom;
   const out: string[] = [];
   if (e.simulated) out.push('SIMULATED: these numbers come from the Spinlock Lab simulator, not from a SQL Server.\n');
   out.push(
@@ -64,41 +79,44 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
   // Arms are named in the tables of repeated runs; a record of one run each prints as it always did.
   const armed = repeated && e.runs.some((r) => r.arm.id !== 'main');
   const arm = (r: RunRecord) => (armed ? [r.arm.label] : []);
-  out.push(
-    table(
-      [
-        ...(armed ? ['arm'] : []),
-        'threads',
-        ...(repeated ? ['repetition'] : []),
-        `${unit}/s`,
-        unit,
-        'elapsed s',
-        'p50 µs',
-        'p99 µs',
-        e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row',
-        'sessions failed',
-        'own share of server CPU, waits',
-      ],
-      e.runs.map((r) => [
-        ...arm(r),
-        runLabel(r),
-        ...rep(repeated, r),
-        figureText(runFigures(r).rowsPerSec),
-        figureText(runFigures(r).rows),
-        fmt(r.elapsedMs / 1000, 1),
-        latencyCell(r.latency?.p50Us),
-        latencyCell(r.latency?.p99Us),
-        r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
-        String(r.sessionFailures.length),
-        shareCell(r),
-      ]),
-    ),
-  );
+  // A custom workload's headline is its own sessions' work; the server-wide figures follow under their own heading.
+  if (custom) out.push(customReport(e));
+  else
+    out.push(
+      table(
+        [
+          ...(armed ? ['arm'] : []),
+          'threads',
+          ...(repeated ? ['repetition'] : []),
+          `${unit}/s`,
+          unit,
+          'elapsed s',
+          'p50 µs',
+          'p99 µs',
+          e.load.mode === 'client-loop' ? 'client CPU µs/call' : 'client CPU µs/row',
+          'sessions failed',
+          'own share of server CPU, waits',
+        ],
+        e.runs.map((r) => [
+          ...arm(r),
+          runLabel(r),
+          ...rep(repeated, r),
+          figureText(runFigures(r).rowsPerSec),
+          figureText(runFigures(r).rows),
+          fmt(r.elapsedMs / 1000, 1),
+          latencyCell(r.latency?.p50Us),
+          latencyCell(r.latency?.p99Us),
+          r.client.cpuUsPerCall === null ? '-' : fmt(r.client.cpuUsPerCall, 1),
+          String(r.sessionFailures.length),
+          shareCell(r),
+        ]),
+      ),
+    );
   out.push(shareNote(e.runs));
   out.push(
     `${unit}/s: ${unit} over the measured time on the server's clock (the same figure in experiment.json, the notebook and the panel)`,
   );
-  out.push(scenarioRepeatSection(e.runs, unit));
+  if (!custom) out.push(scenarioRepeatSection(e.runs, unit));
   for (const r of e.runs)
     if (r.sessionSpread) out.push(`  ${runName(repeated, r)}: ${describeSpread(r.sessionSpread, runFigures(r).rowsPerSec, unit)}`);
   const names = (pick: (r: RunRecord) => Record<string, number>, n: number) => {
@@ -117,12 +135,18 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
       ),
     );
   };
+  // Per unit only where the workload's figures are its own: every built-in scenario's, a custom one's that owned the server.
+  const perUnit = (r: RunRecord) => !custom || ownedServer(r.share);
+  const anyPerUnit = e.runs.some(perUnit);
+  if (custom) out.push(serverWideHeading(e.runs, repeated));
   section(
-    `Top spinlocks, server-wide (every session on the server): spins per second (spins per ${one})`,
+    `Top spinlocks, server-wide (every session on the server): spins per second${anyPerUnit ? ` (spins per ${one})` : ''}`,
     (r) => Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, v]) => [k, v.spins])),
     (r, name) => {
       const s = r.totals.spinlocks[name]?.spins ?? 0;
-      return `${fmt(s / Math.max(r.elapsedMs / 1000, 1e-9))} (${figureText(runFigures(r).spinsPerRow[name] ?? 0)})`;
+      const perSec = fmt(s / Math.max(r.elapsedMs / 1000, 1e-9));
+      if (!anyPerUnit) return perSec;
+      return `${perSec} (${perUnit(r) ? figureText(runFigures(r).spinsPerRow[name] ?? 0) : 'n/a'})`;
     },
   );
   section(
@@ -140,7 +164,11 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
     (r) => Object.fromEntries(Object.entries(r.totals.latches).map(([k, v]) => [k, v.waitMs])),
     (r, name) => fmt((r.totals.latches[name]?.waitMs ?? 0) / Math.max(r.elapsedMs / 1000, 1e-9), 1),
   );
-  mathSection(e, out, (r) => runName(repeated, r), one);
+  if (custom) {
+    const waits = sessionWaitsSection(e.runs);
+    if (waits) out.push(waits);
+  }
+  mathSection(e, out, (r) => runName(repeated, r), one, perUnit);
   const costed = e.runs.filter((r) => r.monitorCost);
   if (costed.length) {
     out.push('\nWhat Spinlock Lab cost the server (its monitor session, per tick)');
@@ -185,8 +213,9 @@ export function resultsReport(e: Experiment, unit = 'rows'): string {
 }
 
 /** "Doing the math" per completed run: the CPUs the run used (with their inputs), and the measured basis beside it. */
-function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => string, one: string): void {
-  const runs = e.runs.filter((r) => r.status === 'completed' && r.rows > 0);
+function mathSection(e: Experiment, out: string[], name: (r: RunRecord) => string, one: string, perUnit: (r: RunRecord) => boolean): void {
+  // Cycles per call of a custom workload that did not own the server would be the server's cycles over its calls.
+  const runs = e.runs.filter((r) => r.status === 'completed' && r.rows > 0 && perUnit(r));
   if (!runs.length) return;
   out.push('\nDoing the math: cycles = elapsed s x CPUs used x measured clock rate');
   for (const r of runs) {

@@ -47,7 +47,7 @@ describe("the workload's own share in the panel, in Chromium", () => {
         await p.page.selectOption('#results-experiment', 'exp-share');
         await p.page.waitForSelector('#results-share li');
         const share = (await p.page.textContent('#results-share')) ?? '';
-        assert.match(share, /per call are server-wide/);
+        assert.match(share, /server-wide: every session on the server adds to them, so they are shown per second/);
         const items = await p.page.$$eval('#results-share li', (els) =>
           els.map((e) => ({ run: e.getAttribute('data-run'), busy: e.getAttribute('data-others-busy'), text: e.textContent ?? '' })),
         );

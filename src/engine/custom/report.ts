@@ -1,5 +1,6 @@
-// The custom workload's part of a report: calls, rate and latency per run, per-call client and server figures, the
-// errors by number, and the waits of the run's own sessions beside the server-wide ones.
+// The custom workload's part of a report: its headline is its own sessions' work (calls, rate and latency per run,
+// their CPU, logical reads and waits per call: shared/customHeadline.ts), the errors by number; and the waits of the
+// run's own sessions beside the server-wide ones, printed with the server-wide sections.
 import * as path from 'node:path';
 import type { Experiment, RunRecord, WaitDelta } from '../../shared/experiment';
 import { isBenignWait } from '../../shared/benign';
@@ -11,6 +12,7 @@ import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 import { plural } from '../../shared/plural';
 import { serverWaitsOverOwnSpan } from '../../shared/ownWaits';
+import { customHeadline, ownWaitsText, shareCell } from '../../shared/customHeadline';
 
 const f = (v: number | null | undefined, digits = 0) =>
   v === null || v === undefined || !Number.isFinite(v)
@@ -26,7 +28,7 @@ export function callsPerSec(r: RunRecord): number {
 /** Seconds per call in microseconds, the unit a call's cost reads in ('-' when unknown). */
 const us = (sec: number | null | undefined): string => (sec === null || sec === undefined ? '-' : f(sec * 1e6, 1));
 
-/** The lines a custom experiment adds to the report; '' for other experiments. */
+/** The headline of a custom experiment (what its own sessions did); '' for other experiments. */
 export function customReport(e: Experiment): string {
   const w = e.custom;
   if (!w) return '';
@@ -38,7 +40,9 @@ export function customReport(e: Experiment): string {
     out.push(
       `parameters: ${w.params.rows} rows from ${w.params.kind === 'csv' ? path.basename(w.params.from) : 'the parameter query'} (${w.params.columns.map((c) => `@${c.name} ${c.type}`).join(', ')}), ${w.params.order}, ${w.params.scope}`,
     );
-  out.push('');
+  out.push(
+    "\nThe workload's own sessions (calls and latency from the client; CPU, logical reads and waits from sys.dm_exec_sessions and sys.dm_exec_session_wait_stats for its session ids)",
+  );
   const repeated = isRepeated(e.runs);
   out.push(
     table(
@@ -53,8 +57,10 @@ export function customReport(e: Experiment): string {
         'max ms',
         'failed',
         'client µs/call',
-        'server CPU µs/call',
+        'CPU µs/call',
         'logical reads/call',
+        'own waits (ms/s)',
+        'own share of server CPU, waits',
       ],
       e.runs.map((r) => [
         String(r.threads),
@@ -69,6 +75,8 @@ export function customReport(e: Experiment): string {
         us(r.custom?.perCall.clientSec),
         us(r.custom?.perCall.serverCpuSec),
         f(r.custom?.perCall.logicalReads, 1),
+        ownWaitsText(customHeadline(r).waits, 2, (v) => figureText(v)),
+        shareCell(r.share),
       ]),
     ),
   );
@@ -78,8 +86,6 @@ export function customReport(e: Experiment): string {
     out.push(`\nFailed calls, ${plural(r.threads, 'thread')}${repeated ? `, repetition ${r.repetition ?? 1}` : ''}`);
     for (const c of r.custom.errors) out.push(`  ${describeError(c)} (first ${c.first}, last ${c.last})`);
   }
-  const waits = sessionWaitsSection(e.runs);
-  if (waits) out.push(waits);
   return out.join('\n');
 }
 
@@ -96,7 +102,7 @@ function customRepeatSection(runs: RunRecord[]): string {
       { header: 'p50 ms', value: over((r) => r.latency?.p50Us), optional: true, text: (e) => estimateText(e, msText) },
       { header: 'p99 ms', value: over((r) => r.latency?.p99Us), optional: true, text: (e) => estimateText(e, msText) },
       {
-        header: 'server CPU µs/call',
+        header: 'CPU µs/call',
         value: over((r) => r.custom?.perCall.serverCpuSec),
         optional: true,
         text: (e) => estimateText(e, (sec) => f(sec * 1e6, 1)),

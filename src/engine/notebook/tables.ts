@@ -10,6 +10,7 @@ import { table } from '../textTable';
 import { displayData, type DisplayDataOutput } from './nbformat';
 import { escapeXml } from './svgChart';
 import { othersBusy, type OwnShare } from '../../shared/ownShare';
+import { customResultsRows } from './customTables';
 
 function htmlTable(headers: string[], rows: string[][]): string {
   const th = headers.map((h) => `<th>${escapeXml(h)}</th>`).join('');
@@ -22,6 +23,7 @@ export function tableOutput(headers: string[], rows: string[][]): DisplayDataOut
 }
 
 export function resultsRows(e: Experiment): { headers: string[]; rows: string[][] } {
+  if (e.custom) return customResultsRows(e, ownCpuText);
   const figs = e.runs.map(runFigures);
   const spin = topNames(
     figs.map((f) => f.spins),

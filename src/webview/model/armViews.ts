@@ -9,6 +9,8 @@ import type { LatencySummary, RunDerived, RunSteady, RunTotals, Tick } from '../
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
 import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
 import type { OwnShare } from '../../shared/ownShare';
+import { offersWritelogDiagnosis } from '../../shared/customHeadline';
+import type { WaitDelta } from '../../shared/experiment';
 
 export interface ShownRun {
   index: number;
@@ -27,6 +29,8 @@ export interface ShownRun {
   repetition?: number;
   /** The workload's own share of the server's work, once the run ended (shared/ownShare.ts). */
   share?: OwnShare | null;
+  /** The waits of the workload's own sessions over the measured phase, once the run ended (null: not read). */
+  sessionWaits?: Record<string, WaitDelta> | null;
   /** Where its steady state began, once the run ended (absent in older records). */
   steady?: RunSteady;
   /** The A/B block it ran in (planOrder.ts), once the run ended: the pairs of a paired comparison share one. */
@@ -37,6 +41,8 @@ export interface ShownExperiment {
   key: string;
   title: string;
   preset: PresetAnalysisInfo | null;
+  /** A custom workload: its diagnoses are of its own sessions' work (shared/customHeadline.ts). */
+  custom?: boolean;
   majorVersion: number | null;
   /** Hyperthreads per core of the server (the post counts physical cores); 1 when unknown. */
   threadsPerCore: number;
@@ -160,9 +166,18 @@ export function mathRows(e: ShownExperiment, top = 3): MathRow[] {
     });
 }
 
-/** Shown for the writelog preset, or whenever a run waited on WRITELOG. */
+/**
+ * Shown for the writelog preset, or whenever a run waited on WRITELOG; for a custom workload only when its own sessions
+ * waited on WRITELOG or it owned the server (a read-only query beside writers is not diagnosed for their commits).
+ */
 export function showsWritelog(e: ShownExperiment): boolean {
+  if (e.custom) return e.runs.some((r) => offersWritelogDiagnosis(r));
   return e.preset?.id === 'writelog' || e.runs.some((r) => (r.totals.waits.WRITELOG?.waitMs ?? 0) > 0);
+}
+
+/** A custom workload whose server waited on WRITELOG that none of its runs is diagnosed for: said, not diagnosed. */
+export function writelogOthers(e: ShownExperiment): boolean {
+  return !!e.custom && !showsWritelog(e) && e.runs.some((r) => (r.totals.waits.WRITELOG?.waitMs ?? 0) > 0);
 }
 
 export interface WritelogRow {
@@ -172,7 +187,7 @@ export interface WritelogRow {
 
 export function writelogRows(e: ShownExperiment): WritelogRow[] {
   return e.runs
-    .filter((r) => r.status === 'completed' && r.totals.rows > 0)
+    .filter((r) => r.status === 'completed' && r.totals.rows > 0 && (!e.custom || offersWritelogDiagnosis(r)))
     .map((r) => ({
       run: r,
       diagnosis: diagnoseWritelog({ totals: r.totals, timeline: r.timeline, majorVersion: e.majorVersion, share: r.share }),

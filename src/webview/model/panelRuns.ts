@@ -25,6 +25,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       key: opened.id,
       title: opened.title,
       preset: src.experimentPresets.get(opened.id) ?? null,
+      custom: !!opened.custom,
       majorVersion: opened.server.majorVersion,
       threadsPerCore: threadsPerCore(opened.topology),
       runs: opened.runs.map((r) => ({
@@ -39,6 +40,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
         rows: r.rows,
         nativeProcedures: r.nativeProcedures,
         share: r.share ?? null,
+        sessionWaits: r.sessionWaits ?? null,
         ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
         ...(r.steady ? { steady: r.steady } : {}),
         ...(r.block !== undefined ? { block: r.block } : {}),
@@ -52,6 +54,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
     key: a.experimentId ?? 'active',
     title: a.title,
     preset: a.preset ?? null,
+    custom: a.scenarioId === 'custom',
     majorVersion: a.majorVersion ?? src.state?.server?.identity.majorVersion ?? null,
     threadsPerCore: topo ? threadsPerCore(topo) : 1,
     runs: src.live.ordered().map((r) => ({
@@ -69,6 +72,7 @@ export function shownExperimentOf(src: PanelRunsSource, which: string): ShownExp
       rows: r.record?.rows,
       nativeProcedures: r.record?.nativeProcedures,
       share: r.record?.share ?? null,
+      sessionWaits: r.record?.sessionWaits ?? null,
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       ...(r.record?.steady ? { steady: r.record.steady } : {}),
       ...(r.record?.block !== undefined ? { block: r.record.block } : {}),

@@ -6,6 +6,8 @@ import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
 import type { OwnShare } from '../../shared/ownShare';
 import { quantityKind, quantityText, splitUnit, timeLabel } from '../../shared/units';
+import { customHeadline, type CustomHeadline } from '../../shared/customHeadline';
+import { customColumns } from './customColumns';
 
 export interface ResultRow {
   run: number;
@@ -15,6 +17,8 @@ export interface ResultRow {
   repetition?: number;
   /** The workload's own share of the server's CPU and waits (shared/ownShare.ts), once the run ended; null: not read. */
   share?: OwnShare | null;
+  /** A custom workload's own sessions' figures (shared/customHeadline.ts), once the run ended. */
+  own?: CustomHeadline | null;
 }
 
 export interface ResultColumn {
@@ -63,6 +67,11 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     cols.push({ key: 'arm', label: 'Arm', title: 'The arm the run belongs to', numeric: false, value: (r) => r.arm ?? null });
   if (rows.some((r) => (r.repetition ?? 1) > 1))
     cols.push(num('repetition', 'Rep.', 'Which repetition of its arm at its thread count', (r) => r.repetition ?? 1));
+  if (unit === 'call') {
+    cols.push(...customColumns(rows, topSpinlocks, topWaits));
+    cols.push({ key: 'status', label: 'Status', title: 'Run status', numeric: false, value: (r) => r.figures.status });
+    return cols;
+  }
   cols.push(
     num('threads', 'Threads', 'Concurrent sessions', (r) => r.figures.threads),
     num('elapsed', 'Elapsed', 'Server-measured elapsed time', (r) => r.figures.elapsedSec, 's'),
@@ -123,13 +132,14 @@ export function nextSort(current: SortState | null, key: string): SortState {
 }
 
 /** The rows of a finished experiment: each run's figures as its record holds them (the terminal prints the same). */
-export function experimentRows(e: Pick<Experiment, 'runs'>): ResultRow[] {
+export function experimentRows(e: Pick<Experiment, 'runs'> & Partial<Pick<Experiment, 'custom'>>): ResultRow[] {
   return e.runs.map((r) => ({
     run: r.index,
     figures: runFigures(r),
     arm: r.arm.label,
     ...(r.repetition !== undefined ? { repetition: r.repetition } : {}),
     share: r.share ?? null,
+    ...(e.custom ? { own: customHeadline(r) } : {}),
   }));
 }
 

@@ -6,7 +6,18 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { formatNumber } from '../../shared/analysis';
 import { ACTIVE } from '../model/viewState';
 import type { ViewContext } from './context';
-import { abViews, mathRows, pctText, runLabel, showsWritelog, writelogRows, type AbView, type ShownExperiment } from '../model/armViews';
+import {
+  abViews,
+  mathRows,
+  pctText,
+  runLabel,
+  showsWritelog,
+  writelogOthers,
+  writelogRows,
+  type AbView,
+  type ShownExperiment,
+} from '../model/armViews';
+import { WRITELOG_OTHERS } from '../../shared/customHeadline';
 import {
   comparisonMethodText,
   estimateText,
@@ -136,6 +147,7 @@ function cycleMathView(e: ShownExperiment): TemplateResult | typeof nothing {
 }
 
 function writelogView(e: ShownExperiment): TemplateResult | typeof nothing {
+  if (writelogOthers(e)) return html`<p id="writelog-others" class="small muted">${WRITELOG_OTHERS}</p>`;
   if (!showsWritelog(e)) return nothing;
   const rows = writelogRows(e);
   return html`<div id="writelog-diagnosis" class="analysis-block">

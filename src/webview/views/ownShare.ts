@@ -9,7 +9,10 @@ export function shareView(rows: readonly ResultRow[], unit: 'row' | 'call'): Tem
   if (!rows.length) return nothing;
   const read = rows.filter((r) => r.share);
   const busy = read.filter((r) => othersBusy(r.share));
-  const scope = html`Spins, waits, latches and CPU per ${unit} are <strong>server-wide</strong>: every session on the server adds to them.`;
+  const scope =
+    unit === 'call'
+      ? html`Spins, waits and latches are <strong>server-wide</strong>: every session on the server adds to them, so they are shown per second.`
+      : html`Spins, waits, latches and CPU per ${unit} are <strong>server-wide</strong>: every session on the server adds to them.`;
   if (!read.length)
     return html`<p id="results-share" class="small muted">${scope} The workload's own share appears here when a run ends (it needs
       ${SHARE_PERMISSION}).</p>`;

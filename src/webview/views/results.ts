@@ -14,6 +14,8 @@ import { describeSpread } from '../../shared/sessionSpread';
 import { cellResultsOf, cellText, spreadText } from '../model/cellResults';
 import { methodText } from '../../shared/repeats';
 import { shareView } from './ownShare';
+import { customHeadline } from '../../shared/customHeadline';
+import { customHeadlineView } from './customHeadline';
 
 /** The shown experiment's runs as every view names them (arm letter and label), by run index. */
 function namedRuns(app: ViewContext): Map<number, RunRef> {
@@ -52,6 +54,7 @@ export function resultRows(app: ViewContext): { title: string; rows: ResultRow[]
       ...(r.arm ? { arm: r.arm.label } : {}),
       ...(r.repetition !== null ? { repetition: r.repetition } : {}),
       share: r.record?.share ?? null,
+      ...(r.record && app.state?.active?.scenarioId === 'custom' ? { own: customHeadline(r.record) } : {}),
       figures: runFigures(
         r.record ?? { threads: r.threads, status: r.status, totals: r.totals, latency: null, ...(r.derived ? { derived: r.derived } : {}) },
       ),
@@ -154,7 +157,7 @@ export function resultsView(app: ViewContext): TemplateResult {
         <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
           @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
       </div>
-      ${cellsView(app, unit)}
+      ${unit === 'call' ? customHeadlineView(rows) : cellsView(app, unit)}
       ${shareView(rows, unit)}
       ${rows.length === 0 ? html`<p class="empty" id="results-empty">No runs yet. Results appear here as each run measures: rows/s, and per row the spins, backoffs, waits and CPU.</p>` : nothing}
       <div class="table-wrap table-scroll" tabindex="0" role="region" aria-label="Results per run (scrolls)">
