@@ -14,8 +14,7 @@ import { UiFailure } from '../../uiErrors';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
 
-/** The engine's defaults (engine/tune): a trial's measured time and warm-up, for the progress bar's estimate. */
-const DEFAULT_TRIAL_MS = 4000;
+/** The engine's default warm-up (engine/tune), shortened for short trials. */
 const DEFAULT_WARMUP_MS = 1000;
 
 /** A tune from the panel's form; null when the user declined the confirmation. */
@@ -43,8 +42,6 @@ export async function tuneNow(s: PanelContext, p: TuneStartIntent, runTune: Tune
   }
   for (const c of req.changes) s.ports.log.info(`will change ${c}`);
   const title = p.title?.trim() || `Find the best settings: ${req.preset ? `preset ${req.preset.id} (${req.scenarioId})` : req.scenarioId}`;
-  // The progress bar's steps: as many trials as the budget holds at the default length (the search decides the rest).
-  const trialCount = Math.max(1, Math.floor(req.budgetMs / ((req.trialMs ?? DEFAULT_TRIAL_MS) + DEFAULT_WARMUP_MS)));
   const deploy = s.deployed.get(req.scenarioId) !== JSON.stringify(req.parameters);
   const outcome = await runActive(s, (hooks) =>
     executeJob(
@@ -53,7 +50,9 @@ export async function tuneNow(s: PanelContext, p: TuneStartIntent, runTune: Tune
         idBase: `tune-${req.scenarioId}`,
         scenarioId: req.scenarioId,
         title,
-        runCount: trialCount,
+        // The search decides how many trials the budget holds: progress says trials and the budget used.
+        runCount: 0,
+        budgetMs: req.budgetMs,
         describe: `tune ${req.scenarioId}, objective ${p.objective}, budget ${p.budget}`,
         resultsFolder: s.ports.settings().resultsFolder,
         start: ({ id, outDir }, signal, progress) =>
