@@ -69,6 +69,26 @@ export function refusalProblem(r: TuneRefusalReason): TuneProblem {
   }
 }
 
+/** The form's label of each field, for a problem said away from its field (the error after Start). */
+const LABELS: Record<TuneProblemField, string | null> = {
+  workload: null,
+  objective: 'Objective',
+  spinlock: 'Spinlock',
+  budget: 'Budget',
+  sessions: 'Sessions',
+  affinity: null, // its problems name the spec themselves
+  batchSizes: 'Rows per transaction',
+  trial: 'Trial length',
+  sharedServer: null,
+  start: null,
+};
+
+/** A problem as one line of a message: its field's label first. */
+export function problemLine(p: TuneProblem): string {
+  const label = LABELS[p.field];
+  return label ? `${label}: ${p.message}` : p.message;
+}
+
 /** buildTuneRequest's problems ("Budget: ...") by the field each names. */
 const PREFIXES: [RegExp, TuneProblemField][] = [
   [/^Objective: /, 'objective'],

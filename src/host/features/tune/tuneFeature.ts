@@ -16,7 +16,7 @@ import type { FeatureRegistry, PanelFeature } from '../feature';
 import type { ServerConnection } from '../../serverView';
 import { getScenario } from '../../../engine/scenarios';
 import { tunePreflight } from '../../../engine/tune/preflight';
-import { checkTune, DEFAULT_TRIAL_MS, warmupFor, type TuneServerCheck } from './tuneCheck';
+import { checkTune, DEFAULT_TRIAL_MS, problemLine, warmupFor, type TuneServerCheck } from './tuneCheck';
 
 /** The server's checks of a start that passed them a moment ago (Start asks them, then starts): not made twice. */
 export class PassedChecks {
@@ -64,7 +64,7 @@ export async function tuneNow(
   // Every check that can be made is made before the question: a refusal never follows "may I change the settings?".
   const { problems, req } = await checkTune(p, facts, checked.fresh(conn, p) ? async () => [] : serverCheck(conn));
   if (!req)
-    throw new UiFailure({ message: problems.map((x) => x.message).join('\n'), fix: 'Correct what is named beside Start and start again.' });
+    throw new UiFailure({ message: problems.map(problemLine).join('\n'), fix: 'Correct what is named beside Start and start again.' });
   if (s.ports.settings().confirmServerChanges) {
     const ok = await s.ports.confirm(
       TUNE_CONFIRM_TITLE,
