@@ -4,6 +4,7 @@ import type { ExperimentProgress } from '../engine/experiment';
 import type { ActiveExperimentView, ToWebviewMessage } from '../shared/protocol';
 import { ToWebview, message } from '../shared/protocol';
 import type { ProgressReport } from './ports';
+import { budgetUsedText } from '../shared/tuneText';
 
 export interface ActiveRunSinks {
   post(m: ToWebviewMessage): void;
@@ -16,9 +17,26 @@ export function startingView(experimentId: string, title: string, scenarioId: st
   return { experimentId, title, scenarioId, simulated, status: 'starting', message: 'starting', runs: [], events: [] };
 }
 
+/**
+ * How an experiment counts its progress: the runs it plans, or (a tune) the time budget it stops within, whose trial
+ * count the search decides as it goes and so is never said. `reportedMs`: the budget the progress bar shows so far.
+ */
+export type RunCounting = number | { budgetMs: number; startedMs: number; now?: () => number; reportedMs?: number };
+
+/** The budget used so far, and the progress bar's step up to it. */
+function budgetStep(c: Exclude<RunCounting, number>): { usedMs: number; increment: number } {
+  const usedMs = Math.max(0, (c.now ?? Date.now)() - c.startedMs);
+  const shown = Math.min(usedMs, c.budgetMs);
+  const increment = (100 * (shown - (c.reportedMs ?? 0))) / c.budgetMs;
+  c.reportedMs = shown;
+  return { usedMs, increment };
+}
+
 /** Applies one progress event to `view` and tells the webview. */
-export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress, runCount: number, sinks: ActiveRunSinks): void {
+export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress, counting: RunCounting, sinks: ActiveRunSinks): void {
   const id = view.experimentId ?? '';
+  const runCount = typeof counting === 'number' ? counting : null;
+  const budget = typeof counting === 'number' ? null : counting;
   switch (p.kind) {
     case 'status':
       view.message = p.message;
@@ -40,8 +58,15 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       });
       const arm = p.arm && view.preset ? ` (${p.arm.label})` : '';
       const repWords = repetition !== undefined ? `, repetition ${repetition}` : '';
-      view.message = `run ${p.run + 1} of ${runCount}: ${p.threads} thread${p.threads === 1 ? '' : 's'}${arm}${repWords}`;
-      sinks.report({ message: view.message });
+      const threads = `${p.threads} thread${p.threads === 1 ? '' : 's'}`;
+      if (!budget) {
+        view.message = `run ${p.run + 1} of ${runCount}: ${threads}${arm}${repWords}`;
+        sinks.report({ message: view.message });
+      } else {
+        const step = budgetStep(budget);
+        view.message = `trial ${p.run + 1}: ${p.arm ? `${p.arm.label}, ` : ''}${threads} · ${budgetUsedText(step.usedMs, budget.budgetMs)}`;
+        sinks.report({ message: view.message, ...(step.increment > 0 ? { increment: step.increment } : {}) });
+      }
       sinks.post(
         message(ToWebview.runStart, {
           experimentId: id,
@@ -72,7 +97,11 @@ export function applyProgress(view: ActiveExperimentView, p: ExperimentProgress,
       if (p.record.repetition !== undefined) run.repetition = p.record.repetition;
       run.derived = p.record.derived;
       run.share = p.record.share ?? null;
-      sinks.report({ increment: 100 / Math.max(1, runCount) });
+      if (!budget) sinks.report({ increment: 100 / Math.max(1, runCount ?? 1) });
+      else {
+        const step = budgetStep(budget);
+        if (step.increment > 0) sinks.report({ increment: step.increment });
+      }
       sinks.post(message(ToWebview.runEnd, { experimentId: id, record: p.record }));
       return;
     }

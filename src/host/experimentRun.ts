@@ -13,7 +13,7 @@ import {
 import type { ActiveExperimentView, UiError } from '../shared/protocol';
 import type { HostPorts } from './ports';
 import type { ServerConnection } from './serverView';
-import { applyProgress, startingView } from './activeExperimentView';
+import { applyProgress, startingView, type RunCounting } from './activeExperimentView';
 import { UiFailure, toUiError } from './uiErrors';
 import { CONFIRM_ACTION, CONFIRM_TITLE, confirmDetail, confirmMore, type RunRequest } from './runRequest';
 import type { PanelContext } from './panelContext';
@@ -53,8 +53,10 @@ export interface ExperimentJob {
   idBase: string;
   scenarioId: string;
   title: string;
-  /** How many runs the job makes (for the progress bar). */
+  /** How many runs the job makes (for the progress bar); a job bounded by time gives its budget instead. */
   runCount: number;
+  /** A search bounded by time (a tune): progress says trials and the budget used, never "of runCount". */
+  budgetMs?: number;
   /** One log line: what runs, at which thread counts. */
   describe: string;
   resultsFolder: string;
@@ -70,7 +72,9 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
   const outDir = path.join(job.resultsFolder, id);
   const view = startingView(id, job.title, job.scenarioId, conn.identity.simulated);
   view.majorVersion = conn.identity.majorVersion;
-  view.runCount = job.runCount;
+  const counting: RunCounting = job.budgetMs !== undefined ? { budgetMs: job.budgetMs, startedMs: Date.now() } : job.runCount;
+  if (job.budgetMs !== undefined) view.budgetMs = job.budgetMs;
+  else view.runCount = job.runCount;
   job.prepare?.(view);
   const ac = new AbortController();
   hooks.started(view, ac);
@@ -81,7 +85,7 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
       signal.addEventListener('abort', () => ac.abort(), { once: true });
       return job.start({ id, outDir }, ac.signal, (ev) => {
         if (ev.kind === 'run-start') hooks.runStarted?.();
-        applyProgress(view, ev, job.runCount, {
+        applyProgress(view, ev, counting, {
           post: (m) => {
             if (!hooks.disposed()) ports.post(m);
           },
@@ -92,7 +96,11 @@ export async function executeJob(job: ExperimentJob, hooks: RunHooks): Promise<R
     });
     view.status = result.experiment.status;
     const failed = result.experiment.runs.find((r) => r.failedReason);
-    view.message = `${result.experiment.status}: ${result.experiment.runs.length} of ${plural(job.runCount, 'run')}${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
+    const count =
+      job.budgetMs !== undefined
+        ? plural(result.experiment.runs.length, 'trial')
+        : `${result.experiment.runs.length} of ${plural(job.runCount, 'run')}`;
+    view.message = `${result.experiment.status}: ${count}${failed ? `; run ${failed.index + 1} failed: ${failed.failedReason}` : ''}; saved ${result.file}`;
     ports.log.info(`experiment ${id} ${result.experiment.status}`);
     for (const e of result.experiment.events)
       if (e.level !== 'info' || e.message.startsWith('restored')) ports.log.info(`  ${e.level}: ${e.message}`);

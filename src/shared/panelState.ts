@@ -201,6 +201,8 @@ export interface ActiveExperimentView {
   events: ExperimentEvent[];
   /** The runs it plans (every arm, thread count and repetition): the one count its status says "of". */
   runCount?: number;
+  /** A search bounded by time (a tune): its budget, said instead of a run count it cannot know. */
+  budgetMs?: number;
   /** The preset this experiment runs, or null for a plain one. */
   preset?: PresetAnalysisInfo | null;
   /** The server's major version (for the WRITELOG diagnosis' queue limit). */

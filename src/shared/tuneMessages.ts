@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { fromWebview, toWebview } from './messages';
 import type { TuneInfo } from './tune';
 import { parameters, text } from './messageSchemas';
+import { request } from './requests';
 
 /** The workload a tune searches the knobs for: the Scenario section's scenario, or a preset's. */
 export const tuneWorkload = z.discriminatedUnion('kind', [
@@ -37,6 +38,37 @@ export const tuneStartSchema = z.object({
 /** Webview -> host. Cancel is the run's experimentStop: a tune is the panel's running experiment. */
 export const TuneToHost = {
   tuneStart: fromWebview('tuneStart', tuneStartSchema),
+} as const;
+
+/** The form's control a problem belongs to ('start': none, said beside Start). */
+export const TUNE_PROBLEM_FIELDS = [
+  'workload',
+  'objective',
+  'spinlock',
+  'budget',
+  'sessions',
+  'affinity',
+  'batchSizes',
+  'trial',
+  'sharedServer',
+  'start',
+] as const;
+export type TuneProblemField = (typeof TUNE_PROBLEM_FIELDS)[number];
+export interface TuneProblem {
+  field: TuneProblemField;
+  /** In the panel's words: the field or checkbox by its label, never a command-line flag. */
+  message: string;
+}
+const tuneProblems = z.object({
+  problems: z.array(z.object({ field: z.enum(TUNE_PROBLEM_FIELDS), message: z.string().max(2000) })).max(32),
+});
+
+/**
+ * Asked when Start is pressed, before the confirmation: every check the host can make (the fields against the
+ * server's shape, the objective's spinlock, a busy server, the budget for the search's space); no problems: start.
+ */
+export const TuneRequests = {
+  tuneCheck: request('tuneCheck', tuneStartSchema, tuneProblems),
 } as const;
 
 export interface TuneProgressMessage {

@@ -14,6 +14,11 @@ export function minutesText(ms: number): string {
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
+/** "3m 10s of 10m budget used": how far a search bounded by time is, without a trial count it cannot know. */
+export function budgetUsedText(usedMs: number, budgetMs: number): string {
+  return `${minutesText(usedMs)} of ${minutesText(budgetMs).replace(/ 0[sm]$/, '')} budget used`;
+}
+
 /** The objective's name and unit for this experiment: a custom workload counts calls, a scenario rows. */
 export function tuneObjective(e: Pick<Experiment, 'custom'> & { tune?: TuneInfo | null }): ReturnType<typeof objectiveText> {
   return objectiveText(e.tune?.objective ?? { kind: 'throughput' }, e.custom ? 'calls/s' : 'rows/s');

@@ -73,7 +73,7 @@ export class App implements ViewContext {
   /** The run the charts show, chosen by the user (null: follow the current run). */
   pickedRun: number | null = null;
   /** What the user asked for last, to tell a deploy error from others. */
-  lastAction: 'deploy' | 'run' | 'connect' | 'custom' | null = null;
+  lastAction: 'deploy' | 'run' | 'connect' | 'custom' | 'tune' | null = null;
   connErrors: Record<string, string> = {};
   private readonly errorPlaces = new ErrorPlaces();
   theme: ThemeColors;

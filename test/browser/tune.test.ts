@@ -11,7 +11,7 @@ import type { TuneInfo } from '../../src/shared/tune';
 import * as b from '../helpers/builders';
 import { axeFindings, describeFindings } from './axe';
 import { tuneInfo, RESULT } from '../helpers/tuneBuilders';
-import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
+import { answer, fill, points, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
 
 describe('Find the best settings in Chromium', () => {
   const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -72,6 +72,7 @@ describe('Find the best settings in Chromium', () => {
       await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
       await p.page.locator('#btn-tune-start').focus();
       await p.page.keyboard.press('Enter');
+      await answer(p, await waitForRequest(p, 'tuneCheck'), { problems: [] });
       const start = await waitForPosted(p, 'tuneStart');
       assert.deepEqual(start.payload, {
         workload: { kind: 'scenario', scenarioId: 'disk-insert', parameters: { batch_size: 1, seed_rows: 100000 } },
@@ -90,6 +91,7 @@ describe('Find the best settings in Chromium', () => {
       await select(p, '#tune-workload', 'writelog');
       await p.page.locator('#tune-shared').click();
       await p.page.locator('#btn-tune-start').click();
+      await answer(p, await waitForRequest(p, 'tuneCheck', n), { problems: [] });
       const second = await waitForPosted(p, 'tuneStart', n);
       assert.deepEqual(second.payload.workload, { kind: 'preset', presetId: 'writelog' });
       assert.equal(second.payload.sharedServer, true);
@@ -130,7 +132,63 @@ describe('Find the best settings in Chromium', () => {
       await p.page.keyboard.press('Enter');
       await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
       await p.page.locator('#btn-tune-start').click();
+      await answer(p, await waitForRequest(p, 'tuneCheck'), { problems: [] });
       assert.equal((await waitForPosted(p, 'tuneStart')).payload.objective, `spins-per-row:${name}`);
+    });
+  });
+
+  it('Start asks the host first; a refusal sits beside its control and changes nothing else on screen', () => {
+    const last: ActiveExperimentView = {
+      ...active('completed', tuneInfo(2, true)),
+      runs: [{ index: 0, threads: 4, status: 'completed', ticks: b.ticks(6) }],
+    };
+    return panels.withPanel(b.connectedState({ active: last }), async (p) => {
+      await p.page.waitForSelector('#tune-result');
+      const drawn = await points(p.page, 'throughput');
+      const board = await text(p, '#tune-board');
+      await p.page.locator('#btn-tune-start').click();
+      const asked = await waitForRequest(p, 'tuneCheck');
+      assert.equal(asked.params.budget, '10m', 'the form as typed');
+      const busy =
+        'Other sessions are working on this server (3 running a request, 120 batch requests/s). Start when the server is quiet, or tick “Other work may be running on this server” to run anyway, with wider intervals.';
+      const small = '10m is below the 14m this search needs. Give 14m or more, or narrow the search.';
+      await answer(p, asked, {
+        problems: [
+          { field: 'sharedServer', message: busy },
+          { field: 'budget', message: small },
+        ],
+      });
+      await p.page.waitForSelector('#tune-sharedServer-error');
+      assert.equal(await text(p, '#tune-sharedServer-error'), busy);
+      assert.equal(await text(p, '#tune-budget-error'), small);
+      assert.equal((await p.posted()).filter((m) => m.type === 'tuneStart').length, 0, 'refused: nothing started');
+      // Nothing else moved: the live charts, the leaderboard and the result stay; no banner at the top.
+      assert.equal(await points(p.page, 'throughput'), drawn);
+      assert.equal(await text(p, '#tune-board'), board);
+      assert.equal(await p.page.locator('#tune-result').count(), 1);
+      assert.equal(await p.page.locator('#error-banner').count(), 0);
+      // Ticking the checkbox the problem names clears it; Start asks again and, with no problem, starts.
+      const n = (await p.posted()).length;
+      await p.page.locator('#tune-shared').focus();
+      await p.page.keyboard.press('Space');
+      await p.page.locator('#tune-sharedServer-error').waitFor({ state: 'detached' });
+      await fill(p.page, '#tune-budget', '15m');
+      await p.page.locator('#btn-tune-start').click();
+      await answer(p, await waitForRequest(p, 'tuneCheck', n), { problems: [] });
+      const start = await waitForPosted(p, 'tuneStart', n);
+      assert.equal(start.payload.sharedServer, true);
+    });
+  });
+
+  it('with a custom workload in the Scenario section, Start says so instead of "fix the parameters"', () => {
+    const base = b.connectedState();
+    return panels.withPanel({ ...base, selection: { ...base.selection, scenarioId: 'custom', parameters: {} } }, async (p) => {
+      await p.page.waitForSelector('#tune-form');
+      const why = await text(p, '#tune-blocker');
+      assert.doesNotMatch(why, /Fix the scenario/);
+      assert.match(why, /custom workload, which this form cannot tune: pick a preset under Workload/);
+      await select(p, '#tune-workload', 'writelog');
+      await p.page.locator('#btn-tune-start:not([disabled])').waitFor();
     });
   });
 

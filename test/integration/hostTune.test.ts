@@ -29,7 +29,7 @@ const intent = (over: Partial<TuneStartIntent> = {}): TuneStartIntent => ({
   workload: { kind: 'scenario', scenarioId: 'disk-insert', parameters: { batch_size: 1 } },
   mode: 'server-loop',
   objective: 'spins-per-row:logcache_access',
-  budget: '2m',
+  budget: '30m',
   sessions: '2,4',
   affinity: ['numa:0', 'exclude-core0'],
   batchSizes: '1,2',
@@ -68,7 +68,7 @@ describe('Find the best settings in the panel (host)', function () {
         assert.equal(ports.confirms.length, 1);
         const q = ports.confirms[0];
         assert.equal(q.actionLabel, TUNE_CONFIRM_ACTION);
-        assert.match(q.detail, /for about 2 minutes \(its budget\)/);
+        assert.match(q.detail, /for about 30 minutes \(its budget\)/);
         assert.match(
           q.detail,
           /CPU affinity \(server-wide, affects everyone on the server\): AUTO.* -> each of CPUs .* \(numa:0\); CPUs .* \(exclude-core0\), one trial at a time/,
@@ -80,7 +80,7 @@ describe('Find the best settings in the panel (host)', function () {
         assert.equal(o.scenarioId, 'disk-insert');
         assert.equal(o.parameters.batch_size, 1);
         assert.deepEqual(o.objective, { kind: 'spins-per-row', spinlock: 'LOGCACHE_ACCESS' });
-        assert.equal(o.budgetMs, 120_000);
+        assert.equal(o.budgetMs, 1_800_000);
         assert.equal(o.trialMs, 2000);
         assert.deepEqual(o.request, { affinity: ['numa:0', 'exclude-core0'], sessions: [2, 4], batchSizes: [1, 2] });
         assert.equal(o.sharedServer, true);
@@ -124,6 +124,12 @@ describe('Find the best settings in the panel (host)', function () {
         assert.match(err, /Budget: A budget of 30s is out of range/);
         assert.match(err, /CPU affinity "numa:9"/);
         assert.equal(ports.confirms.length, 1, 'nothing to confirm: nothing runs');
+        assert.equal(asked.length, 0);
+        // A budget the space cannot hold is refused before the question too, in the form's words.
+        await c.receive({ type: 'tuneStart', payload: intent({ budget: '1m' }) });
+        assert.match(ports.lastState().lastError?.message ?? '', /^Budget: 1m is below the \d+m this search needs/);
+        assert.doesNotMatch(ports.lastState().lastError?.message ?? '', /--budget/);
+        assert.equal(ports.confirms.length, 1, 'refused before the confirmation');
         assert.equal(asked.length, 0);
         // A preset's scenario, with the preset recorded.
         await c.receive({ type: 'tuneStart', payload: intent({ workload: { kind: 'preset', presetId: 'writelog' }, batchSizes: '' }) });

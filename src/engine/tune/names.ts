@@ -5,7 +5,7 @@ import type { DbSession } from '../../db/client';
 import { str } from '../../db/rows';
 import { nearestOf } from '../../shared/names';
 import type { TuneObjective } from '../../shared/tune';
-import { SpinlabError } from '../errors';
+import { TuneRefusal } from './refusal';
 
 /** The spinlock names the server lists, or null when this login cannot read them (the run's own check says why). */
 async function serverSpinlocks(db: DbSession): Promise<string[] | null> {
@@ -25,8 +25,8 @@ export async function checkObjective(db: DbSession, o: TuneObjective): Promise<T
   const spelled = names.find((n) => n.toUpperCase() === o.spinlock.toUpperCase());
   if (spelled) return { ...o, spinlock: spelled };
   const near = nearestOf(o.spinlock, names);
-  throw new SpinlabError(
-    'user-input',
+  throw new TuneRefusal(
+    { kind: 'unknown-spinlock', spinlock: o.spinlock, near, listed: names.length },
     `The objective spins-per-row:${o.spinlock}: this server has no spinlock named ${o.spinlock} (sys.dm_os_spinlock_stats lists ${names.length} types)${near ? `; did you mean ${near}?` : '.'} ` +
       'Every trial would read 0 spins per row and the search would name a winner on nothing; nothing was changed.',
     `name a spinlock as the server lists it${near ? `, e.g. spins-per-row:${near}` : ''} (spinlab watch shows the busiest), or tune for throughput or p99.`,

@@ -9,7 +9,6 @@ import type { RunRecord } from '../../shared/experiment';
 import type { TuneInfo } from '../../shared/tune';
 import { parseAffinity } from '../../shared/affinity';
 import { tuneReasons } from '../../shared/tuneExplain';
-import { SpinlabError } from '../errors';
 import { runPlan, type ExperimentResult, type PlanArm } from '../experiment';
 import { knobContextFor, readKnobState, setKnobsForGood } from '../knobs';
 import { defaultStateDir } from '../journal';
@@ -18,17 +17,16 @@ import { runKey } from '../planOrder';
 import { getScenario } from '../scenarios';
 import { getPreset, presetValues } from '../presets';
 import { readIdentity, readTopology } from '../server';
-import { isBusy, otherActivity } from './activity';
+import { otherActivity } from './activity';
+import { checkBudget, checkQuiet, TRIAL_OVERHEAD_MS } from './preflight';
+import { TuneRefusal } from './refusal';
 import { tuneResult } from './result';
 import { silentObjective, unmetConstraints } from './objective';
 import { TuneSearch } from './search';
 import { buildSpace } from './space';
 import { checkObjective } from './names';
-import { belowMinimum, minimumBudget, RESERVE_MS } from './plan';
+import { RESERVE_MS } from './plan';
 import type { TuneOptions, TuneProgress } from './types';
-
-/** What a trial costs beyond its measured time and warm-up before the search has timed one (connect, knobs, samples). */
-const TRIAL_OVERHEAD_MS = 1500;
 
 export async function runTune(
   opts: TuneOptions,
@@ -78,13 +76,7 @@ export async function runTune(
     const knobs = await readKnobState(db, opts.labDatabase);
     status('checking for other work on the server');
     const activity = await otherActivity(db);
-    if (isBusy(activity) && !opts.sharedServer)
-      throw new SpinlabError(
-        'server',
-        `Other sessions are working on this server (${activity!.sessions} running a request, ${Math.round(activity!.batchRequestsPerSec)} batch requests/s besides this check). ` +
-          'A tune changes server-wide CPU affinity, which every session on the server feels, and their work would blur the comparison.',
-        'run it when the server is quiet, or add --shared-server to run anyway: it warns and widens its intervals.',
-      );
+    checkQuiet(activity, !!opts.sharedServer);
     const configs = buildSpace(
       {
         topology,
@@ -113,11 +105,7 @@ export async function runTune(
       stopReason: null,
     };
     // Refused before anything changes: below this the confirmation could not run (plan.ts).
-    const min = minimumBudget(configs.length, trialMs + warmupMs + TRIAL_OVERHEAD_MS, !!opts.sharedServer);
-    if (opts.budgetMs < min.ms) {
-      const b = belowMinimum(opts.budgetMs, min, !!opts.sharedServer);
-      throw new SpinlabError('user-input', b.message, b.fix);
-    }
+    checkBudget(configs, opts.budgetMs, trialMs + warmupMs, !!opts.sharedServer);
   } finally {
     await db.close();
   }
@@ -258,14 +246,14 @@ async function applyWinner(opts: TuneOptions, tune: TuneInfo, topology: Paramete
  */
 export function checkTuneRequest(opts: Pick<TuneOptions, 'objective' | 'constraints' | 'mode'>): void {
   if (opts.objective.kind === 'p99' && opts.mode !== 'client-loop')
-    throw new SpinlabError(
-      'user-input',
+    throw new TuneRefusal(
+      { kind: 'p99-needs-client-loop' },
       'A p99 latency objective needs latency per call, which only the client loop measures.',
       'add --mode client-loop.',
     );
   if (opts.constraints.some((c) => c.figure === 'p99Us') && opts.mode !== 'client-loop')
-    throw new SpinlabError(
-      'user-input',
+    throw new TuneRefusal(
+      { kind: 'p99-constraint-needs-client-loop' },
       'A p99 latency constraint needs latency per call, which only the client loop measures: no trial could meet it.',
       'add --mode client-loop, or leave the constraint out.',
     );

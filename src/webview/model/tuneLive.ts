@@ -2,7 +2,7 @@
 // snapshot's active.tune after a reload); and the leaderboard's rows as the views print them.
 import type { ActiveExperimentView } from '../../shared/protocol';
 import { objectiveText, type TuneInfo, type TuneStanding } from '../../shared/tune';
-import { checkTuneProgress } from '../../shared/tuneMessages';
+import { checkTuneProgress, type TuneProblem, type TuneProblemField } from '../../shared/tuneMessages';
 import { figureText } from '../../shared/numberText';
 import { tuneForm, type TuneFormState } from './tuneForm';
 
@@ -19,6 +19,18 @@ export class TuneModel {
     if (!['throughput', 'p99', 'spins-per-row'].includes(f.objective)) f.objective = 'throughput';
     this.form = f;
   }
+  /** Start asked the host to check the form and waits for its answer (tuneCheck). */
+  checking = false;
+  /** The host's problems with the form as it was when Start was pressed (`key`: that form's payload). */
+  refused: { key: string; problems: TuneProblem[] } | null = null;
+
+  /** The host's problem with a field, while the form is still as it was when asked. */
+  problem(field: TuneProblemField, key: string): string | null {
+    if (this.refused?.key !== key) return null;
+    const found = this.refused.problems.filter((p) => p.field === field).map((p) => p.message);
+    return found.length ? found.join(' ') : null;
+  }
+
   /** The active experiment's search, when it is a tune. */
   live: { experimentId: string; tune: TuneInfo } | null = null;
 

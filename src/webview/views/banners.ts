@@ -26,10 +26,10 @@ export function bannersView(app: ViewContext): TemplateResult {
   const journal = s?.journal ?? null;
   const runJournal = s?.runJournal ?? null;
   // A connection error is shown in the connection form beside its field, and an error of a Custom workload run by
-  // its Run button (errorPlace.ts); the top banner keeps the rest.
+  // its Run button, of a tune's Start by Start (errorPlace.ts); the top banner keeps the rest.
   const candidate = s?.lastError ?? s?.connection.error ?? null;
   const inForm = candidate && s?.connection.error && JSON.stringify(candidate) === JSON.stringify(s.connection.error);
-  const err = inForm || (candidate && app.lastAction === 'custom') ? null : candidate;
+  const err = inForm || (candidate && (app.lastAction === 'custom' || app.lastAction === 'tune')) ? null : candidate;
   return html`
     ${
       journal

@@ -25,7 +25,7 @@ export interface ViewContext {
   readonly experiments: ReadonlyMap<string, Experiment>;
   readonly toast: string | null;
   /** What the user asked for last, to tell a deploy error from others. */
-  lastAction: 'deploy' | 'run' | 'connect' | 'custom' | null;
+  lastAction: 'deploy' | 'run' | 'connect' | 'custom' | 'tune' | null;
   connErrors: Record<string, string>;
   readonly charts: LiveChartsView;
   readonly scalingChart: ScalingChart;

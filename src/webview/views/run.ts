@@ -13,42 +13,74 @@ export type RunStatus = 'idle' | 'starting' | 'running' | 'completed' | 'failed'
 
 export function runStatus(app: ViewContext): { status: RunStatus; text: string } {
   const a = app.state?.active ?? null;
-  if (!a) {
-    return {
-      status: 'idle',
-      text:
-        app.state?.connection.status === 'connected'
-          ? 'No runs yet: deploy the scenario, then press Run.'
-          : 'No runs yet: connect to a server first.',
-    };
-  }
+  if (!a) return { status: 'idle', text: idleText(app) };
   const runs = app.live.ordered();
   // A runStart message means the run is measuring, even before a snapshot says so.
   const measuring = runs.some((r) => r.status === 'running');
   if (a.status === 'starting' && !measuring) return { status: 'starting', text: a.message || 'Starting…' };
+  // A search bounded by time cannot know its run count: it counts trials against its budget (the host's words).
+  const budgeted = a.budgetMs !== undefined;
   // The host's count (every arm and repetition of a preset too); the form's sweep only for a view from before it.
-  const check = app.form && a.runCount === undefined ? app.check() : null;
-  const total = Math.max(runs.length, a.runCount ?? (check ? check.threads.length * check.repeat : 0));
+  const check = app.form && a.runCount === undefined && !budgeted ? app.check() : null;
+  const total = budgeted ? 0 : Math.max(runs.length, a.runCount ?? (check ? check.threads.length * check.repeat : 0));
+  const name = (index: number) => `${budgeted ? 'Trial' : 'Run'} ${index + 1}${total > 1 ? ` of ${total}` : ''}`;
   if (a.status === 'running' || a.status === 'starting') {
     const cur = runs[runs.length - 1];
     if (!cur) return { status: 'running', text: a.message || 'Warming up…' };
+    // The host's step may be the next run's (opening its sessions, warming up) before that run starts measuring:
+    // then the line is about that run alone, without the figures of the one before it.
+    const next = stepRun(a.message);
+    if (next !== null && next !== cur.index && !runs.some((r) => r.index === next))
+      return { status: 'running', text: `${name(next)}: ${stepOf(a.message)}` };
     const last = cur.store.last();
     const rate = last ? `, ${exactNumber(last.rowsPerSec)} rows/s` : '';
     const arm = cur.arm && a.preset ? `${cur.arm.label}, ` : '';
     const rep = cur.repetition !== null ? `, repetition ${cur.repetition}` : '';
     return {
       status: 'running',
-      text: `Run ${cur.index + 1}${total > 1 ? ` of ${Math.max(a.runs.length, total)}` : ''}: ${arm}${plural(cur.threads, 'thread')}${rep}, ${clock((last?.t ?? 0) / 1000)}${rate}${stepNote(a.message)}`,
+      text: `${name(cur.index)}: ${arm}${plural(cur.threads, 'thread')}${rep}, ${clock((last?.t ?? 0) / 1000)}${rate}${stepNote(a.message)}`,
     };
   }
   const done = runs.filter((r) => r.status === 'completed').length;
   const what = a.status === 'completed' ? 'Completed' : a.status === 'failed' ? 'Failed' : 'Cancelled';
-  return { status: a.status, text: `${what}: ${plural(done, 'run')} completed${a.message ? ` · ${a.message}` : ''}` };
+  const count =
+    (budgeted ? plural(done, 'trial') : total > 0 ? `${done} of ${plural(total, 'run')}` : plural(done, 'run')) +
+    (a.status === 'completed' ? '' : ' completed');
+  const tail = endNote(a.message);
+  return { status: a.status, text: `${what}: ${count}${tail ? ` · ${tail}` : ''}` };
+}
+
+/** Nothing has run yet: what to do next, and after a deploy not the deploy again. */
+function idleText(app: ViewContext): string {
+  const s = app.state;
+  if (s?.connection.status !== 'connected') return 'No runs yet: connect to a server first.';
+  const id = app.form?.scenarioId ?? s.selection.scenarioId;
+  if (id && s.server?.deployed.includes(id)) return `No runs yet: ${id} is deployed; press Run to measure it.`;
+  return 'No runs yet: deploy the scenario, then press Run.';
+}
+
+/** The run a host step names ("run 5: warming up"), 0-based; null when it names none. */
+function stepRun(message: string): number | null {
+  const m = /^(?:run|trial) (\d+)\b/i.exec(message);
+  return m ? Number(m[1]) - 1 : null;
+}
+
+/** A host step without the run it names. */
+function stepOf(message: string): string {
+  return message.replace(/^(?:run|trial) \d+(?: of \d+)?:\s*/i, '');
+}
+
+/** The host's closing words without the status and count the line already says ("completed: 9 of 9 runs; "). */
+function endNote(message: string): string {
+  return message.replace(/^(?:completed|failed|cancelled)(?::\s*\d+(?: of \d+)? (?:runs?|trials?))?\s*(?:;\s*|$)/i, '');
 }
 
 /** The host's step ('run 3: measuring') without the run it names again: the header says the run once, with one count. */
 function stepNote(message: string): string {
   if (/^run \d+ of \d+\b/i.test(message)) return ''; // the run-start words: what the header already says
+  // A budgeted trial's start: its threads are in the header; the budget used is the news.
+  const budget = / · (\S.* budget used)$/.exec(message);
+  if (budget) return ` · ${budget[1]}`;
   const step = message.replace(/^run \d+:\s*/i, '');
   return step ? ` · ${step}` : '';
 }

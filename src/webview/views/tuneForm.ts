@@ -9,6 +9,9 @@ import type { ViewContext } from './context';
 import { checkTuneForm, SCENARIO_WORKLOAD, tunePayload, type TuneField, type TuneFormCheck, type TuneFormState } from '../model/tuneForm';
 import { liveSpinlockRows } from '../model/stacks';
 import { checkedOf, field, inputValue, options, type Choice } from './common';
+import { PanelRequests } from '../../shared/panelRequests';
+import type { TuneProblemField, TuneStartIntent } from '../../shared/tuneMessages';
+import { CUSTOM_ID } from '../model/customDraft';
 
 function textField(
   app: ViewContext,
@@ -17,9 +20,10 @@ function textField(
   check: TuneFormCheck,
   help: string,
   placeholder = '',
+  asked = '',
 ): TemplateResult {
   const id = `tune-${key}`;
-  const err = key === 'title' ? null : (check.errors[key] ?? null);
+  const err = key === 'title' ? null : (check.errors[key] ?? app.tune.problem(key, asked));
   return field(
     id,
     label,
@@ -42,6 +46,8 @@ export function tuneWorkload(app: ViewContext): { words: string; hasBatchSize: b
   const s = app.state;
   const f = app.tune.form;
   if (f.workload === SCENARIO_WORKLOAD) {
+    if (app.form?.scenarioId === CUSTOM_ID)
+      return { words: 'the Scenario section’s custom workload, which this form cannot tune', hasBatchSize: false, ok: false };
     const check = app.check();
     const scenario = check?.scenario;
     if (!scenario || !check) return { words: 'the Scenario section’s scenario', hasBatchSize: false, ok: false };
@@ -81,7 +87,11 @@ function blocker(app: ViewContext, check: TuneFormCheck, workloadOk: boolean): s
   if (s.journal) return 'Restore the server settings first (see the banner above).';
   if (s.active && (s.active.status === 'running' || s.active.status === 'starting')) return 'An experiment is running.';
   if (s.busy) return `Busy: ${s.busy}.`;
-  if (!workloadOk) return 'Fix the scenario’s parameters in the Scenario section first.';
+  if (!workloadOk)
+    return app.form?.scenarioId === CUSTOM_ID && app.tune.form.workload === SCENARIO_WORKLOAD
+      ? 'The Scenario section holds a custom workload, which this form cannot tune: pick a preset under Workload, or a scenario in the Scenario section (spinlab tune --sql tunes a custom workload).'
+      : 'Fix the scenario’s parameters in the Scenario section first.';
+  if (app.tune.checking) return 'Checking the server…';
   if (!check.valid) return fixFirst(tuneFormFields(check.errors));
   return null;
 }
@@ -106,6 +116,16 @@ export function tuneFormView(app: ViewContext): TemplateResult {
   const work = tuneWorkload(app);
   const check = checkTuneForm(f, s.server?.topology ?? null, work.hasBatchSize);
   const block = blocker(app, check, work.ok);
+  const payload = tunePayload(
+    f,
+    { scenarioId: app.form?.scenarioId ?? '', parameters: app.check()?.values ?? {} },
+    app.form?.run.mode ?? 'server-loop',
+  );
+  const asked = JSON.stringify(payload);
+  const problem = (k: TuneProblemField) => app.tune.problem(k, asked);
+  const tf = (key: Parameters<typeof textField>[1], label: string, help: string, placeholder = '') =>
+    textField(app, key, label, check, help, placeholder, asked);
+  const startError = problem('start') ?? (app.lastAction === 'tune' ? (s.lastError?.message ?? null) : null);
   return html`<div id="tune-form">
     <div class="run-grid">
       ${field(
@@ -118,7 +138,7 @@ export function tuneFormView(app: ViewContext): TemplateResult {
             ...s.presets.map((p): Choice => [p.id, `Preset ${p.id}: its scenario`]),
           ])}
         </select>`,
-        null,
+        problem('workload'),
         `Runs ${work.words}. A custom workload is tuned from the command line (spinlab tune --sql).`,
       )}
       ${field(
@@ -132,36 +152,73 @@ export function tuneFormView(app: ViewContext): TemplateResult {
             ['spins-per-row', 'Spins per row of a spinlock (lower is better)'],
           ])}
         </select>`,
+        problem('objective'),
       )}
-      ${f.objective === 'spins-per-row' ? textField(app, 'spinlock', 'Spinlock', check, 'As sys.dm_os_spinlock_stats names it.', 'LOGCACHE_ACCESS') : nothing}
+      ${f.objective === 'spins-per-row' ? tf('spinlock', 'Spinlock', 'As sys.dm_os_spinlock_stats names it.', 'LOGCACHE_ACCESS') : nothing}
       ${f.objective === 'spins-per-row' ? seenSpinlocks(app) : nothing}
-      ${textField(app, 'budget', 'Budget', check, 'The search stops within it: 10m, 90s, 1h30m (1m to 24h).', '10m')}
-      ${textField(app, 'sessions', 'Sessions', check, 'Blank: a ladder up to the CPUs each affinity leaves.', '1,2,4,8')}
-      ${textField(app, 'affinity', 'CPU affinity candidates', check, 'Specs separated by ";". Blank: built from the server’s topology.', 'numa:0; exclude-core0')}
-      ${work.hasBatchSize ? textField(app, 'batchSizes', 'Rows per transaction', check, 'Blank: the search’s own candidates.', '1,2,4') : nothing}
-      ${textField(app, 'trial', 'Trial length', check, 'Each trial’s measured time. Blank: the engine’s default.', '4s')}
-      ${textField(app, 'title', 'Title', check, 'Blank: named after the workload.')}
+      ${tf('budget', 'Budget', 'The search stops within it: 10m, 90s, 1h30m (1m to 24h).', '10m')}
+      ${tf('sessions', 'Sessions', 'Blank: a ladder up to the CPUs each affinity leaves.', '1,2,4,8')}
+      ${tf('affinity', 'CPU affinity candidates', 'Specs separated by ";". Blank: built from the server’s topology.', 'numa:0; exclude-core0')}
+      ${work.hasBatchSize ? tf('batchSizes', 'Rows per transaction', 'Blank: the search’s own candidates.', '1,2,4') : nothing}
+      ${tf('trial', 'Trial length', 'Each trial’s measured time. Blank: the engine’s default.', '4s')}
+      ${tf('title', 'Title', 'Blank: named after the workload.')}
     </div>
     <div class="checks">
       <vscode-checkbox id="tune-forced" .checked=${f.allowForced} label="Also try FORCED delayed durability (trades durability for speed)"
         @change=${(e: Event) => edit(app, (x) => (x.allowForced = checkedOf(e)))}></vscode-checkbox>
       <vscode-checkbox id="tune-shared" .checked=${f.sharedServer} label="Other work may be running on this server (run anyway, with wider intervals)"
         @change=${(e: Event) => edit(app, (x) => (x.sharedServer = checkedOf(e)))}></vscode-checkbox>
+      ${problem('sharedServer') ? html`<p class="field-error" id="tune-sharedServer-error" role="alert">${problem('sharedServer')}</p>` : nothing}
     </div>
     <p class="small" id="tune-plan">${planWords(app, check)}</p>
     <div class="actions">
       <vscode-button id="btn-tune-start" ?disabled=${block !== null} title=${block ?? 'Search for the best settings within the budget'}
         @click=${() => {
-          if (block !== null) return;
-          const c = app.check();
-          app.lastAction = 'run';
-          app.setView({ analysis: 'active', results: 'active' });
-          app.post(
-            ToHost.tuneStart,
-            tunePayload(f, { scenarioId: app.form?.scenarioId ?? '', parameters: c?.values ?? {} }, app.form?.run.mode ?? 'server-loop'),
-          );
+          if (block === null) void startChecked(app, payload);
         }}>Start</vscode-button>
       <span class="muted small" id="tune-blocker">${block ?? ''}</span>
     </div>
+    ${startError ? html`<p class="field-error" id="tune-start-error" role="alert">${startError}</p>` : nothing}
   </div>`;
+}
+
+/** The controls a problem sits beside, for focusing the first. */
+const PROBLEM_CONTROL: Record<TuneProblemField, string> = {
+  workload: '#tune-workload',
+  objective: '#tune-objective',
+  spinlock: '#tune-spinlock',
+  budget: '#tune-budget',
+  sessions: '#tune-sessions',
+  affinity: '#tune-affinity',
+  batchSizes: '#tune-batchSizes',
+  trial: '#tune-trial',
+  sharedServer: '#tune-shared',
+  start: '#btn-tune-start',
+};
+
+/**
+ * Start: the host checks everything it can first (the server's state too), and only a start with no problem is sent;
+ * a refused one changes nothing on screen but its problems, each beside its control, the first focused.
+ */
+async function startChecked(app: ViewContext, payload: TuneStartIntent): Promise<void> {
+  const key = JSON.stringify(payload);
+  app.tune.checking = true;
+  app.tune.refused = null;
+  app.requestRender();
+  const a = await app.questions.client.latest('tuneCheck', PanelRequests.tuneCheck, payload);
+  app.tune.checking = false;
+  if (a.kind === 'superseded') return;
+  const problems =
+    a.kind === 'error'
+      ? [{ field: 'start' as const, message: `${a.error.message}${a.error.fix ? ` ${a.error.fix}` : ''}` }]
+      : a.result.problems;
+  if (problems.length) {
+    app.tune.refused = { key, problems };
+    app.requestRender();
+    setTimeout(() => (document.querySelector(PROBLEM_CONTROL[problems[0].field]) as HTMLElement | null)?.focus(), 0);
+    return;
+  }
+  app.lastAction = 'tune';
+  app.setView({ analysis: 'active', results: 'active' });
+  app.post(ToHost.tuneStart, payload);
 }
