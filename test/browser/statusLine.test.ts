@@ -84,4 +84,20 @@ describe('the run status line in Chromium', () => {
       assert.match(text, /^No runs yet: disk-insert is deployed; press Run/, text);
       assert.doesNotMatch(text, /deploy the scenario/);
     }));
+
+  it("a custom workload's line counts calls of its batch, not rows", () => {
+    const state: PanelState = b.connectedState({
+      active: active({
+        title: 'custom: SELECT 1',
+        scenarioId: 'custom',
+        runCount: 2,
+        runs: [{ index: 0, threads: 2, status: 'running', ticks: b.ticks(3) }],
+      }),
+    });
+    return withPanel(state, async (p) => {
+      const text = await statusText(p, 'running');
+      assert.match(text, /^Run 1 of 2: 2 threads, .* calls\/s$/, text);
+      assert.doesNotMatch(text, /rows\/s/, text);
+    });
+  });
 });

@@ -33,7 +33,9 @@ export function runStatus(app: ViewContext): { status: RunStatus; text: string }
     if (next !== null && next !== cur.index && !runs.some((r) => r.index === next))
       return { status: 'running', text: `${name(next)}: ${stepOf(a.message)}` };
     const last = cur.store.last();
-    const rate = last ? `, ${exactNumber(last.rowsPerSec)} rows/s` : '';
+    // A custom workload's unit of work is a call of its batch, not a row.
+    const unit = a.scenarioId === 'custom' ? 'calls/s' : 'rows/s';
+    const rate = last ? `, ${exactNumber(last.rowsPerSec)} ${unit}` : '';
     const arm = cur.arm && a.preset ? `${cur.arm.label}, ` : '';
     const rep = cur.repetition !== null ? `, repetition ${cur.repetition}` : '';
     return {
