@@ -41,10 +41,11 @@ export function trendText(item: RankedItem, f: Pick<NowFigures, 'fullHour' | 'si
   switch (item.trend) {
     case 'rising':
     case 'falling':
-    case 'steady':
       return item.ratio === null ? against : `${ratioText(item.ratio)} ${against}`;
+    case 'steady':
+      return item.ratio === null ? `steady against ${against}` : `steady, ${ratioText(item.ratio)} ${against}`;
     case 'new':
-      return `none in ${against}`;
+      return `new: ${against} was 0`;
     default:
       return `no trend yet: history since ${f.since === null ? 'now' : clockText(f.since)}`;
   }
@@ -58,7 +59,8 @@ export function itemView(item: RankedItem, f: NowFigures): NowItemView {
     unit: UNIT[item.kind],
     backoffsPerSec: item.backoffsPerSec,
     trend: item.trend,
-    trendText: trendText(item, f),
+    // In the tables the line under them says since when; a row says only that there is no trend yet.
+    trendText: item.trend === 'unknown' ? 'no trend yet' : trendText(item, f),
   };
 }
 

@@ -104,7 +104,24 @@ describe('the Now view (figures and words)', () => {
     const x = v.spinlocks.find((s) => s.name === 'XDESMGR')!;
     assert.equal(x.trend, 'rising');
     assert.equal(x.trendText, '3x the minute before');
-    assert.equal(v.spinlocks.find((s) => s.name === 'LOCK_HASH')!.trend, 'steady');
+    const lock = v.spinlocks.find((s) => s.name === 'LOCK_HASH')!;
+    assert.equal(lock.trend, 'steady');
+    assert.equal(lock.trendText, 'steady, 1x the minute before');
+  });
+
+  it('a name that did not move in the basis is new, said as such', () => {
+    const h = new NowHistory();
+    let now = feed(h, T0, 60, () => tick({ spins: { LOCK_HASH: 5_000 } }));
+    now = feed(h, now, 60, () => tick({ spins: { LOCK_HASH: 5_000, XDESMGR: 200_000 } }));
+    const v = view(h, now);
+    assert.equal(v.spinlocks[0].trend, 'new');
+    assert.equal(v.findings[0].text, 'XDESMGR: 200,000 spins/s (200 backoffs/s), new: the minute before was 0');
+  });
+
+  it('in the tables, no trend yet is said briefly (the line under them says since when)', () => {
+    const h = new NowHistory();
+    const now = feed(h, T0, 10, () => tick({ spins: { LOCK_HASH: 5_000 } }));
+    assert.equal(view(h, now).spinlocks[0].trendText, 'no trend yet');
   });
 
   it('with an hour of history says "Nx its hour\'s median" and that the log writer\'s node is busy', () => {
