@@ -119,7 +119,7 @@ describe('the Now view (Chromium)', () => {
     });
   }
 
-  it('next steps are one click: watch, stacks, the preset, the post; a malformed update keeps the last good one', async () => {
+  it('next steps are one click: watch, stacks, the preset, the post; a malformed update keeps the last good one; a GRANT', async () => {
     const p = await ui.open('dark', { width: 1280, height: 720 });
     try {
       await show(p, hotView());
@@ -148,6 +148,21 @@ describe('the Now view (Chromium)', () => {
       await p.send({ type: 'nowUpdate', payload: { now: { ...hotView(), findings: 'broken' } as unknown as NowView } });
       await p.page.waitForSelector('#now-dropped');
       assert.equal(await p.page.textContent('#now-headline'), good, 'the last good reading stays');
+
+      // A missing permission: said with its GRANT and a Copy button.
+      const grant = 'USE master; GRANT VIEW SERVER PERFORMANCE STATE TO [reader];  -- SQL Server 2022+ (or VIEW SERVER STATE)';
+      const denied: NowView = {
+        ...quietView(),
+        status: 'error',
+        headline: 'The Now view needs a permission the login lacks.',
+        error: { message: 'Reading the server for the Now view failed: the login reader lacks VIEW SERVER STATE.', grant },
+      };
+      await show(p, denied);
+      assert.equal(await p.page.textContent('#now-grant'), grant);
+      await p.page.click('#btn-now-copy-grant');
+      assert.deepEqual((await waitForPosted(p, 'clipboardCopy')).payload, { text: grant });
+      const findings = await axeFindings(p.page, '#now');
+      assert.deepEqual(findings, [], describeFindings(findings));
       assert.deepEqual(p.errors, []);
     } finally {
       await p.close();
