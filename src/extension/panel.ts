@@ -62,12 +62,15 @@ export class LabPanel {
     const post = ports.post.bind(ports);
     ports.post = (m) => {
       post(m);
-      LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress');
+      // The Now view's readings (about one a second) change nothing the Activity Bar or the status bar shows.
+      if (m.type !== 'nowUpdate') LabPanel.changed.fire(m.type === 'state' ? 'state' : 'progress');
     };
     this.controller = new LabController(ports, { editor: deps.editor });
     this.disposables.push(
       webview.onDidReceiveMessage((m: unknown) => void this.controller.receive(m)),
       panel.onDidDispose(() => void this.dispose()),
+      // The Now view reads the server only while the panel is shown.
+      panel.onDidChangeViewState((e) => this.controller.setVisible(e.webviewPanel.visible)),
     );
     void this.controller.start();
   }

@@ -31,6 +31,7 @@ import { HistoryFeature, rerunNotebook } from './features/history/historyFeature
 import { WatchFeature } from './features/watch/watchFeature';
 import { StacksFeature } from './features/stacks/stacksFeature';
 import { TuneFeature } from './features/tune/tuneFeature';
+import { NowFeature } from './features/now/nowFeature';
 import { isRequestEnvelope } from '../shared/requests';
 import type { RevealTarget } from '../shared/reveal';
 import { HostRequests } from './requests';
@@ -69,6 +70,7 @@ export class LabController {
       new WatchFeature(),
       new StacksFeature(opts.captureStacks),
       new TuneFeature(opts.runTune),
+      new NowFeature(),
     ];
     const registry: FeatureRegistry = {
       panel: this.s,
@@ -181,6 +183,11 @@ export class LabController {
   /** "Load Test This Query": fills the panel's Custom workload form with this T-SQL. */
   fillCustom(fill: CustomFill): void {
     fillCustom(this.s, fill);
+  }
+
+  /** The editor showed (true) or hid (false) the panel: the Now view reads the server only while it is shown. */
+  setVisible(visible: boolean): void {
+    if (!this.s.disposed) void this.s.visibility.fire(visible);
   }
 
   /** Stops the running experiment (its knobs are restored by the engine). */

@@ -44,6 +44,10 @@ export class PanelContext {
   readonly connectionChanging = new Emitter<string>();
   /** Told after a (re)loaded webview got its full snapshot: a feature sends again what the snapshot does not hold. */
   readonly webviewReady = new Emitter<void>();
+  /** Told once a connect has finished (state.connection is 'connected'): the Now view starts reading. */
+  readonly connected = new Emitter<void>();
+  /** Told when the panel is shown (true) or hidden (false) in the editor: the Now view reads only while shown. */
+  readonly visibility = new Emitter<boolean>();
   /** How a full snapshot carries the active ticks: the plainest the webview asked for (stateResend). */
   private stateTicks: StateTicks = 'columns';
   private conn: ServerConnection | null = null;
@@ -84,6 +88,8 @@ export class PanelContext {
     store.add(() => this.closeConnection().catch(() => undefined));
     store.add(this.connectionChanging);
     store.add(this.webviewReady);
+    store.add(this.connected);
+    store.add(this.visibility);
     store.add(async () => {
       if (!this.experiment.isRunning) return;
       this.ports.log.info('the panel closed: stopping the experiment and restoring the server settings');

@@ -17,6 +17,7 @@ import { HistoryToHost } from './historyMessages';
 import { WatchToHost, WatchToWebview } from './watchMessages';
 import { StacksToHost, StacksToWebview } from './stacksMessages';
 import { TuneToHost, TuneToWebview } from './tuneMessages';
+import { NowToWebview } from './nowMessages';
 import type { Answer } from './requests';
 import type { RevealMessage } from './reveal';
 export { MessageRouter, message, type Envelope, type MessageType, type PayloadOf } from './messages';
@@ -58,6 +59,7 @@ export const ToWebview = {
   ...WatchToWebview,
   ...StacksToWebview,
   ...TuneToWebview,
+  ...NowToWebview,
   /** The answer to a request (requests.ts; the questions are in panelRequests.ts). */
   response: toWebview<Answer>()('response'),
   /** Show this: switch to its section and select it (the Activity Bar's items; reveal.ts). */

@@ -1,7 +1,6 @@
-// The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened
-// from the history; turns user actions into ToHost intents and questions (questions.ts), obeys the host's reveals
-// (reveal.ts); re-renders (lit, coalesced per frame: rendering.ts) on every change. What the views read of its runs
-// is derived in model/panelRuns.ts.
+// The panel's controller: holds the host's PanelState, the form as edited, the live runs and the experiments opened from the history; turns
+// user actions into ToHost intents and questions (questions.ts), obeys the host's reveals (reveal.ts); re-renders (lit, coalesced per
+// frame: rendering.ts) on every change. What the views read of its runs is derived in model/panelRuns.ts.
 import type { TemplateResult } from 'lit';
 import type { Experiment, RunRecord, Tick } from '../shared/experiment';
 import {
@@ -43,9 +42,9 @@ import type { ViewContext } from './views/context';
 import type { WatchTick } from '../shared/watch';
 import { WatchModel, type WatchChange } from './model/watchRun';
 import { WATCH_THROUGHPUT } from './model/metrics';
-import { StacksModel, type StacksError } from './model/stacks';
-import type { StackCapture } from '../shared/stacks';
+import { StacksModel, type StackCapture, type StacksError } from './model/stacks';
 import { TuneModel } from './model/tuneLive';
+import { NowModel } from './model/now';
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -85,6 +84,7 @@ export class App implements ViewContext {
   readonly watchCharts: LiveChartsView;
   readonly stacks = new StacksModel();
   readonly tune = new TuneModel();
+  readonly now = new NowModel(() => this.rendering.requestRegions(['now']));
   /** When and how much of the panel is drawn (rendering.ts). */
   private readonly rendering: PanelRendering;
   private selectTimer: ReturnType<typeof setTimeout> | null = null;

@@ -58,7 +58,8 @@ const router = new MessageRouter<ToWebviewMap>()
   .on<'stacksResult'>(ToWebview.stacksResult, (p) => app.onStacksResult(p.capture))
   .on<'stacksError'>(ToWebview.stacksError, (p) => app.onStacksError(p))
   .on<'response'>(ToWebview.response, (p) => app.questions.client.receive(p))
-  .on<'reveal'>(ToWebview.reveal, (p) => app.onReveal(p));
+  .on<'reveal'>(ToWebview.reveal, (p) => app.onReveal(p))
+  .on<'nowUpdate'>(ToWebview.nowUpdate, (p) => app.now.update(p));
 
 window.addEventListener('message', (event: MessageEvent) => {
   const msg = event.data as { type?: unknown; payload?: unknown } | null;

@@ -3,10 +3,11 @@
 // each frame a bar whose width is its share of the events, children side by side within their parent, largest first.
 import type { SpinDelta, Tick } from '../../shared/experiment';
 import type { StackCapture, StackFrame, StackNode } from '../../shared/stacks';
+export type { StackCapture };
 import type { StackDurationMs } from '../../shared/stacksMessages';
 
 /** Where the question was asked: the live experiment's charts, the watch, or a saved experiment (re-captured now). */
-export type StacksSource = 'live' | 'watch' | 'saved';
+export type StacksSource = 'live' | 'watch' | 'saved' | 'now';
 
 export type StacksPhase = 'idle' | 'confirm' | 'running' | 'done' | 'error';
 
@@ -51,7 +52,12 @@ export class StacksModel {
     this.phase = 'running';
     this.progress = { elapsedMs: 0, durationMs: this.durationMs };
     // Kept with: the saved experiment asked from, none for the watch, the live experiment (the host knows it) otherwise.
-    const keep = this.source === 'saved' ? { experimentId: this.experimentId } : this.source === 'watch' ? { experimentId: null } : {};
+    const keep =
+      this.source === 'saved'
+        ? { experimentId: this.experimentId }
+        : this.source === 'watch' || this.source === 'now'
+          ? { experimentId: null }
+          : {};
     return { spinlock: this.spinlock, durationMs: this.durationMs, ...keep };
   }
 

@@ -11,6 +11,7 @@ import type { PresetFormState } from '../model/presetForm';
 import type { WatchModel } from '../model/watchRun';
 import type { StacksModel } from '../model/stacks';
 import type { TuneModel } from '../model/tuneLive';
+import type { NowModel } from '../model/now';
 import type { RunRef, ViewState } from '../model/viewState';
 import type { CompareChart, ScalingChart } from './analysisCharts';
 import type { LiveChartsView } from './liveCharts';
@@ -38,6 +39,8 @@ export interface ViewContext {
   readonly stacks: StacksModel;
   /** "Find the best settings": its form and the running search's state. */
   readonly tune: TuneModel;
+  /** The Now view: the host's last reading of the server. */
+  readonly now: NowModel;
 
   /** Sends an intent to the host. */
   post<M extends ToHostMap[keyof ToHostMap]>(m: M, payload: PayloadOf<M>): void;

@@ -21,6 +21,7 @@ import { outlineView } from './outline';
 import { spinlockRowsView, stacksView } from './stacks';
 import { liveSpinlockRows, spinlockRowsOfRuns } from '../model/stacks';
 import { ACTIVE } from '../model/viewState';
+import { nowView } from './now';
 
 function chartsView(app: ViewContext): TemplateResult {
   // The charts element is built once and kept: lit places the same node on every render. A closed section hides it
@@ -58,6 +59,7 @@ export function panelTemplate(app: ViewContext): TemplateResult {
     </header>
     ${outlineView(app)}
     ${bannersView(app)}
+    ${app.region('now', () => nowView(app))}
     <div class="setup-grid">
       <div class="column">${connectionView(app)}${serverView(app)}</div>
       <div class="column">${scenarioView(app, check)}${knobsView(app, check)}${app.region('run', () => runView(app, check))}</div>

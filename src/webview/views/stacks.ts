@@ -17,10 +17,11 @@ const SOURCE_WORDS: Record<StacksSource, string> = {
   live: 'the live experiment',
   watch: 'the watch',
   saved: 'a saved experiment (captured again now)',
+  now: 'the Now view',
 };
 
 /** Opens the statement of what a capture does, and moves the keyboard focus there. */
-function ask(app: ViewContext, name: string, source: StacksSource): void {
+export function ask(app: ViewContext, name: string, source: StacksSource): void {
   app.stacks.ask(name, source, source === 'saved' ? app.view.analysis : null);
   app.setView({ open: { ...app.view.open, stacks: true } });
   requestAnimationFrame(() => {

@@ -124,6 +124,7 @@ export async function connect(
     await refreshSavedPasswords(s);
   }
   s.postState();
+  await s.connected.fire();
 }
 
 export async function disconnect(s: PanelContext): Promise<void> {
