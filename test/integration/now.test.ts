@@ -14,6 +14,7 @@ import { NOW_SQL, NowSampler } from '../../src/engine/now/sampler';
 import { NowHistory } from '../../src/shared/nowHistory';
 import type { NowView } from '../../src/shared/nowMessages';
 import { targetFor } from '../helpers/simTarget';
+import { CUSTOM_FORM_DEFAULTS } from '../../src/shared/customForm';
 
 const WATCHER = { name: 'nowreader', password: 'N0w-Reader-Pw1!', permissions: ['VIEW SERVER STATE' as const] };
 
@@ -96,6 +97,31 @@ describe('the Now view of the panel (host, simulator)', function () {
           [],
         );
         assert.match(v.headline, /^The server is quiet: no spinlock above 100,000 spins\/s, no non-benign wait above 100 ms\/s/);
+      } finally {
+        await c.dispose();
+      }
+    }));
+
+  it('pauses while an experiment runs (its reads would count as other work on it), then reads again', () =>
+    withSim({}, async (sim) => {
+      const ports = fakePorts();
+      const c = await connectedController(sim, ports, tmpDir('state'));
+      try {
+        await waitFor('a live reading', () => views(ports).at(-1)?.status === 'live', 10_000);
+        const form = {
+          ...CUSTOM_FORM_DEFAULTS,
+          sql: 'SELECT 1',
+          database: 'master',
+          threads: '1',
+          stopBy: 'duration' as const,
+          duration: '3s',
+        };
+        const run = c.receive({ type: 'customRun', payload: { form } });
+        await waitFor('the paused view', () => views(ports).at(-1)?.status === 'paused', 10_000);
+        assert.match(views(ports).at(-1)!.headline, /^Paused while an experiment runs\./);
+        await run;
+        assert.equal(ports.lastState().active?.status, 'completed', ports.lastState().active?.message);
+        await waitFor('a reading after the run', () => views(ports).at(-1)?.status === 'live', 10_000);
       } finally {
         await c.dispose();
       }

@@ -117,7 +117,7 @@ export function nowView(app: ViewContext): TemplateResult {
         </div>
         <p class="muted" id="now-basis">Server-wide, per second, over the ${v.windowSec >= 59 ? 'last minute' : `last ${Math.round(v.windowSec)} s`};
           ${trendBasis(v)}.
-          Read at ${clock(v.updatedAt)}${v.status === 'paused' ? ' (paused while hidden)' : ''}.</p>`
+          Read at ${clock(v.updatedAt)}${v.status === 'paused' ? ' (paused)' : ''}.</p>`
         : nothing
     }
   </section>`;

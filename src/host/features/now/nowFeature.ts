@@ -112,6 +112,15 @@ export class NowFeature implements PanelFeature {
     let db: DbSession | null = null;
     while (!signal.aborted && !s.disposed) {
       const started = Date.now();
+      // An experiment measures the server's work as its own share: a second reader would count as other work on it,
+      // and its live charts answer the same question meanwhile. The next read after it is a new baseline.
+      if (s.experiment.isRunning) {
+        if (this.view.status !== 'paused' && this.view.status !== 'idle')
+          this.set({ ...this.view, status: 'paused', headline: `Paused while an experiment runs. ${this.view.headline}` });
+        sampler.reset();
+        await sleep(NOW_INTERVAL_MS, signal);
+        continue;
+      }
       try {
         db ??= await DbSession.open(conn.target, { database: 'master', appName: 'Spinlock Lab (Now)' });
         const step = await sampler.step(db, ctx, signal);
