@@ -132,6 +132,22 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
       await p.page.locator('#section-results').screenshot({ path: path.join(ARTIFACTS, 'units-results.png') });
     }));
 
+  it('two repetitions of the same settings are compared as the noise: no red or green, and a note saying so', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      const slower = run(1, 8, { cpuMs: RUN0.cpuMs * 1.3, logBytes: RUN0.logBytes, writelogMs: RUN0.writelogMs * 1.4 });
+      slower.derived = { ...slower.derived, rowsPerSec: slower.derived.rowsPerSec * 0.79 };
+      await showRuns(p, [run(0, 8, RUN0), slower]);
+      await p.page.waitForSelector('#compare-table tbody tr[data-figure="rowsPerSec"]');
+      const meanings = await p.page.$$eval('#compare-table td.change', (cells) =>
+        cells.map((c) => (c as unknown as { dataset: { meaning: string } }).dataset.meaning),
+      );
+      assert.ok(meanings.length > 3, 'changes shown');
+      assert.deepEqual([...new Set(meanings)], ['neutral'], `no change of the same settings is coloured: ${meanings.join(' ')}`);
+      const note = await p.page.locator('#compare-noise').getAttribute('data-same-settings');
+      assert.equal(note, 'true');
+      assert.match((await p.page.textContent('#compare-noise')) ?? '', /Same settings: .*run-to-run noise/);
+    }));
+
   it('an empty chart says "No data yet" instead of drawing 0-1 axes; a run then draws round x ticks between its bounds', () =>
     panels.withPanel(b.connectedState(), async (p) => {
       await showCharts(p.page);
