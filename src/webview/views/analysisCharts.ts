@@ -4,6 +4,7 @@
 import type { Tick } from '../../shared/experiment';
 import type { ScalingCurve } from '../../shared/analysis';
 import { decimateIndices } from '../model/decimate';
+import { ColorAssigner } from '../model/colors';
 import type { BandPoint } from '../model/scalingBands';
 import { Chart, lineChartConfig, styleDataset, translucent, type XYDataset } from './chartSetup';
 import { durationText } from '../../shared/units';
@@ -65,6 +66,7 @@ export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number>;
  * y axes on a chart: a third scale beside them cannot be read).
  */
 type Role = 'rows' | 'spins' | 'wait' | 'low' | 'high';
+/** curve: the curve's palette slot (by its title). */
 type RoleDataset = XYDataset & { role?: Role; curve?: number };
 
 export class ScalingChart extends OwnedChart {
@@ -107,7 +109,10 @@ export class ScalingChart extends OwnedChart {
     this.key = key;
     const datasets: RoleDataset[] = [];
     const waits: RoleDataset[] = [];
-    curves.forEach((c, curve) => {
+    // Each curve's colour follows its title (an experiment's or an arm's), as the live charts' series follow theirs.
+    const slots = new ColorAssigner().assign(curves.map((c) => c.title));
+    curves.forEach((c) => {
+      const curve = slots.get(c.title) ?? 0;
       const name = curves.length > 1 ? `${c.title}: ` : '';
       const add = (role: Role, ds: XYDataset) => datasets.push({ ...ds, role, curve });
       add('rows', { label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });
