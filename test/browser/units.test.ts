@@ -171,6 +171,34 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
       );
     }));
 
+  it('a chart of one sample says "one sample", and an all-zero chart "nothing moved", instead of empty or 0-1 axes', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      await showCharts(p.page);
+      const r = run(0, 4, RUN1);
+      // One tick, in which nothing was written to the log: the log chart has nothing but zeros to draw.
+      r.timeline = r.timeline.slice(0, 1).map((t) => ({
+        ...t,
+        log: Object.fromEntries(Object.entries(t.log).map(([k, v]) => [k, typeof v === 'number' ? 0 : v])) as typeof t.log,
+      }));
+      await showRuns(p, [r]);
+      await showCharts(p.page);
+      await waitForPoints(p.page, 'throughput', 1);
+      await p.page.waitForSelector(`${canvasOf('throughput')}[data-says="one-sample"]`);
+      assert.equal(await p.page.getAttribute(canvasOf('throughput'), 'data-empty'), 'false');
+      await p.page.locator('#section-charts [data-chart="throughput"]').screenshot({ path: path.join(ARTIFACTS, 'one-sample.png') });
+      const two = run(0, 4, RUN1);
+      two.timeline = two.timeline.slice(0, 4).map((t) => ({
+        ...t,
+        log: Object.fromEntries(Object.entries(t.log).map(([k, v]) => [k, typeof v === 'number' ? 0 : v])) as typeof t.log,
+      }));
+      await showRuns(p, [two]);
+      await showCharts(p.page);
+      await waitForPoints(p.page, 'throughput', 4);
+      await p.page.waitForSelector(`${canvasOf('throughput')}[data-says=""]`);
+      await p.page.waitForSelector(`${canvasOf('log')}[data-says="flat"]`);
+      await p.page.locator('#section-charts [data-chart="log"]').screenshot({ path: path.join(ARTIFACTS, 'nothing-moved.png') });
+    }));
+
   it('a scaling chart of one run draws its point (a marker, not a line of one point)', () =>
     panels.withPanel(b.connectedState(), async (p) => {
       await showRuns(p, [run(0, 4, RUN1)]);

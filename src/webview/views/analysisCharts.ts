@@ -7,6 +7,7 @@ import { decimateIndices } from '../model/decimate';
 import { ColorAssigner } from '../model/colors';
 import type { BandPoint } from '../model/scalingBands';
 import { Chart, lineChartConfig, styleDataset, translucent, type XYDataset } from './chartSetup';
+import type { NoDataOptions } from './chartPlugins';
 import { durationText } from '../../shared/units';
 
 /** A wait-time axis tick in the unit that reads best (0.0042 ms -> "4.2 µs"). */
@@ -82,6 +83,10 @@ export class ScalingChart extends OwnedChart {
     });
     const opts = this.chart.options;
     if (opts.elements?.point) opts.elements.point.radius = 3;
+    // A lone thread count is a point worth drawing, not "one sample" (chartPlugins.ts chartSays).
+    const pointChart = (c: Chart<'line', { x: number; y: number }[]>) =>
+      ((c.options.plugins as Record<string, unknown>).noData = { oneSample: false } satisfies NoDataOptions);
+    pointChart(this.chart);
     const box = document.createElement('div');
     box.className = 'chart-box';
     box.dataset.chart = 'scaling-wait';
@@ -94,6 +99,7 @@ export class ScalingChart extends OwnedChart {
     this.waitBox = box;
     this.waitChart = new Chart(canvas, lineChartConfig({ xTitle: 'threads', yTitle: 'wait ms/row' }));
     if (this.waitChart.options.elements?.point) this.waitChart.options.elements.point.radius = 3;
+    pointChart(this.waitChart);
     const waitY = (this.waitChart.options.scales as Record<string, { ticks?: { callback?: unknown } }>).y;
     if (waitY?.ticks) waitY.ticks.callback = (v: string | number) => durationTick(Number(v));
     // The band's low edge has no legend entry of its own: the high edge's ("95% interval") names the band.
