@@ -6,6 +6,7 @@ import type { LatencySummary, RunDerived, RunRecord, RunTotals, Tick } from './e
 import { formatNumber } from './numberText';
 import { quantityKind, quantityText, timeLabel } from './units';
 import { plural } from './plural';
+import { scalingGainText } from './scalingWords';
 
 export { formatNumber };
 
@@ -330,6 +331,8 @@ export interface ScalingCurve {
   topSpinlocks: string[];
   /** rows/s at the best thread count, and that count. */
   peak: { threads: number; rowsPerSec: number } | null;
+  /** Throughput of each repetition by thread count, when the curve folds repeated runs into one point. */
+  rowsPerSecValues?: Record<number, number[]>;
 }
 
 /** The scaling curve of a sweep: throughput and spins per row against thread count, sorted by threads. */
@@ -368,14 +371,18 @@ export function summarizeScaling(curve: ScalingCurve): string {
   const first = pts[0];
   const last = pts[pts.length - 1];
   const peak = curve.peak as { threads: number; rowsPerSec: number };
-  const speedup = first.rowsPerSec > 0 ? last.rowsPerSec / first.rowsPerSec : null;
-  const threadsRatio = last.threads / first.threads;
   const parts = [`Throughput peaks at ${plural(peak.threads, 'thread')} (${formatNumber(peak.rowsPerSec)} rows/s)`];
-  if (speedup !== null) {
-    parts.push(
-      `${first.threads} → ${plural(last.threads, 'thread')} gives ${speedup.toFixed(1)}x the rows/s for ${threadsRatio.toFixed(1)}x the threads`,
-    );
-  }
+  // Each end's repetitions (folded into one point, or one point per run), so the gain carries its interval.
+  const valuesAt = (t: number) => curve.rowsPerSecValues?.[t] ?? pts.filter((p) => p.threads === t).map((p) => p.rowsPerSec);
+  const gain =
+    first.rowsPerSec > 0 && first.threads !== last.threads
+      ? scalingGainText(
+          { threads: first.threads, values: valuesAt(first.threads) },
+          { threads: last.threads, values: valuesAt(last.threads) },
+          'rows',
+        )
+      : null;
+  if (gain) parts.push(gain);
   if (first.spinsPerRow > 0 && last.spinsPerRow > 0) {
     const r = last.spinsPerRow / first.spinsPerRow;
     if (r >= 1.05 || r <= 0.95)

@@ -36,3 +36,28 @@ export function plainNumber(v: number, digits = 3): string {
 export function figureText(v: number | null | undefined): string {
   return v === null || v === undefined || !Number.isFinite(v) ? '-' : formatNumber(v);
 }
+
+/**
+ * A ratio as every view says one: "1.1x", "4.4x", "18,126x"; "unbounded" for an end the data cannot close, "n/a"
+ * for none (never "Infinityx" or "NaNx").
+ */
+export function ratioText(v: number | null | undefined): string {
+  if (v === null || v === undefined || Number.isNaN(v)) return 'n/a';
+  if (v === Infinity) return 'unbounded';
+  if (!Number.isFinite(v)) return 'n/a';
+  return `${Math.abs(v) >= 10 ? thousands(v) : v.toPrecision(2)}x`;
+}
+
+/** Below this a bare count reads as a row of zeros ("0.00000083"): it is written in scientific form. */
+const TINY = 1e-3;
+
+/** A count in scientific form when tiny (8.3e-7), else as formatNumber; "unbounded" for Infinity, "n/a" for NaN. */
+export function scaledNumber(v: number): string {
+  if (Number.isNaN(v)) return 'n/a';
+  if (v === Infinity) return 'unbounded';
+  if (!Number.isFinite(v)) return 'n/a';
+  const a = Math.abs(v);
+  if (a === 0 || a >= TINY) return formatNumber(v);
+  const [m, e] = v.toExponential(1).split('e');
+  return `${m.replace(/\.0$/, '')}e${Number(e)}`;
+}

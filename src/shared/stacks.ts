@@ -99,3 +99,32 @@ export function lossSummary(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuff
 export function lostAny(c: Pick<StackCapture, 'droppedEvents' | 'droppedBuffers'>): boolean {
   return (c.droppedEvents ?? 0) > 0 || (c.droppedBuffers ?? 0) > 0;
 }
+
+/** A frame as every view prints it: the resolved name when there is one, else module+offset, else the raw text. */
+export function frameText(f: StackFrame): string {
+  if (f.symbol) return f.symbol;
+  if (f.module && f.offset) return `${f.module}+${f.offset}`;
+  return f.raw;
+}
+
+/**
+ * Each top stack's name for a summary: its leaf (innermost frame), and where other stacks end at the same leaf, the
+ * first caller (counting out from the leaf) that sets it apart from each of them, so no two stacks read the same.
+ */
+export function stackNames(buckets: readonly Pick<StackBucket, 'frames'>[]): string[] {
+  const texts = buckets.map((b) => b.frames.map(frameText));
+  return texts.map((t, i) => {
+    if (!t.length) return '(no frame)';
+    const twins = texts.filter((o, j) => j !== i && o[0] === t[0]);
+    if (!twins.length) return t[0];
+    // The depth where this stack has parted from every twin: the deepest of the first differences.
+    const apart = Math.max(
+      ...twins.map((o) => {
+        let k = 1;
+        while (k < t.length && k < o.length && t[k] === o[k]) k++;
+        return k;
+      }),
+    );
+    return apart < t.length ? `${t[0]} via ${t[apart]} (caller ${apart})` : `${t[0]}, ${t.length} frames deep`;
+  });
+}

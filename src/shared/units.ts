@@ -1,7 +1,7 @@
 // One text per kind of quantity, chosen by the figure's unit, so the same figure reads the same in every view:
 // durations in ns, µs, ms or s; bytes in B, KB, MB or GB (and /s for rates); counts grouped by thousands; changes and
 // shares in %. Never scientific notation: 7.3e-7 s is "730 ns", 0.0000029 ms is "2.9 ns".
-import { formatNumber, plainNumber, thousands } from './numberText';
+import { formatNumber, plainNumber, scaledNumber, thousands } from './numberText';
 
 export type QuantityKind = 'duration' | 'bytes' | 'percent' | 'count';
 
@@ -92,4 +92,64 @@ export function quantityText(v: number | null | undefined, unit: string, o: { in
 /** A figure's name when its cells carry a time unit: "WRITELOG wait ms per row" reads "WRITELOG wait time per row". */
 export function timeLabel(label: string): string {
   return label.replace(/ ms per (row|wait)$/, ' time per $1');
+}
+
+/** The unit a duration in `unit` reads best in, from its magnitude: [name, factor from `unit`]. */
+function durationScale(v: number, unit: string): [string, number] {
+  const s = Math.abs(v) * (SECONDS[unit] ?? 1e-3);
+  const to = s >= 1 ? 's' : s >= 1e-3 ? 'ms' : s >= 1e-6 ? 'µs' : 'ns';
+  return [to, (SECONDS[unit] ?? 1e-3) / SECONDS[to]];
+}
+
+/** Bytes' binary multiple for a magnitude: [name, divisor]. */
+function bytesScale(v: number): [string, number] {
+  const a = Math.abs(v);
+  for (const [size, name] of [
+    [1024 ** 4, 'TB'],
+    [1024 ** 3, 'GB'],
+    [1024 ** 2, 'MB'],
+    [1024, 'KB'],
+  ] as const)
+    if (a >= size * 0.9995) return [name, size];
+  return ['B', 1];
+}
+
+/**
+ * A point and its interval with one unit, the point's: "1.85 ns [0 ns, 9.79 ns]" (never "[0 ms, 9.79 ns]"), "1.5 KB
+ * [1.2 KB, 1.9 KB]", a tiny count "8.3e-7 [3.2e-7, 2.1e-6]"; an end the data cannot close is "unbounded". The unit and
+ * inTable as quantityText takes them.
+ */
+export function intervalText(
+  value: number,
+  interval: { low: number; high: number } | null,
+  unit: string,
+  o: { inTable?: boolean } = {},
+): string {
+  if (!Number.isFinite(value)) return '-';
+  const { base, per } = splitUnit(unit);
+  const tail = per && !o.inTable ? `/${per}` : '';
+  // A zero point takes its unit from the interval's far end, so "0 [0, 9.8 ns]" is not written in ms.
+  const magnitude = value !== 0 ? value : Math.max(...[interval?.low ?? 0, interval?.high ?? 0].filter(Number.isFinite).map(Math.abs));
+  let one: (v: number) => string;
+  switch (quantityKind(unit)) {
+    case 'duration': {
+      const [name, f] = durationScale(magnitude, base);
+      one = (v) => `${plainNumber(v * f)} ${name}`;
+      break;
+    }
+    case 'bytes': {
+      const [name, size] = bytesScale(magnitude);
+      one = (v) => `${plainNumber(v / size)} ${name}`;
+      break;
+    }
+    case 'percent':
+      one = percentText;
+      break;
+    default:
+      one = scaledNumber;
+  }
+  const end = (v: number) => (v === Infinity ? 'unbounded' : Number.isFinite(v) ? one(v) : 'n/a');
+  const countUnit = quantityKind(unit) === 'count' && base && !o.inTable ? ` ${base}` : '';
+  const point = `${one(value)}${countUnit}${tail}`;
+  return interval ? `${point} [${end(interval.low)}, ${end(interval.high)}]` : point;
 }

@@ -132,6 +132,22 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
       await p.page.locator('#section-results').screenshot({ path: path.join(ARTIFACTS, 'units-results.png') });
     }));
 
+  it('two repetitions of the same settings are compared as the noise: no red or green, and a note saying so', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      const slower = run(1, 8, { cpuMs: RUN0.cpuMs * 1.3, logBytes: RUN0.logBytes, writelogMs: RUN0.writelogMs * 1.4 });
+      slower.derived = { ...slower.derived, rowsPerSec: slower.derived.rowsPerSec * 0.79 };
+      await showRuns(p, [run(0, 8, RUN0), slower]);
+      await p.page.waitForSelector('#compare-table tbody tr[data-figure="rowsPerSec"]');
+      const meanings = await p.page.$$eval('#compare-table td.change', (cells) =>
+        cells.map((c) => (c as unknown as { dataset: { meaning: string } }).dataset.meaning),
+      );
+      assert.ok(meanings.length > 3, 'changes shown');
+      assert.deepEqual([...new Set(meanings)], ['neutral'], `no change of the same settings is coloured: ${meanings.join(' ')}`);
+      const note = await p.page.locator('#compare-noise').getAttribute('data-same-settings');
+      assert.equal(note, 'true');
+      assert.match((await p.page.textContent('#compare-noise')) ?? '', /Same settings: .*run-to-run noise/);
+    }));
+
   it('an empty chart says "No data yet" instead of drawing 0-1 axes; a run then draws round x ticks between its bounds', () =>
     panels.withPanel(b.connectedState(), async (p) => {
       await showCharts(p.page);
@@ -153,6 +169,34 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
         inner.every((t) => Math.abs(t / step - Math.round(t / step)) < 1e-9),
         `every x tick between the bounds a multiple of its step: ${ticks.join(', ')}`,
       );
+    }));
+
+  it('a chart of one sample says "one sample", and an all-zero chart "nothing moved", instead of empty or 0-1 axes', () =>
+    panels.withPanel(b.connectedState(), async (p) => {
+      await showCharts(p.page);
+      const r = run(0, 4, RUN1);
+      // One tick, in which nothing was written to the log: the log chart has nothing but zeros to draw.
+      r.timeline = r.timeline.slice(0, 1).map((t) => ({
+        ...t,
+        log: Object.fromEntries(Object.entries(t.log).map(([k, v]) => [k, typeof v === 'number' ? 0 : v])) as typeof t.log,
+      }));
+      await showRuns(p, [r]);
+      await showCharts(p.page);
+      await waitForPoints(p.page, 'throughput', 1);
+      await p.page.waitForSelector(`${canvasOf('throughput')}[data-says="one-sample"]`);
+      assert.equal(await p.page.getAttribute(canvasOf('throughput'), 'data-empty'), 'false');
+      await p.page.locator('#section-charts [data-chart="throughput"]').screenshot({ path: path.join(ARTIFACTS, 'one-sample.png') });
+      const two = run(0, 4, RUN1);
+      two.timeline = two.timeline.slice(0, 4).map((t) => ({
+        ...t,
+        log: Object.fromEntries(Object.entries(t.log).map(([k, v]) => [k, typeof v === 'number' ? 0 : v])) as typeof t.log,
+      }));
+      await showRuns(p, [two]);
+      await showCharts(p.page);
+      await waitForPoints(p.page, 'throughput', 4);
+      await p.page.waitForSelector(`${canvasOf('throughput')}[data-says=""]`);
+      await p.page.waitForSelector(`${canvasOf('log')}[data-says="flat"]`);
+      await p.page.locator('#section-charts [data-chart="log"]').screenshot({ path: path.join(ARTIFACTS, 'nothing-moved.png') });
     }));
 
   it('a scaling chart of one run draws its point (a marker, not a line of one point)', () =>

@@ -136,7 +136,7 @@ it('the scaling curve is sorted by threads, names the peak and the top spinlocks
   const text = summarizeScaling(c);
   assert.match(
     text,
-    /^Throughput peaks at 8 threads \([\d,]+ rows\/s\); 1 → 8 threads gives [\d.]+x the rows\/s for 8\.0x the threads; spins per row [\d.]+x higher at 8\.$/,
+    /^Throughput peaks at 8 threads \([\d,]+ rows\/s\); 1 → 8 threads gives [\d.]+x the rows\/s for 8\.0x the threads \(1 run per thread count: no interval\); spins per row [\d.]+x higher at 8\.$/,
   );
   assert.equal(summarizeScaling({ ...c, points: [] }), 'No completed runs with rows yet.');
 });

@@ -5,7 +5,8 @@
 import type { Experiment } from '../../shared/experiment';
 import { armsInOrder, overlayScaling } from '../../shared/armAnalysis';
 import { figureText } from '../../shared/numberText';
-import { armCells, compareFigures, estimateText, type ArmCells } from '../../shared/repeats';
+import { armCells, estimateText, type ArmCells } from '../../shared/repeats';
+import { scalingGainText } from '../../shared/scalingWords';
 import { methodLine } from './repeats';
 import { estimateCell, small, type ViewTable } from './table';
 import { plural } from '../../shared/plural';
@@ -20,11 +21,12 @@ function armLine(a: ArmCells, unit: string): string {
   const parts = [`throughput peaks at ${plural(peak.threads, 'thread')} (${estimateText(peak.rowsPerSec)} ${unit}/s)`];
   const [first, last] = [pts[0], pts[pts.length - 1]];
   if (pts.length > 1) {
-    const r = compareFigures(first.rowsPerSec.values, last.rowsPerSec.values);
-    if (r.ratio !== null)
-      parts.push(
-        `${first.threads} → ${plural(last.threads, 'thread')} gives ${r.ratio.toFixed(2)}x the ${unit}/s${r.interval ? ` (95% interval ${r.interval.low.toFixed(2)}x to ${r.interval.high.toFixed(2)}x)` : ''} for ${(last.threads / first.threads).toFixed(1)}x the threads`,
-      );
+    const gain = scalingGainText(
+      { threads: first.threads, values: first.rowsPerSec.values },
+      { threads: last.threads, values: last.rowsPerSec.values },
+      unit,
+    );
+    if (gain) parts.push(gain);
   }
   return `${a.id} = ${a.label}: ${parts.join('; ')}.`;
 }

@@ -18,6 +18,7 @@ import type { Topology } from '../../shared/types';
 import { cpusByNode, formatCpuRanges, parseAffinity } from '../../shared/affinity';
 import type { TuneSearch } from './search';
 import { plural } from '../../shared/plural';
+import { ratioText } from '../../shared/numberText';
 
 /** The change a verdict left open plans for: what more pairs or trials would show. */
 const PLANNED_CHANGE = 0.05;
@@ -78,8 +79,8 @@ function confirmedWords(c: TuneConfirmation, w: VerdictWords): string {
   );
 }
 
-/** 2.2 -> "2.2x", 0.93 -> "0.93x", 14.3 -> "14x". */
-const timesText = (ratio: number) => `${Number(ratio.toPrecision(2))}x`;
+/** 2.2 -> "2.2x", 0.93 -> "0.93x", 14.3 -> "14x": the shared ratio text. */
+const timesText = ratioText;
 
 /**
  * What more confirmation pairs would settle an open verdict: planned for the change seen when it is more than 5%

@@ -1,6 +1,7 @@
 // Figures with their intervals, and verdicts that follow from them, as every view says them (the terminal, the
 // panel, the notebook): one wording, computed once.
-import { figureText } from '../numberText';
+import { ratioText } from '../numberText';
+import { intervalText } from '../units';
 import {
   EQUIVALENCE_MARGIN,
   equivalenceInterval,
@@ -17,9 +18,14 @@ import { plural } from '../plural';
 /** What a figure with one run shows instead of an interval. */
 export const SINGLE_RUN = '1 run: no interval';
 
-/** "12,345 [11,900, 12,800]", a single run's value alone, '-' for none. */
-export function estimateText(e: FigureEstimate, fmt: (v: number) => string = figureText): string {
+/**
+ * "12,345 [11,900, 12,800]", a single run's value alone, '-' for none. By default a bare count (tiny ones scaled:
+ * "8.3e-7 [3.2e-7, 2.1e-6]"); given a unit, the interval in its point's unit (units.ts intervalText); given a
+ * function, each number as it writes it.
+ */
+export function estimateText(e: FigureEstimate, fmt: ((v: number) => string) | { unit: string; inTable?: boolean } = { unit: '' }): string {
   if (e.value === null) return '-';
+  if (typeof fmt !== 'function') return intervalText(e.value, e.interval, fmt.unit, { inTable: fmt.inTable });
   return e.interval ? `${fmt(e.value)} [${fmt(e.interval.low)}, ${fmt(e.interval.high)}]` : fmt(e.value);
 }
 
@@ -39,7 +45,7 @@ export function methodText(e: Pick<FigureEstimate, 'method' | 'n'>): string {
 
 const pct = (v: number) => `${Math.abs(v * 100) < 10 ? Math.abs(v * 100).toFixed(1) : Math.abs(v * 100).toFixed(0)}%`;
 const signedPct = (v: number) => `${v >= 0 ? '+' : '-'}${pct(v)}`;
-const times = (v: number) => `${v < 10 ? v.toFixed(1) : v.toFixed(0)}x`;
+const times = ratioText;
 /** "95%", "99.7%": an interval's level as it is named. */
 export const levelText = (level: number) => `${+(level * 100).toFixed(1)}%`;
 

@@ -13,8 +13,6 @@ import {
   type CellRun,
   type FigureEstimate,
 } from '../../shared/repeats';
-import { figureText } from '../../shared/numberText';
-import { quantityText } from '../../shared/units';
 import { armRuns, type ShownExperiment } from './armViews';
 
 export type TimedCellRun = CellRun & { timeline: readonly Pick<Tick, 't' | 'rowsPerSec' | 'gap'>[]; steady?: RunSteady };
@@ -66,7 +64,7 @@ export function cellResultsOf(e: ShownExperiment): CellResults {
 
 /** A figure as the cell table prints it: "12,345 [11,900, 12,800]", or the one run's value; a time in its best unit. */
 export function cellText(e: FigureEstimate, unit = ''): string {
-  return estimateText(e, unit ? (v) => quantityText(v, unit, { inTable: true }) : figureText);
+  return estimateText(e, { unit, inTable: true });
 }
 
 /** The cell's spread in words: its coefficient of variation, or that one run has no interval. */

@@ -1,9 +1,23 @@
-// Stable colours for chart series: a name keeps its palette slot for as long as it is shown, so a top-N set that
-// changes by one entry does not repaint every line. Slots are theme colour names; the view turns them into CSS
-// colours from the --vscode-charts-* variables of the current theme.
+// Chart series colours by name: a name's palette slot comes from a hash of the name, so LOGCACHE_ACCESS has the same
+// colour in every run, chart and legend whatever its rank. Names that want the same slot take the next free one,
+// in the order of their hashes (not their ranks), so a set of names is coloured the same every time; a name already
+// shown keeps its slot while it stays, so one newcomer does not repaint the others. Slots are theme colour names; the
+// view turns them into CSS colours from the --vscode-charts-* variables of the current theme.
 
-/** The theme's chart colours, in the order they are handed out. */
+/** The theme's chart colours, by slot. */
 export const PALETTE = ['blue', 'orange', 'green', 'red', 'purple', 'yellow', 'foreground', 'lines'] as const;
+
+/** FNV-1a over the name's UTF-16 code units: stable across sessions, browsers and Node. */
+function hash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** The slot a name takes when no other shown name has it. */
+export function preferredSlot(name: string, size: number = PALETTE.length): number {
+  return hash(name) % size;
+}
 
 export class ColorAssigner {
   private readonly byName = new Map<string, number>();
@@ -12,20 +26,19 @@ export class ColorAssigner {
 
   /**
    * Slots for the names shown now: names already shown keep theirs, names no longer shown free theirs, new names
-   * take the lowest free slot (wrapping around when there are more names than slots).
+   * (in hash order) take their preferred slot or the next free one after it (wrapping around when there are more
+   * names than slots).
    */
   assign(names: readonly string[]): Map<string, number> {
     const keep = new Set(names);
     for (const n of [...this.byName.keys()]) if (!keep.has(n)) this.byName.delete(n);
     const used = new Set(this.byName.values());
-    let next = 0;
-    for (const n of names) {
-      if (this.byName.has(n)) continue;
-      while (used.has(next % this.size) && used.size < this.size) next++;
-      const slot = next % this.size;
+    const fresh = [...new Set(names)].filter((n) => !this.byName.has(n)).sort((x, y) => hash(x) - hash(y) || (x < y ? -1 : x > y ? 1 : 0));
+    for (const n of fresh) {
+      let slot = preferredSlot(n, this.size);
+      for (let k = 0; k < this.size && used.has(slot); k++) slot = (slot + 1) % this.size;
       this.byName.set(n, slot);
       used.add(slot);
-      next++;
     }
     return new Map(names.map((n) => [n, this.byName.get(n) as number]));
   }

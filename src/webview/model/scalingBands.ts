@@ -22,6 +22,7 @@ export function bandedCurve<C extends ScalingCurve>(curve: C, runs: readonly Cel
   const band: BandPoint[] = [];
   const points: ScalingPoint[] = [];
   const waits: Record<number, number> = {};
+  const values: Record<number, number[]> = {};
   for (const p of arm.points) {
     const tp = p.rowsPerSec;
     if (tp.value === null) continue;
@@ -30,8 +31,16 @@ export function bandedCurve<C extends ScalingCurve>(curve: C, runs: readonly Cel
       curve.topSpinlocks.map((n) => [n, cellEstimate(p.cell, namedFigure('spinsPerRow', n)).value ?? 0]),
     );
     waits[p.threads] = p.waitMsPerRow.value ?? 0;
+    values[p.threads] = tp.values;
     points.push({ threads: p.threads, rowsPerSec: tp.value, spinsPerRow: p.spinsPerRow.value ?? 0, bySpinlock, status: 'completed' });
   }
   const best = points.reduce<ScalingPoint | null>((m, p) => (m === null || p.rowsPerSec > m.rowsPerSec ? p : m), null);
-  return { ...curve, points, peak: best && { threads: best.threads, rowsPerSec: best.rowsPerSec }, band, cellWaitMsPerRow: waits };
+  return {
+    ...curve,
+    points,
+    peak: best && { threads: best.threads, rowsPerSec: best.rowsPerSec },
+    band,
+    cellWaitMsPerRow: waits,
+    rowsPerSecValues: values,
+  };
 }

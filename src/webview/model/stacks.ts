@@ -2,7 +2,7 @@
 // done, failed), the spinlocks a run or a watch offers to ask about, and the flame layout of a capture's folded tree:
 // each frame a bar whose width is its share of the events, children side by side within their parent, largest first.
 import type { SpinDelta, Tick } from '../../shared/experiment';
-import type { StackCapture, StackFrame, StackNode } from '../../shared/stacks';
+import type { StackCapture, StackNode } from '../../shared/stacks';
 export type { StackCapture };
 import type { StackDurationMs } from '../../shared/stacksMessages';
 
@@ -134,12 +134,7 @@ export function spinlockRowsOfRuns(runs: readonly { totals: { spinlocks: Record<
 
 // ---------------------------------------------------------------- frames and the flame layout
 
-/** A frame as the panel prints it: the resolved name when there is one, else module+offset, else the raw text. */
-export function frameText(f: StackFrame): string {
-  if (f.symbol) return f.symbol;
-  if (f.module && f.offset) return `${f.module}+${f.offset}`;
-  return f.raw;
-}
+export { frameText } from '../../shared/stacks';
 
 export interface FlameBar {
   id: number;

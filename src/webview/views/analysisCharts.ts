@@ -4,8 +4,10 @@
 import type { Tick } from '../../shared/experiment';
 import type { ScalingCurve } from '../../shared/analysis';
 import { decimateIndices } from '../model/decimate';
+import { ColorAssigner } from '../model/colors';
 import type { BandPoint } from '../model/scalingBands';
 import { Chart, lineChartConfig, styleDataset, translucent, type XYDataset } from './chartSetup';
+import type { NoDataOptions } from './chartPlugins';
 import { durationText } from '../../shared/units';
 
 /** A wait-time axis tick in the unit that reads best (0.0042 ms -> "4.2 µs"). */
@@ -65,6 +67,7 @@ export type ChartCurve = ScalingCurve & { waitMsPerRow?: Record<number, number>;
  * y axes on a chart: a third scale beside them cannot be read).
  */
 type Role = 'rows' | 'spins' | 'wait' | 'low' | 'high';
+/** curve: the curve's palette slot (by its title). */
 type RoleDataset = XYDataset & { role?: Role; curve?: number };
 
 export class ScalingChart extends OwnedChart {
@@ -80,6 +83,10 @@ export class ScalingChart extends OwnedChart {
     });
     const opts = this.chart.options;
     if (opts.elements?.point) opts.elements.point.radius = 3;
+    // A lone thread count is a point worth drawing, not "one sample" (chartPlugins.ts chartSays).
+    const pointChart = (c: Chart<'line', { x: number; y: number }[]>) =>
+      ((c.options.plugins as Record<string, unknown>).noData = { oneSample: false } satisfies NoDataOptions);
+    pointChart(this.chart);
     const box = document.createElement('div');
     box.className = 'chart-box';
     box.dataset.chart = 'scaling-wait';
@@ -92,6 +99,7 @@ export class ScalingChart extends OwnedChart {
     this.waitBox = box;
     this.waitChart = new Chart(canvas, lineChartConfig({ xTitle: 'threads', yTitle: 'wait ms/row' }));
     if (this.waitChart.options.elements?.point) this.waitChart.options.elements.point.radius = 3;
+    pointChart(this.waitChart);
     const waitY = (this.waitChart.options.scales as Record<string, { ticks?: { callback?: unknown } }>).y;
     if (waitY?.ticks) waitY.ticks.callback = (v: string | number) => durationTick(Number(v));
     // The band's low edge has no legend entry of its own: the high edge's ("95% interval") names the band.
@@ -107,7 +115,10 @@ export class ScalingChart extends OwnedChart {
     this.key = key;
     const datasets: RoleDataset[] = [];
     const waits: RoleDataset[] = [];
-    curves.forEach((c, curve) => {
+    // Each curve's colour follows its title (an experiment's or an arm's), as the live charts' series follow theirs.
+    const slots = new ColorAssigner().assign(curves.map((c) => c.title));
+    curves.forEach((c) => {
+      const curve = slots.get(c.title) ?? 0;
       const name = curves.length > 1 ? `${c.title}: ` : '';
       const add = (role: Role, ds: XYDataset) => datasets.push({ ...ds, role, curve });
       add('rows', { label: `${name}rows/s`, data: c.points.map((p) => ({ x: p.threads, y: p.rowsPerSec })), yAxisID: 'y' });

@@ -49,9 +49,7 @@ function changeCell(f: RepeatedFigure): TemplateResult {
 function abTable(v: AbView): TemplateResult {
   const keys = v.at[v.at.length - 1].comparison.figures;
   const side = (e: FigureEstimate, f: RepeatedFigure) =>
-    e.value === null && f.note
-      ? html`<span title=${f.note}>n/a</span>`
-      : estimateText(e, (x) => quantityText(x, f.unit, { inTable: true }));
+    e.value === null && f.note ? html`<span title=${f.note}>n/a</span>` : estimateText(e, { unit: f.unit, inTable: true });
   return html`<div class="table-wrap"><table class="data-table ab-table" aria-label=${`${v.label}: figures per thread count`}>
     <thead>
       <tr><th scope="col" rowspan="2">Figure</th>${v.at.map((x) => html`<th scope="colgroup" colspan="3" class="num">${x.threads} thread${x.threads === 1 ? '' : 's'}</th>`)}</tr>

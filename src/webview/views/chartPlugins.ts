@@ -17,12 +17,47 @@ export interface AnnotationOptions {
 
 export const NO_DATA_TEXT = 'No data yet';
 
-function hasPoints(chart: Chart): boolean {
-  return chart.data.datasets.some((ds, i) => ds.data.length > 0 && chart.isDatasetVisible(i));
+/** What a chart's plugin options may say about it (options.plugins.noData). */
+export interface NoDataOptions {
+  /** false: one point is worth drawing (the scaling curve's lone thread count). */
+  oneSample?: boolean;
+}
+
+export type ChartSaysKind = 'empty' | 'one-sample' | 'flat';
+
+/**
+ * Words in place of a chart that has nothing to show: no points ("No data yet"), one sample (a line needs two; its
+ * axes would run 0 to 1), or every series at 0 (its ticks would read "0.2 B ... 1 B"). Null: draw the chart.
+ */
+export function chartSays(
+  datasets: readonly { data: readonly { x: number; y: number | null }[] }[],
+  o: NoDataOptions = {},
+): { kind: ChartSaysKind; text: string } | null {
+  let most = 0;
+  let moved = false;
+  for (const d of datasets) {
+    // Samples, not points: a live chart's min/max bucket holds one sample as two points at the same x.
+    let xs = 0;
+    for (let i = 0; i < d.data.length && xs < 2; i++) if (i === 0 || d.data[i].x !== d.data[i - 1].x) xs++;
+    most = Math.max(most, xs);
+    if (!moved) moved = d.data.some((p) => p.y !== null && p.y !== 0);
+  }
+  if (most === 0) return { kind: 'empty', text: NO_DATA_TEXT };
+  if (most === 1 && o.oneSample !== false) return { kind: 'one-sample', text: 'One sample so far: a line needs two' };
+  if (!moved) return { kind: 'flat', text: 'Nothing moved: every series stayed at 0' };
+  return null;
+}
+
+function saysOf(chart: Chart, o: NoDataOptions | undefined): ReturnType<typeof chartSays> {
+  const shown = chart.data.datasets.filter((_ds, i) => chart.isDatasetVisible(i)) as unknown as {
+    data: { x: number; y: number | null }[];
+  }[];
+  return chartSays(shown, o ?? {});
 }
 
 /**
- * An empty chart draws only "No data yet" (no axes that say 0 to 1); data-empty tells tests and styles, and
+ * An empty chart draws only "No data yet" (no axes that say 0 to 1), one of one sample or of all zeros says that
+ * instead (chartSays); data-empty and data-says tell tests and styles, and
  * data-x-ticks the x axis's tick values after each full update (its labels are drawn on the canvas).
  */
 export const noDataPlugin: Plugin = {
@@ -34,11 +69,14 @@ export const noDataPlugin: Plugin = {
     const ticks = x.ticks.map((t) => String(Number(t.value.toFixed(3)))).join(' ');
     if (canvas.dataset.xTicks !== ticks) canvas.dataset.xTicks = ticks;
   },
-  beforeDraw(chart) {
-    const empty = !hasPoints(chart);
+  beforeDraw(chart, _args, options: NoDataOptions) {
+    const says = saysOf(chart, options);
+    const empty = says?.kind === 'empty';
     const canvas = chart.canvas as unknown as { dataset: Record<string, string | undefined> } | null;
     if (canvas && canvas.dataset.empty !== String(empty)) canvas.dataset.empty = String(empty);
-    if (!empty) return true;
+    // data-says: what the chart says instead of drawing (empty, one-sample, flat), '' when it draws.
+    if (canvas && canvas.dataset.says !== (says?.kind ?? '')) canvas.dataset.says = says?.kind ?? '';
+    if (!says) return true;
     const { ctx, width, height } = chart;
     ctx.save();
     ctx.clearRect(0, 0, width, height);
@@ -47,7 +85,7 @@ export const noDataPlugin: Plugin = {
     ctx.fillStyle = String(chart.options.color ?? '#888');
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillText(NO_DATA_TEXT, width / 2, height / 2);
+    ctx.fillText(says.text, width / 2, height / 2);
     ctx.restore();
     return false;
   },

@@ -8,6 +8,7 @@ import { defaultPair, NO_VERDICT, runsDiffer } from '../../shared/runPairing';
 import { comparedLabel, comparedText } from '../model/results';
 import { runRefLabel } from '../model/panelRuns';
 import { changeText } from '../../shared/units';
+import { changeMeaningOf, pairNoise, type PairNoise } from '../../shared/compareNoise';
 import type { RunRef } from '../model/viewState';
 import type { ViewContext } from './context';
 import { section } from './common';
@@ -54,14 +55,15 @@ export function changeMeaning(f: Pick<ComparedFigure, 'key' | 'changePct' | 'dir
 /** Each figure of A and B with its change (green when better, red when worse): runs here, a watch's windows too. */
 export function figuresTable(
   figures: readonly ComparedFigure[],
-  o: { id: string; label: string; a: string; b: string; noChange?: boolean },
+  o: { id: string; label: string; a: string; b: string; noChange?: boolean; noise?: PairNoise },
 ): TemplateResult {
   return html`<table class="data-table" id=${o.id} aria-label=${o.label}>
     <thead><tr><th scope="col">Figure</th><th scope="col" class="num">${o.a}</th><th scope="col" class="num">${o.b}</th>${
       o.noChange ? nothing : html`<th scope="col" class="num">Change</th>`
     }</tr></thead>
     <tbody>${figures.map((f) => {
-      const meaning = changeMeaning(f);
+      // Two runs: coloured only past what their noise can do (shared/compareNoise.ts).
+      const meaning = o.noise ? changeMeaningOf(f, o.noise) : changeMeaning(f);
       const head = comparedLabel(f);
       return html`<tr data-figure=${f.key}><th scope="row">${head.label}${head.unit ? html` <span class="muted">${head.unit}</span>` : nothing}</th>
         <td class="num" title=${f.a === null && f.note ? f.note : nothing}>${comparedText(f, 'a')}</td><td class="num" title=${f.b === null && f.note ? f.note : nothing}>${comparedText(f, 'b')}</td>
@@ -89,6 +91,7 @@ export function compareView(app: ViewContext): TemplateResult {
     const apart = a && b ? runsDiffer(a, b) : null;
     app.compareChart.update(a && { label: `Run A: ${label(a)}`, ticks: a.ticks }, b && { label: `Run B: ${label(b)}`, ticks: b.ticks });
     const cmp = a && b ? compareRuns(figuresOf(a), figuresOf(b)) : null;
+    const noise = a && b ? pairNoise({ ...a, armId: a.arm.id }, { ...b, armId: b.arm.id }) : null;
     const chosen =
       !app.view.compareA && !app.view.compareB && pair
         ? html`<p class="small muted" id="compare-default">Compared by default: ${pair.why}.</p>`
@@ -104,11 +107,12 @@ export function compareView(app: ViewContext): TemplateResult {
         ${
           apart
             ? html`<div class="notes warn-note" id="compare-different" role="note"><strong>Different workloads.</strong> ${apart} ${NO_VERDICT}</div>`
-            : html`<ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>`
+            : html`${noise ? html`<p class="small muted" id="compare-noise" role="note" data-same-settings=${String(noise.sameSettings)}>${noise.note}</p>` : nothing}
+              <ul class="summary" id="compare-summary">${cmp.summary.map((s) => html`<li>${s}</li>`)}</ul>`
         }
         <div class="compare-grid">
           <div class="table-wrap">
-            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B', noChange: apart !== null })}
+            ${figuresTable(cmp.figures, { id: 'compare-table', label: 'Figures of run A and run B', a: 'A', b: 'B', noChange: apart !== null, ...(noise ? { noise } : {}) })}
           </div>
           ${app.compareChart.element}
         </div>`

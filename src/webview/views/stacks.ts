@@ -6,7 +6,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { ToHost } from '../../shared/protocol';
 import { STACK_DURATIONS_MS, type StackDurationMs } from '../../shared/stacksMessages';
-import { lossSummary, lostAny, type StackCapture } from '../../shared/stacks';
+import { lossSummary, lostAny, stackNames, type StackCapture } from '../../shared/stacks';
 import { frameText, pct, type SpinlockRow, type StacksSource } from '../model/stacks';
 import { exactNumber } from '../model/format';
 import type { ViewContext } from './context';
@@ -145,6 +145,8 @@ function lossView(c: StackCapture): TemplateResult | typeof nothing {
 }
 
 function resultView(app: ViewContext, c: StackCapture): TemplateResult {
+  // Two stacks that end at the same leaf are named by the caller that parts them (shared/stacks.ts).
+  const names = stackNames(c.buckets);
   const started = new Date(c.startedAt);
   return html`<div id="stacks-result" data-spinlock=${c.spinlock} data-simulated=${String(c.simulated)}>
     ${
@@ -165,7 +167,7 @@ function resultView(app: ViewContext, c: StackCapture): TemplateResult {
       c.buckets.length
         ? html`<ol class="stacks-top" id="stacks-top">${c.buckets.map(
             (b, i) => html`<li data-stack=${String(i)}>
-      <details><summary><strong>${exactNumber(b.count)}</strong> events (${pct(b.share)}): <code>${b.frames[0] ? frameText(b.frames[0]) : '(no frame)'}</code>
+      <details><summary><strong>${exactNumber(b.count)}</strong> events (${pct(b.share)}): <code>${names[i]}</code>
         <span class="muted">and ${b.frames.length - 1} caller${b.frames.length === 2 ? '' : 's'}</span></summary>
         <ol class="stack-frames">${b.frames.map((f) => html`<li><code>${frameText(f)}</code></li>`)}</ol>
       </details></li>`,
