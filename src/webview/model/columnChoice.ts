@@ -1,15 +1,28 @@
 // Which columns of a wide table are shown: at most 8 by default (the figures that answer "what did it do": run,
-// arm, threads, throughput, the top spinlock and wait per row, CPU per row, latency or status), and the user's
-// choices over those defaults, kept in the view state by column key (a spinlock's column keeps its choice across runs).
+// arm, threads, throughput, the workload's own CPU share, the top spinlock and wait per row, CPU per row, latency or
+// status), and the user's choices over those defaults, kept in the view state by column key (a spinlock's column
+// keeps its choice across runs).
 
 export const DEFAULT_COLUMNS_MAX = 8;
 
 /** The default columns of the per-run results table, in order of preference (model/results.ts keys). */
 function preference(keys: readonly string[]): string[] {
   const first = (prefix: string) => keys.find((k) => k.startsWith(prefix));
-  return ['run', 'arm', 'threads', 'rowsPerSec', first('spins:'), first('wait:'), 'cpuMsPerRow', 'p99', 'status', 'repetition'].filter(
-    (k): k is string => k !== undefined && keys.includes(k),
-  );
+  // A repeated experiment's runs are told apart by their repetition; the workload's own CPU share, when read, tells
+  // its figures from the server's.
+  return [
+    'run',
+    'arm',
+    'repetition',
+    'threads',
+    'rowsPerSec',
+    'ownCpu',
+    first('spins:'),
+    first('wait:'),
+    'cpuMsPerRow',
+    'p99',
+    'status',
+  ].filter((k): k is string => k !== undefined && keys.includes(k));
 }
 
 /** The keys shown by default: the preferred ones present, at most `max`. */
