@@ -83,6 +83,8 @@ async function measure(page: Page, v: (typeof VIEWS)[number]): Promise<Measure> 
     },
     { headline: v.headline, view: v.view },
   );
+  // VIEW_SHOTS=<folder>: a screenshot of each view as it opens, to look at.
+  if (process.env.VIEW_SHOTS) await page.screenshot({ path: `${process.env.VIEW_SHOTS}/view-${v.view}.png` });
   // Tab stops from the top of the view (a click on the title, which takes no focus) to its first action.
   await page.click('.panel-title h1');
   let tabStops = 0;
