@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import * as b from '../helpers/builders';
 import type { RevealMessage } from '../../src/shared/reveal';
-import { type Panel, usePanels } from './harness';
+import { answer, type Panel, usePanels, waitForRequest } from './harness';
 
 interface Doc {
   document: {
@@ -89,6 +89,20 @@ describe('the panel’s views: one question each, switched from the header, the 
       await p.page.waitForSelector('#view-experiment:not([hidden])');
       assert.deepEqual(await shown(p.page), ['view-experiment']);
     }));
+
+  it('History: Open, then Results on an experiment shows it in Results and compare', () => {
+    const earlier = b.experiment('exp-1', [1, 2], { title: 'an earlier sweep' });
+    const s = populated();
+    return withPanel({ ...s, history: [...s.history, b.summaryOf(earlier)] }, async (p) => {
+      await p.page.click('#tab-history');
+      await p.page.click('[data-open="exp-1"]');
+      await answer(p, await waitForRequest(p, 'experimentOpen'), { experiment: earlier, preset: null });
+      await p.page.click('#history li[data-experiment="exp-1"] button:has-text("Results")');
+      await p.page.waitForSelector('#view-results:not([hidden]) #results-experiment');
+      assert.equal(await p.page.$eval('#results-experiment', (e) => (e as unknown as { value: string }).value), 'exp-1');
+      assert.equal(await p.page.getAttribute('#tab-results', 'aria-selected'), 'true');
+    });
+  });
 
   it('a host reveal shows its view first: a view, a preset, the Watch; an error beside a control in a hidden view', () =>
     withPanel(populated(), async (p) => {
