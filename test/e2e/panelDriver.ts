@@ -236,9 +236,19 @@ export class PanelDriver {
     await this.el('#section-charts').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   }
 
+  /**
+   * Every live chart's data points. The panel draws only the charts in view, and the Experiment view stacks them
+   * beside its form (more than a screen), so each is brought into view first: it catches up on its ticks then, and
+   * the next poll reads them.
+   */
   async allChartPoints(): Promise<Record<ChartName, number>> {
     const out = {} as Record<ChartName, number>;
-    for (const c of CHARTS) out[c] = await this.chartPoints(c).catch(() => -1);
+    for (const c of CHARTS) {
+      await this.el(`[data-chart="${c}"]`)
+        .scrollIntoViewIfNeeded({ timeout: 2_000 })
+        .catch(() => undefined);
+      out[c] = await this.chartPoints(c).catch(() => -1);
+    }
     return out;
   }
 
