@@ -14,6 +14,13 @@ import { currentPanel, labChanged, loadLab, type LabModule } from './loadLab';
 import type * as TreeData from './treeData';
 import { vscodeSqlExtension } from './sqlExtension';
 import type { PanelDeps } from './panelDeps';
+import { PANEL_VIEWS, PANEL_VIEW_INFO, type PanelView } from '../shared/panelViews';
+
+/** The palette's question: which of the panel's views to open. */
+function pickView(): Thenable<{ label: string; detail: string; view: PanelView } | undefined> {
+  const items = PANEL_VIEWS.map((v) => ({ label: PANEL_VIEW_INFO[v].name, detail: PANEL_VIEW_INFO[v].question, view: v }));
+  return vscode.window.showQuickPick(items, { title: 'Spinlock Lab: open a view of the panel' });
+}
 
 export const HOME_VIEW = 'spinlab.home';
 
@@ -147,6 +154,14 @@ export function registerLabView(deps: PanelDeps): vscode.Disposable[] {
     vscode.commands.registerCommand(
       TREE_COMMANDS.openWatch,
       withPanel((panel) => panel.controller.reveal({ target: 'watch' })),
+    ),
+    vscode.commands.registerCommand(
+      TREE_COMMANDS.openView,
+      withPanel(async (panel, arg) => {
+        // From the palette (no item): ask which view.
+        const view = typeof arg === 'string' ? arg : (await pickView())?.view;
+        if (view) panel.controller.reveal({ target: 'view', view: view as PanelView });
+      }),
     ),
     vscode.commands.registerCommand(
       TREE_COMMANDS.openExperiment,

@@ -5,6 +5,7 @@ import { defaultStateDir, listJournals, processGone } from '../engine/journal';
 import type { CheckView } from '../shared/checkView';
 import { getPost } from '../shared/posts';
 import { watchStatusWords } from '../shared/watch';
+import { PANEL_VIEWS, PANEL_VIEW_INFO } from '../shared/panelViews';
 import type { ExperimentSummary, JournalSummary, PanelState, PresetSummary, SqlExtensionConnectionView } from '../shared/protocol';
 import { summariseJournal } from './journalView';
 import { TREE_COMMANDS } from './treeCommands';
@@ -202,6 +203,20 @@ function group(id: string, label: string, icon: string, children: LabTreeNode[],
   };
 }
 
+/** The panel's views, each opening the panel on it (shared/panelViews.ts). */
+function viewNodes(): LabTreeNode[] {
+  return PANEL_VIEWS.map((v) => ({
+    id: `view:${v}`,
+    label: PANEL_VIEW_INFO[v].name,
+    description: '',
+    tooltip: `${PANEL_VIEW_INFO[v].question} Opens the panel's ${PANEL_VIEW_INFO[v].name} view.`,
+    ariaLabel: `Panel view ${PANEL_VIEW_INFO[v].name}`,
+    icon: PANEL_VIEW_INFO[v].icon,
+    contextValue: 'panelView',
+    command: { command: TREE_COMMANDS.openView, title: 'Open this view of the panel', args: [v] },
+  }));
+}
+
 /** Watch this server (the panel's Watch section): its state when one runs or ran. */
 function watchNode(state: PanelState, server: string): LabTreeNode {
   const w = state.watch;
@@ -233,6 +248,7 @@ export function buildLabTree(input: LabTreeInput): LabTreeNode[] {
   const roots: LabTreeNode[] = journals.map((j) => journalNode(j, connected));
   if (connected && state?.runJournal) roots.push(runJournalNode(state.runJournal));
   roots.push(group('connections', 'Connections', 'plug', state ? connectionNodes(state) : [], 'none saved'));
+  if (connected) roots.push({ ...group('views', 'Panel', 'layout', viewNodes(), 'none'), description: '' });
   if (sql.length) {
     const nodes = sql.map((c) => sqlConnectionNode(c, state));
     roots.push(group('mssql', "In Microsoft's SQL extension", 'database', nodes, 'none'));

@@ -1,5 +1,5 @@
-// "Show this" from the host (shared/reveal.ts): the Activity Bar's preset, Watch and experiment items open the panel
-// on what they name. The target is checked here first, so a preset or an experiment that is not there is said by
+// "Show this" from the host (shared/reveal.ts): the Activity Bar's preset, Watch, experiment and view items open the
+// panel on what they name. The target is checked here first, so a preset or an experiment that is not there is said by
 // name where the user clicked, not blamed on the panel. Each reveal is posted at once and once more after the
 // webview's next `ready`: a panel just created may not be listening yet, and the webview obeys a seq only once.
 import * as fs from 'node:fs';
@@ -9,6 +9,7 @@ import type { RevealMessage, RevealTarget } from '../shared/reveal';
 import { experimentDir, readExperiment } from './history';
 import type { HostPorts } from './ports';
 import { UiFailure } from './uiErrors';
+import { isPanelView, PANEL_VIEWS } from '../shared/panelViews';
 
 /** Throws, naming the target, when the panel cannot show it. */
 export function checkRevealTarget(t: RevealTarget, state: PanelState, resultsFolder: string): void {
@@ -16,6 +17,12 @@ export function checkRevealTarget(t: RevealTarget, state: PanelState, resultsFol
     throw new UiFailure({
       message: `Spinlock Lab has no preset "${t.id}".`,
       fix: `The presets are: ${state.presets.map((p) => p.id).join(', ')}.`,
+    });
+  }
+  if (t.target === 'view' && !isPanelView(t.view)) {
+    throw new UiFailure({
+      message: `The panel has no view "${String(t.view)}".`,
+      fix: `The views are: ${PANEL_VIEWS.join(', ')}.`,
     });
   }
   if (t.target !== 'experiment') return;

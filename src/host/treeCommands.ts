@@ -10,6 +10,7 @@ export const TREE_COMMANDS = {
   openPreset: 'spinlab.openPreset',
   openExperiment: 'spinlab.openExperiment',
   openWatch: 'spinlab.openWatch',
+  openView: 'spinlab.openView',
   stop: 'spinlab.stop',
   connectSqlExtension: 'spinlab.connectSqlExtension',
 } as const;

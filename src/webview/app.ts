@@ -14,7 +14,7 @@ import {
 } from '../shared/protocol';
 import type { RevealMessage } from '../shared/reveal';
 import { PanelQuestions } from './questions';
-import { bringIntoView, revealPlace, revealView } from './reveal';
+import { bringIntoView, revealPlace, revealView, viewOf } from './reveal';
 import { ErrorPlaces } from './errorPlace';
 import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
 import type { ShownExperiment } from './model/armViews';
@@ -41,9 +41,13 @@ import { ScalingChart, CompareChart } from './views/analysisCharts';
 import type { ViewContext } from './views/context';
 import type { WatchTick } from '../shared/watch';
 import { WatchModel, type WatchChange } from './model/watchRun';
-import { WATCH_THROUGHPUT } from './model/metrics';
-import { StacksModel, type StackCapture, type StacksError } from './model/stacks';
+import { watchChartsOf } from './views/watchCharts';
+import { StacksModel, type StacksError } from './model/stacks';
+import type { StackCapture } from '../shared/stacks';
 import { TuneModel } from './model/tuneLive';
+import { Toast } from './toast';
+import { ViewSwitcher } from './viewSwitch';
+import type { PanelView } from '../shared/panelViews';
 import { NowModel } from './model/now';
 
 export interface VsCodeApi {
@@ -68,7 +72,7 @@ export class App implements ViewContext {
   readonly questions: PanelQuestions;
   /** An element to bring into view and focus once rendered (a reveal's target). */
   private revealPending: { section: string; focus: string } | null = null;
-  toast: string | null = null;
+  private readonly toasts = new Toast();
   /** The run the charts show, chosen by the user (null: follow the current run). */
   pickedRun: number | null = null;
   /** What the user asked for last, to tell a deploy error from others. */
@@ -91,7 +95,7 @@ export class App implements ViewContext {
   private lastSentSelection: string | null = null;
   private lastHostSelection: string | null = null;
   private lastHostDraft: string | null = null;
-  private toastTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly views: ViewSwitcher;
 
   constructor(
     private readonly api: VsCodeApi,
@@ -102,12 +106,18 @@ export class App implements ViewContext {
       root,
       () => panelTemplate(this),
       () => {
-        if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
+        // A reveal or an error in a hidden view shows that view first; it is brought into view once drawn.
+        const to = this.revealPending ? viewOf(this.root, this.revealPending.section) : null;
+        if (to && to !== this.views.shown) this.views.show(to, { keepScroll: true });
+        else if (this.revealPending && bringIntoView(this.root, this.revealPending)) this.revealPending = null;
+        this.views.afterRender(this.state !== null);
       },
     );
     const saved = api.getState() as Partial<ViewState> | undefined;
     this.view = { ...DEFAULT_VIEW, ...(saved && typeof saved === 'object' ? saved : {}) };
     this.view.open = { ...DEFAULT_VIEW.open, ...(this.view.open ?? {}) };
+    this.views = new ViewSwitcher(this);
+    this.views.install();
     this.tune.restoreForm(this.view.tuneForm);
     registerCharts();
     this.theme = readTheme();
@@ -119,19 +129,7 @@ export class App implements ViewContext {
         this.syncCharts();
       },
     });
-    // The Watch mode's charts: the benign-waits toggle is the host's (state.watch.showBenign), so it is sent there.
-    this.watchCharts = new LiveChartsView(
-      this.theme,
-      { ...this.view.toggles, showAllWaits: false },
-      {
-        onToggles: (t) => {
-          const w = this.state?.watch;
-          if (w && w.showBenign !== t.showAllWaits) this.post(ToHost.watchBenign, { show: t.showAllWaits });
-        },
-        onPickRun: () => undefined,
-      },
-      { idPrefix: 'watch-', runPicker: false, specs: { throughput: WATCH_THROUGHPUT } },
-    );
+    this.watchCharts = watchChartsOf(this);
     this.scalingChart = new ScalingChart(this.theme);
     this.compareChart = new CompareChart(this.theme);
     this.abChart = new CompareChart(this.theme, 'ab-throughput', 'Throughput over time of arm A and arm B');
@@ -188,6 +186,7 @@ export class App implements ViewContext {
     const open = { ...this.view.open, ...revealView(r) };
     this.setView({ lastReveal: m.seq, open });
     if (r.target === 'preset' && this.presetForm?.presetId !== r.id) this.pickPreset(r.id);
+    if (r.target === 'view') this.views.show(r.view);
     const place = revealPlace(r);
     if (r.target === 'experiment') this.setView({ results: r.id, analysis: r.id });
     if (r.target === 'experiment' && !this.experiments.has(r.id)) {
@@ -297,15 +296,12 @@ export class App implements ViewContext {
     return shownExperimentOf(this, which ?? this.view.analysis);
   }
 
+  get toast(): string | null {
+    return this.toasts.text;
+  }
+
   onToast(text: string): void {
-    this.toast = text;
-    if (this.toastTimer) clearTimeout(this.toastTimer);
-    this.toastTimer = setTimeout(() => {
-      this.toast = null;
-      this.toastTimer = null;
-      this.requestRender();
-    }, 4000);
-    this.requestRender();
+    this.toasts.show(text, () => this.requestRender());
   }
 
   private applyLive(events: LiveEvent[]): void {
@@ -369,9 +365,21 @@ export class App implements ViewContext {
   }
 
   setView(patch: Partial<ViewState>): void {
+    this.keepView(patch);
+    this.requestRender();
+  }
+
+  keepView(patch: Partial<ViewState>): void {
     this.view = { ...this.view, ...patch };
     this.api.setState(this.view);
-    this.requestRender();
+  }
+
+  shownView(): PanelView {
+    return this.views.shown;
+  }
+
+  showView(v: PanelView, opts?: { focusTab?: boolean }): void {
+    this.views.show(v, opts);
   }
 
   /** Every run the panel has, active experiment first. */

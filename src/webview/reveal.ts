@@ -1,6 +1,14 @@
 // Where a reveal from the host (shared/reveal.ts) takes the panel: the sections it opens, the section brought into
-// view and the element focused (the picked preset's picker, the Watch section's heading, the experiment's history row).
+// view and the element focused (the picked preset's picker, the Watch section's heading, the experiment's history row,
+// a view's tab). The view holding the section is shown first (viewOf), whatever asked: a reveal or an error.
+import { isPanelView, type PanelView } from '../shared/panelViews';
 import type { RevealTarget } from '../shared/reveal';
+
+/** The view (tab panel) that holds the element `selector` names, when it is drawn in one. */
+export function viewOf(root: HTMLElement, selector: string): PanelView | null {
+  const v = root.querySelector(selector)?.closest<HTMLElement>('[data-view]')?.dataset.view;
+  return isPanelView(v) ? v : null;
+}
 
 /** The sections to open (ViewState.open keys). */
 export function revealView(r: RevealTarget): Record<string, boolean> {
@@ -11,6 +19,8 @@ export function revealView(r: RevealTarget): Record<string, boolean> {
       return { watch: true };
     case 'experiment':
       return { history: true, results: true, analysis: true };
+    case 'view':
+      return {};
   }
 }
 
@@ -21,9 +31,12 @@ export function revealPlace(r: RevealTarget): { section: string; focus: string }
       return { section: '#section-presets', focus: '#preset' };
     case 'watch':
       return { section: '#section-watch', focus: '#section-watch > summary' };
-    // Experiment ids are letters, digits, '-', '_' and '.' (the protocol's experimentIdSchema): safe in quotes.
+    // Its results: the reveal waits for them (the picker names it once the experiment is opened).
     case 'experiment':
-      return { section: `#history li[data-experiment="${r.id}"]`, focus: `#history li[data-experiment="${r.id}"]` };
+      return { section: '#section-results', focus: '#results-experiment' };
+    // A view alone keeps its own scroll: only its tab is focused.
+    case 'view':
+      return { section: `#tab-${r.view}`, focus: `#tab-${r.view}` };
   }
 }
 
@@ -35,8 +48,12 @@ export function bringIntoView(root: HTMLElement, place: { section: string; focus
   const section = root.querySelector<HTMLElement>(place.section);
   const focus = root.querySelector<HTMLElement>(place.focus);
   if (!section || !focus) return false;
-  // Under the sticky outline bar, however many lines it wraps to, not hidden beneath it.
-  const bar = root.ownerDocument.getElementById('outline')?.getBoundingClientRect().height ?? 0;
+  if (section === focus && focus.getAttribute('role') === 'tab') {
+    focus.focus();
+    return true;
+  }
+  // Under the sticky header (its tabs), however many lines it wraps to, not hidden beneath it.
+  const bar = root.ownerDocument.getElementById('panel-header')?.getBoundingClientRect().height ?? 0;
   const view = root.ownerDocument.defaultView;
   if (view) view.scrollTo({ top: section.getBoundingClientRect().top + view.scrollY - bar - 6 });
   else section.scrollIntoView({ block: 'start' });

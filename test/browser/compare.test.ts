@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Experiment, RunRecord } from '../../src/shared/experiment';
 import type { PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { answer, waitForRequest, usePanels } from './harness';
+import { answer, waitForRequest, usePanels, showView } from './harness';
 
 describe('comparing runs in the panel, in Chromium', () => {
   const { withPanel } = usePanels();
@@ -69,8 +69,10 @@ describe('comparing runs in the panel, in Chromium', () => {
   /** The live preset's records, and the in-memory experiment opened from the history (its runs come last). */
   async function load(p: Parameters<Parameters<typeof withPanel>[1]>[0]): Promise<void> {
     for (const record of runs) await p.send({ type: 'runEnd', payload: { experimentId: 'exp-numa', record } });
+    await showView(p.page, 'history');
     await p.page.click('[data-open="exp-inmem"]');
     await answer(p, await waitForRequest(p, 'experimentOpen'), { experiment: inmem, preset: null });
+    await showView(p.page, 'results');
     await p.page.waitForSelector('#compare-a option[value="exp-inmem#1"]', { state: 'attached' });
   }
 

@@ -3,7 +3,7 @@
 // customRun with the form as the user left it.
 import assert from 'node:assert/strict';
 import * as b from '../helpers/builders';
-import { fill, useBrowser, waitForPosted } from './harness';
+import { fill, useBrowser, waitForPosted, showView } from './harness';
 
 const SPINS = 'SELECT TOP 5 name, spins FROM sys.dm_os_spinlock_stats ORDER BY spins DESC';
 
@@ -20,6 +20,7 @@ describe('the Custom workload form in Chromium', () => {
         customFill: { sql: SPINS, source: 'spins.sql', seq: 1 },
       };
       await p.send({ type: 'state', payload: { state } });
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#custom-workload');
       assert.equal(await p.page.inputValue('#custom-sql'), SPINS);
       assert.match((await p.page.textContent('#custom-source')) ?? '', /Filled in from spins\.sql/);
@@ -62,6 +63,7 @@ describe('the Custom workload form in Chromium', () => {
         customFill: { sql: 'SELECT name FROM sys.dm_os_spinlock_stats WHERE spins > @id', source: 'q.sql', seq: 1 },
       };
       await p.send({ type: 'state', payload: { state } });
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#custom-workload');
       assert.equal(await p.page.locator('#custom-paramsOrder').count(), 0, 'no row order without a parameter source');
       assert.equal(

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import type { ConnectionProfile, PanelState, UiError } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { fill, usePanels, waitForPosted, type PageGlobals } from './harness';
+import { fill, usePanels, waitForPosted, type PageGlobals, showView } from './harness';
 
 type Doc = {
   document: {
@@ -114,6 +114,7 @@ describe('errors where the user acted, in Chromium', () => {
     const base = b.connectedState();
     const state: PanelState = { ...base, selection: { ...base.selection, scenarioId: 'custom' } };
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#custom-workload');
       await p.page.fill('#custom-sql', 'SELECT 1');
       await fill(p.page, '#custom-database', 'master');

@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PanelState, ToHostMessage, ToWebviewMessage } from '../../src/shared/protocol';
 import type { PanelRequestMap } from '../../src/shared/panelRequests';
 import type { ParamsOf, ResultOf } from '../../src/shared/requests';
+import type { PanelView } from '../../src/shared/panelViews';
 
 /** What the page callbacks reach through globalThis (this tsconfig has no DOM types). */
 export interface PageGlobals {
@@ -277,8 +278,30 @@ export async function waitForValue(page: Page, selector: string, v: string): Pro
 export async function showCharts(page: Page, selector = '#section-charts'): Promise<void> {
   const el = page.locator(selector);
   await el.waitFor({ state: 'attached' });
+  await showViewOf(page, selector);
   const height = await el.evaluate((e) => e.getBoundingClientRect().height);
   const size = page.viewportSize() ?? { width: 1280, height: 900 };
   if (height + 40 > size.height) await page.setViewportSize({ width: size.width, height: Math.ceil(height + 40) });
   await el.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+}
+
+/** Shows one of the panel's views (a click on its tab in the header), as a user does before using what it holds. */
+export async function showView(page: Page, view: PanelView): Promise<void> {
+  await page.click(`#tab-${view}`);
+  await page.waitForSelector(`#view-${view}:not([hidden])`, { state: 'attached' });
+}
+
+/** Shows the view that holds the element (drawn already), as a user clicks that view's tab first. */
+export async function showViewOf(page: Page, selector: string): Promise<void> {
+  await page.locator(selector).first().waitFor({ state: 'attached' });
+  const view = await page
+    .locator(selector)
+    .first()
+    .evaluate((e) => {
+      const v = (e as unknown as { closest(s: string): { hidden: boolean; getAttribute(n: string): string | null } | null }).closest(
+        '[data-view]',
+      );
+      return v?.hidden ? v.getAttribute('data-view') : null;
+    });
+  if (view) await showView(page, view as PanelView);
 }

@@ -11,7 +11,7 @@ import type { Experiment } from '../../src/shared/experiment';
 import { workloadHistory } from '../../src/shared/regressionHistory';
 import type { HistoryTrend } from '../../src/shared/historyMessages';
 import { axeFindings, describeFindings } from './axe';
-import { answer, root, useBrowser, waitForRequest, type Panel, type Theme } from './harness';
+import { answer, root, useBrowser, waitForRequest, type Panel, type Theme, showView } from './harness';
 
 describe('the History view over time: change points in the panel (Chromium)', () => {
   const ui = useBrowser();
@@ -46,6 +46,7 @@ describe('the History view over time: change points in the panel (Chromium)', ()
   /** Connected, with the history listed; the trend opened from the keyboard and the host's answer given. */
   async function openTrend(p: Panel): Promise<void> {
     await p.send({ type: 'state', payload: { state: b.connectedState({ history: [...days].reverse().map(b.summaryOf) }) } });
+    await showView(p.page, 'history');
     await p.page.waitForSelector('#history-trend-toggle');
     await p.page.focus('#history-trend-toggle');
     await p.page.keyboard.press('Enter');

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import type { ActiveExperimentView } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { points, showCharts, waitForPoints, type Panel, usePanels } from './harness';
+import { points, showCharts, waitForPoints, type Panel, usePanels, showView } from './harness';
 
 describe('the live charts with an hour loaded', () => {
   const panels = usePanels();
@@ -62,6 +62,7 @@ describe('the live charts with an hour loaded', () => {
   it('a chart off screen is not drawn as ticks arrive, and catches up when scrolled into view', () =>
     withPanel(async (p) => {
       await p.send({ type: 'state', payload: { state: hourState() } });
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('[data-chart="cpu"]');
       await p.page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
       const below = await p.page

@@ -1,6 +1,6 @@
-// Finding one's way in the panel, by keyboard, in Chromium: the outline at the top is one Tab stop whose arrow keys
-// move along the sections and whose Enter opens a section and puts the focus on it; the CPU tiles are one Tab stop
-// (arrow keys move, Space toggles); and "Start watch" is a small number of Tab stops from the top of a populated panel.
+// Finding one's way in the panel, by keyboard, in Chromium: the views' tabs at the top are one Tab stop whose arrow
+// keys show each view (views.test.ts tests them fully); the CPU tiles are one Tab stop (arrow keys move, Space
+// toggles); and "Start watch" is a small number of Tab stops from the top of a populated panel.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import * as b from '../helpers/builders';
@@ -31,7 +31,7 @@ function focused(page: Page) {
 /** Starts keyboard navigation from the top of the page (a click on the panel's title, which takes no focus). */
 async function fromTop(page: Page): Promise<void> {
   await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
-  await page.click('.panel-header h1');
+  await page.click('.panel-title h1');
 }
 
 describe('finding one’s way in the panel by keyboard, in Chromium', () => {
@@ -60,42 +60,6 @@ describe('finding one’s way in the panel by keyboard, in Chromium', () => {
       history: [b.summaryOf(sweep)],
     });
   }
-
-  it('the outline: one Tab stop, arrow keys along it, Enter opens the section and focuses it', () =>
-    withPanel(populated(), async (p) => {
-      await p.page.waitForSelector('#outline button[data-section="watch"]');
-      // Close the Results section first: going there must open it.
-      await p.page.click('#section-results > summary');
-      await p.page.waitForSelector('#section-results:not([open])', { state: 'attached' });
-      await fromTop(p.page);
-      await p.page.keyboard.press('Tab');
-      assert.equal((await focused(p.page)).text, 'Connection', 'the outline is the first Tab stop');
-      assert.equal(await p.page.locator('#outline button[tabindex="0"]').count(), 1, 'one Tab stop in the outline');
-      await p.page.keyboard.press('End');
-      assert.equal((await focused(p.page)).text, 'Scaling');
-      for (let i = 0; i < 4; i++) await p.page.keyboard.press('ArrowLeft');
-      assert.equal((await focused(p.page)).text, 'Results');
-      await p.page.keyboard.press('Enter');
-      await p.page.waitForSelector('#section-results[open] #results-table', { state: 'attached' });
-      assert.equal((await focused(p.page)).section, 'section-results', 'the focus is on the section heading');
-      const { top, bar } = await p.page.evaluate(() => {
-        const d = (
-          globalThis as unknown as {
-            document: { getElementById(id: string): { getBoundingClientRect(): { top: number; bottom: number } } };
-          }
-        ).document;
-        return {
-          top: d.getElementById('section-results').getBoundingClientRect().top,
-          bar: d.getElementById('outline').getBoundingClientRect().bottom,
-        };
-      });
-      assert.ok(top >= bar - 1 && top < bar + 40, `the section starts just under the sticky outline (top ${top}, outline ends at ${bar})`);
-      assert.equal(await p.page.getAttribute('#outline button[data-section="results"]', 'aria-current'), 'location');
-      // Back to the outline from the top of the page: its Tab stop is now Results.
-      await fromTop(p.page);
-      await p.page.keyboard.press('Tab');
-      assert.equal((await focused(p.page)).text, 'Results');
-    }));
 
   it('the CPU tiles: one Tab stop, arrow keys move (across and down), Space toggles the CPU', () =>
     withPanel(populated(), async (p) => {
@@ -130,31 +94,21 @@ describe('finding one’s way in the panel by keyboard, in Chromium', () => {
       assert.match(after.text, /NUMA node 1/);
     }));
 
-  it('"Start watch" is under 90 Tab stops from the top of a populated panel, and 5 through the outline', () =>
+  it('"Start watch": the tab bar is the first Tab stop, its arrows go to Watch, and Start watch is a few stops on', () =>
     withPanel(populated(), async (p) => {
-      await p.page.waitForSelector('#btn-watch-start');
-      await fromTop(p.page);
-      let stops = 0;
-      for (; stops < 300; stops++) {
-        await p.page.keyboard.press('Tab');
-        if ((await focused(p.page)).id === 'btn-watch-start') break;
-      }
-      console.log(`      Tab stops from the top to "Start watch": ${stops + 1}`);
-      // 40 CPU tiles, the affinity shortcuts, the chart tools and every legend entry used to be a stop each (well over
-      // 150 here); now each group is one. The connection and tune forms' fields are the most of what is left.
-      assert.ok(stops + 1 < 90, `${stops + 1} Tab stops before Start watch`);
-      // Through the outline it is the outline's stop, the arrows, Enter, and the Watch section's own controls.
+      await p.page.waitForSelector('#tab-now');
       await fromTop(p.page);
       await p.page.keyboard.press('Tab');
-      await p.page.keyboard.press('Home');
-      for (let i = 0; i < 8; i++) await p.page.keyboard.press('ArrowRight');
-      assert.equal((await focused(p.page)).text, 'Watch');
-      await p.page.keyboard.press('Enter');
+      assert.equal((await focused(p.page)).id, 'tab-now', 'the shown view’s tab is the first Tab stop');
+      for (let i = 0; i < 3; i++) await p.page.keyboard.press('ArrowRight');
+      assert.equal((await focused(p.page)).id, 'tab-watch');
+      await p.page.waitForSelector('#view-watch:not([hidden]) #btn-watch-start');
       let more = 0;
       for (; more < 20; more++) {
         await p.page.keyboard.press('Tab');
         if ((await focused(p.page)).id === 'btn-watch-start') break;
       }
-      assert.ok(more + 1 <= 5, `${more + 1} Tab stops from the Watch heading to Start watch`);
+      console.log(`      Tab stops from the Watch tab to "Start watch": ${more + 1}`);
+      assert.ok(more + 1 <= 5, `${more + 1} Tab stops from the Watch tab to Start watch`);
     }));
 });

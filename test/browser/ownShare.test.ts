@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CustomWorkload, Experiment } from '../../src/shared/experiment';
 import * as b from '../helpers/builders';
-import { answer, root, waitForRequest, type Theme, usePanels } from './harness';
+import { answer, root, waitForRequest, type Theme, usePanels, showView } from './harness';
 
 describe("the workload's own share in the panel, in Chromium", () => {
   const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -40,9 +40,11 @@ describe("the workload's own share in the panel, in Chromium", () => {
     panels.withPanel(
       b.connectedState({ history: [b.summaryOf(record())] }),
       async (p) => {
+        await showView(p.page, 'history');
         await p.page.click('[data-open="exp-share"]');
         const open = await waitForRequest(p, 'experimentOpen');
         await answer(p, open, { experiment: record(), preset: null });
+        await showView(p.page, 'results');
         await p.page.waitForSelector('#results-experiment option[value="exp-share"]', { state: 'attached' });
         await p.page.selectOption('#results-experiment', 'exp-share');
         await p.page.waitForSelector('#results-share li');

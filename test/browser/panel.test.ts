@@ -12,6 +12,7 @@ import {
   waitForValue,
   type PageGlobals,
   usePanels,
+  showView,
 } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
@@ -127,12 +128,15 @@ describe('the panel webview in Chromium under the real CSP', () => {
       assert.match((await p.page.textContent('#affinity-resolved')) ?? '', /15 CPUs/);
       const sel = await waitForPosted(p, 'selectionSave');
       assert.equal(sel.payload.knobs.affinity, 'cpu:0-2,4-15');
+      await showView(p.page, 'experiment');
       await p.page.click('[data-aff-node-nofirst="1"]');
       await waitForValue(p.page, '#knob-affinity', 'numa:1-first-core');
       assert.equal(await p.page.getAttribute('[data-cpu="8"]', 'aria-pressed'), 'false');
       assert.equal(await p.page.getAttribute('[data-cpu="10"]', 'aria-pressed'), 'true');
+      await showView(p.page, 'now');
       await p.page.click('[data-node-toggle="0"]');
       await waitForValue(p.page, '#knob-affinity', 'cpu:0-7,10-15');
+      await showView(p.page, 'experiment');
       await fill(p.page, '#knob-affinity', 'numa:7');
       await p.page.waitForSelector('#knob-affinity-error');
       assert.match((await p.page.textContent('#knob-affinity-error')) ?? '', /NUMA node 7 does not exist/);
@@ -141,6 +145,7 @@ describe('the panel webview in Chromium under the real CSP', () => {
 
   it('an invalid parameter shows its message under the field and disables Run and Deploy', () =>
     withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'experiment');
       await fill(p.page, '#param-batch_size', '5000');
       await p.page.waitForSelector('#param-batch_size-error');
       assert.match((await p.page.textContent('#param-batch_size-error')) ?? '', /batch_size.*too large.*1 to 1000/);
@@ -166,6 +171,7 @@ describe('the panel webview in Chromium under the real CSP', () => {
     s.selection.scenarioId = 'ring-buffer';
     s.selection.parameters = { storage: 'memory', slot_source: 'sequence' };
     await withPanel(s, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#xtp-notice');
       const text = (await p.page.textContent('#xtp-notice')) ?? '';
       assert.match(text, /needs In-Memory OLTP/);
@@ -211,6 +217,7 @@ describe('the panel webview in Chromium under the real CSP', () => {
         active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }),
       }),
       async (p) => {
+        await showView(p.page, 'experiment');
         await p.page.waitForSelector('#journal-in-use');
         const said = (await p.page.textContent('#journal-in-use')) ?? '';
         assert.match(said, /in use by this run/);
@@ -225,6 +232,7 @@ describe('the panel webview in Chromium under the real CSP', () => {
 
   it('every live chart draws more points as ticks arrive', () =>
     withPanel(b.connectedState({ active: active({ runs: [{ index: 0, threads: 8, status: 'running', ticks: [] }] }) }), async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('[data-chart="cpu"]');
       await showCharts(p.page);
       for (const c of CHARTS) assert.equal(await points(p.page, c), 0, c);
@@ -268,6 +276,7 @@ describe('the panel webview in Chromium under the real CSP', () => {
     withPanel(finishedSweep(), async (p) => {
       // The host sends each run's record as it ends (with client latency, which ticks do not carry).
       for (const record of sweep.runs) await p.send({ type: 'runEnd', payload: { experimentId: sweep.id, record } });
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#results-table tbody tr');
       await p.page.locator('#results-table th button[data-sort="p99"]').waitFor();
       const threads = () => p.page.$$eval('#results-table tbody tr', (rows) => rows.map((r) => Number(r.children[1].textContent)));
@@ -298,12 +307,14 @@ describe('the panel webview in Chromium under the real CSP', () => {
 
   it('comparison and scaling are computed from the runs; history opens an experiment', () =>
     withPanel(finishedSweep(), async (p) => {
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#compare-summary li');
       const summary = (await p.page.textContent('#compare-summary')) ?? '';
       assert.match(summary, /Run A used 1 thread, run B 8/);
       assert.match(summary, /Throughput .* higher in run B/);
       assert.ok((await points(p.page, 'scaling')) >= 8);
       assert.ok((await points(p.page, 'compare')) >= 24);
+      await showView(p.page, 'history');
       await p.page.click('[data-open="exp-2"]');
       const open = await waitForRequest(p, 'experimentOpen');
       assert.deepEqual(open.params, { id: 'exp-2' });

@@ -13,7 +13,7 @@ import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
 import { cpuCountFor } from '../../src/engine/totals';
 import { axeFindings, describeFindings } from './axe';
-import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
+import { answer, fill, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels, showView } from './harness';
 
 // One suite per file: its before/after hooks start and stop this file's browser and harness only.
 describe('the Presets section and analysis views in Chromium', () => {
@@ -116,6 +116,7 @@ describe('the Presets section and analysis views in Chromium', () => {
 
   it('Presets: pick one, read the post it cites, its question and plan for this server, change settings as typed, Run posts runPreset', () =>
     withPanel('dark', async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
       const about = (await p.page.innerText('#preset-about')) ?? '';
       assert.match(
@@ -172,6 +173,7 @@ describe('the Presets section and analysis views in Chromium', () => {
 
   it('Presets: a slow plan for earlier settings never replaces the plan for the settings typed now', () =>
     withPanel('dark', async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
       const presetId = await p.page.evaluate(() =>
         String(
@@ -210,6 +212,7 @@ describe('the Presets section and analysis views in Chromium', () => {
   it('the analysis views of a two-arm preset experiment: A/B figures and a summary from the numbers, doing the math, WRITELOG diagnosis', () =>
     withPanel('dark', async (p) => {
       for (const record of experiment.runs) await p.send({ type: 'runEnd', payload: { experimentId: experiment.id, record } });
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#ab-compare .ab-summary li');
       // The figures per thread count: A, B and the change, for both thread counts.
       const heads = await p.page.$$eval('#ab-compare .ab-table th[scope="colgroup"]', (els) => els.map((e) => e.textContent?.trim()));
@@ -276,12 +279,15 @@ describe('the Presets section and analysis views in Chromium', () => {
     it(`screenshot of the analysis views in the ${theme} theme, every element's contrast checked (axe-core)`, () =>
       withPanel(theme, async (p) => {
         for (const record of experiment.runs) await p.send({ type: 'runEnd', payload: { experimentId: experiment.id, record } });
+        await showView(p.page, 'results');
         await p.page.waitForSelector('#writelog-diagnosis');
         await p.page.waitForTimeout(200);
         const file = path.join(ARTIFACTS, `analysis-${theme}.png`);
         await p.page.locator('#section-analysis').screenshot({ path: file });
         assert.ok(fs.statSync(file).size > 20_000);
+        await showView(p.page, 'experiment');
         await p.page.locator('#section-presets').screenshot({ path: path.join(ARTIFACTS, `presets-${theme}.png`) });
+        await showView(p.page, 'results');
         // The formulas of doing the math, black on black in Dark High Contrast before.
         await p.page
           .locator('#cycle-math .math-run')

@@ -11,7 +11,7 @@ import type { PanelState } from '../../src/shared/protocol';
 import { SINGLE_RUN } from '../../src/shared/repeats';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
-import { answer, fill, root, waitForPosted, waitForRequest, type Theme, usePanels } from './harness';
+import { answer, fill, root, waitForPosted, waitForRequest, type Theme, usePanels, showView } from './harness';
 
 describe('repetitions in the panel, in Chromium', () => {
   const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -89,6 +89,7 @@ describe('repetitions in the panel, in Chromium', () => {
 
   it('the run form: Repetitions says how long the experiment takes and Run sends repeat; a wrong count blocks Run', () =>
     panels.withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#run-repeat');
       assert.equal(await p.page.textContent('label[for="run-repeat"]'), 'Repetitions', 'the field has a label');
       await fill(p.page, '#run-threads', '1,2');
@@ -111,6 +112,7 @@ describe('repetitions in the panel, in Chromium', () => {
 
   it("the preset form: Repetitions defaults to the preset's own, the time counts every arm, Run preset sends repeat", () =>
     panels.withPanel(state([]), async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
       assert.equal(await p.page.getAttribute('#preset-repeat', 'placeholder'), '3');
       assert.match((await p.page.textContent('#preset-time')) ?? '', /runs \(.*x 3 repetitions\)/);
@@ -136,6 +138,7 @@ describe('repetitions in the panel, in Chromium', () => {
     const runs = repeated(3);
     for (const record of runs) await p.send({ type: 'runEnd', payload: { experimentId: 'exp-rep', record } });
     // The A/B view: the verdict first, with its interval; B is about 30% faster.
+    await showView(p.page, 'results');
     await p.page.waitForSelector('#ab-compare .ab-verdict');
     const verdict = (await p.page.textContent('#ab-compare .ab-verdict')) ?? '';
     assert.match(verdict, /At 8 threads: B is faster by (2\d|3\d)% \(95% interval \d+% to \d+%\)\./);
@@ -177,9 +180,11 @@ describe('repetitions in the panel, in Chromium', () => {
   it('an old record opened from the history (one run per cell) shows "1 run: no interval"', () => {
     const old: Experiment = { ...b.experiment('exp-old', [4, 8], { ticks: 6 }), title: 'an experiment from before repetitions' };
     return panels.withPanel(b.connectedState({ history: [b.summaryOf(old)] }), async (p) => {
+      await showView(p.page, 'history');
       await p.page.click('[data-open="exp-old"]');
       const open = await waitForRequest(p, 'experimentOpen');
       await answer(p, open, { experiment: old, preset: null });
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#results-experiment option[value="exp-old"]', { state: 'attached' });
       await p.page.selectOption('#results-experiment', 'exp-old');
       await p.page.waitForSelector('#results-cells tbody tr');

@@ -4,17 +4,11 @@
 import assert from 'node:assert/strict';
 import * as b from '../helpers/builders';
 import type { RevealMessage } from '../../src/shared/reveal';
-import { answer, waitForRequest, type Panel, usePanels } from './harness';
+import { answer, showView, waitForRequest, type Panel, usePanels } from './harness';
 
 describe('reveal: the panel shows what the Activity Bar item names', () => {
   const { withPanel } = usePanels();
   const reveal = (p: Panel, m: RevealMessage) => p.send({ type: 'reveal', payload: m });
-  const focused = (p: Panel) =>
-    p.page.evaluate(() => {
-      const el = (globalThis as unknown as { document: { activeElement: { id: string; getAttribute(n: string): string | null } | null } })
-        .document.activeElement;
-      return el ? el.id || el.getAttribute('data-experiment') || '' : '';
-    });
   const isOpen = (p: Panel, id: string) =>
     p.page.evaluate(
       (sel) =>
@@ -25,6 +19,7 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
 
   it('a preset: the Presets section open on it, its picker focused; the same reveal again changes nothing', () =>
     withPanel(b.connectedState({ presetPlans: [] }), async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset');
       // The user closed the Presets section earlier.
       await p.page.click('#section-presets > summary');
@@ -62,6 +57,7 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
 
   it('a reveal that arrives before the toggle of a click that closed the section still opens it', () =>
     withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'watch');
       await p.page.waitForSelector('#section-watch');
       if (!(await p.page.$eval('#section-watch', (e) => (e as unknown as { open: boolean }).open)))
         await p.page.click('#section-watch > summary');
@@ -87,6 +83,7 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
 
   it('the Watch section: opened, in view and its heading focused', () =>
     withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'watch');
       await p.page.waitForSelector('#section-watch');
       // Closed first (it may start open or closed), so the reveal has to open it.
       if (await p.page.$eval('#section-watch', (e) => (e as unknown as { open: boolean }).open))
@@ -113,25 +110,26 @@ describe('reveal: the panel shows what the Activity Bar item names', () => {
       assert.ok(box && box.y >= -1 && box.y < 900, `the Watch section is in view (top at ${box?.y})`);
     }));
 
-  it('a saved experiment: the panel asks for it, shows it in the analysis and focuses its history row', () => {
+  it('a saved experiment: the panel asks for it and shows its results, its picker focused; its history row marked', () => {
     const e = b.experiment('exp-9', [1, 2], { title: 'an earlier sweep' });
     return withPanel(b.connectedState({ history: [b.summaryOf(b.experiment('exp-8', [1])), b.summaryOf(e)] }), async (p) => {
-      await p.page.waitForSelector('#history li[data-experiment="exp-9"]');
+      await p.page.waitForSelector('#history li[data-experiment="exp-9"]', { state: 'attached' });
       await reveal(p, { seq: 's-3', reveal: { target: 'experiment', id: 'exp-9' } });
       const asked = await waitForRequest(p, 'experimentOpen');
       assert.deepEqual(asked.params, { id: 'exp-9' });
       await answer(p, asked, { experiment: e, preset: null });
-      await p.page.waitForSelector(
-        '#history li[data-experiment="exp-9"][aria-current="true"] [data-analysis="exp-9"][aria-pressed="true"]',
-      );
-      assert.equal(await p.page.getAttribute('#history li[data-experiment="exp-8"]', 'aria-current'), 'false');
+      await p.page.waitForSelector('#view-results:not([hidden]) #results-experiment');
       await p.page.waitForFunction(
         () =>
-          (
-            globalThis as unknown as { document: { activeElement: { getAttribute(n: string): string | null } | null } }
-          ).document.activeElement?.getAttribute('data-experiment') === 'exp-9',
+          (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id ===
+          'results-experiment',
       );
-      assert.equal(await focused(p), 'exp-9');
+      assert.equal(await p.page.$eval('#results-experiment', (el) => (el as unknown as { value: string }).value), 'exp-9');
+      await p.page.waitForSelector(
+        '#history li[data-experiment="exp-9"][aria-current="true"] [data-analysis="exp-9"][aria-pressed="true"]',
+        { state: 'attached' },
+      );
+      assert.equal(await p.page.getAttribute('#history li[data-experiment="exp-8"]', 'aria-current'), 'false');
     });
   });
 });

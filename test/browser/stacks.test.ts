@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
 import { axeFindings, describeFindings } from './axe';
-import { root, waitForPosted, type Theme, usePanels } from './harness';
+import { root, waitForPosted, type Theme, usePanels, showView } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 
@@ -48,6 +48,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
 
   it('asks about a spinlock of the live run with the keyboard, posts the capture, and shows the flame view it gets back', () =>
     withPanel(runningState(), async (p) => {
+      await showView(p.page, 'experiment');
       const why = p.page.locator('#live-spin-rows button[data-why="LOCK_HASH"]');
       await why.waitFor();
       const offered = await p.page
@@ -223,6 +224,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
             },
           },
         });
+        await showView(p.page, 'watch');
         await p.page.click('#watch-spin-rows button[data-why="XDESMGR"]');
         await p.page.click('#btn-stacks-capture');
         assert.deepEqual((await waitForPosted(p, 'stacksCapture')).payload, {
@@ -253,6 +255,7 @@ describe('"Why is it spinning?" in the panel webview (Chromium)', () => {
         runningState(),
         async (p) => {
           await p.send({ type: 'stacksResult', payload: { capture: b.stackCapture() } });
+          await showView(p.page, 'stacks');
           const bar = p.page.locator('#stacks-flame rect').first();
           await bar.waitFor();
           const colours = await bar.evaluate((el) => {

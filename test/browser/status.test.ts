@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { ActiveExperimentView, PanelState, WatchView } from '../../src/shared/protocol';
 import { presetPlanView } from '../../src/host/presetPlans';
 import * as b from '../helpers/builders';
-import { answer, answerFailure, fill, usePanels, waitForRequest } from './harness';
+import { answer, answerFailure, fill, usePanels, waitForRequest, showView } from './harness';
 
 function running(over: Partial<ActiveExperimentView> = {}): ActiveExperimentView {
   return {
@@ -50,6 +50,7 @@ describe('status that is true, in Chromium', () => {
       }),
     };
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#run-status[data-status="running"]');
       const text = (await p.page.textContent('#run-status')) ?? '';
       assert.match(text, /^Run 3 of 4: /);
@@ -81,6 +82,7 @@ describe('status that is true, in Chromium', () => {
       active: running({ runs: [{ index: 0, threads: 4, status: 'running', ticks: [] }] }),
     };
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#knobs-now');
       const text = (await p.page.textContent('#knobs-now')) ?? '';
       assert.match(text, /Now: affinity CPUs 2-15, 14 CPUs online, set by this run/);
@@ -90,6 +92,7 @@ describe('status that is true, in Chromium', () => {
 
   it('a preset plan never sits on "Updating": a failed planning says why, wrong settings name the field', () =>
     withPanel(withPlans(), async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
       await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-threads', '2');
@@ -110,6 +113,7 @@ describe('status that is true, in Chromium', () => {
   it("the plan is asked again when the server's plans change under settings already typed", () => {
     const state = withPlans();
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#preset-plan[data-state="current"]');
       await p.page.click('#preset-settings > summary');
       await fill(p.page, '#preset-threads', '2');
@@ -135,6 +139,7 @@ describe('status that is true, in Chromium', () => {
     const base = b.connectedState();
     const state: PanelState = { ...base, selection: { ...base.selection, knobs: { ...base.selection.knobs, affinity: 'numa:9' } } };
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#btn-run');
       await p.page.waitForFunction(() =>
         /Fix CPU affinity \(Knobs section\) first/.test(
@@ -163,6 +168,7 @@ describe('status that is true, in Chromium', () => {
       message: 'Stopped: Stop was pressed.',
     };
     return withPanel(b.connectedState({ watch }), async (p) => {
+      await showView(p.page, 'watch');
       await p.page.waitForSelector('#watch-status');
       const text = (await p.page.textContent('#watch-status')) ?? '';
       assert.match(text, /: stopped, 12 ticks/);
@@ -174,6 +180,7 @@ describe('status that is true, in Chromium', () => {
     const base = b.connectedState();
     const state: PanelState = { ...base, selection: { ...base.selection, scenarioId: 'custom' } };
     return withPanel(state, async (p) => {
+      await showView(p.page, 'experiment');
       await p.page.waitForSelector('#custom-workload');
       await p.page.fill('#custom-sql', 'SELECT 42');
       await fill(p.page, '#custom-threads', '3');

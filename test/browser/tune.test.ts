@@ -11,7 +11,7 @@ import type { TuneInfo } from '../../src/shared/tune';
 import * as b from '../helpers/builders';
 import { axeFindings, describeFindings } from './axe';
 import { tuneInfo, RESULT } from '../helpers/tuneBuilders';
-import { answer, fill, points, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels } from './harness';
+import { answer, fill, points, root, waitForPosted, waitForRequest, type Panel, type Theme, usePanels, showView } from './harness';
 
 describe('Find the best settings in Chromium', () => {
   const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -39,6 +39,7 @@ describe('Find the best settings in Chromium', () => {
 
   it('the form: every field checked as typed, what it will do said before it starts, Start sends tuneStart', () =>
     panels.withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-form');
       const plan = await text(p, '#tune-plan');
       assert.match(plan, /about 10 minutes \(the budget\)/);
@@ -99,6 +100,7 @@ describe('Find the best settings in Chromium', () => {
 
   it('the form keeps what was typed when the panel is hidden and shown (the webview reloaded)', () =>
     panels.withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-form');
       await fill(p.page, '#tune-budget', '25m');
       await fill(p.page, '#tune-sessions', '2,4');
@@ -121,6 +123,7 @@ describe('Find the best settings in Chromium', () => {
       runs: [{ index: 0, threads: 4, status: 'completed', ticks: b.ticks(6) }],
     };
     return panels.withPanel(b.connectedState({ active: last }), async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-form');
       assert.equal(await p.page.locator('#tune-seen-spinlocks').count(), 0, 'offered only for spins per row');
       await select(p, '#tune-objective', 'spins-per-row');
@@ -143,6 +146,7 @@ describe('Find the best settings in Chromium', () => {
       runs: [{ index: 0, threads: 4, status: 'completed', ticks: b.ticks(6) }],
     };
     return panels.withPanel(b.connectedState({ active: last }), async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-result');
       const drawn = await points(p.page, 'throughput');
       const board = await text(p, '#tune-board');
@@ -183,6 +187,7 @@ describe('Find the best settings in Chromium', () => {
   it('with a custom workload in the Scenario section, Start says so instead of "fix the parameters"', () => {
     const base = b.connectedState();
     return panels.withPanel({ ...base, selection: { ...base.selection, scenarioId: 'custom', parameters: {} } }, async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-form');
       const why = await text(p, '#tune-blocker');
       assert.doesNotMatch(why, /Fix the scenario/);
@@ -194,6 +199,7 @@ describe('Find the best settings in Chromium', () => {
 
   it('the leaderboard follows tuneProgress: racing, then dropped in round 2; the round and the time used; Cancel stops it', () =>
     panels.withPanel(running(), async (p) => {
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-form');
       assert.equal(await p.page.locator('#tune-progress').count(), 0, 'no search shown before its first progress');
       await progress(p, tuneInfo(1));
@@ -226,6 +232,7 @@ describe('Find the best settings in Chromium', () => {
     }));
 
   const result = (theme: Theme) => async (p: Panel) => {
+    await showView(p.page, 'tune');
     await p.page.waitForSelector('#tune-form');
     await progress(p, tuneInfo(2, true));
     await p.send({ type: 'state', payload: { state: b.connectedState({ active: active('completed', tuneInfo(2, true)) }) } });
@@ -263,10 +270,12 @@ describe('Find the best settings in Chromium', () => {
       tune: tuneInfo(2, true),
     };
     return panels.withPanel(b.connectedState({ history: [b.summaryOf(saved)] }), async (p) => {
+      await showView(p.page, 'history');
       await p.page.waitForSelector('#history li[data-experiment="tune-saved"]');
       assert.match(await text(p, '#history li[data-experiment="tune-saved"]'), /find the best settings · disk-insert · 1 trial /);
       await p.page.locator('[data-open="tune-saved"]').click();
       await answer(p, await waitForRequest(p, 'experimentOpen'), { experiment: saved, preset: null });
+      await showView(p.page, 'tune');
       await p.page.waitForSelector('#tune-result');
       assert.equal(await text(p, '#tune-shown'), 'Opened: Find the best settings: yesterday');
       assert.equal(await text(p, '#tune-verdict'), RESULT.verdict);

@@ -8,7 +8,7 @@ import type { RunRecord } from '../../src/shared/experiment';
 import type { WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
-import { root, showCharts, usePanels, waitForPoints, type Panel } from './harness';
+import { root, showCharts, usePanels, waitForPoints, type Panel, showView } from './harness';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
 const ROWS = 1_000_000;
@@ -92,7 +92,12 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
   it('the results table writes each figure in its unit: a table of inputs and the text each cell shows', () =>
     panels.withPanel(b.connectedState(), async (p) => {
       await showRuns(p, [run(0, 1, RUN0), run(1, 8, RUN1)]);
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#results-table tbody tr[data-run="1"]');
+      // Every column, ticked in the chooser (8 show by default).
+      await p.page.click('#results-columns > summary');
+      const boxes = p.page.locator('#results-columns input[data-column]:not(:checked)');
+      while ((await boxes.count()) > 0) await boxes.first().check();
       const table = await p.page.$$eval('#results-table', ([t]) => {
         const el = t as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
         const heads = Array.from(el.querySelectorAll('thead th')).map((h) => (h.textContent ?? '').replace(/[▲▼]/g, '').trim());
@@ -202,6 +207,7 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
   it('a scaling chart of one run draws its point (a marker, not a line of one point)', () =>
     panels.withPanel(b.connectedState(), async (p) => {
       await showRuns(p, [run(0, 4, RUN1)]);
+      await showView(p.page, 'results');
       const canvas = '[data-chart="scaling"] canvas';
       await p.page.waitForSelector(`${canvas}[data-empty="false"]`);
       assert.equal(await p.page.getAttribute('[data-chart="scaling"]', 'data-points'), '2', 'rows/s and spins/row at 4 threads');

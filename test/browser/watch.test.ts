@@ -6,7 +6,7 @@ import type { WatchView } from '../../src/shared/protocol';
 import type { WatchTick } from '../../src/shared/watch';
 import * as b from '../helpers/builders';
 import { axeFindings, describeFindings } from './axe';
-import { answer, answerFailure, root, showCharts, waitForPoints, waitForPosted, waitForRequest, usePanels } from './harness';
+import { answer, answerFailure, root, showCharts, waitForPoints, waitForPosted, waitForRequest, usePanels, showView } from './harness';
 import type { WatchWindowComparison } from '../../src/shared/watchWindows';
 
 const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -77,6 +77,7 @@ describe('the Watch section of the panel webview', () => {
 
   it('starts a watch with the interval picked', () =>
     withPanel(b.connectedState(), async (p) => {
+      await showView(p.page, 'watch');
       await p.page.waitForSelector('#section-watch');
       await p.page.selectOption('#watch-interval', '250');
       await p.page.click('#btn-watch-start');
@@ -121,6 +122,7 @@ describe('the Watch section of the panel webview', () => {
         }),
       }),
       async (p) => {
+        await showView(p.page, 'watch');
         await p.page.waitForSelector('#watch-cost');
         const text = (await p.page.textContent('#watch-cost')) ?? '';
         assert.match(text, /3\.40 ms CPU, 109 logical reads, 26\.0 page writes and 3\.90 ms scheduled per tick over 30 ticks/);
@@ -156,6 +158,7 @@ describe('the Watch section of the panel webview', () => {
         }),
       }),
       async (p) => {
+        await showView(p.page, 'watch');
         await p.page.waitForSelector('#watch-gaps');
         assert.equal(
           (await p.page.textContent('#watch-gaps li'))?.replace(/\s+/g, ' ').trim(),
@@ -209,6 +212,7 @@ describe('the Watch section of the panel webview', () => {
       async (p) => {
         const id = watchView().id;
         for (let i = 0; i < 20; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+        await showView(p.page, 'watch');
         await p.page.waitForSelector('#watch-compare');
         // Until edited, the first mark splits the watch: before it, and after it.
         assert.equal(await p.page.inputValue('#watch-cmp-a-from'), 'start');
@@ -237,6 +241,7 @@ describe('the Watch section of the panel webview', () => {
         assert.match((await p.page.textContent('#watch-cmp-a-range')) ?? '', /Window A ends \(0\.2 s\) before it starts \(0\.5 s\)/);
         for (let i = 0; i < 3; i++) await p.page.keyboard.press('Backspace');
         await p.page.keyboard.type('1.5');
+        await showView(p.page, 'watch');
         await p.page.waitForSelector('#btn-watch-compare:not([disabled])');
         await p.page.focus('#btn-watch-compare');
         await p.page.keyboard.press('Enter');
@@ -292,6 +297,7 @@ describe('the Watch section of the panel webview', () => {
       async (p) => {
         const id = watchView().id;
         for (let i = 0; i < 20; i++) await p.send({ type: 'watchTick', payload: { watchId: id, tick: watchTick(i) } });
+        await showView(p.page, 'watch');
         await p.page.waitForSelector('#btn-watch-compare:not([disabled])');
         await p.page.click('#btn-watch-compare');
         const first = await waitForRequest(p, 'watchCompare');

@@ -122,6 +122,7 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
       );
       assert.match(await panel.text('#results-share'), /per call are server-wide/);
       assert.equal(await panel.attr('#results-share li', 'data-others-busy'), 'yes');
+      await panel.view('results');
       await webview(page).locator('#results-share').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(ARTIFACTS, 'custom-share.png') });
 

@@ -25,6 +25,7 @@ import {
   setColorTheme,
 } from './workbench';
 import { CHARTS, PanelDriver } from './panelDriver';
+import { PANEL_VIEWS } from '../../src/shared/panelViews';
 
 const PASSWORD = 'Sim-E2e-Pw1!';
 const LAB_DB = 'SpinlockLab';
@@ -384,6 +385,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
     return step(this, 'preset', async () => {
       const original = knobs();
       // The picker's list opens below it: bring the section to the top so the list is inside the panel.
+      await panel.view('experiment');
       await panel.el('#section-presets').evaluate((e) => e.scrollIntoView({ block: 'start' }));
       await panel.select('#preset', 'writelog');
       await waitFor(
@@ -471,11 +473,21 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       async () => {
         await runCommand(page!, 'View: Close Primary Side Bar');
         await runCommand(page!, 'Notifications: Clear All Notifications');
+        await panel.view('experiment');
         await panel.el('[data-chart="throughput"]').scrollIntoViewIfNeeded();
         await inEachThemeKind(page!, async (suffix) => {
           const file = path.join(ARTIFACTS, `panel-${suffix}.png`);
           await page!.screenshot({ path: file });
-          return [file];
+          // Every view as it opens (its headline above the fold), one screenshot each.
+          const files = [file];
+          for (const v of PANEL_VIEWS) {
+            await panel.view(v);
+            const shot = path.join(ARTIFACTS, `view-${v}-${suffix}.png`);
+            await page!.screenshot({ path: shot });
+            files.push(shot);
+          }
+          await panel.view('experiment');
+          return files;
         });
       },
       ['open'],
@@ -487,6 +499,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
       this,
       'analysis-shots',
       async () => {
+        await panel.view('results');
         await panel.el('#section-analysis').scrollIntoViewIfNeeded();
         await panel.el('#section-analysis summary').evaluate((e) => e.scrollIntoView({ block: 'start' }));
         await inEachThemeKind(page!, async (suffix) => {
@@ -512,7 +525,7 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
             const files: string[] = [];
             for (const id of sections) {
               const file = path.join(ARTIFACTS, `section-${id}-${suffix}.png`);
-              await panel.el(`#section-${id}`).scrollIntoViewIfNeeded();
+              await (await panel.visible(`#section-${id}`)).scrollIntoViewIfNeeded();
               await panel.el(`#section-${id}`).screenshot({ path: file, timeout: 20_000 });
               files.push(file);
             }

@@ -19,9 +19,28 @@ export class PanelDriver {
     return this.frame.locator(selector).first();
   }
 
+  /** Shows one of the panel's views (docs/panel.md): a click on its tab in the header. */
+  async view(name: string): Promise<void> {
+    await this.el(`#tab-${name}`).click();
+    await this.el(`#view-${name}:not([hidden])`).waitFor({ state: 'attached', timeout: 5_000 });
+  }
+
+  /** Waits for the element to be drawn and shows the view that holds it, as a user clicks that view's tab first. */
+  private async showViewOf(l: Locator, timeoutMs: number): Promise<void> {
+    await l.waitFor({ state: 'attached', timeout: timeoutMs });
+    const hidden = await l.evaluate((e) => {
+      const v = (e as unknown as { closest(s: string): { getAttribute(n: string): string | null; hidden: boolean } | null }).closest(
+        '[data-view]',
+      );
+      return v?.hidden ? v.getAttribute('data-view') : null;
+    });
+    if (hidden) await this.view(hidden);
+  }
+
   async visible(selector: string, timeoutMs = 10_000): Promise<Locator> {
     const l = this.el(selector);
     try {
+      await this.showViewOf(l, timeoutMs);
       await l.waitFor({ state: 'visible', timeout: timeoutMs });
     } catch {
       throw new Error(`expected ${selector} to be visible in the panel within ${timeoutMs} ms`);
@@ -213,12 +232,23 @@ export class PanelDriver {
 
   /** Scrolls the live charts to the top of the panel: the panel draws only the charts in view (or near it). */
   async showCharts(): Promise<void> {
+    await this.showViewOf(this.el('#section-charts'), 10_000);
     await this.el('#section-charts').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   }
 
+  /**
+   * Every live chart's data points. The panel draws only the charts in view, and the Experiment view stacks them
+   * beside its form (more than a screen), so each is brought into view first: it catches up on its ticks then, and
+   * the next poll reads them.
+   */
   async allChartPoints(): Promise<Record<ChartName, number>> {
     const out = {} as Record<ChartName, number>;
-    for (const c of CHARTS) out[c] = await this.chartPoints(c).catch(() => -1);
+    for (const c of CHARTS) {
+      await this.el(`[data-chart="${c}"]`)
+        .scrollIntoViewIfNeeded({ timeout: 2_000 })
+        .catch(() => undefined);
+      out[c] = await this.chartPoints(c).catch(() => -1);
+    }
     return out;
   }
 

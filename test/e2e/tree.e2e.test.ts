@@ -155,28 +155,30 @@ describe('the Activity Bar tree opens exactly what its items name (code-server)'
       throw new Error(`expected the Watch section's heading focused; focus is on ${await focusedIn()}`);
     });
 
-    // An experiment item, clicked: that experiment opened (the host read it) and shown in the analysis.
+    // An experiment item, clicked: that experiment opened (the host read it) and its results shown, the picker focused.
     const [earlier, later] = saved;
     await toTop();
     await treeRow(`Experiment ${later.title}`).click();
     const current = (id: string) =>
       `#history li[data-experiment="${id}"][aria-current="true"] [data-analysis="${id}"][aria-pressed="true"]`;
-    await panel.visible(current(later.id), 15_000).catch(async () => {
-      throw new Error(`expected the panel to show ${later.id} as the current experiment; error banner: ${await panel.errorBanner()}`);
+    const showsResults = async (id: string) =>
+      (await panel.frame.locator('#view-results:not([hidden]) #results-experiment').count()) === 1 &&
+      (await panel.value('#results-experiment')) === id;
+    await waitFor(`the Results view on ${later.id}`, () => showsResults(later.id), 15_000).catch(async () => {
+      throw new Error(`expected the panel to show ${later.id}'s results; error banner: ${await panel.errorBanner()}`);
     });
-    await waitFor(
-      'the experiment row in view and focused',
-      async () => (await shown(`#history li[data-experiment="${later.id}"]`)) && (await focusedIn()).endsWith(`[${later.id}]`),
-      10_000,
-    ).catch(async () => {
-      throw new Error(`expected ${later.id}'s row in view and focused; focus is on ${await focusedIn()}`);
-    });
+    await waitFor('the results picker focused', async () => /^select#results-experiment( |$)/.test(await focusedIn()), 10_000).catch(
+      async () => {
+        throw new Error(`expected #results-experiment focused; focus is on ${await focusedIn()}`);
+      },
+    );
+    assert.equal(await panel.frame.locator(current(later.id)).count(), 1, 'its history row is the current one');
 
     // Its inline action (VS Code hands the command the tree element, not the id): the other experiment.
     const row = treeRow(`Experiment ${earlier.title}`);
     await row.hover();
     await row.locator('.action-label[aria-label="Open Experiment in the Panel"]').click({ timeout: 10_000 });
-    await panel.visible(current(earlier.id), 15_000).catch(async () => {
+    await waitFor(`the Results view on ${earlier.id}`, () => showsResults(earlier.id), 15_000).catch(async () => {
       throw new Error(
         `expected the inline action to open ${earlier.id}; notifications: ${JSON.stringify(await notifications(page!))}; error banner: ${await panel.errorBanner()}`,
       );

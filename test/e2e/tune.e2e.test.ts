@@ -53,6 +53,7 @@ describe('Find the best settings in VS Code (code-server) against the simulator'
 
   /** The form filled for a short search: two affinity candidates, two session counts, one-second trials. */
   async function startSearch(): Promise<string> {
+    await panel.view('tune');
     await panel.el('#section-tune').scrollIntoViewIfNeeded();
     await panel.fill('#tune-budget', '2m');
     await panel.fill('#tune-trial', '1s');
@@ -110,6 +111,7 @@ describe('Find the best settings in VS Code (code-server) against the simulator'
       ] as const) {
         await setColorTheme(page, theme, kind);
         await page.waitForTimeout(300);
+        await panel.view('tune');
         await panel.el('#tune-result').scrollIntoViewIfNeeded();
         await page.screenshot({ path: path.join(ARTIFACTS, file) });
       }
@@ -135,6 +137,7 @@ describe('Find the best settings in VS Code (code-server) against the simulator'
       await panel.waitStatus('#run-status', 'cancelled', 30_000);
       assert.ok((await panel.frame.locator('#btn-tune-cancel').count()) === 0);
       await waitFor('the settings to be put back', async () => JSON.stringify(knobs()) === JSON.stringify(before), 20_000);
+      await panel.view('tune');
       await panel.el('#section-tune').scrollIntoViewIfNeeded();
       await page!.screenshot({ path: path.join(ARTIFACTS, 'tune-cancelled.png') });
     } catch (e) {

@@ -56,6 +56,7 @@ describe('the Watch mode of the panel in VS Code (code-server) against the simul
     await panel.visible('#scenario', 30_000);
     await panel.connectWithForm(sim.host, sim.port, PASSWORD);
 
+    await panel.view('watch');
     await panel.el('#section-watch').scrollIntoViewIfNeeded();
     await panel.select('#watch-interval', '250');
     await panel.click('#btn-watch-start');

@@ -7,6 +7,7 @@ import type { RunWorkload } from '../../shared/runPairing';
 import type { RunData } from './liveRuns';
 import { DEFAULT_TOGGLES, type ChartToggles } from './metrics';
 import type { SortState } from './results';
+import type { PanelView } from '../../shared/panelViews';
 
 /** View choices only (the host owns everything else): kept in the webview's own state across reloads. */
 export interface ViewState {
@@ -24,8 +25,12 @@ export interface ViewState {
   analysis: string;
   /** The preset picked in the Presets section. */
   preset: string | null;
-  /** The section last gone to from the outline (marked there as the current location). */
-  section?: string | null;
+  /** The view shown (shared/panelViews.ts); Now when none was chosen. */
+  tab?: PanelView;
+  /** Each view's scroll position, put back when it is shown again. */
+  scroll?: Partial<Record<PanelView, number>>;
+  /** The results table's column choices over its defaults (column key -> shown), model/columnChoice.ts. */
+  columns?: Record<string, boolean>;
   /** The last reveal obeyed (its seq): the host sends each again after `ready`, and a reload must not obey it twice. */
   lastReveal?: string | null;
   /** The Custom workload form as typed (customDraft.ts): hiding the panel unloads the webview, and must lose no edit. */

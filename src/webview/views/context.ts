@@ -15,6 +15,7 @@ import type { NowModel } from '../model/now';
 import type { RunRef, ViewState } from '../model/viewState';
 import type { CompareChart, ScalingChart } from './analysisCharts';
 import type { LiveChartsView } from './liveCharts';
+import type { PanelView } from '../../shared/panelViews';
 
 export interface ViewContext {
   readonly state: PanelState | null;
@@ -52,6 +53,9 @@ export interface ViewContext {
   flushSelect(): void;
   editConn(change: (d: ConnDraft) => void): void;
   setView(patch: Partial<ViewState>): void;
+  /** The view shown, and showing another (its tab focused when the keyboard asked). */
+  shownView(): PanelView;
+  showView(v: PanelView, opts?: { focusTab?: boolean }): void;
   editPreset(change: (f: PresetFormState) => void): void;
   pickPreset(id: string): void;
   requestRender(): void;

@@ -8,6 +8,12 @@ import { exactNumber } from '../model/format';
 import { plural, section } from './common';
 import { historyTrendView } from './historyTrend';
 
+/** Results and Analysis pick what the Results and compare view shows, and go there. */
+function show(app: ViewContext, patch: { results?: string; analysis?: string }): void {
+  app.setView(patch);
+  app.showView('results');
+}
+
 export function historyView(app: ViewContext): TemplateResult {
   const history = app.state?.history ?? [];
   return section(
@@ -43,8 +49,10 @@ export function historyView(app: ViewContext): TemplateResult {
               ${
                 loaded
                   ? html`
-                <button class="chip" @click=${() => app.setView({ results: h.id })} aria-pressed=${String(app.view.results === h.id)}>Results</button>
-                <button class="chip" data-analysis=${h.id} @click=${() => app.setView({ analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}>Analysis</button>
+                <button class="chip" @click=${() => show(app, { results: h.id })} aria-pressed=${String(app.view.results === h.id)}
+                  title="Show its results in the Results and compare view">Results</button>
+                <button class="chip" data-analysis=${h.id} @click=${() => show(app, { analysis: h.id })} aria-pressed=${String(app.view.analysis === h.id)}
+                  title="Show its analysis in the Results and compare view">Analysis</button>
                 <button class="chip" aria-pressed=${String(app.view.scaling.includes(h.id))}
                   @click=${() => app.setView({ scaling: app.view.scaling.includes(h.id) ? app.view.scaling.filter((x) => x !== h.id) : [...app.view.scaling, h.id] })}>Scaling</button>`
                   : html`<button class="chip" data-open=${h.id}

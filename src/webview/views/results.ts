@@ -16,6 +16,8 @@ import { methodText } from '../../shared/repeats';
 import { shareView } from './ownShare';
 import { customHeadline } from '../../shared/customHeadline';
 import { customHeadlineView } from './customHeadline';
+import { columnChooser } from './columnChooser';
+import { shownColumns } from '../model/columnChoice';
 
 /** The shown experiment's runs as every view names them (arm letter and label), by run index. */
 function namedRuns(app: ViewContext): Map<number, RunRef> {
@@ -139,8 +141,10 @@ function costNotes(app: ViewContext): { run: number; threads: number; cost: Moni
 export function resultsView(app: ViewContext): TemplateResult {
   return section(app, 'results', 'Results', () => {
     const { title, rows, unit } = resultRows(app);
-    const cols = resultColumns(rows, 3, 3, unit);
-    const sorted = sortRows(rows, cols, app.view.sort);
+    const all = resultColumns(rows, 3, 3, unit);
+    // At most 8 columns by default, so the table fits the panel; the chooser shows any other, the TSV has them all.
+    const cols = shownColumns(all, app.view.columns);
+    const sorted = sortRows(rows, all, app.view.sort);
     const sort = app.view.sort;
     const choices = [...app.experiments.values()];
     return html`
@@ -154,8 +158,9 @@ export function resultsView(app: ViewContext): TemplateResult {
             : html`<span class="muted">${title}</span>`
         }
         <span class="spacer"></span>
-        <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0}
-          @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(cols, sorted) })}>Copy as TSV</vscode-button>
+        ${columnChooser(app, 'results-columns', all, cols)}
+        <vscode-button id="btn-copy-results" secondary ?disabled=${rows.length === 0} title="Every column, shown or not"
+          @click=${() => app.post(ToHost.clipboardCopy, { text: toTsv(all, sorted) })}>Copy as TSV</vscode-button>
       </div>
       ${unit === 'call' ? customHeadlineView(rows) : cellsView(app, unit)}
       ${shareView(rows, unit)}

@@ -100,7 +100,7 @@ export function topologyMap(app: ViewContext, t: Topology): TemplateResult {
     })}
   </div>
   <p class="legend muted"><span class="key key-on"></span> in the affinity <span class="key key-offline"></span> scheduler offline now
-    <span class="key key-lw">LW</span> log writer · click a CPU or a node to edit the affinity spec below (arrow keys move
+    <span class="key key-lw">LW</span> log writer · click a CPU or a node to edit the affinity spec in the Experiment view's Knobs (arrow keys move
     between CPUs)</p>`;
 }
 

@@ -20,10 +20,11 @@ const SOURCE_WORDS: Record<StacksSource, string> = {
   now: 'the Now view',
 };
 
-/** Opens the statement of what a capture does, and moves the keyboard focus there. */
+/** Opens the statement of what a capture does in the Stacks view, and moves the keyboard focus there. */
 export function ask(app: ViewContext, name: string, source: StacksSource): void {
   app.stacks.ask(name, source, source === 'saved' ? app.view.analysis : null);
   app.setView({ open: { ...app.view.open, stacks: true } });
+  app.showView('stacks');
   requestAnimationFrame(() => {
     const el = document.getElementById('stacks-duration');
     el?.scrollIntoView({ block: 'nearest' });

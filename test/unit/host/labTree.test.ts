@@ -61,13 +61,14 @@ it("connected: connections, presets and this server's experiments, each item ope
   const roots = buildLabTree({ state, journals: [] });
   assert.deepEqual(labels(roots), [
     'Connections',
+    'Panel',
     'Presets',
     `Experiments on ${state.server!.identity.serverName}`,
     `Watch ${state.server!.identity.serverName}`,
   ]);
-  assert.equal(roots[3].description, 'read-only');
-  assert.equal(roots[3].command?.command, TREE_COMMANDS.openWatch);
-  const [conns, presets, exps] = roots;
+  assert.equal(roots[4].description, 'read-only');
+  assert.equal(roots[4].command?.command, TREE_COMMANDS.openWatch);
+  const [conns, , presets, exps] = roots;
   assert.deepEqual(labels(conns.children!), ['Lab box', 'Simulator']);
   const sim = conns.children![1];
   assert.equal(sim.description, 'connected');
@@ -108,7 +109,30 @@ it('an unrestored journal comes first with Restore, connected or not', () => {
   // Connected without a journal for this server: a journal file on disk (the running experiment's own) is not shown.
   assert.deepEqual(
     buildLabTree({ state: connectedState(), journals: [JOURNAL] }).map((n) => n.contextValue),
-    ['group', 'group', 'group', 'watch'],
+    ['group', 'group', 'group', 'group', 'watch'],
+  );
+});
+
+it("connected: the Panel group opens each of the panel's views, Now first", () => {
+  const panel = buildLabTree({ state: connectedState(), journals: [] }).find((n) => n.id === 'group:views');
+  assert.ok(panel, 'a Panel group');
+  assert.deepEqual(
+    panel.children?.map((n) => [n.label, n.command?.command, n.command?.args]),
+    [
+      ['Now', TREE_COMMANDS.openView, ['now']],
+      ['Experiment', TREE_COMMANDS.openView, ['experiment']],
+      ['Results and compare', TREE_COMMANDS.openView, ['results']],
+      ['Watch', TREE_COMMANDS.openView, ['watch']],
+      ['Stacks', TREE_COMMANDS.openView, ['stacks']],
+      ['Best settings', TREE_COMMANDS.openView, ['tune']],
+      ['History', TREE_COMMANDS.openView, ['history']],
+    ],
+  );
+  assert.match(panel.children![0].tooltip, /What is wrong on this server right now\?/);
+  assert.equal(
+    buildLabTree({ state: null, journals: [JOURNAL] }).some((n) => n.id === 'group:views'),
+    false,
+    'not connected: no Panel group',
   );
 });
 
