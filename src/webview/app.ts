@@ -16,7 +16,8 @@ import type { RevealMessage } from '../shared/reveal';
 import { PanelQuestions } from './questions';
 import { bringIntoView, revealPlace, revealView, viewOf } from './reveal';
 import { ErrorPlaces } from './errorPlace';
-import { presetForm, presetPayload, checkPresetForm, type PresetFormState } from './model/presetForm';
+import { presetForm, type PresetFormState } from './model/presetForm';
+import { PresetPreview } from './presetPreview';
 import type { ShownExperiment } from './model/armViews';
 import {
   formFromSelection,
@@ -67,7 +68,7 @@ export class App implements ViewContext {
   readonly experimentPresets = new Map<string, PresetAnalysisInfo | null>();
   /** The Presets form (settings as typed); null until the catalogue arrives. */
   presetForm: PresetFormState | null = null;
-  private previewTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly preview = new PresetPreview(this);
   /** The questions asked of the host, and their answers. */
   readonly questions: PanelQuestions;
   /** An element to bring into view and focus once rendered (a reveal's target). */
@@ -136,11 +137,7 @@ export class App implements ViewContext {
     watchTheme((t) => {
       this.theme = t;
       applyThemeDefaults(t);
-      this.charts.setTheme(t);
-      this.watchCharts.setTheme(t);
-      this.scalingChart.setTheme(t);
-      this.compareChart.setTheme(t);
-      this.abChart.setTheme(t);
+      for (const c of [this.charts, this.watchCharts, this.scalingChart, this.compareChart, this.abChart]) c.setTheme(t);
     });
   }
 
@@ -174,8 +171,8 @@ export class App implements ViewContext {
     const pick = this.view.preset && s.presets.some((p) => p.id === this.view.preset) ? this.view.preset : (s.presets[0]?.id ?? null);
     if (pick && (!this.presetForm || this.presetForm.presetId !== pick)) this.presetForm = presetForm(pick);
     this.questions.onState(s);
-    if (this.presetForm && !this.previewTimer && s.connection.status === 'connected' && this.questions.planStale(s, this.presetForm))
-      this.schedulePreview();
+    if (this.presetForm && !this.preview.pending && s.connection.status === 'connected' && this.questions.planStale(s, this.presetForm))
+      this.preview.schedule();
     this.requestRender();
   }
 
@@ -267,7 +264,7 @@ export class App implements ViewContext {
   pickPreset(id: string): void {
     this.presetForm = presetForm(id);
     this.setView({ preset: id });
-    this.schedulePreview();
+    this.preview.schedule();
   }
 
   /** Applies an edit of the Presets form and, after a pause in typing, asks the host for the plan with it. */
@@ -275,18 +272,7 @@ export class App implements ViewContext {
     if (!this.presetForm) return;
     change(this.presetForm);
     this.requestRender();
-    this.schedulePreview();
-  }
-
-  private schedulePreview(): void {
-    if (this.previewTimer) clearTimeout(this.previewTimer);
-    this.previewTimer = setTimeout(() => {
-      this.previewTimer = null;
-      const f = this.presetForm;
-      if (!f || !this.state || this.state.connection.status !== 'connected') return;
-      if (!checkPresetForm(f, this.state.presets).valid) return;
-      this.questions.previewPreset(presetPayload(f));
-    }, 300);
+    this.preview.schedule();
   }
 
   // ---------------------------------------------------------------- the experiment the analysis views show

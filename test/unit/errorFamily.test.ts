@@ -24,6 +24,7 @@ import { NotebookError } from '../../src/engine/migrate';
 import { UnreadableJournalError, UnrestoredJournalError } from '../../src/engine/journal';
 import { UsageError } from '../../src/cli/commands';
 import { RecordNotSavedError } from '../../src/engine/recordSave';
+import { TuneRefusal } from '../../src/engine/tune/refusal';
 import { experiment } from '../helpers/builders';
 import { ProfileError } from '../../src/host/profiles';
 import { RunRequestError } from '../../src/host/runRequest';
@@ -45,6 +46,10 @@ const SAMPLES: Record<string, { make: () => SpinlabError; category: ErrorCategor
   ConnectionStringError: { make: () => new ConnectionStringError('no server'), category: 'user-input' },
   KeyMismatch: { make: () => new KeyMismatch('two names'), category: 'internal' },
   NotebookError: { make: () => new NotebookError('not ours'), category: 'user-input' },
+  TuneRefusal: {
+    make: () => new TuneRefusal({ kind: 'p99-needs-client-loop' }, 'p99 needs the client loop', 'add --mode client-loop'),
+    category: 'user-input',
+  },
   UnrestoredJournalError: { make: () => new UnrestoredJournalError('did not put it back', 'restore'), category: 'server' },
   UnreadableJournalError: { make: () => new UnreadableJournalError('/x/journal/s.json', 'not JSON'), category: 'files' },
   UsageError: { make: () => new UsageError('say what'), category: 'user-input' },
