@@ -41,6 +41,8 @@ export class ViewSwitcher {
     const scroll = { ...this.host.view.scroll, [this.shown]: window.scrollY };
     this.restore = opts.keepScroll ? null : (scroll[v] ?? 0);
     this.host.setView({ tab: v, scroll });
+    // The tab is drawn already (every tab is): focused now, so a key pressed before the next frame lands on it.
+    if (opts.focusTab) document.getElementById(`tab-${v}`)?.focus();
   }
 
   /** After a render: the shown view's scroll put back, its tab focused when the keyboard moved here. */

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CustomWorkload, Experiment } from '../../src/shared/experiment';
 import * as b from '../helpers/builders';
-import { answer, root, waitForRequest, type Theme, usePanels } from './harness';
+import { answer, root, showView, waitForRequest, type Theme, usePanels } from './harness';
 
 describe("a custom workload's own headline in the panel, in Chromium", () => {
   const ARTIFACTS = path.join(root, 'test-artifacts', 'browser');
@@ -43,9 +43,11 @@ describe("a custom workload's own headline in the panel, in Chromium", () => {
     panels.withPanel(
       b.connectedState({ history: [b.summaryOf(record())] }),
       async (p) => {
+        await showView(p.page, 'history');
         await p.page.click('[data-open="exp-own"]');
         const open = await waitForRequest(p, 'experimentOpen');
         await answer(p, open, { experiment: record(), preset: null });
+        await showView(p.page, 'results');
         await p.page.waitForSelector('#results-experiment option[value="exp-own"]', { state: 'attached' });
         await p.page.selectOption('#results-experiment', 'exp-own');
         await p.page.waitForSelector('#custom-headline');

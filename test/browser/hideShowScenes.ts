@@ -118,7 +118,7 @@ const text = async (p: Panel, sel: string) => ((await p.page.textContent(sel)) ?
 
 /** The experiment's throughput chart has drawn every tick of a run. */
 async function experimentCharted(p: Panel, ticks: number): Promise<void> {
-  await p.page.locator('#section-charts').scrollIntoViewIfNeeded();
+  await showCharts(p.page);
   const chart = p.page.locator('#section-charts [data-chart="throughput"]').first();
   await chart.waitFor({ state: 'attached' });
   await p.page

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as b from '../helpers/builders';
 import { axeFindings, describeFindings } from './axe';
-import { root, useBrowser, waitForPosted, type Panel, type Theme } from './harness';
+import { root, showView, useBrowser, waitForPosted, type Panel, type Theme } from './harness';
 import { NowHistory, type NowTick } from '../../src/shared/nowHistory';
 import { buildNowView } from '../../src/shared/nowWords';
 import type { NowView } from '../../src/shared/nowMessages';
@@ -128,19 +128,26 @@ describe('the Now view (Chromium)', () => {
       await p.page.keyboard.press('Enter');
       const w = await waitForPosted(p, 'watchStart');
       assert.deepEqual(w.payload, { intervalMs: 1000, showBenign: false });
+      await p.page.waitForSelector('#view-watch:not([hidden])', { state: 'attached' });
 
+      // Each step shows the view that does it; back to Now for the next.
+      await showView(p.page, 'now');
       await p.page.click(`${steps} [data-step="stacks"]`);
       await p.page.waitForSelector('#stacks-confirm');
       assert.match((await p.page.textContent('#stacks-confirm-title'))!, /Why is LOGCACHE_ACCESS spinning\?/);
       assert.match((await p.page.textContent('#stacks-confirm'))!, /Asked from the Now view/);
 
+      await p.page.waitForSelector('#view-stacks:not([hidden])', { state: 'attached' });
+      await showView(p.page, 'now');
       await p.page.click(`${steps} [data-step="preset"]`);
+      await p.page.waitForSelector('#view-experiment:not([hidden])', { state: 'attached' });
       await p.page.waitForFunction(
         () =>
           (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('#preset')
             ?.value === 'numa-logwriter',
       );
 
+      await showView(p.page, 'now');
       const href = await p.page.getAttribute(`${steps} [data-step="post"]`, 'href');
       assert.match(href!, /^https:\/\/chrisadkin\.io\/\?s=NUMA%2C%20The%20LOGCACHE_ACCESS%20Spinlock/);
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { ActiveExperimentView, PanelState } from '../../src/shared/protocol';
 import * as b from '../helpers/builders';
-import { usePanels, type Panel } from './harness';
+import { showView, usePanels, type Panel } from './harness';
 
 function active(over: Partial<ActiveExperimentView> = {}): ActiveExperimentView {
   return {
@@ -25,6 +25,7 @@ const completedRuns = (n: number, threads = 4) =>
   Array.from({ length: n }, (_, i) => ({ index: i, threads, status: 'completed' as const, ticks: b.ticks(3) }));
 
 async function statusText(p: Panel, status: string): Promise<string> {
+  await showView(p.page, 'experiment');
   await p.page.waitForSelector(`#run-status[data-status="${status}"]`);
   return ((await p.page.textContent('#run-status')) ?? '').replace(/\s+/g, ' ').trim();
 }

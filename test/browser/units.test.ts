@@ -98,6 +98,11 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
       await p.page.click('#results-columns > summary');
       const boxes = p.page.locator('#results-columns input[data-column]:not(:checked)');
       while ((await boxes.count()) > 0) await boxes.first().check();
+      // The table is drawn on the next frame after the last tick: wait until it has every column.
+      await p.page.waitForFunction(() => {
+        const d = (globalThis as unknown as { document: { querySelectorAll(s: string): { length: number } } }).document;
+        return d.querySelectorAll('#results-table thead th').length === d.querySelectorAll('#results-columns input[data-column]').length;
+      });
       const table = await p.page.$$eval('#results-table', ([t]) => {
         const el = t as unknown as { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> };
         const heads = Array.from(el.querySelectorAll('thead th')).map((h) => (h.textContent ?? '').replace(/[▲▼]/g, '').trim());
@@ -142,6 +147,7 @@ describe('numbers in their units and charts like a dashboard (Chromium)', () => 
       const slower = run(1, 8, { cpuMs: RUN0.cpuMs * 1.3, logBytes: RUN0.logBytes, writelogMs: RUN0.writelogMs * 1.4 });
       slower.derived = { ...slower.derived, rowsPerSec: slower.derived.rowsPerSec * 0.79 };
       await showRuns(p, [run(0, 8, RUN0), slower]);
+      await showView(p.page, 'results');
       await p.page.waitForSelector('#compare-table tbody tr[data-figure="rowsPerSec"]');
       const meanings = await p.page.$$eval('#compare-table td.change', (cells) =>
         cells.map((c) => (c as unknown as { dataset: { meaning: string } }).dataset.meaning),

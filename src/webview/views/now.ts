@@ -9,12 +9,14 @@ import type { NowFinding, NowItemView, NowView } from '../../shared/nowMessages'
 import type { NowStep } from '../../shared/nowSteps';
 import { quantityText } from '../../shared/units';
 import type { ViewContext } from './context';
+import type { PanelView } from '../../shared/panelViews';
 import { ask as askWhy } from './stacks';
 
 const TREND_MARK: Record<NowItemView['trend'], string> = { rising: '▲', falling: '▼', steady: '▬', new: '●', unknown: '' };
 
-/** Opens a section of the panel and brings `focus` into view once it is drawn. */
-function openAt(app: ViewContext, key: string, section: string, focus: string): void {
+/** Shows the view that holds a section, opens the section and brings `focus` into view once it is drawn. */
+function openAt(app: ViewContext, view: PanelView, key: string, section: string, focus: string): void {
+  app.showView(view);
   app.setView({ open: { ...app.view.open, [key]: true } });
   requestAnimationFrame(() => {
     document.getElementById(section)?.scrollIntoView({ block: 'start' });
@@ -31,7 +33,7 @@ function stepButton(app: ViewContext, f: NowFinding, s: NowStep): TemplateResult
         title=${watching ? 'A watch is running: shows it' : `Starts a read-only watch of the server (1 s), to follow ${f.name} over time`}
         @click=${() => {
           if (!watching) app.post(ToHost.watchStart, { intervalMs: 1000, showBenign: false });
-          openAt(app, 'watch', 'section-watch', '#section-watch > summary');
+          openAt(app, 'watch', 'watch', 'section-watch', '#section-watch > summary');
         }}>${watching ? 'Show the watch' : s.label}</button>`;
     }
     case 'stacks':
@@ -42,7 +44,7 @@ function stepButton(app: ViewContext, f: NowFinding, s: NowStep): TemplateResult
       return html`<button class="chip" data-step="preset" title="Opens the preset with its plan for this server; nothing runs until you press Run"
         @click=${() => {
           app.pickPreset(s.presetId);
-          openAt(app, 'presets', 'section-presets', '#preset');
+          openAt(app, 'experiment', 'presets', 'section-presets', '#preset');
         }}>${s.label}</button>`;
     case 'post':
       return html`<a class="chip now-post" data-step="post" href=${s.url} title=${`${s.cite}: opens the blog's search for its title`}>${s.label}</a>`;

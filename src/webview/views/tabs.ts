@@ -16,7 +16,8 @@ export function tabKeyTarget(key: string, from: PanelView): PanelView | null {
 export function tabsView(app: ViewContext): TemplateResult {
   const shown = app.shownView();
   const onKey = (e: KeyboardEvent) => {
-    const to = tabKeyTarget(e.key, shown);
+    // The view shown now, not at the last render: keys pressed faster than a frame each move one tab on.
+    const to = tabKeyTarget(e.key, app.shownView());
     if (!to) return;
     e.preventDefault();
     app.showView(to, { focusTab: true });
