@@ -6,10 +6,12 @@ import type { Page } from 'playwright-core';
 import * as b from '../helpers/builders';
 import type { PanelView } from '../../src/shared/panelViews';
 import { usePanels } from './harness';
+import { hotView } from './nowScenes';
 
 /** Each view's headline (what it answers, to be seen without scrolling) and its first action (a button). */
 const VIEWS: readonly { view: PanelView; headline: string; action: string }[] = [
-  { view: 'now', headline: '#section-server .server-head', action: '#btn-disconnect' },
+  // The top three findings in words, and the first one's first next step.
+  { view: 'now', headline: '#now .now-finding:nth-child(3)', action: '#now [data-step]' },
   { view: 'experiment', headline: '[data-chart="throughput"]', action: '#btn-run' },
   { view: 'results', headline: '#results-cells', action: '#btn-copy-results' },
   { view: 'watch', headline: '#watch-status', action: '#btn-watch-start' },
@@ -110,6 +112,8 @@ describe('every view at 1280x720 after a 9-run sweep with 6 experiments in the h
     withPanel(sweepState(), async (p) => {
       await p.page.setViewportSize({ width: 1280, height: 720 });
       await p.page.waitForSelector('#tab-now');
+      // The Now view as a busy server gives it: findings in words with their next steps.
+      await p.send({ type: 'nowUpdate', payload: { now: hotView() } });
       const rows: Measure[] = [];
       for (const v of VIEWS) rows.push(await measure(p.page, v));
       console.log('      view         height  headline ends  Tab stops  tables  widest  clipped');
