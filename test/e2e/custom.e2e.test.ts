@@ -120,7 +120,7 @@ describe('Load Test This Query in VS Code (code-server) against the simulator', 
         async () => /others busy/.test(await panel.text('#results-share')),
         20_000,
       );
-      assert.match(await panel.text('#results-share'), /per call are server-wide/);
+      assert.match(await panel.text('#results-share'), /are server-wide: every session on the server adds to them/);
       assert.equal(await panel.attr('#results-share li', 'data-others-busy'), 'yes');
       await panel.view('results');
       await webview(page).locator('#results-share').scrollIntoViewIfNeeded();
