@@ -14,9 +14,18 @@ function hash(name: string): number {
   return h;
 }
 
+/** Throughput is the good news on a chart: blue and green, never the red its hash would give it. */
+const THROUGHPUT_SLOTS: Readonly<Record<string, number>> = {
+  'rows/s': PALETTE.indexOf('blue'),
+  'calls/s': PALETTE.indexOf('blue'),
+  'batch requests/s': PALETTE.indexOf('blue'),
+  'transactions/s': PALETTE.indexOf('green'),
+};
+
 /** The slot a name takes when no other shown name has it. */
 export function preferredSlot(name: string, size: number = PALETTE.length): number {
-  return hash(name) % size;
+  const fixed = THROUGHPUT_SLOTS[name];
+  return fixed !== undefined && fixed < size ? fixed : hash(name) % size;
 }
 
 export class ColorAssigner {

@@ -4,7 +4,7 @@
 import { topNames } from '../../shared/analysis';
 import { ownWaitsText } from '../../shared/customHeadline';
 import { countText } from '../../shared/units';
-import type { ResultColumn, ResultRow } from './results';
+import type { ResultColumn, ResultRow } from './resultRows';
 
 const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | string | null, unit = ''): ResultColumn => ({
   key,

@@ -1,36 +1,15 @@
 // The results table: one row per run (totals and per-row figures), the columns chosen from the runs' own top
 // spinlocks and waits, sorting by any column, and TSV for the clipboard (pastes into a spreadsheet as columns).
-import { topNames, type ComparedFigure, type RunFigures } from '../../shared/analysis';
+import { topNames, type ComparedFigure } from '../../shared/analysis';
 import type { Experiment } from '../../shared/experiment';
 import { runFigures } from '../../shared/analysis';
 import { figureText } from '../../shared/numberText';
-import type { OwnShare } from '../../shared/ownShare';
 import { quantityKind, quantityText, splitUnit, timeLabel } from '../../shared/units';
-import { customHeadline, type CustomHeadline } from '../../shared/customHeadline';
+import { customHeadline } from '../../shared/customHeadline';
 import { customColumns } from './customColumns';
 
-export interface ResultRow {
-  run: number;
-  figures: RunFigures;
-  /** The run's arm (a preset runs several) and repetition (a repeated experiment), when known. */
-  arm?: string;
-  repetition?: number;
-  /** The workload's own share of the server's CPU and waits (shared/ownShare.ts), once the run ended; null: not read. */
-  share?: OwnShare | null;
-  /** A custom workload's own sessions' figures (shared/customHeadline.ts), once the run ended. */
-  own?: CustomHeadline | null;
-}
-
-export interface ResultColumn {
-  key: string;
-  label: string;
-  /** Full text for the header's title / aria-label. */
-  title: string;
-  numeric: boolean;
-  /** The unit of value() (ms, µs, s, B; '' for a count): each cell is written in the unit that reads best. */
-  unit?: string;
-  value: (row: ResultRow) => number | string | null;
-}
+export type { ResultColumn, ResultRow } from './resultRows';
+import type { ResultColumn, ResultRow } from './resultRows';
 
 export type SortDir = 'ascending' | 'descending';
 export interface SortState {

@@ -28,4 +28,12 @@ describe('series colours by name', () => {
     assert.notEqual(a.get(pair[0]), a.get(pair[1]));
     assert.deepEqual([a.get(pair[0]), a.get(pair[1])], [b.get(pair[0]), b.get(pair[1])]);
   });
+
+  it('throughput is blue and green on every chart, never red', () => {
+    const a = new ColorAssigner();
+    const slots = a.assign(['XDESMGR', 'rows/s', 'transactions/s']);
+    assert.equal(PALETTE[slots.get('rows/s')!], 'blue');
+    assert.equal(PALETTE[slots.get('transactions/s')!], 'green');
+    assert.equal(PALETTE[preferredSlot('calls/s')], 'blue');
+  });
 });
