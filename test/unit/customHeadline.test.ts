@@ -8,7 +8,7 @@ import { customHeadline, offersWritelogDiagnosis, ownedServer, OWNED_SHARE, perC
 import { resultsReport } from '../../src/engine/report';
 import { resultsRows } from '../../src/engine/notebook/tables';
 import { experimentRows, resultColumns } from '../../src/webview/model/results';
-import { showsWritelog, writelogRows, type ShownExperiment } from '../../src/webview/model/armViews';
+import { mathRows, showsWritelog, writelogRows, type ShownExperiment } from '../../src/webview/model/armViews';
 import * as b from '../helpers/builders';
 
 const share = (cpu: number | null, waits: number | null): OwnShare => ({
@@ -129,7 +129,10 @@ describe("a custom workload's headline: its own sessions' work, server-wide figu
     };
     assert.equal(showsWritelog(shown), false);
     assert.deepEqual(writelogRows(shown), []);
+    assert.ok(shown.runs[0].derived, 'the run has its derived figures');
+    assert.deepEqual(mathRows(shown), [], "no cycles per call from the server's cycles beside others' work");
     shown.runs[0].share = share(0.95, 0.95);
     assert.equal(showsWritelog(shown), true, 'a workload that owned the server is diagnosed');
+    assert.equal(mathRows(shown).length, 1, 'and its cycles per call are done');
   });
 });

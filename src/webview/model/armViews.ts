@@ -9,7 +9,7 @@ import type { LatencySummary, RunDerived, RunSteady, RunTotals, Tick } from '../
 import type { ArmRef, PresetAnalysisInfo } from '../../shared/protocol';
 import { diagnoseWritelog, type WritelogDiagnosis } from '../../shared/writelogDiagnosis';
 import type { OwnShare } from '../../shared/ownShare';
-import { offersWritelogDiagnosis } from '../../shared/customHeadline';
+import { offersWritelogDiagnosis, ownedServer } from '../../shared/customHeadline';
 import type { WaitDelta } from '../../shared/experiment';
 
 export interface ShownRun {
@@ -148,11 +148,14 @@ export interface MathRow {
   spinlocks: SpinCycles[];
 }
 
-/** "Doing the math" for each completed run that has its derived figures. */
+/**
+ * "Doing the math" for each completed run that has its derived figures; for a custom workload only the runs that
+ * owned the server (the server's cycles divided by its calls would count the others' work), as the CLI does.
+ */
 export function mathRows(e: ShownExperiment, top = 3): MathRow[] {
   const watch = new Set(e.preset?.watch ?? []);
   return e.runs
-    .filter((r) => r.status === 'completed' && r.derived)
+    .filter((r) => r.status === 'completed' && r.derived && (!e.custom || ownedServer(r.share)))
     .map((r) => {
       const d = r.derived as RunDerived;
       const spins = Object.fromEntries(Object.entries(r.totals.spinlocks).map(([k, s]) => [k, s.spins]));
