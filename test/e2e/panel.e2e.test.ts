@@ -478,14 +478,16 @@ describe('Spinlock Lab panel in VS Code (code-server) against the simulator', fu
         await inEachThemeKind(page!, async (suffix) => {
           const file = path.join(ARTIFACTS, `panel-${suffix}.png`);
           await page!.screenshot({ path: file });
-          // Every view as it opens (its headline above the fold), one screenshot each.
+          // Every view as it opens (its headline above the fold), one screenshot each, at 1280x720.
           const files = [file];
+          await page!.setViewportSize({ width: 1280, height: 720 });
           for (const v of PANEL_VIEWS) {
             await panel.view(v);
             const shot = path.join(ARTIFACTS, `view-${v}-${suffix}.png`);
             await page!.screenshot({ path: shot });
             files.push(shot);
           }
+          await page!.setViewportSize({ width: 1400, height: 900 });
           await panel.view('experiment');
           return files;
         });
