@@ -4,16 +4,7 @@
 import { topNames } from '../../shared/analysis';
 import { ownWaitsText } from '../../shared/customHeadline';
 import { countText } from '../../shared/units';
-import type { ResultColumn, ResultRow } from './resultRows';
-
-const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | string | null, unit = ''): ResultColumn => ({
-  key,
-  label,
-  title,
-  numeric: true,
-  unit,
-  value,
-});
+import { num, ownCpuColumn, type ResultColumn, type ResultRow } from './resultRows';
 
 const SERVER_WIDE = 'server-wide (every session on the server)';
 
@@ -55,16 +46,7 @@ export function customColumns(rows: readonly ResultRow[], topSpinlocks: number, 
       value: (r) => (r.own ? ownWaitsText(r.own.waits, 2, countText) : null),
     },
   ];
-  if (rows.some((r) => r.share))
-    cols.push(
-      num(
-        'ownCpu',
-        'Own CPU',
-        "The workload's own sessions' share of the server's CPU: the rest was other sessions' and the server's own work",
-        (r) => (r.share?.cpu === null || r.share?.cpu === undefined ? null : r.share.cpu * 100),
-        '%',
-      ),
-    );
+  if (rows.some((r) => r.share)) cols.push(ownCpuColumn());
   for (const s of spins)
     cols.push(num(`spinsPerSec:${s}`, `${s} spins/s`, `${s}: spins per second, ${SERVER_WIDE}`, (r) => perSec(r.figures.spins[s] ?? 0, r)));
   for (const w of waits)

@@ -9,22 +9,13 @@ import { customHeadline } from '../../shared/customHeadline';
 import { customColumns } from './customColumns';
 
 export type { ResultColumn, ResultRow } from './resultRows';
-import type { ResultColumn, ResultRow } from './resultRows';
+import { num, ownCpuColumn, type ResultColumn, type ResultRow } from './resultRows';
 
 export type SortDir = 'ascending' | 'descending';
 export interface SortState {
   key: string;
   dir: SortDir;
 }
-
-const num = (key: string, label: string, title: string, value: (r: ResultRow) => number | null, unit = ''): ResultColumn => ({
-  key,
-  label,
-  title,
-  numeric: true,
-  unit,
-  value,
-});
 
 /**
  * The columns for these rows. `unit` is what the workload counts: rows written, or calls for a custom workload that
@@ -57,16 +48,7 @@ export function resultColumns(rows: readonly ResultRow[], topSpinlocks = 3, topW
     num('rows', Unit, unit === 'row' ? 'Rows written' : 'Calls completed', (r) => r.figures.rows),
     num('rowsPerSec', `${Unit}/s`, unit === 'row' ? 'Rows written per second' : 'Calls completed per second', (r) => r.figures.rowsPerSec),
   );
-  if (rows.some((r) => r.share))
-    cols.push(
-      num(
-        'ownCpu',
-        'Own CPU',
-        "The workload's own sessions' share of the server's CPU: the rest was other sessions' and the server's own work",
-        (r) => (r.share?.cpu === null || r.share?.cpu === undefined ? null : r.share.cpu * 100),
-        '%',
-      ),
-    );
+  if (rows.some((r) => r.share)) cols.push(ownCpuColumn());
   for (const s of spins) {
     cols.push(num(`spins:${s}`, `${s} spins/${unit}`, `${s}: spins per ${unit}, server-wide`, (r) => r.figures.spinsPerRow[s] ?? 0));
     cols.push(
