@@ -9,6 +9,7 @@ import { describeTarget } from '../db/target';
 import { categoryOf } from '../shared/spinlabError';
 import type { FleetServer } from './fleetConfig';
 import { plural } from '../shared/plural';
+import { abortableSleep } from '../shared/abortableSleep';
 
 export const BACKOFF_MS = { first: 1000, max: 60_000 } as const;
 /** Ticks kept in memory per server (the watch's window): the rest is on disk and in the exported sums. */
@@ -31,19 +32,6 @@ export interface FleetWatchOptions {
   topRequests: number;
   textChars: number;
   log: (line: string) => void;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** When the i-th of n servers starts: evenly across its interval (at most 1 s), so the fleet's ticks do not coincide. */
@@ -119,7 +107,7 @@ export class ServerWatch {
    * would make each wait for the others' replies to be parsed, on the client and on a server they share.
    */
   async run(signal: AbortSignal, startAfterMs = 0): Promise<void> {
-    if (startAfterMs > 0) await sleep(startAfterMs, signal);
+    if (startAfterMs > 0) await abortableSleep(startAfterMs, signal);
     let failures = 0;
     while (!signal.aborted) {
       this.starts++;
@@ -167,7 +155,7 @@ export class ServerWatch {
           : `[${this.server.name}] starting again in ${wait / 1000} s`,
       );
       this.waiting = true;
-      await sleep(wait, signal);
+      await abortableSleep(wait, signal);
     }
   }
 }

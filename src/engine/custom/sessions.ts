@@ -11,6 +11,7 @@ import { unboundVariables } from './batch';
 import { RowPicker, type ParamTable } from './params';
 import { describeError, ErrorTally, mergeErrorCounts } from './tally';
 import { readOwnCounters, sessionIdOf, waitDeltas, type OwnCounters } from './ownSessions';
+import { abortableSleep } from '../../shared/abortableSleep';
 
 /** One set of sessions' measured calls, before the counters around them: what a client worker hands back. */
 export interface CustomLoop {
@@ -221,7 +222,7 @@ export class CustomSessions implements LoadDriver {
                   break;
                 }
               }
-              if (this.workload.thinkTimeMs > 0 && !phase.signal.aborted) await sleep(this.workload.thinkTimeMs, phase.signal);
+              if (this.workload.thinkTimeMs > 0 && !phase.signal.aborted) await abortableSleep(this.workload.thinkTimeMs, phase.signal);
             }
           } finally {
             channel.release();
@@ -245,16 +246,4 @@ export class CustomSessions implements LoadDriver {
   async close(): Promise<void> {
     await Promise.all(this.sessions.map((s) => s.close()));
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

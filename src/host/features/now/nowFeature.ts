@@ -12,6 +12,7 @@ import { NOW_IDLE, type NowView } from '../../../shared/nowMessages';
 import { buildNowView } from '../../../shared/nowWords';
 import type { PanelContext } from '../../panelContext';
 import type { FeatureRegistry, PanelFeature } from '../feature';
+import { abortableSleep } from '../../../shared/abortableSleep';
 
 export const NOW_INTERVAL_MS = 1000;
 /** After a failed read (not a permission): the next try. */
@@ -20,19 +21,6 @@ export const NOW_RETRY_MS = 5000;
 interface Loop {
   ac: AbortController;
   done: Promise<void>;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 export class NowFeature implements PanelFeature {
@@ -118,7 +106,7 @@ export class NowFeature implements PanelFeature {
         if (this.view.status !== 'paused' && this.view.status !== 'idle')
           this.set({ ...this.view, status: 'paused', headline: `Paused while an experiment runs. ${this.view.headline}` });
         sampler.reset();
-        await sleep(NOW_INTERVAL_MS, signal);
+        await abortableSleep(NOW_INTERVAL_MS, signal);
         continue;
       }
       try {
@@ -129,7 +117,7 @@ export class NowFeature implements PanelFeature {
         const lw = s.state.server?.topology.logWriters.find((l) => l.nodeId !== null)?.nodeId ?? null;
         const now = Date.now();
         this.set(buildNowView(this.history.figures(now), { serverName, logWriterNode: lw, now }));
-        await sleep(Math.max(0, NOW_INTERVAL_MS - (Date.now() - started)), signal);
+        await abortableSleep(Math.max(0, NOW_INTERVAL_MS - (Date.now() - started)), signal);
       } catch (err) {
         if (signal.aborted) break;
         const e = err instanceof SpinlabError ? err : new SpinlabError('internal', (err as Error).message);
@@ -145,7 +133,7 @@ export class NowFeature implements PanelFeature {
         await db?.close().catch(() => undefined);
         db = null;
         sampler.reset();
-        await sleep(NOW_RETRY_MS, signal);
+        await abortableSleep(NOW_RETRY_MS, signal);
       }
     }
     await db?.close().catch(() => undefined);
